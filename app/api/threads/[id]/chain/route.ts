@@ -1,0 +1,11 @@
+import { getChain } from "@/lib/db/threads";
+import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+
+type Context = { params: Promise<{ id: string }> };
+
+export async function GET(_request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const chain = await getChain(threadIdFrom((await params).id));
+    return Response.json({ threads: chain.map(({ thread, turns }) => ({ ...thread, turns })) });
+  });
+}

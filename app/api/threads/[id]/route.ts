@@ -1,0 +1,16 @@
+import { getThreadWithTurns, purgeThread } from "@/lib/db/threads";
+import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+
+type Context = { params: Promise<{ id: string }> };
+
+export async function GET(_request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => Response.json(await getThreadWithTurns(threadIdFrom((await params).id))));
+}
+
+/** Purges a thread, expired or not: the only way anything is deleted. */
+export async function DELETE(_request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    await purgeThread(threadIdFrom((await params).id));
+    return new Response(null, { status: 204 });
+  });
+}

@@ -1,0 +1,17 @@
+import { createThread, listThreads } from "@/lib/db/threads";
+import { handleRoute, readJson, validate } from "@/lib/http/responses";
+import { createThreadSchema, listThreadsQuerySchema } from "@/lib/validation/threads";
+
+export async function GET(request: Request): Promise<Response> {
+  return handleRoute(async () => {
+    const params = Object.fromEntries(new URL(request.url).searchParams);
+    return Response.json(await listThreads(validate(listThreadsQuerySchema, params)));
+  });
+}
+
+export async function POST(request: Request): Promise<Response> {
+  return handleRoute(async () => {
+    const thread = await createThread(await readJson(request, createThreadSchema));
+    return Response.json({ thread }, { status: 201, headers: { Location: `/api/threads/${thread.id}` } });
+  });
+}

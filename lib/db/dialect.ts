@@ -1,0 +1,62 @@
+import type { Database } from "./create-client";
+
+/**
+ * All raw SQL lives here, one function per need, each with the SQL for every database we run on.
+ * Today that is SQLite; PostgreSQL versions join these functions when it is supported.
+ */
+
+/** WAL lets readers proceed during a write; foreign keys make turn deletes cascade. */
+export async function prepareConnection(db: Database): Promise<void> {
+  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
+  await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+}
+
+export type ThreadSearch = {
+  ftsMatch: string | null;
+  titlePattern: string;
+  toolName?: string;
+  modelName?: string;
+  after?: { lastUpdatedAt: Date; id: string };
+  limit: number;
+};
+
+/**
+ * Ids of threads whose title contains the query or whose turns match it in the full-text index,
+ * most recent activity first, after the keyset position.
+ */
+export async function searchThreadIds(db: Database, search: ThreadSearch): Promise<string[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const textMatch: string[] = [`t."title" LIKE ? ESCAPE '\\'`];
+  params.push(search.titlePattern);
+  if (search.ftsMatch) {
+    textMatch.push(
+      `t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?))`,
+    );
+    params.push(search.ftsMatch);
+  }
+  where.push(`(${textMatch.join(" OR ")})`);
+  if (search.toolName) {
+    where.push(`(t."toolName" = ? OR EXISTS (SELECT 1 FROM "Turn" u WHERE u."toolName" = ? AND u."threadId" = t."id"))`);
+    params.push(search.toolName, search.toolName);
+  }
+  if (search.modelName) {
+    where.push(`EXISTS (SELECT 1 FROM "Turn" u WHERE u."modelName" = ? AND u."threadId" = t."id")`);
+    params.push(search.modelName);
+  }
+  if (search.after) {
+    where.push(`(t."lastUpdatedAt" < ? OR (t."lastUpdatedAt" = ? AND t."id" < ?))`);
+    const at = search.after.lastUpdatedAt; // the adapter binds a Date in the stored text form
+    params.push(at, at, search.after.id);
+  }
+  const sql = `SELECT t."id" AS id FROM "Thread" t WHERE ${where.join(" AND ")} ORDER BY t."lastUpdatedAt" DESC, t."id" DESC LIMIT ?`;
+  params.push(search.limit);
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(sql, ...params);
+  return rows.map((row) => row.id);
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,264 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/errors";
+import { collectChain } from "@/lib/domain/chain";
+import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
+import { describeTimeout, expiresAtFor } from "@/lib/domain/expiry";
+import { searchTerms, toFtsMatch } from "@/lib/domain/search";
+import { titleFromContent } from "@/lib/domain/title";
+import { estimateTokens } from "@/lib/domain/tokens";
+import type { Thread, ThreadPage, ThreadWithTurns, Turn } from "@/lib/domain/types";
+import { serverSettings } from "@/lib/env";
+import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib/validation/threads";
+import { db } from "./client";
+import { containsPattern, searchThreadIds } from "./dialect";
+import type { Prisma, Thread as ThreadRow } from "./generated/client";
+import { jsonOrNull, mergeModels, toThread, toTurn } from "./mappers";
+
+/** SQLite runs one write transaction at a time; queued writers wait rather than fail. */
+export const WRITE_TRANSACTION = { maxWait: 30_000, timeout: 30_000 } as const;
+
+type Visibility = { includeExpired?: boolean };
+
+function notFound(id: string): AppError {
+  return new AppError("not_found", `Thread ${id} not found`);
+}
+
+function expiredError(thread: ThreadRow): AppError {
+  const timeout = describeTimeout(serverSettings().timeoutHours.value);
+  return new AppError(
+    "expired",
+    `Thread ${thread.id} has expired (no activity since ${thread.lastUpdatedAt.toISOString()}; timeout ${timeout}). It is kept until purged.`,
+  );
+}
+
+/** Loads a thread row; an expired thread counts as not found unless `includeExpired`. */
+async function loadThreadRow(id: string, { includeExpired = false }: Visibility = {}): Promise<ThreadRow> {
+  const row = await (await db()).thread.findUnique({ where: { id } });
+  if (!row) throw notFound(id);
+  if (!includeExpired && toThread(row).expired) throw expiredError(row);
+  return row;
+}
+
+export async function getThread(id: string, visibility?: Visibility): Promise<Thread> {
+  return toThread(await loadThreadRow(id, visibility));
+}
+
+export async function getThreadWithTurns(id: string, visibility?: Visibility): Promise<ThreadWithTurns> {
+  const row = await loadThreadRow(id, visibility);
+  const turns = await (await db()).turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" } });
+  return { thread: toThread(row), turns: turns.map(toTurn) };
+}
+
+export async function createThread(input: CreateThreadInput): Promise<Thread> {
+  const client = await db();
+  if (input.parentThreadId) {
+    const parent = await client.thread.findUnique({ where: { id: input.parentThreadId } });
+    if (!parent) {
+      throw new AppError("validation_failed", "parentThreadId: no thread with this id", [
+        { field: "parentThreadId", message: "no thread with this id" },
+      ]);
+    }
+    if (toThread(parent).expired) {
+      throw new AppError("validation_failed", "parentThreadId: that thread has expired", [
+        { field: "parentThreadId", message: "that thread has expired" },
+      ]);
+    }
+  }
+  const now = new Date();
+  const row = await client.thread.create({
+    data: {
+      id: randomUUID(),
+      parentThreadId: input.parentThreadId ?? null,
+      title: input.title ?? null,
+      toolName: input.toolName,
+      initialContext: JSON.stringify(input.initialContext ?? {}),
+      source: "api",
+      createdAt: now,
+      lastUpdatedAt: now,
+      expiresAt: expiresAtFor(now, serverSettings().timeoutHours.value),
+    },
+  });
+  return toThread(row);
+}
+
+/**
+ * Appends a turn. The first statement claims the next index with a conditional increment, which
+ * takes the write lock (SQLite) or the row lock (PostgreSQL), so parallel writers are serialised:
+ * no turn is lost, duplicated or reordered, and the limit and expiry checks cannot race.
+ */
+export async function appendTurn(threadId: string, input: AppendTurnInput): Promise<Turn> {
+  const { maxTurns, timeoutHours } = serverSettings();
+  const client = await db();
+  const tokens = estimateTokens(input.content);
+  return client.$transaction(async (tx) => {
+    const now = new Date();
+    const claimed = await tx.thread.updateMany({
+      where: { id: threadId, turnCount: { lt: maxTurns.value }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      data: {
+        turnCount: { increment: 1 },
+        tokenEstimate: { increment: tokens },
+        lastUpdatedAt: now,
+        expiresAt: expiresAtFor(now, timeoutHours.value),
+      },
+    });
+    const row = await tx.thread.findUnique({ where: { id: threadId } });
+    if (!row) throw notFound(threadId);
+    if (claimed.count === 0) {
+      if (toThread(row, now).expired) throw expiredError(row);
+      throw new AppError(
+        "turn_limit",
+        `Thread ${threadId} has reached the limit of ${maxTurns.value} turns (MAX_CONVERSATION_TURNS); start a new thread with parentThreadId set to continue.`,
+      );
+    }
+    const turn = await tx.turn.create({
+      data: {
+        id: randomUUID(),
+        threadId,
+        index: row.turnCount - 1,
+        role: input.role,
+        content: input.content,
+        timestamp: now,
+        files: JSON.stringify(input.files ?? []),
+        images: JSON.stringify(input.images ?? []),
+        toolName: input.toolName ?? null,
+        modelProvider: input.modelProvider ?? null,
+        modelName: input.modelName ?? null,
+        modelMetadata: jsonOrNull(input.modelMetadata),
+        parts: jsonOrNull(input.parts),
+        tokenEstimate: tokens,
+      },
+    });
+    const threadUpdate: Prisma.ThreadUpdateInput = {};
+    if (row.title === null && input.role === "user") {
+      const title = titleFromContent(input.content);
+      if (title) threadUpdate.title = title;
+    }
+    const known = JSON.parse(row.modelsUsed) as string[];
+    const models = mergeModels(known, [input.modelName ?? null]);
+    if (models.length !== known.length) threadUpdate.modelsUsed = JSON.stringify(models);
+    if (Object.keys(threadUpdate).length > 0) await tx.thread.update({ where: { id: threadId }, data: threadUpdate });
+    return toTurn(turn);
+  }, WRITE_TRANSACTION);
+}
+
+export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> {
+  const client = await db();
+  let after: { lastUpdatedAt: Date; id: string } | undefined;
+  if (query.cursor) {
+    const decoded = decodeCursor(query.cursor);
+    if (!decoded) {
+      throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [
+        { field: "cursor", message: "not a cursor returned by this API" },
+      ]);
+    }
+    after = decoded;
+  }
+  const take = query.limit + 1; // one extra row tells whether there is a next page
+  let rows: ThreadRow[];
+  if (query.q) {
+    const terms = searchTerms(query.q);
+    const ids = await searchThreadIds(client, {
+      ftsMatch: terms.length > 0 ? toFtsMatch(terms) : null,
+      titlePattern: containsPattern(query.q),
+      toolName: query.tool,
+      modelName: query.model,
+      after,
+      limit: take,
+    });
+    const found = await client.thread.findMany({ where: { id: { in: ids } } });
+    const byId = new Map(found.map((row) => [row.id, row]));
+    rows = ids.flatMap((id) => byId.get(id) ?? []);
+  } else {
+    const where: Prisma.ThreadWhereInput[] = [];
+    if (query.tool) where.push({ OR: [{ toolName: query.tool }, { turns: { some: { toolName: query.tool } } }] });
+    if (query.model) where.push({ turns: { some: { modelName: query.model } } });
+    if (after) {
+      where.push({
+        OR: [{ lastUpdatedAt: { lt: after.lastUpdatedAt } }, { lastUpdatedAt: after.lastUpdatedAt, id: { lt: after.id } }],
+      });
+    }
+    rows = await client.thread.findMany({
+      where: { AND: where },
+      orderBy: [{ lastUpdatedAt: "desc" }, { id: "desc" }],
+      take,
+    });
+  }
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const now = new Date();
+  return {
+    items: page.map((row) => toThread(row, now)),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ lastUpdatedAt: last.lastUpdatedAt, id: last.id }) : null,
+  };
+}
+
+/**
+ * The conversation chain ending at `id`, oldest first, each thread with its turns (PAL's
+ * get_thread_chain: at most 20 threads, cycle-safe). Unless `includeExpired`, the walk stops at an
+ * expired ancestor as it stops at a missing one, and an expired start thread is not found.
+ */
+export async function getChain(id: string, visibility: Visibility = {}): Promise<ThreadWithTurns[]> {
+  const start = await loadThreadRow(id, visibility);
+  const client = await db();
+  const { chain } = await collectChain(id, async (currentId) => {
+    const row = currentId === id ? start : await client.thread.findUnique({ where: { id: currentId } });
+    if (!row) return null;
+    const thread = toThread(row);
+    return thread.expired && !visibility.includeExpired ? null : thread;
+  });
+  const turns = await client.turn.findMany({
+    where: { threadId: { in: chain.map((t) => t.id) } },
+    orderBy: [{ threadId: "asc" }, { index: "asc" }],
+  });
+  const byThread = new Map<string, Turn[]>();
+  for (const turn of turns) {
+    const list = byThread.get(turn.threadId) ?? [];
+    list.push(toTurn(turn));
+    byThread.set(turn.threadId, list);
+  }
+  return chain.map((thread) => ({ thread, turns: byThread.get(thread.id) ?? [] }));
+}
+
+export type DescendantNode = { thread: Thread; children: DescendantNode[] };
+
+/** Threads that continue from `id` (its children, their children, ...), at most `maxDepth` deep. */
+export async function getDescendants(id: string, maxDepth = 20, maxNodes = 500): Promise<DescendantNode[]> {
+  const client = await db();
+  const seen = new Set<string>([id]);
+  let count = 0;
+  const expand = async (parentId: string, depth: number): Promise<DescendantNode[]> => {
+    if (depth >= maxDepth || count >= maxNodes) return [];
+    const rows = await client.thread.findMany({ where: { parentThreadId: parentId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    const nodes: DescendantNode[] = [];
+    for (const row of rows) {
+      if (seen.has(row.id) || count >= maxNodes) continue;
+      seen.add(row.id);
+      count += 1;
+      nodes.push({ thread: toThread(row), children: await expand(row.id, depth + 1) });
+    }
+    return nodes;
+  };
+  return expand(id, 0);
+}
+
+/** Deletes a thread and its turns. Children keep their parent link (the chain view shows it as purged). */
+export async function purgeThread(id: string): Promise<void> {
+  const client = await db();
+  await client.$transaction(async (tx) => {
+    const deleted = await tx.thread.deleteMany({ where: { id } });
+    if (deleted.count === 0) throw notFound(id);
+  }, WRITE_TRANSACTION);
+}
+
+/** Distinct tool and model names, for the list filters (GROUP BY runs in the database). */
+export async function listFacets(): Promise<{ tools: string[]; models: string[] }> {
+  const client = await db();
+  const [threadTools, turnTools, models] = await Promise.all([
+    client.thread.groupBy({ by: ["toolName"] }),
+    client.turn.groupBy({ by: ["toolName"], where: { toolName: { not: null } } }),
+    client.turn.groupBy({ by: ["modelName"], where: { modelName: { not: null } } }),
+  ]);
+  const tools = new Set<string>([...threadTools.map((t) => t.toolName), ...turnTools.flatMap((t) => t.toolName ?? [])]);
+  return { tools: [...tools].sort(), models: models.flatMap((m) => m.modelName ?? []).sort() };
+}

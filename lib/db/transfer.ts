@@ -1,0 +1,126 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/errors";
+import {
+  parentsFirst,
+  serializeNativeDocument,
+  toNativeDocument,
+  type NativeDocument,
+  type NativeThread,
+} from "@/lib/domain/native-format";
+import { estimateTokens } from "@/lib/domain/tokens";
+import { db } from "./client";
+import { jsonOrNull, mergeModels } from "./mappers";
+import { getChain, getThreadWithTurns, WRITE_TRANSACTION } from "./threads";
+
+/** The export document of a thread, or of its whole chain (oldest first), as exact bytes. */
+export async function exportThread(id: string, { chain = false }: { chain?: boolean } = {}): Promise<string> {
+  const threads = chain ? await getChain(id) : [await getThreadWithTurns(id)];
+  return serializeNativeDocument(toNativeDocument(threads));
+}
+
+export type ImportMode = "strict" | "copy";
+export type ImportResult = { threadIds: string[]; turnCount: number; warnings: string[] };
+
+/**
+ * Imports native documents in one transaction: all or nothing. In "strict" mode ids are kept and
+ * an id that already exists is a conflict; in "copy" mode every thread and turn gets a new id
+ * (parent links inside the documents follow). Imports are archives: the turn limit does not apply.
+ */
+export async function importDocuments(documents: NativeDocument[], mode: ImportMode = "strict"): Promise<ImportResult> {
+  const all = documents.flatMap((doc) => doc.threads);
+  const seen = new Set<string>();
+  for (const thread of all) {
+    if (seen.has(thread.id)) {
+      throw new AppError("validation_failed", `Thread ${thread.id} appears in more than one document`, [
+        { field: "threads.id", message: `${thread.id} appears in more than one document` },
+      ]);
+    }
+    seen.add(thread.id);
+  }
+  const threads = mode === "copy" ? withNewIds(all) : all;
+  const client = await db();
+  const warnings: string[] = [];
+
+  return client.$transaction(async (tx) => {
+    if (mode === "strict") {
+      const threadIds = threads.map((t) => t.id);
+      const turnIds = threads.flatMap((t) => t.turns.map((turn) => turn.id));
+      const [existingThreads, existingTurns] = await Promise.all([
+        tx.thread.findMany({ where: { id: { in: threadIds } }, select: { id: true } }),
+        tx.turn.findMany({ where: { id: { in: turnIds } }, select: { id: true }, take: 10 }),
+      ]);
+      if (existingThreads.length > 0 || existingTurns.length > 0) {
+        const ids = existingThreads.map((t) => t.id);
+        throw new AppError(
+          "conflict",
+          ids.length > 0
+            ? `${ids.length} thread(s) already exist: ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}. Import with ?mode=copy to add them under new ids.`
+            : `Turn id(s) already exist: ${existingTurns.map((t) => t.id).join(", ")}. Import with ?mode=copy to add them under new ids.`,
+          { existingThreadIds: ids, existingTurnIds: existingTurns.map((t) => t.id) },
+        );
+      }
+    }
+    const importedIds = new Set(threads.map((t) => t.id));
+    const outsideParents = [...new Set(threads.flatMap((t) => (t.parentThreadId && !importedIds.has(t.parentThreadId) ? [t.parentThreadId] : [])))];
+    if (outsideParents.length > 0) {
+      const present = new Set((await tx.thread.findMany({ where: { id: { in: outsideParents } }, select: { id: true } })).map((t) => t.id));
+      for (const parentId of outsideParents) {
+        if (!present.has(parentId)) warnings.push(`Parent thread ${parentId} is not in this database; the link is kept and the chain stops there.`);
+      }
+    }
+    let turnCount = 0;
+    for (const thread of parentsFirst(threads)) {
+      const tokens = thread.turns.map((turn) => estimateTokens(turn.content));
+      await tx.thread.create({
+        data: {
+          id: thread.id,
+          parentThreadId: thread.parentThreadId,
+          title: thread.title,
+          toolName: thread.toolName,
+          source: thread.source,
+          initialContext: JSON.stringify(thread.initialContext),
+          metadata: jsonOrNull(thread.metadata),
+          createdAt: new Date(thread.createdAt),
+          lastUpdatedAt: new Date(thread.lastUpdatedAt),
+          expiresAt: thread.expiresAt ? new Date(thread.expiresAt) : null,
+          turnCount: thread.turns.length,
+          tokenEstimate: tokens.reduce((a, b) => a + b, 0),
+          modelsUsed: JSON.stringify(mergeModels([], thread.turns.map((t) => t.modelName))),
+        },
+      });
+      if (thread.turns.length > 0) {
+        await tx.turn.createMany({
+          data: thread.turns.map((turn, index) => ({
+            id: turn.id,
+            threadId: thread.id,
+            index,
+            role: turn.role,
+            content: turn.content,
+            timestamp: new Date(turn.timestamp),
+            files: JSON.stringify(turn.files),
+            images: JSON.stringify(turn.images),
+            toolName: turn.toolName,
+            modelProvider: turn.modelProvider,
+            modelName: turn.modelName,
+            modelMetadata: jsonOrNull(turn.modelMetadata),
+            parts: jsonOrNull(turn.parts),
+            tokenEstimate: tokens[index] ?? 0,
+          })),
+        });
+      }
+      turnCount += thread.turns.length;
+    }
+    return { threadIds: threads.map((t) => t.id), turnCount, warnings };
+  }, WRITE_TRANSACTION);
+}
+
+function withNewIds(threads: NativeThread[]): NativeThread[] {
+  const newIds = new Map(threads.map((t) => [t.id, randomUUID()]));
+  return threads.map((thread) => ({
+    ...thread,
+    id: newIds.get(thread.id) ?? randomUUID(),
+    parentThreadId: thread.parentThreadId ? (newIds.get(thread.parentThreadId) ?? thread.parentThreadId) : null,
+    turns: thread.turns.map((turn) => ({ ...turn, id: randomUUID() })),
+  }));
+}

@@ -1,0 +1,21 @@
+/** Keyset position in the thread list: most recent activity first, id as the tie-breaker. */
+export type ListCursor = { lastUpdatedAt: Date; id: string };
+
+export function encodeCursor(cursor: ListCursor): string {
+  return Buffer.from(`${cursor.lastUpdatedAt.toISOString()}|${cursor.id}`, "utf8").toString("base64url");
+}
+
+/** Null when the cursor is not one we issued. */
+export function decodeCursor(raw: string): ListCursor | null {
+  let text: string;
+  try {
+    text = Buffer.from(raw, "base64url").toString("utf8");
+  } catch {
+    return null;
+  }
+  const [iso, id, ...rest] = text.split("|");
+  if (!iso || !id || rest.length > 0) return null;
+  const lastUpdatedAt = new Date(iso);
+  if (Number.isNaN(lastUpdatedAt.getTime()) || lastUpdatedAt.toISOString() !== iso) return null;
+  return { lastUpdatedAt, id };
+}

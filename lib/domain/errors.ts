@@ -1,0 +1,32 @@
+/** Expected failures, each mapped to one HTTP status by the API layer. */
+export type AppErrorCode =
+  | "not_found"
+  | "expired"
+  | "invalid_json"
+  | "validation_failed"
+  | "turn_limit"
+  | "conflict"
+  | "payload_too_large";
+
+export type ErrorDetails = Record<string, unknown> | unknown[];
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly details?: ErrorDetails;
+  constructor(code: AppErrorCode, message: string, details?: ErrorDetails) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const HTTP_STATUS: Record<AppErrorCode, number> = {
+  not_found: 404,
+  expired: 404,
+  invalid_json: 400,
+  validation_failed: 400,
+  turn_limit: 409,
+  conflict: 409,
+  payload_too_large: 413,
+};

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { maxTurnsRule, parseNumericSetting, timeoutHoursRule } from "./settings";
+
+describe("parseNumericSetting", () => {
+  it("uses the default when unset or blank", () => {
+    expect(parseNumericSetting(undefined, timeoutHoursRule)).toEqual({ value: 3, source: "default" });
+    expect(parseNumericSetting("  ", maxTurnsRule)).toEqual({ value: 50, source: "default" });
+  });
+
+  it("reads valid values from env", () => {
+    expect(parseNumericSetting(" 12 ", maxTurnsRule)).toEqual({ value: 12, source: "env" });
+    expect(parseNumericSetting("0", timeoutHoursRule)).toEqual({ value: 0, source: "env" });
+    expect(parseNumericSetting("0.5", timeoutHoursRule)).toEqual({ value: 0.5, source: "env" });
+  });
+
+  it.each([
+    ["abc", maxTurnsRule],
+    ["0", maxTurnsRule],
+    ["-5", maxTurnsRule],
+    ["2.5", maxTurnsRule],
+    ["-1", timeoutHoursRule],
+    ["Infinity", timeoutHoursRule],
+  ])("falls back to the default with a warning for %s", (raw, rule) => {
+    const parsed = parseNumericSetting(raw, rule);
+    expect(parsed.value).toBe(rule.fallback);
+    expect(parsed.source).toBe("default");
+    expect(parsed.warning).toBe(`Invalid ${rule.name} value ('${raw}'), using default of ${rule.fallback} ${rule.unit}`);
+  });
+});

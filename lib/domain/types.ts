@@ -1,0 +1,57 @@
+/** Roles a turn may have. PAL uses user/assistant; imported transcripts add system and tool. */
+export const TURN_ROLES = ["user", "assistant", "system", "tool"] as const;
+export type TurnRole = (typeof TURN_ROLES)[number];
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
+export type JsonObject = { [key: string]: JsonValue | undefined };
+
+/**
+ * Structured content of a turn, for sources richer than PAL's plain text (tool calls paired by id,
+ * tool results, thinking, images). `content` always carries a readable text rendering as well, so
+ * consumers that ignore parts lose nothing essential. Unknown keys are kept (importers add their own).
+ */
+export type TurnPart =
+  | { type: "text"; text: string; [key: string]: JsonValue | undefined }
+  | { type: "thinking"; text: string; [key: string]: JsonValue | undefined }
+  | { type: "tool_call"; id: string; name: string; arguments?: JsonValue; [key: string]: JsonValue | undefined }
+  | { type: "tool_result"; toolCallId: string; content: JsonValue; isError?: boolean; [key: string]: JsonValue | undefined }
+  | { type: "image"; path?: string; mediaType?: string; alt?: string; [key: string]: JsonValue | undefined };
+
+export type Turn = {
+  id: string;
+  threadId: string;
+  index: number;
+  role: TurnRole;
+  content: string;
+  timestamp: string;
+  files: string[];
+  images: string[];
+  toolName: string | null;
+  modelProvider: string | null;
+  modelName: string | null;
+  modelMetadata: JsonObject | null;
+  parts: TurnPart[] | null;
+  tokenEstimate: number;
+};
+
+export type Thread = {
+  id: string;
+  parentThreadId: string | null;
+  title: string | null;
+  toolName: string;
+  initialContext: JsonObject;
+  metadata: JsonObject | null;
+  source: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  expiresAt: string | null;
+  /** Computed at read time against the clock: expired threads are kept until purged. */
+  expired: boolean;
+  turnCount: number;
+  tokenEstimate: number;
+  modelsUsed: string[];
+};
+
+export type ThreadWithTurns = { thread: Thread; turns: Turn[] };
+
+export type ThreadPage = { items: Thread[]; nextCursor: string | null };

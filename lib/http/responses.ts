@@ -1,0 +1,81 @@
+import "server-only";
+import type { z } from "zod";
+import { AppError, HTTP_STATUS, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
+import { normalizeId } from "@/lib/domain/ids";
+import { serverSettings } from "@/lib/env";
+import { issuesOf } from "@/lib/validation/common";
+
+/** Every API error has this one shape: {error: {code, message, details?}}. */
+export function errorResponse(status: number, code: AppErrorCode | "internal", message: string, details?: ErrorDetails): Response {
+  return Response.json({ error: details === undefined ? { code, message } : { code, message, details } }, { status });
+}
+
+/**
+ * Runs a route body and maps failures to the error shape: expected ones (AppError) to their
+ * status, anything else to a 500 that names no internals (the stack goes to the server log only).
+ */
+export async function handleRoute(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AppError) return errorResponse(HTTP_STATUS[error.code], error.code, error.message, error.details);
+    console.error("[threadline] unexpected error in API route", error);
+    return errorResponse(500, "internal", "Internal error; see the server log.");
+  }
+}
+
+/** The thread id from the URL, or a 404 before any query when it is not a UUID. */
+export function threadIdFrom(raw: string): string {
+  const id = normalizeId(raw);
+  if (!id) throw new AppError("not_found", `Thread ${JSON.stringify(raw.slice(0, 100))} not found: thread ids are UUIDs`);
+  return id;
+}
+
+/** Reads the body as text, refusing more than THREADLINE_MAX_BODY_BYTES without buffering it all. */
+export async function readBodyText(request: Request): Promise<string> {
+  const limit = serverSettings().maxBodyBytes.value;
+  const tooLarge = () =>
+    new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes (THREADLINE_MAX_BODY_BYTES)`);
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Parses JSON text, naming the position of a syntax error. */
+export function parseJsonText(text: string, what = "Request body"): unknown {
+  if (text.trim() === "") throw new AppError("invalid_json", `${what} is empty; expected JSON`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? error.message : "unparseable";
+    throw new AppError("invalid_json", `${what} is not valid JSON: ${detail}`);
+  }
+}
+
+/** Validates with zod; the message names the first failing field, details list them all. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = issuesOf(parsed.error);
+  const first = issues[0];
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  throw new AppError("validation_failed", first ? `${first.field}: ${first.message}${more}` : "Invalid input", issues);
+}
+
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  return validate(schema, parseJsonText(await readBodyText(request)));
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import type { JsonValue } from "@/lib/domain/types";
+import { TURN_ROLES } from "@/lib/domain/types";
+
+export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+);
+export const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
+
+export const uuidSchema = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID")
+  .transform((id) => id.toLowerCase());
+
+export const roleSchema = z.enum(TURN_ROLES, { error: `must be one of ${TURN_ROLES.join(", ")}` });
+
+const shortText = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+export const toolNameSchema = shortText(200);
+export const modelFieldSchema = shortText(200);
+export const pathListSchema = z.array(z.string().min(1, "must not be empty").max(4096)).max(10_000);
+
+/** Structured parts; extra keys are kept so importers can carry source-specific detail. */
+export const turnPartSchema = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text"), text: z.string() }),
+  z.looseObject({ type: z.literal("thinking"), text: z.string() }),
+  z.looseObject({ type: z.literal("tool_call"), id: z.string().min(1), name: z.string().min(1), arguments: jsonValueSchema.optional() }),
+  z.looseObject({ type: z.literal("tool_result"), toolCallId: z.string().min(1), content: jsonValueSchema, isError: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("image"), path: z.string().optional(), mediaType: z.string().optional(), alt: z.string().optional() }),
+]);
+export const turnPartsSchema = z.array(turnPartSchema).max(10_000);
+
+/** "threads[0].turns[3].role" from a zod issue path. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || "(body)";
+}
+
+export type FieldIssue = { field: string; message: string };
+
+export function issuesOf(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({ field: formatIssuePath(issue.path), message: issue.message }));
+}

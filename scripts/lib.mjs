@@ -1,0 +1,59 @@
+// Helpers for the npm entry points (start, test). Node built-ins only: they run before `npm ci`.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", ...options, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...options.env } });
+  if (result.status !== 0) {
+    console.error(`\n[threadline] "${[command, ...args].join(" ")}" failed (exit ${result.status ?? result.signal}).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+export const npx = (name, args, options) => run(bin(name), args, options);
+
+/** npm ci when node_modules is missing or older than the lockfile. */
+export function ensureDependencies() {
+  const marker = path.join(root, "node_modules", ".package-lock.json");
+  const lock = path.join(root, "package-lock.json");
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log("[threadline] installing dependencies (npm ci)...");
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+}
+
+/** prisma generate when the generated client is missing or older than the schema. */
+export function ensurePrismaClient() {
+  const generated = path.join(root, "lib", "db", "generated", "client.ts");
+  const schema = path.join(root, "prisma", "schema.prisma");
+  if (existsSync(generated) && statSync(generated).mtimeMs >= statSync(schema).mtimeMs) return;
+  console.log("[threadline] generating the Prisma client...");
+  npx("prisma", ["generate"]);
+}
+
+function newestMtime(entry) {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const name of readdirSync(entry)) {
+    if (name === "generated" || name.endsWith(".test.ts")) continue;
+    newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  }
+  return newest;
+}
+
+const BUILD_INPUTS = ["app", "components", "lib", "public", "next.config.ts", "package-lock.json", "postcss.config.mjs", "prisma/schema.prisma"];
+
+/** next build when there is no production build or a source changed since the last one. */
+export function ensureBuild({ force = false } = {}) {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  const newest = Math.max(...BUILD_INPUTS.map((p) => newestMtime(path.join(root, p))));
+  if (!force && built > 0 && built >= newest) return;
+  console.log("[threadline] building the app (next build)...");
+  npx("next", ["build"]);
+}

@@ -1,0 +1,25 @@
+// `npm start`: everything a fresh clone needs, then the production server on 127.0.0.1.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { ensureBuild, ensureDependencies, ensurePrismaClient, npx, root } from "./lib.mjs";
+
+const dev = process.argv.includes("--dev");
+ensureDependencies();
+ensurePrismaClient();
+
+console.log("[threadline] applying database migrations...");
+npx("prisma", ["migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
+npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
+
+if (!dev) ensureBuild();
+
+const host = process.env.HOST || "127.0.0.1";
+const port = process.env.PORT || "3000";
+console.log(`[threadline] serving http://${host}:${port}`);
+const server = spawn(path.join(root, "node_modules", ".bin", "next"), [dev ? "dev" : "start", "-H", host, "-p", port], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));
