@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
     globalSetup: ["./lib/testing/global-setup.ts"],
     setupFiles: ["./lib/testing/setup-database.ts"],
     testTimeout: 30_000,

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
+import { normalizeId } from "@/lib/domain/ids";
 import { collectChain } from "@/lib/domain/chain";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
 import { describeTimeout, expiresAtFor } from "@/lib/domain/expiry";
@@ -261,4 +262,39 @@ export async function listFacets(): Promise<{ tools: string[]; models: string[] 
   ]);
   const tools = new Set<string>([...threadTools.map((t) => t.toolName), ...turnTools.flatMap((t) => t.toolName ?? [])]);
   return { tools: [...tools].sort(), models: models.flatMap((m) => m.modelName ?? []).sort() };
+}
+
+/**
+ * For pages: the thread (expired or not) with its turns, or null when the raw id is malformed or
+ * unknown, so the page can answer notFound().
+ */
+export async function findThreadWithTurns(rawId: string): Promise<ThreadWithTurns | null> {
+  const id = normalizeId(rawId);
+  if (!id) return null;
+  try {
+    return await getThreadWithTurns(id, { includeExpired: true });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
+}
+
+export async function findThread(rawId: string): Promise<Thread | null> {
+  const id = normalizeId(rawId);
+  if (!id) return null;
+  const row = await (await db()).thread.findUnique({ where: { id } });
+  return row ? toThread(row) : null;
+}
+
+export type ThreadLink = { id: string; title: string | null };
+
+/** The parent (null when it is not in the database) and the first children of a thread. */
+export async function getThreadLinks(thread: Thread): Promise<{ parent: ThreadLink | null; children: ThreadLink[] }> {
+  const client = await db();
+  const select = { id: true, title: true } as const;
+  const [parent, children] = await Promise.all([
+    thread.parentThreadId ? client.thread.findUnique({ where: { id: thread.parentThreadId }, select }) : null,
+    client.thread.findMany({ where: { parentThreadId: thread.id }, select, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 50 }),
+  ]);
+  return { parent, children };
 }

@@ -14,8 +14,9 @@ import { jsonOrNull, mergeModels } from "./mappers";
 import { getChain, getThreadWithTurns, WRITE_TRANSACTION } from "./threads";
 
 /** The export document of a thread, or of its whole chain (oldest first), as exact bytes. */
-export async function exportThread(id: string, { chain = false }: { chain?: boolean } = {}): Promise<string> {
-  const threads = chain ? await getChain(id) : [await getThreadWithTurns(id)];
+export async function exportThread(id: string, options: { chain?: boolean; includeExpired?: boolean } = {}): Promise<string> {
+  const visibility = { includeExpired: options.includeExpired ?? false };
+  const threads = options.chain ? await getChain(id, visibility) : [await getThreadWithTurns(id, visibility)];
   return serializeNativeDocument(toNativeDocument(threads));
 }
 

@@ -2,8 +2,8 @@
 export const TURN_ROLES = ["user", "assistant", "system", "tool"] as const;
 export type TurnRole = (typeof TURN_ROLES)[number];
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
-export type JsonObject = { [key: string]: JsonValue | undefined };
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
 
 /**
  * Structured content of a turn, for sources richer than PAL's plain text (tool calls paired by id,

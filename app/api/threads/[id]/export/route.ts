@@ -6,8 +6,12 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const chain = ["1", "true"].includes(new URL(request.url).searchParams.get("chain") ?? "");
-    const body = await exportThread(id, { chain });
+    const query = new URL(request.url).searchParams;
+    const flag = (name: string) => ["1", "true"].includes(query.get(name) ?? "");
+    const chain = flag("chain");
+    // Expired threads are not found by default, as everywhere in the API; the UI opts in so a
+    // user can keep a copy before purging.
+    const body = await exportThread(id, { chain, includeExpired: flag("includeExpired") });
     return new Response(body, {
       headers: {
         "Content-Type": "application/json; charset=utf-8",

@@ -1,0 +1,28 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { ThreadHeader } from "@/components/threads/thread-header";
+import { ThreadTabs } from "@/components/threads/thread-tabs";
+import { findThread, getThreadLinks } from "@/lib/db/threads";
+
+export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
+  const thread = await findThread((await params).id);
+  if (!thread) notFound();
+  const links = await getThreadLinks(thread);
+  const parent = thread.parentThreadId
+    ? { id: thread.parentThreadId, title: links.parent?.title ?? null, missing: links.parent === null }
+    : null;
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-zinc-500">
+        <Link href="/threads" className="hover:underline">
+          Threads
+        </Link>{" "}
+        /
+      </nav>
+      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} />
+      <ThreadTabs threadId={thread.id} />
+      {children}
+    </div>
+  );
+}

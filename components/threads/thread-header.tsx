@@ -1,0 +1,113 @@
+import Link from "next/link";
+import { displayTitle } from "@/lib/domain/title";
+import type { Thread } from "@/lib/domain/types";
+import { formatCount, formatDateTime } from "@/lib/format";
+import { CopyButton } from "@/components/ui/copy-button";
+import { PurgeButton } from "./purge-button";
+
+type Props = {
+  thread: Thread;
+  parent: { id: string; title: string | null; missing: boolean } | null;
+  childThreads: { id: string; title: string | null }[];
+};
+
+export function ThreadHeader({ thread, parent, childThreads }: Props) {
+  return (
+    <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
+      <div className="flex flex-wrap items-start gap-3">
+        <h1 className="min-w-0 flex-1 text-xl font-semibold tracking-tight break-words">{displayTitle(thread.title)}</h1>
+        <a
+          href={`/api/threads/${thread.id}/export${thread.expired ? "?includeExpired=1" : ""}`}
+          download
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700"
+        >
+          Export JSON
+        </a>
+      </div>
+      <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
+        <div className="flex min-w-0 items-center gap-2 sm:col-span-2 lg:col-span-3">
+          <dt className="text-zinc-500">Id</dt>
+          <dd className="min-w-0 font-mono text-xs break-all" data-testid="thread-id">
+            {thread.id}
+          </dd>
+          <CopyButton text={thread.id} label="Copy id" />
+        </div>
+        <div className="flex gap-2">
+          <dt className="text-zinc-500">Tool</dt>
+          <dd className="font-mono">{thread.toolName}</dd>
+        </div>
+        <div className="flex gap-2">
+          <dt className="text-zinc-500">Source</dt>
+          <dd>{thread.source}</dd>
+        </div>
+        <div className="flex gap-2">
+          <dt className="text-zinc-500">Created</dt>
+          <dd>
+            <time dateTime={thread.createdAt}>{formatDateTime(thread.createdAt)}</time>
+          </dd>
+        </div>
+        <div className="flex gap-2">
+          <dt className="text-zinc-500">Updated</dt>
+          <dd>
+            <time dateTime={thread.lastUpdatedAt}>{formatDateTime(thread.lastUpdatedAt)}</time>
+          </dd>
+        </div>
+        <div className="flex gap-2">
+          <dt className="text-zinc-500">Expiry</dt>
+          <dd data-testid="expiry">
+            {thread.expiresAt === null ? "never expires" : thread.expired ? <span className="font-medium text-amber-800">expired {formatDateTime(thread.expiresAt)}</span> : `expires ${formatDateTime(thread.expiresAt)}`}
+          </dd>
+        </div>
+        <div className="flex gap-2">
+          <dt className="text-zinc-500">Size</dt>
+          <dd>
+            {thread.turnCount} turns, <span title="Estimated: characters / 4">~{formatCount(thread.tokenEstimate)} tokens</span>
+          </dd>
+        </div>
+        {thread.modelsUsed.length > 0 && (
+          <div className="flex min-w-0 gap-2 sm:col-span-2">
+            <dt className="text-zinc-500">Models</dt>
+            <dd className="min-w-0 font-mono text-xs leading-5 break-words">{thread.modelsUsed.join(", ")}</dd>
+          </div>
+        )}
+        {parent && (
+          <div className="flex min-w-0 gap-2 sm:col-span-2 lg:col-span-3">
+            <dt className="text-zinc-500">Continues</dt>
+            <dd className="min-w-0 truncate">
+              {parent.missing ? (
+                <span className="text-zinc-500">
+                  <span className="font-mono text-xs">{parent.id}</span> (not in this database: purged or never imported)
+                </span>
+              ) : (
+                <Link href={`/threads/${parent.id}`} className="text-indigo-700 underline">
+                  {displayTitle(parent.title)}
+                </Link>
+              )}
+            </dd>
+          </div>
+        )}
+        {childThreads.length > 0 && (
+          <div className="flex min-w-0 gap-2 sm:col-span-2 lg:col-span-3">
+            <dt className="text-zinc-500">Continued by</dt>
+            <dd className="flex min-w-0 flex-wrap gap-x-3">
+              {childThreads.map((child) => (
+                <Link key={child.id} href={`/threads/${child.id}`} className="text-indigo-700 underline">
+                  {displayTitle(child.title)}
+                </Link>
+              ))}
+            </dd>
+          </div>
+        )}
+      </dl>
+      {thread.expired && (
+        <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          <p className="flex-1">
+            This thread expired {formatDateTime(thread.expiresAt ?? thread.lastUpdatedAt)}. Agents using the API get 404 for it; it stays here until
+            you purge it.
+          </p>
+          <PurgeButton threadId={thread.id} childCount={childThreads.length} />
+        </div>
+      )}
+    </header>
+  );
+}

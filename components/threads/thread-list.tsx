@@ -1,0 +1,186 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { ThreadPage } from "@/lib/domain/types";
+import { displayTitle } from "@/lib/domain/title";
+import { formatCount, formatDateTime } from "@/lib/format";
+import { fetchThreadPage, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
+
+type Props = { initialFilters: ThreadFilters; initialPage: ThreadPage; facets: { tools: string[]; models: string[] } };
+
+const SEARCH_DELAY_MS = 250;
+
+export function ThreadList({ initialFilters, initialPage, facets }: Props) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
+  const [searchText, setSearchText] = useState(initialFilters.q ?? "");
+
+  // Debounced search; the URL keeps the filters so a reload or a shared link shows the same list.
+  useEffect(() => {
+    const handle = setTimeout(() => setFilters((f) => (f.q === (searchText.trim() || undefined) ? f : { ...f, q: searchText.trim() || undefined })), SEARCH_DELAY_MS);
+    return () => clearTimeout(handle);
+  }, [searchText]);
+  useEffect(() => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+    const query = params.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  }, [filters, pathname, router]);
+
+  const isInitial = filters.q === initialFilters.q && filters.tool === initialFilters.tool && filters.model === initialFilters.model;
+  const query = useInfiniteQuery({
+    queryKey: threadKeys.list(filters),
+    queryFn: ({ pageParam, signal }) => fetchThreadPage(filters, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    initialData: isInitial ? { pages: [initialPage], pageParams: [null] } : undefined,
+  });
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+    }, { rootMargin: "400px" });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const threads = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const filtered = Boolean(filters.q || filters.tool || filters.model);
+
+  return (
+    <div>
+      <form role="search" className="mb-4 flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+        <label className="flex min-w-56 flex-1 flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Search titles and turns</span>
+          <input
+            type="search"
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            placeholder="e.g. token refresh"
+            className="rounded border border-zinc-300 bg-white px-3 py-2"
+          />
+        </label>
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Tool</span>
+          <select
+            value={filters.tool ?? ""}
+            onChange={(e) => setFilters({ ...filters, tool: e.target.value || undefined })}
+            className="rounded border border-zinc-300 bg-white px-2 py-2"
+          >
+            <option value="">All tools</option>
+            {facets.tools.map((tool) => (
+              <option key={tool}>{tool}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Model</span>
+          <select
+            value={filters.model ?? ""}
+            onChange={(e) => setFilters({ ...filters, model: e.target.value || undefined })}
+            className="rounded border border-zinc-300 bg-white px-2 py-2"
+          >
+            <option value="">All models</option>
+            {facets.models.map((model) => (
+              <option key={model}>{model}</option>
+            ))}
+          </select>
+        </label>
+      </form>
+
+      {query.isError && (
+        <p role="alert" className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {query.error.message}{" "}
+          <button type="button" className="underline" onClick={() => void query.refetch()}>
+            Retry
+          </button>
+        </p>
+      )}
+
+      {query.isPending ? (
+        <p className="py-8 text-center text-zinc-500" aria-live="polite">Loading threads…</p>
+      ) : threads.length === 0 ? (
+        filtered ? (
+          <p className="rounded border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600">
+            No thread matches these filters.
+          </p>
+        ) : (
+          <EmptyState />
+        )
+      ) : (
+        <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white" aria-label="Threads">
+          {threads.map((thread) => (
+            <li key={thread.id} className="px-4 py-3 hover:bg-zinc-50">
+              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+                <Link href={`/threads/${thread.id}`} className="min-w-0 flex-1 truncate font-medium text-zinc-900 hover:underline">
+                  {displayTitle(thread.title)}
+                </Link>
+                {thread.expired && (
+                  <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-800">expired</span>
+                )}
+                <time dateTime={thread.lastUpdatedAt} className="text-xs text-zinc-500">
+                  {formatDateTime(thread.lastUpdatedAt)}
+                </time>
+              </div>
+              <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
+                <span>
+                  tool <span className="font-mono text-zinc-800">{thread.toolName}</span>
+                </span>
+                {thread.modelsUsed.length > 0 && (
+                  <span className="min-w-0 truncate">
+                    models <span className="font-mono text-zinc-800">{thread.modelsUsed.join(", ")}</span>
+                  </span>
+                )}
+                <span>{thread.turnCount} turns</span>
+                <span title="Estimated: characters / 4">~{formatCount(thread.tokenEstimate)} tokens</span>
+                <span>{thread.expiresAt === null ? "never expires" : thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <div ref={sentinel} className="py-4 text-center text-sm text-zinc-500">
+        {isFetchingNextPage ? (
+          <span aria-live="polite">Loading more…</span>
+        ) : hasNextPage ? (
+          <button type="button" className="rounded border border-zinc-300 bg-white px-3 py-1.5" onClick={() => void fetchNextPage()}>
+            Load more
+          </button>
+        ) : threads.length > 0 ? (
+          <span>{threads.length} thread{threads.length === 1 ? "" : "s"}</span>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function EmptyState() {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-8 text-zinc-700">
+      <h2 className="text-lg font-semibold">No conversations yet</h2>
+      <p className="mt-2">Threadline keeps conversation threads that agents write to it. To get some in:</p>
+      <ul className="mt-2 list-disc space-y-1 pl-6 text-sm">
+        <li>
+          <Link href="/import" className="text-indigo-700 underline">Import</Link> a Threadline JSON export.
+        </li>
+        <li>
+          Have an agent create threads over the REST API:{" "}
+          <code className="rounded bg-zinc-100 px-1">POST /api/threads</code> then{" "}
+          <code className="rounded bg-zinc-100 px-1">POST /api/threads/:id/turns</code>.
+        </li>
+        <li>
+          Load the demo set: <code className="rounded bg-zinc-100 px-1">npm run db:seed</code>.
+        </li>
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+"use client";
+
+import { useState } from "react";
+
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState("copied");
+    } catch {
+      setState("failed");
+    }
+    setTimeout(() => setState("idle"), 1500);
+  };
+  return (
+    <button
+      type="button"
+      onClick={() => void copy()}
+      className="shrink-0 whitespace-nowrap rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:bg-zinc-100"
+      aria-live="polite"
+    >
+      {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : label}
+    </button>
+  );
+}

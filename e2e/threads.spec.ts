@@ -1,0 +1,135 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { DEMO_IDS } from "../lib/demo/demo-data";
+import { EMPTY_URL } from "../playwright.config";
+
+test("list -> thread -> attribution -> chain -> export -> import into a fresh database", async ({ page }, testInfo) => {
+  await test.step("the list shows the demo threads with their tool, models and size", async () => {
+    await page.goto("/threads");
+    const list = page.getByRole("list", { name: "Threads" });
+    await expect(list.getByRole("link", { name: "Intermittent 401 right after refresh" })).toBeVisible();
+    const longRow = list.getByRole("listitem").filter({ hasText: "Pairing: migrating the billing service" });
+    await expect(longRow).toContainText("200 turns");
+    await expect(longRow).toContainText("claude-sonnet-4-5, gemini-2.5-flash, gpt-5");
+    await expect(list.getByRole("listitem").filter({ hasText: "regex lookbehind" })).toContainText("expired");
+  });
+
+  await test.step("a thread shows per-turn attribution, files and highlighted code", async () => {
+    await page.getByRole("link", { name: "Intermittent 401 right after refresh" }).click();
+    await expect(page).toHaveURL(new RegExp(`/threads/${DEMO_IDS.debug}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Intermittent 401 right after refresh");
+    await expect(page.getByTestId("attribution").filter({ hasText: "claude-sonnet-4-5 using debug via anthropic" })).toBeVisible();
+    await expect(page.getByTestId("attribution").filter({ hasText: "gpt-5 using debug via openai" })).toBeVisible();
+    await expect(page.getByText("tests/auth/refresh.test.ts").first()).toBeVisible();
+    await expect(page.getByText("screenshots/ci-401.png")).toBeVisible();
+    await expect(page.locator(".hljs-keyword").first()).toBeVisible();
+    await expect(page.getByRole("link", { name: "Review the token refresh path" })).toBeVisible();
+  });
+
+  await test.step("the chain view draws the path and merges the turns across it", async () => {
+    await page.getByRole("link", { name: "Chain", exact: true }).click();
+    const path = page.getByRole("list", { name: "Threads in the chain, oldest first" });
+    await expect(path.getByRole("listitem")).toHaveCount(3);
+    await expect(path.getByRole("listitem").nth(0)).toContainText("Why do sessions drop after a token refresh?");
+    await expect(path.getByRole("listitem").nth(2)).toContainText("Intermittent 401 right after refresh");
+    await expect(page.getByRole("article")).toHaveCount(8);
+    await expect(page.getByRole("article", { name: "Turn 8" })).toContainText("serialises refreshes across tabs");
+    await expect(page.getByRole("article", { name: "Turn 2" }).getByTestId("attribution")).toHaveText("gemini-2.5-pro using analyze via google");
+  });
+
+  const exported = testInfo.outputPath("export.json");
+  await test.step("Export JSON downloads the native document", async () => {
+    await page.getByRole("link", { name: "Conversation" }).click();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export JSON" }).click()]);
+    expect(download.suggestedFilename()).toBe(`threadline-${DEMO_IDS.debug}.json`);
+    await download.saveAs(exported);
+    const doc = JSON.parse(readFileSync(exported, "utf8"));
+    expect(doc.format).toBe("threadline/v1");
+    expect(doc.threads[0].turns).toHaveLength(4);
+  });
+
+  await test.step("a fresh database starts empty and imports the file", async () => {
+    await page.goto(`${EMPTY_URL}/threads`);
+    await expect(page.getByRole("heading", { name: "No conversations yet" })).toBeVisible();
+    await page.goto(`${EMPTY_URL}/import`);
+    await page.getByLabel("JSON files to import").setInputFiles(exported);
+    const results = page.getByRole("list", { name: "Import results" });
+    await expect(results).toContainText("Imported 1 thread with 4 turns");
+    await results.getByRole("link", { name: DEMO_IDS.debug }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Intermittent 401 right after refresh");
+    await expect(page.getByTestId("attribution").filter({ hasText: "claude-sonnet-4-5 using debug via anthropic" })).toBeVisible();
+    await expect(page.getByTestId("thread-id")).toHaveText(DEMO_IDS.debug);
+    await expect(page.getByText("(not in this database: purged or never imported)")).toBeVisible();
+  });
+
+  await test.step("importing the same file again is refused and suggests copies", async () => {
+    await page.goto(`${EMPTY_URL}/import`);
+    await page.getByLabel("JSON files to import").setInputFiles(exported);
+    await expect(page.getByRole("list", { name: "Import results" }).getByRole("alert")).toContainText("already exist");
+  });
+});
+
+test("a bad import names the field and writes nothing", async ({ page }, testInfo) => {
+  const bad = testInfo.outputPath("bad.json");
+  const good = { id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e11", role: "user", content: "ok", timestamp: "2026-01-01T00:00:00Z" };
+  const doc = {
+    format: "threadline/v1",
+    threads: [{ id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e10", toolName: "chat", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", turns: [good, { ...good, id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e12", role: "robot" }] }],
+  };
+  (await import("node:fs")).writeFileSync(bad, JSON.stringify(doc));
+  await page.goto(`${EMPTY_URL}/import`);
+  await page.getByLabel("JSON files to import").setInputFiles(bad);
+  await expect(page.getByRole("list", { name: "Import results" }).getByRole("alert")).toContainText("threads[0].turns[1].role");
+  const response = await page.request.get(`${EMPTY_URL}/api/threads/6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e10`);
+  expect(response.status()).toBe(404);
+});
+
+test("search, filters and loading more as you scroll", async ({ page, request }) => {
+  const stamp = `scrolltest${Date.now()}`;
+  for (let i = 0; i < 30; i++) {
+    const created = await request.post("/api/threads", { data: { toolName: "e2e-bulk", title: `${stamp} thread ${i}` } });
+    expect(created.status()).toBe(201);
+  }
+  await page.goto("/threads");
+  await page.getByLabel("Tool").selectOption("e2e-bulk");
+  const rows = page.getByRole("list", { name: "Threads" }).getByRole("listitem");
+  await expect(rows).toHaveCount(25);
+  await page.getByText("Load more").or(page.getByText("Loading more")).first().scrollIntoViewIfNeeded();
+  await expect(rows).toHaveCount(30);
+  await expect(page.getByText("30 threads")).toBeVisible();
+  await expect(page).toHaveURL(/tool=e2e-bulk/);
+
+  await page.getByLabel("Tool").selectOption("");
+  await page.getByLabel("Search titles and turns").fill("serialises refreshes");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("Intermittent 401 right after refresh");
+  await page.getByLabel("Search titles and turns").fill("zzqqnothing");
+  await expect(page.getByText("No thread matches these filters.")).toBeVisible();
+});
+
+test("expired threads are shown, marked, and can be purged", async ({ page, request }) => {
+  const id = "7a2b3c4d-0000-4000-8000-00000000e001";
+  const doc = {
+    format: "threadline/v1",
+    threads: [{ id, title: "Old expired chat", toolName: "chat", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", expiresAt: "2026-01-01T03:00:00.000Z", turns: [] }],
+  };
+  expect((await request.post("/api/import", { data: doc })).status()).toBe(201);
+  expect((await request.get(`/api/threads/${id}`)).status()).toBe(404);
+  await page.goto(`/threads/${id}`);
+  await expect(page.getByTestId("expiry")).toContainText("expired");
+  await expect(page.getByRole("status")).toContainText("Agents using the API get 404");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Purge thread" }).click();
+  await expect(page).toHaveURL(/\/threads$/);
+  const after = await request.get(`/api/threads/${id}`);
+  expect(after.status()).toBe(404);
+  expect((await after.json()).error.code).toBe("not_found");
+});
+
+test("unknown and malformed thread addresses show the not-found page", async ({ page }) => {
+  for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
+    const response = await page.goto(`/threads/${id}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  }
+});

@@ -1,0 +1,264 @@
+import type { NativeDocument } from "@/lib/domain/native-format";
+import type { JsonObject, TurnPart } from "@/lib/domain/types";
+
+/**
+ * The demo set seeded on first run: a cross-tool chain (analyze -> codereview -> debug) with files
+ * and several models and providers, a 200-turn pairing session, and an expired thread. Ids are
+ * fixed so links in docs and tests stay valid; times are relative to `now`.
+ */
+export const DEMO_IDS = {
+  analyze: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a01",
+  codereview: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a02",
+  debug: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a03",
+  longSession: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a04",
+  expired: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a05",
+} as const;
+
+type DemoTurn = {
+  role: "user" | "assistant" | "system" | "tool";
+  content: string;
+  files?: string[];
+  images?: string[];
+  toolName?: string;
+  modelProvider?: string;
+  modelName?: string;
+  modelMetadata?: JsonObject;
+  parts?: TurnPart[];
+};
+
+function turnId(threadId: string, index: number): string {
+  // Same prefix as the thread, last block numbered: stable and unique across the demo set.
+  return `${threadId.slice(0, 24)}${threadId.slice(-4)}${String(index).padStart(8, "0")}`;
+}
+
+function thread(
+  id: string,
+  opts: { title: string | null; toolName: string; parentThreadId?: string; start: Date; stepMs: number; expiresAt: Date | null; initialContext?: JsonObject },
+  turns: DemoTurn[],
+) {
+  const at = (i: number) => new Date(opts.start.getTime() + i * opts.stepMs).toISOString();
+  return {
+    id,
+    parentThreadId: opts.parentThreadId ?? null,
+    title: opts.title,
+    toolName: opts.toolName,
+    source: "demo",
+    initialContext: opts.initialContext ?? {},
+    metadata: null,
+    createdAt: at(0),
+    lastUpdatedAt: at(Math.max(turns.length - 1, 0)),
+    expiresAt: opts.expiresAt ? opts.expiresAt.toISOString() : null,
+    turns: turns.map((t, index) => ({
+      id: turnId(id, index),
+      index,
+      role: t.role,
+      content: t.content,
+      timestamp: at(index),
+      files: t.files ?? [],
+      images: t.images ?? [],
+      toolName: t.toolName ?? null,
+      modelProvider: t.modelProvider ?? null,
+      modelName: t.modelName ?? null,
+      modelMetadata: t.modelMetadata ?? null,
+      parts: t.parts ?? null,
+    })),
+  };
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export function buildDemoDocument(now: Date = new Date()): NativeDocument {
+  const chainStart = new Date(now.getTime() - 5 * HOUR);
+  const analyze = thread(
+    DEMO_IDS.analyze,
+    { title: "Why do sessions drop after a token refresh?", toolName: "analyze", start: chainStart, stepMs: 4 * MINUTE, expiresAt: null, initialContext: { relevant_files: ["src/auth/session.ts", "src/auth/tokens.ts"], thinking_mode: "medium" } },
+    [
+      {
+        role: "user",
+        content: "Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.",
+        files: ["src/auth/session.ts", "src/auth/tokens.ts"],
+        toolName: "analyze",
+      },
+      {
+        role: "assistant",
+        toolName: "analyze",
+        modelProvider: "google",
+        modelName: "gemini-2.5-pro",
+        modelMetadata: { thinking_mode: "medium", usage: { input_tokens: 6120, output_tokens: 812 } },
+        files: ["src/auth/session.ts", "src/auth/tokens.ts"],
+        content: [
+          "## Findings",
+          "",
+          "The web client stores the **access token** in memory and the **refresh token** in an `httpOnly` cookie. `refreshSession()` in `src/auth/session.ts` replaces the access token but never updates `session.expiresAt`:",
+          "",
+          "```ts",
+          "export async function refreshSession(session: Session) {",
+          "  const { accessToken } = await exchangeRefreshToken(session.refreshToken);",
+          "  session.accessToken = accessToken; // expiresAt still points at the old token's expiry",
+          "  return session;",
+          "}",
+          "```",
+          "",
+          "`isSessionValid()` checks `expiresAt`, so an hour after sign-in every request looks expired even though the new token is fine.",
+          "",
+          "| Client | Refresh path | Affected |",
+          "| --- | --- | --- |",
+          "| Web | `refreshSession()` | yes |",
+          "| Mobile | `TokenStore.rotate()` | no |",
+          "",
+          "Next step: a code review of `src/auth/tokens.ts` and the refresh path.",
+        ].join("\n"),
+      },
+    ],
+  );
+
+  const codereview = thread(
+    DEMO_IDS.codereview,
+    { title: "Review the token refresh path", toolName: "codereview", parentThreadId: DEMO_IDS.analyze, start: new Date(chainStart.getTime() + 20 * MINUTE), stepMs: 5 * MINUTE, expiresAt: null },
+    [
+      {
+        role: "user",
+        content: "Review the token refresh path with the finding from the analysis in mind. Focus on expiry handling and races between tabs.",
+        files: ["src/auth/tokens.ts", "src/auth/refresh.ts"],
+        toolName: "codereview",
+      },
+      {
+        role: "assistant",
+        toolName: "codereview",
+        modelProvider: "openai",
+        modelName: "o3",
+        modelMetadata: { reasoning_effort: "high", usage: { input_tokens: 9480, output_tokens: 1304 } },
+        files: ["src/auth/refresh.ts"],
+        content: [
+          "### Review: 3 issues",
+          "",
+          "1. **High**: `refreshSession()` keeps the stale `expiresAt` (confirmed). Derive it from the new token's `exp` claim.",
+          "2. **Medium**: two tabs can refresh at once; the second exchange uses a refresh token the first already rotated, and the server answers `invalid_grant`. Serialise refreshes with a `BroadcastChannel` lock.",
+          "3. **Low**: `decodeJwt()` trusts `exp` without a clock-skew margin.",
+          "",
+          "```diff",
+          "-  session.accessToken = accessToken;",
+          "+  session.accessToken = accessToken;",
+          "+  session.expiresAt = decodeJwt(accessToken).exp * 1000 - CLOCK_SKEW_MS;",
+          "```",
+        ].join("\n"),
+      },
+    ],
+  );
+
+  const debug = thread(
+    DEMO_IDS.debug,
+    { title: "Intermittent 401 right after refresh", toolName: "debug", parentThreadId: DEMO_IDS.codereview, start: new Date(chainStart.getTime() + 50 * MINUTE), stepMs: 6 * MINUTE, expiresAt: null },
+    [
+      {
+        role: "user",
+        content: "After applying the expiresAt fix we still see an intermittent 401 right after refresh in CI. Logs attached.",
+        files: ["src/auth/refresh.ts", "tests/auth/refresh.test.ts"],
+        images: ["screenshots/ci-401.png"],
+        toolName: "debug",
+      },
+      {
+        role: "assistant",
+        toolName: "debug",
+        modelProvider: "anthropic",
+        modelName: "claude-sonnet-4-5",
+        modelMetadata: { thinking: { budget_tokens: 4000 }, usage: { input_tokens: 11873, output_tokens: 902 } },
+        parts: [
+          { type: "thinking", text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header." },
+          { type: "tool_call", id: "call_01", name: "read_file", arguments: { path: "src/auth/refresh.ts" } },
+          { type: "tool_result", toolCallId: "call_01", content: "export async function retryWithFreshToken(request) { ... }" },
+          { type: "text", text: "The retry captures the header before the refresh resolves." },
+        ],
+        content: [
+          "The retry in `retryWithFreshToken()` builds the request **before** awaiting the refresh, so it sends the old `Authorization` header:",
+          "",
+          "```ts",
+          "const retry = new Request(request, { headers: withAuth(request.headers, session.accessToken) });",
+          "await refreshSession(session); // too late: the header above is already stale",
+          "```",
+          "",
+          "Await the refresh first, then build the retry. The CI test passes 200/200 runs with that change.",
+        ].join("\n"),
+      },
+      {
+        role: "user",
+        content: "Confirmed. Can you also write a regression test for the two-tab race?",
+        files: ["tests/auth/refresh.test.ts"],
+        toolName: "debug",
+      },
+      {
+        role: "assistant",
+        toolName: "debug",
+        modelProvider: "openai",
+        modelName: "gpt-5",
+        modelMetadata: { usage: { input_tokens: 12410, output_tokens: 655 } },
+        files: ["tests/auth/refresh.test.ts"],
+        content: [
+          "```ts",
+          'it("serialises refreshes across tabs", async () => {',
+          "  const [a, b] = await Promise.all([refreshInTab(1), refreshInTab(2)]);",
+          "  expect(exchangeCalls()).toBe(1);",
+          "  expect(a.accessToken).toBe(b.accessToken);",
+          "});",
+          "```",
+        ].join("\n"),
+      },
+    ],
+  );
+
+  const topics = ["schema", "migrations", "connection pool", "indexes", "backfill", "rollback plan", "dual writes", "read replicas", "cut-over", "monitoring"];
+  const models = [
+    { modelProvider: "openai", modelName: "gpt-5" },
+    { modelProvider: "anthropic", modelName: "claude-sonnet-4-5" },
+    { modelProvider: "google", modelName: "gemini-2.5-flash" },
+  ];
+  const longTurns: DemoTurn[] = Array.from({ length: 200 }, (_, i) => {
+    const topic = topics[Math.floor(i / 20) % topics.length] ?? "schema";
+    const step = Math.floor(i / 2) + 1;
+    if (i % 2 === 0) {
+      return {
+        role: "user",
+        toolName: "chat",
+        content: `Step ${step} (${topic}): what should we check before moving on? ${i % 10 === 0 ? "Here is the current plan file." : ""}`.trim(),
+        files: i % 10 === 0 ? [`docs/billing-migration/${topic.replaceAll(" ", "-")}.md`] : [],
+      };
+    }
+    const model = models[step % models.length] ?? models[0]!;
+    const long = i % 25 === 1;
+    return {
+      role: "assistant",
+      toolName: "chat",
+      ...model,
+      content: [
+        `For **${topic}**, step ${step}:`,
+        "",
+        `- Verify the ${topic} change on a staging copy of the billing database.`,
+        `- Record the row counts before and after; they must match.`,
+        long ? "\n" + Array.from({ length: 40 }, (_, k) => `${k + 1}. Check invoice batch ${k + 1} totals against the ledger export.`).join("\n") : "",
+        "",
+        "```sql",
+        `SELECT count(*) FROM invoices WHERE migrated_at IS NULL; -- ${topic}`,
+        "```",
+      ].join("\n"),
+    };
+  });
+  const longSession = thread(
+    DEMO_IDS.longSession,
+    { title: "Pairing: migrating the billing service to PostgreSQL", toolName: "chat", start: new Date(now.getTime() - 3 * HOUR), stepMs: 30_000, expiresAt: null },
+    longTurns,
+  );
+
+  const expiredStart = new Date(now.getTime() - 3 * 24 * HOUR);
+  const expired = thread(
+    DEMO_IDS.expired,
+    { title: null, toolName: "chat", start: expiredStart, stepMs: MINUTE, expiresAt: new Date(expiredStart.getTime() + MINUTE + 3 * HOUR) },
+    [
+      { role: "user", toolName: "chat", content: "Does JavaScript support regex lookbehind in all current browsers?" },
+      { role: "assistant", toolName: "chat", modelProvider: "openai", modelName: "gpt-4o-mini", content: "Yes: `(?<=...)` and `(?<!...)` work in every current major browser, Safari since 16.4." },
+    ],
+  );
+  expired.title = "Does JavaScript support regex lookbehind in all current browsers?";
+
+  return { format: "threadline/v1", threads: [analyze, codereview, debug, longSession, expired] };
+}

@@ -1,0 +1,18 @@
+import type { Turn } from "./types";
+
+const ROLE_LABEL: Record<Turn["role"], string> = { user: "User", assistant: "Assistant", system: "System", tool: "Tool" };
+
+/**
+ * Who produced a turn, in the spirit of PAL's turn headers: "gpt-5 using codereview via openai",
+ * "User using analyze", "Assistant".
+ */
+export function attributionText(turn: Pick<Turn, "role" | "toolName" | "modelProvider" | "modelName">): string {
+  let text = turn.modelName ?? ROLE_LABEL[turn.role];
+  if (turn.toolName) text += ` using ${turn.toolName}`;
+  if (turn.modelProvider) text += ` via ${turn.modelProvider}`;
+  return text;
+}
+
+export function roleLabel(role: Turn["role"]): string {
+  return ROLE_LABEL[role];
+}

@@ -1,0 +1,21 @@
+import type { ThreadPage } from "@/lib/domain/types";
+
+/** Client-safe: query keys and fetchers for the thread list. */
+export type ThreadFilters = { q?: string; tool?: string; model?: string };
+
+export const threadKeys = {
+  all: ["threads"] as const,
+  list: (filters: ThreadFilters) => [...threadKeys.all, "list", filters] as const,
+};
+
+export const PAGE_SIZE = 25;
+
+export async function fetchThreadPage(filters: ThreadFilters, cursor: string | null, signal?: AbortSignal): Promise<ThreadPage> {
+  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  if (cursor) params.set("cursor", cursor);
+  const response = await fetch(`/api/threads?${params}`, { signal, cache: "no-store" });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body?.error?.message ?? `Loading threads failed (${response.status})`);
+  return body as ThreadPage;
+}

@@ -1,0 +1,30 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/** Two production servers: one seeded with the demo set, one empty (for import and empty states). */
+export const SEEDED_URL = "http://127.0.0.1:3100";
+export const EMPTY_URL = "http://127.0.0.1:3101";
+
+export default defineConfig({
+  testDir: "./e2e",
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: SEEDED_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium: Playwright never downloads a browser here.
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
+  webServer: [
+    { command: "node scripts/e2e-server.mjs 3100 seeded --seed", url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { command: "node scripts/e2e-server.mjs 3101 empty", url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+  ],
+});
