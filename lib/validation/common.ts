@@ -9,7 +9,7 @@ export const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
 
 export const uuidSchema = z
   .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID")
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID")
   .transform((id) => id.toLowerCase());
 
 export const roleSchema = z.enum(TURN_ROLES, { error: `must be one of ${TURN_ROLES.join(", ")}` });
