@@ -16,13 +16,21 @@ export function run(command, args, options = {}) {
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 export const npx = (name, args, options) => run(bin(name), args, options);
 
-/** npm ci when node_modules is missing or older than the lockfile. */
+/**
+ * Installs dependencies when node_modules is missing or older than the lockfile. `npm install`
+ * (which installs the locked versions) rather than `npm ci`: npm 11 leaves other platforms'
+ * optional packages out of the lockfile and `npm ci` then refuses it (npm/cli#8320).
+ */
+export function installDependencies() {
+  run("npm", ["install", "--no-audit", "--no-fund"]);
+}
+
 export function ensureDependencies() {
   const marker = path.join(root, "node_modules", ".package-lock.json");
   const lock = path.join(root, "package-lock.json");
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log("[threadline] installing dependencies (npm ci)...");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  console.log("[threadline] installing dependencies...");
+  installDependencies();
 }
 
 /** prisma generate when the generated client is missing or older than the schema. */
