@@ -1,6 +1,7 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "./generated/client";
 import { sqliteFilePath } from "./database-url";
+import { serializeConnection } from "./serialized-adapter";
 
 export type Database = PrismaClient;
 
@@ -14,5 +15,6 @@ export function createDatabase(url: string): Database {
   }
   // A writer waits up to 15 s for another process's write to finish instead of failing at once.
   const adapter = new PrismaBetterSQLite3({ url: `file:${sqliteFilePath(url)}`, timeout: 15_000 });
-  return new PrismaClient({ adapter });
+  // One connection per client: queries outside a transaction must not run inside an open one.
+  return new PrismaClient({ adapter: serializeConnection(adapter) });
 }

@@ -12,6 +12,16 @@ export async function prepareConnection(db: Database): Promise<void> {
   await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
 }
 
+/**
+ * Takes the database write lock at the start of a transaction that reads before it writes (as
+ * BEGIN IMMEDIATE would; the adapter begins deferred). In WAL mode a transaction that has read and
+ * then writes after another process committed fails at once with SQLITE_BUSY(_SNAPSHOT), whereas
+ * a first statement that writes waits for the lock (busy timeout). A write that matches no row.
+ */
+export async function lockForWrite(tx: Pick<Database, "$executeRawUnsafe">): Promise<void> {
+  await tx.$executeRawUnsafe(`DELETE FROM "AppSetting" WHERE 0`);
+}
+
 export type ThreadSearch = {
   ftsMatch: string | null;
   titlePattern: string;

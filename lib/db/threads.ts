@@ -34,8 +34,11 @@ function expiredError(thread: ThreadRow): AppError {
 }
 
 /** Loads a thread row; an expired thread counts as not found unless `includeExpired`. */
-async function loadThreadRow(id: string, { includeExpired = false }: Visibility = {}): Promise<ThreadRow> {
-  const row = await (await db()).thread.findUnique({ where: { id } });
+async function loadThreadRow(id: string, visibility: Visibility = {}): Promise<ThreadRow> {
+  return visibleRow(id, await (await db()).thread.findUnique({ where: { id } }), visibility);
+}
+
+function visibleRow(id: string, row: ThreadRow | null, { includeExpired = false }: Visibility = {}): ThreadRow {
   if (!row) throw notFound(id);
   if (!includeExpired && toThread(row).expired) throw expiredError(row);
   return row;
@@ -46,9 +49,14 @@ export async function getThread(id: string, visibility?: Visibility): Promise<Th
 }
 
 export async function getThreadWithTurns(id: string, visibility?: Visibility): Promise<ThreadWithTurns> {
-  const row = await loadThreadRow(id, visibility);
-  const turns = await (await db()).turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" } });
-  return { thread: toThread(row), turns: turns.map(toTurn) };
+  const client = await db();
+  // Both reads in one transaction (one snapshot): a turn appended between two separate reads
+  // would show turns that turnCount does not count.
+  const [row, turns] = await client.$transaction([
+    client.thread.findUnique({ where: { id } }),
+    client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" } }),
+  ]);
+  return { thread: toThread(visibleRow(id, row, visibility)), turns: turns.map(toTurn) };
 }
 
 export async function createThread(input: CreateThreadInput): Promise<Thread> {

@@ -10,6 +10,7 @@ import {
 } from "@/lib/domain/native-format";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { db } from "./client";
+import { lockForWrite } from "./dialect";
 import { jsonOrNull, mergeModels } from "./mappers";
 import { getChain, getThreadWithTurns, WRITE_TRANSACTION } from "./threads";
 
@@ -39,11 +40,28 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     }
     seen.add(thread.id);
   }
+  // Within one document the schema refuses a repeated turn id; across documents it is caught here,
+  // before the transaction (the unique index would otherwise fail the insert with a 500).
+  const seenTurnIds = new Set<string>();
+  documents.forEach((doc, d) =>
+    doc.threads.forEach((thread, t) =>
+      thread.turns.forEach((turn, i) => {
+        if (seenTurnIds.has(turn.id)) {
+          const field = `[${d}].threads[${t}].turns[${i}].id`;
+          throw new AppError("validation_failed", `${field}: turn ${turn.id} appears in more than one document`, [
+            { field, message: `turn ${turn.id} appears in more than one document` },
+          ]);
+        }
+        seenTurnIds.add(turn.id);
+      }),
+    ),
+  );
   const threads = mode === "copy" ? withNewIds(all) : all;
   const client = await db();
   const warnings: string[] = [];
 
   return client.$transaction(async (tx) => {
+    await lockForWrite(tx); // the checks below read before the inserts write
     if (mode === "strict") {
       const threadIds = threads.map((t) => t.id);
       const turnIds = threads.flatMap((t) => t.turns.map((turn) => turn.id));

@@ -55,15 +55,34 @@ export async function readBodyText(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Parses JSON text, naming the position of a syntax error. */
+/**
+ * Parses JSON text, naming the position of a syntax error. A lone UTF-16 surrogate ("\ud800"
+ * without its pair) is valid JSON syntax but not Unicode text: the database layer cannot bind it
+ * (it failed there with a 500), so it is refused here as invalid JSON.
+ */
 export function parseJsonText(text: string, what = "Request body"): unknown {
   if (text.trim() === "") throw new AppError("invalid_json", `${what} is empty; expected JSON`);
+  // Only a \uD800-\uDFFF escape can produce a lone surrogate (decoded UTF-8 never does).
+  const reviver = /\\u[dD][89a-fA-F]/.test(text) ? refuseLoneSurrogates(what) : undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(text, reviver);
   } catch (error) {
+    if (error instanceof AppError) throw error;
     const detail = error instanceof SyntaxError ? error.message : "unparseable";
     throw new AppError("invalid_json", `${what} is not valid JSON: ${detail}`);
   }
+}
+
+function refuseLoneSurrogates(what: string) {
+  return (key: string, value: unknown): unknown => {
+    if (!key.isWellFormed() || (typeof value === "string" && !value.isWellFormed())) {
+      throw new AppError(
+        "invalid_json",
+        `${what} is not valid Unicode text: the ${key.isWellFormed() ? "value of" : "key"} ${JSON.stringify(key)} holds a lone UTF-16 surrogate escape (\\uD800-\\uDFFF without its pair)`,
+      );
+    }
+    return value;
+  };
 }
 
 /** Validates with zod; the message names the first failing field, details list them all. */

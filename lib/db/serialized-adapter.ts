@@ -1,0 +1,87 @@
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+
+type Adapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
+type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
+
+/**
+ * Makes every statement on the one SQLite connection wait while an interactive transaction is open.
+ *
+ * The better-sqlite3 adapter runs all queries of a client on a single connection. It queues
+ * transactions behind each other, but a query outside a transaction (a thread insert, any read)
+ * runs on that same connection in the middle of whichever transaction is open: it reads that
+ * transaction's uncommitted rows, and its own writes are committed or rolled back with it, so a
+ * thread answered 201 could vanish when a concurrent turn append was refused and rolled back.
+ * Here a query outside a transaction first waits for the open transaction to finish.
+ */
+export function serializeConnection(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => serializedAdapter(await factory.connect()),
+  };
+}
+
+function serializedAdapter(adapter: Adapter): Adapter {
+  const lock = new FifoLock();
+  const serialized: Adapter = {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => lock.run(() => adapter.queryRaw(query)),
+    executeRaw: (query) => lock.run(() => adapter.executeRaw(query)),
+    executeScript: (script) => lock.run(() => adapter.executeScript(script)),
+    dispose: () => adapter.dispose(),
+    startTransaction: async (isolationLevel) => {
+      const release = await lock.acquire();
+      let transaction: Transaction;
+      try {
+        transaction = await adapter.startTransaction(isolationLevel);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      // Statements inside the transaction use it directly; the lock is held until it ends.
+      return {
+        provider: transaction.provider,
+        adapterName: transaction.adapterName,
+        options: transaction.options,
+        queryRaw: (query) => transaction.queryRaw(query),
+        executeRaw: (query) => transaction.executeRaw(query),
+        commit: () => transaction.commit().finally(release),
+        rollback: () => transaction.rollback().finally(release),
+      };
+    },
+  };
+  if (adapter.getConnectionInfo) serialized.getConnectionInfo = () => adapter.getConnectionInfo!();
+  return serialized;
+}
+
+/** A first-come, first-served async mutex. */
+class FifoLock {
+  #tail: Promise<void> = Promise.resolve();
+
+  /** Resolves with the function that releases the lock (calling it twice is harmless). */
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.#tail;
+    this.#tail = previous.then(() => released);
+    return previous.then(() => {
+      let done = false;
+      return () => {
+        if (!done) {
+          done = true;
+          release();
+        }
+      };
+    });
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+}

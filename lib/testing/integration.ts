@@ -1,0 +1,132 @@
+/**
+ * Support for the API integration tests: route handlers called in-process with real Request
+ * objects against the real SQLite file of the test file (see setup-database.ts). No mocks.
+ */
+import { copyFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { expect } from "vitest";
+import { POST as importRoute } from "@/app/api/import/route";
+import { GET as chainRoute } from "@/app/api/threads/[id]/chain/route";
+import { GET as exportRoute } from "@/app/api/threads/[id]/export/route";
+import { DELETE as deleteRoute, GET as getRoute } from "@/app/api/threads/[id]/route";
+import { POST as turnsRoute } from "@/app/api/threads/[id]/turns/route";
+import { GET as listRoute, POST as createRoute } from "@/app/api/threads/route";
+import { db } from "@/lib/db/client";
+import type { Thread, Turn } from "@/lib/domain/types";
+import { resetServerSettingsForTests } from "@/lib/env";
+import { json, jsonRequest, params } from "./api";
+
+/** One function per endpoint; each returns the handler's Response untouched. */
+export const api = {
+  createThread: (body: unknown) => createRoute(jsonRequest("POST", "/api/threads", body)),
+  listThreads: (query: Record<string, string> | string = {}) =>
+    listRoute(jsonRequest("GET", `/api/threads?${typeof query === "string" ? query : new URLSearchParams(query)}`)),
+  getThread: (id: string) => getRoute(jsonRequest("GET", `/api/threads/${encodeURIComponent(id)}`), params({ id })),
+  deleteThread: (id: string) => deleteRoute(jsonRequest("DELETE", `/api/threads/${encodeURIComponent(id)}`), params({ id })),
+  appendTurn: (id: string, body: unknown) =>
+    turnsRoute(jsonRequest("POST", `/api/threads/${encodeURIComponent(id)}/turns`, body), params({ id })),
+  chain: (id: string) => chainRoute(jsonRequest("GET", `/api/threads/${encodeURIComponent(id)}/chain`), params({ id })),
+  exportThread: (id: string, query = "") =>
+    exportRoute(jsonRequest("GET", `/api/threads/${encodeURIComponent(id)}/export${query}`), params({ id })),
+  importDocuments: (body: unknown, query = "") => importRoute(jsonRequest("POST", `/api/import${query}`, body)),
+};
+
+/** Creates a thread through the API and returns it (fails the test on any other status). */
+export async function newThread(body: Record<string, unknown> = { toolName: "chat" }): Promise<Thread> {
+  const response = await api.createThread(body);
+  expect(response.status, await peek(response)).toBe(201);
+  return (await json<{ thread: Thread }>(response)).thread;
+}
+
+/** Appends a turn through the API and returns it (fails the test on any other status). */
+export async function newTurn(threadId: string, body: Record<string, unknown>): Promise<Turn> {
+  const response = await api.appendTurn(threadId, body);
+  expect(response.status, await peek(response)).toBe(201);
+  return (await json<{ turn: Turn }>(response)).turn;
+}
+
+export async function fetchThread(id: string): Promise<{ thread: Thread; turns: Turn[] }> {
+  const response = await api.getThread(id);
+  expect(response.status, await peek(response)).toBe(200);
+  return json(response);
+}
+
+/** The body text of a clone, for assertion messages. */
+async function peek(response: Response): Promise<string> {
+  return response.clone().text();
+}
+
+export type ErrorBody = { code: string; message: string; details?: unknown };
+
+/**
+ * Asserts the one error shape {error: {code, message, details?}} with the given status and code,
+ * and that nothing in it looks like a stack trace or an internal.
+ */
+export async function expectError(response: Response, status: number, code: string): Promise<ErrorBody> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get("content-type") ?? "").toContain("application/json");
+  const body = JSON.parse(text) as { error: ErrorBody };
+  expect(Object.keys(body)).toEqual(["error"]);
+  expect(body.error.code, text).toBe(code);
+  expect(typeof body.error.message).toBe("string");
+  expect(body.error.message.length).toBeGreaterThan(0);
+  expectNoInternals(text);
+  return body.error;
+}
+
+/** No stack frames, file paths of the server, or ORM internals in a response body. */
+export function expectNoInternals(text: string): void {
+  expect(text).not.toMatch(/\bat .+\(.+:\d+:\d+\)/); // "at fn (file:line:col)"
+  expect(text).not.toMatch(/\.(ts|js|mjs):\d+/);
+  expect(text).not.toMatch(/"stack"|node_modules|\/work\/|Prisma|SQLITE_/i);
+}
+
+const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES"] as const;
+type SettingName = (typeof SETTING_NAMES)[number];
+let originalEnv: Record<SettingName, string | undefined> | undefined;
+
+/** Sets server settings for this test and re-reads them (restore with restoreServerEnv()). */
+export function setServerEnv(values: Partial<Record<SettingName, string | undefined>>): void {
+  originalEnv ??= Object.fromEntries(SETTING_NAMES.map((name) => [name, process.env[name]])) as Record<
+    SettingName,
+    string | undefined
+  >;
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetServerSettingsForTests();
+}
+
+/** Puts back the env this test file started with (its own database, default limits). */
+export function restoreServerEnv(): void {
+  if (!originalEnv) return;
+  setServerEnv(originalEnv);
+}
+
+/**
+ * Points the app at a new, empty, migrated database (a copy of the run's template) and returns
+ * its URL. The previous client is disconnected; restoreServerEnv() switches back.
+ */
+export async function switchToFreshDatabase(): Promise<string> {
+  await (await db()).$disconnect();
+  const dir = path.resolve(".tmp", "vitest");
+  const file = path.join(dir, `${randomUUID()}.db`);
+  copyFileSync(path.join(dir, "template.db"), file);
+  const url = `file:${file}`;
+  setServerEnv({ DATABASE_URL: url });
+  return url;
+}
+
+/** Row counts straight from the database, to prove that a failed request wrote nothing. */
+export async function rowCounts(): Promise<{ threads: number; turns: number }> {
+  const client = await db();
+  const [threads, turns] = await Promise.all([client.thread.count(), client.turn.count()]);
+  return { threads, turns };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
