@@ -1,12 +1,15 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { defineConfig } from "prisma/config";
-import { resolveDatabaseUrl } from "./lib/db/database-url";
+import { resolveDatabaseUrl, sqliteFilePath } from "./lib/db/database-url";
 
 // The CLI (migrate deploy, migrate diff) runs on the bundled Wasm schema engine through this
 // driver adapter: the native engines cannot be downloaded on our machines.
 const url = resolveDatabaseUrl(process.env.DATABASE_URL);
 process.env.DATABASE_URL = url;
+// SQLite creates the file but not its folder (./data on a fresh clone).
+mkdirSync(path.dirname(sqliteFilePath(url)), { recursive: true });
 
 export default defineConfig({
   experimental: { adapter: true },
