@@ -1,6 +1,7 @@
 // Helpers for the npm entry points (start, test). Node built-ins only: they run before `npm ci`.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -64,4 +65,45 @@ export function ensureBuild({ force = false } = {}) {
   if (!force && built > 0 && built >= newest) return;
   console.log("[threadline] building the app (next build)...");
   npx("next", ["build"]);
+}
+
+/** The SQLite file that DATABASE_URL names (the app's default when unset), as prisma.config.ts resolves it. */
+export function databaseFile() {
+  const url = process.env.DATABASE_URL?.trim() || "file:data/threadline.db";
+  return path.resolve(root, url.slice("file:".length));
+}
+
+/** Committed migrations not yet recorded as applied in the database. */
+function pendingMigrations(file) {
+  const all = readdirSync(path.join(root, "prisma", "migrations"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  if (!existsSync(file)) return all;
+  const Database = createRequire(import.meta.url)("better-sqlite3");
+  const db = new Database(file, { readonly: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+    if (!table) return all;
+    const applied = new Set(db.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL").pluck().all());
+    return all.filter((name) => !applied.has(name));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * prisma migrate deploy, only when a migration is pending: Prisma's Wasm schema engine cannot
+ * migrate a SQLite file that another process (a running server) has open.
+ */
+export function ensureMigrated() {
+  const file = databaseFile();
+  const pending = pendingMigrations(file);
+  if (pending.length === 0) return;
+  console.log(`[threadline] applying ${pending.length} database migration(s) to ${path.relative(root, file) || file}...`);
+  const result = spawnSync(bin("prisma"), ["migrate", "deploy"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) {
+    console.error(result.stderr);
+    console.error(`[threadline] Migrating ${file} failed. If a Threadline server is running on this database, stop it and run npm start again.`);
+    process.exit(result.status ?? 1);
+  }
 }

@@ -1,14 +1,13 @@
 // `npm start`: everything a fresh clone needs, then the production server on 127.0.0.1.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { ensureBuild, ensureDependencies, ensurePrismaClient, npx, root } from "./lib.mjs";
+import { ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx, root } from "./lib.mjs";
 
 const dev = process.argv.includes("--dev");
 ensureDependencies();
 ensurePrismaClient();
 
-console.log("[threadline] applying database migrations...");
-npx("prisma", ["migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
+ensureMigrated();
 npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
 
 if (!dev) ensureBuild();
