@@ -31,9 +31,16 @@ export type ThreadSearch = {
   limit: number;
 };
 
+/** Above this many matching turns, walking threads newest first beats listing every match's thread. */
+const COMMON_MATCH_TURNS = 5_000;
+
 /**
  * Ids of threads whose title contains the query or whose turns match it in the full-text index,
  * most recent activity first, after the keyset position.
+ *
+ * Two plans, chosen by how many turns match (counted on the index, a few ms): a rare term looks
+ * up the thread of each matching turn; a common one ("error" in 70k turns) walks threads newest
+ * first and stops at the page size, checking each thread's turns against the matches.
  */
 export async function searchThreadIds(db: Database, search: ThreadSearch): Promise<string[]> {
   const where: string[] = [];
@@ -41,8 +48,16 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
   const textMatch: string[] = [`t."title" LIKE ? ESCAPE '\\'`];
   params.push(search.titlePattern);
   if (search.ftsMatch) {
+    const [counted] = await db.$queryRawUnsafe<{ n: number | bigint }[]>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM "TurnSearch" WHERE "TurnSearch" MATCH ? LIMIT ${COMMON_MATCH_TURNS})`,
+      search.ftsMatch,
+    );
+    const common = Number(counted?.n ?? 0) >= COMMON_MATCH_TURNS;
+    const matches = `SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?`;
     textMatch.push(
-      `t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?))`,
+      common
+        ? `EXISTS (SELECT 1 FROM "Turn" u WHERE u."threadId" = t."id" AND u."seq" IN (${matches}))`
+        : `t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (${matches}))`,
     );
     params.push(search.ftsMatch);
   }

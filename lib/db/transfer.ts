@@ -65,10 +65,8 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     if (mode === "strict") {
       const threadIds = threads.map((t) => t.id);
       const turnIds = threads.flatMap((t) => t.turns.map((turn) => turn.id));
-      const [existingThreads, existingTurns] = await Promise.all([
-        tx.thread.findMany({ where: { id: { in: threadIds } }, select: { id: true } }),
-        tx.turn.findMany({ where: { id: { in: turnIds } }, select: { id: true }, take: 10 }),
-      ]);
+      const existingThreads = await inChunks(threadIds, (ids) => tx.thread.findMany({ where: { id: { in: ids } }, select: { id: true } }));
+      const existingTurns = (await inChunks(turnIds, (ids) => tx.turn.findMany({ where: { id: { in: ids } }, select: { id: true } }))).slice(0, 10);
       if (existingThreads.length > 0 || existingTurns.length > 0) {
         const ids = existingThreads.map((t) => t.id);
         throw new AppError(
@@ -83,7 +81,8 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     const importedIds = new Set(threads.map((t) => t.id));
     const outsideParents = [...new Set(threads.flatMap((t) => (t.parentThreadId && !importedIds.has(t.parentThreadId) ? [t.parentThreadId] : [])))];
     if (outsideParents.length > 0) {
-      const present = new Set((await tx.thread.findMany({ where: { id: { in: outsideParents } }, select: { id: true } })).map((t) => t.id));
+      const found = await inChunks(outsideParents, (ids) => tx.thread.findMany({ where: { id: { in: ids } }, select: { id: true } }));
+      const present = new Set(found.map((t) => t.id));
       for (const parentId of outsideParents) {
         if (!present.has(parentId)) warnings.push(`Parent thread ${parentId} is not in this database; the link is kept and the chain stops there.`);
       }
@@ -132,6 +131,16 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     }
     return { threadIds: threads.map((t) => t.id), turnCount, warnings };
   }, WRITE_TRANSACTION);
+}
+
+/** Bound parameters per statement stay well under SQLite's limit (and PostgreSQL's). */
+const IN_LIST_CHUNK = 500;
+
+/** Runs an `id IN (...)` lookup over any number of ids, a chunk at a time, in order. */
+async function inChunks<T>(ids: string[], lookup: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let start = 0; start < ids.length; start += IN_LIST_CHUNK) out.push(...(await lookup(ids.slice(start, start + IN_LIST_CHUNK))));
+  return out;
 }
 
 function withNewIds(threads: NativeThread[]): NativeThread[] {

@@ -9,7 +9,11 @@ describe("search terms", () => {
 
   it("never lets FTS syntax through", () => {
     expect(searchTerms('NEAR(a b) OR * "^x" :col')).toEqual(["near", "a", "b", "or", "x", "col"]);
-    expect(toFtsMatch(["near", "or"])).toBe('"near"* AND "or"*');
+    expect(toFtsMatch(["near", "or"])).toBe('"near"* AND "or"');
     expect(searchTerms("*** ()")).toEqual([]);
+  });
+
+  it("expands terms of three or more characters as prefixes, shorter ones as whole words", () => {
+    expect(toFtsMatch(["s", "go", "api", "认证"])).toBe('"s" AND "go" AND "api"* AND "认证"');
   });
 });

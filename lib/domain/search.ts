@@ -7,10 +7,16 @@ export function searchTerms(query: string): string[] {
   return [...new Set(terms)].slice(0, MAX_TERMS);
 }
 
+/** Shorter terms match whole words only: a one-letter prefix expands to most of the vocabulary. */
+export const MIN_PREFIX_LENGTH = 3;
+
 /**
  * An FTS5 MATCH expression in which every term must occur as a word prefix ("auth" finds
- * "authentication"). Terms are quoted, so no user input is read as FTS syntax.
+ * "authentication"), or as a whole word when shorter than MIN_PREFIX_LENGTH. Terms are quoted,
+ * so no user input is read as FTS syntax.
  */
 export function toFtsMatch(terms: string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"*`).join(" AND ");
+  return terms
+    .map((term) => `"${term.replaceAll('"', '""')}"${Array.from(term).length >= MIN_PREFIX_LENGTH ? "*" : ""}`)
+    .join(" AND ");
 }

@@ -1,0 +1,1096 @@
+// `npm run bench`: fills a fresh SQLite database with a realistic volume of threads and turns,
+// starts the production server (`next start`) on it and prints latency and throughput figures for
+// the REST API next to their targets. It prints figures; it is not a test (it fails only when the
+// setup fails or the append check finds a lost turn).
+//
+// Results: printed as a table and written to .tmp/bench/results.json.
+// Knobs (environment): BENCH_SCALE=0.1 shrinks the fill (threads and turns) for a quick run;
+// BENCH_KEEP_DB=1 leaves the database in .tmp/bench/ afterwards (it is deleted by the next run).
+//
+// Adding a measurement: write a section (an async function taking the Bench context) and add it
+// to SECTIONS; inside, time things with `measure(name, fn, iterations)` and record them with
+// `bench.record(...)`, giving a target when there is one.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import { migrateDatabase } from "../lib/db/migrate";
+import { searchTerms, toFtsMatch } from "../lib/domain/search";
+import { titleFromContent } from "../lib/domain/title";
+import { estimateTokens } from "../lib/domain/tokens";
+import { ensureBuild, root } from "./lib.mjs";
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------
+
+const SCALE = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? "1") || 1));
+const KEEP_DB = process.env.BENCH_KEEP_DB === "1";
+
+const CONFIG = {
+  seed: 20261122,
+  threads: Math.round(10_000 * SCALE),
+  turns: Math.round(200_000 * SCALE),
+  bigThreadTurns: 2_000,
+  /** Appends: WRITERS concurrent clients, each posting TURNS_PER_WRITER turns. */
+  writers: 16,
+  turnsPerWriter: 100,
+  /** Timed iterations per measurement (after WARMUP untimed ones). */
+  iterations: { list: 200, listPage2: 100, search: 40, bigThread: 40 },
+  warmup: 5,
+  /** Must exceed writers x turnsPerWriter for the one-thread append run. */
+  maxConversationTurns: 100_000,
+} as const;
+
+/** Search queries, from common to absent; selectivity is measured after the fill and printed. */
+const SEARCH_TERMS = [
+  { label: "common word", q: "error" },
+  { label: "medium word", q: "migration" },
+  { label: "rare word", q: "idempotency" },
+  { label: "two words (AND)", q: "kubernetes ingress" },
+  { label: "planted identifier", q: "flakyLeaseRenewal" },
+  { label: "no match", q: "zebrafish" },
+] as const;
+/** Reported separately, without a target: what a search-as-you-type box sends first. */
+const STRESS_SEARCH_TERMS = [{ label: "one-letter prefix", q: "s" }] as const;
+/** How many turns carry the planted identifier. */
+const PLANTED_TURNS = 12;
+
+const TARGETS = {
+  listP50: 50,
+  searchP50: 200,
+  bigThreadP50: 150,
+} as const;
+
+const BENCH_DIR = path.join(root, ".tmp", "bench");
+const DB_FILE = path.join(BENCH_DIR, "bench.db");
+const DB_URL = `file:${DB_FILE}`;
+const SERVER_LOG = path.join(BENCH_DIR, "server.log");
+const RESULTS_FILE = path.join(BENCH_DIR, "results.json");
+
+// ---------------------------------------------------------------------------------------------
+// Measurement helpers
+// ---------------------------------------------------------------------------------------------
+
+export type Stats = { count: number; p50: number; p95: number; min: number; max: number; mean: number };
+
+/** Nearest-rank percentile of sorted samples. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+export function summarize(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const sum = sorted.reduce((a, b) => a + b, 0);
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    min: sorted[0] ?? Number.NaN,
+    max: sorted.at(-1) ?? Number.NaN,
+    mean: sorted.length ? sum / sorted.length : Number.NaN,
+  };
+}
+
+export type Measured = Stats & { samples: number[] };
+
+/**
+ * Runs `fn` `warmup` times untimed, then `iterations` times one after another, timing each call
+ * (milliseconds, wall clock).
+ */
+export async function measure(
+  name: string,
+  fn: (iteration: number) => Promise<unknown>,
+  iterations: number,
+  { warmup = CONFIG.warmup }: { warmup?: number } = {},
+): Promise<Measured> {
+  for (let i = 0; i < warmup; i++) await fn(-1 - i);
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const started = performance.now();
+    try {
+      await fn(i);
+    } catch (error) {
+      throw new Error(`${name}: iteration ${i} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    samples.push(performance.now() - started);
+  }
+  return { ...summarize(samples), samples };
+}
+
+type Target = { metric: "p50" | "p95"; maxMs: number } | { metric: "rate"; min: number };
+
+export type ResultRow = {
+  section: string;
+  name: string;
+  /** Latency figures in ms. */
+  stats?: Stats;
+  /** A single figure (e.g. a rate) with its unit. */
+  value?: number;
+  unit?: string;
+  target?: Target;
+  /** Free-form detail shown after the figures (selectivity, bytes, ...). */
+  note?: string;
+};
+
+function meets(row: ResultRow): boolean | null {
+  const t = row.target;
+  if (!t) return null;
+  if (t.metric === "rate") return row.value !== undefined && row.value >= t.min;
+  return row.stats !== undefined && row.stats[t.metric] < t.maxMs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic data generation
+// ---------------------------------------------------------------------------------------------
+
+/** mulberry32: small, fast, seedable; the same seed gives the same data set. */
+function makeRng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rng = makeRng(CONFIG.seed);
+const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
+const chance = (p: number) => rng() < p;
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(rng() * items.length)]!;
+}
+function gaussian(): number {
+  const u = 1 - rng();
+  const v = rng();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** Samples items with Zipf-like frequencies: the item at rank r has weight 1 / r^s. */
+function zipfSampler(items: readonly string[], s = 1): () => string {
+  const cdf = new Float64Array(items.length);
+  let total = 0;
+  for (let i = 0; i < items.length; i++) {
+    total += 1 / Math.pow(i + 1, s);
+    cdf[i] = total;
+  }
+  return () => {
+    const u = rng() * total;
+    let lo = 0;
+    let hi = items.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return items[lo]!;
+  };
+}
+
+const FUNCTION_WORDS = `the to and a of in is that it for this we on with be as you not when if are but from can so or at by
+then all an should will there which one our now only also still into each after before because just more here than what why
+how does do has have was were i me my your they them these those some any no yes would could might need make see use get set
+run first new other same every both while until without over again about under where`.split(/\s+/);
+
+const CONTENT_WORDS = `function request test file value config server data user type call return state cache token session query
+build update change response client handler module route database schema index thread turn model version path check log timeout
+retry async promise event queue worker job api field string number object array list import export default component render hook
+effect props memory leak stack trace exception null undefined fix bug issue patch commit branch merge review deploy release
+pipeline container image docker pod service cluster node network socket connection pool transaction lock table column row key
+constraint foreign join select insert delete refresh auth authentication authorization password hash encrypt secret permission
+role scope header cookie cors proxy latency throughput benchmark profile metric alert dashboard monitor span parser lexer compiler
+bundle webpack vite typescript javascript python rust golang regex unicode encoding buffer stream pipe backpressure debounce
+throttle pagination cursor offset limit sort filter search fulltext tokenizer embedding vector prompt completion context window
+temperature streaming backoff jitter circuit breaker fallback feature flag rollout canary rollback snapshot fixture mock stub spy
+assertion coverage flaky race deadlock mutex semaphore atomic consistency replica shard partition vacuum checkpoint fsync
+performance regression slow fast memory cpu disk latency benchmark allocation garbage collector heap closure scope variable
+constant interface generic union literal enum class method property getter setter constructor inheritance composition pattern
+factory singleton adapter observer middleware controller view template layout style theme dark light mobile responsive browser
+chrome firefox safari accessibility keyboard focus screen reader label button input form validation error warning message
+notification email queue scheduler cron interval retry idempotent duplicate ordering delivery webhook payload signature verify
+certificate tls https domain dns cdn edge region zone latency outage incident postmortem runbook oncall escalation severity
+customer tenant billing invoice subscription plan quota usage rate limiter abuse spam captcha login logout signup onboarding
+profile avatar upload download storage bucket object blob archive compress gzip brotli json yaml toml csv parquet schema
+contract openapi graphql grpc protobuf serialization deserialization marshal unmarshal endpoint resource collection item detail
+summary report export import sync async await callback thenable generator iterator reducer selector store action dispatch
+mutation subscription resolver loader prefetch hydration suspense boundary fallback server client edge runtime lambda function
+cold start warm provisioned concurrency container orchestration helm chart manifest secret configmap volume mount probe readiness
+liveness sidecar mesh envoy nginx apache caddy traefik haproxy balancer upstream downstream gateway terraform ansible pulumi
+module provider resource state drift plan apply destroy workspace backend remote local environment variable secret vault key
+rotation expiry ttl eviction lru lfu hit miss warmup invalidation stale fresh revalidate etag conditional header range chunk
+multipart boundary upload resume retry progress cancel abort signal controller timeout deadline budget`.split(/\s+/);
+
+const VERBS = `load save parse build fetch read write send handle create update delete find resolve validate normalize merge split
+format render compute apply check ensure retry flush open close start stop reset refresh sync encode decode map filter reduce
+collect emit dispatch register schedule`.split(/\s+/);
+const NOUNS = `Session Token Config Header Request Response User Thread Turn Model Cache Queue Job Event Handler Route Schema Index
+Cursor Page Result Error Record Entry Buffer Stream Payload Message Context Options Settings State Store Client Server Pool
+Connection Transaction Lock Lease Snapshot Manifest Bundle Chunk Span Metric Report Invoice Tenant Plan Quota`.split(/\s+/);
+const QUALIFIERS = ["", "", "", "Async", "Sync", "Batch", "Local", "Remote", "Cached", "Pending", "Next", "Last", "Default"];
+
+/** camelCase identifiers for the long tail of the vocabulary (code, inline code). */
+const IDENTIFIERS = (() => {
+  const out = new Set<string>();
+  for (const verb of VERBS) for (const noun of NOUNS) for (const q of QUALIFIERS.slice(3, 6)) out.add(`${verb}${q}${noun}`);
+  for (const verb of VERBS) for (const noun of NOUNS) out.add(`${verb}${noun}`);
+  const list = [...out];
+  // A fixed shuffle so that no verb dominates the frequent end.
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list.slice(0, 1800);
+})();
+
+/** Search terms put at chosen frequency ranks so that their selectivity is known in advance. */
+const PLACED_WORDS: [string, number][] = [
+  ["error", 14],
+  ["migration", 300],
+  ["kubernetes", 700],
+  ["ingress", 900],
+  ["idempotency", 2000],
+];
+
+const VOCABULARY = (() => {
+  const placed = new Set(PLACED_WORDS.map(([w]) => w));
+  const words = [...new Set([...FUNCTION_WORDS, ...CONTENT_WORDS, ...IDENTIFIERS])].filter((w) => !placed.has(w));
+  for (const [w, rank] of [...PLACED_WORDS].sort((a, b) => a[1] - b[1])) words.splice(Math.min(rank, words.length), 0, w);
+  return words;
+})();
+
+const word = zipfSampler(VOCABULARY, 1.0);
+const identifier = zipfSampler(IDENTIFIERS, 0.9);
+
+const DIRS = ["auth", "api", "db", "billing", "search", "jobs", "ui", "lib", "workers", "infra", "payments", "sync", "cli"];
+const FILES = ["session", "tokens", "client", "handler", "router", "schema", "queue", "retry", "index", "config", "migrate", "cache", "store"];
+const EXTS = ["ts", "ts", "ts", "tsx", "py", "go", "rs", "sql"];
+const filePath = () => `src/${pick(DIRS)}/${pick(FILES)}.${pick(EXTS)}`;
+
+const OPENERS = [
+  "Why does the",
+  "Can you review the",
+  "How do I fix the",
+  "Please analyze the",
+  "What causes the",
+  "Help me debug the",
+  "Is it safe to change the",
+  "Explain how the",
+  "Compare two ways to handle the",
+  "Plan the refactor of the",
+  "Write tests for the",
+  "Audit the",
+];
+const TITLE_TEMPLATES = [
+  (a: string, b: string) => `Fix ${a} in ${b}`,
+  (a: string, b: string) => `Review ${a} ${b} changes`,
+  (a: string, b: string) => `Investigate ${a} ${b} regression`,
+  (a: string, b: string) => `Plan: ${a} to ${b}`,
+  (a: string, b: string) => `${a} vs ${b}`,
+  (a: string, b: string) => `Debug intermittent ${a} ${b}`,
+  (a: string) => `Security audit of ${a}`,
+  (a: string) => `Tests for ${a}`,
+];
+
+function sentence(min: number, max: number, end = "."): string {
+  const n = int(min, max);
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = rng();
+    if (r < 0.04) parts.push(`\`${identifier()}\``);
+    else if (r < 0.06) parts.push(`\`${filePath()}\``);
+    else parts.push(word());
+  }
+  const text = parts.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1) + end;
+}
+
+const paragraph = (min: number, max: number) => Array.from({ length: int(min, max) }, () => sentence(6, 16)).join(" ");
+
+function codeBlock(): string {
+  const lang = pick(["ts", "ts", "python", "sql", "bash", "go"]);
+  const lines = Array.from({ length: int(3, 9) }, () => {
+    const r = rng();
+    if (r < 0.35) return `const ${identifier()} = await ${identifier()}(${word()}, ${identifier()});`;
+    if (r < 0.55) return `if (!${identifier()}) throw new Error("${word()} ${word()} ${word()}");`;
+    if (r < 0.7) return `// ${sentence(4, 10, "")}`;
+    if (r < 0.85) return `return ${identifier()}.${identifier()}({ ${word()}: ${int(1, 5000)} });`;
+    return `${identifier()}(${identifier()}, "${filePath()}");`;
+  });
+  return "```" + lang + "\n" + lines.join("\n") + "\n```";
+}
+
+function userContent(): string {
+  const question = sentence(5, 14, "?");
+  let text = `${pick(OPENERS)} ${question.charAt(0).toLowerCase()}${question.slice(1)}`;
+  if (chance(0.5)) text += ` See \`${filePath()}\`.`;
+  if (chance(0.7)) text += " " + paragraph(1, 3);
+  if (chance(0.1)) text += "\n\n" + codeBlock();
+  return text;
+}
+
+function assistantContent(): string {
+  const blocks: string[] = [];
+  if (chance(0.3)) blocks.push(`## ${sentence(2, 6, "")}`);
+  blocks.push(paragraph(1, 3));
+  if (chance(0.5)) {
+    blocks.push(Array.from({ length: int(2, 5) }, () => `- **${word()}**: ${sentence(4, 12)}`).join("\n"));
+  }
+  if (chance(0.3)) blocks.push(codeBlock());
+  if (chance(0.4)) blocks.push(paragraph(1, 2));
+  return blocks.join("\n\n");
+}
+
+function toolContent(): string {
+  const lines = Array.from({ length: int(3, 8) }, () => {
+    const level = pick(["INFO", "INFO", "WARN", "ERROR", "DEBUG"]);
+    return `[${level}] ${identifier()}: ${sentence(4, 10, "")}`;
+  });
+  return "```\n" + lines.join("\n") + "\n```";
+}
+
+const systemContent = () => `You are a careful ${word()} assistant. ${paragraph(1, 2)}`;
+
+const THREAD_TOOLS = ["chat", "chat", "chat", "analyze", "codereview", "debug", "thinkdeep", "planner", "consensus", "precommit", "refactor", "testgen", "secaudit"];
+const MODELS: { provider: string; name: string }[] = [
+  { provider: "anthropic", name: "claude-sonnet-4-5" },
+  { provider: "anthropic", name: "claude-opus-4-1" },
+  { provider: "openai", name: "gpt-5" },
+  { provider: "openai", name: "o3" },
+  { provider: "openai", name: "gpt-4o-mini" },
+  { provider: "google", name: "gemini-2.5-pro" },
+  { provider: "google", name: "gemini-2.5-flash" },
+  { provider: "xai", name: "grok-4" },
+  { provider: "openrouter", name: "deepseek-r1" },
+];
+const MODEL_WEIGHTS = zipfSampler(MODELS.map((_, i) => String(i)), 0.8);
+const pickModel = () => MODELS[Number(MODEL_WEIGHTS())]!;
+
+/** The adapter's stored text form of a DateTime: ISO 8601 with "+00:00" instead of "Z". */
+const stored = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
+
+/** Turn counts per thread: skewed (many short threads, a few long ones), summing to `total`. */
+function turnCounts(threads: number, total: number, bigIndex: number, big: number): number[] {
+  const counts = Array.from({ length: threads }, () => Math.min(400, Math.max(1, Math.round(Math.exp(Math.log(12) + gaussian() * 0.85)))));
+  counts[bigIndex] = 0;
+  const rest = total - big;
+  const sum = counts.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < threads; i++) if (i !== bigIndex) counts[i] = Math.max(1, Math.round((counts[i]! * rest) / sum));
+  let diff = rest - counts.reduce((a, b) => a + b, 0);
+  while (diff !== 0) {
+    const i = Math.floor(rng() * threads);
+    if (i === bigIndex) continue;
+    if (diff > 0 && counts[i]! < big - 1) {
+      counts[i]! += 1;
+      diff -= 1;
+    } else if (diff < 0 && counts[i]! > 1) {
+      counts[i]! -= 1;
+      diff += 1;
+    }
+  }
+  counts[bigIndex] = big;
+  return counts;
+}
+
+type FillSummary = {
+  threads: number;
+  turns: number;
+  bigThreadId: string;
+  contentChars: number;
+  avgTurnChars: number;
+  seconds: number;
+};
+
+/**
+ * Fills the database with better-sqlite3 directly: one transaction, prepared statements, the same
+ * columns and stored formats as the app's writes. The FTS triggers index the turns as they go in.
+ */
+function fillDatabase(file: string): FillSummary {
+  const started = performance.now();
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = OFF");
+  sqlite.pragma("cache_size = -262144");
+  const insertThread = sqlite.prepare(
+    `INSERT INTO "Thread" ("id", "parentThreadId", "title", "toolName", "initialContext", "metadata", "source", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertTurn = sqlite.prepare(
+    `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  const bigIndex = Math.floor(CONFIG.threads / 2);
+  const counts = turnCounts(CONFIG.threads, CONFIG.turns, bigIndex, CONFIG.bigThreadTurns);
+  const planted = new Set<number>();
+  while (planted.size < Math.min(PLANTED_TURNS, CONFIG.turns)) planted.add(Math.floor(rng() * CONFIG.turns));
+
+  const now = Date.now();
+  const spanMs = 120 * 24 * 3_600_000;
+  const firstCreated = now - spanMs - 3 * 24 * 3_600_000;
+  const ids: string[] = [];
+  let bigThreadId = "";
+  let turnOrdinal = 0;
+  let contentChars = 0;
+
+  const fill = sqlite.transaction(() => {
+    for (let t = 0; t < CONFIG.threads; t++) {
+      const id = randomUUID();
+      ids.push(id);
+      if (t === bigIndex) bigThreadId = id;
+      const toolName = pick(THREAD_TOOLS);
+      const threadModels = Array.from({ length: chance(0.7) ? 1 : int(2, 3) }, pickModel);
+      const createdAt = firstCreated + Math.floor((t / CONFIG.threads) * spanMs) + int(0, 600_000);
+      const count = counts[t]!;
+      const stepMs = t === bigIndex ? 60_000 : int(5_000, 300_000);
+      const startsWithSystem = chance(0.05);
+
+      let ts = createdAt;
+      let title: string | null = chance(0.3) ? pick(TITLE_TEMPLATES)(word(), pick(CONTENT_WORDS)) : null;
+      let titleFromUser = title === null;
+      let tokens = 0;
+      const modelsUsed: string[] = [];
+      const rows: unknown[][] = [];
+      let previous = "";
+      for (let i = 0; i < count; i++) {
+        const role =
+          i === 0 ? (startsWithSystem ? "system" : "user") : previous === "assistant" ? (chance(0.12) ? "tool" : "user") : previous === "user" || previous === "tool" ? "assistant" : "user";
+        previous = role;
+        let content = role === "user" ? userContent() : role === "assistant" ? assistantContent() : role === "tool" ? toolContent() : systemContent();
+        if (planted.has(turnOrdinal)) content += ` The lease fence failure comes from \`flakyLeaseRenewal\` in \`${filePath()}\`.`;
+        turnOrdinal += 1;
+        contentChars += content.length;
+        const tokenEstimate = estimateTokens(content);
+        tokens += tokenEstimate;
+        const model = role === "assistant" ? (chance(0.8) ? threadModels[0]! : pick(threadModels)) : null;
+        if (model && !modelsUsed.includes(model.name)) modelsUsed.push(model.name);
+        if (titleFromUser && role === "user") {
+          title = titleFromContent(content);
+          titleFromUser = false;
+        }
+        ts += int(Math.floor(stepMs / 4), stepMs);
+        rows.push([
+          randomUUID(),
+          id,
+          i,
+          role,
+          content,
+          stored(ts),
+          role === "user" && chance(0.3) ? JSON.stringify([filePath(), filePath()]) : "[]",
+          "[]",
+          chance(0.8) ? (chance(0.9) ? toolName : pick(THREAD_TOOLS)) : null,
+          model?.provider ?? null,
+          model?.name ?? null,
+          model && chance(0.5) ? JSON.stringify({ thinking_mode: pick(["low", "medium", "high"]), usage: { input_tokens: int(200, 90_000), output_tokens: int(50, 4_000) } }) : null,
+          null,
+          tokenEstimate,
+        ]);
+      }
+      const parent = t > 0 && chance(0.1) ? ids[Math.max(0, t - int(1, 50))]! : null;
+      insertThread.run(
+        id,
+        parent,
+        title,
+        toolName,
+        chance(0.3) ? JSON.stringify({ relevant_files: [filePath()], thinking_mode: "medium" }) : "{}",
+        chance(0.2) ? JSON.stringify({ cwd: `/home/dev/${pick(DIRS)}`, gitBranch: `feature/${word()}-${word()}` }) : null,
+        chance(0.9) ? "api" : "import",
+        stored(createdAt),
+        stored(ts),
+        null,
+        count,
+        tokens,
+        JSON.stringify(modelsUsed),
+      );
+      for (const row of rows) insertTurn.run(...row);
+    }
+  });
+  fill();
+  sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  sqlite.close();
+  return {
+    threads: CONFIG.threads,
+    turns: CONFIG.turns,
+    bigThreadId,
+    contentChars,
+    avgTurnChars: Math.round(contentChars / CONFIG.turns),
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database facts
+// ---------------------------------------------------------------------------------------------
+
+type DbSizes = { fileBytes: number; walBytes: number; objects: Record<string, number> };
+
+function databaseSizes(file: string): DbSizes {
+  const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+  const objects: Record<string, number> = {};
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    // Group each table with its indexes (and the FTS table with its shadow tables).
+    const owners = new Map<string, string>();
+    for (const row of sqlite.prepare(`SELECT name, tbl_name AS tbl FROM sqlite_schema`).all() as { name: string; tbl: string }[]) {
+      owners.set(row.name, row.tbl.startsWith("TurnSearch") ? "TurnSearch (FTS)" : row.tbl);
+    }
+    for (const row of sqlite.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name`).all() as { name: string; bytes: number }[]) {
+      const owner = owners.get(row.name) ?? row.name;
+      objects[owner] = (objects[owner] ?? 0) + row.bytes;
+    }
+  } finally {
+    sqlite.close();
+  }
+  return { fileBytes: size(file), walBytes: size(`${file}-wal`), objects };
+}
+
+type Selectivity = { turns: number; threads: number; titleThreads: number };
+
+/** How many turns and threads a search matches (the same MATCH and LIKE the API uses). */
+function searchSelectivity(file: string, q: string): Selectivity {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const terms = searchTerms(q);
+    const match = toFtsMatch(terms);
+    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const turns = (sqlite.prepare(`SELECT count(*) AS n FROM "TurnSearch" WHERE "TurnSearch" MATCH ?`).get(match) as { n: number }).n;
+    const titleThreads = (sqlite.prepare(`SELECT count(*) AS n FROM "Thread" WHERE "title" LIKE ? ESCAPE '\\'`).get(like) as { n: number }).n;
+    const threads = (
+      sqlite
+        .prepare(
+          `SELECT count(*) AS n FROM "Thread" t WHERE t."title" LIKE ? ESCAPE '\\' OR t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?))`,
+        )
+        .get(like, match) as { n: number }
+    ).n;
+    return { turns, threads, titleThreads };
+  } finally {
+    sqlite.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contention: how much CPU other processes took while we measured (Linux /proc only)
+// ---------------------------------------------------------------------------------------------
+
+type CpuSnapshot = { total: number; busy: number; ours: number };
+
+/** Machine-wide CPU ticks and the ticks of this process and of the server's process group. */
+function cpuSnapshot(serverPgid: number | undefined): CpuSnapshot | null {
+  if (!existsSync("/proc/stat")) return null;
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    const busy = total - fields[3]! - fields[4]!;
+    let ours = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const pgrp = Number(rest[2]);
+      if (Number(entry) === process.pid || (serverPgid !== undefined && pgrp === serverPgid)) ours += Number(rest[11]) + Number(rest[12]);
+    }
+    return { total, busy, ours };
+  } catch {
+    return null;
+  }
+}
+
+/** Percent of the whole machine's CPU used by processes other than the bench and its server. */
+function otherCpuPercent(before: CpuSnapshot | null, after: CpuSnapshot | null): number | null {
+  if (!before || !after || after.total <= before.total) return null;
+  const other = after.busy - before.busy - (after.ours - before.ours);
+  return Math.max(0, Math.round((100 * other) / (after.total - before.total)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The production server
+// ---------------------------------------------------------------------------------------------
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no server log)";
+  }
+}
+
+type Server = { baseUrl: string; child: ChildProcess; stop: () => Promise<void> };
+let runningServer: ChildProcess | undefined;
+
+/** Kills the server's whole process group (it was started detached, as its group leader). */
+function killServer(signal: NodeJS.Signals): void {
+  const child = runningServer;
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+process.on("exit", () => killServer("SIGKILL"));
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    killServer("SIGTERM");
+    process.exit(130);
+  });
+}
+
+async function startServer(): Promise<Server> {
+  const port = await freePort();
+  const log = openSync(SERVER_LOG, "w");
+  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const child = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", log, log],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: DB_URL,
+      NEXT_TELEMETRY_DISABLED: "1",
+      MAX_CONVERSATION_TURNS: String(CONFIG.maxConversationTurns),
+      CONVERSATION_TIMEOUT_HOURS: "0",
+    },
+  });
+  closeSync(log);
+  runningServer = child;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    killServer("SIGTERM");
+    const timer = setTimeout(() => killServer("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`next start exited (${child.exitCode ?? child.signalCode}) before it was ready. Log:\n${tail(SERVER_LOG)}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/api/threads?limit=1`);
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`next start was not ready within 90 s. Log:\n${tail(SERVER_LOG)}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { baseUrl, child, stop };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers
+// ---------------------------------------------------------------------------------------------
+
+async function getJson<T>(baseUrl: string, pathname: string): Promise<T> {
+  const res = await fetch(baseUrl + pathname);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`GET ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+/** GET that reads the whole body (the time a client waits) and returns its size in bytes. */
+async function getBody(baseUrl: string, pathname: string): Promise<number> {
+  const res = await fetch(baseUrl + pathname);
+  const body = await res.arrayBuffer();
+  if (!res.ok) throw new Error(`GET ${pathname} -> ${res.status}: ${Buffer.from(body).toString("utf8").slice(0, 300)}`);
+  return body.byteLength;
+}
+
+async function postJson<T>(baseUrl: string, pathname: string, body: unknown): Promise<{ status: number; json: T }> {
+  const res = await fetch(baseUrl + pathname, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+type ApiThread = { id: string; turnCount: number; tokenEstimate: number };
+type ApiTurn = { id: string; index: number; content: string; tokenEstimate: number };
+
+// ---------------------------------------------------------------------------------------------
+// Sections
+// ---------------------------------------------------------------------------------------------
+
+type Bench = {
+  baseUrl: string;
+  dbFile: string;
+  fill: FillSummary;
+  record: (row: ResultRow) => void;
+  facts: Record<string, unknown>;
+};
+
+const fmtMs = (ms: number) => (Number.isNaN(ms) ? "-" : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+const fmtBytes = (b: number) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`);
+
+async function sectionList(bench: Bench): Promise<void> {
+  let bytes = 0;
+  const first = await measure("list", async () => (bytes = await getBody(bench.baseUrl, "/api/threads?limit=25")), CONFIG.iterations.list);
+  bench.record({
+    section: "list",
+    name: "GET /api/threads?limit=25 (first page)",
+    stats: first,
+    target: { metric: "p50", maxMs: TARGETS.listP50 },
+    note: `${fmtBytes(bytes)} body`,
+  });
+  // A deeper page through the cursor: the keyset path.
+  const page = await getJson<{ nextCursor: string | null }>(bench.baseUrl, "/api/threads?limit=25");
+  let cursor = page.nextCursor;
+  for (let i = 0; i < 20 && cursor; i++) {
+    cursor = (await getJson<{ nextCursor: string | null }>(bench.baseUrl, `/api/threads?limit=25&cursor=${encodeURIComponent(cursor)}`)).nextCursor;
+  }
+  if (cursor) {
+    const deep = await measure("list page 22", () => getBody(bench.baseUrl, `/api/threads?limit=25&cursor=${encodeURIComponent(cursor!)}`), CONFIG.iterations.listPage2);
+    bench.record({ section: "list", name: "GET /api/threads?limit=25&cursor=... (page 22)", stats: deep });
+  }
+  const tool = await measure("list by tool", () => getBody(bench.baseUrl, "/api/threads?limit=25&tool=codereview"), CONFIG.iterations.listPage2);
+  bench.record({ section: "list", name: "GET /api/threads?limit=25&tool=codereview", stats: tool });
+}
+
+async function sectionSearch(bench: Bench): Promise<void> {
+  const all: number[] = [];
+  const selectivity: Record<string, Selectivity> = {};
+  for (const { label, q } of [...SEARCH_TERMS, ...STRESS_SEARCH_TERMS]) {
+    const sel = searchSelectivity(bench.dbFile, q);
+    selectivity[q] = sel;
+    let hits = 0;
+    const pathname = `/api/threads?limit=25&q=${encodeURIComponent(q)}`;
+    const result = await measure(`search ${q}`, async () => {
+      const body = await getJson<{ items: unknown[] }>(bench.baseUrl, pathname);
+      hits = body.items.length;
+    }, CONFIG.iterations.search);
+    const stress = STRESS_SEARCH_TERMS.some((s) => s.q === q);
+    if (!stress) all.push(...result.samples);
+    bench.record({
+      section: "search",
+      name: `q=${JSON.stringify(q)} (${label}${stress ? ", no target" : ""})`,
+      stats: result,
+      target: stress ? undefined : { metric: "p50", maxMs: TARGETS.searchP50 },
+      note: `matches ${sel.turns} turns / ${sel.threads} threads (${((100 * sel.threads) / CONFIG.threads).toFixed(1)}%), page ${hits}`,
+    });
+  }
+  bench.record({ section: "search", name: "search, all terms above (no stress)", stats: summarize(all), target: { metric: "p50", maxMs: TARGETS.searchP50 } });
+  bench.facts.searchSelectivity = selectivity;
+}
+
+async function sectionBigThread(bench: Bench): Promise<void> {
+  const id = bench.fill.bigThreadId;
+  const check = await getJson<{ turns: unknown[] }>(bench.baseUrl, `/api/threads/${id}`);
+  if (check.turns.length !== CONFIG.bigThreadTurns) throw new Error(`big thread has ${check.turns.length} turns, expected ${CONFIG.bigThreadTurns}`);
+  let bytes = 0;
+  const result = await measure("big thread", async () => (bytes = await getBody(bench.baseUrl, `/api/threads/${id}`)), CONFIG.iterations.bigThread);
+  bench.record({
+    section: "thread",
+    name: `GET /api/threads/:id (${CONFIG.bigThreadTurns} turns)`,
+    stats: result,
+    target: { metric: "p50", maxMs: TARGETS.bigThreadP50 },
+    note: `${fmtBytes(bytes)} body`,
+  });
+}
+
+/**
+ * WRITERS concurrent writers each post TURNS_PER_WRITER turns, into one shared thread or one
+ * thread each; then checks in the database that every turn is there exactly once, indices are
+ * 0..n-1 and the thread's counters match.
+ */
+async function appendRun(bench: Bench, mode: "one thread" | "thread per writer"): Promise<void> {
+  const { writers, turnsPerWriter } = CONFIG;
+  const threadIds: string[] = [];
+  for (let w = 0; w < (mode === "one thread" ? 1 : writers); w++) {
+    const created = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", { toolName: "bench", title: `bench append ${mode} ${w}` });
+    if (created.status !== 201) throw new Error(`POST /api/threads -> ${created.status}`);
+    threadIds.push(created.json.thread.id);
+  }
+  const bodies = Array.from({ length: writers }, (_, w) =>
+    Array.from({ length: turnsPerWriter }, (_, n) => ({
+      role: n % 2 === 0 ? "user" : "assistant",
+      content: `bench w${w} n${n}: ${n % 2 === 0 ? userContent() : assistantContent()}`,
+      ...(n % 2 === 1 ? { modelProvider: "anthropic", modelName: "claude-sonnet-4-5" } : {}),
+      toolName: "bench",
+    })),
+  );
+  const latencies: number[] = [];
+  const posted: { threadId: string; id: string; index: number; tokens: number }[] = [];
+  const failures: string[] = [];
+  const started = performance.now();
+  await Promise.all(
+    bodies.map(async (list, w) => {
+      const threadId = threadIds[mode === "one thread" ? 0 : w]!;
+      for (const body of list) {
+        const t0 = performance.now();
+        const res = await postJson<{ turn?: ApiTurn; error?: { message: string } }>(bench.baseUrl, `/api/threads/${threadId}/turns`, body);
+        latencies.push(performance.now() - t0);
+        if (res.status !== 201 || !res.json.turn) failures.push(`${res.status} ${res.json.error?.message ?? ""}`);
+        else posted.push({ threadId, id: res.json.turn.id, index: res.json.turn.index, tokens: res.json.turn.tokenEstimate });
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const total = writers * turnsPerWriter;
+
+  // Verification, straight from the database file (WAL: reading while the server runs is fine).
+  const problems: string[] = [...new Set(failures)].slice(0, 5).map((f) => `request failed: ${f} (x${failures.filter((x) => x === f).length})`);
+  const sqlite = new Database(bench.dbFile, { readonly: true, fileMustExist: true });
+  try {
+    for (const threadId of threadIds) {
+      const expected = posted.filter((p) => p.threadId === threadId);
+      const wantCount = mode === "one thread" ? total : turnsPerWriter;
+      const thread = sqlite.prepare(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = ?`).get(threadId) as { c: number; t: number };
+      const turns = sqlite.prepare(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = ? ORDER BY "index"`).all(threadId) as { id: string; index: number }[];
+      const tokenSum = expected.reduce((a, p) => a + p.tokens, 0);
+      const ids = new Set(turns.map((t) => t.id));
+      if (turns.length !== wantCount) problems.push(`thread ${threadId}: ${turns.length} turns stored, ${wantCount} posted`);
+      if (thread.c !== turns.length) problems.push(`thread ${threadId}: turnCount ${thread.c} but ${turns.length} turns`);
+      if (thread.t !== tokenSum) problems.push(`thread ${threadId}: tokenEstimate ${thread.t}, expected ${tokenSum}`);
+      if (turns.some((t, i) => t.index !== i)) problems.push(`thread ${threadId}: indices are not 0..${turns.length - 1}`);
+      const missing = expected.filter((p) => !ids.has(p.id)).length;
+      if (missing > 0) problems.push(`thread ${threadId}: ${missing} acknowledged turns missing`);
+    }
+  } finally {
+    sqlite.close();
+  }
+  const rate = posted.length / seconds;
+  bench.record({
+    section: "append",
+    name: `append, ${writers} writers x ${turnsPerWriter} turns, ${mode}`,
+    value: rate,
+    unit: "turns/s",
+    stats: summarize(latencies),
+    note: `${posted.length}/${total} in ${seconds.toFixed(1)} s; ${problems.length === 0 ? "verified: no turn lost" : `VERIFY FAILED: ${problems.join("; ")}`}`,
+  });
+  if (problems.length > 0) bench.facts.appendFailures = [...((bench.facts.appendFailures as string[]) ?? []), ...problems];
+}
+
+async function sectionAppend(bench: Bench): Promise<void> {
+  // Warm the write path (route compilation, first transaction) outside the timed runs.
+  const warm = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", { toolName: "bench", title: "bench warm-up" });
+  for (let i = 0; i < 20; i++) await postJson(bench.baseUrl, `/api/threads/${warm.json.thread.id}/turns`, { role: "user", content: `warm-up ${i}` });
+  // One writer, one request at a time: the cost of a single append without contention.
+  const single = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", { toolName: "bench", title: "bench append sequential" });
+  const sequential = await measure(
+    "append sequential",
+    async (i) => {
+      const res = await postJson(bench.baseUrl, `/api/threads/${single.json.thread.id}/turns`, {
+        role: i % 2 === 0 ? "user" : "assistant",
+        content: `bench sequential ${i}: ${assistantContent()}`,
+      });
+      if (res.status !== 201) throw new Error(`POST turns -> ${res.status}`);
+    },
+    200,
+    { warmup: 0 },
+  );
+  bench.record({
+    section: "append",
+    name: "POST /api/threads/:id/turns, 1 writer, sequential",
+    stats: sequential,
+    value: 1000 / sequential.mean,
+    unit: "turns/s",
+  });
+  await appendRun(bench, "one thread");
+  await appendRun(bench, "thread per writer");
+}
+
+/** Run in order against the running server; add new measurements here. */
+const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
+  { name: "list", run: sectionList },
+  { name: "search", run: sectionSearch },
+  { name: "thread", run: sectionBigThread },
+  { name: "append", run: sectionAppend },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+function printTable(rows: ResultRow[]): void {
+  const header = ["measurement", "n", "p50 ms", "p95 ms", "target", "", "notes"];
+  const lines = rows.map((row) => {
+    const ok = meets(row);
+    const target = row.target ? (row.target.metric === "rate" ? `>= ${row.target.min}` : `${row.target.metric} < ${row.target.maxMs} ms`) : "";
+    const figures = row.value !== undefined ? `${row.value.toFixed(0)} ${row.unit ?? ""}`.trim() : "";
+    return [
+      row.name,
+      row.stats ? String(row.stats.count) : "",
+      row.stats ? fmtMs(row.stats.p50) : "",
+      row.stats ? fmtMs(row.stats.p95) : "",
+      target,
+      ok === null ? "" : ok ? "OK" : "MISS",
+      [figures, row.note].filter(Boolean).join("; "),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 1 || i === 2 || i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  console.log(fmt(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const l of lines) console.log(fmt(l));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const benchStarted = performance.now();
+  const info = machine();
+  console.log(`[bench] machine: ${info.cores} cores, ${info.cpuModel}, ${info.memoryGiB} GiB, node ${info.node}, ${info.platform}, load ${info.loadAverage.join(" ")}`);
+
+  // Require a current production build first: it is the slow, failure-prone step.
+  ensureBuild();
+
+  rmSync(BENCH_DIR, { recursive: true, force: true });
+  mkdirSync(BENCH_DIR, { recursive: true });
+  console.log(`[bench] applying migrations to ${path.relative(root, DB_FILE)}...`);
+  migrateDatabase(DB_URL, root);
+
+  console.log(`[bench] filling ${CONFIG.threads} threads / ${CONFIG.turns} turns...`);
+  const fill = fillDatabase(DB_FILE);
+  const sizesAfterFill = databaseSizes(DB_FILE);
+  console.log(
+    `[bench] filled in ${fill.seconds.toFixed(1)} s (${Math.round(fill.turns / fill.seconds)} turns/s, avg ${fill.avgTurnChars} chars/turn); database ${fmtBytes(sizesAfterFill.fileBytes)}`,
+  );
+
+  const rows: ResultRow[] = [];
+  const bench: Bench = {
+    baseUrl: "",
+    dbFile: DB_FILE,
+    fill,
+    facts: {},
+    record: (row) => {
+      rows.push(row);
+      const s = row.stats;
+      console.log(
+        `[bench] ${row.name}: ${row.value !== undefined ? `${row.value.toFixed(0)} ${row.unit} ` : ""}${s ? `p50 ${fmtMs(s.p50)} ms, p95 ${fmtMs(s.p95)} ms (n=${s.count})` : ""}${row.note ? `; ${row.note}` : ""}`,
+      );
+    },
+  };
+
+  console.log("[bench] starting next start...");
+  const serverStarted = performance.now();
+  const server = await startServer();
+  bench.baseUrl = server.baseUrl;
+  const readySeconds = (performance.now() - serverStarted) / 1000;
+  console.log(`[bench] server ready at ${server.baseUrl} in ${readySeconds.toFixed(1)} s`);
+  const contention: Record<string, number | null> = {};
+  try {
+    for (const section of SECTIONS) {
+      const before = cpuSnapshot(server.child.pid);
+      await section.run(bench);
+      contention[section.name] = otherCpuPercent(before, cpuSnapshot(server.child.pid));
+    }
+  } finally {
+    await server.stop();
+    runningServer = undefined;
+  }
+  const sizesAfterRun = databaseSizes(DB_FILE);
+
+  console.log("");
+  console.log(`Threadline bench — ${new Date().toISOString()}`);
+  console.log(`Machine:  ${info.cores} cores (${info.cpuModel}), ${info.memoryGiB} GiB RAM, node ${info.node}, ${info.platform}`);
+  const busy = info.loadAverage[0]! > info.cores / 2;
+  console.log(
+    `          load average at start ${info.loadAverage.join(" / ")} (1/5/15 min)${busy ? ": OTHER WORK WAS RUNNING, figures are pessimistic" : ""}`,
+  );
+  console.log(
+    `Data:     ${fill.threads} threads, ${fill.turns} turns (one of ${CONFIG.bigThreadTurns}), avg ${fill.avgTurnChars} chars/turn, ${fmtBytes(fill.contentChars)} of turn text; filled in ${fill.seconds.toFixed(1)} s`,
+  );
+  console.log(
+    `Database: ${fmtBytes(sizesAfterFill.fileBytes)} after fill (${Object.entries(sizesAfterFill.objects)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${fmtBytes(v)}`)
+      .join(", ")}); ${fmtBytes(sizesAfterRun.fileBytes)} + ${fmtBytes(sizesAfterRun.walBytes)} WAL after the run`,
+  );
+  console.log(`Server:   next start ready in ${readySeconds.toFixed(1)} s`);
+  const contended = Object.entries(contention).filter(([, v]) => v !== null);
+  if (contended.length > 0) {
+    const worst = Math.max(...contended.map(([, v]) => v!));
+    console.log(
+      `Other:    CPU used by other processes while measuring (share of the machine): ${contended.map(([k, v]) => `${k} ${v}%`).join(", ")}${worst >= 15 ? " -- figures are pessimistic; rerun on a quiet machine" : ""}`,
+    );
+  }
+  console.log("");
+  printTable(rows);
+  const misses = rows.filter((r) => meets(r) === false).map((r) => r.name);
+  console.log("");
+  console.log(misses.length === 0 ? "All targets met." : `Targets missed: ${misses.join("; ")}`);
+  const totalSeconds = (performance.now() - benchStarted) / 1000;
+  console.log(`Bench took ${totalSeconds.toFixed(0)} s. Results: ${path.relative(root, RESULTS_FILE)}`);
+
+  writeFileSync(
+    RESULTS_FILE,
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        machine: info,
+        config: CONFIG,
+        targets: TARGETS,
+        fill,
+        database: { afterFill: sizesAfterFill, afterRun: sizesAfterRun },
+        serverReadySeconds: readySeconds,
+        otherCpuPercentBySection: contention,
+        results: rows.map((r) => ({ ...r, met: meets(r) })),
+        facts: bench.facts,
+        totalSeconds,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  if (!KEEP_DB) for (const suffix of ["", "-wal", "-shm"]) rmSync(DB_FILE + suffix, { force: true });
+  if (bench.facts.appendFailures) {
+    console.error("[bench] the append check found lost or inconsistent turns (see above).");
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error("[bench] failed:", error instanceof Error ? (error.stack ?? error.message) : error);
+  killServer("SIGKILL");
+  process.exit(1);
+});

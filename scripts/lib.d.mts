@@ -1,0 +1,11 @@
+// Types for scripts/lib.mjs, so TypeScript scripts (scripts/bench.ts) can import its helpers.
+import type { SpawnSyncOptions } from "node:child_process";
+
+export const root: string;
+export function run(command: string, args: string[], options?: SpawnSyncOptions): void;
+export function npx(name: string, args: string[], options?: SpawnSyncOptions): void;
+export function ensureDependencies(): void;
+export function ensurePrismaClient(): void;
+export function ensureBuild(options?: { force?: boolean }): void;
+export function ensureMigrated(): void;
+export function databaseFile(): string;
