@@ -68,32 +68,8 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
             className="rounded border border-zinc-300 bg-white px-3 py-2"
           />
         </label>
-        <label className="flex flex-col text-sm">
-          <span className="mb-1 text-zinc-600">Tool</span>
-          <select
-            value={filters.tool ?? ""}
-            onChange={(e) => setFilters({ ...filters, tool: e.target.value || undefined })}
-            className="rounded border border-zinc-300 bg-white px-2 py-2"
-          >
-            <option value="">All tools</option>
-            {facets.tools.map((tool) => (
-              <option key={tool}>{tool}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col text-sm">
-          <span className="mb-1 text-zinc-600">Model</span>
-          <select
-            value={filters.model ?? ""}
-            onChange={(e) => setFilters({ ...filters, model: e.target.value || undefined })}
-            className="rounded border border-zinc-300 bg-white px-2 py-2"
-          >
-            <option value="">All models</option>
-            {facets.models.map((model) => (
-              <option key={model}>{model}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Tool" allLabel="All tools" options={facets.tools} value={filters.tool} onChange={(tool) => setFilters({ ...filters, tool })} />
+        <FilterSelect label="Model" allLabel="All models" options={facets.models} value={filters.model} onChange={(model) => setFilters({ ...filters, model })} />
       </form>
 
       {query.isError && (
@@ -160,6 +136,24 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
         ) : null}
       </div>
     </div>
+  );
+}
+
+function FilterSelect(props: { label: string; allLabel: string; options: string[]; value?: string; onChange: (value: string | undefined) => void }) {
+  return (
+    <label className="flex flex-col text-sm">
+      <span className="mb-1 text-zinc-600">{props.label}</span>
+      <select
+        value={props.value ?? ""}
+        onChange={(e) => props.onChange(e.target.value || undefined)}
+        className="max-w-56 rounded border border-zinc-300 bg-white px-2 py-2"
+      >
+        <option value="">{props.allLabel}</option>
+        {props.options.map((option) => (
+          <option key={option}>{option}</option>
+        ))}
+      </select>
+    </label>
   );
 }
 
