@@ -9,7 +9,7 @@ export default defineConfig({
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  reporter: [["list"]],
+  reporter: [["list"], ["json", { outputFile: ".tmp/test-results/playwright.json" }]], // npm test sums it up
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
