@@ -1,6 +1,6 @@
 import type { JsonObject, Thread, Turn, TurnPart, TurnRole } from "@/lib/domain/types";
 import { isExpired } from "@/lib/domain/expiry";
-import type { Thread as ThreadRow, Turn as TurnRow } from "./generated/client";
+import type { FileSnapshot as FileSnapshotRow, Thread as ThreadRow, Turn as TurnRow } from "./generated/client";
 
 /** JSON columns are written only by this layer from validated values, so parsing cannot fail. */
 function parseJson<T>(text: string | null): T | null {
@@ -26,7 +26,10 @@ export function toThread(row: ThreadRow, now: Date = new Date()): Thread {
   };
 }
 
-export function toTurn(row: TurnRow): Turn {
+/** Loads a turn's snapshots with it, in the order they were given. */
+export const WITH_SNAPSHOTS = { snapshots: { orderBy: { position: "asc" } } } as const;
+
+export function toTurn(row: TurnRow & { snapshots?: FileSnapshotRow[] }): Turn {
   return {
     id: row.id,
     threadId: row.threadId,
@@ -41,6 +44,7 @@ export function toTurn(row: TurnRow): Turn {
     modelName: row.modelName,
     modelMetadata: parseJson<JsonObject>(row.modelMetadata),
     parts: parseJson<TurnPart[]>(row.parts),
+    fileSnapshots: (row.snapshots ?? []).map((s) => ({ path: s.path, content: s.content })),
     tokenEstimate: row.tokenEstimate,
   };
 }

@@ -14,7 +14,7 @@ import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib
 import { db } from "./client";
 import { containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
-import { jsonOrNull, mergeModels, toThread, toTurn } from "./mappers";
+import { jsonOrNull, mergeModels, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
 /** SQLite runs one write transaction at a time; queued writers wait rather than fail. */
 export const WRITE_TRANSACTION = { maxWait: 30_000, timeout: 30_000 } as const;
@@ -54,7 +54,7 @@ export async function getThreadWithTurns(id: string, visibility?: Visibility): P
   // would show turns that turnCount does not count.
   const [row, turns] = await client.$transaction([
     client.thread.findUnique({ where: { id } }),
-    client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" } }),
+    client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, include: WITH_SNAPSHOTS }),
   ]);
   return { thread: toThread(visibleRow(id, row, visibility)), turns: turns.map(toTurn) };
 }
@@ -136,7 +136,9 @@ export async function appendTurn(threadId: string, input: AppendTurnInput): Prom
         modelMetadata: jsonOrNull(input.modelMetadata),
         parts: jsonOrNull(input.parts),
         tokenEstimate: tokens,
+        snapshots: { create: (input.fileSnapshots ?? []).map((snapshot, position) => ({ position, ...snapshot })) },
       },
+      include: WITH_SNAPSHOTS,
     });
     const threadUpdate: Prisma.ThreadUpdateInput = {};
     if (row.title === null && input.role === "user") {
@@ -219,6 +221,7 @@ export async function getChain(id: string, visibility: Visibility = {}): Promise
   const turns = await client.turn.findMany({
     where: { threadId: { in: chain.map((t) => t.id) } },
     orderBy: [{ threadId: "asc" }, { index: "asc" }],
+    include: WITH_SNAPSHOTS,
   });
   const byThread = new Map<string, Turn[]>();
   for (const turn of turns) {

@@ -126,6 +126,18 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
             tokenEstimate: tokens[index] ?? 0,
           })),
         });
+        const withSnapshots = thread.turns.filter((turn) => turn.fileSnapshots.length > 0);
+        if (withSnapshots.length > 0) {
+          const seqs = await inChunks(withSnapshots.map((turn) => turn.id), (ids) =>
+            tx.turn.findMany({ where: { id: { in: ids } }, select: { id: true, seq: true } }),
+          );
+          const seqById = new Map(seqs.map((row) => [row.id, row.seq]));
+          await tx.fileSnapshot.createMany({
+            data: withSnapshots.flatMap((turn) =>
+              turn.fileSnapshots.map((snapshot, position) => ({ turnSeq: seqById.get(turn.id) ?? -1, position, ...snapshot })),
+            ),
+          });
+        }
       }
       turnCount += thread.turns.length;
     }

@@ -1,5 +1,5 @@
 import type { NativeDocument } from "@/lib/domain/native-format";
-import type { JsonObject, TurnPart } from "@/lib/domain/types";
+import type { FileSnapshot, JsonObject, TurnPart } from "@/lib/domain/types";
 
 /**
  * The demo set seeded on first run: a cross-tool chain (analyze -> codereview -> debug) with files
@@ -24,6 +24,7 @@ type DemoTurn = {
   modelName?: string;
   modelMetadata?: JsonObject;
   parts?: TurnPart[];
+  fileSnapshots?: FileSnapshot[];
 };
 
 function turnId(threadId: string, index: number): string {
@@ -61,8 +62,75 @@ function thread(
       modelName: t.modelName ?? null,
       modelMetadata: t.modelMetadata ?? null,
       parts: t.parts ?? null,
+      fileSnapshots: t.fileSnapshots ?? [],
     })),
   };
+}
+
+/** What the demo's files looked like when the turns saw them (budget previews embed these). */
+const SOURCES: Record<string, string> = {
+  "src/auth/session.ts": [
+    'import { decodeJwt, exchangeRefreshToken } from "./tokens";',
+    "",
+    "export type Session = { accessToken: string; refreshToken: string; expiresAt: number };",
+    "",
+    "export function isSessionValid(session: Session, now = Date.now()): boolean {",
+    "  return now < session.expiresAt;",
+    "}",
+    "",
+    "export async function refreshSession(session: Session) {",
+    "  const { accessToken } = await exchangeRefreshToken(session.refreshToken);",
+    "  session.accessToken = accessToken;",
+    "  return session;",
+    "}",
+    "",
+  ].join("\n"),
+  "src/auth/tokens.ts": [
+    "export const CLOCK_SKEW_MS = 30_000;",
+    "",
+    "export function decodeJwt(token: string): { exp: number; sub: string } {",
+    '  const [, payload] = token.split(".");',
+    '  return JSON.parse(Buffer.from(payload ?? "", "base64url").toString("utf8"));',
+    "}",
+    "",
+    "export async function exchangeRefreshToken(refreshToken: string) {",
+    '  const response = await fetch("/oauth/token", { method: "POST", body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }) });',
+    '  if (!response.ok) throw new Error(`refresh failed: ${response.status}`);',
+    "  return (await response.json()) as { accessToken: string };",
+    "}",
+    "",
+  ].join("\n"),
+  "src/auth/refresh.ts": [
+    'import { refreshSession, type Session } from "./session";',
+    "",
+    "export async function retryWithFreshToken(request: Request, session: Session) {",
+    "  const retry = new Request(request, { headers: withAuth(request.headers, session.accessToken) });",
+    "  await refreshSession(session);",
+    "  return fetch(retry);",
+    "}",
+    "",
+    "function withAuth(headers: Headers, token: string): Headers {",
+    "  const copy = new Headers(headers);",
+    '  copy.set("Authorization", `Bearer ${token}`);',
+    "  return copy;",
+    "}",
+    "",
+  ].join("\n"),
+  "tests/auth/refresh.test.ts": [
+    'import { describe, expect, it } from "vitest";',
+    'import { retryWithFreshToken } from "../../src/auth/refresh";',
+    "",
+    'describe("retryWithFreshToken", () => {',
+    '  it("sends the new token", async () => {',
+    "    // see the CI logs: 401 within 50 ms of a refresh",
+    "  });",
+    "});",
+    "",
+  ].join("\n"),
+};
+
+function snapshots(paths: string[]): FileSnapshot[] {
+  return paths.flatMap((path) => (SOURCES[path] ? [{ path, content: SOURCES[path] }] : []));
 }
 
 const MINUTE = 60_000;
@@ -78,6 +146,7 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
         role: "user",
         content: "Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.",
         files: ["src/auth/session.ts", "src/auth/tokens.ts"],
+        fileSnapshots: snapshots(["src/auth/session.ts", "src/auth/tokens.ts"]),
         toolName: "analyze",
       },
       {
@@ -121,6 +190,7 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
         role: "user",
         content: "Review the token refresh path with the finding from the analysis in mind. Focus on expiry handling and races between tabs.",
         files: ["src/auth/tokens.ts", "src/auth/refresh.ts"],
+        fileSnapshots: snapshots(["src/auth/tokens.ts", "src/auth/refresh.ts"]),
         toolName: "codereview",
       },
       {
@@ -155,6 +225,7 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
         role: "user",
         content: "After applying the expiresAt fix we still see an intermittent 401 right after refresh in CI. Logs attached.",
         files: ["src/auth/refresh.ts", "tests/auth/refresh.test.ts"],
+        fileSnapshots: snapshots(["src/auth/refresh.ts", "tests/auth/refresh.test.ts"]),
         images: ["screenshots/ci-401.png"],
         toolName: "debug",
       },

@@ -6,6 +6,8 @@ import {
   roleSchema,
   turnPartsSchema,
   uuidSchema,
+  checkSnapshotPaths,
+  fileSnapshotsSchema,
 } from "@/lib/validation/common";
 
 /**
@@ -31,6 +33,7 @@ export const nativeTurnSchema = z.strictObject({
   modelName: nullableText.default(null),
   modelMetadata: jsonObjectSchema.nullable().default(null),
   parts: turnPartsSchema.nullable().default(null),
+  fileSnapshots: fileSnapshotsSchema.default([]),
 });
 
 export const nativeThreadSchema = z.strictObject({
@@ -62,6 +65,7 @@ export const nativeDocumentSchema = z
         if (turn.index !== undefined && turn.index !== i) {
           ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "index"], message: `must be ${i}: turns are 0-based and contiguous` });
         }
+        checkSnapshotPaths(turn, ctx, ["threads", t, "turns", i]);
         if (turnIds.has(turn.id)) ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "id"], message: "appears twice in the document" });
         turnIds.add(turn.id);
       });
@@ -100,6 +104,8 @@ export function toNativeDocument(threads: { thread: Thread; turns: Turn[] }[]) {
         modelName: turn.modelName,
         modelMetadata: turn.modelMetadata,
         parts: turn.parts,
+        // Only when there are some: documents without snapshots keep their v1 shape.
+        ...(turn.fileSnapshots.length > 0 ? { fileSnapshots: turn.fileSnapshots } : {}),
       })),
     })),
   };

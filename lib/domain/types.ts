@@ -17,6 +17,9 @@ export type TurnPart =
   | { type: "tool_result"; toolCallId: string; content: JsonValue; isError?: boolean; [key: string]: JsonValue | undefined }
   | { type: "image"; path?: string; mediaType?: string; alt?: string; [key: string]: JsonValue | undefined };
 
+/** A file's content as the turn saw it; budget previews embed files only from these (or allowed roots). */
+export type FileSnapshot = { path: string; content: string };
+
 export type Turn = {
   id: string;
   threadId: string;
@@ -31,6 +34,7 @@ export type Turn = {
   modelName: string | null;
   modelMetadata: JsonObject | null;
   parts: TurnPart[] | null;
+  fileSnapshots: FileSnapshot[];
   tokenEstimate: number;
 };
 

@@ -29,6 +29,28 @@ export const turnPartSchema = z.discriminatedUnion("type", [
 ]);
 export const turnPartsSchema = z.array(turnPartSchema).max(10_000);
 
+export const fileSnapshotsSchema = z
+  .array(z.strictObject({ path: z.string().min(1, "must not be empty").max(4096), content: z.string() }))
+  .max(1_000);
+
+/** Every snapshot must be of a file the turn names, once. */
+export function checkSnapshotPaths(
+  turn: { files?: string[]; fileSnapshots?: { path: string }[] },
+  ctx: z.RefinementCtx,
+  at: (string | number)[] = [],
+): void {
+  const named = new Set(turn.files ?? []);
+  const seen = new Set<string>();
+  (turn.fileSnapshots ?? []).forEach((snapshot, i) => {
+    if (!named.has(snapshot.path)) {
+      ctx.addIssue({ code: "custom", path: [...at, "fileSnapshots", i, "path"], message: "must be one of this turn's files" });
+    } else if (seen.has(snapshot.path)) {
+      ctx.addIssue({ code: "custom", path: [...at, "fileSnapshots", i, "path"], message: "has a snapshot already" });
+    }
+    seen.add(snapshot.path);
+  });
+}
+
 /** "threads[0].turns[3].role" from a zod issue path. */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   let out = "";

@@ -7,6 +7,8 @@ import {
   toolNameSchema,
   turnPartsSchema,
   uuidSchema,
+  checkSnapshotPaths,
+  fileSnapshotsSchema,
 } from "./common";
 
 export const createThreadSchema = z.strictObject({
@@ -27,7 +29,9 @@ export const appendTurnSchema = z.strictObject({
   modelName: modelFieldSchema.optional(),
   modelMetadata: jsonObjectSchema.optional(),
   parts: turnPartsSchema.optional(),
-});
+  /** Contents of some of `files`, as the turn saw them: what budget previews embed. */
+  fileSnapshots: fileSnapshotsSchema.optional(),
+}).superRefine((turn, ctx) => checkSnapshotPaths(turn, ctx));
 export type AppendTurnInput = z.output<typeof appendTurnSchema>;
 
 export const MAX_PAGE_SIZE = 100;

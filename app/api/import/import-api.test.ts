@@ -43,6 +43,7 @@ async function buildRichChain(): Promise<Thread[]> {
     files: ["/repo/api/server.ts", "/repo/docs/ADR-7 design (final).md"],
     images: ["/tmp/diagram 1.png"],
     toolName: "consensus",
+    fileSnapshots: [{ path: "/repo/api/server.ts", content: "export const server = 1;\n// 内部 ✅\n" }],
   });
   await newTurn(root.id, {
     role: "assistant",
@@ -141,7 +142,10 @@ describe("GET /api/threads/:id/export", () => {
       lastUpdatedAt: stored.thread.lastUpdatedAt,
       expiresAt: stored.thread.expiresAt,
     });
-    expect(exportedTurns).toEqual(stored.turns.map(({ threadId: _t, tokenEstimate: _e, ...turn }) => turn));
+    // fileSnapshots is written only when a turn has some.
+    expect(exportedTurns).toEqual(
+      stored.turns.map(({ threadId: _t, tokenEstimate: _e, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
+    );
     expect(Object.keys(exportedTurns[0]!)).toEqual([
       "id", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts",
     ]);

@@ -769,3 +769,42 @@ describe("GET /api/threads/:id stays consistent with the list", () => {
     expect(listed).toEqual([(await fetchThread(thread.id)).thread]);
   });
 });
+
+describe("file snapshots on turns", () => {
+  it("stores snapshots of the turn's files and returns them in order", async () => {
+    const thread = await newThread();
+    const response = await api.appendTurn(thread.id, {
+      role: "user",
+      content: "see files",
+      files: ["b.py", "a.py"],
+      fileSnapshots: [
+        { path: "a.py", content: "print('a')\n" },
+        { path: "b.py", content: "" },
+      ],
+    });
+    expect(response.status).toBe(201);
+    const { turns } = await fetchThread(thread.id);
+    expect(turns[0]?.fileSnapshots).toEqual([
+      { path: "a.py", content: "print('a')\n" },
+      { path: "b.py", content: "" },
+    ]);
+  });
+
+  it("refuses a snapshot of a file the turn does not name, or two of one file", async () => {
+    const thread = await newThread();
+    const stray = await api.appendTurn(thread.id, { role: "user", content: "x", files: ["a.py"], fileSnapshots: [{ path: "/etc/passwd", content: "" }] });
+    const body = await expectError(stray, 400, "validation_failed");
+    expect(body.message).toBe("fileSnapshots[0].path: must be one of this turn's files");
+    const twice = await api.appendTurn(thread.id, {
+      role: "user",
+      content: "x",
+      files: ["a.py"],
+      fileSnapshots: [
+        { path: "a.py", content: "1" },
+        { path: "a.py", content: "2" },
+      ],
+    });
+    expect((await expectError(twice, 400, "validation_failed")).message).toBe("fileSnapshots[1].path: has a snapshot already");
+    expect((await fetchThread(thread.id)).turns).toHaveLength(0);
+  });
+});
