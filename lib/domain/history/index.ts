@@ -1,0 +1,24 @@
+export { calculateTokenAllocation, LARGE_CONTEXT_THRESHOLD, type TokenAllocation } from "./allocation";
+export { conversationFileList, conversationImageList, type FileReferencingTurn } from "./file-list";
+export {
+  buildConversationHistory,
+  defaultTurnBody,
+  turnHeader,
+  type BuildHistoryInput,
+  type BuiltHistory,
+  type HistorySections,
+  type HistoryTurn,
+  type IncludedFile,
+  type PerTurnTokens,
+  type SkippedFile,
+} from "./build-history";
+export {
+  palCountTokens,
+  palEstimateFileTokens,
+  palFileBlock,
+  palReportTokens,
+  PAL_MAX_FILE_BYTES,
+  type FileReadResult,
+  type FileSnapshot,
+} from "./pal";
+export { codePointLength } from "./code-points";
