@@ -1,5 +1,6 @@
 import "server-only";
 import { resolveDatabaseUrl } from "@/lib/db/database-url";
+import { parseFileRoots } from "@/lib/files/file-source";
 import {
   maxBodyBytesRule,
   maxTurnsRule,
@@ -17,6 +18,8 @@ export type ServerSettings = {
   timeoutHours: ParsedSetting;
   maxTurns: ParsedSetting;
   maxBodyBytes: ParsedSetting;
+  /** Folders budget previews may read files from (THREADLINE_FILE_ROOTS); empty by default. */
+  fileRoots: string[];
 };
 
 let cached: ServerSettings | undefined;
@@ -28,6 +31,7 @@ export function serverSettings(): ServerSettings {
     timeoutHours: parseNumericSetting(process.env.CONVERSATION_TIMEOUT_HOURS, timeoutHoursRule),
     maxTurns: parseNumericSetting(process.env.MAX_CONVERSATION_TURNS, maxTurnsRule),
     maxBodyBytes: parseNumericSetting(process.env.THREADLINE_MAX_BODY_BYTES, maxBodyBytesRule),
+    fileRoots: parseFileRoots(process.env.THREADLINE_FILE_ROOTS),
   };
   for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes]) {
     if (setting.warning) console.warn(`[threadline] ${setting.warning}`);

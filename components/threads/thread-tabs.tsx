@@ -8,6 +8,7 @@ export function ThreadTabs({ threadId }: { threadId: string }) {
   const tabs = [
     { href: `/threads/${threadId}`, label: "Conversation" },
     { href: `/threads/${threadId}/chain`, label: "Chain" },
+    { href: `/threads/${threadId}/budget`, label: "Budget" },
   ];
   return (
     <nav aria-label="Thread views" className="mb-4 flex gap-1 border-b border-zinc-200">

@@ -9,6 +9,7 @@ import {
   type NativeThread,
 } from "@/lib/domain/native-format";
 import { estimateTokens } from "@/lib/domain/tokens";
+import { inChunks } from "./chunks";
 import { db } from "./client";
 import { lockForWrite } from "./dialect";
 import { jsonOrNull, mergeModels } from "./mappers";
@@ -143,16 +144,6 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     }
     return { threadIds: threads.map((t) => t.id), turnCount, warnings };
   }, WRITE_TRANSACTION);
-}
-
-/** Bound parameters per statement stay well under SQLite's limit (and PostgreSQL's). */
-const IN_LIST_CHUNK = 500;
-
-/** Runs an `id IN (...)` lookup over any number of ids, a chunk at a time, in order. */
-async function inChunks<T>(ids: string[], lookup: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let start = 0; start < ids.length; start += IN_LIST_CHUNK) out.push(...(await lookup(ids.slice(start, start + IN_LIST_CHUNK))));
-  return out;
 }
 
 function withNewIds(threads: NativeThread[]): NativeThread[] {

@@ -83,7 +83,7 @@ export function expectNoInternals(text: string): void {
   expect(text).not.toMatch(/"stack"|node_modules|\/work\/|Prisma|SQLITE_/i);
 }
 
-const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES"] as const;
+const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES", "THREADLINE_FILE_ROOTS"] as const;
 type SettingName = (typeof SETTING_NAMES)[number];
 let originalEnv: Record<SettingName, string | undefined> | undefined;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { calculateTokenAllocation } from "./allocation";
 import { buildConversationHistory, turnHeader, type BuildHistoryInput, type HistoryTurn } from "./build-history";
-import { codePointLength } from "./code-points";
+import { codePointLength } from "../tokenizer";
 import { palCountTokens, palReportTokens, type FileReadResult } from "./pal";
 
 function snapshots(files: Record<string, FileReadResult>) {

@@ -21,4 +21,4 @@ export {
   type FileReadResult,
   type FileSnapshot,
 } from "./pal";
-export { codePointLength } from "./code-points";
+export { codePointLength } from "../tokenizer";

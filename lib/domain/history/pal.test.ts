@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codePointLength } from "./code-points";
+import { codePointLength } from "../tokenizer";
 import {
   formatPalModifiedAt,
   palCountTokens,

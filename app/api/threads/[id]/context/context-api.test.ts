@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { GET as contextRoute } from "@/app/api/threads/[id]/context/route";
+import { db } from "@/lib/db/client";
+import { json, jsonRequest, params } from "@/lib/testing/api";
+import { expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
+
+const context = (id: string, query: Record<string, string>) =>
+  contextRoute(jsonRequest("GET", `/api/threads/${id}/context?${new URLSearchParams(query)}`), params({ id }));
+
+async function chainOfThree() {
+  const first = await newThread({ toolName: "analyze" });
+  await newTurn(first.id, {
+    role: "user",
+    content: "Look at the session code",
+    files: ["src/session.ts", "/etc/passwd", "../../secret.txt"],
+    fileSnapshots: [{ path: "src/session.ts", content: "export const session = 1;\n" }],
+    toolName: "analyze",
+  });
+  await newTurn(first.id, { role: "assistant", content: "It never refreshes expiresAt.", toolName: "analyze", modelProvider: "google", modelName: "gemini-2.5-pro" });
+  const second = await newThread({ toolName: "codereview", parentThreadId: first.id });
+  await newTurn(second.id, { role: "user", content: "Review the fix", toolName: "codereview" });
+  await newTurn(second.id, { role: "assistant", content: "Looks right.", toolName: "codereview", modelProvider: "openai", modelName: "gpt-5" });
+  return { first, second };
+}
+
+afterEach(() => restoreServerEnv());
+
+describe("GET /api/threads/:id/context", () => {
+  it("assembles the chain's history in PAL's layout, with PAL's allocation for the window", async () => {
+    const { first, second } = await chainOfThree();
+    const response = await context(second.id, { contextWindow: "200000", mode: "pal" });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.allocation).toEqual({ total: 200_000, content: 120_000, response: 80_000, file: 36_000, history: 60_000 });
+    expect(body.exact).toBe(false);
+    expect(body.model).toBeNull();
+    expect(body.text.startsWith(`=== CONVERSATION HISTORY (CONTINUATION) ===\nThread: ${second.id}\nTool: codereview\nTurn 4/50\n`)).toBe(true);
+    expect(body.text).toContain("--- Turn 2 (gemini-2.5-pro using analyze via google) ---");
+    expect(body.text).toContain("--- Turn 4 (gpt-5 using codereview via openai) ---");
+    expect(body.text).toContain("This is turn 5 of the conversation");
+    expect(body.turns).toEqual({ included: [1, 2, 3, 4], excluded: [] });
+    expect(body.files.included).toEqual([{ path: "src/session.ts", tokens: expect.any(Number), source: "snapshot" }]);
+    expect(body.text).toContain("export const session = 1;");
+    expect(body.perTurn.map((t: { threadId: string }) => t.threadId)).toEqual([first.id, first.id, second.id, second.id]);
+  });
+
+  it("never reads a file because a turn names it", async () => {
+    const { second } = await chainOfThree();
+    const body = await json(await context(second.id, { contextWindow: "200000", mode: "pal" }));
+    const skipped = Object.fromEntries(body.files.skipped.map((f: { path: string; reason: string }) => [f.path, f.reason]));
+    expect(skipped["/etc/passwd"]).toMatch(/THREADLINE_FILE_ROOTS/);
+    expect(skipped["../../secret.txt"]).toMatch(/THREADLINE_FILE_ROOTS/);
+    expect(body.text).not.toContain("root:x:0:0");
+
+    setServerEnv({ THREADLINE_FILE_ROOTS: process.cwd() });
+    const withRoots = await json(await context(second.id, { contextWindow: "200000", mode: "pal" }));
+    const reasons = Object.fromEntries(withRoots.files.skipped.map((f: { path: string; reason: string }) => [f.path, f.reason]));
+    expect(reasons["/etc/passwd"]).toBe("outside the allowed roots");
+    expect(reasons["../../secret.txt"]).toBe("outside the allowed roots");
+    expect(withRoots.text).not.toContain("root:x:0:0");
+  });
+
+  it("drops the oldest turns first when the history budget is small", async () => {
+    const thread = await newThread();
+    for (let i = 0; i < 6; i++) await newTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `turn ${i} ${"x".repeat(900)}` });
+    const body = await json(await context(thread.id, { contextWindow: "5000", mode: "pal" }));
+    expect(body.allocation.history).toBe(1500);
+    expect(body.turns.included.length).toBeGreaterThan(0);
+    expect(body.turns.included.at(-1)).toBe(6);
+    expect(body.turns.excluded[0]).toBe(1);
+    expect(body.text).toContain(`[Note: Showing ${body.turns.included.length} most recent turns out of 6 total]`);
+  });
+
+  it("in exact mode counts with the model's tokenizer, storing per-turn counts once", async () => {
+    const { second } = await chainOfThree();
+    const client = await db();
+    const before = await client.turnTokenCount.count();
+    const first = await json(await context(second.id, { model: "gpt-4o" }));
+    expect(first.model).toMatchObject({ id: "gpt-4o", contextWindow: 128_000 });
+    expect(first.tokenizer.id).toBe("o200k_base");
+    expect(first.exact).toBe(true);
+    expect(first.allocation).toEqual({ total: 128_000, content: 76_800, response: 51_200, file: 23_040, history: 38_400 });
+    const stored = await client.turnTokenCount.count({ where: { tokenizer: "o200k_base" } });
+    expect(stored - before).toBeGreaterThanOrEqual(0);
+    expect(await client.turnTokenCount.count({ where: { tokenizer: "o200k_base", threadId: second.id } })).toBe(2);
+    const again = await json(await context(second.id, { model: "gpt-4o" }));
+    expect(again.text).toBe(first.text);
+    expect(await client.turnTokenCount.count({ where: { tokenizer: "o200k_base" } })).toBe(stored);
+  });
+
+  it("reserve changes only the response share", async () => {
+    const { second } = await chainOfThree();
+    const body = await json(await context(second.id, { contextWindow: "200000", reserve: "10000", mode: "pal" }));
+    expect(body.allocation).toEqual({ total: 200_000, content: 120_000, response: 10_000, file: 36_000, history: 60_000 });
+  });
+
+  it("answers 400 naming the parameter, 404 for unknown or expired threads", async () => {
+    const { second } = await chainOfThree();
+    expect((await expectError(await context(second.id, {}), 400, "validation_failed")).message).toMatch(/^model: give a model or a contextWindow/);
+    expect((await expectError(await context(second.id, { contextWindow: "abc" }), 400, "validation_failed")).message).toMatch(/^contextWindow:/);
+    expect((await expectError(await context(second.id, { contextWindow: "200000", mode: "fast" }), 400, "validation_failed")).message).toMatch(/^mode:/);
+    const unknown = await expectError(await context(second.id, { model: "gpt5" }), 400, "validation_failed");
+    expect(unknown.message).toMatch(/^model: unknown model "gpt5"\. Close matches: .*gpt-5/);
+    await expectError(await context("00000000-0000-4000-8000-000000000000", { contextWindow: "200000" }), 404, "not_found");
+    await expectError(await context("nope", { contextWindow: "200000" }), 404, "not_found");
+    const client = await db();
+    await client.thread.update({ where: { id: second.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expectError(await context(second.id, { contextWindow: "200000" }), 404, "expired");
+  });
+});

@@ -1,0 +1,14 @@
+import { buildContextPreview } from "@/lib/context/build-context";
+import { handleRoute, threadIdFrom, validate } from "@/lib/http/responses";
+import { contextQuerySchema } from "@/lib/validation/context";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** What a model would be sent to continue this thread, and what was cut. */
+export async function GET(request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const id = threadIdFrom((await params).id);
+    const query = validate(contextQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json(await buildContextPreview(id, query));
+  });
+}

@@ -1,0 +1,302 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, useId, useMemo, useState } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
+import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
+import { formatCount } from "@/lib/format";
+import type { ContextPreview } from "@/lib/context/types";
+
+type ModelOption = { id: string; provider: string; contextWindow: number; maxOutputTokens: number };
+type Selection = { model: string; contextWindow: string; mode: "exact" | "pal" };
+
+const CATEGORIES = [
+  { key: "files", label: "Files", color: "bg-sky-500" },
+  { key: "userTurns", label: "User turns", color: "bg-indigo-500" },
+  { key: "assistantTurns", label: "Assistant turns", color: "bg-emerald-500" },
+  { key: "toolOutput", label: "Tool output", color: "bg-amber-500" },
+  { key: "systemTurns", label: "System turns", color: "bg-fuchsia-500" },
+  { key: "notes", label: "Headers and notes", color: "bg-zinc-400" },
+  { key: "free", label: "Free", color: "bg-zinc-100" },
+  { key: "reservedForResponse", label: "Reserved for response", color: "bg-zinc-300" },
+] as const;
+
+async function fetchPreview(threadId: string, selection: Selection, signal: AbortSignal): Promise<ContextPreview> {
+  const params = new URLSearchParams({ mode: selection.mode });
+  if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
+  else params.set("model", selection.model);
+  if (selection.contextWindow && selection.model) params.set("model", selection.model);
+  const response = await fetch(`/api/threads/${threadId}/context?${params}`, { signal, cache: "no-store" });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body?.error?.message ?? `Preview failed (${response.status})`);
+  return body as ContextPreview;
+}
+
+/** The budget preview: what exactly a model would be sent to continue this thread, and what was cut. */
+export function BudgetView({ threadId, expired, models, initial }: { threadId: string; expired: boolean; models: ModelOption[]; initial: Selection }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [selection, setSelection] = useState<Selection>(initial);
+  const [modelText, setModelText] = useState(initial.model);
+  const [windowText, setWindowText] = useState(initial.contextWindow);
+  const listId = useId();
+
+  useEffect(() => {
+    const params = new URLSearchParams();
+    if (selection.model) params.set("model", selection.model);
+    if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
+    if (selection.mode !== "exact") params.set("mode", selection.mode);
+    router.replace(`${pathname}?${params}`, { scroll: false });
+  }, [selection, pathname, router]);
+
+  const preview = useQuery({
+    queryKey: ["threads", "context", threadId, selection],
+    queryFn: ({ signal }) => fetchPreview(threadId, selection, signal),
+    placeholderData: keepPreviousData,
+    enabled: !expired,
+    retry: false,
+  });
+
+  const applyModel = (value: string) => {
+    setModelText(value);
+    if (models.some((m) => m.id === value)) setSelection((s) => ({ ...s, model: value }));
+  };
+
+  if (expired) {
+    return <p className="rounded border border-amber-200 bg-amber-50 p-4 text-amber-900">This thread has expired: agents would get 404 for it, so there is nothing to preview.</p>;
+  }
+
+  const data = preview.data;
+  return (
+    <div className="space-y-6">
+      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+        <label className="flex min-w-56 flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Model</span>
+          <input
+            list={listId}
+            value={modelText}
+            onChange={(e) => applyModel(e.target.value)}
+            onBlur={() => setSelection((s) => ({ ...s, model: modelText.trim() }))}
+            onKeyDown={(e) => e.key === "Enter" && setSelection((s) => ({ ...s, model: modelText.trim() }))}
+            placeholder="Search models"
+            className="rounded border border-zinc-300 bg-white px-3 py-2"
+            aria-describedby={`${listId}-hint`}
+          />
+          <datalist id={listId}>
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>{`${m.provider} · ${formatCount(m.contextWindow)} window`}</option>
+            ))}
+          </datalist>
+        </label>
+        <label className="flex w-44 flex-col text-sm">
+          <span className="mb-1 text-zinc-600">or context window</span>
+          <input
+            inputMode="numeric"
+            value={windowText}
+            onChange={(e) => setWindowText(e.target.value.replace(/[^0-9]/g, ""))}
+            onBlur={() => setSelection((s) => ({ ...s, contextWindow: windowText }))}
+            onKeyDown={(e) => e.key === "Enter" && setSelection((s) => ({ ...s, contextWindow: windowText }))}
+            placeholder="e.g. 128000"
+            className="rounded border border-zinc-300 bg-white px-3 py-2"
+          />
+        </label>
+        <fieldset className="flex flex-col text-sm">
+          <legend className="mb-1 text-zinc-600">Mode</legend>
+          <div className="flex overflow-hidden rounded border border-zinc-300">
+            {(["exact", "pal"] as const).map((mode) => (
+              <label key={mode} className={`cursor-pointer px-3 py-2 ${selection.mode === mode ? "bg-indigo-600 text-white" : "bg-white"}`}>
+                <input type="radio" name="mode" value={mode} checked={selection.mode === mode} onChange={() => setSelection((s) => ({ ...s, mode }))} className="sr-only" />
+                {mode === "exact" ? "Exact (model tokenizer)" : "PAL (identical prompt)"}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <p id={`${listId}-hint`} className="w-full text-xs text-zinc-500">
+          A context window, when given, overrides the model's. {preview.isFetching ? <span aria-live="polite">Updating…</span> : null}
+        </p>
+      </form>
+
+      {preview.isError && (
+        <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {preview.error.message}
+        </p>
+      )}
+      {preview.isPending && !data && <p className="text-zinc-500">Building the preview…</p>}
+      {data && <PreviewBody data={data} />}
+    </div>
+  );
+}
+
+function PreviewBody({ data }: { data: ContextPreview }) {
+  const total = data.allocation.total;
+  const [sortBySize, setSortBySize] = useState(true);
+  const turns = useMemo(() => {
+    const list = [...data.perTurn];
+    return sortBySize ? list.sort((a, b) => b.tokens - a.tokens) : list;
+  }, [data.perTurn, sortBySize]);
+
+  return (
+    <>
+      <section aria-labelledby="breakdown-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
+          <h2 id="breakdown-heading" className="text-lg font-semibold">
+            {formatCount(data.totalTokens)} of {formatCount(total)} tokens
+          </h2>
+          <span className="text-sm text-zinc-600">
+            {data.model ? `${data.model.id} (${data.model.provider})` : "custom window"} · counted with {data.tokenizer.label}{" "}
+            <span className={`rounded px-1.5 py-0.5 text-xs ${data.exact ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`} data-testid="exactness">
+              {data.exact ? "exact" : "estimate"}
+            </span>
+          </span>
+        </div>
+        <div className="mt-3 flex h-6 w-full overflow-hidden rounded border border-zinc-200" role="img" aria-label="Context window by category">
+          {CATEGORIES.map((c) => {
+            const value = data.sections[c.key];
+            return value > 0 ? <div key={c.key} className={c.color} style={{ width: `${(value / total) * 100}%` }} title={`${c.label}: ${value}`} /> : null;
+          })}
+        </div>
+        <table className="mt-3 w-full text-sm">
+          <tbody>
+            {CATEGORIES.map((c) => (
+              <tr key={c.key} className="border-t border-zinc-100">
+                <td className="py-1">
+                  <span className={`mr-2 inline-block h-3 w-3 rounded-sm align-middle ${c.color} border border-zinc-200`} />
+                  {c.label}
+                </td>
+                <td className="py-1 text-right font-mono">{data.sections[c.key].toLocaleString("en-US")}</td>
+                <td className="w-20 py-1 text-right text-zinc-500">{((data.sections[c.key] / total) * 100).toFixed(1)}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="mt-2 text-xs text-zinc-500">
+          Allocation (PAL&apos;s rules): content {data.allocation.content.toLocaleString("en-US")} (files {data.allocation.file.toLocaleString("en-US")}, history{" "}
+          {data.allocation.history.toLocaleString("en-US")}), response {data.allocation.response.toLocaleString("en-US")}.
+        </p>
+      </section>
+
+      <CumulativeChart data={data} />
+
+      <section aria-labelledby="turns-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="turns-heading" className="text-lg font-semibold">
+            Turns: {data.turns.included.length} sent, {data.turns.excluded.length} cut
+          </h2>
+          <label className="ml-auto flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={sortBySize} onChange={(e) => setSortBySize(e.target.checked)} /> Largest first
+          </label>
+        </div>
+        <div className="mt-2 max-h-96 overflow-auto">
+          <table className="w-full text-sm">
+            <thead className="sticky top-0 bg-white text-left text-zinc-500">
+              <tr>
+                <th className="py-1">Turn</th>
+                <th className="py-1">Role</th>
+                <th className="py-1">Tool</th>
+                <th className="py-1 text-right">Tokens</th>
+                <th className="py-1 text-right">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {turns.map((t) => (
+                <tr key={t.number} className="border-t border-zinc-100">
+                  <td className="py-1 font-mono">#{t.number}</td>
+                  <td className="py-1">{t.role}</td>
+                  <td className="py-1 font-mono text-xs">{t.toolName ?? ""}</td>
+                  <td className="py-1 text-right font-mono">{t.tokens.toLocaleString("en-US")}</td>
+                  <td className={`py-1 text-right ${t.included ? "text-emerald-700" : "text-red-700"}`}>{t.included ? "sent" : "cut"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="files-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <h2 id="files-heading" className="text-lg font-semibold">
+          Files: {data.files.included.length} embedded, {data.files.skipped.length} skipped
+        </h2>
+        {data.files.included.length + data.files.skipped.length === 0 && <p className="text-sm text-zinc-500">No turn in this chain references a file.</p>}
+        <ul className="mt-2 space-y-1 text-sm">
+          {data.files.included.map((f) => (
+            <li key={f.path}>
+              <span className="font-mono">{f.path}</span> <span className="text-zinc-500">{f.tokens.toLocaleString("en-US")} tokens, from {f.source === "snapshot" ? "the stored snapshot" : "an allowed root"}</span>
+            </li>
+          ))}
+          {data.files.skipped.map((f) => (
+            <li key={f.path} className="text-red-800">
+              <span className="font-mono">{f.path}</span> skipped: {f.reason}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="text-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <div className="flex items-center gap-3">
+          <h2 id="text-heading" className="text-lg font-semibold">
+            The exact text sent
+          </h2>
+          <CopyButton text={data.text} label="Copy text" />
+        </div>
+        <pre data-testid="prompt-text" className="mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-3 font-mono text-xs text-zinc-800">
+          {data.text || "(no turns: nothing would be sent)"}
+        </pre>
+      </section>
+    </>
+  );
+}
+
+/** Cumulative tokens per turn across the chain, with the points where each agent would compact. */
+function CumulativeChart({ data }: { data: ContextPreview }) {
+  const cumulative = cumulativeTokens(data.perTurn.map((t) => t.tokens));
+  const window = data.allocation.total;
+  const policies = compactionPolicies(window, data.model?.maxOutputTokens ?? null);
+  const max = Math.max(window, cumulative.at(-1) ?? 0);
+  const width = 720;
+  const height = 220;
+  const x = (i: number) => (cumulative.length <= 1 ? 0 : (i / (cumulative.length - 1)) * width);
+  const y = (v: number) => height - (v / max) * height;
+  const points = cumulative.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  return (
+    <section aria-labelledby="chart-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+      <h2 id="chart-heading" className="text-lg font-semibold">
+        Cumulative tokens per turn
+      </h2>
+      <svg viewBox={`0 0 ${width} ${height}`} className="mt-2 h-56 w-full" role="img" aria-label="Cumulative tokens across the chain, with compaction thresholds">
+        {policies.map((p) => (
+          <g key={p.agent}>
+            <line x1={0} x2={width} y1={y(p.threshold)} y2={y(p.threshold)} stroke="#d4d4d8" strokeDasharray="4 4" />
+            <text x={4} y={y(p.threshold) - 3} fontSize="11" fill="#71717a">
+              {p.agent}
+            </text>
+          </g>
+        ))}
+        <polyline points={points} fill="none" stroke="#4f46e5" strokeWidth="2" />
+      </svg>
+      <table className="mt-2 w-full text-sm">
+        <thead className="text-left text-zinc-500">
+          <tr>
+            <th className="py-1">Agent</th>
+            <th className="py-1">Rule</th>
+            <th className="py-1 text-right">Threshold</th>
+            <th className="py-1 text-right">Would compact at</th>
+          </tr>
+        </thead>
+        <tbody>
+          {policies.map((p) => {
+            const at = firstTurnOver(cumulative, p.threshold);
+            return (
+              <tr key={p.agent} className="border-t border-zinc-100">
+                <td className="py-1">{p.agent}</td>
+                <td className="py-1 text-zinc-600">{p.rule}</td>
+                <td className="py-1 text-right font-mono">{p.threshold.toLocaleString("en-US")}</td>
+                <td className="py-1 text-right">{at ? `turn ${at}` : "not reached"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import "server-only";
+import { db } from "./client";
+import { inChunks } from "./chunks";
+import { WRITE_TRANSACTION } from "./threads";
+
+type CountedTurn = { id: string; content: string };
+
+/**
+ * Each turn's content measured by `tokenizer`, keyed by turn id. Counts are stored the first
+ * time they are asked for and read back afterwards, so no request re-tokenises a thread.
+ */
+export async function contentTokenCounts(
+  turns: CountedTurn[],
+  tokenizer: string,
+  count: (text: string) => number,
+): Promise<Map<string, number>> {
+  const client = await db();
+  const ids = turns.map((turn) => turn.id);
+  const stored = await inChunks(ids, (chunk) =>
+    client.turnTokenCount.findMany({ where: { tokenizer, turn: { id: { in: chunk } } }, select: { tokens: true, turn: { select: { id: true } } } }),
+  );
+  const counts = new Map(stored.map((row) => [row.turn.id, row.tokens]));
+  const missing = turns.filter((turn) => !counts.has(turn.id));
+  if (missing.length === 0) return counts;
+
+  for (const turn of missing) counts.set(turn.id, count(turn.content));
+  const keys = await inChunks(missing.map((turn) => turn.id), (chunk) =>
+    client.turn.findMany({ where: { id: { in: chunk } }, select: { id: true, seq: true, threadId: true } }),
+  );
+  await client.$transaction(async (tx) => {
+    // Another request may have stored some meanwhile: skip what exists rather than fail.
+    const present = new Set(
+      (await inChunks(keys.map((k) => k.seq), (chunk) => tx.turnTokenCount.findMany({ where: { tokenizer, turnSeq: { in: chunk } }, select: { turnSeq: true } }))).map(
+        (row) => row.turnSeq,
+      ),
+    );
+    const rows = keys.filter((k) => !present.has(k.seq)).map((k) => ({ turnSeq: k.seq, threadId: k.threadId, tokenizer, tokens: counts.get(k.id) ?? 0 }));
+    for (let start = 0; start < rows.length; start += 500) await tx.turnTokenCount.createMany({ data: rows.slice(start, start + 500) });
+  }, WRITE_TRANSACTION);
+  return counts;
+}
