@@ -27,6 +27,9 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
             <Link href="/import" className="text-sm text-zinc-700 hover:text-zinc-950">
               Import
             </Link>
+            <Link href="/settings" className="text-sm text-zinc-700 hover:text-zinc-950">
+              Settings
+            </Link>
           </nav>
         </header>
         <Providers>

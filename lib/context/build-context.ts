@@ -11,6 +11,7 @@ import {
   type TokenAllocation,
 } from "@/lib/domain/history";
 import type { ThreadWithTurns } from "@/lib/domain/types";
+import { listCustomModels } from "@/lib/db/custom-models";
 import { contentTokenCounts } from "@/lib/db/token-counts";
 import { getChain } from "@/lib/db/threads";
 import { serverSettings } from "@/lib/env";
@@ -20,8 +21,8 @@ import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
 import type { ContextPreview } from "./types";
 
-function unknownModel(name: string): AppError {
-  const close = suggestModels(name);
+function unknownModel(name: string, custom: ModelInfo[]): AppError {
+  const close = suggestModels(name, 5, custom);
   const hint = close.length > 0 ? ` Close matches: ${close.join(", ")}.` : "";
   return new AppError("validation_failed", `model: unknown model "${name}".${hint} Or pass contextWindow instead.`, [
     { field: "model", message: `unknown model "${name}"`, suggestions: close },
@@ -60,8 +61,9 @@ async function resolveFiles(chain: ThreadWithTurns[], paths: string[]): Promise<
 export async function buildContextPreview(threadId: string, query: ContextQuery): Promise<ContextPreview> {
   let model: ModelInfo | null = null;
   if (query.model) {
-    model = findModel(query.model);
-    if (!model) throw unknownModel(query.model);
+    const custom = await listCustomModels();
+    model = findModel(query.model, custom);
+    if (!model) throw unknownModel(query.model, custom);
   }
   const contextWindow = query.contextWindow ?? model?.contextWindow ?? 0;
   const allocation = calculateTokenAllocation(contextWindow, query.reserve);

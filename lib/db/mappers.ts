@@ -22,6 +22,7 @@ export function toThread(row: ThreadRow, now: Date = new Date()): Thread {
     expired: isExpired(row.expiresAt, now),
     turnCount: row.turnCount,
     tokenEstimate: row.tokenEstimate,
+    tokens: null,
     modelsUsed: parseJson<string[]>(row.modelsUsed) ?? [],
   };
 }

@@ -12,12 +12,13 @@ import type { Thread, ThreadPage, ThreadWithTurns, Turn } from "@/lib/domain/typ
 import { serverSettings } from "@/lib/env";
 import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib/validation/threads";
 import { db } from "./client";
+import { withCountedTokens } from "./token-counts";
+import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
 import { jsonOrNull, mergeModels, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
-/** SQLite runs one write transaction at a time; queued writers wait rather than fail. */
-export const WRITE_TRANSACTION = { maxWait: 30_000, timeout: 30_000 } as const;
+import { WRITE_TRANSACTION } from "./transactions";
 
 type Visibility = { includeExpired?: boolean };
 
@@ -56,7 +57,8 @@ export async function getThreadWithTurns(id: string, visibility?: Visibility): P
     client.thread.findUnique({ where: { id } }),
     client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, include: WITH_SNAPSHOTS }),
   ]);
-  return { thread: toThread(visibleRow(id, row, visibility)), turns: turns.map(toTurn) };
+  const [counted] = await withCountedTokens([{ thread: toThread(visibleRow(id, row, visibility)), turns: turns.map(toTurn) }]);
+  return counted!;
 }
 
 export async function createThread(input: CreateThreadInput): Promise<Thread> {
@@ -88,7 +90,7 @@ export async function createThread(input: CreateThreadInput): Promise<Thread> {
       expiresAt: expiresAtFor(now, serverSettings().timeoutHours.value),
     },
   });
-  return toThread(row);
+  return { ...toThread(row), tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: 0 } };
 }
 
 /**
@@ -100,6 +102,9 @@ export async function appendTurn(threadId: string, input: AppendTurnInput): Prom
   const { maxTurns, timeoutHours } = serverSettings();
   const client = await db();
   const tokens = estimateTokens(input.content);
+  // Counted before the write lock is taken: tokenising is the slow part.
+  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
+  const realTokens = counter.count(input.content);
   return client.$transaction(async (tx) => {
     const now = new Date();
     const claimed = await tx.thread.updateMany({
@@ -149,6 +154,7 @@ export async function appendTurn(threadId: string, input: AppendTurnInput): Prom
     const models = mergeModels(known, [input.modelName ?? null]);
     if (models.length !== known.length) threadUpdate.modelsUsed = JSON.stringify(models);
     if (Object.keys(threadUpdate).length > 0) await tx.thread.update({ where: { id: threadId }, data: threadUpdate });
+    await tx.turnTokenCount.create({ data: { turnSeq: turn.seq, threadId, tokenizer: counter.id, tokens: realTokens } });
     return toTurn(turn);
   }, WRITE_TRANSACTION);
 }
@@ -199,7 +205,7 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
   const last = page.at(-1);
   const now = new Date();
   return {
-    items: page.map((row) => toThread(row, now)),
+    items: await withTokenTotals(page.map((row) => toThread(row, now))),
     nextCursor: rows.length > query.limit && last ? encodeCursor({ lastUpdatedAt: last.lastUpdatedAt, id: last.id }) : null,
   };
 }
@@ -229,7 +235,7 @@ export async function getChain(id: string, visibility: Visibility = {}): Promise
     list.push(toTurn(turn));
     byThread.set(turn.threadId, list);
   }
-  return chain.map((thread) => ({ thread, turns: byThread.get(thread.id) ?? [] }));
+  return withCountedTokens(chain.map((thread) => ({ thread, turns: byThread.get(thread.id) ?? [] })));
 }
 
 export type DescendantNode = { thread: Thread; children: DescendantNode[] };
@@ -308,4 +314,24 @@ export async function getThreadLinks(thread: Thread): Promise<{ parent: ThreadLi
     client.thread.findMany({ where: { parentThreadId: thread.id }, select, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 50 }),
   ]);
   return { parent, children };
+}
+
+/**
+ * Attaches each thread's real token total (default tokenizer) where every turn has been counted;
+ * threads with turns not yet counted (imported, not yet previewed) keep tokens: null.
+ */
+export async function withTokenTotals(threads: Thread[]): Promise<Thread[]> {
+  if (threads.length === 0) return threads;
+  const totals = await (await db()).turnTokenCount.groupBy({
+    by: ["threadId"],
+    where: { threadId: { in: threads.map((t) => t.id) }, tokenizer: DEFAULT_TOKENIZER_ID },
+    _sum: { tokens: true },
+    _count: { _all: true },
+  });
+  const byThread = new Map(totals.map((row) => [row.threadId, row]));
+  return threads.map((thread) => {
+    const row = byThread.get(thread.id);
+    const counted = row?._count._all ?? 0;
+    return counted === thread.turnCount ? { ...thread, tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: row?._sum.tokens ?? 0 } } : thread;
+  });
 }

@@ -1,9 +1,11 @@
 import "server-only";
+import type { Thread, Turn } from "@/lib/domain/types";
+import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import { inChunks } from "./chunks";
-import { WRITE_TRANSACTION } from "./threads";
+import { WRITE_TRANSACTION } from "./transactions";
 
-type CountedTurn = { id: string; content: string };
+type CountedTurn = { id: string; threadId: string; content: string };
 
 /**
  * Each turn's content measured by `tokenizer`, keyed by turn id. Counts are stored the first
@@ -15,9 +17,9 @@ export async function contentTokenCounts(
   count: (text: string) => number,
 ): Promise<Map<string, number>> {
   const client = await db();
-  const ids = turns.map((turn) => turn.id);
-  const stored = await inChunks(ids, (chunk) =>
-    client.turnTokenCount.findMany({ where: { tokenizer, turn: { id: { in: chunk } } }, select: { tokens: true, turn: { select: { id: true } } } }),
+  const threadIds = [...new Set(turns.map((turn) => turn.threadId))];
+  const stored = await inChunks(threadIds, (chunk) =>
+    client.turnTokenCount.findMany({ where: { tokenizer, threadId: { in: chunk } }, select: { tokens: true, turn: { select: { id: true } } } }),
   );
   const counts = new Map(stored.map((row) => [row.turn.id, row.tokens]));
   const missing = turns.filter((turn) => !counts.has(turn.id));
@@ -38,4 +40,14 @@ export async function contentTokenCounts(
     for (let start = 0; start < rows.length; start += 500) await tx.turnTokenCount.createMany({ data: rows.slice(start, start + 500) });
   }, WRITE_TRANSACTION);
   return counts;
+}
+
+/** Attaches each thread's real token total (default tokenizer), counting turns not yet counted. */
+export async function withCountedTokens<T extends { thread: Thread; turns: Turn[] }>(threads: T[]): Promise<T[]> {
+  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
+  const counts = await contentTokenCounts(threads.flatMap((t) => t.turns), counter.id, (text) => counter.count(text));
+  return threads.map((entry) => ({
+    ...entry,
+    thread: { ...entry.thread, tokens: { tokenizer: counter.id, count: entry.turns.reduce((sum, turn) => sum + (counts.get(turn.id) ?? 0), 0) } },
+  }));
 }

@@ -13,7 +13,8 @@ import { inChunks } from "./chunks";
 import { db } from "./client";
 import { lockForWrite } from "./dialect";
 import { jsonOrNull, mergeModels } from "./mappers";
-import { getChain, getThreadWithTurns, WRITE_TRANSACTION } from "./threads";
+import { getChain, getThreadWithTurns } from "./threads";
+import { WRITE_TRANSACTION } from "./transactions";
 
 /** The export document of a thread, or of its whole chain (oldest first), as exact bytes. */
 export async function exportThread(id: string, options: { chain?: boolean; includeExpired?: boolean } = {}): Promise<string> {

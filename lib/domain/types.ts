@@ -53,6 +53,8 @@ export type Thread = {
   expired: boolean;
   turnCount: number;
   tokenEstimate: number;
+  /** Real token count of all turns with the default tokenizer; null until every turn is counted. */
+  tokens: { tokenizer: string; count: number } | null;
   modelsUsed: string[];
 };
 

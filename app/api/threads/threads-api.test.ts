@@ -808,3 +808,27 @@ describe("file snapshots on turns", () => {
     expect((await fetchThread(thread.id)).turns).toHaveLength(0);
   });
 });
+
+describe("real token totals", () => {
+  it("counts every turn with the default tokenizer, for appended and imported turns alike", async () => {
+    const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+    const thread = await newThread();
+    const contents = ["Why do sessions drop after a refresh?", "Because `expiresAt` is never updated. 修正 ✅"];
+    for (const [i, content] of contents.entries()) await newTurn(thread.id, { role: i ? "assistant" : "user", content });
+    const expected = contents.reduce((sum, c) => sum + countTokens(c), 0);
+    expect((await fetchThread(thread.id)).thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
+
+    const listed = await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }));
+    expect(listed.items.find((t) => t.id === thread.id)?.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
+
+    const exported = await (await api.exportThread(thread.id)).text();
+    const copy = await json<{ threadIds: string[] }>(await api.importDocuments(exported, "?mode=copy"));
+    const copyId = copy.threadIds[0]!;
+    // Imported turns are counted on first read, then listed like the rest.
+    const before = await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }));
+    expect(before.items.find((t) => t.id === copyId)?.tokens).toBeNull();
+    expect((await fetchThread(copyId)).thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
+    const after = await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }));
+    expect(after.items.find((t) => t.id === copyId)?.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
+  });
+});

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { BudgetView } from "@/components/budget/budget-view";
+import { listCustomModels } from "@/lib/db/custom-models";
 import { findThread } from "@/lib/db/threads";
 import { listModels } from "@/lib/models/catalog";
 
@@ -11,7 +12,7 @@ export default async function BudgetPage({ params, searchParams }: { params: Pro
   if (!thread) notFound();
   const query = await searchParams;
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const models = listModels().map((m) => ({ id: m.id, provider: m.provider, contextWindow: m.contextWindow, maxOutputTokens: m.maxOutputTokens }));
+  const models = listModels(await listCustomModels()).map((m) => ({ id: m.id, provider: m.provider, contextWindow: m.contextWindow, maxOutputTokens: m.maxOutputTokens }));
   const lastModel = thread.modelsUsed.at(-1);
   const initialModel = first(query.model) ?? (lastModel && models.some((m) => m.id === lastModel) ? lastModel : "gpt-5");
   return (

@@ -1,0 +1,120 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { CustomModelForm, DeleteCustomModelButton } from "@/components/settings/custom-models";
+import { listCustomModels } from "@/lib/db/custom-models";
+import { describeTimeout } from "@/lib/domain/expiry";
+import { serverSettings } from "@/lib/env";
+import { formatCount } from "@/lib/format";
+import { CATALOG_REVIEWED, listModels } from "@/lib/models/catalog";
+import { listTokenizers } from "@/lib/tokenizers/registry";
+
+export const metadata: Metadata = { title: "Settings" };
+
+const source = (s: "env" | "default") => (s === "env" ? "from the environment" : "default");
+
+export default async function SettingsPage() {
+  await connection();
+  const settings = serverSettings();
+  const custom = await listCustomModels();
+  const catalog = listModels().filter((m) => m.source !== "custom");
+  const tokenizers = listTokenizers().map((t) => ({ id: t.id, label: `${t.label}${t.exact ? "" : " (estimate)"}` }));
+  return (
+    <div className="max-w-4xl space-y-8">
+      <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+
+      <section aria-labelledby="limits-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <h2 id="limits-heading" className="text-lg font-semibold">Conversation limits</h2>
+        <p className="text-sm text-zinc-600">Set by environment variables when the server starts (see the README).</p>
+        <dl className="mt-3 grid grid-cols-1 gap-2 text-sm sm:grid-cols-[max-content_1fr]">
+          <dt className="text-zinc-500">Expiry (CONVERSATION_TIMEOUT_HOURS)</dt>
+          <dd data-testid="setting-timeout">
+            {settings.timeoutHours.value === 0 ? "never" : `after ${describeTimeout(settings.timeoutHours.value)} without activity`} ({source(settings.timeoutHours.source)})
+          </dd>
+          <dt className="text-zinc-500">Turn limit (MAX_CONVERSATION_TURNS)</dt>
+          <dd data-testid="setting-max-turns">
+            {settings.maxTurns.value} turns ({source(settings.maxTurns.source)})
+          </dd>
+          <dt className="text-zinc-500">Body limit (THREADLINE_MAX_BODY_BYTES)</dt>
+          <dd>
+            {formatCount(settings.maxBodyBytes.value)} bytes ({source(settings.maxBodyBytes.source)})
+          </dd>
+          <dt className="text-zinc-500">File roots (THREADLINE_FILE_ROOTS)</dt>
+          <dd className="break-all">
+            {settings.fileRoots.length > 0 ? settings.fileRoots.join(", ") : "none: previews embed only the file snapshots stored with turns"}
+          </dd>
+        </dl>
+      </section>
+
+      <section aria-labelledby="custom-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <h2 id="custom-heading" className="text-lg font-semibold">Custom models</h2>
+        <p className="text-sm text-zinc-600">Models the catalog lacks (a fine-tune, a local model with a different window). Budget previews use them by name.</p>
+        {custom.length > 0 ? (
+          <table className="mt-3 w-full text-sm">
+            <thead className="text-left text-zinc-500">
+              <tr>
+                <th className="py-1">Name</th>
+                <th className="py-1 text-right">Window</th>
+                <th className="py-1 text-right">Max output</th>
+                <th className="py-1">Tokenizer</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {custom.map((m) => (
+                <tr key={m.id} className="border-t border-zinc-100">
+                  <td className="py-1 font-mono break-all">{m.displayName}</td>
+                  <td className="py-1 text-right">{m.contextWindow.toLocaleString("en-US")}</td>
+                  <td className="py-1 text-right">{m.maxOutputTokens.toLocaleString("en-US")}</td>
+                  <td className="py-1">{m.tokenizer}</td>
+                  <td className="py-1 text-right">
+                    <DeleteCustomModelButton name={m.displayName} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="mt-2 text-sm text-zinc-500">None yet.</p>
+        )}
+        <CustomModelForm tokenizers={tokenizers} />
+      </section>
+
+      <section aria-labelledby="catalog-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <h2 id="catalog-heading" className="text-lg font-semibold">Model catalog</h2>
+        <p className="text-sm text-zinc-600">
+          {catalog.length} models, data reviewed {CATALOG_REVIEWED}. Prices are USD per million tokens.
+        </p>
+        <div className="mt-2 max-h-96 overflow-auto">
+          <table className="w-full text-sm">
+            <thead className="sticky top-0 bg-white text-left text-zinc-500">
+              <tr>
+                <th className="py-1">Model</th>
+                <th className="py-1">Provider</th>
+                <th className="py-1 text-right">Window</th>
+                <th className="py-1 text-right">Max output</th>
+                <th className="py-1">Tokenizer</th>
+                <th className="py-1 text-right">In / out</th>
+              </tr>
+            </thead>
+            <tbody>
+              {catalog.map((m) => (
+                <tr key={`${m.provider}:${m.id}`} className="border-t border-zinc-100">
+                  <td className="py-1 font-mono">{m.id}</td>
+                  <td className="py-1">{m.provider}</td>
+                  <td className="py-1 text-right">{formatCount(m.contextWindow)}</td>
+                  <td className="py-1 text-right">{formatCount(m.maxOutputTokens)}</td>
+                  <td className="py-1">
+                    {m.tokenizer}
+                    {m.exactTokenizer ? "" : " ≈"}
+                  </td>
+                  <td className="py-1 text-right">{m.inputPricePerMTok === null ? "—" : `$${m.inputPricePerMTok} / $${m.outputPricePerMTok ?? "?"}`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="mt-2 text-xs text-zinc-500">≈ marks a calibrated estimate rather than the model&apos;s own tokenizer.</p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+"use client";
+
+import { useActionState, useState, useTransition } from "react";
+import { addCustomModelAction, deleteCustomModelAction, type SettingsFormState } from "@/lib/actions/settings";
+
+export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; label: string }[] }) {
+  const [state, action, pending] = useActionState<SettingsFormState, FormData>(addCustomModelAction, null);
+  const error = (field: string) =>
+    state?.fieldErrors?.[field] ? (
+      <span role="alert" className="text-xs text-red-700">
+        {state.fieldErrors[field]}
+      </span>
+    ) : null;
+  return (
+    <form action={action} className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2" aria-label="Add a custom model">
+      <label className="flex flex-col text-sm">
+        <span className="mb-1 text-zinc-600">Name</span>
+        <input name="name" required placeholder="e.g. my-finetune-7b" className="rounded border border-zinc-300 px-3 py-2" />
+        {error("name")}
+      </label>
+      <label className="flex flex-col text-sm">
+        <span className="mb-1 text-zinc-600">Context window (tokens)</span>
+        <input name="contextWindow" required inputMode="numeric" placeholder="32768" className="rounded border border-zinc-300 px-3 py-2" />
+        {error("contextWindow")}
+      </label>
+      <label className="flex flex-col text-sm">
+        <span className="mb-1 text-zinc-600">Max output (optional)</span>
+        <input name="maxOutputTokens" inputMode="numeric" placeholder="8192" className="rounded border border-zinc-300 px-3 py-2" />
+        {error("maxOutputTokens")}
+      </label>
+      <label className="flex flex-col text-sm">
+        <span className="mb-1 text-zinc-600">Tokenizer</span>
+        <select name="tokenizer" defaultValue="o200k_base" className="rounded border border-zinc-300 bg-white px-2 py-2">
+          {tokenizers.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+        {error("tokenizer")}
+      </label>
+      <div className="flex items-center gap-3 sm:col-span-2">
+        <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+          {pending ? "Adding…" : "Add model"}
+        </button>
+        {state && (
+          <span role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
+            {state.message}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function DeleteCustomModelButton({ name }: { name: string }) {
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string | null>(null);
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button
+        type="button"
+        disabled={pending}
+        onClick={() =>
+          startTransition(async () => {
+            const result = await deleteCustomModelAction(name);
+            if (!result.ok) setMessage(result.message);
+          })
+        }
+        className="rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100"
+        aria-label={`Remove ${name}`}
+      >
+        Remove
+      </button>
+      {message && <span role="alert" className="text-xs text-red-700">{message}</span>}
+    </span>
+  );
+}
