@@ -13,6 +13,48 @@ for (const width of [1280, 390]) {
   });
 }
 
+test("long unbroken names wrap at 390px: file path, tool name, model name", async ({ page, request }) => {
+  const toolName = "mcp__threadline_probe__".padEnd(150, "abcdefghij");
+  const modelName = "vendor_model_checkpoint_".padEnd(150, "0123456789");
+  const path = "/src/".padEnd(66, "abcdefghijklmnopqrstuvwxyz") + "x.ts";
+  expect([toolName.length, modelName.length, path.length]).toEqual([150, 150, 70]);
+  const created = await request.post("/api/threads", { data: { toolName, title: "A thread whose title is long enough to need a second line on a phone screen" } });
+  expect(created.status()).toBe(201);
+  const { thread } = await created.json();
+  const turns = [
+    { role: "user", content: "Look at this file", files: [path], images: [`${path}.png`], toolName },
+    { role: "assistant", content: "Looked.", toolName, modelProvider: "someprovider", modelName },
+  ];
+  for (const turn of turns) expect((await request.post(`/api/threads/${thread.id}/turns`, { data: turn })).status()).toBe(201);
+
+  await page.setViewportSize({ width: 390, height: 900 });
+  for (const address of ["/threads", `/threads/${thread.id}`, `/threads/${thread.id}/chain`]) {
+    await page.goto(address);
+    await expect(page.locator("main")).toContainText(toolName.slice(0, 20));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${address} scrolls sideways at 390px`).toBeLessThanOrEqual(0);
+    // Nothing sticks out of the screen either where a container clips it (the list clips its rows).
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll("main *")]
+        .filter((el) => {
+          if (el.getBoundingClientRect().right <= document.documentElement.clientWidth + 0.5) return false;
+          for (let up = el.parentElement; up; up = up.parentElement) if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return false;
+          return true;
+        })
+        .map((el) => el.outerHTML.slice(0, 120)),
+    );
+    expect(outside, `${address} has content past the right edge`).toEqual([]);
+  }
+
+  // On a phone the title has its own row, above the date.
+  await page.goto("/threads");
+  const row = page.getByRole("list", { name: "Threads" }).getByRole("listitem").filter({ hasText: "A thread whose title is long" });
+  const title = await row.getByRole("link").boundingBox();
+  const time = await row.locator("time").first().boundingBox();
+  expect(title!.width).toBeGreaterThan(300);
+  expect(time!.y).toBeGreaterThanOrEqual(title!.y + title!.height - 1);
+});
+
 test("the list and a thread work by keyboard", async ({ page }) => {
   await page.goto("/threads");
   // From the top of the page, Tab passes the skip link and the navigation, then reaches the search box.

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
 import { EMPTY_URL } from "../playwright.config";
@@ -109,18 +110,25 @@ test("search, filters and loading more as you scroll", async ({ page, request })
 
 test("expired threads are shown, marked, and can be purged", async ({ page, request }) => {
   const id = "7a2b3c4d-0000-4000-8000-00000000e001";
+  // Last active just now (first in the list), yet expired: as if the timeout had been shortened.
+  const now = Date.now();
+  const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
   const doc = {
     format: "threadline/v1",
-    threads: [{ id, title: "Old expired chat", toolName: "chat", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", expiresAt: "2026-01-01T03:00:00.000Z", turns: [] }],
+    threads: [{ id, title: "Old expired chat", toolName: "chat", createdAt: at(-7_200_000), lastUpdatedAt: at(0), expiresAt: at(-60_000), turns: [] }],
   };
   expect((await request.post("/api/import", { data: doc })).status()).toBe(201);
   expect((await request.get(`/api/threads/${id}`)).status()).toBe(404);
-  await page.goto(`/threads/${id}`);
+  // Opened from the list, so the list's first page is in the client cache when the purge happens.
+  await page.goto("/threads");
+  await page.getByRole("list", { name: "Threads" }).getByRole("link", { name: "Old expired chat" }).click();
   await expect(page.getByTestId("expiry")).toContainText("expired");
   await expect(page.getByRole("status")).toContainText("Agents using the API get 404");
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Purge thread" }).click();
   await expect(page).toHaveURL(/\/threads$/);
+  await expect(page.getByRole("list", { name: "Threads" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Old expired chat" })).toHaveCount(0);
   const after = await request.get(`/api/threads/${id}`);
   expect(after.status()).toBe(404);
   expect((await after.json()).error.code).toBe("not_found");
@@ -132,4 +140,92 @@ test("unknown and malformed thread addresses show the not-found page", async ({ 
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   }
+});
+
+test("turn anchors are unique across a chain, and each #N link points at its turn", async ({ page }) => {
+  await page.goto(`/threads/${DEMO_IDS.debug}/chain`);
+  await expect(page.getByRole("article")).toHaveCount(8);
+  const ids = await page.getByRole("article").evaluateAll((articles) => articles.map((a) => a.id));
+  expect(new Set(ids).size).toBe(8);
+  const turn = page.getByRole("article", { name: "Turn 6" });
+  await turn.getByRole("link", { name: "#6" }).click();
+  expect(await page.evaluate(() => location.hash)).toBe(`#${await turn.getAttribute("id")}`);
+  await expect(page.locator(":target")).toHaveAttribute("aria-label", "Turn 6");
+});
+
+test("wording: one turn, and the role is not repeated as attribution", async ({ page, request }) => {
+  const { thread } = await (await request.post("/api/threads", { data: { toolName: "wording", title: "Wording probe thread" } })).json();
+  expect((await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "assistant", content: "Alone." } })).status()).toBe(201);
+  await page.goto(`/threads/${thread.id}`);
+  await expect(page.locator("dd", { hasText: /^1 turn, / })).toBeVisible();
+  const article = page.getByRole("article", { name: "Turn 1" });
+  await expect(article).toContainText("Assistant");
+  await expect(article).not.toContainText("Assistant Assistant");
+  await expect(article.getByTestId("attribution")).toHaveCount(0);
+  await page.goto("/threads");
+  const row = page.getByRole("list", { name: "Threads" }).getByRole("listitem").filter({ hasText: "Wording probe thread" });
+  await expect(row.getByText("1 turn", { exact: true })).toBeVisible();
+  await expect(row).not.toContainText("1 turns");
+});
+
+test("the list fetches data only: no server re-render per keystroke, no prefetch of every row", async ({ page }) => {
+  const pageRequests: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    const rsc = request.headers()["rsc"] === "1" || url.searchParams.has("_rsc");
+    if (rsc && url.pathname.startsWith("/threads")) pageRequests.push(`${url.pathname}${url.search}`);
+  });
+  await page.goto("/threads");
+  const rows = page.getByRole("list", { name: "Threads" }).getByRole("listitem");
+  await expect(rows.first()).toBeVisible();
+  await page.getByLabel("Search titles and turns").pressSequentially("serialises refreshes", { delay: 120 });
+  await expect(rows).toHaveCount(1);
+  await expect(page).toHaveURL(/\?q=serialises\+refreshes$/);
+  await page.getByLabel("Search titles and turns").fill("");
+  await expect(rows.nth(1)).toBeVisible();
+  await page.waitForTimeout(1500); // time for any prefetch of the visible rows to start
+  expect(pageRequests).toEqual([]);
+  // The URL still drives the page: a reload with it shows the same search.
+  await page.goto("/threads?q=serialises+refreshes");
+  await expect(page.getByLabel("Search titles and turns")).toHaveValue("serialises refreshes");
+  await expect(rows).toHaveCount(1);
+});
+
+test("an unknown API path answers JSON, and the site has an icon", async ({ request, page }) => {
+  for (const method of ["GET", "POST", "DELETE"]) {
+    const response = await request.fetch("/api/no/such/endpoint", { method });
+    expect(response.status()).toBe(404);
+    expect(response.headers()["content-type"]).toContain("application/json");
+    expect((await response.json()).error.code).toBe("not_found");
+  }
+  const icon = await request.get("/icon.svg");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+  const missing: string[] = [];
+  page.on("response", (response) => void (response.status() === 404 && missing.push(response.url())));
+  await page.goto("/threads");
+  await expect(page.locator('link[rel="icon"]').first()).toHaveAttribute("href", /icon/);
+  await page.waitForLoadState("networkidle");
+  expect(missing).toEqual([]);
+});
+
+test("the chain page copes with parent links that loop (data from before imports refused them)", async ({ page, request }) => {
+  const a = (await (await request.post("/api/threads", { data: { toolName: "loop", title: "Loop thread A" } })).json()).thread;
+  const b = (await (await request.post("/api/threads", { data: { toolName: "loop", title: "Loop thread B", parentThreadId: a.id } })).json()).thread;
+  for (const thread of [a, b]) expect((await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "user", content: `in ${thread.title}` } })).status()).toBe(201);
+  // The API refuses the loop, so it is written straight into the server's database file.
+  const Database = (await import("better-sqlite3")).default;
+  const file = new Database(join(process.cwd(), "e2e", ".data", "seeded.db"));
+  file.prepare('UPDATE "Thread" SET "parentThreadId" = ? WHERE "id" = ?').run(b.id, a.id);
+  file.close();
+
+  const errors: string[] = [];
+  page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
+  await page.goto(`/threads/${a.id}/chain`);
+  const chain = page.getByRole("list", { name: "Threads in the chain, oldest first" });
+  await expect(chain.getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByRole("article")).toHaveCount(2);
+  await expect(page.getByTestId("chain-start")).toContainText("The parent links loop");
+  await expect(page.getByText("which is not in this database")).toHaveCount(0);
+  expect(errors).toEqual([]);
 });

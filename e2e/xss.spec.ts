@@ -32,8 +32,10 @@ test("hostile turn content renders as text and nothing executes", async ({ page,
   await expect(main.locator("script, iframe, svg[onload], img[onerror]")).toHaveCount(0);
   await expect(main.locator('a[href^="javascript:"]')).toHaveCount(0);
 
-  // The unsafe href was dropped: the anchor is inert text (no link role), and clicking it goes nowhere.
+  // The unsafe href was dropped: the text is plain text (no link role, no bare anchor), and clicking it goes nowhere.
   await expect(page.getByRole("link", { name: "click me" })).toHaveCount(0);
+  await expect(turns.locator('span[title="link removed"]', { hasText: "click me" })).toBeVisible();
+  await expect(main.locator("a:not([href])")).toHaveCount(0);
   await turns.getByText("click me").click();
   await expect(page).toHaveURL(new RegExp(`/threads/${thread.id}`));
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();

@@ -11,11 +11,16 @@ const components: Components = {
       [image{alt ? `: ${alt}` : ""}{typeof src === "string" && src ? ` — ${src}` : ""}]
     </span>
   ),
-  a: ({ href, children }) => (
-    <a href={href} rel="noopener noreferrer nofollow" className="text-indigo-700 underline">
-      {children}
-    </a>
-  ),
+  // Sanitising drops an unsafe href (javascript: and the like) and leaves the anchor: show its
+  // text as plain text, not as something that looks like a link and goes nowhere.
+  a: ({ href, children }) =>
+    href ? (
+      <a href={href} rel="noopener noreferrer nofollow" className="text-indigo-700 underline">
+        {children}
+      </a>
+    ) : (
+      <span title="link removed">{children}</span>
+    ),
 };
 
 /**

@@ -1,11 +1,14 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { purgeThreadAction } from "@/lib/actions/threads";
+import { threadKeys } from "@/lib/queries/threads";
 
 export function PurgeButton({ threadId, childCount }: { threadId: string; childCount: number }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const purge = () => {
@@ -13,8 +16,11 @@ export function PurgeButton({ threadId, childCount }: { threadId: string; childC
     if (!window.confirm(`Purge this thread and all its turns? This cannot be undone.${children}`)) return;
     startTransition(async () => {
       const result = await purgeThreadAction(threadId);
-      if (result.ok) router.push("/threads");
-      else setError(result.message);
+      if (!result.ok) return setError(result.message);
+      // The list keeps its pages in the query cache (fresh for 30 s) and would show the purged
+      // thread again; dropped, the list starts from the server's fresh first page.
+      queryClient.removeQueries({ queryKey: threadKeys.all });
+      router.push("/threads");
     });
   };
   return (

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
-import { formatCount, formatDateTime } from "@/lib/format";
+import { formatCount, formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PurgeButton } from "./purge-button";
 
@@ -32,13 +32,13 @@ export function ThreadHeader({ thread, parent, childThreads }: Props) {
           </dd>
           <CopyButton text={thread.id} label="Copy id" />
         </div>
-        <div className="flex gap-2">
+        <div className="flex min-w-0 gap-2">
           <dt className="text-zinc-500">Tool</dt>
-          <dd className="font-mono">{thread.toolName}</dd>
+          <dd className="min-w-0 font-mono break-all">{thread.toolName}</dd>
         </div>
-        <div className="flex gap-2">
+        <div className="flex min-w-0 gap-2">
           <dt className="text-zinc-500">Source</dt>
-          <dd>{thread.source}</dd>
+          <dd className="min-w-0 break-all">{thread.source}</dd>
         </div>
         <div className="flex gap-2">
           <dt className="text-zinc-500">Created</dt>
@@ -61,7 +61,7 @@ export function ThreadHeader({ thread, parent, childThreads }: Props) {
         <div className="flex gap-2">
           <dt className="text-zinc-500">Size</dt>
           <dd>
-            {thread.turnCount} turns, <span title="Estimated: characters / 4">~{formatCount(thread.tokenEstimate)} tokens</span>
+            {plural(thread.turnCount, "turn")}, <span title="Estimated: characters / 4">~{formatCount(thread.tokenEstimate)} tokens</span>
           </dd>
         </div>
         {thread.modelsUsed.length > 0 && (

@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { ThreadPage } from "@/lib/domain/types";
 import { displayTitle } from "@/lib/domain/title";
-import { formatCount, formatDateTime } from "@/lib/format";
+import { formatCount, formatDateTime, plural } from "@/lib/format";
 import { fetchThreadPage, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
 
 type Props = { initialFilters: ThreadFilters; initialPage: ThreadPage; facets: { tools: string[]; models: string[] } };
@@ -14,7 +14,6 @@ type Props = { initialFilters: ThreadFilters; initialPage: ThreadPage; facets: {
 const SEARCH_DELAY_MS = 250;
 
 export function ThreadList({ initialFilters, initialPage, facets }: Props) {
-  const router = useRouter();
   const pathname = usePathname();
   const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
   const [searchText, setSearchText] = useState(initialFilters.q ?? "");
@@ -28,8 +27,10 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
     const query = params.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
-  }, [filters, pathname, router]);
+    // Only the URL changes: the list fetches its own data, and router.replace re-rendered the
+    // whole page on the server on every debounced keystroke. Next.js keeps its router in step.
+    window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
+  }, [filters, pathname]);
 
   const isInitial = filters.q === initialFilters.q && filters.tool === initialFilters.tool && filters.model === initialFilters.model;
   const query = useInfiniteQuery({
@@ -96,7 +97,13 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
           {threads.map((thread) => (
             <li key={thread.id} className="px-4 py-3 hover:bg-zinc-50">
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-                <Link href={`/threads/${thread.id}`} className="min-w-0 flex-1 truncate font-medium text-zinc-900 hover:underline">
+                {/* A row of its own on small screens, so the date does not squeeze the title. Not
+                    prefetched: a long list would fetch every thread page. */}
+                <Link
+                  href={`/threads/${thread.id}`}
+                  prefetch={false}
+                  className="min-w-0 basis-full font-medium break-words text-zinc-900 hover:underline sm:flex-1 sm:truncate"
+                >
                   {displayTitle(thread.title)}
                 </Link>
                 {thread.expired && (
@@ -107,15 +114,15 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
                 </time>
               </div>
               <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
-                <span>
+                <span className="min-w-0 break-all">
                   tool <span className="font-mono text-zinc-800">{thread.toolName}</span>
                 </span>
                 {thread.modelsUsed.length > 0 && (
-                  <span className="min-w-0 truncate">
+                  <span className="min-w-0 break-words">
                     models <span className="font-mono text-zinc-800">{thread.modelsUsed.join(", ")}</span>
                   </span>
                 )}
-                <span>{thread.turnCount} turns</span>
+                <span>{plural(thread.turnCount, "turn")}</span>
                 <span title="Estimated: characters / 4">~{formatCount(thread.tokenEstimate)} tokens</span>
                 <span>{thread.expiresAt === null ? "never expires" : thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
               </div>

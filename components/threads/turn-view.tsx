@@ -1,11 +1,16 @@
-import { attributionText, roleLabel } from "@/lib/domain/attribution";
+import { attributionBesideRole, roleLabel } from "@/lib/domain/attribution";
 import type { Turn, TurnPart } from "@/lib/domain/types";
-import { formatCount, formatDateTime } from "@/lib/format";
+import { contentPreview, formatCount, formatDateTime } from "@/lib/format";
 import { Collapsible } from "./collapsible";
 import { MarkdownContent } from "./markdown";
 
 const LONG_CHARS = 2_000;
 const LONG_LINES = 30;
+/**
+ * Past this, the page carries only a preview of a turn, loaded in full when expanded: a 15 MB
+ * turn rendered as Markdown took 26 s and sent 31 MB.
+ */
+const PREVIEW_CHARS = 8_192;
 
 const ROLE_STYLE: Record<Turn["role"], string> = {
   user: "border-sky-200 bg-sky-50 text-sky-800",
@@ -18,17 +23,23 @@ const ROLE_STYLE: Record<Turn["role"], string> = {
 export function TurnView({ turn, number, threadLabel }: { turn: Turn; number: number; threadLabel?: string }) {
   const lines = turn.content.split("\n").length;
   const long = turn.content.length > LONG_CHARS || lines > LONG_LINES;
+  const preview = turn.content.length > PREVIEW_CHARS ? contentPreview(turn.content, PREVIEW_CHARS) : null;
+  const attribution = attributionBesideRole(turn);
+  // By turn id, not index: the chain page shows the turns of several threads, each from index 0.
+  const anchor = `turn-${turn.id}`;
   return (
-    <article id={`turn-${turn.index}`} aria-label={`Turn ${number}`} className="rounded-lg border border-zinc-200 bg-white">
+    <article id={anchor} aria-label={`Turn ${number}`} className="rounded-lg border border-zinc-200 bg-white">
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-100 px-4 py-2 text-sm">
-        <a href={`#turn-${turn.index}`} className="font-mono text-xs text-zinc-500 hover:underline">
+        <a href={`#${anchor}`} className="font-mono text-xs text-zinc-500 hover:underline">
           #{number}
         </a>
         <span className={`rounded border px-1.5 py-0.5 text-xs font-medium ${ROLE_STYLE[turn.role]}`}>{roleLabel(turn.role)}</span>
-        <span className="font-medium text-zinc-800" data-testid="attribution">
-          {attributionText(turn)}
-        </span>
-        {threadLabel && <span className="text-xs text-zinc-500">in {threadLabel}</span>}
+        {attribution && (
+          <span className="min-w-0 font-medium break-words text-zinc-800" data-testid="attribution">
+            {attribution}
+          </span>
+        )}
+        {threadLabel && <span className="min-w-0 text-xs break-words text-zinc-500">in {threadLabel}</span>}
         <span className="ml-auto flex items-center gap-3 text-xs text-zinc-500">
           <span title="Estimated: characters / 4">~{formatCount(turn.tokenEstimate)} tokens</span>
           <time dateTime={turn.timestamp}>{formatDateTime(turn.timestamp)}</time>
@@ -37,12 +48,12 @@ export function TurnView({ turn, number, threadLabel }: { turn: Turn; number: nu
       {(turn.files.length > 0 || turn.images.length > 0) && (
         <div className="flex flex-wrap gap-2 border-b border-zinc-100 px-4 py-2 text-xs">
           {turn.files.map((path) => (
-            <span key={`f:${path}`} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-zinc-700" title="File referenced by this turn">
+            <span key={`f:${path}`} className="min-w-0 rounded bg-zinc-100 px-1.5 py-0.5 font-mono break-all text-zinc-700" title="File referenced by this turn">
               <span className="text-zinc-500">file</span> {path}
             </span>
           ))}
           {turn.images.map((path) => (
-            <span key={`i:${path}`} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-zinc-700" title="Image referenced by this turn">
+            <span key={`i:${path}`} className="min-w-0 rounded bg-zinc-100 px-1.5 py-0.5 font-mono break-all text-zinc-700" title="Image referenced by this turn">
               <span className="text-zinc-500">image</span> {path}
             </span>
           ))}
@@ -50,8 +61,13 @@ export function TurnView({ turn, number, threadLabel }: { turn: Turn; number: nu
       )}
       <div className="px-4 py-3">
         {turn.parts && turn.parts.some((p) => p.type !== "text") && <TurnParts parts={turn.parts} />}
-        <Collapsible collapsedByDefault={long} summary={`${lines} lines, ${formatCount(turn.content.length)} characters`}>
-          <MarkdownContent text={turn.content} />
+        <Collapsible
+          collapsedByDefault={long}
+          summary={`${lines} lines, ${formatCount(turn.content.length)} characters`}
+          // The UI shows expired threads, so it asks for their turns too.
+          fullUrl={preview === null ? undefined : `/api/threads/${turn.threadId}/turns/${turn.index}?includeExpired=1`}
+        >
+          <MarkdownContent text={preview ?? turn.content} />
         </Collapsible>
       </div>
     </article>
@@ -76,7 +92,7 @@ function TurnParts({ parts }: { parts: TurnPart[] }) {
           return (
             <details key={i} className="rounded border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm">
               <summary className="cursor-pointer">
-                Tool call <span className="font-mono">{part.name}</span> <span className="text-xs text-zinc-500">{part.id}</span>
+                Tool call <span className="font-mono break-all">{part.name}</span> <span className="text-xs break-all text-zinc-500">{part.id}</span>
               </summary>
               <pre className="mt-2 overflow-x-auto text-xs">{JSON.stringify(part.arguments ?? null, null, 2)}</pre>
             </details>
@@ -86,7 +102,7 @@ function TurnParts({ parts }: { parts: TurnPart[] }) {
           return (
             <details key={i} className={`rounded border px-3 py-2 text-sm ${part.isError ? "border-red-200 bg-red-50" : "border-zinc-200 bg-zinc-50"}`}>
               <summary className="cursor-pointer">
-                Tool result <span className="text-xs text-zinc-500">{part.toolCallId}</span>
+                Tool result <span className="text-xs break-all text-zinc-500">{part.toolCallId}</span>
                 {part.isError ? <span className="ml-2 text-red-700">error</span> : null}
               </summary>
               <pre className="mt-2 overflow-x-auto whitespace-pre-wrap text-xs">
@@ -96,7 +112,7 @@ function TurnParts({ parts }: { parts: TurnPart[] }) {
           );
         }
         return (
-          <span key={i} className="inline-block rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs">
+          <span key={i} className="inline-block max-w-full rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs break-all">
             [image{part.alt ? `: ${part.alt}` : ""}{part.path ? ` — ${part.path}` : ""}]
           </span>
         );

@@ -8,10 +8,12 @@ import {
   type NativeDocument,
   type NativeThread,
 } from "@/lib/domain/native-format";
+import { findParentCycle } from "@/lib/domain/chain";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { inChunks } from "./chunks";
 import { db } from "./client";
 import { lockForWrite } from "./dialect";
+import type { Prisma } from "./generated/client";
 import { jsonOrNull, mergeModels } from "./mappers";
 import { getChain, getThreadWithTurns } from "./threads";
 import { WRITE_TRANSACTION } from "./transactions";
@@ -58,6 +60,8 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
       }),
     ),
   );
+  // Where each thread of `all` came from, to name its fields: documents[d].threads[t].
+  const positions = documents.flatMap((doc, d) => doc.threads.map((_, t) => (documents.length > 1 ? `[${d}].threads[${t}]` : `threads[${t}]`)));
   const threads = mode === "copy" ? withNewIds(all) : all;
   const client = await db();
   const warnings: string[] = [];
@@ -80,6 +84,9 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
         );
       }
     }
+    // Copies get new ids that no stored thread can name, so only strict imports can close a loop
+    // through the database; the document's own links are the same in both modes.
+    await refuseParentCycles(all, positions, mode === "strict" ? tx : null);
     const importedIds = new Set(threads.map((t) => t.id));
     const outsideParents = [...new Set(threads.flatMap((t) => (t.parentThreadId && !importedIds.has(t.parentThreadId) ? [t.parentThreadId] : [])))];
     if (outsideParents.length > 0) {
@@ -145,6 +152,46 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     }
     return { threadIds: threads.map((t) => t.id), turnCount, warnings };
   }, WRITE_TRANSACTION);
+}
+
+/** Stored threads a cycle check walks through at most; a longer walk counts as ending at a root. */
+const MAX_STORED_WALK = 1_000;
+
+/**
+ * Refuses parent links that loop (a thread continuing itself, A -> B -> A): chain traversals stop
+ * at a loop, but the chain page showed such threads twice. The walk follows links through the
+ * document and, given `stored`, through existing threads: one stored with an imported id as its
+ * parent (a child imported before) closes a loop when that import names the child as parent.
+ */
+async function refuseParentCycles(threads: NativeThread[], positions: string[], stored: Prisma.TransactionClient | null): Promise<void> {
+  const inDocument = new Map(threads.map((t) => [t.id, t.parentThreadId]));
+  // No stored thread names an imported one as its parent: then no loop can pass through stored ones.
+  const storedChildren = stored
+    ? await inChunks([...inDocument.keys()], (ids) => stored.thread.findMany({ where: { parentThreadId: { in: ids } }, select: { id: true } }))
+    : [];
+  let storedWalk = 0;
+  const storedParents = new Map<string, string | null>();
+  const cycle = await findParentCycle(inDocument.keys(), async (id) => {
+    if (inDocument.has(id)) return inDocument.get(id) ?? null;
+    if (!stored || storedChildren.length === 0 || storedWalk >= MAX_STORED_WALK) return null;
+    if (!storedParents.has(id)) {
+      storedWalk += 1;
+      const row = await stored.thread.findUnique({ where: { id }, select: { parentThreadId: true } });
+      storedParents.set(id, row?.parentThreadId ?? null);
+    }
+    return storedParents.get(id) ?? null;
+  });
+  if (!cycle) return;
+  // Name the imported thread on the loop that comes last in the document: its link closes it.
+  const index = Math.max(...cycle.map((id) => threads.findIndex((t) => t.id === id)));
+  const thread = threads[index]!;
+  const field = `${positions[index]}.parentThreadId`;
+  const at = cycle.indexOf(thread.id);
+  const loop = [...cycle.slice(at), ...cycle.slice(0, at)]; // starting at this thread
+  const shown = loop.length > 6 ? [...loop.slice(0, 5), "..."] : loop;
+  const message =
+    loop.length === 1 ? "must not be the thread's own id" : `makes the parent links loop: ${[...shown, thread.id].join(" -> ")} (each continues the next)`;
+  throw new AppError("validation_failed", `${field}: ${message}`, [{ field, message }]);
 }
 
 function withNewIds(threads: NativeThread[]): NativeThread[] {

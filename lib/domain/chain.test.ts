@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectChain, type ChainLink } from "./chain";
+import { collectChain, findParentCycle, type ChainLink } from "./chain";
 
 function store(links: ChainLink[]) {
   const byId = new Map(links.map((l) => [l.id, l]));
@@ -44,5 +44,37 @@ describe("collectChain", () => {
     const result = await collectChain("b", store([{ id: "b", parentThreadId: "gone" }]).load);
     expect(result.chain.map((l) => l.id)).toEqual(["b"]);
     expect(result.stoppedBy).toBe("missing");
+  });
+});
+
+describe("findParentCycle", () => {
+  const parents = (links: Record<string, string | null>) => {
+    const lookups: string[] = [];
+    return { lookups, parentOf: (id: string) => (lookups.push(id), links[id] ?? null) };
+  };
+
+  it("finds a thread that is its own parent", async () => {
+    expect(await findParentCycle(["a", "b"], parents({ a: null, b: "b" }).parentOf)).toEqual(["b"]);
+  });
+
+  it("finds a loop of several threads, also when reached from a thread outside it", async () => {
+    const { parentOf } = parents({ x: "a", a: "b", b: "c", c: "a" });
+    expect(await findParentCycle(["x", "c"], parentOf)).toEqual(["a", "b", "c"]);
+  });
+
+  it("ignores a loop among other threads that a start only leads into", async () => {
+    expect(await findParentCycle(["x"], parents({ x: "a", a: "b", b: "a" }).parentOf)).toBeNull();
+    expect(await findParentCycle(["x", "b"], parents({ x: "a", a: "b", b: "a" }).parentOf)).toEqual(["a", "b"]);
+  });
+
+  it("answers null for chains that end at a root or an unknown parent", async () => {
+    expect(await findParentCycle(["c", "b", "d"], parents({ a: null, b: "a", c: "b", d: "gone" }).parentOf)).toBeNull();
+  });
+
+  it("looks each thread up once, so a long chain costs linear time", async () => {
+    const links = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`t${i}`, i === 0 ? null : `t${i - 1}`]));
+    const { parentOf, lookups } = parents(links);
+    expect(await findParentCycle(Object.keys(links), parentOf)).toBeNull();
+    expect(lookups).toHaveLength(1000);
   });
 });

@@ -8,6 +8,7 @@ import {
   uuidSchema,
   checkSnapshotPaths,
   fileSnapshotsSchema,
+  refuseProtoKeys,
 } from "@/lib/validation/common";
 
 /**
@@ -50,27 +51,29 @@ export const nativeThreadSchema = z.strictObject({
   turns: z.array(nativeTurnSchema),
 });
 
-export const nativeDocumentSchema = z
-  .strictObject({
-    format: z.literal(NATIVE_FORMAT, { error: `must be "${NATIVE_FORMAT}"` }),
-    threads: z.array(nativeThreadSchema).min(1, "must hold at least one thread"),
-  })
-  .superRefine((doc, ctx) => {
-    const threadIds = new Set<string>();
-    const turnIds = new Set<string>();
-    doc.threads.forEach((thread, t) => {
-      if (threadIds.has(thread.id)) ctx.addIssue({ code: "custom", path: ["threads", t, "id"], message: "appears twice in the document" });
-      threadIds.add(thread.id);
-      thread.turns.forEach((turn, i) => {
-        if (turn.index !== undefined && turn.index !== i) {
-          ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "index"], message: `must be ${i}: turns are 0-based and contiguous` });
-        }
-        checkSnapshotPaths(turn, ctx, ["threads", t, "turns", i]);
-        if (turnIds.has(turn.id)) ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "id"], message: "appears twice in the document" });
-        turnIds.add(turn.id);
+export const nativeDocumentSchema = refuseProtoKeys(
+  z
+    .strictObject({
+      format: z.literal(NATIVE_FORMAT, { error: `must be "${NATIVE_FORMAT}"` }),
+      threads: z.array(nativeThreadSchema).min(1, "must hold at least one thread"),
+    })
+    .superRefine((doc, ctx) => {
+      const threadIds = new Set<string>();
+      const turnIds = new Set<string>();
+      doc.threads.forEach((thread, t) => {
+        if (threadIds.has(thread.id)) ctx.addIssue({ code: "custom", path: ["threads", t, "id"], message: "appears twice in the document" });
+        threadIds.add(thread.id);
+        thread.turns.forEach((turn, i) => {
+          if (turn.index !== undefined && turn.index !== i) {
+            ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "index"], message: `must be ${i}: turns are 0-based and contiguous` });
+          }
+          checkSnapshotPaths(turn, ctx, ["threads", t, "turns", i]);
+          if (turnIds.has(turn.id)) ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "id"], message: "appears twice in the document" });
+          turnIds.add(turn.id);
+        });
       });
-    });
-  });
+    }),
+);
 
 export type NativeDocument = z.output<typeof nativeDocumentSchema>;
 export type NativeThread = z.output<typeof nativeThreadSchema>;

@@ -6,7 +6,7 @@ export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 export type SettingSource = "env" | "default";
 export type ParsedSetting = { value: number; source: SettingSource; warning?: string };
 
-type Rule = { name: string; fallback: number; integer: boolean; allowZero: boolean; unit: string };
+type Rule = { name: string; fallback: number; integer: boolean; allowZero: boolean; unit: string; max?: number };
 
 /**
  * Parses a numeric env setting. An invalid value falls back to the default with a warning for the
@@ -16,13 +16,17 @@ export function parseNumericSetting(raw: string | undefined, rule: Rule): Parsed
   const text = raw?.trim();
   if (!text) return { value: rule.fallback, source: "default" };
   const value = Number(text);
+  // Integers must be safe ones: MAX_CONVERSATION_TURNS=1e20 is an integer to JavaScript, but the
+  // database refuses it and every append failed.
   const valid =
-    Number.isFinite(value) && (rule.integer ? Number.isInteger(value) : true) && (rule.allowZero ? value >= 0 : value > 0);
-  if (!valid) {
+    Number.isFinite(value) && (rule.integer ? Number.isSafeInteger(value) : true) && (rule.allowZero ? value >= 0 : value > 0);
+  const tooLarge = valid && rule.max !== undefined && value > rule.max;
+  if (!valid || tooLarge) {
+    const limit = tooLarge ? ` (at most ${rule.max} ${rule.unit})` : "";
     return {
       value: rule.fallback,
       source: "default",
-      warning: `Invalid ${rule.name} value ('${text}'), using default of ${rule.fallback} ${rule.unit}`,
+      warning: `Invalid ${rule.name} value ('${text}'), using default of ${rule.fallback} ${rule.unit}${limit}`,
     };
   }
   return { value, source: "env" };
@@ -34,6 +38,9 @@ export const timeoutHoursRule: Rule = {
   integer: false,
   allowZero: true, // 0 = threads never expire
   unit: "hours",
+  // About 114 years. Far larger values (1e10) put expiry dates past what a Date can hold, and
+  // every write failed on the Invalid Date; "never" is 0.
+  max: 1_000_000,
 };
 
 export const maxTurnsRule: Rule = {

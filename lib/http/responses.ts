@@ -64,13 +64,36 @@ export function parseJsonText(text: string, what = "Request body"): unknown {
   if (text.trim() === "") throw new AppError("invalid_json", `${what} is empty; expected JSON`);
   // Only a \uD800-\uDFFF escape can produce a lone surrogate (decoded UTF-8 never does).
   const reviver = /\\u[dD][89a-fA-F]/.test(text) ? refuseLoneSurrogates(what) : undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text, reviver);
+    value = JSON.parse(text, reviver);
   } catch (error) {
     if (error instanceof AppError) throw error;
     const detail = error instanceof SyntaxError ? error.message : "unparseable";
     throw new AppError("invalid_json", `${what} is not valid JSON: ${detail}`);
   }
+  // JSON.parse copes with any depth, but validation recurses and overflowed the stack (a 500) on
+  // some thousand levels. A text too short for MAX_JSON_DEPTH + 1 bracket pairs is not walked.
+  if (text.length > 2 * MAX_JSON_DEPTH && nestingExceeds(value, MAX_JSON_DEPTH)) {
+    throw new AppError("invalid_json", `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (the limit)`);
+  }
+  return value;
+}
+
+/** Deepest nesting of arrays and objects a request body may have; real documents use under 15. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether arrays and objects nest deeper than `limit`; iterative (no recursion to overflow), stops early. */
+function nestingExceeds(root: unknown, limit: number): boolean {
+  const stack: [object, number][] = typeof root === "object" && root !== null ? [[root, 1]] : [];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [value, depth] = entry;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function refuseLoneSurrogates(what: string) {

@@ -10,6 +10,7 @@ import { POST as importRoute } from "@/app/api/import/route";
 import { GET as chainRoute } from "@/app/api/threads/[id]/chain/route";
 import { GET as exportRoute } from "@/app/api/threads/[id]/export/route";
 import { DELETE as deleteRoute, GET as getRoute } from "@/app/api/threads/[id]/route";
+import { GET as turnRoute } from "@/app/api/threads/[id]/turns/[index]/route";
 import { POST as turnsRoute } from "@/app/api/threads/[id]/turns/route";
 import { GET as listRoute, POST as createRoute } from "@/app/api/threads/route";
 import { db } from "@/lib/db/client";
@@ -26,6 +27,8 @@ export const api = {
   deleteThread: (id: string) => deleteRoute(jsonRequest("DELETE", `/api/threads/${encodeURIComponent(id)}`), params({ id })),
   appendTurn: (id: string, body: unknown) =>
     turnsRoute(jsonRequest("POST", `/api/threads/${encodeURIComponent(id)}/turns`, body), params({ id })),
+  getTurn: (id: string, index: string | number, query = "") =>
+    turnRoute(jsonRequest("GET", `/api/threads/${encodeURIComponent(id)}/turns/${index}${query}`), params({ id, index: String(index) })),
   chain: (id: string) => chainRoute(jsonRequest("GET", `/api/threads/${encodeURIComponent(id)}/chain`), params({ id })),
   exportThread: (id: string, query = "") =>
     exportRoute(jsonRequest("GET", `/api/threads/${encodeURIComponent(id)}/export${query}`), params({ id })),

@@ -5,6 +5,40 @@ import { TURN_ROLES } from "@/lib/domain/types";
 export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
 );
+
+/** Where the first own "__proto__" key sits in a parsed JSON value, or null when there is none. */
+function findProtoKey(root: unknown): PropertyKey[] | null {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const { value, path } = entry;
+    if (typeof value !== "object" || value === null) continue;
+    if (!Array.isArray(value) && Object.hasOwn(value, "__proto__")) return [...path, "__proto__"];
+    // Pushed in reverse so that the first such key in document order is the one named.
+    const children = Object.entries(value);
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, child] = children[i]!;
+      if (typeof child === "object" && child !== null) stack.push({ value: child, path: [...path, Array.isArray(value) ? i : key] });
+    }
+  }
+  return null;
+}
+
+/**
+ * zod skips a "__proto__" key in records and loose objects without a word (assigning it would
+ * set the prototype), so such a key was silently dropped. Wrap each request body schema in this
+ * to refuse one instead, naming the field. It walks the whole body once, before any union (whose
+ * errors would only say "Invalid input"). Only the body is wrapped, not each field: JSON Schema
+ * generation drops the defaults of a wrapped (transforming) schema.
+ */
+export function refuseProtoKeys<S extends z.ZodType>(schema: S) {
+  return z.preprocess((value, ctx) => {
+    const path = findProtoKey(value);
+    if (path) ctx.addIssue({ code: "custom", path, message: '"__proto__" is not allowed as a key', input: value });
+    return value;
+  }, schema);
+}
+
+/** Drops "__proto__" keys unless the body schema is wrapped in refuseProtoKeys. */
 export const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
 
 export const uuidSchema = z

@@ -9,29 +9,44 @@ import {
   uuidSchema,
   checkSnapshotPaths,
   fileSnapshotsSchema,
+  refuseProtoKeys,
 } from "./common";
 
-export const createThreadSchema = z.strictObject({
-  toolName: toolNameSchema,
-  title: z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters").optional(),
-  initialContext: jsonObjectSchema.optional(),
-  parentThreadId: uuidSchema.optional(),
-});
+/**
+ * An optional field that also takes null, as absent: the API itself answers with nulls
+ * (`"parentThreadId": null`), so a client echoing them back must not be refused.
+ */
+function optional<S extends z.ZodType>(schema: S) {
+  return schema.nullish().transform((value) => value ?? undefined);
+}
+
+export const createThreadSchema = refuseProtoKeys(
+  z.strictObject({
+    toolName: toolNameSchema,
+    title: optional(z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters")),
+    initialContext: optional(jsonObjectSchema),
+    parentThreadId: optional(uuidSchema),
+  }),
+);
 export type CreateThreadInput = z.output<typeof createThreadSchema>;
 
-export const appendTurnSchema = z.strictObject({
-  role: roleSchema,
-  content: z.string(),
-  files: pathListSchema.optional(),
-  images: pathListSchema.optional(),
-  toolName: toolNameSchema.optional(),
-  modelProvider: modelFieldSchema.optional(),
-  modelName: modelFieldSchema.optional(),
-  modelMetadata: jsonObjectSchema.optional(),
-  parts: turnPartsSchema.optional(),
-  /** Contents of some of `files`, as the turn saw them: what budget previews embed. */
-  fileSnapshots: fileSnapshotsSchema.optional(),
-}).superRefine((turn, ctx) => checkSnapshotPaths(turn, ctx));
+export const appendTurnSchema = refuseProtoKeys(
+  z
+    .strictObject({
+      role: roleSchema,
+      content: z.string(),
+      files: optional(pathListSchema),
+      images: optional(pathListSchema),
+      toolName: optional(toolNameSchema),
+      modelProvider: optional(modelFieldSchema),
+      modelName: optional(modelFieldSchema),
+      modelMetadata: optional(jsonObjectSchema),
+      parts: optional(turnPartsSchema),
+      /** Contents of some of `files`, as the turn saw them: what budget previews embed. */
+      fileSnapshots: optional(fileSnapshotsSchema),
+    })
+    .superRefine((turn, ctx) => checkSnapshotPaths(turn, ctx)),
+);
 export type AppendTurnInput = z.output<typeof appendTurnSchema>;
 
 export const MAX_PAGE_SIZE = 100;

@@ -424,6 +424,82 @@ describe("POST /api/import", () => {
     expect(await rowCounts()).toEqual(before);
   });
 
+  describe("parent links that loop", () => {
+    async function expectLoopRefused(body: unknown, field: string, query = ""): Promise<string> {
+      const before = await rowCounts();
+      const error = await expectError(await api.importDocuments(body, query), 400, "validation_failed");
+      expect(error.message.startsWith(`${field}:`), error.message).toBe(true);
+      expect(error.details).toEqual([{ field, message: expect.any(String) }]);
+      expect(await rowCounts()).toEqual(before);
+      return error.message;
+    }
+
+    it("refuses a thread that is its own parent, in strict and copy mode", async () => {
+      const doc = document([{}, {}]);
+      doc.threads[1]!.parentThreadId = doc.threads[1]!.id;
+      for (const query of ["", "?mode=copy"]) {
+        expect(await expectLoopRefused(doc, "threads[1].parentThreadId", query)).toBe("threads[1].parentThreadId: must not be the thread's own id");
+      }
+    });
+
+    it("refuses A -> B -> A inside a document, and across documents", async () => {
+      const doc = document([{}, {}, {}]);
+      const [a, , c] = doc.threads.map((t) => t.id);
+      doc.threads[0]!.parentThreadId = c!;
+      doc.threads[2]!.parentThreadId = a!;
+      doc.threads[1]!.parentThreadId = a!; // a branch hanging off the loop
+      const message = await expectLoopRefused(doc, "threads[2].parentThreadId");
+      expect(message).toContain(`${c} -> ${a} -> ${c}`);
+      await expectLoopRefused(doc, "threads[2].parentThreadId", "?mode=copy");
+
+      const first = document([{}]);
+      const second = document([{ parentThreadId: first.threads[0]!.id }]);
+      first.threads[0]!.parentThreadId = second.threads[0]!.id;
+      await expectLoopRefused([first, second], "[1].threads[0].parentThreadId");
+    });
+
+    it("refuses a loop closed through threads already in the database", async () => {
+      // Stored: child -> middle -> (absent) parent. Importing that parent as a child of `child` closes the loop.
+      const parentId = crypto.randomUUID();
+      const stored = document([{ parentThreadId: parentId }, {}]);
+      stored.threads[1]!.parentThreadId = stored.threads[0]!.id;
+      await importOk(stored);
+      const [middle, child] = stored.threads.map((t) => t.id);
+      const closing = document([{ id: parentId, parentThreadId: child! }]);
+      const message = await expectLoopRefused(closing, "threads[0].parentThreadId");
+      expect(message).toContain(`${parentId} -> ${child} -> ${middle} -> ${parentId}`);
+      // As copies it gets a new id, which no stored thread names: no loop, and the link is kept.
+      const copied = await importOk(closing, "?mode=copy");
+      expect((await fetchThread(copied.threadIds[0]!)).thread.parentThreadId).toBe(child);
+      // Without the closing link, the same id imports fine and completes the chain.
+      await importOk(document([{ id: parentId }]));
+      const chain = await json<{ threads: Thread[] }>(await api.chain(child!));
+      expect(chain.threads.map((t) => t.id)).toEqual([parentId, middle, child]);
+    });
+  });
+
+  it("answers 400 invalid_json naming the limit for JSON nested deeper than 64 levels (was a 500)", async () => {
+    const doc = document([{}]);
+    const text = JSON.stringify(doc).replace('"toolName":"chat"', `"toolName":"chat","initialContext":{"deep":${"[".repeat(2000)}${"]".repeat(2000)}}`);
+    const before = await rowCounts();
+    for (const body of [text, `[${text}]`]) {
+      const error = await expectError(await importRoute(jsonRequest("POST", "/api/import", body)), 400, "invalid_json");
+      expect(error.message).toContain("64 levels");
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("refuses a __proto__ key with 400 naming the field, instead of dropping it", async () => {
+    const doc = document([{}]);
+    const text = JSON.stringify(doc).replace('"toolName":"chat"', '"toolName":"chat","metadata":{"ok":1,"__proto__":{"polluted":true}}');
+    const before = await rowCounts();
+    for (const [body, field] of [[text, "threads[0].metadata.__proto__"], [`[${text}]`, "[0].threads[0].metadata.__proto__"]] as const) {
+      const error = await expectError(await importRoute(jsonRequest("POST", "/api/import", body)), 400, "validation_failed");
+      expect(error.details).toEqual([{ field, message: '"__proto__" is not allowed as a key' }]);
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
   it("answers 413 payload_too_large over THREADLINE_MAX_BODY_BYTES, and writes nothing", async () => {
     setServerEnv({ THREADLINE_MAX_BODY_BYTES: "2048" });
     const doc = document([{}]);

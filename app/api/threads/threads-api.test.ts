@@ -75,6 +75,18 @@ describe("POST /api/threads", () => {
     expect(Date.parse(thread.expiresAt!) - Date.parse(thread.lastUpdatedAt)).toBe(HOUR_MS / 2);
   });
 
+  it("falls back to the 3-hour default, with a warning, for an out-of-range CONVERSATION_TIMEOUT_HOURS (was a 500)", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    setServerEnv({ CONVERSATION_TIMEOUT_HOURS: "1e10", MAX_CONVERSATION_TURNS: "1e20" });
+    const thread = await newThread();
+    expect(Date.parse(thread.expiresAt!) - Date.parse(thread.lastUpdatedAt)).toBe(3 * HOUR_MS);
+    await newTurn(thread.id, { role: "user", content: "still writable" });
+    expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+      expect.stringContaining("CONVERSATION_TIMEOUT_HOURS value ('1e10')"),
+      expect.stringContaining("MAX_CONVERSATION_TURNS value ('1e20')"),
+    ]);
+  });
+
   it("keeps the title null until the first user turn, then takes it cut to 100 characters", async () => {
     const thread = await newThread({ toolName: "chat" });
     expect(thread.title).toBeNull();
@@ -240,6 +252,75 @@ describe("POST /api/threads", () => {
     );
     expect(paired.status).toBe(201);
     expect((await json<{ turn: Turn }>(paired)).turn.content).toBe("ok 😀");
+  });
+});
+
+describe("unusual JSON on create and append", () => {
+  const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+
+  it("answers 400 invalid_json naming the limit for JSON nested deeper than 64 levels (was a 500 stack overflow)", async () => {
+    const thread = await newThread();
+    const before = await rowCounts();
+    const deepCreate = `{"toolName": "chat", "initialContext": {"deep": ${nested(2000)}}}`;
+    const deepTurn = `{"role": "user", "content": "x", "modelMetadata": {"deep": ${nested(2000)}}}`;
+    for (const response of [
+      await createRoute(jsonRequest("POST", "/api/threads", deepCreate)),
+      await turnsRoute(jsonRequest("POST", "/x", deepTurn), params({ id: thread.id })),
+    ]) {
+      const error = await expectError(response, 400, "invalid_json");
+      expect(error.message).toContain("64 levels");
+    }
+    expect(await rowCounts()).toEqual(before);
+    // 64 levels in all (the body object, initialContext, then 62 arrays) are fine.
+    const deepest = await createRoute(jsonRequest("POST", "/api/threads", `{"toolName": "chat", "initialContext": {"a": ${nested(62)}}}`));
+    expect(deepest.status, await deepest.clone().text()).toBe(201);
+    await expectError(await createRoute(jsonRequest("POST", "/api/threads", `{"toolName": "chat", "initialContext": {"a": ${nested(63)}}}`)), 400, "invalid_json");
+  });
+
+  it("refuses a __proto__ key in JSON objects with 400 naming the field, instead of dropping it", async () => {
+    const thread = await newThread();
+    const before = await rowCounts();
+    const cases = [
+      [await createRoute(jsonRequest("POST", "/api/threads", '{"toolName": "chat", "initialContext": {"a": 1, "__proto__": {"x": 1}}}')), "initialContext.__proto__"],
+      [await createRoute(jsonRequest("POST", "/api/threads", '{"toolName": "chat", "initialContext": {"a": [0, {"__proto__": 1}]}}')), "initialContext.a[1].__proto__"],
+      [await turnsRoute(jsonRequest("POST", "/x", '{"role": "assistant", "content": "x", "modelMetadata": {"__proto__": null}}'), params({ id: thread.id })), "modelMetadata.__proto__"],
+      [
+        await turnsRoute(jsonRequest("POST", "/x", '{"role": "assistant", "content": "x", "parts": [{"type": "text", "text": "x", "__proto__": "y"}]}'), params({ id: thread.id })),
+        "parts[0].__proto__",
+      ],
+    ] as const;
+    for (const [response, field] of cases) {
+      const error = await expectError(response, 400, "validation_failed");
+      expect(error.message).toBe(`${field}: "__proto__" is not allowed as a key`);
+      expect(error.details).toEqual([{ field, message: '"__proto__" is not allowed as a key' }]);
+    }
+    expect(await rowCounts()).toEqual(before);
+    // An ordinary key that merely contains the word is kept.
+    const kept = await newThread({ toolName: "chat", initialContext: { proto: { __proto: 1 } } });
+    expect(kept.initialContext).toEqual({ proto: { __proto: 1 } });
+  });
+
+  it("takes null in optional fields as absent, as the API itself answers with nulls", async () => {
+    const parent = await newThread();
+    const thread = await newThread({ toolName: "chat", title: null, initialContext: null, parentThreadId: null });
+    expect(thread).toMatchObject({ title: null, initialContext: {}, parentThreadId: null });
+    expect((await newThread({ toolName: "chat", parentThreadId: parent.id, title: null })).parentThreadId).toBe(parent.id);
+    const turn = await newTurn(thread.id, {
+      role: "assistant",
+      content: "x",
+      files: null,
+      images: null,
+      toolName: null,
+      modelProvider: null,
+      modelName: null,
+      modelMetadata: null,
+      parts: null,
+      fileSnapshots: null,
+    });
+    expect(turn).toMatchObject({ files: [], images: [], toolName: null, modelProvider: null, modelName: null, modelMetadata: null, parts: null, fileSnapshots: [] });
+    // Required fields still are.
+    await expectError(await api.createThread({ toolName: null }), 400, "validation_failed");
+    await expectError(await api.appendTurn(thread.id, { role: "user", content: null }), 400, "validation_failed");
   });
 });
 

@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TurnView } from "@/components/threads/turn-view";
-import { findThread, getChain, getDescendants, type DescendantNode } from "@/lib/db/threads";
+import { getChainView } from "@/lib/db/chain-view";
+import { findThread } from "@/lib/db/threads";
 import { MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { displayTitle } from "@/lib/domain/title";
-import type { Thread } from "@/lib/domain/types";
+import { plural } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Chain" };
 
@@ -17,30 +18,32 @@ export const metadata: Metadata = { title: "Chain" };
 export default async function ChainPage({ params }: { params: Promise<{ id: string }> }) {
   const thread = await findThread((await params).id);
   if (!thread) notFound();
-  const [ancestry, descendants] = await Promise.all([getChain(thread.id, { includeExpired: true }), getDescendants(thread.id)]);
-
-  const linear: Thread[] = [];
-  let branches: DescendantNode[] = descendants;
-  while (branches.length === 1 && branches[0]) {
-    linear.push(branches[0].thread);
-    branches = branches[0].children;
-  }
-  const continuations = linear.length > 0 ? await Promise.all(linear.map((t) => getChain(t.id, { includeExpired: true }).then((c) => c.at(-1)))) : [];
-  const path = [...ancestry, ...continuations.flatMap((entry) => (entry ? [entry] : []))];
-  const firstParentMissing = ancestry[0]?.thread.parentThreadId ?? null;
+  const { path, ancestorsEnd, branches, continuationsCut } = await getChainView(thread);
+  const oldest = path[0]!.thread;
+  const loopsTo = ancestorsEnd.stoppedBy === "cycle" ? path.find((entry) => entry.thread.id === ancestorsEnd.parentId)?.thread : undefined;
 
   let number = 0;
   return (
     <div className="space-y-6">
       <section aria-labelledby="path-heading">
         <h2 id="path-heading" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-          Chain ({path.length} thread{path.length === 1 ? "" : "s"})
+          Chain ({plural(path.length, "thread")})
         </h2>
-        {firstParentMissing && (
-          <p className="mb-2 text-sm text-zinc-500">
-            {ancestry.length >= MAX_CHAIN_DEPTH
-              ? `Showing the newest ${MAX_CHAIN_DEPTH} threads of a longer chain.`
-              : <>Continues from <span className="font-mono text-xs">{firstParentMissing}</span>, which is not in this database.</>}
+        {ancestorsEnd.stoppedBy !== "root" && (
+          <p className="mb-2 text-sm break-words text-zinc-500" data-testid="chain-start">
+            {ancestorsEnd.stoppedBy === "depth" ? (
+              `Showing the newest ${MAX_CHAIN_DEPTH} threads of a longer chain.`
+            ) : ancestorsEnd.stoppedBy === "cycle" ? (
+              // Only data from before imports refused loops can get here.
+              <>
+                The parent links loop: “{displayTitle(oldest.title)}” continues from “{displayTitle(loopsTo?.title ?? null)}”, already in this
+                chain.
+              </>
+            ) : (
+              <>
+                Continues from <span className="font-mono text-xs break-all">{ancestorsEnd.parentId}</span>, which is not in this database.
+              </>
+            )}
           </p>
         )}
         <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-stretch" aria-label="Threads in the chain, oldest first">
@@ -55,8 +58,9 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
                   className={`block max-w-64 rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
                 >
                   <span className="block truncate font-medium">{displayTitle(node.title)}</span>
-                  <span className="block text-xs text-zinc-500">
-                    <span className="font-mono">{node.toolName}</span> · {turns.length} turns{node.expired ? " · expired" : ""}
+                  <span className="block text-xs break-all text-zinc-500">
+                    <span className="font-mono">{node.toolName}</span> · {plural(turns.length, "turn")}
+                    {node.expired ? " · expired" : ""}
                   </span>
                 </Link>
               </li>
@@ -67,16 +71,21 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
           <div className="mt-3 text-sm">
             <p className="text-zinc-600">The chain branches here into {branches.length} continuations:</p>
             <ul className="mt-1 list-disc pl-6">
-              {branches.map((b) => (
-                <li key={b.thread.id}>
-                  <Link href={`/threads/${b.thread.id}/chain`} className="text-indigo-700 underline">
-                    {displayTitle(b.thread.title)}
+              {branches.map((branch) => (
+                <li key={branch.id}>
+                  <Link href={`/threads/${branch.id}/chain`} className="text-indigo-700 underline">
+                    {displayTitle(branch.title)}
                   </Link>{" "}
-                  <span className="text-zinc-500">({b.thread.turnCount} turns)</span>
+                  <span className="text-zinc-500">({plural(branch.turnCount, "turn")})</span>
                 </li>
               ))}
             </ul>
           </div>
+        )}
+        {continuationsCut && (
+          <p className="mt-3 text-sm text-zinc-500" data-testid="chain-end">
+            The continuations go on past {MAX_CHAIN_DEPTH} threads; open the last one shown to follow them.
+          </p>
         )}
       </section>
 

@@ -1,0 +1,17 @@
+import "server-only";
+import { AppError } from "@/lib/domain/errors";
+import type { Turn } from "@/lib/domain/types";
+import { db } from "./client";
+import { toTurn, WITH_SNAPSHOTS } from "./mappers";
+import { getThread } from "./threads";
+
+/**
+ * One turn of a thread by its 0-based index: what the UI loads when a long turn, shown as a
+ * preview, is expanded. The thread must be visible (not expired, unless `includeExpired`).
+ */
+export async function getTurn(threadId: string, index: number, visibility: { includeExpired?: boolean } = {}): Promise<Turn> {
+  await getThread(threadId, visibility); // not_found or expired, as for the whole thread
+  const row = await (await db()).turn.findUnique({ where: { threadId_index: { threadId, index } }, include: WITH_SNAPSHOTS });
+  if (!row) throw new AppError("not_found", `Thread ${threadId} has no turn ${index}`);
+  return toTurn(row);
+}
