@@ -10,7 +10,9 @@ export type SettingsFormState = { ok: boolean; message: string; fieldErrors?: Re
 
 /** Adds a custom model from the Settings form (useActionState). */
 export async function addCustomModelAction(_previous: SettingsFormState, form: FormData): Promise<SettingsFormState> {
-  const raw = Object.fromEntries([...form.entries()].filter(([, v]) => v !== ""));
+  // Pick the form's own fields: React adds $ACTION_* entries that a strict schema would refuse.
+  const fields = ["name", "contextWindow", "maxOutputTokens", "tokenizer"] as const;
+  const raw = Object.fromEntries(fields.map((f) => [f, form.get(f)]).filter(([, v]) => typeof v === "string" && v !== ""));
   const parsed = customModelSchema.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors = Object.fromEntries(issuesOf(parsed.error).map((i) => [i.field, i.message]));
