@@ -3,22 +3,27 @@ import { AppError } from "@/lib/domain/errors";
 import {
   buildConversationHistory,
   calculateTokenAllocation,
+  codePointLength,
   conversationFileList,
   palCountTokens,
   palReportTokens,
+  planConversationHistory,
+  renderConversationHistory,
+  turnShell,
   type BuiltHistory,
   type FileReadResult,
-  type TokenAllocation,
+  type HistoryTurnOutline,
+  type PlanHistoryInput,
 } from "@/lib/domain/history";
-import type { ThreadWithTurns } from "@/lib/domain/types";
 import { listCustomModels } from "@/lib/db/custom-models";
-import { contentTokenCounts } from "@/lib/db/token-counts";
-import { getChain } from "@/lib/db/threads";
+import { loadHistorySource, loadTurnContents, newestSnapshots, type ChainSnapshot, type OutlinedTurn } from "@/lib/db/history-source";
 import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
+import { rememberingLongTexts } from "@/lib/tokenizers/memo";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
+import { turnShellCounter } from "./shell-tokens";
 import type { ContextPreview } from "./types";
 
 function unknownModel(name: string, custom: ModelInfo[]): AppError {
@@ -29,20 +34,24 @@ function unknownModel(name: string, custom: ModelInfo[]): AppError {
   ]);
 }
 
+/** The measure PAL's estimates need of a turn's content: its length in code points, stored like a count. */
+const CODE_POINTS = "code-points";
+
+type ResolvedFile = FileReadResult & { source?: "snapshot" | "root" };
+
 /**
- * Resolves each file the chain references newest first: the newest snapshot a turn stored of it,
- * else the file under THREADLINE_FILE_ROOTS, else a reason why not. Never any other read.
+ * Resolves each file the chain references: the newest snapshot a turn stored of it, else the
+ * file under THREADLINE_FILE_ROOTS, else a reason why not. Never any other read.
  */
-async function resolveFiles(chain: ThreadWithTurns[], paths: string[]): Promise<Map<string, FileReadResult & { source?: "snapshot" | "root" }>> {
-  const snapshots = new Map<string, string>();
-  for (const { turns } of chain) for (const turn of turns) for (const snap of turn.fileSnapshots) snapshots.set(snap.path, snap.content);
+async function resolveFiles(turns: OutlinedTurn[], paths: string[]): Promise<Map<string, ResolvedFile>> {
+  const snapshots = paths.length > 0 ? await newestSnapshots(turns) : new Map<string, ChainSnapshot>();
   const roots = serverSettings().fileRoots;
-  const resolved = new Map<string, FileReadResult & { source?: "snapshot" | "root" }>();
+  const resolved = new Map<string, ResolvedFile>();
   await Promise.all(
     paths.map(async (path) => {
       const snapshot = snapshots.get(path);
       if (snapshot !== undefined) {
-        resolved.set(path, { ok: true, content: snapshot, source: "snapshot" });
+        resolved.set(path, { ok: true, content: snapshot.content, source: "snapshot" });
         return;
       }
       const read = await readFromRoots(path, roots);
@@ -52,11 +61,66 @@ async function resolveFiles(chain: ThreadWithTurns[], paths: string[]): Promise<
   return resolved;
 }
 
+type Counting = {
+  tokenizer: { id: string; label: string };
+  exact: boolean;
+  /** What a turn's content is measured and stored as. */
+  measureId: string;
+  measure: (content: string) => number;
+  countTokens: (text: string) => number;
+  reportTokens: (text: string) => number;
+  /** A turn's tokens from its outline and its content's stored measure. */
+  turnTokens: (turn: HistoryTurnOutline, turnNumber: number, contentMeasure: number) => number;
+};
+
+const shellTemplateCounts = new Map<string, Map<string, number>>();
+
+/** Turn shell template counts, kept per tokenizer across requests (see turnShellCounter). */
+function shellTemplates(tokenizerId: string): Map<string, number> {
+  let templates = shellTemplateCounts.get(tokenizerId);
+  if (!templates) shellTemplateCounts.set(tokenizerId, (templates = new Map()));
+  return templates;
+}
+
+function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
+  if (query.mode === "pal") {
+    return {
+      tokenizer: { id: "chars/3+chars/4", label: "PAL estimate (characters / 3 to budget, / 4 to report)" },
+      exact: false,
+      measureId: CODE_POINTS,
+      measure: codePointLength,
+      countTokens: palCountTokens,
+      reportTokens: palReportTokens,
+      // floor(code points / 3) of the whole turn text, exactly as PAL counts it
+      turnTokens: (turn, turnNumber, codePoints) => Math.floor((codePointLength(turnShell(turn, turnNumber)) + codePoints) / 3),
+    };
+  }
+  let counter;
+  try {
+    counter = getTokenizer(query.tokenizer ?? model?.tokenizer ?? DEFAULT_TOKENIZER_ID);
+  } catch (error) {
+    throw new AppError("validation_failed", `tokenizer: ${error instanceof Error ? error.message : "unknown tokenizer"}`);
+  }
+  const count = rememberingLongTexts(counter.id, (text) => counter.count(text));
+  const shellTokens = turnShellCounter(count, shellTemplates(counter.id));
+  return {
+    tokenizer: { id: counter.id, label: counter.label },
+    exact: counter.exact,
+    measureId: counter.id,
+    measure: count,
+    countTokens: count,
+    reportTokens: count,
+    // The turn's header and content counted apart: a token or so off where a tokenizer would merge across them.
+    turnTokens: (turn, turnNumber, contentTokens) => shellTokens(turn, turnNumber) + contentTokens,
+  };
+}
+
 /**
  * What a model would be sent to continue a thread: PAL's build_conversation_history over the
  * thread's chain, budgeted by the model's context window. "pal" reproduces PAL's text and figures
  * exactly (characters / 3 to budget, / 4 to report); "exact" runs the same algorithm with the
- * model's tokenizer, using stored per-turn counts.
+ * model's tokenizer. Turns are planned from stored per-turn measures; only the turns that fit
+ * are read in full.
  */
 export async function buildContextPreview(threadId: string, query: ContextQuery): Promise<ContextPreview> {
   let model: ModelInfo | null = null;
@@ -67,62 +131,56 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
   }
   const contextWindow = query.contextWindow ?? model?.contextWindow ?? 0;
   const allocation = calculateTokenAllocation(contextWindow, query.reserve);
-  const chain = await getChain(threadId);
-  const current = chain.at(-1)?.thread;
+  const counting = countingFor(query, model);
+  const { chain, turns } = await loadHistorySource(threadId, counting.measureId, counting.measure);
+  const current = chain.at(-1);
   if (!current) throw new AppError("not_found", `Thread ${threadId} not found`);
 
-  const all = chain.flatMap(({ thread, turns }) => turns.map((turn) => ({ thread, turn })));
-  const paths = conversationFileList(all.map(({ turn }) => turn));
-  const files = await resolveFiles(chain, paths);
-
-  let countTokens = palCountTokens;
-  let reportTokens = palReportTokens;
-  let tokenizer = { id: "chars/3+chars/4", label: "PAL estimate (characters / 3 to budget, / 4 to report)" };
-  let exact = false;
-  let contentTokens: Map<string, number> | null = null;
-  if (query.mode === "exact") {
-    let counter;
-    try {
-      counter = getTokenizer(query.tokenizer ?? model?.tokenizer ?? DEFAULT_TOKENIZER_ID);
-    } catch (error) {
-      throw new AppError("validation_failed", `tokenizer: ${error instanceof Error ? error.message : "unknown tokenizer"}`);
-    }
-    countTokens = (text) => counter.count(text);
-    reportTokens = countTokens;
-    tokenizer = { id: counter.id, label: counter.label };
-    exact = counter.exact;
-    contentTokens = await contentTokenCounts(all.map(({ turn }) => turn), counter.id, countTokens);
-  }
-
-  const built = buildConversationHistory({
+  const paths = conversationFileList(turns);
+  const files = await resolveFiles(turns, paths);
+  const built = await assemble({
     threadId: current.id,
     toolName: current.toolName,
-    turns: all.map(({ turn }) => ({ ...turn, contentTokens: contentTokens?.get(turn.id) ?? null })),
+    turns,
     maxConversationTurns: serverSettings().maxTurns.value,
     allocation,
     readFile: (path) => files.get(path) ?? { ok: false, reason: "not resolved" },
-    countTokens,
-    reportTokens,
+    countTokens: counting.countTokens,
+    reportTokens: counting.reportTokens,
+    turnTokens: (turn, turnNumber) => counting.turnTokens(turn, turnNumber, turn.measure),
   });
 
   const used = built.totalTokens;
   return {
     model: model ? { id: model.id, provider: model.provider, contextWindow: model.contextWindow, maxOutputTokens: model.maxOutputTokens } : null,
     mode: query.mode,
-    tokenizer,
-    exact,
+    tokenizer: counting.tokenizer,
+    exact: counting.exact,
     allocation,
     files: {
       included: built.files.included.map((f) => ({ path: f.path, tokens: f.tokens, source: files.get(f.path)?.source ?? "snapshot" })),
       skipped: built.files.skipped.map((f) => ({ path: f.path, reason: f.reason, tokens: f.tokens })),
     },
     turns: built.turns,
-    perTurn: built.perTurn.map((entry) => {
-      const source = all[entry.number - 1];
-      return { ...entry, threadId: source?.thread.id ?? "", turnId: source?.turn.id ?? "", index: source?.turn.index ?? 0 };
+    perTurn: built.perTurn.map((entry, i) => {
+      const source = turns[i]!;
+      return { number: entry.number, role: entry.role, toolName: entry.toolName, tokens: entry.tokens, included: entry.included, threadId: source.threadId, turnId: source.id, index: source.index };
     }),
     sections: { ...built.sections, reservedForResponse: allocation.response, free: Math.max(0, allocation.total - allocation.response - used) },
     totalTokens: used,
     text: built.text,
   };
+}
+
+/** Plans over the outlines, then reads the content of the turns that fit and renders the text. */
+async function assemble(input: PlanHistoryInput<OutlinedTurn>): Promise<BuiltHistory> {
+  if (input.turns.length === 0) return buildConversationHistory({ ...input, turns: [] });
+  const plan = planConversationHistory(input);
+  const included = input.turns.slice(plan.oldestIncluded);
+  const contents = await loadTurnContents(included.map((turn) => turn.seq));
+  return renderConversationHistory(
+    plan,
+    included.map((turn) => ({ ...turn, content: contents.get(turn.seq) ?? "" })),
+    input,
+  );
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import { normalizeId } from "@/lib/domain/ids";
-import { collectChain } from "@/lib/domain/chain";
+import { collectChain, MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
 import { describeTimeout, expiresAtFor } from "@/lib/domain/expiry";
 import { searchTerms, toFtsMatch } from "@/lib/domain/search";
@@ -14,7 +14,7 @@ import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib
 import { db } from "./client";
 import { withCountedTokens } from "./token-counts";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
-import { containsPattern, searchThreadIds } from "./dialect";
+import { ancestorIds, containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
 import { jsonOrNull, mergeModels, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
@@ -155,7 +155,7 @@ export async function appendTurn(threadId: string, input: AppendTurnInput): Prom
     if (models.length !== known.length) threadUpdate.modelsUsed = JSON.stringify(models);
     if (Object.keys(threadUpdate).length > 0) await tx.thread.update({ where: { id: threadId }, data: threadUpdate });
     await tx.turnTokenCount.create({ data: { turnSeq: turn.seq, threadId, tokenizer: counter.id, tokens: realTokens } });
-    return toTurn(turn);
+    return { ...toTurn(turn), tokens: realTokens };
   }, WRITE_TRANSACTION);
 }
 
@@ -215,15 +215,26 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
  * get_thread_chain: at most 20 threads, cycle-safe). Unless `includeExpired`, the walk stops at an
  * expired ancestor as it stops at a missing one, and an expired start thread is not found.
  */
-export async function getChain(id: string, visibility: Visibility = {}): Promise<ThreadWithTurns[]> {
+/** The threads of `id`'s chain, oldest first (at most MAX_CHAIN_DEPTH; expired ancestors end it). */
+export async function getChainThreads(id: string, visibility: Visibility = {}): Promise<Thread[]> {
   const start = await loadThreadRow(id, visibility);
   const client = await db();
+  // One round trip for the rows; collectChain then applies the rules (loops, depth, expiry).
+  const ids = start.parentThreadId ? [...new Set(await ancestorIds(client, id, MAX_CHAIN_DEPTH))].filter((other) => other !== id) : [];
+  const rows = new Map((ids.length > 0 ? await client.thread.findMany({ where: { id: { in: ids } } }) : []).map((row) => [row.id, row]));
+  rows.set(id, start);
   const { chain } = await collectChain(id, async (currentId) => {
-    const row = currentId === id ? start : await client.thread.findUnique({ where: { id: currentId } });
+    const row = rows.get(currentId) ?? null;
     if (!row) return null;
     const thread = toThread(row);
     return thread.expired && !visibility.includeExpired ? null : thread;
   });
+  return chain;
+}
+
+export async function getChain(id: string, visibility: Visibility = {}): Promise<ThreadWithTurns[]> {
+  const chain = await getChainThreads(id, visibility);
+  const client = await db();
   const turns = await client.turn.findMany({
     where: { threadId: { in: chain.map((t) => t.id) } },
     orderBy: [{ threadId: "asc" }, { index: "asc" }],

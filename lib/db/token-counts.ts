@@ -29,25 +29,38 @@ export async function contentTokenCounts(
   const keys = await inChunks(missing.map((turn) => turn.id), (chunk) =>
     client.turn.findMany({ where: { id: { in: chunk } }, select: { id: true, seq: true, threadId: true } }),
   );
-  await client.$transaction(async (tx) => {
-    // Another request may have stored some meanwhile: skip what exists rather than fail.
-    const present = new Set(
-      (await inChunks(keys.map((k) => k.seq), (chunk) => tx.turnTokenCount.findMany({ where: { tokenizer, turnSeq: { in: chunk } }, select: { turnSeq: true } }))).map(
-        (row) => row.turnSeq,
-      ),
-    );
-    const rows = keys.filter((k) => !present.has(k.seq)).map((k) => ({ turnSeq: k.seq, threadId: k.threadId, tokenizer, tokens: counts.get(k.id) ?? 0 }));
-    for (let start = 0; start < rows.length; start += 500) await tx.turnTokenCount.createMany({ data: rows.slice(start, start + 500) });
-  }, WRITE_TRANSACTION);
+  await storeTokenCounts(
+    tokenizer,
+    keys.map((k) => ({ turnSeq: k.seq, threadId: k.threadId, tokens: counts.get(k.id) ?? 0 })),
+  );
   return counts;
 }
 
-/** Attaches each thread's real token total (default tokenizer), counting turns not yet counted. */
+/**
+ * Stores counts measured for turns that had none under `tokenizer`. Another request may have
+ * stored some meanwhile: those are skipped rather than failing.
+ */
+export async function storeTokenCounts(tokenizer: string, rows: { turnSeq: number; threadId: string; tokens: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  const client = await db();
+  await client.$transaction(async (tx) => {
+    const present = new Set(
+      (await inChunks(rows.map((r) => r.turnSeq), (chunk) => tx.turnTokenCount.findMany({ where: { tokenizer, turnSeq: { in: chunk } }, select: { turnSeq: true } }))).map(
+        (row) => row.turnSeq,
+      ),
+    );
+    const fresh = rows.filter((r) => !present.has(r.turnSeq)).map((r) => ({ ...r, tokenizer }));
+    for (let start = 0; start < fresh.length; start += 500) await tx.turnTokenCount.createMany({ data: fresh.slice(start, start + 500) });
+  }, WRITE_TRANSACTION);
+}
+
+/** Attaches real token counts (default tokenizer) to each turn and thread, counting turns not yet counted. */
 export async function withCountedTokens<T extends { thread: Thread; turns: Turn[] }>(threads: T[]): Promise<T[]> {
   const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
   const counts = await contentTokenCounts(threads.flatMap((t) => t.turns), counter.id, (text) => counter.count(text));
-  return threads.map((entry) => ({
-    ...entry,
-    thread: { ...entry.thread, tokens: { tokenizer: counter.id, count: entry.turns.reduce((sum, turn) => sum + (counts.get(turn.id) ?? 0), 0) } },
-  }));
+  return threads.map((entry) => {
+    const turns = entry.turns.map((turn) => ({ ...turn, tokens: counts.get(turn.id) ?? 0 }));
+    const count = turns.reduce((sum, turn) => sum + turn.tokens, 0);
+    return { ...entry, turns, thread: { ...entry.thread, tokens: { tokenizer: counter.id, count } } };
+  });
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { calculateTokenAllocation } from "./allocation";
-import { buildConversationHistory, turnHeader, type BuildHistoryInput, type HistoryTurn } from "./build-history";
+import {
+  buildConversationHistory,
+  planConversationHistory,
+  renderConversationHistory,
+  turnHeader,
+  turnShell,
+  type BuildHistoryInput,
+  type HistoryTurn,
+  type HistoryTurnOutline,
+} from "./build-history";
 import { codePointLength } from "../tokenizer";
 import { palCountTokens, palReportTokens, type FileReadResult } from "./pal";
 
@@ -560,17 +569,27 @@ describe("chains and roles", () => {
 });
 
 describe("injected counting", () => {
-  it("uses precomputed content tokens: the turn text without content, plus contentTokens", () => {
-    // "\n--- Turn 1 (Agent) ---" + "\n" + "" = 24 characters -> 8, plus 50
-    const turns: HistoryTurn[] = [{ role: "user", content: "x".repeat(9000), contentTokens: 50 }];
-    const result = buildConversationHistory(palInput({ turns }));
-    expect(result.perTurn[0]?.tokens).toBe(58);
-    expect(result.sections.userTurns).toBe(58);
-    // the text still carries the real content
-    expect(result.text).toContain("x".repeat(9000));
-    // and the budget uses the precomputed figure: 56 header tokens (as above, "Turn 1/50") + 58
-    expect(buildConversationHistory(palInput({ turns, allocation: { file: 0, history: 114 } })).turns.included).toEqual([1]);
-    expect(buildConversationHistory(palInput({ turns, allocation: { file: 0, history: 113 } })).turns.included).toEqual([]);
+  it("plans without content from turnTokens, then renders the included turns", () => {
+    const turns: HistoryTurn[] = [
+      { role: "user", content: "x".repeat(9000) },
+      { role: "assistant", content: "y".repeat(30), modelName: "o3" },
+    ];
+    const outline = turns.map(({ content: _content, ...rest }) => rest);
+    const contentLength = turns.map((t) => t.content.length);
+    // the shell is the turn text without its content: PAL's estimate adds up in characters
+    const turnTokens = (turn: HistoryTurnOutline, n: number) => Math.floor((turnShell(turn, n).length + contentLength[n - 1]!) / 3);
+    const input = palInput({ turns, allocation: { file: 0, history: 100 } });
+    const plan = planConversationHistory({ ...input, turns: outline, turnTokens });
+    const whole = buildConversationHistory(input);
+    expect(plan.perTurn).toEqual(whole.perTurn);
+    expect(plan.oldestIncluded).toBe(1);
+    expect(renderConversationHistory(plan, turns.slice(1), input)).toEqual(whole);
+    expect(() => renderConversationHistory(plan, turns, input)).toThrow("expected 1 included turns, got 2");
+  });
+
+  it("measures a turn as its shell plus its content", () => {
+    const turn: HistoryTurn = { role: "user", content: "hello", files: ["a.py"], toolName: "chat" };
+    expect(turnShell(turn, 3) + turn.content).toBe(["\n--- Turn 3 (Agent using chat) ---", "Files used in this turn: a.py", "", "hello"].join("\n"));
   });
 
   it("reports totalTokens with reportTokens on the final text", () => {

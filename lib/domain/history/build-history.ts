@@ -37,16 +37,10 @@ export type HistoryTurn = {
   toolName?: string | null;
   modelProvider?: string | null;
   modelName?: string | null;
-  /**
-   * Precomputed tokens of `content` under the same counter as `countTokens` (e.g. stored per turn
-   * by an exact tokenizer). When given, the turn costs countTokens(turn text with an empty content)
-   * + contentTokens instead of countTokens(turn text). This is an approximation: a tokenizer may
-   * merge characters across the header/content boundary, and floor-based estimates round each
-   * piece down separately, so the sum can differ from the whole by a token or so. PAL-mode callers
-   * leave it out.
-   */
-  contentTokens?: number | null;
 };
+
+/** A turn without its content: enough to plan which turns fit, given a way to measure each. */
+export type HistoryTurnOutline = Omit<HistoryTurn, "content">;
 
 export type BuildHistoryInput = {
   /** The thread being continued (the newest of the chain). */
@@ -73,6 +67,30 @@ export type BuildHistoryInput = {
    * default (only the old, pre-workflow consensus tool did).
    */
   formatTurnBody?: (turn: HistoryTurn) => readonly string[] | null | undefined;
+};
+
+/**
+ * Planning needs no turn content: `turnTokens` measures each turn (what countTokens would give
+ * for its text, header included), typically from counts stored per turn; see turnShell.
+ */
+export type PlanHistoryInput<T extends HistoryTurnOutline = HistoryTurnOutline> = Omit<BuildHistoryInput, "turns" | "formatTurnBody"> & {
+  turns: readonly T[];
+  turnTokens: (turn: T, turnNumber: number) => number;
+};
+
+/** Which turns and files fit, and what each costs: everything of the history but the turn texts. */
+export type HistoryPlan = {
+  /** Text parts before the turns: header lines, the file section and its notes. */
+  leadingParts: string[];
+  /** The parts of leadingParts that are notes, plus the omitted-files note. */
+  noteParts: string[];
+  perTurn: PerTurnTokens[];
+  /** 0-based index of the oldest included turn (turns.length when none is). */
+  oldestIncluded: number;
+  files: { included: IncludedFile[]; skipped: SkippedFile[] };
+  /** Tokens of the embedded file blocks. */
+  fileTokens: number;
+  turnCount: number;
 };
 
 export type PerTurnTokens = {
@@ -153,7 +171,7 @@ export function defaultTurnBody(turn: HistoryTurn): string[] {
 }
 
 /** The "--- Turn N (...) ---" header, with PAL's leading newline. */
-export function turnHeader(turn: HistoryTurn, turnNumber: number): string {
+export function turnHeader(turn: HistoryTurnOutline, turnNumber: number): string {
   const roleLabel = turn.role === "user" ? "Agent" : present(turn.modelName) ? turn.modelName : "Assistant";
   let header = `\n--- Turn ${turnNumber} (${roleLabel}`;
   if (present(turn.toolName)) header += ` using ${turn.toolName}`;
@@ -176,7 +194,7 @@ type PlannedFile = { path: string; snapshot: FileSnapshot; estimatedTokens: numb
 type FilePlan = { include: PlannedFile[]; skipped: SkippedFile[] };
 
 /** _plan_file_inclusion_by_size: newest first, skip what does not fit and keep going. */
-function planFiles(paths: readonly string[], input: BuildHistoryInput): FilePlan {
+function planFiles(paths: readonly string[], input: Pick<BuildHistoryInput, "readFile" | "estimateFileTokens" | "allocation" | "countTokens">): FilePlan {
   const estimate = input.estimateFileTokens ?? palEstimateFileTokens;
   const include: PlannedFile[] = [];
   const skipped: SkippedFile[] = [];
@@ -211,25 +229,30 @@ function sectionFor(role: string): keyof HistorySections {
   return "assistantTurns";
 }
 
-export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory {
-  const { turns, countTokens } = input;
-  if (turns.length === 0) {
-    return {
-      text: "",
-      totalTokens: 0,
-      turns: { included: [], excluded: [] },
-      perTurn: [],
-      files: { included: [], skipped: [] },
-      sections: { ...EMPTY_SECTIONS },
-    };
-  }
+/**
+ * The turn's text with an empty content: header and body framing (the files line). With the
+ * default formatting a turn's text is exactly this followed by its content, so a tokenizer whose
+ * pieces never span that boundary counts it as count(shell) + count(content); PAL's code-point
+ * estimates add up exactly in code points.
+ */
+export function turnShell(turn: HistoryTurnOutline, turnNumber: number): string {
+  // [header, ...defaultTurnBody(turn with content "")].join("\n"), without the arrays.
+  const header = turnHeader(turn, turnNumber);
+  return turn.files && turn.files.length > 0 ? `${header}\nFiles used in this turn: ${turn.files.join(", ")}\n\n` : `${header}\n`;
+}
 
-  const sections: HistorySections = { ...EMPTY_SECTIONS };
+function turnText(turn: HistoryTurn, turnNumber: number, format: BuildHistoryInput["formatTurnBody"]): string {
+  return [turnHeader(turn, turnNumber), ...turnBody(turn, format)].join("\n");
+}
+
+/** The first half of build_conversation_history: plan files, measure turns, collect newest first. */
+export function planConversationHistory<T extends HistoryTurnOutline>(input: PlanHistoryInput<T>): HistoryPlan {
+  const { turns, countTokens } = input;
+  const leadingParts: string[] = [];
   // Parts that are neither file blocks nor turns: measured one by one into `notes`.
   const noteParts: string[] = [];
-  const parts: string[] = [];
   const addNote = (...lines: string[]) => {
-    parts.push(...lines);
+    leadingParts.push(...lines);
     noteParts.push(...lines);
   };
 
@@ -245,6 +268,7 @@ export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory
   const allFiles = conversationFileList(turns);
   const includedFiles: IncludedFile[] = [];
   let skippedFiles: SkippedFile[] = [];
+  let fileTokens = 0;
   if (allFiles.length > 0) {
     const plan = planFiles(allFiles, input);
     skippedFiles = plan.skipped;
@@ -264,7 +288,7 @@ export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory
         const block = palFileBlock(file.path, file.snapshot);
         const tokens = countTokens(block);
         filesContent += block;
-        sections.files += tokens;
+        fileTokens += tokens;
         includedFiles.push({ path: file.path, tokens, estimatedTokens: file.estimatedTokens });
       }
       if (skippedCount > 0) {
@@ -274,7 +298,7 @@ export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory
         filesContent += note;
         noteParts.push(note);
       }
-      parts.push(filesContent);
+      leadingParts.push(filesContent);
     }
     addNote("", "=== END REFERENCED FILES ===", "");
   }
@@ -282,17 +306,15 @@ export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory
   addNote("Previous conversation turns:");
 
   // PAL's file_embedding_tokens: everything written so far, counted part by part.
-  const writtenTokens = parts.reduce((sum, part) => sum + countTokens(part), 0);
+  const writtenTokens = leadingParts.reduce((sum, part) => sum + countTokens(part), 0);
 
-  const perTurn: PerTurnTokens[] = turns.map((turn, idx) => {
-    const header = turnHeader(turn, idx + 1);
-    const tokens =
-      turn.contentTokens != null
-        ? countTokens([header, ...turnBody({ ...turn, content: "" }, input.formatTurnBody)].join("\n")) +
-          turn.contentTokens
-        : countTokens([header, ...turnBody(turn, input.formatTurnBody)].join("\n"));
-    return { number: idx + 1, role: turn.role, toolName: present(turn.toolName) ? turn.toolName : null, tokens, included: false };
-  });
+  const perTurn: PerTurnTokens[] = turns.map((turn, idx) => ({
+    number: idx + 1,
+    role: turn.role,
+    toolName: present(turn.toolName) ? turn.toolName : null,
+    tokens: input.turnTokens(turn, idx + 1),
+    included: false,
+  }));
 
   // Collection, newest first: stop at the first turn that would exceed the history budget.
   let turnTokens = 0;
@@ -305,16 +327,47 @@ export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory
     oldestIncluded = idx;
   }
 
-  // Presentation, oldest first.
-  for (let idx = oldestIncluded; idx < turns.length; idx++) {
-    const turn = turns[idx]!;
-    parts.push([turnHeader(turn, idx + 1), ...turnBody(turn, input.formatTurnBody)].join("\n"));
-    sections[sectionFor(turn.role)] += perTurn[idx]!.tokens;
-  }
+  return {
+    leadingParts,
+    noteParts,
+    perTurn,
+    oldestIncluded,
+    files: { included: includedFiles, skipped: skippedFiles },
+    fileTokens,
+    turnCount: turns.length,
+  };
+}
 
-  const includedCount = turns.length - oldestIncluded;
-  if (includedCount < turns.length) {
-    addNote(`\n[Note: Showing ${includedCount} most recent turns out of ${turns.length} total]`);
+/**
+ * The second half: the text, given the included turns (those from plan.oldestIncluded on, in
+ * order, with their content).
+ */
+export function renderConversationHistory(
+  plan: HistoryPlan,
+  includedTurns: readonly HistoryTurn[],
+  input: Pick<BuildHistoryInput, "countTokens" | "reportTokens" | "formatTurnBody">,
+): BuiltHistory {
+  const total = plan.turnCount;
+  if (includedTurns.length !== total - plan.oldestIncluded) {
+    throw new Error(`renderConversationHistory: expected ${total - plan.oldestIncluded} included turns, got ${includedTurns.length}`);
+  }
+  const sections: HistorySections = { ...EMPTY_SECTIONS, files: plan.fileTokens };
+  const parts = [...plan.leadingParts];
+  const noteParts = [...plan.noteParts];
+  const addNote = (...lines: string[]) => {
+    parts.push(...lines);
+    noteParts.push(...lines);
+  };
+
+  // Presentation, oldest first.
+  includedTurns.forEach((turn, offset) => {
+    const idx = plan.oldestIncluded + offset;
+    parts.push(turnText(turn, idx + 1, input.formatTurnBody));
+    sections[sectionFor(turn.role)] += plan.perTurn[idx]!.tokens;
+  });
+
+  if (includedTurns.length < total) {
+    addNote(`\n[Note: Showing ${includedTurns.length} most recent turns out of ${total} total]`);
   }
 
   addNote(
@@ -328,20 +381,39 @@ export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory
     "conversation history. Instead, provide only new insights, additional analysis, or direct answers to",
     "the follow-up question / concerns / insights. Assume the user has read the prior conversation.",
     "",
-    `This is turn ${turns.length + 1} of the conversation - use the conversation history above to provide a coherent continuation.`,
+    `This is turn ${total + 1} of the conversation - use the conversation history above to provide a coherent continuation.`,
   );
 
-  sections.notes = noteParts.reduce((sum, part) => sum + countTokens(part), 0);
+  sections.notes = noteParts.reduce((sum, part) => sum + input.countTokens(part), 0);
   const text = parts.join("\n");
   return {
     text,
     totalTokens: input.reportTokens(text),
     turns: {
-      included: perTurn.filter((t) => t.included).map((t) => t.number),
-      excluded: perTurn.filter((t) => !t.included).map((t) => t.number),
+      included: plan.perTurn.filter((t) => t.included).map((t) => t.number),
+      excluded: plan.perTurn.filter((t) => !t.included).map((t) => t.number),
     },
-    perTurn,
-    files: { included: includedFiles, skipped: skippedFiles },
+    perTurn: plan.perTurn,
+    files: plan.files,
     sections,
   };
+}
+
+/** build_conversation_history over turns with their content: plan, then render. */
+export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory {
+  if (input.turns.length === 0) {
+    return {
+      text: "",
+      totalTokens: 0,
+      turns: { included: [], excluded: [] },
+      perTurn: [],
+      files: { included: [], skipped: [] },
+      sections: { ...EMPTY_SECTIONS },
+    };
+  }
+  const plan = planConversationHistory({
+    ...input,
+    turnTokens: (turn, turnNumber) => input.countTokens(turnText(turn, turnNumber, input.formatTurnBody)),
+  });
+  return renderConversationHistory(plan, input.turns.slice(plan.oldestIncluded), input);
 }

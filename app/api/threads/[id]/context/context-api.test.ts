@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GET as contextRoute } from "@/app/api/threads/[id]/context/route";
 import { db } from "@/lib/db/client";
 import { json, jsonRequest, params } from "@/lib/testing/api";
-import { expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
+import { api, expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 
 const context = (id: string, query: Record<string, string>) =>
   contextRoute(jsonRequest("GET", `/api/threads/${id}/context?${new URLSearchParams(query)}`), params({ id }));
@@ -74,18 +74,54 @@ describe("GET /api/threads/:id/context", () => {
   it("in exact mode counts with the model's tokenizer, storing per-turn counts once", async () => {
     const { second } = await chainOfThree();
     const client = await db();
-    const before = await client.turnTokenCount.count();
+    const before = await client.turnTokenCount.count({ where: { tokenizer: "o200k_base" } });
     const first = await json(await context(second.id, { model: "gpt-4o" }));
     expect(first.model).toMatchObject({ id: "gpt-4o", contextWindow: 128_000 });
     expect(first.tokenizer.id).toBe("o200k_base");
     expect(first.exact).toBe(true);
     expect(first.allocation).toEqual({ total: 128_000, content: 76_800, response: 51_200, file: 23_040, history: 38_400 });
     const stored = await client.turnTokenCount.count({ where: { tokenizer: "o200k_base" } });
-    expect(stored - before).toBeGreaterThanOrEqual(0);
+    expect(stored).toBeGreaterThanOrEqual(before);
     expect(await client.turnTokenCount.count({ where: { tokenizer: "o200k_base", threadId: second.id } })).toBe(2);
     const again = await json(await context(second.id, { model: "gpt-4o" }));
     expect(again.text).toBe(first.text);
     expect(await client.turnTokenCount.count({ where: { tokenizer: "o200k_base" } })).toBe(stored);
+  });
+
+  it("in PAL mode stores each turn's length in code points once, and reads only the turns it sends", async () => {
+    const thread = await newThread();
+    await newTurn(thread.id, { role: "user", content: "😀".repeat(900) });
+    await newTurn(thread.id, { role: "assistant", content: "ok" });
+    const client = await db();
+    const body = await json(await context(thread.id, { contextWindow: "1000", mode: "pal" }));
+    const stored = await client.turnTokenCount.findMany({ where: { threadId: thread.id, tokenizer: "code-points" }, orderBy: { turnSeq: "asc" } });
+    expect(stored.map((row) => row.tokens)).toEqual([900, 2]);
+    // 900 code points (1,800 UTF-16 units): PAL's estimate counts the turn as (header + 900) / 3
+    expect(body.perTurn[0].tokens).toBe(Math.floor(("\n--- Turn 1 (Agent) ---\n".length + 900) / 3));
+    expect(body.turns.excluded).toEqual([1]);
+    expect(body.text).not.toContain("😀");
+  });
+
+  it("never serves a stale plan: appends, and a thread purged and imported again with other content", async () => {
+    const thread = await newThread();
+    await newTurn(thread.id, { role: "user", content: "first question" });
+    const query = { model: "gpt-4o" };
+    expect((await json(await context(thread.id, query))).perTurn).toHaveLength(1);
+    await newTurn(thread.id, { role: "assistant", content: "first answer" });
+    const after = await json(await context(thread.id, query));
+    expect(after.perTurn.map((t: { role: string }) => t.role)).toEqual(["user", "assistant"]);
+    expect(after.text).toContain("first answer");
+
+    // Same ids, same times, same turn count: only the content and roles differ.
+    const exported = await (await api.exportThread(thread.id)).json();
+    exported.threads[0].turns[1].content = "a different answer";
+    exported.threads[0].turns[1].role = "tool";
+    expect((await api.deleteThread(thread.id)).status).toBe(204);
+    expect((await api.importDocuments(exported)).status).toBe(201);
+    const reimported = await json(await context(thread.id, query));
+    expect(reimported.perTurn.map((t: { role: string }) => t.role)).toEqual(["user", "tool"]);
+    expect(reimported.text).toContain("a different answer");
+    expect(reimported.text).not.toContain("first answer");
   });
 
   it("reserve changes only the response share", async () => {

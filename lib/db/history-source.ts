@@ -1,0 +1,141 @@
+import "server-only";
+import type { Thread } from "@/lib/domain/types";
+import { db } from "./client";
+import { inChunks } from "./chunks";
+import { turnOutlines, type TurnOutlineRow } from "./dialect";
+import { getChainThreads } from "./threads";
+import { storeTokenCounts } from "./token-counts";
+
+/** A turn as a budget preview plans with it: no content, but its measure under one tokenizer. */
+export type OutlinedTurn = {
+  seq: number;
+  id: string;
+  threadId: string;
+  index: number;
+  role: string;
+  files: string[];
+  toolName: string | null;
+  modelProvider: string | null;
+  modelName: string | null;
+  /** The content's size under the asked measure (tokens, or code points for PAL's estimates). */
+  measure: number;
+};
+
+/** The newest stored content of a file across the chain; `key` is stable for that content. */
+export type ChainSnapshot = { content: string; key: string };
+
+export type HistorySource = {
+  /** Oldest first; the last is the thread asked for. */
+  chain: Thread[];
+  /** Every turn of the chain, oldest first. */
+  turns: OutlinedTurn[];
+};
+
+const NO_FILES: string[] = [];
+
+function parseFiles(json: string | null): string[] {
+  if (!json) return NO_FILES;
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((f): f is string => typeof f === "string") : [];
+}
+
+/**
+ * Outlines of recently previewed chains, by measure and chain state (each thread's id, last
+ * activity, and its turns' count and seq range). Turns are only appended (new seqs, new activity)
+ * or deleted with their thread, and a stored measure never changes, so an entry is valid while
+ * its signature matches. Anything that rewrites turns in place must change lastUpdatedAt too.
+ * A few MB per 10,000-turn chain.
+ */
+const outlineCache = new Map<string, OutlinedTurn[]>();
+const OUTLINE_CACHE_CHAINS = 8;
+
+/**
+ * The chain of `threadId` with its turns outlined and measured by `measureId`: stored measures
+ * are read back; turns never measured are read, measured with `measure` and stored, so later
+ * previews read no content but that of the turns they include.
+ */
+export async function loadHistorySource(threadId: string, measureId: string, measure: (content: string) => number): Promise<HistorySource> {
+  const chain = await getChainThreads(threadId);
+  const client = await db();
+  // Turn seqs are never reused, so a thread deleted and imported again gets a new signature.
+  const extents = await client.turn.groupBy({
+    by: ["threadId"],
+    where: { threadId: { in: chain.map((t) => t.id) } },
+    _count: { _all: true },
+    _min: { seq: true },
+    _max: { seq: true },
+  });
+  const extentOf = new Map(extents.map((e) => [e.threadId, `${e._count._all}:${e._min.seq}-${e._max.seq}`]));
+  const signature = `${measureId}|${chain.map((t) => `${t.id}:${t.lastUpdatedAt}:${extentOf.get(t.id) ?? "0"}`).join(",")}`;
+  const cached = outlineCache.get(signature);
+  if (cached) {
+    outlineCache.delete(signature); // most recently used goes last
+    outlineCache.set(signature, cached);
+    return { chain, turns: cached };
+  }
+  const rows: (TurnOutlineRow & { threadId: string })[] = [];
+  for (const thread of chain) for (const row of await turnOutlines(client, thread.id, measureId)) rows.push(Object.assign(row, { threadId: thread.id }));
+
+  const unmeasured = rows.filter((row) => row.tokens === null);
+  const measured = new Map<number, number>();
+  if (unmeasured.length > 0) {
+    const contents = await loadTurnContents(unmeasured.map((row) => row.seq));
+    const fresh = unmeasured.map((row) => ({ turnSeq: row.seq, threadId: row.threadId, tokens: measure(contents.get(row.seq) ?? "") }));
+    for (const entry of fresh) measured.set(entry.turnSeq, entry.tokens);
+    await storeTokenCounts(measureId, fresh);
+  }
+
+  const turns = rows.map((row) => ({
+      seq: row.seq,
+      id: row.id,
+      threadId: row.threadId,
+      index: row.index,
+      role: row.role,
+      files: parseFiles(row.files),
+      toolName: row.toolName,
+      modelProvider: row.modelProvider,
+      modelName: row.modelName,
+      measure: row.tokens ?? measured.get(row.seq) ?? 0,
+  }));
+  if (outlineCache.size >= OUTLINE_CACHE_CHAINS) outlineCache.delete(outlineCache.keys().next().value!);
+  outlineCache.set(signature, turns);
+  return { chain, turns };
+}
+
+/** Turn contents by seq. */
+export async function loadTurnContents(seqs: number[]): Promise<Map<number, string>> {
+  const client = await db();
+  const rows = await inChunks(seqs, (chunk) => client.turn.findMany({ where: { seq: { in: chunk } }, select: { seq: true, content: true } }));
+  return new Map(rows.map((row) => [row.seq, row.content]));
+}
+
+/**
+ * For each path a turn of `turns` stored a snapshot of, the newest such snapshot (the latest turn
+ * in chain order, the last of its snapshots of that path). Only the chosen contents are read.
+ */
+export async function newestSnapshots(turns: readonly Pick<OutlinedTurn, "seq" | "threadId">[]): Promise<Map<string, ChainSnapshot>> {
+  const client = await db();
+  const order = new Map(turns.map((turn, i) => [turn.seq, i]));
+  const threadIds = [...new Set(turns.map((t) => t.threadId))];
+  const stubs = await inChunks(threadIds, (chunk) =>
+    client.fileSnapshot.findMany({ where: { turn: { threadId: { in: chunk } } }, select: { turnSeq: true, position: true, path: true } }),
+  );
+  const newest = new Map<string, { turnSeq: number; position: number }>();
+  for (const stub of stubs) {
+    const rank = order.get(stub.turnSeq);
+    if (rank === undefined) continue;
+    const current = newest.get(stub.path);
+    const currentRank = current ? order.get(current.turnSeq)! : -1;
+    if (!current || rank > currentRank || (rank === currentRank && stub.position > current.position)) newest.set(stub.path, stub);
+  }
+  const wanted = new Set([...newest.values()].map((s) => `${s.turnSeq}:${s.position}`));
+  const rows = await inChunks([...new Set([...newest.values()].map((s) => s.turnSeq))], (chunk) =>
+    client.fileSnapshot.findMany({ where: { turnSeq: { in: chunk } }, select: { turnSeq: true, position: true, path: true, content: true } }),
+  );
+  const out = new Map<string, ChainSnapshot>();
+  for (const row of rows) {
+    const key = `${row.turnSeq}:${row.position}`;
+    if (wanted.has(key)) out.set(row.path, { content: row.content, key });
+  }
+  return out;
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it, vi } from "vitest";
+import { rememberingLongTexts } from "./memo";
+
+describe("rememberingLongTexts", () => {
+  it("counts a long text once per tokenizer, short texts every time", () => {
+    const count = vi.fn((text: string) => text.length);
+    const remembering = rememberingLongTexts("test-a", count);
+    const long = "x".repeat(600);
+    expect(remembering(long)).toBe(600);
+    expect(remembering(long)).toBe(600);
+    expect(remembering("short")).toBe(5);
+    expect(remembering("short")).toBe(5);
+    expect(count).toHaveBeenCalledTimes(3);
+    const other = vi.fn(() => 7);
+    expect(rememberingLongTexts("test-b", other)(long)).toBe(7);
+    expect(remembering(long + "y")).toBe(601);
+  });
+});

@@ -1,0 +1,25 @@
+import "server-only";
+import { createHash } from "node:crypto";
+
+/** Texts shorter than this are counted each time: hashing would cost about as much. */
+const MIN_MEMO_LENGTH = 512;
+const MAX_ENTRIES = 20_000;
+
+const counts = new Map<string, number>();
+
+/**
+ * `count`, remembering the result for long texts (file blocks, which previews count again and
+ * again) by tokenizer and content hash. Oldest entries go first past MAX_ENTRIES.
+ */
+export function rememberingLongTexts(tokenizerId: string, count: (text: string) => number): (text: string) => number {
+  return (text) => {
+    if (text.length < MIN_MEMO_LENGTH) return count(text);
+    const key = `${tokenizerId}\u0000${createHash("sha1").update(text).digest("base64")}`;
+    const known = counts.get(key);
+    if (known !== undefined) return known;
+    const tokens = count(text);
+    if (counts.size >= MAX_ENTRIES) counts.delete(counts.keys().next().value!);
+    counts.set(key, tokens);
+    return tokens;
+  };
+}
