@@ -89,3 +89,20 @@ test("a custom model from Settings can be previewed", async ({ page }) => {
   await page.getByRole("button", { name: "Remove e2e-local-32k" }).click();
   await expect(page.getByRole("cell", { name: "e2e-local-32k", exact: true })).toHaveCount(0);
 });
+
+test("the thread list and thread page show real token counts, and budget rows link to their turn", async ({ page }) => {
+  await page.goto("/threads");
+  const row = page.getByRole("link", { name: /Intermittent 401 right after refresh/ }).locator("xpath=ancestor::li[1]");
+  await expect(row.getByTestId("token-count")).toHaveText(/^[\d.,k]+ tokens$/);
+  await expect(row.getByTestId("token-count")).toHaveAttribute("title", /counted with OpenAI o200k_base/);
+
+  await page.goto(`/threads/${DEMO_IDS.debug}`);
+  const turn = page.getByRole("article", { name: "Turn 1" });
+  await expect(turn.getByTestId("token-count")).toHaveText(/^\d+ tokens$/);
+  await expect(turn.getByTestId("token-count")).toHaveAttribute("title", /counted with OpenAI o200k_base/);
+
+  await page.goto(`/threads/${DEMO_IDS.debug}/budget?model=gpt-5`);
+  await page.getByRole("checkbox", { name: "Largest first" }).uncheck();
+  await page.getByRole("link", { name: "#1", exact: true }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]+#turn-[0-9a-f-]+$/);
+});

@@ -7,10 +7,14 @@
 // Knobs (environment): BENCH_SCALE=0.1 shrinks the fill (threads and turns) for a quick run;
 // BENCH_KEEP_DB=1 leaves the database in .tmp/bench/ afterwards (it is deleted by the next run).
 //
+// Sections: list, search, one big thread, context previews (GET /api/threads/:id/context over
+// chains of 1,000 and 10,000 turns: cold first request, then warm), appends, and tokeniser
+// throughput (no server: one fresh child process per tokenizer, on a few MB of mixed text).
+//
 // Adding a measurement: write a section (an async function taking the Bench context) and add it
 // to SECTIONS; inside, time things with `measure(name, fn, iterations)` and record them with
 // `bench.record(...)`, giving a target when there is one.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -44,6 +48,20 @@ const CONFIG = {
   warmup: 5,
   /** Must exceed writers x turnsPerWriter for the one-thread append run. */
   maxConversationTurns: 100_000,
+  /**
+   * Chains for the context preview: threads linked by parentThreadId, oldest first, measured from
+   * the last one (the history builder walks at most 20 threads). Not scaled by BENCH_SCALE.
+   */
+  chains: [
+    { label: "1k", threads: 10, turnsPerThread: 100 },
+    { label: "10k", threads: 20, turnsPerThread: 500 },
+  ],
+  /** Share of chain user turns naming files that also store a snapshot of the first one. */
+  chainSnapshotChance: 0.1,
+  /** Warm context previews per chain and mode (after 2 untimed ones). */
+  contextIterations: 20,
+  /** Mixed text for tokenizer throughput: generated turns plus the repository's code, in bytes. */
+  tokenizerTextBytes: 3_000_000,
 } as const;
 
 /** Search queries, from common to absent; selectivity is measured after the fill and printed. */
@@ -64,6 +82,10 @@ const TARGETS = {
   listP50: 50,
   searchP50: 200,
   bigThreadP50: 150,
+  /** Warm GET /api/threads/:id/context over the 10,000-turn chain. */
+  contextP50: 150,
+  /** o200k_base counting, MB of UTF-8 per second on one core. */
+  o200kMbPerSecond: 4,
 } as const;
 
 const BENCH_DIR = path.join(root, ".tmp", "bench");
@@ -314,17 +336,26 @@ function sentence(min: number, max: number, end = "."): string {
 
 const paragraph = (min: number, max: number) => Array.from({ length: int(min, max) }, () => sentence(6, 16)).join(" ");
 
+function codeLine(): string {
+  const r = rng();
+  if (r < 0.35) return `const ${identifier()} = await ${identifier()}(${word()}, ${identifier()});`;
+  if (r < 0.55) return `if (!${identifier()}) throw new Error("${word()} ${word()} ${word()}");`;
+  if (r < 0.7) return `// ${sentence(4, 10, "")}`;
+  if (r < 0.85) return `return ${identifier()}.${identifier()}({ ${word()}: ${int(1, 5000)} });`;
+  return `${identifier()}(${identifier()}, "${filePath()}");`;
+}
+
 function codeBlock(): string {
   const lang = pick(["ts", "ts", "python", "sql", "bash", "go"]);
-  const lines = Array.from({ length: int(3, 9) }, () => {
-    const r = rng();
-    if (r < 0.35) return `const ${identifier()} = await ${identifier()}(${word()}, ${identifier()});`;
-    if (r < 0.55) return `if (!${identifier()}) throw new Error("${word()} ${word()} ${word()}");`;
-    if (r < 0.7) return `// ${sentence(4, 10, "")}`;
-    if (r < 0.85) return `return ${identifier()}.${identifier()}({ ${word()}: ${int(1, 5000)} });`;
-    return `${identifier()}(${identifier()}, "${filePath()}");`;
-  });
+  const lines = Array.from({ length: int(3, 9) }, codeLine);
   return "```" + lang + "\n" + lines.join("\n") + "\n```";
+}
+
+/** A source file as a turn could have snapshotted it (40-160 lines, indented blocks). */
+function sourceFile(): string {
+  const lines: string[] = [`// ${sentence(4, 10, "")}`, ""];
+  for (let i = int(40, 160); i > 0; i--) lines.push((chance(0.6) ? "  " : "") + (chance(0.08) ? "" : codeLine()));
+  return lines.join("\n") + "\n";
 }
 
 function userContent(): string {
@@ -399,12 +430,27 @@ function turnCounts(threads: number, total: number, bigIndex: number, big: numbe
   return counts;
 }
 
+type ChainSummary = {
+  label: string;
+  threads: number;
+  turnsPerThread: number;
+  turns: number;
+  /** Oldest first; the last is the one previews are asked for. */
+  threadIds: string[];
+  lastThreadId: string;
+  snapshots: number;
+  contentChars: number;
+};
+
 type FillSummary = {
+  /** The main fill (chains not included). */
   threads: number;
   turns: number;
   bigThreadId: string;
   contentChars: number;
   avgTurnChars: number;
+  /** Extra threads, linked into chains, added after the main fill. */
+  chains: ChainSummary[];
   seconds: number;
 };
 
@@ -426,6 +472,7 @@ function fillDatabase(file: string): FillSummary {
     `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertSnapshot = sqlite.prepare(`INSERT INTO "FileSnapshot" ("turnSeq", "position", "path", "content") VALUES (?, ?, ?, ?)`);
 
   const bigIndex = Math.floor(CONFIG.threads / 2);
   const counts = turnCounts(CONFIG.threads, CONFIG.turns, bigIndex, CONFIG.bigThreadTurns);
@@ -513,6 +560,72 @@ function fillDatabase(file: string): FillSummary {
     }
   });
   fill();
+
+  // Chains: each thread continues the previous one (parentThreadId), timestamps increasing along
+  // the chain, placed a quarter into the time span so that they stay off the list's first pages.
+  const chains: ChainSummary[] = [];
+  let chainTs = firstCreated + Math.floor(spanMs / 4);
+  const fillChains = sqlite.transaction(() => {
+    for (const spec of CONFIG.chains) {
+      const summary: ChainSummary = { ...spec, turns: spec.threads * spec.turnsPerThread, threadIds: [], lastThreadId: "", snapshots: 0, contentChars: 0 };
+      let parent: string | null = null;
+      for (let t = 0; t < spec.threads; t++) {
+        const id = randomUUID();
+        const toolName = pick(THREAD_TOOLS);
+        const model = pickModel();
+        const createdAt = (chainTs += int(60_000, 600_000));
+        let title: string | null = null;
+        let tokens = 0;
+        let previous = "";
+        const turnRows: { row: unknown[]; snapshot: [string, string] | null }[] = [];
+        for (let i = 0; i < spec.turnsPerThread; i++) {
+          const role = i === 0 ? "user" : previous === "assistant" ? (chance(0.12) ? "tool" : "user") : "assistant";
+          previous = role;
+          const content = role === "user" ? userContent() : role === "assistant" ? assistantContent() : toolContent();
+          summary.contentChars += content.length;
+          const tokenEstimate = estimateTokens(content);
+          tokens += tokenEstimate;
+          if (title === null && role === "user") title = titleFromContent(content);
+          const files = role === "user" && chance(0.3) ? [filePath(), filePath()] : [];
+          const snapshot: [string, string] | null = files.length > 0 && chance(CONFIG.chainSnapshotChance) ? [files[0]!, sourceFile()] : null;
+          const assistant = role === "assistant";
+          chainTs += int(10_000, 80_000);
+          turnRows.push({
+            row: [
+              randomUUID(),
+              id,
+              i,
+              role,
+              content,
+              stored(chainTs),
+              JSON.stringify(files),
+              "[]",
+              toolName,
+              assistant ? model.provider : null,
+              assistant ? model.name : null,
+              assistant && chance(0.5) ? JSON.stringify({ thinking_mode: pick(["low", "medium", "high"]), usage: { input_tokens: int(200, 90_000), output_tokens: int(50, 4_000) } }) : null,
+              null,
+              tokenEstimate,
+            ],
+            snapshot,
+          });
+        }
+        insertThread.run(id, parent, title, toolName, "{}", null, "api", stored(createdAt), stored(chainTs), null, spec.turnsPerThread, tokens, JSON.stringify([model.name]));
+        for (const { row, snapshot } of turnRows) {
+          const seq = insertTurn.run(...row).lastInsertRowid;
+          if (snapshot) {
+            insertSnapshot.run(seq, 0, snapshot[0], snapshot[1]);
+            summary.snapshots += 1;
+          }
+        }
+        summary.threadIds.push(id);
+        parent = id;
+      }
+      summary.lastThreadId = parent!;
+      chains.push(summary);
+    }
+  });
+  fillChains();
   sqlite.pragma("wal_checkpoint(TRUNCATE)");
   sqlite.close();
   return {
@@ -521,6 +634,7 @@ function fillDatabase(file: string): FillSummary {
     bigThreadId,
     contentChars,
     avgTurnChars: Math.round(contentChars / CONFIG.turns),
+    chains,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -581,9 +695,23 @@ function searchSelectivity(file: string, q: string): Selectivity {
 
 type CpuSnapshot = { total: number; busy: number; ours: number };
 
-/** Machine-wide CPU ticks and the ticks of this process and of the server's process group. */
+/** This process's process group (its tokenizer children share it); null off Linux. */
+function ownProcessGroup(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Machine-wide CPU ticks and the ticks of this process, of its process group (the bench's own
+ * child processes) and of the server's process group.
+ */
 function cpuSnapshot(serverPgid: number | undefined): CpuSnapshot | null {
   if (!existsSync("/proc/stat")) return null;
+  const ownPgid = ownProcessGroup();
   try {
     const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
     const total = fields.reduce((a, b) => a + b, 0);
@@ -599,7 +727,10 @@ function cpuSnapshot(serverPgid: number | undefined): CpuSnapshot | null {
       }
       const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const pgrp = Number(rest[2]);
-      if (Number(entry) === process.pid || (serverPgid !== undefined && pgrp === serverPgid)) ours += Number(rest[11]) + Number(rest[12]);
+      // Our own process also counts the children it has reaped (cutime, cstime): the tokenizer
+      // children leave /proc when they exit.
+      if (Number(entry) === process.pid) ours += Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]);
+      else if (pgrp === ownPgid || (serverPgid !== undefined && pgrp === serverPgid)) ours += Number(rest[11]) + Number(rest[12]);
     }
     return { total, busy, ours };
   } catch {
@@ -756,6 +887,8 @@ type Bench = {
 };
 
 const fmtMs = (ms: number) => (Number.isNaN(ms) ? "-" : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+/** Rates and single figures: whole numbers from 100 up, one decimal below. */
+const fmtValue = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const fmtBytes = (b: number) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`);
 
 async function sectionList(bench: Bench): Promise<void> {
@@ -784,6 +917,7 @@ async function sectionList(bench: Bench): Promise<void> {
 
 async function sectionSearch(bench: Bench): Promise<void> {
   const all: number[] = [];
+  const chainThreads = bench.fill.chains.reduce((sum, c) => sum + c.threads, 0);
   const selectivity: Record<string, Selectivity> = {};
   for (const { label, q } of [...SEARCH_TERMS, ...STRESS_SEARCH_TERMS]) {
     const sel = searchSelectivity(bench.dbFile, q);
@@ -801,7 +935,7 @@ async function sectionSearch(bench: Bench): Promise<void> {
       name: `q=${JSON.stringify(q)} (${label}${stress ? ", no target" : ""})`,
       stats: result,
       target: stress ? undefined : { metric: "p50", maxMs: TARGETS.searchP50 },
-      note: `matches ${sel.turns} turns / ${sel.threads} threads (${((100 * sel.threads) / CONFIG.threads).toFixed(1)}%), page ${hits}`,
+      note: `matches ${sel.turns} turns / ${sel.threads} threads (${((100 * sel.threads) / (CONFIG.threads + chainThreads)).toFixed(1)}%), page ${hits}`,
     });
   }
   bench.record({ section: "search", name: "search, all terms above (no stress)", stats: summarize(all), target: { metric: "p50", maxMs: TARGETS.searchP50 } });
@@ -925,12 +1059,298 @@ async function sectionAppend(bench: Bench): Promise<void> {
   await appendRun(bench, "thread per writer");
 }
 
+type ApiContextPreview = {
+  tokenizer: { id: string };
+  exact: boolean;
+  allocation: { total: number; history: number };
+  files: { included: unknown[]; skipped: unknown[] };
+  turns: { included: number[]; excluded: number[] };
+  perTurn: unknown[];
+  totalTokens: number;
+  text: string;
+};
+
+/** GET that parses the JSON body and also returns its size and the wall time until it was read. */
+async function getJsonSized<T>(baseUrl: string, pathname: string): Promise<{ json: T; bytes: number; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(baseUrl + pathname);
+  const body = await res.arrayBuffer();
+  const ms = performance.now() - started;
+  const text = Buffer.from(body).toString("utf8");
+  if (!res.ok) throw new Error(`GET ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
+  return { json: JSON.parse(text) as T, bytes: body.byteLength, ms };
+}
+
+/** Stored per-turn counts for `tokenizer` over the given threads (read straight from the file). */
+function storedTokenCounts(file: string, threadIds: string[], tokenizer: string): number {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const marks = threadIds.map(() => "?").join(", ");
+    return (sqlite.prepare(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = ? AND "threadId" IN (${marks})`).get(tokenizer, ...threadIds) as { n: number }).n;
+  } finally {
+    sqlite.close();
+  }
+}
+
+function describePreview(preview: ApiContextPreview, bytes: number): string {
+  return (
+    `${fmtBytes(bytes)} body (text ${fmtBytes(Buffer.byteLength(preview.text))}, perTurn ${preview.perTurn.length}); ` +
+    `${preview.turns.included.length} turns included, ${preview.totalTokens} tokens of ${preview.allocation.history} history budget; ` +
+    `files ${preview.files.included.length} in / ${preview.files.skipped.length} skipped`
+  );
+}
+
+/**
+ * Context preview (GET /api/threads/:id/context) over each chain, from its last thread: exact
+ * mode for gpt-4o (o200k_base) and PAL mode at a 200,000-token window. The fill stores no per-turn
+ * counts (as for imported turns), so the first request counts and stores them: timed on its own.
+ */
+async function sectionContext(bench: Bench): Promise<void> {
+  const EXACT = "model=gpt-4o";
+  const PAL = "contextWindow=200000&mode=pal";
+  // Load the route's modules on an ordinary thread first, so that no chain figure includes it.
+  const someThread = (await getJson<{ items: { id: string }[] }>(bench.baseUrl, "/api/threads?limit=1")).items[0]!.id;
+  await getBody(bench.baseUrl, `/api/threads/${someThread}/context?${PAL}`);
+  await getBody(bench.baseUrl, `/api/threads/${someThread}/context?${EXACT}`);
+
+  const facts: Record<string, unknown> = {};
+  for (const chain of bench.fill.chains) {
+    const url = (query: string) => `/api/threads/${chain.lastThreadId}/context?${query}`;
+    const label = `${chain.turns.toLocaleString("en-US")} turns (${chain.threads} threads x ${chain.turnsPerThread})`;
+    const storedBefore = storedTokenCounts(bench.dbFile, chain.threadIds, "o200k_base");
+    const cold = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(EXACT));
+    if (cold.json.perTurn.length !== chain.turns) throw new Error(`context ${chain.label}: perTurn has ${cold.json.perTurn.length} turns, expected ${chain.turns}`);
+    if (cold.json.tokenizer.id !== "o200k_base") throw new Error(`context ${chain.label}: tokenizer ${cold.json.tokenizer.id}, expected o200k_base`);
+    const storedAfter = storedTokenCounts(bench.dbFile, chain.threadIds, "o200k_base");
+    bench.record({
+      section: "context",
+      name: `context ${label}, gpt-4o exact, COLD (first request)`,
+      value: cold.ms,
+      unit: "ms",
+      note: `counted and stored ${storedAfter - storedBefore} o200k turn counts (${storedBefore} before)`,
+    });
+
+    for (const [mode, query] of [
+      ["gpt-4o exact", EXACT],
+      ["window 200000 pal", PAL],
+    ] as const) {
+      let last: { json: ApiContextPreview; bytes: number } | undefined;
+      const warm = await measure(`context ${chain.label} ${mode}`, async () => (last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(query))), CONFIG.contextIterations, {
+        warmup: 2,
+      });
+      if (last!.json.perTurn.length !== chain.turns) throw new Error(`context ${chain.label} ${mode}: perTurn has ${last!.json.perTurn.length} turns, expected ${chain.turns}`);
+      bench.record({
+        section: "context",
+        name: `context ${label}, ${mode}, warm`,
+        stats: warm,
+        target: chain.turns >= 10_000 ? { metric: "p50", maxMs: TARGETS.contextP50 } : undefined,
+        note: describePreview(last!.json, last!.bytes),
+      });
+      facts[`${chain.label} ${mode}`] = { bytes: last!.bytes, textBytes: Buffer.byteLength(last!.json.text), includedTurns: last!.json.turns.included.length, totalTokens: last!.json.totalTokens };
+    }
+
+    // What a cold request usually is in practice: turns appended through the API already have
+    // o200k counts; the first preview for another model's tokenizer counts the whole chain again.
+    if (chain === bench.fill.chains.at(-1)) {
+      const claude = await getJsonSized<ApiContextPreview>(bench.baseUrl, url("model=claude-sonnet-4-5"));
+      const again = await getJsonSized<ApiContextPreview>(bench.baseUrl, url("model=claude-sonnet-4-5"));
+      bench.record({
+        section: "context",
+        name: `context ${label}, claude-sonnet-4-5 (claude estimate), COLD`,
+        value: claude.ms,
+        unit: "ms",
+        note: `counted ${storedTokenCounts(bench.dbFile, chain.threadIds, "claude")} claude turn counts; next request ${fmtMs(again.ms)} ms`,
+      });
+    }
+  }
+  bench.facts.context = facts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokeniser throughput (one fresh child process per tokenizer)
+// ---------------------------------------------------------------------------------------------
+
+const TOKENIZER_CHILD = "--tokenizer-child";
+
+type TokenizerRun = {
+  id: string;
+  label: string;
+  exact: boolean;
+  mode: "whole" | "per piece";
+  /** Milliseconds of the first count (loading the vocabulary). */
+  loadMs: number;
+  /** MB (10^6 bytes of UTF-8) per second of wall-clock time. */
+  mbPerSecond: number;
+  /**
+   * MB per second of the process's CPU time (user + system, all its threads): the one-core figure,
+   * less disturbed than wall time when other processes compete for the cores.
+   */
+  cpuMbPerSecond: number;
+  tokens: number;
+  bytes: number;
+  chars: number;
+  calls: number;
+};
+
+/**
+ * The repository's own code at HEAD (lib, app, components, scripts) as a list of files; read from
+ * git so that a working tree mid-edit does not change the text. Empty when git is unavailable.
+ */
+function repositoryCode(): string[] {
+  try {
+    const names = execFileSync("git", ["ls-tree", "-r", "--name-only", "HEAD", "lib", "app", "components", "scripts"], { cwd: root, encoding: "utf8" })
+      .split("\n")
+      .filter((n) => /\.(ts|tsx|mjs|js|css)$/.test(n))
+      .sort();
+    const all = execFileSync("git", ["archive", "--format=tar", "HEAD", ...names], { cwd: root, maxBuffer: 64 << 20 });
+    // Split the tar stream back into files: 512-byte headers, size in octal at 124.
+    const files: string[] = [];
+    for (let offset = 0; offset + 512 <= all.length; ) {
+      const header = all.subarray(offset, offset + 512);
+      if (header.every((b) => b === 0)) break;
+      const size = parseInt(header.subarray(124, 136).toString("ascii").replace(/\0.*$/, "").trim() || "0", 8);
+      const type = String.fromCharCode(header[156]!);
+      if ((type === "0" || type === "\0") && size > 0) files.push(all.subarray(offset + 512, offset + 512 + size).toString("utf8"));
+      offset += 512 + Math.ceil(size / 512) * 512;
+    }
+    return files;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A few MB of mixed text: conversation turns from the fill's generators (prose, markdown, lists,
+ * code blocks, tool logs) with the repository's code files spread through it.
+ */
+function tokenizerCorpus(targetBytes: number): { pieces: string[]; turnBytes: number; codeBytes: number } {
+  const code = repositoryCode();
+  const pieces: string[] = [];
+  let turnBytes = 0;
+  let codeBytes = 0;
+  let previous = "";
+  let nextCode = 0;
+  while (turnBytes + codeBytes < targetBytes) {
+    // About one code file per 5 KB of turns, while the code lasts.
+    if (nextCode < code.length && codeBytes * 5 < turnBytes) {
+      const file = code[nextCode++]!;
+      pieces.push(file);
+      codeBytes += Buffer.byteLength(file);
+      continue;
+    }
+    const role = previous === "assistant" ? (chance(0.12) ? "tool" : "user") : previous === "user" || previous === "tool" ? "assistant" : "user";
+    previous = role;
+    const text = role === "user" ? userContent() : role === "assistant" ? assistantContent() : toolContent();
+    pieces.push(text);
+    turnBytes += Buffer.byteLength(text);
+  }
+  return { pieces, turnBytes, codeBytes };
+}
+
+/** Child process: loads one tokenizer, counts the text once, prints a TokenizerRun as JSON. */
+async function tokenizerChild(): Promise<void> {
+  const [id, file, mode] = process.argv.slice(process.argv.indexOf(TOKENIZER_CHILD) + 1);
+  const { getTokenizer } = await import("../lib/tokenizers/registry");
+  const { measureTokenizerThroughput } = await import("../lib/tokenizers/throughput");
+  const counter = getTokenizer(id!);
+  const loadStarted = performance.now();
+  counter.count("Load the vocabulary.");
+  const loadMs = performance.now() - loadStarted;
+  const pieces = JSON.parse(readFileSync(file!, "utf8")) as string[];
+  const run: TokenizerRun = {
+    id: counter.id,
+    label: counter.label,
+    exact: counter.exact,
+    mode: mode === "per piece" ? "per piece" : "whole",
+    loadMs,
+    mbPerSecond: 0,
+    cpuMbPerSecond: 0,
+    tokens: 0,
+    bytes: 0,
+    chars: 0,
+    calls: 0,
+  };
+  let cpuBefore = process.cpuUsage();
+  if (run.mode === "whole") {
+    // The text is one string: with any character above U+00FF in it (the repository's code has
+    // some), V8 stores it two bytes per character, which makes regex splitting slower.
+    const text = pieces.join("\n\n");
+    cpuBefore = process.cpuUsage();
+    const measured = measureTokenizerThroughput(counter.id, text);
+    Object.assign(run, { mbPerSecond: measured.mbPerSecond, tokens: measured.tokens, bytes: Buffer.byteLength(text), chars: text.length, calls: 1 });
+  } else {
+    // Turn by turn, as the lazy fill counts a chain: one call per piece.
+    const started = performance.now();
+    let tokens = 0;
+    for (const piece of pieces) tokens += counter.count(piece);
+    const seconds = (performance.now() - started) / 1000;
+    const bytes = pieces.reduce((sum, p) => sum + Buffer.byteLength(p), 0);
+    Object.assign(run, { mbPerSecond: bytes / 1e6 / seconds, tokens, bytes, chars: pieces.reduce((sum, p) => sum + p.length, 0), calls: pieces.length });
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  run.cpuMbPerSecond = run.bytes / 1e6 / Math.max((cpu.user + cpu.system) / 1e6, 1e-9);
+  process.stdout.write(JSON.stringify(run) + "\n");
+}
+
+function runTokenizerChild(id: string, file: string, mode: TokenizerRun["mode"]): Promise<TokenizerRun> {
+  return new Promise((resolve, reject) => {
+    const script = path.join(root, "scripts", "bench.ts");
+    const child = spawn(process.execPath, [...process.execArgv, script, TOKENIZER_CHILD, id, file, mode], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const line = out.trim().split("\n").at(-1) ?? "";
+      if (code !== 0 || !line.startsWith("{")) reject(new Error(`tokenizer child ${id} (${mode}) exited ${code}: ${err.trim().slice(-500)}`));
+      else resolve(JSON.parse(line) as TokenizerRun);
+    });
+  });
+}
+
+async function sectionTokenizers(bench: Bench): Promise<void> {
+  const { listTokenizers } = await import("../lib/tokenizers/registry");
+  const corpus = tokenizerCorpus(CONFIG.tokenizerTextBytes);
+  const file = path.join(BENCH_DIR, "tokenizer-text.json");
+  writeFileSync(file, JSON.stringify(corpus.pieces));
+  const runs: TokenizerRun[] = [];
+  const ids = listTokenizers().map((t) => t.id);
+  // Each tokenizer in its own fresh process: the o200k-based estimates share o200k's counter and
+  // gpt-tokenizer's merge cache, which would flatter every run after the first.
+  try {
+    for (const id of ids) runs.push(await runTokenizerChild(id, file, "whole"));
+    // o200k turn by turn (what the lazy fill does), again in a fresh process.
+    runs.push(await runTokenizerChild("o200k_base", file, "per piece"));
+  } finally {
+    if (!KEEP_DB) rmSync(file, { force: true });
+  }
+  for (const run of runs) {
+    const isTarget = run.id === "o200k_base";
+    bench.record({
+      section: "tokenizers",
+      name: `tokenise ${run.id}${run.mode === "per piece" ? `, turn by turn (${run.calls} calls)` : ", one string"} (MB/s per core, CPU time)`,
+      value: run.cpuMbPerSecond,
+      unit: "MB/s",
+      target: isTarget ? { metric: "rate", min: TARGETS.o200kMbPerSecond } : undefined,
+      note: `${fmtValue(run.mbPerSecond)} MB/s wall clock; ${run.exact ? "exact" : "estimate"}; ${(run.chars / Math.max(1, run.tokens)).toFixed(2)} chars/token; load ${fmtMs(run.loadMs)} ms`,
+    });
+  }
+  bench.facts.tokenizers = {
+    text: { bytes: corpus.turnBytes + corpus.codeBytes, turnBytes: corpus.turnBytes, codeBytes: corpus.codeBytes, pieces: corpus.pieces.length },
+    runs,
+  };
+}
+
 /** Run in order against the running server; add new measurements here. */
 const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "list", run: sectionList },
   { name: "search", run: sectionSearch },
   { name: "thread", run: sectionBigThread },
+  { name: "context", run: sectionContext },
   { name: "append", run: sectionAppend },
+  // Does not use the server (idle meanwhile): child processes of the bench, one per tokenizer.
+  { name: "tokenizers", run: sectionTokenizers },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -949,12 +1369,40 @@ function machine() {
   };
 }
 
+const chainTurns = (fill: FillSummary) => fill.chains.reduce((sum, c) => sum + c.turns, 0);
+
+type TokenizerFacts = { text: { bytes: number; turnBytes: number; codeBytes: number; pieces: number }; runs: TokenizerRun[] };
+
+function printTokenizerTable(facts: TokenizerFacts | undefined): void {
+  if (!facts) return;
+  const { text, runs } = facts;
+  console.log("");
+  console.log(
+    `Tokenisers: ${(text.bytes / 1e6).toFixed(2)} MB of mixed text (${(text.turnBytes / 1e6).toFixed(2)} MB generated turns, ${(text.codeBytes / 1e6).toFixed(2)} MB of the repository's code), one fresh process per row, one core`,
+  );
+  const header = ["tokenizer", "kind", "MB/s (CPU)", "MB/s (wall)", "tokens", "chars/token", "load ms"];
+  const lines = runs.map((r) => [
+    r.mode === "whole" ? `${r.id}, one string` : `${r.id}, turn by turn (${r.calls} calls)`,
+    r.exact ? "exact" : "estimate",
+    r.cpuMbPerSecond.toFixed(2),
+    r.mbPerSecond.toFixed(2),
+    String(r.tokens),
+    (r.chars / Math.max(1, r.tokens)).toFixed(2),
+    fmtMs(r.loadMs),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  console.log(fmt(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const l of lines) console.log(fmt(l));
+}
+
 function printTable(rows: ResultRow[]): void {
   const header = ["measurement", "n", "p50 ms", "p95 ms", "target", "", "notes"];
   const lines = rows.map((row) => {
     const ok = meets(row);
     const target = row.target ? (row.target.metric === "rate" ? `>= ${row.target.min}` : `${row.target.metric} < ${row.target.maxMs} ms`) : "";
-    const figures = row.value !== undefined ? `${row.value.toFixed(0)} ${row.unit ?? ""}`.trim() : "";
+    const figures = row.value !== undefined ? `${fmtValue(row.value)} ${row.unit ?? ""}`.trim() : "";
     return [
       row.name,
       row.stats ? String(row.stats.count) : "",
@@ -993,7 +1441,7 @@ async function main(): Promise<void> {
   const fill = fillDatabase(DB_FILE);
   const sizesAfterFill = databaseSizes(DB_FILE);
   console.log(
-    `[bench] filled in ${fill.seconds.toFixed(1)} s (${Math.round(fill.turns / fill.seconds)} turns/s, avg ${fill.avgTurnChars} chars/turn); database ${fmtBytes(sizesAfterFill.fileBytes)}`,
+    `[bench] filled in ${fill.seconds.toFixed(1)} s (${Math.round((fill.turns + chainTurns(fill)) / fill.seconds)} turns/s, avg ${fill.avgTurnChars} chars/turn); database ${fmtBytes(sizesAfterFill.fileBytes)}`,
   );
 
   const rows: ResultRow[] = [];
@@ -1006,7 +1454,7 @@ async function main(): Promise<void> {
       rows.push(row);
       const s = row.stats;
       console.log(
-        `[bench] ${row.name}: ${row.value !== undefined ? `${row.value.toFixed(0)} ${row.unit} ` : ""}${s ? `p50 ${fmtMs(s.p50)} ms, p95 ${fmtMs(s.p95)} ms (n=${s.count})` : ""}${row.note ? `; ${row.note}` : ""}`,
+        `[bench] ${row.name}: ${row.value !== undefined ? `${fmtValue(row.value)} ${row.unit} ` : ""}${s ? `p50 ${fmtMs(s.p50)} ms, p95 ${fmtMs(s.p95)} ms (n=${s.count})` : ""}${row.note ? `; ${row.note}` : ""}`,
       );
     },
   };
@@ -1041,6 +1489,11 @@ async function main(): Promise<void> {
     `Data:     ${fill.threads} threads, ${fill.turns} turns (one of ${CONFIG.bigThreadTurns}), avg ${fill.avgTurnChars} chars/turn, ${fmtBytes(fill.contentChars)} of turn text; filled in ${fill.seconds.toFixed(1)} s`,
   );
   console.log(
+    `Chains:   ${fill.chains
+      .map((c) => `${c.threads} threads x ${c.turnsPerThread} turns (${c.turns} turns, ${fmtBytes(c.contentChars)} of text, ${c.snapshots} file snapshots)`)
+      .join("; ")}, linked by parentThreadId, in addition to the above`,
+  );
+  console.log(
     `Database: ${fmtBytes(sizesAfterFill.fileBytes)} after fill (${Object.entries(sizesAfterFill.objects)
       .sort((a, b) => b[1] - a[1])
       .map(([k, v]) => `${k} ${fmtBytes(v)}`)
@@ -1054,6 +1507,7 @@ async function main(): Promise<void> {
       `Other:    CPU used by other processes while measuring (share of the machine): ${contended.map(([k, v]) => `${k} ${v}%`).join(", ")}${worst >= 15 ? " -- figures are pessimistic; rerun on a quiet machine" : ""}`,
     );
   }
+  printTokenizerTable(bench.facts.tokenizers as TokenizerFacts | undefined);
   console.log("");
   printTable(rows);
   const misses = rows.filter((r) => meets(r) === false).map((r) => r.name);
@@ -1089,7 +1543,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+(process.argv.includes(TOKENIZER_CHILD) ? tokenizerChild : main)().catch((error: unknown) => {
   console.error("[bench] failed:", error instanceof Error ? (error.stack ?? error.message) : error);
   killServer("SIGKILL");
   process.exit(1);

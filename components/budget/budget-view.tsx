@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
+import Link from "next/link";
 import { useEffect, useId, useMemo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
@@ -128,9 +129,14 @@ export function BudgetView({ threadId, expired, models, initial }: { threadId: s
   );
 }
 
+/** Rows of the turn and skipped-file lists shown before "Show all": long chains have thousands. */
+const ROWS_SHOWN = 100;
+
 function PreviewBody({ data }: { data: ContextPreview }) {
   const total = data.allocation.total;
   const [sortBySize, setSortBySize] = useState(true);
+  const [showAllTurns, setShowAllTurns] = useState(false);
+  const [showAllSkipped, setShowAllSkipped] = useState(false);
   const turns = useMemo(() => {
     const list = [...data.perTurn];
     return sortBySize ? list.sort((a, b) => b.tokens - a.tokens) : list;
@@ -199,9 +205,13 @@ function PreviewBody({ data }: { data: ContextPreview }) {
               </tr>
             </thead>
             <tbody>
-              {turns.map((t) => (
+              {(showAllTurns ? turns : turns.slice(0, ROWS_SHOWN)).map((t) => (
                 <tr key={t.number} className="border-t border-zinc-100">
-                  <td className="py-1 font-mono">#{t.number}</td>
+                  <td className="py-1 font-mono">
+                    <Link href={`/threads/${t.threadId}#turn-${t.turnId}`} prefetch={false} className="text-indigo-700 hover:underline" title={`Turn ${t.index + 1} of its thread`}>
+                      #{t.number}
+                    </Link>
+                  </td>
                   <td className="py-1">{t.role}</td>
                   <td className="py-1 font-mono text-xs">{t.toolName ?? ""}</td>
                   <td className="py-1 text-right font-mono">{t.tokens.toLocaleString("en-US")}</td>
@@ -211,6 +221,11 @@ function PreviewBody({ data }: { data: ContextPreview }) {
             </tbody>
           </table>
         </div>
+        {turns.length > ROWS_SHOWN && (
+          <button type="button" onClick={() => setShowAllTurns((v) => !v)} className="mt-2 text-sm text-indigo-700 hover:underline">
+            {showAllTurns ? `Show the first ${ROWS_SHOWN}` : `Show all ${turns.length.toLocaleString("en-US")} turns`}
+          </button>
+        )}
       </section>
 
       <section aria-labelledby="files-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
@@ -224,12 +239,17 @@ function PreviewBody({ data }: { data: ContextPreview }) {
               <span className="font-mono">{f.path}</span> <span className="text-zinc-500">{f.tokens.toLocaleString("en-US")} tokens, from {f.source === "snapshot" ? "the stored snapshot" : "an allowed root"}</span>
             </li>
           ))}
-          {data.files.skipped.map((f) => (
+          {(showAllSkipped ? data.files.skipped : data.files.skipped.slice(0, ROWS_SHOWN)).map((f) => (
             <li key={f.path} className="text-red-800">
               <span className="font-mono">{f.path}</span> skipped: {f.reason}
             </li>
           ))}
         </ul>
+        {data.files.skipped.length > ROWS_SHOWN && (
+          <button type="button" onClick={() => setShowAllSkipped((v) => !v)} className="mt-2 text-sm text-indigo-700 hover:underline">
+            {showAllSkipped ? `Show the first ${ROWS_SHOWN} skipped` : `Show all ${data.files.skipped.length.toLocaleString("en-US")} skipped files`}
+          </button>
+        )}
       </section>
 
       <section aria-labelledby="text-heading" className="rounded-lg border border-zinc-200 bg-white p-4">

@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
-import { formatCount, formatDateTime, plural } from "@/lib/format";
+import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PurgeButton } from "./purge-button";
+import { TokenCount } from "@/components/ui/token-count";
 
 type Props = {
   thread: Thread;
@@ -61,7 +62,7 @@ export function ThreadHeader({ thread, parent, childThreads }: Props) {
         <div className="flex gap-2">
           <dt className="text-zinc-500">Size</dt>
           <dd>
-            {plural(thread.turnCount, "turn")}, <span title="Estimated: characters / 4">~{formatCount(thread.tokenEstimate)} tokens</span>
+            {plural(thread.turnCount, "turn")}, <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} />
           </dd>
         </div>
         {thread.modelsUsed.length > 0 && (

@@ -6,8 +6,9 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { ThreadPage } from "@/lib/domain/types";
 import { displayTitle } from "@/lib/domain/title";
-import { formatCount, formatDateTime, plural } from "@/lib/format";
+import { formatDateTime, plural } from "@/lib/format";
 import { fetchThreadPage, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
+import { TokenCount } from "@/components/ui/token-count";
 
 type Props = { initialFilters: ThreadFilters; initialPage: ThreadPage; facets: { tools: string[]; models: string[] } };
 
@@ -123,7 +124,7 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
                   </span>
                 )}
                 <span>{plural(thread.turnCount, "turn")}</span>
-                <span title="Estimated: characters / 4">~{formatCount(thread.tokenEstimate)} tokens</span>
+                <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} />
                 <span>{thread.expiresAt === null ? "never expires" : thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
               </div>
             </li>

@@ -3,6 +3,7 @@ import type { Turn, TurnPart } from "@/lib/domain/types";
 import { contentPreview, formatCount, formatDateTime } from "@/lib/format";
 import { Collapsible } from "./collapsible";
 import { MarkdownContent } from "./markdown";
+import { TokenCount } from "@/components/ui/token-count";
 
 const LONG_CHARS = 2_000;
 const LONG_LINES = 30;
@@ -41,7 +42,7 @@ export function TurnView({ turn, number, threadLabel }: { turn: Turn; number: nu
         )}
         {threadLabel && <span className="min-w-0 text-xs break-words text-zinc-500">in {threadLabel}</span>}
         <span className="ml-auto flex items-center gap-3 text-xs text-zinc-500">
-          <span title="Estimated: characters / 4">~{formatCount(turn.tokenEstimate)} tokens</span>
+          <TokenCount tokens={turn.tokens} estimate={turn.tokenEstimate} />
           <time dateTime={turn.timestamp}>{formatDateTime(turn.timestamp)}</time>
         </span>
       </header>

@@ -47,6 +47,7 @@ export function toTurn(row: TurnRow & { snapshots?: FileSnapshotRow[] }): Turn {
     parts: parseJson<TurnPart[]>(row.parts),
     fileSnapshots: (row.snapshots ?? []).map((s) => ({ path: s.path, content: s.content })),
     tokenEstimate: row.tokenEstimate,
+    tokens: null,
   };
 }
 

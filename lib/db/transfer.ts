@@ -10,6 +10,7 @@ import {
 } from "@/lib/domain/native-format";
 import { findParentCycle } from "@/lib/domain/chain";
 import { estimateTokens } from "@/lib/domain/tokens";
+import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
 import { db } from "./client";
 import { lockForWrite } from "./dialect";
@@ -65,6 +66,9 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
   const threads = mode === "copy" ? withNewIds(all) : all;
   const client = await db();
   const warnings: string[] = [];
+  // Real per-turn counts, stored with the turns; measured before the write lock is taken.
+  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
+  const realTokens = new Map(threads.flatMap((t) => t.turns.map((turn) => [turn.id, counter.count(turn.content)] as const)));
 
   return client.$transaction(async (tx) => {
     await lockForWrite(tx); // the checks below read before the inserts write
@@ -135,12 +139,12 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
             tokenEstimate: tokens[index] ?? 0,
           })),
         });
+        const seqs = await tx.turn.findMany({ where: { threadId: thread.id }, select: { id: true, seq: true } });
+        const seqById = new Map(seqs.map((row) => [row.id, row.seq]));
+        const counts = seqs.map((row) => ({ turnSeq: row.seq, threadId: thread.id, tokenizer: counter.id, tokens: realTokens.get(row.id) ?? 0 }));
+        for (let start = 0; start < counts.length; start += 500) await tx.turnTokenCount.createMany({ data: counts.slice(start, start + 500) });
         const withSnapshots = thread.turns.filter((turn) => turn.fileSnapshots.length > 0);
         if (withSnapshots.length > 0) {
-          const seqs = await inChunks(withSnapshots.map((turn) => turn.id), (ids) =>
-            tx.turn.findMany({ where: { id: { in: ids } }, select: { id: true, seq: true } }),
-          );
-          const seqById = new Map(seqs.map((row) => [row.id, row.seq]));
           await tx.fileSnapshot.createMany({
             data: withSnapshots.flatMap((turn) =>
               turn.fileSnapshots.map((snapshot, position) => ({ turnSeq: seqById.get(turn.id) ?? -1, position, ...snapshot })),

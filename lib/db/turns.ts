@@ -2,6 +2,7 @@ import "server-only";
 import { AppError } from "@/lib/domain/errors";
 import type { Turn } from "@/lib/domain/types";
 import { db } from "./client";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { toTurn, WITH_SNAPSHOTS } from "./mappers";
 import { getThread } from "./threads";
 
@@ -11,7 +12,11 @@ import { getThread } from "./threads";
  */
 export async function getTurn(threadId: string, index: number, visibility: { includeExpired?: boolean } = {}): Promise<Turn> {
   await getThread(threadId, visibility); // not_found or expired, as for the whole thread
-  const row = await (await db()).turn.findUnique({ where: { threadId_index: { threadId, index } }, include: WITH_SNAPSHOTS });
+  const row = await (await db()).turn.findUnique({
+    where: { threadId_index: { threadId, index } },
+    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true } } },
+  });
   if (!row) throw new AppError("not_found", `Thread ${threadId} has no turn ${index}`);
-  return toTurn(row);
+  // Counted when the thread was read, as every turn is before its long content can be asked for.
+  return { ...toTurn(row), tokens: row.tokenCounts[0]?.tokens ?? null };
 }

@@ -36,6 +36,8 @@ export type Turn = {
   parts: TurnPart[] | null;
   fileSnapshots: FileSnapshot[];
   tokenEstimate: number;
+  /** Real token count of the content with the default tokenizer; null where not read with counts. */
+  tokens: number | null;
 };
 
 export type Thread = {

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import type { Thread, Turn } from "@/lib/domain/types";
+import { getTokenizer } from "@/lib/tokenizers/registry";
 import { json, jsonRequest } from "@/lib/testing/api";
 import {
   api,
@@ -144,7 +145,7 @@ describe("GET /api/threads/:id/export", () => {
     });
     // fileSnapshots is written only when a turn has some.
     expect(exportedTurns).toEqual(
-      stored.turns.map(({ threadId: _t, tokenEstimate: _e, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
+      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
     );
     expect(Object.keys(exportedTurns[0]!)).toEqual([
       "id", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts",
@@ -321,6 +322,16 @@ describe("POST /api/import", () => {
 
     // Copying twice is fine too.
     expect((await importOk(text, "?mode=copy")).threadIds).toHaveLength(3);
+  });
+
+  it("stores each imported turn's real token count, so the thread's total is known at once", async () => {
+    const result = await importOk(document([{}]));
+    const stored = await (await db()).turnTokenCount.findMany({ where: { threadId: result.threadIds[0], tokenizer: "o200k_base" }, orderBy: { turnSeq: "asc" } });
+    const o200k = getTokenizer("o200k_base");
+    const expected = ["hello", "hi there"].map((text) => o200k.count(text));
+    expect(stored.map((row) => row.tokens)).toEqual(expected);
+    const { thread } = await fetchThread(result.threadIds[0]!);
+    expect(thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected[0]! + expected[1]! });
   });
 
   it("keeps a parent link that points outside the document, with a warning when it is not here", async () => {
