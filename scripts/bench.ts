@@ -1149,6 +1149,28 @@ async function sectionContext(bench: Bench): Promise<void> {
       facts[`${chain.label} ${mode}`] = { bytes: last!.bytes, textBytes: Buffer.byteLength(last!.json.text), includedTurns: last!.json.turns.included.length, totalTokens: last!.json.totalTokens };
     }
 
+    // The outline cache serves repeated previews of unchanged threads; after an append the thread
+    // appended to is read again, the rest of the chain comes from the cache. Timed: the preview
+    // only, one append before each.
+    if (chain === bench.fill.chains.at(-1)) {
+      const samples: number[] = [];
+      let last: { json: ApiContextPreview; bytes: number; ms: number } | undefined;
+      for (let i = 0; i < CONFIG.contextIterations; i++) {
+        const appended = await postJson(bench.baseUrl, `/api/threads/${chain.lastThreadId}/turns`, { role: i % 2 ? "assistant" : "user", content: sentence(8, 20) });
+        if (appended.status !== 201) throw new Error(`context ${chain.label}: append -> ${appended.status}`);
+        last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(EXACT));
+        samples.push(last.ms);
+      }
+      if (last!.json.perTurn.length !== chain.turns + CONFIG.contextIterations) throw new Error(`context ${chain.label}: the appended turns are missing from the preview`);
+      bench.record({
+        section: "context",
+        name: `context ${label}, gpt-4o exact, right after an append (that thread read again)`,
+        stats: summarize(samples),
+        target: { metric: "p50", maxMs: TARGETS.contextP50 },
+        note: describePreview(last!.json, last!.bytes),
+      });
+    }
+
     // What a cold request usually is in practice: turns appended through the API already have
     // o200k counts; the first preview for another model's tokenizer counts the whole chain again.
     if (chain === bench.fill.chains.at(-1)) {

@@ -2,7 +2,8 @@ import "server-only";
 import type { Thread } from "@/lib/domain/types";
 import { db } from "./client";
 import { inChunks } from "./chunks";
-import { turnOutlines, type TurnOutlineRow } from "./dialect";
+import type { Database } from "./create-client";
+import { turnOutlines } from "./dialect";
 import { getChainThreads } from "./threads";
 import { storeTokenCounts } from "./token-counts";
 
@@ -40,14 +41,26 @@ function parseFiles(json: string | null): string[] {
 }
 
 /**
- * Outlines of recently previewed chains, by measure and chain state (each thread's id, last
- * activity, and its turns' count and seq range). Turns are only appended (new seqs, new activity)
- * or deleted with their thread, and a stored measure never changes, so an entry is valid while
- * its signature matches. Anything that rewrites turns in place must change lastUpdatedAt too.
- * A few MB per 10,000-turn chain.
+ * Outlines of recently previewed threads, by measure and thread state (last activity, and its
+ * turns' count and seq range). Turns are only appended (new seqs, new activity) or deleted with
+ * their thread, seqs are never reused, and a stored measure never changes, so an entry is valid
+ * while its signature matches; after an append only that thread is read again. Anything that
+ * rewrites turns in place must change lastUpdatedAt too. Bounded by turns held (about 200 bytes
+ * each).
  */
 const outlineCache = new Map<string, OutlinedTurn[]>();
-const OUTLINE_CACHE_CHAINS = 8;
+const OUTLINE_CACHE_TURNS = 200_000;
+let outlineCacheTurns = 0;
+
+function remember(signature: string, turns: OutlinedTurn[]): void {
+  outlineCache.set(signature, turns);
+  outlineCacheTurns += turns.length;
+  while (outlineCacheTurns > OUTLINE_CACHE_TURNS && outlineCache.size > 1) {
+    const [oldest, dropped] = outlineCache.entries().next().value!;
+    outlineCache.delete(oldest);
+    outlineCacheTurns -= dropped.length;
+  }
+}
 
 /**
  * The chain of `threadId` with its turns outlined and measured by `measureId`: stored measures
@@ -57,7 +70,6 @@ const OUTLINE_CACHE_CHAINS = 8;
 export async function loadHistorySource(threadId: string, measureId: string, measure: (content: string) => number): Promise<HistorySource> {
   const chain = await getChainThreads(threadId);
   const client = await db();
-  // Turn seqs are never reused, so a thread deleted and imported again gets a new signature.
   const extents = await client.turn.groupBy({
     by: ["threadId"],
     where: { threadId: { in: chain.map((t) => t.id) } },
@@ -66,40 +78,44 @@ export async function loadHistorySource(threadId: string, measureId: string, mea
     _max: { seq: true },
   });
   const extentOf = new Map(extents.map((e) => [e.threadId, `${e._count._all}:${e._min.seq}-${e._max.seq}`]));
-  const signature = `${measureId}|${chain.map((t) => `${t.id}:${t.lastUpdatedAt}:${extentOf.get(t.id) ?? "0"}`).join(",")}`;
-  const cached = outlineCache.get(signature);
-  if (cached) {
-    outlineCache.delete(signature); // most recently used goes last
-    outlineCache.set(signature, cached);
-    return { chain, turns: cached };
+  const turns: OutlinedTurn[] = [];
+  for (const thread of chain) {
+    const signature = `${measureId}|${thread.id}|${thread.lastUpdatedAt}|${extentOf.get(thread.id) ?? "0"}`;
+    let outlined = outlineCache.get(signature);
+    if (outlined) {
+      outlineCache.delete(signature); // most recently used goes last
+      outlineCache.set(signature, outlined);
+    } else {
+      outlined = await outlineThread(client, thread.id, measureId, measure);
+      remember(signature, outlined);
+    }
+    turns.push(...outlined);
   }
-  const rows: (TurnOutlineRow & { threadId: string })[] = [];
-  for (const thread of chain) for (const row of await turnOutlines(client, thread.id, measureId)) rows.push(Object.assign(row, { threadId: thread.id }));
+  return { chain, turns };
+}
 
+async function outlineThread(client: Database, threadId: string, measureId: string, measure: (content: string) => number): Promise<OutlinedTurn[]> {
+  const rows = await turnOutlines(client, threadId, measureId);
   const unmeasured = rows.filter((row) => row.tokens === null);
   const measured = new Map<number, number>();
   if (unmeasured.length > 0) {
     const contents = await loadTurnContents(unmeasured.map((row) => row.seq));
-    const fresh = unmeasured.map((row) => ({ turnSeq: row.seq, threadId: row.threadId, tokens: measure(contents.get(row.seq) ?? "") }));
+    const fresh = unmeasured.map((row) => ({ turnSeq: row.seq, threadId, tokens: measure(contents.get(row.seq) ?? "") }));
     for (const entry of fresh) measured.set(entry.turnSeq, entry.tokens);
     await storeTokenCounts(measureId, fresh);
   }
-
-  const turns = rows.map((row) => ({
-      seq: row.seq,
-      id: row.id,
-      threadId: row.threadId,
-      index: row.index,
-      role: row.role,
-      files: parseFiles(row.files),
-      toolName: row.toolName,
-      modelProvider: row.modelProvider,
-      modelName: row.modelName,
-      measure: row.tokens ?? measured.get(row.seq) ?? 0,
+  return rows.map((row) => ({
+    seq: row.seq,
+    id: row.id,
+    threadId,
+    index: row.index,
+    role: row.role,
+    files: parseFiles(row.files),
+    toolName: row.toolName,
+    modelProvider: row.modelProvider,
+    modelName: row.modelName,
+    measure: row.tokens ?? measured.get(row.seq) ?? 0,
   }));
-  if (outlineCache.size >= OUTLINE_CACHE_CHAINS) outlineCache.delete(outlineCache.keys().next().value!);
-  outlineCache.set(signature, turns);
-  return { chain, turns };
 }
 
 /** Turn contents by seq. */

@@ -124,6 +124,21 @@ describe("GET /api/threads/:id/context", () => {
     expect(reimported.text).not.toContain("first answer");
   });
 
+  it("walks at most 20 threads of a chain of 25, oldest first", async () => {
+    let parentThreadId: string | undefined;
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const thread = await newThread(parentThreadId ? { toolName: "chat", parentThreadId } : { toolName: "chat" });
+      await newTurn(thread.id, { role: "user", content: `question ${i + 1}` });
+      ids.push((parentThreadId = thread.id));
+    }
+    const body = await json(await context(ids.at(-1)!, { model: "gpt-4o" }));
+    expect(body.perTurn.map((t: { threadId: string }) => t.threadId)).toEqual(ids.slice(5));
+    expect(body.text).toContain("Turn 20/50");
+    expect(body.text).toContain("--- Turn 1 (Agent) ---\nquestion 6\n");
+    expect(body.text).not.toContain("question 5\n");
+  });
+
   it("reserve changes only the response share", async () => {
     const { second } = await chainOfThree();
     const body = await json(await context(second.id, { contextWindow: "200000", reserve: "10000", mode: "pal" }));
