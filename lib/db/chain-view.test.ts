@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 import type { Thread } from "@/lib/domain/types";
 import { newThread, newTurn } from "@/lib/testing/integration";
 import { getChainView } from "./chain-view";
-import { findThread } from "./threads";
+import { findThread, getThreadLinks } from "./threads";
 
 async function setParent(id: string, parentThreadId: string): Promise<void> {
   await (await db()).thread.update({ where: { id }, data: { parentThreadId } });
@@ -86,5 +86,15 @@ describe("getChainView", () => {
     const view = await viewOf(a!.id);
     expect(view.ids).toEqual([a!.id]);
     expect(view.branches.map((t) => t.id).sort()).toEqual([first.id, second.id].sort());
+  });
+});
+
+describe("getThreadLinks", () => {
+  it("does not list a thread that names itself as parent among its own continuations", async () => {
+    const [a, b] = await buildChain(2);
+    await setParent(a!.id, a!.id);
+    const links = await getThreadLinks((await findThread(a!.id))!);
+    expect(links.parent?.id).toBe(a!.id);
+    expect(links.children.map((c) => c.id)).toEqual([b!.id]);
   });
 });

@@ -249,28 +249,6 @@ export async function getChain(id: string, visibility: Visibility = {}): Promise
   return withCountedTokens(chain.map((thread) => ({ thread, turns: byThread.get(thread.id) ?? [] })));
 }
 
-export type DescendantNode = { thread: Thread; children: DescendantNode[] };
-
-/** Threads that continue from `id` (its children, their children, ...), at most `maxDepth` deep. */
-export async function getDescendants(id: string, maxDepth = 20, maxNodes = 500): Promise<DescendantNode[]> {
-  const client = await db();
-  const seen = new Set<string>([id]);
-  let count = 0;
-  const expand = async (parentId: string, depth: number): Promise<DescendantNode[]> => {
-    if (depth >= maxDepth || count >= maxNodes) return [];
-    const rows = await client.thread.findMany({ where: { parentThreadId: parentId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-    const nodes: DescendantNode[] = [];
-    for (const row of rows) {
-      if (seen.has(row.id) || count >= maxNodes) continue;
-      seen.add(row.id);
-      count += 1;
-      nodes.push({ thread: toThread(row), children: await expand(row.id, depth + 1) });
-    }
-    return nodes;
-  };
-  return expand(id, 0);
-}
-
 /** Deletes a thread and its turns. Children keep their parent link (the chain view shows it as purged). */
 export async function purgeThread(id: string): Promise<void> {
   const client = await db();
@@ -322,14 +300,15 @@ export async function getThreadLinks(thread: Thread): Promise<{ parent: ThreadLi
   const select = { id: true, title: true } as const;
   const [parent, children] = await Promise.all([
     thread.parentThreadId ? client.thread.findUnique({ where: { id: thread.parentThreadId }, select }) : null,
-    client.thread.findMany({ where: { parentThreadId: thread.id }, select, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 50 }),
+    // A thread that names itself as parent (only in old data: imports refuse loops) is no child of its own.
+    client.thread.findMany({ where: { parentThreadId: thread.id, id: { not: thread.id } }, select, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 50 }),
   ]);
   return { parent, children };
 }
 
 /**
- * Attaches each thread's real token total (default tokenizer) where every turn has been counted;
- * threads with turns not yet counted (imported, not yet previewed) keep tokens: null.
+ * Attaches each thread's real token total (default tokenizer) where every turn has been counted
+ * (appends and imports count as they write); threads with a turn not counted keep tokens: null.
  */
 export async function withTokenTotals(threads: Thread[]): Promise<Thread[]> {
   if (threads.length === 0) return threads;
