@@ -15,6 +15,7 @@ export function toThread(row: ThreadRow, now: Date = new Date()): Thread {
     toolName: row.toolName,
     initialContext: parseJson<JsonObject>(row.initialContext) ?? {},
     metadata: parseJson<JsonObject>(row.metadata),
+    project: row.project,
     source: row.source,
     createdAt: row.createdAt.toISOString(),
     lastUpdatedAt: row.lastUpdatedAt.toISOString(),
@@ -24,6 +25,7 @@ export function toThread(row: ThreadRow, now: Date = new Date()): Thread {
     tokenEstimate: row.tokenEstimate,
     tokens: null,
     modelsUsed: parseJson<string[]>(row.modelsUsed) ?? [],
+    usage: null,
   };
 }
 
@@ -48,6 +50,7 @@ export function toTurn(row: TurnRow & { snapshots?: FileSnapshotRow[] }): Turn {
     fileSnapshots: (row.snapshots ?? []).map((s) => ({ path: s.path, content: s.content })),
     tokenEstimate: row.tokenEstimate,
     tokens: null,
+    usage: null,
   };
 }
 

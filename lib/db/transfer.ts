@@ -112,6 +112,7 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
           source: thread.source,
           initialContext: JSON.stringify(thread.initialContext),
           metadata: jsonOrNull(thread.metadata),
+          project: thread.project,
           createdAt: new Date(thread.createdAt),
           lastUpdatedAt: new Date(thread.lastUpdatedAt),
           expiresAt: thread.expiresAt ? new Date(thread.expiresAt) : null,

@@ -44,6 +44,7 @@ function thread(
     title: opts.title,
     toolName: opts.toolName,
     source: "demo",
+    project: null,
     initialContext: opts.initialContext ?? {},
     metadata: null,
     createdAt: at(0),

@@ -6,7 +6,9 @@ export type AppErrorCode =
   | "validation_failed"
   | "turn_limit"
   | "conflict"
-  | "payload_too_large";
+  | "payload_too_large"
+  /** An import whose file is in no supported format (or not valid in the one asked for). */
+  | "unsupported_format";
 
 export type ErrorDetails = Record<string, unknown> | unknown[];
 
@@ -29,4 +31,5 @@ export const HTTP_STATUS: Record<AppErrorCode, number> = {
   turn_limit: 409,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_format: 400,
 };

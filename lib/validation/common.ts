@@ -60,6 +60,12 @@ export const turnPartSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("tool_call"), id: z.string().min(1), name: z.string().min(1), arguments: jsonValueSchema.optional() }),
   z.looseObject({ type: z.literal("tool_result"), toolCallId: z.string().min(1), content: jsonValueSchema, isError: z.boolean().optional() }),
   z.looseObject({ type: z.literal("image"), path: z.string().optional(), mediaType: z.string().optional(), alt: z.string().optional() }),
+  z.looseObject({
+    type: z.literal("compaction"),
+    trigger: z.string().nullable().optional(),
+    tokensBefore: z.number().int().min(0).nullable().optional(),
+    tokensAfter: z.number().int().min(0).nullable().optional(),
+  }),
 ]);
 export const turnPartsSchema = z.array(turnPartSchema).max(10_000);
 

@@ -127,7 +127,7 @@ describe("GET /api/threads/:id/export", () => {
     const stored = await fetchThread(leaf!.id);
     const [thread] = doc.threads;
     expect(Object.keys(thread!)).toEqual([
-      "id", "parentThreadId", "title", "toolName", "source", "initialContext", "metadata",
+      "id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata",
       "createdAt", "lastUpdatedAt", "expiresAt", "turns",
     ]);
     const { turns: exportedTurns, ...exportedThread } = thread!;
@@ -137,6 +137,7 @@ describe("GET /api/threads/:id/export", () => {
       title: stored.thread.title,
       toolName: stored.thread.toolName,
       source: stored.thread.source,
+      project: stored.thread.project,
       initialContext: stored.thread.initialContext,
       metadata: stored.thread.metadata,
       createdAt: stored.thread.createdAt,
@@ -145,7 +146,7 @@ describe("GET /api/threads/:id/export", () => {
     });
     // fileSnapshots is written only when a turn has some.
     expect(exportedTurns).toEqual(
-      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
+      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, usage: _u, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
     );
     expect(Object.keys(exportedTurns[0]!)).toEqual([
       "id", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts",
@@ -387,10 +388,8 @@ describe("POST /api/import", () => {
     ["a missing toolName", (d) => (delete d.threads[0]!.toolName, d), "threads[0].toolName"],
     ["an unknown thread key", (d) => ((d.threads[0]!.colour = "red"), d), "threads[0]"],
     ["a bad part", (d) => ((d.threads[0]!.turns[0]!.parts = [{ type: "tool_call", id: "" , name: "x" }]), d), "threads[0].turns[0].parts[0].id"],
-    ["the wrong format", (d) => ((d.format = "pal/v1"), d), "format"],
     ["no threads", (d) => ((d.threads = []), d), "threads"],
     ["the second document of an array", (d) => [document([{}]), ((d.threads[0]!.turns[1]!.role = "robot"), d)], "[1].threads[0].turns[1].role"],
-    ["an empty array", () => [], "(body)"],
   ];
 
   it.each(invalid)("answers 400 naming the field for %s, and writes nothing", async (_name, corrupt, field) => {
@@ -399,6 +398,18 @@ describe("POST /api/import", () => {
     const error = await expectError(await api.importDocuments(corrupt(valid)), 400, "validation_failed");
     expect(error.message.startsWith(`${field}:`), error.message).toBe(true);
     expect(error.details).toEqual(expect.arrayContaining([{ field, message: expect.any(String) }]));
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  const unreadable: [string, unknown, RegExp][] = [
+    ["a document in an unknown format", { ...document([{}]), format: "pal/v1" }, /no format Threadline reads\. Supported formats: .*Claude Code/],
+    ["an empty array", [], /an empty JSON list: nothing to import/],
+  ];
+
+  it.each(unreadable)("answers 400 unsupported_format for %s, and writes nothing", async (_name, body, message) => {
+    const before = await rowCounts();
+    const error = await expectError(await api.importDocuments(body), 400, "unsupported_format");
+    expect(error.message).toMatch(message);
     expect(await rowCounts()).toEqual(before);
   });
 

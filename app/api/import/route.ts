@@ -1,22 +1,96 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import { importDocuments } from "@/lib/db/transfer";
-import { handleRoute, parseJsonText, readBodyText, validate } from "@/lib/http/responses";
+import { handleRoute, parseJsonText, validate } from "@/lib/http/responses";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
+import { serverSettings } from "@/lib/env";
+import { isImportFormat, supportedFormatsText } from "@/lib/importers";
+import { importPath } from "@/lib/importers/import-file";
 
 const documentListSchema = z.array(nativeDocumentSchema).min(1, "must hold at least one document");
 const modeSchema = z.enum(["strict", "copy"], { error: 'mode must be "copy" or absent' });
 
-/** Imports one threadline/v1 document or an array of them, all or nothing. */
+/** Agent transcripts are big (a long Claude Code session passes 100 MB); they are streamed, not buffered. */
+const MAX_TRANSCRIPT_BYTES = 2 * 1024 ** 3;
+
+function isNativeHead(head: string): boolean {
+  // Cheap: the native format names itself near the start; anything else goes to the detectors.
+  return /^\s*[[{]/.test(head) && /"format"\s*:\s*"threadline\/v1"/.test(head);
+}
+
+/** Writes the request body to `file`, refusing more than `limit` bytes; answers its size and first 4 KB. */
+async function spool(request: Request, file: string, limit: number): Promise<{ size: number; head: string }> {
+  const out = createWriteStream(file);
+  const done = new Promise<void>((resolve, reject) => {
+    out.on("finish", resolve);
+    out.on("error", reject);
+  });
+  let size = 0;
+  const head: Buffer[] = [];
+  try {
+    if (request.body) {
+      const reader = request.body.getReader();
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        size += value.byteLength;
+        if (size > limit) {
+          await reader.cancel();
+          throw new AppError("payload_too_large", `The file is larger than the import limit of ${limit} bytes`);
+        }
+        if (size - value.byteLength < 4096) head.push(Buffer.from(value.subarray(0, 4096)));
+        if (!out.write(value)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+      }
+    }
+  } finally {
+    out.end();
+    await done;
+  }
+  return { size, head: Buffer.concat(head).subarray(0, 4096).toString("utf8") };
+}
+
+/**
+ * Imports a file. Threadline's own documents (one, or an array) are imported all or nothing, with
+ * ?mode=copy for new ids. Any other supported transcript (Claude Code, Codex, Gemini CLI, ChatGPT,
+ * PAL, pydantic-ai, role/content lists) is detected, or named with ?format=; ?name= gives the file
+ * name (its path relative to the folder chosen), which detection and sub-agent links use. The body
+ * is spooled to a temporary file, so Claude Code sessions of any size stream through. Re-importing
+ * the same content changes nothing (200 "unchanged").
+ */
 export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
-    const modeParam = new URL(request.url).searchParams.get("mode") ?? "strict";
+    const params = new URL(request.url).searchParams;
+    const formatParam = params.get("format");
+    if (formatParam !== null && !isImportFormat(formatParam)) {
+      throw new AppError("validation_failed", `format: unknown format "${formatParam.slice(0, 50)}". Supported: ${supportedFormatsText()}.`);
+    }
+    const modeParam = params.get("mode") ?? "strict";
     const mode = modeSchema.safeParse(modeParam);
     if (!mode.success) throw new AppError("validation_failed", `mode: must be "copy" or absent; got "${modeParam.slice(0, 50)}"`);
-    const body = parseJsonText(await readBodyText(request));
-    // Validated by shape so that errors name the field rather than "no union member matched".
-    const documents = Array.isArray(body) ? validate(documentListSchema, body) : [validate(nativeDocumentSchema, body)];
-    const result = await importDocuments(documents, mode.data);
-    return Response.json(result, { status: 201 });
+    const name = (params.get("name") ?? "upload").slice(0, 500);
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), "threadline-import-"));
+    try {
+      const file = path.join(dir, "upload");
+      const { size, head } = await spool(request, file, MAX_TRANSCRIPT_BYTES);
+      if ((formatParam === null || formatParam === "threadline") && isNativeHead(head)) {
+        const limit = serverSettings().maxBodyBytes.value;
+        if (size > limit) throw new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes (THREADLINE_MAX_BODY_BYTES)`);
+        const body = parseJsonText(await readFile(file, "utf8"));
+        // Validated by shape so that errors name the field rather than "no union member matched".
+        const documents = Array.isArray(body) ? validate(documentListSchema, body) : [validate(nativeDocumentSchema, body)];
+        return Response.json(await importDocuments(documents, mode.data), { status: 201 });
+      }
+      if (size === 0 || !head.trim()) throw new AppError("invalid_json", "The request body is empty: send the file's content");
+      const report = await importPath(file, name, formatParam ?? undefined);
+      if (report.status === "failed") throw new AppError("unsupported_format", report.error ?? "The file could not be imported", { ...report });
+      return Response.json(report, { status: report.status === "imported" ? 201 : 200 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 }

@@ -1,0 +1,125 @@
+/**
+ * One entry point for every transcript format: detect the format of a file from its name and
+ * first value or line, and parse it. Pure: the caller reads the file.
+ */
+import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
+import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
+import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
+import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
+import { looksLikePalThreads, parsePalThreads } from "./pal";
+import { looksLikePlainMessages, parsePlainMessages } from "./plain";
+import { looksLikePydanticAiMessages, parsePydanticAiMessages } from "./pydantic-ai";
+import { FORMAT_LABELS, IMPORT_FORMATS, ImportFormatError, isObject, isTranscriptPath, type ImportFormat, type NumberedLine, type ParsedSource } from "./types";
+
+export { FORMAT_LABELS, IMPORT_FORMATS, ImportFormatError, isTranscriptPath, type ImportFormat, type ParsedSource };
+
+/** The formats a file of JSON lines can be, in the order they are tried. */
+const LINE_FORMATS = [
+  { format: "claude-code", looksLike: looksLikeClaudeCode },
+  { format: "codex", looksLike: looksLikeCodexRollout },
+  { format: "gemini-cli", looksLike: looksLikeGeminiJsonl },
+] as const;
+
+/** The formats a single JSON document can be; Threadline's own first, plain lists last (the loosest). */
+const DOCUMENT_FORMATS = [
+  { format: "threadline", looksLike: (doc: unknown) => isObject(doc) && doc.format === "threadline/v1" },
+  { format: "chatgpt", looksLike: looksLikeChatGptExport },
+  { format: "gemini-cli", looksLike: looksLikeGeminiLegacy },
+  { format: "pal", looksLike: looksLikePalThreads },
+  { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
+  { format: "plain", looksLike: looksLikePlainMessages },
+] as const;
+
+
+export function supportedFormatsText(): string {
+  return IMPORT_FORMATS.map((f) => FORMAT_LABELS[f]).join("; ");
+}
+
+function unknownFormat(name: string, why: string): ImportFormatError {
+  return new ImportFormatError(`${name}: ${why}. Supported formats: ${supportedFormatsText()}.`);
+}
+
+export function isImportFormat(value: string): value is ImportFormat {
+  return (IMPORT_FORMATS as readonly string[]).includes(value);
+}
+
+/** The text split into numbered lines (1-based), without line endings. */
+export function numberedLines(text: string): NumberedLine[] {
+  return text.split("\n").map((line, i) => ({ text: line.endsWith("\r") ? line.slice(0, -1) : line, line: i + 1 }));
+}
+
+function firstJsonLine(lines: NumberedLine[]): unknown {
+  for (const { text } of lines) {
+    if (!text.trim()) continue;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A whole-document parse, or undefined when the text is not one JSON value. */
+function wholeJson(text: string): unknown {
+  const start = text.trimStart()[0];
+  if (start !== "{" && start !== "[") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export type Detected = { format: ImportFormat; document?: unknown; lines?: NumberedLine[] };
+
+/**
+ * Which format `text` (from a file called `name`) is in. A text that is one JSON value is a
+ * document; otherwise it is JSON lines, judged by its first line. Throws ImportFormatError naming
+ * the supported formats when nothing fits.
+ */
+export function detectFormat(name: string, text: string, forced?: ImportFormat): Detected {
+  if (!text.trim()) throw unknownFormat(name, "the file is empty");
+  if (/^\s*[\x00-\x08\x0e-\x1f]/.test(text) || text.includes("\u0000")) throw unknownFormat(name, "the file is binary, not text");
+  const document = /\.jsonl$/i.test(name) ? undefined : wholeJson(text);
+  if (Array.isArray(document) && document.length === 0) throw new ImportFormatError(`${name}: an empty JSON list: nothing to import`);
+  if (document !== undefined) {
+    const match = forced ? DOCUMENT_FORMATS.find((f) => f.format === forced) : DOCUMENT_FORMATS.find((f) => f.looksLike(document, name));
+    if (match) return { format: match.format, document };
+    if (!forced) throw unknownFormat(name, "a JSON document in no format Threadline reads");
+  }
+  const lines = numberedLines(text);
+  const first = firstJsonLine(lines);
+  if (forced) {
+    if (LINE_FORMATS.some((f) => f.format === forced)) return { format: forced, lines };
+    if (document === undefined) throw new ImportFormatError(`${name}: ${FORMAT_LABELS[forced]} is one JSON document, and this file is not valid JSON`);
+    return { format: forced, document };
+  }
+  if (first === undefined) throw unknownFormat(name, document === undefined && text.trimStart().startsWith("{") ? "not valid JSON or JSON lines" : "not JSON");
+  const match = LINE_FORMATS.find((f) => f.looksLike(first, name));
+  if (!match) throw unknownFormat(name, "JSON lines in no format Threadline reads");
+  return { format: match.format, lines };
+}
+
+/** Parses a detected source (any format but Threadline's own, which lib/db/transfer imports). */
+export async function parseDetected(name: string, detected: Detected, extra: { parentSessionId?: string } = {}): Promise<ParsedSource> {
+  const source = { name };
+  switch (detected.format) {
+    case "claude-code":
+      return parseClaudeCodeSession(detected.lines!, source);
+    case "codex":
+      return parseCodexRollout(detected.lines!, source);
+    case "gemini-cli":
+      return detected.lines ? parseGeminiJsonl(detected.lines, { ...source, ...extra }) : parseGeminiLegacy(detected.document, { ...source, ...extra });
+    case "chatgpt":
+      return parseChatGptExport(detected.document, source);
+    case "pal":
+      return parsePalThreads(detected.document, source);
+    case "pydantic-ai":
+      return parsePydanticAiMessages(detected.document, source);
+    case "plain":
+      return parsePlainMessages(detected.document, source);
+    case "threadline":
+      throw new Error("Threadline documents are imported by lib/db/transfer");
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The common shape every transcript importer produces: pure data, no database, no file system.
+ * A parser turns one source file (or one document) into threads; the writer (lib/db/imports.ts)
+ * gives them stable ids and stores them idempotently, one transaction per file.
+ */
+import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
+
+export const IMPORT_FORMATS = ["claude-code", "codex", "gemini-cli", "chatgpt", "pal", "pydantic-ai", "plain", "threadline"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** Human names, for messages and the UI. */
+export const FORMAT_LABELS: Record<ImportFormat, string> = {
+  "claude-code": "Claude Code session (JSONL)",
+  codex: "Codex CLI rollout (JSONL)",
+  "gemini-cli": "Gemini CLI chat (JSON or JSONL)",
+  chatgpt: "ChatGPT export (conversations.json)",
+  pal: "PAL ThreadContext (JSON)",
+  "pydantic-ai": "pydantic-ai messages (JSON)",
+  plain: "role/content list (JSON)",
+  threadline: "Threadline export (threadline/v1)",
+};
+
+/** Side files agents keep next to their transcripts (indexes, settings, logs): not conversations. */
+const NOT_TRANSCRIPTS = /(^|[\\/])(history\.jsonl|session_index\.jsonl|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
+
+/** Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file. */
+export function isTranscriptPath(filePath: string): boolean {
+  return /\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath);
+}
+
+/**
+ * Token usage as the source reported it for one model response, counted once per response (not
+ * per content block or line). Any field may be missing; numbers are whole tokens.
+ * - inputTokens: input not read from cache (Anthropic input_tokens; OpenAI input minus cached)
+ * - cacheReadTokens / cacheWriteTokens: cache hits / cache creation
+ * - outputTokens: output including reasoning where the source folds it in (see reasoningTokens)
+ * - reasoningTokens: reasoning/thinking tokens where reported separately
+ */
+export type ImportedUsage = {
+  inputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  outputTokens?: number;
+  reasoningTokens?: number;
+};
+
+/** A compaction as the source recorded it (Claude Code compact_boundary, Codex compacted, ...). */
+export type ImportedCompaction = {
+  trigger?: string | null; // "manual" | "auto" | ...
+  tokensBefore?: number | null;
+  tokensAfter?: number | null;
+};
+
+export type ImportedTurn = {
+  /**
+   * Stable key of the turn within its thread, from the source (message uuid, message id, line
+   * number as a last resort). Re-importing the same source must give the same keys: turn ids are
+   * derived from them, which is what makes re-import idempotent.
+   */
+  key: string;
+  role: TurnRole;
+  /** Readable text of the turn (text parts joined; tool calls and results summarised). Searchable. */
+  content: string;
+  /** Structured parts: text, thinking, tool_call (id, name, arguments), tool_result (toolCallId), image, compaction. */
+  parts?: TurnPart[];
+  /** ISO-8601 UTC. */
+  timestamp?: string | null;
+  toolName?: string | null;
+  modelProvider?: string | null;
+  modelName?: string | null;
+  usage?: ImportedUsage | null;
+  /** Set on the turn that marks a compaction boundary (its content is the summary, if any). */
+  compaction?: ImportedCompaction | null;
+  files?: string[];
+  images?: string[];
+  /** Anything else worth keeping from the source (kept in the turn's modelMetadata). */
+  metadata?: JsonObject;
+};
+
+/** How a thread relates to its parent thread. */
+export type ThreadRelation =
+  /** Another branch of the same conversation, diverging after the parent's turn `atTurnKey`. */
+  | { kind: "fork"; atTurnKey: string | null }
+  /** A sub-agent run, started by the parent's tool call `toolCallId`. */
+  | { kind: "subagent"; toolCallId: string | null; agentId?: string | null }
+  /** A plain continuation (PAL parent_thread_id). */
+  | { kind: "continuation" };
+
+export type ImportedThread = {
+  /**
+   * Stable key of the thread within the format (Claude Code sessionId, Codex session id, ChatGPT
+   * conversation id, ...; forks and sub-agents add a suffix). Thread ids are derived from
+   * format + key, so the same conversation imported from two files is one thread.
+   */
+  key: string;
+  /** Key of the parent thread (same format), for forks, sub-agents and continuations. */
+  parentKey?: string | null;
+  relation?: ThreadRelation | null;
+  /** A UUID the source itself uses for this thread, kept as is (PAL thread ids); else derived. */
+  sourceId?: string | null;
+  title?: string | null;
+  /** The tool that started it: "claude-code", "codex", "gemini-cli", "chatgpt", or PAL's tool_name. */
+  toolName: string;
+  /** Working directory of the session, for the project filter. */
+  project?: string | null;
+  createdAt?: string | null;
+  lastUpdatedAt?: string | null;
+  initialContext?: JsonObject;
+  /** Source details: cwd, gitBranch, version, originator, cli version, ... */
+  metadata?: JsonObject;
+  turns: ImportedTurn[];
+};
+
+/** An entry left out, and where: 1-based line for line formats, a JSON path otherwise. */
+export type SkippedEntry = { line?: number; path?: string; reason: string };
+
+export type ParsedSource = {
+  format: ImportFormat;
+  threads: ImportedThread[];
+  skipped: SkippedEntry[];
+  warnings: string[];
+};
+
+/** A parse that cannot go on at all (not this format, not JSON at all, ...). */
+export class ImportFormatError extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(message);
+    this.name = "ImportFormatError";
+  }
+}
+
+/** Lines of a text file, numbered from 1, without their line ending. */
+export type NumberedLine = { text: string; line: number };
+
+/** Narrowing helpers for untrusted JSON. */
+export function isObject(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function stringOr<T>(value: unknown, fallback: T): string | T {
+  return typeof value === "string" ? value : fallback;
+}
+
+export function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,74 @@
+/**
+ * The import CLI as users run it (`npm run import -- <paths>`), in a child process on its own
+ * SQLite file: the real fixtures folder, re-imported idempotently, and a 200 MB Claude Code
+ * session streamed within the memory bound.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeClaudeCodeSession } from "@/lib/testing/claude-code-session";
+
+const run = promisify(execFile);
+const root = process.cwd();
+const work = path.join(root, ".tmp", `import-cli-${process.pid}`);
+mkdirSync(work, { recursive: true });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+type Stats = { files: number; imported: number; unchanged: number; failed: number; threadsCreated: number; turns: number; skipped: number; bytes: number; maxRssBytes: number };
+
+async function importCli(database: string, ...args: string[]): Promise<{ stdout: string; stats: Stats }> {
+  const { stdout } = await run("npm", ["run", "--silent", "import", "--", ...args, "--stats"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: `file:${database}`, NODE_OPTIONS: "" },
+    maxBuffer: 64 << 20,
+  });
+  const last = stdout.trim().split("\n").pop() ?? "";
+  return { stdout, stats: (JSON.parse(last) as { stats: Stats }).stats };
+}
+
+describe("npm run import", () => {
+  it("imports every real fixture, then skips them all as unchanged", async () => {
+    const database = path.join(work, "fixtures.db");
+    const first = await importCli(database, "fixtures/real");
+    // 7 Claude Code files (one is the compaction summariser's: imported, no thread), 3 Codex, 3 Gemini CLI, 1 ChatGPT.
+    expect(first.stats).toMatchObject({ files: 14, imported: 14, unchanged: 0, failed: 0 });
+    expect(first.stdout).toMatch(/compaction summariser's transcript/);
+    const db = new Database(database, { readonly: true });
+    const bySource = db.prepare(`SELECT source, count(*) AS n FROM "Thread" GROUP BY source ORDER BY source`).all();
+    const turns = (db.prepare(`SELECT count(*) AS n FROM "Turn"`).get() as { n: number }).n;
+    db.close();
+    expect(bySource.map((r) => (r as { source: string }).source)).toEqual(["import:chatgpt", "import:claude-code", "import:codex", "import:gemini-cli"]);
+    expect(turns).toBe(first.stats.turns);
+
+    const again = await importCli(database, "fixtures/real");
+    expect(again.stats).toMatchObject({ files: 14, imported: 0, unchanged: 14, failed: 0, turns: 0 });
+  }, 120_000);
+
+  it("streams a 200 MB Claude Code session with peak RSS under 400 MB, every turn and usage stored once", async () => {
+    const dir = path.join(work, "big");
+    mkdirSync(dir, { recursive: true });
+    const generated = writeClaudeCodeSession(path.join(dir, "3f0b8c3e-1d2a-4b5c-8d9e-0a1b2c3d4e5f.jsonl"), 200_000_000);
+    const database = path.join(work, "big.db");
+    const { stats } = await importCli(database, dir);
+    expect(stats).toMatchObject({ files: 1, imported: 1, failed: 0, threadsCreated: 1, turns: generated.turns, skipped: 0 });
+    expect(stats.maxRssBytes).toBeLessThan(400 * 1024 * 1024);
+
+    const db = new Database(database, { readonly: true });
+    const usage = db
+      .prepare(
+        `SELECT sum(json_extract(modelMetadata, '$.usage.inputTokens')) AS inputTokens, sum(json_extract(modelMetadata, '$.usage.cacheReadTokens')) AS cacheReadTokens,
+                sum(json_extract(modelMetadata, '$.usage.cacheWriteTokens')) AS cacheWriteTokens, sum(json_extract(modelMetadata, '$.usage.outputTokens')) AS outputTokens
+         FROM "Turn"`,
+      )
+      .get();
+    const counted = db.prepare(`SELECT count(*) AS n FROM "TurnTokenCount"`).get() as { n: number };
+    const calls = db.prepare(`SELECT count(*) AS n FROM "Turn", json_each("Turn".parts) p WHERE json_extract(p.value, '$.type') = 'tool_call'`).get() as { n: number };
+    db.close();
+    expect(usage).toEqual(generated.usage);
+    expect(counted.n).toBe(generated.turns);
+    expect(calls.n).toBe(generated.toolCalls);
+  }, 300_000);
+});

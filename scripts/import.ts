@@ -1,0 +1,90 @@
+// npm run import -- <paths...>
+// Imports agent transcripts into the Threadline database: files, or folders walked recursively
+// (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, a ChatGPT export's conversations.json,
+// PAL or pydantic-ai dumps). Re-running is incremental: unchanged files are skipped, grown files
+// add their new turns. Options: --format=<format> to force one; --quiet for the summary only.
+import { readdirSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { ensureDependencies, ensureMigrated, ensurePrismaClient } from "./lib.mjs";
+
+ensureDependencies();
+ensurePrismaClient();
+ensureMigrated();
+
+const { FORMAT_LABELS, isImportFormat, isTranscriptPath, supportedFormatsText } = await import("@/lib/importers");
+const { importPath } = await import("@/lib/importers/import-file");
+
+const args = process.argv.slice(2);
+const quiet = args.includes("--quiet");
+/** --stats: a last line of JSON with bytes, seconds and peak RSS, for the benchmark. */
+const stats = args.includes("--stats");
+const started = performance.now();
+let bytesRead = 0;
+const formatArg = args.find((a) => a.startsWith("--format="))?.slice("--format=".length);
+if (formatArg !== undefined && !isImportFormat(formatArg)) {
+  console.error(`--format: unknown format "${formatArg}". Supported: ${supportedFormatsText()}.`);
+  process.exit(2);
+}
+const targets = args.filter((a) => !a.startsWith("--")).map((a) => (a.startsWith("~/") ? path.join(os.homedir(), a.slice(2)) : a));
+if (targets.length === 0) {
+  console.error("usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats]");
+  console.error(`formats: ${supportedFormatsText()}`);
+  process.exit(2);
+}
+
+
+function* walk(entry: string): Generator<string> {
+  const stat = statSync(entry);
+  if (stat.isFile()) {
+    yield entry;
+    return;
+  }
+  for (const name of readdirSync(entry).sort()) {
+    if (name === "node_modules" || name === ".git") continue;
+    const child = path.join(entry, name);
+    const childStat = statSync(child);
+    if (childStat.isDirectory()) yield* walk(child);
+    else if (isTranscriptPath(child)) yield child;
+  }
+}
+
+const totals = { files: 0, imported: 0, unchanged: 0, failed: 0, threadsCreated: 0, threadsUpdated: 0, turns: 0, skipped: 0 };
+for (const target of targets) {
+  let files: string[];
+  try {
+    files = [...walk(target)];
+  } catch (error) {
+    console.error(`${target}: ${error instanceof Error ? error.message : String(error)}`);
+    totals.failed += 1;
+    continue;
+  }
+  for (const file of files) {
+    totals.files += 1;
+    bytesRead += statSync(file).size;
+    const report = await importPath(file, file, formatArg as never);
+    totals[report.status] += 1;
+    totals.threadsCreated += report.threads.created;
+    totals.threadsUpdated += report.threads.updated;
+    totals.turns += report.turnsAdded;
+    totals.skipped += report.skipped.length;
+    if (report.status === "failed") console.error(`failed     ${file}: ${report.error}`);
+    else if (!quiet) {
+      const what = report.status === "unchanged" ? "" : ` ${report.format ? FORMAT_LABELS[report.format] : ""}: ${report.threads.created} new, ${report.threads.updated} updated thread(s), ${report.turnsAdded} turn(s)`;
+      console.log(`${report.status.padEnd(10)} ${file}${what}`);
+      for (const s of report.skipped.slice(0, 5)) console.log(`           skipped ${s.line !== undefined ? `line ${s.line}` : (s.path ?? "")}: ${s.reason}`);
+      if (report.skipped.length > 5) console.log(`           ... and ${report.skipped.length - 5} more skipped entries`);
+      for (const w of report.warnings) console.log(`           warning: ${w}`);
+    }
+  }
+}
+console.log(
+  `[threadline] ${totals.files} file(s): ${totals.imported} imported, ${totals.unchanged} unchanged, ${totals.failed} failed; ` +
+    `threads ${totals.threadsCreated} new, ${totals.threadsUpdated} updated; ${totals.turns} turns added; ${totals.skipped} entries skipped`,
+);
+if (stats) {
+  const seconds = (performance.now() - started) / 1000;
+  console.log(JSON.stringify({ stats: { ...totals, bytes: bytesRead, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 } }));
+}
+process.exit(totals.failed > 0 ? 1 : 0);
