@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ThreadList } from "@/components/threads/thread-list";
 import { listFacets, listThreads } from "@/lib/db/threads";
-import { PAGE_SIZE, type ThreadFilters } from "@/lib/queries/threads";
+import { FILTER_KEYS, PAGE_SIZE, type ThreadFilters } from "@/lib/queries/threads";
 import { listThreadsQuerySchema } from "@/lib/validation/threads";
 
 export const metadata: Metadata = { title: "Threads" };
@@ -13,11 +13,11 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   await connection();
   const raw = await searchParams;
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const parsed = listThreadsQuerySchema.safeParse({ q: first(raw.q), tool: first(raw.tool), model: first(raw.model), limit: PAGE_SIZE });
+  const parsed = listThreadsQuerySchema.safeParse({ ...Object.fromEntries(FILTER_KEYS.map((key) => [key, first(raw[key])])), limit: PAGE_SIZE });
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
-  const filters: ThreadFilters = parsed.success ? { q: parsed.data.q, tool: parsed.data.tool, model: parsed.data.model } : {};
+  const filters: ThreadFilters = parsed.success ? Object.fromEntries(FILTER_KEYS.map((key) => [key, parsed.data[key]])) : {};
   const [page, facets] = await Promise.all([
-    listThreads({ q: filters.q, tool: filters.tool, model: filters.model, cursor: undefined, limit: PAGE_SIZE }),
+    listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE }),
     listFacets(),
   ]);
   return (

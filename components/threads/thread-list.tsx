@@ -7,10 +7,11 @@ import { useEffect, useRef, useState } from "react";
 import type { ThreadPage } from "@/lib/domain/types";
 import { displayTitle } from "@/lib/domain/title";
 import { formatDateTime, plural } from "@/lib/format";
-import { fetchThreadPage, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
+import { FILTER_KEYS, fetchThreadPage, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
+import { sourceLabel } from "@/lib/domain/source";
 import { TokenCount } from "@/components/ui/token-count";
 
-type Props = { initialFilters: ThreadFilters; initialPage: ThreadPage; facets: { tools: string[]; models: string[] } };
+type Props = { initialFilters: ThreadFilters; initialPage: ThreadPage; facets: { tools: string[]; models: string[]; sources: string[]; projects: string[] } };
 
 const SEARCH_DELAY_MS = 250;
 
@@ -33,7 +34,7 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
     window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
   }, [filters, pathname]);
 
-  const isInitial = filters.q === initialFilters.q && filters.tool === initialFilters.tool && filters.model === initialFilters.model;
+  const isInitial = FILTER_KEYS.every((key) => filters[key] === initialFilters[key]);
   const query = useInfiniteQuery({
     queryKey: threadKeys.list(filters),
     queryFn: ({ pageParam, signal }) => fetchThreadPage(filters, pageParam, signal),
@@ -55,7 +56,7 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const threads = query.data?.pages.flatMap((p) => p.items) ?? [];
-  const filtered = Boolean(filters.q || filters.tool || filters.model);
+  const filtered = FILTER_KEYS.some((key) => Boolean(filters[key]));
 
   return (
     <div>
@@ -72,6 +73,12 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
         </label>
         <FilterSelect label="Tool" allLabel="All tools" options={facets.tools} value={filters.tool} onChange={(tool) => setFilters({ ...filters, tool })} />
         <FilterSelect label="Model" allLabel="All models" options={facets.models} value={filters.model} onChange={(model) => setFilters({ ...filters, model })} />
+        {facets.sources.length > 1 && (
+          <FilterSelect label="Source" allLabel="All sources" options={facets.sources} labelOf={sourceLabel} value={filters.source} onChange={(source) => setFilters({ ...filters, source })} />
+        )}
+        {facets.projects.length > 0 && (
+          <FilterSelect label="Project" allLabel="All projects" options={facets.projects} value={filters.project} onChange={(project) => setFilters({ ...filters, project })} />
+        )}
       </form>
 
       {query.isError && (
@@ -123,6 +130,12 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
                     models <span className="font-mono text-zinc-800">{thread.modelsUsed.join(", ")}</span>
                   </span>
                 )}
+                {thread.source !== "api" && <span>{sourceLabel(thread.source)}</span>}
+                {thread.project && (
+                  <span className="min-w-0 break-all" title="Working directory of the session">
+                    project <span className="font-mono text-zinc-800">{thread.project}</span>
+                  </span>
+                )}
                 <span>{plural(thread.turnCount, "turn")}</span>
                 <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} />
                 <span>{thread.expiresAt === null ? "never expires" : thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
@@ -147,7 +160,14 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
   );
 }
 
-function FilterSelect(props: { label: string; allLabel: string; options: string[]; value?: string; onChange: (value: string | undefined) => void }) {
+function FilterSelect(props: {
+  label: string;
+  allLabel: string;
+  options: string[];
+  labelOf?: (option: string) => string;
+  value?: string;
+  onChange: (value: string | undefined) => void;
+}) {
   return (
     <label className="flex flex-col text-sm">
       <span className="mb-1 text-zinc-600">{props.label}</span>
@@ -158,7 +178,9 @@ function FilterSelect(props: { label: string; allLabel: string; options: string[
       >
         <option value="">{props.allLabel}</option>
         {props.options.map((option) => (
-          <option key={option}>{option}</option>
+          <option key={option} value={option}>
+            {props.labelOf ? props.labelOf(option) : option}
+          </option>
         ))}
       </select>
     </label>
@@ -172,7 +194,9 @@ function EmptyState() {
       <p className="mt-2">Threadline keeps conversation threads that agents write to it. To get some in:</p>
       <ul className="mt-2 list-disc space-y-1 pl-6 text-sm">
         <li>
-          <Link href="/import" className="text-indigo-700 underline">Import</Link> a Threadline JSON export.
+          <Link href="/import" className="text-indigo-700 underline">Import</Link> the transcripts your agents wrote (Claude Code, Codex,
+          Gemini CLI, ChatGPT, PAL, pydantic-ai) or a Threadline JSON export, or run{" "}
+          <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </li>
         <li>
           Have an agent create threads over the REST API:{" "}

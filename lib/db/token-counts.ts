@@ -1,5 +1,6 @@
 import "server-only";
 import type { Thread, Turn } from "@/lib/domain/types";
+import { threadUsage, turnUsages } from "@/lib/domain/usage";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import { inChunks } from "./chunks";
@@ -54,13 +55,18 @@ export async function storeTokenCounts(tokenizer: string, rows: { turnSeq: numbe
   }, WRITE_TRANSACTION);
 }
 
-/** Attaches real token counts (default tokenizer) to each turn and thread, counting turns not yet counted. */
+/**
+ * Attaches real token counts (default tokenizer) to each turn and thread, counting turns not yet
+ * counted, and the usage per response and per thread (reported, else estimated from those counts).
+ */
 export async function withCountedTokens<T extends { thread: Thread; turns: Turn[] }>(threads: T[]): Promise<T[]> {
   const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
   const counts = await contentTokenCounts(threads.flatMap((t) => t.turns), counter.id, (text) => counter.count(text));
   return threads.map((entry) => {
-    const turns = entry.turns.map((turn) => ({ ...turn, tokens: counts.get(turn.id) ?? 0 }));
-    const count = turns.reduce((sum, turn) => sum + turn.tokens, 0);
-    return { ...entry, turns, thread: { ...entry.thread, tokens: { tokenizer: counter.id, count } } };
+    const counted = entry.turns.map((turn) => ({ ...turn, tokens: counts.get(turn.id) ?? 0 }));
+    const usages = turnUsages(counted);
+    const turns = counted.map((turn, i) => ({ ...turn, usage: usages[i] ?? null }));
+    const count = counted.reduce((sum, turn) => sum + turn.tokens, 0);
+    return { ...entry, turns, thread: { ...entry.thread, tokens: { tokenizer: counter.id, count }, usage: threadUsage(usages) } };
   });
 }

@@ -1,3 +1,4 @@
+import type { ThreadUsage, TurnUsage } from "./usage";
 /** Roles a turn may have. PAL uses user/assistant; imported transcripts add system and tool. */
 export const TURN_ROLES = ["user", "assistant", "system", "tool"] as const;
 export type TurnRole = (typeof TURN_ROLES)[number];
@@ -15,7 +16,9 @@ export type TurnPart =
   | { type: "thinking"; text: string; [key: string]: JsonValue | undefined }
   | { type: "tool_call"; id: string; name: string; arguments?: JsonValue; [key: string]: JsonValue | undefined }
   | { type: "tool_result"; toolCallId: string; content: JsonValue; isError?: boolean; [key: string]: JsonValue | undefined }
-  | { type: "image"; path?: string; mediaType?: string; alt?: string; [key: string]: JsonValue | undefined };
+  | { type: "image"; path?: string; mediaType?: string; alt?: string; [key: string]: JsonValue | undefined }
+  /** A compaction boundary: the turn's content is the summary that replaced the history before it. */
+  | { type: "compaction"; trigger?: string | null; tokensBefore?: number | null; tokensAfter?: number | null; [key: string]: JsonValue | undefined };
 
 /** A file's content as the turn saw it; budget previews embed files only from these (or allowed roots). */
 export type FileSnapshot = { path: string; content: string };
@@ -38,6 +41,8 @@ export type Turn = {
   tokenEstimate: number;
   /** Real token count of the content with the default tokenizer; null where not read with counts. */
   tokens: number | null;
+  /** Model usage of this response, reported by the source or estimated; null for non-responses and where not read with its thread. */
+  usage: TurnUsage | null;
 };
 
 export type Thread = {
@@ -48,6 +53,8 @@ export type Thread = {
   initialContext: JsonObject;
   metadata: JsonObject | null;
   source: string;
+  /** Working directory of an imported agent session; null for others. */
+  project: string | null;
   createdAt: string;
   lastUpdatedAt: string;
   expiresAt: string | null;
@@ -58,6 +65,8 @@ export type Thread = {
   /** Real token count of all turns with the default tokenizer; null until every turn is counted. */
   tokens: { tokenizer: string; count: number } | null;
   modelsUsed: string[];
+  /** Usage totals over the thread's responses; only where the thread is read with its turns. */
+  usage: ThreadUsage | null;
 };
 
 export type ThreadWithTurns = { thread: Thread; turns: Turn[] };

@@ -1,7 +1,9 @@
 import type { ThreadPage } from "@/lib/domain/types";
 
 /** Client-safe: query keys and fetchers for the thread list. */
-export type ThreadFilters = { q?: string; tool?: string; model?: string };
+export type ThreadFilters = { q?: string; tool?: string; model?: string; source?: string; project?: string };
+
+export const FILTER_KEYS = ["q", "tool", "model", "source", "project"] as const;
 
 export const threadKeys = {
   all: ["threads"] as const,

@@ -56,6 +56,10 @@ export const listThreadsQuerySchema = z.object({
   q: z.string().trim().max(500, "must be at most 500 characters").optional().transform((v) => v || undefined),
   tool: z.string().trim().max(200).optional().transform((v) => v || undefined),
   model: z.string().trim().max(200).optional().transform((v) => v || undefined),
+  /** Where threads came from: "api", "import:claude-code", ... */
+  source: z.string().trim().max(100).optional().transform((v) => v || undefined),
+  /** The working directory an imported session ran in. */
+  project: z.string().trim().max(1000).optional().transform((v) => v || undefined),
   cursor: z.string().max(500).optional().transform((v) => v || undefined),
   limit: z.coerce
     .number({ error: "must be a number" })

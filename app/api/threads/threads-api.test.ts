@@ -36,6 +36,9 @@ async function expire(id: string): Promise<void> {
   await (await db()).thread.update({ where: { id }, data: { lastUpdatedAt: new Date(past.getTime() - HOUR_MS), expiresAt: past } });
 }
 
+/** A thread read with its turns, before any model response. */
+const ZERO_USAGE = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, source: "estimated" };
+
 describe("POST /api/threads", () => {
   it("creates a thread: 201, {thread}, a UUID, a Location header and the default 3-hour expiry", async () => {
     const before = Date.now();
@@ -65,8 +68,9 @@ describe("POST /api/threads", () => {
     expect(thread.lastUpdatedAt).toBe(thread.createdAt);
     expect(Date.parse(thread.expiresAt!) - created).toBe(3 * HOUR_MS);
 
-    // Stored, not just echoed.
-    expect((await fetchThread(thread.id)).thread).toEqual(thread);
+    // Stored, not just echoed; read with its turns it also carries their usage (none yet).
+    expect(thread.usage).toBeNull();
+    expect((await fetchThread(thread.id)).thread).toEqual({ ...thread, usage: ZERO_USAGE });
   });
 
   it("uses CONVERSATION_TIMEOUT_HOURS for the expiry, fractional hours included", async () => {
@@ -420,7 +424,11 @@ describe("POST /api/threads/:id/turns", () => {
     expect(first).toMatchObject({ files: [], images: [], toolName: null, modelProvider: null, modelName: null, modelMetadata: null, parts: null });
 
     const stored = await fetchThread(thread.id);
-    expect(stored.turns).toEqual([first, second, third]);
+    expect(stored.turns.map(({ usage: _usage, ...turn }) => ({ ...turn, usage: null }))).toEqual([first, second, third]);
+    // Its metadata.usage has none of the known count names: the response's usage is estimated from
+    // the turn before it (input) and its own tokens (output).
+    expect(stored.turns.map((t) => t.usage?.source ?? null)).toEqual([null, "estimated", null]);
+    expect(stored.turns[1]!.usage).toMatchObject({ inputTokens: stored.turns[0]!.tokens, outputTokens: stored.turns[1]!.tokens });
     expect(stored.thread.turnCount).toBe(3);
     expect(stored.thread.modelsUsed).toEqual(["gpt-5"]);
     expect(stored.thread.tokenEstimate).toBe(first.tokenEstimate + second.tokenEstimate + third.tokenEstimate);
@@ -847,7 +855,9 @@ describe("GET /api/threads/:id stays consistent with the list", () => {
     const thread = await newThread({ toolName: "consistency-check" });
     await newTurn(thread.id, { role: "user", content: "hello", modelName: "m1" });
     const listed = (await json<{ items: Thread[] }>(await api.listThreads({ tool: "consistency-check" }))).items;
-    expect(listed).toEqual([(await fetchThread(thread.id)).thread]);
+    const single = (await fetchThread(thread.id)).thread;
+    expect(single.usage).toEqual(ZERO_USAGE); // a user turn alone: no response yet
+    expect(listed).toEqual([{ ...single, usage: null }]);
   });
 });
 

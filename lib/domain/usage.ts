@@ -1,0 +1,99 @@
+/**
+ * Token usage of model responses: as the source reported it (imports keep it in a turn's
+ * modelMetadata.usage, counted once per response), or estimated with our tokenizer where the
+ * source reported none. Pure.
+ */
+import type { JsonObject, JsonValue, TurnRole } from "./types";
+
+export const USAGE_FIELDS = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens"] as const;
+export type UsageField = (typeof USAGE_FIELDS)[number];
+export type UsageCounts = Record<UsageField, number>;
+
+/** One model response's usage. "estimated": input is the thread's earlier turns, output this turn. */
+export type TurnUsage = UsageCounts & { source: "reported" | "estimated" };
+/** A thread's totals; "mixed" when some responses reported usage and others were estimated. */
+export type ThreadUsage = UsageCounts & { source: "reported" | "estimated" | "mixed" };
+
+/** What usage needs of a turn. */
+export type UsageInput = {
+  role: TurnRole;
+  modelMetadata: JsonObject | null;
+  tokens: number | null;
+  tokenEstimate: number;
+  parts?: readonly { type: string }[] | null;
+};
+
+function count(value: JsonValue | undefined): number | null {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
+}
+
+/**
+ * Reported usage in a turn's metadata: `usage` with at least one count under our names
+ * (inputTokens, ...) or the providers' own (input_tokens, cache_read_input_tokens, ...), as
+ * callers of the API may send them. Null when there is none.
+ */
+export function reportedUsage(metadata: JsonObject | null): UsageCounts | null {
+  const usage = metadata?.usage;
+  if (!usage || typeof usage !== "object" || Array.isArray(usage)) return null;
+  const pick = (...names: string[]) => {
+    for (const name of names) {
+      const value = count(usage[name]);
+      if (value !== null) return value;
+    }
+    return null;
+  };
+  const found = {
+    inputTokens: pick("inputTokens", "input_tokens", "prompt_tokens"),
+    cacheReadTokens: pick("cacheReadTokens", "cache_read_input_tokens", "cached_input_tokens"),
+    cacheWriteTokens: pick("cacheWriteTokens", "cache_creation_input_tokens"),
+    outputTokens: pick("outputTokens", "output_tokens", "completion_tokens"),
+    reasoningTokens: pick("reasoningTokens", "reasoning_tokens", "reasoning_output_tokens"),
+  };
+  if (Object.values(found).every((v) => v === null)) return null;
+  return {
+    inputTokens: found.inputTokens ?? 0,
+    cacheReadTokens: found.cacheReadTokens ?? 0,
+    cacheWriteTokens: found.cacheWriteTokens ?? 0,
+    outputTokens: found.outputTokens ?? 0,
+    reasoningTokens: found.reasoningTokens ?? 0,
+  };
+}
+
+function zero(): UsageCounts {
+  return { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+}
+
+/**
+ * Usage per turn, in order: reported where the turn carries it; for an assistant turn without
+ * it, estimated as input = the tokens of the thread's turns before it since the last compaction
+ * (system prompts and tool definitions are not stored, so this is a lower bound) and output = its
+ * own tokens. Other turns without reported usage were no model response: null.
+ */
+export function turnUsages(turns: readonly UsageInput[]): (TurnUsage | null)[] {
+  let context = 0;
+  return turns.map((turn) => {
+    const tokens = turn.tokens ?? turn.tokenEstimate;
+    if (turn.parts?.some((p) => p.type === "compaction")) context = 0;
+    const reported = reportedUsage(turn.modelMetadata);
+    let usage: TurnUsage | null = null;
+    if (reported) usage = { ...reported, source: "reported" };
+    else if (turn.role === "assistant") usage = { ...zero(), inputTokens: context, outputTokens: tokens, source: "estimated" };
+    context += tokens;
+    return usage;
+  });
+}
+
+/** The totals of a thread's turn usages (each response once). */
+export function threadUsage(usages: readonly (TurnUsage | null)[]): ThreadUsage {
+  const total: UsageCounts = zero();
+  let reported = 0;
+  let estimated = 0;
+  for (const usage of usages) {
+    if (!usage) continue;
+    for (const field of USAGE_FIELDS) total[field] += usage[field];
+    if (usage.source === "reported") reported++;
+    else estimated++;
+  }
+  const source = reported > 0 && estimated > 0 ? "mixed" : reported > 0 ? "reported" : "estimated";
+  return { ...total, source };
+}
