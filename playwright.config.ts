@@ -1,8 +1,12 @@
 import { defineConfig, devices } from "@playwright/test";
 
-/** Two production servers: one seeded with the demo set, one empty (for import and empty states). */
+/**
+ * Three production servers: one seeded with the demo set, one empty (empty states, the export ->
+ * import round trip) and one for transcript imports, so the order of spec files does not matter.
+ */
 export const SEEDED_URL = "http://127.0.0.1:3100";
 export const EMPTY_URL = "http://127.0.0.1:3101";
+export const IMPORTS_URL = "http://127.0.0.1:3102";
 
 export default defineConfig({
   testDir: "./e2e",
@@ -26,5 +30,6 @@ export default defineConfig({
   webServer: [
     { command: "node scripts/e2e-server.mjs 3100 seeded --seed", url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
     { command: "node scripts/e2e-server.mjs 3101 empty", url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { command: "node scripts/e2e-server.mjs 3102 imports", url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
   ],
 });

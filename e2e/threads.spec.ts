@@ -53,10 +53,10 @@ test("list -> thread -> attribution -> chain -> export -> import into a fresh da
     await page.goto(`${EMPTY_URL}/threads`);
     await expect(page.getByRole("heading", { name: "No conversations yet" })).toBeVisible();
     await page.goto(`${EMPTY_URL}/import`);
-    await page.getByLabel("JSON files to import").setInputFiles(exported);
+    await page.getByLabel("Transcript files to import").setInputFiles(exported);
     const results = page.getByRole("list", { name: "Import results" });
-    await expect(results).toContainText("Imported 1 thread with 4 turns");
-    await results.getByRole("link", { name: DEMO_IDS.debug }).click();
+    await expect(results).toContainText("Threadline export (threadline/v1): 1 new thread, 4 turns added");
+    await results.getByRole("link", { name: "Open thread" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Intermittent 401 right after refresh");
     await expect(page.getByTestId("attribution").filter({ hasText: "claude-sonnet-4-5 using debug via anthropic" })).toBeVisible();
     await expect(page.getByTestId("thread-id")).toHaveText(DEMO_IDS.debug);
@@ -65,7 +65,7 @@ test("list -> thread -> attribution -> chain -> export -> import into a fresh da
 
   await test.step("importing the same file again is refused and suggests copies", async () => {
     await page.goto(`${EMPTY_URL}/import`);
-    await page.getByLabel("JSON files to import").setInputFiles(exported);
+    await page.getByLabel("Transcript files to import").setInputFiles(exported);
     await expect(page.getByRole("list", { name: "Import results" }).getByRole("alert")).toContainText("already exist");
   });
 });
@@ -79,7 +79,7 @@ test("a bad import names the field and writes nothing", async ({ page }, testInf
   };
   (await import("node:fs")).writeFileSync(bad, JSON.stringify(doc));
   await page.goto(`${EMPTY_URL}/import`);
-  await page.getByLabel("JSON files to import").setInputFiles(bad);
+  await page.getByLabel("Transcript files to import").setInputFiles(bad);
   await expect(page.getByRole("list", { name: "Import results" }).getByRole("alert")).toContainText("threads[0].turns[1].role");
   const response = await page.request.get(`${EMPTY_URL}/api/threads/6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e10`);
   expect(response.status()).toBe(404);

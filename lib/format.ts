@@ -1,3 +1,6 @@
+import type { JsonValue } from "@/lib/domain/types";
+import type { UsageCounts } from "@/lib/domain/usage";
+
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /**
@@ -33,4 +36,72 @@ export function contentPreview(text: string, maxChars: number): string {
   if (lineBreak >= maxChars / 2) return text.slice(0, lineBreak);
   const code = text.charCodeAt(maxChars - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars);
+}
+
+/** 142431 -> "142,431". Deterministic (no locale), like formatDateTime. */
+export function formatInteger(n: number): string {
+  const sign = n < 0 ? "-" : "";
+  return sign + String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/**
+ * Tool-call arguments as indented JSON. Arguments some sources keep as a JSON string (OpenAI
+ * function calls) are parsed first; any other string is shown as it is.
+ */
+export function formatJson(value: JsonValue | undefined): string {
+  if (typeof value === "string") {
+    const trimmed = value.trim();
+    if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+      try {
+        return JSON.stringify(JSON.parse(trimmed), null, 2);
+      } catch {
+        return value;
+      }
+    }
+    return value;
+  }
+  return JSON.stringify(value ?? null, null, 2);
+}
+
+/**
+ * A tool result's content as text: a string as it is, content blocks ([{type: "text", text}, ...])
+ * joined (an image block as "[image]", never its data), anything else as indented JSON.
+ */
+export function toolResultText(content: JsonValue | undefined): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content) && content.every((block) => block !== null && typeof block === "object" && !Array.isArray(block) && typeof block.type === "string")) {
+    return content
+      .map((block) => {
+        const b = block as { [key: string]: JsonValue };
+        if (typeof b.text === "string") return b.text;
+        if (b.type === "image" || b.type === "image_url" || b.type === "input_image") return "[image]";
+        return JSON.stringify(b, null, 2);
+      })
+      .join("\n\n");
+  }
+  return JSON.stringify(content ?? null, null, 2);
+}
+
+/** "Compacted (auto) · 155,000 → 12,000 tokens"; missing figures are left out or named. */
+export function compactionLabel(part: { trigger?: string | null; tokensBefore?: number | null; tokensAfter?: number | null }): string {
+  const trigger = part.trigger ? ` (${part.trigger})` : "";
+  const before = typeof part.tokensBefore === "number" ? formatInteger(part.tokensBefore) : null;
+  const after = typeof part.tokensAfter === "number" ? formatInteger(part.tokensAfter) : null;
+  const figures =
+    before !== null && after !== null ? `${before} → ${after} tokens` : before !== null ? `${before} tokens before` : after !== null ? `${after} tokens after` : null;
+  return `Compacted${trigger}${figures ? ` · ${figures}` : ""}`;
+}
+
+const USAGE_LABELS = [
+  ["inputTokens", "in"],
+  ["cacheReadTokens", "cache read"],
+  ["cacheWriteTokens", "cache write"],
+  ["outputTokens", "out"],
+  ["reasoningTokens", "reasoning"],
+] as const;
+
+/** "in 3 · cache read 17,842 · out 9": token usage with the zero fields left out. */
+export function usageSummary(usage: UsageCounts): string {
+  const fields = USAGE_LABELS.filter(([field]) => usage[field] > 0).map(([field, label]) => `${label} ${formatInteger(usage[field])}`);
+  return fields.length > 0 ? fields.join(" · ") : "no tokens";
 }

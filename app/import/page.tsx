@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ImportForm } from "@/components/import/import-form";
+import { FORMAT_LABELS, IMPORT_FORMATS } from "@/lib/importers/types";
 
 export const metadata: Metadata = { title: "Import" };
 
@@ -7,10 +8,24 @@ export default function ImportPage() {
   return (
     <div className="max-w-3xl">
       <h1 className="mb-2 text-2xl font-semibold tracking-tight">Import</h1>
-      <p className="mb-4 text-zinc-600">
-        Upload Threadline JSON exports (<code className="rounded bg-zinc-100 px-1">threadline/v1</code>). Each file is imported whole or
-        not at all; errors name the field that is wrong.
+      <p className="mb-2 text-zinc-600">
+        Bring in the transcripts your agents already wrote. The format of each file is detected; each file is imported whole or not
+        at all, and importing it again adds only what is new.
       </p>
+      <details className="mb-4 text-sm text-zinc-600">
+        <summary className="cursor-pointer">Formats, and where to find them</summary>
+        <ul className="mt-2 list-disc space-y-1 pl-6">
+          {IMPORT_FORMATS.map((format) => (
+            <li key={format}>{FORMAT_LABELS[format]}</li>
+          ))}
+        </ul>
+        <p className="mt-2">
+          Claude Code keeps sessions in <code className="rounded bg-zinc-100 px-1">~/.claude/projects</code>, Codex in{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.codex/sessions</code>, Gemini CLI in{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.gemini/tmp</code>. From a terminal:{" "}
+          <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
+        </p>
+      </details>
       <ImportForm />
     </div>
   );

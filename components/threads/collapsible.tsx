@@ -18,17 +18,20 @@ type Full = { status: "idle" } | { status: "loading" } | { status: "failed"; mes
  * Long content starts collapsed to a fixed height with a button to show all of it. Collapsed, the
  * clipped content is inert, so Tab does not land in links no one can see. With `fullUrl`, the
  * children are only a preview (a huge turn is not sent with the page): expanding loads the turn
- * from there ({turn}) and shows its content instead.
+ * from there ({turn}) and shows its content instead, or with `partIndex` the text of that part.
  */
 export function Collapsible({
   collapsedByDefault,
   summary,
   fullUrl,
+  partIndex,
   children,
 }: {
   collapsedByDefault: boolean;
   summary: string;
   fullUrl?: string;
+  /** With fullUrl: show this text part of the loaded turn rather than its whole content. */
+  partIndex?: number;
   children: ReactNode;
 }) {
   const [collapsed, setCollapsed] = useState(collapsedByDefault);
@@ -44,7 +47,10 @@ export function Collapsible({
       const response = await fetch(fullUrl, { cache: "no-store" });
       const body = (await response.json()) as { turn?: Turn; error?: { message?: string } };
       if (!response.ok || !body.turn) throw new Error(body.error?.message ?? `Loading the turn failed (${response.status})`);
-      setFull({ status: "loaded", content: body.turn.content });
+      const part = partIndex === undefined ? undefined : body.turn.parts?.[partIndex];
+      const content = partIndex === undefined ? body.turn.content : part && "text" in part && typeof part.text === "string" ? part.text : null;
+      if (content === null) throw new Error("The turn no longer has this part");
+      setFull({ status: "loaded", content });
       setCollapsed(false);
     } catch (error) {
       setFull({ status: "failed", message: error instanceof Error ? error.message : "Loading the turn failed" });

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ChildThreadLink } from "@/lib/db/threads";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
@@ -9,10 +10,26 @@ import { TokenCount } from "@/components/ui/token-count";
 type Props = {
   thread: Thread;
   parent: { id: string; title: string | null; missing: boolean } | null;
-  childThreads: { id: string; title: string | null }[];
+  childThreads: ChildThreadLink[];
 };
 
+/** How this thread relates to its parent, as imports record it in metadata.relation. */
+function relationKind(thread: Thread): string | null {
+  const relation = thread.metadata?.relation;
+  return relation && typeof relation === "object" && !Array.isArray(relation) && typeof relation.kind === "string" ? relation.kind : null;
+}
+
+const PARENT_LABEL: Record<string, string> = { subagent: "Spawned by", fork: "Forked from" };
+
+/** Children grouped by how they came from this thread: sub-agents, forks, then continuations. */
+const CHILD_GROUPS = [
+  { label: "Sub-agents", testId: "subagent-children", match: (c: ChildThreadLink) => c.relation?.kind === "subagent" },
+  { label: "Forks", testId: "fork-children", match: (c: ChildThreadLink) => c.relation?.kind === "fork" },
+  { label: "Continued by", testId: "continuation-children", match: (c: ChildThreadLink) => c.relation?.kind !== "subagent" && c.relation?.kind !== "fork" },
+];
+
 export function ThreadHeader({ thread, parent, childThreads }: Props) {
+  const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
       <div className="flex flex-wrap items-start gap-3">
@@ -73,7 +90,7 @@ export function ThreadHeader({ thread, parent, childThreads }: Props) {
         )}
         {parent && (
           <div className="flex min-w-0 gap-2 sm:col-span-2 lg:col-span-3">
-            <dt className="text-zinc-500">Continues</dt>
+            <dt className="shrink-0 text-zinc-500">{(kind && PARENT_LABEL[kind]) ?? "Continues"}</dt>
             <dd className="min-w-0 truncate">
               {parent.missing ? (
                 <span className="text-zinc-500">
@@ -87,18 +104,22 @@ export function ThreadHeader({ thread, parent, childThreads }: Props) {
             </dd>
           </div>
         )}
-        {childThreads.length > 0 && (
-          <div className="flex min-w-0 gap-2 sm:col-span-2 lg:col-span-3">
-            <dt className="text-zinc-500">Continued by</dt>
-            <dd className="flex min-w-0 flex-wrap gap-x-3">
-              {childThreads.map((child) => (
-                <Link key={child.id} href={`/threads/${child.id}`} className="text-indigo-700 underline">
-                  {displayTitle(child.title)}
-                </Link>
-              ))}
-            </dd>
-          </div>
-        )}
+        {CHILD_GROUPS.map(({ label, testId, match }) => {
+          const group = childThreads.filter(match);
+          if (group.length === 0) return null;
+          return (
+            <div key={label} className="flex min-w-0 gap-2 sm:col-span-2 lg:col-span-3" data-testid={testId}>
+              <dt className="shrink-0 text-zinc-500">{label}</dt>
+              <dd className="flex min-w-0 flex-wrap gap-x-3">
+                {group.map((child) => (
+                  <Link key={child.id} href={`/threads/${child.id}`} className="min-w-0 break-words text-indigo-700 underline">
+                    {displayTitle(child.title)}
+                  </Link>
+                ))}
+              </dd>
+            </div>
+          );
+        })}
       </dl>
       {thread.expired && (
         <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">

@@ -180,6 +180,8 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
       titlePattern: containsPattern(query.q),
       toolName: query.tool,
       modelName: query.model,
+      source: query.source,
+      project: query.project,
       after,
       limit: take,
     });
@@ -190,6 +192,8 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
     const where: Prisma.ThreadWhereInput[] = [];
     if (query.tool) where.push({ OR: [{ toolName: query.tool }, { turns: { some: { toolName: query.tool } } }] });
     if (query.model) where.push({ turns: { some: { modelName: query.model } } });
+    if (query.source) where.push({ source: query.source });
+    if (query.project) where.push({ project: query.project });
     if (after) {
       where.push({
         OR: [{ lastUpdatedAt: { lt: after.lastUpdatedAt } }, { lastUpdatedAt: after.lastUpdatedAt, id: { lt: after.id } }],
@@ -259,15 +263,25 @@ export async function purgeThread(id: string): Promise<void> {
 }
 
 /** Distinct tool and model names, for the list filters (GROUP BY runs in the database). */
-export async function listFacets(): Promise<{ tools: string[]; models: string[] }> {
+export type ListFacets = { tools: string[]; models: string[]; sources: string[]; projects: string[] };
+
+/** The values the list's filters offer. */
+export async function listFacets(): Promise<ListFacets> {
   const client = await db();
-  const [threadTools, turnTools, models] = await Promise.all([
+  const [threadTools, turnTools, models, sources, projects] = await Promise.all([
     client.thread.groupBy({ by: ["toolName"] }),
     client.turn.groupBy({ by: ["toolName"], where: { toolName: { not: null } } }),
     client.turn.groupBy({ by: ["modelName"], where: { modelName: { not: null } } }),
+    client.thread.groupBy({ by: ["source"] }),
+    client.thread.groupBy({ by: ["project"], where: { project: { not: null } } }),
   ]);
   const tools = new Set<string>([...threadTools.map((t) => t.toolName), ...turnTools.flatMap((t) => t.toolName ?? [])]);
-  return { tools: [...tools].sort(), models: models.flatMap((m) => m.modelName ?? []).sort() };
+  return {
+    tools: [...tools].sort(),
+    models: models.flatMap((m) => m.modelName ?? []).sort(),
+    sources: sources.map((s) => s.source).sort(),
+    projects: projects.flatMap((p) => p.project ?? []).sort(),
+  };
 }
 
 /**
@@ -294,16 +308,49 @@ export async function findThread(rawId: string): Promise<Thread | null> {
 
 export type ThreadLink = { id: string; title: string | null };
 
-/** The parent (null when it is not in the database) and the first children of a thread. */
-export async function getThreadLinks(thread: Thread): Promise<{ parent: ThreadLink | null; children: ThreadLink[] }> {
+/** How a child thread came from its parent (imports record it in the child's metadata.relation). */
+export type ThreadRelationLink =
+  | { kind: "subagent"; toolCallId: string | null; agentId: string | null }
+  | { kind: "fork"; atTurnKey: string | null }
+  | { kind: "continuation" };
+
+export type ChildThreadLink = ThreadLink & { relation: ThreadRelationLink | null };
+
+/**
+ * The parent (null when it is not in the database) and the first children of a thread (at most
+ * `childLimit`, oldest first), each child with its relation, so a page can tie a sub-agent to the
+ * tool call that started it.
+ */
+export async function getThreadLinks(thread: Thread, { childLimit = 50 }: { childLimit?: number } = {}): Promise<{ parent: ThreadLink | null; children: ChildThreadLink[] }> {
   const client = await db();
   const select = { id: true, title: true } as const;
   const [parent, children] = await Promise.all([
     thread.parentThreadId ? client.thread.findUnique({ where: { id: thread.parentThreadId }, select }) : null,
     // A thread that names itself as parent (only in old data: imports refuse loops) is no child of its own.
-    client.thread.findMany({ where: { parentThreadId: thread.id, id: { not: thread.id } }, select, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 50 }),
+    client.thread.findMany({
+      where: { parentThreadId: thread.id, id: { not: thread.id } },
+      select: { ...select, metadata: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: childLimit,
+    }),
   ]);
-  return { parent, children };
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+  // metadata is a JSON column any API client may fill: anything not shaped like a relation is none.
+  const relationOf = (metadata: string | null): ThreadRelationLink | null => {
+    let relation: unknown;
+    try {
+      relation = metadata ? (JSON.parse(metadata) as { relation?: unknown } | null)?.relation : null;
+    } catch {
+      return null;
+    }
+    if (!relation || typeof relation !== "object" || Array.isArray(relation)) return null;
+    const r = relation as Record<string, unknown>;
+    if (r.kind === "subagent") return { kind: "subagent", toolCallId: text(r.toolCallId), agentId: text(r.agentId) };
+    if (r.kind === "fork") return { kind: "fork", atTurnKey: text(r.atTurnKey) };
+    if (r.kind === "continuation") return { kind: "continuation" };
+    return null;
+  };
+  return { parent, children: children.map(({ metadata, ...link }) => ({ ...link, relation: relationOf(metadata) })) };
 }
 
 /**

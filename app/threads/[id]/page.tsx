@@ -1,10 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { buildToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
-import { findThread, findThreadWithTurns } from "@/lib/db/threads";
+import { ThreadUsageTotals } from "@/components/threads/usage";
+import { findThread, findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
 import { displayTitle } from "@/lib/domain/title";
 
 type Params = Promise<{ id: string }>;
+
+/** Enough children to tie every sub-agent of a long agent session to its tool call. */
+const CHILD_LIMIT = 1_000;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const thread = await findThread((await params).id);
@@ -21,13 +26,23 @@ export default async function ThreadPage({ params }: { params: Params }) {
       </p>
     );
   }
+  const links = await getThreadLinks(data.thread, { childLimit: CHILD_LIMIT });
+  const tools = buildToolIndex(
+    data.turns.map((turn) => ({ turn, number: turn.index + 1 })),
+    links.children,
+  );
+  const responses = data.turns.filter((turn) => turn.usage !== null).length;
   return (
-    <ol className="space-y-3" aria-label="Turns">
-      {data.turns.map((turn) => (
-        <li key={turn.id}>
-          <TurnView turn={turn} number={turn.index + 1} />
-        </li>
-      ))}
-    </ol>
+    <>
+      {/* The header (layout) reads no turns; the totals need them, so they head the conversation. */}
+      {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} />}
+      <ol className="space-y-3" aria-label="Turns">
+        {data.turns.map((turn) => (
+          <li key={turn.id}>
+            <TurnView turn={turn} number={turn.index + 1} tools={tools} />
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

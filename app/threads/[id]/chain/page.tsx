@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { buildToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
 import { getChainView } from "@/lib/db/chain-view";
 import { findThread } from "@/lib/db/threads";
@@ -22,7 +23,9 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
   const oldest = path[0]!.thread;
   const loopsTo = ancestorsEnd.stoppedBy === "cycle" ? path.find((entry) => entry.thread.id === ancestorsEnd.parentId)?.thread : undefined;
 
-  let number = 0;
+  // Numbered across the chain; calls and results are paired across it too.
+  const numbered = path.flatMap(({ thread: node, turns }) => turns.map((turn) => ({ node, turn })));
+  const tools = buildToolIndex(numbered.map(({ turn }, i) => ({ turn, number: i + 1 })));
   return (
     <div className="space-y-6">
       <section aria-labelledby="path-heading">
@@ -94,16 +97,11 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
           Turns across the chain
         </h2>
         <ol className="space-y-3">
-          {path.flatMap(({ thread: node, turns }) =>
-            turns.map((turn) => {
-              number += 1;
-              return (
-                <li key={turn.id}>
-                  <TurnView turn={turn} number={number} threadLabel={node.id === thread.id ? "this thread" : displayTitle(node.title)} />
-                </li>
-              );
-            }),
-          )}
+          {numbered.map(({ node, turn }, i) => (
+            <li key={turn.id}>
+              <TurnView turn={turn} number={i + 1} threadLabel={node.id === thread.id ? "this thread" : displayTitle(node.title)} tools={tools} />
+            </li>
+          ))}
         </ol>
       </section>
     </div>

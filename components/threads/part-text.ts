@@ -1,0 +1,23 @@
+/**
+ * The text the conversation view shows for one field of a turn's part, on the server (the
+ * preview) and in the browser (the whole of it, loaded on demand): one function, so both agree.
+ */
+import type { TurnPart } from "@/lib/domain/types";
+import { formatJson, toolResultText } from "@/lib/format";
+
+export type PartField = "arguments" | "content" | "text";
+
+/** Past this, a part's text is sent as its start, with a toggle that loads the rest. */
+export const PART_PREVIEW_CHARS = 4_000;
+
+export function partText(part: TurnPart | undefined, field: PartField): string | null {
+  if (!part) return null;
+  if (field === "arguments") return part.type === "tool_call" ? formatJson(part.arguments) : null;
+  if (field === "content") return part.type === "tool_result" ? toolResultText(part.content) : null;
+  return typeof part.text === "string" ? part.text : null;
+}
+
+/** The API address of a turn, for loading it in full (the UI shows expired threads too). */
+export function turnUrl(turn: { threadId: string; index: number }): string {
+  return `/api/threads/${turn.threadId}/turns/${turn.index}?includeExpired=1`;
+}

@@ -1,0 +1,83 @@
+/**
+ * What the conversation view needs to pair structured parts across turns: each tool call with its
+ * result (by tool-call id; imported transcripts put results in later "tool" turns) and with the
+ * sub-agent thread it started. Pure: built once per page from the turns it shows.
+ */
+import type { ChildThreadLink } from "@/lib/db/threads";
+import type { Turn, TurnPart } from "@/lib/domain/types";
+import { contentPreview } from "@/lib/format";
+
+export type ToolCallPart = Extract<TurnPart, { type: "tool_call" }>;
+export type ToolResultPart = Extract<TurnPart, { type: "tool_result" }>;
+
+/** Where a turn is on the page: its number as shown (#N) and what loads it in full. */
+export type TurnRef = { turnId: string; number: number; threadId: string; index: number };
+
+export type ToolIndex = {
+  calls: Map<string, TurnRef & { part: ToolCallPart }>;
+  results: Map<string, TurnRef & { part: ToolResultPart; partIndex: number }>;
+  /** Sub-agent threads by the id of the tool call that started them. */
+  subagents: Map<string, { id: string; title: string | null }[]>;
+};
+
+/** The element id of a turn on the page (by turn id: the chain page numbers turns across threads). */
+export function turnAnchor(turnId: string): string {
+  return `turn-${turnId}`;
+}
+
+/**
+ * Pairs calls and results by id (the first of each wins) and ties sub-agents to their call: by the
+ * relation's toolCallId, else (Claude Code agent files) by the agentId the call's result names.
+ */
+export function buildToolIndex(turns: readonly { turn: Turn; number: number }[], children: readonly ChildThreadLink[] = []): ToolIndex {
+  const index: ToolIndex = { calls: new Map(), results: new Map(), subagents: new Map() };
+  for (const { turn, number } of turns) {
+    const ref = { turnId: turn.id, number, threadId: turn.threadId, index: turn.index };
+    (turn.parts ?? []).forEach((part, partIndex) => {
+      if (part.type === "tool_call" && !index.calls.has(part.id)) index.calls.set(part.id, { ...ref, part });
+      if (part.type === "tool_result" && !index.results.has(part.toolCallId)) index.results.set(part.toolCallId, { ...ref, part, partIndex });
+    });
+  }
+  const callByAgent = new Map<string, string>();
+  for (const [callId, result] of index.results) {
+    if (typeof result.part.agentId === "string" && !callByAgent.has(result.part.agentId)) callByAgent.set(result.part.agentId, callId);
+  }
+  for (const child of children) {
+    const relation = child.relation;
+    if (relation?.kind !== "subagent") continue;
+    const callId = relation.toolCallId ?? (relation.agentId ? callByAgent.get(relation.agentId) : undefined);
+    if (!callId || !index.calls.has(callId)) continue;
+    const list = index.subagents.get(callId) ?? [];
+    list.push({ id: child.id, title: child.title });
+    index.subagents.set(callId, list);
+  }
+  return index;
+}
+
+/**
+ * A short, one-line hint of what a call did, for its collapsed card: the first of the usual
+ * descriptive arguments (description, command, path, query, ...), else the first text argument.
+ */
+export function argumentHint(args: ToolCallPart["arguments"], maxChars = 120): string | null {
+  let value = args;
+  if (typeof args === "string") {
+    try {
+      value = JSON.parse(args) as ToolCallPart["arguments"];
+    } catch {
+      return oneLine(args, maxChars);
+    }
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const preferred = ["description", "command", "cmd", "file_path", "path", "pattern", "query", "url", "prompt"];
+  const key = preferred.find((k) => typeof value[k] === "string" && value[k] !== "") ?? Object.keys(value).find((k) => typeof value[k] === "string" && value[k] !== "");
+  if (key) return oneLine(value[key] as string, maxChars);
+  const command = value.command ?? value.cmd;
+  if (Array.isArray(command) && command.every((c) => typeof c === "string")) return oneLine(command.join(" "), maxChars);
+  return null;
+}
+
+function oneLine(text: string, maxChars: number): string | null {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (!line) return null;
+  return line.length > maxChars ? `${contentPreview(line, maxChars - 1)}…` : line;
+}

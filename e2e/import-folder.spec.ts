@@ -1,0 +1,53 @@
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { IMPORTS_URL } from "../playwright.config";
+
+const FIXTURES = path.join(process.cwd(), "fixtures", "real");
+
+test("importing a folder of real transcripts reports each file, and the list filters them by source and project", async ({ page }) => {
+  await page.goto(`${IMPORTS_URL}/import`);
+  await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);
+  const summary = page.getByTestId("import-summary");
+  // 14 transcripts; SOURCES.md is left out. Another spec may have imported some of them first: those are unchanged.
+  await expect(summary).toContainText(/^14 files: \d+ imported, \d+ unchanged, 0 failed/, { timeout: 60_000 });
+  await expect(summary).toContainText("1 other file in the folder left out");
+  const results = page.getByRole("list", { name: "Import results" });
+
+  const chatgpt = results.getByRole("listitem").filter({ hasText: "chatgpt/conversations.json" });
+  await expect(chatgpt).toHaveAttribute("data-status", /imported|unchanged/);
+  const summariser = results.getByRole("listitem").filter({ hasText: "agent-acompact-946d2b.jsonl" });
+  await expect(summariser).toContainText(/compaction summariser's transcript|Unchanged/);
+
+  await test.step("the Claude Code session opens with tool cards, its sub-agent and the compaction marker", async () => {
+    const session = results.getByRole("listitem").filter({ hasText: "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl" });
+    await expect(session).toContainText("Claude Code session (JSONL): 1 new thread, 29 turns added");
+    await session.getByRole("link", { name: "Open thread" }).click();
+    const turns = page.getByRole("list", { name: "Turns" });
+    await expect(turns.getByTestId("tool-call")).toHaveCount(14);
+    await expect(turns.getByTestId("compaction")).toHaveText("Compacted (manual) · 142,431 tokens before");
+    // The sub-agent file was imported from the same folder, and the Task call that spawned it links to it.
+    await turns.getByTestId("subagent-link").click();
+    await expect(page.getByRole("heading", { level: 1 }).first()).toContainText("Search hex.pm for the latest versions");
+  });
+
+  await test.step("the same folder again changes nothing", async () => {
+    await page.goto(`${IMPORTS_URL}/import`);
+    await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);
+    await expect(summary).toContainText("14 files: 0 imported, 14 unchanged, 0 failed; 0 turns added");
+  });
+
+  await test.step("the list filters by source and project", async () => {
+    await page.goto(`${IMPORTS_URL}/threads`);
+    const list = page.getByRole("list", { name: "Threads" });
+    await page.getByRole("combobox", { name: "Source", exact: true }).selectOption({ label: "Codex" });
+    await expect(page).toHaveURL(/source=import%3Acodex/);
+    await expect(list.getByRole("listitem")).toHaveCount(3);
+    await expect(list).not.toContainText("Claude Code");
+    await page.getByRole("combobox", { name: "Source", exact: true }).selectOption({ label: "Claude Code" });
+    await page.getByRole("combobox", { name: "Project", exact: true }).selectOption("/home/USER/projects/spotter-worktrees/spotter-4te");
+    await expect(list.getByRole("listitem").first()).toContainText("project /home/USER/projects/spotter-worktrees/spotter-4te");
+    const rows = await list.getByRole("listitem").allTextContents();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toContain("/home/USER/projects/spotter-worktrees/spotter-4te");
+  });
+});

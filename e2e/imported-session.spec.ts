@@ -1,0 +1,287 @@
+/**
+ * An imported agent session, read as a person would: tool calls as cards holding their results,
+ * thinking collapsed, the compaction boundary, the sub-agent as a linked child thread, and usage
+ * per response and per thread. The sessions are the real fixtures, posted to /api/import on the
+ * empty server; every expected value is read from the fixture files here, not from the page.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { importedThreadId } from "../lib/importers/stable-id";
+import { IMPORTS_URL } from "../playwright.config";
+
+test.use({ baseURL: IMPORTS_URL });
+
+// threads.spec.ts expects the empty server to start empty: purge what these tests add.
+const created = new Set<string>();
+test.afterAll(async ({ request }) => {
+  for (const id of created) await request.delete(`${IMPORTS_URL}/api/threads/${id}`);
+});
+
+const PROJECTS = path.join(process.cwd(), "fixtures/real/claude-code/projects");
+const DIR = "-home-USER-projects-spotter-worktrees-spotter-4te";
+const SESSION = `${DIR}/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl`;
+const AGENT = `${DIR}/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl`;
+/** Claude Code 1.0.108: inline sidechains (linked by tool-call id) and failed tool calls. */
+const DEMO = "-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl";
+
+type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
+type Usage = { input_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens: number };
+type Entry = {
+  type: string;
+  uuid?: string;
+  parentUuid?: string | null;
+  subtype?: string;
+  isSidechain?: boolean;
+  requestId?: string;
+  compactMetadata?: { trigger?: string; preTokens?: number; postTokens?: number };
+  isCompactSummary?: boolean;
+  toolUseResult?: { agentId?: string };
+  message?: { id?: string; model?: string; content?: string | Block[]; usage?: Usage };
+};
+
+const fixtureText = (relative: string) => readFileSync(path.join(PROJECTS, relative), "utf8");
+const entries = (relative: string): Entry[] =>
+  fixtureText(relative)
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Entry);
+const blocks = (entry: Entry): Block[] => (Array.isArray(entry.message?.content) ? entry.message.content : []);
+const n = (value: number) => value.toLocaleString("en-US");
+const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+/** A tool result's text as the source has it (a string or text blocks). */
+const resultText = (block: Block) =>
+  typeof block.content === "string" ? block.content : (block.content as Block[]).filter((b) => b.type === "text").map((b) => b.text).join("\n\n");
+
+/**
+ * Posts a fixture to /api/import and answers the ids of the threads it makes, derived from their
+ * keys as the importer derives them: a file imported before answers "unchanged" with no ids.
+ */
+async function importFixture(request: APIRequestContext, relative: string, keys: string[]): Promise<string[]> {
+  // The name is the path below projects/, as Claude Code lays it out: it links an agent file to its session.
+  const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, {
+    // As bytes: with a JSON content type Playwright re-encodes a string that is not one JSON value
+    // (JSONL is not) as a JSON string literal.
+    data: Buffer.from(fixtureText(relative), "utf8"),
+    headers: { "content-type": "application/json" },
+  });
+  // 201 the first time, 200 ("unchanged") when the same content comes again.
+  expect([200, 201], await response.text()).toContain(response.status());
+  const report = (await response.json()) as { format: string | null; status: string; threadIds: string[] };
+  const ids = keys.map((key) => importedThreadId("claude-code", key));
+  if (report.status === "imported") {
+    expect(report.format).toBe("claude-code");
+    expect([...report.threadIds].sort()).toEqual([...ids].sort());
+  }
+  else expect(report.status).toBe("unchanged");
+  for (const id of ids) created.add(id);
+  return ids;
+}
+
+test("an imported Claude Code session: tool cards, thinking, compaction, sub-agent and usage", async ({ page, request }) => {
+  const session = entries(SESSION);
+  const sessionKey = path.basename(SESSION, ".jsonl");
+  const agentName = path.basename(AGENT, ".jsonl").replace(/^agent-/, "");
+  const [sessionId] = await importFixture(request, SESSION, [sessionKey]);
+  const [agentId] = await importFixture(request, AGENT, [`${sessionKey}:agent:${agentName}`]);
+
+  await page.goto(`/threads/${sessionId}`);
+  const turns = page.getByRole("list", { name: "Turns" });
+
+  await test.step("a tool call is a card: name, formatted arguments, and its result inside", async () => {
+    const call = session.flatMap(blocks).find((b) => b.type === "tool_use")!;
+    const result = session.flatMap(blocks).find((b) => b.type === "tool_result" && b.tool_use_id === call.id)!;
+    const card = turns.getByTestId("tool-call").filter({ hasText: call.id! });
+    await expect(card).toHaveCount(1);
+    await expect(card.getByTestId("tool-name")).toHaveText(call.name!);
+    // Collapsed: the arguments are there but hidden until the card is opened.
+    await expect(card.getByTestId("tool-arguments")).toBeHidden();
+    await card.locator("summary").click();
+    await expect(card.getByTestId("tool-arguments").locator("pre")).toHaveText(JSON.stringify(call.input, null, 2));
+    const firstLine = resultText(result).split("\n")[0]!;
+    expect(firstLine.length).toBeGreaterThan(5);
+    await expect(card.getByTestId("tool-result")).toContainText(firstLine);
+    await expect(card.getByTestId("tool-result").getByText("error", { exact: true })).toHaveCount(0);
+
+    // The result's own turn is a compact card that points back at the call's turn.
+    const ref = turns.getByTestId("tool-result-ref").filter({ hasText: `Result of ${call.name}` }).first();
+    await ref.locator("summary").click();
+    await ref.getByRole("link", { name: /^turn #\d+$/ }).click();
+    // (`has` takes a locator relative to the article.)
+    const callTurn = page.getByRole("article").filter({ has: page.getByTestId("tool-call").filter({ hasText: call.id! }) });
+    await expect(page).toHaveURL(new RegExp(`#${await callTurn.getAttribute("id")}$`));
+  });
+
+  await test.step("thinking is collapsed until opened (by keyboard)", async () => {
+    const thinking = session.flatMap(blocks).find((b) => b.type === "thinking" && (b.thinking ?? "").length > 20)!;
+    const details = turns.getByTestId("thinking").filter({ hasText: thinking.thinking!.slice(0, 40) });
+    await expect(details).toHaveCount(1);
+    await expect(details.locator("summary")).toContainText(`Thinking(${n(thinking.thinking!.length)} characters)`);
+    await expect(details.getByText(thinking.thinking!.slice(0, 40))).toBeHidden();
+    await details.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(details.getByText(thinking.thinking!.slice(0, 40))).toBeVisible();
+  });
+
+  await test.step("the compaction boundary is a marker with the tokens before (the file has no after)", async () => {
+    const boundary = session.find((e) => e.type === "system" && e.subtype === "compact_boundary")!;
+    const { trigger, preTokens, postTokens } = boundary.compactMetadata!;
+    expect(postTokens).toBeUndefined();
+    const marker = turns.getByTestId("compaction");
+    await expect(marker).toHaveCount(1);
+    await expect(marker).toHaveText(`Compacted (${trigger}) · ${n(preTokens!)} tokens before`);
+    // The summary that replaced the history is collapsed below it.
+    const summary = session.find((e) => e.isCompactSummary)!.message!.content as string;
+    const summaryDetails = page.getByRole("article").filter({ has: page.getByTestId("compaction") }).getByTestId("compaction-summary");
+    await expect(summaryDetails.getByText(summary.slice(0, 50))).toBeHidden();
+    await summaryDetails.locator("summary").click();
+    await expect(summaryDetails.getByText(summary.slice(0, 50))).toBeVisible();
+  });
+
+  await test.step("a response's usage is shown as reported", async () => {
+    // The first response whose streamed copies agree on usage, with some text to find its turn by.
+    const byMessage = new Map<string, Entry[]>();
+    for (const e of session) if (e.type === "assistant" && e.message?.id) byMessage.set(e.message.id, [...(byMessage.get(e.message.id) ?? []), e]);
+    const [copies] = [...byMessage.values()].filter(
+      (list) => new Set(list.map((e) => JSON.stringify(e.message!.usage))).size === 1 && list.some((e) => blocks(e).some((b) => b.type === "text" && b.text!.trim().length > 10)),
+    );
+    const usage = copies![0]!.message!.usage!;
+    const text = copies!.flatMap(blocks).find((b) => b.type === "text" && b.text!.trim().length > 10)!.text!.trim();
+    const expected = [
+      usage.input_tokens ? `in ${n(usage.input_tokens)}` : null,
+      usage.cache_read_input_tokens ? `cache read ${n(usage.cache_read_input_tokens)}` : null,
+      usage.cache_creation_input_tokens ? `cache write ${n(usage.cache_creation_input_tokens)}` : null,
+      usage.output_tokens ? `out ${n(usage.output_tokens)}` : null,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+    const line = page.getByRole("article").filter({ hasText: text }).getByTestId("turn-usage");
+    await expect(line.getByTestId("usage-figures")).toHaveText(expected);
+    await expect(line.getByTestId("usage-source")).toHaveText("reported");
+    await expect(line.getByTestId("usage-source")).toHaveAttribute("title", /^Reported by the source/);
+  });
+
+  await test.step("the thread's usage totals count each response once", async () => {
+    const seen = new Set<string>();
+    const total = { input: 0, cacheRead: 0, cacheWrite: 0, responses: 0 };
+    for (const e of session) {
+      if (e.type !== "assistant" || e.isSidechain || e.message?.model === "<synthetic>" || !e.message?.usage) continue;
+      const key = `${e.message.id}|${e.requestId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      total.input += e.message.usage.input_tokens;
+      total.cacheRead += e.message.usage.cache_read_input_tokens ?? 0;
+      total.cacheWrite += e.message.usage.cache_creation_input_tokens ?? 0;
+      total.responses++;
+    }
+    const totals = page.getByTestId("thread-usage");
+    await expect(totals).toContainText(`${total.responses} responses`);
+    // Output is only checked to be there: the streamed copies of one response disagree on it (the
+    // fixture's first response says 9 on its first lines and 209 on its last).
+    await expect(totals.getByTestId("usage-figures")).toHaveText(
+      new RegExp(`^in ${n(total.input)} · cache read ${n(total.cacheRead)} · cache write ${n(total.cacheWrite)} · out [\\d,]+$`),
+    );
+    await expect(totals.getByTestId("usage-source")).toHaveText("reported");
+  });
+
+  await test.step("the Task call links to its sub-agent, which links back to what spawned it", async () => {
+    const agentEntries = entries(AGENT);
+    const prompt = agentEntries.find((e) => e.type === "user")!.message!.content as string;
+    // The session's Task result names the agent that ran it.
+    const resultEntry = session.find((e) => e.toolUseResult?.agentId === agentName)!;
+    const taskCallId = blocks(resultEntry).find((b) => b.type === "tool_result")!.tool_use_id!;
+    const card = turns.getByTestId("tool-call").filter({ hasText: taskCallId });
+    await expect(card.getByTestId("tool-name")).toHaveText("Task");
+    const link = card.getByRole("link", { name: /^Sub-agent: / });
+    await expect(link).toHaveText(`Sub-agent: ${flat(prompt).slice(0, 100)}`);
+    await expect(page.getByTestId("subagent-children").getByRole("link")).toHaveText(flat(prompt).slice(0, 100));
+
+    // The first h1 is the thread's title (Markdown in turns may have its own).
+    const sessionTitle = await page.getByRole("heading", { level: 1 }).first().textContent();
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`/threads/${agentId}$`));
+    await expect(page.getByRole("heading", { level: 1 }).first()).toHaveText(flat(prompt).slice(0, 100));
+    const back = page.locator("dl div").filter({ hasText: /^Spawned by/ });
+    await expect(back.getByRole("link")).toHaveText(sessionTitle!);
+    await back.getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/threads/${sessionId}$`));
+  });
+
+  await test.step("it fits a phone: no sideways scrolling with cards open", async () => {
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`/threads/${sessionId}`);
+    for (const summary of await turns.locator("details > summary").all()) await summary.click();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
+
+test("failed tool calls are marked as errors, and inline sidechains link to their Task call", async ({ page, request }) => {
+  const demo = entries(DEMO);
+  const demoKey = path.basename(DEMO, ".jsonl");
+  const roots = demo.filter((e) => e.type === "user" && e.isSidechain && e.parentUuid === null);
+  // The main thread and one sub-agent thread per sidechain root.
+  const [mainId] = await importFixture(request, DEMO, [demoKey, ...roots.map((e) => `${demoKey}:sidechain:${e.uuid}`)]);
+  await page.goto(`/threads/${mainId}`);
+  const turns = page.getByRole("list", { name: "Turns" });
+
+  const failed = demo.flatMap(blocks).find((b) => b.type === "tool_result" && b.is_error === true)!;
+  const call = demo.flatMap(blocks).find((b) => b.type === "tool_use" && b.id === failed.tool_use_id)!;
+  const card = turns.getByTestId("tool-call").filter({ hasText: call.id! });
+  await expect(card.locator("summary")).toContainText(call.name!);
+  await expect(card.locator("summary")).toContainText("error");
+  await card.locator("summary").click();
+  await expect(card.getByTestId("tool-result")).toContainText("error");
+  await expect(card.getByTestId("tool-result")).toContainText(resultText(failed).split("\n")[0]!);
+  await expect(card.getByTestId("tool-result")).toHaveClass(/bg-red-50/);
+
+  // Sidechain roots (isSidechain users without a parent) started from Task calls in the main thread.
+  const tasks = demo.flatMap(blocks).filter((b) => b.type === "tool_use" && b.name === "Task");
+  expect(roots.length).toBeGreaterThan(0);
+  expect(tasks.length).toBeGreaterThanOrEqual(roots.length);
+  await expect(turns.getByRole("link", { name: /^Sub-agent: / })).toHaveCount(roots.length);
+});
+
+test("images are labelled placeholders, never fetched; long results load in full on demand", async ({ page, request }) => {
+  const imageUrl = `${IMPORTS_URL}/never-fetched.png`;
+  let fetched = 0;
+  await page.route("**/never-fetched.png", (route) => {
+    fetched++;
+    return route.abort();
+  });
+  const longResult = Array.from({ length: 400 }, (_, i) => `result line ${i}`).join("\n") + "\nTHE END OF THE RESULT";
+  const { thread } = await (await request.post("/api/threads", { data: { toolName: "parts-probe", title: "Parts probe" } })).json();
+  created.add(thread.id);
+  const post = (data: object) => request.post(`/api/threads/${thread.id}/turns`, { data });
+  expect((await post({ role: "user", content: "[image]", parts: [{ type: "image", mediaType: "image/png", alt: "a screenshot", url: imageUrl, path: "/tmp/s.png" }] })).status()).toBe(201);
+  expect(
+    (
+      await post({
+        role: "assistant",
+        content: "[grep] ...",
+        parts: [
+          { type: "tool_call", id: "call-1", name: "grep", arguments: { pattern: "x" } },
+          { type: "tool_call", id: "call-2", name: "never_answered" },
+        ],
+      })
+    ).status(),
+  ).toBe(201);
+  expect((await post({ role: "tool", content: longResult, parts: [{ type: "tool_result", toolCallId: "call-1", content: longResult }] })).status()).toBe(201);
+
+  const response = await page.goto(`/threads/${thread.id}`);
+  expect(await response!.text()).not.toContain("THE END OF THE RESULT");
+  await expect(page.getByTestId("image-placeholder")).toHaveText("image: a screenshot");
+  await expect(page.locator("main img")).toHaveCount(0);
+  expect(fetched).toBe(0);
+
+  await expect(page.getByTestId("tool-call").filter({ hasText: "never_answered" }).locator("summary")).toContainText("no result");
+  const card = page.getByTestId("tool-call").filter({ hasText: "call-1" });
+  await card.locator("summary").click();
+  const result = card.getByTestId("tool-result");
+  await expect(result).toContainText("result line 0");
+  await expect(result).not.toContainText("THE END OF THE RESULT");
+  await result.getByRole("button", { name: `Show all (${n(longResult.length)} characters)` }).click();
+  await expect(result).toContainText("THE END OF THE RESULT");
+  await result.getByRole("button", { name: "Show less" }).click();
+  await expect(result).not.toContainText("THE END OF THE RESULT");
+});
