@@ -218,6 +218,18 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
     ],
   );
 
+  // The answer is both the turn's content and its text part: the page renders the parts.
+  const DEBUG_ANSWER = [
+    "The retry in `retryWithFreshToken()` builds the request **before** awaiting the refresh, so it sends the old `Authorization` header:",
+    "",
+    "```ts",
+    "const retry = new Request(request, { headers: withAuth(request.headers, session.accessToken) });",
+    "await refreshSession(session); // too late: the header above is already stale",
+    "```",
+    "",
+    "Await the refresh first, then build the retry. The CI test passes 200/200 runs with that change.",
+  ].join("\n");
+
   const debug = thread(
     DEMO_IDS.debug,
     { title: "Intermittent 401 right after refresh", toolName: "debug", parentThreadId: DEMO_IDS.codereview, start: new Date(chainStart.getTime() + 50 * MINUTE), stepMs: 6 * MINUTE, expiresAt: null },
@@ -240,18 +252,9 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
           { type: "thinking", text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header." },
           { type: "tool_call", id: "call_01", name: "read_file", arguments: { path: "src/auth/refresh.ts" } },
           { type: "tool_result", toolCallId: "call_01", content: "export async function retryWithFreshToken(request) { ... }" },
-          { type: "text", text: "The retry captures the header before the refresh resolves." },
+          { type: "text", text: DEBUG_ANSWER },
         ],
-        content: [
-          "The retry in `retryWithFreshToken()` builds the request **before** awaiting the refresh, so it sends the old `Authorization` header:",
-          "",
-          "```ts",
-          "const retry = new Request(request, { headers: withAuth(request.headers, session.accessToken) });",
-          "await refreshSession(session); // too late: the header above is already stale",
-          "```",
-          "",
-          "Await the refresh first, then build the retry. The CI test passes 200/200 runs with that change.",
-        ].join("\n"),
+        content: DEBUG_ANSWER,
       },
       {
         role: "user",
