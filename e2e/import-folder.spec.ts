@@ -34,6 +34,10 @@ test("importing a folder of real transcripts reports each file, and the list fil
     await page.goto(`${IMPORTS_URL}/import`);
     await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);
     await expect(summary).toContainText("14 files: 0 imported, 14 unchanged, 0 failed; 0 turns added");
+    // An unchanged file still links to what it made.
+    const session = results.getByRole("listitem").filter({ hasText: "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl" });
+    await expect(session).toContainText("Unchanged since it was last imported");
+    await expect(session.getByRole("link", { name: "Open thread" })).toHaveAttribute("href", /^\/threads\/[0-9a-f-]{36}$/);
   });
 
   await test.step("the list filters by source and project", async () => {

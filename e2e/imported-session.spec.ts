@@ -87,6 +87,9 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
 
   await page.goto(`/threads/${sessionId}`);
   const turns = page.getByRole("list", { name: "Turns" });
+  // Headings inside turns are demoted below the page's: one h1, the thread's title.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+  expect(await turns.getByRole("heading", { level: 3, includeHidden: true }).count()).toBeGreaterThan(0);
 
   await test.step("a tool call is a card: name, formatted arguments, and its result inside", async () => {
     const call = session.flatMap(blocks).find((b) => b.type === "tool_use")!;

@@ -173,7 +173,14 @@ export function ImportForm() {
 }
 
 function Report({ result }: { result: Extract<FileResult, { status: "imported" | "unchanged" }> }) {
-  if (result.status === "unchanged") return <p className="text-zinc-600">Unchanged since it was last imported: nothing to do.</p>;
+  if (result.status === "unchanged") {
+    return (
+      <div className="text-zinc-600">
+        <p>Unchanged since it was last imported: nothing to do.</p>
+        <ThreadLinks ids={result.threadIds} />
+      </div>
+    );
+  }
   const threads = [
     result.threadsCreated > 0 ? `${plural(result.threadsCreated, "new thread")}` : "",
     result.threadsUpdated > 0 ? `${plural(result.threadsUpdated, "updated thread")}` : "",
@@ -184,18 +191,7 @@ function Report({ result }: { result: Extract<FileResult, { status: "imported" |
         {result.format ? `${FORMAT_LABELS[result.format]}: ` : ""}
         {threads.length > 0 ? threads.join(", ") : "no thread changed"}, {plural(result.turnsAdded, "turn")} added
       </p>
-      {result.threadIds.length > 0 && (
-        <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1">
-          {result.threadIds.slice(0, 50).map((id, i) => (
-            <li key={id}>
-              <Link href={`/threads/${id}`} className="text-indigo-700 underline">
-                {result.threadIds.length === 1 ? "Open thread" : `Thread ${i + 1}`}
-              </Link>
-            </li>
-          ))}
-          {result.threadIds.length > 50 && <li className="text-zinc-600">…and {result.threadIds.length - 50} more</li>}
-        </ul>
-      )}
+      <ThreadLinks ids={result.threadIds} />
       {result.skipped.length > 0 && (
         <details className="mt-1 text-amber-900">
           <summary className="cursor-pointer">{result.skipped.length} {result.skipped.length === 1 ? "entry" : "entries"} skipped</summary>
@@ -215,6 +211,22 @@ function Report({ result }: { result: Extract<FileResult, { status: "imported" |
         </p>
       ))}
     </div>
+  );
+}
+
+function ThreadLinks({ ids }: { ids: string[] }) {
+  if (ids.length === 0) return null;
+  return (
+    <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1">
+      {ids.slice(0, 50).map((id, i) => (
+        <li key={id}>
+          <Link href={`/threads/${id}`} className="text-indigo-700 underline">
+            {ids.length === 1 ? "Open thread" : `Thread ${i + 1}`}
+          </Link>
+        </li>
+      ))}
+      {ids.length > 50 && <li className="text-zinc-600">…and {ids.length - 50} more</li>}
+    </ul>
   );
 }
 

@@ -4,7 +4,22 @@ import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import { remarkHtmlAsText } from "@/lib/markdown/html-as-text";
 
+/**
+ * A turn's headings sit under the page's own (h1: the thread title, then the turn): "# Plan" in
+ * a turn is an h3, and so on down, so the page keeps one h1 and an outline that makes sense.
+ */
+const demoted = (Tag: "h3" | "h4" | "h5" | "h6", look: string): Components["h1"] =>
+  function Heading({ children }) {
+    return <Tag className={look}>{children}</Tag>;
+  };
+
 const components: Components = {
+  h1: demoted("h3", "text-xl font-semibold"),
+  h2: demoted("h4", "text-lg font-semibold"),
+  h3: demoted("h5", "font-semibold"),
+  h4: demoted("h6", "font-semibold"),
+  h5: demoted("h6", "font-semibold"),
+  h6: demoted("h6", "font-semibold"),
   // Never fetch what a conversation points at: an image is shown as its label and address.
   img: ({ alt, src }) => (
     <span className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-600">

@@ -31,15 +31,17 @@ const INSERT_BATCH = 500;
 const INSERT_BATCH_CHARS = 1_000_000;
 
 /**
- * True when a file with exactly this content was imported before and what it made is still
- * there: nothing to do. After a purge of one of its threads, the file imports again.
+ * The "unchanged" report when a file with exactly this content was imported before and what it
+ * made is still there: nothing to do. Null otherwise (after a purge of one of its threads, say,
+ * the file imports again).
  */
-export async function wasImported(sha256: string): Promise<boolean> {
+export async function previousImport(sha256: string, name: string): Promise<FileImportReport | null> {
   const client = await db();
-  const record = await client.importedFile.findUnique({ where: { sha256 }, select: { threadIds: true } });
-  if (!record) return false;
+  const record = await client.importedFile.findUnique({ where: { sha256 }, select: { threadIds: true, format: true } });
+  if (!record) return null;
   const ids = JSON.parse(record.threadIds) as string[];
-  return ids.length === 0 || (await client.thread.count({ where: { id: { in: ids } } })) === ids.length;
+  if (ids.length > 0 && (await client.thread.count({ where: { id: { in: ids } } })) !== ids.length) return null;
+  return { ...unchangedReport(name, record.format as ImportFormat), threads: { created: 0, updated: 0, unchanged: ids.length }, threadIds: ids };
 }
 
 type TurnRow = TurnInsertRow;

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
-import { storeParsedSource, storeTurnStream, unchangedReport, wasImported, type FileImportReport, type SourceFile } from "@/lib/db/imports";
+import { previousImport, storeParsedSource, storeTurnStream, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
 import { importDocuments } from "@/lib/db/transfer";
 import { issuesOf } from "@/lib/validation/common";
 import { claudeCodeTurns, looksLikeClaudeCode, planClaudeCodeSession } from "./claude-code";
@@ -20,8 +20,7 @@ import { ImportFormatError } from "./types";
 export async function importFile(name: string, text: string, format?: ImportFormat): Promise<FileImportReport> {
   const file: SourceFile = { name, sha256: createHash("sha256").update(text).digest("hex"), size: Buffer.byteLength(text) };
   return reportFailures(name, format, async () => {
-    if (await wasImported(file.sha256)) return unchangedReport(name, null);
-    return importText(file, text, format);
+    return (await previousImport(file.sha256, name)) ?? importText(file, text, format);
   });
 }
 
@@ -32,7 +31,8 @@ export async function importFile(name: string, text: string, format?: ImportForm
 export async function importPath(path: string, name = path, format?: ImportFormat): Promise<FileImportReport> {
   return reportFailures(name, format, async () => {
     const file: SourceFile = { name, ...(await fileDigest(path)) };
-    if (await wasImported(file.sha256)) return unchangedReport(name, null);
+    const previous = await previousImport(file.sha256, name);
+    if (previous) return previous;
     if ((format === undefined || format === "claude-code") && /\.jsonl$/i.test(name) && (format === "claude-code" || isClaudeCodeLine(await firstNonBlankLine(path), name))) {
       const supply = () => fileLines(path);
       const plan = await planClaudeCodeSession(supply, { name });

@@ -84,7 +84,8 @@ describe("POST /api/import with agent transcripts", () => {
 
     const again = await upload(half, { name });
     expect(again.status).toBe(200);
-    expect(await json<Report>(again)).toMatchObject({ status: "unchanged", turnsAdded: 0 });
+    // Unchanged says what the file made before, so the page can link to it.
+    expect(await json<Report>(again)).toMatchObject({ status: "unchanged", format: "claude-code", turnsAdded: 0, threads: { unchanged: 1 }, threadIds: [id] });
 
     const counts = await rowCounts();
     const grown = await json<Report>(await upload(full, { name }));
