@@ -24,6 +24,7 @@
  */
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type NumberedLine, type ParsedSource, type SkippedEntry } from "./types";
+import { collapse } from "./text";
 
 export type ClaudeCodeSource = {
   /** File name (or path): `<sessionId>.jsonl`, `agent-<id>.jsonl`. */
@@ -135,10 +136,6 @@ function classify(entry: Record<string, JsonValue>): EntryKind | null {
  */
 const CONVERSATIONAL: ReadonlySet<EntryKind> = new Set(["prompt", "user", "meta", "tool-result", "assistant", "compact-boundary", "compact-summary", "system"]);
 
-function collapse(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) : flat;
-}
 
 /** First pass: skeletons, titles, metadata, and which line goes to which thread. */
 export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCodeSource): Promise<Plan> {

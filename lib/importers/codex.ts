@@ -40,6 +40,7 @@
  */
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type NumberedLine, type ParsedSource, type SkippedEntry } from "./types";
+import { callLine, collapse } from "./text";
 
 export type CodexSource = {
   /** File name (or path): `rollout-<time>-<threadId>.jsonl`. */
@@ -97,10 +98,6 @@ function defined(fields: Record<string, JsonValue | undefined>): JsonObject {
   return out;
 }
 
-function collapse(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) : flat;
-}
 
 /** Tool arguments: parsed JSON when the string parses, else the raw string. */
 function jsonOrRaw(value: JsonValue | undefined): JsonValue | undefined {
@@ -131,11 +128,6 @@ function imagePart(url: string | null, alt: string, localPath?: string): TurnPar
   return { type: "image", ...(localPath ? { path: localPath } : {}), ...(mediaType ? { mediaType } : {}), ...(remote ? { url: remote } : {}), alt };
 }
 
-/** One line of a tool call for the readable text: name and compact arguments, cut short. */
-function callLine(name: string, args: JsonValue | undefined): string {
-  const text = args === undefined ? "" : typeof args === "string" ? args : JSON.stringify(args);
-  return `[${name}] ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`.trimEnd();
-}
 
 type ToolOutput = { text: string; images: TurnPart[]; exitCode: number | null; durationSeconds: number | null; failed: boolean };
 

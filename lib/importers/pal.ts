@@ -14,6 +14,7 @@
  */
 import type { JsonValue } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
+import { collapse, isoUtc } from "./text";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PAL_ROLES = ["user", "assistant"] as const;
@@ -187,23 +188,6 @@ function nonEmptyString(value: JsonValue | undefined): string | null {
   return typeof value === "string" && value.trim() ? value : null;
 }
 
-function collapse(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) : flat;
-}
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/**
- * ISO-8601 UTC, or null. PAL writes `datetime.now(timezone.utc).isoformat()` (+00:00); a string
- * without a zone is read as UTC, never as local time (that would depend on the machine).
- */
-function isoUtc(value: JsonValue | undefined): string | null {
-  if (typeof value !== "string") return null;
-  const text = value.trim().replace(" ", "T");
-  const match = ISO_DATE_TIME.exec(text);
-  if (!match) return null;
-  const time = Date.parse(match[1] || !text.includes(":") ? text : `${text}Z`);
-  return Number.isFinite(time) ? new Date(time).toISOString() : null;
-}
 

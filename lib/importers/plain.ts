@@ -17,6 +17,7 @@
  */
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type ImportedTurn, type ParsedSource, type SkippedEntry } from "./types";
+import { collapse } from "./text";
 
 const PLAIN_ROLES = ["user", "assistant", "system"] as const;
 type PlainRole = (typeof PLAIN_ROLES)[number];
@@ -90,7 +91,3 @@ function fileStem(name: string): string {
   return stem || base || "plain";
 }
 
-function collapse(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) : flat;
-}

@@ -28,6 +28,7 @@
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
+import { callLine, isoUtc } from "./text";
 
 type JsonRecord = Record<string, JsonValue>;
 
@@ -390,11 +391,6 @@ function parseArguments(args: JsonValue | undefined): JsonValue | undefined {
   }
 }
 
-/** One line of a tool call for the readable text: name and compact arguments, cut short. */
-function callLine(name: string, args: JsonValue | undefined): string {
-  const text = args === undefined ? "" : typeof args === "string" ? args : JSON.stringify(args);
-  return `[${name}] ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`.trimEnd();
-}
 
 /**
  * RequestUsage -> ImportedUsage. pydantic-ai's input_tokens include cache reads and writes
@@ -459,14 +455,4 @@ function nonEmptyString(value: JsonValue | undefined): string | null {
   return typeof value === "string" && value.trim() ? value : null;
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/** ISO-8601 UTC, or null. A string without a zone is read as UTC, never as the machine's local time. */
-function isoUtc(value: JsonValue | undefined): string | null {
-  if (typeof value !== "string") return null;
-  const text = value.trim().replace(" ", "T");
-  const match = ISO_DATE_TIME.exec(text);
-  if (!match) return null;
-  const time = Date.parse(match[1] || !text.includes(":") ? text : `${text}Z`);
-  return Number.isFinite(time) ? new Date(time).toISOString() : null;
-}
