@@ -26,6 +26,7 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { searchTerms, toFtsMatch } from "../lib/domain/search";
 import { titleFromContent } from "../lib/domain/title";
 import { estimateTokens } from "../lib/domain/tokens";
+import { makeRng } from "../lib/testing/rng";
 import { ensureBuild, root } from "./lib.mjs";
 
 // ---------------------------------------------------------------------------------------------
@@ -178,17 +179,6 @@ function meets(row: ResultRow): boolean | null {
 // Deterministic data generation
 // ---------------------------------------------------------------------------------------------
 
-/** mulberry32: small, fast, seedable; the same seed gives the same data set. */
-function makeRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rng = makeRng(CONFIG.seed);
 const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ChildThreadLink } from "@/lib/db/threads";
+import { sourceLabel } from "@/lib/domain/source";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
@@ -56,7 +57,7 @@ export function ThreadHeader({ thread, parent, childThreads }: Props) {
         </div>
         <div className="flex min-w-0 gap-2">
           <dt className="text-zinc-500">Source</dt>
-          <dd className="min-w-0 break-all">{thread.source}</dd>
+          <dd className="min-w-0 break-all" title={thread.source}>{sourceLabel(thread.source)}</dd>
         </div>
         <div className="flex gap-2">
           <dt className="text-zinc-500">Created</dt>

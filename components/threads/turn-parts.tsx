@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { displayTitle } from "@/lib/domain/title";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { compactionLabel, contentPreview, formatCount, formatInteger, formatJson, toolResultText } from "@/lib/format";
@@ -184,22 +185,35 @@ function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallPart; pa
   );
 }
 
-/** A result whose call is in another turn: a compact card pointing at the call (which shows it). */
-function ResultOfCall({ part, call }: { part: ToolResultPart; call: TurnRef & { part: ToolCallPart } }) {
-  const failed = part.isError === true;
-  const size = toolResultText(part.content).length;
+/** The collapsed card of a tool result shown outside its call's card: red when the tool failed. */
+function ResultCard({ failed, testId, title, note, children }: { failed: boolean; testId: string; title: ReactNode; note?: ReactNode; children: ReactNode }) {
   return (
-    <details className={`group rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`} data-testid="tool-result-ref">
+    <details className={`group rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`} data-testid={testId}>
       <summary className={SUMMARY}>
         <span aria-hidden className={CHEVRON}>
           ▸
         </span>
-        <span className="text-zinc-700">
-          Result of <span className="font-mono font-medium break-all text-zinc-900">{call.part.name}</span>
-        </span>
+        <span className="text-zinc-700">Result of {title}</span>
         {failed && <ErrorLabel />}
-        <span className="text-xs text-zinc-500">({formatInteger(size)} characters)</span>
+        {note}
       </summary>
+      {children}
+    </details>
+  );
+}
+
+const toolNameLabel = (name: string) => <span className="font-mono font-medium break-all text-zinc-900">{name}</span>;
+
+/** A result whose call is in another turn: a compact card pointing at the call (which shows it). */
+function ResultOfCall({ part, call }: { part: ToolResultPart; call: TurnRef & { part: ToolCallPart } }) {
+  const size = toolResultText(part.content).length;
+  return (
+    <ResultCard
+      failed={part.isError === true}
+      testId="tool-result-ref"
+      title={toolNameLabel(call.part.name)}
+      note={<span className="text-xs text-zinc-500">({formatInteger(size)} characters)</span>}
+    >
       <p className="border-t border-zinc-200 px-3 py-2 text-xs text-zinc-600">
         Shown with its call in{" "}
         <a href={`#${turnAnchor(call.turnId)}`} className="text-indigo-700 underline">
@@ -207,7 +221,7 @@ function ResultOfCall({ part, call }: { part: ToolResultPart; call: TurnRef & { 
         </a>
         .
       </p>
-    </details>
+    </ResultCard>
   );
 }
 
@@ -216,16 +230,7 @@ function OrphanResult({ part, partIndex, turn }: { part: ToolResultPart; partInd
   const failed = part.isError === true;
   const name = typeof part.name === "string" ? part.name : typeof part.toolName === "string" ? part.toolName : null;
   return (
-    <details className={`group rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`} data-testid="tool-result-orphan">
-      <summary className={SUMMARY}>
-        <span aria-hidden className={CHEVRON}>
-          ▸
-        </span>
-        <span className="text-zinc-700">
-          Result of {name ? <span className="font-mono font-medium break-all text-zinc-900">{name}</span> : "a call not in this thread"}
-        </span>
-        {failed && <ErrorLabel />}
-      </summary>
+    <ResultCard failed={failed} testId="tool-result-orphan" title={name ? toolNameLabel(name) : "a call not in this thread"}>
       <div className="space-y-2 border-t border-zinc-200 px-3 py-2">
         <p className="text-xs text-zinc-500">
           Call id <span className="font-mono break-all text-zinc-700">{part.toolCallId}</span>
@@ -234,7 +239,7 @@ function OrphanResult({ part, partIndex, turn }: { part: ToolResultPart; partInd
           <PartText text={toolResultText(part.content)} source={turn} partIndex={partIndex} field="content" />
         </div>
       </div>
-    </details>
+    </ResultCard>
   );
 }
 

@@ -6,6 +6,7 @@
  * Code does; and a closing answer. Deterministic for a given seed.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
+import { makeRng } from "./rng";
 
 export type GeneratedSession = {
   sessionId: string;
@@ -20,16 +21,6 @@ export type GeneratedSession = {
 
 export const TURNS_PER_EXCHANGE = 4;
 
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = "the session token refresh handler returns cache invalidation retry budget model context window summary file import stream parser thread turn request response error value config test build deploy".split(" ");
 const CODE = [
@@ -43,7 +34,7 @@ const CODE = [
 ];
 
 export function writeClaudeCodeSession(file: string, targetBytes: number, seed = 7): GeneratedSession {
-  const random = rng(seed);
+  const random = makeRng(seed);
   const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join("");
   const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
   const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
