@@ -1,9 +1,12 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "./generated/client";
 import { sqliteFilePath } from "./database-url";
-import { serializeConnection } from "./serialized-adapter";
+import { databaseLock, serializeConnection } from "./serialized-adapter";
 
 export type Database = PrismaClient;
+
+/** How long a writer waits for another process's write to finish before it fails. */
+export const WRITE_WAIT_MS = 15_000;
 
 /**
  * A Prisma client over the embedded SQLite file. Unguarded (no "server-only") so scripts, the
@@ -13,8 +16,8 @@ export function createDatabase(url: string): Database {
   if (!url.startsWith("file:")) {
     throw new Error("Only SQLite (file:) URLs are supported so far; PostgreSQL support is tracked separately.");
   }
-  // A writer waits up to 15 s for another process's write to finish instead of failing at once.
-  const adapter = new PrismaBetterSQLite3({ url: `file:${sqliteFilePath(url)}`, timeout: 15_000 });
+  const file = sqliteFilePath(url);
+  const adapter = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: WRITE_WAIT_MS });
   // One connection per client: queries outside a transaction must not run inside an open one.
-  return new PrismaClient({ adapter: serializeConnection(adapter) });
+  return new PrismaClient({ adapter: serializeConnection(adapter, databaseLock(file)) });
 }

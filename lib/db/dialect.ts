@@ -1,8 +1,9 @@
 import type { Database } from "./create-client";
 
 /**
- * All raw SQL lives here, one function per need, each with the SQL for every database we run on.
- * Today that is SQLite; PostgreSQL versions join these functions when it is supported.
+ * Raw SQL run through Prisma lives here, one function per need, each with the SQL for every
+ * database we run on. Today that is SQLite; PostgreSQL versions join these functions when it is
+ * supported. An import's bulk writes go straight to the driver: lib/db/import-writer.ts.
  */
 
 /** WAL lets readers proceed during a write; foreign keys make turn deletes cascade. */
@@ -149,55 +150,4 @@ export async function ancestorIds(db: Database, id: string, maxDepth: number): P
     maxDepth,
   );
   return rows.map((row) => row.id);
-}
-
-/** A turn as the bulk insert writes it (column names as in the Turn table). */
-export type TurnInsertRow = {
-  id: string;
-  threadId: string;
-  index: number;
-  role: string;
-  content: string;
-  timestamp: Date;
-  files: string;
-  images: string;
-  toolName: string | null;
-  modelProvider: string | null;
-  modelName: string | null;
-  modelMetadata: string | null;
-  parts: string | null;
-  tokenEstimate: number;
-};
-
-const TURN_INSERT_COLUMNS = ["id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate"] as const;
-
-/**
- * Inserts turns in one statement per 500 and answers each turn's seq by id: imports write
- * thousands of turns, and Prisma's createMany plus a read-back cost three times as much.
- */
-export async function insertTurnRows(db: Pick<Database, "$queryRawUnsafe">, rows: readonly TurnInsertRow[]): Promise<Map<string, number>> {
-  const seqOf = new Map<string, number>();
-  const row = `(${TURN_INSERT_COLUMNS.map(() => "?").join(", ")})`;
-  for (let start = 0; start < rows.length; start += 500) {
-    const chunk = rows.slice(start, start + 500);
-    const sql = `INSERT INTO "Turn" (${TURN_INSERT_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES ${chunk.map(() => row).join(", ")} RETURNING "id", "seq"`;
-    const params = chunk.flatMap((r) => TURN_INSERT_COLUMNS.map((c) => r[c]));
-    const inserted = await db.$queryRawUnsafe<{ id: string; seq: number | bigint }[]>(sql, ...params);
-    for (const { id, seq } of inserted) seqOf.set(id, Number(seq));
-  }
-  return seqOf;
-}
-
-/** Stores token counts, one statement per 1,000. */
-export async function insertTokenCounts(
-  db: Pick<Database, "$executeRawUnsafe">,
-  rows: readonly { turnSeq: number; threadId: string; tokenizer: string; tokens: number }[],
-): Promise<void> {
-  for (let start = 0; start < rows.length; start += 1000) {
-    const chunk = rows.slice(start, start + 1000);
-    await db.$executeRawUnsafe(
-      `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens") VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}`,
-      ...chunk.flatMap((r) => [r.turnSeq, r.threadId, r.tokenizer, r.tokens]),
-    );
-  }
 }

@@ -4,10 +4,12 @@ import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { importedThreadId, importedTurnId } from "@/lib/importers/stable-id";
 import type { ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry } from "@/lib/importers/types";
-import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
+import { startBackgroundCounter } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { serverSettings } from "@/lib/env";
 import { db } from "./client";
-import { insertTokenCounts, insertTurnRows, lockForWrite, type TurnInsertRow } from "./dialect";
-import { mergeModels } from "./mappers";
+import { withImportWriter, type ThreadWriteRow, type TurnInsertRow } from "./import-writer";
+import { mergeModels, storedParts } from "./mappers";
 
 /** What importing one file did. */
 export type FileImportReport = {
@@ -24,11 +26,11 @@ export type FileImportReport = {
 
 export type SourceFile = { name: string; sha256: string; size: number };
 
-/** Imports of big files hold the write lock for a while: allow it, rather than time out half way. */
-const IMPORT_TRANSACTION = { maxWait: 60_000, timeout: 600_000 } as const;
 const INSERT_BATCH = 500;
 /** A batch also ends at this much text, so a run of huge tool results never sits in memory together. */
 const INSERT_BATCH_CHARS = 1_000_000;
+/** Batches whose token counts may be pending at once: enough to keep the counting core busy. */
+const COUNTING_AHEAD = 8;
 
 /**
  * The "unchanged" report when a file with exactly this content was imported before and what it
@@ -44,9 +46,7 @@ export async function previousImport(sha256: string, name: string): Promise<File
   return { ...unchangedReport(name, record.format as ImportFormat), threads: { created: 0, updated: 0, unchanged: ids.length }, threadIds: ids };
 }
 
-type TurnRow = TurnInsertRow;
-
-function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallbackTime: Date): TurnRow {
+function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallbackTime: Date): TurnInsertRow {
   const parts: TurnPart[] = [...(turn.parts ?? [])];
   if (turn.compaction) parts.push({ type: "compaction", trigger: turn.compaction.trigger ?? null, tokensBefore: turn.compaction.tokensBefore ?? null, tokensAfter: turn.compaction.tokensAfter ?? null });
   const metadata: JsonObject = { ...(turn.metadata ?? {}) };
@@ -67,7 +67,7 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     modelProvider: turn.modelProvider ?? null,
     modelName: turn.modelName ?? null,
     modelMetadata: Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null,
-    parts: parts.length > 0 ? JSON.stringify(parts) : null,
+    parts: parts.length > 0 ? storedParts(parts, turn.content) : null,
     tokenEstimate: estimateTokens(turn.content),
   };
 }
@@ -140,126 +140,129 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
   };
   const format = outline.format;
   const idOf = new Map(outline.threads.map((t) => [t.key, importedThreadId(format, t.key)]));
-  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
   const now = new Date();
-  const client = await db();
+  await db(); // migrated, connection prepared
+  const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
 
-  await client.$transaction(async (tx) => {
-    await lockForWrite(tx);
-    const progress = new Map<number, ThreadProgress>();
-    let batch: TurnRow[] = [];
-    let batchChars = 0;
+  try {
+    await withImportWriter(serverSettings().databaseUrl, async (writer) => {
+      const progress = new Map<number, ThreadProgress>();
+      let batch: TurnInsertRow[] = [];
+      let batchChars = 0;
+      /** Batches written whose counts the other core is still working out, oldest first. */
+      const counting: Promise<void>[] = [];
 
-    const flush = async () => {
-      if (batch.length === 0) return;
-      const rows = batch;
-      batch = [];
-      batchChars = 0;
-      const seqOf = await insertTurnRows(tx, rows);
-      await insertTokenCounts(
-        tx,
-        rows.map((row) => ({ turnSeq: seqOf.get(row.id)!, threadId: row.threadId, tokenizer: counter.id, tokens: counter.count(row.content) })),
-      );
-    };
-
-    /** The thread's progress, loading what is stored of it the first time it is seen. */
-    const threadAt = async (threadIndex: number): Promise<ThreadProgress> => {
-      const known = progress.get(threadIndex);
-      if (known) return known;
-      const header = outline.threads[threadIndex];
-      if (!header) throw new Error(`turn for thread ${threadIndex}, which the outline does not have`);
-      const id = idOf.get(header.key)!;
-      const existing = await tx.thread.findUnique({ where: { id }, select: { id: true } });
-      const stored = existing ? (await tx.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, select: { id: true } })).map((t) => t.id) : [];
-      const state: ThreadProgress = { id, header, stored, existed: existing !== null, index: 0, divergedAt: null, added: 0, tokenEstimate: 0, models: [], firstTime: null, lastTime: 0 };
-      progress.set(threadIndex, state);
-      return state;
-    };
-
-    const threadRow = (state: ThreadProgress) => {
-      const { header } = state;
-      const parentThreadId = header.parentKey ? (idOf.get(header.parentKey) ?? importedThreadId(format, header.parentKey)) : null;
-      const createdAt = header.createdAt ? new Date(header.createdAt) : new Date(state.firstTime ?? now.getTime());
-      const lastUpdatedAt = new Date(Math.max(header.lastUpdatedAt ? Date.parse(header.lastUpdatedAt) || 0 : 0, state.lastTime, createdAt.getTime()));
-      return {
-        parentThreadId,
-        title: header.title?.trim() ? header.title.trim().slice(0, 500) : null,
-        toolName: header.toolName,
-        source: `import:${format}`,
-        project: header.project ?? null,
-        initialContext: JSON.stringify(header.initialContext ?? {}),
-        metadata: JSON.stringify(threadMetadata(header, format, file.name)),
-        createdAt,
-        lastUpdatedAt,
-        expiresAt: null,
-        turnCount: state.index,
-        tokenEstimate: state.tokenEstimate,
-        modelsUsed: JSON.stringify(mergeModels([], state.models)),
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const rows = batch;
+        batch = [];
+        batchChars = 0;
+        const seqs = await writer.insertTurns(rows);
+        const counted = counter
+          .count(rows.map((row) => row.content))
+          .then((counts) => writer.insertTokenCounts(rows.map((row, i) => ({ turnSeq: seqs[i]!, threadId: row.threadId, tokenizer: counter.tokenizer, tokens: counts[i]! }))));
+        // Awaited below; when the import fails first, it ends against a closed connection, unheard.
+        counted.catch(() => {});
+        counting.push(counted);
+        while (counting.length >= COUNTING_AHEAD) await counting.shift();
       };
-    };
-
-    const firstUserText = new Map<number, string>();
-    for await (const { threadIndex, turn } of turns) {
-      const state = await threadAt(threadIndex);
-      const fallback = state.firstTime ?? (state.header.createdAt ? Date.parse(state.header.createdAt) : now.getTime());
-      const row = toTurnRow(turn, state.id, state.index, new Date(Number.isFinite(fallback) ? fallback : now.getTime()));
-      if (state.firstTime === null) state.firstTime = row.timestamp.getTime();
-      state.lastTime = Math.max(state.lastTime, row.timestamp.getTime());
-      state.tokenEstimate += row.tokenEstimate;
-      state.models.push(row.modelName);
-      if (turn.role === "user" && !firstUserText.has(threadIndex)) firstUserText.set(threadIndex, turn.content);
-      const index = state.index++;
-      if (state.divergedAt === null && index < state.stored.length) {
-        if (state.stored[index] === row.id) continue; // stored before, unchanged
-        // The source changed before its end (a rewind, an edited export): rewrite from here.
-        state.divergedAt = index;
+      /** Writes what is batched and waits for every count: before turns are deleted, and at the end. */
+      const settle = async () => {
         await flush();
-        await tx.turn.deleteMany({ where: { threadId: state.id, index: { gte: index } } });
-      }
-      if (!state.existed && state.added === 0) {
-        await tx.thread.create({ data: { id: state.id, ...threadRow(state) } });
-      }
-      batch.push(row);
-      batchChars += row.content.length + (row.parts?.length ?? 0);
-      state.added += 1;
-      if (batch.length >= INSERT_BATCH || batchChars >= INSERT_BATCH_CHARS) await flush();
-    }
-    await flush();
+        while (counting.length > 0) await counting.shift();
+      };
 
-    // Threads with no turns at all: a main thread is still stored (it says the file held nothing
-    // to show), a fork or sub-agent without turns is not.
-    for (const [threadIndex, header] of outline.threads.entries()) {
-      if (!progress.has(threadIndex) && header.relation == null) await threadAt(threadIndex);
-    }
-    for (const [threadIndex, state] of [...progress.entries()].sort((a, b) => a[0] - b[0])) {
-      report.threadIds.push(state.id);
-      const shorter = state.divergedAt === null && state.index < state.stored.length;
-      if (state.existed && state.added === 0 && !shorter) {
-        report.threads.unchanged += 1;
-        continue;
+      /** The thread's progress, loading what is stored of it the first time it is seen. */
+      const threadAt = async (threadIndex: number): Promise<ThreadProgress> => {
+        const known = progress.get(threadIndex);
+        if (known) return known;
+        const header = outline.threads[threadIndex];
+        if (!header) throw new Error(`turn for thread ${threadIndex}, which the outline does not have`);
+        const id = idOf.get(header.key)!;
+        const storedIds = await writer.storedTurnIds(id);
+        const state: ThreadProgress = { id, header, stored: storedIds ?? [], existed: storedIds !== null, index: 0, divergedAt: null, added: 0, tokenEstimate: 0, models: [], firstTime: null, lastTime: 0 };
+        progress.set(threadIndex, state);
+        return state;
+      };
+
+      const threadRow = (state: ThreadProgress): ThreadWriteRow => {
+        const { header } = state;
+        const parentThreadId = header.parentKey ? (idOf.get(header.parentKey) ?? importedThreadId(format, header.parentKey)) : null;
+        const createdAt = header.createdAt ? new Date(header.createdAt) : new Date(state.firstTime ?? now.getTime());
+        const lastUpdatedAt = new Date(Math.max(header.lastUpdatedAt ? Date.parse(header.lastUpdatedAt) || 0 : 0, state.lastTime, createdAt.getTime()));
+        return {
+          id: state.id,
+          parentThreadId,
+          title: header.title?.trim() ? header.title.trim().slice(0, 500) : null,
+          toolName: header.toolName,
+          source: `import:${format}`,
+          project: header.project ?? null,
+          initialContext: JSON.stringify(header.initialContext ?? {}),
+          metadata: JSON.stringify(threadMetadata(header, format, file.name)),
+          createdAt,
+          lastUpdatedAt,
+          expiresAt: null,
+          turnCount: state.index,
+          tokenEstimate: state.tokenEstimate,
+          modelsUsed: JSON.stringify(mergeModels([], state.models)),
+        };
+      };
+
+      const firstUserText = new Map<number, string>();
+      for await (const { threadIndex, turn } of turns) {
+        const state = await threadAt(threadIndex);
+        const fallback = state.firstTime ?? (state.header.createdAt ? Date.parse(state.header.createdAt) : now.getTime());
+        const row = toTurnRow(turn, state.id, state.index, new Date(Number.isFinite(fallback) ? fallback : now.getTime()));
+        if (state.firstTime === null) state.firstTime = row.timestamp.getTime();
+        state.lastTime = Math.max(state.lastTime, row.timestamp.getTime());
+        state.tokenEstimate += row.tokenEstimate;
+        state.models.push(row.modelName);
+        if (turn.role === "user" && !firstUserText.has(threadIndex)) firstUserText.set(threadIndex, turn.content);
+        const index = state.index++;
+        if (state.divergedAt === null && index < state.stored.length) {
+          if (state.stored[index] === row.id) continue; // stored before, unchanged
+          // The source changed before its end (a rewind, an edited export): rewrite from here.
+          state.divergedAt = index;
+          await settle();
+          await writer.deleteTurnsFrom(state.id, index);
+        }
+        if (!state.existed && state.added === 0) await writer.createThread(threadRow(state));
+        batch.push(row);
+        batchChars += row.content.length + (row.parts?.length ?? 0);
+        state.added += 1;
+        if (batch.length >= INSERT_BATCH || batchChars >= INSERT_BATCH_CHARS) await flush();
       }
-      if (shorter) await tx.turn.deleteMany({ where: { threadId: state.id, index: { gte: state.index } } });
-      if (state.divergedAt !== null || shorter) {
-        report.warnings.push(`${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`);
+      await settle();
+
+      // Threads with no turns at all: a main thread is still stored (it says the file held nothing
+      // to show), a fork or sub-agent without turns is not.
+      for (const [threadIndex, header] of outline.threads.entries()) {
+        if (!progress.has(threadIndex) && header.relation == null) await threadAt(threadIndex);
       }
-      const data = threadRow(state);
-      if (data.title === null) data.title = titleFromContent(firstUserText.get(threadIndex) ?? "") ?? null;
-      if (state.existed) {
-        await tx.thread.update({ where: { id: state.id }, data });
-        report.threads.updated += 1;
-      } else {
-        if (state.added === 0) await tx.thread.create({ data: { id: state.id, ...data } });
-        else await tx.thread.update({ where: { id: state.id }, data });
-        report.threads.created += 1;
+      for (const [threadIndex, state] of [...progress.entries()].sort((a, b) => a[0] - b[0])) {
+        report.threadIds.push(state.id);
+        const shorter = state.divergedAt === null && state.index < state.stored.length;
+        if (state.existed && state.added === 0 && !shorter) {
+          report.threads.unchanged += 1;
+          continue;
+        }
+        if (shorter) await writer.deleteTurnsFrom(state.id, state.index);
+        if (state.divergedAt !== null || shorter) {
+          report.warnings.push(`${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`);
+        }
+        const data = threadRow(state);
+        if (data.title === null) data.title = titleFromContent(firstUserText.get(threadIndex) ?? "") ?? null;
+        if (state.existed || state.added > 0) await writer.updateThread(data);
+        else await writer.createThread(data);
+        if (state.existed) report.threads.updated += 1;
+        else report.threads.created += 1;
+        report.turnsAdded += state.added;
       }
-      report.turnsAdded += state.added;
-    }
-    await tx.importedFile.upsert({
-      where: { sha256: file.sha256 },
-      create: { sha256: file.sha256, name: file.name, size: file.size, format, importedAt: now, threadIds: JSON.stringify(report.threadIds) },
-      update: { name: file.name, importedAt: now, threadIds: JSON.stringify(report.threadIds) },
+      await writer.recordFile({ sha256: file.sha256, name: file.name, size: file.size, format, importedAt: now, threadIds: JSON.stringify(report.threadIds) });
     });
-  }, IMPORT_TRANSACTION);
+  } finally {
+    await counter.close();
+  }
   return report;
 }
 

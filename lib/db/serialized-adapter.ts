@@ -13,16 +13,32 @@ type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
  * thread answered 201 could vanish when a concurrent turn append was refused and rolled back.
  * Here a query outside a transaction first waits for the open transaction to finish.
  */
-export function serializeConnection(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+export function serializeConnection(factory: SqlDriverAdapterFactory, lock: FifoLock): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => serializedAdapter(await factory.connect()),
+    connect: async () => serializedAdapter(await factory.connect(), lock),
   };
 }
 
-function serializedAdapter(adapter: Adapter): Adapter {
-  const lock = new FifoLock();
+const writeLocks = new Map<string, FifoLock>();
+
+/**
+ * The one lock of a database file in this process. The Prisma client's connection and the bulk
+ * import writer (a second connection, lib/db/import-writer.ts) take turns under it: SQLite's own
+ * lock would make one of them busy-wait synchronously, which blocks the event loop that the other
+ * needs to finish its transaction.
+ */
+export function databaseLock(file: string): FifoLock {
+  let lock = writeLocks.get(file);
+  if (!lock) {
+    lock = new FifoLock();
+    writeLocks.set(file, lock);
+  }
+  return lock;
+}
+
+function serializedAdapter(adapter: Adapter, lock: FifoLock): Adapter {
   const serialized: Adapter = {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
@@ -56,7 +72,7 @@ function serializedAdapter(adapter: Adapter): Adapter {
 }
 
 /** A first-come, first-served async mutex. */
-class FifoLock {
+export class FifoLock {
   #tail: Promise<void> = Promise.resolve();
 
   /** Resolves with the function that releases the lock (calling it twice is harmless). */

@@ -16,7 +16,7 @@ import { withCountedTokens } from "./token-counts";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { ancestorIds, containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
-import { jsonOrNull, mergeModels, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
+import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
 import { WRITE_TRANSACTION } from "./transactions";
 
@@ -139,7 +139,7 @@ export async function appendTurn(threadId: string, input: AppendTurnInput): Prom
         modelProvider: input.modelProvider ?? null,
         modelName: input.modelName ?? null,
         modelMetadata: jsonOrNull(input.modelMetadata),
-        parts: jsonOrNull(input.parts),
+        parts: storedParts(input.parts, input.content),
         tokenEstimate: tokens,
         snapshots: { create: (input.fileSnapshots ?? []).map((snapshot, position) => ({ position, ...snapshot })) },
       },

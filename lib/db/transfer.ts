@@ -15,7 +15,7 @@ import { inChunks } from "./chunks";
 import { db } from "./client";
 import { lockForWrite } from "./dialect";
 import type { Prisma } from "./generated/client";
-import { jsonOrNull, mergeModels } from "./mappers";
+import { jsonOrNull, mergeModels, storedParts } from "./mappers";
 import { getChain, getThreadWithTurns } from "./threads";
 import { WRITE_TRANSACTION } from "./transactions";
 
@@ -136,7 +136,7 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
             modelProvider: turn.modelProvider,
             modelName: turn.modelName,
             modelMetadata: jsonOrNull(turn.modelMetadata),
-            parts: jsonOrNull(turn.parts),
+            parts: storedParts(turn.parts, turn.content),
             tokenEstimate: tokens[index] ?? 0,
           })),
         });
