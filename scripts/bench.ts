@@ -5,7 +5,8 @@
 //
 // Results: printed as a table and written to .tmp/bench/results.json.
 // Knobs (environment): BENCH_SCALE=0.1 shrinks the fill (threads and turns) for a quick run;
-// BENCH_KEEP_DB=1 leaves the database in .tmp/bench/ afterwards (it is deleted by the next run).
+// BENCH_KEEP_DB=1 leaves the database in .tmp/bench/ afterwards (it is deleted by the next run);
+// BENCH_ONLY=compaction,import runs those sections only (the fill and server start still happen).
 //
 // Sections: list, search, one big thread, context previews (GET /api/threads/:id/context over
 // chains of 1,000 and 10,000 turns: cold first request, then warm), appends, and tokeniser
@@ -26,6 +27,7 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { searchTerms, toFtsMatch } from "../lib/domain/search";
 import { titleFromContent } from "../lib/domain/title";
 import { estimateTokens } from "../lib/domain/tokens";
+import type { TurnPart } from "../lib/domain/types";
 import { makeRng } from "../lib/testing/rng";
 import { ensureBuild, root } from "./lib.mjs";
 
@@ -45,7 +47,7 @@ const CONFIG = {
   writers: 16,
   turnsPerWriter: 100,
   /** Timed iterations per measurement (after WARMUP untimed ones). */
-  iterations: { list: 200, listPage2: 100, search: 40, bigThread: 40 },
+  iterations: { list: 200, listPage2: 100, search: 40, bigThread: 40, compaction: 20 },
   warmup: 5,
   /** Must exceed writers x turnsPerWriter for the one-thread append run. */
   maxConversationTurns: 100_000,
@@ -92,6 +94,8 @@ const TARGETS = {
   /** `npm run import` of a generated 200 MB Claude Code session. */
   importMbPerSecond: 20,
   importPeakRssMb: 400,
+  /** An extractive compaction preview of the 2,000-turn thread. */
+  compactionP50: 500,
 } as const;
 
 const BENCH_DIR = path.join(root, ".tmp", "bench");
@@ -1394,6 +1398,55 @@ async function sectionImport(bench: Bench): Promise<void> {
   }
 }
 
+/**
+ * The compaction workbench: an extractive preview of the whole 2,000-turn thread through the API
+ * (plan, summary, o200k before and after, references), and what full and window compaction save
+ * on the demo threads (computed in this process with the same domain functions).
+ */
+async function sectionCompaction(bench: Bench): Promise<void> {
+  const id = bench.fill.bigThreadId;
+  let shown = { tokensBefore: 0, tokensAfter: 0, summaryChars: 0 };
+  const preview = async () => {
+    const response = await postJson<{ preview: { tokensBefore: number; tokensAfter: number; summary: string } }>(bench.baseUrl, `/api/threads/${id}/compactions`, { strategy: "full" });
+    if (response.status !== 200) throw new Error(`compaction preview -> ${response.status}`);
+    const { tokensBefore, tokensAfter, summary } = response.json.preview;
+    shown = { tokensBefore, tokensAfter, summaryChars: summary.length };
+  };
+  const result = await measure("compaction preview", preview, CONFIG.iterations.compaction);
+  bench.record({
+    section: "compaction",
+    name: `POST /api/threads/:id/compactions, full, extractive (${CONFIG.bigThreadTurns} turns)`,
+    stats: result,
+    target: { metric: "p50", maxMs: TARGETS.compactionP50 },
+    note: `${shown.tokensBefore.toLocaleString("en-US")} -> ${shown.tokensAfter.toLocaleString("en-US")} tokens, summary ${shown.summaryChars.toLocaleString("en-US")} chars`,
+  });
+
+  const { buildDemoDocument } = await import("../lib/demo/demo-data");
+  const { planCompaction } = await import("../lib/domain/compaction/plan");
+  const { extractiveSummary } = await import("../lib/domain/compaction/extractive");
+  const { buildRevision } = await import("../lib/domain/compaction/revision");
+  const { o200kBase } = await import("../lib/tokenizers/engines");
+  const count = o200kBase();
+  for (const thread of buildDemoDocument().threads) {
+    if (thread.turns.length < 4) continue;
+    const turns = thread.turns.map((t, index) => ({ index, role: t.role, content: t.content, parts: (t.parts ?? null) as TurnPart[] | null, toolName: t.toolName ?? null, modelName: t.modelName ?? null, files: t.files ?? [], images: t.images ?? [] }));
+    const before = turns.reduce((sum, t) => sum + count(t.content), 0);
+    for (const options of [{ strategy: "full" as const }, { strategy: "window" as const, trigger: "turns" as const, maxTurns: 40 }]) {
+      const plan = planCompaction(turns, options);
+      if (plan.noop) continue;
+      const revision = buildRevision(turns, plan, extractiveSummary(plan.replaced.map((i) => turns[i]!)));
+      const after = revision.reduce((sum, t) => sum + count(t.content), 0);
+      bench.record({
+        section: "compaction",
+        name: `demo "${thread.title}" (${turns.length} turns), ${options.strategy === "full" ? "full" : "window of 40"}`,
+        value: (1 - after / before) * 100,
+        unit: "% fewer tokens",
+        note: `${before.toLocaleString("en-US")} -> ${after.toLocaleString("en-US")} o200k tokens, ${turns.length} -> ${revision.length} turns`,
+      });
+    }
+  }
+}
+
 /** Run in order against the running server; add new measurements here. */
 const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "list", run: sectionList },
@@ -1401,6 +1454,7 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "thread", run: sectionBigThread },
   { name: "context", run: sectionContext },
   { name: "append", run: sectionAppend },
+  { name: "compaction", run: sectionCompaction },
   // Does not use the server (idle meanwhile): child processes of the bench, one per tokenizer.
   { name: "tokenizers", run: sectionTokenizers },
   // Does not use the server either: the import CLI in a child process, on its own database.
@@ -1522,7 +1576,10 @@ async function main(): Promise<void> {
   console.log(`[bench] server ready at ${server.baseUrl} in ${readySeconds.toFixed(1)} s`);
   const contention: Record<string, number | null> = {};
   try {
-    for (const section of SECTIONS) {
+    const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim()).filter(Boolean);
+    const unknown = only?.filter((name) => !SECTIONS.some((section) => section.name === name)) ?? [];
+    if (unknown.length > 0) throw new Error(`BENCH_ONLY: no section ${unknown.join(", ")}; sections: ${SECTIONS.map((x) => x.name).join(", ")}`);
+    for (const section of SECTIONS.filter((x) => !only || only.includes(x.name))) {
       const before = cpuSnapshot(server.child.pid);
       await section.run(bench);
       contention[section.name] = otherCpuPercent(before, cpuSnapshot(server.child.pid));

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { CompactionSettingsForm } from "@/components/settings/compaction-settings";
 import { CustomModelForm, DeleteCustomModelButton } from "@/components/settings/custom-models";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { describeTimeout } from "@/lib/domain/expiry";
 import { serverSettings } from "@/lib/env";
+import { describeLlmConfig } from "@/lib/llm/config";
 import { formatCount } from "@/lib/format";
 import { CATALOG_REVIEWED, listModels } from "@/lib/models/catalog";
 import { listTokenizers } from "@/lib/tokenizers/registry";
@@ -11,12 +13,15 @@ import { listTokenizers } from "@/lib/tokenizers/registry";
 export const metadata: Metadata = { title: "Settings" };
 
 const source = (s: "env" | "default") => (s === "env" ? "from the environment" : "default");
+const llmSource = (s: "env" | "settings") => (s === "env" ? "from the environment" : "saved here");
 
 export default async function SettingsPage() {
   await connection();
   const settings = serverSettings();
   const custom = await listCustomModels();
   const catalog = listModels().filter((m) => m.source !== "custom");
+  const llm = await describeLlmConfig();
+  const compatible = llm.providers.find((p) => p.provider === "openai-compatible");
   const tokenizers = listTokenizers().map((t) => ({ id: t.id, label: `${t.label}${t.exact ? "" : " (estimate)"}` }));
   return (
     <div className="max-w-4xl space-y-8">
@@ -43,6 +48,53 @@ export default async function SettingsPage() {
             {settings.fileRoots.length > 0 ? settings.fileRoots.join(", ") : "none: previews embed only the file snapshots stored with turns"}
           </dd>
         </dl>
+      </section>
+
+      <section aria-labelledby="compaction-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <h2 id="compaction-heading" className="text-lg font-semibold">Compaction</h2>
+        <p className="text-sm text-zinc-600">
+          The LLM summariser of the compaction workbench. Values saved here override the environment; keys are never shown.
+        </p>
+        <dl className="mt-3 grid grid-cols-1 gap-2 text-sm sm:grid-cols-[max-content_1fr]">
+          <dt className="text-zinc-500">Default model ({llm.compactionModelEnvVar})</dt>
+          <dd data-testid="setting-compaction-model">
+            {llm.compactionModel ? (
+              <>
+                <span className="font-mono break-all">{llm.compactionModel.value}</span> ({llmSource(llm.compactionModel.source)})
+                {llm.compactionModel.error && <span className="block text-red-700">{llm.compactionModel.error}</span>}
+              </>
+            ) : (
+              "not set: choose a model for each summary"
+            )}
+          </dd>
+        </dl>
+        <table className="mt-3 w-full text-sm">
+          <thead className="text-left text-zinc-500">
+            <tr>
+              <th className="py-1">Provider</th>
+              <th className="py-1">Status</th>
+              <th className="py-1">API key</th>
+              <th className="py-1">Base URL</th>
+            </tr>
+          </thead>
+          <tbody>
+            {llm.providers.map((p) => (
+              <tr key={p.provider} className="border-t border-zinc-100 align-top" data-testid={`llm-provider-${p.provider}`}>
+                <td className="py-1">
+                  {p.label} <span className="font-mono text-xs text-zinc-500">{p.provider}</span>
+                </td>
+                <td className={`py-1 ${p.configured ? "text-emerald-700" : "text-zinc-500"}`}>{p.configured ? "configured" : p.problem}</td>
+                <td className="py-1">
+                  {p.apiKey.set ? `set (${p.apiKey.source === "settings" ? "saved here" : p.apiKey.envVar})` : `not set (${p.apiKey.envVar})`}
+                </td>
+                <td className="py-1 font-mono text-xs break-all">
+                  {p.baseUrl ? `${p.baseUrl.value} (${p.baseUrl.source === "settings" ? "saved here" : p.baseUrlEnvVar})` : p.provider === "openai-compatible" ? "not set" : "default"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <CompactionSettingsForm saved={llm.saved} apiKeyFromEnv={compatible?.apiKey.source === "env"} />
       </section>
 
       <section aria-labelledby="custom-heading" className="rounded-lg border border-zinc-200 bg-white p-4">

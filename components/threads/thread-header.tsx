@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { CompactionLineage } from "@/components/compaction/compaction-lineage";
+import type { CompactionLinks } from "@/lib/db/compactions";
 import type { ChildThreadLink } from "@/lib/db/threads";
 import { sourceLabel } from "@/lib/domain/source";
 import { displayTitle } from "@/lib/domain/title";
@@ -12,6 +14,7 @@ type Props = {
   thread: Thread;
   parent: { id: string; title: string | null; missing: boolean } | null;
   childThreads: ChildThreadLink[];
+  compactions: CompactionLinks;
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -29,7 +32,7 @@ const CHILD_GROUPS = [
   { label: "Continued by", testId: "continuation-children", match: (c: ChildThreadLink) => c.relation?.kind !== "subagent" && c.relation?.kind !== "fork" },
 ];
 
-export function ThreadHeader({ thread, parent, childThreads }: Props) {
+export function ThreadHeader({ thread, parent, childThreads, compactions }: Props) {
   const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
@@ -105,6 +108,7 @@ export function ThreadHeader({ thread, parent, childThreads }: Props) {
             </dd>
           </div>
         )}
+        <CompactionLineage links={compactions} />
         {CHILD_GROUPS.map(({ label, testId, match }) => {
           const group = childThreads.filter(match);
           if (group.length === 0) return null;

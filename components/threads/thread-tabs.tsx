@@ -9,6 +9,7 @@ export function ThreadTabs({ threadId }: { threadId: string }) {
     { href: `/threads/${threadId}`, label: "Conversation" },
     { href: `/threads/${threadId}/chain`, label: "Chain" },
     { href: `/threads/${threadId}/budget`, label: "Budget" },
+    { href: `/threads/${threadId}/compact`, label: "Compact" },
   ];
   return (
     <nav aria-label="Thread views" className="mb-4 flex gap-1 border-b border-zinc-200">

@@ -8,7 +8,11 @@ export type AppErrorCode =
   | "conflict"
   | "payload_too_large"
   /** An import whose file is in no supported format (or not valid in the one asked for). */
-  | "unsupported_format";
+  | "unsupported_format"
+  /** A compaction a guard refuses: it would not shrink the history, or it changes nothing. */
+  | "compaction_refused"
+  /** The LLM summariser failed (network, timeout, rate limit, empty output...). */
+  | "summarizer_failed";
 
 export type ErrorDetails = Record<string, unknown> | unknown[];
 
@@ -32,4 +36,6 @@ export const HTTP_STATUS: Record<AppErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_format: 400,
+  compaction_refused: 422,
+  summarizer_failed: 502,
 };

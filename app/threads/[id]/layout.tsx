@@ -3,12 +3,13 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { ThreadHeader } from "@/components/threads/thread-header";
 import { ThreadTabs } from "@/components/threads/thread-tabs";
+import { compactionLinks } from "@/lib/db/compactions";
 import { findThread, getThreadLinks } from "@/lib/db/threads";
 
 export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const thread = await findThread((await params).id);
   if (!thread) notFound();
-  const links = await getThreadLinks(thread);
+  const [links, compactions] = await Promise.all([getThreadLinks(thread), compactionLinks(thread.id)]);
   const parent = thread.parentThreadId
     ? { id: thread.parentThreadId, title: links.parent?.title ?? null, missing: links.parent === null }
     : null;
@@ -20,7 +21,7 @@ export default async function ThreadLayout({ children, params }: { children: Rea
         </Link>{" "}
         /
       </nav>
-      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} />
+      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} compactions={compactions} />
       <ThreadTabs threadId={thread.id} />
       {children}
     </div>

@@ -3,7 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { buildToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
+import { describeCompaction } from "@/components/compaction/compaction-lineage";
 import { getChainView } from "@/lib/db/chain-view";
+import { compactionsTouching } from "@/lib/db/compactions";
 import { findThread } from "@/lib/db/threads";
 import { MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { displayTitle } from "@/lib/domain/title";
@@ -20,6 +22,7 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
   const thread = await findThread((await params).id);
   if (!thread) notFound();
   const { path, ancestorsEnd, branches, continuationsCut } = await getChainView(thread);
+  const compactions = await compactionsTouching(path.map((entry) => entry.thread.id));
   const oldest = path[0]!.thread;
   const loopsTo = ancestorsEnd.stoppedBy === "cycle" ? path.find((entry) => entry.thread.id === ancestorsEnd.parentId)?.thread : undefined;
 
@@ -80,6 +83,25 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
                     {displayTitle(branch.title)}
                   </Link>{" "}
                   <span className="text-zinc-500">({plural(branch.turnCount, "turn")})</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {compactions.length > 0 && (
+          <div className="mt-3 text-sm" data-testid="chain-compactions">
+            <p className="text-zinc-600">Compactions of threads in this chain:</p>
+            <ul className="mt-1 list-disc pl-6">
+              {compactions.map((c) => (
+                <li key={c.id} className="break-words">
+                  <Link href={`/threads/${c.originalThreadId}/chain`} className="text-indigo-700 underline">
+                    {displayTitle(c.originalTitle)}
+                  </Link>{" "}
+                  compacted into{" "}
+                  <Link href={`/threads/${c.revisionThreadId}/chain`} className="text-indigo-700 underline">
+                    {displayTitle(c.revisionTitle)}
+                  </Link>{" "}
+                  <span className="text-zinc-500">({describeCompaction(c)})</span>
                 </li>
               ))}
             </ul>

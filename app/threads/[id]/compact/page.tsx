@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { CompactionWorkbench } from "@/components/compaction/compaction-workbench";
+import { latestCompactionJob } from "@/lib/compaction/jobs";
+import { listCustomModels } from "@/lib/db/custom-models";
+import { findThreadWithTurns } from "@/lib/db/threads";
+import { contentPreview } from "@/lib/format";
+import { describeLlmConfig } from "@/lib/llm/config";
+import { listModels } from "@/lib/models/catalog";
+
+export const metadata: Metadata = { title: "Compact" };
+
+/** The compaction workbench: preview, edit and apply a compaction as a new revision of the thread. */
+export default async function CompactPage({ params }: { params: Promise<{ id: string }> }) {
+  const found = await findThreadWithTurns((await params).id);
+  if (!found) notFound();
+  const { thread, turns } = found;
+  if (turns.length === 0) {
+    return <p className="rounded border border-zinc-200 bg-white p-4 text-zinc-600">This thread has no turns yet: there is nothing to compact.</p>;
+  }
+  const models = listModels(await listCustomModels()).map((m) => m.id);
+  const lastModel = thread.modelsUsed.at(-1);
+  const llm = await describeLlmConfig();
+  return (
+    <CompactionWorkbench
+      threadId={thread.id}
+      turns={turns.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(t.content, 240), chars: t.content.length }))}
+      models={models}
+      initialTargetModel={lastModel && models.includes(lastModel) ? lastModel : "gpt-4o"}
+      defaultLlmModel={llm.compactionModel && !llm.compactionModel.error ? llm.compactionModel.value : null}
+      configuredProviders={llm.providers.filter((p) => p.configured).map((p) => p.provider)}
+      initialJob={await latestCompactionJob(thread.id)}
+    />
+  );
+}

@@ -1,0 +1,508 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useMemo, useState } from "react";
+import { formatInteger, plural } from "@/lib/format";
+import {
+  applyCompaction,
+  cancelCompactionJob,
+  compactionKeys,
+  fetchCompactionJob,
+  fetchCompactionPreview,
+  startCompactionJob,
+  type CompactionJobRecord,
+  type CompactionPreview,
+  type CompactionRequestBody,
+} from "@/lib/queries/compactions";
+
+export type WorkbenchTurn = { index: number; role: string; toolName: string | null; excerpt: string; chars: number };
+type Strategy = CompactionRequestBody["strategy"];
+type Summarizer = CompactionRequestBody["summarizer"];
+
+const STRATEGIES: { id: Strategy; label: string; hint: string }[] = [
+  { id: "full", label: "Full compact", hint: "The whole history becomes a summary and an acknowledgement (co-cli's /compact)." },
+  { id: "window", label: "Sliding window", hint: "Keeps the first exchange and the newest turns; the middle becomes one summary." },
+  { id: "range", label: "Range", hint: "Summarise up to a turn, or from a turn on (as Claude Code's rewind menu)." },
+  { id: "trim-tool-output", label: "Trim tool output", hint: "Cuts old tool outputs to their head and tail; no summary needed." },
+];
+const SUMMARIZERS: { id: Summarizer; label: string }[] = [
+  { id: "extractive", label: "Extractive (offline)" },
+  { id: "llm", label: "LLM" },
+  { id: "marker", label: "Static marker" },
+];
+
+export type WorkbenchProps = {
+  threadId: string;
+  turns: WorkbenchTurn[];
+  models: string[];
+  initialTargetModel: string;
+  /** The configured compaction model ("<provider>:<model>"), if any. */
+  defaultLlmModel: string | null;
+  /** Providers with what they need configured (no secrets). */
+  configuredProviders: string[];
+  /** The thread's newest LLM job, so a result that finished while the page was closed is not lost. */
+  initialJob: CompactionJobRecord | null;
+};
+
+type Form = {
+  strategy: Strategy;
+  summarizer: Summarizer;
+  llmModel: string;
+  targetModel: string;
+  instructions: string;
+  window: { trigger: "turns" | "tokens"; maxTurns: string; maxTokens: string };
+  range: { direction: "up-to" | "from"; at: number };
+  trim: { maxChars: string };
+};
+
+function requestOf(form: Form, models: string[]): CompactionRequestBody {
+  const options: Record<string, unknown> =
+    form.strategy === "window"
+      ? form.window.trigger === "tokens"
+        ? { trigger: "tokens", maxTokens: Number(form.window.maxTokens || 0) }
+        : { trigger: "turns", maxTurns: Number(form.window.maxTurns || 0) }
+      : form.strategy === "range"
+        ? { direction: form.range.direction, at: form.range.at }
+        : form.strategy === "trim-tool-output"
+          ? { maxChars: Number(form.trim.maxChars || 0) }
+          : {};
+  return {
+    strategy: form.strategy,
+    summarizer: form.summarizer,
+    ...(form.summarizer === "llm" && form.llmModel.trim() ? { model: form.llmModel.trim() } : {}),
+    // A model name still being typed is not sent: the default tokenizer measures meanwhile.
+    ...(models.includes(form.targetModel.trim()) ? { targetModel: form.targetModel.trim() } : {}),
+    ...(form.instructions.trim() ? { instructions: form.instructions.trim() } : {}),
+    options,
+  };
+}
+
+function formFromJob(job: CompactionJobRecord, base: Form): Form {
+  const request = job.request as unknown as CompactionRequestBody;
+  const options = request.options as Record<string, string | number>;
+  return {
+    ...base,
+    strategy: request.strategy,
+    summarizer: "llm",
+    llmModel: request.model ?? base.llmModel,
+    targetModel: request.targetModel ?? base.targetModel,
+    instructions: request.instructions ?? "",
+    window: request.strategy === "window" ? { trigger: options.trigger === "tokens" ? "tokens" : "turns", maxTurns: String(options.maxTurns ?? 40), maxTokens: String(options.maxTokens ?? 0) } : base.window,
+    range: request.strategy === "range" ? { direction: options.direction === "from" ? "from" : "up-to", at: Number(options.at ?? 0) } : base.range,
+    trim: request.strategy === "trim-tool-output" ? { maxChars: String(options.maxChars ?? 2000) } : base.trim,
+  };
+}
+
+/** A debounced copy of a value: the summary is re-measured when typing pauses, not per keystroke. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/**
+ * The compaction workbench: choose a strategy and summariser, see exactly what would be replaced
+ * and by what, edit the summary, and apply it as a new revision (the original stays as it is).
+ */
+export function CompactionWorkbench(props: WorkbenchProps) {
+  const { threadId, turns } = props;
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const ids = useId();
+  const initialForm: Form = {
+    strategy: turns.length > 44 ? "window" : "full",
+    summarizer: "extractive",
+    llmModel: props.defaultLlmModel ?? "",
+    targetModel: props.initialTargetModel,
+    instructions: "",
+    window: { trigger: "turns", maxTurns: "40", maxTokens: "" },
+    range: { direction: "up-to", at: Math.max(0, Math.floor(turns.length / 2) - 1) },
+    trim: { maxChars: "2000" },
+  };
+  const restorable = props.initialJob && (props.initialJob.status === "running" || props.initialJob.status === "succeeded") ? props.initialJob : null;
+  const [form, setForm] = useState<Form>(() => (restorable ? formFromJob(restorable, initialForm) : initialForm));
+  const [jobId, setJobId] = useState<string | null>(restorable?.id ?? null);
+  const [draft, setDraft] = useState<string | null>(null);
+  // Typing in a field asks for one preview when it pauses, not one per keystroke.
+  const current = useMemo(() => requestOf(form, props.models), [form, props.models]);
+  const request = useDebounced(current, 300);
+  const currentKey = JSON.stringify(current);
+
+  // A different request makes a different summary: the edits and the LLM job of the old one are
+  // dropped at once (not when the debounced request catches up, which could wipe an edit begun
+  // meanwhile). Adjusted while rendering, as React advises for state derived from a change.
+  const [lastKey, setLastKey] = useState(currentKey);
+  if (lastKey !== currentKey) {
+    setLastKey(currentKey);
+    setDraft(null);
+    setJobId(null);
+  }
+
+  const update = (change: Partial<Form>) => setForm((f) => ({ ...f, ...change }));
+  const llm = form.summarizer === "llm" && form.strategy !== "trim-tool-output";
+
+  const job = useQuery({
+    queryKey: compactionKeys.job(jobId ?? "none"),
+    queryFn: ({ signal }) => fetchCompactionJob(jobId!, signal),
+    enabled: jobId !== null,
+    initialData: restorable && jobId === restorable.id ? restorable : undefined,
+    refetchInterval: (query) => (query.state.data?.status === "running" ? 1000 : false),
+    retry: false,
+  });
+  const jobResult = llm && job.data?.status === "succeeded" ? (job.data.result as unknown as CompactionPreview) : null;
+
+  const base = useQuery({
+    queryKey: compactionKeys.preview(threadId, request),
+    queryFn: ({ signal }) => fetchCompactionPreview(threadId, request, signal),
+    enabled: !llm,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 60_000,
+  });
+  const generated = llm ? jobResult : (base.data ?? null);
+  const generatedSummary = generated?.summary ?? null;
+  const editedSummary = useDebounced(draft, 400);
+  const edited = editedSummary !== null && editedSummary !== generatedSummary;
+  const remeasured = useQuery({
+    queryKey: compactionKeys.preview(threadId, { ...request, summary: editedSummary ?? "" }),
+    queryFn: ({ signal }) => fetchCompactionPreview(threadId, { ...request, summary: editedSummary! }, signal),
+    enabled: edited && generated !== null && editedSummary!.trim() !== "",
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const preview = edited ? (remeasured.data ?? generated) : generated;
+  const previewError = llm ? null : base.error;
+
+  const start = useMutation({
+    // What the form says now: the debounced copy may lag a click that follows typing.
+    mutationFn: () => startCompactionJob(threadId, current),
+    onSuccess: (started) => {
+      queryClient.setQueryData(compactionKeys.job(started.id), started);
+      setDraft(null);
+      setJobId(started.id);
+    },
+  });
+  const cancel = useMutation({
+    mutationFn: () => cancelCompactionJob(jobId!),
+    onSuccess: (cancelled) => queryClient.setQueryData(compactionKeys.job(cancelled.id), cancelled),
+  });
+  const apply = useMutation({
+    mutationFn: () => applyCompaction(threadId, { ...request, ...(draft !== null && draft !== generatedSummary ? { summary: draft } : {}), ...(llm && jobId ? { jobId } : {}) }),
+    onSuccess: ({ thread }) => {
+      queryClient.removeQueries({ queryKey: ["threads"] });
+      router.push(`/threads/${thread.id}`);
+      router.refresh();
+    },
+  });
+
+  const summaryText = draft ?? generatedSummary ?? "";
+  const replaced = new Set(preview?.plan.replaced ?? []);
+  const refusal = preview?.refusal ?? null;
+  const lost = preview ? [...preview.lostReferences.paths, ...preview.lostReferences.tools] : [];
+  const canApply = preview !== null && refusal === null && !apply.isPending && (preview.summary === null || summaryText.trim() !== "");
+
+  return (
+    <div className="space-y-6">
+      <form className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 lg:grid-cols-2" onSubmit={(e) => e.preventDefault()} aria-label="Compaction settings">
+        <fieldset className="space-y-2">
+          <legend className="mb-1 text-sm font-semibold">Strategy</legend>
+          {STRATEGIES.map((s) => (
+            <label key={s.id} className="flex cursor-pointer gap-2 text-sm">
+              <input type="radio" name="strategy" value={s.id} checked={form.strategy === s.id} onChange={() => update({ strategy: s.id })} className="mt-1" />
+              <span>
+                <span className="font-medium">{s.label}</span>
+                <span className="block text-zinc-500">{s.hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+
+        <div className="space-y-3 text-sm">
+          {form.strategy === "window" && (
+            <fieldset className="flex flex-wrap items-end gap-3">
+              <legend className="mb-1 font-semibold">Window</legend>
+              <label className="flex flex-col">
+                <span className="mb-1 text-zinc-600">Trigger</span>
+                <select value={form.window.trigger} onChange={(e) => update({ window: { ...form.window, trigger: e.target.value as "turns" | "tokens" } })} className="rounded border border-zinc-300 bg-white px-2 py-1.5">
+                  <option value="turns">over a number of turns</option>
+                  <option value="tokens">over a number of tokens</option>
+                </select>
+              </label>
+              {form.window.trigger === "turns" ? (
+                <label className="flex w-32 flex-col">
+                  <span className="mb-1 text-zinc-600">Max turns</span>
+                  <input inputMode="numeric" value={form.window.maxTurns} onChange={(e) => update({ window: { ...form.window, maxTurns: e.target.value.replace(/\D/g, "") } })} className="rounded border border-zinc-300 px-2 py-1.5" />
+                </label>
+              ) : (
+                <label className="flex w-40 flex-col">
+                  <span className="mb-1 text-zinc-600">Max tokens</span>
+                  <input inputMode="numeric" value={form.window.maxTokens} onChange={(e) => update({ window: { ...form.window, maxTokens: e.target.value.replace(/\D/g, "") } })} placeholder="e.g. 50000" className="rounded border border-zinc-300 px-2 py-1.5" />
+                </label>
+              )}
+              <p className="w-full text-xs text-zinc-500">0 disables. Over the trigger, the newest max(4, half) are kept.</p>
+            </fieldset>
+          )}
+          {form.strategy === "range" && (
+            <fieldset className="flex flex-wrap items-end gap-3">
+              <legend className="mb-1 font-semibold">Range</legend>
+              <label className="flex flex-col">
+                <span className="mb-1 text-zinc-600">Summarise</span>
+                <select value={form.range.direction} onChange={(e) => update({ range: { ...form.range, direction: e.target.value as "up-to" | "from" } })} className="rounded border border-zinc-300 bg-white px-2 py-1.5">
+                  <option value="up-to">up to and including</option>
+                  <option value="from">from this turn on</option>
+                </select>
+              </label>
+              <label className="flex min-w-0 flex-1 flex-col">
+                <span className="mb-1 text-zinc-600">Turn</span>
+                <select value={form.range.at} onChange={(e) => update({ range: { ...form.range, at: Number(e.target.value) } })} className="rounded border border-zinc-300 bg-white px-2 py-1.5">
+                  {turns.map((t) => (
+                    <option key={t.index} value={t.index}>{`#${t.index + 1} ${t.role}${t.toolName ? ` · ${t.toolName}` : ""}: ${t.excerpt.slice(0, 60)}`}</option>
+                  ))}
+                </select>
+              </label>
+            </fieldset>
+          )}
+          {form.strategy === "trim-tool-output" && (
+            <label className="flex w-48 flex-col">
+              <span className="mb-1 font-semibold">Character limit</span>
+              <input inputMode="numeric" value={form.trim.maxChars} onChange={(e) => update({ trim: { maxChars: e.target.value.replace(/\D/g, "") } })} className="rounded border border-zinc-300 px-2 py-1.5" />
+              <span className="mt-1 text-xs text-zinc-500">0 disables. The last exchange is never trimmed.</span>
+            </label>
+          )}
+
+          {form.strategy !== "trim-tool-output" && (
+            <fieldset>
+              <legend className="mb-1 font-semibold">Summariser</legend>
+              <div className="flex flex-wrap overflow-hidden rounded border border-zinc-300">
+                {SUMMARIZERS.map((s) => (
+                  <label key={s.id} className={`cursor-pointer px-3 py-1.5 ${form.summarizer === s.id ? "bg-indigo-600 text-white" : "bg-white"}`}>
+                    <input type="radio" name="summarizer" value={s.id} checked={form.summarizer === s.id} onChange={() => update({ summarizer: s.id })} className="sr-only" />
+                    {s.label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
+          {llm && (
+            <label className="flex flex-col">
+              <span className="mb-1 text-zinc-600">LLM model (provider:model)</span>
+              <input value={form.llmModel} onChange={(e) => update({ llmModel: e.target.value })} placeholder="openai:gpt-4o-mini" className="rounded border border-zinc-300 px-2 py-1.5 font-mono" />
+              <span className="mt-1 text-xs text-zinc-500">
+                {props.configuredProviders.length > 0 ? `Configured: ${props.configuredProviders.join(", ")}.` : "No provider is configured yet: set one in Settings or by environment variables."}
+              </span>
+            </label>
+          )}
+          {form.strategy !== "trim-tool-output" && form.summarizer !== "marker" && (
+            <label className="flex flex-col">
+              <span className="mb-1 text-zinc-600">Focus instructions (optional)</span>
+              <textarea value={form.instructions} onChange={(e) => update({ instructions: e.target.value })} rows={2} maxLength={2000} placeholder="e.g. keep the database migration decisions" className="rounded border border-zinc-300 px-2 py-1.5" />
+            </label>
+          )}
+          <label className="flex flex-col">
+            <span className="mb-1 text-zinc-600">Target model (its tokenizer measures)</span>
+            <input list={`${ids}-models`} value={form.targetModel} onChange={(e) => update({ targetModel: e.target.value })} className="rounded border border-zinc-300 px-2 py-1.5" />
+            {form.targetModel.trim() !== "" && !props.models.includes(form.targetModel.trim()) && <span className="mt-1 text-xs text-amber-800">Not a known model: measuring with o200k_base until one is chosen.</span>}
+            <datalist id={`${ids}-models`}>
+              {props.models.map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
+          </label>
+          {llm && (
+            <div className="flex flex-wrap items-center gap-2">
+              <button type="button" onClick={() => start.mutate()} disabled={start.isPending || job.data?.status === "running"} className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+                {jobId && job.data?.status !== "running" ? "Summarise again" : "Summarise with the LLM"}
+              </button>
+              {job.data?.status === "running" && (
+                <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending} className="rounded border border-zinc-300 px-3 py-1.5 hover:bg-zinc-50">
+                  Cancel
+                </button>
+              )}
+            </div>
+          )}
+        </div>
+      </form>
+
+      {llm && <JobStatus job={job.data ?? null} startError={start.error} onUse={(summarizer) => update({ summarizer })} onRetry={() => start.mutate()} />}
+
+      {previewError && <ErrorBox error={previewError} />}
+      {!preview && !previewError && !llm && <p className="text-sm text-zinc-500" aria-live="polite">Working out the preview…</p>}
+
+      {preview && (
+        <section aria-labelledby={`${ids}-preview`} className="space-y-4">
+          <h2 id={`${ids}-preview`} className="text-lg font-semibold">
+            Preview
+          </h2>
+          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="compaction-figures">
+            <Figure label="Tokens before" value={formatInteger(preview.tokensBefore)} testId="tokens-before" />
+            <Figure label="Tokens after" value={formatInteger(preview.tokensAfter)} testId="tokens-after" />
+            <Figure label="Saved" value={preview.tokensBefore > 0 ? `${Math.round((1 - preview.tokensAfter / preview.tokensBefore) * 100)}%` : "-"} />
+            <Figure label="Turns" value={`${preview.turnsBefore} → ${preview.turnsAfter}`} />
+          </dl>
+          <p className="text-xs text-zinc-500">
+            Measured with {preview.tokenizer.label}
+            {preview.tokenizer.exact ? "" : " (an estimate)"} over this thread&apos;s turns. {remeasured.isFetching ? <span aria-live="polite">Re-measuring the edited summary…</span> : null}
+          </p>
+          {refusal && (
+            <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="refusal">
+              {refusal}
+            </p>
+          )}
+          {lost.length > 0 && (
+            <div role="status" className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="lost-references">
+              <p className="font-medium">The summary does not mention {plural(lost.length, "reference")} the replaced turns make:</p>
+              <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 font-mono text-xs">
+                {lost.map((ref) => (
+                  <li key={ref}>{ref}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {preview.plan.adjustments.length > 0 && (
+            <ul className="list-disc pl-5 text-sm text-zinc-600">
+              {preview.plan.adjustments.map((a) => (
+                <li key={a}>{a}</li>
+              ))}
+            </ul>
+          )}
+
+          <div className="grid gap-4 lg:grid-cols-2">
+            <section aria-label="Turns replaced" className="rounded-lg border border-zinc-200 bg-white">
+              <h3 className="border-b border-zinc-200 px-3 py-2 text-sm font-semibold">
+                {preview.plan.replaced.length > 0 ? `Replaced: ${plural(preview.plan.replaced.length, "turn")}` : `Trimmed: ${plural(preview.plan.trimmed.length, "tool output")}`}
+              </h3>
+              <ol className="max-h-[32rem] divide-y divide-zinc-100 overflow-y-auto text-sm" data-testid="replaced-turns">
+                {preview.plan.replaced.length > 0
+                  ? preview.plan.replaced.map((index) => <TurnLine key={index} turn={turns[index]} />)
+                  : preview.plan.trimmed.map((t) => (
+                      <li key={`${t.index}-${t.partIndex}`} className="px-3 py-2">
+                        <TurnLabel turn={turns[t.index]} /> {formatInteger(t.charsBefore)} → {formatInteger(t.charsAfter)} characters
+                      </li>
+                    ))}
+              </ol>
+            </section>
+            <section aria-label="Summary" className="rounded-lg border border-zinc-200 bg-white">
+              <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2">
+                <h3 className="flex-1 text-sm font-semibold">{preview.summary === null ? "No summary: outputs are cut in place" : "Summary (editable)"}</h3>
+                {draft !== null && draft !== generatedSummary && (
+                  <button type="button" onClick={() => setDraft(null)} className="text-xs text-indigo-700 underline">
+                    Reset to the generated summary
+                  </button>
+                )}
+              </div>
+              {preview.summary !== null && (
+                <textarea
+                  aria-label="Summary"
+                  value={summaryText}
+                  onChange={(e) => setDraft(e.target.value)}
+                  rows={18}
+                  className="block w-full resize-y border-0 px-3 py-2 font-mono text-xs leading-5 focus:ring-2 focus:ring-indigo-500"
+                />
+              )}
+            </section>
+          </div>
+          <p className="text-sm text-zinc-600" data-testid="kept-verbatim">
+            Kept verbatim: {describeKept(preview, turns.length, replaced)}
+          </p>
+          <div className="flex flex-wrap items-center gap-3">
+            <button type="button" onClick={() => apply.mutate()} disabled={!canApply} className="rounded bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-50">
+              {apply.isPending ? "Applying…" : "Apply as a new revision"}
+            </button>
+            <span className="text-xs text-zinc-500">The original thread is kept exactly as it is; undo deletes the revision.</span>
+            {apply.error && <ErrorBox error={apply.error} />}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function describeKept(preview: CompactionPreview, total: number, replaced: Set<number>): string {
+  if (preview.plan.replaced.length === 0) return `all ${plural(total, "turn")}, ${plural(preview.plan.trimmed.length, "tool output")} shortened`;
+  const ranges = (indexes: number[]) => (indexes.length === 0 ? null : indexes.length === 1 ? `#${indexes[0]! + 1}` : `#${indexes[0]! + 1}-#${indexes.at(-1)! + 1}`);
+  const before = ranges(preview.plan.keptBefore);
+  const after = ranges(preview.plan.keptAfter);
+  const parts = [before && `${before} before the summary`, after && `${after} after it`].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : `nothing: all ${plural(replaced.size, "turn")} become the summary`;
+}
+
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="rounded border border-zinc-200 bg-white p-3">
+      <dt className="text-xs text-zinc-500">{label}</dt>
+      <dd className="text-lg font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function TurnLabel({ turn }: { turn: WorkbenchTurn | undefined }) {
+  if (!turn) return null;
+  return (
+    <span className="font-medium">
+      #{turn.index + 1} {turn.role}
+      {turn.toolName ? <span className="font-mono text-xs text-zinc-500"> · {turn.toolName}</span> : null}
+    </span>
+  );
+}
+
+function TurnLine({ turn }: { turn: WorkbenchTurn | undefined }) {
+  if (!turn) return null;
+  return (
+    <li className="px-3 py-2">
+      <TurnLabel turn={turn} />
+      <p className="mt-0.5 line-clamp-2 break-words whitespace-pre-wrap text-zinc-600">{turn.excerpt || <em>(empty)</em>}</p>
+    </li>
+  );
+}
+
+function ErrorBox({ error }: { error: Error }) {
+  return (
+    <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+      {error.message}
+    </p>
+  );
+}
+
+function JobStatus({ job, startError, onUse, onRetry }: { job: CompactionJobRecord | null; startError: Error | null; onUse: (s: Summarizer) => void; onRetry: () => void }) {
+  if (startError) return <ErrorBox error={startError} />;
+  if (!job) return <p className="text-sm text-zinc-500">The LLM writes the summary in the background; you can leave this page and come back to it.</p>;
+  if (job.status === "running") {
+    return (
+      <p role="status" className="text-sm text-zinc-700" data-testid="job-status">
+        <span className="mr-2 inline-block h-2 w-2 animate-pulse rounded-full bg-indigo-500" aria-hidden />
+        {job.progress ?? "Working"}…
+      </p>
+    );
+  }
+  if (job.status === "failed" || job.status === "cancelled") {
+    const message = job.status === "cancelled" ? "The summary was cancelled." : `The summariser failed: ${job.error?.message ?? "unknown error"}`;
+    return (
+      <div role="alert" className="space-y-2 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="job-status">
+        <p>{message}</p>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" onClick={onRetry} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
+            Retry
+          </button>
+          <button type="button" onClick={() => onUse("extractive")} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
+            Use the extractive summariser
+          </button>
+          <button type="button" onClick={() => onUse("marker")} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
+            Accept the static marker
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <p role="status" className="text-sm text-emerald-800" data-testid="job-status">
+      Summary ready ({new Date(job.updatedAt).toLocaleTimeString()}).
+    </p>
+  );
+}
+

@@ -1,0 +1,80 @@
+import "server-only";
+import { AppError } from "@/lib/domain/errors";
+import type { JsonObject } from "@/lib/domain/types";
+import { createJob, findJob, finishJob, latestJob, setJobProgress, type CompactionJobRecord } from "@/lib/db/compactions";
+import { getThread } from "@/lib/db/threads";
+import { validate } from "@/lib/http/responses";
+import { compactionRequestSchema, type CompactionRequest } from "@/lib/validation/compactions";
+import { applyCompaction, previewCompaction, publicPreview, type CompactionPreview } from "./service";
+
+/**
+ * LLM summarisation as a background job: the page starts it, polls it, may cancel it, and finds
+ * its result after being closed and reopened (jobs are rows; only the abort handles live here).
+ */
+const running = new Map<string, AbortController>();
+
+export async function startCompactionJob(threadId: string, request: CompactionRequest): Promise<CompactionJobRecord> {
+  await getThread(threadId, { includeExpired: true }); // 404 before a job exists
+  const job = await createJob(threadId, request as unknown as JsonObject, "Starting");
+  const controller = new AbortController();
+  running.set(job.id, controller);
+  void run(job.id, threadId, request, controller.signal).finally(() => running.delete(job.id));
+  return job;
+}
+
+async function run(jobId: string, threadId: string, request: CompactionRequest, signal: AbortSignal): Promise<void> {
+  try {
+    const preview = await previewCompaction(threadId, request, {
+      signal,
+      onProgress: (text) => void setJobProgress(jobId, text),
+    });
+    await finishJob(jobId, { status: "succeeded", result: publicPreview(preview) as unknown as JsonObject, progress: "Done" });
+  } catch (error) {
+    if (signal.aborted) return; // cancel() already recorded it
+    const failure =
+      error instanceof AppError
+        ? { kind: typeof error.details === "object" && error.details && "kind" in error.details ? String(error.details.kind) : error.code, message: error.message }
+        : { kind: "internal", message: "The summariser failed unexpectedly; see the server log." };
+    if (!(error instanceof AppError)) console.error("[threadline] compaction job failed", error);
+    await finishJob(jobId, { status: "failed", error: failure, progress: "Failed" });
+  }
+}
+
+/** A job as stored; one still "running" that this process does not run was cut off by a restart. */
+export async function getCompactionJob(jobId: string): Promise<CompactionJobRecord> {
+  const job = await findJob(jobId);
+  if (!job) throw new AppError("not_found", `Compaction job ${jobId} not found`);
+  if (job.status === "running" && !running.has(job.id)) {
+    await finishJob(job.id, { status: "failed", error: { kind: "interrupted", message: "The server restarted while this summary was being written; start it again." } });
+    return (await findJob(jobId))!;
+  }
+  return job;
+}
+
+export async function cancelCompactionJob(jobId: string): Promise<CompactionJobRecord> {
+  const job = await getCompactionJob(jobId);
+  if (job.status !== "running") return job;
+  await finishJob(jobId, { status: "cancelled", progress: "Cancelled" });
+  running.get(jobId)?.abort();
+  return (await findJob(jobId))!;
+}
+
+export async function latestCompactionJob(threadId: string): Promise<CompactionJobRecord | null> {
+  const job = await latestJob(threadId);
+  return job ? getCompactionJob(job.id) : null;
+}
+
+/**
+ * Applies what a finished LLM job previewed, with the summary as the user left it: the summariser
+ * is not asked again (its answer would differ, and it costs).
+ */
+export async function applyCompactionJob(threadId: string, jobId: string, summary: string | undefined) {
+  const job = await getCompactionJob(jobId);
+  if (job.threadId !== threadId) throw new AppError("validation_failed", "jobId: that job belongs to another thread", [{ field: "jobId", message: "belongs to another thread" }]);
+  if (job.status !== "succeeded" || !job.result) {
+    throw new AppError("conflict", `Compaction job ${jobId} is ${job.status}; only a finished summary can be applied`);
+  }
+  const generated = job.result as unknown as CompactionPreview;
+  const request = validate(compactionRequestSchema, { ...job.request, apply: true, summary: summary ?? generated.summary ?? undefined, jobId: undefined });
+  return applyCompaction(threadId, request, { summary: generated.summary, durationMs: generated.durationMs });
+}

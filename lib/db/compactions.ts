@@ -1,0 +1,257 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { RevisionTurn, TrimmedOutput, References } from "@/lib/domain/compaction/types";
+import { expiresAtFor } from "@/lib/domain/expiry";
+import { titleFromContent } from "@/lib/domain/title";
+import { estimateTokens } from "@/lib/domain/tokens";
+import type { JsonObject, Thread, ThreadWithTurns } from "@/lib/domain/types";
+import { serverSettings } from "@/lib/env";
+import { db } from "./client";
+import type { Compaction as CompactionRow, CompactionJob as CompactionJobRow } from "./generated/client";
+import { jsonOrNull, mergeModels, storedParts, toThread } from "./mappers";
+import { WRITE_TRANSACTION } from "./transactions";
+
+/** How a revision was made from its original, as the API and the pages show it. */
+export type CompactionRecord = {
+  id: string;
+  originalThreadId: string;
+  revisionThreadId: string;
+  strategy: string;
+  summarizer: string;
+  summarizerModel: string | null;
+  targetModel: string | null;
+  tokenizer: string;
+  options: JsonObject;
+  replaced: number[];
+  trimmed: TrimmedOutput[];
+  tokensBefore: number;
+  tokensAfter: number;
+  durationMs: number;
+  summaryEdited: boolean;
+  lostReferences: References;
+  createdAt: string;
+};
+
+function toRecord(row: CompactionRow): CompactionRecord {
+  return {
+    id: row.id,
+    originalThreadId: row.originalThreadId,
+    revisionThreadId: row.revisionThreadId,
+    strategy: row.strategy,
+    summarizer: row.summarizer,
+    summarizerModel: row.summarizerModel,
+    targetModel: row.targetModel,
+    tokenizer: row.tokenizer,
+    options: JSON.parse(row.options) as JsonObject,
+    replaced: JSON.parse(row.replaced) as number[],
+    trimmed: JSON.parse(row.trimmed) as TrimmedOutput[],
+    tokensBefore: row.tokensBefore,
+    tokensAfter: row.tokensAfter,
+    durationMs: row.durationMs,
+    summaryEdited: row.summaryEdited,
+    lostReferences: JSON.parse(row.lostReferences) as References,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export type NewRevision = {
+  original: ThreadWithTurns;
+  turns: RevisionTurn[];
+  /** o200k counts of the revision's turns, in order (stored with them, as appends do). */
+  tokens: number[];
+  defaultTokenizer: string;
+  compaction: Omit<CompactionRecord, "id" | "originalThreadId" | "revisionThreadId" | "createdAt">;
+};
+
+/**
+ * Stores a compacted revision as a new thread beside its original, in one transaction: the
+ * revision takes the original's place in its chain (same parent), copies the turns it keeps with
+ * their attribution and file snapshots, and records how it was made. The original is not written.
+ */
+export async function createRevision(input: NewRevision): Promise<{ thread: Thread; compaction: CompactionRecord }> {
+  const { original, turns } = input;
+  const now = new Date();
+  const id = randomUUID();
+  const timeoutHours = serverSettings().timeoutHours.value;
+  const client = await db();
+  const originalTurns = original.turns;
+  const row = await client.$transaction(async (tx) => {
+    const thread = await tx.thread.create({
+      data: {
+        id,
+        parentThreadId: original.thread.parentThreadId,
+        title: `${original.thread.title ?? titleFromContent(originalTurns.find((t) => t.role === "user")?.content ?? "") ?? "Untitled"} (compacted)`.slice(0, 500),
+        toolName: original.thread.toolName,
+        initialContext: JSON.stringify(original.thread.initialContext),
+        metadata: JSON.stringify({ ...(original.thread.metadata ?? {}), compactedFrom: original.thread.id }),
+        source: "compaction",
+        project: original.thread.project,
+        createdAt: now,
+        lastUpdatedAt: now,
+        // A revision lives as long as threads like its original do: imported ones never expire.
+        expiresAt: original.thread.expiresAt === null ? null : expiresAtFor(now, timeoutHours),
+        turnCount: turns.length,
+        tokenEstimate: turns.reduce((sum, turn) => sum + estimateTokens(turn.content), 0),
+        modelsUsed: JSON.stringify(mergeModels([], turns.map((t) => t.modelName))),
+      },
+    });
+    for (const [index, turn] of turns.entries()) {
+      const source = turn.from === null ? null : originalTurns[turn.from];
+      const stamp = source?.timestamp ?? lastReplacedTimestamp(original, input.compaction.replaced) ?? now.toISOString();
+      const created = await tx.turn.create({
+        data: {
+          id: randomUUID(),
+          threadId: id,
+          index,
+          role: turn.role,
+          content: turn.content,
+          timestamp: new Date(stamp),
+          files: JSON.stringify(turn.files),
+          images: JSON.stringify(turn.images),
+          toolName: turn.toolName,
+          modelProvider: source?.modelProvider ?? null,
+          modelName: turn.modelName,
+          modelMetadata: jsonOrNull(source?.modelMetadata ?? null),
+          parts: storedParts(turn.parts, turn.content),
+          tokenEstimate: estimateTokens(turn.content),
+          snapshots: { create: (source?.fileSnapshots ?? []).map((snapshot, position) => ({ position, ...snapshot })) },
+        },
+      });
+      await tx.turnTokenCount.create({ data: { turnSeq: created.seq, threadId: id, tokenizer: input.defaultTokenizer, tokens: input.tokens[index] ?? 0 } });
+    }
+    const { compaction } = input;
+    const record = await tx.compaction.create({
+      data: {
+        id: randomUUID(),
+        originalThreadId: original.thread.id,
+        revisionThreadId: id,
+        strategy: compaction.strategy,
+        summarizer: compaction.summarizer,
+        summarizerModel: compaction.summarizerModel,
+        targetModel: compaction.targetModel,
+        tokenizer: compaction.tokenizer,
+        options: JSON.stringify(compaction.options),
+        replaced: JSON.stringify(compaction.replaced),
+        trimmed: JSON.stringify(compaction.trimmed),
+        tokensBefore: compaction.tokensBefore,
+        tokensAfter: compaction.tokensAfter,
+        durationMs: Math.round(compaction.durationMs),
+        summaryEdited: compaction.summaryEdited,
+        lostReferences: JSON.stringify(compaction.lostReferences),
+        createdAt: now,
+      },
+    });
+    return { thread, record };
+  }, WRITE_TRANSACTION);
+  return { thread: toThread(row.thread), compaction: toRecord(row.record) };
+}
+
+function lastReplacedTimestamp(original: ThreadWithTurns, replaced: number[]): string | null {
+  const last = replaced.at(-1);
+  return last === undefined ? null : (original.turns[last]?.timestamp ?? null);
+}
+
+/** A thread's compaction lineage: the revisions made from it, and what it was made from. */
+export type CompactionLinks = {
+  revisions: (CompactionRecord & { revisionTitle: string | null })[];
+  compactedFrom: (CompactionRecord & { originalTitle: string | null; originalExists: boolean }) | null;
+};
+
+export async function compactionLinks(threadId: string): Promise<CompactionLinks> {
+  const client = await db();
+  const [made, from] = await Promise.all([
+    client.compaction.findMany({ where: { originalThreadId: threadId }, orderBy: { createdAt: "desc" }, include: { revision: { select: { title: true } } } }),
+    client.compaction.findUnique({ where: { revisionThreadId: threadId } }),
+  ]);
+  const original = from ? await client.thread.findUnique({ where: { id: from.originalThreadId }, select: { title: true } }) : null;
+  return {
+    revisions: made.map((row) => ({ ...toRecord(row), revisionTitle: row.revision.title })),
+    compactedFrom: from ? { ...toRecord(from), originalTitle: original?.title ?? null, originalExists: original !== null } : null,
+  };
+}
+
+export type JobStatus = "running" | "succeeded" | "failed" | "cancelled";
+
+export type CompactionJobRecord = {
+  id: string;
+  threadId: string;
+  status: JobStatus;
+  request: JsonObject;
+  result: JsonObject | null;
+  error: { kind: string; message: string } | null;
+  progress: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+function toJob(row: CompactionJobRow): CompactionJobRecord {
+  return {
+    id: row.id,
+    threadId: row.threadId,
+    status: row.status as JobStatus,
+    request: JSON.parse(row.request) as JsonObject,
+    result: row.result === null ? null : (JSON.parse(row.result) as JsonObject),
+    error: row.error === null ? null : (JSON.parse(row.error) as { kind: string; message: string }),
+    progress: row.progress,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function createJob(threadId: string, request: JsonObject, progress: string): Promise<CompactionJobRecord> {
+  const now = new Date();
+  const row = await (await db()).compactionJob.create({
+    data: { id: randomUUID(), threadId, status: "running", request: JSON.stringify(request), progress, createdAt: now, updatedAt: now },
+  });
+  return toJob(row);
+}
+
+export async function findJob(id: string): Promise<CompactionJobRecord | null> {
+  const row = await (await db()).compactionJob.findUnique({ where: { id } });
+  return row ? toJob(row) : null;
+}
+
+/** The newest job of a thread, so a reopened page finds a result that finished meanwhile. */
+export async function latestJob(threadId: string): Promise<CompactionJobRecord | null> {
+  const row = await (await db()).compactionJob.findFirst({ where: { threadId }, orderBy: { createdAt: "desc" } });
+  return row ? toJob(row) : null;
+}
+
+/**
+ * Moves a running job on; a job that already ended (cancelled while its summariser was still
+ * answering) stays as it ended. Answers whether it moved.
+ */
+export async function finishJob(
+  id: string,
+  update: { status: JobStatus; result?: JsonObject; error?: { kind: string; message: string }; progress?: string },
+): Promise<boolean> {
+  const moved = await (await db()).compactionJob.updateMany({
+    where: { id, status: "running" },
+    data: {
+      status: update.status,
+      result: update.result === undefined ? undefined : JSON.stringify(update.result),
+      error: update.error === undefined ? undefined : JSON.stringify(update.error),
+      progress: update.progress,
+      updatedAt: new Date(),
+    },
+  });
+  return moved.count > 0;
+}
+
+/** Says what a running job is doing; a job that ended meanwhile keeps its last word. */
+export async function setJobProgress(id: string, progress: string): Promise<void> {
+  await (await db()).compactionJob.updateMany({ where: { id, status: "running" }, data: { progress, updatedAt: new Date() } });
+}
+
+/** Compactions made from or into any of these threads (the chain view's lineage), newest first. */
+export async function compactionsTouching(threadIds: string[]): Promise<(CompactionRecord & { originalTitle: string | null; revisionTitle: string | null })[]> {
+  const client = await db();
+  const rows = await client.compaction.findMany({
+    where: { OR: [{ originalThreadId: { in: threadIds } }, { revisionThreadId: { in: threadIds } }] },
+    orderBy: { createdAt: "desc" },
+    include: { revision: { select: { title: true } } },
+  });
+  const originals = await client.thread.findMany({ where: { id: { in: rows.map((r) => r.originalThreadId) } }, select: { id: true, title: true } });
+  const titleOf = new Map(originals.map((t) => [t.id, t.title]));
+  return rows.map((row) => ({ ...toRecord(row), originalTitle: titleOf.get(row.originalThreadId) ?? null, revisionTitle: row.revision.title }));
+}

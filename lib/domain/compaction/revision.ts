@@ -1,0 +1,111 @@
+import type { TurnPart } from "@/lib/domain/types";
+import { trimMarker, trimText } from "./trim";
+import { outputText, partsOf } from "./turn-content";
+import {
+  FULL_ACKNOWLEDGEMENT,
+  FULL_SUMMARY_HEADER,
+  summaryHeader,
+  type CompactionPlan,
+  type CompactionTurn,
+  type RevisionTurn,
+  type TrimmedOutput,
+} from "./types";
+
+/**
+ * The turns of the compacted revision, in order. The original turns are never changed: kept turns
+ * are copied (trimmed ones with their outputs cut), and the summary turn stands where the replaced
+ * run was. Throws for a noop plan, which has nothing to build.
+ */
+export function buildRevision(turns: CompactionTurn[], plan: CompactionPlan, summary: string): RevisionTurn[] {
+  if (plan.noop !== null) throw new Error(`Nothing to build: the plan changes nothing (${plan.noop})`);
+  const turnAt = (index: number): CompactionTurn => {
+    const turn = turns[index];
+    if (!turn) throw new RangeError(`The plan names turn ${index}, but the thread has turns 0..${turns.length - 1}.`);
+    return turn;
+  };
+
+  switch (plan.strategy) {
+    case "full": {
+      const content = `${FULL_SUMMARY_HEADER}\n${summary}`;
+      return [
+        summaryTurn(content, plan),
+        { from: null, role: "assistant", content: FULL_ACKNOWLEDGEMENT, parts: null, toolName: null, modelName: null, files: [], images: [] },
+      ];
+    }
+    case "window":
+    case "range":
+      return [
+        ...plan.keptBefore.map((index) => copyTurn(turnAt(index))),
+        summaryTurn(`${summaryHeader(plan.replaced.length)}\n${summary}`, plan),
+        ...plan.keptAfter.map((index) => copyTurn(turnAt(index))),
+      ];
+    case "trim-tool-output": {
+      const byTurn = new Map<number, TrimmedOutput[]>();
+      for (const item of plan.trimmed) byTurn.set(item.index, [...(byTurn.get(item.index) ?? []), item]);
+      return turns.map((turn, index) => {
+        const items = byTurn.get(index);
+        return items ? trimTurn(turn, items, plan.trimChars) : copyTurn(turn);
+      });
+    }
+  }
+}
+
+/** The summary, marked with a compaction part so readers (and the UI) can tell it from a real prompt. */
+function summaryTurn(content: string, plan: CompactionPlan): RevisionTurn {
+  const parts: TurnPart[] = [
+    { type: "compaction", trigger: "threadline", strategy: plan.strategy, replacedTurns: plan.replaced.length, tokensBefore: null, tokensAfter: null },
+    { type: "text", text: content },
+  ];
+  return { from: null, role: "user", content, parts, toolName: null, modelName: null, files: [], images: [] };
+}
+
+function copyTurn(turn: CompactionTurn): RevisionTurn {
+  return {
+    from: turn.index,
+    role: turn.role,
+    content: turn.content,
+    parts: turn.parts ? [...turn.parts] : null,
+    toolName: turn.toolName,
+    modelName: turn.modelName,
+    files: [...turn.files],
+    images: [...turn.images],
+  };
+}
+
+/**
+ * Cuts the planned outputs of one turn. A tool_result keeps its toolCallId (the model can still
+ * refer to the call); its content becomes a string, as in co-cli. The turn's content is cut too when
+ * it is that same output, so the readable rendering and the parts agree.
+ */
+function trimTurn(turn: CompactionTurn, items: TrimmedOutput[], trimChars: number | undefined): RevisionTurn {
+  const copy = copyTurn(turn);
+  const parts = partsOf(turn);
+  let content = turn.content;
+  const newParts = parts.length > 0 ? [...parts] : null;
+  for (const item of items) {
+    const maxChars = trimChars ?? budgetOf(item);
+    if (item.partIndex === null) {
+      // A tool turn whose content is the output; text parts repeating it are cut alike.
+      const original = turn.content;
+      content = trimText(original, maxChars);
+      newParts?.forEach((part, i) => {
+        if (part.type === "text" && part.text === original) newParts[i] = { ...part, text: content };
+      });
+      continue;
+    }
+    const part = parts[item.partIndex];
+    if (!part || part.type !== "tool_result") {
+      throw new RangeError(`The plan trims part ${item.partIndex} of turn ${item.index}, which is not a tool result.`);
+    }
+    const original = outputText(part.content);
+    const cut = trimText(original, maxChars);
+    newParts![item.partIndex] = { ...part, content: cut };
+    if (turn.content === original) content = cut;
+  }
+  return { ...copy, content, parts: newParts };
+}
+
+/** For a plan built without trimChars: the kept length is what remains of charsAfter without the marker. */
+function budgetOf(item: TrimmedOutput): number {
+  return Math.max(1, item.charsAfter - trimMarker(item.charsBefore).length);
+}

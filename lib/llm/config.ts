@@ -1,0 +1,179 @@
+import "server-only";
+import { readLlmSettings } from "@/lib/db/llm-settings";
+import { LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "./model-spec";
+
+/**
+ * Where the summariser's provider settings come from: the environment, overridden by settings
+ * saved on the Settings page (lib/db/llm-settings.ts). This module is the one reader of the LLM
+ * variables below, at call time (lib/env.ts reads the app's other variables once per process).
+ *
+ * Keys stay on the server: resolveLlmConfig() is for lib/llm/summarize.ts only; anything shown
+ * to a user goes through describeLlmConfig(), which says "set"/"not set" and never a key.
+ */
+export const LLM_ENV = {
+  openaiApiKey: "OPENAI_API_KEY",
+  openaiBaseUrl: "OPENAI_BASE_URL",
+  anthropicApiKey: "ANTHROPIC_API_KEY",
+  /** Not in the brief's list, but @ai-sdk/anthropic honours it on its own; read here so it shows. */
+  anthropicBaseUrl: "ANTHROPIC_BASE_URL",
+  googleApiKey: "GOOGLE_GENERATIVE_AI_API_KEY",
+  openaiCompatibleBaseUrl: "OPENAI_COMPATIBLE_BASE_URL",
+  openaiCompatibleApiKey: "OPENAI_COMPATIBLE_API_KEY",
+  compactionModel: "THREADLINE_COMPACTION_MODEL",
+} as const;
+
+export type SettingSource = "env" | "settings";
+/** A value and where it came from; `origin` names it for messages ("OPENAI_API_KEY", "Settings → Compaction"). */
+export type Sourced = { value: string; source: SettingSource; origin: string };
+export type ProviderConfig = { apiKey: Sourced | null; baseUrl: Sourced | null };
+
+export type LlmConfig = {
+  providers: Record<LlmProvider, ProviderConfig>;
+  /** The default compaction model, "<provider>:<model>" as given (it may be invalid: see describeLlmConfig). */
+  compactionModel: Sourced | null;
+};
+
+const SETTINGS_ORIGIN = "Settings → Compaction";
+
+function fromEnv(name: string): Sourced | null {
+  const value = process.env[name]?.trim();
+  return value ? { value, source: "env", origin: name } : null;
+}
+
+function fromSettings(value: string | null, what: string): Sourced | null {
+  const trimmed = value?.trim();
+  return trimmed ? { value: trimmed, source: "settings", origin: `the ${what} saved in ${SETTINGS_ORIGIN}` } : null;
+}
+
+/**
+ * The OpenAI-compatible endpoint: a base URL saved in Settings goes with the key saved there (or
+ * none), never with OPENAI_COMPATIBLE_API_KEY: anyone who can open Settings could otherwise point
+ * the server's key at a server of their own.
+ */
+function compatibleEndpoint(saved: Awaited<ReturnType<typeof readLlmSettings>>): ProviderConfig {
+  const savedUrl = fromSettings(saved.openaiCompatibleBaseUrl, "base URL");
+  const savedKey = fromSettings(saved.openaiCompatibleApiKey, "API key");
+  if (savedUrl) return { baseUrl: savedUrl, apiKey: savedKey };
+  return { baseUrl: fromEnv(LLM_ENV.openaiCompatibleBaseUrl), apiKey: savedKey ?? fromEnv(LLM_ENV.openaiCompatibleApiKey) };
+}
+
+export async function resolveLlmConfig(): Promise<LlmConfig> {
+  const saved = await readLlmSettings();
+  const model = fromSettings(saved.compactionModel, "compaction model") ?? fromEnv(LLM_ENV.compactionModel);
+  return {
+    providers: {
+      openai: { apiKey: fromEnv(LLM_ENV.openaiApiKey), baseUrl: fromEnv(LLM_ENV.openaiBaseUrl) },
+      anthropic: { apiKey: fromEnv(LLM_ENV.anthropicApiKey), baseUrl: fromEnv(LLM_ENV.anthropicBaseUrl) },
+      google: { apiKey: fromEnv(LLM_ENV.googleApiKey), baseUrl: null },
+      "openai-compatible": compatibleEndpoint(saved),
+    },
+    compactionModel: model,
+  };
+}
+
+/** What a provider needs to be usable (the key for hosted providers, the base URL for a local server). */
+const REQUIRED: Record<LlmProvider, { field: keyof ProviderConfig; hint: string }> = {
+  openai: { field: "apiKey", hint: `set ${LLM_ENV.openaiApiKey}` },
+  anthropic: { field: "apiKey", hint: `set ${LLM_ENV.anthropicApiKey}` },
+  google: { field: "apiKey", hint: `set ${LLM_ENV.googleApiKey}` },
+  "openai-compatible": {
+    field: "baseUrl",
+    hint: `set ${LLM_ENV.openaiCompatibleBaseUrl} or the base URL in ${SETTINGS_ORIGIN}`,
+  },
+};
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** Why a provider cannot be used as configured, or null when it can. Never quotes a key. */
+export function providerProblem(config: LlmConfig, provider: LlmProvider): string | null {
+  const settings = config.providers[provider];
+  const required = REQUIRED[provider];
+  if (!settings[required.field]) return `${PROVIDER_LABELS[provider]} is not configured: ${required.hint}.`;
+  if (settings.baseUrl && !isHttpUrl(settings.baseUrl.value)) {
+    return `${PROVIDER_LABELS[provider]}: the base URL from ${settings.baseUrl.origin} is not an http(s) URL.`;
+  }
+  return null;
+}
+
+/** A URL for display: credentials in it (user:password@) removed. */
+function displayUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (!url.username && !url.password) return value;
+    url.username = "";
+    url.password = "";
+    return url.toString();
+  } catch {
+    return "(not a valid URL)";
+  }
+}
+
+export type ProviderDescription = {
+  provider: LlmProvider;
+  label: string;
+  configured: boolean;
+  /** Why it is not usable ("Anthropic is not configured: set ANTHROPIC_API_KEY."), or null. */
+  problem: string | null;
+  /** Whether a key is set and where from; never the key. */
+  apiKey: { set: boolean; source: SettingSource | null; envVar: string };
+  baseUrl: { value: string; source: SettingSource } | null;
+  baseUrlEnvVar: string | null;
+};
+
+export type LlmConfigDescription = {
+  providers: ProviderDescription[];
+  /** The default compaction model as configured; `error` says why it is not a valid spec. */
+  compactionModel: { value: string; source: SettingSource; error: string | null } | null;
+  compactionModelEnvVar: string;
+  /** What is saved in the database (form defaults); the key only as set or not. */
+  saved: { compactionModel: string | null; openaiCompatibleBaseUrl: string | null; openaiCompatibleApiKeySet: boolean };
+};
+
+const KEY_ENV: Record<LlmProvider, string> = {
+  openai: LLM_ENV.openaiApiKey,
+  anthropic: LLM_ENV.anthropicApiKey,
+  google: LLM_ENV.googleApiKey,
+  "openai-compatible": LLM_ENV.openaiCompatibleApiKey,
+};
+const BASE_URL_ENV: Record<LlmProvider, string | null> = {
+  openai: LLM_ENV.openaiBaseUrl,
+  anthropic: LLM_ENV.anthropicBaseUrl,
+  google: null,
+  "openai-compatible": LLM_ENV.openaiCompatibleBaseUrl,
+};
+
+/** What the Settings page may show. Safe to render: it holds no key, not even part of one. */
+export async function describeLlmConfig(): Promise<LlmConfigDescription> {
+  const [config, saved] = await Promise.all([resolveLlmConfig(), readLlmSettings()]);
+  const model = config.compactionModel;
+  const parsed = model ? parseModelSpec(model.value) : null;
+  return {
+    providers: LLM_PROVIDERS.map((provider) => {
+      const { apiKey, baseUrl } = config.providers[provider];
+      const problem = providerProblem(config, provider);
+      return {
+        provider,
+        label: PROVIDER_LABELS[provider],
+        configured: problem === null,
+        problem,
+        apiKey: { set: apiKey !== null, source: apiKey?.source ?? null, envVar: KEY_ENV[provider] },
+        baseUrl: baseUrl ? { value: displayUrl(baseUrl.value), source: baseUrl.source } : null,
+        baseUrlEnvVar: BASE_URL_ENV[provider],
+      };
+    }),
+    compactionModel: model ? { value: model.value, source: model.source, error: parsed && !parsed.ok ? parsed.error : null } : null,
+    compactionModelEnvVar: LLM_ENV.compactionModel,
+    saved: {
+      compactionModel: saved.compactionModel,
+      openaiCompatibleBaseUrl: saved.openaiCompatibleBaseUrl === null ? null : displayUrl(saved.openaiCompatibleBaseUrl),
+      openaiCompatibleApiKeySet: saved.openaiCompatibleApiKey !== null,
+    },
+  };
+}

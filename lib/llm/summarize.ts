@@ -1,0 +1,302 @@
+import "server-only";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { APICallError, generateText, type LanguageModel } from "ai";
+import type { CompactionTurn } from "@/lib/domain/compaction/types";
+import type { JsonValue, TurnPart } from "@/lib/domain/types";
+import { providerProblem, resolveLlmConfig, type LlmConfig } from "./config";
+import { formatModelSpec, parseModelSpec, PROVIDER_LABELS, type LlmProvider, type ModelSpec } from "./model-spec";
+
+/**
+ * co-cli's summarisation agent (seeds/001 §4.4) on the Vercel AI SDK: a disposable call with no
+ * tools (a summary must never run one), a minimal system prompt, the dropped turns as the
+ * conversation and one user turn asking for the summary. It raises on failure; the caller decides
+ * on a fallback (co-cli's static marker) or shows the error.
+ */
+export const SUMMARIZER_SYSTEM_PROMPT = "You are a conversation summariser. Return only the summary.";
+export const SUMMARIZE_PROMPT =
+  "Summarize the following conversation in a concise form that preserves:\n" +
+  "- Key decisions and outcomes\n" +
+  "- File paths and tool names referenced\n" +
+  "- Error resolutions and workarounds\n" +
+  "- Any pending tasks or next steps\n\n" +
+  "Be brief - this summary replaces the original messages to save context space.";
+export const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
+
+export type SummarizeRequest = {
+  /** "<provider>:<model>"; blank uses the default compaction model (settings, then THREADLINE_COMPACTION_MODEL). */
+  model: string;
+  turns: CompactionTurn[];
+  /** Appended to the prompt as "Focus on: ...". */
+  instructions?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+};
+
+export type SummarizeResult = {
+  text: string;
+  /** The model used, "<provider>:<model>". */
+  model: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  durationMs: number;
+};
+
+export type SummarizerErrorKind = "config" | "network" | "timeout" | "rate-limit" | "auth" | "empty" | "cancelled" | "provider";
+
+/** A failed summary. `message` is for the user and never holds a key. */
+export class SummarizerError extends Error {
+  readonly kind: SummarizerErrorKind;
+  /** The provider's HTTP status, when it answered with one. */
+  readonly status: number | null;
+  constructor(kind: SummarizerErrorKind, message: string, status: number | null = null) {
+    super(message);
+    this.name = "SummarizerError";
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The conversation as messages
+
+type Side = "user" | "assistant";
+type Segment = { role: Side; text: string };
+/** A plain-text message; a valid ModelMessage for every provider. */
+export type SummaryMessage = { role: Side; content: string };
+
+/** Parts the rendering uses; a turn whose parts have none of these is rendered from `content`. */
+const RENDERED_PARTS = new Set<TurnPart["type"]>(["text", "tool_call", "tool_result", "image", "compaction"]);
+
+function jsonText(value: JsonValue | undefined): string {
+  if (value === undefined) return "";
+  if (typeof value === "string") return value;
+  // Content blocks ([{type: "text", text}]) read as their text.
+  if (Array.isArray(value) && value.every((v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v.text === "string")) {
+    return value.map((v) => (v as { text: string }).text).join("\n");
+  }
+  return JSON.stringify(value);
+}
+
+function toolResultText(name: string, content: string, isError = false): string {
+  return `[${isError ? "tool error" : "tool result"} for ${name}]\n${content}`;
+}
+
+/** How a turn's own text reads on the side it lands on: system and tool turns are labelled user-side text. */
+function labelled(turn: CompactionTurn, text: string): Segment {
+  switch (turn.role) {
+    case "user":
+    case "assistant":
+      return { role: turn.role, text };
+    case "system":
+      return { role: "user", text: `[system message]\n${text}` };
+    case "tool":
+      return { role: "user", text: toolResultText(turn.toolName ?? "a tool", text) };
+  }
+}
+
+function renderTurn(turn: CompactionTurn, callNames: Map<string, string>): Segment[] {
+  const segments: Segment[] = [];
+  const parts = turn.parts?.some((p) => RENDERED_PARTS.has(p.type)) ? turn.parts : null;
+  if (!parts) {
+    if (turn.content.trim()) segments.push(labelled(turn, turn.content));
+  } else {
+    for (const part of parts) {
+      switch (part.type) {
+        case "text":
+          if (part.text.trim()) segments.push(labelled(turn, part.text));
+          break;
+        case "thinking":
+          break; // private reasoning: the summary keeps what was said and done
+        case "tool_call":
+          segments.push({
+            role: "assistant",
+            text: part.arguments === undefined ? `[called ${part.name}]` : `[called ${part.name} with ${JSON.stringify(part.arguments)}]`,
+          });
+          break;
+        case "tool_result": {
+          const name = callNames.get(part.toolCallId) ?? turn.toolName ?? "a tool";
+          segments.push({ role: "user", text: toolResultText(name, jsonText(part.content), part.isError === true) });
+          break;
+        }
+        case "image":
+          segments.push(labelled(turn, `[image: ${part.path ?? part.alt ?? part.mediaType ?? "attached"}]`));
+          break;
+        case "compaction":
+          if (turn.content.trim()) segments.push(labelled(turn, `[summary of earlier conversation]\n${turn.content}`));
+          break;
+      }
+    }
+  }
+  // Paths the turn names but its text does not: the summary should keep them (§4.4 prompt).
+  const rendered = segments.map((s) => s.text).join("\n");
+  const extra = [
+    ...turn.files.filter((f) => !rendered.includes(f)).map((f) => `[file: ${f}]`),
+    ...turn.images.filter((f) => !rendered.includes(f)).map((f) => `[image: ${f}]`),
+  ];
+  if (extra.length > 0) segments.push({ role: turn.role === "assistant" ? "assistant" : "user", text: extra.join("\n") });
+  return segments;
+}
+
+/**
+ * The dropped turns, then the request, as messages every provider accepts: user first, roles
+ * alternating (consecutive same-side text merged), the request last on the user side.
+ */
+export function buildSummaryMessages(turns: CompactionTurn[], instructions?: string): SummaryMessage[] {
+  const callNames = new Map<string, string>();
+  for (const turn of turns) {
+    for (const part of turn.parts ?? []) if (part.type === "tool_call") callNames.set(part.id, part.name);
+  }
+  const focus = instructions?.trim();
+  const request = focus ? `${SUMMARIZE_PROMPT}\n\nFocus on: ${focus}` : SUMMARIZE_PROMPT;
+
+  const merged: Segment[] = [];
+  const push = (segment: Segment) => {
+    const last = merged.at(-1);
+    if (last && last.role === segment.role) last.text += `\n\n${segment.text}`;
+    else merged.push({ ...segment });
+  };
+  for (const turn of turns) renderTurn(turn, callNames).forEach(push);
+  if (merged[0]?.role === "assistant") merged.unshift({ role: "user", text: "[Conversation to summarise begins here.]" });
+  const last = merged.at(-1);
+  if (last?.role === "user") last.text += `\n\n---\n\n${request}`;
+  else merged.push({ role: "user", text: request });
+  return merged.map((m) => ({ role: m.role, content: m.text }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Providers
+
+function createModel(spec: ModelSpec, config: LlmConfig): LanguageModel {
+  const { apiKey, baseUrl } = config.providers[spec.provider];
+  switch (spec.provider) {
+    case "openai":
+      // Chat Completions rather than the Responses API, so OPENAI_BASE_URL may point at any
+      // OpenAI-compatible server too.
+      return createOpenAI({ apiKey: apiKey?.value, baseURL: baseUrl?.value }).chat(spec.model);
+    case "anthropic":
+      return createAnthropic({ apiKey: apiKey?.value, baseURL: baseUrl?.value }).languageModel(spec.model);
+    case "google":
+      return createGoogleGenerativeAI({ apiKey: apiKey?.value }).languageModel(spec.model);
+    case "openai-compatible":
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: baseUrl!.value, apiKey: apiKey?.value }).chatModel(spec.model);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+const MAX_DETAIL = 300;
+
+/** Provider text for a message: one line, trimmed, with every configured key blanked out. */
+function detail(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join("[redacted]");
+  out = out.replace(/\s+/g, " ").trim();
+  return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL - 1)}…` : out;
+}
+
+function secretsOf(config: LlmConfig): string[] {
+  return Object.values(config.providers)
+    .map((p) => p.apiKey?.value)
+    .filter((key): key is string => typeof key === "string" && key.length >= 3);
+}
+
+function classify(error: unknown, provider: LlmProvider, config: LlmConfig): SummarizerError {
+  const label = PROVIDER_LABELS[provider];
+  const secrets = secretsOf(config);
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const said = detail(error.message, secrets).replace(/[.\s]+$/, "");
+    if (status === undefined) {
+      const cause = error.cause instanceof Error ? detail(error.cause.message, secrets) : said;
+      return new SummarizerError("network", `Could not reach ${label} at ${hostOf(error.url)}: ${cause}`);
+    }
+    if (status === 429) return new SummarizerError("rate-limit", `${label} is rate limiting requests (HTTP 429): ${said}. Wait a moment and retry.`, status);
+    if (status === 401 || status === 403) {
+      const key = config.providers[provider].apiKey;
+      const where = key ? ` Check the API key from ${key.origin}.` : "";
+      return new SummarizerError("auth", `${label} refused the request (HTTP ${status}): ${said}.${where}`, status);
+    }
+    return new SummarizerError("provider", `${label} answered HTTP ${status}: ${said}.`, status);
+  }
+  if (error instanceof Error) {
+    if (error.name === "AI_LoadAPIKeyError" || error.name === "AI_LoadSettingError") {
+      return new SummarizerError("config", `${label} is not configured: ${detail(error.message, secrets)}`);
+    }
+    if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
+      const cause = error.cause instanceof Error ? error.cause.message : error.message;
+      return new SummarizerError("network", `Could not reach ${label}: ${detail(cause, secrets)}`);
+    }
+    return new SummarizerError("provider", `${label} failed: ${detail(error.message, secrets)}`);
+  }
+  return new SummarizerError("provider", `${label} failed: ${detail(String(error), secrets)}`);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "its base URL";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function summarizeWithLlm(request: SummarizeRequest): Promise<SummarizeResult> {
+  const { turns, instructions, signal } = request;
+  const timeoutMs = request.timeoutMs ?? DEFAULT_SUMMARIZER_TIMEOUT_MS;
+  if (turns.length === 0) throw new Error("summarizeWithLlm: no turns to summarise");
+  if (signal?.aborted) throw new SummarizerError("cancelled", "Summarising was cancelled.");
+
+  const config = await resolveLlmConfig();
+  const wanted = request.model.trim() || config.compactionModel?.value;
+  if (!wanted) {
+    throw new SummarizerError("config", "No compaction model chosen: pick one, or set THREADLINE_COMPACTION_MODEL or the model in Settings → Compaction.");
+  }
+  const parsed = parseModelSpec(wanted);
+  if (!parsed.ok) throw new SummarizerError("config", parsed.error);
+  const spec = parsed.spec;
+  const problem = providerProblem(config, spec.provider);
+  if (problem) throw new SummarizerError("config", problem);
+
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const abortSignal = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+  const started = performance.now();
+  try {
+    const result = await generateText({
+      model: createModel(spec, config),
+      system: SUMMARIZER_SYSTEM_PROMPT,
+      messages: buildSummaryMessages(turns, instructions),
+      maxRetries: 0,
+      abortSignal,
+    });
+    const durationMs = Math.round(performance.now() - started);
+    const text = result.text.trim();
+    if (!text) throw new SummarizerError("empty", `${PROVIDER_LABELS[spec.provider]} returned an empty summary (finish reason: ${result.finishReason}).`);
+    return {
+      text,
+      model: formatModelSpec(spec),
+      inputTokens: result.usage.inputTokens ?? null,
+      outputTokens: result.usage.outputTokens ?? null,
+      durationMs,
+    };
+  } catch (error) {
+    if (error instanceof SummarizerError) throw error;
+    // Which signal fired decides, whatever shape the abort took on its way up.
+    if (signal?.aborted) throw new SummarizerError("cancelled", "Summarising was cancelled.");
+    if (timeout.signal.aborted) {
+      throw new SummarizerError("timeout", `${PROVIDER_LABELS[spec.provider]} did not answer within ${formatSeconds(timeoutMs)}.`);
+    }
+    throw classify(error, spec.provider, config);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
