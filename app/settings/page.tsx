@@ -68,32 +68,35 @@ export default async function SettingsPage() {
             )}
           </dd>
         </dl>
-        <table className="mt-3 w-full text-sm">
-          <thead className="text-left text-zinc-500">
-            <tr>
-              <th className="py-1">Provider</th>
-              <th className="py-1">Status</th>
-              <th className="py-1">API key</th>
-              <th className="py-1">Base URL</th>
-            </tr>
-          </thead>
-          <tbody>
-            {llm.providers.map((p) => (
-              <tr key={p.provider} className="border-t border-zinc-100 align-top" data-testid={`llm-provider-${p.provider}`}>
-                <td className="py-1">
-                  {p.label} <span className="font-mono text-xs text-zinc-500">{p.provider}</span>
-                </td>
-                <td className={`py-1 ${p.configured ? "text-emerald-700" : "text-zinc-500"}`}>{p.configured ? "configured" : p.problem}</td>
-                <td className="py-1">
-                  {p.apiKey.set ? `set (${p.apiKey.source === "settings" ? "saved here" : p.apiKey.envVar})` : `not set (${p.apiKey.envVar})`}
-                </td>
-                <td className="py-1 font-mono text-xs break-all">
-                  {p.baseUrl ? `${p.baseUrl.value} (${p.baseUrl.source === "settings" ? "saved here" : p.baseUrlEnvVar})` : p.provider === "openai-compatible" ? "not set" : "default"}
-                </td>
+        {/* Wide on a phone: it scrolls in its box, the page does not. */}
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="text-left text-zinc-500">
+              <tr>
+                <th className="py-1">Provider</th>
+                <th className="py-1">Status</th>
+                <th className="py-1">API key</th>
+                <th className="py-1">Base URL</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {llm.providers.map((p) => (
+                <tr key={p.provider} className="border-t border-zinc-100 align-top" data-testid={`llm-provider-${p.provider}`}>
+                  <td className="py-1">
+                    {p.label} <span className="font-mono text-xs text-zinc-500">{p.provider}</span>
+                  </td>
+                  <td className={`py-1 ${p.configured ? "text-emerald-700" : "text-zinc-500"}`}>{p.configured ? "configured" : p.problem}</td>
+                  <td className="py-1">
+                    {p.apiKey.set ? `set (${p.apiKey.source === "settings" ? "saved here" : p.apiKey.envVar})` : `not set (${p.apiKey.envVar})`}
+                  </td>
+                  <td className="py-1 font-mono text-xs break-all">
+                    {p.baseUrl ? `${p.baseUrl.value} (${p.baseUrl.source === "settings" ? "saved here" : p.baseUrlEnvVar})` : p.provider === "openai-compatible" ? "not set" : "default"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <CompactionSettingsForm saved={llm.saved} apiKeyFromEnv={compatible?.apiKey.source === "env"} />
       </section>
 

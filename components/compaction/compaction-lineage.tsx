@@ -14,7 +14,7 @@ export function describeCompaction(c: CompactionRecord): string {
 }
 
 /** A thread's compaction lineage both ways: what it was compacted from (with undo), and its revisions. */
-export function CompactionLineage({ links }: { links: CompactionLinks }) {
+export function CompactionLineage({ links, undoWarning }: { links: CompactionLinks; undoWarning: string | null }) {
   const { compactedFrom, revisions } = links;
   if (!compactedFrom && revisions.length === 0) return null;
   return (
@@ -34,7 +34,7 @@ export function CompactionLineage({ links }: { links: CompactionLinks }) {
               {describeCompaction(compactedFrom)}, {compactedFrom.replaced.length > 0 ? `turns #${compactedFrom.replaced[0]! + 1}-#${compactedFrom.replaced.at(-1)! + 1} summarised` : `${compactedFrom.trimmed.length} outputs trimmed`},{" "}
               <time dateTime={compactedFrom.createdAt}>{formatDateTime(compactedFrom.createdAt)}</time>
             </span>
-            {compactedFrom.originalExists && <UndoCompactionButton revisionThreadId={compactedFrom.revisionThreadId} />}
+            {compactedFrom.originalExists && <UndoCompactionButton revisionThreadId={compactedFrom.revisionThreadId} warning={undoWarning} />}
           </dd>
         </div>
       )}

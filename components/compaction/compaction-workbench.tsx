@@ -5,12 +5,12 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { formatInteger, plural } from "@/lib/format";
 import {
-  applyCompaction,
-  cancelCompactionJob,
   compactionKeys,
   fetchCompactionJob,
   fetchCompactionPreview,
-  startCompactionJob,
+  requestCompactionApply,
+  requestJobCancel,
+  requestJobStart,
   type CompactionJobRecord,
   type CompactionPreview,
   type CompactionRequestBody,
@@ -43,6 +43,8 @@ export type WorkbenchProps = {
   configuredProviders: string[];
   /** The thread's newest LLM job, so a result that finished while the page was closed is not lost. */
   initialJob: CompactionJobRecord | null;
+  /** A range preset from a turn's "Summarise up to here / from here". */
+  initialRange: { direction: "up-to" | "from"; at: number } | null;
 };
 
 type Form = {
@@ -114,13 +116,13 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   const queryClient = useQueryClient();
   const ids = useId();
   const initialForm: Form = {
-    strategy: turns.length > 44 ? "window" : "full",
+    strategy: props.initialRange ? "range" : turns.length > 44 ? "window" : "full",
     summarizer: "extractive",
     llmModel: props.defaultLlmModel ?? "",
     targetModel: props.initialTargetModel,
     instructions: "",
     window: { trigger: "turns", maxTurns: "40", maxTokens: "" },
-    range: { direction: "up-to", at: Math.max(0, Math.floor(turns.length / 2) - 1) },
+    range: props.initialRange ?? { direction: "up-to", at: Math.max(0, Math.floor(turns.length / 2) - 1) },
     trim: { maxChars: "2000" },
   };
   const restorable = props.initialJob && (props.initialJob.status === "running" || props.initialJob.status === "succeeded") ? props.initialJob : null;
@@ -132,15 +134,6 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   const request = useDebounced(current, 300);
   const currentKey = JSON.stringify(current);
 
-  // A different request makes a different summary: the edits and the LLM job of the old one are
-  // dropped at once (not when the debounced request catches up, which could wipe an edit begun
-  // meanwhile). Adjusted while rendering, as React advises for state derived from a change.
-  const [lastKey, setLastKey] = useState(currentKey);
-  if (lastKey !== currentKey) {
-    setLastKey(currentKey);
-    setDraft(null);
-    setJobId(null);
-  }
 
   const update = (change: Partial<Form>) => setForm((f) => ({ ...f, ...change }));
   const llm = form.summarizer === "llm" && form.strategy !== "trim-tool-output";
@@ -155,31 +148,56 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   });
   const jobResult = llm && job.data?.status === "succeeded" ? (job.data.result as unknown as CompactionPreview) : null;
 
+  // A different request makes a different summary: the edits and the LLM job of the old one are
+  // dropped at once (not when the debounced request catches up, which could wipe an edit begun
+  // meanwhile), and a job still running for it is cancelled. Adjusted while rendering, as React
+  // advises for state that follows a change; the cancel request goes out from an effect.
+  const [lastKey, setLastKey] = useState(currentKey);
+  const [orphan, setOrphan] = useState<string | null>(null);
+  if (lastKey !== currentKey) {
+    setLastKey(currentKey);
+    setDraft(null);
+    if (jobId && job.data?.status === "running") setOrphan(jobId);
+    setJobId(null);
+  }
+  useEffect(() => {
+    if (!orphan) return;
+    void requestJobCancel(orphan).catch(() => {}); // best effort: it ends on its own otherwise
+    setOrphan(null);
+  }, [orphan]);
+
+  // With the LLM chosen, the plan and figures are shown with the static marker standing in for its
+  // summary, so nothing is paid for before the user sees what would be replaced.
+  const planRequest: CompactionRequestBody = llm ? { ...request, summarizer: "marker", model: undefined, instructions: undefined } : request;
+  const incomplete = form.strategy === "window" && form.window.trigger === "tokens" && form.window.maxTokens === "";
   const base = useQuery({
-    queryKey: compactionKeys.preview(threadId, request),
-    queryFn: ({ signal }) => fetchCompactionPreview(threadId, request, signal),
-    enabled: !llm,
+    queryKey: compactionKeys.preview(threadId, planRequest),
+    queryFn: ({ signal }) => fetchCompactionPreview(threadId, planRequest, signal),
+    enabled: !incomplete,
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 60_000,
   });
-  const generated = llm ? jobResult : (base.data ?? null);
-  const generatedSummary = generated?.summary ?? null;
+  const awaitingLlm = llm && jobResult === null;
+  const generated = llm ? (jobResult ?? base.data ?? null) : (base.data ?? null);
+  const generatedSummary = awaitingLlm ? null : (generated?.summary ?? null);
   const editedSummary = useDebounced(draft, 400);
   const edited = editedSummary !== null && editedSummary !== generatedSummary;
   const remeasured = useQuery({
     queryKey: compactionKeys.preview(threadId, { ...request, summary: editedSummary ?? "" }),
     queryFn: ({ signal }) => fetchCompactionPreview(threadId, { ...request, summary: editedSummary! }, signal),
-    enabled: edited && generated !== null && editedSummary!.trim() !== "",
+    enabled: edited && !awaitingLlm && generated !== null && editedSummary!.trim() !== "",
     placeholderData: keepPreviousData,
     retry: false,
   });
   const preview = edited ? (remeasured.data ?? generated) : generated;
-  const previewError = llm ? null : base.error;
+  const previewError = incomplete ? null : base.error;
+  // The preview on screen is for the form as it is now (not a debounced or placeholder one).
+  const showsCurrent = !base.isPlaceholderData && JSON.stringify(request) === currentKey;
 
   const start = useMutation({
     // What the form says now: the debounced copy may lag a click that follows typing.
-    mutationFn: () => startCompactionJob(threadId, current),
+    mutationFn: () => requestJobStart(threadId, current),
     onSuccess: (started) => {
       queryClient.setQueryData(compactionKeys.job(started.id), started);
       setDraft(null);
@@ -187,11 +205,11 @@ export function CompactionWorkbench(props: WorkbenchProps) {
     },
   });
   const cancel = useMutation({
-    mutationFn: () => cancelCompactionJob(jobId!),
+    mutationFn: () => requestJobCancel(jobId!),
     onSuccess: (cancelled) => queryClient.setQueryData(compactionKeys.job(cancelled.id), cancelled),
   });
   const apply = useMutation({
-    mutationFn: () => applyCompaction(threadId, { ...request, ...(draft !== null && draft !== generatedSummary ? { summary: draft } : {}), ...(llm && jobId ? { jobId } : {}) }),
+    mutationFn: () => requestCompactionApply(threadId, { ...request, ...(draft !== null && draft !== generatedSummary ? { summary: draft } : {}), ...(llm && jobId ? { jobId } : {}) }),
     onSuccess: ({ thread }) => {
       queryClient.removeQueries({ queryKey: ["threads"] });
       router.push(`/threads/${thread.id}`);
@@ -203,11 +221,11 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   const replaced = new Set(preview?.plan.replaced ?? []);
   const refusal = preview?.refusal ?? null;
   const lost = preview ? [...preview.lostReferences.paths, ...preview.lostReferences.tools] : [];
-  const canApply = preview !== null && refusal === null && !apply.isPending && (preview.summary === null || summaryText.trim() !== "");
+  const canApply = preview !== null && !awaitingLlm && showsCurrent && refusal === null && !apply.isPending && (preview.summary === null || summaryText.trim() !== "");
 
   return (
     <div className="space-y-6">
-      <form className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 lg:grid-cols-2" onSubmit={(e) => e.preventDefault()} aria-label="Compaction settings">
+      <form className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 lg:grid-cols-2" onSubmit={(e) => e.preventDefault()} aria-label="Compaction options">
         <fieldset className="space-y-2">
           <legend className="mb-1 text-sm font-semibold">Strategy</legend>
           {STRATEGIES.map((s) => (
@@ -279,7 +297,7 @@ export function CompactionWorkbench(props: WorkbenchProps) {
               <legend className="mb-1 font-semibold">Summariser</legend>
               <div className="flex flex-wrap overflow-hidden rounded border border-zinc-300">
                 {SUMMARIZERS.map((s) => (
-                  <label key={s.id} className={`cursor-pointer px-3 py-1.5 ${form.summarizer === s.id ? "bg-indigo-600 text-white" : "bg-white"}`}>
+                  <label key={s.id} className={`cursor-pointer px-3 py-1.5 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset ${form.summarizer === s.id ? "bg-indigo-600 text-white" : "bg-white"}`}>
                     <input type="radio" name="summarizer" value={s.id} checked={form.summarizer === s.id} onChange={() => update({ summarizer: s.id })} className="sr-only" />
                     {s.label}
                   </label>
@@ -330,7 +348,8 @@ export function CompactionWorkbench(props: WorkbenchProps) {
       {llm && <JobStatus job={job.data ?? null} startError={start.error} onUse={(summarizer) => update({ summarizer })} onRetry={() => start.mutate()} />}
 
       {previewError && <ErrorBox error={previewError} />}
-      {!preview && !previewError && !llm && <p className="text-sm text-zinc-500" aria-live="polite">Working out the preview…</p>}
+      {incomplete && <p className="text-sm text-zinc-500">Enter a token threshold to see the plan.</p>}
+      {!preview && !previewError && !incomplete && <p className="text-sm text-zinc-500" aria-live="polite">Working out the preview…</p>}
 
       {preview && (
         <section aria-labelledby={`${ids}-preview`} className="space-y-4">
@@ -387,14 +406,19 @@ export function CompactionWorkbench(props: WorkbenchProps) {
             </section>
             <section aria-label="Summary" className="rounded-lg border border-zinc-200 bg-white">
               <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2">
-                <h3 className="flex-1 text-sm font-semibold">{preview.summary === null ? "No summary: outputs are cut in place" : "Summary (editable)"}</h3>
+                <h3 className="flex-1 text-sm font-semibold">{preview.summary === null ? "No summary: outputs are cut in place" : awaitingLlm ? "Summary (not written yet)" : "Summary (editable)"}</h3>
                 {draft !== null && draft !== generatedSummary && (
                   <button type="button" onClick={() => setDraft(null)} className="text-xs text-indigo-700 underline">
                     Reset to the generated summary
                   </button>
                 )}
               </div>
-              {preview.summary !== null && (
+              {awaitingLlm && preview.plan.replaced.length > 0 && (
+                <p className="px-3 py-3 text-sm text-zinc-600" data-testid="awaiting-llm">
+                  The figures above use the static marker as a stand-in. Summarise with the LLM to see, edit and apply its summary.
+                </p>
+              )}
+              {!awaitingLlm && preview.summary !== null && (
                 <textarea
                   aria-label="Summary"
                   value={summaryText}

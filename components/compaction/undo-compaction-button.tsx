@@ -6,12 +6,14 @@ import { useState, useTransition } from "react";
 import { undoCompactionAction } from "@/lib/actions/compactions";
 
 /** One click back to the original: the revision is deleted, the original was never changed. */
-export function UndoCompactionButton({ revisionThreadId }: { revisionThreadId: string }) {
+export function UndoCompactionButton({ revisionThreadId, warning }: { revisionThreadId: string; warning: string | null }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  const undo = () =>
+  // One click, unless the revision holds work of its own since (then it asks first).
+  const undo = () => {
+    if (warning && !window.confirm(`${warning}\n\nUndo the compaction anyway?`)) return;
     startTransition(async () => {
       const result = await undoCompactionAction(revisionThreadId);
       if (!result.ok) return setError(result.message);
@@ -19,6 +21,7 @@ export function UndoCompactionButton({ revisionThreadId }: { revisionThreadId: s
       router.push(`/threads/${result.originalThreadId}`);
       router.refresh();
     });
+  };
   return (
     <span className="inline-flex items-center gap-2">
       <button type="button" onClick={undo} disabled={pending} className="rounded border border-violet-300 bg-violet-50 px-2 py-0.5 text-sm font-medium text-violet-900 hover:bg-violet-100 disabled:opacity-60">

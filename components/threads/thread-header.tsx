@@ -32,6 +32,16 @@ const CHILD_GROUPS = [
   { label: "Continued by", testId: "continuation-children", match: (c: ChildThreadLink) => c.relation?.kind !== "subagent" && c.relation?.kind !== "fork" },
 ];
 
+/** What undoing this revision would also delete, if anything: turns added since, continuations' parent. */
+function undoWarning(thread: Thread, compactions: CompactionLinks, children: ChildThreadLink[]): string | null {
+  const made = compactions.compactedFrom ? Date.parse(compactions.compactedFrom.createdAt) : null;
+  if (made === null) return null;
+  const lost: string[] = [];
+  if (Date.parse(thread.lastUpdatedAt) > made + 1_000) lost.push("turns were added to this revision after it was made, and they would be deleted with it");
+  if (children.length > 0) lost.push(`${plural(children.length, "thread")} continue from it and would lose their parent`);
+  return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
+}
+
 export function ThreadHeader({ thread, parent, childThreads, compactions }: Props) {
   const kind = relationKind(thread);
   return (
@@ -108,7 +118,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions }: Prop
             </dd>
           </div>
         )}
-        <CompactionLineage links={compactions} />
+        <CompactionLineage links={compactions} undoWarning={undoWarning(thread, compactions, childThreads)} />
         {CHILD_GROUPS.map(({ label, testId, match }) => {
           const group = childThreads.filter(match);
           if (group.length === 0) return null;

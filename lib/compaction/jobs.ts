@@ -1,24 +1,39 @@
 import "server-only";
 import { AppError } from "@/lib/domain/errors";
 import type { JsonObject } from "@/lib/domain/types";
-import { createJob, findJob, finishJob, latestJob, setJobProgress, type CompactionJobRecord } from "@/lib/db/compactions";
-import { getThread } from "@/lib/db/threads";
+import { createJob, findJob, finishJob, latestJob, markJobApplied, setJobProgress, type CompactionJobRecord } from "@/lib/db/compactions";
+import { purgeThread } from "@/lib/db/threads";
 import { validate } from "@/lib/http/responses";
 import { compactionRequestSchema, type CompactionRequest } from "@/lib/validation/compactions";
-import { applyCompaction, previewCompaction, publicPreview, type CompactionPreview } from "./service";
+import { applyCompaction, checkSummarizer, previewCompaction, publicPreview, type CompactionPreview } from "./service";
 
 /**
  * LLM summarisation as a background job: the page starts it, polls it, may cancel it, and finds
  * its result after being closed and reopened (jobs are rows; only the abort handles live here).
+ * The handles are kept on globalThis: the server renders pages and answers API routes from
+ * separately bundled module copies, and each would otherwise see its own empty map (and take a
+ * job the other runs for one cut off by a restart).
  */
-const running = new Map<string, AbortController>();
+const globalForJobs = globalThis as unknown as { threadlineCompactionJobs?: Map<string, AbortController> };
+const running = (globalForJobs.threadlineCompactionJobs ??= new Map<string, AbortController>());
 
+/** Logged, not thrown: a job's bookkeeping failing must not become an unhandled rejection. */
+const logFailure = (what: string) => (error: unknown) => console.error(`[threadline] compaction job: ${what} failed`, error);
+
+/**
+ * Starts a summary in the background, after checking at once what would make it fail anyway
+ * (unknown thread, bad options, a plan that changes nothing, no usable model): those answer
+ * 400/404/422 here instead of becoming failed jobs.
+ */
 export async function startCompactionJob(threadId: string, request: CompactionRequest): Promise<CompactionJobRecord> {
-  await getThread(threadId, { includeExpired: true }); // 404 before a job exists
-  const job = await createJob(threadId, request as unknown as JsonObject, "Starting");
+  await previewCompaction(threadId, { ...request, summarizer: "marker", model: undefined, summary: undefined });
+  const model = await checkSummarizer(request);
+  const job = await createJob(threadId, { ...request, model } as unknown as JsonObject, "Starting");
   const controller = new AbortController();
   running.set(job.id, controller);
-  void run(job.id, threadId, request, controller.signal).finally(() => running.delete(job.id));
+  void run(job.id, threadId, { ...request, model }, controller.signal)
+    .catch(logFailure("recording the end"))
+    .finally(() => running.delete(job.id));
   return job;
 }
 
@@ -26,7 +41,7 @@ async function run(jobId: string, threadId: string, request: CompactionRequest, 
   try {
     const preview = await previewCompaction(threadId, request, {
       signal,
-      onProgress: (text) => void setJobProgress(jobId, text),
+      onProgress: (text) => void setJobProgress(jobId, text).catch(logFailure("progress")),
     });
     await finishJob(jobId, { status: "succeeded", result: publicPreview(preview) as unknown as JsonObject, progress: "Done" });
   } catch (error) {
@@ -59,22 +74,35 @@ export async function cancelCompactionJob(jobId: string): Promise<CompactionJobR
   return (await findJob(jobId))!;
 }
 
+/** The thread's newest job, unless it was applied already (the page then starts afresh). */
 export async function latestCompactionJob(threadId: string): Promise<CompactionJobRecord | null> {
   const job = await latestJob(threadId);
-  return job ? getCompactionJob(job.id) : null;
+  return job && job.revisionThreadId === null ? getCompactionJob(job.id) : null;
 }
 
 /**
  * Applies what a finished LLM job previewed, with the summary as the user left it: the summariser
- * is not asked again (its answer would differ, and it costs).
+ * is not asked again (its answer would differ, and it costs). Refused when the job was applied
+ * already, or when the thread changed since (the summary would stand for turns it never saw).
  */
 export async function applyCompactionJob(threadId: string, jobId: string, summary: string | undefined) {
   const job = await getCompactionJob(jobId);
   if (job.threadId !== threadId) throw new AppError("validation_failed", "jobId: that job belongs to another thread", [{ field: "jobId", message: "belongs to another thread" }]);
+  if (job.revisionThreadId) throw new AppError("conflict", `Compaction job ${jobId} was applied already, as thread ${job.revisionThreadId}`);
   if (job.status !== "succeeded" || !job.result) {
     throw new AppError("conflict", `Compaction job ${jobId} is ${job.status}; only a finished summary can be applied`);
   }
   const generated = job.result as unknown as CompactionPreview;
   const request = validate(compactionRequestSchema, { ...job.request, apply: true, summary: summary ?? generated.summary ?? undefined, jobId: undefined });
-  return applyCompaction(threadId, request, { summary: generated.summary, durationMs: generated.durationMs });
+  const applied = await applyCompaction(threadId, request, {
+    summary: generated.summary,
+    durationMs: generated.durationMs,
+    expected: { turnsBefore: generated.turnsBefore, replaced: generated.plan.replaced },
+  });
+  if (!(await markJobApplied(jobId, applied.thread.id))) {
+    // Applied twice at once: the other request won; this revision goes again.
+    await purgeThread(applied.thread.id);
+    throw new AppError("conflict", `Compaction job ${jobId} was applied already`);
+  }
+  return applied;
 }

@@ -18,7 +18,7 @@ import { createRevision, type CompactionRecord } from "@/lib/db/compactions";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { getThreadWithTurns } from "@/lib/db/threads";
 import { contentTokenCounts } from "@/lib/db/token-counts";
-import { resolveLlmConfig } from "@/lib/llm/config";
+import { providerProblem, resolveLlmConfig } from "@/lib/llm/config";
 import { formatModelSpec, parseModelSpec } from "@/lib/llm/model-spec";
 import { summarizeWithLlm, SummarizerError } from "@/lib/llm/summarize";
 import { findModel } from "@/lib/models/catalog";
@@ -128,7 +128,8 @@ export async function previewCompaction(threadId: string, request: CompactionReq
   let summarizerModel: string | null = null;
   if (plan.replaced.length > 0) {
     summarizer = request.summarizer;
-    if (request.summarizer === "llm") summarizerModel = request.model ?? (await defaultCompactionModel());
+    // With a summary given (an applied job's, an edit) no model is called: the one named is recorded.
+    if (request.summarizer === "llm") summarizerModel = request.summary !== undefined && request.model ? request.model : ((await checkSummarizer(request)) ?? null);
     summary = request.summary ?? (await writeSummary(request, replacedTurns, summarizerModel, context));
     if (summary.trim() === "") throw new AppError("validation_failed", "summary: must not be empty", [{ field: "summary", message: "must not be empty" }]);
   }
@@ -188,6 +189,21 @@ export function publicPreview(preview: Awaited<ReturnType<typeof previewCompacti
   return shown;
 }
 
+/**
+ * The LLM summariser's model for a request ("<provider>:<model>"), checked to be usable: a
+ * provider without its key or base URL is refused here, before any job or call. Undefined for the
+ * offline summarisers.
+ */
+export async function checkSummarizer(request: CompactionRequest): Promise<string | undefined> {
+  if (request.summarizer !== "llm") return undefined;
+  const model = request.model ?? (await defaultCompactionModel());
+  const parsed = parseModelSpec(model);
+  if (!parsed.ok) throw new AppError("validation_failed", parsed.error, [{ field: "model", message: parsed.error }]);
+  const problem = providerProblem(await resolveLlmConfig(), parsed.spec.provider);
+  if (problem) throw new AppError("validation_failed", `model: ${problem}`, [{ field: "model", message: problem }]);
+  return model;
+}
+
 async function defaultCompactionModel(): Promise<string> {
   const config = await resolveLlmConfig();
   if (!config.compactionModel) {
@@ -204,8 +220,18 @@ async function defaultCompactionModel(): Promise<string> {
  * Applies a compaction: a new thread, the compacted revision, linked to its original, which is
  * not touched. Refused (422) when the revision would not be smaller.
  */
-export async function applyCompaction(threadId: string, request: CompactionRequest, fromJob?: { summary: string | null; durationMs: number }): Promise<{ thread: Awaited<ReturnType<typeof createRevision>>["thread"]; compaction: CompactionRecord }> {
+export async function applyCompaction(
+  threadId: string,
+  request: CompactionRequest,
+  fromJob?: { summary: string | null; durationMs: number; expected: { turnsBefore: number; replaced: number[] } },
+): Promise<{ thread: Awaited<ReturnType<typeof createRevision>>["thread"]; compaction: CompactionRecord }> {
   const preview = await previewCompaction(threadId, request);
+  if (fromJob && (preview.turnsBefore !== fromJob.expected.turnsBefore || preview.plan.replaced.join() !== fromJob.expected.replaced.join())) {
+    throw new AppError(
+      "conflict",
+      `The thread changed since this summary was written (${fromJob.expected.turnsBefore} turns then, ${preview.turnsBefore} now): summarise it again.`,
+    );
+  }
   if (preview.refusal) throw new AppError("compaction_refused", preview.refusal, { guard: "inflation", tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter });
   // The tokens under the default tokenizer are stored with the turns, as appends store them.
   const defaultCounter = getTokenizer(DEFAULT_TOKENIZER_ID);

@@ -6,6 +6,7 @@ import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, Thread, ThreadWithTurns } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
+import { chunked } from "./chunks";
 import { db } from "./client";
 import type { Compaction as CompactionRow, CompactionJob as CompactionJobRow } from "./generated/client";
 import { jsonOrNull, mergeModels, storedParts, toThread } from "./mappers";
@@ -95,30 +96,36 @@ export async function createRevision(input: NewRevision): Promise<{ thread: Thre
         modelsUsed: JSON.stringify(mergeModels([], turns.map((t) => t.modelName))),
       },
     });
-    for (const [index, turn] of turns.entries()) {
+    // In bulk: a 2,000-turn revision is a few statements, not thousands, under the write lock.
+    const rows = turns.map((turn, index) => {
       const source = turn.from === null ? null : originalTurns[turn.from];
       const stamp = source?.timestamp ?? lastReplacedTimestamp(original, input.compaction.replaced) ?? now.toISOString();
-      const created = await tx.turn.create({
-        data: {
-          id: randomUUID(),
-          threadId: id,
-          index,
-          role: turn.role,
-          content: turn.content,
-          timestamp: new Date(stamp),
-          files: JSON.stringify(turn.files),
-          images: JSON.stringify(turn.images),
-          toolName: turn.toolName,
-          modelProvider: source?.modelProvider ?? null,
-          modelName: turn.modelName,
-          modelMetadata: jsonOrNull(source?.modelMetadata ?? null),
-          parts: storedParts(turn.parts, turn.content),
-          tokenEstimate: estimateTokens(turn.content),
-          snapshots: { create: (source?.fileSnapshots ?? []).map((snapshot, position) => ({ position, ...snapshot })) },
-        },
-      });
-      await tx.turnTokenCount.create({ data: { turnSeq: created.seq, threadId: id, tokenizer: input.defaultTokenizer, tokens: input.tokens[index] ?? 0 } });
-    }
+      return {
+        id: randomUUID(),
+        threadId: id,
+        index,
+        role: turn.role,
+        content: turn.content,
+        timestamp: new Date(stamp),
+        files: JSON.stringify(turn.files),
+        images: JSON.stringify(turn.images),
+        toolName: turn.toolName,
+        modelProvider: source?.modelProvider ?? null,
+        modelName: turn.modelName,
+        modelMetadata: jsonOrNull(source?.modelMetadata ?? null),
+        parts: storedParts(turn.parts, turn.content),
+        tokenEstimate: estimateTokens(turn.content),
+      };
+    });
+    for (const chunk of chunked(rows, 500)) await tx.turn.createMany({ data: chunk });
+    const seqs = await tx.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, select: { seq: true } });
+    const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId: id, tokenizer: input.defaultTokenizer, tokens: input.tokens[index] ?? 0 }));
+    for (const chunk of chunked(counts, 1_000)) await tx.turnTokenCount.createMany({ data: chunk });
+    const snapshots = turns.flatMap((turn, index) => {
+      const source = turn.from === null ? null : originalTurns[turn.from];
+      return (source?.fileSnapshots ?? []).map((snapshot, position) => ({ turnSeq: seqs[index]!.seq, position, ...snapshot }));
+    });
+    for (const chunk of chunked(snapshots, 500)) await tx.fileSnapshot.createMany({ data: chunk });
     const { compaction } = input;
     const record = await tx.compaction.create({
       data: {
@@ -180,6 +187,8 @@ export type CompactionJobRecord = {
   result: JsonObject | null;
   error: { kind: string; message: string } | null;
   progress: string | null;
+  /** The revision it was applied as, once applied. */
+  revisionThreadId: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -193,6 +202,7 @@ function toJob(row: CompactionJobRow): CompactionJobRecord {
     result: row.result === null ? null : (JSON.parse(row.result) as JsonObject),
     error: row.error === null ? null : (JSON.parse(row.error) as { kind: string; message: string }),
     progress: row.progress,
+    revisionThreadId: row.revisionThreadId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -254,4 +264,10 @@ export async function compactionsTouching(threadIds: string[]): Promise<(Compact
   const originals = await client.thread.findMany({ where: { id: { in: rows.map((r) => r.originalThreadId) } }, select: { id: true, title: true } });
   const titleOf = new Map(originals.map((t) => [t.id, t.title]));
   return rows.map((row) => ({ ...toRecord(row), originalTitle: titleOf.get(row.originalThreadId) ?? null, revisionTitle: row.revision.title }));
+}
+
+/** Records that a finished job was applied, once: false when it was applied already. */
+export async function markJobApplied(id: string, revisionThreadId: string): Promise<boolean> {
+  const marked = await (await db()).compactionJob.updateMany({ where: { id, status: "succeeded", revisionThreadId: null }, data: { revisionThreadId, updatedAt: new Date() } });
+  return marked.count > 0;
 }

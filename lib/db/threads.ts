@@ -259,6 +259,8 @@ export async function purgeThread(id: string): Promise<void> {
   await client.$transaction(async (tx) => {
     const deleted = await tx.thread.deleteMany({ where: { id } });
     if (deleted.count === 0) throw notFound(id);
+    // Summaries written for it go with it (they quote its turns).
+    await tx.compactionJob.deleteMany({ where: { threadId: id } });
   }, WRITE_TRANSACTION);
 }
 

@@ -102,13 +102,14 @@ export function providerProblem(config: LlmConfig, provider: LlmProvider): strin
   return null;
 }
 
-/** A URL for display: credentials in it (user:password@) removed. */
+/** A URL for display: credentials in it (user:password@, a ?api-key= query) removed. */
 function displayUrl(value: string): string {
   try {
     const url = new URL(value);
-    if (!url.username && !url.password) return value;
+    if (!url.username && !url.password && !url.search) return value;
     url.username = "";
     url.password = "";
+    url.search = "";
     return url.toString();
   } catch {
     return "(not a valid URL)";

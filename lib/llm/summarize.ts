@@ -169,19 +169,25 @@ export function buildSummaryMessages(turns: CompactionTurn[], instructions?: str
 // ---------------------------------------------------------------------------------------------
 // Providers
 
+/**
+ * Provider requests never follow redirects: a base URL set in Settings must not be able to bounce
+ * the conversation (and a key in its headers) on to another host.
+ */
+const noRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "error" });
+
 function createModel(spec: ModelSpec, config: LlmConfig): LanguageModel {
   const { apiKey, baseUrl } = config.providers[spec.provider];
   switch (spec.provider) {
     case "openai":
       // Chat Completions rather than the Responses API, so OPENAI_BASE_URL may point at any
       // OpenAI-compatible server too.
-      return createOpenAI({ apiKey: apiKey?.value, baseURL: baseUrl?.value }).chat(spec.model);
+      return createOpenAI({ apiKey: apiKey?.value, baseURL: baseUrl?.value, fetch: noRedirects }).chat(spec.model);
     case "anthropic":
-      return createAnthropic({ apiKey: apiKey?.value, baseURL: baseUrl?.value }).languageModel(spec.model);
+      return createAnthropic({ apiKey: apiKey?.value, baseURL: baseUrl?.value, fetch: noRedirects }).languageModel(spec.model);
     case "google":
-      return createGoogleGenerativeAI({ apiKey: apiKey?.value }).languageModel(spec.model);
+      return createGoogleGenerativeAI({ apiKey: apiKey?.value, fetch: noRedirects }).languageModel(spec.model);
     case "openai-compatible":
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: baseUrl!.value, apiKey: apiKey?.value }).chatModel(spec.model);
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: baseUrl!.value, apiKey: apiKey?.value, fetch: noRedirects }).chatModel(spec.model);
   }
 }
 

@@ -1,11 +1,14 @@
 import type { CompactionPreview } from "@/lib/compaction/service";
 import type { CompactionJobRecord, CompactionRecord } from "@/lib/db/compactions";
 import type { Thread } from "@/lib/domain/types";
+import type { CompactionStrategy } from "@/lib/domain/compaction/types";
+import type { SummarizerKind } from "@/lib/validation/compactions";
 
 /** Client-safe: the compaction API as the workbench calls it. */
+/** The body of a preview or job request, as lib/validation/compactions.ts checks it. */
 export type CompactionRequestBody = {
-  strategy: "full" | "window" | "range" | "trim-tool-output";
-  summarizer: "extractive" | "llm" | "marker";
+  strategy: CompactionStrategy;
+  summarizer: SummarizerKind;
   model?: string;
   targetModel?: string;
   instructions?: string;
@@ -47,11 +50,11 @@ export function fetchCompactionPreview(threadId: string, body: CompactionRequest
   return call<{ preview: CompactionPreview }>(`/api/threads/${threadId}/compactions`, { method: "POST", body: JSON.stringify({ ...body, apply: false }), signal }).then((r) => r.preview);
 }
 
-export function applyCompaction(threadId: string, body: CompactionRequestBody & { jobId?: string }): Promise<{ thread: Thread; compaction: CompactionRecord }> {
+export function requestCompactionApply(threadId: string, body: CompactionRequestBody & { jobId?: string }): Promise<{ thread: Thread; compaction: CompactionRecord }> {
   return call(`/api/threads/${threadId}/compactions`, { method: "POST", body: JSON.stringify({ ...body, apply: true }) });
 }
 
-export function startCompactionJob(threadId: string, body: CompactionRequestBody): Promise<CompactionJobRecord> {
+export function requestJobStart(threadId: string, body: CompactionRequestBody): Promise<CompactionJobRecord> {
   return call<{ job: CompactionJobRecord }>(`/api/threads/${threadId}/compaction-jobs`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.job);
 }
 
@@ -59,6 +62,6 @@ export function fetchCompactionJob(jobId: string, signal?: AbortSignal): Promise
   return call<{ job: CompactionJobRecord }>(`/api/compaction-jobs/${jobId}`, { method: "GET", signal }).then((r) => r.job);
 }
 
-export function cancelCompactionJob(jobId: string): Promise<CompactionJobRecord> {
+export function requestJobCancel(jobId: string): Promise<CompactionJobRecord> {
   return call<{ job: CompactionJobRecord }>(`/api/compaction-jobs/${jobId}`, { method: "DELETE" }).then((r) => r.job);
 }

@@ -1,14 +1,34 @@
 import { describe, expect, it } from "vitest";
 import type { TurnPart } from "@/lib/domain/types";
 import { firstRunEnd, lastExchangeStart, planCompaction } from "./plan";
-import { assistant, call, chat, result, turnsOf, user } from "./test-factories";
+import { assistant, call, chat, result, toolOutput, turnsOf, user } from "./test-factories";
 import type { CompactionOptions, CompactionPlan, CompactionTurn } from "./types";
 
 const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-/** Every pair (call id X, result for X) is both replaced or both kept. */
+/**
+ * The tool turns without a tool_result part that answer a call: each with the nearest earlier turn
+ * holding tool_call parts, when only tool turns lie between. Computed here independently of plan.ts.
+ */
+function bareOutputPairs(turns: CompactionTurn[]): [call: number, output: number][] {
+  const pairs: [number, number][] = [];
+  turns.forEach((turn, i) => {
+    if (turn.role !== "tool" || turn.parts?.some((p) => p.type === "tool_result")) return;
+    for (let k = i - 1; k >= 0; k--) {
+      const before = turns[k]!;
+      if (before.parts?.some((p) => p.type === "tool_call")) return void pairs.push([k, i]);
+      if (before.role !== "tool") return;
+    }
+  });
+  return pairs;
+}
+
+/** Every pair (call id X, result for X; call, bare tool output after it) is both replaced or both kept. */
 function expectNoSplitPairs(turns: CompactionTurn[], plan: CompactionPlan): void {
   const replaced = new Set(plan.replaced);
+  for (const [callTurn, outputTurn] of bareOutputPairs(turns)) {
+    expect(replaced.has(callTurn), `call in ${callTurn} / bare output in ${outputTurn}`).toBe(replaced.has(outputTurn));
+  }
   const calls = new Map<string, number>();
   turns.forEach((turn, i) => turn.parts?.forEach((p) => p.type === "tool_call" && calls.set(p.id, i)));
   turns.forEach((turn, i) =>
@@ -143,6 +163,29 @@ describe("planCompaction: window by turns", () => {
     expectNoSplitPairs(turns, plan);
   });
 
+  it("starts the tail earlier rather than leave a tool turn without a tool_result part apart from its call", () => {
+    // Naive tail starts at 8: the bare output in 8 (no tool_result, no id) answers the call in 7.
+    const turns = turnsOf(...chat(7), call("c1"), toolOutput(), ...chat(3, "late"));
+    const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
+    expect(plan.keptAfter).toEqual(span(7, 11));
+    expect(plan.replaced).toEqual(span(2, 6));
+    expect(plan.adjustments).toEqual(["Kept turn 7 verbatim: its tool call's result is in turn 8, which is kept."]);
+    expectNoSplitPairs(turns, plan);
+  });
+
+  it("ends the head later to take in a run of bare tool outputs after the call", () => {
+    const answerWithCall: TurnPart[] = [
+      { type: "text", text: "Let me look." },
+      { type: "tool_call", id: "c1", name: "bash", arguments: { command: "ls" } },
+    ];
+    const turns = turnsOf(user("q"), { role: "assistant", content: "Let me look.", parts: answerWithCall }, toolOutput("a"), toolOutput("b"), ...chat(10));
+    const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
+    expect(plan.keptBefore).toEqual([0, 1, 2, 3]);
+    expect(plan.replaced).toEqual(span(4, 9));
+    expect(plan.adjustments).toEqual(["Kept turns 2-3 verbatim: turn 3 holds the result of the tool call in turn 1, which is kept."]);
+    expectNoSplitPairs(turns, plan);
+  });
+
   it("leaves orphan results and calls without results where they fall", () => {
     const turns = turnsOf(...chat(7), call("lonely"), result("nobody-called-me"), ...chat(3, "late"));
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
@@ -200,6 +243,14 @@ describe("planCompaction: full", () => {
     expectNoSplitPairs(turns, plan);
   });
 
+  it("replaces a call together with the bare tool outputs after it", () => {
+    const turns = turnsOf(user("q"), call("c1"), toolOutput("one"), toolOutput("two"), assistant("a"));
+    const plan = planCompaction(turns, { strategy: "full" });
+    expect(plan).toMatchObject({ keptBefore: [], replaced: span(0, 4), keptAfter: [], noop: null, adjustments: [] });
+    expect(bareOutputPairs(turns)).toEqual([[1, 2], [1, 3]]);
+    expectNoSplitPairs(turns, plan);
+  });
+
   it("is a noop under 2 turns: a summary and its acknowledgement would not be shorter", () => {
     expect(planCompaction(turnsOf(user("hi")), { strategy: "full" }).noop).toMatch(/2 turns/);
     expect(planCompaction([], { strategy: "full" }).noop).not.toBeNull();
@@ -233,6 +284,50 @@ describe("planCompaction: range", () => {
     expect(plan.replaced).toEqual(span(5, 9));
     expect(plan.adjustments).toEqual(["Kept turn 4 verbatim: it holds the result of the tool call in turn 3, which is kept."]);
     expectNoSplitPairs(turns, plan);
+  });
+
+  describe("a tool turn without a tool_result part", () => {
+    const bare = turnsOf(...chat(3), call("c1"), toolOutput(), ...chat(5, "late"));
+
+    it("shrinks an up-to run that would take the call and leave its output", () => {
+      const plan = planCompaction(bare, { strategy: "range", direction: "up-to", at: 3 });
+      expect(plan.replaced).toEqual([0, 1, 2]);
+      expect(plan.keptAfter).toEqual(span(3, 9));
+      expect(plan.adjustments).toEqual(["Kept turn 3 verbatim: its tool call's result is in turn 4, which is kept."]);
+      expectNoSplitPairs(bare, plan);
+    });
+
+    it("shrinks a from run that would take the output and leave its call", () => {
+      const plan = planCompaction(bare, { strategy: "range", direction: "from", at: 4 });
+      expect(plan.keptBefore).toEqual(span(0, 4));
+      expect(plan.replaced).toEqual(span(5, 9));
+      expect(plan.adjustments).toEqual(["Kept turn 4 verbatim: it holds the result of the tool call in turn 3, which is kept."]);
+      expectNoSplitPairs(bare, plan);
+    });
+
+    it("keeps a whole run of outputs (id results among them) with the call", () => {
+      const parallel: TurnPart[] = [
+        { type: "tool_call", id: "c1", name: "bash", arguments: { command: "ls" } },
+        { type: "tool_call", id: "c2", name: "bash", arguments: { command: "pwd" } },
+      ];
+      const turns = turnsOf(
+        ...chat(2),
+        { role: "assistant", content: "", parts: parallel },
+        { ...result("c1"), role: "tool" },
+        toolOutput("pwd output"),
+        ...chat(3, "late"),
+      );
+      const plan = planCompaction(turns, { strategy: "range", direction: "up-to", at: 3 });
+      expect(plan.replaced).toEqual([0, 1]);
+      expect(plan.keptAfter).toEqual(span(2, 7));
+      expectNoSplitPairs(turns, plan);
+    });
+
+    it("pairs with nothing when a turn other than a tool turn lies between it and the call", () => {
+      const turns = turnsOf(user("q"), call("c1"), assistant("thinking aloud"), toolOutput(), ...chat(4, "late"));
+      const plan = planCompaction(turns, { strategy: "range", direction: "up-to", at: 2 });
+      expect(plan).toMatchObject({ replaced: [0, 1, 2], keptAfter: span(3, 7), adjustments: [] });
+    });
   });
 
   it("is a noop when keeping the pair leaves nothing to replace", () => {
@@ -320,9 +415,14 @@ describe("planCompaction: no strategy splits a tool pair (seeded random threads)
         const c = `c${id++}`;
         open.push(c);
         specs.push(call(c));
+        // Outputs without a tool_result part (API appends, ChatGPT imports) answer the call before them.
+        while (rand() < 0.35) specs.push(toolOutput());
       } else if (r < 0.6 && open.length > 0) {
-        specs.push(result(open.splice(Math.floor(rand() * open.length), 1)[0]!));
-      } else specs.push(r < 0.8 ? user("q") : assistant(rand() < 0.5 ? "a" : ""));
+        const answered = result(open.splice(Math.floor(rand() * open.length), 1)[0]!);
+        specs.push(rand() < 0.3 ? { ...answered, role: "tool" } : answered);
+      } else if (r < 0.68) {
+        specs.push(toolOutput()); // after a call (and tool turns only) it answers the call; else it pairs with nothing
+      } else specs.push(r < 0.85 ? user("q") : assistant(rand() < 0.5 ? "a" : ""));
     }
     return turnsOf(...specs);
   }

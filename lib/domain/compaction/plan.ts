@@ -195,7 +195,12 @@ function planTrim(turns: CompactionTurn[], options: TrimOptions): CompactionPlan
 // ---------------------------------------------------------------------------------------------
 // Tool call / result pairing
 
-/** The turns holding a tool call and its result(s), ascending; only ids that have both. */
+/**
+ * The turns holding a tool call and its result(s), ascending. Two kinds: a call id with the
+ * turns of its results (only ids that have both), and a call turn with the tool turns without a
+ * tool_result part that follow it (see bareOutputGroups). Groups may share turns; the boundary
+ * moves settle over all of them.
+ */
 type PairGroup = { callTurns: Set<number>; members: number[] };
 
 function toolPairGroups(turns: CompactionTurn[]): PairGroup[] {
@@ -214,7 +219,29 @@ function toolPairGroups(turns: CompactionTurn[]): PairGroup[] {
     const members = [...new Set([...callTurns, ...resultTurns])].sort((a, b) => a - b);
     if (members.length > 1) groups.push({ callTurns, members });
   }
-  return groups;
+  return [...groups, ...bareOutputGroups(turns)];
+}
+
+/**
+ * A tool turn without a tool_result part (appended through the API, imported from ChatGPT) has no
+ * id to pair by: it answers the nearest earlier turn with tool_call parts, provided only tool
+ * turns lie between them (a run of tool outputs after a call). One group per such call turn.
+ */
+function bareOutputGroups(turns: CompactionTurn[]): PairGroup[] {
+  const groups: PairGroup[] = [];
+  let current: PairGroup | null = null;
+  turns.forEach((turn, index) => {
+    const parts = partsOf(turn);
+    if (parts.some((part) => part.type === "tool_call")) {
+      current = { callTurns: new Set([index]), members: [index] };
+      groups.push(current);
+    } else if (turn.role !== "tool") {
+      current = null; // a turn other than a tool turn ends the run
+    } else if (current && !parts.some((part) => part.type === "tool_result")) {
+      current.members.push(index);
+    }
+  });
+  return groups.filter((group) => group.members.length > 1);
 }
 
 function addTo(map: Map<string, Set<number>>, key: string, index: number): void {

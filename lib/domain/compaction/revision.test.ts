@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { TurnPart } from "@/lib/domain/types";
 import { planCompaction } from "./plan";
 import { buildRevision } from "./revision";
 import { assistant, call, chat, result, turnsOf, user } from "./test-factories";
@@ -81,6 +82,80 @@ describe("buildRevision", () => {
     expect(turns[2]!.parts).toEqual([{ type: "tool_result", toolCallId: "c1", content: long }]);
     // A plan without trimChars (built elsewhere) cuts the same way, from the recorded lengths.
     expect(buildRevision(turns, { ...plan, trimChars: undefined }, "")).toEqual(revision);
+  });
+
+  it("trim-tool-output: cuts each output inside a content that joins several tool results (parallel calls)", () => {
+    const first = "A".repeat(40) + "B".repeat(40);
+    const second = "C".repeat(40) + "D".repeat(40);
+    const calls: TurnPart[] = [
+      { type: "tool_call", id: "c1", name: "bash", arguments: { command: "ls" } },
+      { type: "tool_call", id: "c2", name: "bash", arguments: { command: "cat a.ts" } },
+    ];
+    const results: TurnPart[] = [
+      { type: "tool_result", toolCallId: "c1", content: first },
+      { type: "tool_result", toolCallId: "c2", content: second },
+    ];
+    // As the Claude Code importer builds it: the outputs joined by a blank line.
+    const turns = turnsOf(
+      user("look"),
+      { role: "assistant", content: "", parts: calls },
+      { role: "tool", content: `${first}\n\n${second}`, parts: results },
+      assistant("found it"),
+      user("last"),
+      assistant("done"),
+    );
+    const plan = planCompaction(turns, { strategy: "trim-tool-output", maxChars: 10 });
+    expect(plan.trimmed.map(({ index, partIndex }) => ({ index, partIndex }))).toEqual([
+      { index: 2, partIndex: 0 },
+      { index: 2, partIndex: 1 },
+    ]);
+    const revision = buildRevision(turns, plan, "");
+    const [cutFirst, cutSecond] = [trimText(first, 10), trimText(second, 10)];
+    expect(revision[2]!.parts).toEqual([
+      { type: "tool_result", toolCallId: "c1", content: cutFirst },
+      { type: "tool_result", toolCallId: "c2", content: cutSecond },
+    ]);
+    expect(revision[2]!.content).toBe(`${cutFirst}\n\n${cutSecond}`);
+    expect(plan.trimmed.map((t) => t.charsAfter)).toEqual([cutFirst.length, cutSecond.length]);
+    expect(buildRevision(turns, { ...plan, trimChars: undefined }, "")).toEqual(revision);
+    expect(turns[2]!.content).toBe(`${first}\n\n${second}`);
+  });
+
+  it("trim-tool-output: cuts each occurrence once, in order, and leaves content alone for an output it does not hold", () => {
+    const same = "S".repeat(50) + "T".repeat(50);
+    const other = "O".repeat(100);
+    const twice: TurnPart[] = [
+      { type: "text", text: "before" },
+      { type: "tool_result", toolCallId: "c1", content: same },
+      { type: "tool_result", toolCallId: "c2", content: "ok" },
+      { type: "tool_result", toolCallId: "c3", content: same },
+    ];
+    const elsewhere: TurnPart[] = [{ type: "tool_result", toolCallId: "c4", content: other }];
+    const turns = turnsOf(
+      user("look"),
+      { role: "tool", content: `before\n\n${same}\n\nok\n\n${same}\n\n${same}`, parts: twice }, // a third copy that no part accounts for
+      { role: "tool", content: "(output shown elsewhere)", parts: elsewhere },
+      user("last"),
+      assistant("done"),
+    );
+    const plan = planCompaction(turns, { strategy: "trim-tool-output", maxChars: 10 });
+    const revision = buildRevision(turns, plan, "");
+    const cut = trimText(same, 10);
+    expect(revision[1]!.content).toBe(`before\n\n${cut}\n\nok\n\n${cut}\n\n${same}`);
+    expect(revision[2]!.content).toBe("(output shown elsewhere)");
+    expect(revision[2]!.parts).toEqual([{ type: "tool_result", toolCallId: "c4", content: trimText(other, 10) }]);
+  });
+
+  it("trim-tool-output: a plan without trimChars cuts each output to its recorded charsAfter, surrogate pairs included", () => {
+    // Cut to 10, the head would end inside the emoji: it keeps 5 + 4 characters.
+    const output = "abcde😀" + "-".repeat(40) + "wxyz";
+    const turns = turnsOf(user("look"), call("c1"), result("c1", output), user("last"), assistant("done"));
+    const plan = planCompaction(turns, { strategy: "trim-tool-output", maxChars: 10 });
+    const expected = trimText(output, 10);
+    expect(plan.trimmed[0]!.charsAfter).toBe(expected.length);
+    const rebuilt = buildRevision(turns, { ...plan, trimChars: undefined }, "");
+    expect(rebuilt[2]!.parts).toEqual([{ type: "tool_result", toolCallId: "c1", content: expected }]);
+    expect(rebuilt[2]!.content).toBe(expected);
   });
 
   it("throws for a noop plan", () => {

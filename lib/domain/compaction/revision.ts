@@ -74,20 +74,25 @@ function copyTurn(turn: CompactionTurn): RevisionTurn {
 
 /**
  * Cuts the planned outputs of one turn. A tool_result keeps its toolCallId (the model can still
- * refer to the call); its content becomes a string, as in co-cli. The turn's content is cut too when
- * it is that same output, so the readable rendering and the parts agree.
+ * refer to the call); its content becomes a string, as in co-cli. The turn's content is cut too,
+ * so the readable rendering (and the tokens counted from it) agrees with the parts: each cut
+ * output is replaced where it occurs verbatim in the content, once and in part order (a turn with
+ * parallel tool results joins all their outputs). An output the content does not hold verbatim
+ * leaves the content as it is.
  */
 function trimTurn(turn: CompactionTurn, items: TrimmedOutput[], trimChars: number | undefined): RevisionTurn {
   const copy = copyTurn(turn);
   const parts = partsOf(turn);
   let content = turn.content;
   const newParts = parts.length > 0 ? [...parts] : null;
-  for (const item of items) {
-    const maxChars = trimChars ?? budgetOf(item);
+  // Where the next output is looked for in content: after the previous replacement.
+  let from = 0;
+  const ordered = [...items].sort((a, b) => (a.partIndex ?? -1) - (b.partIndex ?? -1));
+  for (const item of ordered) {
     if (item.partIndex === null) {
       // A tool turn whose content is the output; text parts repeating it are cut alike.
       const original = turn.content;
-      content = trimText(original, maxChars);
+      content = cutTo(original, item, trimChars);
       newParts?.forEach((part, i) => {
         if (part.type === "text" && part.text === original) newParts[i] = { ...part, text: content };
       });
@@ -98,14 +103,28 @@ function trimTurn(turn: CompactionTurn, items: TrimmedOutput[], trimChars: numbe
       throw new RangeError(`The plan trims part ${item.partIndex} of turn ${item.index}, which is not a tool result.`);
     }
     const original = outputText(part.content);
-    const cut = trimText(original, maxChars);
+    const cut = cutTo(original, item, trimChars);
     newParts![item.partIndex] = { ...part, content: cut };
-    if (turn.content === original) content = cut;
+    const at = original === "" ? -1 : content.indexOf(original, from);
+    if (at >= 0) {
+      content = content.slice(0, at) + cut + content.slice(at + original.length);
+      from = at + cut.length;
+    }
   }
   return { ...copy, content, parts: newParts };
 }
 
-/** For a plan built without trimChars: the kept length is what remains of charsAfter without the marker. */
-function budgetOf(item: TrimmedOutput): number {
-  return Math.max(1, item.charsAfter - trimMarker(item.charsBefore).length);
+/**
+ * The output cut as the plan recorded it: to the plan's trimChars, or, for a plan built without
+ * it, to the budget that gives the recorded charsAfter. The kept length alone does not say the
+ * budget: a cut that would split a surrogate pair keeps one or two characters fewer.
+ */
+function cutTo(original: string, item: TrimmedOutput, trimChars: number | undefined): string {
+  if (trimChars !== undefined) return trimText(original, trimChars);
+  const kept = Math.max(1, item.charsAfter - trimMarker(item.charsBefore).length);
+  for (let budget = kept; budget <= kept + 2; budget++) {
+    const cut = trimText(original, budget);
+    if (cut.length === item.charsAfter) return cut;
+  }
+  return trimText(original, kept);
 }

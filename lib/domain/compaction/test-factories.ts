@@ -37,6 +37,12 @@ export const result = (id: string, content: JsonValue = "ok", isError = false): 
   parts: [{ type: "tool_result", toolCallId: id, content, ...(isError ? { isError } : {}) } as TurnPart],
 });
 
+/**
+ * A tool turn whose content is the output, without a tool_result part: appended through the API,
+ * or imported from ChatGPT. It answers the nearest earlier tool call.
+ */
+export const toolOutput = (content = "output", toolName = "bash"): Spec => ({ role: "tool", content, toolName });
+
 /** n plain PAL turns alternating user/assistant, starting with a user prompt. */
 export function chat(n: number, label = "turn"): Spec[] {
   return Array.from({ length: n }, (_, i) => (i % 2 === 0 ? user(`${label} ${i}: question?`) : assistant(`${label} ${i}: answer.`)));

@@ -11,7 +11,7 @@ import { listModels } from "@/lib/models/catalog";
 export const metadata: Metadata = { title: "Compact" };
 
 /** The compaction workbench: preview, edit and apply a compaction as a new revision of the thread. */
-export default async function CompactPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function CompactPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const found = await findThreadWithTurns((await params).id);
   if (!found) notFound();
   const { thread, turns } = found;
@@ -19,6 +19,11 @@ export default async function CompactPage({ params }: { params: Promise<{ id: st
     return <p className="rounded border border-zinc-200 bg-white p-4 text-zinc-600">This thread has no turns yet: there is nothing to compact.</p>;
   }
   const models = listModels(await listCustomModels()).map((m) => m.id);
+  // "Summarise up to here / from here" on a turn opens the range preset (?strategy=range&direction=&at=).
+  const query = await searchParams;
+  const at = Number(query.at);
+  const direction: "up-to" | "from" | null = query.direction === "up-to" || query.direction === "from" ? query.direction : null;
+  const initialRange = query.strategy === "range" && direction && Number.isInteger(at) && at >= 0 && at < turns.length ? { direction, at } : null;
   const lastModel = thread.modelsUsed.at(-1);
   const llm = await describeLlmConfig();
   return (
@@ -29,7 +34,8 @@ export default async function CompactPage({ params }: { params: Promise<{ id: st
       initialTargetModel={lastModel && models.includes(lastModel) ? lastModel : "gpt-4o"}
       defaultLlmModel={llm.compactionModel && !llm.compactionModel.error ? llm.compactionModel.value : null}
       configuredProviders={llm.providers.filter((p) => p.configured).map((p) => p.provider)}
-      initialJob={await latestCompactionJob(thread.id)}
+      initialJob={initialRange ? null : await latestCompactionJob(thread.id)}
+      initialRange={initialRange}
     />
   );
 }

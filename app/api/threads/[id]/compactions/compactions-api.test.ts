@@ -264,6 +264,30 @@ describe("the LLM summariser as a background job", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("applies a job once, and not after the thread changed; refuses at once what would fail; a purge takes its jobs", async () => {
+    fake.answerWith(answer("A short summary of the refresh bug in src/auth/session.ts with read_file and tests/auth/refresh.test.ts and src/auth/tokens.ts."));
+    const id = await seed();
+    const job = await settled((await json<{ job: Job }>(await startJob(id, LLM))).job.id);
+    expect(job.status).toBe("succeeded");
+    expect((await post(id, { strategy: "full", apply: true, jobId: job.id })).status).toBe(201);
+    expect((await expectError(await post(id, { strategy: "full", apply: true, jobId: job.id }), 409, "conflict")).message).toMatch(/applied already/);
+
+    const changed = await settled((await json<{ job: Job }>(await startJob(id, LLM))).job.id);
+    await newTurn(id, { role: "user", content: "One more thing." });
+    expect((await expectError(await post(id, { strategy: "full", apply: true, jobId: changed.id }), 409, "conflict")).message).toMatch(/changed since this summary was written \(10 turns then, 11 now\)/);
+
+    const requestsBefore = fake.requests.length;
+    const rows = await rowCounts();
+    await expectError(await startJob(id, { ...LLM, model: "anthropic:claude-3-5-haiku-latest" }), 400, "validation_failed");
+    await expectError(await startJob(id, { ...LLM, strategy: "window", options: { maxTurns: 40 } }), 422, "compaction_refused");
+    await expectError(await startJob(id, { ...LLM, strategy: "range", options: { direction: "from", at: 99 } }), 400, "validation_failed");
+    expect(fake.requests.length).toBe(requestsBefore);
+    expect(await rowCounts()).toEqual(rows);
+
+    expect((await api.deleteThread(id)).status).toBe(204);
+    await expectError(await getJob(changed.id), 404, "not_found");
+  });
+
   it("reports a provider failure on the job, and as 502 when previewed directly; nothing is written", async () => {
     fake.answerWith(fail(500, "The server had an error while processing your request."));
     const id = await seed(TURNS.slice(0, 4));

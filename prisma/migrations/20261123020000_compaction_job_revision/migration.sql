@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "CompactionJob" ADD COLUMN "revisionThreadId" TEXT;
+
