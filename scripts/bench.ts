@@ -1421,6 +1421,24 @@ async function sectionCompaction(bench: Bench): Promise<void> {
     note: `${shown.tokensBefore.toLocaleString("en-US")} -> ${shown.tokensAfter.toLocaleString("en-US")} tokens, summary ${shown.summaryChars.toLocaleString("en-US")} chars`,
   });
 
+  // Applying writes the revision: the first run, one summary turn, the newest 40 turns.
+  const revisions: string[] = [];
+  let revisionTurns = 0;
+  const apply = async () => {
+    const response = await postJson<{ thread: { id: string; turnCount: number } }>(bench.baseUrl, `/api/threads/${id}/compactions`, { strategy: "window", options: { maxTurns: 80 }, apply: true });
+    if (response.status !== 201) throw new Error(`compaction apply -> ${response.status}`);
+    revisions.push(response.json.thread.id);
+    revisionTurns = response.json.thread.turnCount;
+  };
+  const applied = await measure("compaction apply", apply, 5);
+  for (const revision of revisions) await fetch(`${bench.baseUrl}/api/threads/${revision}`, { method: "DELETE" });
+  bench.record({
+    section: "compaction",
+    name: `POST /api/threads/:id/compactions, window, apply (${CONFIG.bigThreadTurns} turns)`,
+    stats: applied,
+    note: `a revision of ${revisionTurns} turns written, the original untouched`,
+  });
+
   const { buildDemoDocument } = await import("../lib/demo/demo-data");
   const { planCompaction } = await import("../lib/domain/compaction/plan");
   const { extractiveSummary } = await import("../lib/domain/compaction/extractive");
