@@ -137,7 +137,7 @@ test("the LLM summariser: configured in Settings, run in the background, found a
 test("a turn's menu opens the workbench preset to summarise up to it", async ({ page }) => {
   await page.goto(`/threads/${DEMO_IDS.longSession}`);
   const turn = page.getByRole("article", { name: "Turn 30" });
-  await turn.getByLabel("Compact around turn 30").click();
+  await turn.getByLabel("Turn 30 actions").click();
   await turn.getByRole("link", { name: "Summarise up to here" }).click();
   await expect(page).toHaveURL(/\/compact\?strategy=range&direction=up-to&at=29$/);
   await expect(page.getByRole("radio", { name: /Range/ })).toBeChecked();

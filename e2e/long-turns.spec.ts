@@ -25,9 +25,12 @@ test("a huge turn is sent as a preview and loaded in full on demand, safely", as
   expect(html).not.toContain("THE END OF THE BIG TURN");
 
   const first = page.getByRole("article", { name: "Turn 1" });
-  // The clipped preview is inert: Tab goes from the turn's #1 link straight to "Show all".
+  // The clipped preview is inert: Tab goes from the turn's header (its #1 link, its actions menu)
+  // straight to "Show all", past the link inside the preview.
   await expect(first.getByText("a link in the preview")).toBeAttached();
   await first.getByRole("link", { name: "#1" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(first.getByLabel("Turn 1 actions")).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(first.getByRole("button", { name: /^Show all/ })).toBeFocused();
   await page.keyboard.press("Enter");

@@ -1,12 +1,14 @@
 import Link from "next/link";
 import { CompactionLineage } from "@/components/compaction/compaction-lineage";
 import type { CompactionLinks } from "@/lib/db/compactions";
+import type { ForkLinks } from "@/lib/db/forks";
 import type { ChildThreadLink } from "@/lib/db/threads";
 import { sourceLabel } from "@/lib/domain/source";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
 import { TokenCount } from "@/components/ui/token-count";
 
@@ -15,6 +17,7 @@ type Props = {
   parent: { id: string; title: string | null; missing: boolean } | null;
   childThreads: ChildThreadLink[];
   compactions: CompactionLinks;
+  forks: ForkLinks;
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -42,7 +45,7 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
 
-export function ThreadHeader({ thread, parent, childThreads, compactions }: Props) {
+export function ThreadHeader({ thread, parent, childThreads, compactions, forks }: Props) {
   const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
@@ -118,6 +121,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions }: Prop
             </dd>
           </div>
         )}
+        <ForkLineage links={forks} />
         <CompactionLineage links={compactions} undoWarning={undoWarning(thread, compactions, childThreads)} />
         {CHILD_GROUPS.map(({ label, testId, match }) => {
           const group = childThreads.filter(match);

@@ -7,6 +7,7 @@ import { turnUrl } from "./part-text";
 import { buildToolIndex, turnAnchor, type ToolIndex } from "./tool-index";
 import { CompactionMarker, hasStructuredParts, LONG_CHARS, LONG_LINES, PREVIEW_CHARS, TurnParts } from "./turn-parts";
 import { TurnUsageLine } from "./usage";
+import { TurnMenu } from "./turn-menu";
 import { TokenCount } from "@/components/ui/token-count";
 
 const ROLE_STYLE: Record<Turn["role"], string> = {
@@ -22,7 +23,7 @@ const ROLE_STYLE: Record<Turn["role"], string> = {
  * the usage of a model response. `tools` pairs calls with results across the page's turns; without
  * it only this turn's own are paired.
  */
-export function TurnView({ turn, number, threadLabel, tools, rangeLinks = false }: { turn: Turn; number: number; threadLabel?: string; tools?: ToolIndex; rangeLinks?: boolean }) {
+export function TurnView({ turn, number, threadLabel, tools, menu = false }: { turn: Turn; number: number; threadLabel?: string; tools?: ToolIndex; menu?: boolean }) {
   const structured = hasStructuredParts(turn);
   const compaction = turn.parts?.find((p): p is Extract<TurnPart, { type: "compaction" }> => p.type === "compaction");
   const attribution = attributionBesideRole(turn);
@@ -42,7 +43,7 @@ export function TurnView({ turn, number, threadLabel, tools, rangeLinks = false 
         )}
         {threadLabel && <span className="min-w-0 text-xs break-words text-zinc-500">in {threadLabel}</span>}
         <span className="ml-auto flex items-center gap-3 text-xs text-zinc-500">
-          {rangeLinks && <RangeLinks turn={turn} />}
+          {menu && <TurnMenu threadId={turn.threadId} index={turn.index} />}
           <TokenCount tokens={turn.tokens} estimate={turn.tokenEstimate} />
           <time dateTime={turn.timestamp}>{formatDateTime(turn.timestamp)}</time>
         </span>
@@ -67,26 +68,6 @@ export function TurnView({ turn, number, threadLabel, tools, rangeLinks = false 
       </div>
       {turn.usage && <TurnUsageLine usage={turn.usage} />}
     </article>
-  );
-}
-
-/** "Summarise up to here" and "from here", as an agent's rewind menu offers: the compaction workbench, preset. */
-function RangeLinks({ turn }: { turn: Turn }) {
-  const href = (direction: "up-to" | "from") => `/threads/${turn.threadId}/compact?strategy=range&direction=${direction}&at=${turn.index}`;
-  return (
-    <details className="relative">
-      <summary className="cursor-pointer list-none rounded px-1 hover:bg-zinc-100" aria-label={`Compact around turn ${turn.index + 1}`} title="Compact around this turn">
-        ⋯
-      </summary>
-      <span className="absolute right-0 z-10 mt-1 flex w-52 flex-col rounded border border-zinc-200 bg-white py-1 text-sm shadow">
-        <a href={href("up-to")} className="px-3 py-1.5 text-zinc-800 hover:bg-zinc-50">
-          Summarise up to here
-        </a>
-        <a href={href("from")} className="px-3 py-1.5 text-zinc-800 hover:bg-zinc-50">
-          Summarise from here
-        </a>
-      </span>
-    </details>
   );
 }
 

@@ -1,15 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { RevisionTurn, TrimmedOutput, References } from "@/lib/domain/compaction/types";
-import { expiresAtFor } from "@/lib/domain/expiry";
 import { titleFromContent } from "@/lib/domain/title";
-import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, Thread, ThreadWithTurns } from "@/lib/domain/types";
-import { serverSettings } from "@/lib/env";
-import { chunked } from "./chunks";
 import { db } from "./client";
+import { insertDerivedThread } from "./derived-threads";
 import type { Compaction as CompactionRow, CompactionJob as CompactionJobRow } from "./generated/client";
-import { jsonOrNull, mergeModels, storedParts, toThread } from "./mappers";
+import { toThread } from "./mappers";
 import { WRITE_TRANSACTION } from "./transactions";
 
 /** How a revision was made from its original, as the API and the pages show it. */
@@ -72,60 +69,23 @@ export type NewRevision = {
 export async function createRevision(input: NewRevision): Promise<{ thread: Thread; compaction: CompactionRecord }> {
   const { original, turns } = input;
   const now = new Date();
-  const id = randomUUID();
-  const timeoutHours = serverSettings().timeoutHours.value;
   const client = await db();
-  const originalTurns = original.turns;
+  const summaryTime = lastReplacedTimestamp(original, input.compaction.replaced) ?? now.toISOString();
   const row = await client.$transaction(async (tx) => {
-    const thread = await tx.thread.create({
-      data: {
-        id,
-        parentThreadId: original.thread.parentThreadId,
-        title: `${original.thread.title ?? titleFromContent(originalTurns.find((t) => t.role === "user")?.content ?? "") ?? "Untitled"} (compacted)`.slice(0, 500),
-        toolName: original.thread.toolName,
-        initialContext: JSON.stringify(original.thread.initialContext),
-        metadata: JSON.stringify({ ...(original.thread.metadata ?? {}), compactedFrom: original.thread.id }),
-        source: "compaction",
-        project: original.thread.project,
-        createdAt: now,
-        lastUpdatedAt: now,
-        // A revision lives as long as threads like its original do: imported ones never expire.
-        expiresAt: original.thread.expiresAt === null ? null : expiresAtFor(now, timeoutHours),
-        turnCount: turns.length,
-        tokenEstimate: turns.reduce((sum, turn) => sum + estimateTokens(turn.content), 0),
-        modelsUsed: JSON.stringify(mergeModels([], turns.map((t) => t.modelName))),
-      },
+    const thread = await insertDerivedThread(tx, {
+      original,
+      title: `${original.thread.title ?? titleFromContent(original.turns.find((t) => t.role === "user")?.content ?? "") ?? "Untitled"} (compacted)`,
+      source: "compaction",
+      metadata: { ...(original.thread.metadata ?? {}), compactedFrom: original.thread.id },
+      turns: turns.map((turn) => {
+        const source = turn.from === null ? null : (original.turns[turn.from] ?? null);
+        // The summary stands where the turns it replaced ended.
+        return { ...turn, source, timestamp: source?.timestamp ?? summaryTime };
+      }),
+      tokens: input.tokens,
+      tokenizer: input.defaultTokenizer,
     });
-    // In bulk: a 2,000-turn revision is a few statements, not thousands, under the write lock.
-    const rows = turns.map((turn, index) => {
-      const source = turn.from === null ? null : originalTurns[turn.from];
-      const stamp = source?.timestamp ?? lastReplacedTimestamp(original, input.compaction.replaced) ?? now.toISOString();
-      return {
-        id: randomUUID(),
-        threadId: id,
-        index,
-        role: turn.role,
-        content: turn.content,
-        timestamp: new Date(stamp),
-        files: JSON.stringify(turn.files),
-        images: JSON.stringify(turn.images),
-        toolName: turn.toolName,
-        modelProvider: source?.modelProvider ?? null,
-        modelName: turn.modelName,
-        modelMetadata: jsonOrNull(source?.modelMetadata ?? null),
-        parts: storedParts(turn.parts, turn.content),
-        tokenEstimate: estimateTokens(turn.content),
-      };
-    });
-    for (const chunk of chunked(rows, 500)) await tx.turn.createMany({ data: chunk });
-    const seqs = await tx.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, select: { seq: true } });
-    const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId: id, tokenizer: input.defaultTokenizer, tokens: input.tokens[index] ?? 0 }));
-    for (const chunk of chunked(counts, 1_000)) await tx.turnTokenCount.createMany({ data: chunk });
-    const snapshots = turns.flatMap((turn, index) => {
-      const source = turn.from === null ? null : originalTurns[turn.from];
-      return (source?.fileSnapshots ?? []).map((snapshot, position) => ({ turnSeq: seqs[index]!.seq, position, ...snapshot }));
-    });
-    for (const chunk of chunked(snapshots, 500)) await tx.fileSnapshot.createMany({ data: chunk });
+    const id = thread.id;
     const { compaction } = input;
     const record = await tx.compaction.create({
       data: {

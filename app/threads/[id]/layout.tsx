@@ -4,12 +4,13 @@ import type { ReactNode } from "react";
 import { ThreadHeader } from "@/components/threads/thread-header";
 import { ThreadTabs } from "@/components/threads/thread-tabs";
 import { compactionLinks } from "@/lib/db/compactions";
+import { forkLinks } from "@/lib/db/forks";
 import { findThread, getThreadLinks } from "@/lib/db/threads";
 
 export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const thread = await findThread((await params).id);
   if (!thread) notFound();
-  const [links, compactions] = await Promise.all([getThreadLinks(thread), compactionLinks(thread.id)]);
+  const [links, compactions, forks] = await Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id)]);
   const parent = thread.parentThreadId
     ? { id: thread.parentThreadId, title: links.parent?.title ?? null, missing: links.parent === null }
     : null;
@@ -21,7 +22,7 @@ export default async function ThreadLayout({ children, params }: { children: Rea
         </Link>{" "}
         /
       </nav>
-      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} compactions={compactions} />
+      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} compactions={compactions} forks={forks} />
       <ThreadTabs threadId={thread.id} />
       {children}
     </div>

@@ -39,7 +39,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
       <ol className="space-y-3" aria-label="Turns">
         {data.turns.map((turn) => (
           <li key={turn.id}>
-            <TurnView turn={turn} number={turn.index + 1} tools={tools} rangeLinks />
+            <TurnView turn={turn} number={turn.index + 1} tools={tools} menu />
           </li>
         ))}
       </ol>

@@ -1,0 +1,24 @@
+import { forkLinks, forkThread } from "@/lib/db/forks";
+import { getThread } from "@/lib/db/threads";
+import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
+import { forkRequestSchema } from "@/lib/validation/forks";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** Forks the thread at a turn: 201 {thread, fork}, a new thread with its turns 0..atTurn. */
+export async function POST(request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const id = threadIdFrom((await params).id);
+    const { atTurn } = await readJson(request, forkRequestSchema);
+    return Response.json(await forkThread(id, atTurn), { status: 201 });
+  });
+}
+
+/** The thread's forks, and the fork it is (if it is one). */
+export async function GET(_request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const id = threadIdFrom((await params).id);
+    await getThread(id, { includeExpired: true });
+    return Response.json(await forkLinks(id));
+  });
+}

@@ -1,0 +1,54 @@
+import "server-only";
+import { appendTurn, getThread } from "@/lib/db/threads";
+import { listCustomModels } from "@/lib/db/custom-models";
+import { AppError } from "@/lib/domain/errors";
+import type { Turn } from "@/lib/domain/types";
+import { findModel } from "@/lib/models/catalog";
+import type { ContinueRequest } from "@/lib/validation/continue";
+import { buildContextPreview } from "./build-context";
+
+export type Continuation = {
+  turn: Turn;
+  model: string;
+  /** The conversation history as PAL's build_conversation_history writes it, for the model. */
+  history: string;
+  historyTokens: number;
+  /** What the model's content budget has left for the new request beside this history. */
+  remainingTokens: number;
+};
+
+const FALLBACK_MODEL = "gpt-5";
+
+/**
+ * An agent continues a thread (PAL's reconstruct_thread_context, made durable): the prompt is
+ * stored as a user turn, then the chain's history is built for the model's window. An unknown or
+ * expired thread answers 404, naming the timeout in effect; a full one 409.
+ */
+export async function continueThread(threadId: string, request: ContinueRequest): Promise<Continuation> {
+  const thread = await getThread(threadId);
+  const custom = await listCustomModels();
+  const lastModel = thread.modelsUsed.at(-1);
+  const model = request.model ?? (lastModel && findModel(lastModel, custom) ? lastModel : FALLBACK_MODEL);
+  // Checked before the turn is stored: a refused request writes nothing.
+  if (!findModel(model, custom)) throw new AppError("validation_failed", `model: unknown model "${model}"`, [{ field: "model", message: "unknown model" }]);
+  const turn = await appendTurn(threadId, {
+    role: "user",
+    content: request.prompt,
+    files: request.files,
+    toolName: request.toolName,
+    images: undefined,
+    modelProvider: undefined,
+    modelName: undefined,
+    modelMetadata: undefined,
+    parts: undefined,
+    fileSnapshots: undefined,
+  });
+  const preview = await buildContextPreview(threadId, { model, mode: "exact" });
+  return {
+    turn,
+    model,
+    history: preview.text,
+    historyTokens: preview.totalTokens,
+    remainingTokens: Math.max(0, preview.allocation.content - preview.totalTokens),
+  };
+}

@@ -1,0 +1,88 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { expiresAtFor } from "@/lib/domain/expiry";
+import { estimateTokens } from "@/lib/domain/tokens";
+import type { JsonObject, ThreadWithTurns, Turn, TurnPart, TurnRole } from "@/lib/domain/types";
+import { serverSettings } from "@/lib/env";
+import { chunked } from "./chunks";
+import type { Prisma, Thread as ThreadRow } from "./generated/client";
+import { jsonOrNull, mergeModels, storedParts } from "./mappers";
+
+/** A turn of a thread made from another: a copy of one of its turns (`source`), or a new one. */
+export type DerivedTurn = {
+  source: Turn | null;
+  role: TurnRole;
+  content: string;
+  parts: TurnPart[] | null;
+  toolName: string | null;
+  modelName: string | null;
+  files: string[];
+  images: string[];
+  timestamp: string;
+};
+
+export type DerivedThread = {
+  original: ThreadWithTurns;
+  title: string;
+  /** "compaction", "fork". */
+  source: string;
+  metadata: JsonObject;
+  turns: DerivedTurn[];
+  /** Each turn's count under `tokenizer`, stored with it as appends store theirs. */
+  tokens: number[];
+  tokenizer: string;
+};
+
+/**
+ * Writes a thread made from another (a compacted revision, a fork) inside `tx`: it takes the
+ * original's place in its chain (same parent) with its tool, context and project, and copies turns
+ * with their attribution and file snapshots, in bulk (a 2,000-turn thread is a few statements under
+ * the write lock, not thousands). The original is not written.
+ */
+export async function insertDerivedThread(tx: Prisma.TransactionClient, input: DerivedThread): Promise<ThreadRow> {
+  const { original, turns } = input;
+  const now = new Date();
+  const id = randomUUID();
+  const thread = await tx.thread.create({
+    data: {
+      id,
+      parentThreadId: original.thread.parentThreadId,
+      title: input.title.slice(0, 500),
+      toolName: original.thread.toolName,
+      initialContext: JSON.stringify(original.thread.initialContext),
+      metadata: JSON.stringify(input.metadata),
+      source: input.source,
+      project: original.thread.project,
+      createdAt: now,
+      lastUpdatedAt: now,
+      // Lives as long as threads like its original do: imported ones never expire.
+      expiresAt: original.thread.expiresAt === null ? null : expiresAtFor(now, serverSettings().timeoutHours.value),
+      turnCount: turns.length,
+      tokenEstimate: turns.reduce((sum, turn) => sum + estimateTokens(turn.content), 0),
+      modelsUsed: JSON.stringify(mergeModels([], turns.map((t) => t.modelName))),
+    },
+  });
+  const rows = turns.map((turn, index) => ({
+    id: randomUUID(),
+    threadId: id,
+    index,
+    role: turn.role,
+    content: turn.content,
+    timestamp: new Date(turn.timestamp),
+    files: JSON.stringify(turn.files),
+    images: JSON.stringify(turn.images),
+    toolName: turn.toolName,
+    modelProvider: turn.source?.modelProvider ?? null,
+    modelName: turn.modelName,
+    modelMetadata: jsonOrNull(turn.source?.modelMetadata ?? null),
+    parts: storedParts(turn.parts, turn.content),
+    tokenEstimate: estimateTokens(turn.content),
+  }));
+  for (const chunk of chunked(rows, 500)) await tx.turn.createMany({ data: chunk });
+  const seqs = await tx.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, select: { seq: true } });
+  const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId: id, tokenizer: input.tokenizer, tokens: input.tokens[index] ?? 0 }));
+  for (const chunk of chunked(counts, 1_000)) await tx.turnTokenCount.createMany({ data: chunk });
+  const snapshots = turns.flatMap((turn, index) => (turn.source?.fileSnapshots ?? []).map((snapshot, position) => ({ turnSeq: seqs[index]!.seq, position, ...snapshot })));
+  for (const chunk of chunked(snapshots, 500)) await tx.fileSnapshot.createMany({ data: chunk });
+  return thread;
+}
