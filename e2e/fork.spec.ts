@@ -27,4 +27,14 @@ test("fork from a turn, open the fork, see where it came from; the source is unc
   await expect(page).toHaveURL(new RegExp(`/threads/${source}$`));
   await expect(page.getByTestId("forks-made")).toContainText("Intermittent 401 right after refresh (fork) (at turn 2)");
   expect(await (await request.get(`/api/threads/${source}/export`)).text()).toBe(exported);
+
+  // The lineage: the demo chain (analyze -> codereview -> debug) with the fork under the debug thread.
+  await page.getByRole("link", { name: "Lineage" }).click();
+  const lineage = page.getByTestId("lineage");
+  await expect(lineage.getByRole("link")).toHaveCount(4);
+  await expect(lineage.getByRole("link", { name: /Why do sessions drop after a token refresh/ })).toBeVisible();
+  await expect(lineage.locator("a[aria-current=page]")).toContainText("Intermittent 401 right after refresh");
+  await expect(lineage.getByText("fork at turn 2")).toBeVisible();
+  await lineage.getByRole("link", { name: /\(fork\)/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/threads/${forkId}$`));
 });

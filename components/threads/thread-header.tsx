@@ -8,6 +8,7 @@ import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
+import { CopyPromptButton } from "./copy-prompt-button";
 import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
 import { TokenCount } from "@/components/ui/token-count";
@@ -18,6 +19,8 @@ type Props = {
   childThreads: ChildThreadLink[];
   compactions: CompactionLinks;
   forks: ForkLinks;
+  /** The model "Copy as prompt" assembles the history for. */
+  promptModel: string;
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -45,7 +48,7 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
 
-export function ThreadHeader({ thread, parent, childThreads, compactions, forks }: Props) {
+export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel }: Props) {
   const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
@@ -65,7 +68,8 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks 
           <dd className="min-w-0 font-mono text-xs break-all" data-testid="thread-id">
             {thread.id}
           </dd>
-          <CopyButton text={thread.id} label="Copy id" />
+          <CopyButton text={thread.id} label="Copy continuation id" />
+          {!thread.expired && <CopyPromptButton threadId={thread.id} model={promptModel} />}
         </div>
         <div className="flex min-w-0 gap-2">
           <dt className="text-zinc-500">Tool</dt>

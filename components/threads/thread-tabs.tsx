@@ -8,11 +8,12 @@ export function ThreadTabs({ threadId }: { threadId: string }) {
   const tabs = [
     { href: `/threads/${threadId}`, label: "Conversation" },
     { href: `/threads/${threadId}/chain`, label: "Chain" },
+    { href: `/threads/${threadId}/lineage`, label: "Lineage" },
     { href: `/threads/${threadId}/budget`, label: "Budget" },
     { href: `/threads/${threadId}/compact`, label: "Compact" },
   ];
   return (
-    <nav aria-label="Thread views" className="mb-4 flex gap-1 border-b border-zinc-200">
+    <nav aria-label="Thread views" className="mb-4 flex gap-1 overflow-x-auto border-b border-zinc-200">
       {tabs.map((tab) => {
         const active = pathname === tab.href;
         return (

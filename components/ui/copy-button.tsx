@@ -2,11 +2,12 @@
 
 import { useState } from "react";
 
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+/** Copies `text`, or what `text()` resolves to (fetched when clicked). */
+export function CopyButton({ text, label = "Copy" }: { text: string | (() => Promise<string>); label?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(typeof text === "string" ? text : await text());
       setState("copied");
     } catch {
       setState("failed");

@@ -3,7 +3,7 @@ import { appendTurn, getThread } from "@/lib/db/threads";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { AppError } from "@/lib/domain/errors";
 import type { Turn } from "@/lib/domain/types";
-import { findModel } from "@/lib/models/catalog";
+import { findModel, previewModelFor } from "@/lib/models/catalog";
 import type { ContinueRequest } from "@/lib/validation/continue";
 import { buildContextPreview } from "./build-context";
 
@@ -17,8 +17,6 @@ export type Continuation = {
   remainingTokens: number;
 };
 
-const FALLBACK_MODEL = "gpt-5";
-
 /**
  * An agent continues a thread (PAL's reconstruct_thread_context, made durable): the prompt is
  * stored as a user turn, then the chain's history is built for the model's window. An unknown or
@@ -27,8 +25,7 @@ const FALLBACK_MODEL = "gpt-5";
 export async function continueThread(threadId: string, request: ContinueRequest): Promise<Continuation> {
   const thread = await getThread(threadId);
   const custom = await listCustomModels();
-  const lastModel = thread.modelsUsed.at(-1);
-  const model = request.model ?? (lastModel && findModel(lastModel, custom) ? lastModel : FALLBACK_MODEL);
+  const model = request.model ?? previewModelFor(thread.modelsUsed, custom);
   // Checked before the turn is stored: a refused request writes nothing.
   if (!findModel(model, custom)) throw new AppError("validation_failed", `model: unknown model "${model}"`, [{ field: "model", message: "unknown model" }]);
   const turn = await appendTurn(threadId, {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getTokenizer, hasTokenizer } from "@/lib/tokenizers";
-import { CATALOG_REVIEWED, findModel, listModels, suggestModels, type ModelInfo } from "./catalog";
+import { CATALOG_REVIEWED, findModel, listModels, suggestModels, type ModelInfo, DEFAULT_PREVIEW_MODEL, previewModelFor } from "./catalog";
 import { CATALOG } from "./catalog-data";
 
 function custom(overrides: Partial<ModelInfo> & { id: string }): ModelInfo {
@@ -201,5 +201,13 @@ describe("suggestModels", () => {
 
   it("includes custom models", () => {
     expect(suggestModels("team-modle", 5, [custom({ id: "team-model" })])).toEqual(["team-model"]);
+  });
+});
+
+describe("previewModelFor", () => {
+  it("answers the catalog id of the thread's last model, else the default", () => {
+    expect(previewModelFor(["gpt-4o", "claude-sonnet-4-5-20250929"])).toBe("claude-sonnet-4-5");
+    expect(previewModelFor(["gpt-4o", "my-local-model"])).toBe(DEFAULT_PREVIEW_MODEL);
+    expect(previewModelFor([])).toBe(DEFAULT_PREVIEW_MODEL);
   });
 });

@@ -233,6 +233,15 @@ export function findModel(name: string, custom: ModelInfo[] = []): ModelInfo | n
   return null;
 }
 
+/** The model previews assume when a thread names none the catalog knows. */
+export const DEFAULT_PREVIEW_MODEL = "gpt-5";
+
+/** The catalog id to preview a thread for: of the last model it used when known, else the default. */
+export function previewModelFor(modelsUsed: string[], custom: ModelInfo[] = []): string {
+  const last = modelsUsed.at(-1);
+  return (last ? findModel(last, custom)?.id : undefined) ?? DEFAULT_PREVIEW_MODEL;
+}
+
 /** Every model, custom ones replacing built-in ones with the same id, sorted by provider then id. */
 export function listModels(custom: ModelInfo[] = []): ModelInfo[] {
   const byId = new Map<string, ModelInfo>();

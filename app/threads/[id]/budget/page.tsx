@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { BudgetView } from "@/components/budget/budget-view";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { findThread } from "@/lib/db/threads";
-import { listModels } from "@/lib/models/catalog";
+import { DEFAULT_PREVIEW_MODEL, listModels } from "@/lib/models/catalog";
 
 export const metadata: Metadata = { title: "Budget" };
 
@@ -14,7 +14,7 @@ export default async function BudgetPage({ params, searchParams }: { params: Pro
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
   const models = listModels(await listCustomModels()).map((m) => ({ id: m.id, provider: m.provider, contextWindow: m.contextWindow, maxOutputTokens: m.maxOutputTokens }));
   const lastModel = thread.modelsUsed.at(-1);
-  const initialModel = first(query.model) ?? (lastModel && models.some((m) => m.id === lastModel) ? lastModel : "gpt-5");
+  const initialModel = first(query.model) ?? (lastModel && models.some((m) => m.id === lastModel) ? lastModel : DEFAULT_PREVIEW_MODEL);
   return (
     <BudgetView
       threadId={thread.id}

@@ -1,0 +1,146 @@
+/**
+ * MCP round trips with the SDK's own client, connected in-process to the /api/mcp route handlers
+ * (a fetch that hands each Request to the route), on the test file's real SQLite database.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { DELETE, GET, POST } from "@/app/api/mcp/route";
+import { BASE } from "@/lib/testing/api";
+
+const ROUTES: Record<string, (request: Request) => Promise<Response> | Response> = { POST, GET, DELETE };
+
+async function routeFetch(url: string | URL, init?: RequestInit): Promise<Response> {
+  const request = new Request(url, init);
+  const handler = ROUTES[request.method];
+  return handler ? handler(request) : new Response(null, { status: 405 });
+}
+
+let client: Client;
+
+beforeEach(async () => {
+  client = new Client({ name: "threadline-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/api/mcp`), { fetch: routeFetch }));
+});
+
+afterEach(async () => {
+  await client.close();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The JSON a successful call answered (its text, checked against its structured content). */
+async function ok<T = any>(name: string, args: Record<string, unknown>): Promise<T> {
+  const result = await call(name, args);
+  const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+  expect(result.isError, text).toBeFalsy();
+  const value = JSON.parse(text) as T;
+  expect(result.structuredContent).toEqual(value);
+  return value;
+}
+
+/** The message of a call that must fail as a tool error. */
+async function toolError(name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await call(name, args);
+  expect(result.isError).toBe(true);
+  return result.content[0]?.type === "text" ? result.content[0].text : "";
+}
+
+describe("MCP server at /api/mcp", () => {
+  it("lists the seven tools with their input schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      ["add_turn", "build_history", "create_thread", "export_thread", "fork_thread", "get_thread", "list_threads"],
+    );
+    const addTurn = tools.find((tool) => tool.name === "add_turn")!;
+    expect(addTurn.inputSchema.required).toEqual(expect.arrayContaining(["threadId", "role", "content"]));
+    expect(addTurn.inputSchema.properties?.role).toMatchObject({ enum: ["user", "assistant", "system", "tool"] });
+  });
+
+  it("creates a thread, adds turns, builds the history, forks and exports it", async () => {
+    const { thread } = await ok("create_thread", { toolName: "analyze", title: "Session drops", initialContext: { repo: "auth" } });
+    expect(thread).toMatchObject({ toolName: "analyze", title: "Session drops", source: "api", turnCount: 0 });
+
+    const texts = ["Why do sessions drop after a refresh?", "The refresh token is never rotated.", "Rotate it in session.ts then."];
+    for (const [i, content] of texts.entries()) {
+      const { turn } = await ok("add_turn", {
+        threadId: thread.id,
+        role: i % 2 === 0 ? "user" : "assistant",
+        content,
+        files: i === 0 ? ["src/auth/session.ts"] : null,
+        toolName: "analyze",
+        ...(i % 2 === 1 ? { modelProvider: "openai", modelName: "gpt-4o" } : {}),
+      });
+      expect(turn).toMatchObject({ threadId: thread.id, index: i, content });
+    }
+
+    const got = await ok("get_thread", { threadId: thread.id.toUpperCase() });
+    expect(got.thread).toMatchObject({ id: thread.id, turnCount: 3, modelsUsed: ["gpt-4o"] });
+    expect(got.turns.map((t: { content: string }) => t.content)).toEqual(texts);
+
+    const history = await ok("build_history", { threadId: thread.id, model: "gpt-4o" });
+    for (const text of texts) expect(history.history).toContain(text);
+    expect(history).toMatchObject({ mode: "exact", exact: true, model: { id: "gpt-4o" }, turns: { included: [1, 2, 3], excluded: [] } });
+    expect(history.tokenizer.id).toBe("o200k_base");
+    expect(history.totalTokens).toBeGreaterThan(0);
+
+    const { thread: forked, fork } = await ok("fork_thread", { threadId: thread.id, atTurn: 1 });
+    expect(forked).toMatchObject({ title: "Session drops (fork)", source: "fork", turnCount: 2 });
+    expect(fork).toMatchObject({ sourceThreadId: thread.id, forkThreadId: forked.id, atTurn: 1 });
+
+    const page = await ok("list_threads", { q: "rotated", limit: 10 });
+    expect(page.items.map((t: { id: string }) => t.id).sort()).toEqual([thread.id, forked.id].sort());
+
+    const document = await ok("export_thread", { threadId: thread.id });
+    expect(document.format).toBe("threadline/v1");
+    expect(document.threads).toHaveLength(1);
+    expect(document.threads[0]).toMatchObject({ id: thread.id, title: "Session drops" });
+    expect(document.threads[0].turns.map((t: { content: string }) => t.content)).toEqual(texts);
+  });
+
+  it("answers bad input and unknown threads as tool errors that name the field or reason", async () => {
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect(await toolError("add_turn", { threadId: unknown, role: "user", content: "hi" })).toMatch(/not found/);
+    expect(await toolError("build_history", { threadId: unknown })).toMatch(/model.*contextWindow/);
+    expect(await toolError("get_thread", { threadId: "not-a-uuid" })).toMatch(/threadId/);
+    expect(await toolError("get_thread", { threadId: "not-a-uuid" })).toMatch(/must be a UUID/);
+
+    const { thread } = await ok("create_thread", { toolName: "chat" });
+    expect(await toolError("add_turn", { threadId: thread.id, role: "robot", content: "hi" })).toMatch(/role/);
+    expect(await toolError("create_thread", { toolName: "chat", parentThreadId: unknown })).toBe("parentThreadId: no thread with this id");
+    expect(await toolError("create_thread", { toolName: "chat", colour: "red" })).toMatch(/colour/);
+    expect(await toolError("fork_thread", { threadId: thread.id, atTurn: 0 })).toMatch(/^atTurn: .* has 0 turns/);
+    expect(await toolError("build_history", { threadId: thread.id, model: "gpt-17" })).toMatch(/unknown model "gpt-17"/);
+  });
+});
+
+describe("the /api/mcp route", () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    POST(
+      new Request(`${BASE}/api/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body,
+      }),
+    );
+
+  it("answers GET and DELETE 405 (stateless), bad JSON 400 and foreign browser origins 403, as JSON-RPC errors", async () => {
+    for (const method of [GET, DELETE]) {
+      const response = await method();
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    }
+    const bad = await post("{nope");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700, message: expect.stringContaining("not valid JSON") } });
+
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect((await post(ping, { origin: "http://evil.example:3000", host: "evil.example:3000" })).status).toBe(403);
+    const local = await post(ping, { origin: "http://localhost:6274" });
+    expect(local.status).toBe(200);
+    expect(await local.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+});

@@ -1,0 +1,220 @@
+import "server-only";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { buildContextPreview } from "@/lib/context/build-context";
+import { forkThread } from "@/lib/db/forks";
+import { appendTurn, createThread, getThreadWithTurns, listThreads } from "@/lib/db/threads";
+import { exportThread } from "@/lib/db/transfer";
+import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
+import { validate } from "@/lib/http/responses";
+import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, uuidSchema } from "@/lib/validation/common";
+import { contextQuerySchema } from "@/lib/validation/context";
+import { forkRequestSchema } from "@/lib/validation/forks";
+import { appendTurnSchema, createThreadSchema, listThreadsQuerySchema, MAX_PAGE_SIZE } from "@/lib/validation/threads";
+
+/*
+ * The MCP tools are the REST API's operations under other names: same lib functions, same
+ * validation, same answers. The input shapes below are what clients see (as JSON Schema) and what
+ * the SDK checks first, built from the REST schemas' field schemas; each handler then runs the
+ * REST request schema itself, so cross-field rules and defaults are the API's. Nulls count as
+ * absent, as in the API (function-calling models often send them for optional fields).
+ */
+
+const threadId = uuidSchema.describe("The thread's id (a UUID)");
+const optional = <S extends z.ZodType>(schema: S, description: string) => schema.nullish().describe(description);
+
+/** An integer field with the API's messages for each bound. */
+function wholeNumber(min: number, max?: number) {
+  const atLeast = z.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be at least ${min}`);
+  return max === undefined ? atLeast : atLeast.max(max, `must be at most ${max}`);
+}
+
+const createThreadShape = {
+  toolName: toolNameSchema.describe('The tool (or agent) that starts the thread, e.g. "analyze"'),
+  title: optional(z.string().max(500, "must be at most 500 characters"), "Defaults to the first user turn"),
+  initialContext: optional(jsonObjectSchema, "Any JSON object stored with the thread"),
+  parentThreadId: optional(uuidSchema, "The thread this one continues (its chain parent)"),
+};
+
+const addTurnShape = {
+  threadId,
+  role: roleSchema,
+  content: z.string().describe("The turn's text"),
+  files: optional(pathListSchema, "Paths of the files the turn referenced"),
+  toolName: optional(toolNameSchema, "The tool that wrote the turn"),
+  modelProvider: optional(modelFieldSchema, 'e.g. "openai", "anthropic", "google"'),
+  modelName: optional(modelFieldSchema, 'e.g. "gpt-4o"'),
+};
+
+const listThreadsShape = {
+  q: optional(z.string().max(500), "Matches titles (substring) and turn content (word prefixes)"),
+  tool: optional(z.string().max(200), "The initiating tool or any turn's tool"),
+  limit: optional(wholeNumber(1, MAX_PAGE_SIZE), `Page size, 1-${MAX_PAGE_SIZE} (default 25)`),
+  cursor: optional(z.string().max(500), "The previous page's nextCursor"),
+};
+
+const buildHistoryShape = {
+  threadId,
+  model: optional(z.string().max(200), 'A model id from the catalog, e.g. "gpt-4o" (sets window and tokenizer)'),
+  contextWindow: optional(wholeNumber(1_000, 100_000_000), "Context window in tokens; overrides the model's"),
+  mode: optional(z.enum(["exact", "pal"], { error: 'must be "exact" or "pal"' }), '"exact" (default): the model\'s tokenizer; "pal": PAL\'s text and estimates byte for byte'),
+};
+
+const forkThreadShape = {
+  threadId,
+  atTurn: wholeNumber(0).describe("The last turn (0-based index) the fork keeps"),
+};
+
+const exportThreadShape = {
+  threadId,
+  chain: optional(z.boolean(), "Export the whole chain (oldest first) instead of the one thread"),
+};
+
+/** Drops null-valued fields: the request schemas take absent, not null. */
+function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+}
+
+/** A result as JSON text (for any client) and as structured content (for those that read it). */
+function answer(value: object, text = JSON.stringify(value)): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: value as Record<string, unknown> };
+}
+
+/** A tool error: the message as text, and the REST API's error shape as structured content. */
+function toolError(code: AppErrorCode | "internal", message: string, details?: ErrorDetails): CallToolResult {
+  const error = details === undefined ? { code, message } : { code, message, details };
+  return { content: [{ type: "text", text: message }], structuredContent: { error }, isError: true };
+}
+
+/** Runs a tool body; expected failures (AppError) become tool errors, anything else a generic one. */
+async function run(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof AppError) return toolError(error.code, error.message, error.details);
+    console.error("[threadline] unexpected error in MCP tool", error);
+    return toolError("internal", "Internal error; see the server log.");
+  }
+}
+
+const READ = { readOnlyHint: true, openWorldHint: false } as const;
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+
+/**
+ * A Threadline MCP server with its seven tools. Stateless: the route builds one per request.
+ * Argument errors, unknown or expired threads and the turn limit answer tool errors
+ * (`isError: true`) naming the field or the reason, never protocol errors.
+ */
+export function createMcpServer(): McpServer {
+  const server = new McpServer(
+    { name: "threadline", title: "Threadline", version: "0.1.0" },
+    {
+      instructions:
+        "Threadline stores conversation threads durably. create_thread starts one (parentThreadId continues another), " +
+        "add_turn appends a turn, build_history answers the text a model would be sent to continue it within its context " +
+        "window (what was cut is listed). Turn numbers in build_history are 1-based; atTurn in fork_thread is a 0-based index.",
+    },
+  );
+
+  server.registerTool(
+    "create_thread",
+    {
+      title: "Create a thread",
+      description: "Starts a conversation thread. Answers {thread}.",
+      inputSchema: z.strictObject(createThreadShape),
+      annotations: WRITE,
+    },
+    (args) => run(async () => answer({ thread: await createThread(validate(createThreadSchema, withoutNulls(args))) })),
+  );
+
+  server.registerTool(
+    "add_turn",
+    {
+      title: "Add a turn",
+      description:
+        "Appends a turn to a thread (refreshes its expiry). Fails when the thread is unknown, expired, or at MAX_CONVERSATION_TURNS. Answers {turn}.",
+      inputSchema: z.strictObject(addTurnShape),
+      annotations: WRITE,
+    },
+    ({ threadId, ...turn }) => run(async () => answer({ turn: await appendTurn(threadId, validate(appendTurnSchema, withoutNulls(turn))) })),
+  );
+
+  server.registerTool(
+    "get_thread",
+    {
+      title: "Get a thread",
+      description: "A thread and all its turns, oldest first. Answers {thread, turns}.",
+      inputSchema: z.strictObject({ threadId }),
+      annotations: READ,
+    },
+    ({ threadId }) => run(async () => answer(await getThreadWithTurns(threadId))),
+  );
+
+  server.registerTool(
+    "list_threads",
+    {
+      title: "List threads",
+      description: "Threads, most recent activity first, one page at a time. Answers {items, nextCursor}; pass nextCursor back as cursor.",
+      inputSchema: z.strictObject(listThreadsShape),
+      annotations: READ,
+    },
+    (args) => run(async () => answer(await listThreads(validate(listThreadsQuerySchema, withoutNulls(args))))),
+  );
+
+  server.registerTool(
+    "build_history",
+    {
+      title: "Build the history for a model",
+      description:
+        "What a model would be sent to continue the thread: PAL's conversation history over its chain, budgeted for a context window. " +
+        "Give model, contextWindow or both. Answers {history, totalTokens, tokenizer, exact, model, mode, allocation, turns {included, excluded}, files {included, skipped}}.",
+      inputSchema: z.strictObject(buildHistoryShape),
+      annotations: READ,
+    },
+    ({ threadId, ...query }) =>
+      run(async () => {
+        const preview = await buildContextPreview(threadId, validate(contextQuerySchema, withoutNulls(query)));
+        return answer({
+          history: preview.text,
+          totalTokens: preview.totalTokens,
+          tokenizer: preview.tokenizer,
+          exact: preview.exact,
+          model: preview.model,
+          mode: preview.mode,
+          allocation: preview.allocation,
+          turns: preview.turns,
+          files: preview.files,
+        });
+      }),
+  );
+
+  server.registerTool(
+    "fork_thread",
+    {
+      title: "Fork a thread",
+      description: 'A new thread holding copies of turns 0..atTurn, titled "<title> (fork)"; the source is not written. Answers {thread, fork}.',
+      inputSchema: z.strictObject(forkThreadShape),
+      annotations: WRITE,
+    },
+    ({ threadId, atTurn }) => run(async () => answer(await forkThread(threadId, validate(forkRequestSchema, { atTurn }).atTurn))),
+  );
+
+  server.registerTool(
+    "export_thread",
+    {
+      title: "Export a thread",
+      description: "The lossless threadline/v1 document of the thread (or of its chain), as JSON text; POST it to /api/import to restore.",
+      inputSchema: z.strictObject(exportThreadShape),
+      annotations: READ,
+    },
+    ({ threadId, chain }) =>
+      run(async () => {
+        const document = await exportThread(threadId, { chain: chain ?? false });
+        // The exact bytes as text, so what a client saves imports byte-identical.
+        return answer(JSON.parse(document) as object, document);
+      }),
+  );
+
+  return server;
+}
