@@ -71,6 +71,8 @@ describe("MCP server at /api/mcp", () => {
         role: i % 2 === 0 ? "user" : "assistant",
         content,
         files: i === 0 ? ["src/auth/session.ts"] : null,
+        // A snapshot of the file as the turn saw it: build_history embeds it (no file is read).
+        fileSnapshots: i === 0 ? [{ path: "src/auth/session.ts", content: "export const SNAPSHOT_MARKER = 1;" }] : null,
         toolName: "analyze",
         ...(i % 2 === 1 ? { modelProvider: "openai", modelName: "gpt-4o" } : {}),
       });
@@ -83,6 +85,8 @@ describe("MCP server at /api/mcp", () => {
 
     const history = await ok("build_history", { threadId: thread.id, model: "gpt-4o" });
     for (const text of texts) expect(history.history).toContain(text);
+    expect(history.history).toContain("export const SNAPSHOT_MARKER = 1;");
+    expect(history.files.included).toEqual([expect.objectContaining({ path: "src/auth/session.ts", source: "snapshot" })]);
     expect(history).toMatchObject({ mode: "exact", exact: true, model: { id: "gpt-4o" }, turns: { included: [1, 2, 3], excluded: [] } });
     expect(history.tokenizer.id).toBe("o200k_base");
     expect(history.totalTokens).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { appendTurn, createThread, getThreadWithTurns, listThreads } from "@/lib
 import { exportThread } from "@/lib/db/transfer";
 import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
 import { validate } from "@/lib/http/responses";
-import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, uuidSchema } from "@/lib/validation/common";
+import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, uuidSchema, fileSnapshotsSchema } from "@/lib/validation/common";
 import { contextQuerySchema } from "@/lib/validation/context";
 import { forkRequestSchema } from "@/lib/validation/forks";
 import { appendTurnSchema, createThreadSchema, listThreadsQuerySchema, MAX_PAGE_SIZE } from "@/lib/validation/threads";
@@ -45,6 +45,7 @@ const addTurnShape = {
   toolName: optional(toolNameSchema, "The tool that wrote the turn"),
   modelProvider: optional(modelFieldSchema, 'e.g. "openai", "anthropic", "google"'),
   modelName: optional(modelFieldSchema, 'e.g. "gpt-4o"'),
+  fileSnapshots: optional(fileSnapshotsSchema, "Contents of some of `files` as the turn saw them: build_history embeds these"),
 };
 
 const listThreadsShape = {
