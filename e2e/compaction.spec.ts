@@ -98,7 +98,7 @@ test("the LLM summariser: configured in Settings, run in the background, found a
     await page.goto("/settings");
     await page.getByLabel("Compaction model").fill("openai-compatible:local-test");
     await page.getByLabel("OpenAI-compatible base URL").fill(fake.baseUrl);
-    await page.getByRole("button", { name: "Save compaction settings" }).click();
+    await page.getByRole("button", { name: "Save model settings" }).click();
     await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
 
     await page.goto(`/threads/${DEMO_IDS.analyze}/compact`);
@@ -129,7 +129,7 @@ test("the LLM summariser: configured in Settings, run in the background, found a
     await page.goto("/settings");
     await page.getByLabel("Compaction model").fill("");
     await page.getByLabel("OpenAI-compatible base URL").fill("");
-    await page.getByRole("button", { name: "Save compaction settings" }).click();
+    await page.getByRole("button", { name: "Save model settings" }).click();
     await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
   }
 });

@@ -11,7 +11,7 @@ test("a saved API key appears in no page, script, API answer or export", async (
   await page.goto("/settings");
   await page.getByLabel("OpenAI-compatible base URL").fill("http://127.0.0.1:9/v1");
   await page.getByLabel("OpenAI-compatible API key").fill(SECRET);
-  await page.getByRole("button", { name: "Save compaction settings" }).click();
+  await page.getByRole("button", { name: "Save model settings" }).click();
   await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
   try {
     const seen: string[] = [];
@@ -35,7 +35,7 @@ test("a saved API key appears in no page, script, API answer or export", async (
     await page.goto("/settings");
     await page.getByLabel("OpenAI-compatible base URL").fill("");
     await page.getByLabel("Remove the saved API key").check();
-    await page.getByRole("button", { name: "Save compaction settings" }).click();
+    await page.getByRole("button", { name: "Save model settings" }).click();
     await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
   }
 });

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { CompactionSettingsForm } from "@/components/settings/compaction-settings";
 import { CustomModelForm, DeleteCustomModelButton } from "@/components/settings/custom-models";
+import { LlmSettingsForm } from "@/components/settings/llm-settings";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { describeTimeout } from "@/lib/domain/expiry";
 import { serverSettings } from "@/lib/env";
-import { describeLlmConfig } from "@/lib/llm/config";
+import { describeLlmConfig, type ModelSettingDescription } from "@/lib/llm/config";
 import { formatCount } from "@/lib/format";
 import { CATALOG_REVIEWED, listModels } from "@/lib/models/catalog";
 import { listTokenizers } from "@/lib/tokenizers/registry";
@@ -14,6 +14,17 @@ export const metadata: Metadata = { title: "Settings" };
 
 const source = (s: "env" | "default") => (s === "env" ? "from the environment" : "default");
 const llmSource = (s: "env" | "settings") => (s === "env" ? "from the environment" : "saved here");
+
+/** A default model: its spec and where it comes from, and why it is invalid when it is. */
+function ModelSetting({ model, unset }: Readonly<{ model: ModelSettingDescription | null; unset: string }>) {
+  if (!model) return unset;
+  return (
+    <>
+      <span className="font-mono break-all">{model.value}</span> ({llmSource(model.source)})
+      {model.error && <span className="block text-red-700">{model.error}</span>}
+    </>
+  );
+}
 
 export default async function SettingsPage() {
   await connection();
@@ -50,22 +61,19 @@ export default async function SettingsPage() {
         </dl>
       </section>
 
-      <section aria-labelledby="compaction-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-        <h2 id="compaction-heading" className="text-lg font-semibold">Compaction</h2>
+      <section aria-labelledby="models-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <h2 id="models-heading" className="text-lg font-semibold">Models and providers</h2>
         <p className="text-sm text-zinc-600">
-          The LLM summariser of the compaction workbench. Values saved here override the environment; keys are never shown.
+          The LLM providers of the thread page&apos;s chat and the compaction workbench&apos;s summariser. Values saved here override the environment; keys are never shown.
         </p>
         <dl className="mt-3 grid grid-cols-1 gap-2 text-sm sm:grid-cols-[max-content_1fr]">
-          <dt className="text-zinc-500">Default model ({llm.compactionModelEnvVar})</dt>
+          <dt className="text-zinc-500">Default chat model ({llm.chatModelEnvVar})</dt>
+          <dd data-testid="setting-chat-model">
+            <ModelSetting model={llm.chatModel} unset="not set: pick a model in the composer" />
+          </dd>
+          <dt className="text-zinc-500">Default compaction model ({llm.compactionModelEnvVar})</dt>
           <dd data-testid="setting-compaction-model">
-            {llm.compactionModel ? (
-              <>
-                <span className="font-mono break-all">{llm.compactionModel.value}</span> ({llmSource(llm.compactionModel.source)})
-                {llm.compactionModel.error && <span className="block text-red-700">{llm.compactionModel.error}</span>}
-              </>
-            ) : (
-              "not set: choose a model for each summary"
-            )}
+            <ModelSetting model={llm.compactionModel} unset="not set: choose a model for each summary" />
           </dd>
         </dl>
         {/* Wide on a phone: it scrolls in its box, the page does not. */}
@@ -97,7 +105,7 @@ export default async function SettingsPage() {
             </tbody>
           </table>
         </div>
-        <CompactionSettingsForm saved={llm.saved} apiKeyFromEnv={compatible?.apiKey.source === "env"} />
+        <LlmSettingsForm saved={llm.saved} apiKeyFromEnv={compatible?.apiKey.source === "env"} />
       </section>
 
       <section aria-labelledby="custom-heading" className="rounded-lg border border-zinc-200 bg-white p-4">

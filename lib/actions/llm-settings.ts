@@ -10,16 +10,20 @@ export type LlmSettingsFormState = {
   ok: boolean;
   message: string;
   fieldErrors?: Record<string, string>;
-  values?: { compactionModel: string; openaiCompatibleBaseUrl: string };
+  values?: { compactionModel: string; chatModel: string; openaiCompatibleBaseUrl: string };
 } | null;
 
-/** Saves the Compaction settings from the Settings form (useActionState). */
+/** Saves the "Models and providers" settings from the Settings form (useActionState). */
 export async function saveLlmSettingsAction(_previous: LlmSettingsFormState, form: FormData): Promise<LlmSettingsFormState> {
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
-  const values = { compactionModel: text("compactionModel"), openaiCompatibleBaseUrl: text("openaiCompatibleBaseUrl") };
+  const values = {
+    compactionModel: text("compactionModel"),
+    chatModel: text("chatModel"),
+    openaiCompatibleBaseUrl: text("openaiCompatibleBaseUrl"),
+  };
   const parsed = llmSettingsSchema.safeParse({
     ...values,
     openaiCompatibleApiKey: text("openaiCompatibleApiKey"),
@@ -33,9 +37,9 @@ export async function saveLlmSettingsAction(_previous: LlmSettingsFormState, for
     await saveLlmSettings(parsed.data);
   } catch (error) {
     // The error is Prisma's; it may quote the statement's values, so only its name is logged.
-    console.error("[threadline] saving the compaction settings failed:", error instanceof Error ? error.name : typeof error);
+    console.error("[threadline] saving the model settings failed:", error instanceof Error ? error.name : typeof error);
     return { ok: false, message: "Saving failed; see the server log.", values };
   }
   revalidatePath("/settings");
-  return { ok: true, message: "Saved the compaction settings." };
+  return { ok: true, message: "Saved the model settings." };
 }

@@ -20,7 +20,8 @@ import { getThreadWithTurns } from "@/lib/db/threads";
 import { contentTokenCounts } from "@/lib/db/token-counts";
 import { providerProblem, resolveLlmConfig } from "@/lib/llm/config";
 import { formatModelSpec, parseModelSpec } from "@/lib/llm/model-spec";
-import { summarizeWithLlm, SummarizerError } from "@/lib/llm/summarize";
+import { LlmCallError } from "@/lib/llm/provider";
+import { summarizeWithLlm } from "@/lib/llm/summarize";
 import { findModel } from "@/lib/models/catalog";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { CompactionRequest } from "@/lib/validation/compactions";
@@ -178,7 +179,7 @@ async function writeSummary(request: CompactionRequest, turns: CompactionTurn[],
   try {
     return (await summarizeWithLlm({ model: llmModel, turns, instructions: request.instructions, signal: context.signal })).text;
   } catch (error) {
-    if (error instanceof SummarizerError) throw new AppError("summarizer_failed", error.message, { kind: error.kind });
+    if (error instanceof LlmCallError) throw new AppError("summarizer_failed", error.message, { kind: error.kind });
     throw error;
   }
 }

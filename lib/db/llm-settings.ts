@@ -3,13 +3,15 @@ import { db } from "./client";
 import { WRITE_TRANSACTION } from "./transactions";
 
 /**
- * Summariser settings saved from the Settings page, as AppSetting rows. A saved value overrides
- * its environment variable (lib/llm/config.ts); a missing row means "use the environment".
+ * LLM settings saved from the Settings page (default models, the OpenAI-compatible server), as
+ * AppSetting rows. A saved value overrides its environment variable (lib/llm/config.ts); a
+ * missing row means "use the environment".
  * The API key is stored as entered (the database is as private as the server's env) and only
  * ever leaves this module towards lib/llm/config.ts.
  */
 export const LLM_SETTING_KEYS = {
   compactionModel: "llm.compactionModel",
+  chatModel: "llm.chatModel",
   openaiCompatibleBaseUrl: "llm.openaiCompatible.baseUrl",
   openaiCompatibleApiKey: "llm.openaiCompatible.apiKey",
 } as const;

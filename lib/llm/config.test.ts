@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readLlmSettings, saveLlmSettings } from "@/lib/db/llm-settings";
-import { describeLlmConfig, LLM_ENV, resolveLlmConfig } from "./config";
+import { describeChatAvailability, describeLlmConfig, LLM_ENV, resolveLlmConfig } from "./config";
 
 const KEYS = {
   OPENAI_API_KEY: "sk-env-openai-0123456789abcdef",
@@ -14,7 +14,7 @@ const original = Object.fromEntries(Object.values(LLM_ENV).map((name) => [name, 
 
 beforeEach(async () => {
   for (const name of Object.values(LLM_ENV)) delete process.env[name];
-  await saveLlmSettings({ compactionModel: null, openaiCompatibleBaseUrl: null, openaiCompatibleApiKey: null });
+  await saveLlmSettings({ compactionModel: null, chatModel: null, openaiCompatibleBaseUrl: null, openaiCompatibleApiKey: null });
 });
 
 afterEach(() => {
@@ -73,6 +73,7 @@ describe("resolveLlmConfig", () => {
     await saveLlmSettings({ openaiCompatibleApiKey: null });
     expect(await readLlmSettings()).toEqual({
       compactionModel: "openai-compatible:llama3.1:8b",
+      chatModel: null,
       openaiCompatibleBaseUrl: "http://10.0.0.5:8000/v1",
       openaiCompatibleApiKey: null,
     });
@@ -86,6 +87,102 @@ describe("resolveLlmConfig", () => {
     expect(config.providers["openai-compatible"].apiKey).toMatchObject({ value: KEYS.OPENAI_COMPATIBLE_API_KEY, source: "env" });
     expect(config.compactionModel).toMatchObject({ value: "openai:gpt-4o-mini", source: "env" });
     expect(config.providers["openai-compatible"].baseUrl).toMatchObject({ value: "http://127.0.0.1:11434/v1", source: "env" });
+  });
+});
+
+describe("the default chat model", () => {
+  it("comes from THREADLINE_CHAT_MODEL, independently of the compaction model", async () => {
+    Object.assign(process.env, { THREADLINE_CHAT_MODEL: " anthropic:claude-3-5-haiku-latest ", THREADLINE_COMPACTION_MODEL: "openai:gpt-4o-mini" });
+    const config = await resolveLlmConfig();
+    expect(config.chatModel).toEqual({ value: "anthropic:claude-3-5-haiku-latest", source: "env", origin: "THREADLINE_CHAT_MODEL" });
+    expect(config.compactionModel?.value).toBe("openai:gpt-4o-mini");
+
+    process.env.THREADLINE_CHAT_MODEL = "";
+    expect((await resolveLlmConfig()).chatModel).toBeNull();
+  });
+
+  it("a saved chat model overrides the environment; removing it brings the environment back", async () => {
+    process.env.THREADLINE_CHAT_MODEL = "openai:gpt-4o-mini";
+    await saveLlmSettings({ chatModel: "google:gemini-2.0-flash" });
+    expect((await resolveLlmConfig()).chatModel).toEqual({
+      value: "google:gemini-2.0-flash",
+      source: "settings",
+      origin: "the chat model saved in Settings → Models and providers",
+    });
+    expect((await readLlmSettings()).chatModel).toBe("google:gemini-2.0-flash");
+    expect((await describeLlmConfig()).saved.chatModel).toBe("google:gemini-2.0-flash");
+
+    // Saving other settings leaves it alone; null removes it.
+    await saveLlmSettings({ compactionModel: "openai:gpt-4o-mini" });
+    expect((await resolveLlmConfig()).chatModel?.source).toBe("settings");
+    await saveLlmSettings({ chatModel: null });
+    expect((await resolveLlmConfig()).chatModel).toMatchObject({ value: "openai:gpt-4o-mini", source: "env" });
+    expect((await describeLlmConfig()).saved.chatModel).toBeNull();
+  });
+
+  it("describeLlmConfig shows it with its source, and says why an invalid one is invalid", async () => {
+    process.env.THREADLINE_CHAT_MODEL = "openai-compatible:llama3.1:8b";
+    let description = await describeLlmConfig();
+    expect(description.chatModelEnvVar).toBe("THREADLINE_CHAT_MODEL");
+    expect(description.chatModel).toEqual({ value: "openai-compatible:llama3.1:8b", source: "env", error: null });
+    expect(description.compactionModel).toBeNull();
+
+    await saveLlmSettings({ chatModel: "mistral:large" });
+    description = await describeLlmConfig();
+    expect(description.chatModel).toEqual({
+      value: "mistral:large",
+      source: "settings",
+      error: 'model: provider must be one of openai, anthropic, google, openai-compatible; got "mistral"',
+    });
+    expect((await describeChatAvailability()).defaultModel).toBeNull();
+  });
+});
+
+describe("describeChatAvailability", () => {
+  it("with no provider configured: no providers, and a sentence saying what to set", async () => {
+    process.env.THREADLINE_CHAT_MODEL = "openai:gpt-4o-mini";
+    expect(await describeChatAvailability()).toEqual({
+      defaultModel: "openai:gpt-4o-mini",
+      configuredProviders: [],
+      problem:
+        "No LLM provider is configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY or OPENAI_COMPATIBLE_BASE_URL, or save an OpenAI-compatible base URL in Settings → Models and providers.",
+    });
+  });
+
+  it("an unusable base URL does not count as configured", async () => {
+    process.env.OPENAI_COMPATIBLE_BASE_URL = "ftp://127.0.0.1/v1";
+    const availability = await describeChatAvailability();
+    expect(availability.configuredProviders).toEqual([]);
+    expect(availability.problem).toMatch(/^No LLM provider is configured/);
+  });
+
+  it("lists the configured providers, and holds no key", async () => {
+    Object.assign(process.env, {
+      ANTHROPIC_API_KEY: KEYS.ANTHROPIC_API_KEY,
+      OPENAI_COMPATIBLE_API_KEY: KEYS.OPENAI_COMPATIBLE_API_KEY,
+      THREADLINE_CHAT_MODEL: "anthropic:claude-3-5-haiku-latest",
+    });
+    await saveLlmSettings({ openaiCompatibleBaseUrl: "http://127.0.0.1:11434/v1", openaiCompatibleApiKey: SAVED_KEY });
+    let availability = await describeChatAvailability();
+    expect(availability).toEqual({
+      defaultModel: "anthropic:claude-3-5-haiku-latest",
+      configuredProviders: ["anthropic", "openai-compatible"],
+      problem: null,
+    });
+
+    Object.assign(process.env, KEYS);
+    availability = await describeChatAvailability();
+    expect(availability.configuredProviders).toEqual(["openai", "anthropic", "google", "openai-compatible"]);
+    const text = JSON.stringify(availability);
+    for (const key of [...Object.values(KEYS), SAVED_KEY]) {
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(key.slice(-6));
+    }
+  });
+
+  it("no default model when none is set", async () => {
+    process.env.OPENAI_API_KEY = KEYS.OPENAI_API_KEY;
+    expect(await describeChatAvailability()).toEqual({ defaultModel: null, configuredProviders: ["openai"], problem: null });
   });
 });
 
@@ -111,6 +208,7 @@ describe("describeLlmConfig", () => {
     expect(description.compactionModel).toEqual({ value: "anthropic:claude-3-5-haiku-latest", source: "settings", error: null });
     expect(description.saved).toEqual({
       compactionModel: "anthropic:claude-3-5-haiku-latest",
+      chatModel: null,
       openaiCompatibleBaseUrl: null,
       openaiCompatibleApiKeySet: true,
     });
@@ -124,7 +222,7 @@ describe("describeLlmConfig", () => {
       "OpenAI is not configured: set OPENAI_API_KEY.",
       "Anthropic is not configured: set ANTHROPIC_API_KEY.",
       "Google is not configured: set GOOGLE_GENERATIVE_AI_API_KEY.",
-      "OpenAI-compatible server is not configured: set OPENAI_COMPATIBLE_BASE_URL or the base URL in Settings → Compaction.",
+      "OpenAI-compatible server is not configured: set OPENAI_COMPATIBLE_BASE_URL or the base URL in Settings → Models and providers.",
     ]);
     expect(description.compactionModel).toEqual({
       value: "gpt-4o",

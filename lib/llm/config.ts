@@ -1,14 +1,16 @@
 import "server-only";
 import { readLlmSettings } from "@/lib/db/llm-settings";
-import { LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "./model-spec";
+import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "./model-spec";
 
 /**
- * Where the summariser's provider settings come from: the environment, overridden by settings
- * saved on the Settings page (lib/db/llm-settings.ts). This module is the one reader of the LLM
- * variables below, at call time (lib/env.ts reads the app's other variables once per process).
+ * Where the LLM settings (providers, the default compaction and chat models) come from: the
+ * environment, overridden by settings saved on the Settings page (lib/db/llm-settings.ts). This
+ * module is the one reader of the LLM variables below, at call time (lib/env.ts reads the app's
+ * other variables once per process).
  *
- * Keys stay on the server: resolveLlmConfig() is for lib/llm/summarize.ts only; anything shown
- * to a user goes through describeLlmConfig(), which says "set"/"not set" and never a key.
+ * Keys stay on the server: resolveLlmConfig() is for the model calls (lib/llm/provider.ts) only;
+ * anything shown to a user goes through describeLlmConfig() or describeChatAvailability(), which
+ * say "set"/"not set" and never a key.
  */
 export const LLM_ENV = {
   openaiApiKey: "OPENAI_API_KEY",
@@ -20,10 +22,11 @@ export const LLM_ENV = {
   openaiCompatibleBaseUrl: "OPENAI_COMPATIBLE_BASE_URL",
   openaiCompatibleApiKey: "OPENAI_COMPATIBLE_API_KEY",
   compactionModel: "THREADLINE_COMPACTION_MODEL",
+  chatModel: "THREADLINE_CHAT_MODEL",
 } as const;
 
 export type SettingSource = "env" | "settings";
-/** A value and where it came from; `origin` names it for messages ("OPENAI_API_KEY", "Settings → Compaction"). */
+/** A value and where it came from; `origin` names it for messages ("OPENAI_API_KEY", "the chat model saved in Settings → Models and providers"). */
 export type Sourced = { value: string; source: SettingSource; origin: string };
 export type ProviderConfig = { apiKey: Sourced | null; baseUrl: Sourced | null };
 
@@ -31,9 +34,12 @@ export type LlmConfig = {
   providers: Record<LlmProvider, ProviderConfig>;
   /** The default compaction model, "<provider>:<model>" as given (it may be invalid: see describeLlmConfig). */
   compactionModel: Sourced | null;
+  /** The default chat model of the thread page's composer, "<provider>:<model>" as given (it may be invalid too). */
+  chatModel: Sourced | null;
 };
 
-const SETTINGS_ORIGIN = "Settings → Compaction";
+/** The Settings page section these settings are saved from (app/settings/page.tsx), for messages. */
+export const SETTINGS_ORIGIN = "Settings → Models and providers";
 
 function fromEnv(name: string): Sourced | null {
   const value = process.env[name]?.trim();
@@ -59,7 +65,6 @@ function compatibleEndpoint(saved: Awaited<ReturnType<typeof readLlmSettings>>):
 
 export async function resolveLlmConfig(): Promise<LlmConfig> {
   const saved = await readLlmSettings();
-  const model = fromSettings(saved.compactionModel, "compaction model") ?? fromEnv(LLM_ENV.compactionModel);
   return {
     providers: {
       openai: { apiKey: fromEnv(LLM_ENV.openaiApiKey), baseUrl: fromEnv(LLM_ENV.openaiBaseUrl) },
@@ -67,7 +72,8 @@ export async function resolveLlmConfig(): Promise<LlmConfig> {
       google: { apiKey: fromEnv(LLM_ENV.googleApiKey), baseUrl: null },
       "openai-compatible": compatibleEndpoint(saved),
     },
-    compactionModel: model,
+    compactionModel: fromSettings(saved.compactionModel, "compaction model") ?? fromEnv(LLM_ENV.compactionModel),
+    chatModel: fromSettings(saved.chatModel, "chat model") ?? fromEnv(LLM_ENV.chatModel),
   };
 }
 
@@ -128,13 +134,22 @@ export type ProviderDescription = {
   baseUrlEnvVar: string | null;
 };
 
+/** A default model as configured; `error` says why it is not a valid spec. */
+export type ModelSettingDescription = { value: string; source: SettingSource; error: string | null };
+
 export type LlmConfigDescription = {
   providers: ProviderDescription[];
-  /** The default compaction model as configured; `error` says why it is not a valid spec. */
-  compactionModel: { value: string; source: SettingSource; error: string | null } | null;
+  compactionModel: ModelSettingDescription | null;
   compactionModelEnvVar: string;
+  chatModel: ModelSettingDescription | null;
+  chatModelEnvVar: string;
   /** What is saved in the database (form defaults); the key only as set or not. */
-  saved: { compactionModel: string | null; openaiCompatibleBaseUrl: string | null; openaiCompatibleApiKeySet: boolean };
+  saved: {
+    compactionModel: string | null;
+    chatModel: string | null;
+    openaiCompatibleBaseUrl: string | null;
+    openaiCompatibleApiKeySet: boolean;
+  };
 };
 
 const KEY_ENV: Record<LlmProvider, string> = {
@@ -150,11 +165,15 @@ const BASE_URL_ENV: Record<LlmProvider, string | null> = {
   "openai-compatible": LLM_ENV.openaiCompatibleBaseUrl,
 };
 
+function describeModel(model: Sourced | null): ModelSettingDescription | null {
+  if (!model) return null;
+  const parsed = parseModelSpec(model.value);
+  return { value: model.value, source: model.source, error: parsed.ok ? null : parsed.error };
+}
+
 /** What the Settings page may show. Safe to render: it holds no key, not even part of one. */
 export async function describeLlmConfig(): Promise<LlmConfigDescription> {
   const [config, saved] = await Promise.all([resolveLlmConfig(), readLlmSettings()]);
-  const model = config.compactionModel;
-  const parsed = model ? parseModelSpec(model.value) : null;
   return {
     providers: LLM_PROVIDERS.map((provider) => {
       const { apiKey, baseUrl } = config.providers[provider];
@@ -169,12 +188,43 @@ export async function describeLlmConfig(): Promise<LlmConfigDescription> {
         baseUrlEnvVar: BASE_URL_ENV[provider],
       };
     }),
-    compactionModel: model ? { value: model.value, source: model.source, error: parsed && !parsed.ok ? parsed.error : null } : null,
+    compactionModel: describeModel(config.compactionModel),
     compactionModelEnvVar: LLM_ENV.compactionModel,
+    chatModel: describeModel(config.chatModel),
+    chatModelEnvVar: LLM_ENV.chatModel,
     saved: {
       compactionModel: saved.compactionModel,
+      chatModel: saved.chatModel,
       openaiCompatibleBaseUrl: saved.openaiCompatibleBaseUrl === null ? null : displayUrl(saved.openaiCompatibleBaseUrl),
       openaiCompatibleApiKeySet: saved.openaiCompatibleApiKey !== null,
     },
+  };
+}
+
+export type ChatAvailability = {
+  /** The default chat model, "<provider>:<model>", when one is set and valid; otherwise null. */
+  defaultModel: string | null;
+  /** The providers that can be used as configured (providerProblem() is null), in LLM_PROVIDERS order. */
+  configuredProviders: LlmProvider[];
+  /** A sentence for the user when no provider at all can be used; otherwise null. */
+  problem: string | null;
+};
+
+/**
+ * What the thread page's chat composer needs to know. Safe to send to the browser: it names
+ * providers and environment variables, never a key. Whether the default model's provider is
+ * configured is left to the caller (it is in configuredProviders or not).
+ */
+export async function describeChatAvailability(): Promise<ChatAvailability> {
+  const config = await resolveLlmConfig();
+  const parsed = config.chatModel ? parseModelSpec(config.chatModel.value) : null;
+  const configuredProviders = LLM_PROVIDERS.filter((provider) => providerProblem(config, provider) === null);
+  return {
+    defaultModel: parsed?.ok ? formatModelSpec(parsed.spec) : null,
+    configuredProviders,
+    problem:
+      configuredProviders.length > 0
+        ? null
+        : `No LLM provider is configured: set ${LLM_ENV.openaiApiKey}, ${LLM_ENV.anthropicApiKey}, ${LLM_ENV.googleApiKey} or ${LLM_ENV.openaiCompatibleBaseUrl}, or save an OpenAI-compatible base URL in ${SETTINGS_ORIGIN}.`,
   };
 }

@@ -9,7 +9,8 @@ import type { CompactionTurn } from "@/lib/domain/compaction/types";
 import { saveLlmSettings } from "@/lib/db/llm-settings";
 import { answer, fail, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from "@/lib/testing/fake-openai";
 import { LLM_ENV } from "./config";
-import { buildSummaryMessages, SUMMARIZE_PROMPT, SUMMARIZER_SYSTEM_PROMPT, summarizeWithLlm, SummarizerError } from "./summarize";
+import { buildSummaryMessages, SUMMARIZE_PROMPT, SUMMARIZER_SYSTEM_PROMPT, summarizeWithLlm } from "./summarize";
+import { LlmCallError } from "./provider";
 
 const OPENAI_KEY = "sk-test-openai-9f8e7d6c5b4a";
 const COMPATIBLE_KEY = "compat-secret-1a2b3c4d";
@@ -85,18 +86,18 @@ const TURNS: CompactionTurn[] = [
   turn(5, "assistant", "Guarded the empty case; tests pass now. Next: add a regression test.", { files: ["src/parse.test.ts"] }),
 ];
 
-async function failure(promise: Promise<unknown>): Promise<SummarizerError> {
+async function failure(promise: Promise<unknown>): Promise<LlmCallError> {
   const error = await promise.then(
     () => {
       throw new Error("expected the summary to fail");
     },
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(SummarizerError);
-  return error as SummarizerError;
+  expect(error).toBeInstanceOf(LlmCallError);
+  return error as LlmCallError;
 }
 
-function expectNoKeys(error: SummarizerError) {
+function expectNoKeys(error: LlmCallError) {
   for (const key of [OPENAI_KEY, COMPATIBLE_KEY]) {
     expect(error.message).not.toContain(key);
     expect(String(error)).not.toContain(key);

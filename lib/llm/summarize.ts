@@ -1,13 +1,9 @@
 import "server-only";
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { APICallError, generateText, type LanguageModel } from "ai";
+import { generateText } from "ai";
 import type { CompactionTurn } from "@/lib/domain/compaction/types";
 import type { JsonValue, TurnPart } from "@/lib/domain/types";
-import { providerProblem, resolveLlmConfig, type LlmConfig } from "./config";
-import { formatModelSpec, parseModelSpec, PROVIDER_LABELS, type LlmProvider, type ModelSpec } from "./model-spec";
+import { formatModelSpec, PROVIDER_LABELS } from "./model-spec";
+import { LlmCallError, resolveModel, startCall } from "./provider";
 
 /**
  * co-cli's summarisation agent (seeds/001 §4.4) on the Vercel AI SDK: a disposable call with no
@@ -43,21 +39,6 @@ export type SummarizeResult = {
   outputTokens: number | null;
   durationMs: number;
 };
-
-export type SummarizerErrorKind = "config" | "network" | "timeout" | "rate-limit" | "auth" | "empty" | "cancelled" | "provider";
-
-/** A failed summary. `message` is for the user and never holds a key. */
-export class SummarizerError extends Error {
-  readonly kind: SummarizerErrorKind;
-  /** The provider's HTTP status, when it answered with one. */
-  readonly status: number | null;
-  constructor(kind: SummarizerErrorKind, message: string, status: number | null = null) {
-    super(message);
-    this.name = "SummarizerError";
-    this.kind = kind;
-    this.status = status;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The conversation as messages
@@ -167,142 +148,39 @@ export function buildSummaryMessages(turns: CompactionTurn[], instructions?: str
 }
 
 // ---------------------------------------------------------------------------------------------
-// Providers
-
-/**
- * Provider requests never follow redirects: a base URL set in Settings must not be able to bounce
- * the conversation (and a key in its headers) on to another host.
- */
-const noRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "error" });
-
-function createModel(spec: ModelSpec, config: LlmConfig): LanguageModel {
-  const { apiKey, baseUrl } = config.providers[spec.provider];
-  switch (spec.provider) {
-    case "openai":
-      // Chat Completions rather than the Responses API, so OPENAI_BASE_URL may point at any
-      // OpenAI-compatible server too.
-      return createOpenAI({ apiKey: apiKey?.value, baseURL: baseUrl?.value, fetch: noRedirects }).chat(spec.model);
-    case "anthropic":
-      return createAnthropic({ apiKey: apiKey?.value, baseURL: baseUrl?.value, fetch: noRedirects }).languageModel(spec.model);
-    case "google":
-      return createGoogleGenerativeAI({ apiKey: apiKey?.value, fetch: noRedirects }).languageModel(spec.model);
-    case "openai-compatible":
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: baseUrl!.value, apiKey: apiKey?.value, fetch: noRedirects }).chatModel(spec.model);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-
-const MAX_DETAIL = 300;
-
-/** Provider text for a message: one line, trimmed, with every configured key blanked out. */
-function detail(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join("[redacted]");
-  out = out.replace(/\s+/g, " ").trim();
-  return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL - 1)}…` : out;
-}
-
-function secretsOf(config: LlmConfig): string[] {
-  return Object.values(config.providers)
-    .map((p) => p.apiKey?.value)
-    .filter((key): key is string => typeof key === "string" && key.length >= 3);
-}
-
-function classify(error: unknown, provider: LlmProvider, config: LlmConfig): SummarizerError {
-  const label = PROVIDER_LABELS[provider];
-  const secrets = secretsOf(config);
-  if (APICallError.isInstance(error)) {
-    const status = error.statusCode;
-    const said = detail(error.message, secrets).replace(/[.\s]+$/, "");
-    if (status === undefined) {
-      const cause = error.cause instanceof Error ? detail(error.cause.message, secrets) : said;
-      return new SummarizerError("network", `Could not reach ${label} at ${hostOf(error.url)}: ${cause}`);
-    }
-    if (status === 429) return new SummarizerError("rate-limit", `${label} is rate limiting requests (HTTP 429): ${said}. Wait a moment and retry.`, status);
-    if (status === 401 || status === 403) {
-      const key = config.providers[provider].apiKey;
-      const where = key ? ` Check the API key from ${key.origin}.` : "";
-      return new SummarizerError("auth", `${label} refused the request (HTTP ${status}): ${said}.${where}`, status);
-    }
-    return new SummarizerError("provider", `${label} answered HTTP ${status}: ${said}.`, status);
-  }
-  if (error instanceof Error) {
-    if (error.name === "AI_LoadAPIKeyError" || error.name === "AI_LoadSettingError") {
-      return new SummarizerError("config", `${label} is not configured: ${detail(error.message, secrets)}`);
-    }
-    if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
-      const cause = error.cause instanceof Error ? error.cause.message : error.message;
-      return new SummarizerError("network", `Could not reach ${label}: ${detail(cause, secrets)}`);
-    }
-    return new SummarizerError("provider", `${label} failed: ${detail(error.message, secrets)}`);
-  }
-  return new SummarizerError("provider", `${label} failed: ${detail(String(error), secrets)}`);
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "its base URL";
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 
 export async function summarizeWithLlm(request: SummarizeRequest): Promise<SummarizeResult> {
-  const { turns, instructions, signal } = request;
-  const timeoutMs = request.timeoutMs ?? DEFAULT_SUMMARIZER_TIMEOUT_MS;
+  const { turns, instructions } = request;
   if (turns.length === 0) throw new Error("summarizeWithLlm: no turns to summarise");
-  if (signal?.aborted) throw new SummarizerError("cancelled", "Summarising was cancelled.");
-
-  const config = await resolveLlmConfig();
-  const wanted = request.model.trim() || config.compactionModel?.value;
-  if (!wanted) {
-    throw new SummarizerError("config", "No compaction model chosen: pick one, or set THREADLINE_COMPACTION_MODEL or the model in Settings → Compaction.");
-  }
-  const parsed = parseModelSpec(wanted);
-  if (!parsed.ok) throw new SummarizerError("config", parsed.error);
-  const spec = parsed.spec;
-  const problem = providerProblem(config, spec.provider);
-  if (problem) throw new SummarizerError("config", problem);
-
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), timeoutMs);
-  const abortSignal = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+  if (request.signal?.aborted) throw new LlmCallError("cancelled", "Summarising was cancelled.");
+  const resolved = await resolveModel({
+    model: request.model,
+    fallback: (config) => config.compactionModel,
+    noModel: "No compaction model chosen: pick one, or set THREADLINE_COMPACTION_MODEL or the model in Settings.",
+  });
+  const call = startCall(resolved, { activity: "Summarising", signal: request.signal, timeoutMs: request.timeoutMs ?? DEFAULT_SUMMARIZER_TIMEOUT_MS });
   const started = performance.now();
   try {
     const result = await generateText({
-      model: createModel(spec, config),
+      model: resolved.model,
       system: SUMMARIZER_SYSTEM_PROMPT,
       messages: buildSummaryMessages(turns, instructions),
       maxRetries: 0,
-      abortSignal,
+      abortSignal: call.abortSignal,
     });
     const durationMs = Math.round(performance.now() - started);
     const text = result.text.trim();
-    if (!text) throw new SummarizerError("empty", `${PROVIDER_LABELS[spec.provider]} returned an empty summary (finish reason: ${result.finishReason}).`);
+    if (!text) throw new LlmCallError("empty", `${PROVIDER_LABELS[resolved.spec.provider]} returned an empty summary (finish reason: ${result.finishReason}).`);
     return {
       text,
-      model: formatModelSpec(spec),
+      model: formatModelSpec(resolved.spec),
       inputTokens: result.usage.inputTokens ?? null,
       outputTokens: result.usage.outputTokens ?? null,
       durationMs,
     };
   } catch (error) {
-    if (error instanceof SummarizerError) throw error;
-    // Which signal fired decides, whatever shape the abort took on its way up.
-    if (signal?.aborted) throw new SummarizerError("cancelled", "Summarising was cancelled.");
-    if (timeout.signal.aborted) {
-      throw new SummarizerError("timeout", `${PROVIDER_LABELS[spec.provider]} did not answer within ${formatSeconds(timeoutMs)}.`);
-    }
-    throw classify(error, spec.provider, config);
+    throw call.failure(error);
   } finally {
-    clearTimeout(timer);
+    call.close();
   }
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

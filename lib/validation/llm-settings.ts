@@ -2,8 +2,8 @@ import { z } from "zod";
 import { formatModelSpec, modelSpecSchema } from "@/lib/llm/model-spec";
 
 /**
- * The Compaction settings form. A blank model or base URL removes the saved value (the
- * environment applies again); a blank API key keeps the saved one, `clearOpenaiCompatibleApiKey`
+ * The "Models and providers" settings form. A blank model or base URL removes the saved value
+ * (the environment applies again); a blank API key keeps the saved one, `clearOpenaiCompatibleApiKey`
  * removes it. Messages never quote the key.
  */
 const blankToNull = (value: string) => (value.trim() === "" ? null : value.trim());
@@ -22,13 +22,13 @@ const baseUrlSchema = z
   .refine((value) => !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), "must not hold credentials; put the key in the API key field")
   .transform((value) => value.replace(/\/+$/, ""));
 
+/** A default model: "<provider>:<model>" normalised, or null (blank) to remove the saved one. */
+const defaultModelSchema = z.string().default("").transform(blankToNull).pipe(modelSpecSchema.transform(formatModelSpec).nullable());
+
 export const llmSettingsSchema = z
   .strictObject({
-    compactionModel: z
-      .string()
-      .default("")
-      .transform(blankToNull)
-      .pipe(modelSpecSchema.transform(formatModelSpec).nullable()),
+    compactionModel: defaultModelSchema,
+    chatModel: defaultModelSchema,
     openaiCompatibleBaseUrl: z.string().default("").transform(blankToNull).pipe(baseUrlSchema.nullable()),
     openaiCompatibleApiKey: z
       .string()
@@ -44,6 +44,7 @@ export const llmSettingsSchema = z
   })
   .transform((value) => ({
     compactionModel: value.compactionModel,
+    chatModel: value.chatModel,
     openaiCompatibleBaseUrl: value.openaiCompatibleBaseUrl,
     // undefined keeps the saved key; null removes it.
     openaiCompatibleApiKey: value.clearOpenaiCompatibleApiKey ? null : value.openaiCompatibleApiKey || undefined,

@@ -5,13 +5,13 @@ import { saveLlmSettingsAction, type LlmSettingsFormState } from "@/lib/actions/
 
 type Props = {
   /** Saved values (not the environment's): a blank field removes the saved one. */
-  saved: { compactionModel: string | null; openaiCompatibleBaseUrl: string | null; openaiCompatibleApiKeySet: boolean };
+  saved: { compactionModel: string | null; chatModel: string | null; openaiCompatibleBaseUrl: string | null; openaiCompatibleApiKeySet: boolean };
   /** Where the OpenAI-compatible key comes from now, for the key field's hint. */
   apiKeyFromEnv: boolean;
 };
 
-/** The Compaction settings form. The API key is write-only: the page never receives its value. */
-export function CompactionSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
+/** The "Models and providers" settings form. The API key is write-only: the page never receives its value. */
+export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
   const [state, action, pending] = useActionState<LlmSettingsFormState, FormData>(saveLlmSettingsAction, null);
   const error = (field: string) =>
     state?.fieldErrors?.[field] ? (
@@ -31,10 +31,26 @@ export function CompactionSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>
         ? "Not saved here; OPENAI_COMPATIBLE_API_KEY is used. A key entered here overrides it."
         : "No key set (local servers often need none).";
   return (
-    <form action={action} className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2" aria-label="Compaction settings">
-      <label className="flex flex-col text-sm sm:col-span-2">
+    <form action={action} className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2" aria-label="Model settings">
+      <label className="flex flex-col text-sm">
+        <span className="mb-1 text-zinc-600">Default chat model</span>
+        <input
+          id="chatModel"
+          name="chatModel"
+          defaultValue={values?.chatModel ?? saved.chatModel ?? ""}
+          placeholder="e.g. openai:gpt-4o-mini"
+          autoComplete="off"
+          spellCheck={false}
+          className="rounded border border-zinc-300 px-3 py-2 font-mono"
+          {...invalid("chatModel")}
+        />
+        <span className="mt-1 text-xs text-zinc-500">&quot;&lt;provider&gt;:&lt;model&gt;&quot;, preselected in the thread composer; blank uses THREADLINE_CHAT_MODEL.</span>
+        {error("chatModel")}
+      </label>
+      <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Compaction model</span>
         <input
+          id="compactionModel"
           name="compactionModel"
           defaultValue={values?.compactionModel ?? saved.compactionModel ?? ""}
           placeholder="e.g. openai:gpt-4o-mini or openai-compatible:llama3.1:8b"
@@ -89,7 +105,7 @@ export function CompactionSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>
       </div>
       <div className="flex items-center gap-3 sm:col-span-2">
         <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
-          {pending ? "Saving…" : "Save compaction settings"}
+          {pending ? "Saving…" : "Save model settings"}
         </button>
         {state && (
           <span role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>

@@ -1,0 +1,196 @@
+import "server-only";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { APICallError, type LanguageModel } from "ai";
+import { providerProblem, resolveLlmConfig, type LlmConfig, type Sourced } from "./config";
+import { parseModelSpec, PROVIDER_LABELS, type LlmProvider, type ModelSpec } from "./model-spec";
+
+/**
+ * One call to a configured model, shared by the summariser and the chat: which model, its
+ * provider client, a deadline that can be pushed back while a reply streams, cancellation, and
+ * errors classified into messages a user can act on. No key ever reaches a message.
+ */
+
+export type LlmErrorKind = "config" | "network" | "timeout" | "rate-limit" | "auth" | "empty" | "cancelled" | "provider";
+
+/** A failed model call. `message` is for the user and never holds a key. */
+export class LlmCallError extends Error {
+  readonly kind: LlmErrorKind;
+  /** The provider's HTTP status, when it answered with one. */
+  readonly status: number | null;
+  constructor(kind: LlmErrorKind, message: string, status: number | null = null) {
+    super(message);
+    this.name = "LlmCallError";
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+/**
+ * Provider requests never follow redirects: a base URL set in Settings must not be able to bounce
+ * the conversation (and a key in its headers) on to another host.
+ */
+const noRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "error" });
+
+function createModel(spec: ModelSpec, config: LlmConfig): LanguageModel {
+  const { apiKey, baseUrl } = config.providers[spec.provider];
+  switch (spec.provider) {
+    case "openai":
+      // Chat Completions rather than the Responses API, so OPENAI_BASE_URL may point at any
+      // OpenAI-compatible server too.
+      return createOpenAI({ apiKey: apiKey?.value, baseURL: baseUrl?.value, fetch: noRedirects }).chat(spec.model);
+    case "anthropic":
+      return createAnthropic({ apiKey: apiKey?.value, baseURL: baseUrl?.value, fetch: noRedirects }).languageModel(spec.model);
+    case "google":
+      return createGoogleGenerativeAI({ apiKey: apiKey?.value, fetch: noRedirects }).languageModel(spec.model);
+    case "openai-compatible":
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: baseUrl!.value,
+        apiKey: apiKey?.value,
+        fetch: noRedirects,
+        // Streamed replies end with their token usage, as OpenAI's own API does.
+        includeUsage: true,
+      }).chatModel(spec.model);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+const MAX_DETAIL = 300;
+
+/** Provider text for a message: one line, trimmed, with every configured key blanked out. */
+function detail(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join("[redacted]");
+  out = out.replace(/\s+/g, " ").trim();
+  return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL - 1)}…` : out;
+}
+
+function secretsOf(config: LlmConfig): string[] {
+  return Object.values(config.providers)
+    .map((p) => p.apiKey?.value)
+    .filter((key): key is string => typeof key === "string" && key.length >= 3);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "its base URL";
+  }
+}
+
+function classify(error: unknown, provider: LlmProvider, config: LlmConfig): LlmCallError {
+  const label = PROVIDER_LABELS[provider];
+  const secrets = secretsOf(config);
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const said = detail(error.message, secrets).replace(/[.\s]+$/, "");
+    if (status === undefined) {
+      const cause = error.cause instanceof Error ? detail(error.cause.message, secrets) : said;
+      return new LlmCallError("network", `Could not reach ${label} at ${hostOf(error.url)}: ${cause}`);
+    }
+    if (status === 429) return new LlmCallError("rate-limit", `${label} is rate limiting requests (HTTP 429): ${said}. Wait a moment and retry.`, status);
+    if (status === 401 || status === 403) {
+      const key = config.providers[provider].apiKey;
+      const where = key ? ` Check the API key from ${key.origin}.` : "";
+      return new LlmCallError("auth", `${label} refused the request (HTTP ${status}): ${said}.${where}`, status);
+    }
+    return new LlmCallError("provider", `${label} answered HTTP ${status}: ${said}.`, status);
+  }
+  if (error instanceof Error) {
+    if (error.name === "AI_LoadAPIKeyError" || error.name === "AI_LoadSettingError") {
+      return new LlmCallError("config", `${label} is not configured: ${detail(error.message, secrets)}`);
+    }
+    if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
+      const cause = error.cause instanceof Error ? error.cause.message : error.message;
+      return new LlmCallError("network", `Could not reach ${label}: ${detail(cause, secrets)}`);
+    }
+    return new LlmCallError("provider", `${label} failed: ${detail(error.message, secrets)}`);
+  }
+  return new LlmCallError("provider", `${label} failed: ${detail(String(error), secrets)}`);
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export type ModelChoice = {
+  /** "<provider>:<model>" as asked; blank takes `fallback`. */
+  model: string | undefined;
+  /** The configured default for this use (config.chatModel, config.compactionModel). */
+  fallback: (config: LlmConfig) => Sourced | null;
+  /** The whole message when neither names a model. */
+  noModel: string;
+};
+
+/** A model ready to call: its spec, its provider's client, and the configuration it came from. */
+export type ResolvedModel = { spec: ModelSpec; model: LanguageModel; config: LlmConfig };
+
+/**
+ * The model to call and its provider, or a "config" LlmCallError, before any request, when
+ * either is missing or invalid.
+ */
+export async function resolveModel(choice: ModelChoice): Promise<ResolvedModel> {
+  const config = await resolveLlmConfig();
+  const fallback = choice.fallback(config);
+  const asked = choice.model?.trim();
+  const wanted = asked || fallback?.value;
+  if (!wanted) throw new LlmCallError("config", choice.noModel);
+  const parsed = parseModelSpec(wanted);
+  if (!parsed.ok) throw new LlmCallError("config", asked ? parsed.error : `${parsed.error} (the default from ${fallback!.origin})`);
+  const problem = providerProblem(config, parsed.spec.provider);
+  if (problem) throw new LlmCallError("config", problem);
+  return { spec: parsed.spec, model: createModel(parsed.spec, config), config };
+}
+
+export type CallOptions = {
+  /** What was cancelled, for its message: "Summarising", "The reply". */
+  activity: string;
+  signal?: AbortSignal;
+  /** How long the provider may stay silent: the whole call, or between chunks of a stream (see `touch`). */
+  timeoutMs: number;
+};
+
+export type LlmCall = {
+  abortSignal: AbortSignal;
+  /** Pushes the deadline back by the timeout: a stream calls it on every chunk. */
+  touch(): void;
+  /** Any error the call raised, as an LlmCallError (cancelled and timed out decided by the signals). */
+  failure(error: unknown): LlmCallError;
+  /** Stops the deadline. */
+  close(): void;
+};
+
+/** Starts a call's deadline; `close` it when the call ends. */
+export function startCall(resolved: ResolvedModel, options: CallOptions): LlmCall {
+  const { signal, timeoutMs, activity } = options;
+  const timeout = new AbortController();
+  let timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const abortSignal = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+  const label = PROVIDER_LABELS[resolved.spec.provider];
+  return {
+    abortSignal,
+    touch() {
+      if (timeout.signal.aborted) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => timeout.abort(), timeoutMs);
+    },
+    failure(error) {
+      if (error instanceof LlmCallError) return error;
+      // Which signal fired decides, whatever shape the abort took on its way up.
+      if (signal?.aborted) return new LlmCallError("cancelled", `${activity} was cancelled.`);
+      if (timeout.signal.aborted) return new LlmCallError("timeout", `${label} did not answer within ${formatSeconds(timeoutMs)}.`);
+      return classify(error, resolved.spec.provider, resolved.config);
+    },
+    close() {
+      clearTimeout(timer);
+    },
+  };
+}
