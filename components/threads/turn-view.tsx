@@ -1,4 +1,5 @@
 import { attributionBesideRole, roleLabel } from "@/lib/domain/attribution";
+import { chatMark } from "@/lib/domain/chat";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { contentPreview, formatCount, formatDateTime } from "@/lib/format";
 import { Collapsible } from "./collapsible";
@@ -27,6 +28,7 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
   const structured = hasStructuredParts(turn);
   const compaction = turn.parts?.find((p): p is Extract<TurnPart, { type: "compaction" }> => p.type === "compaction");
   const attribution = attributionBesideRole(turn);
+  const mark = chatMark(turn);
   // By turn id, not index: the chain page shows the turns of several threads, each from index 0.
   const anchor = turnAnchor(turn.id);
   return (
@@ -63,6 +65,12 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
         </div>
       )}
       {compaction && <CompactionMarker part={compaction} />}
+      {mark && (
+        <p className="border-b border-amber-200 bg-amber-50 px-4 py-1.5 text-xs break-words text-amber-900" data-testid="chat-mark">
+          <span className="font-medium">{mark.kind === "unanswered" ? "Unanswered" : "Incomplete reply"}</span>
+          {mark.reason && `: ${mark.reason}`}
+        </p>
+      )}
       <div className="min-w-0 px-4 py-3">
         {structured ? <TurnParts turn={turn} tools={tools ?? buildToolIndex([{ turn, number }])} /> : <PlainContent turn={turn} />}
       </div>

@@ -1,9 +1,9 @@
 import "server-only";
 import { AppError } from "@/lib/domain/errors";
-import type { Turn } from "@/lib/domain/types";
+import type { JsonObject, Turn } from "@/lib/domain/types";
 import { db } from "./client";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
-import { toTurn, WITH_SNAPSHOTS } from "./mappers";
+import { jsonOrNull, toTurn, WITH_SNAPSHOTS } from "./mappers";
 import { getThread } from "./threads";
 
 /**
@@ -18,5 +18,18 @@ export async function getTurn(threadId: string, index: number, visibility: { inc
   });
   if (!row) throw new AppError("not_found", `Thread ${threadId} has no turn ${index}`);
   // Counted when the thread was read, as every turn is before its long content can be asked for.
+  return { ...toTurn(row), tokens: row.tokenCounts[0]?.tokens ?? null };
+}
+
+/**
+ * Replaces a turn's modelMetadata (the chat marks a user turn its model never answered, and
+ * unmarks it when a retry is answered); content and attribution stay as they were.
+ */
+export async function setTurnMetadata(threadId: string, index: number, metadata: JsonObject | null): Promise<Turn> {
+  const row = await (await db()).turn.update({
+    where: { threadId_index: { threadId, index } },
+    data: { modelMetadata: jsonOrNull(metadata) },
+    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true } } },
+  });
   return { ...toTurn(row), tokens: row.tokenCounts[0]?.tokens ?? null };
 }

@@ -12,7 +12,9 @@ export type AppErrorCode =
   /** A compaction a guard refuses: it would not shrink the history, or it changes nothing. */
   | "compaction_refused"
   /** The LLM summariser failed (network, timeout, rate limit, empty output...). */
-  | "summarizer_failed";
+  | "summarizer_failed"
+  /** The chat model's provider failed (the user's turn is kept, marked unanswered). */
+  | "provider_failed";
 
 export type ErrorDetails = Record<string, unknown> | unknown[];
 
@@ -38,4 +40,5 @@ export const HTTP_STATUS: Record<AppErrorCode, number> = {
   unsupported_format: 400,
   compaction_refused: 422,
   summarizer_failed: 502,
+  provider_failed: 424,
 };

@@ -3,8 +3,16 @@ import { notFound } from "next/navigation";
 import { buildToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
+import { Composer } from "@/components/threads/composer";
+import { listCustomModels } from "@/lib/db/custom-models";
 import { findThread, findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
+import { isUnanswered } from "@/lib/domain/chat";
+import { describeTimeout } from "@/lib/domain/expiry";
 import { displayTitle } from "@/lib/domain/title";
+import type { Thread, Turn } from "@/lib/domain/types";
+import { serverSettings } from "@/lib/env";
+import { describeChatAvailability } from "@/lib/llm/config";
+import { listModels } from "@/lib/models/catalog";
 
 type Params = Promise<{ id: string }>;
 
@@ -19,11 +27,15 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ThreadPage({ params }: { params: Params }) {
   const data = await findThreadWithTurns((await params).id);
   if (!data) notFound();
+  const composer = <ThreadComposer thread={data.thread} lastTurn={data.turns.at(-1) ?? null} />;
   if (data.turns.length === 0) {
     return (
-      <p className="rounded border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600">
-        No turns yet. Agents add them with <code className="rounded bg-zinc-100 px-1">POST /api/threads/{data.thread.id}/turns</code>.
-      </p>
+      <>
+        <p className="rounded border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600">
+          No turns yet. Write below, or agents add them with <code className="rounded bg-zinc-100 px-1">POST /api/threads/{data.thread.id}/turns</code>.
+        </p>
+        {composer}
+      </>
     );
   }
   const links = await getThreadLinks(data.thread, { childLimit: CHILD_LIMIT });
@@ -43,6 +55,37 @@ export default async function ThreadPage({ params }: { params: Params }) {
           </li>
         ))}
       </ol>
+      {composer}
     </>
+  );
+}
+
+/** How many "<provider>:<model>" suggestions the composer lists. */
+const MAX_SUGGESTIONS = 80;
+
+async function ThreadComposer({ thread, lastTurn }: { thread: Thread; lastTurn: Turn | null }) {
+  const [chat, custom] = await Promise.all([describeChatAvailability(), listCustomModels()]);
+  const catalog = listModels(custom);
+  const suggestions = new Set<string>(chat.defaultModel ? [chat.defaultModel] : []);
+  for (const provider of chat.configuredProviders) {
+    for (const model of catalog) if (model.provider === provider) suggestions.add(`${provider}:${model.id}`);
+  }
+  const { maxTurns } = serverSettings();
+  const retryable = lastTurn !== null && isUnanswered(lastTurn);
+  let blocked: string | null = null;
+  if (thread.expired) {
+    blocked = `This thread expired after ${describeTimeout(serverSettings().timeoutHours.value)} without activity: fork it (from any turn's menu) to continue.`;
+  } else if (thread.turnCount + (retryable ? 1 : 2) > maxTurns.value) {
+    blocked = `This thread has ${thread.turnCount} of its ${maxTurns.value} turns (MAX_CONVERSATION_TURNS): a message and its reply need 2 more. Compact or fork it to continue.`;
+  }
+  return (
+    <Composer
+      threadId={thread.id}
+      defaultModel={chat.defaultModel}
+      suggestions={[...suggestions].slice(0, MAX_SUGGESTIONS)}
+      problem={chat.problem}
+      blocked={blocked}
+      retryable={retryable && !thread.expired}
+    />
   );
 }

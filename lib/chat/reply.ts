@@ -1,0 +1,301 @@
+import "server-only";
+import { streamText, type LanguageModelUsage } from "ai";
+import { buildContextPreview } from "@/lib/context/build-context";
+import { listCustomModels } from "@/lib/db/custom-models";
+import { appendTurn, getThread } from "@/lib/db/threads";
+import { getTurn, setTurnMetadata } from "@/lib/db/turns";
+import { AppError } from "@/lib/domain/errors";
+import { calculateTokenAllocation } from "@/lib/domain/history";
+import { INCOMPLETE_KEY, isUnanswered, UNANSWERED_KEY, withoutUnansweredMark } from "@/lib/domain/chat";
+import type { JsonObject, Turn } from "@/lib/domain/types";
+import { serverSettings } from "@/lib/env";
+import { formatModelSpec, PROVIDER_LABELS } from "@/lib/llm/model-spec";
+import { LlmCallError, resolveModel, startCall, type LlmErrorKind, type ResolvedModel } from "@/lib/llm/provider";
+import { findModel } from "@/lib/models/catalog";
+import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
+import type { ChatMessageRequest } from "@/lib/validation/messages";
+import type { ChatBudget } from "./types";
+
+export type { ChatBudget };
+
+/**
+ * Resuming a thread with a chat model: the user's message is stored as a turn, the thread's
+ * budgeted history for the model (exactly what the budget page shows for it) is sent as one user
+ * message, and the streamed reply is stored as the next turn with its provider, model and usage.
+ * A provider that fails leaves the user's turn marked unanswered, to be retried.
+ */
+
+/** The tool name chat turns carry, beside the tools imports and agents record. */
+export const CHAT_TOOL_NAME = "chat";
+/** How long the provider may stay silent: before its first chunk, and between chunks. */
+export const CHAT_IDLE_TIMEOUT_MS = 120_000;
+/** The window assumed for a model neither the catalog nor Settings' custom models know. */
+export const ASSUMED_CONTEXT_WINDOW = 32_768;
+
+/** What a failed reply answers: the provider's message, with what was kept. */
+export type ChatFailure = {
+  message: string;
+  kind: LlmErrorKind | "storage";
+  /** The provider's HTTP status, when it answered with one. */
+  providerStatus: number | null;
+  /** The user's turn, marked unanswered unless part of a reply was kept. */
+  userTurn: Turn;
+  /** The part of the reply that arrived before the failure, stored marked incomplete; or null. */
+  partialTurn: Turn | null;
+};
+
+export type ChatEvent = { type: "delta"; text: string } | { type: "done"; turn: Turn; userTurn: Turn } | { type: "failed"; failure: ChatFailure };
+
+type ChatStart = { userTurn: Turn; model: string; budget: ChatBudget };
+
+export type ChatReply =
+  /** Failed before any of the reply arrived. */
+  | (ChatStart & { status: "failed"; failure: ChatFailure })
+  /** Arriving: the events end with "done" or "failed" once the reply is stored. */
+  | (ChatStart & { status: "streaming"; events: AsyncIterable<ChatEvent>; stop(): void });
+
+export type ChatOptions = { signal?: AbortSignal; timeoutMs?: number };
+
+/** Checks what can be checked before anything is stored, so a refused message writes nothing. */
+async function prepare(threadId: string, request: ChatMessageRequest) {
+  const thread = await getThread(threadId);
+  let resolved: ResolvedModel;
+  try {
+    resolved = await resolveModel({
+      model: request.model,
+      fallback: (config) => config.chatModel,
+      noModel: "model: no chat model chosen: pick one, or set the default chat model in Settings (or THREADLINE_CHAT_MODEL).",
+    });
+  } catch (error) {
+    if (error instanceof LlmCallError) throw new AppError("validation_failed", error.message, [{ field: "model", message: error.message }]);
+    throw error;
+  }
+
+  const { maxTurns } = serverSettings();
+  const needed = request.retry ? 1 : 2;
+  if (thread.turnCount + needed > maxTurns.value) {
+    throw new AppError(
+      "turn_limit",
+      `Thread ${threadId} has ${thread.turnCount} of its ${maxTurns.value} turns (MAX_CONVERSATION_TURNS): ${request.retry ? "a reply needs 1 more" : "a message and its reply need 2 more"}. Fork or compact it, or start a new thread with parentThreadId set to continue.`,
+    );
+  }
+
+  let retried: Turn | null = null;
+  if (request.retry) {
+    retried = thread.turnCount > 0 ? await getTurn(threadId, thread.turnCount - 1) : null;
+    if (!retried || retried.role !== "user") {
+      throw new AppError("conflict", `Nothing to retry: the last turn of thread ${threadId} is not a user message awaiting a reply.`);
+    }
+  }
+
+  const catalog = findModel(resolved.spec.model, await listCustomModels());
+  const contextWindow = request.contextWindow ?? catalog?.contextWindow ?? ASSUMED_CONTEXT_WINDOW;
+  const tokenizer = getTokenizer(catalog?.tokenizer ?? DEFAULT_TOKENIZER_ID);
+  const content = request.content ?? retried!.content;
+  const budget = calculateTokenAllocation(contextWindow).content;
+  const tokens = tokenizer.count(content);
+  if (tokens > budget) {
+    throw new AppError("validation_failed", `content: the message is ${tokens} tokens; ${formatModelSpec(resolved.spec)} leaves ${budget} for the history (a ${contextWindow}-token window).`, [
+      { field: "content", message: "too long for the model's context window" },
+    ]);
+  }
+  return { resolved, catalog, contextWindow, assumed: !request.contextWindow && !catalog, retried };
+}
+
+/**
+ * Stores the message (or takes the unanswered turn to retry), builds the history and starts the
+ * reply. Resolves once the first text has arrived, or the call has failed: only then does the
+ * caller know whether to answer with a stream or an error.
+ */
+export async function startChatReply(threadId: string, request: ChatMessageRequest, options: ChatOptions = {}): Promise<ChatReply> {
+  const { resolved, catalog, contextWindow, assumed, retried } = await prepare(threadId, request);
+  const model = formatModelSpec(resolved.spec);
+
+  let userTurn =
+    retried ??
+    (await appendTurn(threadId, {
+      role: "user",
+      content: request.content!,
+      toolName: CHAT_TOOL_NAME,
+      files: undefined,
+      images: undefined,
+      modelProvider: undefined,
+      modelName: undefined,
+      modelMetadata: undefined,
+      parts: undefined,
+      fileSnapshots: undefined,
+    }));
+
+  const preview = await buildContextPreview(threadId, {
+    mode: "exact",
+    model: catalog?.id,
+    contextWindow: catalog && !request.contextWindow ? undefined : contextWindow,
+  });
+  const budget: ChatBudget = {
+    catalogModel: catalog?.id ?? null,
+    contextWindow,
+    assumed,
+    tokenizer: preview.tokenizer.id,
+    historyTokens: preview.totalTokens,
+    turnsIncluded: preview.turns.included.length,
+    turnsTotal: preview.perTurn.length,
+  };
+
+  const stopper = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;
+  const call = startCall(resolved, { activity: "The reply", signal, timeoutMs: options.timeoutMs ?? CHAT_IDLE_TIMEOUT_MS });
+  const label = PROVIDER_LABELS[resolved.spec.provider];
+  const events = eventQueue<ChatEvent>();
+  let firstText = false;
+  let arrived: () => void = () => {};
+  const firstArrival = new Promise<void>((resolve) => (arrived = resolve));
+
+  const fail = async (error: LlmCallError | AppError, text: string): Promise<ChatFailure> => {
+    const kind = error instanceof LlmCallError ? error.kind : "storage";
+    const providerStatus = error instanceof LlmCallError ? error.status : null;
+    let partialTurn: Turn | null = null;
+    if (text.trim() && error instanceof LlmCallError) {
+      partialTurn = await storeReply(threadId, resolved, text, { [INCOMPLETE_KEY]: { reason: error.message, kind } }).catch(() => null);
+    }
+    if (!partialTurn) {
+      userTurn = await setTurnMetadata(threadId, userTurn.index, {
+        ...withoutUnansweredMark(userTurn.modelMetadata),
+        [UNANSWERED_KEY]: { reason: error.message, kind, model, at: new Date().toISOString() },
+      });
+    }
+    return { message: error.message, kind, providerStatus, userTurn, partialTurn };
+  };
+
+  const pump = async () => {
+    let text = "";
+    const started = performance.now();
+    let finishReason: string = "unknown";
+    let usage: LanguageModelUsage | null = null;
+    try {
+      if (!preview.turns.included.includes(preview.perTurn.length - 1)) {
+        throw new LlmCallError("config", `The message does not fit in the history budget of ${contextWindow} tokens beside the thread's files.`);
+      }
+      const result = streamText({
+        model: resolved.model,
+        messages: [{ role: "user", content: preview.text }],
+        maxRetries: 0,
+        abortSignal: call.abortSignal,
+        // Errors arrive as stream parts and are classified below; the SDK's default logs them.
+        onError: () => {},
+      });
+      for await (const part of result.fullStream) {
+        call.touch();
+        if (part.type === "text-delta" && part.text) {
+          text += part.text;
+          events.push({ type: "delta", text: part.text });
+          if (!firstText) {
+            firstText = true;
+            arrived();
+          }
+        } else if (part.type === "error") {
+          throw part.error;
+        } else if (part.type === "abort") {
+          throw new Error("aborted");
+        } else if (part.type === "finish") {
+          finishReason = part.finishReason;
+          usage = part.totalUsage;
+        }
+      }
+      if (!text.trim()) throw new LlmCallError("empty", `${label} returned an empty reply (finish reason: ${finishReason}).`);
+      // A stream that just stops (no finish reason) was cut off: what arrived is kept, marked so.
+      if (finishReason === "unknown") throw new LlmCallError("network", `The connection to ${label} closed before the reply finished.`);
+    } catch (error) {
+      events.push({ type: "failed", failure: await fail(call.failure(error), text) });
+      return;
+    } finally {
+      call.close();
+    }
+    try {
+      const turn = await storeReply(threadId, resolved, text, {
+        usage: usageOf(usage),
+        finishReason,
+        durationMs: Math.round(performance.now() - started),
+        context: { contextWindow, assumed, tokenizer: budget.tokenizer, historyTokens: budget.historyTokens, turnsIncluded: budget.turnsIncluded, turnsTotal: budget.turnsTotal },
+      });
+      if (retried && isUnanswered(userTurn)) userTurn = await setTurnMetadata(threadId, userTurn.index, withoutUnansweredMark(userTurn.modelMetadata));
+      events.push({ type: "done", turn, userTurn });
+    } catch (error) {
+      // The thread expired or filled up while the reply streamed: the reply is lost, and says so.
+      const reason = error instanceof AppError ? error : new AppError("conflict", "The reply could not be stored.");
+      events.push({ type: "failed", failure: await fail(reason, "").catch(() => ({ message: reason.message, kind: "storage" as const, providerStatus: null, userTurn, partialTurn: null })) });
+    }
+  };
+
+  const done = pump()
+    .catch((error: unknown) => console.error("[threadline] chat reply failed unexpectedly", error))
+    .finally(() => {
+      events.end();
+      arrived();
+    });
+  await Promise.race([firstArrival, done]);
+
+  const start = { model, budget };
+  if (!firstText) {
+    await done;
+    for await (const event of events) {
+      if (event.type === "failed") return { ...start, userTurn: event.failure.userTurn, status: "failed", failure: event.failure };
+    }
+  }
+  return { ...start, userTurn, status: "streaming", events, stop: () => stopper.abort() };
+}
+
+async function storeReply(threadId: string, resolved: ResolvedModel, text: string, metadata: JsonObject): Promise<Turn> {
+  return appendTurn(threadId, {
+    role: "assistant",
+    content: text,
+    toolName: CHAT_TOOL_NAME,
+    modelProvider: resolved.spec.provider,
+    modelName: resolved.spec.model,
+    modelMetadata: metadata,
+    files: undefined,
+    images: undefined,
+    parts: undefined,
+    fileSnapshots: undefined,
+  });
+}
+
+/** The provider's reported usage under the names lib/domain/usage.ts reads; counts it did not report left out. */
+function usageOf(usage: LanguageModelUsage | null): JsonObject {
+  const out: JsonObject = {};
+  if (usage?.inputTokens !== undefined) out.inputTokens = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) out.outputTokens = usage.outputTokens;
+  if (usage?.reasoningTokens !== undefined) out.reasoningTokens = usage.reasoningTokens;
+  if (usage?.cachedInputTokens !== undefined) out.cacheReadTokens = usage.cachedInputTokens;
+  return out;
+}
+
+/** A single-consumer queue: the reply is pumped (and stored) whether or not anyone still reads it. */
+function eventQueue<T>() {
+  const items: T[] = [];
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  return {
+    push(item: T) {
+      items.push(item);
+      notify();
+    },
+    end() {
+      ended = true;
+      notify();
+    },
+    async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+      for (;;) {
+        if (items.length > 0) {
+          yield items.shift()!;
+          continue;
+        }
+        if (ended) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+  };
+}
