@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState, useTransition, type FormEvent, type KeyboardEvent } from "react";
+import { EventStreamParser } from "@/lib/chat/sse";
 import type { ChatBudget } from "@/lib/chat/types";
 import { formatCount } from "@/lib/format";
 
@@ -12,10 +13,14 @@ type Props = {
   defaultModel: string | null;
   /** "<provider>:<model>" suggestions for the configured providers. */
   suggestions: string[];
+  /** Providers that can be called; a remembered model of another is not offered. */
+  configuredProviders: string[];
   /** Why no model can be used at all (no provider configured), or null. */
   problem: string | null;
   /** Why this thread cannot take a message (expired, full), or null. */
   blocked: string | null;
+  /** Why a new message cannot be sent though a retry can (one turn left), or null. */
+  sendBlocked: string | null;
   /** The last turn is a user message no model answered: offer to retry it. */
   retryable: boolean;
 };
@@ -25,14 +30,21 @@ type Phase = "idle" | "sending" | "streaming";
 
 const STORAGE_KEY = "threadline.chatModel";
 
-/** One server-sent event from POST /api/threads/:id/messages. */
-type ChatStreamEvent = { event: string; data: Record<string, unknown> };
+/** localStorage, which a browser may refuse (private modes, policies): then nothing is remembered. */
+function remembered(): string | null {
+  try {
+    return window.localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
 
-function parseEvent(block: string): ChatStreamEvent | null {
-  const event = /^event: (.*)$/m.exec(block)?.[1];
-  const data = /^data: (.*)$/m.exec(block)?.[1];
-  if (!event || data === undefined) return null;
-  return { event, data: JSON.parse(data) as Record<string, unknown> };
+function remember(model: string) {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, model);
+  } catch {
+    // not remembered: the default applies next time
+  }
 }
 
 function errorMessage(data: unknown, fallback: string): string {
@@ -45,7 +57,7 @@ function errorMessage(data: unknown, fallback: string): string {
  * reply streams in below the conversation, and once both turns are stored the page is refreshed
  * to show them as turns (with the reply's attribution and usage).
  */
-export function Composer({ threadId, defaultModel, suggestions, problem, blocked, retryable }: Props) {
+export function Composer({ threadId, defaultModel, suggestions, configuredProviders, problem, blocked, sendBlocked, retryable }: Props) {
   const router = useRouter();
   const [model, setModel] = useState(defaultModel ?? "");
   const [content, setContent] = useState("");
@@ -53,19 +65,22 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<string | null>(null);
   const [refreshing, startTransition] = useTransition();
+  const [announcement, setAnnouncement] = useState("");
   const abort = useRef<AbortController | null>(null);
   const replyRef = useRef<HTMLDivElement>(null);
   const ids = { model: useId(), content: useId(), list: useId(), help: useId() };
 
-  // The last model used in this browser, once mounted (the server cannot know it).
+  // The last model used in this browser, once mounted (the server cannot know it), unless its
+  // provider is no longer configured.
   useEffect(() => {
-    const remembered = window.localStorage.getItem(STORAGE_KEY);
-    if (remembered) setModel(remembered);
-  }, []);
+    const last = remembered();
+    if (last && configuredProviders.includes(last.split(":")[0]!)) setModel(last);
+  }, [configuredProviders]);
 
+  // Into view once when a message is sent, not on every arriving piece (the reader may scroll up).
   useEffect(() => {
-    if (pending) replyRef.current?.scrollIntoView({ block: "nearest" });
-  }, [pending]);
+    if (phase === "sending") replyRef.current?.scrollIntoView({ block: "nearest" });
+  }, [phase]);
 
   if (problem) {
     return (
@@ -84,7 +99,8 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
   const busy = phase !== "idle" || refreshing;
 
   /** Shows the stored turns: the refresh and the end of the pending view land together. */
-  function settle() {
+  function settle(said: string) {
+    setAnnouncement(said);
     startTransition(() => {
       router.refresh();
       setPending(null);
@@ -92,12 +108,22 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
     });
   }
 
+  /**
+   * Stop: the server stops the provider and stores what arrived, then ends the stream, which
+   * settles the page. Before the server has taken the message there is nothing to stop there:
+   * the request itself is abandoned.
+   */
+  async function stop() {
+    const stopped = await fetch(`/api/threads/${threadId}/messages`, { method: "DELETE" }).catch(() => null);
+    if (!stopped?.ok) abort.current?.abort();
+  }
+
   async function send(body: { content?: string; retry?: true }) {
     const chosen = model.trim();
     setError(null);
     setPending({ user: body.content ?? null, reply: "", model: null, budget: null });
     setPhase("sending");
-    if (chosen) window.localStorage.setItem(STORAGE_KEY, chosen);
+    if (chosen) remember(chosen);
     const controller = new AbortController();
     abort.current = controller;
     let response: Response;
@@ -109,9 +135,15 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
         signal: controller.signal,
       });
     } catch {
-      setError(controller.signal.aborted ? null : "Could not reach the Threadline server.");
-      setPending(null);
-      setPhase("idle");
+      if (controller.signal.aborted) {
+        // Abandoned: the server may have stored the message (marked unanswered): show what it has.
+        if (body.content) setContent("");
+        settle("Stopped.");
+      } else {
+        setError("Could not reach the Threadline server.");
+        setPending(null);
+        setPhase("idle");
+      }
       return;
     }
     if (!response.ok) {
@@ -120,7 +152,7 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
       if (response.status === 424) {
         // The message was stored, marked unanswered: show it (with Retry), clear the box.
         if (body.content) setContent("");
-        settle();
+        settle("The message was kept, unanswered.");
       } else {
         setPending(null);
         setPhase("idle");
@@ -134,53 +166,58 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
   async function readStream(response: Response, controller: AbortController) {
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
-    let buffer = "";
+    const parser = new EventStreamParser();
+    let outcome = "The reply was stored.";
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const parsed = parseEvent(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          if (!parsed) continue;
-          if (parsed.event === "start") {
+        for (const { event, data } of parser.push(decoder.decode(value, { stream: true }))) {
+          const fields = data as Record<string, unknown>;
+          if (event === "start") {
             setPhase("streaming");
-            setPending((p) => p && { ...p, model: parsed.data.model as string, budget: parsed.data.budget as ChatBudget, user: p.user ?? ((parsed.data.userTurn as { content?: string })?.content ?? null) });
-          } else if (parsed.event === "delta") {
-            setPending((p) => p && { ...p, reply: p.reply + (parsed.data.text as string) });
-          } else if (parsed.event === "error") {
-            setError(errorMessage(parsed.data, "The reply failed."));
+            setPending((p) => p && { ...p, model: fields.model as string, budget: fields.budget as ChatBudget, user: p.user ?? ((fields.userTurn as { content?: string })?.content ?? null) });
+          } else if (event === "delta") {
+            setPending((p) => p && { ...p, reply: p.reply + (fields.text as string) });
+          } else if (event === "error") {
+            const message = errorMessage(fields, "The reply failed.");
+            setError(message);
+            outcome = message;
           }
         }
       }
-    } catch {
-      if (!controller.signal.aborted) setError("The connection to the Threadline server was lost; what arrived was kept.");
+    } catch (error) {
+      if (error instanceof SyntaxError) setError(`The server sent an unreadable event (${error.message}); what arrived was kept.`);
+      else if (!controller.signal.aborted) setError("The connection to the Threadline server was lost; what arrived was kept.");
+    } finally {
+      await reader.cancel().catch(() => {});
     }
-    if (controller.signal.aborted) {
-      // The server stores what arrived when it notices the reader is gone: give it a moment.
-      await new Promise((resolve) => setTimeout(resolve, 600));
-    }
-    settle();
+    settle(outcome);
   }
 
   function submit(event?: FormEvent) {
     event?.preventDefault();
-    if (busy || !content.trim()) return;
+    if (busy || !content.trim() || sendBlocked) return;
     void send({ content });
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) submit();
-    if (event.key === "Escape" && phase !== "idle") abort.current?.abort();
+  function onKeyDown(event: KeyboardEvent<HTMLFormElement>) {
+    const inMessage = event.target instanceof HTMLTextAreaElement;
+    if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) {
+      event.preventDefault();
+      submit();
+    } else if (event.key === "Enter" && !inMessage) {
+      event.preventDefault(); // Enter in the model field picks the model; it does not send
+    } else if (event.key === "Escape" && phase !== "idle") {
+      void stop();
+    }
   }
 
   const budget = pending?.budget;
   return (
     <section aria-label="Continue the conversation" className="mt-6 space-y-3">
       {pending && (
-        <div ref={replyRef} className="space-y-3" data-testid="composer-pending" aria-live="polite">
+        <div ref={replyRef} className="space-y-3" data-testid="composer-pending">
           {pending.user !== null && (
             <article className="rounded-lg border border-sky-200 bg-white px-4 py-3 text-sm whitespace-pre-wrap break-words">
               <p className="mb-1 text-xs font-medium text-sky-800">You</p>
@@ -207,6 +244,9 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
           )}
         </div>
       )}
+      <p className="sr-only" role="status">
+        {phase === "idle" ? announcement : "Waiting for the reply…"}
+      </p>
       {error && (
         <p role="alert" className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm break-words text-red-800" data-testid="composer-error">
           {error}
@@ -217,7 +257,7 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
           {blocked}
         </p>
       ) : (
-        <form onSubmit={submit} className="rounded-lg border border-zinc-200 bg-white p-3" aria-label="Message">
+        <form onSubmit={submit} onKeyDown={onKeyDown} className="rounded-lg border border-zinc-200 bg-white p-3" aria-label="Message">
           <label htmlFor={ids.content} className="sr-only">
             Message
           </label>
@@ -225,7 +265,6 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
             id={ids.content}
             value={content}
             onChange={(event) => setContent(event.target.value)}
-            onKeyDown={onKeyDown}
             rows={3}
             placeholder="Continue the conversation…"
             aria-describedby={ids.help}
@@ -250,7 +289,7 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
               ))}
             </datalist>
             <span id={ids.help} className="text-xs text-zinc-500">
-              Ctrl+Enter to send{phase !== "idle" ? ", Esc to stop" : ""}
+              {sendBlocked ?? `Ctrl+Enter to send${phase !== "idle" ? ", Esc to stop" : ""}`}
             </span>
             <span className="ml-auto flex gap-2">
               {retryable && phase === "idle" && (
@@ -259,11 +298,11 @@ export function Composer({ threadId, defaultModel, suggestions, problem, blocked
                 </button>
               )}
               {phase !== "idle" ? (
-                <button type="button" onClick={() => abort.current?.abort()} className="rounded border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50">
+                <button type="button" onClick={() => void stop()} className="rounded border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50">
                   Stop
                 </button>
               ) : (
-                <button type="submit" disabled={busy || !content.trim()} className="rounded bg-sky-700 px-3 py-1 text-sm font-medium text-white hover:bg-sky-800 disabled:opacity-50">
+                <button type="submit" disabled={busy || !content.trim() || sendBlocked !== null} className="rounded bg-sky-700 px-3 py-1 text-sm font-medium text-white hover:bg-sky-800 disabled:opacity-50">
                   Send
                 </button>
               )}

@@ -3,8 +3,8 @@ import { streamText, type LanguageModelUsage } from "ai";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { appendTurn, getThread } from "@/lib/db/threads";
-import { getTurn, setTurnMetadata } from "@/lib/db/turns";
-import { AppError } from "@/lib/domain/errors";
+import { getTurn, removeLastTurn, setTurnMetadata } from "@/lib/db/turns";
+import { AppError, HTTP_STATUS, type AppErrorCode } from "@/lib/domain/errors";
 import { calculateTokenAllocation } from "@/lib/domain/history";
 import { INCOMPLETE_KEY, isUnanswered, UNANSWERED_KEY, withoutUnansweredMark } from "@/lib/domain/chat";
 import type { JsonObject, Turn } from "@/lib/domain/types";
@@ -32,8 +32,11 @@ export const CHAT_IDLE_TIMEOUT_MS = 120_000;
 /** The window assumed for a model neither the catalog nor Settings' custom models know. */
 export const ASSUMED_CONTEXT_WINDOW = 32_768;
 
-/** What a failed reply answers: the provider's message, with what was kept. */
+/** What a failed reply answers: why, with what was kept. */
 export type ChatFailure = {
+  /** provider_failed (424) when the model's provider failed; else what the store answered (turn_limit, expired...). */
+  code: AppErrorCode;
+  status: number;
   message: string;
   kind: LlmErrorKind | "storage";
   /** The provider's HTTP status, when it answered with one. */
@@ -56,6 +59,21 @@ export type ChatReply =
 
 export type ChatOptions = { signal?: AbortSignal; timeoutMs?: number };
 
+/**
+ * The replies being written, by thread: one at a time per thread, so a reply always answers the
+ * message it was asked for and the turn limit cannot be raced. In this process only: app
+ * instances sharing a PostgreSQL database each keep their own.
+ */
+const globalForChat = globalThis as unknown as { threadlineReplies?: Map<string, { stop(): void }> };
+const inProgress = (globalForChat.threadlineReplies ??= new Map());
+
+/** Stops the reply being written in a thread (what arrived is kept); false when there is none. */
+export function stopChatReply(threadId: string): boolean {
+  const reply = inProgress.get(threadId);
+  reply?.stop();
+  return reply !== undefined;
+}
+
 /** Checks what can be checked before anything is stored, so a refused message writes nothing. */
 async function prepare(threadId: string, request: ChatMessageRequest) {
   const thread = await getThread(threadId);
@@ -71,6 +89,14 @@ async function prepare(threadId: string, request: ChatMessageRequest) {
     throw error;
   }
 
+  let retried: Turn | null = null;
+  if (request.retry) {
+    retried = thread.turnCount > 0 ? await getTurn(threadId, thread.turnCount - 1) : null;
+    if (!retried || !isUnanswered(retried)) {
+      throw new AppError("conflict", `Nothing to retry: the last turn of thread ${threadId} is not a message marked unanswered.`);
+    }
+  }
+
   const { maxTurns } = serverSettings();
   const needed = request.retry ? 1 : 2;
   if (thread.turnCount + needed > maxTurns.value) {
@@ -80,26 +106,18 @@ async function prepare(threadId: string, request: ChatMessageRequest) {
     );
   }
 
-  let retried: Turn | null = null;
-  if (request.retry) {
-    retried = thread.turnCount > 0 ? await getTurn(threadId, thread.turnCount - 1) : null;
-    if (!retried || retried.role !== "user") {
-      throw new AppError("conflict", `Nothing to retry: the last turn of thread ${threadId} is not a user message awaiting a reply.`);
-    }
-  }
-
   const catalog = findModel(resolved.spec.model, await listCustomModels());
   const contextWindow = request.contextWindow ?? catalog?.contextWindow ?? ASSUMED_CONTEXT_WINDOW;
   const tokenizer = getTokenizer(catalog?.tokenizer ?? DEFAULT_TOKENIZER_ID);
   const content = request.content ?? retried!.content;
   const budget = calculateTokenAllocation(contextWindow).content;
   const tokens = tokenizer.count(content);
-  if (tokens > budget) {
-    throw new AppError("validation_failed", `content: the message is ${tokens} tokens; ${formatModelSpec(resolved.spec)} leaves ${budget} for the history (a ${contextWindow}-token window).`, [
-      { field: "content", message: "too long for the model's context window" },
-    ]);
-  }
-  return { resolved, catalog, contextWindow, assumed: !request.contextWindow && !catalog, retried };
+  if (tokens > budget) throw tooLong(`the message is ${tokens} tokens; ${formatModelSpec(resolved.spec)} leaves ${budget} for the history (a ${contextWindow}-token window)`);
+  return { thread, resolved, catalog, contextWindow, assumed: !request.contextWindow && !catalog, retried };
+}
+
+function tooLong(why: string): AppError {
+  return new AppError("validation_failed", `content: ${why}.`, [{ field: "content", message: "too long for the model's context window" }]);
 }
 
 /**
@@ -108,7 +126,26 @@ async function prepare(threadId: string, request: ChatMessageRequest) {
  * caller know whether to answer with a stream or an error.
  */
 export async function startChatReply(threadId: string, request: ChatMessageRequest, options: ChatOptions = {}): Promise<ChatReply> {
-  const { resolved, catalog, contextWindow, assumed, retried } = await prepare(threadId, request);
+  // Claimed before the first await: two messages to one thread cannot both get past here.
+  if (inProgress.has(threadId)) {
+    throw new AppError("conflict", `A reply is already being written in thread ${threadId}: wait for it, or stop it (DELETE /api/threads/${threadId}/messages).`);
+  }
+  const stopper = new AbortController();
+  const slot = { stop: () => stopper.abort() };
+  inProgress.set(threadId, slot);
+  const release = () => {
+    if (inProgress.get(threadId) === slot) inProgress.delete(threadId);
+  };
+  try {
+    return await begin(threadId, request, options, stopper, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function begin(threadId: string, request: ChatMessageRequest, options: ChatOptions, stopper: AbortController, release: () => void): Promise<ChatReply> {
+  const { thread, resolved, catalog, contextWindow, assumed, retried } = await prepare(threadId, request);
   const model = formatModelSpec(resolved.spec);
 
   let userTurn =
@@ -125,12 +162,26 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
       parts: undefined,
       fileSnapshots: undefined,
     }));
+  // A message whose history cannot be built, or does not fit, is taken back: refusals write nothing.
+  const takeBack = async () => {
+    if (!retried) await removeLastTurn(threadId, userTurn.id, thread.title === null ? { restore: null } : null);
+  };
 
-  const preview = await buildContextPreview(threadId, {
-    mode: "exact",
-    model: catalog?.id,
-    contextWindow: catalog && !request.contextWindow ? undefined : contextWindow,
-  });
+  let preview;
+  try {
+    preview = await buildContextPreview(threadId, {
+      mode: "exact",
+      model: catalog?.id,
+      contextWindow: catalog && !request.contextWindow ? undefined : contextWindow,
+    });
+  } catch (error) {
+    await takeBack();
+    throw error;
+  }
+  if (!preview.perTurn.find((turn) => turn.turnId === userTurn.id)?.included) {
+    await takeBack();
+    throw tooLong(`with the turn headers and the thread's files it does not fit in the ${preview.allocation.content}-token history budget of ${model} (a ${contextWindow}-token window)`);
+  }
   const budget: ChatBudget = {
     catalogModel: catalog?.id ?? null,
     contextWindow,
@@ -141,45 +192,52 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
     turnsTotal: preview.perTurn.length,
   };
 
-  const stopper = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;
   const call = startCall(resolved, { activity: "The reply", signal, timeoutMs: options.timeoutMs ?? CHAT_IDLE_TIMEOUT_MS });
   const label = PROVIDER_LABELS[resolved.spec.provider];
+  // OpenAI's protocol says how a reply ended in finish_reason: a stream that ends without one was cut off.
+  const finishReasonReported = resolved.spec.provider === "openai" || resolved.spec.provider === "openai-compatible";
   const events = eventQueue<ChatEvent>();
   let firstText = false;
   let arrived: () => void = () => {};
   const firstArrival = new Promise<void>((resolve) => (arrived = resolve));
 
+  /** Keeps what can be kept of a failed reply and says why it failed. Never throws. */
   const fail = async (error: LlmCallError | AppError, text: string): Promise<ChatFailure> => {
-    const kind = error instanceof LlmCallError ? error.kind : "storage";
-    const providerStatus = error instanceof LlmCallError ? error.status : null;
+    const provider = error instanceof LlmCallError;
+    const code: AppErrorCode = provider ? "provider_failed" : error.code;
+    const kind = provider ? error.kind : "storage";
     let partialTurn: Turn | null = null;
-    if (text.trim() && error instanceof LlmCallError) {
-      partialTurn = await storeReply(threadId, resolved, text, { [INCOMPLETE_KEY]: { reason: error.message, kind } }).catch(() => null);
+    try {
+      if (text.trim() && provider) {
+        partialTurn = await storeReply(threadId, resolved, text, { [INCOMPLETE_KEY]: { reason: error.message, kind } });
+        if (isUnanswered(userTurn)) userTurn = await setTurnMetadata(threadId, userTurn.index, withoutUnansweredMark(userTurn.modelMetadata));
+      } else {
+        userTurn = await setTurnMetadata(threadId, userTurn.index, {
+          ...withoutUnansweredMark(userTurn.modelMetadata),
+          [UNANSWERED_KEY]: { reason: error.message, kind, model, at: new Date().toISOString() },
+        });
+      }
+    } catch (storing) {
+      // The thread went (purged, expired) while the reply streamed: nothing left to mark.
+      console.error("[threadline] could not record a failed chat reply", storing instanceof Error ? storing.message : storing);
     }
-    if (!partialTurn) {
-      userTurn = await setTurnMetadata(threadId, userTurn.index, {
-        ...withoutUnansweredMark(userTurn.modelMetadata),
-        [UNANSWERED_KEY]: { reason: error.message, kind, model, at: new Date().toISOString() },
-      });
-    }
-    return { message: error.message, kind, providerStatus, userTurn, partialTurn };
+    return { code, status: HTTP_STATUS[code], message: error.message, kind, providerStatus: provider ? error.status : null, userTurn, partialTurn };
   };
 
   const pump = async () => {
     let text = "";
     const started = performance.now();
     let finishReason: string = "unknown";
+    let sawFinishReason = false;
     let usage: LanguageModelUsage | null = null;
     try {
-      if (!preview.turns.included.includes(preview.perTurn.length - 1)) {
-        throw new LlmCallError("config", `The message does not fit in the history budget of ${contextWindow} tokens beside the thread's files.`);
-      }
       const result = streamText({
         model: resolved.model,
         messages: [{ role: "user", content: preview.text }],
         maxRetries: 0,
         abortSignal: call.abortSignal,
+        includeRawChunks: finishReasonReported,
         // Errors arrive as stream parts and are classified below; the SDK's default logs them.
         onError: () => {},
       });
@@ -188,10 +246,13 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
         if (part.type === "text-delta" && part.text) {
           text += part.text;
           events.push({ type: "delta", text: part.text });
-          if (!firstText) {
+          if (!firstText && text.trim()) {
             firstText = true;
             arrived();
           }
+        } else if (part.type === "raw") {
+          const choice = (part.rawValue as { choices?: { finish_reason?: unknown }[] } | null)?.choices?.[0];
+          if (choice?.finish_reason != null) sawFinishReason = true;
         } else if (part.type === "error") {
           throw part.error;
         } else if (part.type === "abort") {
@@ -202,8 +263,7 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
         }
       }
       if (!text.trim()) throw new LlmCallError("empty", `${label} returned an empty reply (finish reason: ${finishReason}).`);
-      // A stream that just stops (no finish reason) was cut off: what arrived is kept, marked so.
-      if (finishReason === "unknown") throw new LlmCallError("network", `The connection to ${label} closed before the reply finished.`);
+      if (finishReasonReported && !sawFinishReason) throw new LlmCallError("network", `The connection to ${label} closed before the reply finished.`);
     } catch (error) {
       events.push({ type: "failed", failure: await fail(call.failure(error), text) });
       return;
@@ -217,18 +277,19 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
         durationMs: Math.round(performance.now() - started),
         context: { contextWindow, assumed, tokenizer: budget.tokenizer, historyTokens: budget.historyTokens, turnsIncluded: budget.turnsIncluded, turnsTotal: budget.turnsTotal },
       });
-      if (retried && isUnanswered(userTurn)) userTurn = await setTurnMetadata(threadId, userTurn.index, withoutUnansweredMark(userTurn.modelMetadata));
+      if (isUnanswered(userTurn)) userTurn = await setTurnMetadata(threadId, userTurn.index, withoutUnansweredMark(userTurn.modelMetadata));
       events.push({ type: "done", turn, userTurn });
     } catch (error) {
-      // The thread expired or filled up while the reply streamed: the reply is lost, and says so.
+      // The thread expired, filled up or went while the reply streamed: the reply is lost, and says so.
       const reason = error instanceof AppError ? error : new AppError("conflict", "The reply could not be stored.");
-      events.push({ type: "failed", failure: await fail(reason, "").catch(() => ({ message: reason.message, kind: "storage" as const, providerStatus: null, userTurn, partialTurn: null })) });
+      events.push({ type: "failed", failure: await fail(reason, "") });
     }
   };
 
   const done = pump()
     .catch((error: unknown) => console.error("[threadline] chat reply failed unexpectedly", error))
     .finally(() => {
+      release();
       events.end();
       arrived();
     });
@@ -237,11 +298,17 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
   const start = { model, budget };
   if (!firstText) {
     await done;
-    for await (const event of events) {
-      if (event.type === "failed") return { ...start, userTurn: event.failure.userTurn, status: "failed", failure: event.failure };
-    }
+    const outcome: ChatEvent[] = [];
+    for await (const event of events) outcome.push(event);
+    const failed = outcome.find((event) => event.type === "failed");
+    if (failed) return { ...start, userTurn: failed.failure.userTurn, status: "failed", failure: failed.failure };
+    return { ...start, userTurn, status: "streaming", events: replay(outcome), stop: () => stopper.abort() };
   }
   return { ...start, userTurn, status: "streaming", events, stop: () => stopper.abort() };
+}
+
+async function* replay<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
 }
 
 async function storeReply(threadId: string, resolved: ResolvedModel, text: string, metadata: JsonObject): Promise<Turn> {

@@ -4,6 +4,7 @@ import type { JsonObject, Turn } from "@/lib/domain/types";
 import { db } from "./client";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { jsonOrNull, toTurn, WITH_SNAPSHOTS } from "./mappers";
+import { WRITE_TRANSACTION } from "./transactions";
 import { getThread } from "./threads";
 
 /**
@@ -32,4 +33,25 @@ export async function setTurnMetadata(threadId: string, index: number, metadata:
     include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true } } },
   });
   return { ...toTurn(row), tokens: row.tokenCounts[0]?.tokens ?? null };
+}
+
+/**
+ * Takes back the last turn of a thread (a chat message whose history turned out not to fit, or
+ * could not be built): the turn goes, with its counts and snapshots, and the thread's turn count
+ * and estimate return to what they were; `title` restores a title the turn had given it.
+ */
+export async function removeLastTurn(threadId: string, turnId: string, title: { restore: string | null } | null): Promise<void> {
+  const client = await db();
+  await client.$transaction(async (tx) => {
+    const turn = await tx.turn.findUnique({ where: { id: turnId }, select: { threadId: true, index: true, tokenEstimate: true } });
+    const thread = await tx.thread.findUnique({ where: { id: threadId }, select: { turnCount: true } });
+    if (!turn || !thread || turn.threadId !== threadId || turn.index !== thread.turnCount - 1) {
+      throw new AppError("conflict", `Turn ${turnId} is no longer the last turn of thread ${threadId}.`);
+    }
+    await tx.turn.delete({ where: { id: turnId } });
+    await tx.thread.update({
+      where: { id: threadId },
+      data: { turnCount: { decrement: 1 }, tokenEstimate: { decrement: turn.tokenEstimate }, ...(title ? { title: title.restore } : {}) },
+    });
+  }, WRITE_TRANSACTION);
 }

@@ -62,18 +62,33 @@ function createModel(spec: ModelSpec, config: LlmConfig): LanguageModel {
 
 const MAX_DETAIL = 300;
 
-/** Provider text for a message: one line, trimmed, with every configured key blanked out. */
+/**
+ * Provider text for a message: one line, trimmed, with every configured secret blanked out and
+ * any credentials written into a URL (user:password@) removed.
+ */
 function detail(text: string, secrets: string[]): string {
   let out = text;
   for (const secret of secrets) out = out.split(secret).join("[redacted]");
+  out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, "$1[redacted]@");
   out = out.replace(/\s+/g, " ").trim();
   return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL - 1)}…` : out;
 }
 
+/** Keys, and what a base URL may carry: its user name, password and query values. */
 function secretsOf(config: LlmConfig): string[] {
-  return Object.values(config.providers)
-    .map((p) => p.apiKey?.value)
-    .filter((key): key is string => typeof key === "string" && key.length >= 3);
+  const secrets: string[] = [];
+  for (const { apiKey, baseUrl } of Object.values(config.providers)) {
+    if (apiKey) secrets.push(apiKey.value);
+    if (!baseUrl) continue;
+    try {
+      const url = new URL(baseUrl.value);
+      secrets.push(decodeURIComponent(url.username), decodeURIComponent(url.password), url.username, url.password, ...url.searchParams.values());
+    } catch {
+      // not a URL: providerProblem refuses it before any request
+    }
+  }
+  // Longest first, so a secret containing another is blanked whole.
+  return [...new Set(secrets.filter((secret) => secret.length >= 3))].sort((a, b) => b.length - a.length);
 }
 
 function hostOf(url: string): string {

@@ -38,6 +38,8 @@ export type StreamOptions = {
   delayMs?: number;
   /** Drop the connection after this many pieces, before the reply ends. */
   dropAfter?: number;
+  /** The finish_reason of the last chunk (default "stop"; some servers send their own words). */
+  finishReason?: string;
 };
 
 /**
@@ -62,7 +64,7 @@ export const stream =
         if (gone) return;
         res.write(chunk(request, [{ index: 0, delta: i === 0 ? { role: "assistant", content: piece } : { content: piece }, finish_reason: null }]));
       }
-      res.write(chunk(request, [{ index: 0, delta: {}, finish_reason: "stop" }]));
+      res.write(chunk(request, [{ index: 0, delta: {}, finish_reason: options.finishReason ?? "stop" }]));
       res.write(chunk(request, [], { usage: USAGE }));
       res.end("data: [DONE]\n\n");
     })();

@@ -70,22 +70,29 @@ async function ThreadComposer({ thread, lastTurn }: { thread: Thread; lastTurn: 
   for (const provider of chat.configuredProviders) {
     for (const model of catalog) if (model.provider === provider) suggestions.add(`${provider}:${model.id}`);
   }
-  const { maxTurns } = serverSettings();
-  const retryable = lastTurn !== null && isUnanswered(lastTurn);
+  const { maxTurns, timeoutHours } = serverSettings();
+  const retryable = lastTurn !== null && isUnanswered(lastTurn) && !thread.expired;
+  const roomForMessage = thread.turnCount + 2 <= maxTurns.value;
+  const full = `This thread has ${thread.turnCount} of its ${maxTurns.value} turns (MAX_CONVERSATION_TURNS)`;
   let blocked: string | null = null;
+  let sendBlocked: string | null = null;
   if (thread.expired) {
-    blocked = `This thread expired after ${describeTimeout(serverSettings().timeoutHours.value)} without activity: fork it (from any turn's menu) to continue.`;
-  } else if (thread.turnCount + (retryable ? 1 : 2) > maxTurns.value) {
-    blocked = `This thread has ${thread.turnCount} of its ${maxTurns.value} turns (MAX_CONVERSATION_TURNS): a message and its reply need 2 more. Compact or fork it to continue.`;
+    blocked = `This thread expired after ${describeTimeout(timeoutHours.value)} without activity: fork it (from any turn's menu) to continue.`;
+  } else if (!roomForMessage && retryable && thread.turnCount + 1 <= maxTurns.value) {
+    sendBlocked = `${full}: room for the retried message's reply only.`;
+  } else if (!roomForMessage) {
+    blocked = `${full}: a message and its reply need 2 more. Compact or fork it to continue.`;
   }
   return (
     <Composer
       threadId={thread.id}
       defaultModel={chat.defaultModel}
       suggestions={[...suggestions].slice(0, MAX_SUGGESTIONS)}
+      configuredProviders={chat.configuredProviders}
       problem={chat.problem}
       blocked={blocked}
-      retryable={retryable && !thread.expired}
+      sendBlocked={sendBlocked}
+      retryable={retryable}
     />
   );
 }

@@ -6,16 +6,18 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ASSUMED_CONTEXT_WINDOW } from "@/lib/chat/reply";
+import { EventStreamParser } from "@/lib/chat/sse";
 import type { Turn } from "@/lib/domain/types";
 import { LLM_ENV } from "@/lib/llm/config";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { answer, fail, stream, startFakeOpenAi, type ChatHandler, type FakeOpenAi, type RecordedRequest } from "@/lib/testing/fake-openai";
 import { expectError, fetchThread, newThread, newTurn, restoreServerEnv, rowCounts, setServerEnv, sleep } from "@/lib/testing/integration";
 import { GET as contextGet } from "../context/route";
-import { POST as messagesPost } from "./route";
+import { DELETE as messagesDelete, POST as messagesPost } from "./route";
 
 const KEY = "sk-test-chat-secret-0123456789";
 
+const stop = (id: string) => messagesDelete(jsonRequest("DELETE", `/api/threads/${id}/messages`), params({ id }));
 const send = (id: string, body: unknown, query = "") => messagesPost(jsonRequest("POST", `/api/threads/${id}/messages${query}`, body), params({ id }));
 
 async function seed(): Promise<string> {
@@ -28,14 +30,7 @@ async function seed(): Promise<string> {
 type SseEvent = { event: string; data: any };
 
 function parseEvents(text: string): SseEvent[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim() !== "")
-    .map((block) => {
-      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
-      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "null";
-      return { event, data: JSON.parse(data) };
-    });
+  return new EventStreamParser().push(text) as SseEvent[];
 }
 
 /** Answers like `then`, after reading what the context endpoint says the model is sent right now. */
@@ -205,6 +200,100 @@ describe("POST /api/threads/:id/messages?stream=0", () => {
     const empty = await expectError(await send(id, { retry: true }, "?stream=0"), 424, "provider_failed");
     expect(empty.details).toMatchObject({ kind: "empty" });
     expect((await fetchThread(id)).turns).toHaveLength(3);
+  });
+});
+
+describe("POST /api/threads/:id/messages, edge cases", () => {
+  it("continues a thread with no turns yet, and one whose last reply alone is over the budget", async () => {
+    const empty = await newThread({ toolName: "chat" });
+    const first = await send(empty.id, { content: "Hello there." }, "?stream=0");
+    expect(first.status, await first.clone().text()).toBe(201);
+    expect((await fetchThread(empty.id)).thread).toMatchObject({ turnCount: 2, title: "Hello there." });
+
+    const big = await seed();
+    await newTurn(big, { role: "user", content: "Paste the log." });
+    await newTurn(big, { role: "assistant", content: "log line ".repeat(20_000) });
+    const response = await send(big, { content: "Summarise it." }, "?stream=0");
+    expect(response.status, await response.clone().text()).toBe(201);
+    const { budget } = await json<{ budget: { turnsIncluded: number; turnsTotal: number } }>(response);
+    expect(budget.turnsIncluded).toBeLessThan(budget.turnsTotal);
+  });
+
+  it("takes one reply at a time per thread: a second message meanwhile answers 409, and the reply answers its own message", async () => {
+    const id = await seed();
+    fake.answerWith(stream(["Answer ", "to A."], { delayMs: 100 }));
+    const first = send(id, { content: "Message A" }, "?stream=0");
+    await sleep(30);
+    const second = await send(id, { content: "Message B" }, "?stream=0");
+    const refused = await expectError(second, 409, "conflict");
+    expect(refused.message).toContain("already being written");
+    expect((await first).status).toBe(201);
+    const { turns } = await fetchThread(id);
+    expect(turns.map((t) => t.content).slice(2)).toEqual(["Message A", "Answer to A."]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("retries only a message marked unanswered", async () => {
+    const id = await seed();
+    await newTurn(id, { role: "user", content: "An agent's message, not the chat's." });
+    const before = await rowCounts();
+    const error = await expectError(await send(id, { retry: true }), 409, "conflict");
+    expect(error.message).toContain("not a message marked unanswered");
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("stops on DELETE, keeping what arrived; a retry that keeps a partial reply clears the unanswered mark", async () => {
+    const id = await seed();
+    fake.answerWith(stream(["One. ", "Two. ", "Three. ", "Four."], { delayMs: 150 }));
+    const response = await send(id, { content: "Count slowly." });
+    const reader = response.body!.getReader();
+    const parser = new EventStreamParser();
+    const events: SseEvent[] = [];
+    while (!events.some((e) => e.event === "delta")) events.push(...(parser.push(new TextDecoder().decode((await reader.read()).value)) as SseEvent[]));
+    expect((await stop(id)).status).toBe(204);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      events.push(...(parser.push(new TextDecoder().decode(value)) as SseEvent[]));
+    }
+    const last = events.at(-1)!;
+    expect(last.event).toBe("error");
+    expect(last.data.error.details).toMatchObject({ kind: "cancelled" });
+    expect(last.data.error.details.partialTurn.content.startsWith("One. ")).toBe(true);
+    await expectError(await stop(id), 404, "not_found");
+
+    // A failed message, retried into a reply that is cut off: kept as incomplete, no longer unanswered.
+    fake.answerWith(fail(503, "busy"));
+    await expectError(await send(id, { content: "Again?" }, "?stream=0"), 424, "provider_failed");
+    fake.answerWith(stream(["Partly ", "there"], { dropAfter: 1 }));
+    const retried = await send(id, { retry: true }, "?stream=0");
+    const error = await expectError(retried, 424, "provider_failed");
+    expect(error.details).toMatchObject({ kind: "network", partialTurn: { content: "Partly " } });
+    const { turns } = await fetchThread(id);
+    expect(turns.at(-2)!.modelMetadata).toBeNull();
+    expect(turns.at(-1)!.modelMetadata).toMatchObject({ incomplete: { kind: "network" } });
+  });
+
+  it("stores a reply whose server ends it with a finish reason of its own as complete", async () => {
+    const id = await seed();
+    fake.answerWith(stream(["All ", "done."], { finishReason: "eos" }));
+    const response = await send(id, { content: "Finish?" }, "?stream=0");
+    expect(response.status, await response.clone().text()).toBe(201);
+    const { turn } = await json<{ turn: Turn }>(response);
+    expect(turn.content).toBe("All done.");
+    expect(turn.modelMetadata).not.toHaveProperty("incomplete");
+  });
+
+  it("never repeats credentials written into the base URL", async () => {
+    const id = await seed();
+    const url = new URL(fake.baseUrl);
+    process.env[LLM_ENV.openaiCompatibleBaseUrl] = `http://chatuser:hunter2secret@${url.host}/v1?api-key=querysecret123`;
+    const response = await send(id, { content: "Hi" }, "?stream=0");
+    const text = await response.clone().text();
+    expect(response.status, text).toBe(424);
+    for (const secret of ["hunter2secret", "chatuser", "querysecret123"]) expect(text).not.toContain(secret);
+    const { turns } = await fetchThread(id);
+    expect(JSON.stringify(turns)).not.toContain("hunter2secret");
   });
 });
 

@@ -1,4 +1,5 @@
-import { startChatReply, type ChatEvent, type ChatFailure, type ChatReply } from "@/lib/chat/reply";
+import { startChatReply, stopChatReply, type ChatEvent, type ChatFailure, type ChatReply } from "@/lib/chat/reply";
+import { formatEvent } from "@/lib/chat/sse";
 import { AppError } from "@/lib/domain/errors";
 import { errorResponse, handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { chatMessageSchema } from "@/lib/validation/messages";
@@ -9,7 +10,8 @@ type Context = { params: Promise<{ id: string }> };
  * A message to a chat model: stores it, sends the thread's budgeted history, stores the reply.
  * Streams server-sent events (start, delta..., then done or error) unless ?stream=0, which
  * answers 201 {userTurn, turn, model, budget} once the reply is stored. A provider that fails
- * before replying answers 424 with the user's turn, kept and marked unanswered.
+ * before replying answers 424 with the user's turn, kept and marked unanswered. One reply at a
+ * time per thread: another message meanwhile answers 409.
  */
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
@@ -31,13 +33,22 @@ function streamParam(value: string | null): boolean {
   throw new AppError("validation_failed", `stream: must be 0 or 1; got "${value.slice(0, 20)}"`, [{ field: "stream", message: "must be 0 or 1" }]);
 }
 
+/** Stops the reply being written in the thread (the page's Stop): 204, or 404 when there is none. What arrived is kept. */
+export async function DELETE(_request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const id = threadIdFrom((await params).id);
+    if (!stopChatReply(id)) throw new AppError("not_found", `No reply is being written in thread ${id}.`);
+    return new Response(null, { status: 204 });
+  });
+}
+
 function failureBody(failure: ChatFailure) {
-  return { code: "provider_failed" as const, message: failure.message, details: { kind: failure.kind, providerStatus: failure.providerStatus, userTurn: failure.userTurn, partialTurn: failure.partialTurn } };
+  return { code: failure.code, message: failure.message, details: { kind: failure.kind, providerStatus: failure.providerStatus, userTurn: failure.userTurn, partialTurn: failure.partialTurn } };
 }
 
 function failedResponse(failure: ChatFailure): Response {
   const { code, message, details } = failureBody(failure);
-  return errorResponse(424, code, message, details);
+  return errorResponse(failure.status, code, message, details);
 }
 
 async function wholeResponse(reply: Extract<ChatReply, { status: "streaming" }>): Promise<Response> {
@@ -49,7 +60,7 @@ async function wholeResponse(reply: Extract<ChatReply, { status: "streaming" }>)
 }
 
 function sse(event: string, data: unknown): Uint8Array {
-  return new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  return new TextEncoder().encode(formatEvent(event, data));
 }
 
 function eventStream(reply: Extract<ChatReply, { status: "streaming" }>): ReadableStream<Uint8Array> {
