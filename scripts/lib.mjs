@@ -34,13 +34,23 @@ export function ensureDependencies() {
   installDependencies();
 }
 
-/** prisma generate when the generated client is missing or older than the schema. */
+/**
+ * prisma generate, for SQLite and for PostgreSQL, when a generated client is missing or older
+ * than its schema. The PostgreSQL schema is written from the SQLite one first (one source of the
+ * models). Both clients are always there: DATABASE_URL picks one at run time.
+ */
 export function ensurePrismaClient() {
-  const generated = path.join(root, "lib", "db", "generated", "client.ts");
-  const schema = path.join(root, "prisma", "schema.prisma");
-  if (existsSync(generated) && statSync(generated).mtimeMs >= statSync(schema).mtimeMs) return;
-  console.log("[threadline] generating the Prisma client...");
-  npx("prisma", ["generate"]);
+  run(process.execPath, [path.join(root, "scripts", "postgres-schema.mjs")]);
+  const clients = [
+    { generated: path.join(root, "lib", "db", "generated", "client.ts"), schema: path.join(root, "prisma", "schema.prisma"), url: "file:./data/threadline.db" },
+    // A URL only picks the schema in prisma.config.ts: generating connects to nothing.
+    { generated: path.join(root, "lib", "db", "generated-pg", "client.ts"), schema: path.join(root, "prisma", "postgres", "schema.prisma"), url: "postgresql://localhost/generate" },
+  ];
+  for (const { generated, schema, url } of clients) {
+    if (existsSync(generated) && statSync(generated).mtimeMs >= statSync(schema).mtimeMs) continue;
+    console.log(`[threadline] generating the Prisma client (${path.relative(root, schema)})...`);
+    npx("prisma", ["generate"], { env: { DATABASE_URL: url } });
+  }
 }
 
 function newestMtime(entry) {

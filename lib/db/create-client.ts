@@ -1,23 +1,43 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "./generated/client";
+import { PrismaClient as PostgresPrismaClient } from "./generated-pg/client";
 import { sqliteFilePath } from "./database-url";
+import { isPostgresUrl, postgresAdapter } from "./postgres-adapter";
 import { databaseLock, serializeConnection } from "./serialized-adapter";
 
+/**
+ * The app's Prisma client type. Both generated clients come from the same models (the PostgreSQL
+ * schema is generated from the SQLite one), so the PostgreSQL client is used through this type.
+ */
 export type Database = PrismaClient;
+export type DatabaseKind = "sqlite" | "postgres";
 
 /** How long a writer waits for another process's write to finish before it fails. */
 export const WRITE_WAIT_MS = 15_000;
 
+const kinds = new WeakMap<object, DatabaseKind>();
+
+/** Which database a client (from createDatabase) talks to: raw SQL differs between them. */
+export function databaseKind(db: object): DatabaseKind {
+  return kinds.get(db) ?? "sqlite";
+}
+
 /**
- * A Prisma client over the embedded SQLite file. Unguarded (no "server-only") so scripts, the
- * seed and test fixtures can use it; the app goes through lib/db/client.ts.
+ * A Prisma client for DATABASE_URL: the embedded SQLite file, or PostgreSQL for a postgres:// URL.
+ * Unguarded (no "server-only") so scripts, the seed and test fixtures can use it; the app goes
+ * through lib/db/client.ts.
  */
 export function createDatabase(url: string): Database {
-  if (!url.startsWith("file:")) {
-    throw new Error("Only SQLite (file:) URLs are supported so far; PostgreSQL support is tracked separately.");
+  if (isPostgresUrl(url)) {
+    const client = new PostgresPrismaClient({ adapter: postgresAdapter(url) }) as unknown as Database;
+    kinds.set(client, "postgres");
+    return client;
   }
+  if (!url.startsWith("file:")) throw new Error(`DATABASE_URL must be a file: (SQLite) or postgres:// URL`);
   const file = sqliteFilePath(url);
   const adapter = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: WRITE_WAIT_MS });
   // One connection per client: queries outside a transaction must not run inside an open one.
-  return new PrismaClient({ adapter: serializeConnection(adapter, databaseLock(file)) });
+  const client = new PrismaClient({ adapter: serializeConnection(adapter, databaseLock(file)) });
+  kinds.set(client, "sqlite");
+  return client;
 }

@@ -1,13 +1,37 @@
-import type { Database } from "./create-client";
+import { MIN_PREFIX_LENGTH, toFtsMatch } from "@/lib/domain/search";
+import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 
 /**
- * Raw SQL run through Prisma lives here, one function per need, each with the SQL for every
- * database we run on. Today that is SQLite; PostgreSQL versions join these functions when it is
- * supported. An import's bulk writes go straight to the driver: lib/db/import-writer.ts.
+ * Raw SQL run through Prisma lives here, one function per need, each with the SQL for both
+ * databases: SQLite and PostgreSQL. Statements are written with `?` placeholders, numbered for
+ * PostgreSQL by `run`. An import's bulk writes go straight to the driver: lib/db/import-writer.ts.
  */
 
-/** WAL lets readers proceed during a write; foreign keys make turn deletes cascade. */
+/** `?` placeholders as PostgreSQL's $1, $2, ... (no statement here has a literal question mark). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+function run<T>(db: Pick<Database, "$queryRawUnsafe">, kind: DatabaseKind, sql: string, ...params: unknown[]): Promise<T> {
+  return db.$queryRawUnsafe<T>(kind === "postgres" ? numbered(sql) : sql, ...params);
+}
+
+/**
+ * A turn's words for PostgreSQL's full-text search: exactly the expression of the GIN index in
+ * prisma/postgres/migrations (the first 256 KiB of the content: a tsvector holds at most 1 MB).
+ */
+const TURN_TSVECTOR = (alias: string) => `to_tsvector('threadline'::regconfig, left(${alias}."content", 262144))`;
+
+/** A tsquery in which every term must occur as a word prefix, or a whole word when short (as toFtsMatch). */
+export function toTsQuery(terms: string[]): string {
+  // Terms are letters and digits only (searchTerms), quoted all the same.
+  return terms.map((term) => `'${term.replaceAll("'", "''")}'${Array.from(term).length >= MIN_PREFIX_LENGTH ? ":*" : ""}`).join(" & ");
+}
+
+/** WAL lets readers proceed during a write; foreign keys make turn deletes cascade. PostgreSQL needs nothing. */
 export async function prepareConnection(db: Database): Promise<void> {
+  if (databaseKind(db) === "postgres") return;
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
   await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
@@ -18,13 +42,17 @@ export async function prepareConnection(db: Database): Promise<void> {
  * BEGIN IMMEDIATE would; the adapter begins deferred). In WAL mode a transaction that has read and
  * then writes after another process committed fails at once with SQLITE_BUSY(_SNAPSHOT), whereas
  * a first statement that writes waits for the lock (busy timeout). A write that matches no row.
+ * On PostgreSQL, a transaction-scoped advisory lock: such transactions run one at a time.
  */
-export async function lockForWrite(tx: Pick<Database, "$executeRawUnsafe">): Promise<void> {
-  await tx.$executeRawUnsafe(`DELETE FROM "AppSetting" WHERE 0`);
+export async function lockForWrite(tx: Pick<Database, "$executeRawUnsafe" | "$queryRawUnsafe">, kind: DatabaseKind): Promise<void> {
+  // executeRaw: the lock function returns void, a type query results cannot carry.
+  if (kind === "postgres") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(727365)`);
+  else await tx.$executeRawUnsafe(`DELETE FROM "AppSetting" WHERE 0`);
 }
 
 export type ThreadSearch = {
-  ftsMatch: string | null;
+  /** Words to find in turns (searchTerms); none searches titles only. */
+  terms: string[];
   titlePattern: string;
   toolName?: string;
   modelName?: string;
@@ -46,23 +74,27 @@ const COMMON_MATCH_TURNS = 5_000;
  * first and stops at the page size, checking each thread's turns against the matches.
  */
 export async function searchThreadIds(db: Database, search: ThreadSearch): Promise<string[]> {
+  const kind = databaseKind(db);
+  const pg = kind === "postgres";
   const where: string[] = [];
   const params: unknown[] = [];
-  const textMatch: string[] = [`t."title" LIKE ? ESCAPE '\\'`];
+  // SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE for the same.
+  const textMatch: string[] = [`t."title" ${pg ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`];
   params.push(search.titlePattern);
-  if (search.ftsMatch) {
-    const [counted] = await db.$queryRawUnsafe<{ n: number | bigint }[]>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM "TurnSearch" WHERE "TurnSearch" MATCH ? LIMIT ${COMMON_MATCH_TURNS})`,
-      search.ftsMatch,
-    );
+  if (search.terms.length > 0) {
+    const match = pg ? toTsQuery(search.terms) : toFtsMatch(search.terms);
+    const matchingTurns = pg
+      ? `SELECT 1 FROM "Turn" m WHERE ${TURN_TSVECTOR("m")} @@ to_tsquery('threadline'::regconfig, ?) LIMIT ${COMMON_MATCH_TURNS}`
+      : `SELECT 1 FROM "TurnSearch" WHERE "TurnSearch" MATCH ? LIMIT ${COMMON_MATCH_TURNS}`;
+    const [counted] = await run<{ n: number | bigint }[]>(db, kind, `SELECT count(*) AS n FROM (${matchingTurns}) matched`, match);
     const common = Number(counted?.n ?? 0) >= COMMON_MATCH_TURNS;
-    const matches = `SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?`;
+    const turnMatches = pg ? `${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)` : `u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?)`;
     textMatch.push(
       common
-        ? `EXISTS (SELECT 1 FROM "Turn" u WHERE u."threadId" = t."id" AND u."seq" IN (${matches}))`
-        : `t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (${matches}))`,
+        ? `EXISTS (SELECT 1 FROM "Turn" u WHERE u."threadId" = t."id" AND ${turnMatches})`
+        : `t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE ${turnMatches})`,
     );
-    params.push(search.ftsMatch);
+    params.push(match);
   }
   where.push(`(${textMatch.join(" OR ")})`);
   if (search.toolName) {
@@ -82,13 +114,16 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
     params.push(search.project);
   }
   if (search.after) {
-    where.push(`(t."lastUpdatedAt" < ? OR (t."lastUpdatedAt" = ? AND t."id" < ?))`);
-    const at = search.after.lastUpdatedAt; // the adapter binds a Date in the stored text form
-    params.push(at, at, search.after.id);
+    const at = pg ? `CAST(? AS timestamp(3))` : "?";
+    where.push(`(t."lastUpdatedAt" < ${at} OR (t."lastUpdatedAt" = ${at} AND t."id" < ?))`);
+    // SQLite: the adapter binds a Date in the stored text form. PostgreSQL: the UTC instant as
+    // text, read as the timestamp without time zone that Prisma stores (UTC).
+    const value = pg ? search.after.lastUpdatedAt.toISOString() : search.after.lastUpdatedAt;
+    params.push(value, value, search.after.id);
   }
   const sql = `SELECT t."id" AS id FROM "Thread" t WHERE ${where.join(" AND ")} ORDER BY t."lastUpdatedAt" DESC, t."id" DESC LIMIT ?`;
   params.push(search.limit);
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(sql, ...params);
+  const rows = await run<{ id: string }[]>(db, kind, sql, ...params);
   return rows.map((row) => row.id);
 }
 
@@ -117,7 +152,9 @@ export type TurnOutlineRow = {
  * in about a third of the time Prisma's relation loading took).
  */
 export async function turnOutlines(db: Database, threadId: string, tokenizer: string): Promise<TurnOutlineRow[]> {
-  const rows = await db.$queryRawUnsafe<TurnOutlineRow[]>(
+  const rows = await run<TurnOutlineRow[]>(
+    db,
+    databaseKind(db),
     `SELECT t."seq" AS seq, t."id" AS id, t."index" AS "index", t."role" AS role, NULLIF(t."files", '[]') AS files,
             t."toolName" AS "toolName", t."modelProvider" AS "modelProvider", t."modelName" AS "modelName", c."tokens" AS tokens
        FROM "Turn" t LEFT JOIN "TurnTokenCount" c ON c."turnSeq" = t."seq" AND c."tokenizer" = ?
@@ -139,7 +176,9 @@ export async function turnOutlines(db: Database, threadId: string, tokenizer: st
  * A loop repeats ids until the depth runs out; callers walk the links themselves (collectChain).
  */
 export async function ancestorIds(db: Database, id: string, maxDepth: number): Promise<string[]> {
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+  const rows = await run<{ id: string }[]>(
+    db,
+    databaseKind(db),
     `WITH RECURSIVE up(id, parent, depth) AS (
        SELECT "id", "parentThreadId", 1 FROM "Thread" WHERE "id" = ?
        UNION ALL

@@ -2,6 +2,8 @@ import BetterSqlite3 from "better-sqlite3";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WRITE_WAIT_MS } from "./create-client";
 import { sqliteFilePath } from "./database-url";
+import { withPostgresImportWriter } from "./import-writer-postgres";
+import { isPostgresUrl } from "./postgres-adapter";
 import { databaseLock } from "./serialized-adapter";
 
 /**
@@ -76,11 +78,12 @@ export function sqliteDateTime(date: Date): string {
 
 /**
  * Runs `work` with a writer whose statements form one transaction, committed when `work` resolves
- * and rolled back when it throws. Holds this process's lock on the database file throughout
+ * and rolled back when it throws (PostgreSQL: lib/db/import-writer-postgres.ts). On SQLite it holds this process's lock on the database file throughout
  * (Prisma's queries wait meanwhile) and SQLite's write lock, which it waits for without blocking
  * the event loop when another process holds it.
  */
 export async function withImportWriter<T>(databaseUrl: string, work: (writer: ImportWriter) => Promise<T>): Promise<T> {
+  if (isPostgresUrl(databaseUrl)) return withPostgresImportWriter(databaseUrl, work);
   const file = sqliteFilePath(databaseUrl);
   const release = await databaseLock(file).acquire();
   const connection = new BetterSqlite3(file, { timeout: 0 });

@@ -18,7 +18,8 @@ import { ancestorIds, containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
-import { WRITE_TRANSACTION } from "./transactions";
+import { snapshotReads, WRITE_TRANSACTION } from "./transactions";
+import { databaseKind } from "./create-client";
 
 type Visibility = { includeExpired?: boolean };
 
@@ -53,10 +54,10 @@ export async function getThreadWithTurns(id: string, visibility?: Visibility): P
   const client = await db();
   // Both reads in one transaction (one snapshot): a turn appended between two separate reads
   // would show turns that turnCount does not count.
-  const [row, turns] = await client.$transaction([
-    client.thread.findUnique({ where: { id } }),
-    client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, include: WITH_SNAPSHOTS }),
-  ]);
+  const [row, turns] = await client.$transaction(
+    [client.thread.findUnique({ where: { id } }), client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, include: WITH_SNAPSHOTS })],
+    snapshotReads(databaseKind(client)),
+  );
   const [counted] = await withCountedTokens([{ thread: toThread(visibleRow(id, row, visibility)), turns: turns.map(toTurn) }]);
   return counted!;
 }
@@ -176,7 +177,7 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
   if (query.q) {
     const terms = searchTerms(query.q);
     const ids = await searchThreadIds(client, {
-      ftsMatch: terms.length > 0 ? toFtsMatch(terms) : null,
+      terms,
       titlePattern: containsPattern(query.q),
       toolName: query.tool,
       modelName: query.model,

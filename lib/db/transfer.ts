@@ -13,6 +13,7 @@ import { estimateTokens } from "@/lib/domain/tokens";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
 import { db } from "./client";
+import { databaseKind } from "./create-client";
 import { lockForWrite } from "./dialect";
 import type { Prisma } from "./generated/client";
 import { jsonOrNull, mergeModels, storedParts } from "./mappers";
@@ -71,7 +72,7 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
   const realTokens = new Map(threads.flatMap((t) => t.turns.map((turn) => [turn.id, counter.count(turn.content)] as const)));
 
   return client.$transaction(async (tx) => {
-    await lockForWrite(tx); // the checks below read before the inserts write
+    await lockForWrite(tx, databaseKind(client)); // the checks below read before the inserts write
     if (mode === "strict") {
       const threadIds = threads.map((t) => t.id);
       const turnIds = threads.flatMap((t) => t.turns.map((turn) => turn.id));

@@ -2,9 +2,6 @@
  * Support for the API integration tests: route handlers called in-process with real Request
  * objects against the real SQLite file of the test file (see setup-database.ts). No mocks.
  */
-import { copyFileSync } from "node:fs";
-import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { expect } from "vitest";
 import { POST as importRoute } from "@/app/api/import/route";
 import { GET as chainRoute } from "@/app/api/threads/[id]/chain/route";
@@ -17,6 +14,7 @@ import { db } from "@/lib/db/client";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { resetServerSettingsForTests } from "@/lib/env";
 import { json, jsonRequest, params } from "./api";
+import { createTestDatabase } from "./test-database";
 
 /** One function per endpoint; each returns the handler's Response untouched. */
 export const api = {
@@ -115,10 +113,7 @@ export function restoreServerEnv(): void {
  */
 export async function switchToFreshDatabase(): Promise<string> {
   await (await db()).$disconnect();
-  const dir = path.resolve(".tmp", "vitest");
-  const file = path.join(dir, `${randomUUID()}.db`);
-  copyFileSync(path.join(dir, "template.db"), file);
-  const url = `file:${file}`;
+  const url = await createTestDatabase();
   setServerEnv({ DATABASE_URL: url });
   return url;
 }

@@ -1,9 +1,5 @@
-import { copyFileSync } from "node:fs";
-import { randomUUID } from "node:crypto";
-import path from "node:path";
+import { createTestDatabase } from "./test-database";
 
-// A real SQLite file per test file, copied from the migrated template: no database mocks.
-const dir = path.resolve(".tmp", "vitest");
-const file = path.join(dir, `${randomUUID()}.db`);
-copyFileSync(path.join(dir, "template.db"), file);
-process.env.DATABASE_URL = `file:${file}`;
+// A real database per test file (SQLite, or PostgreSQL with THREADLINE_TEST_POSTGRES_URL), copied
+// from the migrated template: no database mocks.
+process.env.DATABASE_URL = await createTestDatabase();
