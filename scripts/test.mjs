@@ -1,13 +1,16 @@
 // `npm test`: the whole suite on a fresh clone: types, unit and integration (Vitest, real SQLite
-// files), then a production build and the end-to-end suite (Playwright on the system Chromium).
-// Ends with one plain "N passed, N failed" line over both runners.
+// files), the same Vitest suite again on PostgreSQL (scripts/test-postgres.mjs says which server,
+// or why the pass is skipped), then a production build and the end-to-end suite (Playwright on the
+// system Chromium, SQLite). Ends with one plain "N passed, N failed" line over every pass.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ensureBuild, ensureDependencies, ensurePrismaClient, npx, root } from "./lib.mjs";
+import { testPostgres } from "./test-postgres.mjs";
 
 const results = path.join(root, ".tmp", "test-results");
 mkdirSync(results, { recursive: true });
 const vitestJson = path.join(results, "vitest.json");
+const vitestPostgresJson = path.join(results, "vitest-postgres.json");
 const playwrightJson = path.join(results, "playwright.json");
 
 ensureDependencies();
@@ -16,15 +19,30 @@ console.log("[threadline] typecheck");
 npx("tsc", ["--noEmit"]);
 console.log("[threadline] unit and integration tests");
 npx("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+
+const postgres = testPostgres();
+let onPostgres = null;
+if (postgres.url) {
+  console.log(`[threadline] unit and integration tests on PostgreSQL (${new URL(postgres.url).host})`);
+  npx("vitest", ["run", "--reporter=dot", "--reporter=json", `--outputFile.json=${vitestPostgresJson}`], {
+    env: { THREADLINE_TEST_POSTGRES_URL: postgres.url },
+  });
+  onPostgres = JSON.parse(readFileSync(vitestPostgresJson, "utf8"));
+} else {
+  console.log(`[threadline] PostgreSQL pass skipped: ${postgres.skipped}`);
+}
 ensureBuild();
 console.log("[threadline] end-to-end tests");
 npx("playwright", ["test"]); // its JSON report goes to playwrightJson (playwright.config.ts)
 
 const unit = JSON.parse(readFileSync(vitestJson, "utf8"));
 const e2e = JSON.parse(readFileSync(playwrightJson, "utf8")).stats;
-const passed = unit.numPassedTests + e2e.expected;
-const failed = unit.numFailedTests + e2e.unexpected + e2e.flaky;
-const skipped = unit.numPendingTests + unit.numTodoTests + e2e.skipped;
-console.log(`\n[threadline] unit+integration ${unit.numPassedTests}/${unit.numTotalTests}, end-to-end ${e2e.expected}/${e2e.expected + e2e.unexpected + e2e.flaky + e2e.skipped}`);
+const vitestRuns = [unit, onPostgres].filter(Boolean);
+const sum = (key) => vitestRuns.reduce((total, run) => total + run[key], 0);
+const passed = sum("numPassedTests") + e2e.expected;
+const failed = sum("numFailedTests") + e2e.unexpected + e2e.flaky;
+const skipped = sum("numPendingTests") + sum("numTodoTests") + e2e.skipped;
+const postgresLine = onPostgres ? `, on PostgreSQL ${onPostgres.numPassedTests}/${onPostgres.numTotalTests}` : ", PostgreSQL skipped";
+console.log(`\n[threadline] unit+integration ${unit.numPassedTests}/${unit.numTotalTests}${postgresLine}, end-to-end ${e2e.expected}/${e2e.expected + e2e.unexpected + e2e.flaky + e2e.skipped}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 if (failed > 0) process.exit(1);

@@ -3,6 +3,7 @@ import { PrismaClient } from "./generated/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated-pg/client";
 import { sqliteFilePath } from "./database-url";
 import { isPostgresUrl, postgresAdapter } from "./postgres-adapter";
+import { keepNulCharacters } from "./postgres-text";
 import { databaseLock, serializeConnection } from "./serialized-adapter";
 
 /**
@@ -29,7 +30,7 @@ export function databaseKind(db: object): DatabaseKind {
  */
 export function createDatabase(url: string): Database {
   if (isPostgresUrl(url)) {
-    const client = new PostgresPrismaClient({ adapter: postgresAdapter(url) }) as unknown as Database;
+    const client = new PostgresPrismaClient({ adapter: keepNulCharacters(postgresAdapter(url)) }) as unknown as Database;
     kinds.set(client, "postgres");
     return client;
   }

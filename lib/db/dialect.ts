@@ -44,9 +44,11 @@ export async function prepareConnection(db: Database): Promise<void> {
  * a first statement that writes waits for the lock (busy timeout). A write that matches no row.
  * On PostgreSQL, a transaction-scoped advisory lock: such transactions run one at a time.
  */
+export const POSTGRES_WRITE_LOCK = 727365;
+
 export async function lockForWrite(tx: Pick<Database, "$executeRawUnsafe" | "$queryRawUnsafe">, kind: DatabaseKind): Promise<void> {
   // executeRaw: the lock function returns void, a type query results cannot carry.
-  if (kind === "postgres") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(727365)`);
+  if (kind === "postgres") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${POSTGRES_WRITE_LOCK})`);
   else await tx.$executeRawUnsafe(`DELETE FROM "AppSetting" WHERE 0`);
 }
 

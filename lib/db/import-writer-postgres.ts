@@ -1,15 +1,19 @@
 import pg from "pg";
+import { POSTGRES_WRITE_LOCK } from "./dialect";
+import { decodeStoredText, encodeParameter } from "./postgres-text";
 import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-writer";
 
 /**
- * The import writer on PostgreSQL: one transaction on its own connection, each batch of turns
- * one INSERT over arrays (unnest), which costs one round trip however many turns it holds.
+ * The import writer on PostgreSQL: one transaction on its own connection holding the write lock,
+ * each batch of turns one INSERT over arrays (unnest): one round trip however many turns it holds.
  */
 export async function withPostgresImportWriter<T>(databaseUrl: string, work: (writer: ImportWriter) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query("BEGIN");
+    // Other writers (lib/db/dialect.ts lockForWrite) wait for the import, as they do on SQLite.
+    await client.query(`SELECT pg_advisory_xact_lock(${POSTGRES_WRITE_LOCK})`);
     try {
       const result = await work(postgresImportWriter(client));
       await client.query("COMMIT");
@@ -35,30 +39,32 @@ function threadParams(row: ThreadWriteRow): unknown[] {
 }
 
 function postgresImportWriter(client: pg.Client): ImportWriter {
+  // Text parameters are stored as the Prisma client stores them (lib/db/postgres-text.ts).
+  const query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => client.query<R>(sql, params.map(encodeParameter));
   return {
     async storedTurnIds(threadId) {
-      const thread = await client.query(`SELECT 1 FROM "Thread" WHERE "id" = $1`, [threadId]);
+      const thread = await query(`SELECT 1 FROM "Thread" WHERE "id" = $1`, [threadId]);
       if (thread.rowCount === 0) return null;
-      const turns = await client.query<{ id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = $1 ORDER BY "index"`, [threadId]);
-      return turns.rows.map((row) => row.id);
+      const turns = await query<{ id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = $1 ORDER BY "index"`, [threadId]);
+      return turns.rows.map((row) => decodeStoredText(row.id));
     },
     async createThread(row) {
-      await client.query(
+      await query(
         `INSERT INTO "Thread" ("id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamp(3), $10::timestamp(3), $11::timestamp(3), $12, $13, $14)`,
         threadParams(row),
       );
     },
     async updateThread(row) {
-      await client.query(`UPDATE "Thread" SET ${THREAD_SET} WHERE "id" = $1`, threadParams(row));
+      await query(`UPDATE "Thread" SET ${THREAD_SET} WHERE "id" = $1`, threadParams(row));
     },
     async deleteTurnsFrom(threadId, index) {
-      await client.query(`DELETE FROM "Turn" WHERE "threadId" = $1 AND "index" >= $2`, [threadId, index]);
+      await query(`DELETE FROM "Turn" WHERE "threadId" = $1 AND "index" >= $2`, [threadId, index]);
     },
     async insertTurns(rows) {
       if (rows.length === 0) return [];
       const column = <K extends keyof TurnInsertRow>(key: K) => rows.map((row) => row[key]);
-      const inserted = await client.query<{ seq: number; id: string }>(
+      const inserted = await query<{ seq: number; id: string }>(
         `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate")
          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::int[])
          RETURNING "seq", "id"`,
@@ -80,18 +86,18 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
         ],
       );
       // RETURNING's order is not promised: match the seqs back by turn id.
-      const seqs = new Map(inserted.rows.map((row) => [row.id, Number(row.seq)]));
+      const seqs = new Map(inserted.rows.map((row) => [decodeStoredText(row.id), Number(row.seq)]));
       return rows.map((row) => seqs.get(row.id)!);
     },
     async insertTokenCounts(rows) {
       if (rows.length === 0) return;
-      await client.query(
+      await query(
         `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens") SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[])`,
         [rows.map((r) => r.turnSeq), rows.map((r) => r.threadId), rows.map((r) => r.tokenizer), rows.map((r) => r.tokens)],
       );
     },
     async recordFile(row) {
-      await client.query(
+      await query(
         `INSERT INTO "ImportedFile" ("sha256", "name", "size", "format", "importedAt", "threadIds") VALUES ($1, $2, $3, $4, $5::timestamp(3), $6)
          ON CONFLICT ("sha256") DO UPDATE SET "name" = excluded."name", "importedAt" = excluded."importedAt", "threadIds" = excluded."threadIds"`,
         [row.sha256, row.name, row.size, row.format, utc(row.importedAt), row.threadIds],

@@ -1,17 +1,20 @@
 /**
- * The import's direct SQLite writes on the test file's real database: rows Prisma reads exactly as
- * its own, counts from the background counter, all-or-nothing on failure, and the write lock
- * shared with Prisma in this process and with other processes' connections.
+ * The import's direct writes (SQLite or PostgreSQL) on the test file's real database: rows Prisma
+ * reads exactly as its own, counts from the background counter, all-or-nothing on failure, and the
+ * write lock shared with Prisma in this process and with other processes' connections.
  */
 import BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { sqliteFilePath } from "@/lib/db/database-url";
 import { serverSettings } from "@/lib/env";
 import type { ImportedThread, ImportedTurn } from "@/lib/importers/types";
 import { importedThreadId } from "@/lib/importers/stable-id";
 import { getTokenizer } from "@/lib/tokenizers/registry";
-import { fetchThread, newThread, newTurn, rowCounts, sleep } from "@/lib/testing/integration";
+import { api, fetchThread, newThread, newTurn, rowCounts, sleep } from "@/lib/testing/integration";
 import { db } from "./client";
+import { databaseKind } from "./create-client";
+import { POSTGRES_WRITE_LOCK } from "./dialect";
 import { sqliteDateTime } from "./import-writer";
 import { storeParsedSource, storeTurnStream, type StreamedTurn } from "./imports";
 
@@ -41,8 +44,11 @@ async function* slowly(thread: ImportedThread, { failAt, pauseEvery }: { failAt?
   }
 }
 
+const onPostgres = async () => databaseKind(await db()) === "postgres";
+
 describe("import writer", () => {
-  it("stores DateTime as Prisma does, so both read each other's rows alike", async () => {
+  it("stores DateTime as Prisma does, so both read each other's rows alike (SQLite text)", async (context) => {
+    if (await onPostgres()) context.skip(); // a timestamp column there: the next test reads imported times back
     const thread = await newThread({ toolName: "chat" });
     const raw = new BetterSqlite3(file(), { readonly: true });
     const stored = raw.prepare(`SELECT "createdAt" FROM "Thread" WHERE "id" = ?`).pluck().get(thread.id);
@@ -94,7 +100,8 @@ describe("import writer", () => {
     expect((await fetchThread(other.id)).thread.turnCount).toBe(1);
   });
 
-  it("waits for another process's write lock without blocking the event loop", async () => {
+  it("waits for another process's write lock without blocking the event loop", async (context) => {
+    if (await onPostgres()) context.skip(); // the next test
     const holder = new BetterSqlite3(file());
     holder.exec("BEGIN IMMEDIATE");
     const imported = source("waiting", 10);
@@ -108,5 +115,22 @@ describe("import writer", () => {
     clearInterval(ticker);
     expect(ticks).toBeGreaterThan(10);
     expect(report.turnsAdded).toBe(10);
+  });
+
+  it("waits for another connection's write lock on PostgreSQL, then imports", async (context) => {
+    if (!(await onPostgres())) context.skip();
+    const holder = new pg.Client({ connectionString: serverSettings().databaseUrl });
+    await holder.connect();
+    await holder.query("BEGIN");
+    await holder.query(`SELECT pg_advisory_xact_lock(${POSTGRES_WRITE_LOCK})`);
+    const imported = source("waiting-pg", 10);
+    let settled = false;
+    const importing = storeParsedSource({ format: "claude-code", threads: [imported], skipped: [], warnings: [] }, sourceFile("waiting-pg")).finally(() => (settled = true));
+    await sleep(300);
+    expect(settled).toBe(false);
+    expect((await api.getThread(importedThreadId("claude-code", "waiting-pg"))).status).toBe(404);
+    await holder.query("COMMIT");
+    await holder.end();
+    expect((await importing).turnsAdded).toBe(10);
   });
 });

@@ -6,7 +6,7 @@
  * tl_<run>_..., created from the template and dropped when the run ends.
  */
 import { randomUUID } from "node:crypto";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { migrateDatabase } from "../db/migrate";
@@ -44,7 +44,6 @@ export async function prepareTemplate(): Promise<() => Promise<void>> {
     return async () => {};
   }
   const run = `tl_${Date.now().toString(36)}_${process.pid}`;
-  const { writeFileSync } = await import("node:fs");
   writeFileSync(RUN_FILE, run);
   await withAdmin(admin, (client) => client.query(`CREATE DATABASE "${run}_template"`));
   migrateDatabase(databaseUrl(admin, `${run}_template`));
@@ -63,7 +62,6 @@ export async function createTestDatabase(): Promise<string> {
     copyFileSync(path.join(TEMPLATE_DIR, "template.db"), file);
     return `file:${file}`;
   }
-  const { readFileSync } = await import("node:fs");
   const run = readFileSync(RUN_FILE, "utf8").trim();
   const name = `${run}_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   await withAdmin(admin, (client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${run}_template"`));

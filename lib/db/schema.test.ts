@@ -1,0 +1,66 @@
+/**
+ * The two schemas cannot drift: the PostgreSQL schema is the SQLite one with its provider swapped
+ * (scripts/postgres-schema.mjs), and the committed migrations of the database under test build
+ * exactly the models of its schema (introspected with `prisma db pull`, compared with `migrate diff`).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { serverSettings } from "@/lib/env";
+import { db } from "./client";
+import { databaseKind } from "./create-client";
+import { isPostgresUrl } from "./postgres-adapter";
+// @ts-expect-error: a plain ES module script without types
+import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema } from "../../scripts/postgres-schema.mjs";
+
+const prismaCli = path.resolve("node_modules", "prisma", "build", "index.js");
+
+function prisma(args: string[], url: string) {
+  return spawnSync(process.execPath, [prismaCli, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
+}
+
+describe("database schemas", () => {
+  it("prisma/postgres/schema.prisma is the SQLite schema with only its provider and client folder changed", () => {
+    const sqlite = readFileSync(SQLITE_SCHEMA, "utf8");
+    const postgres = readFileSync(POSTGRES_SCHEMA, "utf8");
+    expect(postgres).toBe(postgresSchema(sqlite));
+    const models = (text: string) => text.slice(text.indexOf("\nmodel "));
+    expect(models(postgres)).toBe(models(sqlite));
+    expect(execFileSync(process.execPath, ["scripts/postgres-schema.mjs", "--check"], { encoding: "utf8" })).toBe("");
+  });
+
+  it("refuses a SQLite schema it does not recognise instead of writing a wrong one", () => {
+    expect(() => postgresSchema('datasource db {\n  provider = "mysql"\n}')).toThrow(/expected a line matching/);
+  });
+
+  it("the committed migrations of this database build exactly the schema's models", { timeout: 60_000 }, async () => {
+    const url = serverSettings().databaseUrl;
+    const schema = isPostgresUrl(url) ? POSTGRES_SCHEMA : SQLITE_SCHEMA;
+    const pulled = prisma(["db", "pull", "--print"], url);
+    expect(pulled.status, pulled.stderr).toBe(0);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "threadline-schema-")), "pulled.prisma");
+    // SQLite's FTS5 tables (TurnSearch*) are written by hand in the migrations: the last test checks them.
+    const models = pulled.stdout.slice(pulled.stdout.indexOf("generator ")).replace(/^model TurnSearch\w* \{[^}]*\}\n/gm, "");
+    writeFileSync(file, models);
+    const diff = prisma(["migrate", "diff", "--from-schema-datamodel", file, "--to-schema-datamodel", schema, "--exit-code"], url);
+    expect(diff.stdout + diff.stderr).toContain("No difference detected");
+    expect(diff.status).toBe(0);
+  });
+
+  it("has the full-text search index the migrations add by hand", async () => {
+    const client = await db();
+    if (databaseKind(client) === "postgres") {
+      const rows = await client.$queryRawUnsafe<{ indexdef: string }[]>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'Turn' AND indexdef LIKE '%to_tsvector%'`);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.indexdef).toMatch(/USING gin/);
+    } else {
+      const rows = await client.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM sqlite_master WHERE name = 'TurnSearch'`);
+      expect(rows).toHaveLength(1);
+    }
+  });
+});
