@@ -5,7 +5,11 @@
 //
 // Results: printed as a table and written to .tmp/bench/results.json.
 // Knobs (environment): BENCH_SCALE=0.1 shrinks the fill (threads and turns) for a quick run;
-// BENCH_KEEP_DB=1 leaves the database in .tmp/bench/ afterwards (it is deleted by the next run);
+// BENCH_TURNS=1000000 sets the number of turns (one thread per 20 of them);
+// BENCH_POSTGRES_URL=postgresql://user:pass@host/postgres runs on PostgreSQL: the fill is copied
+// from the SQLite file into a new database threadline_bench on that server (with db:copy's code,
+// timed) and the server runs on it; the role must be allowed to create databases;
+// BENCH_KEEP_DB=1 leaves the database(s) afterwards (they are deleted by the next run);
 // BENCH_ONLY=compaction,import runs those sections only (the fill and server start still happen).
 //
 // Sections: list, search, one big thread, context previews (GET /api/threads/:id/context over
@@ -23,6 +27,10 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
+import pg from "pg";
+import { copyDatabase } from "../lib/db/copy";
+import { createDatabase } from "../lib/db/create-client";
+import { toTsQuery, TURN_TSVECTOR } from "../lib/db/dialect";
 import { migrateDatabase } from "../lib/db/migrate";
 import { searchTerms, toFtsMatch } from "../lib/domain/search";
 import { titleFromContent } from "../lib/domain/title";
@@ -37,11 +45,13 @@ import { ensureBuild, root } from "./lib.mjs";
 
 const SCALE = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? "1") || 1));
 const KEEP_DB = process.env.BENCH_KEEP_DB === "1";
+const TURNS = process.env.BENCH_TURNS ? Math.max(10_000, Math.round(Number(process.env.BENCH_TURNS))) : Math.round(200_000 * SCALE);
+const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL?.trim() || null;
 
 const CONFIG = {
   seed: 20261122,
-  threads: Math.round(10_000 * SCALE),
-  turns: Math.round(200_000 * SCALE),
+  threads: process.env.BENCH_TURNS ? Math.round(TURNS / 20) : Math.round(10_000 * SCALE),
+  turns: TURNS,
   bigThreadTurns: 2_000,
   /** Appends: WRITERS concurrent clients, each posting TURNS_PER_WRITER turns. */
   writers: 16,
@@ -644,48 +654,138 @@ function fillDatabase(file: string): FillSummary {
 // ---------------------------------------------------------------------------------------------
 
 type DbSizes = { fileBytes: number; walBytes: number; objects: Record<string, number> };
+type Selectivity = { turns: number; threads: number; titleThreads: number };
+type StoredThread = { turnCount: number; tokenEstimate: number; turns: { id: string; index: number }[] };
 
-function databaseSizes(file: string): DbSizes {
+/**
+ * What the bench reads straight from the database, beside the API: sizes, how many rows a search
+ * matches (the same match the API runs), the appends' verification, stored token counts.
+ */
+type BenchStore = {
+  kind: "sqlite" | "postgres";
+  url: string;
+  sizes(): Promise<DbSizes>;
+  selectivity(q: string): Promise<Selectivity>;
+  storedThread(threadId: string): Promise<StoredThread>;
+  storedTokenCounts(threadIds: string[], tokenizer: string): Promise<number>;
+  close(): Promise<void>;
+};
+
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function sqliteStore(file: string): BenchStore {
+  const read = <T>(work: (sqlite: Database.Database) => T): T => {
+    // A connection per read: WAL lets it read while the server writes.
+    const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return work(sqlite);
+    } finally {
+      sqlite.close();
+    }
+  };
   const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
-  const objects: Record<string, number> = {};
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    // Group each table with its indexes (and the FTS table with its shadow tables).
-    const owners = new Map<string, string>();
-    for (const row of sqlite.prepare(`SELECT name, tbl_name AS tbl FROM sqlite_schema`).all() as { name: string; tbl: string }[]) {
-      owners.set(row.name, row.tbl.startsWith("TurnSearch") ? "TurnSearch (FTS)" : row.tbl);
-    }
-    for (const row of sqlite.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name`).all() as { name: string; bytes: number }[]) {
-      const owner = owners.get(row.name) ?? row.name;
-      objects[owner] = (objects[owner] ?? 0) + row.bytes;
-    }
-  } finally {
-    sqlite.close();
-  }
-  return { fileBytes: size(file), walBytes: size(`${file}-wal`), objects };
+  return {
+    kind: "sqlite",
+    url: `file:${file}`,
+    sizes: async () =>
+      read((sqlite) => {
+        const objects: Record<string, number> = {};
+        // Group each table with its indexes (and the FTS table with its shadow tables).
+        const owners = new Map<string, string>();
+        for (const row of sqlite.prepare(`SELECT name, tbl_name AS tbl FROM sqlite_schema`).all() as { name: string; tbl: string }[]) {
+          owners.set(row.name, row.tbl.startsWith("TurnSearch") ? "TurnSearch (FTS)" : row.tbl);
+        }
+        for (const row of sqlite.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name`).all() as { name: string; bytes: number }[]) {
+          const owner = owners.get(row.name) ?? row.name;
+          objects[owner] = (objects[owner] ?? 0) + row.bytes;
+        }
+        return { fileBytes: size(file), walBytes: size(`${file}-wal`), objects };
+      }),
+    selectivity: async (q) =>
+      read((sqlite) => {
+        const match = toFtsMatch(searchTerms(q));
+        const like = likePattern(q);
+        const turns = (sqlite.prepare(`SELECT count(*) AS n FROM "TurnSearch" WHERE "TurnSearch" MATCH ?`).get(match) as { n: number }).n;
+        const titleThreads = (sqlite.prepare(`SELECT count(*) AS n FROM "Thread" WHERE "title" LIKE ? ESCAPE '\\'`).get(like) as { n: number }).n;
+        const threads = (
+          sqlite
+            .prepare(`SELECT count(*) AS n FROM "Thread" t WHERE t."title" LIKE ? ESCAPE '\\' OR t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?))`)
+            .get(like, match) as { n: number }
+        ).n;
+        return { turns, threads, titleThreads };
+      }),
+    storedThread: async (threadId) =>
+      read((sqlite) => {
+        const thread = sqlite.prepare(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = ?`).get(threadId) as { c: number; t: number };
+        const turns = sqlite.prepare(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = ? ORDER BY "index"`).all(threadId) as { id: string; index: number }[];
+        return { turnCount: thread.c, tokenEstimate: thread.t, turns };
+      }),
+    storedTokenCounts: async (threadIds, tokenizer) =>
+      read((sqlite) => {
+        const marks = threadIds.map(() => "?").join(", ");
+        return (sqlite.prepare(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = ? AND "threadId" IN (${marks})`).get(tokenizer, ...threadIds) as { n: number }).n;
+      }),
+    close: async () => {},
+  };
 }
 
-type Selectivity = { turns: number; threads: number; titleThreads: number };
+async function postgresStore(url: string): Promise<BenchStore> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const one = async (sql: string, params: unknown[]) => Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
+  const matches = `${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, $1)`;
+  return {
+    kind: "postgres",
+    url,
+    sizes: async () => {
+      const objects: Record<string, number> = {};
+      const { rows } = await client.query<{ name: string; bytes: string }>(
+        `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = 'public'`,
+      );
+      for (const row of rows) objects[row.name] = Number(row.bytes);
+      const total = await one(`SELECT pg_database_size(current_database()) AS n`, []);
+      return { fileBytes: total, walBytes: 0, objects };
+    },
+    selectivity: async (q) => {
+      const match = toTsQuery(searchTerms(q));
+      const like = likePattern(q);
+      const turns = await one(`SELECT count(*) AS n FROM "Turn" u WHERE ${matches}`, [match]);
+      const titleThreads = await one(`SELECT count(*) AS n FROM "Thread" WHERE "title" ILIKE $1 ESCAPE '\\'`, [like]);
+      const threads = await one(`SELECT count(*) AS n FROM "Thread" t WHERE t."title" ILIKE $2 ESCAPE '\\' OR t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE ${matches})`, [match, like]);
+      return { turns, threads, titleThreads };
+    },
+    storedThread: async (threadId) => {
+      const thread = (await client.query<{ c: number; t: number }>(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = $1`, [threadId])).rows[0]!;
+      const turns = (await client.query<{ id: string; index: number }>(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = $1 ORDER BY "index"`, [threadId])).rows;
+      return { turnCount: thread.c, tokenEstimate: thread.t, turns };
+    },
+    storedTokenCounts: (threadIds, tokenizer) => one(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = $1 AND "threadId" = ANY($2)`, [tokenizer, threadIds]),
+    close: () => client.end(),
+  };
+}
 
-/** How many turns and threads a search matches (the same MATCH and LIKE the API uses). */
-function searchSelectivity(file: string, q: string): Selectivity {
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+/** A new, empty database on the PostgreSQL server of BENCH_POSTGRES_URL (dropped first if it exists); its URL. */
+async function freshPostgresDatabase(admin: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
   try {
-    const terms = searchTerms(q);
-    const match = toFtsMatch(terms);
-    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const turns = (sqlite.prepare(`SELECT count(*) AS n FROM "TurnSearch" WHERE "TurnSearch" MATCH ?`).get(match) as { n: number }).n;
-    const titleThreads = (sqlite.prepare(`SELECT count(*) AS n FROM "Thread" WHERE "title" LIKE ? ESCAPE '\\'`).get(like) as { n: number }).n;
-    const threads = (
-      sqlite
-        .prepare(
-          `SELECT count(*) AS n FROM "Thread" t WHERE t."title" LIKE ? ESCAPE '\\' OR t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?))`,
-        )
-        .get(like, match) as { n: number }
-    ).n;
-    return { turns, threads, titleThreads };
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
   } finally {
-    sqlite.close();
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropPostgresDatabase(admin: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
   }
 }
 
@@ -796,7 +896,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-async function startServer(): Promise<Server> {
+async function startServer(databaseUrl: string): Promise<Server> {
   const port = await freePort();
   const log = openSync(SERVER_LOG, "w");
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -807,7 +907,7 @@ async function startServer(): Promise<Server> {
     env: {
       ...process.env,
       NODE_ENV: "production",
-      DATABASE_URL: DB_URL,
+      DATABASE_URL: databaseUrl,
       NEXT_TELEMETRY_DISABLED: "1",
       MAX_CONVERSATION_TURNS: String(CONFIG.maxConversationTurns),
       CONVERSATION_TIMEOUT_HOURS: "0",
@@ -880,7 +980,7 @@ type ApiTurn = { id: string; index: number; content: string; tokenEstimate: numb
 
 type Bench = {
   baseUrl: string;
-  dbFile: string;
+  store: BenchStore;
   fill: FillSummary;
   record: (row: ResultRow) => void;
   facts: Record<string, unknown>;
@@ -920,7 +1020,7 @@ async function sectionSearch(bench: Bench): Promise<void> {
   const chainThreads = bench.fill.chains.reduce((sum, c) => sum + c.threads, 0);
   const selectivity: Record<string, Selectivity> = {};
   for (const { label, q } of [...SEARCH_TERMS, ...STRESS_SEARCH_TERMS]) {
-    const sel = searchSelectivity(bench.dbFile, q);
+    const sel = await bench.store.selectivity(q);
     selectivity[q] = sel;
     let hits = 0;
     const pathname = `/api/threads?limit=25&q=${encodeURIComponent(q)}`;
@@ -997,26 +1097,20 @@ async function appendRun(bench: Bench, mode: "one thread" | "thread per writer")
   const seconds = (performance.now() - started) / 1000;
   const total = writers * turnsPerWriter;
 
-  // Verification, straight from the database file (WAL: reading while the server runs is fine).
+  // Verification, straight from the database (SQLite's WAL lets it read while the server runs).
   const problems: string[] = [...new Set(failures)].slice(0, 5).map((f) => `request failed: ${f} (x${failures.filter((x) => x === f).length})`);
-  const sqlite = new Database(bench.dbFile, { readonly: true, fileMustExist: true });
-  try {
-    for (const threadId of threadIds) {
-      const expected = posted.filter((p) => p.threadId === threadId);
-      const wantCount = mode === "one thread" ? total : turnsPerWriter;
-      const thread = sqlite.prepare(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = ?`).get(threadId) as { c: number; t: number };
-      const turns = sqlite.prepare(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = ? ORDER BY "index"`).all(threadId) as { id: string; index: number }[];
-      const tokenSum = expected.reduce((a, p) => a + p.tokens, 0);
-      const ids = new Set(turns.map((t) => t.id));
-      if (turns.length !== wantCount) problems.push(`thread ${threadId}: ${turns.length} turns stored, ${wantCount} posted`);
-      if (thread.c !== turns.length) problems.push(`thread ${threadId}: turnCount ${thread.c} but ${turns.length} turns`);
-      if (thread.t !== tokenSum) problems.push(`thread ${threadId}: tokenEstimate ${thread.t}, expected ${tokenSum}`);
-      if (turns.some((t, i) => t.index !== i)) problems.push(`thread ${threadId}: indices are not 0..${turns.length - 1}`);
-      const missing = expected.filter((p) => !ids.has(p.id)).length;
-      if (missing > 0) problems.push(`thread ${threadId}: ${missing} acknowledged turns missing`);
-    }
-  } finally {
-    sqlite.close();
+  for (const threadId of threadIds) {
+    const expected = posted.filter((p) => p.threadId === threadId);
+    const wantCount = mode === "one thread" ? total : turnsPerWriter;
+    const { turnCount, tokenEstimate, turns } = await bench.store.storedThread(threadId);
+    const tokenSum = expected.reduce((a, p) => a + p.tokens, 0);
+    const ids = new Set(turns.map((t) => t.id));
+    if (turns.length !== wantCount) problems.push(`thread ${threadId}: ${turns.length} turns stored, ${wantCount} posted`);
+    if (turnCount !== turns.length) problems.push(`thread ${threadId}: turnCount ${turnCount} but ${turns.length} turns`);
+    if (tokenEstimate !== tokenSum) problems.push(`thread ${threadId}: tokenEstimate ${tokenEstimate}, expected ${tokenSum}`);
+    if (turns.some((t, i) => t.index !== i)) problems.push(`thread ${threadId}: indices are not 0..${turns.length - 1}`);
+    const missing = expected.filter((p) => !ids.has(p.id)).length;
+    if (missing > 0) problems.push(`thread ${threadId}: ${missing} acknowledged turns missing`);
   }
   const rate = posted.length / seconds;
   bench.record({
@@ -1081,16 +1175,6 @@ async function getJsonSized<T>(baseUrl: string, pathname: string): Promise<{ jso
   return { json: JSON.parse(text) as T, bytes: body.byteLength, ms };
 }
 
-/** Stored per-turn counts for `tokenizer` over the given threads (read straight from the file). */
-function storedTokenCounts(file: string, threadIds: string[], tokenizer: string): number {
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const marks = threadIds.map(() => "?").join(", ");
-    return (sqlite.prepare(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = ? AND "threadId" IN (${marks})`).get(tokenizer, ...threadIds) as { n: number }).n;
-  } finally {
-    sqlite.close();
-  }
-}
 
 function describePreview(preview: ApiContextPreview, bytes: number): string {
   return (
@@ -1117,11 +1201,11 @@ async function sectionContext(bench: Bench): Promise<void> {
   for (const chain of bench.fill.chains) {
     const url = (query: string) => `/api/threads/${chain.lastThreadId}/context?${query}`;
     const label = `${chain.turns.toLocaleString("en-US")} turns (${chain.threads} threads x ${chain.turnsPerThread})`;
-    const storedBefore = storedTokenCounts(bench.dbFile, chain.threadIds, "o200k_base");
+    const storedBefore = await bench.store.storedTokenCounts(chain.threadIds, "o200k_base");
     const cold = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(EXACT));
     if (cold.json.perTurn.length !== chain.turns) throw new Error(`context ${chain.label}: perTurn has ${cold.json.perTurn.length} turns, expected ${chain.turns}`);
     if (cold.json.tokenizer.id !== "o200k_base") throw new Error(`context ${chain.label}: tokenizer ${cold.json.tokenizer.id}, expected o200k_base`);
-    const storedAfter = storedTokenCounts(bench.dbFile, chain.threadIds, "o200k_base");
+    const storedAfter = await bench.store.storedTokenCounts(chain.threadIds, "o200k_base");
     bench.record({
       section: "context",
       name: `context ${label}, gpt-4o exact, COLD (first request)`,
@@ -1181,7 +1265,7 @@ async function sectionContext(bench: Bench): Promise<void> {
         name: `context ${label}, claude-sonnet-4-5 (claude estimate), COLD`,
         value: claude.ms,
         unit: "ms",
-        note: `counted ${storedTokenCounts(bench.dbFile, chain.threadIds, "claude")} claude turn counts; next request ${fmtMs(again.ms)} ms`,
+        note: `counted ${await bench.store.storedTokenCounts(chain.threadIds, "claude")} claude turn counts; next request ${fmtMs(again.ms)} ms`,
       });
     }
   }
@@ -1375,11 +1459,13 @@ async function sectionImport(bench: Bench): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const database = path.join(BENCH_DIR, "import.db");
   for (const suffix of ["", "-wal", "-shm"]) rmSync(database + suffix, { force: true });
+  const importDb = "threadline_bench_import";
+  const databaseUrl = POSTGRES_ADMIN_URL ? await freshPostgresDatabase(POSTGRES_ADMIN_URL, importDb) : `file:${database}`;
   try {
     const generated = writeClaudeCodeSession(path.join(dir, `${randomUUID()}.jsonl`), CONFIG.importBytes);
     const output = execFileSync("npm", ["run", "--silent", "import", "--", dir, "--stats", "--quiet"], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: `file:${database}`, NODE_OPTIONS: "" },
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_OPTIONS: "" },
       encoding: "utf8",
       maxBuffer: 64 << 20,
     });
@@ -1394,6 +1480,7 @@ async function sectionImport(bench: Bench): Promise<void> {
     if (!KEEP_DB) {
       rmSync(dir, { recursive: true, force: true });
       for (const suffix of ["", "-wal", "-shm"]) rmSync(database + suffix, { force: true });
+      if (POSTGRES_ADMIN_URL) await dropPostgresDatabase(POSTGRES_ADMIN_URL, importDb);
     }
   }
 }
@@ -1551,6 +1638,30 @@ function printTable(rows: ResultRow[]): void {
 // Main
 // ---------------------------------------------------------------------------------------------
 
+const POSTGRES_BENCH_DB = "threadline_bench";
+type CopySummary = { url: string; rows: number; seconds: number };
+
+/** The filled SQLite file copied into a fresh PostgreSQL database, as `npm run db:copy` does it. */
+async function copyToPostgres(admin: string): Promise<CopySummary> {
+  const url = await freshPostgresDatabase(admin, POSTGRES_BENCH_DB);
+  migrateDatabase(url, root);
+  console.log(`[bench] copying the fill into PostgreSQL (${new URL(url).host}/${POSTGRES_BENCH_DB})...`);
+  const source = createDatabase(DB_URL);
+  const destination = createDatabase(url);
+  const started = performance.now();
+  try {
+    const report = await copyDatabase(source, destination);
+    const seconds = (performance.now() - started) / 1000;
+    const rows = report.reduce((sum, table) => sum + table.rows, 0);
+    console.log(`[bench] copied ${rows} rows in ${seconds.toFixed(1)} s`);
+    // Fresh statistics, as a database restored or copied in would be given (autovacuum does it later).
+    await destination.$executeRawUnsafe(`ANALYZE`);
+    return { url, rows, seconds };
+  } finally {
+    await Promise.all([source.$disconnect(), destination.$disconnect()]);
+  }
+}
+
 async function main(): Promise<void> {
   const benchStarted = performance.now();
   const info = machine();
@@ -1566,15 +1677,21 @@ async function main(): Promise<void> {
 
   console.log(`[bench] filling ${CONFIG.threads} threads / ${CONFIG.turns} turns...`);
   const fill = fillDatabase(DB_FILE);
-  const sizesAfterFill = databaseSizes(DB_FILE);
+  const rows: ResultRow[] = [];
+  let copied: CopySummary | null = null;
+  let store = sqliteStore(DB_FILE);
+  if (POSTGRES_ADMIN_URL) {
+    copied = await copyToPostgres(POSTGRES_ADMIN_URL);
+    store = await postgresStore(copied.url);
+  }
+  const sizesAfterFill = await store.sizes();
   console.log(
     `[bench] filled in ${fill.seconds.toFixed(1)} s (${Math.round((fill.turns + chainTurns(fill)) / fill.seconds)} turns/s, avg ${fill.avgTurnChars} chars/turn); database ${fmtBytes(sizesAfterFill.fileBytes)}`,
   );
 
-  const rows: ResultRow[] = [];
   const bench: Bench = {
     baseUrl: "",
-    dbFile: DB_FILE,
+    store,
     fill,
     facts: {},
     record: (row) => {
@@ -1588,7 +1705,7 @@ async function main(): Promise<void> {
 
   console.log("[bench] starting next start...");
   const serverStarted = performance.now();
-  const server = await startServer();
+  const server = await startServer(store.url);
   bench.baseUrl = server.baseUrl;
   const readySeconds = (performance.now() - serverStarted) / 1000;
   console.log(`[bench] server ready at ${server.baseUrl} in ${readySeconds.toFixed(1)} s`);
@@ -1606,7 +1723,8 @@ async function main(): Promise<void> {
     await server.stop();
     runningServer = undefined;
   }
-  const sizesAfterRun = databaseSizes(DB_FILE);
+  const sizesAfterRun = await store.sizes();
+  await store.close();
 
   console.log("");
   console.log(`Threadline bench — ${new Date().toISOString()}`);
@@ -1629,6 +1747,9 @@ async function main(): Promise<void> {
       .map(([k, v]) => `${k} ${fmtBytes(v)}`)
       .join(", ")}); ${fmtBytes(sizesAfterRun.fileBytes)} + ${fmtBytes(sizesAfterRun.walBytes)} WAL after the run`,
   );
+  if (copied) {
+    console.log(`Database: PostgreSQL (${new URL(copied.url).host}); the fill copied into it from SQLite by db:copy's code in ${copied.seconds.toFixed(1)} s (${Math.round(copied.rows / copied.seconds)} rows/s, ${copied.rows} rows, verified by count and checksum)`);
+  }
   console.log(`Server:   next start ready in ${readySeconds.toFixed(1)} s`);
   const contended = Object.entries(contention).filter(([, v]) => v !== null);
   if (contended.length > 0) {
@@ -1655,7 +1776,7 @@ async function main(): Promise<void> {
         config: CONFIG,
         targets: TARGETS,
         fill,
-        database: { afterFill: sizesAfterFill, afterRun: sizesAfterRun },
+        database: { kind: store.kind, afterFill: sizesAfterFill, afterRun: sizesAfterRun, copiedFromSqlite: copied && { rows: copied.rows, seconds: copied.seconds } },
         serverReadySeconds: readySeconds,
         otherCpuPercentBySection: contention,
         results: rows.map((r) => ({ ...r, met: meets(r) })),
@@ -1666,7 +1787,10 @@ async function main(): Promise<void> {
       2,
     ) + "\n",
   );
-  if (!KEEP_DB) for (const suffix of ["", "-wal", "-shm"]) rmSync(DB_FILE + suffix, { force: true });
+  if (!KEEP_DB) {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(DB_FILE + suffix, { force: true });
+    if (POSTGRES_ADMIN_URL) await dropPostgresDatabase(POSTGRES_ADMIN_URL, POSTGRES_BENCH_DB);
+  }
   if (bench.facts.appendFailures) {
     console.error("[bench] the append check found lost or inconsistent turns (see above).");
     process.exitCode = 1;

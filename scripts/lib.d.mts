@@ -9,3 +9,4 @@ export function ensurePrismaClient(): void;
 export function ensureBuild(options?: { force?: boolean }): void;
 export function ensureMigrated(): void;
 export function databaseFile(): string;
+export function shownDatabase(): string;

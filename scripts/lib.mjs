@@ -101,19 +101,38 @@ function pendingMigrations(file) {
   }
 }
 
+/** The Prisma CLI, with the preload that lets it exit when its work is done (lib/db/migrate.ts does the same). */
+const prismaArgs = (args) => ["--require", path.join(root, "scripts", "prisma-cli-timers.cjs"), path.join(root, "node_modules", "prisma", "build", "index.js"), ...args];
+
+const isPostgres = () => /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL?.trim() ?? "");
+
+/** DATABASE_URL without its password, for messages. */
+export function shownDatabase() {
+  if (!isPostgres()) return path.relative(root, databaseFile()) || databaseFile();
+  const url = new URL(process.env.DATABASE_URL.trim());
+  if (url.password) url.password = "***";
+  return url.toString();
+}
+
 /**
- * prisma migrate deploy, only when a migration is pending: Prisma's Wasm schema engine cannot
- * migrate a SQLite file that another process (a running server) has open.
+ * prisma migrate deploy. On SQLite only when a migration is pending: Prisma's Wasm schema engine
+ * cannot migrate a file that another process (a running server) has open. On PostgreSQL always:
+ * it is quick when nothing is pending, and instances starting together take turns (Prisma holds
+ * an advisory lock while it migrates).
  */
 export function ensureMigrated() {
-  const file = databaseFile();
-  const pending = pendingMigrations(file);
-  if (pending.length === 0) return;
-  console.log(`[threadline] applying ${pending.length} database migration(s) to ${path.relative(root, file) || file}...`);
-  const result = spawnSync(bin("prisma"), ["migrate", "deploy"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (!isPostgres()) {
+    const pending = pendingMigrations(databaseFile());
+    if (pending.length === 0) return;
+    console.log(`[threadline] applying ${pending.length} database migration(s) to ${shownDatabase()}...`);
+  } else {
+    console.log(`[threadline] migrating ${shownDatabase()} (prisma migrate deploy)...`);
+  }
+  const result = spawnSync(process.execPath, prismaArgs(["migrate", "deploy"]), { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" } });
   if (result.status !== 0) {
     console.error(result.stderr);
-    console.error(`[threadline] Migrating ${file} failed. If a Threadline server is running on this database, stop it and run npm start again.`);
+    const hint = isPostgres() ? "Check that the server is running, the database exists and DATABASE_URL's user may create tables in it." : "If a Threadline server is running on this database, stop it and run npm start again.";
+    console.error(`[threadline] Migrating ${shownDatabase()} failed. ${hint}`);
     process.exit(result.status ?? 1);
   }
 }

@@ -21,7 +21,7 @@ function run<T>(db: Pick<Database, "$queryRawUnsafe">, kind: DatabaseKind, sql: 
  * A turn's words for PostgreSQL's full-text search: exactly the expression of the GIN index in
  * prisma/postgres/migrations (the first 256 KiB of the content: a tsvector holds at most 1 MB).
  */
-const TURN_TSVECTOR = (alias: string) => `to_tsvector('threadline'::regconfig, left(${alias}."content", 262144))`;
+export const TURN_TSVECTOR = (alias: string) => `to_tsvector('threadline'::regconfig, left(${alias}."content", 262144))`;
 
 /** A tsquery in which every term must occur as a word prefix, or a whole word when short (as toFtsMatch). */
 export function toTsQuery(terms: string[]): string {

@@ -11,14 +11,13 @@ import { describe, expect, it } from "vitest";
 import { serverSettings } from "@/lib/env";
 import { db } from "./client";
 import { databaseKind } from "./create-client";
+import { prismaCliArgs } from "./migrate";
 import { isPostgresUrl } from "./postgres-adapter";
 // @ts-expect-error: a plain ES module script without types
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema } from "../../scripts/postgres-schema.mjs";
 
-const prismaCli = path.resolve("node_modules", "prisma", "build", "index.js");
-
 function prisma(args: string[], url: string) {
-  return spawnSync(process.execPath, [prismaCli, ...args], {
+  return spawnSync(process.execPath, [...prismaCliArgs(), ...args], {
     encoding: "utf8",
     env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
   });

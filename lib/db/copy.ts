@@ -1,0 +1,167 @@
+import { createHash } from "node:crypto";
+import { databaseKind, type Database } from "./create-client";
+import { snapshotReads } from "./transactions";
+
+/**
+ * Every table, parents before children, with the key its rows are read in order by. A test
+ * checks that this lists every model of prisma/schema.prisma, so a new table cannot be left out.
+ */
+export const COPIED_TABLES = [
+  { model: "thread", table: "Thread", key: ["id"] },
+  { model: "turn", table: "Turn", key: ["seq"] },
+  { model: "turnTokenCount", table: "TurnTokenCount", key: ["turnSeq", "tokenizer"] },
+  { model: "fileSnapshot", table: "FileSnapshot", key: ["turnSeq", "position"] },
+  { model: "appSetting", table: "AppSetting", key: ["key"] },
+  { model: "customModel", table: "CustomModel", key: ["id"] },
+  { model: "importedFile", table: "ImportedFile", key: ["sha256"] },
+  { model: "compaction", table: "Compaction", key: ["id"] },
+  { model: "compactionJob", table: "CompactionJob", key: ["id"] },
+  { model: "fork", table: "Fork", key: ["id"] },
+] as const;
+
+type Table = (typeof COPIED_TABLES)[number];
+type Row = Record<string, unknown>;
+type Delegate = {
+  count(): Promise<number>;
+  findMany(args: object): Promise<Row[]>;
+  createMany(args: { data: Row[] }): Promise<{ count: number }>;
+};
+type Client = Pick<Database, "$executeRawUnsafe" | "$queryRawUnsafe">;
+
+export type TableCopy = { table: string; rows: number; sourceChecksum: string; copiedChecksum: string };
+export type CopyProgress = { table: string; rows: number; total: number };
+
+export class CopyError extends Error {}
+
+const delegate = (client: object, table: Table) => (client as Record<string, Delegate>)[table.model]!;
+
+/**
+ * An order-independent checksum of a table's rows: the sum (mod 2^128) of each row's SHA-256 over
+ * its canonical JSON (columns sorted, dates as ISO text). The two databases order text keys by
+ * different collations, so the rows arrive in different orders; the sum does not care, and unlike
+ * XOR it does not cancel out equal rows.
+ */
+export class TableChecksum {
+  #sum = 0n;
+  add(row: Row): void {
+    const canonical = JSON.stringify(Object.keys(row).sort().map((column) => [column, row[column] instanceof Date ? (row[column] as Date).toISOString() : row[column]]));
+    const digest = createHash("sha256").update(canonical).digest();
+    this.#sum = (this.#sum + digest.readBigUInt64BE(0) * 2n ** 64n + digest.readBigUInt64BE(8)) % 2n ** 128n;
+  }
+  toString(): string {
+    return this.#sum.toString(16).padStart(32, "0");
+  }
+}
+
+/** The rows of a table in key order, a batch at a time (keyset: each batch starts after the last key). */
+async function* batches(client: object, table: Table, batchSize: number): AsyncGenerator<Row[]> {
+  const orderBy = table.key.map((column) => ({ [column]: "asc" }));
+  let cursor: object | undefined;
+  for (;;) {
+    const rows = await delegate(client, table).findMany({ orderBy, take: batchSize, ...(cursor ? { cursor, skip: 1 } : {}) });
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    const keyValues = Object.fromEntries(table.key.map((column) => [column, last[column]]));
+    cursor = table.key.length === 1 ? keyValues : { [table.key.join("_")]: keyValues };
+  }
+}
+
+async function checksumOf(client: object, table: Table, batchSize: number): Promise<{ rows: number; checksum: string }> {
+  const checksum = new TableChecksum();
+  let rows = 0;
+  for await (const batch of batches(client, table, batchSize)) {
+    for (const row of batch) checksum.add(row);
+    rows += batch.length;
+  }
+  return { rows, checksum: checksum.toString() };
+}
+
+/** Every table's row count and checksum, as db:copy verifies them. */
+export async function tableChecksums(client: Database, batchSize = 2_000): Promise<{ table: string; rows: number; checksum: string }[]> {
+  const sums = [];
+  for (const table of COPIED_TABLES) sums.push({ table: table.table, ...(await checksumOf(client, table, batchSize)) });
+  return sums;
+}
+
+/** Row counts of every table that holds rows. */
+export async function nonEmptyTables(client: Database): Promise<{ table: string; rows: number }[]> {
+  const counts = await Promise.all(COPIED_TABLES.map(async (table) => ({ table: table.table, rows: await delegate(client, table).count() })));
+  return counts.filter((count) => count.rows > 0);
+}
+
+/**
+ * Copies every row from one migrated database into an empty one (either kind, either way), all
+ * or nothing: the destination is written in one transaction that commits only after every table
+ * read back from it has the source's row count and checksum. The source is read in one snapshot.
+ */
+export async function copyDatabase(
+  source: Database,
+  destination: Database,
+  { batchSize = 2_000, onProgress }: { batchSize?: number; onProgress?: (progress: CopyProgress) => void } = {},
+): Promise<TableCopy[]> {
+  const occupied = await nonEmptyTables(destination);
+  if (occupied.length > 0) {
+    const held = occupied.map((count) => `${count.rows} rows in ${count.table}`).join(", ");
+    throw new CopyError(`the destination is not empty (${held}): db:copy only fills an empty database`);
+  }
+  const long = { maxWait: 60_000, timeout: 24 * 60 * 60_000 };
+  return source.$transaction(
+    (from) =>
+      destination.$transaction(async (to) => {
+        const report: TableCopy[] = [];
+        for (const table of COPIED_TABLES) {
+          const total = await delegate(from, table).count();
+          const sourceChecksum = new TableChecksum();
+          let rows = 0;
+          const insert = await rowInserter(to as Client, databaseKind(destination), table);
+          for await (const batch of batches(from, table, batchSize)) {
+            for (const row of batch) sourceChecksum.add(row);
+            await insert(batch);
+            rows += batch.length;
+            onProgress?.({ table: table.table, rows, total });
+          }
+          const copied = await checksumOf(to, table, batchSize);
+          const entry = { table: table.table, rows, sourceChecksum: sourceChecksum.toString(), copiedChecksum: copied.checksum };
+          if (copied.rows !== rows || copied.checksum !== entry.sourceChecksum) {
+            throw new CopyError(`${table.table}: read back ${copied.rows} rows with checksum ${copied.checksum}, expected ${rows} with ${entry.sourceChecksum}; nothing was written`);
+          }
+          report.push(entry);
+        }
+        await continueSequences(to as Client, databaseKind(destination));
+        return report;
+      }, long),
+    { ...long, ...snapshotReads(databaseKind(source)) },
+  );
+}
+
+/**
+ * How a batch of rows is written. PostgreSQL: one INSERT over arrays (unnest), a column each, typed
+ * from the catalog; Prisma's createMany there binds every value separately and managed ~1,500
+ * turns a second. SQLite: createMany, whose statements the driver runs in-process.
+ */
+async function rowInserter(client: Client, kind: "sqlite" | "postgres", table: Table): Promise<(rows: Row[]) => Promise<void>> {
+  if (kind !== "postgres") return async (rows) => void (await delegate(client, table).createMany({ data: rows }));
+  const columns = await client.$queryRawUnsafe<{ name: string; type: string }[]>(
+    `SELECT column_name::text AS name, udt_name::text AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
+    table.table,
+  );
+  const names = columns.map((column) => `"${column.name}"`).join(", ");
+  const arrays = columns.map((column, i) => `$${i + 1}::${column.type}[]`).join(", ");
+  const sql = `INSERT INTO "${table.table}" (${names}) SELECT * FROM unnest(${arrays})`;
+  // Dates as UTC text: the timestamp(3) columns hold UTC, as Prisma writes them.
+  const value = (cell: unknown) => (cell instanceof Date ? cell.toISOString() : (cell ?? null));
+  return async (rows) => {
+    await client.$executeRawUnsafe(sql, ...columns.map((column) => rows.map((row) => value(row[column.name]))));
+  };
+}
+
+/**
+ * Turn.seq was copied as it was; PostgreSQL's sequence behind it does not know, so the next new
+ * turn would collide. SQLite's AUTOINCREMENT follows the largest rowid written by itself.
+ */
+async function continueSequences(client: Client, kind: "sqlite" | "postgres"): Promise<void> {
+  if (kind !== "postgres") return;
+  await client.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('"Turn"', 'seq'), COALESCE((SELECT MAX("seq") FROM "Turn"), 0) + 1, false)`);
+}
