@@ -32,8 +32,8 @@ export const POSTGRES_POOL_SIZE = 10;
 
 /** The driver adapter for a postgres:// URL: the app, the CLI (prisma.config.ts) and scripts share it. */
 export function postgresAdapter(url: string): PrismaPg {
-  // disposeExternalPool: the CLI ends when Prisma disconnects, not after pg's 10 s idle timeout.
-  return new PrismaPg(new TextNamesPool({ connectionString: url, max: POSTGRES_POOL_SIZE, idleTimeoutMillis: 100 }), { disposeExternalPool: true });
+  // disposeExternalPool: $disconnect() closes the pool's connections.
+  return new PrismaPg(new TextNamesPool({ connectionString: url, max: POSTGRES_POOL_SIZE }), { disposeExternalPool: true });
 }
 
 export function isPostgresUrl(url: string): boolean {
