@@ -751,7 +751,8 @@ async function postgresStore(url: string): Promise<BenchStore> {
       const like = likePattern(q);
       const turns = await one(`SELECT count(*) AS n FROM "Turn" u WHERE ${matches}`, [match]);
       const titleThreads = await one(`SELECT count(*) AS n FROM "Thread" WHERE "title" ILIKE $1 ESCAPE '\\'`, [like]);
-      const threads = await one(`SELECT count(*) AS n FROM "Thread" t WHERE t."title" ILIKE $2 ESCAPE '\\' OR t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE ${matches})`, [match, like]);
+      // A union, not "title ILIKE ... OR id IN (...)": PostgreSQL plans that OR as a scan per thread.
+      const threads = await one(`SELECT count(*) AS n FROM (SELECT "id" FROM "Thread" WHERE "title" ILIKE $2 ESCAPE '\\' UNION SELECT u."threadId" FROM "Turn" u WHERE ${matches}) matched`, [match, like]);
       return { turns, threads, titleThreads };
     },
     storedThread: async (threadId) => {
