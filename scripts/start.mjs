@@ -8,7 +8,8 @@ ensureDependencies();
 ensurePrismaClient();
 
 ensureMigrated();
-npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
+// A team's shared database usually wants no demo threads: THREADLINE_DEMO_DATA=off.
+if (process.env.THREADLINE_DEMO_DATA?.trim().toLowerCase() !== "off") npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
 
 if (!dev) ensureBuild();
 

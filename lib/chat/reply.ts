@@ -1,8 +1,10 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { streamText, type LanguageModelUsage } from "ai";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { appendTurn, getThread } from "@/lib/db/threads";
+import { claimReplyLease, releaseReplyLease, renewReplyLease, requestReplyStop } from "@/lib/db/reply-leases";
 import { getTurn, removeLastTurn, setTurnMetadata } from "@/lib/db/turns";
 import { AppError, HTTP_STATUS, type AppErrorCode } from "@/lib/domain/errors";
 import { calculateTokenAllocation } from "@/lib/domain/history";
@@ -60,18 +62,28 @@ export type ChatReply =
 export type ChatOptions = { signal?: AbortSignal; timeoutMs?: number };
 
 /**
- * The replies being written, by thread: one at a time per thread, so a reply always answers the
- * message it was asked for and the turn limit cannot be raced. In this process only: app
- * instances sharing a PostgreSQL database each keep their own.
+ * The replies being written in this process, by thread. One at a time per thread, so a reply
+ * always answers the message it was asked for and the turn limit cannot be raced: this map settles
+ * it at once within the process, and a lease in the database (lib/db/reply-leases.ts) across
+ * every process sharing it.
  */
 const globalForChat = globalThis as unknown as { threadlineReplies?: Map<string, { stop(): void }> };
 const inProgress = (globalForChat.threadlineReplies ??= new Map());
 
-/** Stops the reply being written in a thread (what arrived is kept); false when there is none. */
-export function stopChatReply(threadId: string): boolean {
+/** How often a reply renews its lease, and so how soon it sees a stop sent to another process. */
+export const REPLY_HEARTBEAT_MS = 2_000;
+
+/**
+ * Stops the reply being written in a thread (what arrived is kept): at once when it is written
+ * here, at its next heartbeat when another process writes it. False when there is none.
+ */
+export async function stopChatReply(threadId: string): Promise<boolean> {
   const reply = inProgress.get(threadId);
-  reply?.stop();
-  return reply !== undefined;
+  if (reply) {
+    reply.stop();
+    return true;
+  }
+  return requestReplyStop(threadId);
 }
 
 /** Checks what can be checked before anything is stored, so a refused message writes nothing. */
@@ -133,18 +145,37 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
   const stopper = new AbortController();
   const slot = { stop: () => stopper.abort() };
   inProgress.set(threadId, slot);
-  const release = () => {
+  const owner = randomUUID();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** Frees the thread (awaited before the reply's last event, so a next message is never refused). Never throws. */
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    clearInterval(heartbeat);
     if (inProgress.get(threadId) === slot) inProgress.delete(threadId);
+    await releaseReplyLease(threadId, owner).catch((error: unknown) => console.error("[threadline] could not release a chat reply lease", error));
   };
   try {
+    if (!(await claimReplyLease(threadId, owner))) {
+      throw new AppError("conflict", `A reply is already being written in thread ${threadId} (by another Threadline process): wait for it, or stop it (DELETE /api/threads/${threadId}/messages).`);
+    }
+    heartbeat = setInterval(() => {
+      renewReplyLease(threadId, owner)
+        .then(({ held, stopRequested }) => {
+          if (!held || stopRequested) stopper.abort();
+        })
+        .catch((error: unknown) => console.error("[threadline] could not renew a chat reply lease", error));
+    }, REPLY_HEARTBEAT_MS);
+    heartbeat.unref?.();
     return await begin(threadId, request, options, stopper, release);
   } catch (error) {
-    release();
+    await release();
     throw error;
   }
 }
 
-async function begin(threadId: string, request: ChatMessageRequest, options: ChatOptions, stopper: AbortController, release: () => void): Promise<ChatReply> {
+async function begin(threadId: string, request: ChatMessageRequest, options: ChatOptions, stopper: AbortController, release: () => Promise<void>): Promise<ChatReply> {
   const { thread, resolved, catalog, contextWindow, assumed, retried } = await prepare(threadId, request);
   const model = formatModelSpec(resolved.spec);
 
@@ -225,7 +256,8 @@ async function begin(threadId: string, request: ChatMessageRequest, options: Cha
     return { code, status: HTTP_STATUS[code], message: error.message, kind, providerStatus: provider ? error.status : null, userTurn, partialTurn };
   };
 
-  const pump = async () => {
+  /** Streams the reply into `events` and stores it; answers the last event, sent once the thread is released. */
+  const pump = async (): Promise<ChatEvent> => {
     let text = "";
     const started = performance.now();
     let finishReason: string = "unknown";
@@ -265,8 +297,7 @@ async function begin(threadId: string, request: ChatMessageRequest, options: Cha
       if (!text.trim()) throw new LlmCallError("empty", `${label} returned an empty reply (finish reason: ${finishReason}).`);
       if (finishReasonReported && !sawFinishReason) throw new LlmCallError("network", `The connection to ${label} closed before the reply finished.`);
     } catch (error) {
-      events.push({ type: "failed", failure: await fail(call.failure(error), text) });
-      return;
+      return { type: "failed", failure: await fail(call.failure(error), text) };
     } finally {
       call.close();
     }
@@ -278,18 +309,22 @@ async function begin(threadId: string, request: ChatMessageRequest, options: Cha
         context: { contextWindow, assumed, tokenizer: budget.tokenizer, historyTokens: budget.historyTokens, turnsIncluded: budget.turnsIncluded, turnsTotal: budget.turnsTotal },
       });
       if (isUnanswered(userTurn)) userTurn = await setTurnMetadata(threadId, userTurn.index, withoutUnansweredMark(userTurn.modelMetadata));
-      events.push({ type: "done", turn, userTurn });
+      return { type: "done", turn, userTurn };
     } catch (error) {
       // The thread expired, filled up or went while the reply streamed: the reply is lost, and says so.
       const reason = error instanceof AppError ? error : new AppError("conflict", "The reply could not be stored.");
-      events.push({ type: "failed", failure: await fail(reason, "") });
+      return { type: "failed", failure: await fail(reason, "") };
     }
   };
 
   const done = pump()
+    .then(async (last) => {
+      await release();
+      events.push(last);
+    })
     .catch((error: unknown) => console.error("[threadline] chat reply failed unexpectedly", error))
-    .finally(() => {
-      release();
+    .finally(async () => {
+      await release(); // when the pump itself threw (once released, a no-op)
       events.end();
       arrived();
     });

@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/domain/errors";
 import type { JsonObject } from "@/lib/domain/types";
-import { createJob, findJob, finishJob, latestJob, markJobApplied, setJobProgress, type CompactionJobRecord } from "@/lib/db/compactions";
+import { createJob, findJob, finishJob, latestJob, markJobApplied, setJobProgress, touchJob, type CompactionJobRecord } from "@/lib/db/compactions";
 import { purgeThread } from "@/lib/db/threads";
 import { validate } from "@/lib/http/responses";
 import { compactionRequestSchema, type CompactionRequest } from "@/lib/validation/compactions";
@@ -10,12 +10,18 @@ import { applyCompaction, checkSummarizer, previewCompaction, publicPreview, typ
 /**
  * LLM summarisation as a background job: the page starts it, polls it, may cancel it, and finds
  * its result after being closed and reopened (jobs are rows; only the abort handles live here).
+ * Several app processes may share the database, and a poll or a cancel may reach one that does
+ * not run the job: the process running it touches the row every JOB_HEARTBEAT_MS (and stops when
+ * it finds it cancelled), and only a running job untouched for JOB_STALE_MS counts as cut off.
  * The handles are kept on globalThis: the server renders pages and answers API routes from
  * separately bundled module copies, and each would otherwise see its own empty map (and take a
  * job the other runs for one cut off by a restart).
  */
 const globalForJobs = globalThis as unknown as { threadlineCompactionJobs?: Map<string, AbortController> };
 const running = (globalForJobs.threadlineCompactionJobs ??= new Map<string, AbortController>());
+
+export const JOB_HEARTBEAT_MS = 5_000;
+export const JOB_STALE_MS = 30_000;
 
 /** Logged, not thrown: a job's bookkeeping failing must not become an unhandled rejection. */
 const logFailure = (what: string) => (error: unknown) => console.error(`[threadline] compaction job: ${what} failed`, error);
@@ -31,9 +37,20 @@ export async function startCompactionJob(threadId: string, request: CompactionRe
   const job = await createJob(threadId, { ...request, model } as unknown as JsonObject, "Starting");
   const controller = new AbortController();
   running.set(job.id, controller);
+  const heartbeat = setInterval(() => {
+    touchJob(job.id)
+      .then((stillRunning) => {
+        if (!stillRunning) controller.abort(); // cancelled through another process
+      })
+      .catch(logFailure("heartbeat"));
+  }, JOB_HEARTBEAT_MS);
+  heartbeat.unref?.();
   void run(job.id, threadId, { ...request, model }, controller.signal)
     .catch(logFailure("recording the end"))
-    .finally(() => running.delete(job.id));
+    .finally(() => {
+      clearInterval(heartbeat);
+      running.delete(job.id);
+    });
   return job;
 }
 
@@ -55,11 +72,14 @@ async function run(jobId: string, threadId: string, request: CompactionRequest, 
   }
 }
 
-/** A job as stored; one still "running" that this process does not run was cut off by a restart. */
+/**
+ * A job as stored. One still "running" that no process has touched for JOB_STALE_MS was cut off
+ * (its server restarted or died), and is marked so.
+ */
 export async function getCompactionJob(jobId: string): Promise<CompactionJobRecord> {
   const job = await findJob(jobId);
   if (!job) throw new AppError("not_found", `Compaction job ${jobId} not found`);
-  if (job.status === "running" && !running.has(job.id)) {
+  if (job.status === "running" && !running.has(job.id) && Date.now() - Date.parse(job.updatedAt) > JOB_STALE_MS) {
     await finishJob(job.id, { status: "failed", error: { kind: "interrupted", message: "The server restarted while this summary was being written; start it again." } });
     return (await findJob(jobId))!;
   }

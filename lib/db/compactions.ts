@@ -209,6 +209,12 @@ export async function finishJob(
 }
 
 /** Says what a running job is doing; a job that ended meanwhile keeps its last word. */
+/** Marks a running job as alive (its heartbeat); false when it is no longer running (cancelled elsewhere). */
+export async function touchJob(id: string): Promise<boolean> {
+  const touched = await (await db()).compactionJob.updateMany({ where: { id, status: "running" }, data: { updatedAt: new Date() } });
+  return touched.count > 0;
+}
+
 export async function setJobProgress(id: string, progress: string): Promise<void> {
   await (await db()).compactionJob.updateMany({ where: { id, status: "running" }, data: { progress, updatedAt: new Date() } });
 }

@@ -17,6 +17,7 @@ export const COPIED_TABLES = [
   { model: "compaction", table: "Compaction", key: ["id"] },
   { model: "compactionJob", table: "CompactionJob", key: ["id"] },
   { model: "fork", table: "Fork", key: ["id"] },
+  { model: "replyLease", table: "ReplyLease", key: ["threadId"] },
 ] as const;
 
 type Table = (typeof COPIED_TABLES)[number];

@@ -6,6 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DELETE as jobDelete, GET as jobGet } from "@/app/api/compaction-jobs/[jobId]/route";
+import { JOB_HEARTBEAT_MS, JOB_STALE_MS } from "@/lib/compaction/jobs";
+import { db } from "@/lib/db/client";
+import { createJob, finishJob } from "@/lib/db/compactions";
 import { LLM_ENV } from "@/lib/llm/config";
 import { SUMMARIZER_SYSTEM_PROMPT } from "@/lib/llm/summarize";
 import { json, jsonRequest, params } from "@/lib/testing/api";
@@ -310,6 +313,39 @@ describe("the LLM summariser as a background job", () => {
     const cancelled = await json<{ job: Job }>(await cancelJob(job.id));
     expect(cancelled.job.status).toBe("cancelled");
     await sleep(50);
+    expect((await settled(job.id)).status).toBe("cancelled");
+  });
+
+  // Several app processes share one database: a poll or a cancel may reach one that does not run the job.
+  it("reports a job another process runs as running while it is touched, and as cut off once untouched for 30 s", async () => {
+    const id = await seed(TURNS.slice(0, 4));
+    const elsewhere = await createJob(id, { strategy: "full" }, "Asking the model"); // a row this process does not run
+    expect((await json<{ job: Job }>(await getJob(elsewhere.id))).job).toMatchObject({ status: "running", progress: "Asking the model" });
+    const client = await db();
+    await client.compactionJob.update({ where: { id: elsewhere.id }, data: { updatedAt: new Date(Date.now() - JOB_STALE_MS + 2_000) } });
+    expect((await json<{ job: Job }>(await getJob(elsewhere.id))).job.status).toBe("running");
+    await client.compactionJob.update({ where: { id: elsewhere.id }, data: { updatedAt: new Date(Date.now() - JOB_STALE_MS - 1_000) } });
+    const cutOff = (await json<{ job: Job }>(await getJob(elsewhere.id))).job;
+    expect(cutOff).toMatchObject({ status: "failed", error: { kind: "interrupted" } });
+  });
+
+  it("touches the job it runs, and stops the model call when another process cancels it", { timeout: 20_000 }, async () => {
+    let callClosed = false;
+    fake.answerWith((_request, res) => res.on("close", () => (callClosed = true)));
+    const id = await seed(TURNS.slice(0, 4));
+    const { job } = await json<{ job: Job }>(await startJob(id, LLM));
+    for (let i = 0; i < 100 && fake.requests.length === 0; i++) await sleep(20);
+    expect(fake.requests).toHaveLength(1);
+    const client = await db();
+    const before = (await client.compactionJob.findUniqueOrThrow({ where: { id: job.id } })).updatedAt;
+    await sleep(JOB_HEARTBEAT_MS + 500);
+    const touched = await client.compactionJob.findUniqueOrThrow({ where: { id: job.id } });
+    expect(touched.updatedAt.getTime()).toBeGreaterThan(before.getTime());
+    // What a cancel does in the process that received it: the row says cancelled; the runner is elsewhere.
+    expect(await finishJob(job.id, { status: "cancelled", progress: "Cancelled" })).toBe(true);
+    expect(callClosed).toBe(false);
+    for (let i = 0; i < 100 && !callClosed; i++) await sleep(100);
+    expect(callClosed).toBe(true);
     expect((await settled(job.id)).status).toBe("cancelled");
   });
 });

@@ -3,11 +3,15 @@
  * OpenAI-compatible server on 127.0.0.1: what it received is asserted against the budgeted
  * history the context endpoint shows at that moment, and what was stored against what it sent.
  */
+import { spawn } from "node:child_process";
 import type { ServerResponse } from "node:http";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ASSUMED_CONTEXT_WINDOW } from "@/lib/chat/reply";
 import { EventStreamParser } from "@/lib/chat/sse";
+import { db } from "@/lib/db/client";
 import type { Turn } from "@/lib/domain/types";
+import { serverSettings } from "@/lib/env";
 import { LLM_ENV } from "@/lib/llm/config";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { answer, fail, stream, startFakeOpenAi, type ChatHandler, type FakeOpenAi, type RecordedRequest } from "@/lib/testing/fake-openai";
@@ -336,5 +340,77 @@ describe("POST /api/threads/:id/messages refusals write nothing", () => {
     await expectError(await send("6f1c1f3e-8d0e-4c5b-9a51-0b7a3f4e2d10", { content: "x" }), 404, "not_found");
     expect(await rowCounts()).toEqual(before);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("one reply at a time per thread across app processes", () => {
+  const WORKER = path.resolve("lib/testing/chat-reply-worker.ts");
+  const TSX = path.resolve("node_modules/.bin/tsx");
+
+  /** Another process sending a message to the thread through the real route; resolves its outcome. */
+  function otherProcess(threadId: string, content: string) {
+    const child = spawn(TSX, ["--conditions=react-server", WORKER, threadId, content], {
+      cwd: process.cwd(),
+      env: { ...process.env, DATABASE_URL: serverSettings().databaseUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let markStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("started\n")) markStarted();
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const outcome = new Promise<{ status: number; events: string[]; last: any }>((resolve, reject) => {
+      child.on("exit", (code) => {
+        markStarted();
+        const line = stdout.split("\n").find((l) => l.startsWith("{"));
+        if (code !== 0 || !line) reject(new Error(`worker exited with ${code}\n${stderr}\n${stdout}`));
+        else resolve(JSON.parse(line));
+      });
+    });
+    return { started, outcome };
+  }
+
+  it("refuses a message here while another process streams a reply, stops that reply from here, then answers", { timeout: 60_000 }, async () => {
+    const id = await seed();
+    const pieces = Array.from({ length: 200 }, (_, i) => `word${i} `);
+    fake.answerWith(stream(pieces, { delayMs: 50 })); // 10 s unless stopped
+    const other = otherProcess(id, "From the other process");
+    await other.started;
+
+    const refused = await expectError(await send(id, { content: "From this process" }), 409, "conflict");
+    expect(refused.message).toMatch(/another Threadline process/);
+    const stoppedAt = Date.now();
+    expect((await stop(id)).status).toBe(204);
+    const { status, events, last } = await other.outcome;
+    expect(Date.now() - stoppedAt).toBeLessThan(8_000); // its next heartbeat, not the 10 s reply
+    expect(status).toBe(200);
+    expect(events.at(-1)).toBe("error");
+    expect(last.error.details).toMatchObject({ kind: "cancelled" });
+    const kept = last.error.details.partialTurn.content as string;
+    expect(kept.startsWith("word0 word1 ")).toBe(true);
+    expect(kept.length).toBeLessThan(pieces.join("").length);
+
+    // The lease went with the reply: this process answers now.
+    fake.answerWith(answer("Answered here."));
+    const response = await send(id, { content: "From this process" }, "?stream=0");
+    expect(response.status, await response.clone().text()).toBe(201);
+    const { turns } = await fetchThread(id);
+    expect(turns.slice(-4).map((t) => t.content)).toEqual(["From the other process", kept, "From this process", "Answered here."]);
+  });
+
+  it("a lease left by a process that died runs out instead of blocking the thread", async () => {
+    const id = await seed();
+    const client = await db();
+    await client.replyLease.create({ data: { threadId: id, owner: "a crashed process", expiresAt: new Date(Date.now() + 60_000) } });
+    await expectError(await send(id, { content: "Blocked?" }), 409, "conflict");
+    expect((await stop(id)).status).toBe(204); // asked; the dead holder never hears it
+    await client.replyLease.update({ where: { threadId: id }, data: { expiresAt: new Date(Date.now() - 1) } });
+    const response = await send(id, { content: "Blocked?" }, "?stream=0");
+    expect(response.status, await response.clone().text()).toBe(201);
+    expect(await client.replyLease.count({ where: { threadId: id } })).toBe(0);
   });
 });

@@ -33,11 +33,14 @@ function streamParam(value: string | null): boolean {
   throw new AppError("validation_failed", `stream: must be 0 or 1; got "${value.slice(0, 20)}"`, [{ field: "stream", message: "must be 0 or 1" }]);
 }
 
-/** Stops the reply being written in the thread (the page's Stop): 204, or 404 when there is none. What arrived is kept. */
+/**
+ * Stops the reply being written in the thread (the page's Stop): 204, or 404 when there is none.
+ * What arrived is kept. A reply written by another app process stops at its next heartbeat (2 s).
+ */
 export async function DELETE(_request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    if (!stopChatReply(id)) throw new AppError("not_found", `No reply is being written in thread ${id}.`);
+    if (!(await stopChatReply(id))) throw new AppError("not_found", `No reply is being written in thread ${id}.`);
     return new Response(null, { status: 204 });
   });
 }
