@@ -145,7 +145,7 @@ export async function copyDatabase(
 async function rowInserter(client: Client, kind: "sqlite" | "postgres", table: Table): Promise<(rows: Row[]) => Promise<void>> {
   if (kind !== "postgres") return async (rows) => void (await delegate(client, table).createMany({ data: rows }));
   const columns = await client.$queryRawUnsafe<{ name: string; type: string }[]>(
-    `SELECT column_name::text AS name, udt_name::text AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
+    `SELECT column_name::text AS name, udt_name::text AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
     table.table,
   );
   const names = columns.map((column) => `"${column.name}"`).join(", ");
