@@ -28,7 +28,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { copyDatabase } from "../lib/db/copy";
+import { copyDatabase, settleCopiedDatabase } from "../lib/db/copy";
 import { createDatabase } from "../lib/db/create-client";
 import { toTsQuery, TURN_TSVECTOR } from "../lib/db/dialect";
 import { migrateDatabase } from "../lib/db/migrate";
@@ -1655,8 +1655,7 @@ async function copyToPostgres(admin: string): Promise<CopySummary> {
     const seconds = (performance.now() - started) / 1000;
     const rows = report.reduce((sum, table) => sum + table.rows, 0);
     console.log(`[bench] copied ${rows} rows in ${seconds.toFixed(1)} s`);
-    // Fresh statistics, as a database restored or copied in would be given (autovacuum does it later).
-    await destination.$executeRawUnsafe(`ANALYZE`);
+    await settleCopiedDatabase(destination); // as npm run db:copy does
     return { url, rows, seconds };
   } finally {
     await Promise.all([source.$disconnect(), destination.$disconnect()]);

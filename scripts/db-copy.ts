@@ -12,7 +12,7 @@ import { ensureDependencies, ensurePrismaClient } from "./lib.mjs";
 ensureDependencies();
 ensurePrismaClient();
 
-const { CopyError, copyDatabase } = await import("@/lib/db/copy");
+const { CopyError, copyDatabase, settleCopiedDatabase } = await import("@/lib/db/copy");
 const { createDatabase } = await import("@/lib/db/create-client");
 const { resolveDatabaseUrl, sqliteFilePath } = await import("@/lib/db/database-url");
 const { migrateDatabase, pendingMigrations } = await import("@/lib/db/migrate");
@@ -81,6 +81,8 @@ try {
       }
     },
   });
+  console.log(`[db:copy] ${isPostgresUrl(to) ? "VACUUM (ANALYZE)" : "ANALYZE"} on the copy`);
+  await settleCopiedDatabase(destination);
   const seconds = (performance.now() - started) / 1000;
   console.log(`\n${"table".padEnd(16)} ${"rows".padStart(10)}  checksum (source = copy)`);
   for (const entry of report) console.log(`${entry.table.padEnd(16)} ${entry.rows.toLocaleString("en").padStart(10)}  ${entry.sourceChecksum} = ${entry.copiedChecksum}`);
