@@ -30,7 +30,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { copyDatabase, settleCopiedDatabase } from "../lib/db/copy";
 import { createDatabase } from "../lib/db/create-client";
-import { toTsQuery, TURN_TSVECTOR } from "../lib/db/dialect";
+import { containsPattern, toTsQuery, TURN_TSVECTOR } from "../lib/db/dialect";
 import { migrateDatabase } from "../lib/db/migrate";
 import { searchTerms, toFtsMatch } from "../lib/domain/search";
 import { titleFromContent } from "../lib/domain/title";
@@ -671,7 +671,6 @@ type BenchStore = {
   close(): Promise<void>;
 };
 
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function sqliteStore(file: string): BenchStore {
   const read = <T>(work: (sqlite: Database.Database) => T): T => {
@@ -704,7 +703,7 @@ function sqliteStore(file: string): BenchStore {
     selectivity: async (q) =>
       read((sqlite) => {
         const match = toFtsMatch(searchTerms(q));
-        const like = likePattern(q);
+        const like = containsPattern(q);
         const turns = (sqlite.prepare(`SELECT count(*) AS n FROM "TurnSearch" WHERE "TurnSearch" MATCH ?`).get(match) as { n: number }).n;
         const titleThreads = (sqlite.prepare(`SELECT count(*) AS n FROM "Thread" WHERE "title" LIKE ? ESCAPE '\\'`).get(like) as { n: number }).n;
         const threads = (
@@ -748,7 +747,7 @@ async function postgresStore(url: string): Promise<BenchStore> {
     },
     selectivity: async (q) => {
       const match = toTsQuery(searchTerms(q));
-      const like = likePattern(q);
+      const like = containsPattern(q);
       const turns = await one(`SELECT count(*) AS n FROM "Turn" u WHERE ${matches}`, [match]);
       const titleThreads = await one(`SELECT count(*) AS n FROM "Thread" WHERE "title" ILIKE $1 ESCAPE '\\'`, [like]);
       // A union, not "title ILIKE ... OR id IN (...)": PostgreSQL plans that OR as a scan per thread.

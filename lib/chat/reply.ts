@@ -185,13 +185,6 @@ async function begin(threadId: string, request: ChatMessageRequest, options: Cha
       role: "user",
       content: request.content!,
       toolName: CHAT_TOOL_NAME,
-      files: undefined,
-      images: undefined,
-      modelProvider: undefined,
-      modelName: undefined,
-      modelMetadata: undefined,
-      parts: undefined,
-      fileSnapshots: undefined,
     }));
   // A message whose history cannot be built, or does not fit, is taken back: refusals write nothing.
   const takeBack = async () => {
@@ -354,10 +347,6 @@ async function storeReply(threadId: string, resolved: ResolvedModel, text: strin
     modelProvider: resolved.spec.provider,
     modelName: resolved.spec.model,
     modelMetadata: metadata,
-    files: undefined,
-    images: undefined,
-    parts: undefined,
-    fileSnapshots: undefined,
   });
 }
 

@@ -33,12 +33,6 @@ export async function continueThread(threadId: string, request: ContinueRequest)
     content: request.prompt,
     files: request.files,
     toolName: request.toolName,
-    images: undefined,
-    modelProvider: undefined,
-    modelName: undefined,
-    modelMetadata: undefined,
-    parts: undefined,
-    fileSnapshots: undefined,
   });
   const preview = await buildContextPreview(threadId, { model, mode: "exact" });
   return {

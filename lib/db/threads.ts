@@ -99,7 +99,10 @@ export async function createThread(input: CreateThreadInput): Promise<Thread> {
  * takes the write lock (SQLite) or the row lock (PostgreSQL), so parallel writers are serialised:
  * no turn is lost, duplicated or reordered, and the limit and expiry checks cannot race.
  */
-export async function appendTurn(threadId: string, input: AppendTurnInput): Promise<Turn> {
+/** A turn to append: role and content, and whichever of the validated request's other fields apply. */
+export type NewTurn = Pick<AppendTurnInput, "role" | "content"> & Partial<AppendTurnInput>;
+
+export async function appendTurn(threadId: string, input: NewTurn): Promise<Turn> {
   const { maxTurns, timeoutHours } = serverSettings();
   const client = await db();
   const tokens = estimateTokens(input.content);
