@@ -48,8 +48,11 @@ test("the budget page shows what a model would be sent, and updates in place", a
     await page.goto(`/threads/${DEMO_IDS.longSession}/budget?model=gpt-4o-mini`);
     await page.getByLabel("or context window").fill("16000");
     await page.getByLabel("or context window").press("Enter");
-    await expect(page.getByRole("heading", { name: /Turns: \d+ sent, \d+ cut/ })).toBeVisible();
-    const heading = await page.getByRole("heading", { name: /Turns: \d+ sent, \d+ cut/ }).textContent();
+    // The heading of the full window ("200 sent, 0 cut") is there before the new window's
+    // answer arrives: wait for that answer, not just for a heading.
+    const turnsHeading = page.getByRole("heading", { name: /Turns: \d+ sent, \d+ cut/ });
+    await expect(turnsHeading).toHaveText(/Turns: \d+ sent, [1-9]\d* cut/);
+    const heading = await turnsHeading.textContent();
     const [, sent, cut] = heading?.match(/(\d+) sent, (\d+) cut/) ?? [];
     expect(Number(sent) + Number(cut)).toBe(200);
     expect(Number(cut)).toBeGreaterThan(0);
