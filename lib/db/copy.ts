@@ -18,6 +18,7 @@ export const COPIED_TABLES = [
   { model: "compactionJob", table: "CompactionJob", key: ["id"] },
   { model: "fork", table: "Fork", key: ["id"] },
   { model: "replyLease", table: "ReplyLease", key: ["threadId"] },
+  { model: "idempotencyKey", table: "IdempotencyKey", key: ["threadId", "key"] },
 ] as const;
 
 type Table = (typeof COPIED_TABLES)[number];
