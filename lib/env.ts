@@ -1,6 +1,7 @@
 import "server-only";
 import { resolveDatabaseUrl } from "@/lib/db/database-url";
 import { parseFileRoots } from "@/lib/files/file-source";
+import { allowedHostsFor, parseAllowedOrigins, type RequestGuardConfig } from "@/lib/domain/request-guard";
 import {
   maxBodyBytesRule,
   maxTurnsRule,
@@ -20,6 +21,8 @@ export type ServerSettings = {
   maxBodyBytes: ParsedSetting;
   /** Folders budget previews may read files from (THREADLINE_FILE_ROOTS); empty by default. */
   fileRoots: string[];
+  /** Which Host and Origin headers the server answers (proxy.ts); see lib/domain/request-guard.ts. */
+  requestGuard: RequestGuardConfig;
 };
 
 let cached: ServerSettings | undefined;
@@ -32,12 +35,30 @@ export function serverSettings(): ServerSettings {
     maxTurns: parseNumericSetting(process.env.MAX_CONVERSATION_TURNS, maxTurnsRule),
     maxBodyBytes: parseNumericSetting(process.env.THREADLINE_MAX_BODY_BYTES, maxBodyBytesRule),
     fileRoots: parseFileRoots(process.env.THREADLINE_FILE_ROOTS),
+    requestGuard: requestGuardSettings(),
   };
   for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes]) {
     if (setting.warning) console.warn(`[threadline] ${setting.warning}`);
   }
   cached = settings;
   return settings;
+}
+
+/**
+ * Next.js sets PORT to the port it listens on before the first request, so the proxy, which reads
+ * the settings on its first request, sees the real one; HOST is what `npm start` binds.
+ */
+function requestGuardSettings(): RequestGuardConfig {
+  const port = process.env.PORT?.trim() || "3000";
+  const origins = parseAllowedOrigins(process.env.THREADLINE_ALLOWED_ORIGINS);
+  for (const entry of origins.invalid) {
+    console.warn(`[threadline] THREADLINE_ALLOWED_ORIGINS: ignored ${JSON.stringify(entry)}: not an origin such as https://threadline.example.com`);
+  }
+  return {
+    port,
+    allowedHosts: allowedHostsFor({ port, bindHost: process.env.HOST, extraHosts: process.env.THREADLINE_ALLOWED_HOSTS }),
+    allowedOrigins: origins.origins,
+  };
 }
 
 /** Tests change env between cases; production reads it once. */

@@ -7,6 +7,8 @@ import { createMcpServer } from "@/lib/mcp/server";
  * The MCP endpoint (Streamable HTTP), stateless: every POST gets its own server and transport, no
  * session id, and the answer is one JSON response (no SSE stream). So GET (a server-to-client
  * stream) and DELETE (ending a session) answer 405, which clients take as "not offered".
+ * DNS rebinding protection, which the MCP spec asks of HTTP servers, is the proxy's (proxy.ts):
+ * a foreign Host or a foreign browser Origin never reaches this handler.
  */
 
 /** A JSON-RPC error outside any request, as the SDK's transport writes them. */
@@ -14,30 +16,7 @@ function rpcError(status: number, code: number, message: string, headers: Record
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
-
-/**
- * DNS rebinding protection, which the MCP spec asks of HTTP servers: non-browser clients send no
- * Origin; a browser page may call only from a loopback origin, or from the very IP address it
- * calls (a rebinding attack needs a DNS name, so an IP literal cannot be one).
- */
-function originAllowed(request: Request): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  return LOOPBACK.has(url.hostname) || (IP_LITERAL.test(url.hostname) && url.host === request.headers.get("host"));
-}
-
 export async function POST(request: Request): Promise<Response> {
-  if (!originAllowed(request)) {
-    return rpcError(403, -32000, `Forbidden: origin ${JSON.stringify(request.headers.get("origin"))} may not call this server`);
-  }
   // The API's own body guards: THREADLINE_MAX_BODY_BYTES, nesting depth, lone surrogates.
   let body: unknown;
   try {
