@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -45,8 +47,32 @@ describe("readFromRoots", () => {
 
   it("says when a file is missing or not a file", async () => {
     expect(await readFromRoots("src/missing.py", [root])).toEqual({ ok: false, reason: "file not found under the allowed roots" });
-    expect(await readFromRoots("src", [root])).toEqual({ ok: false, reason: "not a regular file" });
+    expect(await readFromRoots("src", [root])).toEqual({ ok: false, reason: "not a regular file (a directory)" });
     expect(await readFromRoots("src/ma\0in.py", [root])).toEqual({ ok: false, reason: "invalid path" });
+  });
+});
+
+describe("special files under a root", () => {
+  // Opening a named pipe for reading waits for a writer: before the fix this test hung until its timeout.
+  it("lists a named pipe, a link to one and a socket as skipped, without opening them", async () => {
+    const pipe = path.join(root, "src", "pipe");
+    execFileSync("mkfifo", [pipe]);
+    symlinkSync(pipe, path.join(root, "src", "pipe-link"));
+    expect(await readFromRoots("src/pipe", [root])).toEqual({ ok: false, reason: "not a regular file (a named pipe)" });
+    expect(await readFromRoots("src/pipe-link", [root])).toEqual({ ok: false, reason: "not a regular file (a named pipe)" });
+
+    const socketPath = path.join(root, "src", "agent.sock");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      expect(await readFromRoots("src/agent.sock", [root])).toEqual({ ok: false, reason: "not a regular file (a socket)" });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("refuses a device even when the root holds it", async () => {
+    expect(await readFromRoots("/dev/zero", ["/dev"])).toEqual({ ok: false, reason: "not a regular file (a device)" });
   });
 });
 

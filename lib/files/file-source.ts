@@ -1,11 +1,14 @@
 import "server-only";
-import { open, realpath } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { lstat, open, realpath } from "node:fs/promises";
 import path from "node:path";
 
 export type FileRead = { ok: true; content: string } | { ok: false; reason: string };
 
 /** Larger files are refused rather than read: no context budget has room for them anyway. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** A regular file under the roots reads in milliseconds; a slow network mount must not hold a preview. */
+export const READ_TIMEOUT_MS = 2_000;
 
 /**
  * Parses THREADLINE_FILE_ROOTS: absolute directories separated by the platform's path delimiter
@@ -45,19 +48,44 @@ export async function readFromRoots(filePath: string, roots: string[]): Promise<
       continue; // missing under this root; another root may have it
     }
     if (!isInside(real, realRoot)) return { ok: false, reason: "outside the allowed roots (through a symbolic link)" };
-    try {
-      const handle = await open(real, "r");
-      try {
-        const stat = await handle.stat();
-        if (!stat.isFile()) return { ok: false, reason: "not a regular file" };
-        if (stat.size > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
-        return { ok: true, content: await handle.readFile({ encoding: "utf8" }) };
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      return { ok: false, reason: "not readable" };
-    }
+    return readRegularFile(real);
   }
   return { ok: false, reason: sawCandidate ? "file not found under the allowed roots" : "outside the allowed roots" };
+}
+
+/** What a path that is not a regular file is, for the skipped list. */
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isFIFO()) return "a named pipe";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Reads a regular file and nothing else. Opening a named pipe for reading waits for a writer, and a
+ * device can stream forever, so the kind and size are checked with lstat before the file is
+ * opened; it is opened without following a link and without blocking (the path could be swapped
+ * for a pipe in between), checked again on the open handle, and read under a deadline.
+ */
+async function readRegularFile(real: string): Promise<FileRead> {
+  let handle;
+  try {
+    const before = await lstat(real);
+    if (!before.isFile()) return { ok: false, reason: `not a regular file (${kindOf(before)})` };
+    if (before.size > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
+    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.ino !== before.ino || stat.dev !== before.dev) return { ok: false, reason: "changed while being read" };
+    if (stat.size > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
+    const content = await handle.readFile({ encoding: "utf8", signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    // A file that grew after the check is cut off rather than read on.
+    if (Buffer.byteLength(content) > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
+    return { ok: true, content };
+  } catch (error) {
+    if (error instanceof Error && error.name === "TimeoutError") return { ok: false, reason: `not read within ${READ_TIMEOUT_MS / 1000} s` };
+    return { ok: false, reason: "not readable" };
+  } finally {
+    await handle?.close();
+  }
 }

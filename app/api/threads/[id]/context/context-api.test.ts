@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GET as contextRoute } from "@/app/api/threads/[id]/context/route";
 import { db } from "@/lib/db/client";
@@ -58,6 +62,19 @@ describe("GET /api/threads/:id/context", () => {
     expect(reasons["/etc/passwd"]).toBe("outside the allowed roots");
     expect(reasons["../../secret.txt"]).toBe("outside the allowed roots");
     expect(withRoots.text).not.toContain("root:x:0:0");
+  });
+
+  it("skips a named pipe under an allowed root instead of waiting on it, and still reads the regular files", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "threadline-context-"));
+    execFileSync("mkfifo", [path.join(root, "pipe")]);
+    writeFileSync(path.join(root, "notes.md"), "regular file\n");
+    setServerEnv({ THREADLINE_FILE_ROOTS: root });
+    const thread = await newThread();
+    await newTurn(thread.id, { role: "user", content: "Read these", files: ["pipe", "notes.md"] });
+    const body = await json(await context(thread.id, { contextWindow: "200000", mode: "pal" }));
+    expect(body.files.skipped).toEqual([{ path: "pipe", reason: "not a regular file (a named pipe)", tokens: null }]);
+    expect(body.files.included).toEqual([{ path: "notes.md", tokens: expect.any(Number), source: "root" }]);
+    expect(body.text).toContain("regular file");
   });
 
   it("drops the oldest turns first when the history budget is small", async () => {
