@@ -231,15 +231,17 @@ async function begin(threadId: string, request: ChatMessageRequest, options: Cha
     const provider = error instanceof LlmCallError;
     const code: AppErrorCode = provider ? "provider_failed" : error.code;
     const kind = provider ? error.kind : "storage";
+    // A turn keeps Threadline's words only: the provider's text (which can echo anything) goes to the user who asked, never into the thread.
+    const reason = provider ? error.brief : error.message;
     let partialTurn: Turn | null = null;
     try {
       if (text.trim() && provider) {
-        partialTurn = await storeReply(threadId, resolved, text, { [INCOMPLETE_KEY]: { reason: error.message, kind } });
+        partialTurn = await storeReply(threadId, resolved, text, { [INCOMPLETE_KEY]: { reason, kind } });
         if (isUnanswered(userTurn)) userTurn = await setTurnMetadata(threadId, userTurn.index, withoutUnansweredMark(userTurn.modelMetadata));
       } else {
         userTurn = await setTurnMetadata(threadId, userTurn.index, {
           ...withoutUnansweredMark(userTurn.modelMetadata),
-          [UNANSWERED_KEY]: { reason: error.message, kind, model, at: new Date().toISOString() },
+          [UNANSWERED_KEY]: { reason, kind, model, at: new Date().toISOString() },
         });
       }
     } catch (storing) {

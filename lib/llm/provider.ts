@@ -20,11 +20,17 @@ export class LlmCallError extends Error {
   readonly kind: LlmErrorKind;
   /** The provider's HTTP status, when it answered with one. */
   readonly status: number | null;
-  constructor(kind: LlmErrorKind, message: string, status: number | null = null) {
+  /**
+   * The failure in Threadline's words only (provider, status, the provider's error code), for what
+   * is stored with a turn: the provider's own text, which can echo anything, never is.
+   */
+  readonly brief: string;
+  constructor(kind: LlmErrorKind, message: string, status: number | null = null, brief = message) {
     super(message);
     this.name = "LlmCallError";
     this.kind = kind;
     this.status = status;
+    this.brief = brief;
   }
 }
 
@@ -60,7 +66,8 @@ function createModel(spec: ModelSpec, config: LlmConfig): LanguageModel {
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-const MAX_DETAIL = 300;
+/** The most of a provider's error a message shows: the status, its error code and the start of its message. */
+export const MAX_ERROR_MESSAGE = 300;
 
 /**
  * Provider text for a message: one line, trimmed, with every configured secret blanked out and
@@ -70,8 +77,28 @@ function detail(text: string, secrets: string[]): string {
   let out = text;
   for (const secret of secrets) out = out.split(secret).join("[redacted]");
   out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, "$1[redacted]@");
-  out = out.replace(/\s+/g, " ").trim();
-  return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL - 1)}…` : out;
+  return out.replace(/\s+/g, " ").trim();
+}
+
+/** `before` + the provider's words + `after`, the words cut so the whole stays within MAX_ERROR_MESSAGE. */
+function fitted(before: string, said: string, after: string): string {
+  const room = MAX_ERROR_MESSAGE - before.length - after.length;
+  const words = said.length > room ? `${said.slice(0, Math.max(0, room - 1)).trimEnd()}…` : said;
+  return `${before}${words}${after}`;
+}
+
+/**
+ * The provider's own error code, from the error body the SDK parsed: OpenAI's error.code or
+ * error.type, Anthropic's error.type, Google's error.status. Only a short identifier is kept.
+ */
+function providerErrorCode(data: unknown): string | null {
+  const error = typeof data === "object" && data !== null && "error" in data ? (data as { error: unknown }).error : null;
+  if (typeof error !== "object" || error === null) return null;
+  const fields = error as Record<string, unknown>;
+  for (const value of [fields.code, fields.type, fields.status]) {
+    if (typeof value === "string" && /^[A-Za-z0-9_.-]{1,60}$/.test(value)) return value;
+  }
+  return null;
 }
 
 /** Keys, and what a base URL may carry: its user name, password and query values. */
@@ -107,27 +134,32 @@ function classify(error: unknown, provider: LlmProvider, config: LlmConfig): Llm
     const said = detail(error.message, secrets).replace(/[.\s]+$/, "");
     if (status === undefined) {
       const cause = error.cause instanceof Error ? detail(error.cause.message, secrets) : said;
-      return new LlmCallError("network", `Could not reach ${label} at ${hostOf(error.url)}: ${cause}`);
+      const where = `Could not reach ${label} at ${hostOf(error.url)}`;
+      return new LlmCallError("network", fitted(`${where}: `, cause, ""), null, where);
     }
-    if (status === 429) return new LlmCallError("rate-limit", `${label} is rate limiting requests (HTTP 429): ${said}. Wait a moment and retry.`, status);
+    const code = providerErrorCode(error.data);
+    const http = `HTTP ${status}${code ? `, ${code}` : ""}`;
+    if (status === 429) {
+      return new LlmCallError("rate-limit", fitted(`${label} is rate limiting requests (${http}): `, said, ". Wait a moment and retry."), status, `${label} is rate limiting requests (${http})`);
+    }
     if (status === 401 || status === 403) {
       const key = config.providers[provider].apiKey;
       const where = key ? ` Check the API key from ${key.origin}.` : "";
-      return new LlmCallError("auth", `${label} refused the request (HTTP ${status}): ${said}.${where}`, status);
+      return new LlmCallError("auth", fitted(`${label} refused the request (${http}): `, said, `.${where}`), status, `${label} refused the request (${http})`);
     }
-    return new LlmCallError("provider", `${label} answered HTTP ${status}: ${said}.`, status);
+    return new LlmCallError("provider", fitted(`${label} answered ${http}: `, said, "."), status, `${label} answered ${http}`);
   }
   if (error instanceof Error) {
     if (error.name === "AI_LoadAPIKeyError" || error.name === "AI_LoadSettingError") {
-      return new LlmCallError("config", `${label} is not configured: ${detail(error.message, secrets)}`);
+      return new LlmCallError("config", fitted(`${label} is not configured: `, detail(error.message, secrets), ""));
     }
     if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
       const cause = error.cause instanceof Error ? error.cause.message : error.message;
-      return new LlmCallError("network", `Could not reach ${label}: ${detail(cause, secrets)}`);
+      return new LlmCallError("network", fitted(`Could not reach ${label}: `, detail(cause, secrets), ""), null, `Could not reach ${label}`);
     }
-    return new LlmCallError("provider", `${label} failed: ${detail(error.message, secrets)}`);
+    return new LlmCallError("provider", fitted(`${label} failed: `, detail(error.message, secrets), ""), null, `${label} failed`);
   }
-  return new LlmCallError("provider", `${label} failed: ${detail(String(error), secrets)}`);
+  return new LlmCallError("provider", fitted(`${label} failed: `, detail(String(error), secrets), ""), null, `${label} failed`);
 }
 
 function formatSeconds(ms: number): string {

@@ -207,12 +207,13 @@ describe("summarizeWithLlm: failures", () => {
     expectNoKeys(error);
   });
 
-  it("500 -> provider, with the status and the provider's message", async () => {
+  it("500 -> provider, with the status, the provider's error code and its message", async () => {
     fake.answerWith(fail(500, "The server had an error while processing your request."));
     const error = await failure(run());
     expect(error.kind).toBe("provider");
     expect(error.status).toBe(500);
-    expect(error.message).toBe("OpenAI answered HTTP 500: The server had an error while processing your request.");
+    expect(error.message).toBe("OpenAI answered HTTP 500, test_error: The server had an error while processing your request.");
+    expect(error.brief).toBe("OpenAI answered HTTP 500, test_error");
     expect(requests).toHaveLength(1);
   });
 
@@ -233,12 +234,12 @@ describe("summarizeWithLlm: failures", () => {
     expect(error.status).toBe(403);
   });
 
-  it("a long provider message is trimmed to one short line", async () => {
+  it("a long provider message is trimmed to one line of at most 300 characters", async () => {
     fake.answerWith(fail(400, `bad\n\nrequest ${"x".repeat(2_000)}`));
     const error = await failure(run());
     expect(error.kind).toBe("provider");
-    expect(error.message).toMatch(/^OpenAI answered HTTP 400: bad request x+…\.$/);
-    expect(error.message.length).toBeLessThan(400);
+    expect(error.message).toMatch(/^OpenAI answered HTTP 400, test_error: bad request x+…\.$/);
+    expect(error.message.length).toBe(300);
   });
 
   it.each([
