@@ -30,6 +30,6 @@ export default defineConfig({
   webServer: [
     { command: "node scripts/e2e-server.mjs 3100 seeded --seed", url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
     { command: "node scripts/e2e-server.mjs 3101 empty", url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { command: "node scripts/e2e-server.mjs 3102 imports", url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { command: "node scripts/e2e-server.mjs 3102 imports --allowed-hosts=threadline.test", url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
   ],
 });

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
-import { SEEDED_URL } from "../playwright.config";
+import { IMPORTS_URL, SEEDED_URL } from "../playwright.config";
 
 /**
  * A hostile web page in the user's own browser, as proxy.ts must stop it: a page on another port of
@@ -18,9 +18,9 @@ test.use({ launchOptions: { executablePath: "/usr/bin/chromium", args: [...BASE_
 const TARGET = new URL(SEEDED_URL);
 
 /** A raw HTTP request, so tests can send the Host and Origin a browser or curl would. */
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string; text: string }> {
+function send(method: string, path: string, headers: Record<string, string>, body?: string, target = TARGET): Promise<{ status: number; type: string; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: TARGET.hostname, port: TARGET.port, method, path, headers }, (res) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk) => (text += chunk));
@@ -162,5 +162,22 @@ test.describe("as curl", () => {
     expect(own.status).toBe(201);
     const { thread } = JSON.parse(own.text) as { thread: { id: string } };
     expect((await send("DELETE", `/api/threads/${thread.id}`, { host: TARGET.host, origin: SEEDED_URL })).status).toBe(204);
+  });
+});
+
+test.describe("behind a proxy", () => {
+  // The imports server runs with THREADLINE_ALLOWED_HOSTS=threadline.test (playwright.config.ts).
+  const proxied = new URL(IMPORTS_URL);
+  test("THREADLINE_ALLOWED_HOSTS names the proxy's host; its https pages may write; other names stay refused", async () => {
+    expect((await send("GET", "/api/threads?limit=1", { host: "threadline.test" }, undefined, proxied)).status).toBe(200);
+    expect((await send("GET", "/threads", { host: `threadline.test:${proxied.port}` }, undefined, proxied)).status).toBe(200);
+    expect((await send("GET", "/api/threads?limit=1", { host: "threadline.test:8443" }, undefined, proxied)).status).toBe(403);
+    expect((await send("GET", "/api/threads?limit=1", { host: "other.test" }, undefined, proxied)).status).toBe(403);
+    const body = JSON.stringify({ toolName: "behind-proxy" });
+    const written = await send("POST", "/api/threads", { host: "threadline.test", origin: "https://threadline.test", "content-type": "application/json" }, body, proxied);
+    expect(written.status).toBe(201);
+    const { thread } = JSON.parse(written.text) as { thread: { id: string } };
+    expect((await send("POST", "/api/threads", { host: "threadline.test", origin: "https://evil.test", "content-type": "application/json" }, body, proxied)).status).toBe(403);
+    expect((await send("DELETE", `/api/threads/${thread.id}`, { host: "threadline.test", origin: "https://threadline.test" }, undefined, proxied)).status).toBe(204);
   });
 });

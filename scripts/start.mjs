@@ -16,6 +16,10 @@ if (!dev) ensureBuild();
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 console.log(`[threadline] serving http://${host}:${port}`);
+if (!["127.0.0.1", "localhost", "::1"].includes(host) && !process.env.THREADLINE_ALLOWED_HOSTS?.trim()) {
+  // The server answers only to its own names (proxy.ts): a LAN address or a proxy's name must be listed.
+  console.log(`[threadline] answering to 127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`} only: set THREADLINE_ALLOWED_HOSTS to the names people use (README: Security)`);
+}
 const server = spawn(path.join(root, "node_modules", ".bin", "next"), [dev ? "dev" : "start", "-H", host, "-p", port], {
   cwd: root,
   stdio: "inherit",
