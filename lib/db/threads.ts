@@ -102,7 +102,15 @@ export async function createThread(input: CreateThreadInput): Promise<Thread> {
 /** A turn to append: role and content, and whichever of the validated request's other fields apply. */
 export type NewTurn = Pick<AppendTurnInput, "role" | "content"> & Partial<AppendTurnInput>;
 
-export async function appendTurn(threadId: string, input: NewTurn): Promise<Turn> {
+/**
+ * `beforeCommit` runs in the append's transaction with the stored turn: what it writes commits
+ * with the turn, and if it throws the turn is not stored (an Idempotency-Key's record).
+ */
+export async function appendTurn(
+  threadId: string,
+  input: NewTurn,
+  { beforeCommit }: { beforeCommit?: (tx: Prisma.TransactionClient, turn: Turn) => Promise<void> } = {},
+): Promise<Turn> {
   const { maxTurns, timeoutHours } = serverSettings();
   const client = await db();
   const tokens = estimateTokens(input.content);
@@ -159,7 +167,9 @@ export async function appendTurn(threadId: string, input: NewTurn): Promise<Turn
     if (models.length !== known.length) threadUpdate.modelsUsed = JSON.stringify(models);
     if (Object.keys(threadUpdate).length > 0) await tx.thread.update({ where: { id: threadId }, data: threadUpdate });
     await tx.turnTokenCount.create({ data: { turnSeq: turn.seq, threadId, tokenizer: counter.id, tokens: realTokens } });
-    return { ...toTurn(turn), tokens: realTokens };
+    const stored = { ...toTurn(turn), tokens: realTokens };
+    await beforeCommit?.(tx, stored);
+    return stored;
   }, WRITE_TRANSACTION);
 }
 

@@ -2,6 +2,7 @@ import { applyCompactionJob } from "@/lib/compaction/jobs";
 import { applyCompaction, previewCompaction, publicPreview } from "@/lib/compaction/service";
 import { compactionLinks } from "@/lib/db/compactions";
 import { getThread } from "@/lib/db/threads";
+import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { compactionRequestSchema } from "@/lib/validation/compactions";
 
@@ -17,8 +18,11 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
     const id = threadIdFrom((await params).id);
     const body = await readJson(request, compactionRequestSchema);
     if (!body.apply) return Response.json({ preview: publicPreview(await previewCompaction(id, body, { signal: request.signal })) });
-    const applied = body.jobId ? await applyCompactionJob(id, body.jobId, body.summary) : await applyCompaction(id, body);
-    return Response.json(applied, { status: 201 });
+    // An Idempotency-Key counts for apply only: a preview writes nothing.
+    return idempotentWrite(request, id, "compaction_apply", body, async () => {
+      const applied = body.jobId ? await applyCompactionJob(id, body.jobId, body.summary) : await applyCompaction(id, body);
+      return Response.json(applied, { status: 201 });
+    });
   });
 }
 

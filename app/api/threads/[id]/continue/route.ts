@@ -1,4 +1,5 @@
 import { continueThread } from "@/lib/context/continue-thread";
+import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { continueRequestSchema } from "@/lib/validation/continue";
 
@@ -8,6 +9,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    return Response.json(await continueThread(id, await readJson(request, continueRequestSchema)), { status: 201 });
+    const body = await readJson(request, continueRequestSchema);
+    return idempotentWrite(request, id, "continue", body, async () => Response.json(await continueThread(id, body), { status: 201 }));
   });
 }

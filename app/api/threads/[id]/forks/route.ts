@@ -1,5 +1,6 @@
 import { forkLinks, forkThread } from "@/lib/db/forks";
 import { getThread } from "@/lib/db/threads";
+import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { forkRequestSchema } from "@/lib/validation/forks";
 
@@ -9,8 +10,8 @@ type Context = { params: Promise<{ id: string }> };
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const { atTurn } = await readJson(request, forkRequestSchema);
-    return Response.json(await forkThread(id, atTurn), { status: 201 });
+    const body = await readJson(request, forkRequestSchema);
+    return idempotentWrite(request, id, "fork", body, async () => Response.json(await forkThread(id, body.atTurn), { status: 201 }));
   });
 }
 

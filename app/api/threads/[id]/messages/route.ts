@@ -1,6 +1,8 @@
 import { startChatReply, stopChatReply, type ChatEvent, type ChatFailure, type ChatReply } from "@/lib/chat/reply";
 import { formatEvent } from "@/lib/chat/sse";
+import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/idempotency";
 import { AppError } from "@/lib/domain/errors";
+import { idempotentWrite } from "@/lib/http/idempotency";
 import { errorResponse, handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { chatMessageSchema } from "@/lib/validation/messages";
 
@@ -12,17 +14,24 @@ type Context = { params: Promise<{ id: string }> };
  * answers 201 {userTurn, turn, model, budget} once the reply is stored. A provider that fails
  * before replying answers 424 with the user's turn, kept and marked unanswered. One reply at a
  * time per thread: another message meanwhile answers 409.
+ *
+ * With an Idempotency-Key, the outcome is recorded as the JSON ?stream=0 answers (201, or the
+ * failure's status and error): a retry gets that JSON, never a stream. A streamed reply records
+ * its outcome when it ends, also when the reader went away (the reply stops; what arrived is kept).
  */
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const streaming = streamParam(new URL(request.url).searchParams.get("stream"));
     const body = await readJson(request, chatMessageSchema);
-    const reply = await startChatReply(id, body, { signal: request.signal });
-    if (reply.status === "failed") return failedResponse(reply.failure);
-    if (!streaming) return wholeResponse(reply);
-    return new Response(eventStream(reply), {
-      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+    return idempotentWrite(request, id, "chat_message", body, async (claim) => {
+      const reply = await startChatReply(id, body, { signal: request.signal });
+      if (reply.status === "failed") return failedResponse(reply.failure);
+      if (!streaming) return wholeResponse(reply);
+      claim?.recordLater();
+      return new Response(eventStream(reply, claim), {
+        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+      });
     });
   });
 }
@@ -54,21 +63,39 @@ function failedResponse(failure: ChatFailure): Response {
   return errorResponse(failure.status, code, message, details);
 }
 
-async function wholeResponse(reply: Extract<ChatReply, { status: "streaming" }>): Promise<Response> {
-  for await (const event of reply.events) {
-    if (event.type === "done") return Response.json({ userTurn: event.userTurn, turn: event.turn, model: reply.model, budget: reply.budget }, { status: 201 });
-    if (event.type === "failed") return failedResponse(event.failure);
+type Streaming = Extract<ChatReply, { status: "streaming" }>;
+const NO_OUTCOME = { code: "internal", message: "The reply ended without an outcome; see the server log." } as const;
+
+/** The whole answer to a reply's last event (or to its absence), as ?stream=0 gives it. */
+function outcomeOf(reply: Streaming, event: ChatEvent | null): IdempotentResult {
+  if (event?.type === "done") return { status: 201, body: { userTurn: event.userTurn, turn: event.turn, model: reply.model, budget: reply.budget } };
+  if (event?.type === "failed") return { status: event.failure.status, body: { error: failureBody(event.failure) } };
+  return { status: 500, body: { error: NO_OUTCOME } };
+}
+
+/** The event that ends the reply (done or failed), reading past the deltas; null when it ends without one. */
+async function lastEvent(iterator: AsyncIterator<ChatEvent>): Promise<ChatEvent | null> {
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    if (next.value.type !== "delta") return next.value;
   }
-  return errorResponse(500, "internal", "The reply ended without an outcome; see the server log.");
+  return null;
+}
+
+async function wholeResponse(reply: Streaming): Promise<Response> {
+  const { status, body } = outcomeOf(reply, await lastEvent(reply.events[Symbol.asyncIterator]()));
+  return Response.json(body, { status });
 }
 
 function sse(event: string, data: unknown): Uint8Array {
   return new TextEncoder().encode(formatEvent(event, data));
 }
 
-function eventStream(reply: Extract<ChatReply, { status: "streaming" }>): ReadableStream<Uint8Array> {
+/** The reply as server-sent events; with a claim, its outcome is recorded under the Idempotency-Key. */
+function eventStream(reply: Streaming, claim: IdempotencyClaim | null): ReadableStream<Uint8Array> {
   const iterator = reply.events[Symbol.asyncIterator]();
   let outcome = false;
+  // Recorded before the last event is sent: a client that retries once it has read it gets the record.
+  const record = async (event: ChatEvent | null) => claim?.record(outcomeOf(reply, event));
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(sse("start", { userTurn: reply.userTurn, model: reply.model, budget: reply.budget }));
@@ -76,7 +103,10 @@ function eventStream(reply: Extract<ChatReply, { status: "streaming" }>): Readab
     async pull(controller) {
       const next: IteratorResult<ChatEvent> = await iterator.next();
       if (next.done) {
-        if (!outcome) controller.enqueue(sse("error", { error: { code: "internal", message: "The reply ended without an outcome; see the server log." } }));
+        if (!outcome) {
+          await record(null);
+          controller.enqueue(sse("error", { error: NO_OUTCOME }));
+        }
         controller.close();
         return;
       }
@@ -84,15 +114,19 @@ function eventStream(reply: Extract<ChatReply, { status: "streaming" }>): Readab
       if (event.type === "delta") controller.enqueue(sse("delta", { text: event.text }));
       else if (event.type === "done") {
         outcome = true;
+        await record(event);
         controller.enqueue(sse("done", { turn: event.turn, userTurn: event.userTurn }));
       } else {
         outcome = true;
+        await record(event);
         controller.enqueue(sse("error", { error: failureBody(event.failure) }));
       }
     },
     // The reader went away (the page's Stop, a closed tab): stop the provider; what arrived is kept.
     cancel() {
       reply.stop();
+      // Nobody reads the rest, but the outcome (the stopped reply, as stored) is still the key's answer.
+      if (claim && !outcome) void lastEvent(iterator).then(record);
     },
   });
 }
