@@ -7,7 +7,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
-import { BASE } from "@/lib/testing/api";
+import { POST as turnsPost } from "@/app/api/threads/[id]/turns/route";
+import { BASE, json, params } from "@/lib/testing/api";
+import { api, rowCounts } from "@/lib/testing/integration";
 
 const ROUTES: Record<string, (request: Request) => Promise<Response> | Response> = { POST, GET, DELETE };
 
@@ -121,6 +123,36 @@ describe("MCP server at /api/mcp", () => {
   });
 });
 
+describe("idempotencyKey on the MCP writes", () => {
+  it("answers a retried add_turn or fork_thread with the first result and writes once, in the store REST's header uses", async () => {
+    const { thread } = await ok("create_thread", { toolName: "agent" });
+    const args = { threadId: thread.id, role: "user", content: "Write this once.", idempotencyKey: "mcp-retry" };
+    const first = await ok("add_turn", args);
+    expect(await ok("add_turn", args)).toEqual(first);
+    expect((await ok("get_thread", { threadId: thread.id })).turns).toHaveLength(1);
+    expect(await toolError("add_turn", { ...args, content: "Something else." })).toMatch(/idempotency-key "mcp-retry" was already used in this thread for a different request/i);
+    expect(await toolError("add_turn", { ...args, idempotencyKey: "" })).toBe("idempotencyKey: must not be empty");
+    expect(await toolError("add_turn", { ...args, idempotencyKey: "x".repeat(256) })).toBe("idempotencyKey: must be at most 255 characters");
+
+    // The same key and turn through REST's header: the same turn, not a second one.
+    const rest = await turnsPost(
+      new Request(`${BASE}/api/threads/${thread.id}/turns`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": "mcp-retry" },
+        body: JSON.stringify({ role: "user", content: "Write this once." }),
+      }),
+      params({ id: thread.id }),
+    );
+    expect(rest.status).toBe(201);
+    expect((await json(rest)).turn).toEqual(first.turn);
+
+    const before = await rowCounts();
+    const fork = await ok("fork_thread", { threadId: thread.id, atTurn: 0, idempotencyKey: "mcp-fork" });
+    expect(await ok("fork_thread", { threadId: thread.id, atTurn: 0, idempotencyKey: "mcp-fork" })).toEqual(fork);
+    expect(await rowCounts()).toEqual({ threads: before.threads + 1, turns: before.turns + 1 });
+  });
+});
+
 describe("the /api/mcp route", () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
     POST(
@@ -146,5 +178,26 @@ describe("the /api/mcp route", () => {
     const local = await post(ping);
     expect(local.status).toBe(200);
     expect(await local.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+
+  it("refuses a \"__proto__\" key anywhere in tool arguments as REST does (the SDK would drop it), and writes nothing", async () => {
+    const before = await rowCounts();
+    const callWith = (id: number, args: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"create_thread","arguments":${args}}}`;
+    for (const args of ['{"toolName":"chat","__proto__":{"admin":true}}', '{"toolName":"chat","initialContext":{"repo":"auth","__proto__":{"admin":true}}}']) {
+      const rest = (await json(await api.createThread(args))).error;
+      expect(rest.message).toMatch(/"__proto__" is not allowed as a key/);
+      const response = await post(callWith(7, args));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        jsonrpc: "2.0",
+        id: 7,
+        result: { content: [{ type: "text", text: rest.message }], structuredContent: { error: rest }, isError: true },
+      });
+    }
+    // In a batch, the batch is refused as invalid params.
+    const batch = await post(`[${callWith(1, '{"toolName":"chat"}')},${callWith(2, '{"toolName":"chat","__proto__":{}}')}]`);
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32602, message: expect.stringContaining('"__proto__" is not allowed as a key') } });
+    expect(await rowCounts()).toEqual(before);
   });
 });

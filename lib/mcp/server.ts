@@ -4,11 +4,22 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { forkThread } from "@/lib/db/forks";
+import { runIdempotent, type IdempotencyScope, type IdempotentResult } from "@/lib/db/idempotency";
 import { appendTurn, createThread, getThreadWithTurns, listThreads } from "@/lib/db/threads";
 import { exportThread } from "@/lib/db/transfer";
 import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
+import { MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/idempotency";
 import { validate } from "@/lib/http/responses";
-import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, uuidSchema, fileSnapshotsSchema } from "@/lib/validation/common";
+import {
+  jsonObjectSchema,
+  modelFieldSchema,
+  pathListSchema,
+  refuseProtoKeys,
+  roleSchema,
+  toolNameSchema,
+  uuidSchema,
+  fileSnapshotsSchema,
+} from "@/lib/validation/common";
 import { contextQuerySchema } from "@/lib/validation/context";
 import { forkRequestSchema } from "@/lib/validation/forks";
 import { appendTurnSchema, createThreadSchema, listThreadsQuerySchema, MAX_PAGE_SIZE } from "@/lib/validation/threads";
@@ -37,8 +48,14 @@ const createThreadShape = {
   parentThreadId: optional(uuidSchema, "The thread this one continues (its chain parent)"),
 };
 
+const idempotencyKey = optional(
+  z.string(),
+  `Retries with the same key and arguments within 24 hours answer the first call's result instead of writing again (as REST's Idempotency-Key header; 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, per thread)`,
+);
+
 const addTurnShape = {
   threadId,
+  idempotencyKey,
   role: roleSchema,
   content: z.string().describe("The turn's text"),
   files: optional(pathListSchema, "Paths of the files the turn referenced"),
@@ -65,6 +82,7 @@ const buildHistoryShape = {
 const forkThreadShape = {
   threadId,
   atTurn: wholeNumber(0).describe("The last turn (0-based index) the fork keeps"),
+  idempotencyKey,
 };
 
 const exportThreadShape = {
@@ -86,6 +104,56 @@ function answer(value: object, text = JSON.stringify(value)): CallToolResult {
 function toolError(code: AppErrorCode | "internal", message: string, details?: ErrorDetails): CallToolResult {
   const error = details === undefined ? { code, message } : { code, message, details };
   return { content: [{ type: "text", text: message }], structuredContent: { error }, isError: true };
+}
+
+/**
+ * A write under the tool's idempotencyKey argument: the same store and scope (the thread) as the
+ * REST API's Idempotency-Key header, so a retry through either answers the first result.
+ */
+async function idempotentTool(
+  threadId: string,
+  key: string | null | undefined,
+  operation: IdempotentOperation,
+  body: unknown,
+  write: Parameters<typeof runIdempotent>[1],
+): Promise<CallToolResult> {
+  const scope: IdempotencyScope | null = key == null ? null : { threadId, key: parseIdempotencyKey(key, "idempotencyKey"), operation, body };
+  return storedAnswer(await runIdempotent(scope, write));
+}
+
+/** A stored (or fresh) result as the tool's answer; a stored error as the tool error. */
+function storedAnswer({ status, body }: IdempotentResult): CallToolResult {
+  if (status < 400) return answer(body as object);
+  const { error } = body as { error: { code: AppErrorCode; message: string; details?: ErrorDetails } };
+  return toolError(error.code, error.message, error.details);
+}
+
+/**
+ * The SDK drops a "__proto__" key from tool arguments (its zod records skip them, as ours do)
+ * before any handler sees them, so the route checks the body as parsed: a tools/call whose
+ * arguments hold one anywhere answers the tool error REST answers with its 400, naming the field
+ * (in a batch, the whole batch is refused as invalid params). Null when there is none.
+ */
+export function protoKeyRefusal(body: unknown): { status: number; body: object } | null {
+  const refusals = (Array.isArray(body) ? body : [body]).map((message) => ({ id: (message as { id?: unknown } | null)?.id ?? null, error: protoKeyError(message) }));
+  const refused = refusals.find(({ error }) => error !== null);
+  if (!refused?.error) return null;
+  const { code, message, details } = refused.error;
+  if (Array.isArray(body)) return { status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32602, message } } };
+  return { status: 200, body: { jsonrpc: "2.0", id: refused.id, result: toolError(code, message, details) } };
+}
+
+function protoKeyError(message: unknown): AppError | null {
+  if (typeof message !== "object" || message === null) return null;
+  const { method, params } = message as { method?: unknown; params?: { arguments?: unknown } | null };
+  if (method !== "tools/call" || typeof params !== "object" || params === null) return null;
+  try {
+    validate(refuseProtoKeys(z.unknown()), params.arguments);
+    return null;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
 }
 
 /** Runs a tool body; expected failures (AppError) become tool errors, anything else a generic one. */
@@ -138,7 +206,17 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject(addTurnShape),
       annotations: WRITE,
     },
-    ({ threadId, ...turn }) => run(async () => answer({ turn: await appendTurn(threadId, validate(appendTurnSchema, withoutNulls(turn))) })),
+    ({ threadId, idempotencyKey, ...fields }) =>
+      run(async () => {
+        const input = validate(appendTurnSchema, withoutNulls(fields));
+        return idempotentTool(threadId, idempotencyKey, "append_turn", input, async (claim) => {
+          // As POST /turns: with a key, the turn and the key's record commit together.
+          const turn = await appendTurn(threadId, input, {
+            beforeCommit: claim ? (tx, stored) => claim.recordIn(tx, { status: 201, body: { turn: stored } }) : undefined,
+          });
+          return { status: 201, body: { turn } };
+        });
+      }),
   );
 
   server.registerTool(
@@ -198,7 +276,11 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject(forkThreadShape),
       annotations: WRITE,
     },
-    ({ threadId, atTurn }) => run(async () => answer(await forkThread(threadId, validate(forkRequestSchema, { atTurn }).atTurn))),
+    ({ threadId, atTurn, idempotencyKey }) =>
+      run(async () => {
+        const body = validate(forkRequestSchema, { atTurn });
+        return idempotentTool(threadId, idempotencyKey, "fork", body, async () => ({ status: 201, body: await forkThread(threadId, body.atTurn) }));
+      }),
   );
 
   server.registerTool(

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { AppError, HTTP_STATUS } from "@/lib/domain/errors";
 import { parseJsonText, readBodyText } from "@/lib/http/responses";
-import { createMcpServer } from "@/lib/mcp/server";
+import { createMcpServer, protoKeyRefusal } from "@/lib/mcp/server";
 
 /*
  * The MCP endpoint (Streamable HTTP), stateless: every POST gets its own server and transport, no
@@ -25,6 +25,9 @@ export async function POST(request: Request): Promise<Response> {
     if (!(error instanceof AppError)) throw error;
     return rpcError(HTTP_STATUS[error.code], error.code === "invalid_json" ? -32700 : -32000, error.message);
   }
+  // Checked here, on the body as parsed: the SDK's own parsing drops "__proto__" keys silently.
+  const refusal = protoKeyRefusal(body);
+  if (refusal) return Response.json(refusal.body, { status: refusal.status });
   const server = createMcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
