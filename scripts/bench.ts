@@ -1531,7 +1531,8 @@ async function sectionCompaction(bench: Bench): Promise<void> {
   const { extractiveSummary } = await import("../lib/domain/compaction/extractive");
   const { buildRevision } = await import("../lib/domain/compaction/revision");
   const { o200kBase } = await import("../lib/tokenizers/engines");
-  const count = o200kBase();
+  const o200k = o200kBase();
+  const count = (text: string) => o200k(text).tokens;
   for (const thread of buildDemoDocument().threads) {
     if (thread.turns.length < 4) continue;
     const turns = thread.turns.map((t, index) => ({ index, role: t.role, content: t.content, parts: (t.parts ?? null) as TurnPart[] | null, toolName: t.toolName ?? null, modelName: t.modelName ?? null, files: t.files ?? [], images: t.images ?? [] }));

@@ -14,7 +14,8 @@ import { serverSettings } from "@/lib/env";
 import { formatModelSpec, PROVIDER_LABELS } from "@/lib/llm/model-spec";
 import { LlmCallError, resolveModel, startCall, type LlmErrorKind, type ResolvedModel } from "@/lib/llm/provider";
 import { findModel } from "@/lib/models/catalog";
-import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
+import { countTexts } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import type { ChatMessageRequest } from "@/lib/validation/messages";
 import type { ChatBudget } from "./types";
 
@@ -120,10 +121,9 @@ async function prepare(threadId: string, request: ChatMessageRequest) {
 
   const catalog = findModel(resolved.spec.model, await listCustomModels());
   const contextWindow = request.contextWindow ?? catalog?.contextWindow ?? ASSUMED_CONTEXT_WINDOW;
-  const tokenizer = getTokenizer(catalog?.tokenizer ?? DEFAULT_TOKENIZER_ID);
   const content = request.content ?? retried!.content;
   const budget = calculateTokenAllocation(contextWindow).content;
-  const tokens = tokenizer.count(content);
+  const { tokens } = (await countTexts(catalog?.tokenizer ?? DEFAULT_TOKENIZER_ID, [content]))[0]!;
   if (tokens > budget) throw tooLong(`the message is ${tokens} tokens; ${formatModelSpec(resolved.spec)} leaves ${budget} for the history (a ${contextWindow}-token window)`);
   return { thread, resolved, catalog, contextWindow, assumed: !request.contextWindow && !catalog, retried };
 }

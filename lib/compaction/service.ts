@@ -13,6 +13,7 @@ import {
   type RevisionTurn,
 } from "@/lib/domain/compaction/types";
 import { AppError } from "@/lib/domain/errors";
+import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { JsonObject, ThreadWithTurns, TurnPart } from "@/lib/domain/types";
 import { createRevision, type CompactionRecord } from "@/lib/db/compactions";
 import { listCustomModels } from "@/lib/db/custom-models";
@@ -23,6 +24,7 @@ import { formatModelSpec, parseModelSpec } from "@/lib/llm/model-spec";
 import { LlmCallError } from "@/lib/llm/provider";
 import { summarizeWithLlm } from "@/lib/llm/summarize";
 import { findModel } from "@/lib/models/catalog";
+import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { CompactionRequest } from "@/lib/validation/compactions";
 
@@ -50,18 +52,18 @@ export type CompactionPreview = {
   durationMs: number;
 };
 
-type Measure = { id: string; label: string; exact: boolean; count: (text: string) => number };
+type Measure = { id: string; label: string; exact: boolean };
 
 async function measureFor(targetModel: string | undefined): Promise<Measure> {
   if (!targetModel) {
     const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
-    return { id: counter.id, label: counter.label, exact: counter.exact, count: (text) => counter.count(text) };
+    return { id: counter.id, label: counter.label, exact: counter.exact };
   }
   const custom = await listCustomModels();
   const model = findModel(targetModel, custom);
   if (!model) throw new AppError("validation_failed", `targetModel: unknown model "${targetModel}"`, [{ field: "targetModel", message: "unknown model" }]);
   const counter = getTokenizer(model.tokenizer);
-  return { id: counter.id, label: counter.label, exact: counter.exact, count: (text) => counter.count(text) };
+  return { id: counter.id, label: counter.label, exact: counter.exact };
 }
 
 function compactionTurns(thread: ThreadWithTurns): CompactionTurn[] {
@@ -104,7 +106,7 @@ type PreviewContext = { signal?: AbortSignal; onProgress?: (text: string) => voi
  * one given), tokens before and after under the target model's tokenizer, the references the
  * summary would lose, and whether the inflation guard refuses it. Nothing is written.
  */
-export async function previewCompaction(threadId: string, request: CompactionRequest, context: PreviewContext = {}): Promise<CompactionPreview & { revision: RevisionTurn[]; thread: ThreadWithTurns; revisionTokens: number[] }> {
+export async function previewCompaction(threadId: string, request: CompactionRequest, context: PreviewContext = {}): Promise<CompactionPreview & { revision: RevisionTurn[]; thread: ThreadWithTurns; revisionTokens: TokenCount[] }> {
   const thread = await getThreadWithTurns(threadId, { includeExpired: true });
   const turns = compactionTurns(thread);
   if (request.strategy === "range") {
@@ -116,8 +118,9 @@ export async function previewCompaction(threadId: string, request: CompactionReq
     }
   }
   const measure = await measureFor(request.targetModel);
-  const countsById = await contentTokenCounts(thread.turns, measure.id, measure.count);
-  const before = thread.turns.map((turn) => countsById.get(turn.id) ?? measure.count(turn.content));
+  const countsById = await contentTokenCounts(thread.turns, measure.id);
+  const beforeCounts = thread.turns.map((turn) => countsById.get(turn.id)!);
+  const before = beforeCounts.map((counted) => counted.tokens);
 
   const plan = planCompaction(turns, domainOptions(request, () => before));
   if (plan.noop) throw new AppError("compaction_refused", `Nothing to compact: ${plan.noop}`, { guard: "noop", reason: plan.noop });
@@ -137,9 +140,12 @@ export async function previewCompaction(threadId: string, request: CompactionReq
   const durationMs = performance.now() - started;
 
   const revision = buildRevision(turns, plan, summary ?? "");
-  const revisionTokens = revision.map((turn) => (turn.from !== null && turn.content === turns[turn.from]!.content ? before[turn.from]! : measure.count(turn.content)));
+  const kept = (turn: RevisionTurn) => turn.from !== null && turn.content === turns[turn.from]!.content;
+  const fresh = await countTexts(measure.id, revision.filter((turn) => !kept(turn)).map((turn) => turn.content));
+  let nextFresh = 0;
+  const revisionTokens = revision.map((turn) => (kept(turn) ? beforeCounts[turn.from!]! : fresh[nextFresh++]!));
   const tokensBefore = before.reduce((a, b) => a + b, 0);
-  const tokensAfter = revisionTokens.reduce((a, b) => a + b, 0);
+  const tokensAfter = revisionTokens.reduce((a, b) => a + b.tokens, 0);
   const references = collectReferences(replacedTurns);
   const lostReferences = summary === null ? { paths: [], tools: [] } : missingReferences(references, summary);
   const refusal =
@@ -235,8 +241,8 @@ export async function applyCompaction(
   }
   if (preview.refusal) throw new AppError("compaction_refused", preview.refusal, { guard: "inflation", tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter });
   // The tokens under the default tokenizer are stored with the turns, as appends store them.
-  const defaultCounter = getTokenizer(DEFAULT_TOKENIZER_ID);
-  const stored = preview.tokenizer.id === DEFAULT_TOKENIZER_ID ? preview.revisionTokens : preview.revision.map((turn) => defaultCounter.count(turn.content));
+  const stored =
+    preview.tokenizer.id === DEFAULT_TOKENIZER_ID ? preview.revisionTokens : await countTexts(DEFAULT_TOKENIZER_ID, preview.revision.map((turn) => turn.content));
   const revisionTurns = preview.revision.map((turn) => markSummary(turn, preview));
   const edited = request.summary !== undefined && request.summary !== (fromJob?.summary ?? generatedSummary(preview, request));
   return createRevision({

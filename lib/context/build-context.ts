@@ -16,10 +16,11 @@ import {
   type PlanHistoryInput,
 } from "@/lib/domain/history";
 import { listCustomModels } from "@/lib/db/custom-models";
-import { loadHistorySource, loadTurnContents, newestSnapshots, type ChainSnapshot, type OutlinedTurn } from "@/lib/db/history-source";
+import { loadHistorySource, loadTurnContents, newestSnapshots, type ChainSnapshot, type MeasureContents, type OutlinedTurn } from "@/lib/db/history-source";
 import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
+import { countTexts } from "@/lib/tokenizers/background-counter";
 import { rememberingLongTexts } from "@/lib/tokenizers/memo";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
@@ -66,7 +67,7 @@ type Counting = {
   exact: boolean;
   /** What a turn's content is measured and stored as. */
   measureId: string;
-  measure: (content: string) => number;
+  measure: MeasureContents;
   countTokens: (text: string) => number;
   reportTokens: (text: string) => number;
   /** A turn's tokens from its outline and its content's stored measure. */
@@ -88,7 +89,7 @@ function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
       tokenizer: { id: "chars/3+chars/4", label: "PAL estimate (characters / 3 to budget, / 4 to report)" },
       exact: false,
       measureId: CODE_POINTS,
-      measure: codePointLength,
+      measure: async (contents) => contents.map((content) => ({ tokens: codePointLength(content), estimated: false })),
       countTokens: palCountTokens,
       reportTokens: palReportTokens,
       // floor(code points / 3) of the whole turn text, exactly as PAL counts it
@@ -107,7 +108,7 @@ function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
     tokenizer: { id: counter.id, label: counter.label },
     exact: counter.exact,
     measureId: counter.id,
-    measure: count,
+    measure: (contents) => countTexts(counter.id, contents),
     countTokens: count,
     reportTokens: count,
     // The turn's header and content counted apart: a token or so off where a tokenizer would merge across them.
@@ -155,7 +156,8 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
     model: model ? { id: model.id, provider: model.provider, contextWindow: model.contextWindow, maxOutputTokens: model.maxOutputTokens } : null,
     mode: query.mode,
     tokenizer: counting.tokenizer,
-    exact: counting.exact,
+    // A turn counted in pieces makes the figures an estimate, even with an exact tokenizer.
+    exact: counting.exact && !turns.some((turn) => turn.estimated),
     allocation,
     files: {
       included: built.files.included.map((f) => ({ path: f.path, tokens: f.tokens, source: files.get(f.path)?.source ?? "snapshot" })),
@@ -164,7 +166,17 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
     turns: built.turns,
     perTurn: built.perTurn.map((entry, i) => {
       const source = turns[i]!;
-      return { number: entry.number, role: entry.role, toolName: entry.toolName, tokens: entry.tokens, included: entry.included, threadId: source.threadId, turnId: source.id, index: source.index };
+      return {
+        number: entry.number,
+        role: entry.role,
+        toolName: entry.toolName,
+        tokens: entry.tokens,
+        ...(source.estimated ? { estimated: true } : {}),
+        included: entry.included,
+        threadId: source.threadId,
+        turnId: source.id,
+        index: source.index,
+      };
     }),
     sections: { ...built.sections, reservedForResponse: allocation.response, free: Math.max(0, allocation.total - allocation.response - used) },
     totalTokens: used,

@@ -7,6 +7,7 @@ export type ContextPreview = {
   model: { id: string; provider: string; contextWindow: number; maxOutputTokens: number | null } | null;
   mode: "exact" | "pal";
   tokenizer: { id: string; label: string };
+  /** False for an estimating tokenizer, and when a turn's count is estimated (see perTurn[].estimated). */
   exact: boolean;
   allocation: TokenAllocation;
   files: {
@@ -14,7 +15,8 @@ export type ContextPreview = {
     skipped: { path: string; reason: string; tokens: number | null }[];
   };
   turns: { included: number[]; excluded: number[] };
-  perTurn: (BuiltHistory["perTurn"][number] & { threadId: string; turnId: string; index: number })[];
+  /** `estimated` is given (true) for a turn whose content held a run too long to tokenize whole, counted in pieces. */
+  perTurn: (BuiltHistory["perTurn"][number] & { threadId: string; turnId: string; index: number; estimated?: true })[];
   sections: ContextSections;
   totalTokens: number;
   text: string;

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { RevisionTurn, TrimmedOutput, References } from "@/lib/domain/compaction/types";
 import { titleFromContent } from "@/lib/domain/title";
 import type { JsonObject, Thread, ThreadWithTurns } from "@/lib/domain/types";
@@ -56,7 +57,7 @@ export type NewRevision = {
   original: ThreadWithTurns;
   turns: RevisionTurn[];
   /** o200k counts of the revision's turns, in order (stored with them, as appends do). */
-  tokens: number[];
+  tokens: TokenCount[];
   defaultTokenizer: string;
   compaction: Omit<CompactionRecord, "id" | "originalThreadId" | "revisionThreadId" | "createdAt">;
 };

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { expiresAtFor } from "@/lib/domain/expiry";
+import type { TokenCount } from "@/lib/domain/tokenizer";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, ThreadWithTurns, Turn, TurnPart, TurnRole } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
@@ -29,7 +30,7 @@ export type DerivedThread = {
   metadata: JsonObject;
   turns: DerivedTurn[];
   /** Each turn's count under `tokenizer`, stored with it as appends store theirs. */
-  tokens: number[];
+  tokens: TokenCount[];
   tokenizer: string;
 };
 
@@ -80,7 +81,7 @@ export async function insertDerivedThread(tx: Prisma.TransactionClient, input: D
   }));
   for (const chunk of chunked(rows, 500)) await tx.turn.createMany({ data: chunk });
   const seqs = await tx.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, select: { seq: true } });
-  const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId: id, tokenizer: input.tokenizer, tokens: input.tokens[index] ?? 0 }));
+  const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId: id, tokenizer: input.tokenizer, ...(input.tokens[index] ?? { tokens: 0, estimated: false }) }));
   for (const chunk of chunked(counts, 1_000)) await tx.turnTokenCount.createMany({ data: chunk });
   const snapshots = turns.flatMap((turn, index) => (turn.source?.fileSnapshots ?? []).map((snapshot, position) => ({ turnSeq: seqs[index]!.seq, position, ...snapshot })));
   for (const chunk of chunked(snapshots, 500)) await tx.fileSnapshot.createMany({ data: chunk });

@@ -158,6 +158,8 @@ export type TurnOutlineRow = {
   modelName: string | null;
   /** The stored count under the asked tokenizer; null when not counted yet. */
   tokens: number | null;
+  /** Whether that count is estimated (counted in pieces); false when not counted. */
+  estimated: boolean;
 };
 
 /**
@@ -170,7 +172,8 @@ export async function turnOutlines(db: Database, threadId: string, tokenizer: st
     db,
     databaseKind(db),
     `SELECT t."seq" AS seq, t."id" AS id, t."index" AS "index", t."role" AS role, NULLIF(t."files", '[]') AS files,
-            t."toolName" AS "toolName", t."modelProvider" AS "modelProvider", t."modelName" AS "modelName", c."tokens" AS tokens
+            t."toolName" AS "toolName", t."modelProvider" AS "modelProvider", t."modelName" AS "modelName", c."tokens" AS tokens,
+            c."estimated" AS estimated
        FROM "Turn" t LEFT JOIN "TurnTokenCount" c ON c."turnSeq" = t."seq" AND c."tokenizer" = ?
       WHERE t."threadId" = ?
       ORDER BY t."index"`,
@@ -181,6 +184,7 @@ export async function turnOutlines(db: Database, threadId: string, tokenizer: st
     row.seq = Number(row.seq);
     row.index = Number(row.index);
     if (row.tokens !== null) row.tokens = Number(row.tokens);
+    row.estimated = Boolean(Number(row.estimated ?? 0)); // SQLite answers 0 or 1, PostgreSQL a boolean
   }
   return rows;
 }

@@ -36,7 +36,7 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
       metadata: { ...(source.thread.metadata ?? {}), forkedFrom: { threadId: sourceId, atTurn } },
       turns: kept.map((turn) => ({ ...turn, source: turn })),
       // Read with the thread, counted when it was stored: no re-tokenising.
-      tokens: kept.map((turn) => turn.tokens ?? counter.count(turn.content)),
+      tokens: kept.map((turn) => (turn.tokens !== null ? { tokens: turn.tokens, estimated: turn.tokensEstimated ?? false } : counter.measure(turn.content))),
       tokenizer: DEFAULT_TOKENIZER_ID,
     });
     const fork = await tx.fork.create({ data: { id: randomUUID(), sourceThreadId: sourceId, forkThreadId: thread.id, atTurn, createdAt: thread.createdAt } });

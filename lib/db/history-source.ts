@@ -1,4 +1,5 @@
 import "server-only";
+import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { Thread } from "@/lib/domain/types";
 import { db } from "./client";
 import { inChunks } from "./chunks";
@@ -20,7 +21,12 @@ export type OutlinedTurn = {
   modelName: string | null;
   /** The content's size under the asked measure (tokens, or code points for PAL's estimates). */
   measure: number;
+  /** True when that measure is an estimate (a run counted in pieces; see TokenCount). */
+  estimated: boolean;
 };
+
+/** Measures turn contents, in order (countTexts for a tokenizer). */
+export type MeasureContents = (contents: string[]) => Promise<TokenCount[]>;
 
 /** The newest stored content of a file across the chain; `key` is stable for that content. */
 export type ChainSnapshot = { content: string; key: string };
@@ -67,7 +73,7 @@ function remember(signature: string, turns: OutlinedTurn[]): void {
  * are read back; turns never measured are read, measured with `measure` and stored, so later
  * previews read no content but that of the turns they include.
  */
-export async function loadHistorySource(threadId: string, measureId: string, measure: (content: string) => number): Promise<HistorySource> {
+export async function loadHistorySource(threadId: string, measureId: string, measure: MeasureContents): Promise<HistorySource> {
   const chain = await getChainThreads(threadId);
   const client = await db();
   const extents = await client.turn.groupBy({
@@ -94,14 +100,15 @@ export async function loadHistorySource(threadId: string, measureId: string, mea
   return { chain, turns };
 }
 
-async function outlineThread(client: Database, threadId: string, measureId: string, measure: (content: string) => number): Promise<OutlinedTurn[]> {
+async function outlineThread(client: Database, threadId: string, measureId: string, measure: MeasureContents): Promise<OutlinedTurn[]> {
   const rows = await turnOutlines(client, threadId, measureId);
   const unmeasured = rows.filter((row) => row.tokens === null);
-  const measured = new Map<number, number>();
+  const measured = new Map<number, TokenCount>();
   if (unmeasured.length > 0) {
     const contents = await loadTurnContents(unmeasured.map((row) => row.seq));
-    const fresh = unmeasured.map((row) => ({ turnSeq: row.seq, threadId, tokens: measure(contents.get(row.seq) ?? "") }));
-    for (const entry of fresh) measured.set(entry.turnSeq, entry.tokens);
+    const counts = await measure(unmeasured.map((row) => contents.get(row.seq) ?? ""));
+    const fresh = unmeasured.map((row, i) => ({ turnSeq: row.seq, threadId, ...counts[i]! }));
+    for (const entry of fresh) measured.set(entry.turnSeq, entry);
     await storeTokenCounts(measureId, fresh);
   }
   return rows.map((row) => ({
@@ -114,7 +121,8 @@ async function outlineThread(client: Database, threadId: string, measureId: stri
     toolName: row.toolName,
     modelProvider: row.modelProvider,
     modelName: row.modelName,
-    measure: row.tokens ?? measured.get(row.seq) ?? 0,
+    measure: row.tokens ?? measured.get(row.seq)?.tokens ?? 0,
+    estimated: row.tokens !== null ? row.estimated : (measured.get(row.seq)?.estimated ?? false),
   }));
 }
 

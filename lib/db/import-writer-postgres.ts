@@ -92,8 +92,8 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
     async insertTokenCounts(rows) {
       if (rows.length === 0) return;
       await query(
-        `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens") SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[])`,
-        [rows.map((r) => r.turnSeq), rows.map((r) => r.threadId), rows.map((r) => r.tokenizer), rows.map((r) => r.tokens)],
+        `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated") SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::boolean[])`,
+        [rows.map((r) => r.turnSeq), rows.map((r) => r.threadId), rows.map((r) => r.tokenizer), rows.map((r) => r.tokens), rows.map((r) => r.estimated)],
       );
     },
     async recordFile(row) {

@@ -61,7 +61,8 @@ export type ThreadWriteRow = {
   modelsUsed: string;
 };
 
-export type TokenCountRow = { turnSeq: number; threadId: string; tokenizer: string; tokens: number };
+/** `estimated`: the content held a run counted in pieces (lib/tokenizers/linear-count.mjs). */
+export type TokenCountRow = { turnSeq: number; threadId: string; tokenizer: string; tokens: number; estimated: boolean };
 
 export type ImportedFileRow = { sha256: string; name: string; size: number; format: string; importedAt: Date; threadIds: string };
 
@@ -129,7 +130,7 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   );
   const deleteTurns = connection.prepare(`DELETE FROM "Turn" WHERE "threadId" = ? AND "index" >= ?`);
   const insertTurn = connection.prepare(`INSERT INTO "Turn" (${quoted(TURN_COLUMNS)}) VALUES (${placeholders(TURN_COLUMNS)}) RETURNING "seq"`).pluck();
-  const insertCount = connection.prepare(`INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens") VALUES (?, ?, ?, ?)`);
+  const insertCount = connection.prepare(`INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated") VALUES (?, ?, ?, ?, ?)`);
   const upsertFile = connection.prepare(
     `INSERT INTO "ImportedFile" ("sha256", "name", "size", "format", "importedAt", "threadIds") VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT ("sha256") DO UPDATE SET "name" = excluded."name", "importedAt" = excluded."importedAt", "threadIds" = excluded."threadIds"`,
@@ -155,7 +156,7 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
       return rows.map((row) => Number(insertTurn.get(...TURN_COLUMNS.map((c) => bind(row[c])))));
     },
     async insertTokenCounts(rows) {
-      for (const row of rows) insertCount.run(row.turnSeq, row.threadId, row.tokenizer, row.tokens);
+      for (const row of rows) insertCount.run(row.turnSeq, row.threadId, row.tokenizer, row.tokens, row.estimated ? 1 : 0);
     },
     async recordFile(row) {
       upsertFile.run(row.sha256, row.name, row.size, row.format, sqliteDateTime(row.importedAt), row.threadIds);

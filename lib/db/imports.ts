@@ -160,7 +160,7 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
         const seqs = await writer.insertTurns(rows);
         const counted = counter
           .count(rows.map((row) => row.content))
-          .then((counts) => writer.insertTokenCounts(rows.map((row, i) => ({ turnSeq: seqs[i]!, threadId: row.threadId, tokenizer: counter.tokenizer, tokens: counts[i]! }))));
+          .then((counts) => writer.insertTokenCounts(rows.map((row, i) => ({ turnSeq: seqs[i]!, threadId: row.threadId, tokenizer: counter.tokenizer, ...counts[i]! }))));
         // Awaited below; when the import fails first, it ends against a closed connection, unheard.
         counted.catch(() => {});
         counting.push(counted);

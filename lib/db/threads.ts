@@ -13,7 +13,8 @@ import { serverSettings } from "@/lib/env";
 import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib/validation/threads";
 import { db } from "./client";
 import { withCountedTokens } from "./token-counts";
-import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
+import { countTexts } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { ancestorIds, containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
@@ -25,6 +26,13 @@ type Visibility = { includeExpired?: boolean };
 
 function notFound(id: string): AppError {
   return new AppError("not_found", `Thread ${id} not found`);
+}
+
+function turnLimitError(threadId: string, maxTurns: number): AppError {
+  return new AppError(
+    "turn_limit",
+    `Thread ${threadId} has reached the limit of ${maxTurns} turns (MAX_CONVERSATION_TURNS); start a new thread with parentThreadId set to continue.`,
+  );
 }
 
 function expiredError(thread: ThreadRow): AppError {
@@ -91,7 +99,7 @@ export async function createThread(input: CreateThreadInput): Promise<Thread> {
       expiresAt: expiresAtFor(now, serverSettings().timeoutHours.value),
     },
   });
-  return { ...toThread(row), tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: 0 } };
+  return { ...toThread(row), tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: 0, estimated: false } };
 }
 
 /**
@@ -114,9 +122,12 @@ export async function appendTurn(
   const { maxTurns, timeoutHours } = serverSettings();
   const client = await db();
   const tokens = estimateTokens(input.content);
-  // Counted before the write lock is taken: tokenising is the slow part.
-  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
-  const realTokens = counter.count(input.content);
+  // Cheap checks first: a missing, expired or full thread is refused before anything is counted
+  // (the transaction checks again). Counted before the write lock is taken, off the event loop
+  // when long: tokenising is the slow part.
+  const existing = await loadThreadRow(threadId);
+  if (existing.turnCount >= maxTurns.value) throw turnLimitError(threadId, maxTurns.value);
+  const [counted] = await countTexts(DEFAULT_TOKENIZER_ID, [input.content]);
   return client.$transaction(async (tx) => {
     const now = new Date();
     const claimed = await tx.thread.updateMany({
@@ -132,10 +143,7 @@ export async function appendTurn(
     if (!row) throw notFound(threadId);
     if (claimed.count === 0) {
       if (toThread(row, now).expired) throw expiredError(row);
-      throw new AppError(
-        "turn_limit",
-        `Thread ${threadId} has reached the limit of ${maxTurns.value} turns (MAX_CONVERSATION_TURNS); start a new thread with parentThreadId set to continue.`,
-      );
+      throw turnLimitError(threadId, maxTurns.value);
     }
     const turn = await tx.turn.create({
       data: {
@@ -166,8 +174,8 @@ export async function appendTurn(
     const models = mergeModels(known, [input.modelName ?? null]);
     if (models.length !== known.length) threadUpdate.modelsUsed = JSON.stringify(models);
     if (Object.keys(threadUpdate).length > 0) await tx.thread.update({ where: { id: threadId }, data: threadUpdate });
-    await tx.turnTokenCount.create({ data: { turnSeq: turn.seq, threadId, tokenizer: counter.id, tokens: realTokens } });
-    const stored = { ...toTurn(turn), tokens: realTokens };
+    await tx.turnTokenCount.create({ data: { turnSeq: turn.seq, threadId, tokenizer: DEFAULT_TOKENIZER_ID, ...counted! } });
+    const stored = { ...toTurn(turn), tokens: counted!.tokens, tokensEstimated: counted!.estimated };
     await beforeCommit?.(tx, stored);
     return stored;
   }, WRITE_TRANSACTION);
@@ -375,16 +383,18 @@ export async function getThreadLinks(thread: Thread, { childLimit = 50 }: { chil
  */
 export async function withTokenTotals(threads: Thread[]): Promise<Thread[]> {
   if (threads.length === 0) return threads;
-  const totals = await (await db()).turnTokenCount.groupBy({
-    by: ["threadId"],
-    where: { threadId: { in: threads.map((t) => t.id) }, tokenizer: DEFAULT_TOKENIZER_ID },
-    _sum: { tokens: true },
-    _count: { _all: true },
-  });
+  const client = await db();
+  const where = { threadId: { in: threads.map((t) => t.id) }, tokenizer: DEFAULT_TOKENIZER_ID };
+  const [totals, estimated] = await Promise.all([
+    client.turnTokenCount.groupBy({ by: ["threadId"], where, _sum: { tokens: true }, _count: { _all: true } }),
+    client.turnTokenCount.groupBy({ by: ["threadId"], where: { ...where, estimated: true } }),
+  ]);
   const byThread = new Map(totals.map((row) => [row.threadId, row]));
+  const withEstimates = new Set(estimated.map((row) => row.threadId));
   return threads.map((thread) => {
     const row = byThread.get(thread.id);
     const counted = row?._count._all ?? 0;
-    return counted === thread.turnCount ? { ...thread, tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: row?._sum.tokens ?? 0 } } : thread;
+    if (counted !== thread.turnCount) return thread;
+    return { ...thread, tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: row?._sum.tokens ?? 0, estimated: withEstimates.has(thread.id) } };
   });
 }

@@ -1,38 +1,44 @@
 import "server-only";
+import type { TokenCount, TokenizerId } from "@/lib/domain/tokenizer";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { threadUsage, turnUsages } from "@/lib/domain/usage";
-import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
+import { countTexts } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import { inChunks } from "./chunks";
 import { WRITE_TRANSACTION } from "./transactions";
 
 type CountedTurn = { id: string; threadId: string; content: string };
 
+/** A stored count's key and value. */
+export type TokenCountRow = { turnSeq: number; threadId: string } & TokenCount;
+
 /**
  * Each turn's content measured by `tokenizer`, keyed by turn id. Counts are stored the first
- * time they are asked for and read back afterwards, so no request re-tokenises a thread.
+ * time they are asked for and read back afterwards, so no request re-tokenises a thread; they are
+ * measured with countTexts, off the event loop when there is much to count.
  */
-export async function contentTokenCounts(
-  turns: CountedTurn[],
-  tokenizer: string,
-  count: (text: string) => number,
-): Promise<Map<string, number>> {
+export async function contentTokenCounts(turns: CountedTurn[], tokenizer: TokenizerId): Promise<Map<string, TokenCount>> {
   const client = await db();
   const threadIds = [...new Set(turns.map((turn) => turn.threadId))];
   const stored = await inChunks(threadIds, (chunk) =>
-    client.turnTokenCount.findMany({ where: { tokenizer, threadId: { in: chunk } }, select: { tokens: true, turn: { select: { id: true } } } }),
+    client.turnTokenCount.findMany({
+      where: { tokenizer, threadId: { in: chunk } },
+      select: { tokens: true, estimated: true, turn: { select: { id: true } } },
+    }),
   );
-  const counts = new Map(stored.map((row) => [row.turn.id, row.tokens]));
+  const counts = new Map(stored.map((row) => [row.turn.id, { tokens: row.tokens, estimated: row.estimated }]));
   const missing = turns.filter((turn) => !counts.has(turn.id));
   if (missing.length === 0) return counts;
 
-  for (const turn of missing) counts.set(turn.id, count(turn.content));
+  const measured = await countTexts(tokenizer, missing.map((turn) => turn.content));
+  missing.forEach((turn, i) => counts.set(turn.id, measured[i]!));
   const keys = await inChunks(missing.map((turn) => turn.id), (chunk) =>
     client.turn.findMany({ where: { id: { in: chunk } }, select: { id: true, seq: true, threadId: true } }),
   );
   await storeTokenCounts(
     tokenizer,
-    keys.map((k) => ({ turnSeq: k.seq, threadId: k.threadId, tokens: counts.get(k.id) ?? 0 })),
+    keys.map((k) => ({ turnSeq: k.seq, threadId: k.threadId, ...(counts.get(k.id) ?? { tokens: 0, estimated: false }) })),
   );
   return counts;
 }
@@ -41,7 +47,7 @@ export async function contentTokenCounts(
  * Stores counts measured for turns that had none under `tokenizer`. Another request may have
  * stored some meanwhile: those are skipped rather than failing.
  */
-export async function storeTokenCounts(tokenizer: string, rows: { turnSeq: number; threadId: string; tokens: number }[]): Promise<void> {
+export async function storeTokenCounts(tokenizer: string, rows: TokenCountRow[]): Promise<void> {
   if (rows.length === 0) return;
   const client = await db();
   await client.$transaction(async (tx) => {
@@ -60,13 +66,16 @@ export async function storeTokenCounts(tokenizer: string, rows: { turnSeq: numbe
  * counted, and the usage per response and per thread (reported, else estimated from those counts).
  */
 export async function withCountedTokens<T extends { thread: Thread; turns: Turn[] }>(threads: T[]): Promise<T[]> {
-  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
-  const counts = await contentTokenCounts(threads.flatMap((t) => t.turns), counter.id, (text) => counter.count(text));
+  const counts = await contentTokenCounts(threads.flatMap((t) => t.turns), DEFAULT_TOKENIZER_ID);
   return threads.map((entry) => {
-    const counted = entry.turns.map((turn) => ({ ...turn, tokens: counts.get(turn.id) ?? 0 }));
+    const counted = entry.turns.map((turn) => {
+      const count = counts.get(turn.id) ?? { tokens: 0, estimated: false };
+      return { ...turn, tokens: count.tokens, tokensEstimated: count.estimated };
+    });
     const usages = turnUsages(counted);
     const turns = counted.map((turn, i) => ({ ...turn, usage: usages[i] ?? null }));
     const count = counted.reduce((sum, turn) => sum + turn.tokens, 0);
-    return { ...entry, turns, thread: { ...entry.thread, tokens: { tokenizer: counter.id, count }, usage: threadUsage(usages) } };
+    const estimated = counted.some((turn) => turn.tokensEstimated);
+    return { ...entry, turns, thread: { ...entry.thread, tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count, estimated }, usage: threadUsage(usages) } };
   });
 }

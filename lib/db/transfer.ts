@@ -10,7 +10,8 @@ import {
 } from "@/lib/domain/native-format";
 import { findParentCycle } from "@/lib/domain/chain";
 import { estimateTokens } from "@/lib/domain/tokens";
-import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
+import { countTexts } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
 import { db } from "./client";
 import { databaseKind } from "./create-client";
@@ -68,8 +69,9 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
   const client = await db();
   const warnings: string[] = [];
   // Real per-turn counts, stored with the turns; measured before the write lock is taken.
-  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
-  const realTokens = new Map(threads.flatMap((t) => t.turns.map((turn) => [turn.id, counter.count(turn.content)] as const)));
+  const allTurns = threads.flatMap((t) => t.turns);
+  const measured = await countTexts(DEFAULT_TOKENIZER_ID, allTurns.map((turn) => turn.content));
+  const realTokens = new Map(allTurns.map((turn, i) => [turn.id, measured[i]!]));
 
   return client.$transaction(async (tx) => {
     await lockForWrite(tx, databaseKind(client)); // the checks below read before the inserts write
@@ -143,7 +145,7 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
         });
         const seqs = await tx.turn.findMany({ where: { threadId: thread.id }, select: { id: true, seq: true } });
         const seqById = new Map(seqs.map((row) => [row.id, row.seq]));
-        const counts = seqs.map((row) => ({ turnSeq: row.seq, threadId: thread.id, tokenizer: counter.id, tokens: realTokens.get(row.id) ?? 0 }));
+        const counts = seqs.map((row) => ({ turnSeq: row.seq, threadId: thread.id, tokenizer: DEFAULT_TOKENIZER_ID, ...(realTokens.get(row.id) ?? { tokens: 0, estimated: false }) }));
         for (let start = 0; start < counts.length; start += 500) await tx.turnTokenCount.createMany({ data: counts.slice(start, start + 500) });
         const withSnapshots = thread.turns.filter((turn) => turn.fileSnapshots.length > 0);
         if (withSnapshots.length > 0) {

@@ -7,6 +7,13 @@
 /** A tokenizer's stable id, e.g. "o200k_base", "claude", "chars/4". */
 export type TokenizerId = string;
 
+/**
+ * A text's token count. `estimated` is true when the text held a run of one kind of character too
+ * long to tokenize whole (lib/tokenizers/linear-count.mjs): it was counted in pieces, so the count
+ * may be off by a token or so per piece.
+ */
+export type TokenCount = { tokens: number; estimated: boolean };
+
 export type TokenCounter = {
   id: TokenizerId;
   /** Short name for the UI, e.g. "OpenAI o200k_base". */
@@ -15,8 +22,10 @@ export type TokenCounter = {
   exact: boolean;
   /** What the count is and, for estimates, where the calibration comes from. */
   description: string;
-  /** Tokens in `text` as plain text (no chat template, no special tokens). */
+  /** Tokens in `text` as plain text (no chat template, no special tokens), in linear time. */
   count(text: string): number;
+  /** `count`, and whether it is estimated (see TokenCount). */
+  measure(text: string): TokenCount;
 };
 
 /**

@@ -41,6 +41,8 @@ export type Turn = {
   tokenEstimate: number;
   /** Real token count of the content with the default tokenizer; null where not read with counts. */
   tokens: number | null;
+  /** Given with `tokens`: true when the content held a run too long to tokenize whole, counted in pieces (off by a token or so per piece). */
+  tokensEstimated?: boolean;
   /** Model usage of this response, reported by the source or estimated; null for non-responses and where not read with its thread. */
   usage: TurnUsage | null;
 };
@@ -62,8 +64,8 @@ export type Thread = {
   expired: boolean;
   turnCount: number;
   tokenEstimate: number;
-  /** Real token count of all turns with the default tokenizer; null until every turn is counted. */
-  tokens: { tokenizer: string; count: number } | null;
+  /** Real token count of all turns with the default tokenizer; null until every turn is counted. `estimated`: some turn's count is (see Turn.tokensEstimated). */
+  tokens: { tokenizer: string; count: number; estimated: boolean } | null;
   modelsUsed: string[];
   /** Usage totals over the thread's responses; only where the thread is read with its turns. */
   usage: ThreadUsage | null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { startBackgroundCounter } from "./background-counter";
-import { getTokenizer } from "./registry";
+import { countingStats, countTexts, INLINE_CHARS, startBackgroundCounter } from "./background-counter";
+import { listTokenizers, getTokenizer } from "./registry";
 
 const TEXTS = [
   "",
@@ -9,25 +9,28 @@ const TEXTS = [
   "<|endoftext|> quoted in a transcript is just text <|im_start|>",
   "日本語のテキストと emoji 🎉🚀 and accents: café naïve",
   "a long tool output line ".repeat(4_000),
+  // A run too long to tokenize whole: counted in pieces, and said to be.
+  `before ${"語".repeat(3_000)} after`,
 ];
 
 describe("background token counter", () => {
-  it.each(["o200k_base", "cl100k_base"])("counts %s on a worker exactly as the registry does", async (id) => {
+  it.each(["o200k_base", "cl100k_base", "llama3", "claude"])("counts %s on a worker exactly as the registry does", async (id) => {
     const counter = startBackgroundCounter(id);
     try {
       const [first, second] = await Promise.all([counter.count(TEXTS), counter.count(TEXTS.slice(1, 3))]);
-      const expected = TEXTS.map((text) => getTokenizer(id).count(text));
+      const expected = TEXTS.map((text) => getTokenizer(id).measure(text));
       expect(first).toEqual(expected);
       expect(second).toEqual(expected.slice(1, 3));
-      expect(expected[1]).toBeGreaterThan(5);
+      expect(expected[1]!.tokens).toBeGreaterThan(5);
+      expect(expected.map((counted) => counted.estimated)).toEqual([false, false, false, false, false, false, true]);
     } finally {
       await counter.close();
     }
   });
 
-  it("counts other tokenizers on this thread, with the same results", async () => {
-    const counter = startBackgroundCounter("llama3");
-    expect(await counter.count(TEXTS.slice(0, 3))).toEqual(TEXTS.slice(0, 3).map((text) => getTokenizer("llama3").count(text)));
+  it("counts PAL's estimates on this thread, with the same results", async () => {
+    const counter = startBackgroundCounter("chars/4");
+    expect(await counter.count(TEXTS.slice(0, 3))).toEqual(TEXTS.slice(0, 3).map((text) => getTokenizer("chars/4").measure(text)));
     await counter.close();
   });
 
@@ -36,5 +39,26 @@ describe("background token counter", () => {
     await counter.count(["warm"]);
     await counter.close();
     await expect(counter.count(["late"])).rejects.toThrow(/worker/);
+  });
+});
+
+describe("countTexts", () => {
+  it("counts a long batch on the shared worker and a short one in place, alike", async () => {
+    const long = TEXTS.slice(5);
+    expect(long.join("").length).toBeGreaterThan(INLINE_CHARS);
+    for (const counter of listTokenizers()) {
+      const before = { ...countingStats };
+      const counts = await countTexts(counter.id, long);
+      expect(counts).toEqual(long.map((text) => counter.measure(text)));
+      // PAL's character estimates never need the worker.
+      expect(countingStats.offThread - before.offThread).toBe(counter.id.startsWith("chars/") ? 0 : 1);
+    }
+    const before = { ...countingStats };
+    expect(await countTexts("o200k_base", ["hello world"])).toEqual([{ tokens: 2, estimated: false }]);
+    expect(countingStats).toEqual({ ...before, inline: before.inline + 1 });
+  });
+
+  it("rejects an unknown tokenizer", async () => {
+    await expect(countTexts("sentencepiece", ["x"])).rejects.toThrow(/Unknown tokenizer "sentencepiece"/);
   });
 });

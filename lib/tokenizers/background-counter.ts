@@ -2,61 +2,119 @@ import "server-only";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { TokenizerId } from "@/lib/domain/tokenizer";
-import { getTokenizer } from "./registry";
+import type { TokenCount, TokenizerId } from "@/lib/domain/tokenizer";
+import type { EngineId } from "./engines";
+import { engineRecipe, getTokenizer, scaleEngineCount } from "./registry";
 
 /** Counts batches of texts; `close` ends any worker once the last answer is in. */
 export type BackgroundCounter = {
   tokenizer: TokenizerId;
-  count(texts: string[]): Promise<number[]>;
+  count(texts: string[]): Promise<TokenCount[]>;
   close(): Promise<void>;
 };
-
-/** Tokenizers the worker can run (gpt-tokenizer's encodings, named as its modules are). */
-const WORKER_ENCODINGS: ReadonlySet<TokenizerId> = new Set(["o200k_base", "cl100k_base"]);
 
 /** Resolved from the project root: the server bundle moves modules, never this plain file. */
 const WORKER_FILE = path.join(process.cwd(), "lib", "tokenizers", "count-worker.mjs");
 
 /**
- * A counter that runs on another core, so a bulk import counts while it parses and writes (a
- * 200 MB session spends about 4 s in o200k). Counts are the registry's, exactly. Tokenizers the
- * worker does not run, or a missing worker file, count on this thread instead.
+ * A batch at most this long (UTF-16 units in all) is counted on the caller's thread: about a
+ * millisecond of o200k at worst, less than a round trip to the worker costs in waiting. Longer
+ * batches go to the worker (scripts/bench.ts, section "linear-count", measures both).
+ */
+export const INLINE_CHARS = 4_096;
+
+type Waiting = { resolve: (counts: TokenCount[]) => void; reject: (error: Error) => void };
+
+/** One count-worker.mjs thread: any engine, batches answered in order of their ids. */
+class CountWorker {
+  private readonly worker = new Worker(WORKER_FILE);
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 0;
+  failure: Error | null = null;
+
+  constructor(shared: boolean) {
+    // A shared worker must not keep the process alive; an import's is closed by its caller.
+    if (shared) this.worker.unref();
+    this.worker.on("message", (answer: { id: number; tokens?: number[]; estimated?: boolean[]; error?: string }) => {
+      const waiting = this.waiting.get(answer.id);
+      this.waiting.delete(answer.id);
+      if (!waiting) return;
+      if (answer.error !== undefined) waiting.reject(new Error(`token counting failed: ${answer.error}`));
+      else waiting.resolve(answer.tokens!.map((tokens, i) => ({ tokens, estimated: answer.estimated![i]! })));
+    });
+    this.worker.on("error", (error) => this.failAll(error));
+    this.worker.on("exit", (code) => this.failAll(new Error(`token counting worker exited (${code})`)));
+  }
+
+  private failAll(error: Error): void {
+    this.failure = error;
+    for (const { reject } of this.waiting.values()) reject(error);
+    this.waiting.clear();
+  }
+
+  count(engine: EngineId, texts: string[]): Promise<TokenCount[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, engine, texts });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners("exit");
+    this.failAll(new Error("token counting worker is closed"));
+    await this.worker.terminate();
+  }
+}
+
+function countHere(tokenizer: TokenizerId, texts: string[]): TokenCount[] {
+  const counter = getTokenizer(tokenizer);
+  return texts.map((text) => counter.measure(text));
+}
+
+/**
+ * A counter on a worker of its own, so a bulk import counts while it parses and writes (a 200 MB
+ * session spends about 4 s in o200k). Counts are the registry's, exactly. PAL's character
+ * estimates, or a missing worker file, count on this thread instead.
  */
 export function startBackgroundCounter(tokenizer: TokenizerId): BackgroundCounter {
-  if (!WORKER_ENCODINGS.has(tokenizer) || !existsSync(WORKER_FILE)) {
-    const counter = getTokenizer(tokenizer);
-    return { tokenizer, count: async (texts) => texts.map((text) => counter.count(text)), close: async () => {} };
+  const recipe = engineRecipe(tokenizer);
+  if (!recipe || !existsSync(WORKER_FILE)) {
+    return { tokenizer, count: async (texts) => countHere(tokenizer, texts), close: async () => {} };
   }
-  const worker = new Worker(WORKER_FILE, { workerData: { encoding: tokenizer } });
-  const waiting = new Map<number, { resolve: (counts: number[]) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
-  let failure: Error | null = null;
-  const failAll = (error: Error) => {
-    failure = error;
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
-  worker.on("message", ({ id, counts }: { id: number; counts: number[] }) => {
-    waiting.get(id)?.resolve(counts);
-    waiting.delete(id);
-  });
-  worker.on("error", failAll);
-  worker.on("exit", (code) => failAll(new Error(`token counting worker exited (${code})`)));
+  const worker = new CountWorker(false);
   return {
     tokenizer,
-    count(texts) {
-      if (failure) return Promise.reject(failure);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, texts });
-      });
-    },
-    async close() {
-      worker.removeAllListeners("exit");
-      failAll(new Error("token counting worker is closed"));
-      await worker.terminate();
-    },
+    count: async (texts) => (await worker.count(recipe.engine, texts)).map((counted) => scaleEngineCount(recipe, counted)),
+    close: () => worker.close(),
   };
+}
+
+let shared: CountWorker | null = null;
+
+/** The worker requests share, started on first use and again after a failure. */
+function sharedWorker(): CountWorker {
+  if (!shared || shared.failure) shared = new CountWorker(true);
+  return shared;
+}
+
+/** How many batches were counted off this thread since the process started (tests read it). */
+export const countingStats = { offThread: 0, inline: 0 };
+
+/**
+ * The one way requests count: each text's tokens under `tokenizer`, in the order given. A small
+ * batch is counted in place; a larger one on the long-lived shared worker, so no request holds
+ * the event loop while a long text is tokenised. Throws for an unknown tokenizer.
+ */
+export async function countTexts(tokenizer: TokenizerId, texts: string[]): Promise<TokenCount[]> {
+  const recipe = engineRecipe(tokenizer);
+  let length = 0;
+  for (const text of texts) length += text.length;
+  if (!recipe || length <= INLINE_CHARS || !existsSync(WORKER_FILE)) {
+    if (texts.length > 0) countingStats.inline++;
+    return countHere(tokenizer, texts);
+  }
+  countingStats.offThread++;
+  return (await sharedWorker().count(recipe.engine, texts)).map((counted) => scaleEngineCount(recipe, counted));
 }

@@ -1,14 +1,21 @@
 // Counts tokens for lib/tokenizers/background-counter.ts on another core. Plain JavaScript, run by
-// node:worker_threads from its path: the app's bundler never sees it. It must count exactly as
-// lib/tokenizers/engines.ts does (its test compares the two).
-import { createRequire } from "node:module";
-import { parentPort, workerData } from "node:worker_threads";
+// node:worker_threads from its path: the app's bundler never sees it. It counts with
+// ./linear-count.mjs, as lib/tokenizers/engines.ts does, so the two count alike.
+import { parentPort } from "node:worker_threads";
+import { engine } from "./linear-count.mjs";
 
-const require = createRequire(import.meta.url);
-const encoding = require(`gpt-tokenizer/encoding/${workerData.encoding}`);
-const PLAIN_TEXT = { disallowedSpecial: new Set() };
-
-parentPort.on("message", ({ id, texts }) => {
-  const counts = texts.map((text) => (text === "" ? 0 : encoding.countTokens(text, PLAIN_TEXT)));
-  parentPort.postMessage({ id, counts });
+parentPort.on("message", ({ id, engine: engineId, texts }) => {
+  try {
+    const count = engine(engineId);
+    const tokens = new Array(texts.length);
+    const estimated = new Array(texts.length);
+    texts.forEach((text, i) => {
+      const counted = count(text);
+      tokens[i] = counted.tokens;
+      estimated[i] = counted.estimated;
+    });
+    parentPort.postMessage({ id, tokens, estimated });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
 });

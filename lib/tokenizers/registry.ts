@@ -1,40 +1,40 @@
 import "server-only";
-import { palBudgetEstimate, palReportedEstimate, type TokenCounter, type TokenizerId } from "@/lib/domain/tokenizer";
-import { CALIBRATIONS, type Calibration, type EstimateBase } from "./calibration";
-import { cl100kBase, claudeLegacy, llama3, o200kBase, type CountFn } from "./engines";
+import { palBudgetEstimate, palReportedEstimate, type TokenCount, type TokenCounter, type TokenizerId } from "@/lib/domain/tokenizer";
+import { CALIBRATIONS, type Calibration } from "./calibration";
+import { engine, type EngineId, type MeasureFn } from "./engines";
 
 /**
  * The token counter registry. Real tokenizers where a package ships one that runs offline and
  * fast enough (OpenAI's o200k_base and cl100k_base, Llama 3); calibrated estimates for the rest
  * (see ./calibration.ts); and PAL's two character estimates. Each counter says whether it is
- * exact. Nothing is loaded until a counter counts for the first time.
+ * exact. Nothing is loaded until a counter counts for the first time. Every count takes time
+ * linear in the text (see ./linear-count.mjs); ./background-counter.ts counts on a worker.
  */
 
 export const DEFAULT_TOKENIZER_ID: TokenizerId = "o200k_base";
 
-type Definition = Omit<TokenCounter, "count"> & { load: () => CountFn };
+/**
+ * A counter's definition: a real tokenizer (`engine`) times `factor`, rounded (1 for the exact
+ * ones); or, for PAL's character estimates, a function of the text (`direct`).
+ */
+type Definition = Omit<TokenCounter, "count" | "measure"> & ({ engine: EngineId; factor: number } | { direct: (text: string) => number });
 
-const BASES: Record<EstimateBase, () => CountFn> = {
-  o200k_base: o200kBase,
-  cl100k_base: cl100kBase,
-  "claude-legacy": claudeLegacy,
-};
+/** How a counter counts, for ./background-counter.ts: its engine and factor, or null to count on the caller's thread. */
+export type EngineRecipe = { engine: EngineId; factor: number };
 
-function calibrated(calibration: Calibration): () => CountFn {
-  return () => {
-    const base = BASES[calibration.base]();
-    return (text) => Math.round(base(text) * calibration.factor);
-  };
+function scaled(tokens: number, factor: number): number {
+  return factor === 1 ? tokens : Math.round(tokens * factor);
 }
 
 function estimate(id: keyof typeof CALIBRATIONS, label: string, models: string): Definition {
-  const calibration = CALIBRATIONS[id];
+  const calibration: Calibration = CALIBRATIONS[id];
   return {
     id,
     label,
     exact: false,
     description: `Estimate for ${models}: ${calibration.source}.`,
-    load: calibrated(calibration),
+    engine: calibration.base,
+    factor: calibration.factor,
   };
 }
 
@@ -44,21 +44,24 @@ const DEFINITIONS: Definition[] = [
     label: "OpenAI o200k_base",
     exact: true,
     description: "OpenAI's tokenizer for GPT-4o, GPT-4.1, GPT-5 and the o-series (and gpt-oss), through gpt-tokenizer.",
-    load: o200kBase,
+    engine: "o200k_base",
+    factor: 1,
   },
   {
     id: "cl100k_base",
     label: "OpenAI cl100k_base",
     exact: true,
     description: "OpenAI's tokenizer for GPT-4, GPT-4 Turbo and GPT-3.5 Turbo, through gpt-tokenizer.",
-    load: cl100kBase,
+    engine: "cl100k_base",
+    factor: 1,
   },
   {
     id: "llama3",
     label: "Llama 3",
     exact: true,
     description: "Meta's Llama 3 tokenizer (Llama 3, 3.1, 3.2 and 3.3 share it), through llama3-tokenizer-js.",
-    load: llama3,
+    engine: "llama3",
+    factor: 1,
   },
   estimate("claude", "Claude (estimate)", "Claude 3 to Claude Opus 4.6, Sonnet 4.6 and Haiku 4.5"),
   estimate("claude-4.7", "Claude 4.7+ (estimate)", "Claude Opus 4.7 and later, Claude 5"),
@@ -73,7 +76,7 @@ const DEFINITIONS: Definition[] = [
     exact: false,
     description:
       "PAL's budget estimate: Python len(text) // 3, counting Unicode code points (an emoji is one character, not two).",
-    load: () => palBudgetEstimate,
+    direct: palBudgetEstimate,
   },
   {
     id: "chars/4",
@@ -81,23 +84,37 @@ const DEFINITIONS: Definition[] = [
     exact: false,
     description:
       "PAL's reported total: Python len(text) // 4, counting Unicode code points (an emoji is one character, not two).",
-    load: () => palReportedEstimate,
+    direct: palReportedEstimate,
   },
 ];
 
 function toCounter(definition: Definition): TokenCounter {
-  const { load, ...meta } = definition;
-  let count: CountFn | null = null;
-  return {
-    ...meta,
-    count(text: string): number {
-      count ??= load();
-      return count(text);
-    },
+  if ("direct" in definition) {
+    const { direct, ...meta } = definition;
+    return { ...meta, count: direct, measure: (text) => ({ tokens: direct(text), estimated: false }) };
+  }
+  const { engine: engineId, factor, ...meta } = definition;
+  let base: MeasureFn | null = null;
+  const measure = (text: string): TokenCount => {
+    const counted = (base ??= engine(engineId))(text);
+    return { tokens: scaled(counted.tokens, factor), estimated: counted.estimated };
   };
+  return { ...meta, count: (text) => measure(text).tokens, measure };
 }
 
 const COUNTERS: ReadonlyMap<TokenizerId, TokenCounter> = new Map(DEFINITIONS.map((d) => [d.id, toCounter(d)]));
+const RECIPES: ReadonlyMap<TokenizerId, EngineRecipe> = new Map(DEFINITIONS.flatMap((d) => ("engine" in d ? [[d.id, { engine: d.engine, factor: d.factor }] as const] : [])));
+
+/** The engine and factor behind counter `id`; null for PAL's estimates (cheap, counted in place). */
+export function engineRecipe(id: TokenizerId): EngineRecipe | null {
+  getTokenizer(id);
+  return RECIPES.get(id) ?? null;
+}
+
+/** A count from `engineRecipe(id)`'s engine, scaled as counter `id` scales it. */
+export function scaleEngineCount(recipe: EngineRecipe, counted: TokenCount): TokenCount {
+  return { tokens: scaled(counted.tokens, recipe.factor), estimated: counted.estimated };
+}
 
 /** Every counter, in a fixed order: exact tokenizers, estimates, PAL's character estimates. */
 export function listTokenizers(): TokenCounter[] {

@@ -907,17 +907,17 @@ describe("real token totals", () => {
     const contents = ["Why do sessions drop after a refresh?", "Because `expiresAt` is never updated. 修正 ✅"];
     for (const [i, content] of contents.entries()) await newTurn(thread.id, { role: i ? "assistant" : "user", content });
     const expected = contents.reduce((sum, c) => sum + countTokens(c), 0);
-    expect((await fetchThread(thread.id)).thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
+    expect((await fetchThread(thread.id)).thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected, estimated: false });
 
     const listed = await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }));
-    expect(listed.items.find((t) => t.id === thread.id)?.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
+    expect(listed.items.find((t) => t.id === thread.id)?.tokens).toEqual({ tokenizer: "o200k_base", count: expected, estimated: false });
 
     const exported = await (await api.exportThread(thread.id)).text();
     const copy = await json<{ threadIds: string[] }>(await api.importDocuments(exported, "?mode=copy"));
     const copyId = copy.threadIds[0]!;
     // Imported turns are counted as they are imported: listed with their total before any read.
     const after = await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }));
-    expect(after.items.find((t) => t.id === copyId)?.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
-    expect((await fetchThread(copyId)).thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected });
+    expect(after.items.find((t) => t.id === copyId)?.tokens).toEqual({ tokenizer: "o200k_base", count: expected, estimated: false });
+    expect((await fetchThread(copyId)).thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected, estimated: false });
   });
 });

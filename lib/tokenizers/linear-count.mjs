@@ -1,0 +1,171 @@
+// Token counting in linear time, shared by lib/tokenizers/engines.ts (this thread) and
+// lib/tokenizers/count-worker.mjs (the worker), so the two can never count differently. Plain
+// JavaScript: the worker loads it from disk at run time and the app's bundler may bundle it too.
+//
+// Every tokenizer here splits text into pre-tokens with a regular expression and runs byte-pair
+// merges inside each one. The merge is quadratic in the pre-token's length (gpt-tokenizer's
+// splices an array per merge), and a run of one kind of character (100,000 "A", CJK without
+// punctuation, emoji, spaces) is a single pre-token: 400,000 "A" took 73 s in o200k. Such runs
+// are cut into pieces of at most MAX_RUN_BYTES of UTF-8 before counting, and the pieces' counts
+// are summed; a count that needed a cut says so (`estimated`). Text without such a run is counted
+// in one call, exactly as the package counts it.
+import { createRequire } from "node:module";
+
+/**
+ * The longest run counted whole, in UTF-8 bytes (merges work on bytes): 256 bytes is 256 letters,
+ * 85 CJK characters or 64 emoji. Ordinary text has next to no run this long (2 of 10,834 texts in
+ * the real transcripts, both box-drawing table borders), and a pre-token this long costs at most
+ * a few microseconds a byte.
+ */
+export const MAX_RUN_BYTES = 256;
+
+/**
+ * Longer runs are cut into pieces of at most this many bytes. Smaller than MAX_RUN_BYTES because
+ * the merge is quadratic: 10 MB of CJK in 128-byte pieces counts about 3 times faster in o200k
+ * than in 256-byte pieces (measured in scripts/bench.ts, section "linear-count").
+ */
+export const PIECE_BYTES = 128;
+
+/**
+ * A run is a stretch of one kind of character, the kinds the pre-tokenizers keep together:
+ * letters (with their combining marks), digits (likewise) and everything else (whitespace,
+ * punctuation, symbols and emoji, which o200k's `[^\s\p{L}\p{N}]+[\r\n/]*` and
+ * `\s*[\r\n]+` may join into one pre-token). A pre-token never spans more than one run plus a
+ * character, so cutting the runs bounds every pre-token. Sticky, and matched with `test` so no
+ * match arrays are made: lastIndex is the run's end.
+ */
+const RUN = /\p{L}[\p{L}\p{M}]*|\p{N}[\p{N}\p{M}]*|[^\p{L}\p{N}]+/uy;
+
+/** UTF-8 bytes of the code point starting at `i`, and its length in UTF-16 units. */
+function utf8Bytes(text, i) {
+  const unit = text.charCodeAt(i);
+  if (unit < 0x80) return 1;
+  if (unit < 0x800) return 2;
+  if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) return 4;
+  }
+  return 3;
+}
+
+/** UTF-8 bytes of text[start, end). */
+function runBytes(text, start, end) {
+  let bytes = 0;
+  for (let i = start; i < end; i += unitsAt(text, i)) bytes += utf8Bytes(text, i);
+  return bytes;
+}
+
+/** UTF-16 units of the code point starting at `i`: 2 for a surrogate pair, else 1. */
+function unitsAt(text, i) {
+  return utf8Bytes(text, i) === 4 ? 2 : 1;
+}
+
+/**
+ * The offsets where `text` must be cut so that every run longer than MAX_RUN_BYTES is counted in
+ * pieces of at most PIECE_BYTES, in increasing order; empty when none must be. Cuts fall between
+ * code points, never inside a surrogate pair. Linear: one regular-expression pass over the runs,
+ * and one walk over each long run.
+ */
+export function cutPoints(text, { maxRunBytes = MAX_RUN_BYTES, pieceBytes = PIECE_BYTES } = {}) {
+  const cuts = [];
+  // A UTF-16 unit is at most 3 bytes of UTF-8: a text this short holds no long run.
+  if (text.length * 3 <= maxRunBytes) return cuts;
+  let start = 0;
+  while (start < text.length) {
+    RUN.lastIndex = start;
+    RUN.test(text);
+    const end = RUN.lastIndex > start ? RUN.lastIndex : start + 1;
+    if ((end - start) * 3 > maxRunBytes && runBytes(text, start, end) > maxRunBytes) {
+      let bytes = 0;
+      for (let i = start; i < end; i += unitsAt(text, i)) {
+        const size = utf8Bytes(text, i);
+        if (bytes + size > pieceBytes) {
+          cuts.push(i);
+          bytes = 0;
+        }
+        bytes += size;
+      }
+    }
+    start = end;
+  }
+  return cuts;
+}
+
+/** Distinct pieces of one text whose counts are remembered: a run of one character repeats its piece. */
+const PIECE_MEMO_ENTRIES = 256;
+
+/**
+ * `count` applied in linear time: the text whole when it has no long run (exact), else the sum
+ * over the pieces between cutPoints (`estimated`: a token or so per cut may differ).
+ */
+export function countLinear(text, count, limits) {
+  const cuts = cutPoints(text, limits);
+  if (cuts.length === 0) return { tokens: count(text), estimated: false };
+  const memo = new Map();
+  const countPiece = (piece) => {
+    let tokens = memo.get(piece);
+    if (tokens === undefined) {
+      tokens = count(piece);
+      if (memo.size < PIECE_MEMO_ENTRIES) memo.set(piece, tokens);
+    }
+    return tokens;
+  };
+  let tokens = 0;
+  let from = 0;
+  for (const cut of cuts) {
+    tokens += countPiece(text.slice(from, cut));
+    from = cut;
+  }
+  tokens += countPiece(text.slice(from));
+  return { tokens, estimated: true };
+}
+
+const load = createRequire(import.meta.url);
+
+// Special-token strings such as "<|endoftext|>" in the text are counted as ordinary text: the
+// packages throw on them by default, and a transcript that quotes one is still just text.
+const PLAIN_TEXT = { disallowedSpecial: new Set() };
+
+/** Each engine's package, loaded on first use (a vocabulary is several MB and 100-500 ms to parse). */
+const LOADERS = {
+  o200k_base: () => {
+    const encoding = load("gpt-tokenizer/encoding/o200k_base");
+    return (text) => encoding.countTokens(text, PLAIN_TEXT);
+  },
+  cl100k_base: () => {
+    const encoding = load("gpt-tokenizer/encoding/cl100k_base");
+    return (text) => encoding.countTokens(text, PLAIN_TEXT);
+  },
+  "claude-legacy": () => {
+    const { Tokenizer } = load("ai-tokenizer");
+    const tokenizer = new Tokenizer(load("ai-tokenizer/encoding/claude"));
+    // Empty allowed and disallowed lists: special-token strings are encoded as plain text.
+    return (text) => tokenizer.encode(text, [], []).length;
+  },
+  llama3: () => {
+    const { llama3Tokenizer } = load("llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs");
+    const options = { bos: false, eos: false };
+    return (text) => llama3Tokenizer.encode(text, options).length;
+  },
+};
+
+/** The engines this module counts with: the real tokenizers every registry counter is built on. */
+export const ENGINE_IDS = Object.freeze(Object.keys(LOADERS));
+
+const engines = new Map();
+
+/**
+ * The linear counter of engine `id` (one of ENGINE_IDS): text to `{ tokens, estimated }`.
+ * Loaded on first use.
+ */
+export function engine(id) {
+  let counter = engines.get(id);
+  if (!counter) {
+    const loader = LOADERS[id];
+    if (!loader) throw new Error(`Unknown tokenizer engine "${id}". Known engines: ${ENGINE_IDS.join(", ")}.`);
+    const count = loader();
+    counter = (text) => (text === "" ? { tokens: 0, estimated: false } : countLinear(text, count));
+    engines.set(id, counter);
+  }
+  return counter;
+}
