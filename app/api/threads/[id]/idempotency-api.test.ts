@@ -4,13 +4,13 @@
  * OpenAI-compatible server on 127.0.0.1. A retry answers the first result without writing again.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { deleteExpiredIdempotencyKeys } from "@/lib/db/idempotency";
 import { IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENCY_PENDING_ABANDONED_MS } from "@/lib/domain/idempotency";
-import { LLM_ENV } from "@/lib/llm/config";
 import { BASE, json, params } from "@/lib/testing/api";
-import { answer, startFakeOpenAi, type FakeOpenAi } from "@/lib/testing/fake-openai";
+import { answer, type FakeOpenAi } from "@/lib/testing/fake-openai";
+import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { expectError, newThread, newTurn, restoreServerEnv, rowCounts, setServerEnv } from "@/lib/testing/integration";
 import { POST as compactionsPost } from "./compactions/route";
 import { POST as continuePost } from "./continue/route";
@@ -103,29 +103,13 @@ async function storedKeys(threadId: string) {
   return (await db()).idempotencyKey.findMany({ where: { threadId } });
 }
 
+const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: "sk-test-idempotency-0123456789", chatModel: "openai-compatible:test-model" }));
 let fake: FakeOpenAi;
-const saved = Object.fromEntries(Object.values(LLM_ENV).map((name) => [name, process.env[name]]));
-
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterAll(() => fake.close());
 beforeEach(() => {
-  for (const name of Object.values(LLM_ENV)) delete process.env[name];
-  process.env[LLM_ENV.openaiCompatibleBaseUrl] = fake.baseUrl;
-  process.env[LLM_ENV.openaiCompatibleApiKey] = "sk-test-idempotency-0123456789";
-  process.env[LLM_ENV.chatModel] = "openai-compatible:test-model";
-  fake.requests.length = 0;
+  fake = llm.server;
   fake.answerWith(answer("Decode first, then compare."));
 });
-afterEach(() => {
-  fake.dropConnections();
-  restoreServerEnv();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+afterEach(() => restoreServerEnv());
 
 describe.each(ENDPOINTS)("Idempotency-Key on POST /api/threads/:id/$name", (endpoint) => {
   it("answers a retry with the first result (same status, same ids) and writes nothing the second time", async () => {

@@ -4,15 +4,15 @@
  * and the LLM summariser as a background job against a small OpenAI-compatible server on
  * 127.0.0.1 whose received requests are asserted.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DELETE as jobDelete, GET as jobGet } from "@/app/api/compaction-jobs/[jobId]/route";
 import { JOB_HEARTBEAT_MS, JOB_STALE_MS } from "@/lib/compaction/jobs";
 import { db } from "@/lib/db/client";
 import { createJob, finishJob } from "@/lib/db/compactions";
-import { LLM_ENV } from "@/lib/llm/config";
 import { SUMMARIZER_SYSTEM_PROMPT } from "@/lib/llm/summarize";
 import { json, jsonRequest, params } from "@/lib/testing/api";
-import { answer, fail, hang, startFakeOpenAi, type FakeOpenAi } from "@/lib/testing/fake-openai";
+import { answer, fail, hang, type FakeOpenAi } from "@/lib/testing/fake-openai";
+import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { api, expectError, fetchThread, newThread, newTurn, rowCounts, sleep } from "@/lib/testing/integration";
 import { POST as jobsPost } from "../compaction-jobs/route";
 import { GET as compactionsGet, POST as compactionsPost } from "./route";
@@ -218,24 +218,10 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
 });
 
 describe("the LLM summariser as a background job", () => {
+  const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl }));
   let fake: FakeOpenAi;
-  const saved = Object.fromEntries(Object.values(LLM_ENV).map((name) => [name, process.env[name]]));
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAi();
-  });
-  afterAll(() => fake.close());
   beforeEach(() => {
-    for (const name of Object.values(LLM_ENV)) delete process.env[name];
-    process.env[LLM_ENV.openaiCompatibleBaseUrl] = fake.baseUrl;
-    fake.requests.length = 0;
-  });
-  afterEach(() => {
-    fake.dropConnections();
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    fake = llm.server;
   });
 
   const LLM = { strategy: "full", summarizer: "llm", model: "openai-compatible:local-model", instructions: "the token refresh" };

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import type { ServerResponse } from "node:http";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ASSUMED_CONTEXT_WINDOW } from "@/lib/chat/reply";
 import { EventStreamParser } from "@/lib/chat/sse";
 import { db } from "@/lib/db/client";
@@ -14,7 +14,8 @@ import type { Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
 import { LLM_ENV } from "@/lib/llm/config";
 import { json, jsonRequest, params } from "@/lib/testing/api";
-import { answer, fail, stream, startFakeOpenAi, type ChatHandler, type FakeOpenAi, type RecordedRequest } from "@/lib/testing/fake-openai";
+import { answer, fail, stream, type ChatHandler, type FakeOpenAi, type RecordedRequest } from "@/lib/testing/fake-openai";
+import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { expectError, fetchThread, newThread, newTurn, restoreServerEnv, rowCounts, setServerEnv, sleep } from "@/lib/testing/integration";
 import { GET as contextGet } from "../context/route";
 import { DELETE as messagesDelete, POST as messagesPost } from "./route";
@@ -48,29 +49,13 @@ function recordingBudget(id: string, query: string, seen: { history?: string }, 
   };
 }
 
+const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
 let fake: FakeOpenAi;
-const saved = Object.fromEntries(Object.values(LLM_ENV).map((name) => [name, process.env[name]]));
-
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterAll(() => fake.close());
 beforeEach(() => {
-  for (const name of Object.values(LLM_ENV)) delete process.env[name];
-  process.env[LLM_ENV.openaiCompatibleBaseUrl] = fake.baseUrl;
-  process.env[LLM_ENV.openaiCompatibleApiKey] = KEY;
-  process.env[LLM_ENV.chatModel] = "openai-compatible:test-model";
-  fake.requests.length = 0;
+  fake = llm.server;
   fake.answerWith(answer("Decode first, then compare."));
 });
-afterEach(() => {
-  fake.dropConnections();
-  restoreServerEnv();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+afterEach(() => restoreServerEnv());
 
 describe("POST /api/threads/:id/messages (streamed)", () => {
   it("streams the reply as server-sent events and stores both turns with attribution and usage", async () => {

@@ -4,12 +4,12 @@
  * Threadline's own words only. A provider (or a base URL set to a hostile server) can answer
  * anything, including the conversation it was sent.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Turn } from "@/lib/domain/types";
-import { LLM_ENV } from "@/lib/llm/config";
 import { MAX_ERROR_MESSAGE } from "@/lib/llm/provider";
 import { jsonRequest, params } from "@/lib/testing/api";
-import { sendJson, startFakeOpenAi, type FakeOpenAi } from "@/lib/testing/fake-openai";
+import { sendJson } from "@/lib/testing/fake-openai";
+import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { expectError, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
 import { POST as messagesPost } from "./route";
 
@@ -18,27 +18,7 @@ const CONVERSATION = "The staging database password is hunter2-rotated";
 
 const send = (id: string, body: unknown) => messagesPost(jsonRequest("POST", `/api/threads/${id}/messages?stream=0`, body), params({ id }));
 
-let fake: FakeOpenAi;
-const saved = Object.fromEntries(Object.values(LLM_ENV).map((name) => [name, process.env[name]]));
-
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-  for (const name of Object.values(LLM_ENV)) delete process.env[name];
-  process.env[LLM_ENV.openaiCompatibleBaseUrl] = fake.baseUrl;
-  process.env[LLM_ENV.openaiCompatibleApiKey] = KEY;
-  process.env[LLM_ENV.chatModel] = "openai-compatible:test-model";
-  fake.requests.length = 0;
-});
-afterEach(() => {
-  fake.dropConnections();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
 
 async function seed(): Promise<string> {
   const thread = await newThread({ toolName: "chat" });
@@ -57,8 +37,8 @@ describe("a provider's error body", () => {
   it("is cut to its status, code and the start of its message, and kept out of the stored turn", async () => {
     const id = await seed();
     // A server that echoes what it was sent, at length, with the key it was given.
-    const echo = `Upstream overloaded while processing: ${fake.baseUrl} ${KEY} ${CONVERSATION} ${"x".repeat(5_000)}`;
-    fake.answerWith((_request, res) => sendJson(res, 500, { error: { message: echo, type: "server_error", code: "upstream_overloaded" } }));
+    const echo = `Upstream overloaded while processing: ${llm.server.baseUrl} ${KEY} ${CONVERSATION} ${"x".repeat(5_000)}`;
+    llm.server.answerWith((_request, res) => sendJson(res, 500, { error: { message: echo, type: "server_error", code: "upstream_overloaded" } }));
     const error = await expectError(await send(id, { content: "And the next step?" }), 424, "provider_failed");
     expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
     expect(error.message).toMatch(/^OpenAI-compatible server answered HTTP 500, upstream_overloaded: Upstream overloaded while processing/);
@@ -72,7 +52,7 @@ describe("a provider's error body", () => {
 
   it("that is not JSON (a proxy's HTML page) shows the status text only", async () => {
     const id = await seed();
-    fake.answerWith((_request, res) => {
+    llm.server.answerWith((_request, res) => {
       res.writeHead(502, "Bad Gateway", { "content-type": "text/html", connection: "close" });
       res.end(`<html><body><script>alert(1)</script>${"<p>nginx</p>".repeat(3_000)}</body></html>`);
     });
@@ -83,7 +63,7 @@ describe("a provider's error body", () => {
 
   it("of a refused key names where the key comes from, within the limit", async () => {
     const id = await seed();
-    fake.answerWith((_request, res) => sendJson(res, 401, { error: { message: `Incorrect API key provided: ${KEY}. ${"y".repeat(2_000)}`, type: "invalid_request_error", code: "invalid_api_key" } }));
+    llm.server.answerWith((_request, res) => sendJson(res, 401, { error: { message: `Incorrect API key provided: ${KEY}. ${"y".repeat(2_000)}`, type: "invalid_request_error", code: "invalid_api_key" } }));
     const error = await expectError(await send(id, { content: "Hello?" }), 424, "provider_failed");
     expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
     expect(error.message).toMatch(/^OpenAI-compatible server refused the request \(HTTP 401, invalid_api_key\): Incorrect API key provided: \[redacted\]/);
