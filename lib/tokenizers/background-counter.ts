@@ -32,12 +32,13 @@ class CountWorker {
   private nextId = 0;
   failure: Error | null = null;
 
-  constructor(shared: boolean) {
-    // A shared worker must not keep the process alive; an import's is closed by its caller.
+  constructor(private readonly shared: boolean) {
+    // A shared worker keeps the process alive only while it has work; an import's is closed by its caller.
     if (shared) this.worker.unref();
     this.worker.on("message", (answer: { id: number; tokens?: number[]; estimated?: boolean[]; error?: string }) => {
       const waiting = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
+      if (this.shared && this.waiting.size === 0) this.worker.unref();
       if (!waiting) return;
       if (answer.error !== undefined) waiting.reject(new Error(`token counting failed: ${answer.error}`));
       else waiting.resolve(answer.tokens!.map((tokens, i) => ({ tokens, estimated: answer.estimated![i]! })));
@@ -55,6 +56,7 @@ class CountWorker {
   count(engine: EngineId, texts: string[]): Promise<TokenCount[]> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
+    if (this.shared && this.waiting.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ id, engine, texts });
