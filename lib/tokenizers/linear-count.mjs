@@ -5,24 +5,27 @@
 // Every tokenizer here splits text into pre-tokens with a regular expression and runs byte-pair
 // merges inside each one. The merge is quadratic in the pre-token's length (gpt-tokenizer's
 // splices an array per merge), and a run of one kind of character (100,000 "A", CJK without
-// punctuation, emoji, spaces) is a single pre-token: 400,000 "A" took 73 s in o200k. Such runs
-// are cut into pieces of at most MAX_RUN_BYTES of UTF-8 before counting, and the pieces' counts
-// are summed; a count that needed a cut says so (`estimated`). Text without such a run is counted
-// in one call, exactly as the package counts it.
+// punctuation, emoji, spaces) is a single pre-token: 400,000 "A" took 73 s in o200k. Runs longer
+// than MAX_RUN_BYTES of UTF-8 are cut into pieces of at most PIECE_BYTES before counting, and the
+// pieces' counts are summed; a count that needed a cut says so (`estimated`). Text without such a
+// run is counted in one call, exactly as the package counts it.
 import { createRequire } from "node:module";
 
 /**
  * The longest run counted whole, in UTF-8 bytes (merges work on bytes): 256 bytes is 256 letters,
- * 85 CJK characters or 64 emoji. Ordinary text has next to no run this long (2 of 10,834 texts in
- * the real transcripts, both box-drawing table borders), and a pre-token this long costs at most
- * a few microseconds a byte.
+ * 85 CJK characters or 64 emoji. Ordinary text has next to no run this long (3 of 10,854 texts
+ * in the real transcripts of shared/fixtures/real, all box-drawing table borders), and a pre-token
+ * this long costs at most a few microseconds a byte.
  */
 export const MAX_RUN_BYTES = 256;
 
 /**
  * Longer runs are cut into pieces of at most this many bytes. Smaller than MAX_RUN_BYTES because
- * the merge is quadratic: 10 MB of CJK in 128-byte pieces counts about 3 times faster in o200k
- * than in 256-byte pieces (measured in scripts/bench.ts, section "linear-count").
+ * the merge is quadratic: a million random CJK characters took 0.5 s in o200k in 128-byte pieces,
+ * 1.8 s in 256-byte ones. Each cut may move the count by a few tokens (at most 3 measured): 0.15%
+ * on the real transcripts' cut texts; on long runs 0 to 0.8% for letters, CJK, emoji and digits
+ * (Claude's vocabulary: 16% on digits), more where one token covers dozens of characters (o200k
+ * on box drawing: +52%; Claude's vocabulary on spaces: 157 tokens for 20,000 instead of 21).
  */
 export const PIECE_BYTES = 128;
 
@@ -36,7 +39,7 @@ export const PIECE_BYTES = 128;
  */
 const RUN = /\p{L}[\p{L}\p{M}]*|\p{N}[\p{N}\p{M}]*|[^\p{L}\p{N}]+/uy;
 
-/** UTF-8 bytes of the code point starting at `i`, and its length in UTF-16 units. */
+/** UTF-8 bytes of the code point starting at `i` (a lone surrogate as 3, as TextEncoder writes U+FFFD). */
 function utf8Bytes(text, i) {
   const unit = text.charCodeAt(i);
   if (unit < 0x80) return 1;
@@ -96,7 +99,7 @@ const PIECE_MEMO_ENTRIES = 256;
 
 /**
  * `count` applied in linear time: the text whole when it has no long run (exact), else the sum
- * over the pieces between cutPoints (`estimated`: a token or so per cut may differ).
+ * over the pieces between cutPoints (`estimated`: a few tokens per cut may differ).
  */
 export function countLinear(text, count, limits) {
   const cuts = cutPoints(text, limits);
