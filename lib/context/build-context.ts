@@ -6,6 +6,7 @@ import {
   codePointLength,
   conversationFileList,
   palCountTokens,
+  palFileBlock,
   palReportTokens,
   planConversationHistory,
   renderConversationHistory,
@@ -21,7 +22,7 @@ import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
-import { rememberingLongTexts } from "@/lib/tokenizers/memo";
+import { rememberCounts, rememberingLongTexts } from "@/lib/tokenizers/memo";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
 import { turnShellCounter } from "./shell-tokens";
@@ -72,6 +73,8 @@ type Counting = {
   reportTokens: (text: string) => number;
   /** A turn's tokens from its outline and its content's stored measure. */
   turnTokens: (turn: HistoryTurnOutline, turnNumber: number, contentMeasure: number) => number;
+  /** Counts long texts countTokens will be asked for (file blocks) ahead, off the event loop. */
+  countAhead: (texts: string[]) => Promise<void>;
 };
 
 const shellTemplateCounts = new Map<string, Map<string, number>>();
@@ -94,6 +97,7 @@ function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
       reportTokens: palReportTokens,
       // floor(code points / 3) of the whole turn text, exactly as PAL counts it
       turnTokens: (turn, turnNumber, codePoints) => Math.floor((codePointLength(turnShell(turn, turnNumber)) + codePoints) / 3),
+      countAhead: async () => {},
     };
   }
   let counter;
@@ -113,6 +117,7 @@ function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
     reportTokens: count,
     // The turn's header and content counted apart: a token or so off where a tokenizer would merge across them.
     turnTokens: (turn, turnNumber, contentTokens) => shellTokens(turn, turnNumber) + contentTokens,
+    countAhead: async (texts) => rememberCounts(counter.id, texts, (await countTexts(counter.id, texts)).map((counted) => counted.tokens)),
   };
 }
 
@@ -139,6 +144,7 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
 
   const paths = conversationFileList(turns);
   const files = await resolveFiles(turns, paths);
+  await counting.countAhead([...files].flatMap(([path, file]) => (file.ok ? [palFileBlock(path, file)] : [])));
   const built = await assemble({
     threadId: current.id,
     toolName: current.toolName,

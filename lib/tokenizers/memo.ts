@@ -14,12 +14,30 @@ const counts = new Map<string, number>();
 export function rememberingLongTexts(tokenizerId: string, count: (text: string) => number): (text: string) => number {
   return (text) => {
     if (text.length < MIN_MEMO_LENGTH) return count(text);
-    const key = `${tokenizerId}\u0000${createHash("sha1").update(text).digest("base64")}`;
+    const key = keyOf(tokenizerId, text);
     const known = counts.get(key);
     if (known !== undefined) return known;
     const tokens = count(text);
-    if (counts.size >= MAX_ENTRIES) counts.delete(counts.keys().next().value!);
-    counts.set(key, tokens);
+    remember(key, tokens);
     return tokens;
   };
+}
+
+/**
+ * Remembers counts measured elsewhere (on the counting worker, before a preview plans), so that
+ * rememberingLongTexts answers them without counting on the request's thread.
+ */
+export function rememberCounts(tokenizerId: string, texts: readonly string[], tokens: readonly number[]): void {
+  texts.forEach((text, i) => {
+    if (text.length >= MIN_MEMO_LENGTH) remember(keyOf(tokenizerId, text), tokens[i]!);
+  });
+}
+
+function keyOf(tokenizerId: string, text: string): string {
+  return `${tokenizerId}\u0000${createHash("sha1").update(text).digest("base64")}`;
+}
+
+function remember(key: string, tokens: number): void {
+  if (counts.size >= MAX_ENTRIES) counts.delete(counts.keys().next().value!);
+  counts.set(key, tokens);
 }
