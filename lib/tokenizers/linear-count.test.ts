@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectFormat, isTranscriptPath, parseDetected } from "@/lib/importers";
-import { countLinear, cutPoints, engine, ENGINE_IDS, MAX_RUN_BYTES, PIECE_BYTES, type EngineId } from "./linear-count.mjs";
+import { COUNTED_PIECES, countLinear, cutPoints, engine, ENGINE_IDS, MAX_RUN_BYTES, PIECE_BYTES, type EngineId } from "./linear-count.mjs";
 
 const load = createRequire(import.meta.url);
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -100,6 +100,20 @@ describe("countLinear", () => {
     const text = `head ${"語".repeat(1_000)} tail`;
     const counted = countLinear(text, (t) => bytes(t));
     expect(counted).toEqual({ tokens: bytes(text), estimated: true });
+  });
+
+  it("counts evenly spaced pieces of a very long run and scales them by length, within 1%", () => {
+    const text = `head ${randomCjk(300_000)} middle ${randomEmoji(100_000)} tail`;
+    const cuts = [0, ...cutPoints(text), text.length];
+    expect(cuts.length - 1).toBeGreaterThan(2 * COUNTED_PIECES);
+    const count = packageCount("o200k_base");
+    let everyPiece = 0;
+    for (let i = 1; i < cuts.length; i++) everyPiece += count(text.slice(cuts[i - 1], cuts[i]));
+    const calls: string[] = [];
+    const sampled = countLinear(text, (piece) => (calls.push(piece), count(piece)));
+    expect(sampled.estimated).toBe(true);
+    expect(calls.length).toBeLessThanOrEqual(COUNTED_PIECES + 2 * 2 + 1);
+    expect(Math.abs(sampled.tokens - everyPiece) / everyPiece).toBeLessThan(0.01);
   });
 });
 
