@@ -1,4 +1,5 @@
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import { resolveLargeValues } from "./large-values";
 
 type Adapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
@@ -38,7 +39,7 @@ function decodeRows<R extends { rows: unknown[][] }>(result: R): R {
   return result;
 }
 
-const encodeQuery = (query: Query): Query => ({ ...query, args: query.args.map(encodeParameter) });
+const encodeQuery = (query: Query): Query => ({ ...query, args: resolveLargeValues(query.args).map(encodeParameter) });
 
 /** Wraps the Prisma adapter so every statement's text parameters are encoded and results decoded. */
 export function keepNulCharacters(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {

@@ -1,7 +1,15 @@
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import { resolveLargeValues } from "./large-values";
 
 type Adapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
+type Query = Parameters<Adapter["queryRaw"]>[0];
+
+/** The statement with the large values (lib/db/large-values.ts) a write named by placeholder. */
+const withValues = (query: Query): Query => {
+  const args = resolveLargeValues(query.args);
+  return args === query.args ? query : { ...query, args };
+};
 
 /**
  * Makes every statement on the one SQLite connection wait while an interactive transaction is open.
@@ -42,8 +50,8 @@ function serializedAdapter(adapter: Adapter, lock: FifoLock): Adapter {
   const serialized: Adapter = {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (query) => lock.run(() => adapter.queryRaw(query)),
-    executeRaw: (query) => lock.run(() => adapter.executeRaw(query)),
+    queryRaw: (query) => lock.run(() => adapter.queryRaw(withValues(query))),
+    executeRaw: (query) => lock.run(() => adapter.executeRaw(withValues(query))),
     executeScript: (script) => lock.run(() => adapter.executeScript(script)),
     dispose: () => adapter.dispose(),
     startTransaction: async (isolationLevel) => {
@@ -60,8 +68,8 @@ function serializedAdapter(adapter: Adapter, lock: FifoLock): Adapter {
         provider: transaction.provider,
         adapterName: transaction.adapterName,
         options: transaction.options,
-        queryRaw: (query) => transaction.queryRaw(query),
-        executeRaw: (query) => transaction.executeRaw(query),
+        queryRaw: (query) => transaction.queryRaw(withValues(query)),
+        executeRaw: (query) => transaction.executeRaw(withValues(query)),
         commit: () => transaction.commit().finally(release),
         rollback: () => transaction.rollback().finally(release),
       };

@@ -17,6 +17,7 @@ import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { ancestorIds, containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
+import { withLargeValues, type LargeValue } from "./large-values";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
 import { snapshotReads, WRITE_TRANSACTION } from "./transactions";
@@ -128,7 +129,8 @@ export async function appendTurn(
   const existing = await loadThreadRow(threadId);
   if (existing.turnCount >= maxTurns.value) throw turnLimitError(threadId, maxTurns.value);
   const [counted] = await countTexts(DEFAULT_TOKENIZER_ID, [input.content]);
-  return client.$transaction(async (tx) => {
+  // Long texts go to the driver beside Prisma's query compiler (lib/db/large-values.ts).
+  return withLargeValues((large) => client.$transaction(async (tx) => {
     const now = new Date();
     const claimed = await tx.thread.updateMany({
       where: { id: threadId, turnCount: { lt: maxTurns.value }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
@@ -151,7 +153,7 @@ export async function appendTurn(
         threadId,
         index: row.turnCount - 1,
         role: input.role,
-        content: input.content,
+        content: large(input.content),
         timestamp: now,
         files: JSON.stringify(input.files ?? []),
         images: JSON.stringify(input.images ?? []),
@@ -159,9 +161,9 @@ export async function appendTurn(
         modelProvider: input.modelProvider ?? null,
         modelName: input.modelName ?? null,
         modelMetadata: jsonOrNull(input.modelMetadata),
-        parts: storedParts(input.parts, input.content),
+        parts: nullOr(storedParts(input.parts, input.content), large),
         tokenEstimate: tokens,
-        snapshots: { create: (input.fileSnapshots ?? []).map((snapshot, position) => ({ position, ...snapshot })) },
+        snapshots: { create: (input.fileSnapshots ?? []).map((snapshot, position) => ({ position, path: snapshot.path, content: large(snapshot.content) })) },
       },
       include: WITH_SNAPSHOTS,
     });
@@ -178,7 +180,11 @@ export async function appendTurn(
     const stored = { ...toTurn(turn), tokens: counted!.tokens, tokensEstimated: counted!.estimated };
     await beforeCommit?.(tx, stored);
     return stored;
-  }, WRITE_TRANSACTION);
+  }, WRITE_TRANSACTION));
+}
+
+function nullOr(text: string | null, large: LargeValue): string | null {
+  return text === null ? null : large(text);
 }
 
 export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> {

@@ -19,3 +19,14 @@ describe("titleFromContent", () => {
     expect(displayTitle(null)).toBe("Untitled thread");
   });
 });
+
+describe("titleFromContent on long text", () => {
+  it("equals collapsing the whole text, reading only the start", () => {
+    const cases = [`${"  \n".repeat(50_000)}first words here`, "A".repeat(1_000_000), `a ${" ".repeat(1_000_000)} b`, `${"😀".repeat(150)} tail`, `${"x".repeat(201)}😀 more`];
+    for (const text of cases) {
+      const collapsed = text.replace(/\s+/g, " ").trim();
+      const expected = Array.from(collapsed).slice(0, 100).join("");
+      expect(titleFromContent(text)).toBe(expected);
+    }
+  });
+});

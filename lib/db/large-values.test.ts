@@ -1,0 +1,47 @@
+/**
+ * Turns larger than LARGE_VALUE_CHARS reach the database beside Prisma's query compiler: what is
+ * stored, returned and exported must be exactly what was sent, on SQLite and PostgreSQL, and a
+ * text that merely looks like a placeholder is stored as it is.
+ */
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { fetchThread, newThread, newTurn } from "@/lib/testing/integration";
+import { LARGE_VALUE_CHARS, resolveLargeValues, withLargeValues } from "./large-values";
+
+describe("large values", () => {
+  it("stores a long turn, its parts and its file snapshot exactly, and answers them", async () => {
+    const thread = await newThread();
+    const content = `${"漢字かな😀\u0000 ".repeat(LARGE_VALUE_CHARS / 4)}end`;
+    const output = "x".repeat(LARGE_VALUE_CHARS + 1);
+    const snapshot = `const big = "${"y".repeat(LARGE_VALUE_CHARS * 2)}";\n`;
+    const turn = await newTurn(thread.id, {
+      role: "assistant",
+      content,
+      parts: [{ type: "text", text: content }, { type: "tool_call", id: "call_1", name: "Bash", arguments: { command: "yes" } }, { type: "tool_result", toolCallId: "call_1", content: output }],
+      files: ["src/big.ts"],
+      fileSnapshots: [{ path: "src/big.ts", content: snapshot }],
+    });
+    expect(turn.content).toBe(content);
+    const stored = await (await db()).turn.findUniqueOrThrow({ where: { id: turn.id }, include: { snapshots: true } });
+    expect(stored.content).toBe(content);
+    expect(stored.parts).toContain(output);
+    expect(stored.snapshots.map((s) => s.content)).toEqual([snapshot]);
+    const { turns } = await fetchThread(thread.id);
+    expect(turns[0]!.content).toBe(content);
+  });
+
+  it("leaves a text that looks like a placeholder alone, and nothing pending after the write", async () => {
+    const thread = await newThread();
+    const lookalike = "\u0000threadline-large-value:3f1c2e4a-1111-4222-8333-444455556666";
+    const turn = await newTurn(thread.id, { role: "user", content: lookalike });
+    expect(turn.content).toBe(lookalike);
+    let placeholder = "";
+    await withLargeValues(async (large) => {
+      placeholder = large("z".repeat(LARGE_VALUE_CHARS));
+      expect(placeholder).not.toContain("z");
+      expect(resolveLargeValues([1, placeholder, lookalike])).toEqual([1, "z".repeat(LARGE_VALUE_CHARS), lookalike]);
+      expect(large("short")).toBe("short");
+    });
+    expect(resolveLargeValues([placeholder])).toEqual([placeholder]);
+  });
+});

@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+
+/**
+ * Large text handed to the database beside Prisma rather than through it. Prisma's query compiler
+ * (WebAssembly, on the event loop) copies and parses every value of a query: a 10 MB turn took
+ * about a second to compile, during which the server answered nothing. A write names such a value
+ * by a short placeholder instead; the driver adapter (lib/db/serialized-adapter.ts for SQLite,
+ * lib/db/postgres-text.ts for PostgreSQL) puts the text back into the statement's arguments just
+ * before the driver runs it. The placeholders are random: content cannot name another write's value.
+ */
+
+/** Below this, compiling costs well under a millisecond: the text goes through Prisma as it is. */
+export const LARGE_VALUE_CHARS = 64 * 1024;
+const PLACEHOLDER_PREFIX = "\u0000threadline-large-value:";
+
+const pending = new Map<string, string>();
+
+/** A function that swaps a large text for its placeholder, valid while `write` runs. */
+export type LargeValue = (text: string) => string;
+
+export async function withLargeValues<T>(write: (large: LargeValue) => Promise<T>): Promise<T> {
+  const mine: string[] = [];
+  const large: LargeValue = (text) => {
+    if (text.length < LARGE_VALUE_CHARS) return text;
+    const placeholder = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
+    pending.set(placeholder, text);
+    mine.push(placeholder);
+    return placeholder;
+  };
+  try {
+    return await write(large);
+  } finally {
+    for (const placeholder of mine) pending.delete(placeholder);
+  }
+}
+
+/** A statement's arguments with every placeholder replaced by its text (the same array when there is none). */
+export function resolveLargeValues<A>(args: A[]): A[] {
+  if (pending.size === 0) return args;
+  let resolved: A[] | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (typeof arg !== "string" || !arg.startsWith(PLACEHOLDER_PREFIX)) continue;
+    const text = pending.get(arg);
+    if (text === undefined) continue;
+    resolved ??= [...args];
+    resolved[i] = text as A;
+  }
+  return resolved ?? args;
+}
