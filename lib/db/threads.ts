@@ -287,8 +287,10 @@ export async function purgeThread(id: string): Promise<void> {
   await client.$transaction(async (tx) => {
     const deleted = await tx.thread.deleteMany({ where: { id } });
     if (deleted.count === 0) throw notFound(id);
-    // Summaries written for it go with it (they quote its turns).
+    // Summaries written for it go with it (they quote its turns), and so do the answers its
+    // Idempotency-Keys would replay (they name its turns).
     await tx.compactionJob.deleteMany({ where: { threadId: id } });
+    await tx.idempotencyKey.deleteMany({ where: { threadId: id } });
   }, WRITE_TRANSACTION);
 }
 

@@ -11,7 +11,7 @@ import { IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENCY_PENDING_ABANDONED_MS } from "@/lib/
 import { BASE, json, params } from "@/lib/testing/api";
 import { answer, type FakeOpenAi } from "@/lib/testing/fake-openai";
 import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
-import { expectError, newThread, newTurn, restoreServerEnv, rowCounts, setServerEnv } from "@/lib/testing/integration";
+import { api, expectError, newThread, newTurn, restoreServerEnv, rowCounts, setServerEnv } from "@/lib/testing/integration";
 import { POST as compactionsPost } from "./compactions/route";
 import { POST as continuePost } from "./continue/route";
 import { POST as forksPost } from "./forks/route";
@@ -276,6 +276,14 @@ describe("Idempotency-Key: the rest of the contract", () => {
     expect(replay).toMatchObject({ userTurn: { content: "How do I fix it?" }, turn: { content: "Decode first, then compare." }, model: "openai-compatible:test-model" });
     for (const turnId of messages.ids(replay)) expect(events).toContain(turnId);
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it("forgets a purged thread's keys: a retry after the purge finds no thread instead of an answer naming its turns", async () => {
+    const id = await seed();
+    await created(await call(turns, id, turns.body, "before-purge"));
+    expect((await api.deleteThread(id)).status).toBe(204);
+    expect(await storedKeys(id)).toEqual([]);
+    await expectError(await call(turns, id, turns.body, "before-purge"), 404, "not_found");
   });
 
   it("deletes keys older than 24 hours now and then, and only those", async () => {
