@@ -15,11 +15,17 @@ export async function getTurn(threadId: string, index: number, visibility: { inc
   await getThread(threadId, visibility); // not_found or expired, as for the whole thread
   const row = await (await db()).turn.findUnique({
     where: { threadId_index: { threadId, index } },
-    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true } } },
+    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
   });
   if (!row) throw new AppError("not_found", `Thread ${threadId} has no turn ${index}`);
   // Counted when the thread was read, as every turn is before its long content can be asked for.
-  return { ...toTurn(row), tokens: row.tokenCounts[0]?.tokens ?? null };
+  return withStoredCount(row);
+}
+
+/** The turn with its stored default-tokenizer count, as the whole thread gives it. */
+function withStoredCount(row: Parameters<typeof toTurn>[0] & { tokenCounts: { tokens: number; estimated: boolean }[] }): Turn {
+  const count = row.tokenCounts[0];
+  return { ...toTurn(row), tokens: count?.tokens ?? null, ...(count ? { tokensEstimated: count.estimated } : {}) };
 }
 
 /**
@@ -30,9 +36,9 @@ export async function setTurnMetadata(threadId: string, index: number, metadata:
   const row = await (await db()).turn.update({
     where: { threadId_index: { threadId, index } },
     data: { modelMetadata: jsonOrNull(metadata) },
-    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true } } },
+    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
   });
-  return { ...toTurn(row), tokens: row.tokenCounts[0]?.tokens ?? null };
+  return withStoredCount(row);
 }
 
 /**

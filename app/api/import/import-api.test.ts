@@ -146,7 +146,7 @@ describe("GET /api/threads/:id/export", () => {
     });
     // fileSnapshots is written only when a turn has some.
     expect(exportedTurns).toEqual(
-      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, usage: _u, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
+      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, tokensEstimated: _ce, usage: _u, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
     );
     expect(Object.keys(exportedTurns[0]!)).toEqual([
       "id", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts",
@@ -332,7 +332,7 @@ describe("POST /api/import", () => {
     const expected = ["hello", "hi there"].map((text) => o200k.count(text));
     expect(stored.map((row) => row.tokens)).toEqual(expected);
     const { thread } = await fetchThread(result.threadIds[0]!);
-    expect(thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected[0]! + expected[1]! });
+    expect(thread.tokens).toEqual({ tokenizer: "o200k_base", count: expected[0]! + expected[1]!, estimated: false });
   });
 
   it("keeps a parent link that points outside the document, with a warning when it is not here", async () => {
