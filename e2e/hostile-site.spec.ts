@@ -181,3 +181,20 @@ test.describe("behind a proxy", () => {
     expect((await send("DELETE", `/api/threads/${thread.id}`, { host: "threadline.test", origin: "https://threadline.test" }, undefined, proxied)).status).toBe(204);
   });
 });
+
+test.describe("pathological input", () => {
+  test("a turn of one character repeated 2 MB is stored, counted as an estimate and shown", async ({ page, request }) => {
+    const created = await request.post("/api/threads", { data: { toolName: "pathological", title: "One long run" } });
+    expect(created.status()).toBe(201);
+    const { thread } = (await created.json()) as { thread: { id: string } };
+    const appended = await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "tool", content: "A".repeat(2_000_000) } });
+    expect(appended.status()).toBe(201);
+    expect(await appended.json()).toMatchObject({ turn: { tokensEstimated: true, tokens: expect.any(Number) } });
+    await page.goto(`/threads/${thread.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "One long run" })).toBeVisible();
+    const counts = page.getByTestId("token-count");
+    await expect(counts.first()).toHaveText(/^~[\d.,]+k? tokens$/);
+    await expect(counts.first()).toHaveAttribute("title", /an estimate/);
+    expect((await request.delete(`/api/threads/${thread.id}`)).status()).toBe(204);
+  });
+});

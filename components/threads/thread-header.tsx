@@ -100,7 +100,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         <div className="flex gap-2">
           <dt className="text-zinc-500">Size</dt>
           <dd>
-            {plural(thread.turnCount, "turn")}, <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} />
+            {plural(thread.turnCount, "turn")}, <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} estimated={thread.tokens?.estimated} />
           </dd>
         </div>
         {thread.modelsUsed.length > 0 && (

@@ -137,7 +137,7 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
                   </span>
                 )}
                 <span>{plural(thread.turnCount, "turn")}</span>
-                <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} />
+                <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} estimated={thread.tokens?.estimated} />
                 <span>{thread.expiresAt === null ? "never expires" : thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
               </div>
             </li>

@@ -46,7 +46,7 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
         {threadLabel && <span className="min-w-0 text-xs break-words text-zinc-500">in {threadLabel}</span>}
         <span className="ml-auto flex items-center gap-3 text-xs text-zinc-500">
           {menu && <TurnMenu threadId={turn.threadId} index={turn.index} />}
-          <TokenCount tokens={turn.tokens} estimate={turn.tokenEstimate} />
+          <TokenCount tokens={turn.tokens} estimate={turn.tokenEstimate} estimated={turn.tokensEstimated} />
           <time dateTime={turn.timestamp}>{formatDateTime(turn.timestamp)}</time>
         </span>
       </header>
