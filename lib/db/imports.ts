@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { importedThreadId, importedTurnId } from "@/lib/importers/stable-id";
-import type { ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry } from "@/lib/importers/types";
+import type { ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry, ThreadIdentity } from "@/lib/importers/types";
 import { startBackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { serverSettings } from "@/lib/env";
@@ -15,14 +15,40 @@ import { mergeModels, storedParts } from "./mappers";
 export type FileImportReport = {
   name: string;
   format: ImportFormat | null;
+  /** "unchanged" when no thread changed (this content was imported before, or left every thread as it was). */
   status: "imported" | "unchanged" | "failed";
   threads: { created: number; updated: number; unchanged: number };
   turnsAdded: number;
   threadIds: string[];
+  /** Thread by thread (in threadIds' order), what the import did. */
+  threadResults: ThreadImportResult[];
   skipped: SkippedEntry[];
   warnings: string[];
   error?: string;
 };
+
+/**
+ * What importing a file did to one thread. After an import, a thread holds exactly the file's turns:
+ * - created: a new thread;
+ * - appended: the stored turns were the start of the file's, `turnsAdded` follow them;
+ * - rewritten: from turn `fromTurn` (1-based) on the stored turns differed: `turnsRemoved` were
+ *   deleted, `turnsAdded` written in their place;
+ * - truncated: the file has fewer turns: from `fromTurn` on, `turnsRemoved` were deleted;
+ * - unchanged.
+ * `identity` says where the thread's identity came from (see ThreadIdentity).
+ */
+export type ThreadImportResult = {
+  id: string;
+  title: string | null;
+  change: "created" | "appended" | "rewritten" | "truncated" | "unchanged";
+  turnsAdded: number;
+  turnsRemoved: number;
+  fromTurn?: number;
+  identity: ThreadIdentity;
+};
+
+/** What an imported thread's metadata says of the import that last wrote it. */
+type ImportedFrom = { format: ImportFormat; file: string; key: string; identity?: ThreadIdentity; sha256?: string };
 
 export type SourceFile = { name: string; sha256: string; size: number };
 
@@ -33,17 +59,34 @@ const INSERT_BATCH_CHARS = 1_000_000;
 const COUNTING_AHEAD = 8;
 
 /**
- * The "unchanged" report when a file with exactly this content was imported before and what it
- * made is still there: nothing to do. Null otherwise (after a purge of one of its threads, say,
- * the file imports again).
+ * The "unchanged" report when a file with exactly this content was imported before and every
+ * thread it made still holds what it left there: nothing to do. Null otherwise, and the file
+ * imports again: one of its threads was purged, or changed since by another import (an edited
+ * file, then this content again), or it is a thread whose identity is its file name and the name
+ * is another one, or none (`nameless`: such a file is a new conversation every time).
  */
-export async function previousImport(sha256: string, name: string): Promise<FileImportReport | null> {
+export async function previousImport(sha256: string, name: string, nameless = false): Promise<FileImportReport | null> {
   const client = await db();
-  const record = await client.importedFile.findUnique({ where: { sha256 }, select: { threadIds: true, format: true } });
+  const record = await client.importedFile.findUnique({ where: { sha256 }, select: { threadIds: true, format: true, name: true } });
   if (!record) return null;
   const ids = JSON.parse(record.threadIds) as string[];
-  if (ids.length > 0 && (await client.thread.count({ where: { id: { in: ids } } })) !== ids.length) return null;
-  return { ...unchangedReport(name, record.format as ImportFormat), threads: { created: 0, updated: 0, unchanged: ids.length }, threadIds: ids };
+  const threads = new Map((await client.thread.findMany({ where: { id: { in: ids } }, select: { id: true, title: true, metadata: true } })).map((t) => [t.id, t]));
+  const threadResults: ThreadImportResult[] = [];
+  for (const id of ids) {
+    const thread = threads.get(id);
+    const from = thread ? importedFromOf(thread.metadata) : null;
+    if (!thread || from?.sha256 !== sha256) return null;
+    const identity = from.identity ?? "source";
+    if (identity === "new" || (identity === "name" && (nameless || record.name !== name))) return null;
+    threadResults.push({ id, title: thread.title, change: "unchanged", turnsAdded: 0, turnsRemoved: 0, identity });
+  }
+  return { ...unchangedReport(name, record.format as ImportFormat), threads: { created: 0, updated: 0, unchanged: ids.length }, threadIds: ids, threadResults };
+}
+
+function importedFromOf(metadata: string | null): ImportedFrom | null {
+  if (!metadata) return null;
+  const parsed = JSON.parse(metadata) as { importedFrom?: ImportedFrom };
+  return parsed.importedFrom ?? null;
 }
 
 function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallbackTime: Date): TurnInsertRow {
@@ -54,8 +97,8 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     metadata.usage = { ...(turn.usage as Record<string, JsonValue>), source: "reported" };
   }
   const time = turn.timestamp ? new Date(turn.timestamp) : fallbackTime;
-  return {
-    id: importedTurnId(threadId, turn.key),
+  const row: TurnInsertRow = {
+    id: "",
     threadId,
     index,
     role: turn.role,
@@ -70,13 +113,18 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     parts: parts.length > 0 ? storedParts(parts, turn.content) : null,
     tokenEstimate: estimateTokens(turn.content),
   };
+  // Everything stored but the index and the fallback time (a source without times gets "now").
+  row.id = importedTurnId(threadId, turn.key, [row.role, row.content, turn.timestamp ?? null, row.files, row.images, row.toolName, row.modelProvider, row.modelName, row.modelMetadata, row.parts]);
+  return row;
 }
 
-function threadMetadata(thread: Omit<ImportedThread, "turns">, format: ImportFormat, fileName: string): JsonObject {
+/** The thread's own metadata and where it was imported from; `sha256` is the content it holds now (previousImport). */
+function threadMetadata(thread: Omit<ImportedThread, "turns">, format: ImportFormat, file: SourceFile): JsonObject {
+  const importedFrom: ImportedFrom = { format, file: file.name, key: thread.key, identity: thread.identity ?? "source", sha256: file.sha256 };
   return {
     ...(thread.metadata ?? {}),
     ...(thread.relation ? { relation: thread.relation as unknown as JsonObject } : {}),
-    importedFrom: { format, file: fileName, key: thread.key },
+    importedFrom,
   };
 }
 
@@ -123,9 +171,11 @@ type ThreadProgress = {
  * Stores a source's turns as they stream in (a 200 MB session is never in memory at once), in one
  * transaction: new threads are created; a thread imported before keeps the turns that are
  * unchanged and gets the rest (appended lines add turns; a conversation whose earlier turns
- * differ now, after a rewind say, is rewritten from the first difference). Thread and turn ids
- * come from the source's keys, so nothing is duplicated. Turns are written in batches with their
- * o200k counts. The file's hash is recorded, so an unchanged file is skipped next time.
+ * differ now, after a rewind or an edit say, is rewritten from the first difference; one that is
+ * shorter now is truncated). Thread ids come from the source's keys, turn ids from their keys and
+ * everything stored of them, so nothing is duplicated and no stale turn is kept. Turns are written
+ * in batches with their o200k counts. The file's hash is recorded, and each thread notes it, so an
+ * unchanged file is skipped next time (previousImport).
  */
 export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterable<StreamedTurn>, file: SourceFile): Promise<FileImportReport> {
   const report: FileImportReport = {
@@ -135,6 +185,7 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
     threads: { created: 0, updated: 0, unchanged: 0 },
     turnsAdded: 0,
     threadIds: [],
+    threadResults: [],
     skipped: outline.skipped,
     warnings: [...outline.warnings],
   };
@@ -198,7 +249,7 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
           source: `import:${format}`,
           project: header.project ?? null,
           initialContext: JSON.stringify(header.initialContext ?? {}),
-          metadata: JSON.stringify(threadMetadata(header, format, file.name)),
+          metadata: JSON.stringify(threadMetadata(header, format, file)),
           createdAt,
           lastUpdatedAt,
           expiresAt: null,
@@ -242,22 +293,23 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
       for (const [threadIndex, state] of [...progress.entries()].sort((a, b) => a[0] - b[0])) {
         report.threadIds.push(state.id);
         const shorter = state.divergedAt === null && state.index < state.stored.length;
-        if (state.existed && state.added === 0 && !shorter) {
-          report.threads.unchanged += 1;
-          continue;
-        }
         if (shorter) await writer.deleteTurnsFrom(state.id, state.index);
         if (state.divergedAt !== null || shorter) {
           report.warnings.push(`${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`);
         }
         const data = threadRow(state);
         if (data.title === null) data.title = titleFromContent(firstUserText.get(threadIndex) ?? "") ?? null;
+        // Unchanged threads are written too: their metadata names the content they now hold.
         if (state.existed || state.added > 0) await writer.updateThread(data);
         else await writer.createThread(data);
-        if (state.existed) report.threads.updated += 1;
-        else report.threads.created += 1;
+        const result = threadResult(state, data.title);
+        report.threadResults.push(result);
+        if (result.change === "created") report.threads.created += 1;
+        else if (result.change === "unchanged") report.threads.unchanged += 1;
+        else report.threads.updated += 1;
         report.turnsAdded += state.added;
       }
+      if (report.threadResults.length > 0 && report.threadResults.every((t) => t.change === "unchanged")) report.status = "unchanged";
       await writer.recordFile({ sha256: file.sha256, name: file.name, size: file.size, format, importedAt: now, threadIds: JSON.stringify(report.threadIds) });
     });
   } finally {
@@ -266,8 +318,17 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
   return report;
 }
 
+/** What the import did to a thread, from its progress once every turn is in. */
+function threadResult(state: ThreadProgress, title: string | null): ThreadImportResult {
+  const base = { id: state.id, title, turnsAdded: state.added, turnsRemoved: 0, identity: state.header.identity ?? "source" };
+  if (!state.existed) return { ...base, change: "created" };
+  if (state.divergedAt !== null) return { ...base, change: "rewritten", fromTurn: state.divergedAt + 1, turnsRemoved: state.stored.length - state.divergedAt };
+  if (state.index < state.stored.length) return { ...base, change: "truncated", fromTurn: state.index + 1, turnsRemoved: state.stored.length - state.index };
+  return { ...base, change: state.added > 0 ? "appended" : "unchanged" };
+}
+
 /** The report of a file skipped because its content was imported before. */
 export function unchangedReport(name: string, format: ImportFormat | null): FileImportReport {
-  return { name, format, status: "unchanged", threads: { created: 0, updated: 0, unchanged: 0 }, turnsAdded: 0, threadIds: [], skipped: [], warnings: [] };
+  return { name, format, status: "unchanged", threads: { created: 0, updated: 0, unchanged: 0 }, turnsAdded: 0, threadIds: [], threadResults: [], skipped: [], warnings: [] };
 }
 

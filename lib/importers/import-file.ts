@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
@@ -9,18 +9,25 @@ import { issuesOf } from "@/lib/validation/common";
 import { claudeCodeTurns, looksLikeClaudeCode, planClaudeCodeSession } from "./claude-code";
 import { fileDigest, fileLines, firstNonBlankLine } from "./file-lines";
 import { detectFormat, parseDetected, type ImportFormat } from "./index";
-import { ImportFormatError } from "./types";
+import { ImportFormatError, type ParsedSource } from "./types";
 
 /**
- * Imports one file of any supported format: skipped when the same content was imported before,
- * else detected (or `format`), parsed and stored in one transaction. Never throws for bad input:
- * a file that cannot be imported comes back with status "failed" and the reason, so one bad file
- * never stops the others.
+ * `nameless`: the file came without a name (an upload posted without ?name=). A conversation whose
+ * identity would be its file name (a format without ids) is then a new thread every time, never
+ * merged into an earlier nameless upload.
  */
-export async function importFile(name: string, text: string, format?: ImportFormat): Promise<FileImportReport> {
+export type ImportOptions = { nameless?: boolean };
+
+/**
+ * Imports one file of any supported format: skipped when the same content was imported before
+ * (and left its threads as they are, see previousImport), else detected (or `format`), parsed and
+ * stored in one transaction. Never throws for bad input: a file that cannot be imported comes back
+ * with status "failed" and the reason, so one bad file never stops the others.
+ */
+export async function importFile(name: string, text: string, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   const file: SourceFile = { name, sha256: createHash("sha256").update(text).digest("hex"), size: Buffer.byteLength(text) };
   return reportFailures(name, format, async () => {
-    return (await previousImport(file.sha256, name)) ?? importText(file, text, format);
+    return (await previousImport(file.sha256, name, options.nameless)) ?? importText(file, text, format, options);
   });
 }
 
@@ -28,10 +35,10 @@ export async function importFile(name: string, text: string, format?: ImportForm
  * Imports a file on disk, as importFile does. Claude Code sessions are streamed, twice (plan,
  * then turns), so a 200 MB session never sits in memory; other formats are read whole.
  */
-export async function importPath(path: string, name = path, format?: ImportFormat): Promise<FileImportReport> {
+export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   return reportFailures(name, format, async () => {
     const file: SourceFile = { name, ...(await fileDigest(path)) };
-    const previous = await previousImport(file.sha256, name);
+    const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
     if ((format === undefined || format === "claude-code") && /\.jsonl$/i.test(name) && (format === "claude-code" || isClaudeCodeLine(await firstNonBlankLine(path), name))) {
       const supply = () => fileLines(path);
@@ -39,7 +46,7 @@ export async function importPath(path: string, name = path, format?: ImportForma
       const outline = { format: "claude-code" as const, threads: plan.threads.map((p) => p.thread), skipped: plan.skipped, warnings: plan.warnings };
       return storeTurnStream(outline, claudeCodeTurns(supply, plan), file);
     }
-    return importText(file, await readFile(path, "utf8"), format);
+    return importText(file, await readFile(path, "utf8"), format, options);
   });
 }
 
@@ -52,7 +59,7 @@ function isClaudeCodeLine(line: string | null, name: string): boolean {
   }
 }
 
-async function importText(file: SourceFile, text: string, format: ImportFormat | undefined): Promise<FileImportReport> {
+async function importText(file: SourceFile, text: string, format: ImportFormat | undefined, options: ImportOptions): Promise<FileImportReport> {
   const detected = detectFormat(file.name, text, format);
   if (detected.format === "threadline") {
     const parsed = nativeDocumentSchema.safeParse(detected.document);
@@ -61,9 +68,19 @@ async function importText(file: SourceFile, text: string, format: ImportFormat |
       throw new ImportFormatError(`${file.name}: not a valid threadline/v1 document: ${first ? `${first.field}: ${first.message}` : "invalid"}`);
     }
     const result = await importDocuments([parsed.data], "strict");
-    return { ...unchangedReport(file.name, "threadline"), status: "imported", threads: { created: result.threadIds.length, updated: 0, unchanged: 0 }, turnsAdded: result.turnCount, threadIds: result.threadIds, warnings: result.warnings };
+    const threadResults = result.threadIds.map((id) => ({ id, title: null, change: "created" as const, turnsAdded: 0, turnsRemoved: 0, identity: "source" as const }));
+    return { ...unchangedReport(file.name, "threadline"), status: "imported", threads: { created: result.threadIds.length, updated: 0, unchanged: 0 }, turnsAdded: result.turnCount, threadIds: result.threadIds, threadResults, warnings: result.warnings };
   }
-  return storeParsedSource(await parseDetected(file.name, detected), file);
+  const parsed = await parseDetected(file.name, detected);
+  return storeParsedSource(options.nameless ? asNewConversations(parsed) : parsed, file);
+}
+
+/** Threads whose identity would be the file name get a key of their own: a nameless upload is a new conversation. */
+function asNewConversations(parsed: ParsedSource): ParsedSource {
+  const keys = new Map(parsed.threads.filter((t) => t.identity === "name").map((t) => [t.key, `upload:${randomUUID()}`]));
+  if (keys.size === 0) return parsed;
+  const rekey = (key: string | null | undefined) => (key ? (keys.get(key) ?? key) : key);
+  return { ...parsed, threads: parsed.threads.map((t) => ({ ...t, key: rekey(t.key)!, parentKey: rekey(t.parentKey), ...(keys.has(t.key) ? { identity: "new" as const } : {}) })) };
 }
 
 /** Bad input becomes a "failed" report naming the reason; anything else is a bug and throws. */

@@ -12,11 +12,13 @@
  * is not accepted.
  *
  * The format has no ids and no times: one file is one thread whose key is the file name without its
- * extension, so re-importing the same file updates the same thread, and a renamed file becomes a new
- * thread. A turn's key is its index in the list, so skipped entries do not shift the others' keys.
+ * extension (identity "name"), so re-importing the same file updates the same thread, and a renamed
+ * file becomes a new thread; a list imported without a name is a new thread every time
+ * (import-file.ts). A turn's key is its index in the list, so skipped entries do not shift the
+ * others' keys; its id also holds its role and content, so an edited entry is a difference.
  */
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
-import { ImportFormatError, isObject, type ImportedTurn, type ParsedSource, type SkippedEntry } from "./types";
+import { fileStem, ImportFormatError, isObject, type ImportedTurn, type ParsedSource, type SkippedEntry } from "./types";
 import { collapse } from "./text";
 
 const PLAIN_ROLES = ["user", "assistant", "system"] as const;
@@ -78,16 +80,8 @@ export function parsePlainMessages(doc: unknown, source: { name: string }): Pars
   const firstUser = turns.find((t) => t.role === "user");
   return {
     format: "plain",
-    threads: [{ key: fileStem(source.name), title: firstUser ? collapse(firstUser.content) : null, toolName: "import", turns }],
+    threads: [{ key: fileStem(source.name, "plain"), identity: "name", title: firstUser ? collapse(firstUser.content) : null, toolName: "import", turns }],
     skipped,
     warnings,
   };
 }
-
-/** `dir/chat.history.json` -> `chat.history`: the file's name without directories and its last extension. */
-function fileStem(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? name;
-  const stem = base.replace(/\.[^.]+$/, "");
-  return stem || base || "plain";
-}
-

@@ -19,15 +19,18 @@
  * - retry-prompt with a tool_name -> a tool turn whose result is an error; without one it is
  *   output-validation feedback that pydantic-ai sends as a user message -> a user turn.
  *
- * Keys. The format has no message ids and no thread id: one file is one thread whose key is the
- * file name without its extension, so re-import identity relies on the file name (re-importing the
- * same file, or a longer save of the same session under the same name, updates the same thread; a
- * renamed file becomes a new thread). A turn's key is its message's index in the list, plus
- * `:<partIndex>` when the message yields several turns; an instructions turn is `<index>:instructions`.
- * Saves only ever append, so earlier keys stay put.
+ * Keys. Messages have no ids. A history whose messages name one `conversation_id` is that
+ * conversation (identity "source", whatever the file is called). Without one (or with several) the
+ * format has no thread id: one file is one thread whose key is the file name without its extension
+ * (identity "name"): re-importing the same file, or a longer save of the same session under the same
+ * name, updates the same thread; a renamed file becomes a new thread, and a history imported without
+ * a name is a new thread every time (import-file.ts). A turn's key is its message's index in the
+ * list, plus `:<partIndex>` when the message yields several turns; an instructions turn is
+ * `<index>:instructions`. Turn ids also hold what the turn holds, so an edited message is a
+ * difference and the thread is rewritten from there.
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
-import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
+import { fileStem, ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
 import { callLine, isoUtc } from "./text";
 
 type JsonRecord = Record<string, JsonValue>;
@@ -97,8 +100,9 @@ export function parsePydanticAiMessages(doc: unknown, source: { name: string }):
     }
   });
 
+  const conversationId = conversationIds.size === 1 ? [...conversationIds][0]! : null;
   const thread: ImportedThread = {
-    key: fileStem(source.name),
+    ...(conversationId ? ({ key: `conversation:${conversationId}`, identity: "source" } as const) : ({ key: fileStem(source.name, "pydantic-ai"), identity: "name" } as const)),
     title: titleOf(turns),
     toolName: "pydantic-ai",
     createdAt: earliest(turns),
@@ -443,12 +447,6 @@ function earliest(turns: ImportedTurn[]): string | null {
 function latest(turns: ImportedTurn[]): string | null {
   const times = turns.map((t) => t.timestamp).filter((t): t is string => !!t).sort();
   return times.at(-1) ?? null;
-}
-
-/** `sessions/abc.json` -> `abc`: the file's name without directories and its last extension. */
-function fileStem(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? name;
-  return base.replace(/\.[^.]+$/, "") || base || "pydantic-ai";
 }
 
 function nonEmptyString(value: JsonValue | undefined): string | null {

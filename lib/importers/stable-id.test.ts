@@ -18,4 +18,15 @@ describe("stable ids", () => {
     expect(importedThreadId("pal", "2B1F0C9E-6A52-4D0E-9C3A-5F7D9B1E0A05")).toBe("2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a05");
     expect(importedTurnId("t", "k")).not.toBe(importedTurnId("t", "k2"));
   });
+
+  it("derive turn ids from thread, key and everything stored of the turn", () => {
+    const id = importedTurnId("t", "0", ["user", "hello", null]);
+    expect(importedTurnId("t", "0", ["user", "hello", null])).toBe(id);
+    expect(importedTurnId("t", "0", ["assistant", "hello", null])).not.toBe(id);
+    expect(importedTurnId("t", "0", ["user", "hello!", null])).not.toBe(id);
+    expect(importedTurnId("t", "0", ["user", "hello", ""])).not.toBe(id);
+    expect(importedTurnId("t", "1", ["user", "hello", null])).not.toBe(id);
+    // values are delimited: moving text from one field to the next is a difference
+    expect(importedTurnId("t", "0", ["ab", "c"])).not.toBe(importedTurnId("t", "0", ["a", "bc"]));
+  });
 });

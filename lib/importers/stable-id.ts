@@ -1,10 +1,14 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { isUuid } from "@/lib/domain/ids";
 import type { ImportFormat } from "./types";
 
 /** RFC 4122 version 5 (SHA-1, name-based) UUID: the same name always gives the same id. */
 export function stableUuid(namespace: string, name: string): string {
-  const hash = createHash("sha1").update(namespace).update("\u0000").update(name).digest();
+  return uuidOf(createHash("sha1").update(namespace).update("\u0000").update(name));
+}
+
+function uuidOf(sha1: Hash): string {
+  const hash = sha1.digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString("hex");
@@ -20,6 +24,15 @@ export function importedThreadId(format: ImportFormat, key: string): string {
   return format === "pal" && isUuid(key) ? key.toLowerCase() : stableUuid("threadline:thread", `${format}:${key}`);
 }
 
-export function importedTurnId(threadId: string, turnKey: string): string {
-  return stableUuid("threadline:turn", `${threadId}:${turnKey}`);
+/**
+ * The id of an imported turn: derived from its thread, its key and `held`, everything stored of
+ * it. A turn whose content changed under the same key (an edited list entry, which is keyed by its
+ * position; a streamed response that grew; a message the source rewrote) is then another turn, and
+ * the writer rewrites the thread from there instead of keeping the stale copy.
+ */
+export function importedTurnId(threadId: string, turnKey: string, held: readonly (string | null)[] = []): string {
+  const hash = createHash("sha1").update("threadline:turn").update("\u0000").update(`${threadId}:${turnKey}`);
+  // Each value is length-prefixed, so no two different lists hash alike.
+  for (const value of held) hash.update(value === null ? "\u0000-" : `\u0000${value.length}:`).update(value ?? "");
+  return uuidOf(hash);
 }

@@ -54,8 +54,9 @@ export type ImportedCompaction = {
 export type ImportedTurn = {
   /**
    * Stable key of the turn within its thread, from the source (message uuid, message id, line
-   * number as a last resort). Re-importing the same source must give the same keys: turn ids are
-   * derived from them, which is what makes re-import idempotent.
+   * number or list index as a last resort). Re-importing the same source must give the same keys:
+   * turn ids are derived from them and from everything stored of the turn, which is what makes
+   * re-import idempotent and an edited turn a difference (see importedTurnId).
    */
   key: string;
   role: TurnRole;
@@ -77,6 +78,15 @@ export type ImportedTurn = {
   metadata?: JsonObject;
 };
 
+/**
+ * Where an imported thread's identity comes from:
+ * - source: the source's own ids (a session id, a conversation id, a PAL thread id);
+ * - name: the file name, for formats without ids (role/content lists, pydantic-ai without a
+ *   conversation id): re-importing a file of that name updates the same thread;
+ * - new: none, a new thread every time (such a format imported without a name).
+ */
+export type ThreadIdentity = "source" | "name" | "new";
+
 /** How a thread relates to its parent thread. */
 export type ThreadRelation =
   /** Another branch of the same conversation, diverging after the parent's turn `atTurnKey`. */
@@ -93,6 +103,8 @@ export type ImportedThread = {
    * format + key, so the same conversation imported from two files is one thread.
    */
   key: string;
+  /** "name" when the key is the file name (the format has no id for the thread); absent: from the source. */
+  identity?: ThreadIdentity;
   /** Key of the parent thread (same format), for forks, sub-agents and continuations. */
   parentKey?: string | null;
   relation?: ThreadRelation | null;
@@ -134,6 +146,12 @@ export class ImportFormatError extends Error {
 
 /** Lines of a text file, numbered from 1, without their line ending. */
 export type NumberedLine = { text: string; line: number };
+
+/** `dir/chat.history.json` -> `chat.history`: the file's name without directories and its last extension; the key of a thread whose format has no id for it. */
+export function fileStem(name: string, fallback: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  return base.replace(/\.[^.]+$/, "") || base || fallback;
+}
 
 /** Narrowing helpers for untrusted JSON. */
 export function isObject(value: unknown): value is Record<string, JsonValue> {

@@ -59,7 +59,9 @@ async function spool(request: Request, file: string, limit: number): Promise<{ s
  * PAL, pydantic-ai, role/content lists) is detected, or named with ?format=; ?name= gives the file
  * name (its path relative to the folder chosen), which detection and sub-agent links use. The body
  * is spooled to a temporary file, so Claude Code sessions of any size stream through. Re-importing
- * the same content changes nothing (200 "unchanged").
+ * the same content changes nothing (200 "unchanged"); after any import, a thread holds exactly the
+ * file's turns. A format without ids (role/content lists, pydantic-ai without a conversation id)
+ * is identified by its name: posted without ?name=, it is a new thread every time.
  */
 export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
@@ -71,7 +73,9 @@ export async function POST(request: Request): Promise<Response> {
     const modeParam = params.get("mode") ?? "strict";
     const mode = modeSchema.safeParse(modeParam);
     if (!mode.success) throw new AppError("validation_failed", `mode: must be "copy" or absent; got "${modeParam.slice(0, 50)}"`);
-    const name = (params.get("name") ?? "upload").slice(0, 500);
+    // Without a name, a format without ids (a role/content list, say) is a new conversation every time.
+    const nameParam = params.get("name");
+    const name = (nameParam ?? "upload").slice(0, 500);
 
     const dir = await mkdtemp(path.join(os.tmpdir(), "threadline-import-"));
     try {
@@ -86,7 +90,7 @@ export async function POST(request: Request): Promise<Response> {
         return Response.json(await importDocuments(documents, mode.data), { status: 201 });
       }
       if (size === 0 || !head.trim()) throw new AppError("invalid_json", "The request body is empty: send the file's content");
-      const report = await importPath(file, name, formatParam ?? undefined);
+      const report = await importPath(file, name, formatParam ?? undefined, { nameless: nameParam === null });
       if (report.status === "failed") throw new AppError("unsupported_format", report.error ?? "The file could not be imported", { ...report });
       return Response.json(report, { status: report.status === "imported" ? 201 : 200 });
     } finally {

@@ -100,6 +100,25 @@ describe("POST /api/import with agent transcripts", () => {
     expect(new Set(after.map((t) => t.id)).size).toBe(after.length);
   });
 
+  it("rewrites a response that grew since the last import (a live session): its blocks come on several lines under one turn key", async () => {
+    const full = read(SESSION);
+    // Lines 8 to 10 are one API message whose last block is a tool call; the file imported after line 9 lacks it.
+    const partial = full.split("\n").slice(0, 9).join("\n") + "\n";
+    const first = await json<Report & { threadResults: { change: string }[] }>(await upload(partial, { name: `grows-${SESSION}` }));
+    const id = first.threadIds[0]!;
+    const before = (await fetchThread(id)).turns;
+    const streamed = before.findIndex((t) => t.role === "assistant" && t.parts?.some((p) => p.type === "thinking"));
+    expect(before[streamed]!.parts?.some((p) => p.type === "tool_call")).toBe(false);
+
+    const grown = await json<Report & { threadResults: { change: string; fromTurn?: number }[] }>(await upload(full, { name: `grows-${SESSION}` }));
+    expect(grown.threadResults.find((t) => t.change !== "created")).toMatchObject({ change: "rewritten", fromTurn: streamed + 1 });
+    const after = (await fetchThread(id)).turns;
+    expect(after).toHaveLength(29);
+    expect(after[streamed]!.parts?.slice(0, before[streamed]!.parts!.length)).toEqual(before[streamed]!.parts);
+    expect(after[streamed]!.parts?.at(-1)?.type).toBe("tool_call");
+    expect(after.slice(0, streamed).map((t) => t.id)).toEqual(before.slice(0, streamed).map((t) => t.id));
+  });
+
   it("imports a file again after one of its threads was purged", async () => {
     const text = read(SESSION);
     const first = await json<Report>(await upload(text, { name: SESSION }));
