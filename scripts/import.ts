@@ -75,6 +75,11 @@ for (const target of targets) {
       console.log(`${report.status.padEnd(10)} ${file}${what}`);
       for (const s of report.skipped.slice(0, 5)) console.log(`           skipped ${s.line !== undefined ? `line ${s.line}` : (s.path ?? "")}: ${s.reason}`);
       if (report.skipped.length > 5) console.log(`           ... and ${report.skipped.length - 5} more skipped entries`);
+      for (const t of report.threadResults) {
+        if (t.change === "unchanged" || t.change === "created") continue;
+        const what = t.change === "appended" ? `${t.turnsAdded} turn(s) appended` : t.change === "rewritten" ? `rewritten from turn ${t.fromTurn} (${t.turnsRemoved} replaced by ${t.turnsAdded})` : `truncated: ${t.turnsRemoved} turn(s) from turn ${t.fromTurn} removed`;
+        console.log(`           thread ${t.id}: ${what}`);
+      }
       for (const w of report.warnings) console.log(`           warning: ${w}`);
     }
   }

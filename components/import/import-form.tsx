@@ -10,6 +10,17 @@ type Upload = { file: File; name: string };
 
 type Skipped = { line?: number; path?: string; reason: string };
 
+/** What the import did to one thread (FileImportReport.threadResults). */
+type ThreadResult = {
+  id: string;
+  title: string | null;
+  change: "created" | "appended" | "rewritten" | "truncated" | "unchanged";
+  turnsAdded: number;
+  turnsRemoved: number;
+  fromTurn?: number;
+  identity: "source" | "name" | "new";
+};
+
 type FileResult =
   | { name: string; status: "waiting" | "importing" }
   | {
@@ -20,6 +31,7 @@ type FileResult =
       threadsCreated: number;
       threadsUpdated: number;
       turnsAdded: number;
+      threadResults: ThreadResult[];
       skipped: Skipped[];
       warnings: string[];
     }
@@ -192,6 +204,7 @@ function Report({ result }: { result: Extract<FileResult, { status: "imported" |
         {threads.length > 0 ? threads.join(", ") : "no thread changed"}, {plural(result.turnsAdded, "turn")} added
       </p>
       <ThreadLinks ids={result.threadIds} />
+      <ThreadChanges results={result.threadResults} />
       {result.skipped.length > 0 && (
         <details className="mt-1 text-amber-900">
           <summary className="cursor-pointer">{result.skipped.length} {result.skipped.length === 1 ? "entry" : "entries"} skipped</summary>
@@ -212,6 +225,37 @@ function Report({ result }: { result: Extract<FileResult, { status: "imported" |
       ))}
     </div>
   );
+}
+
+/** Thread by thread, in plain words: what changed, and for formats without ids where the identity came from. */
+function ThreadChanges({ results }: { results: ThreadResult[] }) {
+  const changed = results.filter((r) => r.change !== "unchanged" || r.identity !== "source");
+  if (changed.length === 0) return null;
+  return (
+    <ul className="mt-1 list-disc pl-6 text-zinc-700" aria-label="Thread changes">
+      {changed.slice(0, 50).map((r) => (
+        <li key={r.id}>
+          {r.title ? `“${r.title}”` : "Thread"}: {changeText(r)}
+          {r.identity === "new" ? " (a new conversation: imported without a name)" : r.identity === "name" ? " (identified by its file name)" : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function changeText(r: ThreadResult): string {
+  switch (r.change) {
+    case "created":
+      return `new, ${plural(r.turnsAdded, "turn")}`;
+    case "appended":
+      return `${plural(r.turnsAdded, "turn")} appended`;
+    case "rewritten":
+      return `rewritten from turn ${r.fromTurn} (${plural(r.turnsRemoved, "turn")} replaced by ${r.turnsAdded})`;
+    case "truncated":
+      return `cut to ${(r.fromTurn ?? 1) - 1} turns (${plural(r.turnsRemoved, "turn")} removed)`;
+    case "unchanged":
+      return "unchanged";
+  }
 }
 
 function ThreadLinks({ ids }: { ids: string[] }) {
@@ -247,12 +291,13 @@ async function importOne({ file, name }: Upload, asCopies: boolean): Promise<Fil
           threadsCreated: body.threads.created,
           threadsUpdated: body.threads.updated,
           turnsAdded: body.turnsAdded,
+          threadResults: body.threadResults ?? [],
           skipped: body.skipped,
           warnings: body.warnings,
         };
       }
       // A Threadline export: {threadIds, turnCount, warnings}.
-      return { name, status: "imported", format: "threadline", threadIds: body.threadIds, threadsCreated: body.threadIds.length, threadsUpdated: 0, turnsAdded: body.turnCount, skipped: [], warnings: body.warnings ?? [] };
+      return { name, status: "imported", format: "threadline", threadIds: body.threadIds, threadsCreated: body.threadIds.length, threadsUpdated: 0, turnsAdded: body.turnCount, threadResults: [], skipped: [], warnings: body.warnings ?? [] };
     }
     const details = Array.isArray(body?.error?.details) ? body.error.details : [];
     return { name, status: "failed", message: body?.error?.message ?? `HTTP ${response.status}`, details };
