@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { FORMAT_LABELS, isTranscriptPath, type ImportFormat } from "@/lib/importers/types";
+import { FORMAT_LABELS, isTranscriptPath, type ImportFormat, type ThreadImportResult } from "@/lib/importers/types";
 import { plural } from "@/lib/format";
 
 /** A file to upload and the name the importer sees: its path inside the folder chosen. */
@@ -10,16 +10,6 @@ type Upload = { file: File; name: string };
 
 type Skipped = { line?: number; path?: string; reason: string };
 
-/** What the import did to one thread (FileImportReport.threadResults). */
-type ThreadResult = {
-  id: string;
-  title: string | null;
-  change: "created" | "appended" | "rewritten" | "truncated" | "unchanged";
-  turnsAdded: number;
-  turnsRemoved: number;
-  fromTurn?: number;
-  identity: "source" | "name" | "new";
-};
 
 type FileResult =
   | { name: string; status: "waiting" | "importing" }
@@ -31,7 +21,7 @@ type FileResult =
       threadsCreated: number;
       threadsUpdated: number;
       turnsAdded: number;
-      threadResults: ThreadResult[];
+      threadResults: ThreadImportResult[];
       skipped: Skipped[];
       warnings: string[];
     }
@@ -228,7 +218,7 @@ function Report({ result }: { result: Extract<FileResult, { status: "imported" |
 }
 
 /** Thread by thread, in plain words: what changed, and for formats without ids where the identity came from. */
-function ThreadChanges({ results }: { results: ThreadResult[] }) {
+function ThreadChanges({ results }: { results: ThreadImportResult[] }) {
   const changed = results.filter((r) => r.change !== "unchanged" || r.identity !== "source");
   if (changed.length === 0) return null;
   return (
@@ -243,7 +233,7 @@ function ThreadChanges({ results }: { results: ThreadResult[] }) {
   );
 }
 
-function changeText(r: ThreadResult): string {
+function changeText(r: ThreadImportResult): string {
   switch (r.change) {
     case "created":
       return `new, ${plural(r.turnsAdded, "turn")}`;

@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { importedThreadId, importedTurnId } from "@/lib/importers/stable-id";
-import type { ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry, ThreadIdentity } from "@/lib/importers/types";
+import type { ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry, ThreadIdentity, ThreadImportResult } from "@/lib/importers/types";
 import { startBackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { serverSettings } from "@/lib/env";
@@ -27,25 +27,6 @@ export type FileImportReport = {
   error?: string;
 };
 
-/**
- * What importing a file did to one thread. After an import, a thread holds exactly the file's turns:
- * - created: a new thread;
- * - appended: the stored turns were the start of the file's, `turnsAdded` follow them;
- * - rewritten: from turn `fromTurn` (1-based) on the stored turns differed: `turnsRemoved` were
- *   deleted, `turnsAdded` written in their place;
- * - truncated: the file has fewer turns: from `fromTurn` on, `turnsRemoved` were deleted;
- * - unchanged.
- * `identity` says where the thread's identity came from (see ThreadIdentity).
- */
-export type ThreadImportResult = {
-  id: string;
-  title: string | null;
-  change: "created" | "appended" | "rewritten" | "truncated" | "unchanged";
-  turnsAdded: number;
-  turnsRemoved: number;
-  fromTurn?: number;
-  identity: ThreadIdentity;
-};
 
 /** What an imported thread's metadata says of the import that last wrote it. */
 type ImportedFrom = { format: ImportFormat; file: string; key: string; identity?: ThreadIdentity; sha256?: string };

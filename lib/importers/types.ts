@@ -87,6 +87,26 @@ export type ImportedTurn = {
  */
 export type ThreadIdentity = "source" | "name" | "new";
 
+/**
+ * What importing a file did to one thread. After an import, a thread holds exactly the file's turns:
+ * - created: a new thread;
+ * - appended: the stored turns were the start of the file's, `turnsAdded` follow them;
+ * - rewritten: from turn `fromTurn` (1-based) on the stored turns differed: `turnsRemoved` were
+ *   deleted, `turnsAdded` written in their place;
+ * - truncated: the file has fewer turns: from `fromTurn` on, `turnsRemoved` were deleted;
+ * - unchanged.
+ * `identity` says where the thread's identity came from (see ThreadIdentity).
+ */
+export type ThreadImportResult = {
+  id: string;
+  title: string | null;
+  change: "created" | "appended" | "rewritten" | "truncated" | "unchanged";
+  turnsAdded: number;
+  turnsRemoved: number;
+  fromTurn?: number;
+  identity: ThreadIdentity;
+};
+
 /** How a thread relates to its parent thread. */
 export type ThreadRelation =
   /** Another branch of the same conversation, diverging after the parent's turn `atTurnKey`. */

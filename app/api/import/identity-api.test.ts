@@ -9,24 +9,16 @@ import { describe, expect, it } from "vitest";
 import { makeRng } from "@/lib/testing/rng";
 import { json, jsonRequest } from "@/lib/testing/api";
 import { fetchThread } from "@/lib/testing/integration";
+import type { ThreadImportResult } from "@/lib/importers/types";
 import { POST as importRoute } from "./route";
 
-type ThreadResult = {
-  id: string;
-  title: string | null;
-  change: "created" | "appended" | "rewritten" | "truncated" | "unchanged";
-  turnsAdded: number;
-  turnsRemoved: number;
-  fromTurn?: number;
-  identity: "source" | "name" | "new";
-};
 type Report = {
   status: string;
   format: string;
   threads: { created: number; updated: number; unchanged: number };
   turnsAdded: number;
   threadIds: string[];
-  threadResults: ThreadResult[];
+  threadResults: ThreadImportResult[];
   warnings: string[];
 };
 type Entry = { role: string; content: string };
