@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { POST as forksPost } from "@/app/api/threads/[id]/forks/route";
+import { json, jsonRequest, params } from "@/lib/testing/api";
 import { fetchThread, newThread, newTurn } from "@/lib/testing/integration";
+import { chunkedByWeight } from "./chunks";
 import { LARGE_VALUE_CHARS, resolveLargeValues, withLargeValues } from "./large-values";
 
 describe("large values", () => {
@@ -28,6 +31,26 @@ describe("large values", () => {
     expect(stored.snapshots.map((s) => s.content)).toEqual([snapshot]);
     const { turns } = await fetchThread(thread.id);
     expect(turns[0]!.content).toBe(content);
+  });
+
+  it("copies long turns exactly into a fork, in statements of bounded size", async () => {
+    const thread = await newThread();
+    const long = `${"長".repeat(LARGE_VALUE_CHARS)}!`;
+    const middling = "m".repeat(LARGE_VALUE_CHARS - 1); // just under: goes through Prisma, batched by size
+    await newTurn(thread.id, { role: "user", content: long, fileSnapshots: [{ path: "a.txt", content: long }], files: ["a.txt"] });
+    for (let i = 0; i < 20; i++) await newTurn(thread.id, { role: i % 2 ? "user" : "assistant", content: `${i} ${middling}` });
+    const response = await forksPost(jsonRequest("POST", `/api/threads/${thread.id}/forks`, { atTurn: 20 }), params({ id: thread.id }));
+    expect(response.status, await response.clone().text()).toBe(201);
+    const fork = await json<{ thread: { id: string } }>(response);
+    const [original, copy] = [await fetchThread(thread.id), await fetchThread(fork.thread.id)];
+    expect(copy.turns.map((t) => t.content)).toEqual(original.turns.map((t) => t.content));
+    expect(copy.turns[0]!.fileSnapshots).toEqual([{ path: "a.txt", content: long }]);
+  });
+
+  it("batches by count and by weight, a heavy item alone", () => {
+    const weights = [5, 5, 5, 20, 1, 1, 1, 1];
+    expect(chunkedByWeight(weights, 3, 10, (w) => w)).toEqual([[5, 5], [5], [20], [1, 1, 1], [1]]);
+    expect(chunkedByWeight([], 3, 10, (w: number) => w)).toEqual([]);
   });
 
   it("leaves a text that looks like a placeholder alone, and nothing pending after the write", async () => {

@@ -15,17 +15,22 @@ const PLACEHOLDER_PREFIX = "\u0000threadline-large-value:";
 
 const pending = new Map<string, string>();
 
-/** A function that swaps a large text for its placeholder, valid while `write` runs. */
-export type LargeValue = (text: string) => string;
+/** A function that swaps a large text for its placeholder (null stays null), valid while `write` runs. */
+export type LargeValue = <T extends string | null>(text: T) => T;
+
+/** Text a statement sends through the compiler, for sizing batches: a placeholder is short. */
+export function compiledLength(text: string | null): number {
+  return text === null || text.length >= LARGE_VALUE_CHARS ? 0 : text.length;
+}
 
 export async function withLargeValues<T>(write: (large: LargeValue) => Promise<T>): Promise<T> {
   const mine: string[] = [];
-  const large: LargeValue = (text) => {
-    if (text.length < LARGE_VALUE_CHARS) return text;
+  const large = <T extends string | null>(text: T): T => {
+    if (text === null || text.length < LARGE_VALUE_CHARS) return text;
     const placeholder = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
     pending.set(placeholder, text);
     mine.push(placeholder);
-    return placeholder;
+    return placeholder as T;
   };
   try {
     return await write(large);

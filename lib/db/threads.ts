@@ -17,7 +17,7 @@ import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { ancestorIds, containsPattern, searchThreadIds } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
-import { withLargeValues, type LargeValue } from "./large-values";
+import { withLargeValues } from "./large-values";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
 import { snapshotReads, WRITE_TRANSACTION } from "./transactions";
@@ -161,7 +161,7 @@ export async function appendTurn(
         modelProvider: input.modelProvider ?? null,
         modelName: input.modelName ?? null,
         modelMetadata: jsonOrNull(input.modelMetadata),
-        parts: nullOr(storedParts(input.parts, input.content), large),
+        parts: large(storedParts(input.parts, input.content)),
         tokenEstimate: tokens,
         snapshots: { create: (input.fileSnapshots ?? []).map((snapshot, position) => ({ position, path: snapshot.path, content: large(snapshot.content) })) },
       },
@@ -181,10 +181,6 @@ export async function appendTurn(
     await beforeCommit?.(tx, stored);
     return stored;
   }, WRITE_TRANSACTION));
-}
-
-function nullOr(text: string | null, large: LargeValue): string | null {
-  return text === null ? null : large(text);
 }
 
 export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> {
