@@ -7,11 +7,8 @@ import type { JsonObject, ThreadWithTurns, Turn, TurnPart, TurnRole } from "@/li
 import { serverSettings } from "@/lib/env";
 import { chunked, chunkedByWeight } from "./chunks";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
-import { compiledLength, withLargeValues } from "./large-values";
+import { compiledLength, COMPILED_CHARS_PER_STATEMENT, withLargeValues } from "./large-values";
 import { jsonOrNull, mergeModels, storedParts } from "./mappers";
-
-/** Text one bulk insert hands Prisma's query compiler at most (long texts go beside it). */
-const COMPILED_CHARS_PER_STATEMENT = 1_000_000;
 
 /** A turn of a thread made from another: a copy of one of its turns (`source`), or a new one. */
 export type DerivedTurn = {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { POST as forksPost } from "@/app/api/threads/[id]/forks/route";
 import { json, jsonRequest, params } from "@/lib/testing/api";
-import { fetchThread, newThread, newTurn } from "@/lib/testing/integration";
+import { api, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
 import { chunkedByWeight } from "./chunks";
 import { LARGE_VALUE_CHARS, resolveLargeValues, withLargeValues } from "./large-values";
 
@@ -45,6 +45,20 @@ describe("large values", () => {
     const [original, copy] = [await fetchThread(thread.id), await fetchThread(fork.thread.id)];
     expect(copy.turns.map((t) => t.content)).toEqual(original.turns.map((t) => t.content));
     expect(copy.turns[0]!.fileSnapshots).toEqual([{ path: "a.txt", content: long }]);
+  });
+
+  it("imports an exported thread with long turns exactly (threadline/v1, ?mode=copy)", async () => {
+    const thread = await newThread();
+    const long = `${"🚀".repeat(LARGE_VALUE_CHARS)}.`;
+    await newTurn(thread.id, { role: "user", content: long, fileSnapshots: [{ path: "b.txt", content: long }], files: ["b.txt"] });
+    for (let i = 0; i < 20; i++) await newTurn(thread.id, { role: "assistant", content: `${i} ${"n".repeat(LARGE_VALUE_CHARS - 10)}` });
+    const exported = await (await api.exportThread(thread.id)).text();
+    const imported = await api.importDocuments(exported, "?mode=copy");
+    expect(imported.status, await imported.clone().text()).toBe(201);
+    const { threadIds } = await json<{ threadIds: string[] }>(imported);
+    const [original, copy] = [await fetchThread(thread.id), await fetchThread(threadIds[0]!)];
+    expect(copy.turns.map((t) => t.content)).toEqual(original.turns.map((t) => t.content));
+    expect(copy.turns[0]!.fileSnapshots).toEqual([{ path: "b.txt", content: long }]);
   });
 
   it("batches by count and by weight, a heavy item alone", () => {

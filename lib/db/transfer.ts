@@ -12,11 +12,12 @@ import { findParentCycle } from "@/lib/domain/chain";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
-import { inChunks } from "./chunks";
+import { chunkedByWeight, inChunks } from "./chunks";
 import { db } from "./client";
 import { databaseKind } from "./create-client";
 import { lockForWrite } from "./dialect";
 import type { Prisma } from "./generated/client";
+import { compiledLength, COMPILED_CHARS_PER_STATEMENT, withLargeValues } from "./large-values";
 import { jsonOrNull, mergeModels, storedParts } from "./mappers";
 import { getChain, getThreadWithTurns } from "./threads";
 import { WRITE_TRANSACTION } from "./transactions";
@@ -125,13 +126,14 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
         },
       });
       if (thread.turns.length > 0) {
-        await tx.turn.createMany({
-          data: thread.turns.map((turn, index) => ({
+        // Long texts go beside Prisma's query compiler, and each statement hands it a bounded amount (lib/db/large-values.ts).
+        await withLargeValues(async (large) => {
+          const rows = thread.turns.map((turn, index) => ({
             id: turn.id,
             threadId: thread.id,
             index,
             role: turn.role,
-            content: turn.content,
+            content: large(turn.content),
             timestamp: new Date(turn.timestamp),
             files: JSON.stringify(turn.files),
             images: JSON.stringify(turn.images),
@@ -139,22 +141,22 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
             modelProvider: turn.modelProvider,
             modelName: turn.modelName,
             modelMetadata: jsonOrNull(turn.modelMetadata),
-            parts: storedParts(turn.parts, turn.content),
+            parts: large(storedParts(turn.parts, turn.content)),
             tokenEstimate: tokens[index] ?? 0,
-          })),
+          }));
+          const rowWeight = (row: (typeof rows)[number]) => compiledLength(row.content) + compiledLength(row.parts) + (row.modelMetadata?.length ?? 0) + 200;
+          for (const chunk of chunkedByWeight(rows, 500, COMPILED_CHARS_PER_STATEMENT, rowWeight)) await tx.turn.createMany({ data: chunk });
+          const seqs = await tx.turn.findMany({ where: { threadId: thread.id }, select: { id: true, seq: true } });
+          const seqById = new Map(seqs.map((row) => [row.id, row.seq]));
+          const counts = seqs.map((row) => ({ turnSeq: row.seq, threadId: thread.id, tokenizer: DEFAULT_TOKENIZER_ID, ...(realTokens.get(row.id) ?? { tokens: 0, estimated: false }) }));
+          for (let start = 0; start < counts.length; start += 500) await tx.turnTokenCount.createMany({ data: counts.slice(start, start + 500) });
+          const snapshots = thread.turns.flatMap((turn) =>
+            turn.fileSnapshots.map((snapshot, position) => ({ turnSeq: seqById.get(turn.id) ?? -1, position, path: snapshot.path, content: large(snapshot.content) })),
+          );
+          for (const chunk of chunkedByWeight(snapshots, 500, COMPILED_CHARS_PER_STATEMENT, (row) => compiledLength(row.content) + 100)) {
+            await tx.fileSnapshot.createMany({ data: chunk });
+          }
         });
-        const seqs = await tx.turn.findMany({ where: { threadId: thread.id }, select: { id: true, seq: true } });
-        const seqById = new Map(seqs.map((row) => [row.id, row.seq]));
-        const counts = seqs.map((row) => ({ turnSeq: row.seq, threadId: thread.id, tokenizer: DEFAULT_TOKENIZER_ID, ...(realTokens.get(row.id) ?? { tokens: 0, estimated: false }) }));
-        for (let start = 0; start < counts.length; start += 500) await tx.turnTokenCount.createMany({ data: counts.slice(start, start + 500) });
-        const withSnapshots = thread.turns.filter((turn) => turn.fileSnapshots.length > 0);
-        if (withSnapshots.length > 0) {
-          await tx.fileSnapshot.createMany({
-            data: withSnapshots.flatMap((turn) =>
-              turn.fileSnapshots.map((snapshot, position) => ({ turnSeq: seqById.get(turn.id) ?? -1, position, ...snapshot })),
-            ),
-          });
-        }
       }
       turnCount += thread.turns.length;
     }
