@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { displayTitle } from "@/lib/domain/title";
 import type { Turn, TurnPart } from "@/lib/domain/types";
-import { compactionLabel, contentPreview, formatCount, formatInteger, formatJson, toolResultText } from "@/lib/format";
+import { compactionLabel, contentPreview, formatCount, formatInteger, formatJson, plural, toolResultText } from "@/lib/format";
 import { Collapsible } from "./collapsible";
 import { LongText } from "./long-text";
 import { MarkdownContent } from "./markdown";
@@ -86,7 +86,7 @@ function TextPart({ text, turn, partIndex }: { text: string; turn: Turn; partInd
   return (
     <Collapsible
       collapsedByDefault
-      summary={`${lines} lines, ${formatCount(text.length)} characters`}
+      summary={`${plural(lines, "line")}, ${formatCount(text.length)} characters`}
       fullUrl={preview === null ? undefined : turnUrl(turn)}
       partIndex={preview === null ? undefined : partIndex}
     >

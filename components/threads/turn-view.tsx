@@ -1,7 +1,7 @@
 import { attributionBesideRole, roleLabel } from "@/lib/domain/attribution";
 import { chatMark } from "@/lib/domain/chat";
 import type { Turn, TurnPart } from "@/lib/domain/types";
-import { contentPreview, formatCount, formatDateTime } from "@/lib/format";
+import { contentPreview, formatCount, formatDateTime, plural } from "@/lib/format";
 import { Collapsible } from "./collapsible";
 import { MarkdownContent } from "./markdown";
 import { turnUrl } from "./part-text";
@@ -87,7 +87,7 @@ function PlainContent({ turn }: { turn: Turn }) {
   return (
     <Collapsible
       collapsedByDefault={long}
-      summary={`${lines} lines, ${formatCount(turn.content.length)} characters`}
+      summary={`${plural(lines, "line")}, ${formatCount(turn.content.length)} characters`}
       fullUrl={preview === null ? undefined : turnUrl(turn)}
     >
       <MarkdownContent text={preview ?? turn.content} />

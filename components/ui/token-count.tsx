@@ -13,7 +13,7 @@ export function TokenCount({ tokens, estimate, estimated = false }: { tokens: nu
         data-testid="token-count"
       >
         {estimated ? "~" : ""}
-        {formatCount(tokens)} tokens
+        {formatCount(tokens)} {tokens === 1 ? "token" : "tokens"}
       </span>
     );
   }
