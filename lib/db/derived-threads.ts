@@ -5,10 +5,9 @@ import type { TokenCount } from "@/lib/domain/tokenizer";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, ThreadWithTurns, Turn, TurnPart, TurnRole } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
-import { chunked, chunkedByWeight } from "./chunks";
+import { insertTurnsInBulk, type BulkTurn } from "./bulk-turns";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
-import { compiledLength, COMPILED_CHARS_PER_STATEMENT, withLargeValues } from "./large-values";
-import { jsonOrNull, mergeModels, storedParts } from "./mappers";
+import { mergeModels } from "./mappers";
 
 /** A turn of a thread made from another: a copy of one of its turns (`source`), or a new one. */
 export type DerivedTurn = {
@@ -64,36 +63,22 @@ export async function insertDerivedThread(tx: Prisma.TransactionClient, input: D
       modelsUsed: JSON.stringify(mergeModels([], turns.map((t) => t.modelName))),
     },
   });
-  // Long texts reach the driver beside Prisma's query compiler, and each statement hands it a
-  // bounded amount of the rest (lib/db/large-values.ts).
-  await withLargeValues(async (large) => {
-    const rows = turns.map((turn, index) => ({
-      id: randomUUID(),
-      threadId: id,
-      index,
-      role: turn.role,
-      content: large(turn.content),
-      timestamp: new Date(turn.timestamp),
-      files: JSON.stringify(turn.files),
-      images: JSON.stringify(turn.images),
-      toolName: turn.toolName,
-      modelProvider: turn.source?.modelProvider ?? null,
-      modelName: turn.modelName,
-      modelMetadata: jsonOrNull(turn.source?.modelMetadata ?? null),
-      parts: large(storedParts(turn.parts, turn.content)),
-      tokenEstimate: estimateTokens(turn.content),
-    }));
-    const rowWeight = (row: (typeof rows)[number]) => compiledLength(row.content) + compiledLength(row.parts) + 200;
-    for (const chunk of chunkedByWeight(rows, 500, COMPILED_CHARS_PER_STATEMENT, rowWeight)) await tx.turn.createMany({ data: chunk });
-    const seqs = await tx.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, select: { seq: true } });
-    const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId: id, tokenizer: input.tokenizer, ...(input.tokens[index] ?? { tokens: 0, estimated: false }) }));
-    for (const chunk of chunked(counts, 1_000)) await tx.turnTokenCount.createMany({ data: chunk });
-    const snapshots = turns.flatMap((turn, index) =>
-      (turn.source?.fileSnapshots ?? []).map((snapshot, position) => ({ turnSeq: seqs[index]!.seq, position, path: snapshot.path, content: large(snapshot.content) })),
-    );
-    for (const chunk of chunkedByWeight(snapshots, 500, COMPILED_CHARS_PER_STATEMENT, (row) => compiledLength(row.content) + 100)) {
-      await tx.fileSnapshot.createMany({ data: chunk });
-    }
-  });
+  const bulk: BulkTurn[] = turns.map((turn, index) => ({
+    id: randomUUID(),
+    role: turn.role,
+    content: turn.content,
+    timestamp: new Date(turn.timestamp),
+    files: turn.files,
+    images: turn.images,
+    toolName: turn.toolName,
+    modelProvider: turn.source?.modelProvider ?? null,
+    modelName: turn.modelName,
+    modelMetadata: turn.source?.modelMetadata ?? null,
+    parts: turn.parts,
+    tokenEstimate: estimateTokens(turn.content),
+    count: input.tokens[index] ?? { tokens: 0, estimated: false },
+    fileSnapshots: turn.source?.fileSnapshots ?? [],
+  }));
+  await insertTurnsInBulk(tx, id, bulk, input.tokenizer);
   return thread;
 }

@@ -12,13 +12,13 @@ import { findParentCycle } from "@/lib/domain/chain";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
-import { chunkedByWeight, inChunks } from "./chunks";
+import { inChunks } from "./chunks";
+import { insertTurnsInBulk, type BulkTurn } from "./bulk-turns";
 import { db } from "./client";
 import { databaseKind } from "./create-client";
 import { lockForWrite } from "./dialect";
 import type { Prisma } from "./generated/client";
-import { compiledLength, COMPILED_CHARS_PER_STATEMENT, withLargeValues } from "./large-values";
-import { jsonOrNull, mergeModels, storedParts } from "./mappers";
+import { jsonOrNull, mergeModels } from "./mappers";
 import { getChain, getThreadWithTurns } from "./threads";
 import { WRITE_TRANSACTION } from "./transactions";
 
@@ -125,39 +125,13 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
           modelsUsed: JSON.stringify(mergeModels([], thread.turns.map((t) => t.modelName))),
         },
       });
-      if (thread.turns.length > 0) {
-        // Long texts go beside Prisma's query compiler, and each statement hands it a bounded amount (lib/db/large-values.ts).
-        await withLargeValues(async (large) => {
-          const rows = thread.turns.map((turn, index) => ({
-            id: turn.id,
-            threadId: thread.id,
-            index,
-            role: turn.role,
-            content: large(turn.content),
-            timestamp: new Date(turn.timestamp),
-            files: JSON.stringify(turn.files),
-            images: JSON.stringify(turn.images),
-            toolName: turn.toolName,
-            modelProvider: turn.modelProvider,
-            modelName: turn.modelName,
-            modelMetadata: jsonOrNull(turn.modelMetadata),
-            parts: large(storedParts(turn.parts, turn.content)),
-            tokenEstimate: tokens[index] ?? 0,
-          }));
-          const rowWeight = (row: (typeof rows)[number]) => compiledLength(row.content) + compiledLength(row.parts) + (row.modelMetadata?.length ?? 0) + 200;
-          for (const chunk of chunkedByWeight(rows, 500, COMPILED_CHARS_PER_STATEMENT, rowWeight)) await tx.turn.createMany({ data: chunk });
-          const seqs = await tx.turn.findMany({ where: { threadId: thread.id }, select: { id: true, seq: true } });
-          const seqById = new Map(seqs.map((row) => [row.id, row.seq]));
-          const counts = seqs.map((row) => ({ turnSeq: row.seq, threadId: thread.id, tokenizer: DEFAULT_TOKENIZER_ID, ...(realTokens.get(row.id) ?? { tokens: 0, estimated: false }) }));
-          for (let start = 0; start < counts.length; start += 500) await tx.turnTokenCount.createMany({ data: counts.slice(start, start + 500) });
-          const snapshots = thread.turns.flatMap((turn) =>
-            turn.fileSnapshots.map((snapshot, position) => ({ turnSeq: seqById.get(turn.id) ?? -1, position, path: snapshot.path, content: large(snapshot.content) })),
-          );
-          for (const chunk of chunkedByWeight(snapshots, 500, COMPILED_CHARS_PER_STATEMENT, (row) => compiledLength(row.content) + 100)) {
-            await tx.fileSnapshot.createMany({ data: chunk });
-          }
-        });
-      }
+      const bulk: BulkTurn[] = thread.turns.map((turn, index) => ({
+        ...turn,
+        timestamp: new Date(turn.timestamp),
+        tokenEstimate: tokens[index] ?? 0,
+        count: realTokens.get(turn.id) ?? { tokens: 0, estimated: false },
+      }));
+      await insertTurnsInBulk(tx, thread.id, bulk, DEFAULT_TOKENIZER_ID);
       turnCount += thread.turns.length;
     }
     return { threadIds: threads.map((t) => t.id), turnCount, warnings };
