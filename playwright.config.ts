@@ -4,9 +4,12 @@ import { defineConfig, devices } from "@playwright/test";
  * Three production servers: one seeded with the demo set, one empty (empty states, the export ->
  * import round trip) and one for transcript imports, so the order of spec files does not matter.
  */
-export const SEEDED_URL = "http://127.0.0.1:3100";
-export const EMPTY_URL = "http://127.0.0.1:3101";
-export const IMPORTS_URL = "http://127.0.0.1:3102";
+// THREADLINE_E2E_PORT moves all three, so two checkouts can run the suite side by side.
+const firstPort = Number(process.env.THREADLINE_E2E_PORT ?? 3100);
+const [seededPort, emptyPort, importsPort] = [firstPort, firstPort + 1, firstPort + 2];
+export const SEEDED_URL = `http://127.0.0.1:${seededPort}`;
+export const EMPTY_URL = `http://127.0.0.1:${emptyPort}`;
+export const IMPORTS_URL = `http://127.0.0.1:${importsPort}`;
 
 export default defineConfig({
   testDir: "./e2e",
@@ -28,8 +31,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
   webServer: [
-    { command: "node scripts/e2e-server.mjs 3100 seeded --seed", url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { command: "node scripts/e2e-server.mjs 3101 empty", url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { command: "node scripts/e2e-server.mjs 3102 imports --allowed-hosts=threadline.test", url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`, url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node scripts/e2e-server.mjs ${emptyPort} empty`, url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`, url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
   ],
 });
