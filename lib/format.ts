@@ -1,5 +1,5 @@
 import type { JsonValue } from "@/lib/domain/types";
-import type { UsageCounts } from "@/lib/domain/usage";
+import type { UsageCounts } from "@/lib/domain/types";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { saveLlmSettings } from "@/lib/db/llm-settings";
-import { issuesOf } from "@/lib/validation/common";
+import { issuesOf } from "@/lib/domain/parse";
 import { llmSettingsSchema } from "@/lib/validation/llm-settings";
 
 /** `values` echoes the fields that are not secret, so a refused form keeps what was typed. */

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { addCustomModel, deleteCustomModel } from "@/lib/db/custom-models";
 import { AppError } from "@/lib/domain/errors";
-import { issuesOf } from "@/lib/validation/common";
+import { issuesOf } from "@/lib/domain/parse";
 import { customModelSchema } from "@/lib/validation/settings";
 
 export type SettingsFormState = { ok: boolean; message: string; fieldErrors?: Record<string, string> } | null;

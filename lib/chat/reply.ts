@@ -6,12 +6,12 @@ import { listCustomModels } from "@/lib/db/custom-models";
 import { appendTurn, getThread } from "@/lib/db/threads";
 import { claimReplyLease, releaseReplyLease, renewReplyLease, requestReplyStop } from "@/lib/db/reply-leases";
 import { getTurn, removeLastTurn, setTurnMetadata } from "@/lib/db/turns";
-import { AppError, HTTP_STATUS, type AppErrorCode } from "@/lib/domain/errors";
+import { AppError, type AppErrorCode } from "@/lib/domain/errors";
 import { calculateTokenAllocation } from "@/lib/domain/history";
 import { INCOMPLETE_KEY, isUnanswered, UNANSWERED_KEY, withoutUnansweredMark } from "@/lib/domain/chat";
 import type { JsonObject, Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
-import { formatModelSpec, PROVIDER_LABELS } from "@/lib/llm/model-spec";
+import { formatModelSpec, PROVIDER_LABELS } from "@/lib/domain/model-spec";
 import { LlmCallError, resolveModel, startCall, type LlmErrorKind, type ResolvedModel } from "@/lib/llm/provider";
 import { findModel } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
@@ -39,7 +39,6 @@ export const ASSUMED_CONTEXT_WINDOW = 32_768;
 export type ChatFailure = {
   /** provider_failed (424) when the model's provider failed; else what the store answered (turn_limit, expired...). */
   code: AppErrorCode;
-  status: number;
   message: string;
   kind: LlmErrorKind | "storage";
   /** The provider's HTTP status, when it answered with one. */
@@ -248,7 +247,7 @@ async function begin(threadId: string, request: ChatMessageRequest, options: Cha
       // The thread went (purged, expired) while the reply streamed: nothing left to mark.
       console.error("[threadline] could not record a failed chat reply", storing instanceof Error ? storing.message : storing);
     }
-    return { code, status: HTTP_STATUS[code], message: error.message, kind, providerStatus: provider ? error.status : null, userTurn, partialTurn };
+    return { code, message: error.message, kind, providerStatus: provider ? error.status : null, userTurn, partialTurn };
   };
 
   /** Streams the reply into `events` and stores it; answers the last event, sent once the thread is released. */

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/domain/errors";
 import type { JsonObject } from "@/lib/domain/types";
 import { createJob, findJob, finishJob, latestJob, markJobApplied, setJobProgress, touchJob, type CompactionJobRecord } from "@/lib/db/compactions";
 import { purgeThread } from "@/lib/db/threads";
-import { validate } from "@/lib/http/responses";
+import { parseOrThrow } from "@/lib/domain/parse";
 import { compactionRequestSchema, type CompactionRequest } from "@/lib/validation/compactions";
 import { applyCompaction, checkSummarizer, previewCompaction, publicPreview, type CompactionPreview } from "./service";
 
@@ -113,7 +113,7 @@ export async function applyCompactionJob(threadId: string, jobId: string, summar
     throw new AppError("conflict", `Compaction job ${jobId} is ${job.status}; only a finished summary can be applied`);
   }
   const generated = job.result as unknown as CompactionPreview;
-  const request = validate(compactionRequestSchema, { ...job.request, apply: true, summary: summary ?? generated.summary ?? undefined, jobId: undefined });
+  const request = parseOrThrow(compactionRequestSchema, { ...job.request, apply: true, summary: summary ?? generated.summary ?? undefined, jobId: undefined });
   const applied = await applyCompaction(threadId, request, {
     summary: generated.summary,
     durationMs: generated.durationMs,

@@ -20,7 +20,7 @@ import { listCustomModels } from "@/lib/db/custom-models";
 import { getThreadWithTurns } from "@/lib/db/threads";
 import { contentTokenCounts } from "@/lib/db/token-counts";
 import { providerProblem, resolveLlmConfig } from "@/lib/llm/config";
-import { formatModelSpec, parseModelSpec } from "@/lib/llm/model-spec";
+import { formatModelSpec, parseModelSpec } from "@/lib/domain/model-spec";
 import { LlmCallError } from "@/lib/llm/provider";
 import { summarizeWithLlm } from "@/lib/llm/summarize";
 import { findModel } from "@/lib/models/catalog";

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { POSTGRES_WRITE_LOCK } from "./dialect";
 import { decodeStoredText, encodeParameter } from "./postgres-text";
-import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-writer";
+import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows";
 
 /**
  * The import writer on PostgreSQL: one transaction on its own connection holding the write lock,

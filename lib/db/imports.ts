@@ -8,7 +8,8 @@ import { startBackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { serverSettings } from "@/lib/env";
 import { db } from "./client";
-import { withImportWriter, type ThreadWriteRow, type TurnInsertRow } from "./import-writer";
+import type { ThreadWriteRow, TurnInsertRow } from "./import-rows";
+import { withImportWriter } from "./import-writer";
 import { mergeModels, storedParts } from "./mappers";
 
 /** What importing one file did. */

@@ -1,4 +1,4 @@
-/** Expected failures, each mapped to one HTTP status by the API layer. */
+/** Expected failures; the API layer maps each to one HTTP status (lib/http/responses.ts HTTP_STATUS). */
 export type AppErrorCode =
   | "not_found"
   | "expired"
@@ -28,17 +28,3 @@ export class AppError extends Error {
     this.details = details;
   }
 }
-
-export const HTTP_STATUS: Record<AppErrorCode, number> = {
-  not_found: 404,
-  expired: 404,
-  invalid_json: 400,
-  validation_failed: 400,
-  turn_limit: 409,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_format: 400,
-  compaction_refused: 422,
-  summarizer_failed: 502,
-  provider_failed: 424,
-};

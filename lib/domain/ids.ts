@@ -1,4 +1,5 @@
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The one UUID pattern (both cases spelled out, so JSON Schema can carry it without a flag). */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** Any RFC 4122-shaped UUID (PAL writes v4, Codex v7). Ids are compared in lower case. */
 export function isUuid(value: unknown): value is string {

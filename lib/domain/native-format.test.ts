@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nativeDocumentSchema, parentsFirst } from "./native-format";
-import { issuesOf } from "@/lib/validation/common";
+import { issuesOf } from "./parse";
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const turn = (n: number, index?: number) => ({

@@ -1,15 +1,6 @@
 import { z } from "zod";
 import type { Thread, Turn } from "./types";
-import {
-  jsonObjectSchema,
-  pathListSchema,
-  roleSchema,
-  turnPartsSchema,
-  uuidSchema,
-  checkSnapshotPaths,
-  fileSnapshotsSchema,
-  refuseProtoKeys,
-} from "@/lib/validation/common";
+import { jsonObjectSchema, pathListSchema, roleSchema, turnPartsSchema, uuidSchema, checkSnapshotPaths, fileSnapshotsSchema, refuseProtoKeys } from "./schemas";
 
 /**
  * "threadline/v1": Threadline's native, lossless JSON document. Export writes every stored field

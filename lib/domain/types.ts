@@ -1,10 +1,19 @@
-import type { ThreadUsage, TurnUsage } from "./usage";
 /** Roles a turn may have. PAL uses user/assistant; imported transcripts add system and tool. */
 export const TURN_ROLES = ["user", "assistant", "system", "tool"] as const;
 export type TurnRole = (typeof TURN_ROLES)[number];
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
+
+/** Token usage fields, as lib/domain/usage.ts reads and sums them. */
+export const USAGE_FIELDS = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens"] as const;
+export type UsageField = (typeof USAGE_FIELDS)[number];
+export type UsageCounts = Record<UsageField, number>;
+
+/** One model response's usage. "estimated": input is the thread's earlier turns, output this turn. */
+export type TurnUsage = UsageCounts & { source: "reported" | "estimated" };
+/** A thread's totals; "mixed" when some responses reported usage and others were estimated. */
+export type ThreadUsage = UsageCounts & { source: "reported" | "estimated" | "mixed" };
 
 /**
  * Structured content of a turn, for sources richer than PAL's plain text (tool calls paired by id,

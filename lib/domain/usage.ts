@@ -3,16 +3,7 @@
  * modelMetadata.usage, counted once per response), or estimated with our tokenizer where the
  * source reported none. Pure.
  */
-import type { JsonObject, JsonValue, TurnRole } from "./types";
-
-export const USAGE_FIELDS = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens"] as const;
-export type UsageField = (typeof USAGE_FIELDS)[number];
-export type UsageCounts = Record<UsageField, number>;
-
-/** One model response's usage. "estimated": input is the thread's earlier turns, output this turn. */
-export type TurnUsage = UsageCounts & { source: "reported" | "estimated" };
-/** A thread's totals; "mixed" when some responses reported usage and others were estimated. */
-export type ThreadUsage = UsageCounts & { source: "reported" | "estimated" | "mixed" };
+import { USAGE_FIELDS, type JsonObject, type JsonValue, type ThreadUsage, type TurnRole, type TurnUsage, type UsageCounts } from "./types";
 
 /** What usage needs of a turn. */
 export type UsageInput = {

@@ -1,9 +1,24 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError, HTTP_STATUS, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
+import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
 import { normalizeId } from "@/lib/domain/ids";
 import { serverSettings } from "@/lib/env";
-import { issuesOf } from "@/lib/validation/common";
+import { parseOrThrow } from "@/lib/domain/parse";
+
+/** The HTTP status of each expected failure: the API layer's choice, not the services'. */
+export const HTTP_STATUS: Record<AppErrorCode, number> = {
+  not_found: 404,
+  expired: 404,
+  invalid_json: 400,
+  validation_failed: 400,
+  turn_limit: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_format: 400,
+  compaction_refused: 422,
+  summarizer_failed: 502,
+  provider_failed: 424,
+};
 
 /** Every API error has this one shape: {error: {code, message, details?}}. */
 export function errorResponse(status: number, code: AppErrorCode | "internal", message: string, details?: ErrorDetails): Response {
@@ -108,16 +123,6 @@ function refuseLoneSurrogates(what: string) {
   };
 }
 
-/** Validates with zod; the message names the first failing field, details list them all. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issues = issuesOf(parsed.error);
-  const first = issues[0];
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-  throw new AppError("validation_failed", first ? `${first.field}: ${first.message}${more}` : "Invalid input", issues);
-}
-
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  return validate(schema, parseJsonText(await readBodyText(request)));
+  return parseOrThrow(schema, parseJsonText(await readBodyText(request)));
 }

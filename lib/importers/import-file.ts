@@ -5,7 +5,7 @@ import { AppError } from "@/lib/domain/errors";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { previousImport, storeParsedSource, storeTurnStream, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
 import { importDocuments } from "@/lib/db/transfer";
-import { issuesOf } from "@/lib/validation/common";
+import { issuesOf } from "@/lib/domain/parse";
 import { claudeCodeTurns, looksLikeClaudeCode, planClaudeCodeSession } from "./claude-code";
 import { fileDigest, fileLines, firstNonBlankLine } from "./file-lines";
 import { detectFormat, parseDetected, type ImportFormat } from "./index";

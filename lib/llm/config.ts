@@ -1,6 +1,6 @@
 import "server-only";
 import { readLlmSettings } from "@/lib/db/llm-settings";
-import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "./model-spec";
+import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "@/lib/domain/model-spec";
 
 /**
  * Where the LLM settings (providers, the default compaction and chat models) come from: the

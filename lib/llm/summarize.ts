@@ -2,7 +2,7 @@ import "server-only";
 import { generateText } from "ai";
 import type { CompactionTurn } from "@/lib/domain/compaction/types";
 import type { JsonValue, TurnPart } from "@/lib/domain/types";
-import { formatModelSpec, PROVIDER_LABELS } from "./model-spec";
+import { formatModelSpec, PROVIDER_LABELS } from "@/lib/domain/model-spec";
 import { LlmCallError, resolveModel, startCall } from "./provider";
 
 /**

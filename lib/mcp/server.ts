@@ -9,17 +9,8 @@ import { appendTurn, createThread, getThreadWithTurns, listThreads } from "@/lib
 import { exportThread } from "@/lib/db/transfer";
 import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
 import { MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/idempotency";
-import { validate } from "@/lib/http/responses";
-import {
-  jsonObjectSchema,
-  modelFieldSchema,
-  pathListSchema,
-  refuseProtoKeys,
-  roleSchema,
-  toolNameSchema,
-  uuidSchema,
-  fileSnapshotsSchema,
-} from "@/lib/validation/common";
+import { parseOrThrow } from "@/lib/domain/parse";
+import { jsonObjectSchema, modelFieldSchema, pathListSchema, refuseProtoKeys, roleSchema, toolNameSchema, uuidSchema, fileSnapshotsSchema } from "@/lib/domain/schemas";
 import { contextQuerySchema } from "@/lib/validation/context";
 import { forkRequestSchema } from "@/lib/validation/forks";
 import { appendTurnSchema, createThreadSchema, listThreadsQuerySchema, MAX_PAGE_SIZE } from "@/lib/validation/threads";
@@ -148,7 +139,7 @@ function protoKeyError(message: unknown): AppError | null {
   const { method, params } = message as { method?: unknown; params?: { arguments?: unknown } | null };
   if (method !== "tools/call" || typeof params !== "object" || params === null) return null;
   try {
-    validate(refuseProtoKeys(z.unknown()), params.arguments);
+    parseOrThrow(refuseProtoKeys(z.unknown()), params.arguments);
     return null;
   } catch (error) {
     if (error instanceof AppError) return error;
@@ -194,7 +185,7 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject(createThreadShape),
       annotations: WRITE,
     },
-    (args) => run(async () => answer({ thread: await createThread(validate(createThreadSchema, withoutNulls(args))) })),
+    (args) => run(async () => answer({ thread: await createThread(parseOrThrow(createThreadSchema, withoutNulls(args))) })),
   );
 
   server.registerTool(
@@ -208,7 +199,7 @@ export function createMcpServer(): McpServer {
     },
     ({ threadId, idempotencyKey, ...fields }) =>
       run(async () => {
-        const input = validate(appendTurnSchema, withoutNulls(fields));
+        const input = parseOrThrow(appendTurnSchema, withoutNulls(fields));
         return idempotentTool(threadId, idempotencyKey, "append_turn", input, async (claim) => {
           // As POST /turns: with a key, the turn and the key's record commit together.
           const turn = await appendTurn(threadId, input, {
@@ -238,7 +229,7 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject(listThreadsShape),
       annotations: READ,
     },
-    (args) => run(async () => answer(await listThreads(validate(listThreadsQuerySchema, withoutNulls(args))))),
+    (args) => run(async () => answer(await listThreads(parseOrThrow(listThreadsQuerySchema, withoutNulls(args))))),
   );
 
   server.registerTool(
@@ -253,7 +244,7 @@ export function createMcpServer(): McpServer {
     },
     ({ threadId, ...query }) =>
       run(async () => {
-        const preview = await buildContextPreview(threadId, validate(contextQuerySchema, withoutNulls(query)));
+        const preview = await buildContextPreview(threadId, parseOrThrow(contextQuerySchema, withoutNulls(query)));
         return answer({
           history: preview.text,
           totalTokens: preview.totalTokens,
@@ -278,7 +269,7 @@ export function createMcpServer(): McpServer {
     },
     ({ threadId, atTurn, idempotencyKey }) =>
       run(async () => {
-        const body = validate(forkRequestSchema, { atTurn });
+        const body = parseOrThrow(forkRequestSchema, { atTurn });
         return idempotentTool(threadId, idempotencyKey, "fork", body, async () => ({ status: 201, body: await forkThread(threadId, body.atTurn) }));
       }),
   );

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { COMPACTION_STRATEGIES, DEFAULT_TRIM_CHARS, type CompactionStrategy } from "@/lib/domain/compaction/types";
-import { formatModelSpec, modelSpecSchema } from "@/lib/llm/model-spec";
-import { refuseProtoKeys, uuidSchema } from "./common";
+import { formatModelSpec, modelSpecSchema } from "@/lib/domain/model-spec";
+import { refuseProtoKeys, uuidSchema } from "@/lib/domain/schemas";
 
 const count = (min: number, max: number) =>
   z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);

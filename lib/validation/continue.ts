@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pathListSchema, refuseProtoKeys, toolNameSchema } from "./common";
+import { pathListSchema, refuseProtoKeys, toolNameSchema } from "@/lib/domain/schemas";
 
 /** POST /api/threads/:id/continue: an agent's next prompt in a thread (PAL's continuation_id). */
 export const continueRequestSchema = refuseProtoKeys(

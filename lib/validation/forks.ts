@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { refuseProtoKeys } from "./common";
+import { refuseProtoKeys } from "@/lib/domain/schemas";
 
 /** POST /api/threads/:id/forks: the turn (0-based index, as the API numbers turns) the fork ends with. */
 export const forkRequestSchema = refuseProtoKeys(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { refuseProtoKeys } from "./common";
+import { refuseProtoKeys } from "@/lib/domain/schemas";
 
 const MAX_WINDOW = 100_000_000;
 

@@ -1,16 +1,5 @@
 import { z } from "zod";
-import {
-  jsonObjectSchema,
-  modelFieldSchema,
-  pathListSchema,
-  roleSchema,
-  toolNameSchema,
-  turnPartsSchema,
-  uuidSchema,
-  checkSnapshotPaths,
-  fileSnapshotsSchema,
-  refuseProtoKeys,
-} from "./common";
+import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, turnPartsSchema, uuidSchema, checkSnapshotPaths, fileSnapshotsSchema, refuseProtoKeys } from "@/lib/domain/schemas";
 
 /**
  * An optional field that also takes null, as absent: the API itself answers with nulls

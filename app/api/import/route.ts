@@ -5,7 +5,8 @@ import path from "node:path";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import { importDocuments } from "@/lib/db/transfer";
-import { handleRoute, parseJsonText, validate } from "@/lib/http/responses";
+import { handleRoute, parseJsonText } from "@/lib/http/responses";
+import { parseOrThrow } from "@/lib/domain/parse";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { serverSettings } from "@/lib/env";
 import { isImportFormat, supportedFormatsText } from "@/lib/importers";
@@ -86,7 +87,7 @@ export async function POST(request: Request): Promise<Response> {
         if (size > limit) throw new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes (THREADLINE_MAX_BODY_BYTES)`);
         const body = parseJsonText(await readFile(file, "utf8"));
         // Validated by shape so that errors name the field rather than "no union member matched".
-        const documents = Array.isArray(body) ? validate(documentListSchema, body) : [validate(nativeDocumentSchema, body)];
+        const documents = Array.isArray(body) ? parseOrThrow(documentListSchema, body) : [parseOrThrow(nativeDocumentSchema, body)];
         return Response.json(await importDocuments(documents, mode.data), { status: 201 });
       }
       if (size === 0 || !head.trim()) throw new AppError("invalid_json", "The request body is empty: send the file's content");

@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { AppError, HTTP_STATUS } from "@/lib/domain/errors";
+import { AppError } from "@/lib/domain/errors";
+import { HTTP_STATUS } from "@/lib/http/responses";
 import { parseJsonText, readBodyText } from "@/lib/http/responses";
 import { createMcpServer, protoKeyRefusal } from "@/lib/mcp/server";
 

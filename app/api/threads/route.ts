@@ -1,11 +1,12 @@
 import { createThread, listThreads } from "@/lib/db/threads";
-import { handleRoute, readJson, validate } from "@/lib/http/responses";
+import { handleRoute, readJson } from "@/lib/http/responses";
+import { parseOrThrow } from "@/lib/domain/parse";
 import { createThreadSchema, listThreadsQuerySchema } from "@/lib/validation/threads";
 
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const params = Object.fromEntries(new URL(request.url).searchParams);
-    return Response.json(await listThreads(validate(listThreadsQuerySchema, params)));
+    return Response.json(await listThreads(parseOrThrow(listThreadsQuerySchema, params)));
   });
 }
 

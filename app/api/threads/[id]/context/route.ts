@@ -1,5 +1,6 @@
 import { buildContextPreview } from "@/lib/context/build-context";
-import { handleRoute, threadIdFrom, validate } from "@/lib/http/responses";
+import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+import { parseOrThrow } from "@/lib/domain/parse";
 import { contextQuerySchema } from "@/lib/validation/context";
 
 type Context = { params: Promise<{ id: string }> };
@@ -8,7 +9,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const query = validate(contextQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = parseOrThrow(contextQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     return Response.json(await buildContextPreview(id, query));
   });
 }

@@ -3,7 +3,7 @@ import { formatEvent } from "@/lib/chat/sse";
 import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/idempotency";
 import { AppError } from "@/lib/domain/errors";
 import { idempotentWrite } from "@/lib/http/idempotency";
-import { errorResponse, handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
+import { errorResponse, handleRoute, HTTP_STATUS, readJson, threadIdFrom } from "@/lib/http/responses";
 import { chatMessageSchema } from "@/lib/validation/messages";
 
 type Context = { params: Promise<{ id: string }> };
@@ -60,7 +60,7 @@ function failureBody(failure: ChatFailure) {
 
 function failedResponse(failure: ChatFailure): Response {
   const { code, message, details } = failureBody(failure);
-  return errorResponse(failure.status, code, message, details);
+  return errorResponse(HTTP_STATUS[code], code, message, details);
 }
 
 type Streaming = Extract<ChatReply, { status: "streaming" }>;
@@ -69,7 +69,7 @@ const NO_OUTCOME = { code: "internal", message: "The reply ended without an outc
 /** The whole answer to a reply's last event (or to its absence), as ?stream=0 gives it. */
 function outcomeOf(reply: Streaming, event: ChatEvent | null): IdempotentResult {
   if (event?.type === "done") return { status: 201, body: { userTurn: event.userTurn, turn: event.turn, model: reply.model, budget: reply.budget } };
-  if (event?.type === "failed") return { status: event.failure.status, body: { error: failureBody(event.failure) } };
+  if (event?.type === "failed") return { status: HTTP_STATUS[event.failure.code], body: { error: failureBody(event.failure) } };
   return { status: 500, body: { error: NO_OUTCOME } };
 }
 

@@ -1,6 +1,8 @@
+// zod schemas of the domain's values (JSON, turn parts, ids, roles, file snapshots), shared by the
+// REST and MCP request schemas (lib/validation) and the native document format.
 import { z } from "zod";
-import type { JsonValue } from "@/lib/domain/types";
-import { TURN_ROLES } from "@/lib/domain/types";
+import { UUID_PATTERN } from "./ids";
+import { TURN_ROLES, type JsonValue } from "./types";
 
 export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
@@ -43,7 +45,7 @@ export const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
 
 export const uuidSchema = z
   .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID")
+  .regex(UUID_PATTERN, "must be a UUID")
   .transform((id) => id.toLowerCase());
 
 export const roleSchema = z.enum(TURN_ROLES, { error: `must be one of ${TURN_ROLES.join(", ")}` });
@@ -89,20 +91,4 @@ export function checkSnapshotPaths(
     }
     seen.add(snapshot.path);
   });
-}
-
-/** "threads[0].turns[3].role" from a zod issue path. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || "(body)";
-}
-
-export type FieldIssue = { field: string; message: string };
-
-export function issuesOf(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ field: formatIssuePath(issue.path), message: issue.message }));
 }
