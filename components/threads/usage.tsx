@@ -1,4 +1,4 @@
-import type { ThreadUsage, TurnUsage } from "@/lib/domain/usage";
+import type { ThreadUsage, TurnUsage } from "@/lib/domain/types";
 import { plural, usageSummary } from "@/lib/format";
 
 const SOURCE_TITLE: Record<ThreadUsage["source"], string> = {
