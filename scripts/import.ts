@@ -14,7 +14,7 @@ ensurePrismaClient();
 ensureMigrated();
 
 const { FORMAT_LABELS, isImportFormat, isTranscriptPath, supportedFormatsText } = await import("@/lib/importers");
-const { importPath } = await import("@/lib/importers/import-file");
+const { importPath } = await import("@/lib/imports/import-file");
 
 const args = process.argv.slice(2);
 const quiet = args.includes("--quiet");

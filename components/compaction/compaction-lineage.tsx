@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { CompactionLinks, CompactionRecord } from "@/lib/db/compactions";
+import type { CompactionLinks, CompactionRecord } from "@/lib/domain/compaction/records";
 import { displayTitle } from "@/lib/domain/title";
 import { formatDateTime, formatInteger } from "@/lib/format";
 import { UndoCompactionButton } from "./undo-compaction-button";

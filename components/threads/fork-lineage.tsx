@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ForkLinks } from "@/lib/db/forks";
+import type { ForkLinks } from "@/lib/domain/links";
 import { displayTitle } from "@/lib/domain/title";
 import { formatDateTime } from "@/lib/format";
 

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { CompactionLineage } from "@/components/compaction/compaction-lineage";
-import type { CompactionLinks } from "@/lib/db/compactions";
-import type { ForkLinks } from "@/lib/db/forks";
-import type { ChildThreadLink } from "@/lib/db/threads";
+import type { CompactionLinks } from "@/lib/domain/compaction/records";
+import type { ForkLinks } from "@/lib/domain/links";
+import type { ChildThreadLink } from "@/lib/domain/links";
 import { sourceLabel } from "@/lib/domain/source";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";

@@ -3,7 +3,7 @@
  * result (by tool-call id; imported transcripts put results in later "tool" turns) and with the
  * sub-agent thread it started. Pure: built once per page from the turns it shows.
  */
-import type { ChildThreadLink } from "@/lib/db/threads";
+import type { ChildThreadLink } from "@/lib/domain/links";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { contentPreview } from "@/lib/format";
 

@@ -15,7 +15,8 @@ import {
 import { AppError } from "@/lib/domain/errors";
 import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { JsonObject, ThreadWithTurns, TurnPart } from "@/lib/domain/types";
-import { createRevision, type CompactionRecord } from "@/lib/db/compactions";
+import { createRevision } from "@/lib/db/compactions";
+import { type CompactionRecord } from "@/lib/domain/compaction/records";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { getThreadWithTurns } from "@/lib/db/threads";
 import { contentTokenCounts } from "@/lib/db/token-counts";

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { RevisionTurn, TrimmedOutput, References } from "@/lib/domain/compaction/types";
 import { titleFromContent } from "@/lib/domain/title";
+import type { CompactionJobRecord, CompactionLinks, CompactionRecord, JobStatus } from "@/lib/domain/compaction/records";
 import type { JsonObject, Thread, ThreadWithTurns } from "@/lib/domain/types";
 import { db } from "./client";
 import { insertDerivedThread } from "./derived-threads";
@@ -10,26 +11,6 @@ import type { Compaction as CompactionRow, CompactionJob as CompactionJobRow } f
 import { toThread } from "./mappers";
 import { WRITE_TRANSACTION } from "./transactions";
 
-/** How a revision was made from its original, as the API and the pages show it. */
-export type CompactionRecord = {
-  id: string;
-  originalThreadId: string;
-  revisionThreadId: string;
-  strategy: string;
-  summarizer: string;
-  summarizerModel: string | null;
-  targetModel: string | null;
-  tokenizer: string;
-  options: JsonObject;
-  replaced: number[];
-  trimmed: TrimmedOutput[];
-  tokensBefore: number;
-  tokensAfter: number;
-  durationMs: number;
-  summaryEdited: boolean;
-  lostReferences: References;
-  createdAt: string;
-};
 
 function toRecord(row: CompactionRow): CompactionRecord {
   return {
@@ -120,10 +101,6 @@ function lastReplacedTimestamp(original: ThreadWithTurns, replaced: number[]): s
 }
 
 /** A thread's compaction lineage: the revisions made from it, and what it was made from. */
-export type CompactionLinks = {
-  revisions: (CompactionRecord & { revisionTitle: string | null })[];
-  compactedFrom: (CompactionRecord & { originalTitle: string | null; originalExists: boolean }) | null;
-};
 
 export async function compactionLinks(threadId: string): Promise<CompactionLinks> {
   const client = await db();
@@ -138,21 +115,7 @@ export async function compactionLinks(threadId: string): Promise<CompactionLinks
   };
 }
 
-export type JobStatus = "running" | "succeeded" | "failed" | "cancelled";
 
-export type CompactionJobRecord = {
-  id: string;
-  threadId: string;
-  status: JobStatus;
-  request: JsonObject;
-  result: JsonObject | null;
-  error: { kind: string; message: string } | null;
-  progress: string | null;
-  /** The revision it was applied as, once applied. */
-  revisionThreadId: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
 
 function toJob(row: CompactionJobRow): CompactionJobRecord {
   return {

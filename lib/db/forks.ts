@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import { titleFromContent } from "@/lib/domain/title";
+import type { ForkLinks, ForkRecord } from "@/lib/domain/links";
 import type { Thread } from "@/lib/domain/types";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { db } from "./client";
@@ -10,7 +11,6 @@ import { toThread } from "./mappers";
 import { getThreadWithTurns } from "./threads";
 import { WRITE_TRANSACTION } from "./transactions";
 
-export type ForkRecord = { id: string; sourceThreadId: string; forkThreadId: string; atTurn: number; createdAt: string };
 
 /**
  * Forks a thread at a turn: a new thread holding copies of its turns 0..atTurn (attribution, parts
@@ -45,11 +45,6 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
   return { thread: toThread(thread), fork: { ...fork, createdAt: fork.createdAt.toISOString() } };
 }
 
-/** A thread's forks (newest first) and the fork it is, if it is one. */
-export type ForkLinks = {
-  forks: (ForkRecord & { forkTitle: string | null })[];
-  forkedFrom: (ForkRecord & { sourceTitle: string | null; sourceExists: boolean }) | null;
-};
 
 export async function forkLinks(threadId: string): Promise<ForkLinks> {
   const client = await db();

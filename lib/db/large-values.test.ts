@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { POST as forksPost } from "@/app/api/threads/[id]/forks/route";
-import { json, jsonRequest, params } from "@/lib/testing/api";
+import { json } from "@/lib/testing/api";
 import { api, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
 import { chunkedByWeight } from "./chunks";
+import { forkThread } from "./forks";
 import { LARGE_VALUE_CHARS, resolveLargeValues, withLargeValues } from "./large-values";
 
 describe("large values", () => {
@@ -39,9 +39,7 @@ describe("large values", () => {
     const middling = "m".repeat(LARGE_VALUE_CHARS - 1); // just under: goes through Prisma, batched by size
     await newTurn(thread.id, { role: "user", content: long, fileSnapshots: [{ path: "a.txt", content: long }], files: ["a.txt"] });
     for (let i = 0; i < 20; i++) await newTurn(thread.id, { role: i % 2 ? "user" : "assistant", content: `${i} ${middling}` });
-    const response = await forksPost(jsonRequest("POST", `/api/threads/${thread.id}/forks`, { atTurn: 20 }), params({ id: thread.id }));
-    expect(response.status, await response.clone().text()).toBe(201);
-    const fork = await json<{ thread: { id: string } }>(response);
+    const fork = await forkThread(thread.id, 20);
     const [original, copy] = [await fetchThread(thread.id), await fetchThread(fork.thread.id)];
     expect(copy.turns.map((t) => t.content)).toEqual(original.turns.map((t) => t.content));
     expect(copy.turns[0]!.fileSnapshots).toEqual([{ path: "a.txt", content: long }]);

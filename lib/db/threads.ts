@@ -8,6 +8,7 @@ import { describeTimeout, expiresAtFor } from "@/lib/domain/expiry";
 import { searchTerms, toFtsMatch } from "@/lib/domain/search";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
+import type { ChildThreadLink, ThreadLink, ThreadRelationLink } from "@/lib/domain/links";
 import type { Thread, ThreadPage, ThreadWithTurns, Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
 import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib/validation/threads";
@@ -334,15 +335,6 @@ export async function findThread(rawId: string): Promise<Thread | null> {
   return row ? toThread(row) : null;
 }
 
-export type ThreadLink = { id: string; title: string | null };
-
-/** How a child thread came from its parent (imports record it in the child's metadata.relation). */
-export type ThreadRelationLink =
-  | { kind: "subagent"; toolCallId: string | null; agentId: string | null }
-  | { kind: "fork"; atTurnKey: string | null }
-  | { kind: "continuation" };
-
-export type ChildThreadLink = ThreadLink & { relation: ThreadRelationLink | null };
 
 /**
  * The parent (null when it is not in the database) and the first children of a thread (at most

@@ -1,5 +1,5 @@
 import type { CompactionPreview } from "@/lib/compaction/service";
-import type { CompactionJobRecord, CompactionRecord } from "@/lib/db/compactions";
+import type { CompactionJobRecord, CompactionRecord } from "@/lib/domain/compaction/records";
 import type { Thread } from "@/lib/domain/types";
 import type { CompactionStrategy } from "@/lib/domain/compaction/types";
 import type { SummarizerKind } from "@/lib/validation/compactions";

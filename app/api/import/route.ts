@@ -10,7 +10,7 @@ import { parseOrThrow } from "@/lib/domain/parse";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { serverSettings } from "@/lib/env";
 import { isImportFormat, supportedFormatsText } from "@/lib/importers";
-import { importPath } from "@/lib/importers/import-file";
+import { importPath } from "@/lib/imports/import-file";
 
 const documentListSchema = z.array(nativeDocumentSchema).min(1, "must hold at least one document");
 const modeSchema = z.enum(["strict", "copy"], { error: 'mode must be "copy" or absent' });

@@ -7,9 +7,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { findThread, findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
-import { importFile } from "@/lib/importers/import-file";
+import { importFile } from "@/lib/imports/import-file";
 import { newThread } from "@/lib/testing/integration";
-import { buildToolIndex } from "./tool-index";
+import { buildToolIndex } from "@/components/threads/tool-index";
 
 const DIR = "-home-USER-projects-spotter-worktrees-spotter-4te";
 const SESSION = `${DIR}/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl`;

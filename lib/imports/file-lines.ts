@@ -1,7 +1,7 @@
 import "server-only";
 import { createReadStream } from "node:fs";
 import { createHash } from "node:crypto";
-import type { NumberedLine } from "./types";
+import type { NumberedLine } from "@/lib/importers/types";
 
 const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;

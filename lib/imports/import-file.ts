@@ -1,4 +1,6 @@
 import "server-only";
+// The service that stores imports: reads a file or folder, asks lib/importers (pure parsers) what it
+// holds and writes that through lib/db.
 import { createHash, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
@@ -6,10 +8,10 @@ import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { previousImport, storeParsedSource, storeTurnStream, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
 import { importDocuments } from "@/lib/db/transfer";
 import { issuesOf } from "@/lib/domain/parse";
-import { claudeCodeTurns, looksLikeClaudeCode, planClaudeCodeSession } from "./claude-code";
+import { claudeCodeTurns, looksLikeClaudeCode, planClaudeCodeSession } from "@/lib/importers/claude-code";
 import { fileDigest, fileLines, firstNonBlankLine } from "./file-lines";
-import { detectFormat, parseDetected, type ImportFormat } from "./index";
-import { ImportFormatError, type ParsedSource } from "./types";
+import { detectFormat, parseDetected, type ImportFormat } from "@/lib/importers";
+import { ImportFormatError, type ParsedSource } from "@/lib/importers/types";
 
 /**
  * `nameless`: the file came without a name (an upload posted without ?name=). A conversation whose
