@@ -1,9 +1,10 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_KEY_TTL_MS,
-  idempotencyRequestHash,
+  idempotencyRequestText,
   idempotencyVerdict,
   type IdempotentOperation,
 } from "@/lib/domain/idempotency";
@@ -117,7 +118,7 @@ function doneData(result: IdempotentResult) {
 export async function claimIdempotencyKey(scope: IdempotencyScope): Promise<{ claim: IdempotencyClaim } | { replay: IdempotentResult }> {
   const client = await db();
   await cleanUpNowAndThen();
-  const requestHash = idempotencyRequestHash(scope.operation, scope.body);
+  const requestHash = createHash("sha256").update(idempotencyRequestText(scope.operation, scope.body)).digest("hex");
   const { threadId, key } = scope;
   return client.$transaction(async (tx) => {
     await lockForWrite(tx, databaseKind(client));

@@ -12,7 +12,9 @@ const TEXT_OID = 25;
  * makes (prisma/orm#27403); the values are plain strings either way.
  */
 export class TextNamesPool extends pg.Pool {
-  // pg's overloads (callback, config object, submittable) are passed straight through.
+  // pg's overloads (callback, config object, submittable) are passed straight through; only `any`
+  // satisfies all of them as one override.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   query(...args: unknown[]): any {
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result && typeof (result as Promise<unknown>).then === "function") {

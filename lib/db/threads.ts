@@ -5,7 +5,7 @@ import { normalizeId } from "@/lib/domain/ids";
 import { collectChain, MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
 import { describeTimeout, expiresAtFor } from "@/lib/domain/expiry";
-import { searchTerms, toFtsMatch } from "@/lib/domain/search";
+import { searchTerms } from "@/lib/domain/search";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { ChildThreadLink, ThreadLink, ThreadRelationLink } from "@/lib/domain/links";

@@ -4,7 +4,7 @@ import {
   canonicalJson,
   IDEMPOTENCY_KEY_TTL_MS,
   IDEMPOTENCY_PENDING_ABANDONED_MS,
-  idempotencyRequestHash,
+  idempotencyRequestText,
   idempotencyVerdict,
   parseIdempotencyKey,
 } from "./idempotency";
@@ -48,11 +48,11 @@ describe("request hashes", () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
     const body = { role: "user", content: "hi", files: ["a.ts"] };
     const same = { files: ["a.ts"], content: "hi", role: "user" };
-    expect(idempotencyRequestHash("append_turn", body)).toBe(idempotencyRequestHash("append_turn", same));
-    expect(idempotencyRequestHash("append_turn", body)).not.toBe(idempotencyRequestHash("append_turn", { ...body, content: "hi!" }));
-    expect(idempotencyRequestHash("append_turn", body)).not.toBe(idempotencyRequestHash("continue", body));
+    expect(idempotencyRequestText("append_turn", body)).toBe(idempotencyRequestText("append_turn", same));
+    expect(idempotencyRequestText("append_turn", body)).not.toBe(idempotencyRequestText("append_turn", { ...body, content: "hi!" }));
+    expect(idempotencyRequestText("append_turn", body)).not.toBe(idempotencyRequestText("continue", body));
     // Array order is part of the request.
-    expect(idempotencyRequestHash("append_turn", { files: ["a", "b"] })).not.toBe(idempotencyRequestHash("append_turn", { files: ["b", "a"] }));
+    expect(idempotencyRequestText("append_turn", { files: ["a", "b"] })).not.toBe(idempotencyRequestText("append_turn", { files: ["b", "a"] }));
   });
 });
 

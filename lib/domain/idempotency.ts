@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { AppError } from "./errors";
 
 /**
@@ -47,9 +46,12 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** What a key is bound to: the operation and its validated request body (defaults filled in). */
-export function idempotencyRequestHash(operation: IdempotentOperation, body: unknown): string {
-  return createHash("sha256").update(`${operation}\n${canonicalJson(body ?? null)}`).digest("hex");
+/**
+ * What a key is bound to: the operation and its validated request body (defaults filled in), as
+ * one text; the store keeps its SHA-256 (lib/db/idempotency.ts).
+ */
+export function idempotencyRequestText(operation: IdempotentOperation, body: unknown): string {
+  return `${operation}\n${canonicalJson(body ?? null)}`;
 }
 
 export type IdempotencyRecord = { requestHash: string; state: "pending" | "done" | string; createdAt: Date };
