@@ -16,7 +16,7 @@ import { db } from "./client";
 import { databaseKind } from "./create-client";
 import { POSTGRES_WRITE_LOCK } from "./dialect";
 import { sqliteDateTime } from "./import-writer";
-import { storeParsedSource, storeTurnStream, type StreamedTurn } from "./imports";
+import { storeParsedSource, storeTurnStream, type StreamedTurn } from "./turn-stream-import";
 
 const file = () => sqliteFilePath(serverSettings().databaseUrl);
 

@@ -1,0 +1,315 @@
+import "server-only";
+import { titleFromContent } from "@/lib/domain/title";
+import { estimateTokens } from "@/lib/domain/tokens";
+import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
+import { serverSettings } from "@/lib/env";
+import { importedThreadId, importedTurnId } from "@/lib/importers/stable-id";
+import type { ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry, ThreadImportResult } from "@/lib/importers/types";
+import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { db } from "./client";
+import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows";
+import { withImportWriter } from "./import-writer";
+import type { FileImportReport, ImportedFrom, SourceFile } from "./imports";
+import { mergeModels, storedParts } from "./mappers";
+
+/** What a parser knows of a source before its turns: threads without turns, skipped entries, warnings. */
+export type SourceOutline = {
+  format: ImportFormat;
+  threads: Omit<ImportedThread, "turns">[];
+  skipped: SkippedEntry[];
+  warnings: string[];
+};
+
+/** One turn of a streamed source and the thread (index into the outline's threads) it belongs to. */
+export type StreamedTurn = { threadIndex: number; turn: ImportedTurn };
+
+const INSERT_BATCH = 500;
+/** A batch also ends at this much text, so a run of huge tool results never sits in memory together. */
+const INSERT_BATCH_CHARS = 1_000_000;
+/** Batches whose token counts may be pending at once: enough to keep the counting core busy. */
+const COUNTING_AHEAD = 8;
+
+/**
+ * Stores a source's turns as they stream in (a 200 MB session is never in memory at once), in one
+ * transaction: new threads are created; a thread imported before keeps the turns that are
+ * unchanged and gets the rest (appended lines add turns; a conversation whose earlier turns
+ * differ now, after a rewind or an edit say, is rewritten from the first difference; one that is
+ * shorter now is truncated). Thread ids come from the source's keys, turn ids from their keys and
+ * everything stored of them, so nothing is duplicated and no stale turn is kept. Turns are written
+ * in batches with their o200k counts. The file's hash is recorded, and each thread notes it, so an
+ * unchanged file is skipped next time (previousImport).
+ */
+export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterable<StreamedTurn>, file: SourceFile): Promise<FileImportReport> {
+  await db(); // migrated, connection prepared
+  const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
+  try {
+    return await withImportWriter(serverSettings().databaseUrl, async (writer) => {
+      const run = new TurnStreamImport(outline, file, writer, counter);
+      for await (const streamed of turns) await run.add(streamed);
+      return run.finish();
+    });
+  } finally {
+    await counter.close();
+  }
+}
+
+/**
+ * Stores what a parser produced from one file, in one transaction. See storeTurnStream.
+ * Threads that got no turns are stored only when they are no fork or sub-agent.
+ */
+export async function storeParsedSource(parsed: ParsedSource, file: SourceFile): Promise<FileImportReport> {
+  async function* turns(): AsyncGenerator<StreamedTurn> {
+    for (const [threadIndex, thread] of parsed.threads.entries()) for (const turn of thread.turns) yield { threadIndex, turn };
+  }
+  return storeTurnStream({ format: parsed.format, threads: parsed.threads, skipped: parsed.skipped, warnings: parsed.warnings }, turns(), file);
+}
+
+/** Turns on their way to the database: written in batches while the other core counts the last ones. */
+class TurnBatches {
+  private rows: TurnInsertRow[] = [];
+  private chars = 0;
+  /** Batches written whose counts the other core is still working out, oldest first. */
+  private readonly counting: Promise<void>[] = [];
+
+  constructor(
+    private readonly writer: ImportWriter,
+    private readonly counter: BackgroundCounter,
+  ) {}
+
+  async add(row: TurnInsertRow): Promise<void> {
+    this.rows.push(row);
+    this.chars += row.content.length + (row.parts?.length ?? 0);
+    if (this.rows.length >= INSERT_BATCH || this.chars >= INSERT_BATCH_CHARS) await this.flush();
+  }
+
+  /** Writes what is batched and waits for every count: before turns are deleted, and at the end. */
+  async settle(): Promise<void> {
+    await this.flush();
+    while (this.counting.length > 0) await this.counting.shift();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.rows.length === 0) return;
+    const rows = this.rows;
+    this.rows = [];
+    this.chars = 0;
+    const seqs = await this.writer.insertTurns(rows);
+    const counted = this.counter
+      .count(rows.map((row) => row.content))
+      .then((counts) => this.writer.insertTokenCounts(rows.map((row, i) => ({ turnSeq: seqs[i]!, threadId: row.threadId, tokenizer: this.counter.tokenizer, ...counts[i]! }))));
+    // Awaited by settle; when the import fails first, it ends against a closed connection, unheard.
+    counted.catch(() => {});
+    this.counting.push(counted);
+    while (this.counting.length >= COUNTING_AHEAD) await this.counting.shift();
+  }
+}
+
+/** Per-thread state while its turns stream in. */
+type ThreadProgress = {
+  id: string;
+  header: Omit<ImportedThread, "turns">;
+  /** Ids of the turns stored before this import, in order (empty for a new thread). */
+  stored: string[];
+  existed: boolean;
+  index: number;
+  /** The first index whose stored turn was replaced, or null while the source matches what is stored. */
+  divergedAt: number | null;
+  added: number;
+  tokenEstimate: number;
+  models: (string | null)[];
+  firstTime: number | null;
+  lastTime: number;
+  /** The first user turn's text: the title when the source gives none. */
+  firstUserText: string | null;
+};
+
+/** One file's import inside its transaction: each thread's progress, and the turn batches. */
+class TurnStreamImport {
+  private readonly progress = new Map<number, ThreadProgress>();
+  private readonly idOf: Map<string, string>;
+  private readonly batches: TurnBatches;
+  private readonly now = new Date();
+
+  constructor(
+    private readonly outline: SourceOutline,
+    private readonly file: SourceFile,
+    private readonly writer: ImportWriter,
+    counter: BackgroundCounter,
+  ) {
+    this.idOf = new Map(outline.threads.map((t) => [t.key, importedThreadId(outline.format, t.key)]));
+    this.batches = new TurnBatches(writer, counter);
+  }
+
+  /** Keeps a turn stored before as it is, or writes it (rewriting the thread from the first difference). */
+  async add({ threadIndex, turn }: StreamedTurn): Promise<void> {
+    const state = await this.threadAt(threadIndex);
+    const fallback = state.firstTime ?? (state.header.createdAt ? Date.parse(state.header.createdAt) : this.now.getTime());
+    const row = toTurnRow(turn, state.id, state.index, new Date(Number.isFinite(fallback) ? fallback : this.now.getTime()));
+    if (state.firstTime === null) state.firstTime = row.timestamp.getTime();
+    state.lastTime = Math.max(state.lastTime, row.timestamp.getTime());
+    state.tokenEstimate += row.tokenEstimate;
+    state.models.push(row.modelName);
+    if (turn.role === "user" && state.firstUserText === null) state.firstUserText = turn.content;
+    const index = state.index++;
+    if (state.divergedAt === null && index < state.stored.length) {
+      if (state.stored[index] === row.id) return; // stored before, unchanged
+      // The source changed before its end (a rewind, an edited export): rewrite from here.
+      state.divergedAt = index;
+      await this.batches.settle();
+      await this.writer.deleteTurnsFrom(state.id, index);
+    }
+    if (!state.existed && state.added === 0) await this.writer.createThread(this.threadRow(state));
+    await this.batches.add(row);
+    state.added += 1;
+  }
+
+  /** Writes what is left, brings every thread's row up to date, records the file; answers the report. */
+  async finish(): Promise<FileImportReport> {
+    await this.batches.settle();
+    // Threads with no turns at all: a main thread is still stored (it says the file held nothing
+    // to show), a fork or sub-agent without turns is not.
+    for (const [threadIndex, header] of this.outline.threads.entries()) {
+      if (!this.progress.has(threadIndex) && header.relation == null) await this.threadAt(threadIndex);
+    }
+    const { format, skipped, warnings } = this.outline;
+    const report: FileImportReport = {
+      name: this.file.name,
+      format,
+      status: "imported",
+      threads: { created: 0, updated: 0, unchanged: 0 },
+      turnsAdded: 0,
+      threadIds: [],
+      threadResults: [],
+      skipped,
+      warnings: [...warnings],
+    };
+    for (const [, state] of [...this.progress.entries()].sort((a, b) => a[0] - b[0])) {
+      const result = await this.finishThread(state, report.warnings);
+      report.threadIds.push(state.id);
+      report.threadResults.push(result);
+      if (result.change === "created") report.threads.created += 1;
+      else if (result.change === "unchanged") report.threads.unchanged += 1;
+      else report.threads.updated += 1;
+      report.turnsAdded += state.added;
+    }
+    if (report.threadResults.length > 0 && report.threadResults.every((t) => t.change === "unchanged")) report.status = "unchanged";
+    const { sha256, name, size } = this.file;
+    await this.writer.recordFile({ sha256, name, size, format, importedAt: this.now, threadIds: JSON.stringify(report.threadIds) });
+    return report;
+  }
+
+  /** Truncates a thread that is shorter now and writes its row; answers what the import did to it. */
+  private async finishThread(state: ThreadProgress, warnings: string[]): Promise<ThreadImportResult> {
+    const shorter = state.divergedAt === null && state.index < state.stored.length;
+    if (shorter) await this.writer.deleteTurnsFrom(state.id, state.index);
+    if (state.divergedAt !== null || shorter) {
+      warnings.push(`${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`);
+    }
+    const data = this.threadRow(state);
+    if (data.title === null) data.title = titleFromContent(state.firstUserText ?? "") ?? null;
+    // Unchanged threads are written too: their metadata names the content they now hold.
+    if (state.existed || state.added > 0) await this.writer.updateThread(data);
+    else await this.writer.createThread(data);
+    return threadResult(state, data.title);
+  }
+
+  /** The thread's progress, loading what is stored of it the first time it is seen. */
+  private async threadAt(threadIndex: number): Promise<ThreadProgress> {
+    const known = this.progress.get(threadIndex);
+    if (known) return known;
+    const header = this.outline.threads[threadIndex];
+    if (!header) throw new Error(`turn for thread ${threadIndex}, which the outline does not have`);
+    const id = this.idOf.get(header.key)!;
+    const storedIds = await this.writer.storedTurnIds(id);
+    const state: ThreadProgress = {
+      id,
+      header,
+      stored: storedIds ?? [],
+      existed: storedIds !== null,
+      index: 0,
+      divergedAt: null,
+      added: 0,
+      tokenEstimate: 0,
+      models: [],
+      firstTime: null,
+      lastTime: 0,
+      firstUserText: null,
+    };
+    this.progress.set(threadIndex, state);
+    return state;
+  }
+
+  private threadRow(state: ThreadProgress): ThreadWriteRow {
+    const { header } = state;
+    const { format } = this.outline;
+    const parentThreadId = header.parentKey ? (this.idOf.get(header.parentKey) ?? importedThreadId(format, header.parentKey)) : null;
+    const createdAt = header.createdAt ? new Date(header.createdAt) : new Date(state.firstTime ?? this.now.getTime());
+    const lastUpdatedAt = new Date(Math.max(header.lastUpdatedAt ? Date.parse(header.lastUpdatedAt) || 0 : 0, state.lastTime, createdAt.getTime()));
+    return {
+      id: state.id,
+      parentThreadId,
+      title: header.title?.trim() ? header.title.trim().slice(0, 500) : null,
+      toolName: header.toolName,
+      source: `import:${format}`,
+      project: header.project ?? null,
+      initialContext: JSON.stringify(header.initialContext ?? {}),
+      metadata: JSON.stringify(threadMetadata(header, format, this.file)),
+      createdAt,
+      lastUpdatedAt,
+      expiresAt: null,
+      turnCount: state.index,
+      tokenEstimate: state.tokenEstimate,
+      modelsUsed: JSON.stringify(mergeModels([], state.models)),
+    };
+  }
+}
+
+/** What the import did to a thread, from its progress once every turn is in. */
+function threadResult(state: ThreadProgress, title: string | null): ThreadImportResult {
+  const base = { id: state.id, title, turnsAdded: state.added, turnsRemoved: 0, identity: state.header.identity ?? "source" };
+  if (!state.existed) return { ...base, change: "created" };
+  if (state.divergedAt !== null) return { ...base, change: "rewritten", fromTurn: state.divergedAt + 1, turnsRemoved: state.stored.length - state.divergedAt };
+  if (state.index < state.stored.length) return { ...base, change: "truncated", fromTurn: state.index + 1, turnsRemoved: state.stored.length - state.index };
+  return { ...base, change: state.added > 0 ? "appended" : "unchanged" };
+}
+
+function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallbackTime: Date): TurnInsertRow {
+  const parts: TurnPart[] = [...(turn.parts ?? [])];
+  if (turn.compaction) parts.push({ type: "compaction", trigger: turn.compaction.trigger ?? null, tokensBefore: turn.compaction.tokensBefore ?? null, tokensAfter: turn.compaction.tokensAfter ?? null });
+  const metadata: JsonObject = { ...(turn.metadata ?? {}) };
+  if (turn.usage && Object.values(turn.usage).some((v) => v !== undefined)) {
+    metadata.usage = { ...(turn.usage as Record<string, JsonValue>), source: "reported" };
+  }
+  const time = turn.timestamp ? new Date(turn.timestamp) : fallbackTime;
+  const row: TurnInsertRow = {
+    id: "",
+    threadId,
+    index,
+    role: turn.role,
+    content: turn.content,
+    timestamp: Number.isNaN(time.getTime()) ? fallbackTime : time,
+    files: JSON.stringify(turn.files ?? []),
+    images: JSON.stringify(turn.images ?? []),
+    toolName: turn.toolName ?? null,
+    modelProvider: turn.modelProvider ?? null,
+    modelName: turn.modelName ?? null,
+    modelMetadata: Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null,
+    parts: parts.length > 0 ? storedParts(parts, turn.content) : null,
+    tokenEstimate: estimateTokens(turn.content),
+  };
+  // Everything stored but the index and the fallback time (a source without times gets "now").
+  row.id = importedTurnId(threadId, turn.key, [row.role, row.content, turn.timestamp ?? null, row.files, row.images, row.toolName, row.modelProvider, row.modelName, row.modelMetadata, row.parts]);
+  return row;
+}
+
+/** The thread's own metadata and where it was imported from; `sha256` is the content it holds now (previousImport). */
+function threadMetadata(thread: Omit<ImportedThread, "turns">, format: ImportFormat, file: SourceFile): JsonObject {
+  const importedFrom: ImportedFrom = { format, file: file.name, key: thread.key, identity: thread.identity ?? "source", sha256: file.sha256 };
+  return {
+    ...(thread.metadata ?? {}),
+    ...(thread.relation ? { relation: thread.relation as unknown as JsonObject } : {}),
+    importedFrom,
+  };
+}
+
