@@ -1,5 +1,5 @@
 // `npm test`: the whole suite on a fresh clone: types, unit and integration (Vitest, real SQLite
-// files), the same Vitest suite again on PostgreSQL (scripts/test-postgres.mjs says which server,
+// files), the integration tests again on PostgreSQL (scripts/test-postgres.mjs says which server,
 // or why the pass is skipped), then a production build and the end-to-end suite (Playwright on the
 // system Chromium, SQLite). Ends with one plain "N passed, N failed" line over every pass.
 import { mkdirSync, readFileSync } from "node:fs";
@@ -23,8 +23,8 @@ npx("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.jso
 const postgres = testPostgres();
 let onPostgres = null;
 if (postgres.url) {
-  console.log(`[threadline] unit and integration tests on PostgreSQL (${new URL(postgres.url).host})`);
-  npx("vitest", ["run", "--reporter=dot", "--reporter=json", `--outputFile.json=${vitestPostgresJson}`], {
+  console.log(`[threadline] integration tests on PostgreSQL (${new URL(postgres.url).host})`);
+  npx("vitest", ["run", "--project=integration", "--reporter=dot", "--reporter=json", `--outputFile.json=${vitestPostgresJson}`], {
     env: { THREADLINE_TEST_POSTGRES_URL: postgres.url },
   });
   onPostgres = JSON.parse(readFileSync(vitestPostgresJson, "utf8"));
@@ -46,7 +46,7 @@ const sum = (key) => vitestRuns.reduce((total, run) => total + run[key], 0);
 const passed = sum("numPassedTests") + e2e.expected;
 const failed = sum("numFailedTests") + e2e.unexpected + e2e.flaky;
 const skipped = sum("numPendingTests") + sum("numTodoTests") + e2e.skipped;
-const postgresLine = onPostgres ? `, on PostgreSQL ${onPostgres.numPassedTests}/${onPostgres.numTotalTests}` : ", PostgreSQL skipped";
+const postgresLine = onPostgres ? `, integration on PostgreSQL ${onPostgres.numPassedTests}/${onPostgres.numTotalTests}` : ", PostgreSQL skipped";
 console.log(`\n[threadline] unit+integration ${unit.numPassedTests}/${unit.numTotalTests}${postgresLine}, end-to-end ${e2e.expected}/${e2e.expected + e2e.unexpected + e2e.flaky + e2e.skipped}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 if (failed > 0) process.exit(1);

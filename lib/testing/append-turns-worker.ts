@@ -1,5 +1,5 @@
 /**
- * A separate writer process for the multi-process concurrency test (app/api/threads/concurrency.test.ts).
+ * A separate writer process for the multi-process concurrency test (app/api/threads/concurrency.integration.test.ts).
  * Run as: tsx --conditions=react-server lib/testing/append-turns-worker.ts <threadId> <name> <writers> <turns>
  * with DATABASE_URL (and MAX_CONVERSATION_TURNS) in the environment.
  *

@@ -1,6 +1,6 @@
 /**
  * Another app process writing a chat reply, for the cross-process test in
- * app/api/threads/[id]/messages/messages-api.test.ts. Run as:
+ * app/api/threads/[id]/messages/messages-api.integration.test.ts. Run as:
  * tsx --conditions=react-server lib/testing/chat-reply-worker.ts <threadId> <content>
  * with DATABASE_URL and the chat provider's variables in the environment. It sends the message
  * through the real route, prints "started" once the reply's first event is read, then one JSON
