@@ -10,7 +10,7 @@ import { deleteExpiredIdempotencyKeys } from "@/lib/db/idempotency";
 import { IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENCY_PENDING_ABANDONED_MS } from "@/lib/domain/idempotency";
 import { BASE, json, params } from "@/lib/testing/api";
 import { answer, type FakeOpenAi } from "@/lib/testing/fake-openai";
-import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
+import { withFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { api, expectError, newThread, newTurn, restoreServerEnv, rowCounts, setServerEnv } from "@/lib/testing/integration";
 import { POST as compactionsPost } from "./compactions/route";
 import { POST as continuePost } from "./continue/route";
@@ -103,7 +103,7 @@ async function storedKeys(threadId: string) {
   return (await db()).idempotencyKey.findMany({ where: { threadId } });
 }
 
-const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: "sk-test-idempotency-0123456789", chatModel: "openai-compatible:test-model" }));
+const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: "sk-test-idempotency-0123456789", chatModel: "openai-compatible:test-model" }));
 let fake: FakeOpenAi;
 beforeEach(() => {
   fake = llm.server;

@@ -12,7 +12,7 @@ import { createJob, finishJob } from "@/lib/db/compactions";
 import { SUMMARIZER_SYSTEM_PROMPT } from "@/lib/llm/summarize";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { answer, fail, hang, type FakeOpenAi } from "@/lib/testing/fake-openai";
-import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
+import { withFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { api, expectError, fetchThread, newThread, newTurn, rowCounts, sleep } from "@/lib/testing/integration";
 import { POST as jobsPost } from "../compaction-jobs/route";
 import { GET as compactionsGet, POST as compactionsPost } from "./route";
@@ -218,7 +218,7 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
 });
 
 describe("the LLM summariser as a background job", () => {
-  const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl }));
+  const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl }));
   let fake: FakeOpenAi;
   beforeEach(() => {
     fake = llm.server;

@@ -15,7 +15,7 @@ import { serverSettings } from "@/lib/env";
 import { LLM_ENV } from "@/lib/llm/config";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { answer, fail, stream, type ChatHandler, type FakeOpenAi, type RecordedRequest } from "@/lib/testing/fake-openai";
-import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
+import { withFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { expectError, fetchThread, newThread, newTurn, restoreServerEnv, rowCounts, setServerEnv, sleep } from "@/lib/testing/integration";
 import { GET as contextGet } from "../context/route";
 import { DELETE as messagesDelete, POST as messagesPost } from "./route";
@@ -49,7 +49,7 @@ function recordingBudget(id: string, query: string, seen: { history?: string }, 
   };
 }
 
-const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
+const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
 let fake: FakeOpenAi;
 beforeEach(() => {
   fake = llm.server;

@@ -9,7 +9,7 @@ import type { Turn } from "@/lib/domain/types";
 import { MAX_ERROR_MESSAGE } from "@/lib/llm/provider";
 import { jsonRequest, params } from "@/lib/testing/api";
 import { sendJson } from "@/lib/testing/fake-openai";
-import { useFakeOpenAi } from "@/lib/testing/fake-openai-env";
+import { withFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { expectError, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
 import { POST as messagesPost } from "./route";
 
@@ -18,7 +18,7 @@ const CONVERSATION = "The staging database password is hunter2-rotated";
 
 const send = (id: string, body: unknown) => messagesPost(jsonRequest("POST", `/api/threads/${id}/messages?stream=0`, body), params({ id }));
 
-const llm = useFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
+const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
 
 async function seed(): Promise<string> {
   const thread = await newThread({ toolName: "chat" });
