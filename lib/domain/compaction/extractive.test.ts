@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SUMMARY_CHARS, extractiveSummary, splitSentences } from "./extractive";
 import { collectReferences, missingReferences } from "./references";
-import { assistant, call, chat, demoAuthTurns, result, turnsOf, user } from "./test-factories";
+import { authRefreshTurns } from "../testing/auth-refresh-turns";
+import { assistant, call, chat, result, turnsOf, user } from "../testing/compaction-turns";
 import type { CompactionTurn } from "./types";
 
 /** The summary's length without the references section, which is never cut. */
@@ -17,8 +18,8 @@ function section(summary: string, title: string): string {
   return summary.slice(start, end === -1 ? undefined : end);
 }
 
-describe("extractiveSummary on the demo's auth-refresh thread", () => {
-  const turns = demoAuthTurns();
+describe("extractiveSummary on the auth-refresh debugging run", () => {
+  const turns = authRefreshTurns();
   const summary = extractiveSummary(turns);
 
   it("has each section the thread calls for, in order", () => {
@@ -57,7 +58,7 @@ describe("extractiveSummary on the demo's auth-refresh thread", () => {
 
   it("stays within the default bound and is deterministic", () => {
     expect(boundedLength(summary)).toBeLessThanOrEqual(DEFAULT_SUMMARY_CHARS);
-    expect(extractiveSummary(demoAuthTurns())).toBe(summary);
+    expect(extractiveSummary(authRefreshTurns())).toBe(summary);
   });
 
   it("keeps every reference when cut hard, noting what it left out", () => {

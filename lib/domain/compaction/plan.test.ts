@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TurnPart } from "@/lib/domain/types";
 import { firstRunEnd, lastExchangeStart, planCompaction } from "./plan";
-import { assistant, call, chat, result, toolOutput, turnsOf, user } from "./test-factories";
+import { assistant, call, chat, result, toolOutput, turnsOf, user } from "../testing/compaction-turns";
 import type { CompactionOptions, CompactionPlan, CompactionTurn } from "./types";
 
 const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);

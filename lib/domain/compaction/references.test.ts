@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectReferences, looksLikePath, missingReferences, pathsInText } from "./references";
-import { assistant, call, demoAuthTurns, result, turnsOf, user } from "./test-factories";
+import { authRefreshTurns } from "../testing/auth-refresh-turns";
+import { assistant, call, result, turnsOf, user } from "../testing/compaction-turns";
 
 describe("pathsInText", () => {
   it("finds relative, absolute, home and Windows paths", () => {
@@ -64,8 +65,8 @@ describe("collectReferences", () => {
     expect(collectReferences(turns).tools).toEqual(["bash", "read_file", "grep"]);
   });
 
-  it("reads the demo's auth-refresh debugging thread", () => {
-    expect(collectReferences(demoAuthTurns())).toEqual({
+  it("reads the auth-refresh debugging run", () => {
+    expect(collectReferences(authRefreshTurns())).toEqual({
       paths: ["src/auth/session.ts", "src/auth/tokens.ts", "src/auth/refresh.ts", "tests/auth/refresh.test.ts", "screenshots/ci-401.png"],
       tools: ["debug", "read_file"],
     });

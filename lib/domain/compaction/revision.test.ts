@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TurnPart } from "@/lib/domain/types";
 import { planCompaction } from "./plan";
 import { buildRevision } from "./revision";
-import { assistant, call, chat, result, turnsOf, user } from "./test-factories";
+import { assistant, call, chat, result, turnsOf, user } from "../testing/compaction-turns";
 import { trimText } from "./trim";
 import { FULL_ACKNOWLEDGEMENT, FULL_SUMMARY_HEADER, summaryHeader } from "./types";
 
