@@ -127,4 +127,13 @@ export async function rowCounts(): Promise<{ threads: number; turns: number }> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Moves a thread's expiry into the past, as if its timeout had run out. */
+export async function expireThread(id: string): Promise<void> {
+  const past = new Date(Date.now() - 60_000);
+  await (await db()).thread.update({ where: { id }, data: { lastUpdatedAt: new Date(past.getTime() - 3_600_000), expiresAt: past } });
+}
+
+/** A thread's usage read with its turns, before any model response. */
+export const ZERO_USAGE = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, source: "estimated" };
+
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
