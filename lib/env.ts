@@ -11,8 +11,9 @@ import {
 } from "@/lib/domain/settings";
 
 /**
- * The only reader of process.env for the app. Values are read once per process; invalid numbers
- * fall back to their defaults with one logged warning each.
+ * The app's server settings, read from process.env once per process; invalid numbers fall back to
+ * their defaults with one logged warning each. The one other reader is lib/llm/config.ts, which
+ * reads the LLM variables (providers' keys, default models) at each call.
  */
 export type ServerSettings = {
   databaseUrl: string;
