@@ -13,6 +13,7 @@ export const IMPORTS_URL = `http://127.0.0.1:${importsPort}`;
 
 export default defineConfig({
   testDir: "./e2e",
+  globalTeardown: "./e2e/global-teardown.ts",
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,

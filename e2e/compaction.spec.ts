@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
+import { expect, test } from "./fixtures";
 
 /**
  * The compaction workbench on the demo's 200-turn session: preview, edit the summary, apply as a
@@ -7,15 +7,10 @@ import { DEMO_IDS } from "../lib/demo/demo-data";
  * whatever this spec creates is deleted again, even when it fails.
  */
 const ORIGINAL = DEMO_IDS.longSession;
-const created: string[] = [];
-
-test.afterAll(async ({ request }) => {
-  for (const id of created) await request.delete(`/api/threads/${id}`);
-});
 
 const number = (text: string | null) => Number((text ?? "").replace(/[^0-9]/g, ""));
 
-test("preview -> edit the summary -> apply -> lineage both ways -> undo", async ({ page, request }) => {
+test("preview -> edit the summary -> apply -> lineage both ways -> undo", async ({ page, request, threads }) => {
   const exportedBefore = await (await request.get(`/api/threads/${ORIGINAL}/export`)).text();
   await page.goto(`/threads/${ORIGINAL}`);
   await page.getByRole("link", { name: "Compact" }).click();
@@ -53,7 +48,7 @@ test("preview -> edit the summary -> apply -> lineage both ways -> undo", async 
   await page.getByRole("button", { name: "Apply as a new revision" }).click();
   await expect(page).not.toHaveURL(new RegExp(ORIGINAL));
   const revisionId = page.url().split("/threads/")[1]!.split(/[/?#]/)[0]!;
-  created.push(revisionId);
+  threads.track(revisionId); // undone by the test itself unless it fails first
 
   // The revision: linked to its original, its summary marked and kept as edited.
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pairing: migrating the billing service to PostgreSQL (compacted)");
@@ -91,9 +86,11 @@ test("a compaction that would not shrink the history is refused with the reason,
   await expect(page.getByRole("button", { name: "Apply as a new revision" })).toBeDisabled();
 });
 
-test("the LLM summariser: configured in Settings, run in the background, found again after leaving the page, applied", async ({ page }) => {
+test("the LLM summariser: configured in Settings, run in the background, found again after leaving the page, applied", async ({ page, threads }) => {
   const { startFakeOpenAi, answer } = await import("../lib/testing/fake-openai");
   const fake = await startFakeOpenAi(answer("The session was about refreshing tokens in src/auth/session.ts."));
+  // The job stays on the thread it summarised: a copy, so the demo thread has none.
+  const analyze = await threads.copyOf(DEMO_IDS.analyze);
   try {
     await page.goto("/settings");
     await page.getByLabel("Compaction model").fill("openai-compatible:local-test");
@@ -101,7 +98,7 @@ test("the LLM summariser: configured in Settings, run in the background, found a
     await page.getByRole("button", { name: "Save model settings" }).click();
     await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
 
-    await page.goto(`/threads/${DEMO_IDS.analyze}/compact`);
+    await page.goto(`/threads/${analyze}/compact`);
     await page.getByRole("radio", { name: /Full compact/ }).check();
     await page.getByText("LLM", { exact: true }).click();
     await expect(page.getByLabel("LLM model (provider:model)")).toHaveValue("openai-compatible:local-test");
@@ -114,14 +111,14 @@ test("the LLM summariser: configured in Settings, run in the background, found a
     expect(fake.requests[0]!.body.messages.at(-1)!.content).toContain("Focus on: the refresh bug");
 
     // Leave and come back: the finished summary is still there, not asked for again.
-    await page.goto(`/threads/${DEMO_IDS.analyze}`);
-    await page.goto(`/threads/${DEMO_IDS.analyze}/compact`);
+    await page.goto(`/threads/${analyze}`);
+    await page.goto(`/threads/${analyze}/compact`);
     await expect(page.getByRole("radio", { name: "LLM" })).toBeChecked();
     await expect(page.getByRole("textbox", { name: "Summary" })).toHaveValue("The session was about refreshing tokens in src/auth/session.ts.");
     await page.getByRole("button", { name: "Apply as a new revision" }).click();
     await expect(page).not.toHaveURL(/\/compact$/);
     const revisionId = page.url().split("/threads/")[1]!.split(/[/?#]/)[0]!;
-    created.push(revisionId);
+    threads.track(revisionId);
     await expect(page.getByTestId("compacted-from")).toContainText("full compact, LLM openai-compatible:local-test");
     expect(fake.requests).toHaveLength(1);
   } finally {

@@ -1,14 +1,8 @@
-import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
+import { expect, test } from "./fixtures";
 
 /** Forking from a turn's menu. The seeded server is shared: the fork is deleted again. */
-const created: string[] = [];
-
-test.afterAll(async ({ request }) => {
-  for (const id of created) await request.delete(`/api/threads/${id}`);
-});
-
-test("fork from a turn, open the fork, see where it came from; the source is unchanged", async ({ page, request }) => {
+test("fork from a turn, open the fork, see where it came from; the source is unchanged", async ({ page, request, threads }) => {
   const source = DEMO_IDS.debug;
   const exported = await (await request.get(`/api/threads/${source}/export`)).text();
   await page.goto(`/threads/${source}`);
@@ -17,7 +11,7 @@ test("fork from a turn, open the fork, see where it came from; the source is unc
   await turn.getByRole("button", { name: "Fork from here" }).click();
   await expect(page).not.toHaveURL(new RegExp(source));
   const forkId = page.url().split("/threads/")[1]!.split(/[/?#]/)[0]!;
-  created.push(forkId);
+  threads.track(forkId);
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Intermittent 401 right after refresh (fork)");
   await expect(page.getByTestId("forked-from")).toContainText("Intermittent 401 right after refresh at turn 2");

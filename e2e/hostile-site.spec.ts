@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
 import { IMPORTS_URL, SEEDED_URL } from "../playwright.config";
+import { expect, test } from "./fixtures";
 
 /**
  * A hostile web page in the user's own browser, as proxy.ts must stop it: a page on another port of
@@ -10,7 +10,8 @@ import { IMPORTS_URL, SEEDED_URL } from "../playwright.config";
  * form), and a DNS-rebinding page whose name resolves to 127.0.0.1 and reads the answers. Chromium
  * maps evil.example to 127.0.0.1 itself (--host-resolver-rules), as a rebinding DNS server would.
  * Chromium's own Local Network Access checks are turned off: other browsers have none, and the
- * server must refuse these requests by itself.
+ * server must refuse these requests by itself. Whatever a test writes, refused or not, is swept
+ * away after it (threads.sweepAfterwards).
  */
 const BASE_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 test.use({ launchOptions: { executablePath: "/usr/bin/chromium", args: [...BASE_ARGS, "--host-resolver-rules=MAP evil.example 127.0.0.1", "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests"] } });
@@ -77,7 +78,8 @@ test.describe("a page on another port of this machine", () => {
     await new Promise((resolve) => attacker.close(resolve));
   });
 
-  test("cannot create or import anything: every write it sends is refused", async ({ page }) => {
+  test("cannot create or import anything: every write it sends is refused", async ({ page, threads }) => {
+    await threads.sweepAfterwards();
     expect(await demoThreadExists()).toBe(true);
     const importsBefore = await threadsWithTool("import");
     const refused: number[] = [];
@@ -143,7 +145,8 @@ test.describe("as curl", () => {
     expect(await demoThreadExists()).toBe(true);
   });
 
-  test("writes from another origin are refused whatever the content type, server actions included", async () => {
+  test("writes from another origin are refused whatever the content type, server actions included", async ({ threads }) => {
+    await threads.sweepAfterwards();
     const body = JSON.stringify({ toolName: "curl-origin" });
     for (const origin of ["http://evil.example", `http://127.0.0.1:${Number(TARGET.port) + 1000}`, `http://localhost:${TARGET.port}`, "null"]) {
       for (const type of ["application/json", "text/plain"]) {
@@ -168,7 +171,8 @@ test.describe("as curl", () => {
 test.describe("behind a proxy", () => {
   // The imports server runs with THREADLINE_ALLOWED_HOSTS=threadline.test (playwright.config.ts).
   const proxied = new URL(IMPORTS_URL);
-  test("THREADLINE_ALLOWED_HOSTS names the proxy's host; its https pages may write; other names stay refused", async () => {
+  test("THREADLINE_ALLOWED_HOSTS names the proxy's host; its https pages may write; other names stay refused", async ({ threads }) => {
+    await threads.sweepAfterwards(IMPORTS_URL);
     expect((await send("GET", "/api/threads?limit=1", { host: "threadline.test" }, undefined, proxied)).status).toBe(200);
     expect((await send("GET", "/threads", { host: `threadline.test:${proxied.port}` }, undefined, proxied)).status).toBe(200);
     expect((await send("GET", "/api/threads?limit=1", { host: "threadline.test:8443" }, undefined, proxied)).status).toBe(403);
@@ -183,10 +187,8 @@ test.describe("behind a proxy", () => {
 });
 
 test.describe("pathological input", () => {
-  test("a turn of one character repeated 2 MB is stored, counted as an estimate and shown", async ({ page, request }) => {
-    const created = await request.post("/api/threads", { data: { toolName: "pathological", title: "One long run" } });
-    expect(created.status()).toBe(201);
-    const { thread } = (await created.json()) as { thread: { id: string } };
+  test("a turn of one character repeated 2 MB is stored, counted as an estimate and shown", async ({ page, request, threads }) => {
+    const thread = await threads.create({ toolName: "pathological", title: "One long run" });
     const appended = await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "tool", content: "A".repeat(2_000_000) } });
     expect(appended.status()).toBe(201);
     expect(await appended.json()).toMatchObject({ turn: { tokensEstimated: true, tokens: expect.any(Number) } });
@@ -195,6 +197,5 @@ test.describe("pathological input", () => {
     const count = page.getByRole("list", { name: "Turns" }).getByTestId("token-count");
     await expect(count).toHaveText(/^~[\d.,]+k? tokens$/);
     await expect(count).toHaveAttribute("title", /o200k_base; an estimate/);
-    expect((await request.delete(`/api/threads/${thread.id}`)).status()).toBe(204);
   });
 });

@@ -2,21 +2,16 @@
  * An imported agent session, read as a person would: tool calls as cards holding their results,
  * thinking collapsed, the compaction boundary, the sub-agent as a linked child thread, and usage
  * per response and per thread. The sessions are the real fixtures, posted to /api/import on the
- * empty server; every expected value is read from the fixture files here, not from the page.
+ * imports server; every expected value is read from the fixture files here, not from the page.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { importedThreadId } from "../lib/importers/stable-id";
 import { IMPORTS_URL } from "../playwright.config";
+import { expect, test, type Threads } from "./fixtures";
 
 test.use({ baseURL: IMPORTS_URL });
-
-// threads.spec.ts expects the empty server to start empty: purge what these tests add.
-const created = new Set<string>();
-test.afterAll(async ({ request }) => {
-  for (const id of created) await request.delete(`${IMPORTS_URL}/api/threads/${id}`);
-});
 
 const PROJECTS = path.join(process.cwd(), "fixtures/real/claude-code/projects");
 const DIR = "-home-USER-projects-spotter-worktrees-spotter-4te";
@@ -55,9 +50,10 @@ const resultText = (block: Block) =>
 
 /**
  * Posts a fixture to /api/import and answers the ids of the threads it makes, derived from their
- * keys as the importer derives them: a file imported before answers "unchanged" with no ids.
+ * keys as the importer derives them. The threads are deleted after the test, so every test imports
+ * its files anew (a file imported before, its threads still there, would answer "unchanged").
  */
-async function importFixture(request: APIRequestContext, relative: string, keys: string[]): Promise<string[]> {
+async function importFixture(request: APIRequestContext, threads: Threads, relative: string, keys: string[]): Promise<string[]> {
   // The name is the path below projects/, as Claude Code lays it out: it links an agent file to its session.
   const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, {
     // As bytes: with a JSON content type Playwright re-encodes a string that is not one JSON value
@@ -65,31 +61,28 @@ async function importFixture(request: APIRequestContext, relative: string, keys:
     data: Buffer.from(fixtureText(relative), "utf8"),
     headers: { "content-type": "application/json" },
   });
-  // 201 the first time, 200 ("unchanged") when the same content comes again.
-  expect([200, 201], await response.text()).toContain(response.status());
-  const report = (await response.json()) as { format: string | null; status: string; threadIds: string[] };
   const ids = keys.map((key) => importedThreadId("claude-code", key));
-  if (report.status === "imported") {
-    expect(report.format).toBe("claude-code");
-    expect([...report.threadIds].sort()).toEqual([...ids].sort());
-  }
-  else expect(report.status).toBe("unchanged");
-  for (const id of ids) created.add(id);
+  for (const id of ids) threads.track(id);
+  expect(response.status(), await response.text()).toBe(201);
+  const report = (await response.json()) as { format: string | null; status: string; threadIds: string[] };
+  expect(report.status).toBe("imported");
+  expect(report.format).toBe("claude-code");
+  expect([...report.threadIds].sort()).toEqual([...ids].sort());
   return ids;
 }
 
-test("an imported Claude Code session: tool cards, thinking, compaction, sub-agent and usage", async ({ page, request }) => {
+test("an imported Claude Code session: tool cards, thinking, compaction, sub-agent and usage", async ({ page, request, threads }) => {
   const session = entries(SESSION);
   const sessionKey = path.basename(SESSION, ".jsonl");
   const agentName = path.basename(AGENT, ".jsonl").replace(/^agent-/, "");
-  const [sessionId] = await importFixture(request, SESSION, [sessionKey]);
-  const [agentId] = await importFixture(request, AGENT, [`${sessionKey}:agent:${agentName}`]);
+  const [sessionId] = await importFixture(request, threads, SESSION, [sessionKey]);
+  const [agentId] = await importFixture(request, threads, AGENT, [`${sessionKey}:agent:${agentName}`]);
 
   await page.goto(`/threads/${sessionId}`);
   const turns = page.getByRole("list", { name: "Turns" });
   // Headings inside turns are demoted below the page's: one h1, the thread's title.
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
-  expect(await turns.getByRole("heading", { level: 3, includeHidden: true }).count()).toBeGreaterThan(0);
+  await expect(turns.getByRole("heading", { level: 3, includeHidden: true }).first()).toBeAttached();
 
   await test.step("a tool call is a card: name, formatted arguments, and its result inside", async () => {
     const call = session.flatMap(blocks).find((b) => b.type === "tool_use")!;
@@ -216,12 +209,12 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
   });
 });
 
-test("failed tool calls are marked as errors, and inline sidechains link to their Task call", async ({ page, request }) => {
+test("failed tool calls are marked as errors, and inline sidechains link to their Task call", async ({ page, request, threads }) => {
   const demo = entries(DEMO);
   const demoKey = path.basename(DEMO, ".jsonl");
   const roots = demo.filter((e) => e.type === "user" && e.isSidechain && e.parentUuid === null);
   // The main thread and one sub-agent thread per sidechain root.
-  const [mainId] = await importFixture(request, DEMO, [demoKey, ...roots.map((e) => `${demoKey}:sidechain:${e.uuid}`)]);
+  const [mainId] = await importFixture(request, threads, DEMO, [demoKey, ...roots.map((e) => `${demoKey}:sidechain:${e.uuid}`)]);
   await page.goto(`/threads/${mainId}`);
   const turns = page.getByRole("list", { name: "Turns" });
 
@@ -242,7 +235,7 @@ test("failed tool calls are marked as errors, and inline sidechains link to thei
   await expect(turns.getByRole("link", { name: /^Sub-agent: / })).toHaveCount(roots.length);
 });
 
-test("images are labelled placeholders, never fetched; long results load in full on demand", async ({ page, request }) => {
+test("images are labelled placeholders, never fetched; long results load in full on demand", async ({ page, threads }) => {
   const imageUrl = `${IMPORTS_URL}/never-fetched.png`;
   let fetched = 0;
   await page.route("**/never-fetched.png", (route) => {
@@ -250,23 +243,17 @@ test("images are labelled placeholders, never fetched; long results load in full
     return route.abort();
   });
   const longResult = Array.from({ length: 400 }, (_, i) => `result line ${i}`).join("\n") + "\nTHE END OF THE RESULT";
-  const { thread } = await (await request.post("/api/threads", { data: { toolName: "parts-probe", title: "Parts probe" } })).json();
-  created.add(thread.id);
-  const post = (data: object) => request.post(`/api/threads/${thread.id}/turns`, { data });
-  expect((await post({ role: "user", content: "[image]", parts: [{ type: "image", mediaType: "image/png", alt: "a screenshot", url: imageUrl, path: "/tmp/s.png" }] })).status()).toBe(201);
-  expect(
-    (
-      await post({
-        role: "assistant",
-        content: "[grep] ...",
-        parts: [
-          { type: "tool_call", id: "call-1", name: "grep", arguments: { pattern: "x" } },
-          { type: "tool_call", id: "call-2", name: "never_answered" },
-        ],
-      })
-    ).status(),
-  ).toBe(201);
-  expect((await post({ role: "tool", content: longResult, parts: [{ type: "tool_result", toolCallId: "call-1", content: longResult }] })).status()).toBe(201);
+  const thread = await threads.create({ toolName: "parts-probe", title: "Parts probe" });
+  await threads.appendTurn(thread.id, { role: "user", content: "[image]", parts: [{ type: "image", mediaType: "image/png", alt: "a screenshot", url: imageUrl, path: "/tmp/s.png" }] });
+  await threads.appendTurn(thread.id, {
+    role: "assistant",
+    content: "[grep] ...",
+    parts: [
+      { type: "tool_call", id: "call-1", name: "grep", arguments: { pattern: "x" } },
+      { type: "tool_call", id: "call-2", name: "never_answered" },
+    ],
+  });
+  await threads.appendTurn(thread.id, { role: "tool", content: longResult, parts: [{ type: "tool_result", toolCallId: "call-1", content: longResult }] });
 
   const response = await page.goto(`/threads/${thread.id}`);
   expect(await response!.text()).not.toContain("THE END OF THE RESULT");

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
-test("a huge turn is sent as a preview and loaded in full on demand, safely", async ({ page, request }) => {
+test("a huge turn is sent as a preview and loaded in full on demand, safely", async ({ page, threads }) => {
   const bigLines = Array.from({ length: 12_000 }, (_, i) => `line ${i} of the big turn, padded to make it long`);
   const big = ["[a link in the preview](https://example.com/preview-link)", ...bigLines, "THE END OF THE BIG TURN"].join("\n");
   const medium = [
@@ -12,10 +12,8 @@ test("a huge turn is sent as a preview and loaded in full on demand, safely", as
   expect(big.length).toBeGreaterThan(200_000);
   expect(medium.length).toBeGreaterThan(8_192);
   expect(medium.length).toBeLessThan(200_000);
-  const { thread } = await (await request.post("/api/threads", { data: { toolName: "long-turns", title: "Huge turn probe" } })).json();
-  for (const content of [big, medium]) {
-    expect((await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "assistant", content } })).status()).toBe(201);
-  }
+  const thread = await threads.create({ toolName: "long-turns", title: "Huge turn probe" });
+  for (const content of [big, medium]) await threads.appendTurn(thread.id, { role: "assistant", content });
   const dialogs: string[] = [];
   page.on("dialog", (dialog) => void (dialogs.push(dialog.message()), dialog.dismiss()));
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DEMO_IDS } from "../lib/demo/demo-data";
 
 for (const width of [1280, 390]) {
@@ -13,19 +13,17 @@ for (const width of [1280, 390]) {
   });
 }
 
-test("long unbroken names wrap at 390px: file path, tool name, model name", async ({ page, request }) => {
+test("long unbroken names wrap at 390px: file path, tool name, model name", async ({ page, threads }) => {
   const toolName = "mcp__threadline_probe__".padEnd(150, "abcdefghij");
   const modelName = "vendor_model_checkpoint_".padEnd(150, "0123456789");
   const path = "/src/".padEnd(66, "abcdefghijklmnopqrstuvwxyz") + "x.ts";
   expect([toolName.length, modelName.length, path.length]).toEqual([150, 150, 70]);
-  const created = await request.post("/api/threads", { data: { toolName, title: "A thread whose title is long enough to need a second line on a phone screen" } });
-  expect(created.status()).toBe(201);
-  const { thread } = await created.json();
+  const thread = await threads.create({ toolName, title: "A thread whose title is long enough to need a second line on a phone screen" });
   const turns = [
     { role: "user", content: "Look at this file", files: [path], images: [`${path}.png`], toolName },
     { role: "assistant", content: "Looked.", toolName, modelProvider: "someprovider", modelName },
   ];
-  for (const turn of turns) expect((await request.post(`/api/threads/${thread.id}/turns`, { data: turn })).status()).toBe(201);
+  for (const turn of turns) await threads.appendTurn(thread.id, turn);
 
   await page.setViewportSize({ width: 390, height: 900 });
   for (const address of ["/threads", `/threads/${thread.id}`, `/threads/${thread.id}/chain`]) {

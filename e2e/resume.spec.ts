@@ -1,6 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
 import { EMPTY_URL } from "../playwright.config";
+import { expect, test } from "./fixtures";
 
 /**
  * Resuming a demo thread from the composer against a small OpenAI-compatible server on
@@ -17,12 +18,13 @@ async function saveModelSettings(page: Page, values: { chatModel: string; baseUr
   await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
 }
 
-test("resume a demo thread: streamed reply stored with attribution, provider failure then retry, stop keeps what arrived", async ({ page, request }) => {
+test("resume a demo thread: streamed reply stored with attribution, provider failure then retry, stop keeps what arrived", async ({ page, request, threads }) => {
   const { startFakeOpenAi, stream, fail, answer } = await import("../lib/testing/fake-openai");
   const fake = await startFakeOpenAi(stream(["The fix ", "is to decode ", "before comparing."], { delayMs: 150 }));
   const forked = await request.post(`/api/threads/${DEMO_IDS.analyze}/forks`, { data: { atTurn: 1 } });
   expect(forked.status()).toBe(201);
   const forkId = ((await forked.json()) as { thread: { id: string } }).thread.id;
+  threads.track(forkId);
   try {
     await saveModelSettings(page, { chatModel: "openai-compatible:local-chat", baseUrl: fake.baseUrl });
     await page.goto(`/threads/${forkId}`);
@@ -76,23 +78,16 @@ test("resume a demo thread: streamed reply stored with attribution, provider fai
     await expect(turns.nth(7)).not.toContainText("fifth.");
   } finally {
     await fake.close();
-    await request.delete(`/api/threads/${forkId}`);
     await saveModelSettings(page, { chatModel: "", baseUrl: "" });
   }
 });
 
-test("with no provider configured the composer says so and links to Settings", async ({ page, request }) => {
-  const created = await request.post(`${EMPTY_URL}/api/threads`, { data: { toolName: "chat", title: "Offline" } });
-  expect(created.status()).toBe(201);
-  const id = ((await created.json()) as { thread: { id: string } }).thread.id;
-  try {
-    await page.goto(`${EMPTY_URL}/threads/${id}`);
-    const notice = page.getByTestId("composer-unavailable");
-    await expect(notice).toContainText("No LLM provider is configured");
-    await notice.getByRole("link", { name: "Open Settings" }).click();
-    await expect(page).toHaveURL(/\/settings$/);
-    await expect(page.getByLabel("Default chat model")).toBeVisible();
-  } finally {
-    await request.delete(`${EMPTY_URL}/api/threads/${id}`);
-  }
+test("with no provider configured the composer says so and links to Settings", async ({ page, threads }) => {
+  const { id } = await threads.create({ toolName: "chat", title: "Offline" }, EMPTY_URL);
+  await page.goto(`${EMPTY_URL}/threads/${id}`);
+  const notice = page.getByTestId("composer-unavailable");
+  await expect(notice).toContainText("No LLM provider is configured");
+  await notice.getByRole("link", { name: "Open Settings" }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByLabel("Default chat model")).toBeVisible();
 });

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
 import { EMPTY_URL } from "../playwright.config";
+import { expect, test } from "./fixtures";
 
-test("list -> thread -> attribution -> chain -> export -> import into a fresh database", async ({ page }, testInfo) => {
+test("list -> thread -> attribution -> chain -> export -> import into a fresh database", async ({ page, threads }, testInfo) => {
   await test.step("the list shows the demo threads with their tool, models and size", async () => {
     await page.goto("/threads");
     const list = page.getByRole("list", { name: "Threads" });
@@ -50,6 +50,7 @@ test("list -> thread -> attribution -> chain -> export -> import into a fresh da
   });
 
   await test.step("a fresh database starts empty and imports the file", async () => {
+    threads.track(DEMO_IDS.debug, EMPTY_URL);
     await page.goto(`${EMPTY_URL}/threads`);
     await expect(page.getByRole("heading", { name: "No conversations yet" })).toBeVisible();
     await page.goto(`${EMPTY_URL}/import`);
@@ -85,12 +86,9 @@ test("a bad import names the field and writes nothing", async ({ page }, testInf
   expect(response.status()).toBe(404);
 });
 
-test("search, filters and loading more as you scroll", async ({ page, request }) => {
+test("search, filters and loading more as you scroll", async ({ page, threads }) => {
   const stamp = `scrolltest${Date.now()}`;
-  for (let i = 0; i < 30; i++) {
-    const created = await request.post("/api/threads", { data: { toolName: "e2e-bulk", title: `${stamp} thread ${i}` } });
-    expect(created.status()).toBe(201);
-  }
+  for (let i = 0; i < 30; i++) await threads.create({ toolName: "e2e-bulk", title: `${stamp} thread ${i}` });
   await page.goto("/threads");
   await page.getByLabel("Tool").selectOption("e2e-bulk");
   const rows = page.getByRole("list", { name: "Threads" }).getByRole("listitem");
@@ -108,8 +106,9 @@ test("search, filters and loading more as you scroll", async ({ page, request })
   await expect(page.getByText("No thread matches these filters.")).toBeVisible();
 });
 
-test("expired threads are shown, marked, and can be purged", async ({ page, request }) => {
+test("expired threads are shown, marked, and can be purged", async ({ page, request, threads }) => {
   const id = "7a2b3c4d-0000-4000-8000-00000000e001";
+  threads.track(id); // purged by the test itself unless it fails first
   // Last active just now (first in the list), yet expired: as if the timeout had been shortened.
   const now = Date.now();
   const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
@@ -153,9 +152,9 @@ test("turn anchors are unique across a chain, and each #N link points at its tur
   await expect(page.locator(":target")).toHaveAttribute("aria-label", "Turn 6");
 });
 
-test("wording: one turn, and the role is not repeated as attribution", async ({ page, request }) => {
-  const { thread } = await (await request.post("/api/threads", { data: { toolName: "wording", title: "Wording probe thread" } })).json();
-  expect((await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "assistant", content: "Alone." } })).status()).toBe(201);
+test("wording: one turn, and the role is not repeated as attribution", async ({ page, threads }) => {
+  const thread = await threads.create({ toolName: "wording", title: "Wording probe thread" });
+  await threads.appendTurn(thread.id, { role: "assistant", content: "Alone." });
   await page.goto(`/threads/${thread.id}`);
   await expect(page.locator("dd", { hasText: /^1 turn, / })).toBeVisible();
   const article = page.getByRole("article", { name: "Turn 1" });
@@ -209,10 +208,10 @@ test("an unknown API path answers JSON, and the site has an icon", async ({ requ
   expect(missing).toEqual([]);
 });
 
-test("the chain page copes with parent links that loop (data from before imports refused them)", async ({ page, request }) => {
-  const a = (await (await request.post("/api/threads", { data: { toolName: "loop", title: "Loop thread A" } })).json()).thread;
-  const b = (await (await request.post("/api/threads", { data: { toolName: "loop", title: "Loop thread B", parentThreadId: a.id } })).json()).thread;
-  for (const thread of [a, b]) expect((await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "user", content: `in ${thread.title}` } })).status()).toBe(201);
+test("the chain page copes with parent links that loop (data from before imports refused them)", async ({ page, threads }) => {
+  const a = await threads.create({ toolName: "loop", title: "Loop thread A" });
+  const b = await threads.create({ toolName: "loop", title: "Loop thread B", parentThreadId: a.id });
+  for (const thread of [a, b]) await threads.appendTurn(thread.id, { role: "user", content: `in ${thread.title}` });
   // The API refuses the loop, so it is written straight into the server's database file.
   const Database = (await import("better-sqlite3")).default;
   const file = new Database(join(process.cwd(), "e2e", ".data", "seeded.db"));

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 const PAYLOADS = [
   "Inline <script>window.__xss = 1; alert('script')</script> tag",
@@ -7,12 +7,9 @@ const PAYLOADS = [
   "<iframe src=\"javascript:alert('frame')\"></iframe> <svg onload=\"window.__xss=5\"></svg>",
 ];
 
-test("hostile turn content renders as text and nothing executes", async ({ page, request }) => {
-  const created = await request.post("/api/threads", { data: { toolName: "xss-probe" } });
-  const { thread } = await created.json();
-  for (const content of PAYLOADS) {
-    expect((await request.post(`/api/threads/${thread.id}/turns`, { data: { role: "user", content, files: ["<script>alert(1)</script>.ts"] } })).status()).toBe(201);
-  }
+test("hostile turn content renders as text and nothing executes", async ({ page, threads }) => {
+  const thread = await threads.create({ toolName: "xss-probe" });
+  for (const content of PAYLOADS) await threads.appendTurn(thread.id, { role: "user", content, files: ["<script>alert(1)</script>.ts"] });
   const dialogs: string[] = [];
   page.on("dialog", (dialog) => {
     dialogs.push(dialog.message());
