@@ -114,7 +114,7 @@ export function BudgetView({ threadId, expired, models, initial }: { threadId: s
           </div>
         </fieldset>
         <p id={`${listId}-hint`} className="w-full text-xs text-zinc-500">
-          A context window, when given, overrides the model's. {preview.isFetching ? <span aria-live="polite">Updating…</span> : null}
+          A context window, when given, overrides the model&apos;s. {preview.isFetching ? <span aria-live="polite">Updating…</span> : null}
         </p>
       </form>
 

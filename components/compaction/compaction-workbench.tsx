@@ -15,22 +15,8 @@ import {
   type CompactionPreview,
   type CompactionRequestBody,
 } from "@/lib/queries/compactions";
-
-export type WorkbenchTurn = { index: number; role: string; toolName: string | null; excerpt: string; chars: number };
-type Strategy = CompactionRequestBody["strategy"];
-type Summarizer = CompactionRequestBody["summarizer"];
-
-const STRATEGIES: { id: Strategy; label: string; hint: string }[] = [
-  { id: "full", label: "Full compact", hint: "The whole history becomes a summary and an acknowledgement (co-cli's /compact)." },
-  { id: "window", label: "Sliding window", hint: "Keeps the first exchange and the newest turns; the middle becomes one summary." },
-  { id: "range", label: "Range", hint: "Summarise up to a turn, or from a turn on (as Claude Code's rewind menu)." },
-  { id: "trim-tool-output", label: "Trim tool output", hint: "Cuts old tool outputs to their head and tail; no summary needed." },
-];
-const SUMMARIZERS: { id: Summarizer; label: string }[] = [
-  { id: "extractive", label: "Extractive (offline)" },
-  { id: "llm", label: "LLM" },
-  { id: "marker", label: "Static marker" },
-];
+import { describeKept, formFromJob, requestOf, STRATEGIES, SUMMARIZERS, type Form, type WorkbenchTurn } from "./workbench-form";
+import { ErrorBox, Figure, JobStatus, TurnLabel, TurnLine } from "./workbench-parts";
 
 export type WorkbenchProps = {
   threadId: string;
@@ -46,55 +32,6 @@ export type WorkbenchProps = {
   /** A range preset from a turn's "Summarise up to here / from here". */
   initialRange: { direction: "up-to" | "from"; at: number } | null;
 };
-
-type Form = {
-  strategy: Strategy;
-  summarizer: Summarizer;
-  llmModel: string;
-  targetModel: string;
-  instructions: string;
-  window: { trigger: "turns" | "tokens"; maxTurns: string; maxTokens: string };
-  range: { direction: "up-to" | "from"; at: number };
-  trim: { maxChars: string };
-};
-
-function requestOf(form: Form, models: string[]): CompactionRequestBody {
-  const options: Record<string, unknown> =
-    form.strategy === "window"
-      ? form.window.trigger === "tokens"
-        ? { trigger: "tokens", maxTokens: Number(form.window.maxTokens || 0) }
-        : { trigger: "turns", maxTurns: Number(form.window.maxTurns || 0) }
-      : form.strategy === "range"
-        ? { direction: form.range.direction, at: form.range.at }
-        : form.strategy === "trim-tool-output"
-          ? { maxChars: Number(form.trim.maxChars || 0) }
-          : {};
-  return {
-    strategy: form.strategy,
-    summarizer: form.summarizer,
-    ...(form.summarizer === "llm" && form.llmModel.trim() ? { model: form.llmModel.trim() } : {}),
-    // A model name still being typed is not sent: the default tokenizer measures meanwhile.
-    ...(models.includes(form.targetModel.trim()) ? { targetModel: form.targetModel.trim() } : {}),
-    ...(form.instructions.trim() ? { instructions: form.instructions.trim() } : {}),
-    options,
-  };
-}
-
-function formFromJob(job: CompactionJobRecord, base: Form): Form {
-  const request = job.request as unknown as CompactionRequestBody;
-  const options = request.options as Record<string, string | number>;
-  return {
-    ...base,
-    strategy: request.strategy,
-    summarizer: "llm",
-    llmModel: request.model ?? base.llmModel,
-    targetModel: request.targetModel ?? base.targetModel,
-    instructions: request.instructions ?? "",
-    window: request.strategy === "window" ? { trigger: options.trigger === "tokens" ? "tokens" : "turns", maxTurns: String(options.maxTurns ?? 40), maxTokens: String(options.maxTokens ?? 0) } : base.window,
-    range: request.strategy === "range" ? { direction: options.direction === "from" ? "from" : "up-to", at: Number(options.at ?? 0) } : base.range,
-    trim: request.strategy === "trim-tool-output" ? { maxChars: String(options.maxChars ?? 2000) } : base.trim,
-  };
-}
 
 /** A debounced copy of a value: the summary is re-measured when typing pauses, not per keystroke. */
 function useDebounced<T>(value: T, ms: number): T {
@@ -162,8 +99,8 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   }
   useEffect(() => {
     if (!orphan) return;
-    void requestJobCancel(orphan).catch(() => {}); // best effort: it ends on its own otherwise
-    setOrphan(null);
+    // Best effort: it ends on its own otherwise. Each orphan is a job id seen once, so it is cancelled once.
+    void requestJobCancel(orphan).catch(() => {});
   }, [orphan]);
 
   // With the LLM chosen, the plan and figures are shown with the static marker standing in for its
@@ -444,89 +381,3 @@ export function CompactionWorkbench(props: WorkbenchProps) {
     </div>
   );
 }
-
-function describeKept(preview: CompactionPreview, total: number, replaced: Set<number>): string {
-  if (preview.plan.replaced.length === 0) return `all ${plural(total, "turn")}, ${plural(preview.plan.trimmed.length, "tool output")} shortened`;
-  const ranges = (indexes: number[]) => (indexes.length === 0 ? null : indexes.length === 1 ? `#${indexes[0]! + 1}` : `#${indexes[0]! + 1}-#${indexes.at(-1)! + 1}`);
-  const before = ranges(preview.plan.keptBefore);
-  const after = ranges(preview.plan.keptAfter);
-  const parts = [before && `${before} before the summary`, after && `${after} after it`].filter(Boolean);
-  return parts.length > 0 ? parts.join(", ") : `nothing: all ${plural(replaced.size, "turn")} become the summary`;
-}
-
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div className="rounded border border-zinc-200 bg-white p-3">
-      <dt className="text-xs text-zinc-500">{label}</dt>
-      <dd className="text-lg font-semibold tabular-nums" data-testid={testId}>
-        {value}
-      </dd>
-    </div>
-  );
-}
-
-function TurnLabel({ turn }: { turn: WorkbenchTurn | undefined }) {
-  if (!turn) return null;
-  return (
-    <span className="font-medium">
-      #{turn.index + 1} {turn.role}
-      {turn.toolName ? <span className="font-mono text-xs text-zinc-500"> · {turn.toolName}</span> : null}
-    </span>
-  );
-}
-
-function TurnLine({ turn }: { turn: WorkbenchTurn | undefined }) {
-  if (!turn) return null;
-  return (
-    <li className="px-3 py-2">
-      <TurnLabel turn={turn} />
-      <p className="mt-0.5 line-clamp-2 break-words whitespace-pre-wrap text-zinc-600">{turn.excerpt || <em>(empty)</em>}</p>
-    </li>
-  );
-}
-
-function ErrorBox({ error }: { error: Error }) {
-  return (
-    <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-      {error.message}
-    </p>
-  );
-}
-
-function JobStatus({ job, startError, onUse, onRetry }: { job: CompactionJobRecord | null; startError: Error | null; onUse: (s: Summarizer) => void; onRetry: () => void }) {
-  if (startError) return <ErrorBox error={startError} />;
-  if (!job) return <p className="text-sm text-zinc-500">The LLM writes the summary in the background; you can leave this page and come back to it.</p>;
-  if (job.status === "running") {
-    return (
-      <p role="status" className="text-sm text-zinc-700" data-testid="job-status">
-        <span className="mr-2 inline-block h-2 w-2 animate-pulse rounded-full bg-indigo-500" aria-hidden />
-        {job.progress ?? "Working"}…
-      </p>
-    );
-  }
-  if (job.status === "failed" || job.status === "cancelled") {
-    const message = job.status === "cancelled" ? "The summary was cancelled." : `The summariser failed: ${job.error?.message ?? "unknown error"}`;
-    return (
-      <div role="alert" className="space-y-2 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="job-status">
-        <p>{message}</p>
-        <div className="flex flex-wrap gap-2">
-          <button type="button" onClick={onRetry} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
-            Retry
-          </button>
-          <button type="button" onClick={() => onUse("extractive")} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
-            Use the extractive summariser
-          </button>
-          <button type="button" onClick={() => onUse("marker")} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
-            Accept the static marker
-          </button>
-        </div>
-      </div>
-    );
-  }
-  return (
-    <p role="status" className="text-sm text-emerald-800" data-testid="job-status">
-      Summary ready ({new Date(job.updatedAt).toLocaleTimeString()}).
-    </p>
-  );
-}
-

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState, useTransition, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, useSyncExternalStore, useTransition, type FormEvent, type KeyboardEvent } from "react";
 import { EventStreamParser } from "@/lib/chat/sse";
 import type { ChatBudget } from "@/lib/chat/types";
 import { formatCount } from "@/lib/format";
@@ -39,6 +39,12 @@ function remembered(): string | null {
   }
 }
 
+/** Another tab that remembers a model updates this one too. */
+function subscribeToStorage(onChange: () => void): () => void {
+  window.addEventListener("storage", onChange);
+  return () => window.removeEventListener("storage", onChange);
+}
+
 function remember(model: string) {
   try {
     window.localStorage.setItem(STORAGE_KEY, model);
@@ -59,7 +65,12 @@ function errorMessage(data: unknown, fallback: string): string {
  */
 export function Composer({ threadId, defaultModel, suggestions, configuredProviders, problem, blocked, sendBlocked, retryable }: Props) {
   const router = useRouter();
-  const [model, setModel] = useState(defaultModel ?? "");
+  // The last model used in this browser (the server cannot know it: it renders the default, and the
+  // browser's choice follows on hydration), unless its provider is no longer configured.
+  const last = useSyncExternalStore(subscribeToStorage, remembered, () => null);
+  const lastUsable = last && configuredProviders.includes(last.split(":")[0]!) ? last : null;
+  const [typedModel, setModel] = useState<string | null>(null);
+  const model = typedModel ?? lastUsable ?? defaultModel ?? "";
   const [content, setContent] = useState("");
   const [pending, setPending] = useState<Pending | null>(null);
   const [phase, setPhase] = useState<Phase>("idle");
@@ -70,12 +81,6 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
   const replyRef = useRef<HTMLDivElement>(null);
   const ids = { model: useId(), content: useId(), list: useId(), help: useId() };
 
-  // The last model used in this browser, once mounted (the server cannot know it), unless its
-  // provider is no longer configured.
-  useEffect(() => {
-    const last = remembered();
-    if (last && configuredProviders.includes(last.split(":")[0]!)) setModel(last);
-  }, [configuredProviders]);
 
   // Into view once when a message is sent, not on every arriving piece (the reader may scroll up).
   useEffect(() => {
