@@ -19,7 +19,7 @@ const WORKER_FILE = path.join(process.cwd(), "lib", "tokenizers", "count-worker.
 /**
  * A batch at most this long (UTF-16 units in all) is counted on the caller's thread: about a
  * millisecond of o200k at worst, less than a round trip to the worker costs in waiting. Longer
- * batches go to the worker (scripts/bench.ts, section "linear-count", measures both).
+ * batches go to the worker (scripts/bench/sections/linear-count.ts measures both).
  */
 export const INLINE_CHARS = 4_096;
 

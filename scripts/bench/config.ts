@@ -1,0 +1,78 @@
+// The bench's knobs (environment) and fixed figures: sizes, targets, where results go.
+import path from "node:path";
+import { root } from "../lib.mjs";
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------
+
+const SCALE = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? "1") || 1));
+export const KEEP_DB = process.env.BENCH_KEEP_DB === "1";
+const TURNS = process.env.BENCH_TURNS ? Math.max(10_000, Math.round(Number(process.env.BENCH_TURNS))) : Math.round(200_000 * SCALE);
+export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL?.trim() || null;
+
+export const CONFIG = {
+  seed: 20261122,
+  threads: process.env.BENCH_TURNS ? Math.round(TURNS / 20) : Math.round(10_000 * SCALE),
+  turns: TURNS,
+  bigThreadTurns: 2_000,
+  /** Appends: WRITERS concurrent clients, each posting TURNS_PER_WRITER turns. */
+  writers: 16,
+  turnsPerWriter: 100,
+  /** Timed iterations per measurement (after WARMUP untimed ones). */
+  iterations: { list: 200, listPage2: 100, search: 40, bigThread: 40, compaction: 20 },
+  warmup: 5,
+  /** Must exceed writers x turnsPerWriter for the one-thread append run. */
+  maxConversationTurns: 100_000,
+  /**
+   * Chains for the context preview: threads linked by parentThreadId, oldest first, measured from
+   * the last one (the history builder walks at most 20 threads). Not scaled by BENCH_SCALE.
+   */
+  chains: [
+    { label: "1k", threads: 10, turnsPerThread: 100 },
+    { label: "10k", threads: 20, turnsPerThread: 500 },
+  ],
+  /** Share of chain user turns naming files that also store a snapshot of the first one. */
+  chainSnapshotChance: 0.1,
+  /** Warm context previews per chain and mode (after 2 untimed ones). */
+  contextIterations: 20,
+  /** Mixed text for tokenizer throughput: generated turns plus the repository's code, in bytes. */
+  tokenizerTextBytes: 3_000_000,
+  /** Size of the generated Claude Code session the import CLI reads (scaled by BENCH_SCALE). */
+  importBytes: Math.round(200_000_000 * SCALE),
+} as const;
+
+/** Search queries, from common to absent; selectivity is measured after the fill and printed. */
+export const SEARCH_TERMS = [
+  { label: "common word", q: "error" },
+  { label: "medium word", q: "migration" },
+  { label: "rare word", q: "idempotency" },
+  { label: "two words (AND)", q: "kubernetes ingress" },
+  { label: "planted identifier", q: "flakyLeaseRenewal" },
+  { label: "no match", q: "zebrafish" },
+] as const;
+/** Reported separately, without a target: what a search-as-you-type box sends first. */
+export const STRESS_SEARCH_TERMS = [{ label: "one-letter prefix", q: "s" }] as const;
+/** How many turns carry the planted identifier. */
+export const PLANTED_TURNS = 12;
+
+export const TARGETS = {
+  listP50: 50,
+  searchP50: 200,
+  bigThreadP50: 150,
+  /** Warm GET /api/threads/:id/context over the 10,000-turn chain. */
+  contextP50: 150,
+  /** o200k_base counting, MB of UTF-8 per second on one core. */
+  o200kMbPerSecond: 4,
+  /** `npm run import` of a generated 200 MB Claude Code session. */
+  importMbPerSecond: 20,
+  importPeakRssMb: 400,
+  /** An extractive compaction preview of the 2,000-turn thread. */
+  compactionP50: 500,
+} as const;
+
+export const BENCH_DIR = path.join(root, ".tmp", "bench");
+export const DB_FILE = path.join(BENCH_DIR, "bench.db");
+export const DB_URL = `file:${DB_FILE}`;
+export const SERVER_LOG = path.join(BENCH_DIR, "server.log");
+export const RESULTS_FILE = path.join(BENCH_DIR, "results.json");

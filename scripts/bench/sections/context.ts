@@ -1,0 +1,126 @@
+// Context previews over long chains: cold first request, then warm.
+import { performance } from "node:perf_hooks";
+import { CONFIG, TARGETS } from "../config";
+import { sentence } from "../generate";
+import { measure, summarize } from "../measure";
+import { Bench, fmtBytes, fmtMs } from "../section";
+import { getBody, getJson, postJson } from "../server";
+
+type ApiContextPreview = {
+  tokenizer: { id: string };
+  exact: boolean;
+  allocation: { total: number; history: number };
+  files: { included: unknown[]; skipped: unknown[] };
+  turns: { included: number[]; excluded: number[] };
+  perTurn: unknown[];
+  totalTokens: number;
+  text: string;
+};
+
+/** GET that parses the JSON body and also returns its size and the wall time until it was read. */
+async function getJsonSized<T>(baseUrl: string, pathname: string): Promise<{ json: T; bytes: number; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(baseUrl + pathname);
+  const body = await res.arrayBuffer();
+  const ms = performance.now() - started;
+  const text = Buffer.from(body).toString("utf8");
+  if (!res.ok) throw new Error(`GET ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
+  return { json: JSON.parse(text) as T, bytes: body.byteLength, ms };
+}
+
+
+function describePreview(preview: ApiContextPreview, bytes: number): string {
+  return (
+    `${fmtBytes(bytes)} body (text ${fmtBytes(Buffer.byteLength(preview.text))}, perTurn ${preview.perTurn.length}); ` +
+    `${preview.turns.included.length} turns included, ${preview.totalTokens} tokens of ${preview.allocation.history} history budget; ` +
+    `files ${preview.files.included.length} in / ${preview.files.skipped.length} skipped`
+  );
+}
+
+/**
+ * Context preview (GET /api/threads/:id/context) over each chain, from its last thread: exact
+ * mode for gpt-4o (o200k_base) and PAL mode at a 200,000-token window. The fill stores no per-turn
+ * counts (as for imported turns), so the first request counts and stores them: timed on its own.
+ */
+export async function sectionContext(bench: Bench): Promise<void> {
+  const EXACT = "model=gpt-4o";
+  const PAL = "contextWindow=200000&mode=pal";
+  // Load the route's modules on an ordinary thread first, so that no chain figure includes it.
+  const someThread = (await getJson<{ items: { id: string }[] }>(bench.baseUrl, "/api/threads?limit=1")).items[0]!.id;
+  await getBody(bench.baseUrl, `/api/threads/${someThread}/context?${PAL}`);
+  await getBody(bench.baseUrl, `/api/threads/${someThread}/context?${EXACT}`);
+
+  const facts: Record<string, unknown> = {};
+  for (const chain of bench.fill.chains) {
+    const url = (query: string) => `/api/threads/${chain.lastThreadId}/context?${query}`;
+    const label = `${chain.turns.toLocaleString("en-US")} turns (${chain.threads} threads x ${chain.turnsPerThread})`;
+    const storedBefore = await bench.store.storedTokenCounts(chain.threadIds, "o200k_base");
+    const cold = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(EXACT));
+    if (cold.json.perTurn.length !== chain.turns) throw new Error(`context ${chain.label}: perTurn has ${cold.json.perTurn.length} turns, expected ${chain.turns}`);
+    if (cold.json.tokenizer.id !== "o200k_base") throw new Error(`context ${chain.label}: tokenizer ${cold.json.tokenizer.id}, expected o200k_base`);
+    const storedAfter = await bench.store.storedTokenCounts(chain.threadIds, "o200k_base");
+    bench.record({
+      section: "context",
+      name: `context ${label}, gpt-4o exact, COLD (first request)`,
+      value: cold.ms,
+      unit: "ms",
+      note: `counted and stored ${storedAfter - storedBefore} o200k turn counts (${storedBefore} before)`,
+    });
+
+    for (const [mode, query] of [
+      ["gpt-4o exact", EXACT],
+      ["window 200000 pal", PAL],
+    ] as const) {
+      let last: { json: ApiContextPreview; bytes: number } | undefined;
+      const warm = await measure(`context ${chain.label} ${mode}`, async () => (last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(query))), CONFIG.contextIterations, {
+        warmup: 2,
+      });
+      if (last!.json.perTurn.length !== chain.turns) throw new Error(`context ${chain.label} ${mode}: perTurn has ${last!.json.perTurn.length} turns, expected ${chain.turns}`);
+      bench.record({
+        section: "context",
+        name: `context ${label}, ${mode}, warm`,
+        stats: warm,
+        target: chain.turns >= 10_000 ? { metric: "p50", maxMs: TARGETS.contextP50 } : undefined,
+        note: describePreview(last!.json, last!.bytes),
+      });
+      facts[`${chain.label} ${mode}`] = { bytes: last!.bytes, textBytes: Buffer.byteLength(last!.json.text), includedTurns: last!.json.turns.included.length, totalTokens: last!.json.totalTokens };
+    }
+
+    // The outline cache serves repeated previews of unchanged threads; after an append the thread
+    // appended to is read again, the rest of the chain comes from the cache. Timed: the preview
+    // only, one append before each.
+    if (chain === bench.fill.chains.at(-1)) {
+      const samples: number[] = [];
+      let last: { json: ApiContextPreview; bytes: number; ms: number } | undefined;
+      for (let i = 0; i < CONFIG.contextIterations; i++) {
+        const appended = await postJson(bench.baseUrl, `/api/threads/${chain.lastThreadId}/turns`, { role: i % 2 ? "assistant" : "user", content: sentence(8, 20) });
+        if (appended.status !== 201) throw new Error(`context ${chain.label}: append -> ${appended.status}`);
+        last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(EXACT));
+        samples.push(last.ms);
+      }
+      if (last!.json.perTurn.length !== chain.turns + CONFIG.contextIterations) throw new Error(`context ${chain.label}: the appended turns are missing from the preview`);
+      bench.record({
+        section: "context",
+        name: `context ${label}, gpt-4o exact, right after an append (that thread read again)`,
+        stats: summarize(samples),
+        target: { metric: "p50", maxMs: TARGETS.contextP50 },
+        note: describePreview(last!.json, last!.bytes),
+      });
+    }
+
+    // What a cold request usually is in practice: turns appended through the API already have
+    // o200k counts; the first preview for another model's tokenizer counts the whole chain again.
+    if (chain === bench.fill.chains.at(-1)) {
+      const claude = await getJsonSized<ApiContextPreview>(bench.baseUrl, url("model=claude-sonnet-4-5"));
+      const again = await getJsonSized<ApiContextPreview>(bench.baseUrl, url("model=claude-sonnet-4-5"));
+      bench.record({
+        section: "context",
+        name: `context ${label}, claude-sonnet-4-5 (claude estimate), COLD`,
+        value: claude.ms,
+        unit: "ms",
+        note: `counted ${await bench.store.storedTokenCounts(chain.threadIds, "claude")} claude turn counts; next request ${fmtMs(again.ms)} ms`,
+      });
+    }
+  }
+  bench.facts.context = facts;
+}

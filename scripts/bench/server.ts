@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { root } from "../lib.mjs";
+import { CONFIG, SERVER_LOG } from "./config";
+
+// ---------------------------------------------------------------------------------------------
+// The production server
+// ---------------------------------------------------------------------------------------------
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no server log)";
+  }
+}
+
+export type Server = { baseUrl: string; child: ChildProcess; stop: () => Promise<void> };
+export let runningServer: ChildProcess | undefined;
+
+/** Kills the server's whole process group (it was started detached, as its group leader). */
+export function killServer(signal: NodeJS.Signals): void {
+  const child = runningServer;
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+process.on("exit", () => killServer("SIGKILL"));
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    killServer("SIGTERM");
+    process.exit(130);
+  });
+}
+
+export async function startServer(databaseUrl: string): Promise<Server> {
+  const port = await freePort();
+  const log = openSync(SERVER_LOG, "w");
+  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const child = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", log, log],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      NEXT_TELEMETRY_DISABLED: "1",
+      MAX_CONVERSATION_TURNS: String(CONFIG.maxConversationTurns),
+      CONVERSATION_TIMEOUT_HOURS: "0",
+    },
+  });
+  closeSync(log);
+  runningServer = child;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      killServer("SIGTERM");
+      const timer = setTimeout(() => killServer("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    runningServer = undefined;
+  };
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`next start exited (${child.exitCode ?? child.signalCode}) before it was ready. Log:\n${tail(SERVER_LOG)}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/api/threads?limit=1`);
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`next start was not ready within 90 s. Log:\n${tail(SERVER_LOG)}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { baseUrl, child, stop };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers
+// ---------------------------------------------------------------------------------------------
+
+export async function getJson<T>(baseUrl: string, pathname: string): Promise<T> {
+  const res = await fetch(baseUrl + pathname);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`GET ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+/** GET that reads the whole body (the time a client waits) and returns its size in bytes. */
+export async function getBody(baseUrl: string, pathname: string): Promise<number> {
+  const res = await fetch(baseUrl + pathname);
+  const body = await res.arrayBuffer();
+  if (!res.ok) throw new Error(`GET ${pathname} -> ${res.status}: ${Buffer.from(body).toString("utf8").slice(0, 300)}`);
+  return body.byteLength;
+}
+
+export async function postJson<T>(baseUrl: string, pathname: string, body: unknown): Promise<{ status: number; json: T }> {
+  const res = await fetch(baseUrl + pathname, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+export type ApiThread = { id: string; turnCount: number; tokenEstimate: number };
+export type ApiTurn = { id: string; index: number; content: string; tokenEstimate: number };
