@@ -1,4 +1,4 @@
-// Types for scripts/lib.mjs, so TypeScript scripts (scripts/bench.ts) can import its helpers.
+// Types for scripts/lib.mjs, so TypeScript scripts (scripts/bench/) can import its helpers.
 import type { SpawnSyncOptions } from "node:child_process";
 
 export const root: string;

@@ -1,10 +1,11 @@
-// `npm test`: the whole suite on a fresh clone: types, unit and integration (Vitest, real SQLite
-// files), the integration tests again on PostgreSQL (scripts/test-postgres.mjs says which server,
-// or why the pass is skipped), then a production build and the end-to-end suite (Playwright on the
-// system Chromium, SQLite). Ends with one plain "N passed, N failed" line over every pass.
+// `npm test`: the whole suite on a fresh clone: types, lint (the layer rules), unit and
+// integration tests (Vitest, real SQLite files), the integration tests again on PostgreSQL
+// (scripts/test-postgres.mjs says which server, or why the pass is skipped), then a production
+// build and the end-to-end suite (Playwright on the system Chromium, SQLite). Ends with one plain
+// "N passed, N failed" line over every pass.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ensureBuild, ensureDependencies, ensurePrismaClient, npx, root } from "./lib.mjs";
+import { ensureBuild, ensureDependencies, ensurePrismaClient, npx, root, run } from "./lib.mjs";
 import { testPostgres } from "./test-postgres.mjs";
 
 const results = path.join(root, ".tmp", "test-results");
@@ -17,6 +18,8 @@ ensureDependencies();
 ensurePrismaClient();
 console.log("[threadline] typecheck");
 npx("tsc", ["--noEmit"]);
+console.log("[threadline] lint: Next.js rules, layer boundaries, file sizes, import cycles");
+run("npm", ["run", "--silent", "lint"]);
 console.log("[threadline] unit and integration tests");
 npx("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 
