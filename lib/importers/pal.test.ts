@@ -3,9 +3,9 @@ import { looksLikePalThreads, parsePalThreads } from "./pal";
 import { ImportFormatError } from "./types";
 
 /*
- * PAL keeps threads in memory only (FORMATS.md section 5, "no real on-disk samples"), so these
+ * PAL keeps threads in memory only (docs/formats.md, "PAL": no real on-disk samples), so these
  * samples are written by hand, field for field as `ThreadContext.model_dump_json()` produces them
- * (shared/seeds/000, utils/conversation_memory.py): every ConversationTurn field present (None ->
+ * (BeehiveInnovations/pal-mcp-server utils/conversation_memory.py): every ConversationTurn field present (None ->
  * null), timestamps from `datetime.now(timezone.utc).isoformat()` (microseconds, +00:00),
  * initial_context without temperature/thinking_mode/model/continuation_id.
  */

@@ -1,5 +1,5 @@
 /**
- * PAL MCP server (formerly zen-mcp-server) conversation threads, FORMATS.md section 5.
+ * PAL MCP server (formerly zen-mcp-server) conversation threads (docs/formats.md, "PAL").
  *
  * PAL keeps threads in process memory as `ThreadContext.model_dump_json()` (utils/conversation_memory.py),
  * so there is no file PAL writes itself: this reads such a dump, either one ThreadContext object or a
@@ -12,11 +12,11 @@
  * Turns carry plain text only (no tool-call structure); model_metadata.usage holds token counts for
  * simple tools, workflow tools keep their workflow state there instead.
  */
+import { isUuid } from "@/lib/domain/ids";
 import type { JsonValue } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
 import { collapse, isoUtc } from "./text";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PAL_ROLES = ["user", "assistant"] as const;
 
 /** Does this value look like one ThreadContext? Only the fields every dump has. */
@@ -93,8 +93,8 @@ function threadFromContext(
     if (turn) turns.push(turn);
   });
 
-  const isUuid = UUID.test(threadId);
-  if (!isUuid) warnings.push(`thread ${threadId}: thread_id is not a UUID, kept as the key but not as the source id`);
+  const threadIdIsUuid = isUuid(threadId);
+  if (!threadIdIsUuid) warnings.push(`thread ${threadId}: thread_id is not a UUID, kept as the key but not as the source id`);
   const parent = typeof context.parent_thread_id === "string" && context.parent_thread_id.trim() ? context.parent_thread_id : null;
   let toolName = typeof context.tool_name === "string" && context.tool_name.trim() ? context.tool_name : null;
   if (!toolName) {
@@ -105,7 +105,7 @@ function threadFromContext(
 
   return {
     key: threadId,
-    sourceId: isUuid ? threadId : null,
+    sourceId: threadIdIsUuid ? threadId : null,
     parentKey: parent,
     relation: parent ? { kind: "continuation" } : null,
     title: firstUser ? collapse(firstUser.content) : null,

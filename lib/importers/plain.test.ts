@@ -8,7 +8,7 @@ import { ImportFormatError } from "./types";
 
 /*
  * No public sample files exist for this shape; the samples below are the ones the design that
- * defines it uses (shared/seeds/003, "Conversation History Integration Design": section 2's
+ * defines it uses (an orchestrator's "Conversation History Integration Design": section 2's
  * expected data structure, section 3's stored form with `truncated`, section 10's
  * test_conversation_history_invalid_structure and section 12's None entries).
  */

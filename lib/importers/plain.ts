@@ -1,7 +1,7 @@
 /**
  * Plain role/content lists: a JSON array of `{role, content}` messages, the shape the
- * orchestrator's `conversation_history` parameter takes (shared/seeds/003, "Conversation History
- * Integration Design"), and what many tools dump as a chat history.
+ * orchestrator's `conversation_history` parameter takes (its "Conversation History Integration
+ * Design", summarised in docs/formats.md, "Plain text"), and what many tools dump as a chat history.
  *
  * Validation follows that design, entry by entry, never failing the whole list:
  * - an entry that is not an object is skipped;
@@ -14,7 +14,7 @@
  * The format has no ids and no times: one file is one thread whose key is the file name without its
  * extension (identity "name"), so re-importing the same file updates the same thread, and a renamed
  * file becomes a new thread; a list imported without a name is a new thread every time
- * (import-file.ts). A turn's key is its index in the list, so skipped entries do not shift the
+ * (lib/imports/import-file.ts). A turn's key is its index in the list, so skipped entries do not shift the
  * others' keys; its id also holds its role and content, so an edited entry is a difference.
  */
 import type { JsonObject, JsonValue } from "@/lib/domain/types";

@@ -4,11 +4,11 @@ import { looksLikePydanticAiMessages, parsePydanticAiMessages } from "./pydantic
 import { ImportFormatError, type ImportedTurn } from "./types";
 
 /*
- * No public pydantic-ai dumps exist beyond the library's own test snapshots (FORMATS.md section 9),
+ * No public pydantic-ai dumps exist beyond the library's own test snapshots,
  * so this session is written by hand in exactly the shape `ModelMessagesTypeAdapter.dump_json()`
- * gives (FORMATS.md section 6; pydantic_ai/messages.py and usage.py): every field pydantic
+ * gives (docs/formats.md, "pydantic-ai"; pydantic_ai/messages.py and usage.py): every field pydantic
  * serialises, microsecond timestamps with Z, usage with its audio counters and `details`.
- * It is a co-cli style session (shared/seeds/001) over three agent runs, and exercises:
+ * It is a co-cli style session (co-cli's conversation-memory design) over three agent runs, and exercises:
  *   [0]  request: system-prompt + user-prompt                       -> turns 0:0 (system), 0:1 (user)
  *   [1]  response: thinking (with an encrypted signature) + tool-call, args as a JSON string
  *   [2]  request: tool-return with dict content                      -> tool turn
@@ -314,7 +314,7 @@ describe("parsePydanticAiMessages: a co-cli session", () => {
 describe("parsePydanticAiMessages: smaller rules", () => {
   const response = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ parts, usage: { input_tokens: 10, output_tokens: 2 }, model_name: "gpt-4o", timestamp: "2026-01-01T10:00:01Z", kind: "response", ...extra });
 
-  it("FORMATS.md's minimal example", () => {
+  it("a minimal history: a prompt, a tool call, its return and the answer", () => {
     const doc = [
       { kind: "request", parts: [{ part_kind: "system-prompt", content: "Be brief.", timestamp: "2026-01-01T10:00:00Z" }, { part_kind: "user-prompt", content: "weather in Paris?", timestamp: "2026-01-01T10:00:00Z" }], instructions: null, run_id: "r1" },
       { kind: "response", parts: [{ part_kind: "tool-call", tool_name: "get_weather", args: { city: "Paris" }, tool_call_id: "call_1" }], usage: { input_tokens: 50, cache_write_tokens: 0, cache_read_tokens: 0, output_tokens: 12, details: {} }, model_name: "gpt-4o", provider_name: "openai", timestamp: "2026-01-01T10:00:01Z", finish_reason: "tool_call", run_id: "r1" },

@@ -1,7 +1,7 @@
 /**
- * pydantic-ai message history, FORMATS.md section 6: the JSON list that
+ * pydantic-ai message history (docs/formats.md, "pydantic-ai"): the JSON list that
  * `ModelMessagesTypeAdapter.dump_json(...)` / `result.all_messages_json()` write, which is how
- * co-cli plans to save its sessions (shared/seeds/001, "Session Persistence").
+ * co-cli plans to save its sessions (co-cli's conversation-memory design, "Session Persistence").
  *
  * The list is linear, discriminated by `kind`:
  * - `request`  (ModelRequest):  parts system-prompt, user-prompt, tool-return, retry-prompt
@@ -24,7 +24,7 @@
  * format has no thread id: one file is one thread whose key is the file name without its extension
  * (identity "name"): re-importing the same file, or a longer save of the same session under the same
  * name, updates the same thread; a renamed file becomes a new thread, and a history imported without
- * a name is a new thread every time (import-file.ts). A turn's key is its message's index in the
+ * a name is a new thread every time (lib/imports/import-file.ts). A turn's key is its message's index in the
  * list, plus `:<partIndex>` when the message yields several turns; an instructions turn is
  * `<index>:instructions`. Turn ids also hold what the turn holds, so an edited message is a
  * difference and the thread is rewritten from there.
@@ -398,7 +398,7 @@ function parseArguments(args: JsonValue | undefined): JsonValue | undefined {
 
 /**
  * RequestUsage -> ImportedUsage. pydantic-ai's input_tokens include cache reads and writes
- * (FORMATS.md section 6), so both are taken out to get the uncached input the shared type means.
+ * (docs/formats.md, "pydantic-ai"), so both are taken out to get the uncached input the shared type means.
  * Old dumps say request_tokens/response_tokens and have no cache counters.
  */
 function usageOf(value: JsonValue | undefined): ImportedUsage | null {

@@ -2,7 +2,12 @@ import { createHash, type Hash } from "node:crypto";
 import { isUuid } from "@/lib/domain/ids";
 import type { ImportFormat } from "./types";
 
-/** RFC 4122 version 5 (SHA-1, name-based) UUID: the same name always gives the same id. */
+/**
+ * A name-based UUID: the same namespace and name always give the same id. Shaped like RFC 4122
+ * version 5 (SHA-1, version and variant bits set) but not that algorithm: the namespace is hashed
+ * as text (then a NUL, then the name), not as a namespace UUID's 16 bytes. Kept as it is: stored
+ * imports are found again by these ids.
+ */
 export function stableUuid(namespace: string, name: string): string {
   return uuidOf(createHash("sha1").update(namespace).update("\u0000").update(name));
 }

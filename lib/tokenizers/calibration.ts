@@ -7,7 +7,7 @@
  * Measurement corpus (November 2026): this repository's own tracked sources (lib/, app/,
  * components/, scripts/, e2e/, docs; 324,119 characters of TypeScript, Markdown and CSS) plus
  * every string of 20+ characters containing whitespace from the transcripts in
- * shared/fixtures/real/ (Claude Code, Codex, Gemini CLI, ChatGPT exports: 574,686 characters of
+ * fixtures/real/ (Claude Code, Codex, Gemini CLI, ChatGPT exports: 574,686 characters of
  * English prose, tool output and code, with some Chinese). Characters per token on it (UTF-16
  * characters / tokens; code | transcripts | all):
  *

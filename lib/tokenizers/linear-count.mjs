@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 /**
  * The longest run counted whole, in UTF-8 bytes (merges work on bytes): 256 bytes is 256 letters,
  * 85 CJK characters or 64 emoji. Ordinary text has next to no run this long (3 of 10,854 texts
- * in the real transcripts of shared/fixtures/real, all box-drawing table borders), and a pre-token
+ * in the real transcripts of fixtures/real, all box-drawing table borders), and a pre-token
  * this long costs at most a few microseconds a byte.
  */
 export const MAX_RUN_BYTES = 256;

@@ -1,7 +1,7 @@
 import type { TurnPart, TurnRole } from "@/lib/domain/types";
 
 /**
- * Compaction, as co-cli's context governance designs it (../shared/seeds/001), made reviewable:
+ * Compaction, as co-cli's context governance designs it (its conversation-memory design), made reviewable:
  * a planner decides which turns a summary replaces and which stay verbatim; a summariser writes
  * the summary; the revision is a new thread, the original is never touched.
  */

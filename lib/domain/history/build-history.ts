@@ -1,7 +1,7 @@
 /**
  * The conversation history handed to a model when a thread is continued: PAL's
  * build_conversation_history, _plan_file_inclusion_by_size and _default_turn_formatting
- * (utils/conversation_memory.py: ../shared/seeds/000_*.txt, with block structure checked against
+ * (BeehiveInnovations/pal-mcp-server utils/conversation_memory.py, with block structure checked against
  * tanji-dg/pal-mcp-server utils/conversation_memory.py @ 449ff7aed3b5b41c06805e85deb66a2ef22be6c1).
  *
  * Pure: no file system, no clock, no environment. The caller decides which turns (the merged

@@ -1,7 +1,7 @@
 /**
  * Newest-first, de-duplicated file and image lists across a conversation, as PAL's
- * get_conversation_file_list / get_conversation_image_list (utils/conversation_memory.py, see
- * ../shared/seeds/000_*.txt and tanji-dg/pal-mcp-server utils/conversation_memory.py
+ * get_conversation_file_list / get_conversation_image_list (BeehiveInnovations/pal-mcp-server
+ * utils/conversation_memory.py; checked against tanji-dg/pal-mcp-server utils/conversation_memory.py
  * @ 449ff7aed3b5b41c06805e85deb66a2ef22be6c1).
  *
  * Turns are walked from newest to oldest; within a turn paths keep their listed order; a path
