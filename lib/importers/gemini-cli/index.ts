@@ -23,15 +23,11 @@
 import type { JsonObject } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
 import { replaceHistory, rewindTo } from "./replay";
-import { JsonRecord, MessageAt, SESSION_FILE, SYSTEM_MESSAGE_TYPES } from "./shapes";
+import { SESSION_FILE, SYSTEM_MESSAGE_TYPES, type GeminiSource, type JsonRecord, type MessageAt } from "./shapes";
+
+export type { GeminiSource } from "./shapes";
 import { buildThread } from "./thread";
 
-export type GeminiSource = {
-  /** File name or path: `session-<time>-<id8>.json[l]`, or `chats/<parentSessionId>/<sessionId>.jsonl`. */
-  name: string;
-  /** The parent session of a sub-agent chat, when the caller knows it (the file's directory name). */
-  parentSessionId?: string;
-};
 
 // --- detection ---------------------------------------------------------------------------------
 

@@ -1,8 +1,7 @@
 // Gemini Part[] content to text and turn parts; tool arguments; token usage; times.
 import type { JsonValue, TurnPart } from "@/lib/domain/types";
 import { isObject, type ImportedUsage } from "../types";
-import { JsonRecord } from "./shapes";
-import { ThreadState, responseText } from "./turns";
+import type { JsonRecord, ThreadState } from "./shapes";
 
 type Rendered = { parts: TurnPart[]; texts: string[]; droppedDuplicates: boolean };
 
@@ -145,4 +144,15 @@ export function isoOrNull(value: JsonValue | undefined): string | null {
   if (typeof value !== "string") return null;
   const time = Date.parse(value);
   return Number.isFinite(time) ? new Date(time).toISOString() : null;
+}
+
+/** Text of a functionResponse.response: its `output`, else its `error`, else the JSON. */
+export function responseText(response: JsonValue | undefined): string {
+  if (typeof response === "string") return response;
+  if (isObject(response)) {
+    if (typeof response.output === "string") return response.output;
+    if (typeof response.error === "string") return response.error;
+    if (isObject(response.error) && typeof response.error.message === "string") return response.error.message;
+  }
+  return response === undefined ? "" : JSON.stringify(response);
 }

@@ -12,3 +12,15 @@ export const FINISHED_STATUSES = new Set(["success", "error", "cancelled"]);
 /** A sub-agent chat's path: chats/<parentSessionId>/<sessionId>.jsonl. */
 export const SUBAGENT_PATH = /(?:^|[\\/])chats[\\/]([^\\/]+)[\\/][^\\/]+\.jsonl$/i;
 export const SESSION_FILE = /(?:^|[\\/])session-[^\\/]*\.jsonl?$/i;
+
+export type GeminiSource = {
+  /** File name or path: `session-<time>-<id8>.json[l]`, or `chats/<parentSessionId>/<sessionId>.jsonl`. */
+  name: string;
+  /** The parent session of a sub-agent chat, when the caller knows it (the file's directory name). */
+  parentSessionId?: string;
+};
+
+export type ThreadState = {
+  /** Tool call ids whose result has been emitted: a rewritten history repeats them as user parts. */
+  resultIds: Set<string>;
+};

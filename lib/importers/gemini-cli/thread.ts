@@ -2,10 +2,9 @@
 import type { JsonObject } from "@/lib/domain/types";
 import { titleFromContent } from "@/lib/domain/title";
 import { type ImportedThread, type SkippedEntry } from "../types";
-import { GeminiSource } from "./index";
 import { isoOrNull } from "./render";
-import { JsonRecord, MessageAt, SUBAGENT_PATH } from "./shapes";
-import { ThreadState, turnsOf } from "./turns";
+import { SUBAGENT_PATH, type GeminiSource, type JsonRecord, type MessageAt, type ThreadState } from "./shapes";
+import { turnsOf } from "./turns";
 
 // --- thread ------------------------------------------------------------------------------------
 

@@ -1,15 +1,11 @@
 // Message records to turns: user prompts, model replies with their tool calls and results, notices.
-import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
+import type { JsonObject, TurnPart } from "@/lib/domain/types";
 import { isObject, type ImportedTurn, type SkippedEntry } from "../types";
-import { asPartList, callLine, isoOrNull, mediaPart, parseArguments, renderParts, usageOf } from "./render";
-import { FINISHED_STATUSES, JsonRecord, MessageAt, SYSTEM_MESSAGE_TYPES } from "./shapes";
+import { asPartList, callLine, isoOrNull, mediaPart, parseArguments, renderParts, responseText, usageOf } from "./render";
+import { FINISHED_STATUSES, SYSTEM_MESSAGE_TYPES, type JsonRecord, type MessageAt, type ThreadState } from "./shapes";
 
 // --- turns -------------------------------------------------------------------------------------
 
-export type ThreadState = {
-  /** Tool call ids whose result has been emitted: a rewritten history repeats them as user parts. */
-  resultIds: Set<string>;
-};
 
 export function turnsOf({ record, where }: MessageAt, state: ThreadState, skipped: SkippedEntry[]): ImportedTurn[] {
   const id = String(record.id);
@@ -171,13 +167,3 @@ function toolResultOf(callId: string, name: string, call: JsonRecord): { parts: 
   };
 }
 
-/** Text of a functionResponse.response: its `output`, else its `error`, else the JSON. */
-export function responseText(response: JsonValue | undefined): string {
-  if (typeof response === "string") return response;
-  if (isObject(response)) {
-    if (typeof response.output === "string") return response.output;
-    if (typeof response.error === "string") return response.error;
-    if (isObject(response.error) && typeof response.error.message === "string") return response.error.message;
-  }
-  return response === undefined ? "" : JSON.stringify(response);
-}

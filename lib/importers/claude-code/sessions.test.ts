@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
-import { ImportFormatError, type ImportedThread, type NumberedLine } from "./types";
+import { looksLikeClaudeCode, parseClaudeCodeSession } from "./index";
+import { ImportFormatError, type ImportedThread, type NumberedLine } from "../types";
 
 const ROOT = path.join(process.cwd(), "fixtures/real/claude-code/projects");
 

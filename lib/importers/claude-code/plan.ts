@@ -1,0 +1,252 @@
+// The first pass: the uuid tree of a session, its active path, rewinds as forks, sub-agents, titles.
+import type { JsonObject } from "@/lib/domain/types";
+import { ImportFormatError, isObject, type SkippedEntry } from "../types";
+import { collapse } from "../text";
+import { CONVERSATIONAL, classify, messageOf, parseLine, timeOf, userText } from "./entries";
+import { AGENT_NAME, ClaudeCodeSource, LineSupply, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
+
+export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCodeSource): Promise<Plan> {
+  const skipped: SkippedEntry[] = [];
+  const warnings: string[] = [];
+  const nodes = new Map<string, Skeleton>();
+  const children = new Map<string, string[]>();
+  const summaries = new Map<string, string>(); // leafUuid -> summary title
+  let customTitle: string | null = null;
+  let aiTitle: string | null = null;
+  let lastPromptLeaf: string | null = null;
+  let sessionId: string | null = null;
+  let agentId: string | null = null;
+  let firstPromptText: string | null = null;
+  let firstCommand: string | null = null;
+  const meta: JsonObject = {};
+  let firstTime = Number.POSITIVE_INFINITY;
+  let lastTime = 0;
+  let anyEntry = false;
+  /** Task tool calls (id, prompt) in file order, for inline sidechains. */
+  const taskCalls: { id: string; prompt: string; taken: boolean }[] = [];
+  /** Sidechain roots' prompts, by root uuid. */
+  const sidechainPrompts = new Map<string, string>();
+  let lastLine = 0;
+  let pendingBad: SkippedEntry | null = null;
+  const agentFile = AGENT_NAME.exec(source.name);
+
+  for await (const { text, line } of supply()) {
+    lastLine = line;
+    if (!text.trim()) continue;
+    if (pendingBad) skipped.push(pendingBad);
+    pendingBad = null;
+    let entry: unknown;
+    try {
+      entry = parseLine(text);
+    } catch {
+      pendingBad = { line, reason: "not valid JSON" };
+      continue;
+    }
+    if (!isObject(entry)) {
+      skipped.push({ line, reason: "not a JSON object" });
+      continue;
+    }
+    anyEntry = true;
+    const type = entry.type;
+    if (type === "summary") {
+      if (typeof entry.summary === "string" && typeof entry.leafUuid === "string") summaries.set(entry.leafUuid, entry.summary);
+      continue;
+    }
+    if (type === "custom-title" && typeof entry.customTitle === "string") customTitle = entry.customTitle;
+    if (type === "ai-title" && typeof entry.aiTitle === "string") aiTitle = entry.aiTitle;
+    if (type === "last-prompt" && typeof entry.leafUuid === "string") lastPromptLeaf = entry.leafUuid;
+    const kind = classify(entry);
+    if (kind === null) {
+      if ((type === "user" || type === "assistant") && !messageOf(entry)) skipped.push({ line, reason: `${type} entry without a message object` });
+      continue;
+    }
+    if (typeof entry.uuid !== "string" || !entry.uuid) {
+      if (kind !== "chain-only") skipped.push({ line, reason: "uuid: missing" });
+      continue;
+    }
+    if (nodes.has(entry.uuid)) continue; // a resumed session's copy: the first one wins
+    const sidechain = entry.isSidechain === true;
+    let parent = typeof entry.parentUuid === "string" ? entry.parentUuid : null;
+    if (kind === "compact-boundary" && !parent && typeof entry.logicalParentUuid === "string") parent = entry.logicalParentUuid;
+    const time = timeOf(entry);
+    nodes.set(entry.uuid, { uuid: entry.uuid, parent, line, kind, time, sidechain });
+    if (parent) {
+      const list = children.get(parent);
+      if (list) list.push(entry.uuid);
+      else children.set(parent, [entry.uuid]);
+    }
+    if (!sessionId && typeof entry.sessionId === "string") sessionId = entry.sessionId;
+    if (!agentId && typeof entry.agentId === "string") agentId = entry.agentId;
+    for (const field of ["cwd", "gitBranch", "version", "slug"] as const) {
+      if (meta[field] === undefined && typeof entry[field] === "string") meta[field] = entry[field];
+    }
+    if (CONVERSATIONAL.has(kind) && time > 0) {
+      firstTime = Math.min(firstTime, time);
+      lastTime = Math.max(lastTime, time);
+    }
+    const message = messageOf(entry);
+    if (kind === "prompt" && (!sidechain || agentFile) && firstPromptText === null) firstPromptText = userText(message?.content);
+    if (kind === "user" && !sidechain && firstCommand === null) {
+      const command = /<command-name>([^<]*)<\/command-name>/.exec(userText(message?.content));
+      const args = /<command-args>([^<]*)<\/command-args>/.exec(userText(message?.content));
+      if (command?.[1]) firstCommand = `${command[1].trim()}${args?.[1]?.trim() ? ` ${args[1].trim()}` : ""}`;
+    }
+    if (kind === "assistant" && Array.isArray(message?.content)) {
+      for (const part of message.content) {
+        if (isObject(part) && part.type === "tool_use" && (part.name === "Task" || part.name === "Agent") && typeof part.id === "string" && isObject(part.input)) {
+          taskCalls.push({ id: part.id, prompt: typeof part.input.prompt === "string" ? part.input.prompt : "", taken: false });
+        }
+      }
+    }
+    if (sidechain && !parent && (kind === "prompt" || kind === "user")) sidechainPrompts.set(entry.uuid, userText(message?.content));
+  }
+  if (pendingBad) {
+    // A last line cut short is what a live session's file looks like: skip it, say so.
+    skipped.push(pendingBad.line === lastLine ? { line: pendingBad.line, reason: "truncated last line (the session may still be running)" } : pendingBad);
+  }
+  if (!anyEntry) throw new ImportFormatError("no Claude Code entries: the file is empty or holds no JSON objects");
+  if (nodes.size === 0) throw new ImportFormatError("no Claude Code conversation entries (user, assistant or system) in the file");
+
+  const fileName = source.name.split(/[\\/]/).pop() ?? source.name;
+  if (agentFile?.[1]?.startsWith("acompact")) {
+    return { threads: [], skipped, warnings: [...warnings, `${fileName} is the compaction summariser's transcript, not a conversation: nothing imported from it`] };
+  }
+  const sessionKey = UUID_NAME.exec(source.name)?.[1]?.toLowerCase() ?? sessionId ?? fileName.replace(/\.jsonl$/i, "");
+  const metadata: JsonObject = { ...meta, sessionId: sessionId ?? sessionKey };
+  const project = typeof meta.cwd === "string" ? meta.cwd : null;
+  const iso = (t: number) => (Number.isFinite(t) && t > 0 ? new Date(t).toISOString() : null);
+
+  // --- threads -------------------------------------------------------------------------------
+  const timeByLine = new Map([...nodes.values()].map((n) => [n.line, n.time]));
+  const mainLines = new Set<number>();
+  const threads: ThreadPlan[] = [];
+  const isPrompt = (uuid: string) => nodes.get(uuid)?.kind === "prompt";
+
+  // Active leaf and path (main, non-sidechain entries only).
+  let leaf: Skeleton | undefined = lastPromptLeaf ? nodes.get(lastPromptLeaf) : undefined;
+  if (!leaf || leaf.sidechain) {
+    for (const node of nodes.values()) {
+      if (node.sidechain || !CONVERSATIONAL.has(node.kind)) continue;
+      if (!leaf || node.time > leaf.time || (node.time === leaf.time && node.line > leaf.line)) leaf = node;
+    }
+  }
+  const onPath = new Set<string>();
+  for (let node = leaf, guard = 0; node && guard <= nodes.size; guard++) {
+    if (onPath.has(node.uuid)) break; // a loop in parent links: stop
+    onPath.add(node.uuid);
+    node = node.parent ? nodes.get(node.parent) : undefined;
+  }
+
+  // Real rewinds: a node on the path with two or more prompt children.
+  const forkRoots: { root: string; at: string }[] = [];
+  for (const uuid of onPath) {
+    const prompts = (children.get(uuid) ?? []).filter(isPrompt);
+    if (prompts.length < 2) continue;
+    for (const child of prompts) if (!onPath.has(child)) forkRoots.push({ root: child, at: uuid });
+  }
+  const forkOf = new Map<string, number>(); // uuid -> index in forks
+  const forks: { root: string; at: string; lines: Set<number> }[] = [];
+  for (const { root, at } of forkRoots.sort((a, b) => nodes.get(a.root)!.line - nodes.get(b.root)!.line)) {
+    const index = forks.length;
+    const lines = new Set<number>();
+    const stack = [root];
+    while (stack.length > 0) {
+      const uuid = stack.pop()!;
+      if (forkOf.has(uuid)) continue;
+      const node = nodes.get(uuid);
+      if (!node) continue;
+      forkOf.set(uuid, index);
+      if (CONVERSATIONAL.has(node.kind)) lines.add(node.line);
+      stack.push(...(children.get(uuid) ?? []));
+    }
+    forks.push({ root, at, lines });
+  }
+
+  // Inline sidechains: group by root.
+  const sidechainRootOf = (node: Skeleton): string => {
+    let current = node;
+    for (let guard = 0; guard < nodes.size; guard++) {
+      const parent = current.parent ? nodes.get(current.parent) : undefined;
+      if (!parent || !parent.sidechain) return current.uuid;
+      current = parent;
+    }
+    return current.uuid;
+  };
+  const sidechains = new Map<string, Set<number>>();
+  for (const node of nodes.values()) {
+    if (!CONVERSATIONAL.has(node.kind)) continue;
+    if (node.sidechain && !agentFile) {
+      const root = sidechainRootOf(node);
+      const lines = sidechains.get(root) ?? new Set<number>();
+      lines.add(node.line);
+      sidechains.set(root, lines);
+    } else if (!forkOf.has(node.uuid)) {
+      mainLines.add(node.line);
+    }
+  }
+
+  const title = customTitle ?? aiTitle ?? [...summaries.entries()].filter(([leafUuid]) => nodes.has(leafUuid)).map(([, s]) => s).pop() ?? (firstPromptText ? collapse(firstPromptText) : firstCommand ? collapse(firstCommand) : null);
+  if (agentFile) {
+    const id = agentId ?? agentFile[1]!;
+    threads.push({
+      thread: {
+        key: `${sessionId ?? sessionKey}:agent:${id}`,
+        parentKey: sessionId ?? null,
+        relation: { kind: "subagent", toolCallId: null, agentId: id },
+        title: firstPromptText ? collapse(firstPromptText) : `Sub-agent ${id}`,
+        toolName: "claude-code",
+        project,
+        createdAt: iso(firstTime),
+        lastUpdatedAt: iso(lastTime),
+        metadata: { ...metadata, agentId: id },
+      },
+      lines: mainLines,
+    });
+    return { threads, skipped, warnings };
+  }
+
+  threads.push({
+    thread: { key: sessionKey, title, toolName: "claude-code", project, createdAt: iso(firstTime), lastUpdatedAt: iso(lastTime), metadata },
+    lines: mainLines,
+  });
+  for (const fork of forks) {
+    const times = [...fork.lines].map((l) => timeByLine.get(l) ?? 0);
+    const rootNode = nodes.get(fork.root)!;
+    threads.push({
+      thread: {
+        key: `${sessionKey}:fork:${fork.root}`,
+        parentKey: sessionKey,
+        relation: { kind: "fork", atTurnKey: fork.at },
+        title: `Rewound: ${collapse(firstPromptText ?? "", 60) || "prompt"} (${new Date(rootNode.time || 0).toISOString().slice(0, 16).replace("T", " ")})`,
+        toolName: "claude-code",
+        project,
+        createdAt: iso(Math.min(...times)),
+        lastUpdatedAt: iso(Math.max(...times)),
+        metadata: { ...metadata, forkedAt: fork.at },
+      },
+      lines: fork.lines,
+    });
+  }
+  for (const [root, lines] of sidechains) {
+    const prompt = sidechainPrompts.get(root) ?? "";
+    const call = taskCalls.find((c) => !c.taken && c.prompt && c.prompt.trim() === prompt.trim()) ?? taskCalls.find((c) => !c.taken);
+    if (call) call.taken = true;
+    else warnings.push(`sidechain starting at ${root}: no Task tool call to link it to`);
+    const times = [...lines].map((l) => timeByLine.get(l) ?? 0);
+    threads.push({
+      thread: {
+        key: `${sessionKey}:sidechain:${root}`,
+        parentKey: sessionKey,
+        relation: { kind: "subagent", toolCallId: call?.id ?? null },
+        title: prompt ? collapse(prompt) : "Sub-agent",
+        toolName: "claude-code",
+        project,
+        createdAt: iso(Math.min(...times)),
+        lastUpdatedAt: iso(Math.max(...times)),
+        metadata: { ...metadata, sidechainRoot: root },
+      },
+      lines,
+    });
+  }
+  return { threads, skipped, warnings };
+}

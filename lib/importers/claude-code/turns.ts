@@ -1,0 +1,261 @@
+// The second pass: the planned threads' entries to turns, streamed.
+import type { JsonValue, TurnPart } from "@/lib/domain/types";
+import { isObject, type ImportedTurn, type ImportedUsage } from "../types";
+import { classify, messageOf, parseLine, timeOf, userText } from "./entries";
+import { LineSupply, Plan } from "./shapes";
+
+// --- second pass: entries to turns -------------------------------------------------------------
+
+function toolResultText(content: JsonValue | undefined): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return content == null ? "" : JSON.stringify(content);
+  return content
+    .map((part) => {
+      if (!isObject(part)) return "";
+      if (part.type === "text" && typeof part.text === "string") return part.text;
+      if (part.type === "image") return "[image]";
+      return "";
+    })
+    .filter(Boolean)
+    .join("\n");
+}
+
+function imagePart(part: Record<string, JsonValue>): TurnPart {
+  const src = isObject(part.source) ? part.source : {};
+  const mediaType = typeof src.media_type === "string" ? src.media_type : undefined;
+  return { type: "image", ...(mediaType ? { mediaType } : {}), alt: "image pasted into the session" };
+}
+
+/** One line of a tool call for the readable text: name and compact arguments, cut short. */
+function callLine(name: string, input: JsonValue | undefined): string {
+  const args = input === undefined ? "" : JSON.stringify(input);
+  return `[${name}] ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
+}
+
+function usageOf(message: Record<string, JsonValue>): ImportedUsage | null {
+  const u = isObject(message.usage) ? message.usage : null;
+  if (!u) return null;
+  const n = (v: JsonValue | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+  const usage: ImportedUsage = {
+    inputTokens: n(u.input_tokens),
+    cacheWriteTokens: n(u.cache_creation_input_tokens),
+    cacheReadTokens: n(u.cache_read_input_tokens),
+    outputTokens: n(u.output_tokens),
+  };
+  return Object.values(usage).some((v) => v !== undefined) ? usage : null;
+}
+
+/** Field by field, the larger count: a later copy of a streamed response's usage supersedes an earlier one. */
+function latestUsage(earlier: ImportedUsage, later: ImportedUsage | null): ImportedUsage {
+  if (!later) return earlier;
+  const max = (a?: number, b?: number) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+  return {
+    inputTokens: max(earlier.inputTokens, later.inputTokens),
+    cacheWriteTokens: max(earlier.cacheWriteTokens, later.cacheWriteTokens),
+    cacheReadTokens: max(earlier.cacheReadTokens, later.cacheReadTokens),
+    outputTokens: max(earlier.outputTokens, later.outputTokens),
+  };
+}
+
+type OpenTurn = { turn: ImportedTurn; messageId: string | null; texts: string[] };
+
+/** An assistant turn still taking blocks, and the tool results that arrived since. */
+type Pending = { assistant: OpenTurn; after: ImportedTurn[] };
+
+/**
+ * Second pass: the planned threads' turns, in file order per thread. 2.x writes each content
+ * block of one API message on its own line, and with parallel tool calls a tool's result can come
+ * before the message's next block: all blocks of one message make one assistant turn, followed by
+ * the results that arrived meanwhile. Usage counts once per message id and request id.
+ */
+export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGenerator<{ threadIndex: number; turn: ImportedTurn }> {
+  const threadOfLine = new Map<number, number>();
+  plan.threads.forEach((p, index) => {
+    for (const line of p.lines) threadOfLine.set(line, index);
+  });
+  const pending = new Map<number, Pending>();
+  const countedUsage = new Set<string>();
+  const pendingSummary = new Map<number, ImportedTurn>(); // thread -> compaction turn waiting for its summary
+
+  const flush = function* (threadIndex: number): Generator<{ threadIndex: number; turn: ImportedTurn }> {
+    const current = pending.get(threadIndex);
+    if (!current) return;
+    pending.delete(threadIndex);
+    current.assistant.turn.content = current.assistant.texts.join("\n\n");
+    yield { threadIndex, turn: current.assistant.turn };
+    for (const turn of current.after) yield { threadIndex, turn };
+  };
+
+  for await (const { text, line } of supply()) {
+    const threadIndex = threadOfLine.get(line);
+    if (threadIndex === undefined) continue;
+    let entry: Record<string, JsonValue>;
+    try {
+      const parsed = parseLine(text);
+      if (!isObject(parsed)) continue;
+      entry = parsed;
+    } catch {
+      continue; // reported by the first pass
+    }
+    const kind = classify(entry);
+    const message = messageOf(entry);
+    const timestamp = typeof entry.timestamp === "string" ? new Date(timeOf(entry) || 0).toISOString() : null;
+    const key = String(entry.uuid);
+
+    if (kind === "assistant" && message) {
+      const messageId = typeof message.id === "string" ? message.id : null;
+      const current = pending.get(threadIndex);
+      let target = current && current.assistant.messageId !== null && current.assistant.messageId === messageId ? current.assistant : null;
+      if (!target) {
+        yield* flush(threadIndex);
+        const model = typeof message.model === "string" ? message.model : null;
+        const synthetic = model === "<synthetic>";
+        const usageKey = `${messageId ?? key}|${typeof entry.requestId === "string" ? entry.requestId : ""}`;
+        const usage = synthetic || countedUsage.has(usageKey) ? null : usageOf(message);
+        if (usage) countedUsage.add(usageKey);
+        target = {
+          turn: {
+            key,
+            role: "assistant",
+            content: "",
+            parts: [],
+            timestamp,
+            modelProvider: "anthropic",
+            modelName: synthetic ? null : model,
+            usage,
+            metadata: {
+              ...(messageId ? { messageId } : {}),
+              ...(typeof entry.requestId === "string" ? { requestId: entry.requestId } : {}),
+              ...(synthetic ? { synthetic: true } : {}),
+              ...(typeof message.stop_reason === "string" ? { stopReason: message.stop_reason } : {}),
+            },
+          },
+          messageId,
+          texts: [],
+        };
+        pending.set(threadIndex, { assistant: target, after: [] });
+      } else if (target.turn.usage) {
+        // Each line of a streamed response repeats its usage as it stood then: output grows from
+        // the first block's few tokens to the final count. The response's usage is the latest.
+        target.turn.usage = latestUsage(target.turn.usage, usageOf(message));
+      }
+      const content = message.content;
+      const blocks = typeof content === "string" ? [{ type: "text", text: content } as Record<string, JsonValue>] : Array.isArray(content) ? content : [];
+      for (const block of blocks) {
+        if (!isObject(block)) continue;
+        if (block.type === "text" && typeof block.text === "string") {
+          target.turn.parts!.push({ type: "text", text: block.text });
+          target.texts.push(block.text);
+        } else if (block.type === "thinking" && typeof block.thinking === "string") {
+          target.turn.parts!.push({ type: "thinking", text: block.thinking });
+        } else if (block.type === "redacted_thinking") {
+          target.turn.parts!.push({ type: "thinking", text: "[redacted thinking]", redacted: true });
+        } else if (block.type === "tool_use" && typeof block.id === "string") {
+          const name = typeof block.name === "string" ? block.name : "tool";
+          target.turn.parts!.push({ type: "tool_call", id: block.id, name, ...(block.input !== undefined ? { arguments: block.input } : {}) });
+          target.texts.push(callLine(name, block.input));
+        } else if (block.type === "image") {
+          target.turn.parts!.push(imagePart(block));
+          target.texts.push("[image]");
+        }
+      }
+      continue;
+    }
+
+    if (kind !== "tool-result") yield* flush(threadIndex);
+    if (kind === "compact-boundary") {
+      const meta = isObject(entry.compactMetadata) ? entry.compactMetadata : {};
+      const turn: ImportedTurn = {
+        key,
+        role: "system",
+        content: typeof entry.content === "string" ? entry.content : "Conversation compacted",
+        timestamp,
+        compaction: {
+          trigger: typeof meta.trigger === "string" ? meta.trigger : null,
+          tokensBefore: typeof meta.preTokens === "number" ? meta.preTokens : null,
+          tokensAfter: typeof meta.postTokens === "number" ? meta.postTokens : null,
+        },
+      };
+      pendingSummary.set(threadIndex, turn);
+      // Held until the summary entry arrives (next line as a rule), so the marker carries it.
+      continue;
+    }
+    const waiting = pendingSummary.get(threadIndex);
+    if (waiting) {
+      pendingSummary.delete(threadIndex);
+      if (kind === "compact-summary" && message) {
+        waiting.content = userText(message.content);
+        waiting.metadata = { summaryUuid: key };
+        yield { threadIndex, turn: waiting };
+        continue;
+      }
+      yield { threadIndex, turn: waiting };
+    }
+    if (kind === "compact-summary" && message) {
+      // A summary without its boundary (cut from the file): still a compaction marker.
+      yield { threadIndex, turn: { key, role: "system", content: userText(message.content), timestamp, compaction: { trigger: null, tokensBefore: null, tokensAfter: null } } };
+      continue;
+    }
+    if (kind === "tool-result" && message && Array.isArray(message.content)) {
+      const parts: TurnPart[] = [];
+      const texts: string[] = [];
+      const toolUseResult = isObject(entry.toolUseResult) ? entry.toolUseResult : null;
+      for (const block of message.content) {
+        if (!isObject(block)) continue;
+        if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
+          const resultText = toolResultText(block.content);
+          parts.push({
+            type: "tool_result",
+            toolCallId: block.tool_use_id,
+            content: resultText,
+            ...(block.is_error === true ? { isError: true } : {}),
+            ...(toolUseResult && typeof toolUseResult.agentId === "string" ? { agentId: toolUseResult.agentId } : {}),
+          });
+          texts.push(resultText);
+        } else if (block.type === "text" && typeof block.text === "string") {
+          parts.push({ type: "text", text: block.text });
+          texts.push(block.text);
+        } else if (block.type === "image") {
+          parts.push(imagePart(block));
+          texts.push("[image]");
+        }
+      }
+      const turn: ImportedTurn = { key, role: "tool", content: texts.join("\n\n"), parts, timestamp };
+      const current = pending.get(threadIndex);
+      if (current) current.after.push(turn);
+      else yield { threadIndex, turn };
+      continue;
+    }
+    if ((kind === "prompt" || kind === "user" || kind === "meta") && message) {
+      const content = message.content;
+      const parts: TurnPart[] = [];
+      if (Array.isArray(content)) {
+        for (const block of content) {
+          if (!isObject(block)) continue;
+          if (block.type === "text" && typeof block.text === "string") parts.push({ type: "text", text: block.text });
+          else if (block.type === "image") parts.push(imagePart(block));
+        }
+      }
+      const images = parts.filter((p) => p.type === "image").length;
+      const textContent = userText(content) + (images > 0 ? `${userText(content) ? "\n\n" : ""}${"[image]\n".repeat(images).trim()}` : "");
+      yield {
+        threadIndex,
+        turn: {
+          key,
+          role: "user",
+          content: textContent,
+          ...(images > 0 ? { parts } : {}),
+          timestamp,
+          ...(kind === "user" ? { metadata: { command: true } } : kind === "meta" ? { metadata: { meta: true } } : {}),
+        },
+      };
+      continue;
+    }
+    if (kind === "system") {
+      const content = typeof entry.content === "string" ? entry.content : String(entry.subtype ?? "system");
+      yield { threadIndex, turn: { key, role: "system", content, timestamp, metadata: { subtype: String(entry.subtype ?? "") } } };
+    }
+  }
+  for (const threadIndex of [...pending.keys()]) yield* flush(threadIndex);
+  for (const [threadIndex, turn] of pendingSummary) yield { threadIndex, turn };
+}
