@@ -8,6 +8,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
 import { formatCount } from "@/lib/format";
 import type { ContextPreview } from "@/lib/context/types";
+import { apiFetch } from "@/lib/queries/api-client";
 
 type ModelOption = { id: string; provider: string; contextWindow: number; maxOutputTokens: number };
 type Selection = { model: string; contextWindow: string; mode: "exact" | "pal" };
@@ -28,10 +29,7 @@ async function fetchPreview(threadId: string, selection: Selection, signal: Abor
   if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
   else params.set("model", selection.model);
   if (selection.contextWindow && selection.model) params.set("model", selection.model);
-  const response = await fetch(`/api/threads/${threadId}/context?${params}`, { signal, cache: "no-store" });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body?.error?.message ?? `Preview failed (${response.status})`);
-  return body as ContextPreview;
+  return apiFetch<ContextPreview>(`/api/threads/${threadId}/context?${params}`, { signal, fallback: "The preview failed" });
 }
 
 /** The budget preview: what exactly a model would be sent to continue this thread, and what was cut. */

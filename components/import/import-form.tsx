@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { FORMAT_LABELS, isTranscriptPath, type ImportFormat, type ThreadImportResult } from "@/lib/importers/types";
 import { plural } from "@/lib/format";
+import { ApiError, apiFetch } from "@/lib/queries/api-client";
 
 /** A file to upload and the name the importer sees: its path inside the folder chosen. */
 type Upload = { file: File; name: string };
@@ -26,6 +27,20 @@ type FileResult =
       warnings: string[];
     }
   | { name: string; status: "failed"; message: string; details: { field: string; message: string }[] };
+
+/** What POST /api/import answers: a file's import report, or (a Threadline export) the threads it made. */
+type ImportAnswer =
+  | {
+      status: "imported" | "unchanged";
+      format: ImportFormat | null;
+      threadIds: string[];
+      threads: { created: number; updated: number };
+      turnsAdded: number;
+      threadResults?: ThreadImportResult[];
+      skipped: Skipped[];
+      warnings: string[];
+    }
+  | { threadIds: string[]; turnCount: number; warnings?: string[] };
 
 const SHOWN_SKIPPED = 20;
 
@@ -269,30 +284,27 @@ async function importOne({ file, name }: Upload, asCopies: boolean): Promise<Fil
     const params = new URLSearchParams({ name });
     if (asCopies) params.set("mode", "copy");
     // The file itself is the body: the browser streams it, the server spools it to disk.
-    const response = await fetch(`/api/import?${params}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: file });
-    const body = await response.json().catch(() => null);
-    if (response.ok && body) {
-      if ("status" in body) {
-        return {
-          name,
-          status: body.status,
-          format: body.format,
-          threadIds: body.threadIds,
-          threadsCreated: body.threads.created,
-          threadsUpdated: body.threads.updated,
-          turnsAdded: body.turnsAdded,
-          threadResults: body.threadResults ?? [],
-          skipped: body.skipped,
-          warnings: body.warnings,
-        };
-      }
-      // A Threadline export: {threadIds, turnCount, warnings}.
-      return { name, status: "imported", format: "threadline", threadIds: body.threadIds, threadsCreated: body.threadIds.length, threadsUpdated: 0, turnsAdded: body.turnCount, threadResults: [], skipped: [], warnings: body.warnings ?? [] };
+    const body = await apiFetch<ImportAnswer | null>(`/api/import?${params}`, { raw: file, fallback: "Upload failed" });
+    if (!body) throw new Error("Upload failed: the server's answer was not JSON");
+    if ("status" in body) {
+      return {
+        name,
+        status: body.status,
+        format: body.format,
+        threadIds: body.threadIds,
+        threadsCreated: body.threads.created,
+        threadsUpdated: body.threads.updated,
+        turnsAdded: body.turnsAdded,
+        threadResults: body.threadResults ?? [],
+        skipped: body.skipped,
+        warnings: body.warnings,
+      };
     }
-    const details = Array.isArray(body?.error?.details) ? body.error.details : [];
-    return { name, status: "failed", message: body?.error?.message ?? `HTTP ${response.status}`, details };
+    // A Threadline export: {threadIds, turnCount, warnings}.
+    return { name, status: "imported", format: "threadline", threadIds: body.threadIds, threadsCreated: body.threadIds.length, threadsUpdated: 0, turnsAdded: body.turnCount, threadResults: [], skipped: [], warnings: body.warnings ?? [] };
   } catch (error) {
-    return { name, status: "failed", message: error instanceof Error ? error.message : "Upload failed", details: [] };
+    const details = error instanceof ApiError && Array.isArray(error.details) ? error.details : [];
+    return { name, status: "failed", message: error instanceof Error ? error.message : "Upload failed", details };
   }
 }
 

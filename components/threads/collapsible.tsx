@@ -3,6 +3,7 @@
 import dynamic from "next/dynamic";
 import { useId, useState, type ReactNode } from "react";
 import type { Turn } from "@/lib/domain/types";
+import { apiFetch } from "@/lib/queries/api-client";
 
 /** Above this, a loaded turn is shown as plain text: Markdown and highlighting would stall the tab. */
 const MARKDOWN_LIMIT = 200_000;
@@ -44,9 +45,8 @@ export function Collapsible({
     if (!fullUrl || full.status === "loaded") return setCollapsed(false);
     setFull({ status: "loading" });
     try {
-      const response = await fetch(fullUrl, { cache: "no-store" });
-      const body = (await response.json()) as { turn?: Turn; error?: { message?: string } };
-      if (!response.ok || !body.turn) throw new Error(body.error?.message ?? `Loading the turn failed (${response.status})`);
+      const body = await apiFetch<{ turn?: Turn }>(fullUrl, { fallback: "Loading the turn failed" });
+      if (!body.turn) throw new Error("Loading the turn failed: the answer holds no turn");
       const part = partIndex === undefined ? undefined : body.turn.parts?.[partIndex];
       const content = partIndex === undefined ? body.turn.content : part && "text" in part && typeof part.text === "string" ? part.text : null;
       if (content === null) throw new Error("The turn no longer has this part");

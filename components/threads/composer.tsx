@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore, useTransition
 import { EventStreamParser } from "@/lib/chat/sse";
 import type { ChatBudget } from "@/lib/chat/types";
 import { formatCount } from "@/lib/format";
+import { apiErrorOf } from "@/lib/queries/api-client";
 
 type Props = {
   threadId: string;
@@ -51,11 +52,6 @@ function remember(model: string) {
   } catch {
     // not remembered: the default applies next time
   }
-}
-
-function errorMessage(data: unknown, fallback: string): string {
-  const error = (data as { error?: { message?: unknown } } | null)?.error;
-  return typeof error?.message === "string" ? error.message : fallback;
 }
 
 /**
@@ -153,7 +149,7 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
     }
     if (!response.ok) {
       const data: unknown = await response.json().catch(() => null);
-      setError(errorMessage(data, `The server answered HTTP ${response.status}.`));
+      setError(apiErrorOf(response.status, data, `The server answered HTTP ${response.status}.`).message);
       if (response.status === 424) {
         // The message was stored, marked unanswered: show it (with Retry), clear the box.
         if (body.content) setContent("");
@@ -185,7 +181,8 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
           } else if (event === "delta") {
             setPending((p) => p && { ...p, reply: p.reply + (fields.text as string) });
           } else if (event === "error") {
-            const message = errorMessage(fields, "The reply failed.");
+            // The event carries the API's error shape; the response itself was a 200 stream.
+            const message = apiErrorOf(response.status, fields, "The reply failed.").message;
             setError(message);
             outcome = message;
           }

@@ -1,6 +1,7 @@
 "use client";
 
 import { CopyButton } from "@/components/ui/copy-button";
+import { apiFetch } from "@/lib/queries/api-client";
 
 /**
  * Copies the thread as a prompt: the chain's history exactly as `model` would be sent it (the
@@ -8,10 +9,8 @@ import { CopyButton } from "@/components/ui/copy-button";
  */
 export function CopyPromptButton({ threadId, model }: { threadId: string; model: string }) {
   const history = async () => {
-    const response = await fetch(`/api/threads/${threadId}/context?${new URLSearchParams({ model })}`, { cache: "no-store" });
-    const body = await response.json();
-    if (!response.ok) throw new Error(body?.error?.message ?? `context ${response.status}`);
-    return (body as { text: string }).text;
+    const body = await apiFetch<{ text: string }>(`/api/threads/${threadId}/context?${new URLSearchParams({ model })}`);
+    return body.text;
   };
   return <CopyButton text={history} label="Copy as prompt" />;
 }

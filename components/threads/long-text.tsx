@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import type { Turn } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
 import { partText, type PartField } from "./part-text";
+import { apiFetch } from "@/lib/queries/api-client";
 
 type Full = { status: "idle" } | { status: "loading" } | { status: "failed"; message: string } | { status: "loaded"; text: string };
 
@@ -36,9 +37,8 @@ export function LongText({
     if (full.status === "loading") return;
     setFull({ status: "loading" });
     try {
-      const response = await fetch(fullUrl, { cache: "no-store" });
-      const body = (await response.json()) as { turn?: Turn; error?: { message?: string } };
-      if (!response.ok || !body.turn) throw new Error(body.error?.message ?? `Loading the turn failed (${response.status})`);
+      const body = await apiFetch<{ turn?: Turn }>(fullUrl, { fallback: "Loading the turn failed" });
+      if (!body.turn) throw new Error("Loading the turn failed: the answer holds no turn");
       const text = partText(body.turn.parts?.[partIndex], field);
       if (text === null) throw new Error("The turn no longer has this part");
       setFull({ status: "loaded", text });

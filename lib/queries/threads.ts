@@ -1,4 +1,5 @@
 import type { ThreadPage } from "@/lib/domain/types";
+import { apiFetch } from "./api-client";
 
 /** Client-safe: query keys and fetchers for the thread list. */
 export type ThreadFilters = { q?: string; tool?: string; model?: string; source?: string; project?: string };
@@ -16,8 +17,5 @@ export async function fetchThreadPage(filters: ThreadFilters, cursor: string | n
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
   for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
   if (cursor) params.set("cursor", cursor);
-  const response = await fetch(`/api/threads?${params}`, { signal, cache: "no-store" });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body?.error?.message ?? `Loading threads failed (${response.status})`);
-  return body as ThreadPage;
+  return apiFetch<ThreadPage>(`/api/threads?${params}`, { signal, fallback: "Loading threads failed" });
 }

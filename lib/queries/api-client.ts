@@ -1,0 +1,63 @@
+/**
+ * Client-safe: the one way browser code calls Threadline's REST API. Every API error has one shape,
+ * `{error: {code, message, details?}}` (lib/http/responses.ts); a failed call throws an ApiError
+ * carrying it, so callers show `error.message` and branch on `status` or `code`, never on a body
+ * they parse themselves.
+ */
+
+/** A failed API call: the API's own error, or one that stands in for it (no JSON, no network). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly details: unknown = undefined,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  /** A guard's or summariser's failure kind, when the details name one (compaction refusals). */
+  get kind(): string | null {
+    const details = this.details;
+    if (!details || typeof details !== "object" || Array.isArray(details)) return null;
+    const { kind, guard } = details as { kind?: unknown; guard?: unknown };
+    return typeof kind === "string" ? kind : typeof guard === "string" ? guard : null;
+  }
+}
+
+/** The ApiError a response stands for: its body's error when it has the API's shape, else `fallback`. */
+export function apiErrorOf(status: number, body: unknown, fallback: string): ApiError {
+  const error = body && typeof body === "object" ? (body as { error?: unknown }).error : undefined;
+  if (error && typeof error === "object") {
+    const { message, code, details } = error as { message?: unknown; code?: unknown; details?: unknown };
+    if (typeof message === "string") return new ApiError(message, status, typeof code === "string" ? code : "unknown", details);
+  }
+  return new ApiError(fallback, status, "unknown");
+}
+
+export type ApiRequest = {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as it is (a File streams), as application/octet-stream. */
+  raw?: BodyInit;
+  signal?: AbortSignal;
+  /** The message when the answer carries none (not JSON: a proxy's page, an empty body). */
+  fallback?: string;
+};
+
+/** Calls the API and answers its JSON; throws ApiError for any answer that is not 2xx. */
+export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  const { method = request.json !== undefined || request.raw !== undefined ? "POST" : "GET", json, raw, signal } = request;
+  const response = await fetch(path, {
+    method,
+    cache: "no-store",
+    signal,
+    ...(json !== undefined ? { body: JSON.stringify(json), headers: { "content-type": "application/json" } } : {}),
+    ...(raw !== undefined ? { body: raw, headers: { "content-type": "application/octet-stream" } } : {}),
+  });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw apiErrorOf(response.status, body, request.fallback ?? `The server answered HTTP ${response.status}.`);
+  return body as T;
+}
