@@ -15,10 +15,10 @@ export function UndoCompactionButton({ revisionThreadId, warning }: { revisionTh
   const undo = () => {
     if (warning && !window.confirm(`${warning}\n\nUndo the compaction anyway?`)) return;
     startTransition(async () => {
-      const result = await undoCompactionAction(revisionThreadId);
-      if (!result.ok) return setError(result.message);
+      const result = await undoCompactionAction({ threadId: revisionThreadId });
+      if (!result.ok) return setError(result.error.message);
       queryClient.removeQueries({ queryKey: ["threads"] });
-      router.push(`/threads/${result.originalThreadId}`);
+      router.push(`/threads/${result.data.originalThreadId}`);
       router.refresh();
     });
   };

@@ -1,14 +1,15 @@
 "use client";
 
 import { useActionState, useState, useTransition } from "react";
-import { addCustomModelAction, deleteCustomModelAction, type SettingsFormState } from "@/lib/actions/settings";
+import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
+import { addCustomModelAction, deleteCustomModelAction } from "@/lib/actions/settings";
 
 export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; label: string }[] }) {
-  const [state, action, pending] = useActionState<SettingsFormState, FormData>(addCustomModelAction, null);
+  const [state, action, pending] = useActionState<FormState, FormData>(addCustomModelAction, null);
   const error = (field: string) =>
-    state?.fieldErrors?.[field] ? (
+    fieldError(state, field) ? (
       <span role="alert" className="text-xs text-red-700">
-        {state.fieldErrors[field]}
+        {fieldError(state, field)}
       </span>
     ) : null;
   return (
@@ -45,7 +46,7 @@ export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; labe
         </button>
         {state && (
           <span role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
-            {state.message}
+            {formMessage(state)}
           </span>
         )}
       </div>
@@ -63,8 +64,8 @@ export function DeleteCustomModelButton({ name }: { name: string }) {
         disabled={pending}
         onClick={() =>
           startTransition(async () => {
-            const result = await deleteCustomModelAction(name);
-            if (!result.ok) setMessage(result.message);
+            const result = await deleteCustomModelAction({ name });
+            if (!result.ok) setMessage(result.error.message);
           })
         }
         className="rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100"

@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { saveLlmSettingsAction, type LlmSettingsFormState } from "@/lib/actions/llm-settings";
+import { saveLlmSettingsAction } from "@/lib/actions/llm-settings";
+import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
 
 type Props = {
   /** Saved values (not the environment's): a blank field removes the saved one. */
@@ -12,17 +13,17 @@ type Props = {
 
 /** The "Models and providers" settings form. The API key is write-only: the page never receives its value. */
 export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
-  const [state, action, pending] = useActionState<LlmSettingsFormState, FormData>(saveLlmSettingsAction, null);
+  const [state, action, pending] = useActionState<FormState, FormData>(saveLlmSettingsAction, null);
   const error = (field: string) =>
-    state?.fieldErrors?.[field] ? (
+    fieldError(state, field) ? (
       <span id={`${field}-error`} role="alert" className="text-xs text-red-700">
-        {state.fieldErrors[field]}
+        {fieldError(state, field)}
       </span>
     ) : null;
   const invalid = (field: string) =>
-    state?.fieldErrors?.[field] ? { "aria-invalid": true as const, "aria-describedby": `${field}-error` } : {};
+    fieldError(state, field) ? { "aria-invalid": true as const, "aria-describedby": `${field}-error` } : {};
   // A refused form shows what was typed; otherwise the saved values.
-  const values = !state?.ok && state?.values ? state.values : null;
+  const values = state !== null && !state.ok ? (state.error.values ?? null) : null;
   const keyStatus = saved.openaiCompatibleApiKeySet
     ? "A key is saved. Leave blank to keep it."
     : apiKeyFromEnv && saved.openaiCompatibleBaseUrl
@@ -89,7 +90,7 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
             spellCheck={false}
             className="rounded border border-zinc-300 px-3 py-2"
             {...invalid("openaiCompatibleApiKey")}
-            aria-describedby={`openaiCompatibleApiKey-status${state?.fieldErrors?.openaiCompatibleApiKey ? " openaiCompatibleApiKey-error" : ""}`}
+            aria-describedby={`openaiCompatibleApiKey-status${fieldError(state, "openaiCompatibleApiKey") ? " openaiCompatibleApiKey-error" : ""}`}
           />
         </label>
         <span id="openaiCompatibleApiKey-status" data-testid="compaction-key-status" className="mt-1 text-xs text-zinc-500">
@@ -109,7 +110,7 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
         </button>
         {state && (
           <span role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
-            {state.message}
+            {formMessage(state)}
           </span>
         )}
       </div>

@@ -15,8 +15,8 @@ export function PurgeButton({ threadId, childCount }: { threadId: string; childC
     const children = childCount > 0 ? `\n\n${childCount} continuation thread(s) keep their link to it and will show it as purged.` : "";
     if (!window.confirm(`Purge this thread and all its turns? This cannot be undone.${children}`)) return;
     startTransition(async () => {
-      const result = await purgeThreadAction(threadId);
-      if (!result.ok) return setError(result.message);
+      const result = await purgeThreadAction({ threadId });
+      if (!result.ok) return setError(result.error.message);
       // The list keeps its pages in the query cache (fresh for 30 s) and would show the purged
       // thread again; dropped, the list starts from the server's fresh first page.
       queryClient.removeQueries({ queryKey: threadKeys.all });

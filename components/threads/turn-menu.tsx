@@ -17,10 +17,10 @@ export function TurnMenu({ threadId, index }: { threadId: string; index: number 
   const compact = (direction: "up-to" | "from") => `/threads/${threadId}/compact?strategy=range&direction=${direction}&at=${index}`;
   const fork = () =>
     startTransition(async () => {
-      const result = await forkThreadAction(threadId, index);
-      if (!result.ok) return setError(result.message);
+      const result = await forkThreadAction({ threadId, request: { atTurn: index } });
+      if (!result.ok) return setError(result.error.message);
       queryClient.removeQueries({ queryKey: ["threads"] });
-      router.push(`/threads/${result.forkThreadId}`);
+      router.push(`/threads/${result.data.forkThreadId}`);
     });
   return (
     <details className="relative">

@@ -1,23 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { AppError } from "@/lib/domain/errors";
-import { normalizeId } from "@/lib/domain/ids";
 import { purgeThread } from "@/lib/db/threads";
-
-export type ActionResult = { ok: true } | { ok: false; message: string };
+import { threadRefSchema } from "@/lib/validation/threads";
+import { defineAction } from "./define-action";
 
 /** Purges a thread from the UI (the only way anything is deleted). */
-export async function purgeThreadAction(threadId: string): Promise<ActionResult> {
-  const id = normalizeId(threadId);
-  if (!id) return { ok: false, message: "Not a thread id" };
-  try {
-    await purgeThread(id);
-  } catch (error) {
-    if (error instanceof AppError) return { ok: false, message: error.message };
-    console.error("[threadline] purge failed", error);
-    return { ok: false, message: "Purge failed; see the server log." };
-  }
+export const purgeThreadAction = defineAction("purge", threadRefSchema, async ({ threadId }) => {
+  await purgeThread(threadId);
   revalidatePath("/threads");
-  return { ok: true };
-}
+});

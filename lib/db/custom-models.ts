@@ -39,7 +39,7 @@ export async function addCustomModel(input: CustomModelInput): Promise<ModelInfo
   }
   return client.$transaction(async (tx) => {
     if (await tx.customModel.findUnique({ where: { id } })) {
-      throw new AppError("conflict", `name: a custom model named "${input.name}" exists already`);
+      throw new AppError("conflict", `name: a custom model named "${input.name}" exists already`, [{ field: "name", message: `a custom model named "${input.name}" exists already` }]);
     }
     const row = await tx.customModel.create({
       data: {

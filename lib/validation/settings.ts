@@ -12,3 +12,5 @@ export const customModelSchema = z.strictObject({
   tokenizer: z.string().trim().min(1, "must not be empty"),
 });
 export type CustomModelInput = z.output<typeof customModelSchema>;
+
+export const customModelRefSchema = z.strictObject({ name: customModelSchema.shape.name });

@@ -58,3 +58,6 @@ export const listThreadsQuerySchema = z.object({
     .default(DEFAULT_PAGE_SIZE),
 });
 export type ListThreadsQuery = z.output<typeof listThreadsQuerySchema>;
+
+/** A server action on one thread (purge; undo, where the thread is a compacted revision). */
+export const threadRefSchema = z.strictObject({ threadId: uuidSchema });

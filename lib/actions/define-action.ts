@@ -1,0 +1,60 @@
+import "server-only";
+import type { z } from "zod";
+import { AppError } from "@/lib/domain/errors";
+import { parseOrThrow, type FieldIssue } from "@/lib/domain/parse";
+import type { ActionError, ActionResult } from "./result";
+
+/**
+ * A server action: its input checked with `schema` (lib/validation's, as the REST API's), then
+ * `run`; expected failures (AppError) answer their code, message and field errors, anything else
+ * is logged here, once, and answers a message that names no internals.
+ */
+export function defineAction<S extends z.ZodType, T>(name: string, schema: S, run: (input: z.output<S>) => Promise<T>) {
+  return async (input: z.input<S>): Promise<ActionResult<T>> => {
+    try {
+      return { ok: true, data: await run(parseOrThrow(schema, input)) };
+    } catch (error) {
+      return { ok: false, error: actionError(name, error) };
+    }
+  };
+}
+
+type FormActionSpec<S extends z.ZodType> = {
+  schema: S;
+  /** The schema's input from the form's own fields (React adds $ACTION_* entries of its own). */
+  read: (form: FormData) => unknown;
+  /** What a refused form keeps showing (never a secret). */
+  echo?: (form: FormData) => Record<string, string>;
+};
+
+/** A form's server action, for useActionState: the same contract, with the form's values echoed on failure. */
+export function defineFormAction<S extends z.ZodType, T>(name: string, spec: FormActionSpec<S>, run: (input: z.output<S>) => Promise<T>) {
+  return async (_previous: ActionResult<T> | null, form: FormData): Promise<ActionResult<T>> => {
+    try {
+      return { ok: true, data: await run(parseOrThrow(spec.schema, spec.read(form))) };
+    } catch (error) {
+      return { ok: false, error: { ...actionError(name, error), ...(spec.echo ? { values: spec.echo(form) } : {}) } };
+    }
+  };
+}
+
+function actionError(name: string, error: unknown): ActionError {
+  if (error instanceof AppError) {
+    const fieldErrors = fieldErrorsOf(error.details);
+    return { code: error.code, message: error.message, ...(fieldErrors ? { fieldErrors } : {}) };
+  }
+  // The name and stack only: a database error's message may quote the values written (secrets).
+  const where = error instanceof Error ? `${error.name}\n${error.stack?.split("\n").slice(1).join("\n") ?? ""}` : typeof error;
+  console.error(`[threadline] the ${name} action failed:`, where);
+  return { code: "internal", message: `${name[0]!.toUpperCase()}${name.slice(1)} failed; see the server log.` };
+}
+
+/** AppError details that list field issues, as field -> first message. */
+function fieldErrorsOf(details: unknown): Record<string, string> | undefined {
+  if (!Array.isArray(details)) return undefined;
+  const issues = details.filter((d): d is FieldIssue => typeof d?.field === "string" && typeof d?.message === "string");
+  if (issues.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const issue of issues) out[issue.field] ??= issue.message;
+  return out;
+}
