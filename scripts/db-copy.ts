@@ -7,7 +7,7 @@
 // first: rows written during the copy are not in it (the source is read in one snapshot).
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { ensureDependencies, ensurePrismaClient } from "./lib.mjs";
+import { commandLine, ensureDependencies, ensurePrismaClient } from "./lib.mjs";
 
 ensureDependencies();
 ensurePrismaClient();
@@ -25,14 +25,6 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-function option(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const inline = args.find((arg) => arg.startsWith(`--${name}=`));
-  if (inline) return inline.slice(name.length + 3);
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
-}
-
 /** A URL without its password, for messages. */
 function shown(url: string): string {
   if (!isPostgresUrl(url)) return url;
@@ -41,8 +33,9 @@ function shown(url: string): string {
   return parsed.toString();
 }
 
-const rawFrom = option("from");
-const rawTo = option("to");
+const { values } = commandLine("db:copy", USAGE, { from: { type: "string" }, to: { type: "string" } });
+const rawFrom = values.from;
+const rawTo = values.to;
 if (!rawFrom || !rawTo) fail(`--from and --to are both required\n${USAGE}`, 2);
 let from: string;
 let to: string;

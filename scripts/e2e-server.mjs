@@ -3,11 +3,17 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { npx, root } from "./lib.mjs";
+import { commandLine, npx, root } from "./lib.mjs";
 
-const [port = "3100", name = "e2e"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-const seed = process.argv.includes("--seed");
-const allowedHosts = process.argv.find((a) => a.startsWith("--allowed-hosts="))?.slice("--allowed-hosts=".length);
+const { values, positionals } = commandLine(
+  "e2e-server",
+  "usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>]",
+  { seed: { type: "boolean" }, "allowed-hosts": { type: "string" } },
+  { positionals: true },
+);
+const [port = "3100", name = "e2e"] = positionals;
+const seed = values.seed === true;
+const allowedHosts = values["allowed-hosts"];
 const dir = path.join(root, "e2e", ".data");
 const file = path.join(dir, `${name}.db`);
 mkdirSync(dir, { recursive: true });

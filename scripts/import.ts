@@ -7,7 +7,7 @@ import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { ensureDependencies, ensureMigrated, ensurePrismaClient } from "./lib.mjs";
+import { commandLine, ensureDependencies, ensureMigrated, ensurePrismaClient } from "./lib.mjs";
 
 ensureDependencies();
 ensurePrismaClient();
@@ -16,20 +16,26 @@ ensureMigrated();
 const { FORMAT_LABELS, isImportFormat, isTranscriptPath, supportedFormatsText } = await import("@/lib/importers");
 const { importPath } = await import("@/lib/imports/import-file");
 
-const args = process.argv.slice(2);
-const quiet = args.includes("--quiet");
+const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats]";
+const { values, positionals } = commandLine(
+  "import",
+  USAGE,
+  { format: { type: "string" }, quiet: { type: "boolean" }, stats: { type: "boolean" } },
+  { positionals: true },
+);
+const quiet = values.quiet === true;
 /** --stats: a last line of JSON with bytes, seconds and peak RSS, for the benchmark. */
-const stats = args.includes("--stats");
+const stats = values.stats === true;
 const started = performance.now();
 let bytesRead = 0;
-const formatArg = args.find((a) => a.startsWith("--format="))?.slice("--format=".length);
+const formatArg = values.format;
 if (formatArg !== undefined && !isImportFormat(formatArg)) {
   console.error(`--format: unknown format "${formatArg}". Supported: ${supportedFormatsText()}.`);
   process.exit(2);
 }
-const targets = args.filter((a) => !a.startsWith("--")).map((a) => (a.startsWith("~/") ? path.join(os.homedir(), a.slice(2)) : a));
+const targets = positionals.map((a) => (a.startsWith("~/") ? path.join(os.homedir(), a.slice(2)) : a));
 if (targets.length === 0) {
-  console.error("usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats]");
+  console.error(USAGE);
   console.error(`formats: ${supportedFormatsText()}`);
   process.exit(2);
 }

@@ -1,5 +1,6 @@
 // Types for scripts/lib.mjs, so TypeScript scripts (scripts/bench/) can import its helpers.
 import type { SpawnSyncOptions } from "node:child_process";
+import type { ParseArgsConfig } from "node:util";
 
 export const root: string;
 export function run(command: string, args: string[], options?: SpawnSyncOptions): void;
@@ -10,3 +11,9 @@ export function ensureBuild(options?: { force?: boolean }): void;
 export function ensureMigrated(): void;
 export function databaseFile(): string;
 export function shownDatabase(): string;
+export function commandLine<O extends NonNullable<ParseArgsConfig["options"]>>(
+  name: string,
+  usage: string,
+  options: O,
+  settings?: { positionals?: boolean; args?: string[] },
+): { values: { [K in keyof O]?: O[K] extends { type: "boolean" } ? boolean : string }; positionals: string[] };

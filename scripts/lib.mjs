@@ -1,5 +1,6 @@
 // Helpers for the npm entry points (start, test). Node built-ins only: they run before `npm ci`.
 import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -134,5 +135,18 @@ export function ensureMigrated() {
     const hint = isPostgres() ? "Check that the server is running, the database exists and DATABASE_URL's user may create tables in it." : "If a Threadline server is running on this database, stop it and run npm start again.";
     console.error(`[threadline] Migrating ${shownDatabase()} failed. ${hint}`);
     process.exit(result.status ?? 1);
+  }
+}
+
+/**
+ * The command line, read with node:util's parseArgs (strict: an unknown option or a missing value
+ * is refused). On a mistake it prints what is wrong and `usage`, and exits with 2.
+ */
+export function commandLine(name, usage, options, { positionals = false, args = process.argv.slice(2) } = {}) {
+  try {
+    return parseArgs({ args, options, allowPositionals: positionals, strict: true });
+  } catch (error) {
+    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
   }
 }

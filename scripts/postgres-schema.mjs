@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { commandLine } from "./lib.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SQLITE_SCHEMA = path.join(root, "prisma", "schema.prisma");
@@ -30,7 +31,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     current = readFileSync(POSTGRES_SCHEMA, "utf8");
   } catch {}
-  if (process.argv.includes("--check")) {
+  const { values } = commandLine("db:schema", "usage: npm run db:schema [-- --check]", { check: { type: "boolean" } });
+  if (values.check) {
     if (current !== wanted) {
       console.error("prisma/postgres/schema.prisma is stale: run npm run db:schema");
       process.exit(1);

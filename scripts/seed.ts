@@ -3,8 +3,9 @@
 import { buildDemoDocument } from "@/lib/demo/demo-data";
 import { db } from "@/lib/db/client";
 import { importDocuments } from "@/lib/db/transfer";
+import { commandLine } from "./lib.mjs";
 
-const once = process.argv.includes("--once");
+const once = commandLine("db:seed", "usage: npm run db:seed [-- --once]", { once: { type: "boolean" } }).values.once === true;
 const client = await db();
 const marker = await client.appSetting.findUnique({ where: { key: "demoSeededAt" } });
 if (once && marker) {

@@ -1,9 +1,9 @@
 // `npm start`: everything a fresh clone needs, then the production server on 127.0.0.1.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx, root } from "./lib.mjs";
+import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx, root } from "./lib.mjs";
 
-const dev = process.argv.includes("--dev");
+const dev = commandLine("npm start", "usage: npm start (or npm run dev); HOST and PORT choose the address", { dev: { type: "boolean" } }).values.dev === true;
 ensureDependencies();
 ensurePrismaClient();
 
