@@ -66,6 +66,6 @@ describe("defineFormAction", () => {
     const state = await action(null, form({ name: "", size: "0" }));
     expect(state).toMatchObject({ ok: false, error: { values: { name: "" } } });
     expect(fieldError(state, "size")).toBe("must be at least 1");
-    expect(formMessage(state)).toBe("name: must not be empty (and 1 more)");
+    expect(formMessage(state)).toBe("Check the highlighted fields.");
   });
 });

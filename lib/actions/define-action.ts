@@ -33,7 +33,10 @@ export function defineFormAction<S extends z.ZodType, T>(name: string, spec: For
     try {
       return { ok: true, data: await run(parseOrThrow(spec.schema, spec.read(form))) };
     } catch (error) {
-      return { ok: false, error: { ...actionError(name, error), ...(spec.echo ? { values: spec.echo(form) } : {}) } };
+      const failure = actionError(name, error);
+      // The fields say what is wrong with each; the line by the button points at them.
+      const message = failure.fieldErrors ? "Check the highlighted fields." : failure.message;
+      return { ok: false, error: { ...failure, message, ...(spec.echo ? { values: spec.echo(form) } : {}) } };
     }
   };
 }
