@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { ThreadList } from "@/components/threads/thread-list";
 import { listFacets, listThreads } from "@/lib/db/threads";
-import { FILTER_KEYS, PAGE_SIZE, type ThreadFilters } from "@/lib/queries/threads";
+import { FILTER_KEYS, PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
 import { listThreadsQuerySchema } from "@/lib/validation/threads";
 
 export const metadata: Metadata = { title: "Threads" };
@@ -20,10 +21,16 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
     listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE }),
     listFacets(),
   ]);
+  // The list's first page, read here, reaches the browser's query cache under the key its query
+  // uses: no second request on load, and later pages and other filters go through the API.
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(threadKeys.list(filters), { pages: [page], pageParams: [null] });
   return (
     <div>
       <h1 className="mb-4 text-2xl font-semibold tracking-tight">Threads</h1>
-      <ThreadList initialFilters={filters} initialPage={page} facets={facets} />
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <ThreadList initialFilters={filters} facets={facets} />
+      </HydrationBoundary>
     </div>
   );
 }

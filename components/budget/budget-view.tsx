@@ -1,6 +1,5 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useId, useMemo, useState } from "react";
@@ -8,10 +7,11 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
 import { formatCount } from "@/lib/format";
 import type { ContextPreview } from "@/lib/context/types";
-import { apiFetch } from "@/lib/queries/api-client";
+import { useContextPreview } from "@/lib/queries/hooks";
+import type { ContextSelection } from "@/lib/queries/threads";
 
 type ModelOption = { id: string; provider: string; contextWindow: number; maxOutputTokens: number };
-type Selection = { model: string; contextWindow: string; mode: "exact" | "pal" };
+type Selection = ContextSelection;
 
 const CATEGORIES = [
   { key: "files", label: "Files", color: "bg-sky-500" },
@@ -23,14 +23,6 @@ const CATEGORIES = [
   { key: "free", label: "Free", color: "bg-zinc-100" },
   { key: "reservedForResponse", label: "Reserved for response", color: "bg-zinc-300" },
 ] as const;
-
-async function fetchPreview(threadId: string, selection: Selection, signal: AbortSignal): Promise<ContextPreview> {
-  const params = new URLSearchParams({ mode: selection.mode });
-  if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
-  else params.set("model", selection.model);
-  if (selection.contextWindow && selection.model) params.set("model", selection.model);
-  return apiFetch<ContextPreview>(`/api/threads/${threadId}/context?${params}`, { signal, fallback: "The preview failed" });
-}
 
 /** The budget preview: what exactly a model would be sent to continue this thread, and what was cut. */
 export function BudgetView({ threadId, expired, models, initial }: { threadId: string; expired: boolean; models: ModelOption[]; initial: Selection }) {
@@ -49,13 +41,7 @@ export function BudgetView({ threadId, expired, models, initial }: { threadId: s
     router.replace(`${pathname}?${params}`, { scroll: false });
   }, [selection, pathname, router]);
 
-  const preview = useQuery({
-    queryKey: ["threads", "context", threadId, selection],
-    queryFn: ({ signal }) => fetchPreview(threadId, selection, signal),
-    placeholderData: keepPreviousData,
-    enabled: !expired,
-    retry: false,
-  });
+  const preview = useContextPreview(threadId, selection, !expired);
 
   const applyModel = (value: string) => {
     setModelText(value);

@@ -15,6 +15,7 @@ import {
   type CompactionPreview,
   type CompactionRequestBody,
 } from "@/lib/queries/compactions";
+import { threadKeys } from "@/lib/queries/threads";
 import { describeKept, formFromJob, requestOf, STRATEGIES, SUMMARIZERS, type Form, type WorkbenchTurn } from "./workbench-form";
 import { ErrorBox, Figure, JobStatus, TurnLabel, TurnLine } from "./workbench-parts";
 
@@ -148,7 +149,7 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   const apply = useMutation({
     mutationFn: () => requestCompactionApply(threadId, { ...request, ...(draft !== null && draft !== generatedSummary ? { summary: draft } : {}), ...(llm && jobId ? { jobId } : {}) }),
     onSuccess: ({ thread }) => {
-      queryClient.removeQueries({ queryKey: ["threads"] });
+      queryClient.removeQueries({ queryKey: threadKeys.all });
       router.push(`/threads/${thread.id}`);
       router.refresh();
     },

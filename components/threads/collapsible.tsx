@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useId, useState, type ReactNode } from "react";
 import type { Turn } from "@/lib/domain/types";
-import { apiFetch } from "@/lib/queries/api-client";
+import { useTurn } from "@/lib/queries/hooks";
 
 /** Above this, a loaded turn is shown as plain text: Markdown and highlighting would stall the tab. */
 const MARKDOWN_LIMIT = 200_000;
@@ -13,7 +13,12 @@ const MarkdownContent = dynamic(() => import("./markdown").then((m) => m.Markdow
   loading: () => <p className="text-sm text-zinc-500">Rendering…</p>,
 });
 
-type Full = { status: "idle" } | { status: "loading" } | { status: "failed"; message: string } | { status: "loaded"; content: string };
+/** The loaded turn's content, or with `partIndex` the text of that part (null when it has none). */
+function fullContent(turn: Turn, partIndex: number | undefined): string | null {
+  if (partIndex === undefined) return turn.content;
+  const part = turn.parts?.[partIndex];
+  return part && "text" in part && typeof part.text === "string" ? part.text : null;
+}
 
 /**
  * Long content starts collapsed to a fixed height with a button to show all of it. Collapsed, the
@@ -36,54 +41,46 @@ export function Collapsible({
   children: ReactNode;
 }) {
   const [collapsed, setCollapsed] = useState(collapsedByDefault);
-  const [full, setFull] = useState<Full>({ status: "idle" });
+  const full = useTurn(fullUrl);
   const id = useId();
   if (!collapsedByDefault) return <>{children}</>;
 
-  const expand = async () => {
-    if (full.status === "loading") return;
-    if (!fullUrl || full.status === "loaded") return setCollapsed(false);
-    setFull({ status: "loading" });
-    try {
-      const body = await apiFetch<{ turn?: Turn }>(fullUrl, { fallback: "Loading the turn failed" });
-      if (!body.turn) throw new Error("Loading the turn failed: the answer holds no turn");
-      const part = partIndex === undefined ? undefined : body.turn.parts?.[partIndex];
-      const content = partIndex === undefined ? body.turn.content : part && "text" in part && typeof part.text === "string" ? part.text : null;
-      if (content === null) throw new Error("The turn no longer has this part");
-      setFull({ status: "loaded", content });
-      setCollapsed(false);
-    } catch (error) {
-      setFull({ status: "failed", message: error instanceof Error ? error.message : "Loading the turn failed" });
-    }
+  const content = full.turn === null ? null : fullContent(full.turn, partIndex);
+  const error = full.error ?? (full.turn !== null && content === null ? "The turn no longer has this part" : null);
+  // With a fullUrl, the content is shown once it is loaded; until then the preview stays collapsed.
+  const open = !collapsed && (!fullUrl || content !== null);
+  const expand = () => {
+    setCollapsed(false);
+    if (fullUrl && content === null) full.load();
   };
 
   return (
     <div>
-      <div id={id} inert={collapsed} className={collapsed ? "relative max-h-64 overflow-hidden" : undefined}>
-        {collapsed || full.status !== "loaded" ? (
+      <div id={id} inert={!open} className={open ? undefined : "relative max-h-64 overflow-hidden"}>
+        {!open || content === null ? (
           children
-        ) : full.content.length > MARKDOWN_LIMIT ? (
+        ) : content.length > MARKDOWN_LIMIT ? (
           <pre className="text-sm break-words whitespace-pre-wrap" data-testid="plain-content">
-            {full.content}
+            {content}
           </pre>
         ) : (
-          <MarkdownContent text={full.content} />
+          <MarkdownContent text={content} />
         )}
-        {collapsed && <div className="pointer-events-none absolute inset-x-0 bottom-0 h-16 bg-gradient-to-t from-white" />}
+        {!open && <div className="pointer-events-none absolute inset-x-0 bottom-0 h-16 bg-gradient-to-t from-white" />}
       </div>
       <button
         type="button"
-        aria-expanded={!collapsed}
+        aria-expanded={open}
         aria-controls={id}
-        aria-busy={full.status === "loading"}
-        onClick={() => (collapsed ? void expand() : setCollapsed(true))}
+        aria-busy={full.loading}
+        onClick={() => (open ? setCollapsed(true) : expand())}
         className="mt-2 text-sm font-medium text-indigo-700 hover:underline"
       >
-        {full.status === "loading" ? "Loading…" : collapsed ? `Show all (${summary})` : "Collapse"}
+        {full.loading ? "Loading…" : open ? "Collapse" : `Show all (${summary})`}
       </button>
-      {full.status === "failed" && (
+      {error && (
         <p role="alert" className="mt-1 text-sm text-red-700">
-          {full.message}
+          {error}
         </p>
       )}
     </div>

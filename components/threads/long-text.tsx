@@ -1,12 +1,10 @@
 "use client";
 
 import { useId, useState } from "react";
-import type { Turn } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
 import { partText, type PartField } from "./part-text";
-import { apiFetch } from "@/lib/queries/api-client";
+import { useTurn } from "@/lib/queries/hooks";
 
-type Full = { status: "idle" } | { status: "loading" } | { status: "failed"; message: string } | { status: "loaded"; text: string };
 
 /**
  * A long part's text (tool arguments, a tool result, thinking) as plain text: the page carries only
@@ -29,45 +27,36 @@ export function LongText({
   className: string;
 }) {
   const [expanded, setExpanded] = useState(false);
-  const [full, setFull] = useState<Full>({ status: "idle" });
+  const full = useTurn(fullUrl);
   const id = useId();
-
-  const expand = async () => {
-    if (full.status === "loaded") return setExpanded(true);
-    if (full.status === "loading") return;
-    setFull({ status: "loading" });
-    try {
-      const body = await apiFetch<{ turn?: Turn }>(fullUrl, { fallback: "Loading the turn failed" });
-      if (!body.turn) throw new Error("Loading the turn failed: the answer holds no turn");
-      const text = partText(body.turn.parts?.[partIndex], field);
-      if (text === null) throw new Error("The turn no longer has this part");
-      setFull({ status: "loaded", text });
-      setExpanded(true);
-    } catch (error) {
-      setFull({ status: "failed", message: error instanceof Error ? error.message : "Loading the turn failed" });
-    }
+  const text = full.turn === null ? null : partText(full.turn.parts?.[partIndex], field);
+  const error = full.error ?? (full.turn !== null && text === null ? "The turn no longer has this part" : null);
+  // The whole text once it is loaded; until then the start, with the toggle saying it is loading.
+  const open = expanded && text !== null;
+  const expand = () => {
+    setExpanded(true);
+    if (text === null) full.load();
   };
-
-  const shown = expanded && full.status === "loaded" ? full.text : preview;
+  const shown = open ? text : preview;
   return (
     <div>
       <pre id={id} className={className}>
         {shown}
-        {!expanded && <span className="text-zinc-400">{"\n"}…</span>}
+        {!open && <span className="text-zinc-400">{"\n"}…</span>}
       </pre>
       <button
         type="button"
-        aria-expanded={expanded}
+        aria-expanded={open}
         aria-controls={id}
-        aria-busy={full.status === "loading"}
-        onClick={() => (expanded ? setExpanded(false) : void expand())}
+        aria-busy={full.loading}
+        onClick={() => (open ? setExpanded(false) : expand())}
         className="mt-1 text-xs font-medium text-indigo-700 hover:underline"
       >
-        {full.status === "loading" ? "Loading…" : expanded ? "Show less" : `Show all (${formatInteger(total)} characters)`}
+        {full.loading ? "Loading…" : open ? "Show less" : `Show all (${formatInteger(total)} characters)`}
       </button>
-      {full.status === "failed" && (
+      {error && (
         <p role="alert" className="mt-1 text-xs text-red-700">
-          {full.message}
+          {error}
         </p>
       )}
     </div>

@@ -2,20 +2,20 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import type { ThreadPage } from "@/lib/domain/types";
 import { displayTitle } from "@/lib/domain/title";
 import { formatDateTime, plural } from "@/lib/format";
-import { FILTER_KEYS, fetchThreadPage, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
+import { useThreadList } from "@/lib/queries/hooks";
+import { FILTER_KEYS, type ThreadFilters } from "@/lib/queries/threads";
 import { sourceLabel } from "@/lib/domain/source";
 import { TokenCount } from "@/components/ui/token-count";
 
-type Props = { initialFilters: ThreadFilters; initialPage: ThreadPage; facets: { tools: string[]; models: string[]; sources: string[]; projects: string[] } };
+type Props = { initialFilters: ThreadFilters; facets: { tools: string[]; models: string[]; sources: string[]; projects: string[] } };
 
 const SEARCH_DELAY_MS = 250;
 
-export function ThreadList({ initialFilters, initialPage, facets }: Props) {
+/** The first page of the initial filters comes prefetched from the server (app/threads/page.tsx, HydrationBoundary). */
+export function ThreadList({ initialFilters, facets }: Props) {
   const pathname = usePathname();
   const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
   const [searchText, setSearchText] = useState(initialFilters.q ?? "");
@@ -34,14 +34,7 @@ export function ThreadList({ initialFilters, initialPage, facets }: Props) {
     window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
   }, [filters, pathname]);
 
-  const isInitial = FILTER_KEYS.every((key) => filters[key] === initialFilters[key]);
-  const query = useInfiniteQuery({
-    queryKey: threadKeys.list(filters),
-    queryFn: ({ pageParam, signal }) => fetchThreadPage(filters, pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    initialData: isInitial ? { pages: [initialPage], pageParams: [null] } : undefined,
-  });
+  const query = useThreadList(filters);
 
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;

@@ -1,9 +1,7 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import { forkThreadAction } from "@/lib/actions/forks";
+import { useForkThread } from "@/lib/queries/hooks";
 
 /**
  * A turn's menu, as an agent's rewind menu offers: fork the thread here, or open the compaction
@@ -11,17 +9,11 @@ import { forkThreadAction } from "@/lib/actions/forks";
  */
 export function TurnMenu({ threadId, index }: { threadId: string; index: number }) {
   const router = useRouter();
-  const queryClient = useQueryClient();
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
+  const forkThread = useForkThread();
   const compact = (direction: "up-to" | "from") => `/threads/${threadId}/compact?strategy=range&direction=${direction}&at=${index}`;
-  const fork = () =>
-    startTransition(async () => {
-      const result = await forkThreadAction({ threadId, request: { atTurn: index } });
-      if (!result.ok) return setError(result.error.message);
-      queryClient.removeQueries({ queryKey: ["threads"] });
-      router.push(`/threads/${result.data.forkThreadId}`);
-    });
+  const fork = () => forkThread.mutate({ threadId, request: { atTurn: index } }, { onSuccess: ({ forkThreadId }) => router.push(`/threads/${forkThreadId}`) });
+  const pending = forkThread.isPending;
+  const error = forkThread.error?.message ?? null;
   return (
     <details className="relative">
       <summary className="cursor-pointer list-none rounded px-1 hover:bg-zinc-100" aria-label={`Turn ${index + 1} actions`} title="Fork or compact from this turn">

@@ -4,15 +4,15 @@ import type { ReactNode } from "react";
 import { ThreadHeader } from "@/components/threads/thread-header";
 import { ThreadTabs } from "@/components/threads/thread-tabs";
 import { compactionLinks } from "@/lib/db/compactions";
-import { listCustomModels } from "@/lib/db/custom-models";
 import { forkLinks } from "@/lib/db/forks";
 import { previewModelFor } from "@/lib/models/catalog";
-import { findThread, getThreadLinks } from "@/lib/db/threads";
+import { getThreadLinks } from "@/lib/db/threads";
+import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 
 export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
-  const thread = await findThread((await params).id);
+  const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
-  const [links, compactions, forks, custom] = await Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModels()]);
+  const [links, compactions, forks, custom] = await Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModelsOnce()]);
   const promptModel = previewModelFor(thread.modelsUsed, custom);
   const parent = thread.parentThreadId
     ? { id: thread.parentThreadId, title: links.parent?.title ?? null, missing: links.parent === null }

@@ -4,8 +4,7 @@ import { buildToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
 import { Composer } from "@/components/threads/composer";
-import { listCustomModels } from "@/lib/db/custom-models";
-import { findThread, findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
+import { findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
 import { isUnanswered } from "@/lib/domain/chat";
 import { describeTimeout } from "@/lib/domain/expiry";
 import { displayTitle } from "@/lib/domain/title";
@@ -13,6 +12,7 @@ import type { Thread, Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
 import { describeChatAvailability } from "@/lib/llm/config";
 import { listModels } from "@/lib/models/catalog";
+import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 
 type Params = Promise<{ id: string }>;
 
@@ -20,7 +20,7 @@ type Params = Promise<{ id: string }>;
 const CHILD_LIMIT = 1_000;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const thread = await findThread((await params).id);
+  const thread = await findThreadOnce((await params).id);
   return { title: thread ? displayTitle(thread.title) : "Not found" };
 }
 
@@ -64,7 +64,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
 const MAX_SUGGESTIONS = 80;
 
 async function ThreadComposer({ thread, lastTurn }: { thread: Thread; lastTurn: Turn | null }) {
-  const [chat, custom] = await Promise.all([describeChatAvailability(), listCustomModels()]);
+  const [chat, custom] = await Promise.all([describeChatAvailability(), listCustomModelsOnce()]);
   const catalog = listModels(custom);
   const suggestions = new Set<string>(chat.defaultModel ? [chat.defaultModel] : []);
   for (const provider of chat.configuredProviders) {

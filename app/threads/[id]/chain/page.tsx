@@ -6,10 +6,10 @@ import { TurnView } from "@/components/threads/turn-view";
 import { describeCompaction } from "@/components/compaction/compaction-lineage";
 import { getChainView } from "@/lib/db/chain-view";
 import { compactionsTouching } from "@/lib/db/compactions";
-import { findThread } from "@/lib/db/threads";
 import { MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { displayTitle } from "@/lib/domain/title";
 import { plural } from "@/lib/format";
+import { findThreadOnce } from "../thread-data";
 
 export const metadata: Metadata = { title: "Chain" };
 
@@ -19,7 +19,7 @@ export const metadata: Metadata = { title: "Chain" };
  * whole path follow, merged in order and numbered across the chain.
  */
 export default async function ChainPage({ params }: { params: Promise<{ id: string }> }) {
-  const thread = await findThread((await params).id);
+  const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
   const { path, ancestorsEnd, branches, continuationsCut } = await getChainView(thread);
   const compactions = await compactionsTouching(path.map((entry) => entry.thread.id));

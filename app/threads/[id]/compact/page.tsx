@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CompactionWorkbench } from "@/components/compaction/compaction-workbench";
 import { latestCompactionJob } from "@/lib/compaction/jobs";
-import { listCustomModels } from "@/lib/db/custom-models";
 import { findThreadWithTurns } from "@/lib/db/threads";
 import { contentPreview } from "@/lib/format";
 import { describeLlmConfig } from "@/lib/llm/config";
 import { listModels, previewModelFor } from "@/lib/models/catalog";
+import { listCustomModelsOnce } from "../thread-data";
 
 export const metadata: Metadata = { title: "Compact" };
 
@@ -18,7 +18,7 @@ export default async function CompactPage({ params, searchParams }: { params: Pr
   if (turns.length === 0) {
     return <p className="rounded border border-zinc-200 bg-white p-4 text-zinc-600">This thread has no turns yet: there is nothing to compact.</p>;
   }
-  const custom = await listCustomModels();
+  const custom = await listCustomModelsOnce();
   const models = listModels(custom).map((m) => m.id);
   // "Summarise up to here / from here" on a turn opens the range preset (?strategy=range&direction=&at=).
   const query = await searchParams;

@@ -1,0 +1,68 @@
+"use client";
+
+/**
+ * One hook per query or mutation the browser runs, over the keys and fetchers in threads.ts and
+ * compactions.ts. Mutations are the server actions (lib/actions), run through useMutation so
+ * their pending state and errors are React Query's, and each drops exactly the queries it makes
+ * stale: purging, forking or undoing a compaction changes the thread list and lineage, so every
+ * query under threadKeys.all goes (the list refetches its first page from the server).
+ */
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { undoCompactionAction } from "@/lib/actions/compactions";
+import { forkThreadAction } from "@/lib/actions/forks";
+import type { ActionResult } from "@/lib/actions/result";
+import { purgeThreadAction } from "@/lib/actions/threads";
+import type { Turn } from "@/lib/domain/types";
+import { fetchContextPreview, fetchTurn, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
+
+export function useThreadList(filters: ThreadFilters) {
+  return useInfiniteQuery(threadListQuery(filters));
+}
+
+/**
+ * A turn in full, fetched only once `load` is called (the page carries a long turn's start only),
+ * then kept for the session: collapsing and expanding again does not refetch.
+ */
+export function useTurn(url: string | undefined) {
+  const [wanted, setWanted] = useState(false);
+  const query = useQuery({
+    queryKey: threadKeys.turn(url ?? ""),
+    queryFn: ({ signal }) => fetchTurn(url!, signal),
+    enabled: wanted && url !== undefined,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const load = () => {
+    if (!wanted) setWanted(true);
+    else if (query.isError) void query.refetch();
+  };
+  return { turn: (query.data ?? null) as Turn | null, loading: query.isFetching, error: query.error?.message ?? null, load };
+}
+
+export function useContextPreview(threadId: string, selection: ContextSelection, enabled: boolean) {
+  return useQuery({
+    queryKey: threadKeys.context(threadId, selection),
+    queryFn: ({ signal }) => fetchContextPreview(threadId, selection, signal),
+    placeholderData: keepPreviousData,
+    enabled,
+    retry: false,
+  });
+}
+
+/** A server action as a mutation that drops every thread query once it succeeded. */
+function useThreadAction<I, T>(action: (input: I) => Promise<ActionResult<T>>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: I) => {
+      const result = await action(input);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data;
+    },
+    onSuccess: () => queryClient.removeQueries({ queryKey: threadKeys.all }),
+  });
+}
+
+export const usePurgeThread = () => useThreadAction(purgeThreadAction);
+export const useForkThread = () => useThreadAction(forkThreadAction);
+export const useUndoCompaction = () => useThreadAction(undoCompactionAction);
