@@ -3,8 +3,8 @@ import { connection } from "next/server";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { ThreadList } from "@/components/threads/thread-list";
 import { listFacets, listThreads } from "@/lib/db/threads";
-import { FILTER_KEYS, PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
-import { listThreadsQuerySchema } from "@/lib/validation/threads";
+import { PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
+import { readThreadFilters } from "@/lib/queries/url-state";
 
 export const metadata: Metadata = { title: "Threads" };
 
@@ -12,11 +12,8 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function ThreadsPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
-  const raw = await searchParams;
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const parsed = listThreadsQuerySchema.safeParse({ ...Object.fromEntries(FILTER_KEYS.map((key) => [key, first(raw[key])])), limit: PAGE_SIZE });
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
-  const filters: ThreadFilters = parsed.success ? Object.fromEntries(FILTER_KEYS.map((key) => [key, parsed.data[key]])) : {};
+  const filters: ThreadFilters = readThreadFilters(await searchParams);
   const [page, facets] = await Promise.all([
     listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE }),
     listFacets(),

@@ -9,6 +9,7 @@ import { formatCount } from "@/lib/format";
 import type { ContextPreview } from "@/lib/context/types";
 import { useContextPreview } from "@/lib/queries/hooks";
 import type { ContextSelection } from "@/lib/queries/threads";
+import { budgetSelectionQuery } from "@/lib/queries/url-state";
 
 type ModelOption = { id: string; provider: string; contextWindow: number; maxOutputTokens: number };
 type Selection = ContextSelection;
@@ -34,11 +35,7 @@ export function BudgetView({ threadId, expired, models, initial }: { threadId: s
   const listId = useId();
 
   useEffect(() => {
-    const params = new URLSearchParams();
-    if (selection.model) params.set("model", selection.model);
-    if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
-    if (selection.mode !== "exact") params.set("mode", selection.mode);
-    router.replace(`${pathname}?${params}`, { scroll: false });
+    router.replace(`${pathname}${budgetSelectionQuery(selection)}`, { scroll: false });
   }, [selection, pathname, router]);
 
   const preview = useContextPreview(threadId, selection, !expired);

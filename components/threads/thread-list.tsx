@@ -7,6 +7,7 @@ import { displayTitle } from "@/lib/domain/title";
 import { formatDateTime, plural } from "@/lib/format";
 import { useThreadList } from "@/lib/queries/hooks";
 import { FILTER_KEYS, type ThreadFilters } from "@/lib/queries/threads";
+import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { sourceLabel } from "@/lib/domain/source";
 import { TokenCount } from "@/components/ui/token-count";
 
@@ -26,12 +27,9 @@ export function ThreadList({ initialFilters, facets }: Props) {
     return () => clearTimeout(handle);
   }, [searchText]);
   useEffect(() => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-    const query = params.toString();
     // Only the URL changes: the list fetches its own data, and router.replace re-rendered the
     // whole page on the server on every debounced keystroke. Next.js keeps its router in step.
-    window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
+    window.history.replaceState(null, "", `${pathname}${threadFiltersQuery(filters)}`);
   }, [filters, pathname]);
 
   const query = useThreadList(filters);
