@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState, useSyncExternalStore, useTransition, type FormEvent, type KeyboardEvent } from "react";
-import { EventStreamParser } from "@/lib/chat/sse";
+import { readServerSentEvents } from "@/lib/chat/sse";
 import type { ChatBudget } from "@/lib/chat/types";
 import { formatCount } from "@/lib/format";
 import { apiErrorOf } from "@/lib/queries/api-client";
@@ -165,34 +165,25 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
   }
 
   async function readStream(response: Response, controller: AbortController) {
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    const parser = new EventStreamParser();
     let outcome = "The reply was stored.";
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        for (const { event, data } of parser.push(decoder.decode(value, { stream: true }))) {
-          const fields = data as Record<string, unknown>;
-          if (event === "start") {
-            setPhase("streaming");
-            setPending((p) => p && { ...p, model: fields.model as string, budget: fields.budget as ChatBudget, user: p.user ?? ((fields.userTurn as { content?: string })?.content ?? null) });
-          } else if (event === "delta") {
-            setPending((p) => p && { ...p, reply: p.reply + (fields.text as string) });
-          } else if (event === "error") {
-            // The event carries the API's error shape; the response itself was a 200 stream.
-            const message = apiErrorOf(response.status, fields, "The reply failed.").message;
-            setError(message);
-            outcome = message;
-          }
+      for await (const { event, data } of readServerSentEvents(response.body!)) {
+        const fields = data as Record<string, unknown>;
+        if (event === "start") {
+          setPhase("streaming");
+          setPending((p) => p && { ...p, model: fields.model as string, budget: fields.budget as ChatBudget, user: p.user ?? ((fields.userTurn as { content?: string })?.content ?? null) });
+        } else if (event === "delta") {
+          setPending((p) => p && { ...p, reply: p.reply + (fields.text as string) });
+        } else if (event === "error") {
+          // The event carries the API's error shape; the response itself was a 200 stream.
+          const message = apiErrorOf(response.status, fields, "The reply failed.").message;
+          setError(message);
+          outcome = message;
         }
       }
     } catch (error) {
       if (error instanceof SyntaxError) setError(`The server sent an unreadable event (${error.message}); what arrived was kept.`);
       else if (!controller.signal.aborted) setError("The connection to the Threadline server was lost; what arrived was kept.");
-    } finally {
-      await reader.cancel().catch(() => {});
     }
     settle(outcome);
   }

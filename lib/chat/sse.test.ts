@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventStreamParser, formatEvent } from "./sse";
+import { EventStreamParser, formatEvent, readServerSentEvents } from "./sse";
 
 describe("server-sent events", () => {
   it("round-trips data holding newlines, U+2028/U+2029 and any Unicode, split at every position", () => {
@@ -28,5 +28,43 @@ describe("server-sent events", () => {
 
   it("names the event whose data is not JSON", () => {
     expect(() => new EventStreamParser().push("event: delta\ndata: {oops\n\n")).toThrow('The "delta" event\'s data is not JSON.');
+  });
+});
+
+describe("readServerSentEvents", () => {
+  it("reads a body whose chunks split lines and characters anywhere", async () => {
+    const wire = new TextEncoder().encode(formatEvent("start", { model: "m" }) + formatEvent("delta", { text: "é😀漢" }) + ": comment\n\n" + formatEvent("done", {}));
+    for (const cut of [1, 7, 23, wire.length - 2]) {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(wire.slice(0, cut));
+          controller.enqueue(wire.slice(cut));
+          controller.close();
+        },
+      });
+      const events = [];
+      for await (const event of readServerSentEvents(body)) events.push(event);
+      expect(events).toEqual([
+        { event: "start", data: { model: "m" } },
+        { event: "delta", data: { text: "é😀漢" } },
+        { event: "done", data: {} },
+      ]);
+    }
+  });
+
+  it("stops at an event whose data is not JSON, naming it, and releases the body", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('event: delta\ndata: {oops\n\n'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    await expect(async () => {
+      for await (const _event of readServerSentEvents(body)) void _event;
+    }).rejects.toThrow('The "delta" event\'s data is not JSON.');
+    expect(cancelled).toBe(true);
   });
 });

@@ -4,6 +4,8 @@
  * are escaped, so an event is always one `event:` line and one `data:` line.
  */
 
+import { createParser, type EventSourceParser } from "eventsource-parser";
+
 export type ServerSentEvent = { event: string; data: unknown };
 
 export function formatEvent(event: string, data: unknown): string {
@@ -12,54 +14,42 @@ export function formatEvent(event: string, data: unknown): string {
 }
 
 /**
- * Reads events from text arriving in arbitrary pieces (a chunk may end mid-line or mid-character's
- * escape). Follows the format: CRLF, CR or LF line ends; several data lines joined with "\n";
- * comment lines (":") and unknown fields ignored; an event without data is skipped. Data must be
- * JSON: anything else throws a SyntaxError naming the event.
+ * Reads events from text arriving in arbitrary pieces (a chunk may end mid-line), with
+ * eventsource-parser doing the format (CRLF, CR or LF line ends; several data lines joined with
+ * "\n"; comments and unknown fields ignored; an event without data skipped). Data must be JSON:
+ * anything else throws a SyntaxError naming the event.
  */
 export class EventStreamParser {
-  private buffer = "";
-  private event = "";
-  private data: string[] = [];
+  private ready: ServerSentEvent[] = [];
+  private failure: SyntaxError | null = null;
+  private readonly parser: EventSourceParser = createParser({
+    onEvent: ({ event, data }) => {
+      const name = event || "message";
+      try {
+        this.ready.push({ event: name, data: JSON.parse(data) as unknown });
+      } catch {
+        this.failure ??= new SyntaxError(`The "${name}" event's data is not JSON.`);
+      }
+    },
+  });
 
   push(text: string): ServerSentEvent[] {
-    this.buffer += text;
-    const out: ServerSentEvent[] = [];
-    let match: RegExpExecArray | null;
-    const lineEnd = /\r\n|\r|\n/g;
-    let start = 0;
-    while ((match = lineEnd.exec(this.buffer))) {
-      // A CR at the very end may be the first half of a CRLF still to come.
-      if (match[0] === "\r" && match.index === this.buffer.length - 1) break;
-      this.line(this.buffer.slice(start, match.index), out);
-      start = match.index + match[0].length;
-    }
-    this.buffer = this.buffer.slice(start);
+    this.parser.feed(text);
+    if (this.failure) throw this.failure;
+    const out = this.ready;
+    this.ready = [];
     return out;
   }
+}
 
-  private line(line: string, out: ServerSentEvent[]) {
-    if (line === "") {
-      if (this.data.length > 0) {
-        const name = this.event || "message";
-        const text = this.data.join("\n");
-        this.event = "";
-        this.data = [];
-        try {
-          out.push({ event: name, data: JSON.parse(text) as unknown });
-        } catch {
-          throw new SyntaxError(`The "${name}" event's data is not JSON.`);
-        }
-      }
-      this.event = "";
-      return;
-    }
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "event") this.event = value;
-    else if (field === "data") this.data.push(value);
+/** The events of a streamed response body, as they arrive; the body is released when the loop ends. */
+export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder(); // with stream: true, a character split between chunks waits for its end
+  const parser = new EventStreamParser();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) yield* parser.push(decoder.decode(next.value, { stream: true }));
+  } finally {
+    await reader.cancel().catch(() => {});
   }
 }

@@ -7,7 +7,7 @@
  * line: {status, events: [names], last: <data of the last event>}.
  */
 import { POST } from "@/app/api/threads/[id]/messages/route";
-import { EventStreamParser } from "@/lib/chat/sse";
+import { readServerSentEvents } from "@/lib/chat/sse";
 import { jsonRequest, params } from "./api";
 
 const [threadId, content] = process.argv.slice(2);
@@ -19,14 +19,10 @@ if (!threadId || !content) {
 const response = await POST(jsonRequest("POST", `/api/threads/${threadId}/messages`, { content }), params({ id: threadId }));
 const events: { event: string; data: unknown }[] = [];
 if (response.body && response.headers.get("content-type")?.includes("text/event-stream")) {
-  const parser = new EventStreamParser();
-  const reader = response.body.getReader();
   let announced = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    events.push(...(parser.push(new TextDecoder().decode(value)) as { event: string; data: unknown }[]));
-    if (!announced && events.some((e) => e.event === "delta")) {
+  for await (const event of readServerSentEvents(response.body)) {
+    events.push(event);
+    if (!announced && event.event === "delta") {
       announced = true;
       process.stdout.write("started\n");
     }
