@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import type { ServerResponse } from "node:http";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ASSUMED_CONTEXT_WINDOW } from "@/lib/chat/reply";
+import { ASSUMED_CONTEXT_WINDOW } from "@/lib/chat/types";
 import { EventStreamParser } from "@/lib/chat/sse";
 import { db } from "@/lib/db/client";
 import type { Turn } from "@/lib/domain/types";

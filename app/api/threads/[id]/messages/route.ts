@@ -1,4 +1,5 @@
-import { startChatReply, stopChatReply, type ChatEvent, type ChatFailure, type ChatReply } from "@/lib/chat/reply";
+import { startChatReply, stopChatReply } from "@/lib/chat/reply";
+import type { ChatEvent, ChatFailure, ChatReply } from "@/lib/chat/types";
 import { formatEvent } from "@/lib/chat/sse";
 import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/idempotency";
 import { AppError } from "@/lib/domain/errors";
