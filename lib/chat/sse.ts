@@ -4,7 +4,7 @@
  * are escaped, so an event is always one `event:` line and one `data:` line.
  */
 
-import { createParser, type EventSourceParser } from "eventsource-parser";
+import { EventSourceParserStream } from "eventsource-parser/stream";
 
 export type ServerSentEvent = { event: string; data: unknown };
 
@@ -14,41 +14,24 @@ export function formatEvent(event: string, data: unknown): string {
 }
 
 /**
- * Reads events from text arriving in arbitrary pieces (a chunk may end mid-line), with
- * eventsource-parser doing the format (CRLF, CR or LF line ends; several data lines joined with
- * "\n"; comments and unknown fields ignored; an event without data skipped). Data must be JSON:
- * anything else throws a SyntaxError naming the event.
+ * The events of a streamed response body, as they arrive; the body is released when the loop ends.
+ * Chunks may end anywhere, even inside a character; eventsource-parser does the format (CRLF, CR or
+ * LF line ends; several data lines joined with "\n"; comments and unknown fields ignored). Data
+ * must be JSON: anything else throws a SyntaxError naming the event.
  */
-export class EventStreamParser {
-  private ready: ServerSentEvent[] = [];
-  private failure: SyntaxError | null = null;
-  private readonly parser: EventSourceParser = createParser({
-    onEvent: ({ event, data }) => {
-      const name = event || "message";
-      try {
-        this.ready.push({ event: name, data: JSON.parse(data) as unknown });
-      } catch {
-        this.failure ??= new SyntaxError(`The "${name}" event's data is not JSON.`);
-      }
-    },
-  });
-
-  push(text: string): ServerSentEvent[] {
-    this.parser.feed(text);
-    if (this.failure) throw this.failure;
-    const out = this.ready;
-    this.ready = [];
-    return out;
-  }
-}
-
-/** The events of a streamed response body, as they arrive; the body is released when the loop ends. */
-export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder(); // with stream: true, a character split between chunks waits for its end
-  const parser = new EventStreamParser();
+export async function* readServerSentEvents(body: ReadableStream<Uint8Array<ArrayBuffer>>): AsyncGenerator<ServerSentEvent> {
+  const reader = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
   try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) yield* parser.push(decoder.decode(next.value, { stream: true }));
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const event = next.value.event || "message";
+      let data: unknown;
+      try {
+        data = JSON.parse(next.value.data);
+      } catch {
+        throw new SyntaxError(`The "${event}" event's data is not JSON.`);
+      }
+      yield { event, data };
+    }
   } finally {
     await reader.cancel().catch(() => {});
   }

@@ -8,7 +8,7 @@ import type { ServerResponse } from "node:http";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ASSUMED_CONTEXT_WINDOW } from "@/lib/chat/types";
-import { EventStreamParser } from "@/lib/chat/sse";
+import { readServerSentEvents } from "@/lib/chat/sse";
 import { db } from "@/lib/db/client";
 import type { Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
@@ -34,8 +34,10 @@ async function seed(): Promise<string> {
 
 type SseEvent = { event: string; data: any };
 
-function parseEvents(text: string): SseEvent[] {
-  return new EventStreamParser().push(text) as SseEvent[];
+async function readEvents(response: Response): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  for await (const event of readServerSentEvents(response.body!)) events.push(event as SseEvent);
+  return events;
 }
 
 /** Answers like `then`, after reading what the context endpoint says the model is sent right now. */
@@ -65,7 +67,7 @@ describe("POST /api/threads/:id/messages (streamed)", () => {
     const response = await send(id, { content: "How do I fix it?" });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
-    const events = parseEvents(await response.text());
+    const events = await readEvents(response);
     expect(events.map((e) => e.event)).toEqual(["start", "delta", "delta", "delta", "done"]);
     expect(events.filter((e) => e.event === "delta").map((e) => e.data.text).join("")).toBe("Decode first, then compare.");
     const start = events[0]!.data;
@@ -110,7 +112,7 @@ describe("POST /api/threads/:id/messages (streamed)", () => {
     fake.answerWith(stream(["Decode ", "first, ", "then compare."], { dropAfter: 2 }));
     const response = await send(id, { content: "How do I fix it?" });
     expect(response.status).toBe(200);
-    const events = parseEvents(await response.text());
+    const events = await readEvents(response);
     expect(events.map((e) => e.event)).toEqual(["start", "delta", "delta", "error"]);
     const error = events.at(-1)!.data.error;
     expect(error.code).toBe("provider_failed");
@@ -235,15 +237,10 @@ describe("POST /api/threads/:id/messages, edge cases", () => {
     const id = await seed();
     fake.answerWith(stream(["One. ", "Two. ", "Three. ", "Four."], { delayMs: 150 }));
     const response = await send(id, { content: "Count slowly." });
-    const reader = response.body!.getReader();
-    const parser = new EventStreamParser();
     const events: SseEvent[] = [];
-    while (!events.some((e) => e.event === "delta")) events.push(...(parser.push(new TextDecoder().decode((await reader.read()).value)) as SseEvent[]));
-    expect((await stop(id)).status).toBe(204);
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      events.push(...(parser.push(new TextDecoder().decode(value)) as SseEvent[]));
+    for await (const event of readServerSentEvents(response.body!)) {
+      events.push(event as SseEvent);
+      if (event.event === "delta" && events.filter((e) => e.event === "delta").length === 1) expect((await stop(id)).status).toBe(204);
     }
     const last = events.at(-1)!;
     expect(last.event).toBe("error");
