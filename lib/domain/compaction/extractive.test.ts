@@ -31,6 +31,10 @@ describe("extractiveSummary on the auth-refresh debugging run", () => {
     expect(missingReferences(collectReferences(turns), summary)).toEqual({ paths: [], tools: [] });
   });
 
+  it("lists the PAL tool each replaced turn ran under with the tools it called", () => {
+    expect(section(summary, "Files and tools referenced")).toContain("- Tools: `analyze`, `codereview`, `debug`, `read_file`");
+  });
+
   it("quotes each user prompt in order", () => {
     const requests = section(summary, "User requests");
     expect(requests).toContain('- Turn 0: "Why do sessions drop after a token refresh?');

@@ -53,22 +53,23 @@ describe("collectReferences", () => {
     ]);
   });
 
-  it("collects tool names from tool calls and from tool turns, not from PAL turns", () => {
+  it("collects the tool of every turn (a PAL turn's attribution, a tool turn's tool) and of every tool call", () => {
     const turns = turnsOf(
       user("hi", { toolName: "chat" }),
       assistant("hello", { toolName: "chat" }),
+      user("review it", { toolName: "codereview" }),
       { role: "tool", content: "output", toolName: "bash" },
       call("c1", "read_file"),
       { ...result("c1"), toolName: "read_file" },
       call("c2", "grep"),
     );
-    expect(collectReferences(turns).tools).toEqual(["bash", "read_file", "grep"]);
+    expect(collectReferences(turns).tools).toEqual(["chat", "codereview", "bash", "read_file", "grep"]);
   });
 
-  it("reads the auth-refresh debugging run", () => {
+  it("reads the auth-refresh debugging run, with the PAL tool of each turn", () => {
     expect(collectReferences(authRefreshTurns())).toEqual({
       paths: ["src/auth/session.ts", "src/auth/tokens.ts", "src/auth/refresh.ts", "tests/auth/refresh.test.ts", "screenshots/ci-401.png"],
-      tools: ["debug", "read_file"],
+      tools: ["analyze", "codereview", "debug", "read_file"],
     });
   });
 });
@@ -82,6 +83,12 @@ describe("missingReferences", () => {
 
   it("reports nothing when the summary keeps every reference", () => {
     expect(missingReferences(refs, "src/a.ts, src/b.ts; tools: read, grep")).toEqual({ paths: [], tools: [] });
+  });
+
+  it("reports a PAL tool an edited summary no longer names", () => {
+    const refs = collectReferences(authRefreshTurns());
+    const edited = `Ran analyze, then debug with read_file on ${refs.paths.join(", ")}.`;
+    expect(missingReferences(refs, edited)).toEqual({ paths: [], tools: ["codereview"] });
   });
 
   it("does not accept a shortened path", () => {

@@ -1,12 +1,12 @@
 import type { JsonValue } from "@/lib/domain/types";
-import { isToolTurn, partsOf } from "./turn-content";
+import { partsOf } from "./turn-content";
 import type { CompactionTurn, References } from "./types";
 
 /**
  * Every file path and tool name the turns mention, deduplicated, in order of first appearance.
  * co-cli's summariser prompt asks to preserve "file paths and tool names referenced"; this is the
- * list a summary is checked against. Within a turn: its files, images, tool names, then the paths
- * its parts (tool arguments, text, results) and its content mention.
+ * list a summary is checked against. Within a turn: its files, images, its tool, the tools it
+ * calls, then the paths its parts (tool arguments, text, results) and its content mention.
  */
 export function collectReferences(turns: CompactionTurn[]): References {
   const paths = new OrderedSet();
@@ -21,9 +21,9 @@ export function collectReferences(turns: CompactionTurn[]): References {
     };
     for (const file of turn.files) paths.add(file);
     for (const image of turn.images) paths.add(image);
-    // A turn's toolName is the tool that produced it only when it is tool traffic; on PAL turns it
-    // names the PAL tool the conversation ran under, which is not a tool use.
-    if (turn.toolName && isToolTurn(turn)) tools.add(turn.toolName);
+    // On a tool turn, the tool that produced it; on a PAL turn, the tool the exchange ran under
+    // (analyze, codereview, debug...): its only record of which tools ran, so a summary keeps it too.
+    if (turn.toolName) tools.add(turn.toolName);
     for (const part of partsOf(turn)) {
       switch (part.type) {
         case "tool_call":

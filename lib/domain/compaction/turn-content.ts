@@ -48,8 +48,3 @@ export function toolOutputs(turn: CompactionTurn): ToolOutput[] {
   if (outputs.length === 0 && turn.role === "tool") outputs.push({ partIndex: null, text: turn.content, isError: false, toolCallId: null });
   return outputs;
 }
-
-/** Whether the turn takes part in tool use: a tool turn, or one with tool_call / tool_result parts. */
-export function isToolTurn(turn: CompactionTurn): boolean {
-  return turn.role === "tool" || partsOf(turn).some((part) => part.type === "tool_call" || part.type === "tool_result");
-}

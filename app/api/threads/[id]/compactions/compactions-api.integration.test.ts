@@ -189,6 +189,30 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
     expect(turns.slice(1).map((t) => t.content)).toEqual(TURNS.slice(6).map((t) => t.content));
   });
 
+  it("keeps the PAL tool of every replaced turn: listed in the summary, and lost when an edit drops it", async () => {
+    // A PAL-style chain: each exchange ran under one tool, which only the turns' toolName records.
+    const id = await seed([
+      { role: "user", content: "Why do sessions drop after a refresh?", toolName: "analyze", files: ["src/auth/session.ts"] },
+      { role: "assistant", content: "refreshSession() never updates expiresAt.", toolName: "analyze", modelName: "gemini-2.5-pro" },
+      { role: "user", content: "Review the refresh path with that in mind.", toolName: "codereview" },
+      { role: "assistant", content: "Two issues: the stale expiry and a race between tabs.", toolName: "codereview", modelName: "o3" },
+      { role: "user", content: "We still see an intermittent 401 in CI.", toolName: "debug" },
+      { role: "assistant", content: "The retry reuses the old Authorization header; fixed by rebuilding it.", toolName: "debug", modelName: "gpt-5" },
+    ]);
+    const shown = await preview(id, { strategy: "full" });
+    expect(shown.references.tools).toEqual(["analyze", "codereview", "debug"]);
+    expect(shown.summary).toContain("- Tools: `analyze`, `codereview`, `debug`");
+    expect(shown.lostReferences).toEqual({ paths: [], tools: [] });
+
+    const edited = "analyze and debug found a stale expiry in src/auth/session.ts and a reused header.";
+    const lossy = await preview(id, { strategy: "full", summary: edited });
+    expect(lossy.lostReferences).toEqual({ paths: [], tools: ["codereview"] });
+    const response = await post(id, { strategy: "full", summary: edited, apply: true });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const { compaction } = await json<{ compaction: { lostReferences: { paths: string[]; tools: string[] } } }>(response);
+    expect(compaction.lostReferences).toEqual({ paths: [], tools: ["codereview"] });
+  });
+
   it("refuses a compaction that would not shrink the history, or that changes nothing (422)", async () => {
     const id = await seed();
     const before = await rowCounts();
