@@ -344,6 +344,23 @@ describe("buildSummaryMessages", () => {
     expect(messages.at(-1)).toEqual({ role: "user", content: `${SUMMARIZE_PROMPT}\n\nFocus on: open questions` });
   });
 
+  it("names the PAL tool a run of turns ran under, once per run, so the summary can keep it", () => {
+    const messages = buildSummaryMessages([
+      turn(0, "user", "Why do sessions drop?", { toolName: "analyze" }),
+      turn(1, "assistant", "The expiry is stale.", { toolName: "analyze" }),
+      turn(2, "user", "Review the fix.", { toolName: "codereview" }),
+      turn(3, "assistant", "Looks right.", { toolName: "codereview" }),
+      turn(4, "tool", "ok", { toolName: "Bash" }),
+    ]);
+    expect(messages.map((m) => m.content)).toEqual([
+      "[under tool analyze]\nWhy do sessions drop?",
+      "The expiry is stale.",
+      "[under tool codereview]\nReview the fix.",
+      `Looks right.`,
+      `[tool result for Bash]\nok\n\n---\n\n${SUMMARIZE_PROMPT}`,
+    ]);
+  });
+
   it("labels tool errors, reads content blocks as text and skips blank turns", () => {
     const messages = buildSummaryMessages([
       turn(0, "user", "   "),

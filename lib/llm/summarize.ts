@@ -139,7 +139,20 @@ export function buildSummaryMessages(turns: CompactionTurn[], instructions?: str
     if (last && last.role === segment.role) last.text += `\n\n${segment.text}`;
     else merged.push({ ...segment });
   };
-  for (const turn of turns) renderTurn(turn, callNames).forEach(push);
+  // A PAL turn's toolName is the tool its exchange ran under, said nowhere in its text; the
+  // summary is checked for it (lostReferences), so it is named once at the start of each run.
+  let runTool: string | null = null;
+  for (const turn of turns) {
+    const segments = renderTurn(turn, callNames);
+    if (turn.role === "tool") {
+      segments.forEach(push);
+      continue;
+    }
+    const first = segments[0];
+    if (first && turn.toolName && turn.toolName !== runTool) first.text = `[under tool ${turn.toolName}]\n${first.text}`;
+    if (first) runTool = turn.toolName;
+    segments.forEach(push);
+  }
   if (merged[0]?.role === "assistant") merged.unshift({ role: "user", text: "[Conversation to summarise begins here.]" });
   const last = merged.at(-1);
   if (last?.role === "user") last.text += `\n\n---\n\n${request}`;
