@@ -18,6 +18,7 @@ import {
 } from "@/lib/domain/history";
 import { listCustomModels } from "@/lib/db/custom-models";
 import { loadHistorySource, loadTurnContents, newestSnapshots, type ChainSnapshot, type MeasureContents, type OutlinedTurn } from "@/lib/db/history-source";
+import { threadNotFound } from "@/lib/db/threads";
 import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
@@ -140,7 +141,7 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
   const counting = countingFor(query, model);
   const { chain, turns } = await loadHistorySource(threadId, counting.measureId, counting.measure);
   const current = chain.at(-1);
-  if (!current) throw new AppError("not_found", `Thread ${threadId} not found`);
+  if (!current) throw threadNotFound(threadId);
 
   const paths = conversationFileList(turns);
   const files = await resolveFiles(turns, paths);

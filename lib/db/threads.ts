@@ -4,7 +4,7 @@ import { AppError } from "@/lib/domain/errors";
 import { normalizeId } from "@/lib/domain/ids";
 import { collectChain, MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
-import { describeTimeout, expiresAtFor } from "@/lib/domain/expiry";
+import { describeTimeout, expiresAtFor, threadNotFoundMessage } from "@/lib/domain/expiry";
 import { searchTerms } from "@/lib/domain/search";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
@@ -26,8 +26,9 @@ import { databaseKind } from "./create-client";
 
 type Visibility = { includeExpired?: boolean };
 
-function notFound(id: string): AppError {
-  return new AppError("not_found", `Thread ${id} not found`);
+/** The one answer to a thread id that names no stored thread, wherever it is looked up (REST, MCP, actions). */
+export function threadNotFound(id: string): AppError {
+  return new AppError("not_found", threadNotFoundMessage(id, serverSettings().timeoutHours.value));
 }
 
 function turnLimitError(threadId: string, maxTurns: number): AppError {
@@ -51,7 +52,7 @@ async function loadThreadRow(id: string, visibility: Visibility = {}): Promise<T
 }
 
 function visibleRow(id: string, row: ThreadRow | null, { includeExpired = false }: Visibility = {}): ThreadRow {
-  if (!row) throw notFound(id);
+  if (!row) throw threadNotFound(id);
   if (!includeExpired && toThread(row).expired) throw expiredError(row);
   return row;
 }
@@ -143,7 +144,7 @@ export async function appendTurn(
       },
     });
     const row = await tx.thread.findUnique({ where: { id: threadId } });
-    if (!row) throw notFound(threadId);
+    if (!row) throw threadNotFound(threadId);
     if (claimed.count === 0) {
       if (toThread(row, now).expired) throw expiredError(row);
       throw turnLimitError(threadId, maxTurns.value);
@@ -283,7 +284,7 @@ export async function purgeThread(id: string): Promise<void> {
   const client = await db();
   await client.$transaction(async (tx) => {
     const deleted = await tx.thread.deleteMany({ where: { id } });
-    if (deleted.count === 0) throw notFound(id);
+    if (deleted.count === 0) throw threadNotFound(id);
     // Summaries written for it go with it (they quote its turns), and so do the answers its
     // Idempotency-Keys would replay (they name its turns).
     await tx.compactionJob.deleteMany({ where: { threadId: id } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeTimeout, expiresAtFor, isExpired } from "./expiry";
+import { describeTimeout, expiresAtFor, isExpired, threadNotFoundMessage } from "./expiry";
 
 describe("expiry", () => {
   const touched = new Date("2026-01-01T00:00:00.000Z");
@@ -26,5 +26,19 @@ describe("expiry", () => {
     expect(describeTimeout(1)).toBe("1 hour");
     expect(describeTimeout(0.25)).toBe("15 minutes");
     expect(describeTimeout(0)).toBe("never");
+  });
+
+  it("says an unknown thread may have expired, naming the timeout in effect (as PAL does)", () => {
+    const id = "6f1c1d1e-0000-4000-8000-000000000000";
+    expect(threadNotFoundMessage(id, 5)).toBe(
+      `Thread ${id} not found or may have expired: threads expire after 5 hours without activity (CONVERSATION_TIMEOUT_HOURS).`,
+    );
+    expect(threadNotFoundMessage(id, 0.5)).toContain("threads expire after 30 minutes without activity");
+  });
+
+  it("does not blame expiry when threads never expire", () => {
+    const message = threadNotFoundMessage("6f1c1d1e-0000-4000-8000-000000000000", 0);
+    expect(message).toBe("Thread 6f1c1d1e-0000-4000-8000-000000000000 not found: threads do not expire here (CONVERSATION_TIMEOUT_HOURS is 0), so it was never stored or has been purged.");
+    expect(message).not.toContain("may have expired");
   });
 });

@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
 import { POST as turnsPost } from "@/app/api/threads/[id]/turns/route";
 import { BASE, json, params } from "@/lib/testing/api";
-import { api, rowCounts } from "@/lib/testing/integration";
+import { api, restoreServerEnv, rowCounts, setServerEnv } from "@/lib/testing/integration";
 
 const ROUTES: Record<string, (request: Request) => Promise<Response> | Response> = { POST, GET, DELETE };
 
@@ -28,6 +28,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await client.close();
+  restoreServerEnv();
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -120,6 +121,34 @@ describe("MCP server at /api/mcp", () => {
     expect(await toolError("create_thread", { toolName: "chat", colour: "red" })).toMatch(/colour/);
     expect(await toolError("fork_thread", { threadId: thread.id, atTurn: 0 })).toMatch(/^atTurn: .* has 0 turns/);
     expect(await toolError("build_history", { threadId: thread.id, model: "gpt-17" })).toMatch(/unknown model "gpt-17"/);
+  });
+});
+
+describe("unknown thread ids", () => {
+  /** The least each tool needs besides the thread id to get as far as looking the thread up. */
+  const ARGS: Record<string, Record<string, unknown>> = {
+    add_turn: { role: "user", content: "hi" },
+    build_history: { contextWindow: 100_000 },
+    fork_thread: { atTurn: 0 },
+    get_thread: {},
+    export_thread: {},
+  };
+
+  it("answer every tool that takes one as PAL does, naming CONVERSATION_TIMEOUT_HOURS' value", async () => {
+    setServerEnv({ CONVERSATION_TIMEOUT_HOURS: "9" });
+    const { tools } = await client.listTools();
+    const taking = tools.filter((tool) => tool.inputSchema.properties && "threadId" in tool.inputSchema.properties).map((tool) => tool.name);
+    expect(taking.sort()).toEqual(Object.keys(ARGS).sort());
+    const unknown = crypto.randomUUID();
+    const before = await rowCounts();
+    for (const name of taking) {
+      const result = await call(name, { threadId: unknown, ...ARGS[name] });
+      const message = `Thread ${unknown} not found or may have expired: threads expire after 9 hours without activity (CONVERSATION_TIMEOUT_HOURS).`;
+      expect(result.isError, name).toBe(true);
+      expect(result.content, name).toEqual([{ type: "text", text: message }]);
+      expect(result.structuredContent, name).toEqual({ error: { code: "not_found", message } });
+    }
+    expect(await rowCounts()).toEqual(before);
   });
 });
 

@@ -2,6 +2,7 @@ import { startChatReply, stopChatReply } from "@/lib/chat/reply";
 import type { ChatEvent, ChatFailure, ChatReply } from "@/lib/chat/types";
 import { formatEvent } from "@/lib/chat/sse";
 import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/idempotency";
+import { getThread } from "@/lib/db/threads";
 import { AppError } from "@/lib/domain/errors";
 import { idempotentWrite } from "@/lib/http/idempotency";
 import { errorResponse, handleRoute, HTTP_STATUS, readJson, threadIdFrom } from "@/lib/http/responses";
@@ -46,12 +47,15 @@ function streamParam(value: string | null): boolean {
 /**
  * Stops the reply being written in the thread (the page's Stop): 204, or 404 when there is none.
  * What arrived is kept. A reply written by another app process stops at its next heartbeat (2 s).
+ * An unknown or expired thread answers as every thread route does.
  */
 export async function DELETE(_request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    if (!(await stopChatReply(id))) throw new AppError("not_found", `No reply is being written in thread ${id}.`);
-    return new Response(null, { status: 204 });
+    if (await stopChatReply(id)) return new Response(null, { status: 204 });
+    // Looked up only now: a reply outliving its thread's expiry can still be stopped.
+    await getThread(id);
+    throw new AppError("not_found", `No reply is being written in thread ${id}.`);
   });
 }
 
