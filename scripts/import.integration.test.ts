@@ -33,13 +33,15 @@ describe("npm run import", () => {
   it("imports every real fixture, then skips them all as unchanged", async () => {
     const database = path.join(work, "fixtures.db");
     const first = await importCli(database, "fixtures/real");
-    // 7 Claude Code files (one is the compaction summariser's: imported, no thread), 3 Codex, 3 Gemini CLI, 1 ChatGPT.
+    // 7 Claude Code files (one is the compaction summariser's: imported as a run of its session, no thread), 3 Codex, 3 Gemini CLI, 1 ChatGPT.
     expect(first.stats).toMatchObject({ files: 14, imported: 14, unchanged: 0, failed: 0 });
-    expect(first.stdout).toMatch(/compaction summariser's transcript/);
+    expect(first.stdout).toMatch(/imported +\S+agent-acompact-946d2b\.jsonl .*0 new, 0 updated thread/);
     const db = new Database(database, { readonly: true });
     const bySource = db.prepare(`SELECT source, count(*) AS n FROM "Thread" GROUP BY source ORDER BY source`).all();
     const turns = (db.prepare(`SELECT count(*) AS n FROM "Turn"`).get() as { n: number }).n;
+    const runs = db.prepare(`SELECT "runId" FROM "CompactionRun"`).pluck().all();
     db.close();
+    expect(runs).toEqual(["acompact-946d2b"]);
     expect(bySource.map((r) => (r as { source: string }).source)).toEqual(["import:chatgpt", "import:claude-code", "import:codex", "import:gemini-cli"]);
     expect(turns).toBe(first.stats.turns);
 

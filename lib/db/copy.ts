@@ -17,6 +17,7 @@ export const COPIED_TABLES = [
   { model: "compaction", table: "Compaction", key: ["id"] },
   { model: "compactionJob", table: "CompactionJob", key: ["id"] },
   { model: "fork", table: "Fork", key: ["id"] },
+  { model: "compactionRun", table: "CompactionRun", key: ["id"] },
   { model: "replyLease", table: "ReplyLease", key: ["threadId"] },
   { model: "idempotencyKey", table: "IdempotencyKey", key: ["threadId", "key"] },
 ] as const;

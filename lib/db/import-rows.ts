@@ -18,6 +18,13 @@ export type ImportWriter = {
   insertTurns(rows: readonly TurnInsertRow[]): Promise<number[]>;
   insertTokenCounts(rows: readonly TokenCountRow[]): Promise<void>;
   recordFile(row: ImportedFileRow): Promise<void>;
+  /** Inserts a compaction run, or replaces the one with its id. */
+  upsertCompactionRun(row: CompactionRunRow): Promise<void>;
+  /** The stored parts (JSON text) of a thread's turns whose parts contain `needle`, in turn order. */
+  partsContaining(threadId: string, needle: string): Promise<string[]>;
+  /** The id and metadata (JSON text) of each thread whose parent is `parentId`. */
+  childThreads(parentId: string): Promise<{ id: string; metadata: string | null }[]>;
+  setThreadMetadata(threadId: string, metadata: string): Promise<void>;
 };
 
 /** A turn as the import writes it (column names as in the Turn table). */
@@ -59,3 +66,15 @@ export type ThreadWriteRow = {
 export type TokenCountRow = { turnSeq: number; threadId: string; tokenizer: string; tokens: number; estimated: boolean };
 
 export type ImportedFileRow = { sha256: string; name: string; size: number; format: string; importedAt: Date; threadIds: string };
+
+export type CompactionRunRow = {
+  id: string;
+  threadId: string;
+  runId: string;
+  afterTurnKey: string | null;
+  modelProvider: string | null;
+  modelName: string | null;
+  responses: string;
+  sourceSha256: string;
+  importedAt: Date;
+};

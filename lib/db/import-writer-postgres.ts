@@ -1,5 +1,5 @@
 import pg from "pg";
-import { POSTGRES_WRITE_LOCK } from "./dialect";
+import { containsPattern, POSTGRES_WRITE_LOCK } from "./dialect";
 import { decodeStoredText, encodeParameter } from "./postgres-text";
 import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows";
 
@@ -102,6 +102,27 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
          ON CONFLICT ("sha256") DO UPDATE SET "name" = excluded."name", "importedAt" = excluded."importedAt", "threadIds" = excluded."threadIds"`,
         [row.sha256, row.name, row.size, row.format, utc(row.importedAt), row.threadIds],
       );
+    },
+    async upsertCompactionRun(row) {
+      await query(
+        `INSERT INTO "CompactionRun" ("id", "threadId", "runId", "afterTurnKey", "modelProvider", "modelName", "responses", "sourceSha256", "importedAt")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamp(3))
+         ON CONFLICT ("id") DO UPDATE SET "threadId" = excluded."threadId", "runId" = excluded."runId", "afterTurnKey" = excluded."afterTurnKey",
+           "modelProvider" = excluded."modelProvider", "modelName" = excluded."modelName", "responses" = excluded."responses",
+           "sourceSha256" = excluded."sourceSha256", "importedAt" = excluded."importedAt"`,
+        [row.id, row.threadId, row.runId, row.afterTurnKey, row.modelProvider, row.modelName, row.responses, row.sourceSha256, utc(row.importedAt)],
+      );
+    },
+    async partsContaining(threadId, needle) {
+      const rows = await query<{ parts: string }>(`SELECT "parts" FROM "Turn" WHERE "threadId" = $1 AND "parts" LIKE $2 ORDER BY "index"`, [threadId, containsPattern(needle)]);
+      return rows.rows.map((row) => decodeStoredText(row.parts));
+    },
+    async childThreads(parentId) {
+      const rows = await query<{ id: string; metadata: string | null }>(`SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = $1 ORDER BY "createdAt", "id"`, [parentId]);
+      return rows.rows.map((row) => ({ id: decodeStoredText(row.id), metadata: row.metadata === null ? null : decodeStoredText(row.metadata) }));
+    },
+    async setThreadMetadata(threadId, metadata) {
+      await query(`UPDATE "Thread" SET "metadata" = $2 WHERE "id" = $1`, [threadId, metadata]);
     },
   };
 }

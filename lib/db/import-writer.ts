@@ -1,6 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WRITE_WAIT_MS } from "./create-client";
+import { containsPattern } from "./dialect";
 import { sqliteFilePath } from "./database-url";
 import { withPostgresImportWriter } from "./import-writer-postgres";
 import { isPostgresUrl } from "./postgres-adapter";
@@ -9,6 +10,8 @@ import { databaseLock } from "./serialized-adapter";
 
 const TURN_COLUMNS = ["id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate"] as const;
 const THREAD_COLUMNS = ["id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed"] as const;
+
+const RUN_COLUMNS = ["id", "threadId", "runId", "afterTurnKey", "modelProvider", "modelName", "responses", "sourceSha256", "importedAt"] as const;
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
 const placeholders = (columns: readonly string[]) => columns.map(() => "?").join(", ");
@@ -76,6 +79,13 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
     `INSERT INTO "ImportedFile" ("sha256", "name", "size", "format", "importedAt", "threadIds") VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT ("sha256") DO UPDATE SET "name" = excluded."name", "importedAt" = excluded."importedAt", "threadIds" = excluded."threadIds"`,
   );
+  const upsertRun = connection.prepare(
+    `INSERT INTO "CompactionRun" (${quoted(RUN_COLUMNS)}) VALUES (${placeholders(RUN_COLUMNS)})
+     ON CONFLICT ("id") DO UPDATE SET ${RUN_COLUMNS.filter((c) => c !== "id").map((c) => `"${c}" = excluded."${c}"`).join(", ")}`,
+  );
+  const partsLike = connection.prepare<[string, string], string>(`SELECT "parts" FROM "Turn" WHERE "threadId" = ? AND "parts" LIKE ? ESCAPE '\\' ORDER BY "index"`).pluck();
+  const children = connection.prepare<[string], { id: string; metadata: string | null }>(`SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = ? ORDER BY "createdAt", "id"`);
+  const setMetadata = connection.prepare(`UPDATE "Thread" SET "metadata" = ? WHERE "id" = ?`);
   const bind = (value: unknown) => (value instanceof Date ? sqliteDateTime(value) : value);
   const threadValues = (row: ThreadWriteRow) => THREAD_COLUMNS.filter((c) => c !== "id").map((c) => bind(row[c]));
 
@@ -101,6 +111,18 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
     },
     async recordFile(row) {
       upsertFile.run(row.sha256, row.name, row.size, row.format, sqliteDateTime(row.importedAt), row.threadIds);
+    },
+    async upsertCompactionRun(row) {
+      upsertRun.run(...RUN_COLUMNS.map((c) => bind(row[c])));
+    },
+    async partsContaining(threadId, needle) {
+      return partsLike.all(threadId, containsPattern(needle)) as unknown as string[];
+    },
+    async childThreads(parentId) {
+      return children.all(parentId);
+    },
+    async setThreadMetadata(threadId, metadata) {
+      setMetadata.run(metadata, threadId);
     },
   };
 }

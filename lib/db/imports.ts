@@ -35,6 +35,8 @@ export async function previousImport(sha256: string, name: string, nameless = fa
   const record = await client.importedFile.findUnique({ where: { sha256 }, select: { threadIds: true, format: true, name: true } });
   if (!record) return null;
   const ids = JSON.parse(record.threadIds) as string[];
+  // A file that gave no thread (a compaction run's) is skipped while what it gave is still there.
+  if (ids.length === 0 && (await client.compactionRun.count({ where: { sourceSha256: sha256 } })) === 0) return null;
   const threads = new Map((await client.thread.findMany({ where: { id: { in: ids } }, select: { id: true, title: true, metadata: true } })).map((t) => [t.id, t]));
   const threadResults: ThreadImportResult[] = [];
   for (const id of ids) {

@@ -8,7 +8,7 @@ import { describeTimeout, expiresAtFor, threadNotFoundMessage } from "@/lib/doma
 import { searchTerms } from "@/lib/domain/search";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
-import type { ChildThreadLink, ThreadLink, ThreadRelationLink } from "@/lib/domain/links";
+import { relationOf, type ChildThreadLink, type ThreadLink } from "@/lib/domain/links";
 import type { Thread, ThreadPage, ThreadWithTurns, Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
 import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib/validation/threads";
@@ -288,6 +288,7 @@ export async function purgeThread(id: string): Promise<void> {
     // Summaries written for it go with it (they quote its turns), and so do the answers its
     // Idempotency-Keys would replay (they name its turns).
     await tx.compactionJob.deleteMany({ where: { threadId: id } });
+    await tx.compactionRun.deleteMany({ where: { threadId: id } });
     await tx.idempotencyKey.deleteMany({ where: { threadId: id } });
   }, WRITE_TRANSACTION);
 }
@@ -355,22 +356,6 @@ export async function getThreadLinks(thread: Thread, { childLimit = 50 }: { chil
       take: childLimit,
     }),
   ]);
-  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
-  // metadata is a JSON column any API client may fill: anything not shaped like a relation is none.
-  const relationOf = (metadata: string | null): ThreadRelationLink | null => {
-    let relation: unknown;
-    try {
-      relation = metadata ? (JSON.parse(metadata) as { relation?: unknown } | null)?.relation : null;
-    } catch {
-      return null;
-    }
-    if (!relation || typeof relation !== "object" || Array.isArray(relation)) return null;
-    const r = relation as Record<string, unknown>;
-    if (r.kind === "subagent") return { kind: "subagent", toolCallId: text(r.toolCallId), agentId: text(r.agentId) };
-    if (r.kind === "fork") return { kind: "fork", atTurnKey: text(r.atTurnKey) };
-    if (r.kind === "continuation") return { kind: "continuation" };
-    return null;
-  };
   return { parent, children: children.map(({ metadata, ...link }) => ({ ...link, relation: relationOf(metadata) })) };
 }
 

@@ -3,15 +3,15 @@ import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
-import { importedThreadId, importedTurnId } from "@/lib/importers/stable-id";
-import type { ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry, ThreadImportResult } from "@/lib/importers/types";
+import { importedThreadId, importedTurnId, stableUuid } from "@/lib/importers/stable-id";
+import type { ImportedCompactionRun, ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry, ThreadImportResult } from "@/lib/importers/types";
 import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows";
 import { withImportWriter } from "./import-writer";
 import type { FileImportReport, ImportedFrom, SourceFile } from "./imports";
-import { mergeModels, storedParts } from "./mappers";
+import { mergeModels, partsFromStored, storedParts } from "./mappers";
 
 /** What a parser knows of a source before its turns: threads without turns, skipped entries, warnings. */
 export type SourceOutline = {
@@ -19,6 +19,7 @@ export type SourceOutline = {
   threads: Omit<ImportedThread, "turns">[];
   skipped: SkippedEntry[];
   warnings: string[];
+  compactionRuns?: ImportedCompactionRun[];
 };
 
 /** One turn of a streamed source and the thread (index into the outline's threads) it belongs to. */
@@ -62,7 +63,8 @@ export async function storeParsedSource(parsed: ParsedSource, file: SourceFile):
   async function* turns(): AsyncGenerator<StreamedTurn> {
     for (const [threadIndex, thread] of parsed.threads.entries()) for (const turn of thread.turns) yield { threadIndex, turn };
   }
-  return storeTurnStream({ format: parsed.format, threads: parsed.threads, skipped: parsed.skipped, warnings: parsed.warnings }, turns(), file);
+  const { format, threads, skipped, warnings, compactionRuns } = parsed;
+  return storeTurnStream({ format, threads, skipped, warnings, ...(compactionRuns ? { compactionRuns } : {}) }, turns(), file);
 }
 
 /** Turns on their way to the database: written in batches while the other core counts the last ones. */
@@ -130,6 +132,8 @@ class TurnStreamImport {
   private readonly idOf: Map<string, string>;
   private readonly batches: TurnBatches;
   private readonly now = new Date();
+  /** Per thread id: the tool calls whose results name a sub-agent (agentId -> call id), from this file's turns. */
+  private readonly agentCalls = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly outline: SourceOutline,
@@ -151,6 +155,7 @@ class TurnStreamImport {
     state.tokenEstimate += row.tokenEstimate;
     state.models.push(row.modelName);
     if (turn.role === "user" && state.firstUserText === null) state.firstUserText = turn.content;
+    this.noteAgentCalls(state.id, turn.parts);
     const index = state.index++;
     if (state.divergedAt === null && index < state.stored.length) {
       if (state.stored[index] === row.id) return; // stored before, unchanged
@@ -172,6 +177,8 @@ class TurnStreamImport {
     for (const [threadIndex, header] of this.outline.threads.entries()) {
       if (!this.progress.has(threadIndex) && header.relation == null) await this.threadAt(threadIndex);
     }
+    await this.linkSubagents();
+    await this.storeCompactionRuns();
     const { format, skipped, warnings } = this.outline;
     const report: FileImportReport = {
       name: this.file.name,
@@ -197,6 +204,70 @@ class TurnStreamImport {
     const { sha256, name, size } = this.file;
     await this.writer.recordFile({ sha256, name, size, format, importedAt: this.now, threadIds: JSON.stringify(report.threadIds) });
     return report;
+  }
+
+  private noteAgentCalls(threadId: string, parts: readonly TurnPart[] | undefined): void {
+    for (const part of parts ?? []) {
+      if (part.type !== "tool_result" || typeof part.agentId !== "string") continue;
+      const calls = this.agentCalls.get(threadId) ?? new Map<string, string>();
+      if (!calls.has(part.agentId)) calls.set(part.agentId, part.toolCallId);
+      this.agentCalls.set(threadId, calls);
+    }
+  }
+
+  /**
+   * Ties each sub-agent to the tool call that started it, whichever file arrives first: a
+   * sub-agent of this file looks for the call in its parent (this file's turns, else the stored
+   * ones); a parent in this file names the call to its sub-agents stored before.
+   */
+  private async linkSubagents(): Promise<void> {
+    const inThisFile = new Set([...this.progress.values()].map((state) => state.id));
+    for (const state of this.progress.values()) {
+      const relation = state.header.relation;
+      if (relation?.kind !== "subagent" || relation.toolCallId || !relation.agentId || !state.header.parentKey) continue;
+      const parentId = this.threadIdOf(state.header.parentKey);
+      const callId = this.agentCalls.get(parentId)?.get(relation.agentId) ?? (await this.storedAgentCalls(parentId)).get(relation.agentId);
+      if (callId) state.header = { ...state.header, relation: { ...relation, toolCallId: callId } };
+    }
+    for (const [parentId, calls] of this.agentCalls) {
+      for (const child of await this.writer.childThreads(parentId)) {
+        if (inThisFile.has(child.id)) continue;
+        const metadata = linkedMetadata(child.metadata, calls);
+        if (metadata) await this.writer.setThreadMetadata(child.id, metadata);
+      }
+    }
+  }
+
+  /** The sub-agent calls in a stored thread's tool results. */
+  private async storedAgentCalls(threadId: string): Promise<Map<string, string>> {
+    const calls = new Map<string, string>();
+    for (const parts of await this.writer.partsContaining(threadId, `"agentId"`)) {
+      for (const part of partsFromStored(parts, "") ?? []) {
+        if (part.type === "tool_result" && typeof part.agentId === "string" && !calls.has(part.agentId)) calls.set(part.agentId, part.toolCallId);
+      }
+    }
+    return calls;
+  }
+
+  private async storeCompactionRuns(): Promise<void> {
+    for (const run of this.outline.compactionRuns ?? []) {
+      const threadId = this.threadIdOf(run.threadKey);
+      await this.writer.upsertCompactionRun({
+        id: stableUuid("threadline:compaction-run", `${threadId}:${run.runId}`),
+        threadId,
+        runId: run.runId,
+        afterTurnKey: run.afterTurnKey,
+        modelProvider: run.modelProvider,
+        modelName: run.modelName,
+        responses: JSON.stringify(run.responses),
+        sourceSha256: this.file.sha256,
+        importedAt: this.now,
+      });
+    }
+  }
+
+  private threadIdOf(key: string): string {
+    return this.idOf.get(key) ?? importedThreadId(this.outline.format, key);
   }
 
   /** Truncates a thread that is shorter now and writes its row; answers what the import did to it. */
@@ -243,7 +314,7 @@ class TurnStreamImport {
   private threadRow(state: ThreadProgress): ThreadWriteRow {
     const { header } = state;
     const { format } = this.outline;
-    const parentThreadId = header.parentKey ? (this.idOf.get(header.parentKey) ?? importedThreadId(format, header.parentKey)) : null;
+    const parentThreadId = header.parentKey ? this.threadIdOf(header.parentKey) : null;
     const createdAt = header.createdAt ? new Date(header.createdAt) : new Date(state.firstTime ?? this.now.getTime());
     const lastUpdatedAt = new Date(Math.max(header.lastUpdatedAt ? Date.parse(header.lastUpdatedAt) || 0 : 0, state.lastTime, createdAt.getTime()));
     return {
@@ -263,6 +334,26 @@ class TurnStreamImport {
       modelsUsed: JSON.stringify(mergeModels([], state.models)),
     };
   }
+}
+
+/**
+ * A stored sub-agent's metadata with its relation's toolCallId set from `calls` (agentId -> call
+ * id), or null when it is no sub-agent of those calls or already says so.
+ */
+function linkedMetadata(text: string | null, calls: ReadonlyMap<string, string>): string | null {
+  let metadata: unknown;
+  try {
+    metadata = text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return null;
+  const relation = (metadata as { relation?: unknown }).relation;
+  if (!relation || typeof relation !== "object" || Array.isArray(relation)) return null;
+  const { kind, agentId, toolCallId } = relation as Record<string, unknown>;
+  const callId = kind === "subagent" && typeof agentId === "string" ? calls.get(agentId) : undefined;
+  if (!callId || toolCallId === callId) return null;
+  return JSON.stringify({ ...metadata, relation: { ...relation, toolCallId: callId } });
 }
 
 /** What the import did to a thread, from its progress once every turn is in. */

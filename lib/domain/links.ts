@@ -17,3 +17,24 @@ export type ForkLinks = {
   forks: (ForkRecord & { forkTitle: string | null })[];
   forkedFrom: (ForkRecord & { sourceTitle: string | null; sourceExists: boolean }) | null;
 };
+
+const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+
+/**
+ * The relation a child thread's metadata (JSON text) records. metadata is a JSON column any API
+ * client may fill: anything not shaped like a relation is none.
+ */
+export function relationOf(metadata: string | null): ThreadRelationLink | null {
+  let relation: unknown;
+  try {
+    relation = metadata ? (JSON.parse(metadata) as { relation?: unknown } | null)?.relation : null;
+  } catch {
+    return null;
+  }
+  if (!relation || typeof relation !== "object" || Array.isArray(relation)) return null;
+  const r = relation as Record<string, unknown>;
+  if (r.kind === "subagent") return { kind: "subagent", toolCallId: text(r.toolCallId), agentId: text(r.agentId) };
+  if (r.kind === "fork") return { kind: "fork", atTurnKey: text(r.atTurnKey) };
+  if (r.kind === "continuation") return { kind: "continuation" };
+  return null;
+}

@@ -146,11 +146,29 @@ export type ImportedThread = {
 /** An entry left out, and where: 1-based line for line formats, a JSON path otherwise. */
 export type SkippedEntry = { line?: number; path?: string; reason: string };
 
+/**
+ * The model calls an agent made to compact a conversation (Claude Code's `agent-acompact-*`
+ * files): no conversation of their own, but what they cost belongs to the session they compacted.
+ */
+export type ImportedCompactionRun = {
+  /** Key of the thread (same format) whose conversation was compacted. */
+  threadKey: string;
+  /** The agent's own id for the run (Claude Code: `acompact-946d2b`). */
+  runId: string;
+  /** Key of the turn the summarisation request followed: the compaction boundary names it (logicalParentUuid). */
+  afterTurnKey: string | null;
+  modelProvider: string | null;
+  modelName: string | null;
+  /** Each response once, its usage as reported. */
+  responses: { key: string; timestamp: string | null; usage: ImportedUsage }[];
+};
+
 export type ParsedSource = {
   format: ImportFormat;
   threads: ImportedThread[];
   skipped: SkippedEntry[];
   warnings: string[];
+  compactionRuns?: ImportedCompactionRun[];
 };
 
 /** A parse that cannot go on at all (not this format, not JSON at all, ...). */

@@ -46,7 +46,7 @@ export async function importPath(path: string, name = path, format?: ImportForma
     if ((format === undefined || format === "claude-code") && /\.jsonl$/i.test(name) && (format === "claude-code" || isClaudeCodeLine(await firstNonBlankLine(path), name))) {
       const supply = () => fileLines(path);
       const plan = await planClaudeCodeSession(supply, { name });
-      const outline = { format: "claude-code" as const, threads: plan.threads.map((p) => p.thread), skipped: plan.skipped, warnings: plan.warnings };
+      const outline = { format: "claude-code" as const, threads: plan.threads.map((p) => p.thread), skipped: plan.skipped, warnings: plan.warnings, compactionRuns: plan.compactionRuns };
       return storeTurnStream(outline, claudeCodeTurns(supply, plan), file);
     }
     return importText(file, await readFile(path, "utf8"), format, options);

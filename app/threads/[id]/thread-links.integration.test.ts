@@ -21,7 +21,7 @@ describe("getThreadLinks with relations", () => {
     const [session, agent] = [await importFile(SESSION, read(SESSION)), await importFile(AGENT, read(AGENT))];
     const main = (await findThreadWithTurns(session.threadIds[0]!))!;
     const links = await getThreadLinks(main.thread);
-    expect(links.children).toEqual([{ id: agent.threadIds[0], title: expect.stringMatching(/^Search hex\.pm for the latest versions/), relation: { kind: "subagent", toolCallId: null, agentId: "aac57f5" } }]);
+    expect(links.children).toEqual([{ id: agent.threadIds[0], title: expect.stringMatching(/^Search hex\.pm for the latest versions/), relation: { kind: "subagent", toolCallId: "toolu_01Hf8v1Za7y4af8VUwSR4CXU", agentId: "aac57f5" } }]);
 
     const tools = buildToolIndex(main.turns.map((turn) => ({ turn, number: turn.index + 1 })), links.children);
     // The Task call whose result names agent aac57f5 (the fixture's line 99, toolUseResult.agentId).

@@ -20,7 +20,8 @@
  *   tool call whose prompt matches. Separate agent files (2.x) are parsed on their own
  *   (`agent-<id>.jsonl`) into a sub-agent thread of their session; the main thread's tool result
  *   carries the agentId that links them. `agent-acompact-*` files are the compaction summariser's
- *   own transcript: not a user-visible sub-agent, so they give no thread.
+ *   own transcript: not a user-visible sub-agent, so they give no thread, only a compaction run
+ *   (its usage, tied to the session and to the boundary whose logicalParentUuid it follows).
  *
  * The folder: entries.ts reads one entry, plan.ts is the first pass (the tree and the threads),
  * turns.ts the second (entries to turns), shapes.ts what they share.
@@ -50,5 +51,11 @@ export async function parseClaudeCodeSession(lines: NumberedLine[] | LineSupply,
   const plan = await planClaudeCodeSession(supply, source);
   const threads: ImportedThread[] = plan.threads.map((p) => ({ ...p.thread, turns: [] }));
   for await (const { threadIndex, turn } of claudeCodeTurns(supply, plan)) threads[threadIndex]!.turns.push(turn);
-  return { format: "claude-code", threads: threads.filter((t) => t.turns.length > 0 || t.relation == null), skipped: plan.skipped, warnings: plan.warnings };
+  return {
+    format: "claude-code",
+    threads: threads.filter((t) => t.turns.length > 0 || t.relation == null),
+    skipped: plan.skipped,
+    warnings: plan.warnings,
+    ...(plan.compactionRuns ? { compactionRuns: plan.compactionRuns } : {}),
+  };
 }

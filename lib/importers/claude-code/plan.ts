@@ -1,9 +1,17 @@
 // The first pass: the uuid tree of a session, its active path, rewinds as forks, sub-agents, titles.
-import type { JsonObject } from "@/lib/domain/types";
-import { ImportFormatError, isObject, type SkippedEntry } from "../types";
+import type { JsonObject, JsonValue } from "@/lib/domain/types";
+import { ImportFormatError, isObject, type ImportedCompactionRun, type ImportedUsage, type SkippedEntry } from "../types";
 import { collapse } from "../text";
 import { CONVERSATIONAL, classify, messageOf, parseLine, timeOf, userText } from "./entries";
 import { AGENT_NAME, ClaudeCodeSource, LineSupply, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
+import { latestUsage, responseKey, usageOf } from "./usage";
+
+/** An `agent-acompact-*` file while it is read: the request it followed and each response's usage. */
+type CompactionRunReading = {
+  afterTurnKey: string | null | undefined;
+  modelName: string | null;
+  responses: Map<string, { timestamp: string | null; usage: ImportedUsage }>;
+};
 
 export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCodeSource): Promise<Plan> {
   const skipped: SkippedEntry[] = [];
@@ -29,6 +37,7 @@ export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCo
   let lastLine = 0;
   let pendingBad: SkippedEntry | null = null;
   const agentFile = AGENT_NAME.exec(source.name);
+  const compactionRun: CompactionRunReading | null = agentFile?.[1]?.startsWith("acompact") ? { afterTurnKey: undefined, modelName: null, responses: new Map() } : null;
 
   for await (const { text, line } of supply()) {
     lastLine = line;
@@ -85,6 +94,7 @@ export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCo
       lastTime = Math.max(lastTime, time);
     }
     const message = messageOf(entry);
+    if (compactionRun) readCompactionRun(compactionRun, entry, kind, parent);
     if (kind === "prompt" && (!sidechain || agentFile) && firstPromptText === null) firstPromptText = userText(message?.content);
     if (kind === "user" && !sidechain && firstCommand === null) {
       const command = /<command-name>([^<]*)<\/command-name>/.exec(userText(message?.content));
@@ -108,8 +118,11 @@ export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCo
   if (nodes.size === 0) throw new ImportFormatError("no Claude Code conversation entries (user, assistant or system) in the file");
 
   const fileName = source.name.split(/[\\/]/).pop() ?? source.name;
-  if (agentFile?.[1]?.startsWith("acompact")) {
-    return { threads: [], skipped, warnings: [...warnings, `${fileName} is the compaction summariser's transcript, not a conversation: nothing imported from it`] };
+  if (compactionRun && agentFile) {
+    // Not a conversation: what it cost is counted with the session it compacted.
+    const threadKey = sessionId ?? UUID_DIR.exec(source.name)?.[1]?.toLowerCase() ?? null;
+    if (!threadKey) return { threads: [], skipped, warnings: [...warnings, `${fileName}: a compaction run without a sessionId: its usage cannot be tied to a session`] };
+    return { threads: [], skipped, warnings, compactionRuns: [compactionRunOf(compactionRun, threadKey, agentId ?? agentFile[1]!)] };
   }
   const sessionKey = UUID_NAME.exec(source.name)?.[1]?.toLowerCase() ?? sessionId ?? fileName.replace(/\.jsonl$/i, "");
   const metadata: JsonObject = { ...meta, sessionId: sessionId ?? sessionKey };
@@ -249,4 +262,31 @@ export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCo
     });
   }
   return { threads, skipped, warnings };
+}
+
+/** `<sessionId>/subagents/agent-x.jsonl`: the session folder an agent file sits in. */
+const UUID_DIR = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})[\\/]subagents[\\/]/i;
+
+function readCompactionRun(run: CompactionRunReading, entry: Record<string, JsonValue>, kind: string, parent: string | null): void {
+  if (run.afterTurnKey === undefined) run.afterTurnKey = parent; // the first entry follows the session's last before compacting
+  const message = messageOf(entry);
+  if (kind !== "assistant" || !message) return;
+  if (typeof message.model === "string" && message.model !== "<synthetic>") run.modelName ??= message.model;
+  const usage = usageOf(message);
+  if (!usage) return;
+  const key = responseKey(message, entry, String(entry.uuid));
+  const known = run.responses.get(key);
+  if (known) known.usage = latestUsage(known.usage, usage);
+  else run.responses.set(key, { timestamp: typeof entry.timestamp === "string" ? entry.timestamp : null, usage });
+}
+
+function compactionRunOf(run: CompactionRunReading, threadKey: string, runId: string): ImportedCompactionRun {
+  return {
+    threadKey,
+    runId,
+    afterTurnKey: run.afterTurnKey ?? null,
+    modelProvider: "anthropic",
+    modelName: run.modelName,
+    responses: [...run.responses].map(([key, response]) => ({ key, ...response })),
+  };
 }

@@ -66,9 +66,13 @@ describe("real Claude Code sessions", () => {
     // the Task's result names the sub-agent that ran it
     const agentResult = thread!.turns.flatMap((t) => t.parts ?? []).find((p) => p.type === "tool_result" && p.agentId);
     expect(agentResult).toMatchObject({ agentId: "aac57f5" });
+    // ... and what the Task result says the agent's final request used (toolUseResult.usage and totals, line 99)
+    expect(agentResult!.agentReport).toEqual({ inputTokens: 79, cacheWriteTokens: 3378, cacheReadTokens: 15_436, outputTokens: 938, totalTokens: 19_831, toolUses: 12, durationMs: 32_548 });
+    // the boundary names the entry the compaction run's request followed
+    expect(compaction.metadata).toMatchObject({ logicalParentUuid: "23b73f9a-2123-4b8e-81a2-b98378c7498f" });
   });
 
-  it("2.1 sub-agent file: a child thread of its session; the compaction helper gives none", async () => {
+  it("2.1 sub-agent file: a child thread of its session; the compaction helper gives no thread but its run's usage", async () => {
     const agent = await parseClaudeCodeSession(fileLines("-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl"), {
       name: "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl",
     });
@@ -90,7 +94,23 @@ describe("real Claude Code sessions", () => {
       name: "subagents/agent-acompact-946d2b.jsonl",
     });
     expect(helper.threads).toEqual([]);
-    expect(helper.warnings[0]).toMatch(/compaction summariser/);
+    // Its one response (msg_01PKUiWZ..., one line), tied to the session and to the boundary's logicalParentUuid.
+    expect(helper.compactionRuns).toEqual([
+      {
+        threadKey: "ae4a77f8-aedd-4bc1-888f-c94edc91af04",
+        runId: "acompact-946d2b",
+        afterTurnKey: "23b73f9a-2123-4b8e-81a2-b98378c7498f",
+        modelProvider: "anthropic",
+        modelName: "claude-opus-4-6",
+        responses: [
+          {
+            key: "msg_01PKUiWZohLj43EHW343WeHF|req_011CY4MgNtPrVVYhpAZsWK7E",
+            timestamp: "2026-02-12T14:48:36.518Z",
+            usage: { inputTokens: 3, cacheWriteTokens: 121_689, cacheReadTokens: 17_842, outputTokens: 8 },
+          },
+        ],
+      },
+    ]);
   });
 
   it("1.0.108: inline sidechains become sub-agent threads linked to their Task calls", async () => {
@@ -233,6 +253,28 @@ describe("rules", () => {
       ["u2", "user", "next"],
     ]);
     expect(turns[1]!.compaction).toEqual({ trigger: "auto", tokensBefore: 160_000, tokensAfter: 9_000 });
+    expect(turns[1]!.metadata).toEqual({ logicalParentUuid: "u1", summaryUuid: "c1" });
+  });
+
+  it("sums a compaction run's streamed lines once per response, and ties a run without sessionId to its folder", async () => {
+    const run = (uuid: string, parentUuid: string | null, extra: object) => ({ type: "assistant", uuid, parentUuid, isSidechain: true, agentId: "acompact-1", timestamp: "2026-01-01T11:00:00.000Z", ...extra });
+    const usage = (output: number) => ({ input_tokens: 2, cache_creation_input_tokens: 100, cache_read_input_tokens: 50, output_tokens: output });
+    const parsed = await parseClaudeCodeSession(
+      lines(
+        { type: "user", uuid: "r0", parentUuid: "last-before", isSidechain: true, message: { role: "user", content: "Summarise" } },
+        run("r1", "r0", { requestId: "q1", message: { id: "m1", role: "assistant", model: "claude-x", content: [{ type: "text", text: "a" }], usage: usage(3) } }),
+        run("r2", "r1", { requestId: "q1", message: { id: "m1", role: "assistant", model: "claude-x", content: [{ type: "text", text: "b" }], usage: usage(700) } }),
+        run("r3", "r2", { requestId: "q2", message: { id: "m2", role: "assistant", model: "claude-x", content: [{ type: "text", text: "c" }], usage: usage(5) } }),
+      ),
+      { name: "11111111-2222-4333-8444-555555555555/subagents/agent-acompact-1.jsonl" },
+    );
+    const [only] = parsed.compactionRuns!;
+    expect(only!.threadKey).toBe("11111111-2222-4333-8444-555555555555");
+    expect(only!.afterTurnKey).toBe("last-before");
+    expect(only!.responses.map((r) => [r.key, r.usage.outputTokens])).toEqual([
+      ["m1|q1", 700],
+      ["m2|q2", 5],
+    ]);
   });
 
   it("skips a truncated last line and bad entries with their line, and never embeds image data", async () => {

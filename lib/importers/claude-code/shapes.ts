@@ -1,5 +1,5 @@
 // What the Claude Code importer's passes share: the source, the plan of threads, file-name patterns.
-import { type ImportedThread, type NumberedLine, type SkippedEntry } from "../types";
+import { type ImportedCompactionRun, type ImportedThread, type NumberedLine, type SkippedEntry } from "../types";
 
 export type ClaudeCodeSource = {
   /** File name (or path): `<sessionId>.jsonl`, `agent-<id>.jsonl`. */
@@ -31,6 +31,8 @@ export type Plan = {
   threads: ThreadPlan[];
   skipped: SkippedEntry[];
   warnings: string[];
+  /** Set for an `agent-acompact-*` file, which gives no thread. */
+  compactionRuns?: ImportedCompactionRun[];
 };
 
 export const UUID_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;

@@ -1,8 +1,9 @@
 // The second pass: the planned threads' entries to turns, streamed.
 import type { JsonValue, TurnPart } from "@/lib/domain/types";
-import { isObject, type ImportedTurn, type ImportedUsage } from "../types";
+import { isObject, type ImportedTurn } from "../types";
 import { classify, messageOf, parseLine, timeOf, userText } from "./entries";
 import { LineSupply, Plan } from "./shapes";
+import { agentReport, latestUsage, responseKey, usageOf } from "./usage";
 
 // --- second pass: entries to turns -------------------------------------------------------------
 
@@ -30,31 +31,6 @@ function imagePart(part: Record<string, JsonValue>): TurnPart {
 function callLine(name: string, input: JsonValue | undefined): string {
   const args = input === undefined ? "" : JSON.stringify(input);
   return `[${name}] ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
-}
-
-function usageOf(message: Record<string, JsonValue>): ImportedUsage | null {
-  const u = isObject(message.usage) ? message.usage : null;
-  if (!u) return null;
-  const n = (v: JsonValue | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-  const usage: ImportedUsage = {
-    inputTokens: n(u.input_tokens),
-    cacheWriteTokens: n(u.cache_creation_input_tokens),
-    cacheReadTokens: n(u.cache_read_input_tokens),
-    outputTokens: n(u.output_tokens),
-  };
-  return Object.values(usage).some((v) => v !== undefined) ? usage : null;
-}
-
-/** Field by field, the larger count: a later copy of a streamed response's usage supersedes an earlier one. */
-function latestUsage(earlier: ImportedUsage, later: ImportedUsage | null): ImportedUsage {
-  if (!later) return earlier;
-  const max = (a?: number, b?: number) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
-  return {
-    inputTokens: max(earlier.inputTokens, later.inputTokens),
-    cacheWriteTokens: max(earlier.cacheWriteTokens, later.cacheWriteTokens),
-    cacheReadTokens: max(earlier.cacheReadTokens, later.cacheReadTokens),
-    outputTokens: max(earlier.outputTokens, later.outputTokens),
-  };
 }
 
 type OpenTurn = { turn: ImportedTurn; messageId: string | null; texts: string[] };
@@ -110,7 +86,7 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
         yield* flush(threadIndex);
         const model = typeof message.model === "string" ? message.model : null;
         const synthetic = model === "<synthetic>";
-        const usageKey = `${messageId ?? key}|${typeof entry.requestId === "string" ? entry.requestId : ""}`;
+        const usageKey = responseKey(message, entry, key);
         const usage = synthetic || countedUsage.has(usageKey) ? null : usageOf(message);
         if (usage) countedUsage.add(usageKey);
         target = {
@@ -175,6 +151,8 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
           tokensBefore: typeof meta.preTokens === "number" ? meta.preTokens : null,
           tokensAfter: typeof meta.postTokens === "number" ? meta.postTokens : null,
         },
+        // The summariser's run (an acompact file) names this entry as the one it followed.
+        ...(typeof entry.logicalParentUuid === "string" ? { metadata: { logicalParentUuid: entry.logicalParentUuid } } : {}),
       };
       pendingSummary.set(threadIndex, turn);
       // Held until the summary entry arrives (next line as a rule), so the marker carries it.
@@ -185,7 +163,7 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       pendingSummary.delete(threadIndex);
       if (kind === "compact-summary" && message) {
         waiting.content = userText(message.content);
-        waiting.metadata = { summaryUuid: key };
+        waiting.metadata = { ...waiting.metadata, summaryUuid: key };
         yield { threadIndex, turn: waiting };
         continue;
       }
@@ -200,6 +178,8 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       const parts: TurnPart[] = [];
       const texts: string[] = [];
       const toolUseResult = isObject(entry.toolUseResult) ? entry.toolUseResult : null;
+      const agentId = toolUseResult && typeof toolUseResult.agentId === "string" ? toolUseResult.agentId : null;
+      const reported = agentId ? agentReport(toolUseResult) : null;
       for (const block of message.content) {
         if (!isObject(block)) continue;
         if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
@@ -209,7 +189,8 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
             toolCallId: block.tool_use_id,
             content: resultText,
             ...(block.is_error === true ? { isError: true } : {}),
-            ...(toolUseResult && typeof toolUseResult.agentId === "string" ? { agentId: toolUseResult.agentId } : {}),
+            ...(agentId ? { agentId } : {}),
+            ...(reported ? { agentReport: reported } : {}),
           });
           texts.push(resultText);
         } else if (block.type === "text" && typeof block.text === "string") {
