@@ -1,5 +1,4 @@
-import type { JsonValue } from "@/lib/domain/types";
-import type { UsageCounts } from "@/lib/domain/types";
+import type { JsonValue, UsageCounts, UsageField } from "@/lib/domain/types";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -99,6 +98,11 @@ const USAGE_LABELS = [
   ["outputTokens", "out"],
   ["reasoningTokens", "reasoning"],
 ] as const;
+
+/** "in", "cache read", ...: a usage field as usageSummary names it. */
+export function usageFieldLabel(field: UsageField): string {
+  return USAGE_LABELS.find(([name]) => name === field)![1];
+}
 
 /** "in 3 · cache read 17,842 · out 9": token usage with the zero fields left out. */
 export function usageSummary(usage: UsageCounts): string {

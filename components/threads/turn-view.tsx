@@ -7,7 +7,7 @@ import { MarkdownContent } from "./markdown";
 import { turnUrl } from "./part-text";
 import { buildToolIndex, turnAnchor, type ToolIndex } from "./tool-index";
 import { CompactionMarker, hasStructuredParts, LONG_CHARS, LONG_LINES, PREVIEW_CHARS, TurnParts } from "./turn-parts";
-import { TurnUsageLine } from "./usage";
+import { CompactionRunLine, TurnUsageLine } from "./usage";
 import { TurnMenu } from "./turn-menu";
 import { TokenCount } from "@/components/ui/token-count";
 
@@ -75,6 +75,7 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
         {structured ? <TurnParts turn={turn} tools={tools ?? buildToolIndex([{ turn, number }])} /> : <PlainContent turn={turn} />}
       </div>
       {turn.usage && <TurnUsageLine usage={turn.usage} />}
+      {turn.compactionRun && <CompactionRunLine run={turn.compactionRun} />}
     </article>
   );
 }

@@ -1,5 +1,5 @@
-import type { ThreadUsage, TurnUsage } from "@/lib/domain/types";
-import { plural, usageSummary } from "@/lib/format";
+import type { AgentReport, CompactionRunUsage, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
+import { formatInteger, plural, usageFieldLabel, usageSummary } from "@/lib/format";
 
 const SOURCE_TITLE: Record<ThreadUsage["source"], string> = {
   reported: "Reported by the source: the token usage the transcript itself recorded for the model response",
@@ -36,16 +36,80 @@ export function TurnUsageLine({ usage }: { usage: TurnUsage }) {
   );
 }
 
-/** The thread's totals over its responses, each counted once. */
-export function ThreadUsageTotals({ usage, responses }: { usage: ThreadUsage; responses: number }) {
+/** The thread's totals over its responses, each counted once; with its sub-agents and compaction runs beside them when it has any. */
+export function ThreadUsageTotals({ usage, responses, session }: { usage: ThreadUsage; responses: number; session: SessionUsage | null }) {
+  const more = session && (session.subagentThreads > 0 || session.compactionRuns > 0) ? session : null;
   return (
-    <section aria-label="Usage totals" className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-zinc-200 bg-white px-4 py-2 text-sm" data-testid="thread-usage">
-      <span className="font-medium text-zinc-700">Usage</span>
-      <span className="text-xs text-zinc-500">{plural(responses, "response")}</span>
-      <span className="min-w-0 break-words" data-testid="usage-figures">
-        {usageSummary(usage)}
-      </span>
-      <UsageSource source={usage.source} />
+    <section aria-label="Usage totals" className="mb-4 space-y-1 rounded-lg border border-zinc-200 bg-white px-4 py-2 text-sm" data-testid="thread-usage">
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span className="font-medium text-zinc-700">{more ? "This thread" : "Usage"}</span>
+        <span className="text-xs text-zinc-500">{plural(responses, "response")}</span>
+        <span className="min-w-0 break-words" data-testid="usage-figures">
+          {usageSummary(usage)}
+        </span>
+        <UsageSource source={usage.source} />
+      </p>
+      {more && (
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="session-usage">
+          <span className="font-medium text-zinc-700">With {sessionParts(more)}</span>
+          <span className="min-w-0 break-words" data-testid="session-usage-figures">
+            {usageSummary(more)}
+          </span>
+          <UsageSource source={more.source} />
+        </p>
+      )}
+      {more && more.subagents.length > 0 && <SubagentUsageList subagents={more.subagents} />}
     </section>
+  );
+}
+
+/** "3 sub-agents and 1 compaction". */
+function sessionParts(session: SessionUsage): string {
+  const parts = [session.subagentThreads > 0 ? plural(session.subagentThreads, "sub-agent") : null, session.compactionRuns > 0 ? plural(session.compactionRuns, "compaction") : null];
+  return parts.filter(Boolean).join(" and ");
+}
+
+/** Each sub-agent's recorded usage, and what its parent's tool result reports beside it (never added). */
+function SubagentUsageList({ subagents }: { subagents: SubagentUsage[] }) {
+  const flagged = subagents.filter((s) => s.differs.length > 0).length;
+  return (
+    <details className="text-xs text-zinc-600" data-testid="subagent-usage">
+      <summary className="cursor-pointer text-zinc-500">
+        Per sub-agent{flagged > 0 ? ` (${flagged} ${flagged === 1 ? "differs" : "differ"} from what its parent reports)` : ""}
+      </summary>
+      <ul className="mt-1 space-y-1">
+        {subagents.map((s) => (
+          <li key={s.threadId} className="rounded border border-zinc-100 px-2 py-1" data-testid="subagent-usage-row">
+            <a href={`/threads/${s.threadId}`} className="font-medium text-indigo-700 hover:underline">
+              {s.title ?? s.agentId ?? s.threadId}
+            </a>
+            <span className="block">Recorded: {usageSummary(s.usage)}</span>
+            {s.reported && (
+              <span className={`block ${s.differs.length > 0 ? "text-amber-800" : ""}`} data-testid="subagent-reported">
+                Final request as the parent&apos;s tool result reports it: {reportSummary(s.reported)}
+                {s.differs.length > 0 && s.lastResponse && ` (recorded: ${usageSummary(s.lastResponse)}; differs in ${s.differs.map(usageFieldLabel).join(", ")}; totals use the recorded figures)`}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function reportSummary(report: AgentReport): string {
+  const counts = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, ...report };
+  const extra = [report.totalTokens !== undefined ? `${formatInteger(report.totalTokens)} tokens in all` : null, report.toolUses !== undefined ? plural(report.toolUses, "tool use") : null];
+  return [usageSummary(counts), ...extra].filter(Boolean).join(" · ");
+}
+
+/** On a compaction marker: what the model calls that wrote the summary used. */
+export function CompactionRunLine({ run }: { run: CompactionRunUsage }) {
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-600" data-testid="compaction-run-usage">
+      <span className="text-zinc-500">Summariser{run.modelName ? ` (${run.modelName})` : ""}</span>
+      <span className="min-w-0 break-words">{usageSummary(run.usage)}</span>
+      <span className="text-zinc-500">{plural(run.responses, "response")}, counted with the session</span>
+    </p>
   );
 }

@@ -15,6 +15,32 @@ export type TurnUsage = UsageCounts & { source: "reported" | "estimated" };
 /** A thread's totals; "mixed" when some responses reported usage and others were estimated. */
 export type ThreadUsage = UsageCounts & { source: "reported" | "estimated" | "mixed" };
 
+/** The model calls that compacted a thread (Claude Code's acompact files), shown on the compaction marker they made. */
+export type CompactionRunUsage = { runId: string; modelName: string | null; responses: number; usage: UsageCounts };
+
+/** What a sub-agent's parent says it used, in its tool result (Claude Code's Task result: the agent's final request, and totals). */
+export type AgentReport = Partial<UsageCounts> & { totalTokens?: number; toolUses?: number; durationMs?: number };
+
+/** One sub-agent thread's usage as its transcript recorded it, beside what its parent reports. */
+export type SubagentUsage = {
+  threadId: string;
+  parentThreadId: string;
+  title: string | null;
+  agentId: string | null;
+  toolCallId: string | null;
+  /** Its own responses and compaction runs (its sub-agents have entries of their own). */
+  usage: ThreadUsage;
+  /** Its final response, as recorded. */
+  lastResponse: UsageCounts | null;
+  /** The parent's report of the final request, where its tool result carries one. */
+  reported: AgentReport | null;
+  /** Fields the report and the recorded final response disagree on. Totals use the recorded figures, never both. */
+  differs: UsageField[];
+};
+
+/** A thread's usage with everything it ran: its sub-agent threads (recursively) and its compaction runs. */
+export type SessionUsage = ThreadUsage & { subagentThreads: number; compactionRuns: number; subagents: SubagentUsage[] };
+
 /**
  * Structured content of a turn, for sources richer than PAL's plain text (tool calls paired by id,
  * tool results, thinking, images). `content` always carries a readable text rendering as well, so
@@ -54,6 +80,8 @@ export type Turn = {
   tokensEstimated?: boolean;
   /** Model usage of this response, reported by the source or estimated; null for non-responses and where not read with its thread. */
   usage: TurnUsage | null;
+  /** On a compaction marker: the model calls that wrote its summary, where the source keeps them. */
+  compactionRun?: CompactionRunUsage;
 };
 
 export type Thread = {
@@ -78,6 +106,8 @@ export type Thread = {
   modelsUsed: string[];
   /** Usage totals over the thread's responses; only where the thread is read with its turns. */
   usage: ThreadUsage | null;
+  /** With its sub-agents and compaction runs; where the thread is read for a page or GET /api/threads/:id. */
+  usageWithSubagents?: SessionUsage;
 };
 
 export type ThreadWithTurns = { thread: Thread; turns: Turn[] };

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { forkThread } from "@/lib/db/forks";
 import { runIdempotent, type IdempotencyScope, type IdempotentResult } from "@/lib/db/idempotency";
+import { withSessionUsage } from "@/lib/db/session-usage";
 import { appendTurn, createThread, getThreadWithTurns, listThreads } from "@/lib/db/threads";
 import { exportThread } from "@/lib/db/transfer";
 import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
@@ -218,7 +219,7 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject({ threadId }),
       annotations: READ,
     },
-    ({ threadId }) => run(async () => answer(await getThreadWithTurns(threadId))),
+    ({ threadId }) => run(async () => answer(await withSessionUsage(await getThreadWithTurns(threadId)))),
   );
 
   server.registerTool(

@@ -60,7 +60,7 @@ describe("POST /api/threads", () => {
 
     // Stored, not just echoed; read with its turns it also carries their usage (none yet).
     expect(thread.usage).toBeNull();
-    expect((await fetchThread(thread.id)).thread).toEqual({ ...thread, usage: ZERO_USAGE });
+    expect((await fetchThread(thread.id)).thread).toEqual({ ...thread, usage: ZERO_USAGE, usageWithSubagents: { ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0, subagents: [] } });
   });
 
   it("uses CONVERSATION_TIMEOUT_HOURS for the expiry, fractional hours included", async () => {

@@ -96,8 +96,10 @@ describe("GET /api/threads/:id stays consistent with the list", () => {
     const thread = await newThread({ toolName: "consistency-check" });
     await newTurn(thread.id, { role: "user", content: "hello", modelName: "m1" });
     const listed = (await json<{ items: Thread[] }>(await api.listThreads({ tool: "consistency-check" }))).items;
-    const single = (await fetchThread(thread.id)).thread;
+    // Usage needs the turns: the single thread has it, the list not.
+    const { usageWithSubagents, ...single } = (await fetchThread(thread.id)).thread;
     expect(single.usage).toEqual(ZERO_USAGE); // a user turn alone: no response yet
+    expect(usageWithSubagents).toMatchObject({ ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0 });
     expect(listed).toEqual([{ ...single, usage: null }]);
   });
 });
@@ -130,7 +132,9 @@ describe("GET /api/threads/:id/chain", () => {
     for (const [i, link] of chain.entries()) {
       const stored = await fetchThread(link.id);
       const { turns, ...thread } = link;
-      expect(thread).toEqual(stored.thread);
+      // A chain's threads carry their own usage; with sub-agents is the single thread's answer.
+      const { usageWithSubagents: _, ...storedThread } = stored.thread;
+      expect(thread).toEqual(storedThread);
       expect(turns).toEqual(stored.turns);
       expect(turns.map((t) => t.content)).toEqual([`question ${i}`, `answer ${i}`]);
     }

@@ -4,6 +4,7 @@ import { buildToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
 import { Composer } from "@/components/threads/composer";
+import { withSessionUsage } from "@/lib/db/session-usage";
 import { findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
 import { isUnanswered } from "@/lib/domain/chat";
 import { describeTimeout } from "@/lib/domain/expiry";
@@ -25,8 +26,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function ThreadPage({ params }: { params: Params }) {
-  const data = await findThreadWithTurns((await params).id);
-  if (!data) notFound();
+  const found = await findThreadWithTurns((await params).id);
+  if (!found) notFound();
+  const data = await withSessionUsage(found);
   const composer = <ThreadComposer thread={data.thread} lastTurn={data.turns.at(-1) ?? null} />;
   if (data.turns.length === 0) {
     return (
@@ -47,7 +49,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
   return (
     <>
       {/* The header (layout) reads no turns; the totals need them, so they head the conversation. */}
-      {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} />}
+      {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} />}
       <ol className="space-y-3" aria-label="Turns">
         {data.turns.map((turn) => (
           <li key={turn.id}>

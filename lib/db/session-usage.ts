@@ -1,0 +1,137 @@
+import "server-only";
+import { relationOf } from "@/lib/domain/links";
+import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
+import type { JsonObject, JsonValue, ThreadUsage, ThreadWithTurns, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
+import { threadUsage, turnUsages } from "@/lib/domain/usage";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { inChunks } from "./chunks";
+import { db } from "./client";
+import { partsFromStored } from "./mappers";
+
+/** Sub-agents nest rarely; a walk stops this deep (or at this many threads) whatever the data says. */
+const MAX_SUBAGENT_DEPTH = 20;
+const MAX_SUBAGENTS = 2_000;
+
+/**
+ * Adds `usageWithSubagents` to a thread read with its turns (the thread, its sub-agent threads
+ * recursively and the compaction runs of all of them), and to each compaction marker the run that
+ * wrote its summary.
+ */
+export async function withSessionUsage(entry: ThreadWithTurns): Promise<ThreadWithTurns> {
+  const { thread, turns } = entry;
+  const subagents = await subagentThreads(thread.id);
+  const usages = await storedUsages(subagents.map((s) => s.threadId));
+  const runs = await compactionRuns([thread.id, ...subagents.map((s) => s.threadId)]);
+  const reports = [...agentReports(thread.id, turns), ...subagents.flatMap((s) => agentReports(s.threadId, usages.get(s.threadId)?.turns ?? []))];
+  const nodes: SubagentNode[] = subagents.map((s) => ({ ...s, usage: usages.get(s.threadId)?.usage ?? threadUsage([]), lastResponse: usages.get(s.threadId)?.lastResponse ?? null }));
+  const own = thread.usage ?? threadUsage(turnUsages(turns));
+  const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
+  return {
+    thread: { ...thread, usageWithSubagents: sessionUsage(own, nodes, runs, reports) },
+    turns: turns.map((turn) => {
+      const key = turn.parts?.some((p) => p.type === "compaction") ? turn.modelMetadata?.logicalParentUuid : undefined;
+      const run = typeof key === "string" ? runsByMarker.get(key) : undefined;
+      return run ? { ...turn, compactionRun: run } : turn;
+    }),
+  };
+}
+
+type SubagentThread = Omit<SubagentNode, "usage" | "lastResponse">;
+
+/** The sub-agent threads below a thread, level by level (forks and continuations are no sub-agents). */
+async function subagentThreads(rootId: string): Promise<SubagentThread[]> {
+  const client = await db();
+  const found: SubagentThread[] = [];
+  const seen = new Set([rootId]);
+  let frontier = [rootId];
+  for (let depth = 0; depth < MAX_SUBAGENT_DEPTH && frontier.length > 0 && found.length < MAX_SUBAGENTS; depth++) {
+    const children = await inChunks(frontier, (chunk) =>
+      client.thread.findMany({ where: { parentThreadId: { in: chunk } }, select: { id: true, parentThreadId: true, title: true, metadata: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+    );
+    frontier = [];
+    for (const child of children) {
+      const relation = relationOf(child.metadata);
+      if (relation?.kind !== "subagent" || seen.has(child.id) || found.length >= MAX_SUBAGENTS) continue;
+      seen.add(child.id);
+      frontier.push(child.id);
+      found.push({ threadId: child.id, parentThreadId: child.parentThreadId!, title: child.title, agentId: relation.agentId, toolCallId: relation.toolCallId });
+    }
+  }
+  return found;
+}
+
+type LeanTurn = { parts: TurnPart[] | null };
+type StoredUsage = { usage: ThreadUsage; lastResponse: UsageCounts | null; turns: LeanTurn[] };
+
+/** Each thread's usage from its stored turns (reported, else estimated from the stored counts), its final response, and its turns' parts. */
+async function storedUsages(threadIds: string[]): Promise<Map<string, StoredUsage>> {
+  const result = new Map<string, StoredUsage>();
+  if (threadIds.length === 0) return result;
+  const client = await db();
+  const rows = await inChunks(threadIds, (chunk) =>
+    client.turn.findMany({
+      where: { threadId: { in: chunk } },
+      select: { seq: true, threadId: true, role: true, modelMetadata: true, parts: true, tokenEstimate: true },
+      orderBy: [{ threadId: "asc" }, { index: "asc" }],
+    }),
+  );
+  const counts = new Map(
+    (await inChunks(threadIds, (chunk) => client.turnTokenCount.findMany({ where: { threadId: { in: chunk }, tokenizer: DEFAULT_TOKENIZER_ID }, select: { turnSeq: true, tokens: true } }))).map((c) => [c.turnSeq, c.tokens]),
+  );
+  const byThread = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const list = byThread.get(row.threadId);
+    if (list) list.push(row);
+    else byThread.set(row.threadId, [row]);
+  }
+  for (const [threadId, turns] of byThread) {
+    const inputs = turns.map((t) => ({
+      role: t.role as TurnRole,
+      modelMetadata: parsed<JsonObject>(t.modelMetadata),
+      tokens: counts.get(t.seq) ?? null,
+      tokenEstimate: t.tokenEstimate,
+      // Only the parts' kinds and ids are read here, not the content they may share with the turn.
+      parts: partsFromStored(t.parts, ""),
+    }));
+    const usages = turnUsages(inputs);
+    const last = [...usages].reverse().find((u) => u !== null) ?? null;
+    result.set(threadId, {
+      usage: threadUsage(usages),
+      lastResponse: last ? countsOf(last) : null,
+      turns: inputs,
+    });
+  }
+  return result;
+}
+
+async function compactionRuns(threadIds: string[]): Promise<CompactionRunRecord[]> {
+  const client = await db();
+  const rows = await inChunks(threadIds, (chunk) => client.compactionRun.findMany({ where: { threadId: { in: chunk } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] }));
+  return rows.map((row) => ({ threadId: row.threadId, runId: row.runId, afterTurnKey: row.afterTurnKey, modelName: row.modelName, responses: parsed<{ usage: JsonValue }[]>(row.responses) ?? [] }));
+}
+
+/** The tool results of a thread that name a sub-agent, with what they report of it. */
+function agentReports(threadId: string, turns: readonly LeanTurn[]): AgentReportSighting[] {
+  const sightings: AgentReportSighting[] = [];
+  for (const turn of turns) {
+    for (const part of turn.parts ?? []) {
+      if (part.type !== "tool_result") continue;
+      const report = agentReportOf(part.agentReport);
+      if (report) sightings.push({ parentThreadId: threadId, toolCallId: part.toolCallId, agentId: typeof part.agentId === "string" ? part.agentId : null, report });
+    }
+  }
+  return sightings;
+}
+
+function countsOf({ inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, reasoningTokens }: UsageCounts): UsageCounts {
+  return { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, reasoningTokens };
+}
+
+function parsed<T>(text: string | null): T | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
