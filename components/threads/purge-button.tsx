@@ -2,10 +2,12 @@
 
 import { useRouter } from "next/navigation";
 import { usePurgeThread } from "@/lib/queries/hooks";
+import { useHydrated } from "@/lib/queries/use-hydrated";
 
 export function PurgeButton({ threadId, childCount }: { threadId: string; childCount: number }) {
   const router = useRouter();
   const purgeThread = usePurgeThread();
+  const hydrated = useHydrated();
   const purge = () => {
     const children = childCount > 0 ? `\n\n${childCount} continuation thread(s) keep their link to it and will show it as purged.` : "";
     if (!window.confirm(`Purge this thread and all its turns? This cannot be undone.${children}`)) return;
@@ -19,7 +21,7 @@ export function PurgeButton({ threadId, childCount }: { threadId: string; childC
       <button
         type="button"
         onClick={purge}
-        disabled={pending}
+        disabled={pending || !hydrated}
         className="rounded bg-red-600 px-3 py-1 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-60"
       >
         {pending ? "Purging…" : "Purge thread"}
