@@ -174,7 +174,7 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     await expect(totals.getByTestId("usage-figures")).toHaveText(
       `in ${n(sum((u) => u.input_tokens))} · cache read ${n(sum((u) => u.cache_read_input_tokens))} · cache write ${n(sum((u) => u.cache_creation_input_tokens))} · out ${n(sum((u) => u.output_tokens))}`,
     );
-    await expect(totals.getByTestId("usage-source")).toHaveText("reported");
+    await expect(totals.getByTestId("usage-source").first()).toHaveText("reported");
   });
 
   await test.step("the Task call links to its sub-agent, which links back to what spawned it", async () => {
