@@ -19,6 +19,8 @@ const SESSION = `${DIR}/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl`;
 const AGENT = `${DIR}/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl`;
 /** Claude Code 1.0.108: inline sidechains (linked by tool-call id) and failed tool calls. */
 const DEMO = "-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl";
+/** Claude Code 2.1.38: /model run as a local command, stored as system entries with terminal codes. */
+const MODEL_COMMAND = "-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl";
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
 type Usage = { input_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens: number };
@@ -31,6 +33,8 @@ type Entry = {
   requestId?: string;
   compactMetadata?: { trigger?: string; preTokens?: number; postTokens?: number };
   isCompactSummary?: boolean;
+  isMeta?: boolean;
+  content?: string;
   toolUseResult?: { agentId?: string };
   message?: { id?: string; model?: string; content?: string | Block[]; usage?: Usage };
 };
@@ -43,6 +47,9 @@ const entries = (relative: string): Entry[] =>
     .map((line) => JSON.parse(line) as Entry);
 const blocks = (entry: Entry): Block[] => (Array.isArray(entry.message?.content) ? entry.message.content : []);
 const n = (value: number) => value.toLocaleString("en-US");
+/** The text inside the first <tag>…</tag> of a string. */
+const inner = (text: string, tag: string) => new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text)![1]!;
+const ESC = "\u001b";
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
 /** A tool result's text as the source has it (a string or text blocks). */
 const resultText = (block: Block) =>
@@ -271,4 +278,74 @@ test("images are labelled placeholders, never fetched; long results load in full
   await expect(result).toContainText("THE END OF THE RESULT");
   await result.getByRole("button", { name: "Show less" }).click();
   await expect(result).not.toContainText("THE END OF THE RESULT");
+});
+
+test("slash commands are chips, local output a terminal block, caveats folded: no raw tags or escape codes", async ({ page, request, threads }) => {
+  const session = entries(SESSION);
+  const [sessionId] = await importFixture(request, threads, SESSION, [path.basename(SESSION, ".jsonl")]);
+  const stringContent = (e: Entry) => (typeof e.message?.content === "string" ? e.message.content : typeof e.content === "string" ? e.content : "");
+  const command = stringContent(session.find((e) => stringContent(e).includes("<command-name>/compact</command-name>"))!);
+  const args = inner(command, "command-args");
+  const stdout = inner(stringContent(session.find((e) => stringContent(e).startsWith("<local-command-stdout>"))!), "local-command-stdout");
+  const caveat = inner(stringContent(session.find((e) => e.isMeta && stringContent(e).includes("<local-command-caveat>"))!), "local-command-caveat");
+  // What the fixture holds: the raw forms the page must not show.
+  expect(args.length).toBeGreaterThan(10);
+  expect(stdout).toContain(`${ESC}[2m`);
+
+  await page.goto(`/threads/${sessionId}`);
+  const turns = page.getByRole("list", { name: "Turns" });
+
+  await test.step("the command is a chip with its arguments", async () => {
+    const chip = turns.getByTestId("command").filter({ hasText: "/compact" });
+    await expect(chip).toHaveCount(1);
+    await expect(chip.getByTestId("command-name")).toHaveText("/compact");
+    await expect(chip.getByTestId("command-args")).toHaveText(args);
+  });
+
+  await test.step("its output is a terminal block, dim where the terminal had it dim", async () => {
+    const firstLine = stdout.split("\n")[0]!.replaceAll(`${ESC}[2m`, "").replaceAll(`${ESC}[22m`, "");
+    expect(firstLine).toBe("Compacted (ctrl+o to see full summary)");
+    const block = turns.getByTestId("terminal-output").filter({ hasText: firstLine });
+    await expect(block).toHaveCount(1);
+    const dim = block.getByText(firstLine, { exact: true });
+    await expect(dim).toHaveCSS("opacity", /^0\.\d+$/);
+  });
+
+  await test.step("the caveat is folded: hidden until opened (by keyboard)", async () => {
+    const folded = turns.getByTestId("folded-turn").filter({ hasText: "Caveat" }).first();
+    await expect(folded.locator("summary")).toContainText("Caveat");
+    const text = folded.getByText(caveat.slice(0, 40));
+    await expect(text).toBeHidden();
+    await folded.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(text).toBeVisible();
+  });
+
+  await test.step("nowhere on the page, hidden parts included, a raw tag or escape code", async () => {
+    const shown = await page.evaluate(() => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+        acceptNode: (node) => (node.parentElement?.closest("script, style, template") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+      });
+      const texts: string[] = [];
+      while (walker.nextNode()) texts.push(walker.currentNode.textContent ?? "");
+      return texts.join("");
+    });
+    expect(shown).toContain("/compact");
+    for (const raw of ["[2m", "[22m", ESC, "<command-name>", "<command-args>", "<local-command-stdout>", "<local-command-caveat>"]) expect(shown).not.toContain(raw);
+  });
+});
+
+test("a local command stored as system entries (/model) is a chip and a styled terminal block", async ({ page, request, threads }) => {
+  const lines = entries(MODEL_COMMAND);
+  const output = lines.find((e) => e.type === "system" && e.content?.startsWith("<local-command-stdout>"))!.content!;
+  const bold = /\u001b\[1m([^\u001b]*)\u001b\[22m/.exec(output)![1]!;
+  const [id] = await importFixture(request, threads, MODEL_COMMAND, [path.basename(MODEL_COMMAND, ".jsonl")]);
+  await page.goto(`/threads/${id}`);
+  const turns = page.getByRole("list", { name: "Turns" });
+  await expect(turns.getByTestId("command-name").filter({ hasText: "/model" })).toHaveCount(1);
+  const block = turns.getByTestId("terminal-output").filter({ hasText: bold });
+  await expect(block).toBeVisible();
+  await expect(block.getByText(bold, { exact: true })).toHaveCSS("font-weight", "700");
+  await expect(turns).not.toContainText("[1m");
+  await expect(turns).not.toContainText("<command-name>");
 });

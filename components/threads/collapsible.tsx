@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { useId, useState, type ReactNode } from "react";
 import type { Turn } from "@/lib/domain/types";
 import { useTurn } from "@/lib/queries/hooks";
+import { AnsiText } from "./ansi";
 
 /** Above this, a loaded turn is shown as plain text: Markdown and highlighting would stall the tab. */
 const MARKDOWN_LIMIT = 200_000;
@@ -61,7 +62,7 @@ export function Collapsible({
           children
         ) : content.length > MARKDOWN_LIMIT ? (
           <pre className="text-sm break-words whitespace-pre-wrap" data-testid="plain-content">
-            {content}
+            <AnsiText text={content} />
           </pre>
         ) : (
           <MarkdownContent text={content} />

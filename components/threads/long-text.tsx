@@ -2,34 +2,33 @@
 
 import { useId, useState } from "react";
 import { formatInteger } from "@/lib/format";
-import { partText, type PartField } from "./part-text";
+import { AnsiText } from "./ansi";
+import { refText, type TextRef } from "./part-text";
 import { useTurn } from "@/lib/queries/hooks";
 
-
 /**
- * A long part's text (tool arguments, a tool result, thinking) as plain text: the page carries only
- * its start; "Show all" loads the part's turn from `fullUrl` and shows the whole field, "Show less"
- * goes back to the start. Never Markdown, never HTML: the text is untrusted.
+ * A long part's text (tool arguments, a tool result, thinking) or a long block of a turn (terminal
+ * output) as plain text: the page carries only its start; "Show all" loads the turn from `fullUrl`
+ * and shows the whole text `textRef` points at, "Show less" goes back to the start. Never Markdown,
+ * never HTML: the text is untrusted; terminal escape codes are styled (AnsiText).
  */
 export function LongText({
   preview,
   total,
   fullUrl,
-  partIndex,
-  field,
+  textRef,
   className,
 }: {
   preview: string;
   total: number;
   fullUrl: string;
-  partIndex: number;
-  field: PartField;
+  textRef: TextRef;
   className: string;
 }) {
   const [expanded, setExpanded] = useState(false);
   const full = useTurn(fullUrl);
   const id = useId();
-  const text = full.turn === null ? null : partText(full.turn.parts?.[partIndex], field);
+  const text = full.turn === null ? null : refText(full.turn, textRef);
   const error = full.error ?? (full.turn !== null && text === null ? "The turn no longer has this part" : null);
   // The whole text once it is loaded; until then the start, with the toggle saying it is loading.
   const open = expanded && text !== null;
@@ -41,7 +40,7 @@ export function LongText({
   return (
     <div>
       <pre id={id} className={className}>
-        {shown}
+        <AnsiText text={shown} />
         {!open && <span className="text-zinc-400">{"\n"}…</span>}
       </pre>
       <button

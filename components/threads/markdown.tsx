@@ -2,6 +2,7 @@ import Markdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
+import { stripAnsi } from "@/lib/domain/ansi";
 import { remarkHtmlAsText } from "@/lib/markdown/html-as-text";
 
 /**
@@ -41,6 +42,8 @@ const components: Components = {
 /**
  * Untrusted conversation content as Markdown: raw HTML shown as text, then sanitised (which also
  * drops javascript: and other unsafe URLs), then code highlighted. Rendered on the server.
+ * Terminal escape codes are dropped: Markdown has no place for their styles, and raw they show as
+ * "[2m" litter.
  */
 export function MarkdownContent({ text }: { text: string }) {
   return (
@@ -50,7 +53,7 @@ export function MarkdownContent({ text }: { text: string }) {
         rehypePlugins={[rehypeSanitize, [rehypeHighlight, { detect: false, ignoreMissing: true }]]}
         components={components}
       >
-        {text}
+        {stripAnsi(text)}
       </Markdown>
     </div>
   );

@@ -2,10 +2,14 @@
  * The text the conversation view shows for one field of a turn's part, on the server (the
  * preview) and in the browser (the whole of it, loaded on demand): one function, so both agree.
  */
-import type { TurnPart } from "@/lib/domain/types";
+import { describeTurn } from "@/lib/domain/transcript-display";
+import type { Turn, TurnPart } from "@/lib/domain/types";
 import { formatJson, toolResultText } from "@/lib/format";
 
 export type PartField = "arguments" | "content" | "text";
+
+/** Which text of a turn: a field of one of its parts, or a block of its display (describeTurn). */
+export type TextRef = { partIndex: number; field: PartField } | { block: number };
 
 /** Past this, a part's text is sent as its start, with a toggle that loads the rest. */
 export const PART_PREVIEW_CHARS = 4_000;
@@ -20,4 +24,14 @@ export function partText(part: TurnPart | undefined, field: PartField): string |
 /** The API address of a turn, for loading it in full (the UI shows expired threads too). */
 export function turnUrl(turn: { threadId: string; index: number }): string {
   return `/api/threads/${turn.threadId}/turns/${turn.index}?includeExpired=1`;
+}
+
+/** The text `ref` points at in a turn (loaded in full), or null when the turn has no such text. */
+export function refText(turn: Turn, ref: TextRef): string | null {
+  if ("field" in ref) return partText(turn.parts?.[ref.partIndex], ref.field);
+  const block = describeTurn(turn).blocks?.[ref.block];
+  if (!block) return null;
+  if (block.kind === "command") return block.args;
+  if (block.kind === "shell") return block.command;
+  return block.text;
 }

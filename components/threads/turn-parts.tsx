@@ -4,9 +4,10 @@ import { displayTitle } from "@/lib/domain/title";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { compactionLabel, contentPreview, formatCount, formatInteger, formatJson, plural, toolResultText } from "@/lib/format";
 import { Collapsible } from "./collapsible";
+import { AnsiText } from "./ansi";
 import { LongText } from "./long-text";
 import { MarkdownContent } from "./markdown";
-import { PART_PREVIEW_CHARS, turnUrl, type PartField } from "./part-text";
+import { PART_PREVIEW_CHARS, turnUrl, type PartField, type TextRef } from "./part-text";
 import { argumentHint, turnAnchor, type ToolCallPart, type ToolIndex, type ToolResultPart, type TurnRef } from "./tool-index";
 
 /** Past these, Markdown starts collapsed to a fixed height. */
@@ -18,9 +19,9 @@ export const LONG_LINES = 30;
  */
 export const PREVIEW_CHARS = 8_192;
 
-const PRE = "max-w-full overflow-x-auto rounded bg-white p-2 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-zinc-800";
-const CHEVRON = "inline-block shrink-0 text-zinc-400 transition-transform group-open:rotate-90";
-const SUMMARY = "flex cursor-pointer list-none flex-wrap items-center gap-x-2 gap-y-1 px-3 py-2 [&::-webkit-details-marker]:hidden";
+export const PRE = "max-w-full overflow-x-auto rounded bg-white p-2 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-zinc-800";
+export const CHEVRON = "inline-block shrink-0 text-zinc-400 transition-transform group-open:rotate-90";
+export const SUMMARY = "flex cursor-pointer list-none flex-wrap items-center gap-x-2 gap-y-1 px-3 py-2 [&::-webkit-details-marker]:hidden";
 
 /** Whether a turn is shown by its parts: it has some besides text (text-only turns show their content). */
 export function hasStructuredParts(turn: Turn): boolean {
@@ -98,8 +99,22 @@ function TextPart({ text, turn, partIndex }: { text: string; turn: Turn; partInd
 /** Plain text of a part's field: whole when short, else its start and a toggle that loads the rest. */
 function PartText({ text, source, partIndex, field }: { text: string; source: { threadId: string; index: number }; partIndex: number; field: PartField }) {
   if (text === "") return <p className="text-xs text-zinc-500 italic">(empty)</p>;
-  if (text.length <= PART_PREVIEW_CHARS) return <pre className={PRE}>{text}</pre>;
-  return <LongText preview={contentPreview(text, PART_PREVIEW_CHARS)} total={text.length} fullUrl={turnUrl(source)} partIndex={partIndex} field={field} className={PRE} />;
+  return <PlainText text={text} source={source} textRef={{ partIndex, field }} className={PRE} />;
+}
+
+/**
+ * Untrusted text as a terminal shows it (escape codes styled, never raw): whole when short, else
+ * its start and a toggle that loads the rest of what `textRef` points at.
+ */
+export function PlainText({ text, source, textRef, className }: { text: string; source: { threadId: string; index: number }; textRef: TextRef; className: string }) {
+  if (text.length <= PART_PREVIEW_CHARS) {
+    return (
+      <pre className={className}>
+        <AnsiText text={text} />
+      </pre>
+    );
+  }
+  return <LongText preview={contentPreview(text, PART_PREVIEW_CHARS)} total={text.length} fullUrl={turnUrl(source)} textRef={textRef} className={className} />;
 }
 
 function ThinkingPart({ text, redacted, turn, partIndex }: { text: string; redacted: boolean; turn: Turn; partIndex: number }) {

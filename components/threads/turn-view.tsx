@@ -1,11 +1,13 @@
 import { attributionBesideRole, roleLabel } from "@/lib/domain/attribution";
 import { chatMark } from "@/lib/domain/chat";
+import { describeTurn } from "@/lib/domain/transcript-display";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { contentPreview, formatCount, formatDateTime, plural } from "@/lib/format";
 import { Collapsible } from "./collapsible";
 import { MarkdownContent } from "./markdown";
 import { turnUrl } from "./part-text";
 import { buildToolIndex, turnAnchor, type ToolIndex } from "./tool-index";
+import { DisplayBlocks, Folded } from "./transcript-blocks";
 import { CompactionMarker, hasStructuredParts, LONG_CHARS, LONG_LINES, PREVIEW_CHARS, TurnParts } from "./turn-parts";
 import { CompactionRunLine, TurnUsageLine } from "./usage";
 import { TurnMenu } from "./turn-menu";
@@ -20,8 +22,9 @@ const ROLE_STYLE: Record<Turn["role"], string> = {
 
 /**
  * One turn: role, attribution, time, referenced files and images (names only), then its parts
- * (tool calls, results, thinking, compaction; see TurnParts) or, for plain turns, its content, and
- * the usage of a model response. `tools` pairs calls with results across the page's turns; without
+ * (tool calls, results, thinking, compaction; see TurnParts) or, for plain turns, its content as
+ * its agent shows it (commands as chips, terminal output, injected context and meta entries
+ * folded: describeTurn), and the usage of a model response. `tools` pairs calls with results across the page's turns; without
  * it only this turn's own are paired.
  */
 export function TurnView({ turn, number, threadLabel, tools, menu = false }: { turn: Turn; number: number; threadLabel?: string; tools?: ToolIndex; menu?: boolean }) {
@@ -72,11 +75,23 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
         </p>
       )}
       <div className="min-w-0 px-4 py-3">
-        {structured ? <TurnParts turn={turn} tools={tools ?? buildToolIndex([{ turn, number }])} /> : <PlainContent turn={turn} />}
+        {structured ? <TurnParts turn={turn} tools={tools ?? buildToolIndex([{ turn, number }])} /> : <DisplayedContent turn={turn} />}
       </div>
       {turn.usage && <TurnUsageLine usage={turn.usage} />}
       {turn.compactionRun && <CompactionRunLine run={turn.compactionRun} />}
     </article>
+  );
+}
+
+/** A turn without structured parts: its blocks (describeTurn) or its Markdown, folded when it is meta or injected context. */
+function DisplayedContent({ turn }: { turn: Turn }) {
+  const display = describeTurn(turn);
+  const body = display.blocks ? <DisplayBlocks blocks={display.blocks} turn={turn} /> : <PlainContent turn={turn} />;
+  if (display.folded === null) return body;
+  return (
+    <Folded label={display.folded} size={turn.content.length} testId="folded-turn">
+      {body}
+    </Folded>
   );
 }
 

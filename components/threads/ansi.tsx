@@ -1,0 +1,70 @@
+import { Fragment, type CSSProperties } from "react";
+import { hasAnsi, parseAnsi, type AnsiColor, type AnsiStyle } from "@/lib/domain/ansi";
+
+/** Past this many styled runs the rest is shown unstyled: a page need not draw a million spans. */
+const MAX_STYLED_RUNS = 5_000;
+
+/** The 16 terminal colours, darkened where the usual ones are unreadable on a white page. */
+const FOREGROUND_16 = [
+  "#27272a", "#b91c1c", "#15803d", "#a16207", "#1d4ed8", "#a21caf", "#0e7490", "#71717a",
+  "#52525b", "#dc2626", "#16a34a", "#ca8a04", "#2563eb", "#c026d3", "#0891b2", "#a1a1aa",
+];
+/** As backgrounds, light tints, so the default (dark) text stays readable on them. */
+const BACKGROUND_16 = [
+  "#d4d4d8", "#fecaca", "#bbf7d0", "#fef08a", "#bfdbfe", "#f5d0fe", "#a5f3fc", "#f4f4f5",
+  "#a1a1aa", "#fca5a5", "#86efac", "#fde047", "#93c5fd", "#f0abfc", "#67e8f9", "#ffffff",
+];
+const DEFAULT_FOREGROUND = "#27272a";
+const DEFAULT_BACKGROUND = "#ffffff";
+const CUBE = [0, 95, 135, 175, 215, 255];
+
+/** xterm's 256 colours: the 16, a 6×6×6 cube, then 24 greys; truecolour as given. */
+function cssColor(color: AnsiColor, palette16: string[]): string {
+  if ("rgb" in color) return `rgb(${color.rgb.join(" ")})`;
+  const n = color.index;
+  if (n < 16) return palette16[n]!;
+  if (n < 232) {
+    const c = n - 16;
+    return `rgb(${CUBE[Math.floor(c / 36)]} ${CUBE[Math.floor(c / 6) % 6]} ${CUBE[c % 6]})`;
+  }
+  const grey = 8 + (n - 232) * 10;
+  return `rgb(${grey} ${grey} ${grey})`;
+}
+
+function cssOf(style: AnsiStyle): CSSProperties {
+  let color = style.fg && cssColor(style.fg, FOREGROUND_16);
+  let background = style.bg && cssColor(style.bg, BACKGROUND_16);
+  if (style.inverse) [color, background] = [background ?? DEFAULT_BACKGROUND, color ?? DEFAULT_FOREGROUND];
+  const lines = [style.underline && "underline", style.strike && "line-through"].filter(Boolean).join(" ");
+  return {
+    ...(color ? { color } : {}),
+    ...(background ? { backgroundColor: background } : {}),
+    ...(style.bold ? { fontWeight: 700 } : {}),
+    ...(style.dim ? { opacity: 0.6 } : {}),
+    ...(style.italic ? { fontStyle: "italic" } : {}),
+    ...(lines ? { textDecorationLine: lines } : {}),
+    ...(style.hidden ? { visibility: "hidden" } : {}),
+  };
+}
+
+/**
+ * Terminal output as the terminal showed it: colours and emphasis as inline styles on spans,
+ * cursor movement and other control sequences dropped (lib/domain/ansi.ts). React elements only:
+ * nothing from the text is ever read as HTML.
+ */
+export function AnsiText({ text }: { text: string }) {
+  if (!hasAnsi(text)) return <>{text}</>;
+  return (
+    <>
+      {parseAnsi(text, { maxSegments: MAX_STYLED_RUNS }).map((segment, i) =>
+        segment.style ? (
+          <span key={i} style={cssOf(segment.style)}>
+            {segment.text}
+          </span>
+        ) : (
+          <Fragment key={i}>{segment.text}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
