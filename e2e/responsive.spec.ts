@@ -53,6 +53,24 @@ test("long unbroken names wrap at 390px: file path, tool name, model name", asyn
   expect(time!.y).toBeGreaterThanOrEqual(title!.y + title!.height - 1);
 });
 
+test("on a phone the thread id stays on one line, cut with an ellipsis, beside its copy button", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`/threads/${DEMO_IDS.debug}`);
+  const id = page.getByTestId("thread-id");
+  await expect(id).toHaveText(DEMO_IDS.debug);
+  await expect(id).toHaveAttribute("title", DEMO_IDS.debug);
+  const { height, lineHeight, overflow } = await id.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return { height: el.getBoundingClientRect().height, lineHeight: parseFloat(style.lineHeight), overflow: style.textOverflow };
+  });
+  expect(height, "the id wraps onto more than one line").toBeLessThan(lineHeight * 1.5);
+  expect(overflow).toBe("ellipsis");
+  const copy = page.getByRole("button", { name: "Copy continuation id" });
+  await expect(copy).toBeVisible();
+  const box = (await copy.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+});
+
 test("the list and a thread work by keyboard", async ({ page }) => {
   await page.goto("/threads");
   // From the top of the page, Tab passes the skip link and the navigation, then reaches the search box.

@@ -63,9 +63,11 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         </a>
       </div>
       <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
-        <div className="flex min-w-0 items-center gap-2 sm:col-span-2 lg:col-span-3">
-          <dt className="text-zinc-500">Id</dt>
-          <dd className="min-w-0 font-mono text-xs break-all" data-testid="thread-id">
+        {/* One line, cut with an ellipsis where it must be (the copy button has it whole); on a
+            phone the buttons wrap below it rather than squeezing it into a column. */}
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 sm:col-span-2 lg:col-span-3">
+          <dt className="shrink-0 text-zinc-500">Id</dt>
+          <dd className="max-w-[calc(100%-2rem)] min-w-0 truncate font-mono text-xs" data-testid="thread-id" title={thread.id}>
             {thread.id}
           </dd>
           <CopyButton text={thread.id} label="Copy continuation id" />
