@@ -109,3 +109,20 @@ test("the thread list and thread page show real token counts, and budget rows li
   await page.getByRole("link", { name: "#1", exact: true }).click();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]+#turn-[0-9a-f-]+$/);
 });
+
+test("the cumulative chart names its axes, and no two threshold labels overlap (a 400k window)", async ({ page }) => {
+  await page.goto(`/threads/${DEMO_IDS.debug}/budget?model=gpt-5&contextWindow=400000`);
+  const chart = page.getByTestId("cumulative-chart");
+  await expect(chart.getByTestId("x-axis-title")).toHaveText("Turn");
+  await expect(chart.getByTestId("y-axis-title")).toHaveText("Cumulative tokens");
+  // At 400k, Claude Code (367k), Codex (360k), OpenCode (380k) and Pi (383,616) are within 24k.
+  const labels = chart.getByTestId("threshold-label");
+  await expect(labels).toHaveText(["Claude Code", "Codex", "Gemini CLI", "OpenCode", "Pi", "Aider"]);
+  const boxes = await labels.evaluateAll((elements) => elements.map((el) => ({ name: el.textContent, ...el.getBoundingClientRect().toJSON() }) as { name: string; top: number; bottom: number; left: number; right: number }));
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const apart = a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;
+      expect(apart, `${a.name} and ${b.name} overlap`).toBe(true);
+    }
+  }
+});

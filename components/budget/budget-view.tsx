@@ -4,10 +4,10 @@ import { usePathname, useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useId, useMemo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
 import { formatCount } from "@/lib/format";
 import type { ContextPreview } from "@/lib/context/types";
 import { useContextPreview } from "@/lib/queries/hooks";
+import { CumulativeChart } from "./cumulative-chart";
 import type { ContextSelection } from "@/lib/queries/threads";
 import { budgetSelectionQuery } from "@/lib/queries/url-state";
 
@@ -245,59 +245,5 @@ function PreviewBody({ data }: { data: ContextPreview }) {
         </pre>
       </section>
     </>
-  );
-}
-
-/** Cumulative tokens per turn across the chain, with the points where each agent would compact. */
-function CumulativeChart({ data }: { data: ContextPreview }) {
-  const cumulative = cumulativeTokens(data.perTurn.map((t) => t.tokens));
-  const window = data.allocation.total;
-  const policies = compactionPolicies(window, data.model?.maxOutputTokens ?? null);
-  const max = Math.max(window, cumulative.at(-1) ?? 0);
-  const width = 720;
-  const height = 220;
-  const x = (i: number) => (cumulative.length <= 1 ? 0 : (i / (cumulative.length - 1)) * width);
-  const y = (v: number) => height - (v / max) * height;
-  const points = cumulative.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  return (
-    <section aria-labelledby="chart-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-      <h2 id="chart-heading" className="text-lg font-semibold">
-        Cumulative tokens per turn
-      </h2>
-      <svg viewBox={`0 0 ${width} ${height}`} className="mt-2 h-56 w-full" role="img" aria-label="Cumulative tokens across the chain, with compaction thresholds">
-        {policies.map((p) => (
-          <g key={p.agent}>
-            <line x1={0} x2={width} y1={y(p.threshold)} y2={y(p.threshold)} stroke="#d4d4d8" strokeDasharray="4 4" />
-            <text x={4} y={y(p.threshold) - 3} fontSize="11" fill="#71717a">
-              {p.agent}
-            </text>
-          </g>
-        ))}
-        <polyline points={points} fill="none" stroke="#4f46e5" strokeWidth="2" />
-      </svg>
-      <table className="mt-2 w-full text-sm">
-        <thead className="text-left text-zinc-500">
-          <tr>
-            <th className="py-1">Agent</th>
-            <th className="py-1">Rule</th>
-            <th className="py-1 text-right">Threshold</th>
-            <th className="py-1 text-right">Would compact at</th>
-          </tr>
-        </thead>
-        <tbody>
-          {policies.map((p) => {
-            const at = firstTurnOver(cumulative, p.threshold);
-            return (
-              <tr key={p.agent} className="border-t border-zinc-100">
-                <td className="py-1">{p.agent}</td>
-                <td className="py-1 text-zinc-600">{p.rule}</td>
-                <td className="py-1 text-right font-mono">{p.threshold.toLocaleString("en-US")}</td>
-                <td className="py-1 text-right">{at ? `turn ${at}` : "not reached"}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </section>
   );
 }
