@@ -349,3 +349,25 @@ test("a local command stored as system entries (/model) is a chip and a styled t
   await expect(turns).not.toContainText("[1m");
   await expect(turns).not.toContainText("<command-name>");
 });
+
+test("a Codex session's injected environment context is folded above the turns, never shown as raw tags", async ({ page, request, threads }) => {
+  const relative = "sessions/2025/09/19/rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl";
+  const text = readFileSync(path.join(process.cwd(), "fixtures/real/codex", relative), "utf8");
+  const context = text
+    .split("\n")
+    .filter((line) => line.includes("<environment_context>"))
+    .map((line) => JSON.parse(line) as { payload: { content: { text: string }[] } })[0]!.payload.content[0]!.text;
+  const cwd = inner(context, "cwd");
+  const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, { data: Buffer.from(text, "utf8"), headers: { "content-type": "application/json" } });
+  expect(response.status(), await response.text()).toBe(201);
+  const { threadIds } = (await response.json()) as { threadIds: string[] };
+  for (const id of threadIds) threads.track(id);
+
+  await page.goto(`/threads/${threadIds[0]}`);
+  const folded = page.getByTestId("folded-context").filter({ hasText: "Environment context" });
+  await expect(folded).toHaveCount(1);
+  await expect(folded.getByText(cwd)).toBeHidden();
+  await folded.locator("summary").click();
+  await expect(folded.getByText(cwd)).toBeVisible();
+  await expect(page.locator("main")).not.toContainText("<environment_context>");
+});

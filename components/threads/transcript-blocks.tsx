@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
-import type { DisplayBlock, TextFormat } from "@/lib/domain/transcript-display";
-import type { Turn } from "@/lib/domain/types";
+import { parseWrappedContent, type DisplayBlock, type TextFormat } from "@/lib/domain/transcript-display";
+import type { JsonObject, Turn } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
+import { AnsiText } from "./ansi";
 import { MarkdownContent } from "./markdown";
 import { CHEVRON, PlainText, PREVIEW_CHARS, SUMMARY } from "./turn-parts";
 
@@ -92,5 +93,33 @@ export function Folded({ label, size, testId, children }: { label: string; size:
       </summary>
       <div className="min-w-0 border-t border-zinc-200 px-3 py-2">{children}</div>
     </details>
+  );
+}
+
+/**
+ * What an agent injected before the conversation and the importer kept as the thread's initial
+ * context (Codex's environment context and instructions, lib/importers/codex/handlers.ts): folded
+ * under its label, above the turns.
+ */
+export function InjectedContext({ context }: { context: JsonObject | null }) {
+  const texts = [context?.environmentContext, context?.instructions].filter((v): v is string => typeof v === "string" && v.trim() !== "");
+  const blocks = texts.flatMap((text) => parseWrappedContent(text) ?? [{ kind: "folded", label: "Instructions", text, format: "markdown" } as const]);
+  if (blocks.length === 0) return null;
+  return (
+    <div className="mb-3 space-y-2" data-testid="injected-context">
+      {blocks.map((block, i) =>
+        block.kind === "folded" ? (
+          <Folded key={i} label={block.label} size={block.text.length} testId="folded-context">
+            {block.format === "markdown" && block.text.length <= PREVIEW_CHARS ? (
+              <MarkdownContent text={block.text} />
+            ) : (
+              <pre className={PLAIN}>
+                <AnsiText text={block.text} />
+              </pre>
+            )}
+          </Folded>
+        ) : null,
+      )}
+    </div>
   );
 }

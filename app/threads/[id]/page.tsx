@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { buildToolIndex } from "@/components/threads/tool-index";
+import { InjectedContext } from "@/components/threads/transcript-blocks";
 import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
 import { Composer } from "@/components/threads/composer";
@@ -50,6 +51,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
     <>
       {/* The header (layout) reads no turns; the totals need them, so they head the conversation. */}
       {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} />}
+      <InjectedContext context={data.thread.initialContext} />
       <ol className="space-y-3" aria-label="Turns">
         {data.turns.map((turn) => (
           <li key={turn.id}>
