@@ -371,3 +371,25 @@ test("a Codex session's injected environment context is folded above the turns, 
   await expect(folded.getByText(cwd)).toBeVisible();
   await expect(page.locator("main")).not.toContainText("<environment_context>");
 });
+
+test("a Gemini CLI slash command is its chip, the prompt it expanded to folded", async ({ page, request, threads }) => {
+  const relative = "tmp/9da8b3dfb8655182ac1f0e66601c367e34f8d18447a29759eeba4d7e45dc60ea/chats/session-2026-04-23T12-52-0ab84937.jsonl";
+  const text = readFileSync(path.join(process.cwd(), "fixtures/real/gemini-cli", relative), "utf8");
+  const record = text
+    .split("\n")
+    .filter((line) => line.includes('"displayContent":[{"text":"/init"}]'))
+    .map((line) => JSON.parse(line) as { content: { text: string }[] })[0]!;
+  const expanded = record.content[0]!.text.trim().split("\n")[0]!;
+  const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, { data: Buffer.from(text, "utf8"), headers: { "content-type": "application/json" } });
+  expect(response.status(), await response.text()).toBe(201);
+  const { threadIds } = (await response.json()) as { threadIds: string[] };
+  for (const id of threadIds) threads.track(id);
+
+  await page.goto(`/threads/${threadIds[0]}`);
+  const turns = page.getByRole("list", { name: "Turns" });
+  await expect(turns.getByTestId("command-name")).toHaveText(["/init"]);
+  const folded = turns.getByTestId("folded-block").filter({ hasText: "Expanded prompt" });
+  await expect(folded.getByText(expanded.slice(0, 40))).toBeHidden();
+  await folded.locator("summary").click();
+  await expect(folded.getByText(expanded.slice(0, 40))).toBeVisible();
+});

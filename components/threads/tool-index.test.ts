@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { compactionLabel, formatInteger, formatJson, toolResultText, usageSummary } from "@/lib/format";
-import { partText } from "./part-text";
+import { partText, refText } from "./part-text";
 import { argumentHint, buildToolIndex } from "./tool-index";
 
 function turn(id: string, index: number, parts: TurnPart[]): Turn {
@@ -101,6 +101,14 @@ describe("part texts", () => {
     expect(partText({ type: "thinking", text: "hmm" }, "text")).toBe("hmm");
     expect(partText({ type: "thinking", text: "hmm" }, "content")).toBeNull();
     expect(partText(undefined, "text")).toBeNull();
+  });
+
+  it("reads a display block of a turn's content (a long terminal block loaded in full)", () => {
+    const output = { ...turn("u", 0, []), role: "user" as const, parts: null, content: "<command-name>/x</command-name><local-command-stdout>\u001b[2mfull output\u001b[22m</local-command-stdout>" };
+    expect(refText(output, { block: 1 })).toBe("\u001b[2mfull output\u001b[22m");
+    expect(refText(output, { block: 0 })).toBe("");
+    expect(refText(output, { block: 2 })).toBeNull();
+    expect(refText(output, { partIndex: 0, field: "text" })).toBeNull();
   });
 });
 
