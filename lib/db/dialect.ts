@@ -208,3 +208,28 @@ export async function ancestorIds(db: Database, id: string, maxDepth: number): P
   );
   return rows.map((row) => row.id);
 }
+
+/**
+ * The context an estimated usage starts a page of turns with (lib/domain/usage.ts turnUsages):
+ * the tokens of the thread's turns before `start` since its last compaction marker (the marker
+ * included), each its stored `tokenizer` count, else its estimate. Zero at the thread's start.
+ */
+export async function contextTokensBefore(db: Database, threadId: string, start: number, tokenizer: string): Promise<number> {
+  if (start <= 0) return 0;
+  const kind = databaseKind(db);
+  const [row] = await run<{ tokens: number | bigint | null }[]>(
+    db,
+    kind,
+    `SELECT SUM(COALESCE(c."tokens", t."tokenEstimate")) AS tokens
+       FROM "Turn" t LEFT JOIN "TurnTokenCount" c ON c."turnSeq" = t."seq" AND c."tokenizer" = ?
+      WHERE t."threadId" = ? AND t."index" < ?
+        AND t."index" >= COALESCE((SELECT MAX(m."index") FROM "Turn" m WHERE m."threadId" = ? AND m."index" < ? AND m."parts" LIKE ?), 0)`,
+    tokenizer,
+    threadId,
+    start,
+    threadId,
+    start,
+    containsPattern(`"type":"compaction"`),
+  );
+  return Number(row?.tokens ?? 0);
+}

@@ -1,7 +1,7 @@
 import "server-only";
 import { relationOf } from "@/lib/domain/links";
 import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
-import type { JsonObject, JsonValue, ThreadUsage, ThreadWithTurns, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
+import type { JsonObject, JsonValue, ThreadHead, ThreadUsage, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
 import { threadUsage, turnUsages } from "@/lib/domain/usage";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
@@ -17,16 +17,19 @@ const MAX_SUBAGENTS = 2_000;
  * recursively and the compaction runs of all of them), and to each compaction marker the run that
  * wrote its summary.
  */
-export async function withSessionUsage(entry: ThreadWithTurns): Promise<ThreadWithTurns> {
+export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<T> {
   const { thread, turns } = entry;
   const subagents = await subagentThreads(thread.id);
-  const usages = await storedUsages(subagents.map((s) => s.threadId));
+  // A thread read in part: its own tool results are read from the store, as its sub-agents' are.
+  const usages = await storedUsages([...(entry.turnsTruncated ? [thread.id] : []), ...subagents.map((s) => s.threadId)]);
   const runs = await compactionRuns([thread.id, ...subagents.map((s) => s.threadId)]);
-  const reports = [...agentReports(thread.id, turns), ...subagents.flatMap((s) => agentReports(s.threadId, usages.get(s.threadId)?.turns ?? []))];
+  const ownTurns = entry.turnsTruncated ? (usages.get(thread.id)?.turns ?? []) : turns;
+  const reports = [...agentReports(thread.id, ownTurns), ...subagents.flatMap((s) => agentReports(s.threadId, usages.get(s.threadId)?.turns ?? []))];
   const nodes: SubagentNode[] = subagents.map((s) => ({ ...s, usage: usages.get(s.threadId)?.usage ?? threadUsage([]), lastResponse: usages.get(s.threadId)?.lastResponse ?? null }));
   const own = thread.usage ?? threadUsage(turnUsages(turns));
   const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
   return {
+    ...entry,
     thread: { ...thread, usageWithSubagents: sessionUsage(own, nodes, runs, reports) },
     turns: turns.map((turn) => {
       const key = turn.parts?.some((p) => p.type === "compaction") ? turn.modelMetadata?.logicalParentUuid : undefined;
@@ -34,6 +37,11 @@ export async function withSessionUsage(entry: ThreadWithTurns): Promise<ThreadWi
       return run ? { ...turn, compactionRun: run } : turn;
     }),
   };
+}
+
+/** A thread's usage over all its stored turns, read without their content (for a thread too long to read whole). */
+export async function storedThreadUsage(threadId: string): Promise<ThreadUsage> {
+  return (await storedUsages([threadId])).get(threadId)?.usage ?? threadUsage([]);
 }
 
 type SubagentThread = Omit<SubagentNode, "usage" | "lastResponse">;

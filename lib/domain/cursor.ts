@@ -19,3 +19,14 @@ export function decodeCursor(raw: string): ListCursor | null {
   if (Number.isNaN(lastUpdatedAt.getTime()) || lastUpdatedAt.toISOString() !== iso) return null;
   return { lastUpdatedAt, id };
 }
+
+/** A page of turns' cursor: the index the next page starts at, opaque to clients. */
+export function encodeTurnCursor(index: number): string {
+  return Buffer.from(`turn:${index}`, "utf8").toString("base64url");
+}
+
+/** The index a turn cursor we issued names; null for anything else. */
+export function decodeTurnCursor(raw: string): number | null {
+  const match = /^turn:(0|[1-9]\d{0,9})$/.exec(Buffer.from(raw, "base64url").toString("utf8"));
+  return match ? Number(match[1]) : null;
+}

@@ -112,4 +112,10 @@ export type Thread = {
 
 export type ThreadWithTurns = { thread: Thread; turns: Turn[] };
 
+/**
+ * GET /api/threads/:id: the thread with its first turns; past THREAD_TURN_CAP, `turnsTruncated`
+ * and `moreTurns`, the paged endpoint's address for the rest.
+ */
+export type ThreadHead = ThreadWithTurns & { turnsTruncated?: true; moreTurns?: string };
+
 export type ThreadPage = { items: Thread[]; nextCursor: string | null };

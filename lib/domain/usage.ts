@@ -58,10 +58,10 @@ function zero(): UsageCounts {
  * Usage per turn, in order: reported where the turn carries it; for an assistant turn without
  * it, estimated as input = the tokens of the thread's turns before it since the last compaction
  * (system prompts and tool definitions are not stored, so this is a lower bound) and output = its
- * own tokens. Other turns without reported usage were no model response: null.
+ * own tokens. Other turns without reported usage were no model response: null. `context`: the
+ * tokens before the first of `turns` since the last compaction, for a page that starts mid-thread.
  */
-export function turnUsages(turns: readonly UsageInput[]): (TurnUsage | null)[] {
-  let context = 0;
+export function turnUsages(turns: readonly UsageInput[], context = 0): (TurnUsage | null)[] {
   return turns.map((turn) => {
     const tokens = turn.tokens ?? turn.tokenEstimate;
     if (turn.parts?.some((p) => p.type === "compaction")) context = 0;

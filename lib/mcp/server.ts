@@ -6,7 +6,8 @@ import { buildContextPreview } from "@/lib/context/build-context";
 import { forkThread } from "@/lib/db/forks";
 import { runIdempotent, type IdempotencyScope, type IdempotentResult } from "@/lib/db/idempotency";
 import { withSessionUsage } from "@/lib/db/session-usage";
-import { appendTurn, createThread, getThreadWithTurns, listThreads } from "@/lib/db/threads";
+import { appendTurn, createThread, listThreads } from "@/lib/db/threads";
+import { getThreadHead } from "@/lib/db/turn-pages";
 import { exportThread } from "@/lib/db/transfer";
 import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
 import { MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/idempotency";
@@ -219,7 +220,7 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject({ threadId }),
       annotations: READ,
     },
-    ({ threadId }) => run(async () => answer(await withSessionUsage(await getThreadWithTurns(threadId)))),
+    ({ threadId }) => run(async () => answer(await withSessionUsage(await getThreadHead(threadId)))),
   );
 
   server.registerTool(

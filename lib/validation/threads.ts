@@ -59,5 +59,23 @@ export const listThreadsQuerySchema = z.object({
 });
 export type ListThreadsQuery = z.output<typeof listThreadsQuerySchema>;
 
+export const MAX_TURN_PAGE_SIZE = 500;
+export const DEFAULT_TURN_PAGE_SIZE = 100;
+
+/** GET /api/threads/:id/turns: a page from a cursor, or from a turn index (0-based); neither is the start. */
+export const listTurnsQuerySchema = z
+  .object({
+    cursor: z.string().max(200).optional().transform((v) => v || undefined),
+    from: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be at least 0").optional(),
+    limit: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(MAX_TURN_PAGE_SIZE, `must be at most ${MAX_TURN_PAGE_SIZE}`)
+      .default(DEFAULT_TURN_PAGE_SIZE),
+  })
+  .refine((query) => query.cursor === undefined || query.from === undefined, { message: "give cursor or from, not both", path: ["from"] });
+export type ListTurnsQuery = z.output<typeof listTurnsQuerySchema>;
+
 /** A server action on one thread (purge; undo, where the thread is a compacted revision). */
 export const threadRefSchema = z.strictObject({ threadId: uuidSchema });

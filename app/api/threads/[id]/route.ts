@@ -1,11 +1,12 @@
 import { withSessionUsage } from "@/lib/db/session-usage";
-import { getThreadWithTurns, purgeThread } from "@/lib/db/threads";
+import { purgeThread } from "@/lib/db/threads";
+import { getThreadHead } from "@/lib/db/turn-pages";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ id: string }> };
 
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
-  return handleRoute(async () => Response.json(await withSessionUsage(await getThreadWithTurns(threadIdFrom((await params).id)))));
+  return handleRoute(async () => Response.json(await withSessionUsage(await getThreadHead(threadIdFrom((await params).id)))));
 }
 
 /** Purges a thread, expired or not: the only way anything is deleted. */

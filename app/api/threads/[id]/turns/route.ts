@@ -1,9 +1,28 @@
 import { appendTurn } from "@/lib/db/threads";
+import { listTurns } from "@/lib/db/turn-pages";
+import { decodeTurnCursor } from "@/lib/domain/cursor";
+import { AppError } from "@/lib/domain/errors";
+import { parseOrThrow } from "@/lib/domain/parse";
 import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
-import { appendTurnSchema } from "@/lib/validation/threads";
+import { appendTurnSchema, listTurnsQuerySchema } from "@/lib/validation/threads";
 
 type Context = { params: Promise<{ id: string }> };
+
+/** A page of turns in index order: 200 {items, nextCursor}; `?from=<index>` starts at a turn, `?cursor=` goes on. */
+export async function GET(request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const id = threadIdFrom((await params).id);
+    const query = parseOrThrow(listTurnsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    let start = query.from ?? 0;
+    if (query.cursor !== undefined) {
+      const decoded = decodeTurnCursor(query.cursor);
+      if (decoded === null) throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [{ field: "cursor", message: "not a cursor returned by this API" }]);
+      start = decoded;
+    }
+    return Response.json(await listTurns(id, start, query.limit));
+  });
+}
 
 /** Appends a turn: 201 {turn}. With an Idempotency-Key, the turn and the key's record commit together. */
 export async function POST(request: Request, { params }: Context): Promise<Response> {

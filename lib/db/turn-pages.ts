@@ -1,0 +1,60 @@
+import "server-only";
+import type { ThreadHead, Turn } from "@/lib/domain/types";
+import { encodeTurnCursor } from "@/lib/domain/cursor";
+import { turnUsages } from "@/lib/domain/usage";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { db } from "./client";
+import { contextTokensBefore } from "./dialect";
+import { toTurn, WITH_SNAPSHOTS } from "./mappers";
+import { storedThreadUsage } from "./session-usage";
+import { getThread, getThreadWithTurns, withTokenTotals } from "./threads";
+
+/** GET /api/threads/:id answers at most this many turns; the rest are paged (GET /api/threads/:id/turns). */
+export const THREAD_TURN_CAP = 1_000;
+
+/**
+ * A thread and its turns, whole up to THREAD_TURN_CAP; a longer thread with its first turns,
+ * `turnsTruncated` and the address of the next page. Its token total and usage are the whole
+ * thread's either way.
+ */
+export async function getThreadHead(threadId: string, cap = THREAD_TURN_CAP): Promise<ThreadHead> {
+  const thread = await getThread(threadId);
+  if (thread.turnCount <= cap) return getThreadWithTurns(threadId);
+  const [page, [counted], usage] = await Promise.all([listTurns(threadId, 0, cap), withTokenTotals([thread]), storedThreadUsage(threadId)]);
+  return {
+    thread: { ...counted!, usage },
+    turns: page.items,
+    ...(page.nextCursor ? { turnsTruncated: true as const, moreTurns: `/api/threads/${threadId}/turns?cursor=${page.nextCursor}` } : {}),
+  };
+}
+
+export type TurnPage = { items: Turn[]; nextCursor: string | null };
+
+/**
+ * A page of a thread's turns in index order, from index `start`: keyset on (threadId, index), so
+ * the 30,000th turn costs what the first does. Each turn as GET /api/threads/:id gives it: its
+ * stored token count and its usage (an estimated one starts from the tokens before the page).
+ */
+export async function listTurns(threadId: string, start: number, limit: number): Promise<TurnPage> {
+  await getThread(threadId); // not found or expired, as for the whole thread
+  const client = await db();
+  const rows = await client.turn.findMany({
+    where: { threadId, index: { gte: start } },
+    orderBy: { index: "asc" },
+    take: limit + 1,
+    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
+  });
+  const page = rows.slice(0, limit);
+  const turns = page.map((row) => {
+    const count = row.tokenCounts[0];
+    return { ...toTurn(row), tokens: count?.tokens ?? null, ...(count ? { tokensEstimated: count.estimated } : {}) };
+  });
+  const needsContext = turns.some((turn) => turn.role === "assistant");
+  const context = needsContext ? await contextTokensBefore(client, threadId, start, DEFAULT_TOKENIZER_ID) : 0;
+  const usages = turnUsages(turns, context);
+  const last = page.at(-1);
+  return {
+    items: turns.map((turn, i) => ({ ...turn, usage: usages[i] ?? null })),
+    nextCursor: rows.length > limit && last ? encodeTurnCursor(last.index + 1) : null,
+  };
+}
