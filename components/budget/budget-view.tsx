@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useEffect, useId, useMemo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatCount } from "@/lib/format";
-import type { ContextPreview } from "@/lib/context/types";
+import type { ContextPreviewWithTurns } from "@/lib/context/types";
 import { useContextPreview } from "@/lib/queries/hooks";
 import { CumulativeChart } from "./cumulative-chart";
 import type { ContextSelection } from "@/lib/queries/threads";
@@ -113,7 +113,7 @@ export function BudgetView({ threadId, expired, models, initial }: { threadId: s
 /** Rows of the turn and skipped-file lists shown before "Show all": long chains have thousands. */
 const ROWS_SHOWN = 100;
 
-function PreviewBody({ data }: { data: ContextPreview }) {
+function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
   const total = data.allocation.total;
   const [sortBySize, setSortBySize] = useState(true);
   const [showAllTurns, setShowAllTurns] = useState(false);

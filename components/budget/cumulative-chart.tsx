@@ -1,5 +1,5 @@
 import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
-import type { ContextPreview } from "@/lib/context/types";
+import type { ContextPreviewWithTurns } from "@/lib/context/types";
 import { formatCount } from "@/lib/format";
 import { spreadLabels } from "./label-layout";
 
@@ -32,7 +32,7 @@ function ticks(max: number, count: number, min = 0): number[] {
  * window puts Claude Code, Codex, OpenCode and Pi within 24k of each other), each joined to its
  * line; the table below gives the exact numbers.
  */
-export function CumulativeChart({ data }: { data: ContextPreview }) {
+export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
   const cumulative = cumulativeTokens(data.perTurn.map((t) => t.tokens));
   const window = data.allocation.total;
   const policies = compactionPolicies(window, data.model?.maxOutputTokens ?? null);

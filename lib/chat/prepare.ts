@@ -96,7 +96,8 @@ export async function openReply(threadId: string, request: ChatMessageRequest): 
     await takeBack();
     throw error;
   }
-  if (!preview.perTurn.find((turn) => turn.turnId === userTurn.id)?.included) {
+  // The user's turn is the chain's last: collected first, so it fits when any turn does.
+  if (preview.turns.included.length === 0) {
     await takeBack();
     throw tooLong(`with the turn headers and the thread's files it does not fit in the ${preview.allocation.content}-token history budget of ${model} (a ${contextWindow}-token window)`);
   }
@@ -107,7 +108,7 @@ export async function openReply(threadId: string, request: ChatMessageRequest): 
     tokenizer: preview.tokenizer.id,
     historyTokens: preview.totalTokens,
     turnsIncluded: preview.turns.included.length,
-    turnsTotal: preview.perTurn.length,
+    turnsTotal: preview.turns.included.length + preview.turns.excluded.length,
   };
   return { resolved, model, userTurn, historyText: preview.text, budget };
 }

@@ -13,17 +13,18 @@ import {
   turnShell,
   type BuiltHistory,
   type FileReadResult,
+  type FileSnapshot,
   type HistoryTurnOutline,
   type PlanHistoryInput,
 } from "@/lib/domain/history";
 import { listCustomModels } from "@/lib/db/custom-models";
-import { loadHistorySource, loadTurnContents, newestSnapshots, type ChainSnapshot, type MeasureContents, type OutlinedTurn } from "@/lib/db/history-source";
+import { loadHistorySource, loadTurnContents, newestSnapshots, type HistorySource, type MeasureContents, type OutlinedTurn } from "@/lib/db/history-source";
 import { threadNotFound } from "@/lib/db/threads";
 import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
-import { rememberCounts, rememberingLongTexts } from "@/lib/tokenizers/memo";
+import { rememberingLongTexts } from "@/lib/tokenizers/memo";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
 import { turnShellCounter } from "./shell-tokens";
@@ -43,18 +44,60 @@ const CODE_POINTS = "code-points";
 type ResolvedFile = FileReadResult & { source?: "snapshot" | "root" };
 
 /**
+ * The newest stored snapshot of each file a thread's turns hold, per thread signature (most
+ * recently used last): stored snapshots never change, so the pick holds while the thread's turns
+ * do, an append reads only that thread again, and the same objects come back, which lets their
+ * block counts be remembered (blockCounts).
+ */
+const snapshotsByThread = new Map<string, Map<string, ResolvedFile>>();
+const SNAPSHOT_CACHE_THREADS = 1_000;
+
+async function threadSnapshots(signature: string, turns: OutlinedTurn[]): Promise<Map<string, ResolvedFile>> {
+  const known = snapshotsByThread.get(signature);
+  if (known) {
+    snapshotsByThread.delete(signature);
+    snapshotsByThread.set(signature, known);
+    return known;
+  }
+  const found = new Map<string, ResolvedFile>();
+  for (const [path, snapshot] of await newestSnapshots(turns)) {
+    found.set(path, { ok: true, content: snapshot.content, sizeBytes: Buffer.byteLength(snapshot.content, "utf8"), source: "snapshot" });
+  }
+  snapshotsByThread.set(signature, found);
+  if (snapshotsByThread.size > SNAPSHOT_CACHE_THREADS) snapshotsByThread.delete(snapshotsByThread.keys().next().value!);
+  return found;
+}
+
+/** The newest snapshot of each file across the chain: a later thread's replaces an earlier one's. */
+async function chainSnapshots(source: HistorySource): Promise<Map<string, ResolvedFile>> {
+  const byThread = new Map<string, OutlinedTurn[]>();
+  for (const turn of source.turns) {
+    const list = byThread.get(turn.threadId);
+    if (list) list.push(turn);
+    else byThread.set(turn.threadId, [turn]);
+  }
+  const newest = new Map<string, ResolvedFile>();
+  for (const [i, thread] of source.chain.entries()) {
+    const turns = byThread.get(thread.id);
+    if (!turns) continue;
+    for (const [path, file] of await threadSnapshots(source.threadSignatures[i]!, turns)) newest.set(path, file);
+  }
+  return newest;
+}
+
+/**
  * Resolves each file the chain references: the newest snapshot a turn stored of it, else the
  * file under THREADLINE_FILE_ROOTS, else a reason why not. Never any other read.
  */
-async function resolveFiles(turns: OutlinedTurn[], paths: string[]): Promise<Map<string, ResolvedFile>> {
-  const snapshots = paths.length > 0 ? await newestSnapshots(turns) : new Map<string, ChainSnapshot>();
+async function resolveFiles(source: HistorySource, paths: string[]): Promise<Map<string, ResolvedFile>> {
+  const snapshots = paths.length > 0 ? await chainSnapshots(source) : new Map<string, ResolvedFile>();
   const roots = serverSettings().fileRoots;
   const resolved = new Map<string, ResolvedFile>();
   await Promise.all(
     paths.map(async (path) => {
       const snapshot = snapshots.get(path);
       if (snapshot !== undefined) {
-        resolved.set(path, { ok: true, content: snapshot.content, source: "snapshot" });
+        resolved.set(path, snapshot);
         return;
       }
       const read = await readFromRoots(path, roots);
@@ -62,6 +105,19 @@ async function resolveFiles(turns: OutlinedTurn[], paths: string[]): Promise<Map
     }),
   );
   return resolved;
+}
+
+/** Token counts of file blocks, per file object and `<measure>\0<path>`: a snapshot's are counted once per tokenizer. */
+const blockCounts = new WeakMap<FileSnapshot, Map<string, number>>();
+
+function knownBlockCount(file: FileSnapshot, key: string): number | undefined {
+  return blockCounts.get(file)?.get(key);
+}
+
+function rememberBlockCount(file: FileSnapshot, key: string, tokens: number): void {
+  let counts = blockCounts.get(file);
+  if (!counts) blockCounts.set(file, (counts = new Map()));
+  counts.set(key, tokens);
 }
 
 type Counting = {
@@ -74,8 +130,8 @@ type Counting = {
   reportTokens: (text: string) => number;
   /** A turn's tokens from its outline and its content's stored measure. */
   turnTokens: (turn: HistoryTurnOutline, turnNumber: number, contentMeasure: number) => number;
-  /** Counts long texts countTokens will be asked for (file blocks) ahead, off the event loop. */
-  countAhead: (texts: string[]) => Promise<void>;
+  /** Counts texts countTokens would be asked for (file blocks) ahead, off the event loop. */
+  countAhead: (texts: string[]) => Promise<number[]>;
 };
 
 const shellTemplateCounts = new Map<string, Map<string, number>>();
@@ -87,7 +143,7 @@ function shellTemplates(tokenizerId: string): Map<string, number> {
   return templates;
 }
 
-function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
+function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: ModelInfo | null): Counting {
   if (query.mode === "pal") {
     return {
       tokenizer: { id: "chars/3+chars/4", label: "PAL estimate (characters / 3 to budget, / 4 to report)" },
@@ -98,7 +154,7 @@ function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
       reportTokens: palReportTokens,
       // floor(code points / 3) of the whole turn text, exactly as PAL counts it
       turnTokens: (turn, turnNumber, codePoints) => Math.floor((codePointLength(turnShell(turn, turnNumber)) + codePoints) / 3),
-      countAhead: async () => {},
+      countAhead: async (texts) => texts.map(palCountTokens),
     };
   }
   let counter;
@@ -118,7 +174,7 @@ function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
     reportTokens: count,
     // The turn's header and content counted apart: a token or so off where a tokenizer would merge across them.
     turnTokens: (turn, turnNumber, contentTokens) => shellTokens(turn, turnNumber) + contentTokens,
-    countAhead: async (texts) => rememberCounts(counter.id, texts, (await countTexts(counter.id, texts)).map((counted) => counted.tokens)),
+    countAhead: async (texts) => (texts.length === 0 ? [] : (await countTexts(counter.id, texts)).map((counted) => counted.tokens)),
   };
 }
 
@@ -129,7 +185,7 @@ function countingFor(query: ContextQuery, model: ModelInfo | null): Counting {
  * model's tokenizer. Turns are planned from stored per-turn measures; only the turns that fit
  * are read in full.
  */
-export async function buildContextPreview(threadId: string, query: ContextQuery): Promise<ContextPreview> {
+export async function buildContextPreview(threadId: string, query: Omit<ContextQuery, "perTurn"> & { perTurn?: boolean }): Promise<ContextPreview> {
   let model: ModelInfo | null = null;
   if (query.model) {
     const custom = await listCustomModels();
@@ -139,13 +195,17 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
   const contextWindow = query.contextWindow ?? model?.contextWindow ?? 0;
   const allocation = calculateTokenAllocation(contextWindow, query.reserve);
   const counting = countingFor(query, model);
-  const { chain, turns } = await loadHistorySource(threadId, counting.measureId, counting.measure);
+  const source = await loadHistorySource(threadId, counting.measureId, counting.measure);
+  const { chain, turns } = source;
   const current = chain.at(-1);
   if (!current) throw threadNotFound(threadId);
 
   const paths = conversationFileList(turns);
-  const files = await resolveFiles(turns, paths);
-  await counting.countAhead([...files].flatMap(([path, file]) => (file.ok ? [palFileBlock(path, file)] : [])));
+  const files = await resolveFiles(source, paths);
+  const blockKey = (path: string) => `${counting.measureId}\u0000${path}`;
+  const uncounted = [...files].flatMap(([path, file]) => (file.ok && knownBlockCount(file, blockKey(path)) === undefined ? [{ path, file }] : []));
+  const counted = await counting.countAhead(uncounted.map(({ path, file }) => palFileBlock(path, file)));
+  uncounted.forEach(({ path, file }, i) => rememberBlockCount(file, blockKey(path), counted[i]!));
   const built = await assemble({
     threadId: current.id,
     toolName: current.toolName,
@@ -155,7 +215,15 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
     readFile: (path) => files.get(path) ?? { ok: false, reason: "not resolved" },
     countTokens: counting.countTokens,
     reportTokens: counting.reportTokens,
+    fileBlockTokens: (path, file) => {
+      const known = knownBlockCount(file, blockKey(path));
+      if (known !== undefined) return known;
+      const tokens = counting.countTokens(palFileBlock(path, file));
+      rememberBlockCount(file, blockKey(path), tokens);
+      return tokens;
+    },
     turnTokens: (turn, turnNumber) => counting.turnTokens(turn, turnNumber, turn.measure),
+    breakdown: query.perTurn ?? false,
   });
 
   const used = built.totalTokens;
@@ -171,20 +239,24 @@ export async function buildContextPreview(threadId: string, query: ContextQuery)
       skipped: built.files.skipped.map((f) => ({ path: f.path, reason: f.reason, tokens: f.tokens })),
     },
     turns: built.turns,
-    perTurn: built.perTurn.map((entry, i) => {
-      const source = turns[i]!;
-      return {
-        number: entry.number,
-        role: entry.role,
-        toolName: entry.toolName,
-        tokens: entry.tokens,
-        ...(source.estimated ? { estimated: true } : {}),
-        included: entry.included,
-        threadId: source.threadId,
-        turnId: source.id,
-        index: source.index,
-      };
-    }),
+    ...(query.perTurn
+      ? {
+          perTurn: built.perTurn.map((entry, i) => {
+            const source = turns[i]!;
+            return {
+              number: entry.number,
+              role: entry.role,
+              toolName: entry.toolName,
+              tokens: entry.tokens,
+              ...(source.estimated ? { estimated: true as const } : {}),
+              included: entry.included,
+              threadId: source.threadId,
+              turnId: source.id,
+              index: source.index,
+            };
+          }),
+        }
+      : {}),
     sections: { ...built.sections, reservedForResponse: allocation.response, free: Math.max(0, allocation.total - allocation.response - used) },
     totalTokens: used,
     text: built.text,

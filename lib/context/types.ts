@@ -15,9 +15,16 @@ export type ContextPreview = {
     skipped: { path: string; reason: string; tokens: number | null }[];
   };
   turns: { included: number[]; excluded: number[] };
-  /** `estimated` is given (true) for a turn whose content held a run too long to tokenize whole, counted in pieces. */
-  perTurn: (BuiltHistory["perTurn"][number] & { threadId: string; turnId: string; index: number; estimated?: true })[];
+  /**
+   * Every turn's tokens, oldest first, when asked for (`perTurn=1`): measuring them all costs what
+   * the chain's length does, the rest of a preview only what it sends. `estimated` is given (true)
+   * for a turn whose content held a run too long to tokenize whole, counted in pieces.
+   */
+  perTurn?: (BuiltHistory["perTurn"][number] & { threadId: string; turnId: string; index: number; estimated?: true })[];
   sections: ContextSections;
   totalTokens: number;
   text: string;
 };
+
+/** A preview asked for with `perTurn=1`, as the budget page asks. */
+export type ContextPreviewWithTurns = ContextPreview & { perTurn: NonNullable<ContextPreview["perTurn"]> };

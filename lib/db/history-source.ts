@@ -36,6 +36,11 @@ export type HistorySource = {
   chain: Thread[];
   /** Every turn of the chain, oldest first. */
   turns: OutlinedTurn[];
+  /**
+   * Per thread of the chain, in its order: changes whenever the thread gains, loses or changes
+   * turns, so what is derived from a thread's turns alone may be kept under it.
+   */
+  threadSignatures: string[];
 };
 
 const NO_FILES: string[] = [];
@@ -85,8 +90,11 @@ export async function loadHistorySource(threadId: string, measureId: string, mea
   });
   const extentOf = new Map(extents.map((e) => [e.threadId, `${e._count._all}:${e._min.seq}-${e._max.seq}`]));
   const turns: OutlinedTurn[] = [];
+  const threadSignatures: string[] = [];
   for (const thread of chain) {
-    const signature = `${measureId}|${thread.id}|${thread.lastUpdatedAt}|${extentOf.get(thread.id) ?? "0"}`;
+    const threadSignature = `${thread.id}|${thread.lastUpdatedAt}|${extentOf.get(thread.id) ?? "0"}`;
+    threadSignatures.push(threadSignature);
+    const signature = `${measureId}|${threadSignature}`;
     let outlined = outlineCache.get(signature);
     if (outlined) {
       outlineCache.delete(signature); // most recently used goes last
@@ -95,9 +103,9 @@ export async function loadHistorySource(threadId: string, measureId: string, mea
       outlined = await outlineThread(client, thread.id, measureId, measure);
       remember(signature, outlined);
     }
-    turns.push(...outlined);
+    for (const turn of outlined) turns.push(turn);
   }
-  return { chain, turns };
+  return { chain, turns, threadSignatures };
 }
 
 async function outlineThread(client: Database, threadId: string, measureId: string, measure: MeasureContents): Promise<OutlinedTurn[]> {

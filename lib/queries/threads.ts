@@ -1,4 +1,4 @@
-import type { ContextPreview } from "@/lib/context/types";
+import type { ContextPreviewWithTurns } from "@/lib/context/types";
 import type { ThreadPage, Turn } from "@/lib/domain/types";
 import { apiFetch } from "./api-client";
 
@@ -44,10 +44,11 @@ export async function fetchTurn(url: string, signal?: AbortSignal): Promise<Turn
   return body.turn;
 }
 
-export function fetchContextPreview(threadId: string, selection: ContextSelection, signal: AbortSignal): Promise<ContextPreview> {
-  const params = new URLSearchParams({ mode: selection.mode });
+export function fetchContextPreview(threadId: string, selection: ContextSelection, signal: AbortSignal): Promise<ContextPreviewWithTurns> {
+  // The page draws every turn, so it asks for them (perTurn=1); other callers leave them out.
+  const params = new URLSearchParams({ mode: selection.mode, perTurn: "1" });
   if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
   else params.set("model", selection.model);
   if (selection.contextWindow && selection.model) params.set("model", selection.model);
-  return apiFetch<ContextPreview>(`/api/threads/${threadId}/context?${params}`, { signal, fallback: "The preview failed" });
+  return apiFetch<ContextPreviewWithTurns>(`/api/threads/${threadId}/context?${params}`, { signal, fallback: "The preview failed" });
 }

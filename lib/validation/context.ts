@@ -15,6 +15,11 @@ export const contextQuerySchema = z
     mode: z.enum(["exact", "pal"], { error: 'must be "exact" or "pal"' }).default("exact"),
     reserve: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
     tokenizer: z.string().trim().min(1).max(100).optional(),
+    /** Include every turn's tokens (perTurn): what the budget page draws. */
+    perTurn: z
+      .enum(["0", "1", "true", "false"], { error: 'must be "1" or "0"' })
+      .optional()
+      .transform((value) => value === "1" || value === "true"),
   })
   .superRefine((query, ctx) => {
     if (!query.model && !query.contextWindow) {

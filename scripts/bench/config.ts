@@ -61,7 +61,11 @@ export const TARGETS = {
   searchP50: 200,
   bigThreadP50: 150,
   /** Warm GET /api/threads/:id/context over the 10,000-turn chain. */
-  contextP50: 150,
+  /** A preview of a 10,000-turn chain: p50 under this, and at most contextRatio times a 10-turn thread's. */
+  contextP50: 15,
+  contextRatio: 3,
+  /** A preview of a 1,000-turn chain. */
+  context1kP50: 5,
   /** o200k_base counting, MB of UTF-8 per second on one core. */
   o200kMbPerSecond: 4,
   /** `npm run import` of a generated 200 MB Claude Code session. */

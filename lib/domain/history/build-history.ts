@@ -61,6 +61,8 @@ export type BuildHistoryInput = {
   reportTokens: (text: string) => number;
   /** Tokens a file is planned at against the file budget. Default: PAL's estimate_file_tokens. */
   estimateFileTokens?: (path: string, file: FileSnapshot) => number;
+  /** countTokens of the file's block (palFileBlock), for a caller that remembers them. Default: counted each time. */
+  fileBlockTokens?: (path: string, file: FileSnapshot) => number;
   /**
    * A tool's own format_conversation_turn, returning the turn's body lines, or null for the
    * default ("Files used in this turn: ...", "", content). No current PAL tool overrides the
@@ -76,6 +78,12 @@ export type BuildHistoryInput = {
 export type PlanHistoryInput<T extends HistoryTurnOutline = HistoryTurnOutline> = Omit<BuildHistoryInput, "turns" | "formatTurnBody"> & {
   turns: readonly T[];
   turnTokens: (turn: T, turnNumber: number) => number;
+  /**
+   * Measure every turn for the per-turn breakdown (the default). Without it only the turns
+   * collected are measured, newest first until one does not fit: the work is bounded by what is
+   * sent, not by the thread's length.
+   */
+  breakdown?: boolean;
 };
 
 /** Which turns and files fit, and what each costs: everything of the history but the turn texts. */
@@ -84,7 +92,10 @@ export type HistoryPlan = {
   leadingParts: string[];
   /** The parts of leadingParts that are notes, plus the omitted-files note. */
   noteParts: string[];
+  /** Every turn's tokens, oldest first; empty unless the plan was asked for the breakdown. */
   perTurn: PerTurnTokens[];
+  /** The tokens of the included turns (from oldestIncluded on), oldest first. */
+  includedTokens: number[];
   /** 0-based index of the oldest included turn (turns.length when none is). */
   oldestIncluded: number;
   files: { included: IncludedFile[]; skipped: SkippedFile[] };
@@ -194,8 +205,9 @@ type PlannedFile = { path: string; snapshot: FileSnapshot; estimatedTokens: numb
 type FilePlan = { include: PlannedFile[]; skipped: SkippedFile[] };
 
 /** _plan_file_inclusion_by_size: newest first, skip what does not fit and keep going. */
-function planFiles(paths: readonly string[], input: Pick<BuildHistoryInput, "readFile" | "estimateFileTokens" | "allocation" | "countTokens">): FilePlan {
+function planFiles(paths: readonly string[], input: Pick<BuildHistoryInput, "readFile" | "estimateFileTokens" | "fileBlockTokens" | "allocation" | "countTokens">): FilePlan {
   const estimate = input.estimateFileTokens ?? palEstimateFileTokens;
+  const blockTokens = input.fileBlockTokens ?? ((path: string, file: FileSnapshot) => input.countTokens(palFileBlock(path, file)));
   const include: PlannedFile[] = [];
   const skipped: SkippedFile[] = [];
   let total = 0;
@@ -214,7 +226,7 @@ function planFiles(paths: readonly string[], input: Pick<BuildHistoryInput, "rea
         path,
         kind: "budget",
         reason: `needs ${estimatedTokens} tokens; ${input.allocation.file - total} of the ${input.allocation.file}-token file budget left`,
-        tokens: input.countTokens(palFileBlock(path, read)),
+        tokens: blockTokens(path, read),
         estimatedTokens,
       });
     }
@@ -286,7 +298,7 @@ export function planConversationHistory<T extends HistoryTurnOutline>(input: Pla
       let filesContent = "";
       for (const file of plan.include) {
         const block = palFileBlock(file.path, file.snapshot);
-        const tokens = countTokens(block);
+        const tokens = input.fileBlockTokens ? input.fileBlockTokens(file.path, file.snapshot) : countTokens(block);
         filesContent += block;
         fileTokens += tokens;
         includedFiles.push({ path: file.path, tokens, estimatedTokens: file.estimatedTokens });
@@ -308,29 +320,30 @@ export function planConversationHistory<T extends HistoryTurnOutline>(input: Pla
   // PAL's file_embedding_tokens: everything written so far, counted part by part.
   const writtenTokens = leadingParts.reduce((sum, part) => sum + countTokens(part), 0);
 
-  const perTurn: PerTurnTokens[] = turns.map((turn, idx) => ({
-    number: idx + 1,
-    role: turn.role,
-    toolName: present(turn.toolName) ? turn.toolName : null,
-    tokens: input.turnTokens(turn, idx + 1),
-    included: false,
-  }));
+  const breakdown = input.breakdown ?? true;
+  const perTurn: PerTurnTokens[] = breakdown
+    ? turns.map((turn, idx) => ({ number: idx + 1, role: turn.role, toolName: present(turn.toolName) ? turn.toolName : null, tokens: input.turnTokens(turn, idx + 1), included: false }))
+    : [];
 
   // Collection, newest first: stop at the first turn that would exceed the history budget.
   let turnTokens = 0;
   let oldestIncluded = turns.length;
+  const includedTokens: number[] = [];
   for (let idx = turns.length - 1; idx >= 0; idx--) {
-    const entry = perTurn[idx]!;
-    if (writtenTokens + turnTokens + entry.tokens > input.allocation.history) break;
-    turnTokens += entry.tokens;
-    entry.included = true;
+    const tokens = breakdown ? perTurn[idx]!.tokens : input.turnTokens(turns[idx]!, idx + 1);
+    if (writtenTokens + turnTokens + tokens > input.allocation.history) break;
+    turnTokens += tokens;
+    includedTokens.push(tokens);
+    if (breakdown) perTurn[idx]!.included = true;
     oldestIncluded = idx;
   }
+  includedTokens.reverse();
 
   return {
     leadingParts,
     noteParts,
     perTurn,
+    includedTokens,
     oldestIncluded,
     files: { included: includedFiles, skipped: skippedFiles },
     fileTokens,
@@ -363,7 +376,7 @@ export function renderConversationHistory(
   includedTurns.forEach((turn, offset) => {
     const idx = plan.oldestIncluded + offset;
     parts.push(turnText(turn, idx + 1, input.formatTurnBody));
-    sections[sectionFor(turn.role)] += plan.perTurn[idx]!.tokens;
+    sections[sectionFor(turn.role)] += plan.includedTokens[offset]!;
   });
 
   if (includedTurns.length < total) {
@@ -390,8 +403,8 @@ export function renderConversationHistory(
     text,
     totalTokens: input.reportTokens(text),
     turns: {
-      included: plan.perTurn.filter((t) => t.included).map((t) => t.number),
-      excluded: plan.perTurn.filter((t) => !t.included).map((t) => t.number),
+      included: Array.from({ length: total - plan.oldestIncluded }, (_, i) => plan.oldestIncluded + i + 1),
+      excluded: Array.from({ length: plan.oldestIncluded }, (_, i) => i + 1),
     },
     perTurn: plan.perTurn,
     files: plan.files,

@@ -8,8 +8,9 @@ import { db } from "@/lib/db/client";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { api, expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 
+/** With the per-turn breakdown unless the query says otherwise: most tests here read it. */
 const context = (id: string, query: Record<string, string>) =>
-  contextRoute(jsonRequest("GET", `/api/threads/${id}/context?${new URLSearchParams(query)}`), params({ id }));
+  contextRoute(jsonRequest("GET", `/api/threads/${id}/context?${new URLSearchParams({ perTurn: "1", ...query })}`), params({ id }));
 
 async function chainOfThree() {
   const first = await newThread({ toolName: "analyze" });
@@ -174,5 +175,22 @@ describe("GET /api/threads/:id/context", () => {
     const client = await db();
     await client.thread.update({ where: { id: second.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await expectError(await context(second.id, { contextWindow: "200000" }), 404, "expired");
+  });
+
+  it("leaves the per-turn breakdown out unless asked, and answers the same preview either way", async () => {
+    const thread = await newThread({ toolName: "chat" });
+    for (let i = 0; i < 30; i++) await newTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `message ${i} ${"word ".repeat(200)}` });
+    for (const mode of ["exact", "pal"]) {
+      const withTurns = await json<Record<string, unknown>>(await context(thread.id, { contextWindow: "4000", mode }));
+      const without = await json<Record<string, unknown>>(await context(thread.id, { contextWindow: "4000", mode, perTurn: "0" }));
+      expect(without.perTurn).toBeUndefined();
+      const { perTurn, ...rest } = withTurns;
+      expect(rest).toEqual(without);
+      // a small window: some turns are left out, and the breakdown marks exactly the ones included
+      const included = (perTurn as { number: number; included: boolean }[]).filter((t) => t.included).map((t) => t.number);
+      expect(included).toEqual((without.turns as { included: number[] }).included);
+      expect((without.turns as { excluded: number[] }).excluded.length).toBeGreaterThan(0);
+    }
+    await expectError(await context(thread.id, { contextWindow: "4000", perTurn: "yes" }), 400, "validation_failed");
   });
 });
