@@ -129,6 +129,22 @@ describe("injected counting", () => {
     expect(() => renderConversationHistory(plan, turns, input)).toThrow("expected 1 included turns, got 2");
   });
 
+  it("without the breakdown, measures only the turns it collects (newest first, up to the first that does not fit) and sends the same", () => {
+    const turns: HistoryTurn[] = Array.from({ length: 1_000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `${i} `.repeat(40) }));
+    const outline = turns.map(({ content: _content, ...rest }) => rest);
+    const input = palInput({ turns, allocation: { file: 0, history: 2_000 } });
+    const measure = (turn: HistoryTurnOutline, n: number) => Math.floor((turnShell(turn, n).length + turns[n - 1]!.content.length) / 3);
+    const measured = vi.fn(measure);
+    const lean = planConversationHistory({ ...input, turns: outline, turnTokens: measured, breakdown: false });
+    const full = planConversationHistory({ ...input, turns: outline, turnTokens: measure });
+    expect(lean.perTurn).toEqual([]);
+    expect(lean.oldestIncluded).toBe(full.oldestIncluded);
+    expect(measured).toHaveBeenCalledTimes(1_000 - lean.oldestIncluded + 1); // the included, and the one that did not fit
+    expect(full.oldestIncluded).toBeGreaterThan(900);
+    const rendered = (plan: typeof lean) => renderConversationHistory(plan, turns.slice(plan.oldestIncluded), input);
+    expect({ ...rendered(lean), perTurn: [] }).toEqual({ ...rendered(full), perTurn: [] });
+  });
+
   it("measures a turn as its shell plus its content", () => {
     const turn: HistoryTurn = { role: "user", content: "hello", files: ["a.py"], toolName: "chat" };
     expect(turnShell(turn, 3) + turn.content).toBe(["\n--- Turn 3 (Agent using chat) ---", "Files used in this turn: a.py", "", "hello"].join("\n"));
