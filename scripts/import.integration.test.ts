@@ -36,6 +36,7 @@ describe("npm run import", () => {
     // 7 Claude Code files (one is the compaction summariser's: imported as a run of its session, no thread), 3 Codex, 3 Gemini CLI, 1 ChatGPT.
     expect(first.stats).toMatchObject({ files: 14, imported: 14, unchanged: 0, failed: 0 });
     expect(first.stdout).toMatch(/imported +\S+agent-acompact-946d2b\.jsonl .*0 new, 0 updated thread/);
+    expect(first.stdout).toMatch(/compaction summariser's transcript, not a conversation: no thread; its usage \(1 response\) counts with session/);
     const db = new Database(database, { readonly: true });
     const bySource = db.prepare(`SELECT source, count(*) AS n FROM "Thread" GROUP BY source ORDER BY source`).all();
     const turns = (db.prepare(`SELECT count(*) AS n FROM "Turn"`).get() as { n: number }).n;

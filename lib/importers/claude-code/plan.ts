@@ -122,7 +122,9 @@ export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCo
     // Not a conversation: what it cost is counted with the session it compacted.
     const threadKey = sessionId ?? UUID_DIR.exec(source.name)?.[1]?.toLowerCase() ?? null;
     if (!threadKey) return { threads: [], skipped, warnings: [...warnings, `${fileName}: a compaction run without a sessionId: its usage cannot be tied to a session`] };
-    return { threads: [], skipped, warnings, compactionRuns: [compactionRunOf(compactionRun, threadKey, agentId ?? agentFile[1]!)] };
+    const run = compactionRunOf(compactionRun, threadKey, agentId ?? agentFile[1]!);
+    const note = `${fileName} is the compaction summariser's transcript, not a conversation: no thread; its usage (${run.responses.length} response${run.responses.length === 1 ? "" : "s"}) counts with session ${threadKey}`;
+    return { threads: [], skipped, warnings: [...warnings, note], compactionRuns: [run] };
   }
   const sessionKey = UUID_NAME.exec(source.name)?.[1]?.toLowerCase() ?? sessionId ?? fileName.replace(/\.jsonl$/i, "");
   const metadata: JsonObject = { ...meta, sessionId: sessionId ?? sessionKey };

@@ -94,6 +94,7 @@ describe("real Claude Code sessions", () => {
       name: "subagents/agent-acompact-946d2b.jsonl",
     });
     expect(helper.threads).toEqual([]);
+    expect(helper.warnings).toEqual(["agent-acompact-946d2b.jsonl is the compaction summariser's transcript, not a conversation: no thread; its usage (1 response) counts with session ae4a77f8-aedd-4bc1-888f-c94edc91af04"]);
     // Its one response (msg_01PKUiWZ..., one line), tied to the session and to the boundary's logicalParentUuid.
     expect(helper.compactionRuns).toEqual([
       {
