@@ -24,7 +24,7 @@ import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
-import { rememberingLongTexts } from "@/lib/tokenizers/memo";
+import { knownCount, rememberCounts, rememberingLongTexts } from "@/lib/tokenizers/memo";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
 import { turnShellCounter } from "./shell-tokens";
@@ -128,6 +128,8 @@ type Counting = {
   measure: MeasureContents;
   countTokens: (text: string) => number;
   reportTokens: (text: string) => number;
+  /** reportTokens of the whole text sent, which an append changes: counted off the event loop where that is work. */
+  reportTotal: (text: string) => Promise<number>;
   /** A turn's tokens from its outline and its content's stored measure. */
   turnTokens: (turn: HistoryTurnOutline, turnNumber: number, contentMeasure: number) => number;
   /** Counts texts countTokens would be asked for (file blocks) ahead, off the event loop. */
@@ -152,6 +154,7 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
       measure: async (contents) => contents.map((content) => ({ tokens: codePointLength(content), estimated: false })),
       countTokens: palCountTokens,
       reportTokens: palReportTokens,
+      reportTotal: async (text) => palReportTokens(text),
       // floor(code points / 3) of the whole turn text, exactly as PAL counts it
       turnTokens: (turn, turnNumber, codePoints) => Math.floor((codePointLength(turnShell(turn, turnNumber)) + codePoints) / 3),
       countAhead: async (texts) => texts.map(palCountTokens),
@@ -172,6 +175,13 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
     measure: (contents) => countTexts(counter.id, contents),
     countTokens: count,
     reportTokens: count,
+    reportTotal: async (text) => {
+      const known = knownCount(counter.id, text);
+      if (known !== undefined) return known;
+      const [counted] = await countTexts(counter.id, [text]);
+      rememberCounts(counter.id, [text], [counted!.tokens]);
+      return counted!.tokens;
+    },
     // The turn's header and content counted apart: a token or so off where a tokenizer would merge across them.
     turnTokens: (turn, turnNumber, contentTokens) => shellTokens(turn, turnNumber) + contentTokens,
     countAhead: async (texts) => (texts.length === 0 ? [] : (await countTexts(counter.id, texts)).map((counted) => counted.tokens)),
@@ -224,7 +234,7 @@ export async function buildContextPreview(threadId: string, query: Omit<ContextQ
     },
     turnTokens: (turn, turnNumber) => counting.turnTokens(turn, turnNumber, turn.measure),
     breakdown: query.perTurn ?? false,
-  });
+  }, counting.reportTotal);
 
   const used = built.totalTokens;
   return {
@@ -263,15 +273,19 @@ export async function buildContextPreview(threadId: string, query: Omit<ContextQ
   };
 }
 
-/** Plans over the outlines, then reads the content of the turns that fit and renders the text. */
-async function assemble(input: PlanHistoryInput<OutlinedTurn>): Promise<BuiltHistory> {
+/**
+ * Plans over the outlines, then reads the content of the turns that fit and renders the text,
+ * whose total is counted with `reportTotal` (off the event loop: after an append the text is new).
+ */
+async function assemble(input: PlanHistoryInput<OutlinedTurn>, reportTotal: (text: string) => Promise<number>): Promise<BuiltHistory> {
   if (input.turns.length === 0) return buildConversationHistory({ ...input, turns: [] });
   const plan = planConversationHistory(input);
   const included = input.turns.slice(plan.oldestIncluded);
   const contents = await loadTurnContents(included.map((turn) => turn.seq));
-  return renderConversationHistory(
+  const built = renderConversationHistory(
     plan,
     included.map((turn) => ({ ...turn, content: contents.get(turn.seq) ?? "" })),
-    input,
+    { ...input, reportTokens: () => 0 },
   );
+  return { ...built, totalTokens: await reportTotal(built.text) };
 }

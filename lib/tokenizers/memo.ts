@@ -33,6 +33,11 @@ export function rememberCounts(tokenizerId: string, texts: readonly string[], to
   });
 }
 
+/** A remembered count of a long text, if there is one. */
+export function knownCount(tokenizerId: string, text: string): number | undefined {
+  return text.length < MIN_MEMO_LENGTH ? undefined : counts.get(keyOf(tokenizerId, text));
+}
+
 function keyOf(tokenizerId: string, text: string): string {
   return `${tokenizerId}\u0000${createHash("sha1").update(text).digest("base64")}`;
 }
