@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import type { Thread } from "@/lib/domain/types";
 import { newThread, newTurn } from "@/lib/testing/integration";
-import { getChainView } from "./chain-view";
+import { chainOffsetOfTurn, chainTurns, getChainView } from "./chain-view";
 import { findThread, getThreadLinks } from "./threads";
 
 async function setParent(id: string, parentThreadId: string): Promise<void> {
@@ -17,7 +17,7 @@ async function viewOf(id: string) {
   const thread = await findThread(id);
   expect(thread).not.toBeNull();
   const view = await getChainView(thread!);
-  return { ...view, ids: view.path.map((entry) => entry.thread.id) };
+  return { ...view, ids: view.path.map((thread) => thread.id) };
 }
 
 async function buildChain(length: number): Promise<Thread[]> {
@@ -27,12 +27,12 @@ async function buildChain(length: number): Promise<Thread[]> {
 }
 
 describe("getChainView", () => {
-  it("draws ancestors, the thread and its continuations once each, with their turns", async () => {
+  it("draws ancestors, the thread and its continuations once each, with their turn counts", async () => {
     const [a, b, c] = await buildChain(3);
     await newTurn(b!.id, { role: "user", content: "in b" });
     const view = await viewOf(b!.id);
     expect(view.ids).toEqual([a!.id, b!.id, c!.id]);
-    expect(view.path[1]!.turns.map((t) => t.content)).toEqual(["in b"]);
+    expect(view.path.map((t) => t.turnCount)).toEqual([0, 1, 0]);
     expect(view.ancestorsEnd).toEqual({ stoppedBy: "root", parentId: null });
     expect(view.branches).toEqual([]);
     expect(view.continuationsCut).toBe(false);
@@ -86,6 +86,35 @@ describe("getChainView", () => {
     const view = await viewOf(a!.id);
     expect(view.ids).toEqual([a!.id]);
     expect(view.branches.map((t) => t.id).sort()).toEqual([first.id, second.id].sort());
+  });
+});
+
+describe("chainTurns", () => {
+  it("reads a window of the chain's turns across threads, numbered across the chain", async () => {
+    const [a, b, c] = await buildChain(3);
+    for (const [thread, count] of [
+      [a!, 3],
+      [b!, 0],
+      [c!, 4],
+    ] as const) {
+      for (let i = 0; i < count; i++) await newTurn(thread.id, { role: "user", content: `${thread.id === a!.id ? "a" : "c"}${i}` });
+    }
+    const { path } = await viewOf(c!.id);
+    const window = await chainTurns(path, 2, 5);
+    expect(window.map(({ offset, thread, turn }) => [offset, thread.id, turn.content])).toEqual([
+      [2, a!.id, "a2"],
+      [3, c!.id, "c0"],
+      [4, c!.id, "c1"],
+    ]);
+    expect((await chainTurns(path, 0, 99)).map(({ turn }) => turn.content)).toEqual(["a0", "a1", "a2", "c0", "c1", "c2", "c3"]);
+    expect(await chainTurns(path, 7, 50)).toEqual([]);
+
+    const last = window.at(-1)!.turn;
+    expect(await chainOffsetOfTurn(path, last.id)).toBe(4);
+    expect(await chainOffsetOfTurn(path, "not-a-turn")).toBeNull();
+    const elsewhere = await newThread({ toolName: "chat" });
+    const outside = await newTurn(elsewhere.id, { role: "user", content: "not in the chain" });
+    expect(await chainOffsetOfTurn(path, outside.id)).toBeNull();
   });
 });
 

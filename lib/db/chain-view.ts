@@ -1,12 +1,17 @@
 import "server-only";
 import { collectChain, MAX_CHAIN_DEPTH, type ChainStop } from "@/lib/domain/chain";
-import type { Thread, ThreadWithTurns, Turn } from "@/lib/domain/types";
+import { offsetOf, slicesOf } from "@/lib/domain/chain-window";
+import type { Thread, Turn } from "@/lib/domain/types";
 import { db } from "./client";
 import { toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
 export type ChainView = {
-  /** Ancestors oldest first, the thread itself, then its continuations while they do not branch; each thread once. */
-  path: ThreadWithTurns[];
+  /**
+   * Ancestors oldest first, the thread itself, then its continuations while they do not branch;
+   * each thread once. Their turns are read a window at a time (chainTurns): a long chain has tens
+   * of thousands.
+   */
+  path: Thread[];
   /**
    * Why the ancestors end where they do, and the parent id named there (null at a root): a parent
    * not in the database, a loop back to a thread already on the path, or MAX_CHAIN_DEPTH.
@@ -19,7 +24,7 @@ export type ChainView = {
 };
 
 /**
- * The chain page's data, expired threads included. Safe for data that loops (imports once
+ * The chain page's threads, expired ones included. Safe for data that loops (imports once
  * accepted A -> B -> A): every walk stops at a thread already on the path, so none is shown twice.
  */
 export async function getChainView(thread: Thread): Promise<ChainView> {
@@ -48,22 +53,49 @@ export async function getChainView(thread: Thread): Promise<ChainView> {
     onPath.add(last.id);
   }
 
-  const threads = [...ancestors, ...continuations];
-  const turns = await client.turn.findMany({
-    where: { threadId: { in: threads.map((t) => t.id) } },
-    orderBy: [{ threadId: "asc" }, { index: "asc" }],
-    include: WITH_SNAPSHOTS,
-  });
-  const byThread = new Map<string, Turn[]>();
-  for (const row of turns) {
-    const list = byThread.get(row.threadId) ?? [];
-    list.push(toTurn(row));
-    byThread.set(row.threadId, list);
-  }
   return {
-    path: threads.map((t) => ({ thread: t, turns: byThread.get(t.id) ?? [] })),
+    path: [...ancestors, ...continuations],
     ancestorsEnd: { stoppedBy, parentId: ancestors[0]?.parentThreadId ?? null },
     branches,
     continuationsCut,
   };
+}
+
+/** A turn of the chain with its offset across it (0-based: the oldest thread's first turn is 0). */
+export type ChainTurn = { offset: number; thread: Thread; turn: Turn };
+
+/**
+ * The turns at chain offsets [start, end) of a path, in order: each thread's share is read by its
+ * (threadId, index) range, so a window costs the same at the end of a 10,000-turn chain as at its
+ * start. Turns are numbered by the threads' turn counts (indexes run 0..turnCount-1).
+ */
+export async function chainTurns(path: Thread[], start: number, end: number): Promise<ChainTurn[]> {
+  const slices = slicesOf(
+    path.map((t) => t.turnCount),
+    start,
+    end,
+  );
+  if (slices.length === 0) return [];
+  const rows = await (await db()).turn.findMany({
+    where: { OR: slices.map((s) => ({ threadId: path[s.thread]!.id, index: { gte: s.from, lt: s.to } })) },
+    include: WITH_SNAPSHOTS,
+  });
+  const position = new Map(slices.map((s) => [path[s.thread]!.id, s]));
+  return rows
+    .map((row) => {
+      const slice = position.get(row.threadId)!;
+      return { offset: slice.firstOffset + row.index - slice.from, thread: path[slice.thread]!, turn: toTurn(row) };
+    })
+    .sort((a, b) => a.offset - b.offset);
+}
+
+/** Where a turn is across the chain (its offset), or null when it is not one of the path's turns. */
+export async function chainOffsetOfTurn(path: Thread[], turnId: string): Promise<number | null> {
+  const row = await (await db()).turn.findUnique({ where: { id: turnId }, select: { threadId: true, index: true } });
+  if (!row) return null;
+  return offsetOf(
+    path.map((t) => t.turnCount),
+    path.findIndex((t) => t.id === row.threadId),
+    row.index,
+  );
 }

@@ -1,34 +1,51 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ChainPager, CHAIN_TURNS_ID } from "@/components/chain/chain-pager";
+import { TurnLinksAcrossWindows } from "@/components/chain/turn-links-across-windows";
 import { buildToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
 import { describeCompaction } from "@/components/compaction/compaction-lineage";
-import { getChainView } from "@/lib/db/chain-view";
+import { chainOffsetOfTurn, chainTurns, getChainView, type ChainTurn } from "@/lib/db/chain-view";
 import { compactionsTouching } from "@/lib/db/compactions";
 import { MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
+import { CHAIN_WINDOW, parseTurnParam, windowAt } from "@/lib/domain/chain-window";
+import { normalizeId } from "@/lib/domain/ids";
 import { displayTitle } from "@/lib/domain/title";
-import { plural } from "@/lib/format";
+import { formatInteger, plural } from "@/lib/format";
 import { findThreadOnce } from "../thread-data";
 
 export const metadata: Metadata = { title: "Chain" };
 
+/** Turns read either side of the window, so a call and its result pair across the window's edge. */
+const TOOL_MARGIN = 25;
+
 /**
  * The chain as one path: ancestors (as PAL's get_thread_chain walks them), this thread, then its
  * continuations while they do not branch. Branches are listed where they start. The turns of the
- * whole path follow, merged in order and numbered across the chain.
+ * whole path follow, merged in order and numbered across the chain, a window of CHAIN_WINDOW at a
+ * time (?turn=N opens the window holding turn N, ?at=<turn id> the one holding that turn): a chain
+ * of 20 threads of 500 turns is 10,000 turns, far too many for one page.
  */
-export default async function ChainPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function ChainPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
   const { path, ancestorsEnd, branches, continuationsCut } = await getChainView(thread);
-  const compactions = await compactionsTouching(path.map((entry) => entry.thread.id));
-  const oldest = path[0]!.thread;
-  const loopsTo = ancestorsEnd.stoppedBy === "cycle" ? path.find((entry) => entry.thread.id === ancestorsEnd.parentId)?.thread : undefined;
+  const compactions = await compactionsTouching(path.map((node) => node.id));
+  const oldest = path[0]!;
+  const loopsTo = ancestorsEnd.stoppedBy === "cycle" ? path.find((node) => node.id === ancestorsEnd.parentId) : undefined;
 
-  // Numbered across the chain; calls and results are paired across it too.
-  const numbered = path.flatMap(({ thread: node, turns }) => turns.map((turn) => ({ node, turn })));
-  const tools = buildToolIndex(numbered.map(({ turn }, i) => ({ turn, number: i + 1 })));
+  const query = await searchParams;
+  const total = path.reduce((sum, node) => sum + node.turnCount, 0);
+  const atId = normalizeId(query.at);
+  const at = atId ? await chainOffsetOfTurn(path, atId) : null;
+  const { start, end } = windowAt(at === null ? parseTurnParam(query.turn) : at + 1, total);
+  // Numbered across the chain; calls and results are paired across it too (and a little past the window).
+  const read = await chainTurns(path, Math.max(0, start - TOOL_MARGIN), Math.min(total, end + TOOL_MARGIN));
+  const tools = buildToolIndex(read.map(({ offset, turn }) => ({ turn, number: offset + 1 })));
+  const groups = byThread(read.filter(({ offset }) => offset >= start && offset < end));
+  const chainPath = `/threads/${thread.id}/chain`;
+  const pager = total > CHAIN_WINDOW ? { chainPath, threads: path, currentId: thread.id, start, end, total, size: CHAIN_WINDOW } : null;
   return (
     <div className="space-y-6">
       <section aria-labelledby="path-heading">
@@ -53,7 +70,7 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
           </p>
         )}
         <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-stretch" aria-label="Threads in the chain, oldest first">
-          {path.map(({ thread: node, turns }, i) => {
+          {path.map((node, i) => {
             const current = node.id === thread.id;
             return (
               <li key={node.id} className="flex items-center gap-2">
@@ -65,7 +82,7 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
                 >
                   <span className="block truncate font-medium">{displayTitle(node.title)}</span>
                   <span className="block text-xs break-all text-zinc-500">
-                    <span className="font-mono">{node.toolName}</span> · {plural(turns.length, "turn")}
+                    <span className="font-mono">{node.toolName}</span> · {plural(node.turnCount, "turn")}
                     {node.expired ? " · expired" : ""}
                   </span>
                 </Link>
@@ -114,18 +131,42 @@ export default async function ChainPage({ params }: { params: Promise<{ id: stri
         )}
       </section>
 
-      <section aria-labelledby="turns-heading">
-        <h2 id="turns-heading" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+      <section aria-labelledby="turns-heading" id={CHAIN_TURNS_ID} className="scroll-mt-4 space-y-3">
+        <h2 id="turns-heading" className="text-sm font-semibold uppercase tracking-wide text-zinc-500">
           Turns across the chain
         </h2>
-        <ol className="space-y-3">
-          {numbered.map(({ node, turn }, i) => (
-            <li key={turn.id}>
-              <TurnView turn={turn} number={i + 1} threadLabel={node.id === thread.id ? "this thread" : displayTitle(node.title)} tools={tools} />
-            </li>
-          ))}
-        </ol>
+        {pager && <ChainPager {...pager} jumps />}
+        {groups.map(({ node, turns }) => (
+          <section key={node.id} aria-label={`Turns of ${displayTitle(node.title)}`} className="space-y-3">
+            {path.length > 1 && (
+              <h3 className="text-xs text-zinc-500">
+                Thread {path.indexOf(node) + 1} of {path.length}: <span className="font-medium text-zinc-700">{displayTitle(node.title)}</span>, its turns {formatInteger(turns[0]!.turn.index + 1)}–
+                {formatInteger(turns.at(-1)!.turn.index + 1)} of {formatInteger(node.turnCount)}
+              </h3>
+            )}
+            <ol className="space-y-3">
+              {turns.map(({ turn, offset }) => (
+                <li key={turn.id}>
+                  <TurnView turn={turn} number={offset + 1} threadLabel={node.id === thread.id ? "this thread" : displayTitle(node.title)} tools={tools} />
+                </li>
+              ))}
+            </ol>
+          </section>
+        ))}
+        {pager && <ChainPager {...pager} jumps={false} />}
+        <TurnLinksAcrossWindows chainPath={chainPath} />
       </section>
     </div>
   );
+}
+
+/** Consecutive turns of one thread together, in order. */
+function byThread(turns: ChainTurn[]): { node: ChainTurn["thread"]; turns: ChainTurn[] }[] {
+  const groups: { node: ChainTurn["thread"]; turns: ChainTurn[] }[] = [];
+  for (const turn of turns) {
+    const last = groups.at(-1);
+    if (last && last.node.id === turn.thread.id) last.turns.push(turn);
+    else groups.push({ node: turn.thread, turns: [turn] });
+  }
+  return groups;
 }
