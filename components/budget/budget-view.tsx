@@ -1,13 +1,13 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import Link from "next/link";
 import { useEffect, useId, useMemo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatCount } from "@/lib/format";
 import type { ContextPreviewWithTurns } from "@/lib/context/types";
 import { useContextPreview } from "@/lib/queries/hooks";
 import { CumulativeChart } from "./cumulative-chart";
+import { TurnTable } from "./turn-table";
 import type { ContextSelection } from "@/lib/queries/threads";
 import { budgetSelectionQuery } from "@/lib/queries/url-state";
 
@@ -110,13 +110,12 @@ export function BudgetView({ threadId, expired, models, initial }: { threadId: s
   );
 }
 
-/** Rows of the turn and skipped-file lists shown before "Show all": long chains have thousands. */
+/** Rows of the skipped-file list shown before "Show all" (the turn table scrolls through all its rows). */
 const ROWS_SHOWN = 100;
 
 function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
   const total = data.allocation.total;
   const [sortBySize, setSortBySize] = useState(true);
-  const [showAllTurns, setShowAllTurns] = useState(false);
   const [showAllSkipped, setShowAllSkipped] = useState(false);
   const turns = useMemo(() => {
     const list = [...data.perTurn];
@@ -174,39 +173,7 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
             <input type="checkbox" checked={sortBySize} onChange={(e) => setSortBySize(e.target.checked)} /> Largest first
           </label>
         </div>
-        <div className="mt-2 max-h-96 overflow-auto">
-          <table className="w-full text-sm">
-            <thead className="sticky top-0 bg-white text-left text-zinc-500">
-              <tr>
-                <th className="py-1">Turn</th>
-                <th className="py-1">Role</th>
-                <th className="py-1">Tool</th>
-                <th className="py-1 text-right">Tokens</th>
-                <th className="py-1 text-right">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(showAllTurns ? turns : turns.slice(0, ROWS_SHOWN)).map((t) => (
-                <tr key={t.number} className="border-t border-zinc-100">
-                  <td className="py-1 font-mono">
-                    <Link href={`/threads/${t.threadId}#turn-${t.turnId}`} prefetch={false} className="text-indigo-700 hover:underline" title={`Turn ${t.index + 1} of its thread`}>
-                      #{t.number}
-                    </Link>
-                  </td>
-                  <td className="py-1">{t.role}</td>
-                  <td className="py-1 font-mono text-xs">{t.toolName ?? ""}</td>
-                  <td className="py-1 text-right font-mono">{t.tokens.toLocaleString("en-US")}</td>
-                  <td className={`py-1 text-right ${t.included ? "text-emerald-700" : "text-red-700"}`}>{t.included ? "sent" : "cut"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {turns.length > ROWS_SHOWN && (
-          <button type="button" onClick={() => setShowAllTurns((v) => !v)} className="mt-2 text-sm text-indigo-700 hover:underline">
-            {showAllTurns ? `Show the first ${ROWS_SHOWN}` : `Show all ${turns.length.toLocaleString("en-US")} turns`}
-          </button>
-        )}
+        <TurnTable turns={turns} />
       </section>
 
       <section aria-labelledby="files-heading" className="rounded-lg border border-zinc-200 bg-white p-4">

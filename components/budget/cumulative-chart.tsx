@@ -1,6 +1,7 @@
 import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
 import type { ContextPreviewWithTurns } from "@/lib/context/types";
 import { formatCount } from "@/lib/format";
+import { m4Indexes } from "./downsample";
 import { spreadLabels } from "./label-layout";
 
 const WIDTH = 720;
@@ -12,6 +13,8 @@ const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
 const LABEL_SIZE = 11;
 /** Threshold labels are at least this far apart, centre to centre: one line of 11px text and a little air. */
 const LABEL_GAP = 13;
+/** Columns the line is reduced to: twice the plot's width in the viewBox, for a chart drawn up to twice its size. */
+const LINE_COLUMNS = 2 * PLOT_WIDTH;
 const AXIS = "#a1a1aa";
 const MUTED = "#71717a";
 
@@ -30,7 +33,9 @@ function ticks(max: number, count: number, min = 0): number[] {
  * Cumulative tokens per turn across the chain, with the points where each agent would compact.
  * The thresholds' labels sit right of the plot, moved apart where lines are close (a 400k
  * window puts Claude Code, Codex, OpenCode and Pi within 24k of each other), each joined to its
- * line; the table below gives the exact numbers.
+ * line; the table below gives the exact numbers. A long chain's line is reduced to what its pixels
+ * show (m4Indexes), keeping exact the turns where a threshold is crossed and where the history is
+ * cut (the turns before that mark are not sent).
  */
 export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
   const cumulative = cumulativeTokens(data.perTurn.map((t) => t.tokens));
@@ -40,7 +45,13 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
   const turns = cumulative.length;
   const x = (turn: number) => MARGIN.left + (turns <= 1 ? 0 : ((turn - 1) / (turns - 1)) * PLOT_WIDTH);
   const y = (v: number) => MARGIN.top + PLOT_HEIGHT - (v / max) * PLOT_HEIGHT;
-  const points = cumulative.map((v, i) => `${x(i + 1).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const crossings = policies.map((p) => firstTurnOver(cumulative, p.threshold));
+  // The newest turn left out: the ones up to it are cut (the oldest go first).
+  const lastCut = data.perTurn.findLastIndex((t) => !t.included);
+  const exact = [...crossings.flatMap((at) => (at === null ? [] : [at - 2, at - 1])), ...(lastCut >= 0 ? [lastCut, lastCut + 1] : [])];
+  const points = m4Indexes(cumulative, LINE_COLUMNS, exact)
+    .map((i) => `${x(i + 1).toFixed(1)},${y(cumulative[i]!).toFixed(1)}`)
+    .join(" ");
   const labelY = spreadLabels(
     policies.map((p) => y(p.threshold)),
     LABEL_GAP,
@@ -91,7 +102,17 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
               </text>
             </g>
           ))}
-          <polyline points={points} fill="none" stroke="#4f46e5" strokeWidth="2" />
+          {lastCut >= 0 && (
+            <g data-testid="cut-mark">
+              <title>{`Turns 1 to ${lastCut + 1} do not fit: they are cut`}</title>
+              <line x1={x(lastCut + 1)} x2={x(lastCut + 1)} y1={MARGIN.top} y2={bottom} stroke="#dc2626" strokeDasharray="3 3" />
+              {/* On the cut side of the mark, unless that would run into the y axis's labels. */}
+              <text {...(x(lastCut + 1) - MARGIN.left > 30 ? { x: x(lastCut + 1) - 4, textAnchor: "end" } : { x: x(lastCut + 1) + 4, textAnchor: "start" })} y={MARGIN.top + LABEL_SIZE} fontSize={LABEL_SIZE} fill="#b91c1c">
+                cut
+              </text>
+            </g>
+          )}
+          <polyline points={points} fill="none" stroke="#4f46e5" strokeWidth="2" data-testid="cumulative-line" />
         </svg>
       </div>
       <table className="mt-2 w-full text-sm">
@@ -104,8 +125,8 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
           </tr>
         </thead>
         <tbody>
-          {policies.map((p) => {
-            const at = firstTurnOver(cumulative, p.threshold);
+          {policies.map((p, i) => {
+            const at = crossings[i];
             return (
               <tr key={p.agent} className="border-t border-zinc-100">
                 <td className="py-1">{p.agent}</td>
