@@ -23,12 +23,14 @@ test("preview -> edit the summary -> apply -> lineage both ways -> undo", async 
   const after = page.getByTestId("tokens-after");
   await expect(after).toBeVisible();
   expect(number(await after.textContent())).toBeLessThan(number(await before.textContent()));
-  await expect(page.getByTestId("replaced-turns").getByRole("listitem")).toHaveCount(178);
+  // The list shows the rows in view (a long session replaces thousands); its heading counts them all.
+  await expect(page.getByRole("heading", { name: "Replaced: 178 turns" })).toBeVisible();
+  await expect(page.getByTestId("replaced-turns").getByRole("listitem").first()).toContainText("#3");
   await expect(page.getByTestId("kept-verbatim")).toContainText("#1-#2 before the summary, #181-#200 after it");
 
   // A narrower window replaces more; the summary follows.
   await page.getByLabel("Max turns").fill("10");
-  await expect(page.getByTestId("replaced-turns").getByRole("listitem")).toHaveCount(193);
+  await expect(page.getByRole("heading", { name: "Replaced: 193 turns" })).toBeVisible();
   const summary = page.getByRole("textbox", { name: "Summary" });
   await expect(summary).toHaveValue(/User requests/);
   await expect(summary).toHaveValue(/docs\/billing-migration\/schema\.md/);
@@ -78,7 +80,7 @@ test("a compaction that would not shrink the history is refused with the reason,
   await page.goto(`/threads/${DEMO_IDS.analyze}/compact`);
   await page.getByRole("radio", { name: /Range/ }).check();
   await page.getByRole("combobox", { name: /^Summarise/ }).selectOption("from");
-  await page.getByRole("combobox", { name: /^Turn/ }).selectOption({ index: 1 });
+  await page.getByRole("spinbutton", { name: /^Turn/ }).fill("2");
   const summary = page.getByRole("textbox", { name: "Summary" });
   await expect(summary).toHaveValue(/\S/);
   await summary.fill("word ".repeat(3_000));
@@ -138,7 +140,8 @@ test("a turn's menu opens the workbench preset to summarise up to it", async ({ 
   await turn.getByRole("link", { name: "Summarise up to here" }).click();
   await expect(page).toHaveURL(/\/compact\?strategy=range&direction=up-to&at=29$/);
   await expect(page.getByRole("radio", { name: /Range/ })).toBeChecked();
-  await expect(page.getByRole("combobox", { name: /^Turn/ })).toHaveValue("29");
+  await expect(page.getByRole("spinbutton", { name: /^Turn/ })).toHaveValue("30");
+  await expect(page.getByTestId("range-turn")).toContainText("#30");
   await expect(page.getByRole("heading", { name: "Replaced: 30 turns" })).toBeVisible();
   await expect(page.getByTestId("kept-verbatim")).toContainText("#31-#200 after it");
 });

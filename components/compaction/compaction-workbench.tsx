@@ -16,12 +16,15 @@ import {
   type CompactionRequestBody,
 } from "@/lib/queries/compactions";
 import { threadKeys } from "@/lib/queries/threads";
-import { describeKept, formFromJob, requestOf, STRATEGIES, SUMMARIZERS, type Form, type WorkbenchTurn } from "./workbench-form";
-import { ErrorBox, Figure, JobStatus, TurnLabel, TurnLine } from "./workbench-parts";
+import { RangeTurnField } from "./range-turn-field";
+import { ReplacedTurns } from "./replaced-turns";
+import { describeKept, formFromJob, requestOf, STRATEGIES, SUMMARIZERS, type Form } from "./workbench-form";
+import { ErrorBox, Figure, JobStatus } from "./workbench-parts";
 
 export type WorkbenchProps = {
   threadId: string;
-  turns: WorkbenchTurn[];
+  /** The thread's turns are loaded as the workbench shows them (a long session has tens of thousands). */
+  turnCount: number;
   models: string[];
   initialTargetModel: string;
   /** The configured compaction model ("<provider>:<model>"), if any. */
@@ -49,18 +52,18 @@ function useDebounced<T>(value: T, ms: number): T {
  * and by what, edit the summary, and apply it as a new revision (the original stays as it is).
  */
 export function CompactionWorkbench(props: WorkbenchProps) {
-  const { threadId, turns } = props;
+  const { threadId, turnCount } = props;
   const router = useRouter();
   const queryClient = useQueryClient();
   const ids = useId();
   const initialForm: Form = {
-    strategy: props.initialRange ? "range" : turns.length > 44 ? "window" : "full",
+    strategy: props.initialRange ? "range" : turnCount > 44 ? "window" : "full",
     summarizer: "extractive",
     llmModel: props.defaultLlmModel ?? "",
     targetModel: props.initialTargetModel,
     instructions: "",
     window: { trigger: "turns", maxTurns: "40", maxTokens: "" },
-    range: props.initialRange ?? { direction: "up-to", at: Math.max(0, Math.floor(turns.length / 2) - 1) },
+    range: props.initialRange ?? { direction: "up-to", at: Math.max(0, Math.floor(turnCount / 2) - 1) },
     trim: { maxChars: "2000" },
   };
   const restorable = props.initialJob && (props.initialJob.status === "running" || props.initialJob.status === "succeeded") ? props.initialJob : null;
@@ -212,14 +215,7 @@ export function CompactionWorkbench(props: WorkbenchProps) {
                   <option value="from">from this turn on</option>
                 </select>
               </label>
-              <label className="flex min-w-0 flex-1 flex-col">
-                <span className="mb-1 text-zinc-600">Turn</span>
-                <select value={form.range.at} onChange={(e) => update({ range: { ...form.range, at: Number(e.target.value) } })} className="rounded border border-zinc-300 bg-white px-2 py-1.5">
-                  {turns.map((t) => (
-                    <option key={t.index} value={t.index}>{`#${t.index + 1} ${t.role}${t.toolName ? ` · ${t.toolName}` : ""}: ${t.excerpt.slice(0, 60)}`}</option>
-                  ))}
-                </select>
-              </label>
+              <RangeTurnField threadId={threadId} count={turnCount} at={form.range.at} onChange={(at) => update({ range: { ...form.range, at } })} />
             </fieldset>
           )}
           {form.strategy === "trim-tool-output" && (
@@ -332,15 +328,7 @@ export function CompactionWorkbench(props: WorkbenchProps) {
               <h3 className="border-b border-zinc-200 px-3 py-2 text-sm font-semibold">
                 {preview.plan.replaced.length > 0 ? `Replaced: ${plural(preview.plan.replaced.length, "turn")}` : `Trimmed: ${plural(preview.plan.trimmed.length, "tool output")}`}
               </h3>
-              <ol className="max-h-[32rem] divide-y divide-zinc-100 overflow-y-auto text-sm" data-testid="replaced-turns">
-                {preview.plan.replaced.length > 0
-                  ? preview.plan.replaced.map((index) => <TurnLine key={index} turn={turns[index]} />)
-                  : preview.plan.trimmed.map((t) => (
-                      <li key={`${t.index}-${t.partIndex}`} className="px-3 py-2">
-                        <TurnLabel turn={turns[t.index]} /> {formatInteger(t.charsBefore)} → {formatInteger(t.charsAfter)} characters
-                      </li>
-                    ))}
-              </ol>
+              <ReplacedTurns threadId={threadId} plan={preview.plan} />
             </section>
             <section aria-label="Summary" className="rounded-lg border border-zinc-200 bg-white">
               <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2">
@@ -368,7 +356,7 @@ export function CompactionWorkbench(props: WorkbenchProps) {
             </section>
           </div>
           <p className="text-sm text-zinc-600" data-testid="kept-verbatim">
-            Kept verbatim: {describeKept(preview, turns.length, replaced)}
+            Kept verbatim: {describeKept(preview, turnCount, replaced)}
           </p>
           <div className="flex flex-wrap items-center gap-3">
             <button type="button" onClick={() => apply.mutate()} disabled={!canApply} className="rounded bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-50">

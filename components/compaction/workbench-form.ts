@@ -1,8 +1,8 @@
 // The workbench's form and what it asks of the API: pure, so it is tested without a browser.
 import { plural } from "@/lib/format";
-import type { CompactionJobRecord, CompactionPreview, CompactionRequestBody } from "@/lib/queries/compactions";
+import type { CompactionJobRecord, CompactionPreview, CompactionRequestBody, TurnSummary } from "@/lib/queries/compactions";
 
-export type WorkbenchTurn = { index: number; role: string; toolName: string | null; excerpt: string; chars: number };
+export type WorkbenchTurn = TurnSummary;
 export type Strategy = CompactionRequestBody["strategy"];
 export type Summarizer = CompactionRequestBody["summarizer"];
 

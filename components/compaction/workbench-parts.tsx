@@ -12,23 +12,13 @@ export function Figure({ label, value, testId }: { label: string; value: string;
   );
 }
 
-export function TurnLabel({ turn }: { turn: WorkbenchTurn | undefined }) {
-  if (!turn) return null;
+/** "#12 assistant · tool": a turn's number, then (once its summary is loaded) its role and tool. */
+export function TurnLabel({ index, turn }: { index: number; turn: WorkbenchTurn | undefined }) {
   return (
     <span className="font-medium">
-      #{turn.index + 1} {turn.role}
-      {turn.toolName ? <span className="font-mono text-xs text-zinc-500"> · {turn.toolName}</span> : null}
+      #{index + 1} {turn?.role}
+      {turn?.toolName ? <span className="font-mono text-xs text-zinc-500"> · {turn.toolName}</span> : null}
     </span>
-  );
-}
-
-export function TurnLine({ turn }: { turn: WorkbenchTurn | undefined }) {
-  if (!turn) return null;
-  return (
-    <li className="px-3 py-2">
-      <TurnLabel turn={turn} />
-      <p className="mt-0.5 line-clamp-2 break-words whitespace-pre-wrap text-zinc-600">{turn.excerpt || <em>(empty)</em>}</p>
-    </li>
   );
 }
 

@@ -1,8 +1,9 @@
 import type { CompactionPreview } from "@/lib/compaction/service";
 import type { CompactionJobRecord, CompactionRecord } from "@/lib/domain/compaction/records";
-import type { Thread } from "@/lib/domain/types";
+import type { Thread, Turn } from "@/lib/domain/types";
 import type { CompactionStrategy } from "@/lib/domain/compaction/types";
 import type { SummarizerKind } from "@/lib/validation/compactions";
+import { contentPreview } from "@/lib/format";
 import { apiFetch } from "./api-client";
 
 /** Client-safe: the compaction API as the workbench calls it. */
@@ -22,7 +23,20 @@ export type { CompactionPreview, CompactionJobRecord, CompactionRecord };
 export const compactionKeys = {
   preview: (threadId: string, body: CompactionRequestBody) => ["compactions", threadId, "preview", body] as const,
   job: (jobId: string) => ["compactions", "job", jobId] as const,
+  turns: (threadId: string, from: number, limit: number) => ["compactions", threadId, "turns", from, limit] as const,
 };
+
+/** A turn as the workbench lists it: where it is, who spoke, and the start of what was said. */
+export type TurnSummary = { index: number; role: string; toolName: string | null; excerpt: string; chars: number };
+
+/** Characters of a turn the workbench shows (two lines of the list). */
+const EXCERPT_CHARS = 240;
+
+/** Turns `from`..`from + limit - 1` of a thread, summarised (the paged turn API; the full texts are not kept). */
+export async function fetchTurnSummaries(threadId: string, from: number, limit: number, signal?: AbortSignal): Promise<TurnSummary[]> {
+  const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?from=${from}&limit=${limit}`, { signal });
+  return page.items.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(t.content, EXCERPT_CHARS), chars: t.content.length }));
+}
 
 export function fetchCompactionPreview(threadId: string, body: CompactionRequestBody, signal?: AbortSignal): Promise<CompactionPreview> {
   return apiFetch<{ preview: CompactionPreview }>(`/api/threads/${threadId}/compactions`, { json: { ...body, apply: false }, signal }).then((r) => r.preview);

@@ -2,20 +2,20 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CompactionWorkbench } from "@/components/compaction/compaction-workbench";
 import { latestCompactionJob } from "@/lib/compaction/jobs";
-import { findThreadWithTurns } from "@/lib/db/threads";
-import { contentPreview } from "@/lib/format";
 import { describeLlmConfig } from "@/lib/llm/config";
 import { listModels, previewModelFor } from "@/lib/models/catalog";
-import { listCustomModelsOnce } from "../thread-data";
+import { findThreadOnce, listCustomModelsOnce } from "../thread-data";
 
 export const metadata: Metadata = { title: "Compact" };
 
-/** The compaction workbench: preview, edit and apply a compaction as a new revision of the thread. */
+/**
+ * The compaction workbench: preview, edit and apply a compaction as a new revision of the thread.
+ * The page reads no turns: the workbench loads the ones it shows (a session may have 35,000).
+ */
 export default async function CompactPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const found = await findThreadWithTurns((await params).id);
-  if (!found) notFound();
-  const { thread, turns } = found;
-  if (turns.length === 0) {
+  const thread = await findThreadOnce((await params).id);
+  if (!thread) notFound();
+  if (thread.turnCount === 0) {
     return <p className="rounded border border-zinc-200 bg-white p-4 text-zinc-600">This thread has no turns yet: there is nothing to compact.</p>;
   }
   const custom = await listCustomModelsOnce();
@@ -24,12 +24,12 @@ export default async function CompactPage({ params, searchParams }: { params: Pr
   const query = await searchParams;
   const at = Number(query.at);
   const direction: "up-to" | "from" | null = query.direction === "up-to" || query.direction === "from" ? query.direction : null;
-  const initialRange = query.strategy === "range" && direction && Number.isInteger(at) && at >= 0 && at < turns.length ? { direction, at } : null;
+  const initialRange = query.strategy === "range" && direction && Number.isInteger(at) && at >= 0 && at < thread.turnCount ? { direction, at } : null;
   const llm = await describeLlmConfig();
   return (
     <CompactionWorkbench
       threadId={thread.id}
-      turns={turns.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(t.content, 240), chars: t.content.length }))}
+      turnCount={thread.turnCount}
       models={models}
       initialTargetModel={previewModelFor(thread.modelsUsed, custom)}
       defaultLlmModel={llm.compactionModel && !llm.compactionModel.error ? llm.compactionModel.value : null}
