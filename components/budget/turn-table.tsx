@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { ContextPreview } from "@/lib/context/types";
+import type { ContextPreviewWithTurns } from "@/lib/context/types";
 
 /** A row's height: one line of text-sm with py-1, and its border. */
 const ROW_HEIGHT = 29;
@@ -15,7 +15,7 @@ const BOX_HEIGHT = 384;
  * view (and a few either side) are in the document, between two spacer rows that keep the
  * scrollbar true to the whole table; scrolling brings in the others.
  */
-export function TurnTable({ turns }: { turns: ContextPreview["perTurn"] }) {
+export function TurnTable({ turns }: { turns: ContextPreviewWithTurns["perTurn"] }) {
   const box = useRef<HTMLDivElement>(null);
   // The React Compiler (not enabled here) would skip this component: nothing to memoise anyway.
   // eslint-disable-next-line react-hooks/incompatible-library -- useVirtualizer is meant to be called like this
