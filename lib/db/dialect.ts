@@ -233,3 +233,98 @@ export async function contextTokensBefore(db: Database, threadId: string, start:
   );
   return Number(row?.tokens ?? 0);
 }
+
+/** What the outline reads of a turn: its role and whether its parts hold a tool call, a failed result, a compaction. */
+export type TurnFlagRow = { index: number; role: string; toolCall: boolean; error: boolean; compaction: boolean };
+
+// Parts are stored as JSON.stringify wrote them (lib/db/mappers.ts storedParts): a key and its
+// value with no space between. Inside a JSON string every quote is escaped, so text that merely
+// mentions these (a tool result quoting a transcript) cannot match.
+const TOOL_CALL_MARK = `"type":"tool_call"`;
+const ERROR_MARK = `"isError":true`;
+const COMPACTION_MARK = `"type":"compaction"`;
+
+/**
+ * Every turn of a thread in order with its role and three flags read from its stored parts (a
+ * substring test in the database, so no content or parts reach the application): the outline
+ * of a 35,000-turn thread in one query.
+ */
+export async function turnFlags(db: Database, threadId: string): Promise<TurnFlagRow[]> {
+  const kind = databaseKind(db);
+  const has = (mark: string) => (kind === "postgres" ? `COALESCE(strpos("parts", '${mark}') > 0, false)` : `COALESCE(instr("parts", '${mark}') > 0, 0)`);
+  const rows = await run<{ index: number | bigint; role: string; toolCall: unknown; error: unknown; compaction: unknown }[]>(
+    db,
+    kind,
+    `SELECT "index" AS "index", "role" AS role, ${has(TOOL_CALL_MARK)} AS "toolCall", ${has(ERROR_MARK)} AS error, ${has(COMPACTION_MARK)} AS compaction
+       FROM "Turn" WHERE "threadId" = ? ORDER BY "index"`,
+    threadId,
+  );
+  // SQLite answers 0 or 1, PostgreSQL a boolean.
+  const flag = (value: unknown) => value === true || Number(value) === 1;
+  return rows.map((row) => ({ index: Number(row.index), role: row.role, toolCall: flag(row.toolCall), error: flag(row.error), compaction: flag(row.compaction) }));
+}
+
+/**
+ * The turns (0-based indexes, in order) holding a tool call that started a sub-agent: a call whose
+ * id is one of `toolCallIds`, or whose result names one of `agentIds` (Claude Code's agent files
+ * are tied to their call that way). Parts are read as JSON in the database, and only those of turns
+ * that hold a tool call (or a result naming an agent).
+ */
+export async function subagentCallTurns(db: Database, threadId: string, { toolCallIds, agentIds }: { toolCallIds: string[]; agentIds: string[] }): Promise<number[]> {
+  if (toolCallIds.length === 0 && agentIds.length === 0) return [];
+  const kind = databaseKind(db);
+  const pg = kind === "postgres";
+  // A turn's parts are a list, or {contentAt, parts} when a part shares the turn's content.
+  const elements = pg
+    ? `json_array_elements(CASE WHEN json_typeof(t."parts"::json) = 'object' THEN t."parts"::json -> 'parts' ELSE t."parts"::json END) p`
+    : `json_each(t."parts", CASE WHEN json_type(t."parts") = 'object' THEN '$.parts' ELSE '$' END) p`;
+  const field = (name: string) => (pg ? `p ->> '${name}'` : `p.value ->> '${name}'`);
+  const inList = pg ? `IN (SELECT json_array_elements_text(?::json))` : `IN (SELECT value FROM json_each(?))`;
+  const contains = (mark: string) => (pg ? `strpos(t."parts", '${mark}') > 0` : `instr(t."parts", '${mark}') > 0`);
+  const ids = new Set(toolCallIds);
+  if (agentIds.length > 0) {
+    const named = await run<{ id: string | null }[]>(
+      db,
+      kind,
+      `SELECT ${field("toolCallId")} AS id FROM "Turn" t, ${elements}
+        WHERE t."threadId" = ? AND ${contains(`"agentId":`)} AND ${field("type")} = 'tool_result' AND ${field("agentId")} ${inList}`,
+      threadId,
+      JSON.stringify(agentIds),
+    );
+    for (const { id } of named) if (id) ids.add(id);
+  }
+  if (ids.size === 0) return [];
+  const rows = await run<{ index: number | bigint }[]>(
+    db,
+    kind,
+    `SELECT DISTINCT t."index" AS "index" FROM "Turn" t, ${elements}
+      WHERE t."threadId" = ? AND ${contains(TOOL_CALL_MARK)} AND ${field("type")} = 'tool_call' AND ${field("id")} ${inList}
+      ORDER BY t."index"`,
+    threadId,
+    JSON.stringify([...ids]),
+  );
+  return rows.map((row) => Number(row.index));
+}
+
+/**
+ * The 0-based indexes of a thread's turns that match every term (as the thread list's search: a
+ * word prefix, or a whole word when short), in order, at most `limit`. The full-text index is
+ * asked only about the thread's own turns (its range of turn keys on SQLite).
+ */
+export async function findTurnIndexes(db: Database, threadId: string, terms: string[], limit: number): Promise<number[]> {
+  if (terms.length === 0) return [];
+  const kind = databaseKind(db);
+  const sql =
+    kind === "postgres"
+      ? `SELECT t."index" AS "index" FROM "Turn" t
+          WHERE t."threadId" = ? AND ${TURN_TSVECTOR("t")} @@ to_tsquery('threadline'::regconfig, ?)
+          ORDER BY t."index" LIMIT ?`
+      : `SELECT t."index" AS "index" FROM "Turn" t
+          WHERE t."threadId" = ? AND t."seq" IN (
+            SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?
+               AND rowid BETWEEN (SELECT min("seq") FROM "Turn" WHERE "threadId" = ?) AND (SELECT max("seq") FROM "Turn" WHERE "threadId" = ?))
+          ORDER BY t."index" LIMIT ?`;
+  const params = kind === "postgres" ? [threadId, toTsQuery(terms), limit] : [threadId, toFtsMatch(terms), threadId, threadId, limit];
+  const rows = await run<{ index: number | bigint }[]>(db, kind, sql, ...params);
+  return rows.map((row) => Number(row.index));
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ThreadHead, Turn } from "@/lib/domain/types";
+import type { JsonObject, ThreadHead, Turn, TurnRole } from "@/lib/domain/types";
 import { encodeTurnCursor } from "@/lib/domain/cursor";
 import { turnUsages } from "@/lib/domain/usage";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
@@ -9,6 +9,8 @@ import { toTurn, WITH_SNAPSHOTS } from "./mappers";
 import { storedThreadUsage } from "./session-usage";
 import { getThread, getThreadWithTurns, withTokenTotals } from "./threads";
 
+type Visibility = { includeExpired?: boolean };
+
 /** GET /api/threads/:id answers at most this many turns; the rest are paged (GET /api/threads/:id/turns). */
 export const THREAD_TURN_CAP = 1_000;
 
@@ -17,10 +19,10 @@ export const THREAD_TURN_CAP = 1_000;
  * `turnsTruncated` and the address of the next page. Its token total and usage are the whole
  * thread's either way.
  */
-export async function getThreadHead(threadId: string, cap = THREAD_TURN_CAP): Promise<ThreadHead> {
-  const thread = await getThread(threadId);
-  if (thread.turnCount <= cap) return getThreadWithTurns(threadId);
-  const [page, [counted], usage] = await Promise.all([listTurns(threadId, 0, cap), withTokenTotals([thread]), storedThreadUsage(threadId)]);
+export async function getThreadHead(threadId: string, cap = THREAD_TURN_CAP, visibility: Visibility = {}): Promise<ThreadHead> {
+  const thread = await getThread(threadId, visibility);
+  if (thread.turnCount <= cap) return getThreadWithTurns(threadId, visibility);
+  const [page, [counted], usage] = await Promise.all([listTurns(threadId, 0, cap, visibility), withTokenTotals([thread]), storedThreadUsage(threadId)]);
   return {
     thread: { ...counted!, usage },
     turns: page.items,
@@ -35,8 +37,8 @@ export type TurnPage = { items: Turn[]; nextCursor: string | null };
  * the 30,000th turn costs what the first does. Each turn as GET /api/threads/:id gives it: its
  * stored token count and its usage (an estimated one starts from the tokens before the page).
  */
-export async function listTurns(threadId: string, start: number, limit: number): Promise<TurnPage> {
-  await getThread(threadId); // not found or expired, as for the whole thread
+export async function listTurns(threadId: string, start: number, limit: number, visibility: Visibility = {}): Promise<TurnPage> {
+  await getThread(threadId, visibility); // not found or expired (unless asked for), as for the whole thread
   const client = await db();
   const rows = await client.turn.findMany({
     where: { threadId, index: { gte: start } },
@@ -57,4 +59,24 @@ export async function listTurns(threadId: string, start: number, limit: number):
     items: turns.map((turn, i) => ({ ...turn, usage: usages[i] ?? null })),
     nextCursor: rows.length > limit && last ? encodeTurnCursor(last.index + 1) : null,
   };
+}
+
+/**
+ * How many of a thread's turns are model responses (a usage reported, or an assistant turn: as
+ * turnUsages counts them), read from their roles and metadata only: the thread page's totals say
+ * "N responses" without reading every turn.
+ */
+export async function countResponses(threadId: string): Promise<number> {
+  const rows = await (await db()).turn.findMany({ where: { threadId }, select: { role: true, modelMetadata: true } });
+  const usages = turnUsages(rows.map((row) => ({ role: row.role as TurnRole, modelMetadata: metadataOf(row.modelMetadata), tokens: 0, tokenEstimate: 0 })));
+  return usages.filter((usage) => usage !== null).length;
+}
+
+function metadataOf(text: string | null): JsonObject | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as JsonObject;
+  } catch {
+    return null;
+  }
 }

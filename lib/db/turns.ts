@@ -22,6 +22,17 @@ export async function getTurn(threadId: string, index: number, visibility: { inc
   return withStoredCount(row);
 }
 
+/** One turn of a thread by its id (a link to a turn names its id): as getTurn. */
+export async function getTurnById(threadId: string, turnId: string, visibility: { includeExpired?: boolean } = {}): Promise<Turn> {
+  await getThread(threadId, visibility);
+  const row = await (await db()).turn.findFirst({
+    where: { threadId, id: turnId },
+    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
+  });
+  if (!row) throw new AppError("not_found", `Thread ${threadId} has no turn ${turnId}`);
+  return withStoredCount(row);
+}
+
 /** The turn with its stored default-tokenizer count, as the whole thread gives it. */
 function withStoredCount(row: Parameters<typeof toTurn>[0] & { tokenCounts: { tokens: number; estimated: boolean }[] }): Turn {
   const count = row.tokenCounts[0];

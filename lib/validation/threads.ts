@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { searchTerms } from "@/lib/domain/search";
 import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, turnPartsSchema, uuidSchema, checkSnapshotPaths, fileSnapshotsSchema, refuseProtoKeys } from "@/lib/domain/schemas";
 
 /**
@@ -63,8 +64,15 @@ export const MAX_TURN_PAGE_SIZE = 500;
 export const DEFAULT_TURN_PAGE_SIZE = 100;
 
 /** GET /api/threads/:id/turns: a page from a cursor, or from a turn index (0-based); neither is the start. */
+/** `?includeExpired=1`: an expired thread is read as any other (the UI shows them); absent, it is not found. */
+const includeExpiredSchema = z
+  .enum(["1", "true", "0", "false"], { error: "must be 1, true, 0 or false" })
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
 export const listTurnsQuerySchema = z
   .object({
+    includeExpired: includeExpiredSchema,
     cursor: z.string().max(200).optional().transform((v) => v || undefined),
     from: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be at least 0").optional(),
     limit: z.coerce
@@ -76,6 +84,28 @@ export const listTurnsQuerySchema = z
   })
   .refine((query) => query.cursor === undefined || query.from === undefined, { message: "give cursor or from, not both", path: ["from"] });
 export type ListTurnsQuery = z.output<typeof listTurnsQuerySchema>;
+
+/** GET /api/threads/:id/outline. */
+export const threadOutlineQuerySchema = z.object({ includeExpired: includeExpiredSchema });
+
+export const MAX_FIND_RESULTS = 1_000;
+
+/** GET /api/threads/:id/find: words to find in the thread's turns (as the thread list's search). */
+export const findInThreadQuerySchema = z.object({
+  q: z
+    .string({ error: "is required" })
+    .trim()
+    .min(1, "is required")
+    .max(500, "must be at most 500 characters")
+    .refine((q) => searchTerms(q).length > 0, "must hold a letter or a digit"),
+  limit: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(MAX_FIND_RESULTS, `must be at most ${MAX_FIND_RESULTS}`)
+    .default(MAX_FIND_RESULTS),
+  includeExpired: includeExpiredSchema,
+});
 
 /** A server action on one thread (purge; undo, where the thread is a compacted revision). */
 export const threadRefSchema = z.strictObject({ threadId: uuidSchema });

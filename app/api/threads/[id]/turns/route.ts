@@ -9,7 +9,10 @@ import { appendTurnSchema, listTurnsQuerySchema } from "@/lib/validation/threads
 
 type Context = { params: Promise<{ id: string }> };
 
-/** A page of turns in index order: 200 {items, nextCursor}; `?from=<index>` starts at a turn, `?cursor=` goes on. */
+/**
+ * A page of turns in index order: 200 {items, nextCursor}; `?from=<index>` starts at a turn,
+ * `?cursor=` goes on; `?includeExpired=1` reads an expired thread (the thread page does).
+ */
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
@@ -20,7 +23,7 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
       if (decoded === null) throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [{ field: "cursor", message: "not a cursor returned by this API" }]);
       start = decoded;
     }
-    return Response.json(await listTurns(id, start, query.limit));
+    return Response.json(await listTurns(id, start, query.limit, { includeExpired: query.includeExpired }));
   });
 }
 

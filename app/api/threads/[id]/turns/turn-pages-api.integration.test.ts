@@ -8,7 +8,7 @@ import { getThreadHead } from "@/lib/db/turn-pages";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { importFile } from "@/lib/imports/import-file";
 import { json, jsonRequest, params } from "@/lib/testing/api";
-import { expectError, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
+import { expectError, expireThread, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
 import { GET as turnsRoute } from "./route";
 
 type Page = { items: Turn[]; nextCursor: string | null };
@@ -61,6 +61,14 @@ describe("GET /api/threads/:id/turns", () => {
     const first = await json<Page>(await page(thread.id, "limit=1"));
     expect((await expectError(await page(thread.id, `from=1&cursor=${first.nextCursor ?? "x"}`), 400, "validation_failed")).message).toMatch(/cursor or from/);
     await expectError(await page("0b9a2c3e-1d2a-4b5c-8d9e-0a1b2c3d4e5f", ""), 404, "not_found");
+    expect((await expectError(await page(thread.id, "includeExpired=yes"), 400, "validation_failed")).message).toMatch(/^includeExpired:/);
+  });
+
+  it("reads an expired thread only when asked (the thread page shows expired threads)", async () => {
+    const thread = await threadWithCompaction();
+    await expireThread(thread.id);
+    await expectError(await page(thread.id, "limit=2"), 404, "expired");
+    expect((await json<Page>(await page(thread.id, "limit=2&includeExpired=1"))).items.map((t) => t.index)).toEqual([0, 1]);
   });
 });
 

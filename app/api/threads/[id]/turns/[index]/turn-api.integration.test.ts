@@ -39,4 +39,15 @@ describe("GET /api/threads/:id/turns/:index", () => {
     expect(response.status).toBe(200);
     expect((await json<{ turn: Turn }>(response)).turn.content).toBe("old");
   });
+
+  it("finds a turn by its id too (a link to a turn names its id), in that thread only", async () => {
+    const thread = await newThread();
+    await newTurn(thread.id, { role: "user", content: "first" });
+    const second = await newTurn(thread.id, { role: "assistant", content: "second" });
+    const response = await api.getTurn(thread.id, second.id.toUpperCase());
+    expect(response.status).toBe(200);
+    expect((await json<{ turn: Turn }>(response)).turn).toMatchObject({ id: second.id, index: 1, content: "second" });
+    const other = await newThread();
+    expect((await expectError(await api.getTurn(other.id, second.id), 404, "not_found")).message).toContain(`no turn ${second.id}`);
+  });
 });

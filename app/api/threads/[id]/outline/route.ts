@@ -1,0 +1,19 @@
+import { getThreadOutline } from "@/lib/db/turn-outline";
+import { parseOrThrow } from "@/lib/domain/parse";
+import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+import { threadOutlineQuerySchema } from "@/lib/validation/threads";
+
+type Context = { params: Promise<{ id: string }> };
+
+/**
+ * The thread's outline, no content: `{turnCount, kinds}`, each kind (user, assistant, system, tool,
+ * toolCall, error, compaction, subagent) the 0-based indexes of its turns as runs
+ * `[start, step, count, ...]` (lib/domain/turn-outline.ts). The thread page jumps with it.
+ */
+export async function GET(request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const id = threadIdFrom((await params).id);
+    const query = parseOrThrow(threadOutlineQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json(await getThreadOutline(id, { includeExpired: query.includeExpired }));
+  });
+}
