@@ -1,7 +1,8 @@
 /**
  * What the conversation view needs to pair structured parts across turns: each tool call with its
  * result (by tool-call id; imported transcripts put results in later "tool" turns) and with the
- * sub-agent thread it started. Pure: built once per page from the turns it shows.
+ * sub-agent thread it started. Pure: built from the turns a page has read (all of a short thread,
+ * the window of a long one, `partial`).
  */
 import type { ChildThreadLink } from "@/lib/domain/links";
 import type { Turn, TurnPart } from "@/lib/domain/types";
@@ -18,6 +19,11 @@ export type ToolIndex = {
   results: Map<string, TurnRef & { part: ToolResultPart; partIndex: number }>;
   /** Sub-agent threads by the id of the tool call that started them. */
   subagents: Map<string, { id: string; title: string | null }[]>;
+  /**
+   * Built from some of the thread's turns only (a long thread's page holds a window of them): a
+   * call without a result may have one in a turn not read, and a result without a call its call.
+   */
+  partial: boolean;
 };
 
 /** The element id of a turn on the page (by turn id: the chain page numbers turns across threads). */
@@ -29,8 +35,8 @@ export function turnAnchor(turnId: string): string {
  * Pairs calls and results by id (the first of each wins) and ties sub-agents to their call: by the
  * relation's toolCallId, else (Claude Code agent files) by the agentId the call's result names.
  */
-export function buildToolIndex(turns: readonly { turn: Turn; number: number }[], children: readonly ChildThreadLink[] = []): ToolIndex {
-  const index: ToolIndex = { calls: new Map(), results: new Map(), subagents: new Map() };
+export function buildToolIndex(turns: readonly { turn: Turn; number: number }[], children: readonly ChildThreadLink[] = [], { partial = false }: { partial?: boolean } = {}): ToolIndex {
+  const index: ToolIndex = { calls: new Map(), results: new Map(), subagents: new Map(), partial };
   for (const { turn, number } of turns) {
     const ref = { turnId: turn.id, number, threadId: turn.threadId, index: turn.index };
     (turn.parts ?? []).forEach((part, partIndex) => {

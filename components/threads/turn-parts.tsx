@@ -69,7 +69,7 @@ function Part({ part, partIndex, turn, tools }: { part: TurnPart; partIndex: num
     case "tool_result": {
       const call = tools.calls.get(part.toolCallId);
       if (call?.turnId === turn.id) return null; // shown inside its call's card, just above
-      return call ? <ResultOfCall part={part} call={call} /> : <OrphanResult part={part} partIndex={partIndex} turn={turn} />;
+      return call ? <ResultOfCall part={part} call={call} /> : <OrphanResult part={part} partIndex={partIndex} turn={turn} partial={tools.partial} />;
     }
     case "image":
       return <ImagePlaceholder part={part} />;
@@ -156,7 +156,7 @@ function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallPart; pa
           </span>
           {hint && <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500">{hint}</span>}
           <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
-            {failed ? <ErrorLabel /> : result ? null : <span>no result</span>}
+            {failed ? <ErrorLabel /> : result ? null : <span>{tools.partial ? "result not loaded" : "no result"}</span>}
           </span>
         </summary>
         <div className="space-y-3 border-t border-zinc-200 px-3 py-2">
@@ -184,7 +184,7 @@ function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallPart; pa
                 <PartText text={toolResultText(result.part.content)} source={result} partIndex={result.partIndex} field="content" />
               </div>
             ) : (
-              <p className="text-xs text-zinc-500 italic">No result recorded</p>
+              <p className="text-xs text-zinc-500 italic">{tools.partial ? "No result in the turns loaded around this one" : "No result recorded"}</p>
             )}
           </div>
         </div>
@@ -240,12 +240,15 @@ function ResultOfCall({ part, call }: { part: ToolResultPart; call: TurnRef & { 
   );
 }
 
-/** A result whose call is not on this page (cut from the transcript): shown in full here. */
-function OrphanResult({ part, partIndex, turn }: { part: ToolResultPart; partIndex: number; turn: Turn }) {
+/**
+ * A result whose call is not on this page, shown in full here: cut from the transcript, or (on a
+ * long thread's page, `partial`) in a turn not loaded.
+ */
+function OrphanResult({ part, partIndex, turn, partial }: { part: ToolResultPart; partIndex: number; turn: Turn; partial: boolean }) {
   const failed = part.isError === true;
   const name = typeof part.name === "string" ? part.name : typeof part.toolName === "string" ? part.toolName : null;
   return (
-    <ResultCard failed={failed} testId="tool-result-orphan" title={name ? toolNameLabel(name) : "a call not in this thread"}>
+    <ResultCard failed={failed} testId="tool-result-orphan" title={name ? toolNameLabel(name) : partial ? "a call in an earlier turn" : "a call not in this thread"}>
       <div className="space-y-2 border-t border-zinc-200 px-3 py-2">
         <p className="text-xs text-zinc-500">
           Call id <span className="font-mono break-all text-zinc-700">{part.toolCallId}</span>

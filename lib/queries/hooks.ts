@@ -7,14 +7,15 @@
  * stale: purging, forking or undoing a compaction changes the thread list and lineage, so every
  * query under threadKeys.all goes (the list refetches its first page from the server).
  */
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
 import { undoCompactionAction } from "@/lib/actions/compactions";
 import { forkThreadAction } from "@/lib/actions/forks";
 import type { ActionResult } from "@/lib/actions/result";
 import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
-import { fetchContextPreview, fetchTurn, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
+import { decodeOutline } from "@/lib/domain/turn-outline";
+import { fetchContextPreview, fetchFind, fetchOutline, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
 
 export function useThreadList(filters: ThreadFilters) {
   return useInfiniteQuery(threadListQuery(filters));
@@ -38,6 +39,50 @@ export function useTurn(url: string | undefined) {
     else if (query.isError) void query.refetch();
   };
   return { turn: (query.data ?? null) as Turn | null, loading: query.isFetching, error: query.error?.message ?? null, load };
+}
+
+/** What useTurnBlocks answers: each asked block's turns (undefined until loaded) and the first error. */
+export type TurnBlocks = { turns: (Turn[] | undefined)[]; error: string | null };
+
+function combineBlocks(results: UseQueryResult<Turn[]>[]): TurnBlocks {
+  return { turns: results.map((r) => r.data), error: results.find((r) => r.error)?.error?.message ?? null };
+}
+
+/**
+ * Blocks of a thread's turns (threadKeys.turnBlock), in the order asked: the thread page asks for
+ * those on screen and their neighbours. A block is read once; the page drops the last ones when
+ * the thread grows.
+ */
+export function useTurnBlocks(threadId: string, blocks: readonly number[]): TurnBlocks {
+  return useQueries({
+    queries: blocks.map((block) => ({
+      queryKey: threadKeys.turnBlock(threadId, block),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchTurnBlock(threadId, block, signal),
+      staleTime: Infinity,
+    })),
+    combine: combineBlocks,
+  });
+}
+
+/** The thread's outline (which turns are tool calls, errors, ...), read once it is first needed. */
+export function useThreadOutline(threadId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: threadKeys.outline(threadId),
+    queryFn: async ({ signal }) => decodeOutline(await fetchOutline(threadId, signal)),
+    enabled,
+    staleTime: Infinity,
+  });
+}
+
+/** The turns of the thread matching `q` (null: no search yet). */
+export function useFindInThread(threadId: string, q: string | null) {
+  return useQuery({
+    queryKey: threadKeys.find(threadId, q ?? ""),
+    queryFn: ({ signal }) => fetchFind(threadId, q!, signal),
+    enabled: q !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
 }
 
 export function useContextPreview(threadId: string, selection: ContextSelection, enabled: boolean) {

@@ -1,5 +1,6 @@
 import type { ContextPreviewWithTurns } from "@/lib/context/types";
 import type { ThreadPage, Turn } from "@/lib/domain/types";
+import type { ThreadOutline } from "@/lib/domain/turn-outline";
 import { apiFetch } from "./api-client";
 
 /** Client-safe: query keys and fetchers for the thread list. */
@@ -14,7 +15,16 @@ export const threadKeys = {
   /** A turn loaded in full from its API address (a long turn's page carries only its start). */
   turn: (url: string) => [...threadKeys.all, "turn", url] as const,
   context: (threadId: string, selection: ContextSelection) => [...threadKeys.all, "context", threadId, selection] as const,
+  /** What the thread page has read of one thread: its blocks of turns, its outline, its finds. */
+  reader: (threadId: string) => [...threadKeys.all, "reader", threadId] as const,
+  /** Block `block` of a thread's turns: indexes block × TURN_BLOCK up to the next block. */
+  turnBlock: (threadId: string, block: number) => [...threadKeys.reader(threadId), "block", block] as const,
+  outline: (threadId: string) => [...threadKeys.reader(threadId), "outline"] as const,
+  find: (threadId: string, q: string) => [...threadKeys.reader(threadId), "find", q] as const,
 };
+
+/** The thread page reads a long thread's turns in blocks of this many, as it scrolls or jumps. */
+export const TURN_BLOCK = 50;
 
 /** What the budget page previews: a model, or a context window, and PAL's or the model's own counting. */
 export type ContextSelection = { model: string; contextWindow: string; mode: "exact" | "pal" };
@@ -51,4 +61,28 @@ export function fetchContextPreview(threadId: string, selection: ContextSelectio
   else params.set("model", selection.model);
   if (selection.contextWindow && selection.model) params.set("model", selection.model);
   return apiFetch<ContextPreviewWithTurns>(`/api/threads/${threadId}/context?${params}`, { signal, fallback: "The preview failed" });
+}
+
+/** One block of a thread's turns (threadKeys.turnBlock), expired threads included: the page shows them. */
+export async function fetchTurnBlock(threadId: string, block: number, signal?: AbortSignal): Promise<Turn[]> {
+  const params = new URLSearchParams({ from: String(block * TURN_BLOCK), limit: String(TURN_BLOCK), includeExpired: "1" });
+  const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?${params}`, { signal, fallback: "Loading turns failed" });
+  return page.items;
+}
+
+export function fetchOutline(threadId: string, signal?: AbortSignal): Promise<ThreadOutline> {
+  return apiFetch<ThreadOutline>(`/api/threads/${threadId}/outline?includeExpired=1`, { signal, fallback: "Loading the thread's outline failed" });
+}
+
+export type FindResult = { terms: string[]; indexes: number[]; capped: boolean };
+
+export function fetchFind(threadId: string, q: string, signal?: AbortSignal): Promise<FindResult> {
+  const params = new URLSearchParams({ q, includeExpired: "1" });
+  return apiFetch<FindResult>(`/api/threads/${threadId}/find?${params}`, { signal, fallback: "Finding failed" });
+}
+
+/** Where a link to a turn by id points: its 0-based index. */
+export async function fetchTurnIndex(threadId: string, turnId: string, signal?: AbortSignal): Promise<number> {
+  const turn = await fetchTurn(`/api/threads/${threadId}/turns/${turnId}?includeExpired=1`, signal);
+  return turn.index;
 }

@@ -5,8 +5,11 @@ import { InjectedContext } from "@/components/threads/transcript-blocks";
 import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
 import { Composer } from "@/components/threads/composer";
+import { TurnReader } from "@/components/threads/turn-reader";
 import { withSessionUsage } from "@/lib/db/session-usage";
-import { findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
+import { getThreadLinks } from "@/lib/db/threads";
+import { countResponses, getThreadHead, listTurns } from "@/lib/db/turn-pages";
+import { getTurn } from "@/lib/db/turns";
 import { isUnanswered } from "@/lib/domain/chat";
 import { describeTimeout } from "@/lib/domain/expiry";
 import { displayTitle } from "@/lib/domain/title";
@@ -14,6 +17,7 @@ import type { Thread, Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
 import { describeChatAvailability } from "@/lib/llm/config";
 import { listModels } from "@/lib/models/catalog";
+import { TURN_BLOCK } from "@/lib/queries/threads";
 import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 
 type Params = Promise<{ id: string }>;
@@ -26,40 +30,58 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: thread ? displayTitle(thread.title) : "Not found" };
 }
 
+/**
+ * How many turns the server renders: the first screen, useful before scripts run, whatever the
+ * thread's length. The rest are read by the browser in blocks as the reader moves (TurnReader).
+ */
+const HEAD_TURNS = TURN_BLOCK;
+/** Turns read past the head only to pair its last tool calls with their results. */
+const LOOKAHEAD = 10;
+
 export default async function ThreadPage({ params }: { params: Params }) {
-  const found = await findThreadWithTurns((await params).id);
-  if (!found) notFound();
-  const data = await withSessionUsage(found);
-  const composer = <ThreadComposer thread={data.thread} lastTurn={data.turns.at(-1) ?? null} />;
-  if (data.turns.length === 0) {
+  const thread = await findThreadOnce((await params).id);
+  if (!thread) notFound();
+  const visibility = { includeExpired: true };
+  const data = await withSessionUsage(await getThreadHead(thread.id, HEAD_TURNS, visibility));
+  const turnCount = data.thread.turnCount;
+  const more = data.turnsTruncated === true;
+  if (turnCount === 0) {
     return (
       <>
         <p className="rounded border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600">
           No turns yet. Write below, or agents add them with <code className="rounded bg-zinc-100 px-1">POST /api/threads/{data.thread.id}/turns</code>.
         </p>
-        {composer}
+        <ThreadComposer thread={data.thread} lastTurn={null} />
       </>
     );
   }
-  const links = await getThreadLinks(data.thread, { childLimit: CHILD_LIMIT });
+  const [links, lookahead, lastTurn, responses] = await Promise.all([
+    getThreadLinks(data.thread, { childLimit: CHILD_LIMIT }),
+    more ? listTurns(thread.id, data.turns.length, LOOKAHEAD, visibility).then((page) => page.items) : [],
+    more ? getTurn(thread.id, turnCount - 1, visibility) : (data.turns.at(-1) ?? null),
+    more ? countResponses(thread.id) : data.turns.filter((turn) => turn.usage !== null).length,
+  ]);
+  const read = [...data.turns, ...lookahead];
   const tools = buildToolIndex(
-    data.turns.map((turn) => ({ turn, number: turn.index + 1 })),
+    read.map((turn) => ({ turn, number: turn.index + 1 })),
     links.children,
+    { partial: read.length < turnCount },
   );
-  const responses = data.turns.filter((turn) => turn.usage !== null).length;
   return (
     <>
       {/* The header (layout) reads no turns; the totals need them, so they head the conversation. */}
       {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} />}
       <InjectedContext context={data.thread.initialContext} />
-      <ol className="space-y-3" aria-label="Turns">
-        {data.turns.map((turn) => (
-          <li key={turn.id}>
-            <TurnView turn={turn} number={turn.index + 1} tools={tools} menu />
-          </li>
+      <TurnReader
+        threadId={thread.id}
+        turnCount={turnCount}
+        head={data.turns.map((turn) => (
+          <TurnView key={turn.id} turn={turn} number={turn.index + 1} tools={tools} menu />
         ))}
-      </ol>
-      {composer}
+        headIds={data.turns.map((turn) => turn.id)}
+        childLinks={links.children}
+      />
+      <ThreadComposer thread={data.thread} lastTurn={lastTurn} />
     </>
   );
 }

@@ -1,0 +1,280 @@
+"use client";
+
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import type { DecodedOutline } from "@/lib/domain/turn-outline";
+import { formatInteger } from "@/lib/format";
+import { useFindInThread, useThreadOutline } from "@/lib/queries/hooks";
+import { findStep, JUMP_KINDS, READER_KEYS, readerKeyAction, type Jump, type JumpKind } from "./reader-nav";
+
+type Props = {
+  threadId: string;
+  turnCount: number;
+  /** False until React has hydrated: the controls wait for the list. */
+  ready: boolean;
+  /** The 0-based index of the turn at the top of the screen. */
+  current: number;
+  /** Jumps (a new history entry); answers the turn landed on, or null when there is none that way. */
+  jump: (to: Jump, outline?: DecodedOutline | null) => number | null;
+  onHeight: (height: number) => void;
+};
+
+const BUTTON = "rounded border border-zinc-300 bg-white px-2 py-0.5 text-zinc-700 hover:bg-zinc-50 disabled:opacity-50";
+const FIELD = "rounded border border-zinc-300 bg-white px-2 py-0.5 focus:border-sky-500 focus:outline-none";
+
+/**
+ * The bar above a thread's turns, kept in view: go to a turn by number, the first or the last,
+ * the next or previous turn of a kind (tool call, error, compaction, sub-agent, user message: from
+ * the thread's outline, read when first asked), find words in every turn (server-side: the
+ * browser's own find sees only the turns rendered), and the keyboard shortcuts (j/k, g/G, /, ?).
+ */
+export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight }: Props) {
+  const ids = { turn: useId(), kind: useId(), find: useId(), keys: useId() };
+  const root = useRef<HTMLDivElement>(null);
+  const findInput = useRef<HTMLInputElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [turnText, setTurnText] = useState("");
+  const [kind, setKind] = useState<JumpKind>("toolCall");
+  const [status, setStatus] = useState("");
+
+  // The outline is read the first time a jump by kind needs it; the jump then happens.
+  const [wantOutline, setWantOutline] = useState(false);
+  const outline = useThreadOutline(threadId, wantOutline);
+  const pendingKindJump = useRef<((outline: DecodedOutline) => void) | null>(null);
+  useEffect(() => {
+    const run = pendingKindJump.current;
+    if (outline.data && run) {
+      pendingKindJump.current = null;
+      run(outline.data);
+    }
+  }, [outline.data]);
+
+  // Find: a new query is sent on Enter; Enter again steps to the next match, Shift+Enter back.
+  const [findText, setFindText] = useState("");
+  const [query, setQuery] = useState<string | null>(null);
+  const [matchAt, setMatchAt] = useState<number | null>(null);
+  const found = useFindInThread(threadId, query);
+  const pendingFind = useRef<1 | -1 | null>(null);
+
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => onHeight(element.getBoundingClientRect().height));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [onHeight]);
+
+  const label = JUMP_KINDS.find((k) => k.kind === kind)!;
+  const land = (to: Jump, data?: DecodedOutline | null, none = "") => {
+    const index = jump(to, data);
+    setStatus(index === null ? none : `Turn ${formatInteger(index + 1)} of ${formatInteger(turnCount)}`);
+  };
+  const byKind = (direction: 1 | -1) => {
+    const go = (data: DecodedOutline) => land({ to: "kind", kind, direction }, data, `No ${direction === 1 ? "later" : "earlier"} ${label.label.toLowerCase()}.`);
+    if (outline.data) return go(outline.data);
+    pendingKindJump.current = go;
+    setWantOutline(true);
+    setStatus("Reading the thread's outline…");
+  };
+
+  const stepMatch = (matches: readonly number[], from: number | null, direction: 1 | -1) => {
+    const at = findStep(matches, from, direction, current);
+    if (at === null) return;
+    setMatchAt(at);
+    land({ to: "turn", index: matches[at]! });
+  };
+  useEffect(() => {
+    const direction = pendingFind.current;
+    if (found.data && direction !== null) {
+      pendingFind.current = null;
+      stepMatch(found.data.indexes, null, direction);
+    }
+    // Only an answer arriving steps; `current` is read then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [found.data]);
+  const find = (direction: 1 | -1) => {
+    const q = findText.trim();
+    if (!q) return;
+    if (q !== query) {
+      pendingFind.current = direction;
+      setQuery(q);
+      setMatchAt(null);
+    } else if (found.data) stepMatch(found.data.indexes, matchAt, direction);
+  };
+  const onFindKey = (event: ReactKeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      find(event.shiftKey ? -1 : 1);
+    } else if (event.key === "Escape") {
+      event.currentTarget.blur();
+    }
+  };
+
+  const goToTurn = (event: FormEvent) => {
+    event.preventDefault();
+    const number = Number(turnText);
+    if (!Number.isInteger(number) || number < 1) return setStatus(`Turn numbers go from 1 to ${formatInteger(turnCount)}.`);
+    land({ to: "turn", index: number - 1 });
+  };
+
+  // The page's keys, anywhere but in a field (the composer takes its own) or while the list of keys is open.
+  const keyActions = useRef({ jumpStep: (direction: 1 | -1) => land({ to: "step", direction }), land });
+  useEffect(() => {
+    keyActions.current = { jumpStep: (direction: 1 | -1) => land({ to: "step", direction }), land };
+  });
+  useEffect(() => {
+    if (!ready) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || dialog.current?.open) return;
+      const action = readerKeyAction({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, target: event.target instanceof HTMLElement ? event.target : null });
+      if (!action) return;
+      event.preventDefault();
+      const actions = keyActions.current;
+      if (action === "next-turn") actions.jumpStep(1);
+      else if (action === "previous-turn") actions.jumpStep(-1);
+      else if (action === "first-turn") actions.land({ to: "first" });
+      else if (action === "last-turn") actions.land({ to: "last" });
+      else if (action === "find") findInput.current?.focus();
+      else dialog.current?.showModal();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [ready]);
+
+  const matches = found.data?.indexes ?? [];
+  const more = found.data?.capped ? "+" : "";
+  const findStatus = found.isFetching
+    ? "Finding…"
+    : found.error
+      ? found.error.message
+      : !found.data
+        ? ""
+        : matches.length === 0
+          ? "No matches"
+          : matchAt === null
+            ? `${formatInteger(matches.length)}${more} matches`
+            : `${formatInteger(matchAt + 1)} of ${formatInteger(matches.length)}${more}`;
+
+  return (
+    <div ref={root} role="group" aria-label="Move through the conversation" className="sticky top-0 z-20 -mx-4 mb-3 border-b border-zinc-200 bg-zinc-50/95 px-4 py-2 text-sm backdrop-blur" data-testid="reader-toolbar">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <form onSubmit={goToTurn} className="flex items-center gap-1">
+          <label htmlFor={ids.turn} className="text-zinc-600">
+            Turn
+          </label>
+          <input
+            id={ids.turn}
+            inputMode="numeric"
+            value={turnText}
+            onChange={(event) => setTurnText(event.target.value.replace(/\D/g, ""))}
+            placeholder={formatInteger(current + 1)}
+            aria-describedby={`${ids.turn}-of`}
+            className={`${FIELD} w-20`}
+          />
+          <span id={`${ids.turn}-of`} className="text-zinc-500">
+            of {formatInteger(turnCount)}
+          </span>
+          <button type="submit" disabled={!ready} className={BUTTON}>
+            Go
+          </button>
+        </form>
+        <span className="flex items-center gap-1">
+          <button type="button" disabled={!ready} onClick={() => land({ to: "first" })} className={BUTTON}>
+            First
+          </button>
+          <button type="button" disabled={!ready} onClick={() => land({ to: "last" })} className={BUTTON}>
+            Last
+          </button>
+        </span>
+        <span className="flex items-center gap-1">
+          <button type="button" disabled={!ready} onClick={() => byKind(-1)} aria-label={`Previous ${label.label.toLowerCase()}`} title={`Previous ${label.label.toLowerCase()}`} className={BUTTON}>
+            ‹
+          </button>
+          <label htmlFor={ids.kind} className="sr-only">
+            Jump to the next or previous
+          </label>
+          <select id={ids.kind} value={kind} onChange={(event) => setKind(event.target.value as JumpKind)} className={FIELD}>
+            {JUMP_KINDS.map((k) => (
+              <option key={k.kind} value={k.kind}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+          <button type="button" disabled={!ready} onClick={() => byKind(1)} aria-label={`Next ${label.label.toLowerCase()}`} title={`Next ${label.label.toLowerCase()}`} className={BUTTON}>
+            ›
+          </button>
+        </span>
+        <span role="search" className="flex min-w-0 items-center gap-1">
+          <label htmlFor={ids.find} className="sr-only">
+            Find in thread
+          </label>
+          <input
+            id={ids.find}
+            ref={findInput}
+            type="search"
+            value={findText}
+            onChange={(event) => setFindText(event.target.value)}
+            onKeyDown={onFindKey}
+            placeholder="Find in thread"
+            title="Enter: next match, Shift+Enter: previous"
+            className={`${FIELD} w-44 min-w-0`}
+          />
+          <button type="button" disabled={!ready || !findText.trim()} onClick={() => find(-1)} aria-label="Previous match" className={BUTTON}>
+            ↑
+          </button>
+          <button type="button" disabled={!ready || !findText.trim()} onClick={() => find(1)} aria-label="Next match" className={BUTTON}>
+            ↓
+          </button>
+          <span className="text-xs whitespace-nowrap text-zinc-600" data-testid="find-status" aria-live="polite">
+            {findStatus}
+          </span>
+        </span>
+        <button type="button" onClick={() => dialog.current?.showModal()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className={`${BUTTON} ml-auto`}>
+          ?
+        </button>
+      </div>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
+      <ShortcutsDialog ref={dialog} titleId={ids.keys} />
+    </div>
+  );
+}
+
+/** The "?" overlay: the page's keys (a modal dialog; Escape or Close shuts it). */
+function ShortcutsDialog({ ref, titleId }: { ref: React.Ref<HTMLDialogElement>; titleId: string }) {
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} className="m-auto w-80 max-w-[90vw] rounded-lg border border-zinc-200 p-0 shadow-lg backdrop:bg-zinc-900/30">
+      <div className="p-4">
+        <h2 id={titleId} className="mb-3 text-base font-semibold">
+          Keyboard shortcuts
+        </h2>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
+          {READER_KEYS.map((entry) => (
+            <div key={entry.action} className="contents">
+              <dt>
+                {entry.keys.map((key) => (
+                  <kbd key={key} className="rounded border border-zinc-300 bg-zinc-50 px-1.5 font-mono text-xs">
+                    {key}
+                  </kbd>
+                ))}
+              </dt>
+              <dd className="text-zinc-700">{entry.label}</dd>
+            </div>
+          ))}
+          <div className="contents">
+            <dt>
+              <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1.5 font-mono text-xs">Enter</kbd>
+            </dt>
+            <dd className="text-zinc-700">In the find box: next match (Shift+Enter: previous)</dd>
+          </div>
+        </dl>
+        <p className="mt-3 text-xs text-zinc-500">Not while typing in a field, such as the message box.</p>
+        <form method="dialog" className="mt-4 text-right">
+          <button type="submit" className={BUTTON}>
+            Close
+          </button>
+        </form>
+      </div>
+    </dialog>
+  );
+}

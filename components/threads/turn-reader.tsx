@@ -1,0 +1,232 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { defaultRangeExtractor, useWindowVirtualizer, type Range } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { ChildThreadLink } from "@/lib/domain/links";
+import type { DecodedOutline } from "@/lib/domain/turn-outline";
+import type { Turn } from "@/lib/domain/types";
+import { formatInteger } from "@/lib/format";
+import { useTurnBlocks } from "@/lib/queries/hooks";
+import { threadKeys, TURN_BLOCK } from "@/lib/queries/threads";
+import { useHydrated } from "@/lib/queries/use-hydrated";
+import { ReaderToolbar } from "./reader-toolbar";
+import { jumpTarget, type Jump } from "./reader-nav";
+import { buildToolIndex } from "./tool-index";
+import { TurnView } from "./turn-view";
+import { useReaderHistory } from "./use-reader-history";
+
+type Props = {
+  threadId: string;
+  turnCount: number;
+  /** The first turns as the server rendered them (TurnView): the page reads before scripts run. */
+  head: ReactNode[];
+  /** Their ids, so a link to one of them (#turn-<id>) needs no request. */
+  headIds: string[];
+  /** The thread's children: a sub-agent is tied to its call in the turns rendered here too. */
+  childLinks: ChildThreadLink[];
+};
+
+/** A turn's height before it is measured: the running average of those measured, from this. */
+const FIRST_ESTIMATE = 180;
+/** Turns rendered beyond each edge of the screen. */
+const OVERSCAN = 4;
+
+/** How long a jump keeps its turn at the top while the turns around it load. */
+const SETTLE_MS = 4_000;
+
+const MemoTurnView = memo(TurnView);
+
+/**
+ * A thread's turns as a window (react-virtual over the whole document): the server-rendered first
+ * turns always, then the turns around the screen, read by blocks from the paged turn API as the
+ * reader scrolls or jumps. Rows sit in the normal flow (the list's padding stands for the turns
+ * not rendered), so the server's HTML is the same list before scripts run. Jumps (toolbar, keys,
+ * deep links, find) land on a turn index; each pushes a history entry.
+ */
+export function TurnReader({ threadId, turnCount, head, headIds, childLinks }: Props) {
+  const hydrated = useHydrated();
+  const queryClient = useQueryClient();
+  const listRef = useRef<HTMLOListElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  const [toolbarHeight, setToolbarHeight] = useState(0);
+  const [target, setTarget] = useState<number | null>(null);
+  const estimate = useRef({ total: 0, count: 0 });
+  // A jump's turn is kept at the top while the turns around it load and take their real heights
+  // (react-virtual only corrects for rows wholly above the screen), until the reader scrolls.
+  const settling = useRef<{ index: number; until: number } | null>(null);
+  const headCount = head.length;
+
+  // The server-rendered turns stay mounted: they came with the page, and what a reader opened in
+  // them (a long output, a tool card) stays open.
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const visible = defaultRangeExtractor(range).filter((index) => index >= headCount);
+      return [...Array(Math.min(headCount, range.count)).keys(), ...visible];
+    },
+    [headCount],
+  );
+  const virtualizer = useWindowVirtualizer({
+    count: turnCount,
+    estimateSize: () => (estimate.current.count > 0 ? estimate.current.total / estimate.current.count : FIRST_ESTIMATE),
+    overscan: OVERSCAN,
+    scrollMargin,
+    scrollPaddingStart: toolbarHeight + 8,
+    rangeExtractor,
+    // Unrounded (react-virtual rounds): rows sit in the flow, where 0.4 px a row adds up.
+    measureElement: (element, entry) => entry?.borderBoxSize?.[0]?.blockSize ?? element.getBoundingClientRect().height,
+    onChange: (instance) => {
+      const jump = settling.current;
+      if (!jump) return;
+      if (performance.now() > jump.until) {
+        settling.current = null;
+        return;
+      }
+      const [offset] = instance.getOffsetForIndex(jump.index, "start") ?? [];
+      if (offset !== undefined && Math.abs(offset - (instance.scrollOffset ?? 0)) > 1) instance.scrollToIndex(jump.index, { align: "start" });
+    },
+  });
+
+  useEffect(() => {
+    const stop = () => {
+      settling.current = null;
+    };
+    const options = { capture: true, passive: true };
+    for (const type of ["wheel", "touchstart", "mousedown", "keydown"]) window.addEventListener(type, stop, options);
+    return () => {
+      for (const type of ["wheel", "touchstart", "mousedown", "keydown"]) window.removeEventListener(type, stop, options);
+    };
+  }, []);
+
+  // Where the list starts in the document, and the sticky toolbar's height, as the page changes.
+  useLayoutEffect(() => {
+    const measure = () => {
+      const list = listRef.current;
+      if (!list) return;
+      const top = list.getBoundingClientRect().top + window.scrollY;
+      setScrollMargin((before) => (Math.abs(before - top) > 0.5 ? top : before));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+
+  const items = hydrated ? virtualizer.getVirtualItems() : null;
+  const rendered = items ? items.map((item) => item.index) : [...Array(headCount).keys()];
+
+  // The blocks of the turns on screen and their neighbours (a call's result is often in the next turn).
+  const wanted = [...new Set(rendered.filter((index) => index >= headCount).flatMap((index) => neighbours(Math.floor(index / TURN_BLOCK), turnCount)))].sort((a, b) => a - b);
+  const blocks = useTurnBlocks(threadId, wanted);
+  const byIndex = useMemo(() => {
+    const map = new Map<number, Turn>();
+    for (const turns of blocks.turns) for (const turn of turns ?? []) map.set(turn.index, turn);
+    return map;
+  }, [blocks.turns]);
+  const tools = useMemo(() => {
+    const turns = [...byIndex.values()].sort((a, b) => a.index - b.index);
+    return buildToolIndex(
+      turns.map((turn) => ({ turn, number: turn.index + 1 })),
+      childLinks,
+      { partial: turns.length < turnCount },
+    );
+  }, [byIndex, childLinks, turnCount]);
+
+  // A longer thread (a reply was stored): its last blocks, outline and finds are read again.
+  const counted = useRef(turnCount);
+  useEffect(() => {
+    const before = counted.current;
+    if (before === turnCount) return;
+    counted.current = turnCount;
+    const from = Math.floor(Math.max(0, Math.min(before, turnCount) - 1) / TURN_BLOCK);
+    const prefix = threadKeys.reader(threadId);
+    void queryClient.invalidateQueries({
+      queryKey: prefix,
+      predicate: ({ queryKey }) => queryKey[prefix.length] !== "block" || Number(queryKey[prefix.length + 1]) >= from,
+    });
+  }, [queryClient, threadId, turnCount]);
+
+  const currentIndex = useCallback(() => {
+    const item = virtualizer.getVirtualItemForOffset(window.scrollY + toolbarHeight + 9);
+    return Math.min(item?.index ?? 0, Math.max(0, turnCount - 1));
+  }, [virtualizer, toolbarHeight, turnCount]);
+
+  const scrollTo = useCallback(
+    (index: number) => {
+      setTarget(index);
+      settling.current = { index, until: performance.now() + SETTLE_MS };
+      virtualizer.scrollToIndex(index, { align: "start" });
+    },
+    [virtualizer],
+  );
+  const { goTo } = useReaderHistory({ threadId, headIds, byIndex, enabled: hydrated && toolbarHeight > 0, currentIndex, scrollTo });
+
+  const jump = useCallback(
+    (to: Jump, outline?: DecodedOutline | null) => {
+      const index = jumpTarget(to, { current: currentIndex(), turnCount, outline });
+      if (index !== null) goTo(index);
+      return index;
+    },
+    [currentIndex, goTo, turnCount],
+  );
+
+  const onMeasured = useCallback(
+    (node: HTMLLIElement | null) => {
+      virtualizer.measureElement(node);
+      if (node?.dataset.loaded === "true" && !node.dataset.counted) {
+        node.dataset.counted = "true";
+        estimate.current.total += node.getBoundingClientRect().height;
+        estimate.current.count += 1;
+      }
+    },
+    [virtualizer],
+  );
+
+  const rows = items ?? rendered.map((index) => ({ index, start: 0, end: 0, key: index }));
+  const first = items?.[0];
+  const last = items?.at(-1);
+  const paddingTop = first ? Math.max(0, first.start - scrollMargin) : 0;
+  const paddingBottom = last ? Math.max(0, virtualizer.getTotalSize() - (last.end - scrollMargin)) : Math.max(0, turnCount - headCount) * FIRST_ESTIMATE;
+
+  return (
+    <section aria-label="Conversation">
+      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} />
+      <ol ref={listRef} aria-label="Turns" className="[overflow-anchor:none]" style={{ paddingTop, paddingBottom }}>
+        {rows.map((item, i) => {
+          const previous = i > 0 ? rows[i - 1] : undefined;
+          const gap = items && previous ? item.start - previous.end : 0;
+          const turn = item.index < headCount ? null : byIndex.get(item.index);
+          const loaded = item.index < headCount || turn !== undefined;
+          return (
+            <li
+              key={item.key}
+              data-index={item.index}
+              data-loaded={loaded ? "true" : "false"}
+              ref={onMeasured}
+              className={`pb-3 ${target === item.index ? "[&>article]:ring-2 [&>article]:ring-indigo-300" : ""}`}
+              style={gap > 0 ? { marginTop: gap } : undefined}
+            >
+              {item.index < headCount ? head[item.index] : turn ? <MemoTurnView turn={turn} number={item.index + 1} tools={tools} menu /> : <TurnPlaceholder number={item.index + 1} error={blocks.error} />}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+/** A block and the blocks either side of it that exist. */
+function neighbours(block: number, turnCount: number): number[] {
+  const lastBlock = Math.max(0, Math.ceil(turnCount / TURN_BLOCK) - 1);
+  return [block - 1, block, block + 1].filter((b) => b >= 0 && b <= lastBlock);
+}
+
+/** A turn whose block is being read (or failed to be). */
+function TurnPlaceholder({ number, error }: { number: number; error: string | null }) {
+  return (
+    <div aria-busy={error === null} className="flex h-28 items-start rounded-lg border border-zinc-200 bg-white px-4 py-2 text-xs text-zinc-500" data-testid="turn-placeholder">
+      <span className="font-mono">#{formatInteger(number)}</span>
+      <span className="ml-3">{error ?? "Loading…"}</span>
+    </div>
+  );
+}
