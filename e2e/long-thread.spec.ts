@@ -79,6 +79,8 @@ test("a 5,000-turn thread: small page, deep link, jumps, keys, find and Back", a
     await expect(page).toHaveURL(new RegExp(`#turn-${NEEDLE_TURN}$`));
     await expect(turn(NEEDLE_TURN)).toBeInViewport();
     await expect(turn(NEEDLE_TURN)).toContainText(NEEDLE);
+    // The word is marked where it was found (CSS Custom Highlight API: the turn's markup is untouched).
+    await expect.poll(() => page.evaluate(() => CSS.highlights.get("threadline-find")?.size ?? 0)).toBe(1);
   });
 
   await test.step("the toolbar jumps to a numbered turn and to the next turn of a kind", async () => {

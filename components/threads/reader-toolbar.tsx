@@ -16,6 +16,8 @@ type Props = {
   /** Jumps (a new history entry); answers the turn landed on, or null when there is none that way. */
   jump: (to: Jump, outline?: DecodedOutline | null) => number | null;
   onHeight: (height: number) => void;
+  /** The turn a find landed on and the words it found there (null: none), to mark them. */
+  onFound: (found: { index: number; terms: string[] } | null) => void;
 };
 
 const BUTTON = "rounded border border-zinc-300 bg-white px-2 py-0.5 text-zinc-700 hover:bg-zinc-50 disabled:opacity-50";
@@ -27,7 +29,7 @@ const FIELD = "rounded border border-zinc-300 bg-white px-2 py-0.5 focus:border-
  * the thread's outline, read when first asked), find words in every turn (server-side: the
  * browser's own find sees only the turns rendered), and the keyboard shortcuts (j/k, g/G, /, ?).
  */
-export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight }: Props) {
+export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight, onFound }: Props) {
   const ids = { turn: useId(), kind: useId(), find: useId(), keys: useId() };
   const root = useRef<HTMLDivElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -76,17 +78,18 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
     setStatus("Reading the thread's outline…");
   };
 
-  const stepMatch = (matches: readonly number[], from: number | null, direction: 1 | -1) => {
-    const at = findStep(matches, from, direction, current);
+  const stepMatch = ({ indexes, terms }: { indexes: readonly number[]; terms: string[] }, from: number | null, direction: 1 | -1) => {
+    const at = findStep(indexes, from, direction, current);
     if (at === null) return;
     setMatchAt(at);
-    land({ to: "turn", index: matches[at]! });
+    onFound({ index: indexes[at]!, terms });
+    land({ to: "turn", index: indexes[at]! });
   };
   useEffect(() => {
     const direction = pendingFind.current;
     if (found.data && direction !== null) {
       pendingFind.current = null;
-      stepMatch(found.data.indexes, null, direction);
+      stepMatch(found.data, null, direction);
     }
     // Only an answer arriving steps; `current` is read then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -98,7 +101,8 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
       pendingFind.current = direction;
       setQuery(q);
       setMatchAt(null);
-    } else if (found.data) stepMatch(found.data.indexes, matchAt, direction);
+      onFound(null);
+    } else if (found.data) stepMatch(found.data, matchAt, direction);
   };
   const onFindKey = (event: ReactKeyboardEvent<HTMLInputElement>) => {
     if (event.key === "Enter") {

@@ -64,6 +64,16 @@ describe("buildToolIndex", () => {
       c3: [{ id: "child-2", title: "by call id" }],
     });
   });
+
+  it("built from a window of a long thread, pairs what the window holds and says it is partial", () => {
+    // Turns 2 and 3 only: c1's call is not loaded; its result is still indexed (shown on its own).
+    const window = turns.slice(1).map((t) => ({ turn: t, number: t.index + 1 }));
+    const index = buildToolIndex(window, [], { partial: true });
+    expect(index.partial).toBe(true);
+    expect(index.calls.size).toBe(0);
+    expect(index.results.get("c1")).toMatchObject({ turnId: "b", number: 2 });
+    expect(buildToolIndex(window).partial).toBe(false);
+  });
 });
 
 describe("argumentHint", () => {

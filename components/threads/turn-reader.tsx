@@ -5,11 +5,12 @@ import { defaultRangeExtractor, useWindowVirtualizer, type Range } from "@tansta
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { ChildThreadLink } from "@/lib/domain/links";
 import type { DecodedOutline } from "@/lib/domain/turn-outline";
-import type { Turn } from "@/lib/domain/types";
+import type { CompactionRunUsage, Turn } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
 import { useTurnBlocks } from "@/lib/queries/hooks";
 import { threadKeys, TURN_BLOCK } from "@/lib/queries/threads";
 import { useHydrated } from "@/lib/queries/use-hydrated";
+import { highlightTerms } from "./find-highlight";
 import { ReaderToolbar } from "./reader-toolbar";
 import { jumpTarget, type Jump } from "./reader-nav";
 import { buildToolIndex } from "./tool-index";
@@ -25,6 +26,8 @@ type Props = {
   headIds: string[];
   /** The thread's children: a sub-agent is tied to its call in the turns rendered here too. */
   childLinks: ChildThreadLink[];
+  /** The runs that wrote the thread's compaction summaries, by their marker's key (as the server attaches them to the first turns). */
+  compactionRuns: Record<string, CompactionRunUsage>;
 };
 
 /** A turn's height before it is measured: the running average of those measured, from this. */
@@ -44,13 +47,15 @@ const MemoTurnView = memo(TurnView);
  * not rendered), so the server's HTML is the same list before scripts run. Jumps (toolbar, keys,
  * deep links, find) land on a turn index; each pushes a history entry.
  */
-export function TurnReader({ threadId, turnCount, head, headIds, childLinks }: Props) {
+export function TurnReader({ threadId, turnCount, head, headIds, childLinks, compactionRuns }: Props) {
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
   const listRef = useRef<HTMLOListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   const [toolbarHeight, setToolbarHeight] = useState(0);
   const [target, setTarget] = useState<number | null>(null);
+  const [found, setFound] = useState<{ index: number; terms: string[] } | null>(null);
+  const highlighted = useRef<Element | null>(null);
   const estimate = useRef({ total: 0, count: 0 });
   // A jump's turn is kept at the top while the turns around it load and take their real heights
   // (react-virtual only corrects for rows wholly above the screen), until the reader scrolls.
@@ -120,9 +125,9 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks }: P
   const blocks = useTurnBlocks(threadId, wanted);
   const byIndex = useMemo(() => {
     const map = new Map<number, Turn>();
-    for (const turns of blocks.turns) for (const turn of turns ?? []) map.set(turn.index, turn);
+    for (const turns of blocks.turns) for (const turn of turns ?? []) map.set(turn.index, withCompactionRun(turn, compactionRuns));
     return map;
-  }, [blocks.turns]);
+  }, [blocks.turns, compactionRuns]);
   const tools = useMemo(() => {
     const turns = [...byIndex.values()].sort((a, b) => a.index - b.index);
     return buildToolIndex(
@@ -145,6 +150,14 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks }: P
       predicate: ({ queryKey }) => queryKey[prefix.length] !== "block" || Number(queryKey[prefix.length + 1]) >= from,
     });
   }, [queryClient, threadId, turnCount]);
+
+  // The words a find landed on, marked once their turn is rendered (again when it is rendered anew).
+  useEffect(() => {
+    const row = found ? (listRef.current?.querySelector(`li[data-index="${found.index}"][data-loaded="true"]`) ?? null) : null;
+    if (row === highlighted.current) return;
+    highlighted.current = row;
+    highlightTerms(row, found?.terms ?? []);
+  });
 
   const currentIndex = useCallback(() => {
     const item = virtualizer.getVirtualItemForOffset(window.scrollY + toolbarHeight + 9);
@@ -190,7 +203,7 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks }: P
 
   return (
     <section aria-label="Conversation">
-      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} />
+      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} onFound={setFound} />
       <ol ref={listRef} aria-label="Turns" className="[overflow-anchor:none]" style={{ paddingTop, paddingBottom }}>
         {rows.map((item, i) => {
           const previous = i > 0 ? rows[i - 1] : undefined;
@@ -213,6 +226,13 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks }: P
       </ol>
     </section>
   );
+}
+
+/** A compaction marker with the run that wrote its summary, when the source kept it (as withSessionUsage does on the server). */
+function withCompactionRun(turn: Turn, runs: Record<string, CompactionRunUsage>): Turn {
+  const key = turn.parts?.some((p) => p.type === "compaction") ? turn.modelMetadata?.logicalParentUuid : undefined;
+  const run = typeof key === "string" ? runs[key] : undefined;
+  return run ? { ...turn, compactionRun: run } : turn;
 }
 
 /** A block and the blocks either side of it that exist. */

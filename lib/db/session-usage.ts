@@ -1,7 +1,7 @@
 import "server-only";
 import { relationOf } from "@/lib/domain/links";
 import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
-import type { JsonObject, JsonValue, ThreadHead, ThreadUsage, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
+import type { CompactionRunUsage, JsonObject, JsonValue, ThreadHead, ThreadUsage, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
 import { threadUsage, turnUsages } from "@/lib/domain/usage";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
@@ -37,6 +37,15 @@ export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<
       return run ? { ...turn, compactionRun: run } : turn;
     }),
   };
+}
+
+/**
+ * A thread's compaction runs by the key of the marker each wrote (`logicalParentUuid`), as
+ * withSessionUsage attaches them: for a page that reads the turns after the first in blocks.
+ */
+export async function compactionRunsByMarker(threadId: string): Promise<Record<string, CompactionRunUsage>> {
+  const runs = await compactionRuns([threadId]);
+  return Object.fromEntries(runs.filter((r) => r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
 }
 
 /** A thread's usage over all its stored turns, read without their content (for a thread too long to read whole). */

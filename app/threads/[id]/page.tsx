@@ -6,7 +6,7 @@ import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
 import { Composer } from "@/components/threads/composer";
 import { TurnReader } from "@/components/threads/turn-reader";
-import { withSessionUsage } from "@/lib/db/session-usage";
+import { compactionRunsByMarker, withSessionUsage } from "@/lib/db/session-usage";
 import { getThreadLinks } from "@/lib/db/threads";
 import { countResponses, getThreadHead, listTurns } from "@/lib/db/turn-pages";
 import { getTurn } from "@/lib/db/turns";
@@ -55,11 +55,12 @@ export default async function ThreadPage({ params }: { params: Params }) {
       </>
     );
   }
-  const [links, lookahead, lastTurn, responses] = await Promise.all([
+  const [links, lookahead, lastTurn, responses, compactionRuns] = await Promise.all([
     getThreadLinks(data.thread, { childLimit: CHILD_LIMIT }),
     more ? listTurns(thread.id, data.turns.length, LOOKAHEAD, visibility).then((page) => page.items) : [],
     more ? getTurn(thread.id, turnCount - 1, visibility) : (data.turns.at(-1) ?? null),
     more ? countResponses(thread.id) : data.turns.filter((turn) => turn.usage !== null).length,
+    more ? compactionRunsByMarker(thread.id) : {},
   ]);
   const read = [...data.turns, ...lookahead];
   const tools = buildToolIndex(
@@ -80,6 +81,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
         ))}
         headIds={data.turns.map((turn) => turn.id)}
         childLinks={links.children}
+        compactionRuns={compactionRuns}
       />
       <ThreadComposer thread={data.thread} lastTurn={lastTurn} />
     </>
