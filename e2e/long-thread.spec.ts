@@ -104,3 +104,22 @@ test("a 5,000-turn thread: small page, deep link, jumps, keys, find and Back", a
     await expect(dialog).toBeHidden();
   });
 });
+
+test("a long thread of heavy turns: the server renders as many as fit, the browser the rest", async ({ page, request, threads }) => {
+  const heavy = (i: number) => `Turn ${i + 1} begins.\n\n${`Line ${i + 1} of a long answer that keeps going. `.repeat(400)}\n\nTurn ${i + 1} ends.`;
+  const list = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: heavy(i) }));
+  expect(list[0]!.content.length).toBeGreaterThan(16_000);
+  const imported = await request.post(`/api/import?name=heavy-thread-${Date.now()}.json`, { data: list });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const [id] = ((await imported.json()) as { threadIds: string[] }).threadIds;
+  threads.track(id!);
+
+  const html = await (await request.get(`/threads/${id}`)).text();
+  expect(html.length, "HTML bytes").toBeLessThan(400_000);
+  expect(html).toContain("Turn 1 begins.");
+  expect(html).not.toContain("Turn 40 begins.");
+  await page.goto(`/threads/${id}#turn-40`);
+  const turn = page.getByRole("article", { name: "Turn 40", exact: true });
+  await expect(turn).toBeInViewport();
+  await expect(turn).toContainText("Turn 40 begins.");
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildOutline, decodeOutline, type OutlineRow } from "@/lib/domain/turn-outline";
-import { findStep, jumpTarget, parseTurnHash, readerKeyAction, turnHash } from "./reader-nav";
+import { findStep, HEAD_MIN_TURNS, headCount, jumpTarget, pageWeight, parseTurnHash, readerKeyAction, turnHash } from "./reader-nav";
 
 describe("parseTurnHash / turnHash", () => {
   it("reads a turn number as shown on the page (1-based) and a turn id as TurnView's anchors write it", () => {
@@ -96,5 +96,25 @@ describe("readerKeyAction", () => {
     expect(readerKeyAction({ key: "g", ctrlKey: true })).toBeNull();
     expect(readerKeyAction({ key: "k", metaKey: true })).toBeNull();
     expect(readerKeyAction({ key: "j", altKey: true })).toBeNull();
+  });
+});
+
+describe("headCount", () => {
+  const plain = (chars: number) => ({ content: "x".repeat(chars), parts: null });
+  it("renders every turn read while they are light, as many as fit the budget when they are heavy, and never fewer than a screenful", () => {
+    expect(headCount(Array.from({ length: 50 }, () => plain(300)))).toBe(50);
+    const heavy = Array.from({ length: 50 }, () => plain(100_000));
+    const fit = headCount(heavy, 250_000);
+    expect(fit).toBeGreaterThanOrEqual(HEAD_MIN_TURNS);
+    expect(fit).toBeLessThan(50);
+    expect(fit * pageWeight(heavy[0]!)).toBeLessThanOrEqual(250_000 + pageWeight(heavy[0]!) * HEAD_MIN_TURNS);
+    expect(headCount(heavy.slice(0, 3), 1)).toBe(3);
+    expect(headCount([])).toBe(0);
+  });
+
+  it("weighs a structured turn by its parts (each shown as a preview at most), a plain one by its content", () => {
+    const call = { content: "", parts: [{ type: "tool_call" as const, id: "c", name: "Read", arguments: { path: "x".repeat(50_000) } }] };
+    expect(pageWeight(call)).toBe(pageWeight(plain(8_192)));
+    expect(pageWeight(plain(10))).toBeLessThan(pageWeight(plain(1_000)));
   });
 });

@@ -4,6 +4,7 @@
  * index computed here and scrolled to by the windowed list (turn-reader.tsx).
  */
 import { nextIndex, previousIndex, type DecodedOutline, type OutlineKind } from "@/lib/domain/turn-outline";
+import type { Turn } from "@/lib/domain/types";
 
 /** What `#turn-…` names: a turn number as the page shows it (#1 is index 0), or a turn id (the anchors TurnView writes). */
 export type TurnHash = { index: number } | { turnId: string };
@@ -113,4 +114,32 @@ export function readerKeyAction(input: KeyInput): ReaderAction | null {
   const target = input.target;
   if (target && (target.isContentEditable || TYPING_TAGS.has((target.tagName ?? "").toUpperCase()))) return null;
   return READER_KEYS.find((entry) => entry.keys.includes(input.key))?.action ?? null;
+}
+
+/** What the server renders of a long thread: at least this many turns (a first screen), and never more than this many bytes' worth. */
+export const HEAD_MIN_TURNS = 5;
+export const HEAD_BUDGET_BYTES = 250_000;
+/** The markup of a turn around its text, and what the page carries of a text: its HTML and its copy in the React payload, at most a preview. */
+const TURN_MARKUP_BYTES = 4_000;
+const TEXT_FACTOR = 2.5;
+const TEXT_CAP = 8_192;
+
+/** Roughly what a turn adds to the page's HTML (a turn shows previews of long texts: each counts up to TEXT_CAP). */
+export function pageWeight(turn: Pick<Turn, "content" | "parts">): number {
+  const texts = turn.parts?.some((p) => p.type !== "text") ? turn.parts.map((p) => JSON.stringify(p).length) : [turn.content.length];
+  return TURN_MARKUP_BYTES + TEXT_FACTOR * texts.reduce((sum, length) => sum + Math.min(length, TEXT_CAP), 0);
+}
+
+/**
+ * How many of a thread's first turns the server renders: all it read, unless they weigh more than
+ * the budget (long tool outputs, long answers): then as many as fit, and at least HEAD_MIN_TURNS.
+ * The browser renders the others as it does the rest of the thread.
+ */
+export function headCount(turns: readonly Pick<Turn, "content" | "parts">[], budget = HEAD_BUDGET_BYTES): number {
+  let total = 0;
+  for (const [i, turn] of turns.entries()) {
+    total += pageWeight(turn);
+    if (total > budget && i >= HEAD_MIN_TURNS) return i;
+  }
+  return turns.length;
 }

@@ -5,6 +5,7 @@ import { InjectedContext } from "@/components/threads/transcript-blocks";
 import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
 import { Composer } from "@/components/threads/composer";
+import { headCount } from "@/components/threads/reader-nav";
 import { TurnReader } from "@/components/threads/turn-reader";
 import { compactionRunsByMarker, withSessionUsage } from "@/lib/db/session-usage";
 import { getThreadLinks } from "@/lib/db/threads";
@@ -31,8 +32,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 /**
- * How many turns the server renders: the first screen, useful before scripts run, whatever the
- * thread's length. The rest are read by the browser in blocks as the reader moves (TurnReader).
+ * How many turns the server reads to render (fewer when they are heavy: headCount): the first
+ * screen, useful before scripts run, whatever the thread's length. The rest are read by the
+ * browser in blocks as the reader moves (TurnReader).
  */
 const HEAD_TURNS = TURN_BLOCK;
 /** Turns read past the head only to pair its last tool calls with their results. */
@@ -42,9 +44,16 @@ export default async function ThreadPage({ params }: { params: Params }) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
   const visibility = { includeExpired: true };
-  const data = await withSessionUsage(await getThreadHead(thread.id, HEAD_TURNS, visibility));
+  // A long thread's other reads go alongside its head's (whose totals read every turn's usage).
+  const long = thread.turnCount > HEAD_TURNS;
+  const [data, links, lookahead, counted, compactionRuns] = await Promise.all([
+    getThreadHead(thread.id, HEAD_TURNS, visibility).then(withSessionUsage),
+    getThreadLinks(thread, { childLimit: CHILD_LIMIT }),
+    long ? listTurns(thread.id, HEAD_TURNS, LOOKAHEAD, visibility).then((page) => page.items) : [],
+    long ? countResponses(thread.id) : null,
+    long ? compactionRunsByMarker(thread.id) : {},
+  ]);
   const turnCount = data.thread.turnCount;
-  const more = data.turnsTruncated === true;
   if (turnCount === 0) {
     return (
       <>
@@ -55,13 +64,11 @@ export default async function ThreadPage({ params }: { params: Params }) {
       </>
     );
   }
-  const [links, lookahead, lastTurn, responses, compactionRuns] = await Promise.all([
-    getThreadLinks(data.thread, { childLimit: CHILD_LIMIT }),
-    more ? listTurns(thread.id, data.turns.length, LOOKAHEAD, visibility).then((page) => page.items) : [],
-    more ? getTurn(thread.id, turnCount - 1, visibility) : (data.turns.at(-1) ?? null),
-    more ? countResponses(thread.id) : data.turns.filter((turn) => turn.usage !== null).length,
-    more ? compactionRunsByMarker(thread.id) : {},
-  ]);
+  const lastTurn = data.turnsTruncated ? await getTurn(thread.id, turnCount - 1, visibility) : (data.turns.at(-1) ?? null);
+  const responses = counted ?? data.turns.filter((turn) => turn.usage !== null).length;
+  // A long thread's first turns, as many as the page's HTML affords (heavy tool outputs weigh
+  // more); a thread read whole is rendered whole, as before.
+  const head = data.turnsTruncated ? data.turns.slice(0, headCount(data.turns)) : data.turns;
   const read = [...data.turns, ...lookahead];
   const tools = buildToolIndex(
     read.map((turn) => ({ turn, number: turn.index + 1 })),
@@ -76,10 +83,10 @@ export default async function ThreadPage({ params }: { params: Params }) {
       <TurnReader
         threadId={thread.id}
         turnCount={turnCount}
-        head={data.turns.map((turn) => (
+        head={head.map((turn) => (
           <TurnView key={turn.id} turn={turn} number={turn.index + 1} tools={tools} menu />
         ))}
-        headIds={data.turns.map((turn) => turn.id)}
+        headIds={head.map((turn) => turn.id)}
         childLinks={links.children}
         compactionRuns={compactionRuns}
       />
