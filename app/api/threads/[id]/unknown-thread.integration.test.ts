@@ -14,8 +14,10 @@ import * as compactions from "./compactions/route";
 import * as context from "./context/route";
 import * as continueRoute from "./continue/route";
 import * as exportRoute from "./export/route";
+import * as find from "./find/route";
 import * as forks from "./forks/route";
 import * as messages from "./messages/route";
+import * as outline from "./outline/route";
 import * as thread from "./route";
 import * as turn from "./turns/[index]/route";
 import * as turns from "./turns/route";
@@ -34,8 +36,10 @@ const ROUTES: { file: string; module: Record<string, unknown>; input?: Partial<R
   { file: "context/route.ts", module: context, input: { GET: { query: "?contextWindow=100000" } } },
   { file: "continue/route.ts", module: continueRoute, input: { POST: { body: { toolName: "analyze", prompt: "Go on." } } } },
   { file: "export/route.ts", module: exportRoute },
+  { file: "find/route.ts", module: find, input: { GET: { query: "?q=needle" } } },
   { file: "forks/route.ts", module: forks, input: { POST: { body: { atTurn: 0 } } } },
   { file: "messages/route.ts", module: messages, input: { POST: { body: { content: "hello" }, query: "?stream=0" } } },
+  { file: "outline/route.ts", module: outline },
   { file: "turns/route.ts", module: turns, input: { POST: { body: { role: "user", content: "hello" } } } },
   { file: "turns/[index]/route.ts", module: turn, input: { GET: { extra: { index: "0" } } } },
 ];
@@ -71,7 +75,7 @@ describe("unknown thread ids on every REST route that takes one", () => {
     const id = crypto.randomUUID();
     const before = await rowCounts();
     const all = calls();
-    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(17);
+    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(19);
     for (const call of all) {
       const error = await expectError(await send(call, id), 404, "not_found");
       expect(error.message, `${call.method} ${call.path}`).toBe(
