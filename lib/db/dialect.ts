@@ -328,3 +328,55 @@ export async function findTurnIndexes(db: Database, threadId: string, terms: str
   const rows = await run<{ index: number | bigint }[]>(db, kind, sql, ...params);
   return rows.map((row) => Number(row.index));
 }
+
+export type UsageRow = {
+  threadId: string;
+  role: string;
+  modelMetadata: string | null;
+  tokenEstimate: number;
+  /** The stored count under the asked tokenizer; null when not counted. */
+  tokens: number | null;
+  /** Whether the turn is a compaction marker (its parts hold one). */
+  compaction: boolean;
+};
+
+/**
+ * What usage needs of each turn of some threads, in order, without their content or parts (a
+ * 35,000-turn session's parts are megabytes of tool output): role, metadata, counts, and whether
+ * the turn is a compaction marker.
+ */
+export async function usageRows(db: Database, threadIds: string[], tokenizer: string): Promise<UsageRow[]> {
+  if (threadIds.length === 0) return [];
+  const rows = await run<UsageRow[]>(
+    db,
+    databaseKind(db),
+    `SELECT t."threadId" AS "threadId", t."role" AS role, t."modelMetadata" AS "modelMetadata", t."tokenEstimate" AS "tokenEstimate",
+            c."tokens" AS tokens, CASE WHEN t."parts" LIKE ? THEN 1 ELSE 0 END AS compaction
+       FROM "Turn" t LEFT JOIN "TurnTokenCount" c ON c."turnSeq" = t."seq" AND c."tokenizer" = ?
+      WHERE t."threadId" IN (${threadIds.map(() => "?").join(", ")})
+      ORDER BY t."threadId", t."index"`,
+    containsPattern(`"type":"compaction"`),
+    tokenizer,
+    ...threadIds,
+  );
+  for (const row of rows) {
+    row.tokenEstimate = Number(row.tokenEstimate);
+    if (row.tokens !== null) row.tokens = Number(row.tokens);
+    row.compaction = Boolean(Number(row.compaction));
+  }
+  return rows;
+}
+
+/** The stored parts of the turns of some threads whose parts contain `needle`, in order. */
+export async function partsContaining(db: Database, threadIds: string[], needle: string): Promise<{ threadId: string; parts: string }[]> {
+  if (threadIds.length === 0) return [];
+  return run<{ threadId: string; parts: string }[]>(
+    db,
+    databaseKind(db),
+    `SELECT "threadId" AS "threadId", "parts" AS parts FROM "Turn"
+      WHERE "threadId" IN (${threadIds.map(() => "?").join(", ")}) AND "parts" LIKE ?
+      ORDER BY "threadId", "index"`,
+    ...threadIds,
+    containsPattern(needle),
+  );
+}

@@ -2,10 +2,11 @@ import "server-only";
 import { relationOf } from "@/lib/domain/links";
 import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
 import type { CompactionRunUsage, JsonObject, JsonValue, ThreadHead, ThreadUsage, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
-import { threadUsage, turnUsages } from "@/lib/domain/usage";
+import { threadUsage, turnUsages, type UsageInput } from "@/lib/domain/usage";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
 import { db } from "./client";
+import { partsContaining, usageRows } from "./dialect";
 import { partsFromStored } from "./mappers";
 
 /** Sub-agents nest rarely; a walk stops this deep (or at this many threads) whatever the data says. */
@@ -20,11 +21,13 @@ const MAX_SUBAGENTS = 2_000;
 export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<T> {
   const { thread, turns } = entry;
   const subagents = await subagentThreads(thread.id);
-  // A thread read in part: its own tool results are read from the store, as its sub-agents' are.
-  const usages = await storedUsages([...(entry.turnsTruncated ? [thread.id] : []), ...subagents.map((s) => s.threadId)]);
+  const usages = await storedUsages(subagents.map((s) => s.threadId));
   const runs = await compactionRuns([thread.id, ...subagents.map((s) => s.threadId)]);
-  const ownTurns = entry.turnsTruncated ? (usages.get(thread.id)?.turns ?? []) : turns;
-  const reports = [...agentReports(thread.id, ownTurns), ...subagents.flatMap((s) => agentReports(s.threadId, usages.get(s.threadId)?.turns ?? []))];
+  // A thread read in part: its own tool results are read from the store, as its sub-agents' are.
+  const reports = [
+    ...(entry.turnsTruncated ? await storedAgentReports([thread.id]) : agentReports(thread.id, turns)),
+    ...(await storedAgentReports(subagents.map((s) => s.threadId))),
+  ];
   const nodes: SubagentNode[] = subagents.map((s) => ({ ...s, usage: usages.get(s.threadId)?.usage ?? threadUsage([]), lastResponse: usages.get(s.threadId)?.lastResponse ?? null }));
   const own = thread.usage ?? threadUsage(turnUsages(turns));
   const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
@@ -77,48 +80,52 @@ async function subagentThreads(rootId: string): Promise<SubagentThread[]> {
   return found;
 }
 
-type LeanTurn = { parts: TurnPart[] | null };
-type StoredUsage = { usage: ThreadUsage; lastResponse: UsageCounts | null; turns: LeanTurn[] };
+type StoredUsage = { usage: ThreadUsage; lastResponse: UsageCounts | null };
 
-/** Each thread's usage from its stored turns (reported, else estimated from the stored counts), its final response, and its turns' parts. */
+/** Threads per query: well under SQLite's bound on variables. */
+const THREADS_PER_QUERY = 500;
+
+/** Each thread's usage from its stored turns (reported, else estimated from the stored counts) and its final response, read without content or parts. */
 async function storedUsages(threadIds: string[]): Promise<Map<string, StoredUsage>> {
   const result = new Map<string, StoredUsage>();
   if (threadIds.length === 0) return result;
   const client = await db();
-  const rows = await inChunks(threadIds, (chunk) =>
-    client.turn.findMany({
-      where: { threadId: { in: chunk } },
-      select: { seq: true, threadId: true, role: true, modelMetadata: true, parts: true, tokenEstimate: true },
-      orderBy: [{ threadId: "asc" }, { index: "asc" }],
-    }),
-  );
-  const counts = new Map(
-    (await inChunks(threadIds, (chunk) => client.turnTokenCount.findMany({ where: { threadId: { in: chunk }, tokenizer: DEFAULT_TOKENIZER_ID }, select: { turnSeq: true, tokens: true } }))).map((c) => [c.turnSeq, c.tokens]),
-  );
-  const byThread = new Map<string, typeof rows>();
-  for (const row of rows) {
-    const list = byThread.get(row.threadId);
-    if (list) list.push(row);
-    else byThread.set(row.threadId, [row]);
+  const byThread = new Map<string, UsageInput[]>();
+  for (let start = 0; start < threadIds.length; start += THREADS_PER_QUERY) {
+    for (const row of await usageRows(client, threadIds.slice(start, start + THREADS_PER_QUERY), DEFAULT_TOKENIZER_ID)) {
+      const input: UsageInput = {
+        role: row.role as TurnRole,
+        modelMetadata: parsed<JsonObject>(row.modelMetadata),
+        tokens: row.tokens,
+        tokenEstimate: row.tokenEstimate,
+        parts: row.compaction ? COMPACTION_PARTS : null,
+      };
+      const list = byThread.get(row.threadId);
+      if (list) list.push(input);
+      else byThread.set(row.threadId, [input]);
+    }
   }
-  for (const [threadId, turns] of byThread) {
-    const inputs = turns.map((t) => ({
-      role: t.role as TurnRole,
-      modelMetadata: parsed<JsonObject>(t.modelMetadata),
-      tokens: counts.get(t.seq) ?? null,
-      tokenEstimate: t.tokenEstimate,
-      // Only the parts' kinds and ids are read here, not the content they may share with the turn.
-      parts: partsFromStored(t.parts, ""),
-    }));
+  for (const [threadId, inputs] of byThread) {
     const usages = turnUsages(inputs);
-    const last = [...usages].reverse().find((u) => u !== null) ?? null;
-    result.set(threadId, {
-      usage: threadUsage(usages),
-      lastResponse: last ? countsOf(last) : null,
-      turns: inputs,
-    });
+    const last = usages.findLast((u) => u !== null) ?? null;
+    result.set(threadId, { usage: threadUsage(usages), lastResponse: last ? countsOf(last) : null });
   }
   return result;
+}
+
+/** What turnUsages needs to know of a compaction marker's parts. */
+const COMPACTION_PARTS = [{ type: "compaction" }] as const;
+
+/** The tool results of some threads that carry a sub-agent's report (agentReport), read from the store. */
+async function storedAgentReports(threadIds: string[]): Promise<AgentReportSighting[]> {
+  const client = await db();
+  const sightings: AgentReportSighting[] = [];
+  for (let start = 0; start < threadIds.length; start += THREADS_PER_QUERY) {
+    for (const row of await partsContaining(client, threadIds.slice(start, start + THREADS_PER_QUERY), `"agentReport"`)) {
+      sightings.push(...agentReports(row.threadId, [{ parts: partsFromStored(row.parts, "") }]));
+    }
+  }
+  return sightings;
 }
 
 async function compactionRuns(threadIds: string[]): Promise<CompactionRunRecord[]> {
@@ -128,7 +135,7 @@ async function compactionRuns(threadIds: string[]): Promise<CompactionRunRecord[
 }
 
 /** The tool results of a thread that name a sub-agent, with what they report of it. */
-function agentReports(threadId: string, turns: readonly LeanTurn[]): AgentReportSighting[] {
+function agentReports(threadId: string, turns: readonly { parts: TurnPart[] | null }[]): AgentReportSighting[] {
   const sightings: AgentReportSighting[] = [];
   for (const turn of turns) {
     for (const part of turn.parts ?? []) {
