@@ -81,6 +81,11 @@ test("a 5,000-turn thread: small page, deep link, jumps, keys, find and Back", a
     await expect(turn(NEEDLE_TURN)).toContainText(NEEDLE);
     // The word is marked where it was found (CSS Custom Highlight API: the turn's markup is untouched).
     await expect.poll(() => page.evaluate(() => CSS.highlights.get("threadline-find")?.size ?? 0)).toBe(1);
+    // Emptying the box (Escape clears a search box) takes the count and the marks away.
+    await find.press("Escape");
+    await expect(find).toHaveValue("");
+    await expect(page.getByTestId("find-status")).toHaveText("");
+    await expect.poll(() => page.evaluate(() => CSS.highlights.get("threadline-find")?.size ?? 0)).toBe(0);
   });
 
   await test.step("the toolbar jumps to a numbered turn and to the next turn of a kind", async () => {

@@ -216,7 +216,15 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
             ref={findInput}
             type="search"
             value={findText}
-            onChange={(event) => setFindText(event.target.value)}
+            onChange={(event) => {
+              setFindText(event.target.value);
+              // Emptied (the clear button, or Escape in a search box): the last find's count and marks go too.
+              if (!event.target.value.trim()) {
+                setQuery(null);
+                setMatchAt(null);
+                onFound(null);
+              }
+            }}
             onKeyDown={onFindKey}
             placeholder="Find in thread"
             title="Enter: next match, Shift+Enter: previous"
