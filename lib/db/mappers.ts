@@ -96,3 +96,9 @@ export function partsFromStored(stored: string | null, content: string): TurnPar
   if (part) (part as Record<string, unknown>)[field] = content;
   return value.parts;
 }
+
+/** The turn with its stored default-tokenizer count, as the whole thread gives it. */
+export function withStoredCount(row: Parameters<typeof toTurn>[0] & { tokenCounts: { tokens: number; estimated: boolean }[] }): Turn {
+  const count = row.tokenCounts[0];
+  return { ...toTurn(row), tokens: count?.tokens ?? null, ...(count ? { tokensEstimated: count.estimated } : {}) };
+}

@@ -24,10 +24,8 @@ export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<
   const usages = await storedUsages(subagents.map((s) => s.threadId));
   const runs = await compactionRuns([thread.id, ...subagents.map((s) => s.threadId)]);
   // A thread read in part: its own tool results are read from the store, as its sub-agents' are.
-  const reports = [
-    ...(entry.turnsTruncated ? await storedAgentReports([thread.id]) : agentReports(thread.id, turns)),
-    ...(await storedAgentReports(subagents.map((s) => s.threadId))),
-  ];
+  const stored = await storedAgentReports([...(entry.turnsTruncated ? [thread.id] : []), ...subagents.map((s) => s.threadId)]);
+  const reports = entry.turnsTruncated ? stored : [...agentReports(thread.id, turns), ...stored];
   const nodes: SubagentNode[] = subagents.map((s) => ({ ...s, usage: usages.get(s.threadId)?.usage ?? threadUsage([]), lastResponse: usages.get(s.threadId)?.lastResponse ?? null }));
   const own = thread.usage ?? threadUsage(turnUsages(turns));
   const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));

@@ -5,7 +5,7 @@ import { turnUsages } from "@/lib/domain/usage";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import { contextTokensBefore } from "./dialect";
-import { toTurn, WITH_SNAPSHOTS } from "./mappers";
+import { withStoredCount, WITH_SNAPSHOTS } from "./mappers";
 import { storedThreadUsage } from "./session-usage";
 import { getThread, getThreadWithTurns, withTokenTotals } from "./threads";
 
@@ -47,10 +47,7 @@ export async function listTurns(threadId: string, start: number, limit: number, 
     include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
   });
   const page = rows.slice(0, limit);
-  const turns = page.map((row) => {
-    const count = row.tokenCounts[0];
-    return { ...toTurn(row), tokens: count?.tokens ?? null, ...(count ? { tokensEstimated: count.estimated } : {}) };
-  });
+  const turns = page.map(withStoredCount);
   const needsContext = turns.some((turn) => turn.role === "assistant");
   const context = needsContext ? await contextTokensBefore(client, threadId, start, DEFAULT_TOKENIZER_ID) : 0;
   const usages = turnUsages(turns, context);

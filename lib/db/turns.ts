@@ -3,7 +3,7 @@ import { AppError } from "@/lib/domain/errors";
 import type { JsonObject, Turn } from "@/lib/domain/types";
 import { db } from "./client";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
-import { jsonOrNull, toTurn, WITH_SNAPSHOTS } from "./mappers";
+import { jsonOrNull, withStoredCount, WITH_SNAPSHOTS } from "./mappers";
 import { WRITE_TRANSACTION } from "./transactions";
 import { getThread } from "./threads";
 
@@ -33,11 +33,6 @@ export async function getTurnById(threadId: string, turnId: string, visibility: 
   return withStoredCount(row);
 }
 
-/** The turn with its stored default-tokenizer count, as the whole thread gives it. */
-function withStoredCount(row: Parameters<typeof toTurn>[0] & { tokenCounts: { tokens: number; estimated: boolean }[] }): Turn {
-  const count = row.tokenCounts[0];
-  return { ...toTurn(row), tokens: count?.tokens ?? null, ...(count ? { tokensEstimated: count.estimated } : {}) };
-}
 
 /**
  * Replaces a turn's modelMetadata (the chat marks a user turn its model never answered, and

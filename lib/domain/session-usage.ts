@@ -6,16 +6,8 @@
 import { USAGE_FIELDS, type AgentReport, type CompactionRunUsage, type JsonValue, type SessionUsage, type SubagentUsage, type ThreadUsage, type UsageCounts, type UsageField } from "./types";
 import { reportedUsage } from "./usage";
 
-/** A sub-agent thread as the sum needs it. */
-export type SubagentNode = {
-  threadId: string;
-  parentThreadId: string;
-  title: string | null;
-  agentId: string | null;
-  toolCallId: string | null;
-  usage: ThreadUsage;
-  lastResponse: UsageCounts | null;
-};
+/** A sub-agent thread as the sum needs it: its entry before the parent's report is matched to it. */
+export type SubagentNode = Omit<SubagentUsage, "reported" | "differs">;
 
 /** A parent's tool result naming a sub-agent (by its call, or by the agent's id) with what it reports. */
 export type AgentReportSighting = { parentThreadId: string; toolCallId: string; agentId: string | null; report: AgentReport };

@@ -39,6 +39,16 @@ export const appendTurnSchema = refuseProtoKeys(
 );
 export type AppendTurnInput = z.output<typeof appendTurnSchema>;
 
+/** A page's `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent. */
+function pageLimitSchema(max: number, fallback: number) {
+  return z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+}
+
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 25;
 
@@ -51,12 +61,7 @@ export const listThreadsQuerySchema = z.object({
   /** The working directory an imported session ran in. */
   project: z.string().trim().max(1000).optional().transform((v) => v || undefined),
   cursor: z.string().max(500).optional().transform((v) => v || undefined),
-  limit: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be a whole number")
-    .min(1, "must be at least 1")
-    .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE),
+  limit: pageLimitSchema(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
 });
 export type ListThreadsQuery = z.output<typeof listThreadsQuerySchema>;
 
@@ -75,12 +80,7 @@ export const listTurnsQuerySchema = z
     includeExpired: includeExpiredSchema,
     cursor: z.string().max(200).optional().transform((v) => v || undefined),
     from: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be at least 0").optional(),
-    limit: z.coerce
-      .number({ error: "must be a number" })
-      .int("must be a whole number")
-      .min(1, "must be at least 1")
-      .max(MAX_TURN_PAGE_SIZE, `must be at most ${MAX_TURN_PAGE_SIZE}`)
-      .default(DEFAULT_TURN_PAGE_SIZE),
+    limit: pageLimitSchema(MAX_TURN_PAGE_SIZE, DEFAULT_TURN_PAGE_SIZE),
   })
   .refine((query) => query.cursor === undefined || query.from === undefined, { message: "give cursor or from, not both", path: ["from"] });
 export type ListTurnsQuery = z.output<typeof listTurnsQuerySchema>;
