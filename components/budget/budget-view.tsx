@@ -167,7 +167,7 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
       <section aria-labelledby="turns-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="turns-heading" className="text-lg font-semibold">
-            Turns: {data.turns.included.length} sent, {data.turns.excluded.length} cut
+            Turns: {data.turns.includedCount.toLocaleString("en-US")} sent, {data.turns.excludedCount.toLocaleString("en-US")} cut
           </h2>
           <label className="ml-auto flex items-center gap-2 text-sm">
             <input type="checkbox" checked={sortBySize} onChange={(e) => setSortBySize(e.target.checked)} /> Largest first

@@ -97,7 +97,7 @@ export async function openReply(threadId: string, request: ChatMessageRequest): 
     throw error;
   }
   // The user's turn is the chain's last: collected first, so it fits when any turn does.
-  if (preview.turns.included.length === 0) {
+  if (preview.turns.includedCount === 0) {
     await takeBack();
     throw tooLong(`with the turn headers and the thread's files it does not fit in the ${preview.allocation.content}-token history budget of ${model} (a ${contextWindow}-token window)`);
   }
@@ -107,8 +107,8 @@ export async function openReply(threadId: string, request: ChatMessageRequest): 
     assumed,
     tokenizer: preview.tokenizer.id,
     historyTokens: preview.totalTokens,
-    turnsIncluded: preview.turns.included.length,
-    turnsTotal: preview.turns.included.length + preview.turns.excluded.length,
+    turnsIncluded: preview.turns.includedCount,
+    turnsTotal: preview.turns.total,
   };
   return { resolved, model, userTurn, historyText: preview.text, budget };
 }

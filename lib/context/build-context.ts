@@ -24,9 +24,10 @@ import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
-import { knownCount, rememberCounts, rememberingLongTexts } from "@/lib/tokenizers/memo";
+import { knownCount, rememberCounts, rememberingCounts } from "@/lib/tokenizers/memo";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
+import { addsUpOverSegments, countingSegments } from "@/lib/tokenizers/segments";
 import { turnShellCounter } from "./shell-tokens";
 import type { ContextPreview } from "./types";
 
@@ -44,15 +45,31 @@ const CODE_POINTS = "code-points";
 type ResolvedFile = FileReadResult & { source?: "snapshot" | "root" };
 
 /**
- * The newest stored snapshot of each file a thread's turns hold, per thread signature (most
- * recently used last): stored snapshots never change, so the pick holds while the thread's turns
- * do, an append reads only that thread again, and the same objects come back, which lets their
- * block counts be remembered (blockCounts).
+ * The newest stored snapshot of each file a thread's turns hold, per thread state (most recently
+ * used last): the pick holds while the thread's turns do. The files themselves are kept by
+ * snapshot key, since a stored snapshot never changes: a thread read again after an append reads
+ * only snapshots it had not, and the same objects come back, which lets their block counts be
+ * remembered (blockCounts).
  */
 const snapshotsByThread = new Map<string, Map<string, ResolvedFile>>();
 const SNAPSHOT_CACHE_THREADS = 1_000;
+const snapshotFiles = new Map<string, ResolvedFile>();
+const SNAPSHOT_FILES_BYTES = 64 * 1024 * 1024;
+let snapshotFilesBytes = 0;
 
-async function threadSnapshots(signature: string, turns: OutlinedTurn[]): Promise<Map<string, ResolvedFile>> {
+const heldBytes = (file: ResolvedFile) => (file.ok ? (file.sizeBytes ?? 0) : 0);
+
+function rememberSnapshotFile(key: string, file: ResolvedFile): void {
+  snapshotFiles.set(key, file);
+  snapshotFilesBytes += heldBytes(file);
+  while (snapshotFilesBytes > SNAPSHOT_FILES_BYTES && snapshotFiles.size > 1) {
+    const [oldest, dropped] = snapshotFiles.entries().next().value!;
+    snapshotFiles.delete(oldest);
+    snapshotFilesBytes -= heldBytes(dropped);
+  }
+}
+
+async function threadSnapshots(threadId: string, signature: string, turns: OutlinedTurn[]): Promise<Map<string, ResolvedFile>> {
   const known = snapshotsByThread.get(signature);
   if (known) {
     snapshotsByThread.delete(signature);
@@ -60,8 +77,20 @@ async function threadSnapshots(signature: string, turns: OutlinedTurn[]): Promis
     return known;
   }
   const found = new Map<string, ResolvedFile>();
-  for (const [path, snapshot] of await newestSnapshots(turns)) {
-    found.set(path, { ok: true, content: snapshot.content, sizeBytes: Buffer.byteLength(snapshot.content, "utf8"), source: "snapshot" });
+  // Held here from the moment they count as known: another request may push them out of the cache meanwhile.
+  const held = new Map<string, ResolvedFile>();
+  const isKnown = (key: string) => {
+    const file = snapshotFiles.get(key);
+    if (file) held.set(key, file);
+    return file !== undefined;
+  };
+  for (const [path, { key, content }] of await newestSnapshots(threadId, turns, isKnown)) {
+    let file = content === null ? held.get(key)! : undefined;
+    if (!file) {
+      file = { ok: true, content: content!, sizeBytes: Buffer.byteLength(content!, "utf8"), source: "snapshot" };
+      rememberSnapshotFile(key, file);
+    }
+    found.set(path, file);
   }
   snapshotsByThread.set(signature, found);
   if (snapshotsByThread.size > SNAPSHOT_CACHE_THREADS) snapshotsByThread.delete(snapshotsByThread.keys().next().value!);
@@ -80,7 +109,7 @@ async function chainSnapshots(source: HistorySource): Promise<Map<string, Resolv
   for (const [i, thread] of source.chain.entries()) {
     const turns = byThread.get(thread.id);
     if (!turns) continue;
-    for (const [path, file] of await threadSnapshots(source.threadSignatures[i]!, turns)) newest.set(path, file);
+    for (const [path, file] of await threadSnapshots(thread.id, source.threadSignatures[i]!, turns)) newest.set(path, file);
   }
   return newest;
 }
@@ -132,8 +161,10 @@ type Counting = {
   reportTotal: (text: string) => Promise<number>;
   /** A turn's tokens from its outline and its content's stored measure. */
   turnTokens: (turn: HistoryTurnOutline, turnNumber: number, contentMeasure: number) => number;
-  /** Counts texts countTokens would be asked for (file blocks) ahead, off the event loop. */
+  /** Counts texts countTokens would be asked for (file blocks) ahead, off the event loop, and remembers them. */
   countAhead: (texts: string[]) => Promise<number[]>;
+  /** A count countTokens would answer without counting, if there is one. */
+  remembered: (text: string) => number | undefined;
 };
 
 const shellTemplateCounts = new Map<string, Map<string, number>>();
@@ -158,6 +189,7 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
       // floor(code points / 3) of the whole turn text, exactly as PAL counts it
       turnTokens: (turn, turnNumber, codePoints) => Math.floor((codePointLength(turnShell(turn, turnNumber)) + codePoints) / 3),
       countAhead: async (texts) => texts.map(palCountTokens),
+      remembered: () => undefined,
     };
   }
   let counter;
@@ -166,8 +198,14 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
   } catch (error) {
     throw new AppError("validation_failed", `tokenizer: ${error instanceof Error ? error.message : "unknown tokenizer"}`);
   }
-  const count = rememberingLongTexts(counter.id, (text) => counter.count(text));
+  const count = rememberingCounts(counter.id, (text) => counter.count(text));
   const shellTokens = turnShellCounter(count, shellTemplates(counter.id));
+  const countRemembering = async (texts: string[]): Promise<number[]> => {
+    if (texts.length === 0) return [];
+    const tokens = (await countTexts(counter.id, texts)).map((counted) => counted.tokens);
+    rememberCounts(counter.id, texts, tokens);
+    return tokens;
+  };
   return {
     tokenizer: { id: counter.id, label: counter.label },
     exact: counter.exact,
@@ -175,16 +213,20 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
     measure: (contents) => countTexts(counter.id, contents),
     countTokens: count,
     reportTokens: count,
+    // Section by section where the sections' counts add up to the text's (see segments.ts): after
+    // an append only the new turn, the header and the closing note are counted again.
     reportTotal: async (text) => {
-      const known = knownCount(counter.id, text);
-      if (known !== undefined) return known;
-      const [counted] = await countTexts(counter.id, [text]);
-      rememberCounts(counter.id, [text], [counted!.tokens]);
-      return counted!.tokens;
+      const sections = addsUpOverSegments(counter.id) ? countingSegments(text) : [text];
+      const tokens = sections.map((section) => knownCount(counter.id, section));
+      const unknown = sections.filter((_, i) => tokens[i] === undefined);
+      const counted = await countRemembering(unknown);
+      let next = 0;
+      return tokens.reduce<number>((total, known) => total + (known ?? counted[next++]!), 0);
     },
     // The turn's header and content counted apart: a token or so off where a tokenizer would merge across them.
     turnTokens: (turn, turnNumber, contentTokens) => shellTokens(turn, turnNumber) + contentTokens,
-    countAhead: async (texts) => (texts.length === 0 ? [] : (await countTexts(counter.id, texts)).map((counted) => counted.tokens)),
+    countAhead: countRemembering,
+    remembered: (text) => knownCount(counter.id, text),
   };
 }
 
@@ -213,8 +255,16 @@ export async function buildContextPreview(threadId: string, query: Omit<ContextQ
   const paths = conversationFileList(turns);
   const files = await resolveFiles(source, paths);
   const blockKey = (path: string) => `${counting.measureId}\u0000${path}`;
-  const uncounted = [...files].flatMap(([path, file]) => (file.ok && knownBlockCount(file, blockKey(path)) === undefined ? [{ path, file }] : []));
-  const counted = await counting.countAhead(uncounted.map(({ path, file }) => palFileBlock(path, file)));
+  // A block is counted once per content: a thread read again after an append brings new snapshot objects.
+  const uncounted = [...files].flatMap(([path, file]) => {
+    if (!file.ok || knownBlockCount(file, blockKey(path)) !== undefined) return [];
+    const block = palFileBlock(path, file);
+    const remembered = counting.remembered(block);
+    if (remembered === undefined) return [{ path, file, block }];
+    rememberBlockCount(file, blockKey(path), remembered);
+    return [];
+  });
+  const counted = await counting.countAhead(uncounted.map(({ block }) => block));
   uncounted.forEach(({ path, file }, i) => rememberBlockCount(file, blockKey(path), counted[i]!));
   const built = await assemble({
     threadId: current.id,
@@ -234,6 +284,7 @@ export async function buildContextPreview(threadId: string, query: Omit<ContextQ
     },
     turnTokens: (turn, turnNumber) => counting.turnTokens(turn, turnNumber, turn.measure),
     breakdown: query.perTurn ?? false,
+    fileList: paths,
   }, counting.reportTotal);
 
   const used = built.totalTokens;

@@ -1,4 +1,4 @@
-import type { BuiltHistory, TokenAllocation } from "@/lib/domain/history";
+import type { BuiltHistory, TokenAllocation, TurnSelection } from "@/lib/domain/history";
 
 /** The answer of GET /api/threads/:id/context (client-safe: types only). */
 export type ContextSections = BuiltHistory["sections"] & { free: number; reservedForResponse: number };
@@ -14,7 +14,7 @@ export type ContextPreview = {
     included: { path: string; tokens: number; source: "snapshot" | "root" }[];
     skipped: { path: string; reason: string; tokens: number | null }[];
   };
-  turns: { included: number[]; excluded: number[] };
+  turns: TurnSelection;
   /**
    * Every turn's tokens, oldest first, when asked for (`perTurn=1`): measuring them all costs what
    * the chain's length does, the rest of a preview only what it sends. `estimated` is given (true)

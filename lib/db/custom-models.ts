@@ -4,6 +4,7 @@ import type { ModelInfo } from "@/lib/models/catalog";
 import { getTokenizer, hasTokenizer, listTokenizers } from "@/lib/tokenizers/registry";
 import type { CustomModelInput } from "@/lib/validation/settings";
 import { db } from "./client";
+import { customModelRows } from "./dialect";
 import type { CustomModel as CustomModelRow } from "./generated/client";
 
 function toModelInfo(row: CustomModelRow): ModelInfo {
@@ -24,8 +25,7 @@ function toModelInfo(row: CustomModelRow): ModelInfo {
 }
 
 export async function listCustomModels(): Promise<ModelInfo[]> {
-  const rows = await (await db()).customModel.findMany({ orderBy: { id: "asc" } });
-  return rows.map(toModelInfo);
+  return (await customModelRows(await db())).map(toModelInfo);
 }
 
 export async function addCustomModel(input: CustomModelInput): Promise<ModelInfo> {

@@ -1,5 +1,7 @@
 import { MIN_PREFIX_LENGTH, toFtsMatch } from "@/lib/domain/search";
+import { chunked, IN_LIST_CHUNK } from "./chunks";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
+import type { CustomModel as CustomModelRow, Thread as ThreadRow } from "./generated/client";
 
 /**
  * Raw SQL run through Prisma lives here, one function per need, each with the SQL for both
@@ -163,11 +165,11 @@ export type TurnOutlineRow = {
 };
 
 /**
- * One thread's turns without their content, in order, each with its stored count under
- * `tokenizer`: what a budget preview plans with. One query per thread (a 10,000-turn chain is read
+ * One thread's turns without their content, in order (from index `fromIndex` on), each with its
+ * stored count under `tokenizer`: what a budget preview plans with. One query per thread (a 10,000-turn chain is read
  * in about a third of the time Prisma's relation loading took).
  */
-export async function turnOutlines(db: Database, threadId: string, tokenizer: string): Promise<TurnOutlineRow[]> {
+export async function turnOutlines(db: Database, threadId: string, tokenizer: string, fromIndex = 0): Promise<TurnOutlineRow[]> {
   const rows = await run<TurnOutlineRow[]>(
     db,
     databaseKind(db),
@@ -175,10 +177,11 @@ export async function turnOutlines(db: Database, threadId: string, tokenizer: st
             t."toolName" AS "toolName", t."modelProvider" AS "modelProvider", t."modelName" AS "modelName", c."tokens" AS tokens,
             c."estimated" AS estimated
        FROM "Turn" t LEFT JOIN "TurnTokenCount" c ON c."turnSeq" = t."seq" AND c."tokenizer" = ?
-      WHERE t."threadId" = ?
+      WHERE t."threadId" = ? AND t."index" >= ?
       ORDER BY t."index"`,
     tokenizer,
     threadId,
+    fromIndex,
   );
   for (const row of rows) {
     row.seq = Number(row.seq);
@@ -189,12 +192,33 @@ export async function turnOutlines(db: Database, threadId: string, tokenizer: st
   return rows;
 }
 
+/** A thread row of a chain, with its distance from the start (1 for the start itself). */
+export type ChainRow = ThreadRow & { chainDepth: number };
+
 /**
- * Ids on the parent links up from `id` (itself first), at most `maxDepth` of them, in one query.
- * A loop repeats ids until the depth runs out; callers walk the links themselves (collectChain).
+ * The seqs of a thread's first and last turn (by index), null without turns: with its turnCount
+ * and lastUpdatedAt they change whenever its turns do. Turns are appended (a new last seq),
+ * rewritten from an index on by an import (new seqs for the tail) or deleted with their thread;
+ * seqs are never reused. Read from the index on (threadId, index): two probes per thread.
  */
-export async function ancestorIds(db: Database, id: string, maxDepth: number): Promise<string[]> {
-  const rows = await run<{ id: string }[]>(
+export type TurnExtent = { firstTurnSeq: number | null; lastTurnSeq: number | null };
+
+const TURN_EXTENT = (alias: string) =>
+  `(SELECT x."seq" FROM "Turn" x WHERE x."threadId" = ${alias}."id" ORDER BY x."index" ASC LIMIT 1) AS "firstTurnSeq",
+   (SELECT x."seq" FROM "Turn" x WHERE x."threadId" = ${alias}."id" ORDER BY x."index" DESC LIMIT 1) AS "lastTurnSeq"`;
+
+/**
+ * The thread rows on the parent links up from `id` (itself first, chainDepth 1), at most
+ * `maxDepth` links, in one query; with their TurnExtent when asked. A loop repeats rows until the
+ * depth runs out; callers walk the links themselves (collectChain).
+ */
+export async function chainRows<E extends boolean>(
+  db: Database,
+  id: string,
+  maxDepth: number,
+  { withExtents }: { withExtents: E },
+): Promise<(ChainRow & (E extends true ? TurnExtent : unknown))[]> {
+  const rows = await run<(ChainRow & Partial<TurnExtent>)[]>(
     db,
     databaseKind(db),
     `WITH RECURSIVE up(id, parent, depth) AS (
@@ -202,11 +226,67 @@ export async function ancestorIds(db: Database, id: string, maxDepth: number): P
        UNION ALL
        SELECT t."id", t."parentThreadId", up.depth + 1 FROM "Thread" t JOIN up ON t."id" = up.parent WHERE up.depth < ?
      )
-     SELECT id FROM up`,
+     SELECT t.*, up.depth AS "chainDepth"${withExtents ? `, ${TURN_EXTENT("t")}` : ""}
+       FROM up JOIN "Thread" t ON t."id" = up.id
+      ORDER BY up.depth`,
     id,
     maxDepth,
   );
-  return rows.map((row) => row.id);
+  const seq = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  for (const row of rows) {
+    row.chainDepth = Number(row.chainDepth);
+    if (withExtents) Object.assign(row, { firstTurnSeq: seq(row.firstTurnSeq), lastTurnSeq: seq(row.lastTurnSeq) });
+  }
+  return rows as (ChainRow & (E extends true ? TurnExtent : unknown))[];
+}
+
+/** Every custom model, by id: raw, because a preview for a model reads them on every request. */
+export async function customModelRows(db: Database): Promise<CustomModelRow[]> {
+  return run<CustomModelRow[]>(db, databaseKind(db), `SELECT * FROM "CustomModel" ORDER BY "id"`);
+}
+
+/** Where the snapshots stored with the turns of `threadId` are: no contents. */
+export async function snapshotStubs(db: Database, threadId: string): Promise<{ turnSeq: number; position: number; path: string }[]> {
+  const rows = await run<{ turnSeq: number | bigint; position: number | bigint; path: string }[]>(
+    db,
+    databaseKind(db),
+    `SELECT s."turnSeq" AS "turnSeq", s."position" AS position, s."path" AS path
+       FROM "FileSnapshot" s JOIN "Turn" t ON t."seq" = s."turnSeq"
+      WHERE t."threadId" = ?`,
+    threadId,
+  );
+  return rows.map((row) => ({ turnSeq: Number(row.turnSeq), position: Number(row.position), path: row.path }));
+}
+
+/** The contents of the snapshots at `[turnSeq, position]`, a chunk per statement. */
+export async function snapshotContents(db: Database, keys: { turnSeq: number; position: number }[]): Promise<{ turnSeq: number; position: number; content: string }[]> {
+  const out: { turnSeq: number; position: number; content: string }[] = [];
+  for (const chunk of chunked(keys, IN_LIST_CHUNK / 2)) {
+    const rows = await run<{ turnSeq: number | bigint; position: number | bigint; content: string }[]>(
+      db,
+      databaseKind(db),
+      `SELECT "turnSeq" AS "turnSeq", "position" AS position, "content" AS content FROM "FileSnapshot"
+        WHERE ${chunk.map(() => `("turnSeq" = ? AND "position" = ?)`).join(" OR ")}`,
+      ...chunk.flatMap((key) => [key.turnSeq, key.position]),
+    );
+    for (const row of rows) out.push({ turnSeq: Number(row.turnSeq), position: Number(row.position), content: row.content });
+  }
+  return out;
+}
+
+/** Turn contents by seq, a chunk of seqs per statement. */
+export async function turnContents(db: Database, seqs: number[]): Promise<{ seq: number; content: string }[]> {
+  const out: { seq: number; content: string }[] = [];
+  for (const chunk of chunked(seqs, IN_LIST_CHUNK)) {
+    const rows = await run<{ seq: number | bigint; content: string }[]>(
+      db,
+      databaseKind(db),
+      `SELECT "seq" AS seq, "content" AS content FROM "Turn" WHERE "seq" IN (${chunk.map(() => "?").join(", ")})`,
+      ...chunk,
+    );
+    for (const row of rows) out.push({ seq: Number(row.seq), content: row.content });
+  }
+  return out;
 }
 
 /**

@@ -2,10 +2,9 @@ import "server-only";
 import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { Thread } from "@/lib/domain/types";
 import { db } from "./client";
-import { inChunks } from "./chunks";
 import type { Database } from "./create-client";
-import { turnOutlines } from "./dialect";
-import { getChainThreads } from "./threads";
+import { snapshotContents, snapshotStubs, turnContents, turnOutlines } from "./dialect";
+import { getChainThreadStates, type ThreadTurnsState } from "./threads";
 import { storeTokenCounts } from "./token-counts";
 
 /** A turn as a budget preview plans with it: no content, but its measure under one tokenizer. */
@@ -28,9 +27,6 @@ export type OutlinedTurn = {
 /** Measures turn contents, in order (countTexts for a tokenizer). */
 export type MeasureContents = (contents: string[]) => Promise<TokenCount[]>;
 
-/** The newest stored content of a file across the chain; `key` is stable for that content. */
-export type ChainSnapshot = { content: string; key: string };
-
 export type HistorySource = {
   /** Oldest first; the last is the thread asked for. */
   chain: Thread[];
@@ -52,25 +48,39 @@ function parseFiles(json: string | null): string[] {
 }
 
 /**
- * Outlines of recently previewed threads, by measure and thread state (last activity, and its
- * turns' count and seq range). Turns are only appended (new seqs, new activity) or deleted with
- * their thread, seqs are never reused, and a stored measure never changes, so an entry is valid
- * while its signature matches; after an append only that thread is read again. Anything that
- * rewrites turns in place must change lastUpdatedAt too. Bounded by turns held (about 200 bytes
- * each).
+ * Outlines of recently previewed threads, by measure and thread, with the state of the thread's
+ * turns they were read at (ThreadTurnsState). Turns are appended (new seqs, new activity),
+ * rewritten from an index on by an import (new seqs) or deleted with their thread; seqs are never
+ * reused and a stored measure never changes. So an entry is valid while its state is; a thread
+ * that only grew (same first turn, and its last known turn still where it was) is read from that
+ * turn on; anything else is read again whole. Anything that changed a turn in place would have to
+ * give it a new seq. Bounded by turns held (about 200 bytes each).
  */
-const outlineCache = new Map<string, OutlinedTurn[]>();
+type CachedOutline = { state: ThreadTurnsState; turns: OutlinedTurn[] };
+const outlineCache = new Map<string, CachedOutline>();
 const OUTLINE_CACHE_TURNS = 200_000;
 let outlineCacheTurns = 0;
 
-function remember(signature: string, turns: OutlinedTurn[]): void {
-  outlineCache.set(signature, turns);
-  outlineCacheTurns += turns.length;
+function remember(key: string, entry: CachedOutline): void {
+  const previous = outlineCache.get(key);
+  if (previous) {
+    outlineCache.delete(key);
+    outlineCacheTurns -= previous.turns.length;
+  }
+  outlineCache.set(key, entry);
+  outlineCacheTurns += entry.turns.length;
   while (outlineCacheTurns > OUTLINE_CACHE_TURNS && outlineCache.size > 1) {
     const [oldest, dropped] = outlineCache.entries().next().value!;
     outlineCache.delete(oldest);
-    outlineCacheTurns -= dropped.length;
+    outlineCacheTurns -= dropped.turns.length;
   }
+}
+
+/** How many of a cached outline's turns still stand when the thread is now at `state`: all when it only grew. */
+function standingTurns(cached: CachedOutline, state: ThreadTurnsState): number {
+  const known = cached.turns.length;
+  const grew = known > 0 && known === cached.state.turnCount && state.turnCount > known && state.firstTurnSeq === cached.state.firstTurnSeq;
+  return grew ? known : 0;
 }
 
 /**
@@ -79,37 +89,34 @@ function remember(signature: string, turns: OutlinedTurn[]): void {
  * previews read no content but that of the turns they include.
  */
 export async function loadHistorySource(threadId: string, measureId: string, measure: MeasureContents): Promise<HistorySource> {
-  const chain = await getChainThreads(threadId);
+  const states = await getChainThreadStates(threadId);
   const client = await db();
-  const extents = await client.turn.groupBy({
-    by: ["threadId"],
-    where: { threadId: { in: chain.map((t) => t.id) } },
-    _count: { _all: true },
-    _min: { seq: true },
-    _max: { seq: true },
-  });
-  const extentOf = new Map(extents.map((e) => [e.threadId, `${e._count._all}:${e._min.seq}-${e._max.seq}`]));
   const turns: OutlinedTurn[] = [];
-  const threadSignatures: string[] = [];
-  for (const thread of chain) {
-    const threadSignature = `${thread.id}|${thread.lastUpdatedAt}|${extentOf.get(thread.id) ?? "0"}`;
-    threadSignatures.push(threadSignature);
-    const signature = `${measureId}|${threadSignature}`;
-    let outlined = outlineCache.get(signature);
-    if (outlined) {
-      outlineCache.delete(signature); // most recently used goes last
-      outlineCache.set(signature, outlined);
+  for (const { thread, state } of states) {
+    const key = `${measureId}|${thread.id}`;
+    const cached = outlineCache.get(key);
+    let outlined: OutlinedTurn[];
+    if (cached && cached.state.key === state.key) {
+      outlined = cached.turns;
     } else {
-      outlined = await outlineThread(client, thread.id, measureId, measure);
-      remember(signature, outlined);
+      const standing = cached ? standingTurns(cached, state) : 0;
+      // From the last known turn on: it must still be there, with its seq, for the rest to stand.
+      const read = await outlineThread(client, thread.id, measureId, measure, Math.max(0, standing - 1));
+      outlined =
+        standing > 0 && read[0]?.seq === cached!.turns[standing - 1]!.seq && read.length === state.turnCount - standing + 1
+          ? cached!.turns.concat(read.slice(1))
+          : standing > 0
+            ? await outlineThread(client, thread.id, measureId, measure, 0)
+            : read;
     }
+    remember(key, { state, turns: outlined });
     for (const turn of outlined) turns.push(turn);
   }
-  return { chain, turns, threadSignatures };
+  return { chain: states.map((s) => s.thread), turns, threadSignatures: states.map((s) => s.state.key) };
 }
 
-async function outlineThread(client: Database, threadId: string, measureId: string, measure: MeasureContents): Promise<OutlinedTurn[]> {
-  const rows = await turnOutlines(client, threadId, measureId);
+async function outlineThread(client: Database, threadId: string, measureId: string, measure: MeasureContents, fromIndex: number): Promise<OutlinedTurn[]> {
+  const rows = await turnOutlines(client, threadId, measureId, fromIndex);
   const unmeasured = rows.filter((row) => row.tokens === null);
   const measured = new Map<number, TokenCount>();
   if (unmeasured.length > 0) {
@@ -136,38 +143,46 @@ async function outlineThread(client: Database, threadId: string, measureId: stri
 
 /** Turn contents by seq. */
 export async function loadTurnContents(seqs: number[]): Promise<Map<number, string>> {
-  const client = await db();
-  const rows = await inChunks(seqs, (chunk) => client.turn.findMany({ where: { seq: { in: chunk } }, select: { seq: true, content: true } }));
+  const rows = await turnContents(await db(), seqs);
   return new Map(rows.map((row) => [row.seq, row.content]));
 }
 
 /**
- * For each path a turn of `turns` stored a snapshot of, the newest such snapshot (the latest turn
- * in chain order, the last of its snapshots of that path). Only the chosen contents are read.
+ * For each path a turn of one thread's `turns` stored a snapshot of, the newest such snapshot (the
+ * latest turn, the last of its snapshots of that path), as its key ("turnSeq:position": stored
+ * snapshots never change) and its content, read only for keys `isKnown` does not know (null).
  */
-export async function newestSnapshots(turns: readonly Pick<OutlinedTurn, "seq" | "threadId">[]): Promise<Map<string, ChainSnapshot>> {
+export async function newestSnapshots(
+  threadId: string,
+  turns: readonly Pick<OutlinedTurn, "seq">[],
+  isKnown: (key: string) => boolean = () => false,
+): Promise<Map<string, { key: string; content: string | null }>> {
   const client = await db();
   const order = new Map(turns.map((turn, i) => [turn.seq, i]));
-  const threadIds = [...new Set(turns.map((t) => t.threadId))];
-  const stubs = await inChunks(threadIds, (chunk) =>
-    client.fileSnapshot.findMany({ where: { turn: { threadId: { in: chunk } } }, select: { turnSeq: true, position: true, path: true } }),
-  );
   const newest = new Map<string, { turnSeq: number; position: number }>();
-  for (const stub of stubs) {
+  for (const stub of await snapshotStubs(client, threadId)) {
     const rank = order.get(stub.turnSeq);
     if (rank === undefined) continue;
     const current = newest.get(stub.path);
     const currentRank = current ? order.get(current.turnSeq)! : -1;
     if (!current || rank > currentRank || (rank === currentRank && stub.position > current.position)) newest.set(stub.path, stub);
   }
-  const wanted = new Set([...newest.values()].map((s) => `${s.turnSeq}:${s.position}`));
-  const rows = await inChunks([...new Set([...newest.values()].map((s) => s.turnSeq))], (chunk) =>
-    client.fileSnapshot.findMany({ where: { turnSeq: { in: chunk } }, select: { turnSeq: true, position: true, path: true, content: true } }),
-  );
-  const out = new Map<string, ChainSnapshot>();
-  for (const row of rows) {
-    const key = `${row.turnSeq}:${row.position}`;
-    if (wanted.has(key)) out.set(row.path, { content: row.content, key });
+  const out = new Map<string, { key: string; content: string | null }>();
+  const unread: { turnSeq: number; position: number }[] = [];
+  const pathAt = new Map<string, string>();
+  for (const [path, stub] of newest) {
+    const key = snapshotKey(stub);
+    out.set(path, { key, content: null });
+    if (!isKnown(key)) {
+      unread.push(stub);
+      pathAt.set(key, path);
+    }
+  }
+  for (const row of await snapshotContents(client, unread)) {
+    const key = snapshotKey(row);
+    out.set(pathAt.get(key)!, { key, content: row.content });
   }
   return out;
 }
+
+const snapshotKey = (at: { turnSeq: number; position: number }) => `${at.turnSeq}:${at.position}`;

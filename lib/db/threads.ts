@@ -16,7 +16,7 @@ import { db } from "./client";
 import { withCountedTokens } from "./token-counts";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
-import { ancestorIds, containsPattern, searchThreadIds } from "./dialect";
+import { chainRows, containsPattern, searchThreadIds, type ChainRow } from "./dialect";
 import type { Prisma, Thread as ThreadRow } from "./generated/client";
 import { withLargeValues } from "./large-values";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
@@ -247,14 +247,29 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
  */
 /** The threads of `id`'s chain, oldest first (at most MAX_CHAIN_DEPTH; expired ancestors end it). */
 export async function getChainThreads(id: string, visibility: Visibility = {}): Promise<Thread[]> {
-  const start = await loadThreadRow(id, visibility);
-  const client = await db();
-  // One round trip for the rows; collectChain then applies the rules (loops, depth, expiry).
-  const ids = start.parentThreadId ? [...new Set(await ancestorIds(client, id, MAX_CHAIN_DEPTH))].filter((other) => other !== id) : [];
-  const rows = new Map((ids.length > 0 ? await client.thread.findMany({ where: { id: { in: ids } } }) : []).map((row) => [row.id, row]));
-  rows.set(id, start);
+  return collectChainRows(id, await chainRows(await db(), id, MAX_CHAIN_DEPTH, { withExtents: false }), visibility);
+}
+
+/** What a thread's stored turns are now (see TurnExtent): `key` changes whenever they do. */
+export type ThreadTurnsState = { key: string; turnCount: number; firstTurnSeq: number | null; lastTurnSeq: number | null };
+
+/** getChainThreads, each thread with the state of its turns, in one query. */
+export async function getChainThreadStates(id: string, visibility: Visibility = {}): Promise<{ thread: Thread; state: ThreadTurnsState }[]> {
+  const rows = await chainRows(await db(), id, MAX_CHAIN_DEPTH, { withExtents: true });
+  const extents = new Map(rows.map((row) => [row.id, row]));
+  return (await collectChainRows(id, rows, visibility)).map((thread) => {
+    const { firstTurnSeq, lastTurnSeq } = extents.get(thread.id)!;
+    const key = `${thread.id}|${thread.lastUpdatedAt}|${thread.turnCount}:${firstTurnSeq}-${lastTurnSeq}`;
+    return { thread, state: { key, turnCount: thread.turnCount, firstTurnSeq, lastTurnSeq } };
+  });
+}
+
+/** The chain from rows read up the parent links (chainRows): the start must be visible; an expired ancestor ends it. */
+async function collectChainRows(id: string, rows: ChainRow[], visibility: Visibility): Promise<Thread[]> {
+  visibleRow(id, rows.find((row) => row.chainDepth === 1) ?? null, visibility);
+  const byId = new Map(rows.map((row) => [row.id, row]));
   const { chain } = await collectChain(id, async (currentId) => {
-    const row = rows.get(currentId) ?? null;
+    const row = byId.get(currentId);
     if (!row) return null;
     const thread = toThread(row);
     return thread.expired && !visibility.includeExpired ? null : thread;

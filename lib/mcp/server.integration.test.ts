@@ -90,7 +90,7 @@ describe("MCP server at /api/mcp", () => {
     for (const text of texts) expect(history.history).toContain(text);
     expect(history.history).toContain("export const SNAPSHOT_MARKER = 1;");
     expect(history.files.included).toEqual([expect.objectContaining({ path: "src/auth/session.ts", source: "snapshot" })]);
-    expect(history).toMatchObject({ mode: "exact", exact: true, model: { id: "gpt-4o" }, turns: { included: [1, 2, 3], excluded: [] } });
+    expect(history).toMatchObject({ mode: "exact", exact: true, model: { id: "gpt-4o" }, turns: { total: 3, includedCount: 3, excludedCount: 0, firstIncluded: 1 } });
     expect(history.tokenizer.id).toBe("o200k_base");
     expect(history.totalTokens).toBeGreaterThan(0);
 

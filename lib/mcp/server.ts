@@ -240,7 +240,7 @@ export function createMcpServer(): McpServer {
       title: "Build the history for a model",
       description:
         "What a model would be sent to continue the thread: PAL's conversation history over its chain, budgeted for a context window. " +
-        "Give model, contextWindow or both. Answers {history, totalTokens, tokenizer, exact, model, mode, allocation, turns {included, excluded}, files {included, skipped}}.",
+        "Give model, contextWindow or both. Answers {history, totalTokens, tokenizer, exact, model, mode, allocation, turns {total, includedCount, excludedCount, firstIncluded}, files {included, skipped}}: turns firstIncluded..total are sent.",
       inputSchema: z.strictObject(buildHistoryShape),
       annotations: READ,
     },

@@ -1,48 +1,59 @@
 import "server-only";
 import { createHash } from "node:crypto";
 
-/** Texts shorter than this are counted each time: hashing would cost about as much. */
-const MIN_MEMO_LENGTH = 512;
-const MAX_ENTRIES = 20_000;
-
-const counts = new Map<string, number>();
-
 /**
- * `count`, remembering the result for long texts (file blocks, which previews count again and
- * again) by tokenizer and content hash. Oldest entries go first past MAX_ENTRIES.
+ * Texts shorter than this are remembered by themselves (a Map keys them by their own hash, which
+ * V8 caches on the string); longer ones by a SHA-1 of their content, so that a 100 KB file block
+ * is not kept twice.
  */
-export function rememberingLongTexts(tokenizerId: string, count: (text: string) => number): (text: string) => number {
-  return (text) => {
-    if (text.length < MIN_MEMO_LENGTH) return count(text);
-    const key = keyOf(tokenizerId, text);
-    const known = counts.get(key);
-    if (known !== undefined) return known;
-    const tokens = count(text);
-    remember(key, tokens);
-    return tokens;
-  };
-}
+const MIN_HASHED_LENGTH = 512;
+const MAX_HASHED_ENTRIES = 20_000;
+const MAX_SHORT_ENTRIES = 50_000;
 
-/**
- * Remembers counts measured elsewhere (on the counting worker, before a preview plans), so that
- * rememberingLongTexts answers them without counting on the request's thread.
- */
-export function rememberCounts(tokenizerId: string, texts: readonly string[], tokens: readonly number[]): void {
-  texts.forEach((text, i) => {
-    if (text.length >= MIN_MEMO_LENGTH) remember(keyOf(tokenizerId, text), tokens[i]!);
-  });
-}
+/** Counts by tokenizer and content hash (long texts). */
+const hashedCounts = new Map<string, number>();
+/** Per tokenizer, counts by text (short texts: a preview's headers, notes and short turns). */
+const shortCounts = new Map<string, Map<string, number>>();
 
-/** A remembered count of a long text, if there is one. */
-export function knownCount(tokenizerId: string, text: string): number | undefined {
-  return text.length < MIN_MEMO_LENGTH ? undefined : counts.get(keyOf(tokenizerId, text));
+function shortCountsOf(tokenizerId: string): Map<string, number> {
+  let counts = shortCounts.get(tokenizerId);
+  if (!counts) shortCounts.set(tokenizerId, (counts = new Map()));
+  return counts;
 }
 
 function keyOf(tokenizerId: string, text: string): string {
   return `${tokenizerId}\u0000${createHash("sha1").update(text).digest("base64")}`;
 }
 
-function remember(key: string, tokens: number): void {
-  if (counts.size >= MAX_ENTRIES) counts.delete(counts.keys().next().value!);
-  counts.set(key, tokens);
+/** A remembered count of `text` by `tokenizerId`, if there is one. */
+export function knownCount(tokenizerId: string, text: string): number | undefined {
+  return text.length < MIN_HASHED_LENGTH ? shortCounts.get(tokenizerId)?.get(text) : hashedCounts.get(keyOf(tokenizerId, text));
+}
+
+/** Remembers counts (measured here or on the counting worker); the oldest go first past the bounds. */
+export function rememberCounts(tokenizerId: string, texts: readonly string[], tokens: readonly number[]): void {
+  texts.forEach((text, i) => {
+    if (text.length < MIN_HASHED_LENGTH) {
+      const counts = shortCountsOf(tokenizerId);
+      if (counts.size >= MAX_SHORT_ENTRIES) counts.delete(counts.keys().next().value!);
+      counts.set(text, tokens[i]!);
+    } else {
+      if (hashedCounts.size >= MAX_HASHED_ENTRIES) hashedCounts.delete(hashedCounts.keys().next().value!);
+      hashedCounts.set(keyOf(tokenizerId, text), tokens[i]!);
+    }
+  });
+}
+
+/**
+ * `count`, remembering results by tokenizer: file blocks and the headers and notes around turns,
+ * which previews count again and again.
+ */
+export function rememberingCounts(tokenizerId: string, count: (text: string) => number): (text: string) => number {
+  return (text) => {
+    const known = knownCount(tokenizerId, text);
+    if (known !== undefined) return known;
+    const tokens = count(text);
+    rememberCounts(tokenizerId, [text], [tokens]);
+    return tokens;
+  };
 }

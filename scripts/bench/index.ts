@@ -120,6 +120,7 @@ async function main(): Promise<void> {
 
   const bench: Bench = {
     baseUrl: "",
+    databaseUrl: store.url,
     store,
     fill,
     facts: {},

@@ -9,6 +9,8 @@ import { BenchStore } from "./store";
 
 export type Bench = {
   baseUrl: string;
+  /** The database the server runs on (sections may read it in this process too). */
+  databaseUrl: string;
   store: BenchStore;
   fill: FillSummary;
   record: (row: ResultRow) => void;

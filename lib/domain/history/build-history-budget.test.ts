@@ -9,7 +9,13 @@ import {
   turnShell,
   type HistoryTurn,
   type HistoryTurnOutline,
+  type TurnSelection,
 } from "./build-history";
+
+/** The numbers of the turns a selection sends (firstIncluded..total). */
+function includedNumbers(turns: TurnSelection): number[] {
+  return turns.firstIncluded === null ? [] : Array.from({ length: turns.total - turns.firstIncluded + 1 }, (_, i) => turns.firstIncluded! + i);
+}
 
 describe("history budget", () => {
   // Five 300-character turns, alternating Agent / Assistant, no files, thread "thread-1".
@@ -43,15 +49,15 @@ describe("history budget", () => {
 
   it.each(thresholds)("history budget %i keeps turns %j", (history, included) => {
     const result = buildConversationHistory(palInput({ turns: fiveTurns(), allocation: { file: 0, history } }));
-    expect(result.turns.included).toEqual(included);
-    expect(result.turns.excluded).toEqual([1, 2, 3, 4, 5].filter((n) => !included.includes(n)));
+    expect(includedNumbers(result.turns)).toEqual(included);
+    expect(result.turns).toMatchObject({ total: 5, includedCount: included.length, excludedCount: 5 - included.length });
     expect(result.perTurn.map((t) => t.tokens)).toEqual([108, 109, 108, 109, 108]);
   });
 
   it("counts code points, not UTF-16 units: 300 emoji cost what 300 letters cost", () => {
     for (const [history, included] of thresholds) {
       const result = buildConversationHistory(palInput({ turns: fiveTurns("😀"), allocation: { file: 0, history } }));
-      expect(result.turns.included).toEqual(included);
+      expect(includedNumbers(result.turns)).toEqual(included);
     }
     const all = buildConversationHistory(palInput({ turns: fiveTurns("😀"), allocation: { file: 0, history: 598 } }));
     expect(all.text.length).toBeGreaterThan(codePointLength(all.text));
@@ -83,7 +89,7 @@ describe("history budget", () => {
       { role: "user", content: "x".repeat(300) },
     ];
     const result = buildConversationHistory(palInput({ turns, allocation: { file: 0, history: 400 } }));
-    expect(result.turns).toEqual({ included: [3], excluded: [1, 2] });
+    expect(result.turns).toEqual({ total: 3, includedCount: 1, excludedCount: 2, firstIncluded: 3 });
   });
 
   it("counts embedded files against the history budget", () => {
@@ -100,11 +106,11 @@ describe("history budget", () => {
     const { readFile } = snapshotReader({ "/f.txt": { ok: true, content: "y".repeat(246) } });
     const turns: HistoryTurn[] = [{ role: "user", content: "x".repeat(300), files: ["/f.txt"] }];
     const fits = buildConversationHistory(palInput({ turns, readFile, allocation: { file: 1000, history: 343 } }));
-    expect(fits.turns.included).toEqual([1]);
+    expect(fits.turns).toEqual({ total: 1, includedCount: 1, excludedCount: 0, firstIncluded: 1 });
     expect(fits.perTurn[0]?.tokens).toBe(119);
     expect(fits.sections.files).toBe(100);
     const tight = buildConversationHistory(palInput({ turns, readFile, allocation: { file: 1000, history: 342 } }));
-    expect(tight.turns.included).toEqual([]);
+    expect(tight.turns).toEqual({ total: 1, includedCount: 0, excludedCount: 1, firstIncluded: null });
     // the file is still embedded: files are planned against the file budget only
     expect(tight.text).toContain("--- BEGIN FILE: /f.txt ---");
   });
@@ -162,7 +168,7 @@ describe("injected counting", () => {
     const result = buildConversationHistory(
       palInput({ turns: [{ role: "user", content: "q" }], countTokens: (t) => t.length, allocation: { file: 0, history: 100 } }),
     );
-    expect(result.turns.included).toEqual([]);
+    expect(result.turns).toEqual({ total: 1, includedCount: 0, excludedCount: 1, firstIncluded: null });
   });
 
   it("lets a tool format its own turn bodies, falling back to the default on null", () => {

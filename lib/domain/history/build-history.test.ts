@@ -87,7 +87,7 @@ This is turn 3 of the conversation - use the conversation history above to provi
     expect(result.text).toBe(expected);
     // utils.token_utils.estimate_tokens: len // 4 (all ASCII here, so len = length)
     expect(result.totalTokens).toBe(Math.floor(expected.length / 4));
-    expect(result.turns).toEqual({ included: [1, 2], excluded: [] });
+    expect(result.turns).toEqual({ total: 2, includedCount: 2, excludedCount: 0, firstIncluded: 1 });
     expect(result.files.skipped).toEqual([]);
 
     const block =
@@ -159,7 +159,7 @@ This is turn 3 of the conversation - use the conversation history above to provi
     expect(result).toEqual({
       text: "",
       totalTokens: 0,
-      turns: { included: [], excluded: [] },
+      turns: { total: 0, includedCount: 0, excludedCount: 0, firstIncluded: null },
       perTurn: [],
       files: { included: [], skipped: [] },
       sections: { files: 0, userTurns: 0, assistantTurns: 0, systemTurns: 0, toolOutput: 0, notes: 0 },
@@ -282,7 +282,7 @@ describe("chains and roles", () => {
     );
     expect(result.text).toContain("\n--- Turn 6 (grok-4 using debug) ---\ng2\n");
     expect(result.text).toContain("This is turn 7 of the conversation");
-    expect(result.turns.included).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(result.turns).toEqual({ total: 6, includedCount: 6, excludedCount: 0, firstIncluded: 1 });
   });
 
   it("breaks included turns down by role", () => {

@@ -84,6 +84,8 @@ export type PlanHistoryInput<T extends HistoryTurnOutline = HistoryTurnOutline> 
    * sent, not by the thread's length.
    */
   breakdown?: boolean;
+  /** conversationFileList(turns), for a caller that has it already. */
+  fileList?: readonly string[];
 };
 
 /** Which turns and files fit, and what each costs: everything of the history but the turn texts. */
@@ -144,11 +146,18 @@ export type HistorySections = {
   notes: number;
 };
 
+/**
+ * Which turns the history sends, as PAL picks them: always the newest, turns firstIncluded..total
+ * (numbered from 1, oldest first); the excludedCount oldest are cut. A range, not lists: a
+ * 10,000-turn chain's preview sends about 200 turns and need not name the other 9,800.
+ */
+export type TurnSelection = { total: number; includedCount: number; excludedCount: number; firstIncluded: number | null };
+
 export type BuiltHistory = {
   text: string;
   /** reportTokens(text). */
   totalTokens: number;
-  turns: { included: number[]; excluded: number[] };
+  turns: TurnSelection;
   /** Every turn, oldest first. */
   perTurn: PerTurnTokens[];
   files: { included: IncludedFile[]; skipped: SkippedFile[] };
@@ -277,7 +286,7 @@ export function planConversationHistory<T extends HistoryTurnOutline>(input: Pla
     "",
   );
 
-  const allFiles = conversationFileList(turns);
+  const allFiles = input.fileList ?? conversationFileList(turns);
   const includedFiles: IncludedFile[] = [];
   let skippedFiles: SkippedFile[] = [];
   let fileTokens = 0;
@@ -403,8 +412,10 @@ export function renderConversationHistory(
     text,
     totalTokens: input.reportTokens(text),
     turns: {
-      included: Array.from({ length: total - plan.oldestIncluded }, (_, i) => plan.oldestIncluded + i + 1),
-      excluded: Array.from({ length: plan.oldestIncluded }, (_, i) => i + 1),
+      total,
+      includedCount: total - plan.oldestIncluded,
+      excludedCount: plan.oldestIncluded,
+      firstIncluded: plan.oldestIncluded < total ? plan.oldestIncluded + 1 : null,
     },
     perTurn: plan.perTurn,
     files: plan.files,
@@ -418,7 +429,7 @@ export function buildConversationHistory(input: BuildHistoryInput): BuiltHistory
     return {
       text: "",
       totalTokens: 0,
-      turns: { included: [], excluded: [] },
+      turns: { total: 0, includedCount: 0, excludedCount: 0, firstIncluded: null },
       perTurn: [],
       files: { included: [], skipped: [] },
       sections: { ...EMPTY_SECTIONS },

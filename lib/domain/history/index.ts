@@ -17,6 +17,7 @@ export {
   type IncludedFile,
   type PerTurnTokens,
   type SkippedFile,
+  type TurnSelection,
 } from "./build-history";
 export {
   palCountTokens,

@@ -11,28 +11,40 @@ type ApiContextPreview = {
   exact: boolean;
   allocation: { total: number; history: number };
   files: { included: unknown[]; skipped: unknown[] };
-  turns: { included: number[]; excluded: number[] };
+  turns: { total: number; includedCount: number; excludedCount: number; firstIncluded: number | null };
   perTurn?: unknown[];
   totalTokens: number;
   text: string;
 };
 
 /** GET that parses the JSON body and also returns its size and the wall time until it was read. */
-async function getJsonSized<T>(baseUrl: string, pathname: string): Promise<{ json: T; bytes: number; ms: number }> {
+async function getJsonSized<T>(baseUrl: string, pathname: string, { allowError = false } = {}): Promise<{ json: T; bytes: number; ms: number }> {
   const started = performance.now();
   const res = await fetch(baseUrl + pathname);
   const body = await res.arrayBuffer();
   const ms = performance.now() - started;
   const text = Buffer.from(body).toString("utf8");
-  if (!res.ok) throw new Error(`GET ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
+  if (!res.ok && !allowError) throw new Error(`GET ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
   return { json: JSON.parse(text) as T, bytes: body.byteLength, ms };
 }
 
 
+/**
+ * buildContextPreview in this process, on the server's database, with the server's settings: the
+ * preview's own cost. Loaded on first use (the app's modules read DATABASE_URL when first used).
+ */
+async function inProcessPreview(databaseUrl: string): Promise<(threadId: string, query: Record<string, unknown>) => Promise<unknown>> {
+  process.env.DATABASE_URL = databaseUrl;
+  process.env.MAX_CONVERSATION_TURNS = String(CONFIG.maxConversationTurns);
+  process.env.CONVERSATION_TIMEOUT_HOURS = "0";
+  const { buildContextPreview } = await import("../../../lib/context/build-context");
+  return (threadId, query) => buildContextPreview(threadId, query as Parameters<typeof buildContextPreview>[1]);
+}
+
 function describePreview(preview: ApiContextPreview, bytes: number): string {
   return (
     `${fmtBytes(bytes)} body (text ${fmtBytes(Buffer.byteLength(preview.text))}${preview.perTurn ? `, perTurn ${preview.perTurn.length}` : ""}); ` +
-    `${preview.turns.included.length} turns included, ${preview.totalTokens} tokens of ${preview.allocation.history} history budget; ` +
+    `${preview.turns.includedCount} turns included, ${preview.totalTokens} tokens of ${preview.allocation.history} history budget; ` +
     `files ${preview.files.included.length} in / ${preview.files.skipped.length} skipped`
   );
 }
@@ -49,7 +61,7 @@ export async function sectionContext(bench: Bench): Promise<void> {
   const someThread = (await getJson<{ items: { id: string }[] }>(bench.baseUrl, "/api/threads?limit=1")).items[0]!.id;
   await getBody(bench.baseUrl, `/api/threads/${someThread}/context?${PAL}`);
   await getBody(bench.baseUrl, `/api/threads/${someThread}/context?${EXACT}`);
-  const turnsOf = (preview: ApiContextPreview) => preview.turns.included.length + preview.turns.excluded.length;
+  const turnsOf = (preview: ApiContextPreview) => preview.turns.total;
 
   // The yardstick: a thread of about 10 turns, previewed the same way.
   const short = (await getJson<{ items: { id: string; turnCount: number }[] }>(bench.baseUrl, "/api/threads?limit=100")).items.find((t) => t.turnCount >= 8 && t.turnCount <= 12);
@@ -61,6 +73,10 @@ export async function sectionContext(bench: Bench): Promise<void> {
     bench.record({ section: "context", name: `context ${short.turnCount}-turn thread, gpt-4o exact, warm (the yardstick)`, stats });
   }
   const ratioNote = (p50: number) => (shortP50 ? `; ${(p50 / shortP50).toFixed(1)}x the ${short!.turnCount}-turn thread's p50 (target <= ${TARGETS.contextRatio}x)` : "");
+
+  // What any route costs here: a 404 that reads nothing (Next.js routing, the request guard, HTTP).
+  const floor = await measure("http floor", () => getJsonSized(bench.baseUrl, "/api/no-such-endpoint", { allowError: true }), CONFIG.contextIterations * 5, { warmup: 5 });
+  bench.record({ section: "context", name: "HTTP floor: GET of an unknown /api path (a JSON 404, no database)", stats: floor });
 
   const facts: Record<string, unknown> = {};
   for (const chain of bench.fill.chains) {
@@ -95,7 +111,24 @@ export async function sectionContext(bench: Bench): Promise<void> {
         target: { metric: "p50", maxMs: chain.turns >= 10_000 ? TARGETS.contextP50 : TARGETS.context1kP50 },
         note: describePreview(last!.json, last!.bytes) + ratioNote(warm.p50),
       });
-      facts[`${chain.label} ${mode}`] = { bytes: last!.bytes, textBytes: Buffer.byteLength(last!.json.text), includedTurns: last!.json.turns.included.length, totalTokens: last!.json.totalTokens };
+      facts[`${chain.label} ${mode}`] = { bytes: last!.bytes, textBytes: Buffer.byteLength(last!.json.text), includedTurns: last!.json.turns.includedCount, totalTokens: last!.json.totalTokens };
+    }
+
+    // The same previews in this process, without HTTP: buildContextPreview and its JSON.
+    {
+      const preview = await inProcessPreview(bench.databaseUrl);
+      for (const [mode, query] of [
+        ["gpt-4o exact", { mode: "exact", model: "gpt-4o" }],
+        ["window 200000 pal", { mode: "pal", contextWindow: 200_000 }],
+      ] as const) {
+        const stats = await measure(`context ${chain.label} ${mode} in process`, async () => JSON.stringify(await preview(chain.lastThreadId, query)), CONFIG.contextIterations * 2, { warmup: 2 });
+        bench.record({
+          section: "context",
+          name: `context ${label}, ${mode}, in the server's code without HTTP`,
+          stats,
+          target: { metric: "p50", maxMs: chain.turns >= 10_000 ? TARGETS.contextP50 : TARGETS.context1kP50 },
+        });
+      }
     }
 
     // What the budget page asks: the same preview with every turn's tokens (perTurn=1), which costs what the chain's length does.

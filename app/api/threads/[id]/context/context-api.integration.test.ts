@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GET as contextRoute } from "@/app/api/threads/[id]/context/route";
 import { db } from "@/lib/db/client";
 import { json, jsonRequest, params } from "@/lib/testing/api";
+import { getTokenizer } from "@/lib/tokenizers/registry";
 import { api, expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 
 /** With the per-turn breakdown unless the query says otherwise: most tests here read it. */
@@ -43,7 +44,7 @@ describe("GET /api/threads/:id/context", () => {
     expect(body.text).toContain("--- Turn 2 (gemini-2.5-pro using analyze via google) ---");
     expect(body.text).toContain("--- Turn 4 (gpt-5 using codereview via openai) ---");
     expect(body.text).toContain("This is turn 5 of the conversation");
-    expect(body.turns).toEqual({ included: [1, 2, 3, 4], excluded: [] });
+    expect(body.turns).toEqual({ total: 4, includedCount: 4, excludedCount: 0, firstIncluded: 1 });
     expect(body.files.included).toEqual([{ path: "src/session.ts", tokens: expect.any(Number), source: "snapshot" }]);
     expect(body.text).toContain("export const session = 1;");
     expect(body.perTurn.map((t: { threadId: string }) => t.threadId)).toEqual([first.id, first.id, second.id, second.id]);
@@ -83,10 +84,15 @@ describe("GET /api/threads/:id/context", () => {
     for (let i = 0; i < 6; i++) await newTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `turn ${i} ${"x".repeat(900)}` });
     const body = await json(await context(thread.id, { contextWindow: "5000", mode: "pal" }));
     expect(body.allocation.history).toBe(1500);
-    expect(body.turns.included.length).toBeGreaterThan(0);
-    expect(body.turns.included.at(-1)).toBe(6);
-    expect(body.turns.excluded[0]).toBe(1);
-    expect(body.text).toContain(`[Note: Showing ${body.turns.included.length} most recent turns out of 6 total]`);
+    // the newest turns are sent, the oldest cut: a range, turns firstIncluded..6
+    expect(body.turns.total).toBe(6);
+    expect(body.turns.includedCount).toBeGreaterThan(0);
+    expect(body.turns.excludedCount).toBeGreaterThan(0);
+    expect(body.turns.includedCount + body.turns.excludedCount).toBe(6);
+    expect(body.turns.firstIncluded).toBe(body.turns.excludedCount + 1);
+    expect(body.text).toContain(`[Note: Showing ${body.turns.includedCount} most recent turns out of 6 total]`);
+    expect(body.text).toContain(`--- Turn ${body.turns.firstIncluded} `);
+    expect(body.text).not.toContain(`--- Turn ${body.turns.firstIncluded - 1} `);
   });
 
   it("in exact mode counts with the model's tokenizer, storing per-turn counts once", async () => {
@@ -106,6 +112,22 @@ describe("GET /api/threads/:id/context", () => {
     expect(await client.turnTokenCount.count({ where: { tokenizer: "o200k_base" } })).toBe(stored);
   });
 
+  it.each(["o200k_base", "cl100k_base", "llama3"])("with %s, totalTokens is the count of the whole text sent, also right after appends", async (tokenizer) => {
+    // The total is counted section by section and remembered (lib/tokenizers/segments.ts); it
+    // must still be what the tokenizer gives for the text in one piece.
+    const { second } = await chainOfThree();
+    const { count } = getTokenizer(tokenizer);
+    const previews = [];
+    for (const content of ["Next: the refresh path.", "Done!\n\n", "It's fine — 語 😀 \r\n/tmp/x", "--- Turn 99 (fake) ---\n=== quoted ==="]) {
+      const body = await json(await context(second.id, { contextWindow: "200000", tokenizer }));
+      expect(body.exact).toBe(true);
+      expect(body.totalTokens).toBe(count(body.text));
+      previews.push(body.totalTokens);
+      await newTurn(second.id, { role: previews.length % 2 ? "user" : "assistant", content });
+    }
+    expect(new Set(previews).size).toBe(previews.length);
+  });
+
   it("in PAL mode stores each turn's length in code points once, and reads only the turns it sends", async () => {
     const thread = await newThread();
     await newTurn(thread.id, { role: "user", content: "😀".repeat(900) });
@@ -116,7 +138,7 @@ describe("GET /api/threads/:id/context", () => {
     expect(stored.map((row) => row.tokens)).toEqual([900, 2]);
     // 900 code points (1,800 UTF-16 units): PAL's estimate counts the turn as (header + 900) / 3
     expect(body.perTurn[0].tokens).toBe(Math.floor(("\n--- Turn 1 (Agent) ---\n".length + 900) / 3));
-    expect(body.turns.excluded).toEqual([1]);
+    expect(body.turns).toEqual({ total: 2, includedCount: 1, excludedCount: 1, firstIncluded: 2 });
     expect(body.text).not.toContain("😀");
   });
 
@@ -140,6 +162,36 @@ describe("GET /api/threads/:id/context", () => {
     expect(reimported.perTurn.map((t: { role: string }) => t.role)).toEqual(["user", "tool"]);
     expect(reimported.text).toContain("a different answer");
     expect(reimported.text).not.toContain("first answer");
+  });
+
+  it("after an append reads only the new turns, and a thread whose earlier turns were rewritten whole", async () => {
+    const thread = await newThread();
+    for (const [role, content] of [["user", "alpha"], ["assistant", "bravo"], ["user", "charlie"]] as const) await newTurn(thread.id, { role, content });
+    const query = { model: "gpt-4o" };
+    const roles = (body: { perTurn: { role: string }[] }) => body.perTurn.map((t) => t.role);
+    expect(roles(await json(await context(thread.id, query)))).toEqual(["user", "assistant", "user"]);
+
+    // Grown: the outline known so far stands, the new turn is added.
+    await newTurn(thread.id, { role: "assistant", content: "delta" });
+    const grown = await json(await context(thread.id, query));
+    expect(roles(grown)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(grown.text).toMatch(/alpha[\s\S]*bravo[\s\S]*charlie[\s\S]*delta/);
+
+    // As an import does with a session that changed: the tail from index 2 deleted and written
+    // again (new seqs), one turn longer. Same first turn, more turns, but the last known one is gone.
+    const client = await db();
+    await client.turn.deleteMany({ where: { threadId: thread.id, index: { gte: 2 } } });
+    const now = new Date();
+    for (const [index, role, content] of [[2, "tool", "charlie rewritten"], [3, "assistant", "delta rewritten"], [4, "user", "echo"]] as const) {
+      await client.turn.create({ data: { id: crypto.randomUUID(), threadId: thread.id, index, role, content, timestamp: now } });
+    }
+    await client.thread.update({ where: { id: thread.id }, data: { turnCount: 5, lastUpdatedAt: now } });
+    const rewritten = await json(await context(thread.id, query));
+    expect(roles(rewritten)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(rewritten.text).toContain("charlie rewritten");
+    expect(rewritten.text).not.toMatch(/charlie\n/);
+    expect(rewritten.text).not.toMatch(/delta\n/);
+    expect(rewritten.totalTokens).toBe(getTokenizer("o200k_base").count(rewritten.text));
   });
 
   it("walks at most 20 threads of a chain of 25, oldest first", async () => {
@@ -188,8 +240,9 @@ describe("GET /api/threads/:id/context", () => {
       expect(rest).toEqual(without);
       // a small window: some turns are left out, and the breakdown marks exactly the ones included
       const included = (perTurn as { number: number; included: boolean }[]).filter((t) => t.included).map((t) => t.number);
-      expect(included).toEqual((without.turns as { included: number[] }).included);
-      expect((without.turns as { excluded: number[] }).excluded.length).toBeGreaterThan(0);
+      const turns = without.turns as { total: number; firstIncluded: number; excludedCount: number };
+      expect(turns.excludedCount).toBeGreaterThan(0);
+      expect(included).toEqual(Array.from({ length: turns.total - turns.firstIncluded + 1 }, (_, i) => turns.firstIncluded + i));
     }
     await expectError(await context(thread.id, { contextWindow: "4000", perTurn: "yes" }), 400, "validation_failed");
   });
