@@ -3,25 +3,15 @@
  * parsers as `npm run import`): every file path and tool name the turns mention survives in the
  * summary of a full compaction, which stays within its bound apart from that list.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { extractiveSummary, DEFAULT_SUMMARY_CHARS } from "@/lib/domain/compaction/extractive";
 import { collectReferences, missingReferences } from "@/lib/domain/compaction/references";
 import type { CompactionTurn } from "@/lib/domain/compaction/types";
-import { detectFormat, isTranscriptPath, parseDetected } from "@/lib/importers";
+import { parseRealTranscript, REAL_TRANSCRIPTS, realTranscriptFiles } from "@/lib/testing/real-transcripts";
 
-const ROOT = path.join(process.cwd(), "fixtures/real");
-
-function* files(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const child = path.join(dir, name);
-    if (statSync(child).isDirectory()) yield* files(child);
-    else if (isTranscriptPath(child)) yield child;
-  }
-}
-
-const cases = [...files(ROOT)].map((file) => path.relative(ROOT, file));
+const ROOT = REAL_TRANSCRIPTS;
+const cases = [...realTranscriptFiles()].map((file) => path.relative(ROOT, file));
 
 describe("extractive summaries of real transcripts", () => {
   it("has transcripts of every format to read", () => {
@@ -30,7 +20,7 @@ describe("extractive summaries of real transcripts", () => {
 
   it.each(cases)("%s: every path and tool name kept", async (relative) => {
     const name = path.join(ROOT, relative);
-    const parsed = await parseDetected(name, detectFormat(name, readFileSync(name, "utf8")));
+    const parsed = await parseRealTranscript(name);
     const threads = parsed.threads.filter((t) => t.turns.length > 1);
     // A Claude Code compaction agent's file makes no thread (its summary is in the main session).
     if (relative.includes("agent-acompact")) return expect(threads).toEqual([]);

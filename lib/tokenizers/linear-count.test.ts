@@ -3,11 +3,9 @@
  * fixtures/real, against the packages called directly), within a token or two per cut where it
  * does, never inside a surrogate pair, for every engine the registry builds on.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectFormat, isTranscriptPath, parseDetected } from "@/lib/importers";
+import { parseRealTranscript, realTranscriptFiles } from "@/lib/testing/real-transcripts";
 import { COUNTED_PIECES, countLinear, cutPoints, engine, ENGINE_IDS, MAX_RUN_BYTES, PIECE_BYTES, type EngineId } from "./linear-count.mjs";
 
 const load = createRequire(import.meta.url);
@@ -134,20 +132,10 @@ describe.each(ENGINE_IDS)("engine %s", (id) => {
   });
 });
 
-const ROOT = path.join(process.cwd(), "fixtures/real");
-
-function* transcripts(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const child = path.join(dir, name);
-    if (statSync(child).isDirectory()) yield* transcripts(child);
-    else if (isTranscriptPath(child)) yield child;
-  }
-}
-
 async function realTurnTexts(): Promise<string[]> {
   const texts: string[] = [];
-  for (const file of transcripts(ROOT)) {
-    const parsed = await parseDetected(file, detectFormat(file, readFileSync(file, "utf8")));
+  for (const file of realTranscriptFiles()) {
+    const parsed = await parseRealTranscript(file);
     for (const thread of parsed.threads) for (const turn of thread.turns) texts.push(turn.content);
   }
   return texts;

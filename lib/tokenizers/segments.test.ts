@@ -3,12 +3,10 @@
  * text's count, on histories built from the real transcripts in fixtures/real and on generated
  * texts whose lines end in everything a pre-tokenizer might join across a line break.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildConversationHistory } from "@/lib/domain/history";
+import { parseRealTranscript, realTranscriptFiles } from "@/lib/testing/real-transcripts";
 import { makeRng } from "@/lib/testing/rng";
-import { detectFormat, isTranscriptPath, parseDetected } from "@/lib/importers";
 import { cutPoints } from "./linear-count.mjs";
 import { getTokenizer, listTokenizers } from "./registry";
 import { addsUpOverSegments, countingSegments } from "./segments";
@@ -19,19 +17,11 @@ const ADDITIVE = listTokenizers()
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-function* transcripts(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const child = path.join(dir, name);
-    if (statSync(child).isDirectory()) yield* transcripts(child);
-    else if (isTranscriptPath(child)) yield child;
-  }
-}
-
 /** One PAL history per real transcript, every turn included, as a preview renders it. */
 async function realHistories(): Promise<string[]> {
   const histories: string[] = [];
-  for (const file of transcripts(path.join(process.cwd(), "fixtures/real"))) {
-    const parsed = await parseDetected(file, detectFormat(file, readFileSync(file, "utf8")));
+  for (const file of realTranscriptFiles()) {
+    const parsed = await parseRealTranscript(file);
     for (const thread of parsed.threads) {
       if (thread.turns.length === 0) continue;
       const built = buildConversationHistory({
