@@ -1,4 +1,5 @@
 import BetterSqlite3 from "better-sqlite3";
+import { statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WRITE_WAIT_MS } from "./create-client";
 import { containsPattern } from "./dialect";
@@ -31,23 +32,64 @@ export async function withImportWriter<T>(databaseUrl: string, work: (writer: Im
   if (isPostgresUrl(databaseUrl)) return withPostgresImportWriter(databaseUrl, work);
   const file = sqliteFilePath(databaseUrl);
   const release = await databaseLock(file).acquire();
+  let open: OpenWriter | undefined;
+  try {
+    open = openWriter(file);
+    await beginImmediate(open.connection);
+    try {
+      const result = await work(open.writer);
+      open.connection.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (open.connection.inTransaction) open.connection.exec("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    if (open) keepOpen(file, open);
+    release();
+  }
+}
+
+/**
+ * A writer's connection with its statements prepared, kept between imports for a moment: an
+ * import of many small files opened a connection, set its pragmas and prepared a dozen statements
+ * for each. Closed after KEEP_OPEN_MS without use, and not reused once the file at the path is
+ * another one (a database deleted and created again: tests do).
+ */
+type OpenWriter = { connection: BetterSqlite3.Database; writer: ImportWriter; inode: number; timer?: NodeJS.Timeout };
+const openWriters = new Map<string, OpenWriter>();
+const KEEP_OPEN_MS = 2_000;
+
+function openWriter(file: string): OpenWriter {
+  const kept = openWriters.get(file);
+  openWriters.delete(file);
+  if (kept) {
+    clearTimeout(kept.timer);
+    if (kept.inode === statSync(file).ino) return kept;
+    kept.connection.close();
+  }
   const connection = new BetterSqlite3(file, { timeout: 0 });
   try {
     connection.pragma("foreign_keys = ON");
     connection.pragma("synchronous = NORMAL");
-    await beginImmediate(connection);
-    try {
-      const result = await work(sqliteImportWriter(connection));
-      connection.exec("COMMIT");
-      return result;
-    } catch (error) {
-      if (connection.inTransaction) connection.exec("ROLLBACK");
-      throw error;
-    }
-  } finally {
+    return { connection, writer: sqliteImportWriter(connection), inode: statSync(file).ino };
+  } catch (error) {
     connection.close();
-    release();
+    throw error;
   }
+}
+
+function keepOpen(file: string, open: OpenWriter): void {
+  if (open.connection.inTransaction || !open.connection.open) {
+    if (open.connection.open) open.connection.close();
+    return;
+  }
+  open.timer = setTimeout(() => {
+    if (openWriters.get(file) === open) openWriters.delete(file);
+    open.connection.close();
+  }, KEEP_OPEN_MS);
+  open.timer.unref();
+  openWriters.set(file, open);
 }
 
 /** Takes the write lock, polling while another process holds it, for up to WRITE_WAIT_MS. */

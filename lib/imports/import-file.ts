@@ -2,7 +2,6 @@ import "server-only";
 // The service that stores imports: reads a file or folder, asks lib/importers (pure parsers) what it
 // holds and writes that through lib/db.
 import { createHash, randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { previousImport, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
@@ -10,7 +9,7 @@ import { storeParsedSource, storeTurnStream } from "@/lib/db/turn-stream-import"
 import { importDocuments } from "@/lib/db/transfer";
 import { issuesOf } from "@/lib/domain/parse";
 import { claudeCodeTurns, looksLikeClaudeCode, planClaudeCodeSession } from "@/lib/importers/claude-code";
-import { fileDigest, fileLines, firstNonBlankLine } from "./file-lines";
+import { firstNonBlankLine, sourceBytes, sourceDigest, sourceLines, sourceText } from "./file-lines";
 import { detectFormat, parseDetected, type ImportFormat } from "@/lib/importers";
 import { ImportFormatError, type ParsedSource } from "@/lib/importers/types";
 
@@ -35,21 +34,23 @@ export async function importFile(name: string, text: string, format?: ImportForm
 }
 
 /**
- * Imports a file on disk, as importFile does. Claude Code sessions are streamed, twice (plan,
- * then turns), so a 200 MB session never sits in memory; other formats are read whole.
+ * Imports a file on disk, as importFile does. A file up to 8 MB is read once (see sourceBytes);
+ * a larger Claude Code session is streamed, twice (plan, then turns), so a 200 MB session never
+ * sits in memory; other formats are read whole.
  */
 export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   return reportFailures(name, format, async () => {
-    const file: SourceFile = { name, ...(await fileDigest(path)) };
+    const source = await sourceBytes(path);
+    const file: SourceFile = { name, ...(await sourceDigest(source)) };
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
-    if ((format === undefined || format === "claude-code") && /\.jsonl$/i.test(name) && (format === "claude-code" || isClaudeCodeLine(await firstNonBlankLine(path), name))) {
-      const supply = () => fileLines(path);
+    if ((format === undefined || format === "claude-code") && /\.jsonl$/i.test(name) && (format === "claude-code" || isClaudeCodeLine(await firstNonBlankLine(source), name))) {
+      const supply = () => sourceLines(source);
       const plan = await planClaudeCodeSession(supply, { name });
       const outline = { format: "claude-code" as const, threads: plan.threads.map((p) => p.thread), skipped: plan.skipped, warnings: plan.warnings, compactionRuns: plan.compactionRuns };
       return storeTurnStream(outline, claudeCodeTurns(supply, plan), file);
     }
-    return importText(file, await readFile(path, "utf8"), format, options);
+    return importText(file, await sourceText(source), format, options);
   });
 }
 

@@ -38,7 +38,18 @@ describe("background token counter", () => {
     const counter = startBackgroundCounter("o200k_base");
     await counter.count(["warm"]);
     await counter.close();
-    await expect(counter.count(["late"])).rejects.toThrow(/worker/);
+    await expect(counter.count(["late"])).rejects.toThrow(/closed/);
+  });
+
+  it("keeps its worker for the next import: no second start-up and vocabulary load", async () => {
+    const first = startBackgroundCounter("o200k_base");
+    await first.count(["load the vocabulary"]);
+    await first.close();
+    const started = countingStats.workersStarted;
+    const second = startBackgroundCounter("cl100k_base");
+    expect(await second.count(["hello world"])).toEqual([{ tokens: 2, estimated: false }]);
+    await second.close();
+    expect(countingStats.workersStarted).toBe(started);
   });
 });
 

@@ -6,7 +6,7 @@ import type { TokenCount, TokenizerId } from "@/lib/domain/tokenizer";
 import type { EngineId } from "./engines";
 import { engineRecipe, getTokenizer, scaleEngineCount } from "./registry";
 
-/** Counts batches of texts; `close` ends any worker once the last answer is in. */
+/** Counts batches of texts; `close` ends the counter (not the worker it counts on). */
 export type BackgroundCounter = {
   tokenizer: TokenizerId;
   count(texts: string[]): Promise<TokenCount[]>;
@@ -32,13 +32,14 @@ class CountWorker {
   private nextId = 0;
   failure: Error | null = null;
 
-  constructor(private readonly shared: boolean) {
-    // A shared worker keeps the process alive only while it has work; an import's is closed by its caller.
-    if (shared) this.worker.unref();
+  constructor() {
+    countingStats.workersStarted++;
+    // Keeps the process alive only while it has work.
+    this.worker.unref();
     this.worker.on("message", (answer: { id: number; tokens?: number[]; estimated?: boolean[]; error?: string }) => {
       const waiting = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
-      if (this.shared && this.waiting.size === 0) this.worker.unref();
+      if (this.waiting.size === 0) this.worker.unref();
       if (!waiting) return;
       if (answer.error !== undefined) waiting.reject(new Error(`token counting failed: ${answer.error}`));
       else waiting.resolve(answer.tokens!.map((tokens, i) => ({ tokens, estimated: answer.estimated![i]! })));
@@ -56,17 +57,11 @@ class CountWorker {
   count(engine: EngineId, texts: string[]): Promise<TokenCount[]> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    if (this.shared && this.waiting.size === 0) this.worker.ref();
+    if (this.waiting.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ id, engine, texts });
     });
-  }
-
-  async close(): Promise<void> {
-    this.worker.removeAllListeners("exit");
-    this.failAll(new Error("token counting worker is closed"));
-    await this.worker.terminate();
   }
 }
 
@@ -75,21 +70,34 @@ function countHere(tokenizer: TokenizerId, texts: string[]): TokenCount[] {
   return texts.map((text) => counter.measure(text));
 }
 
+/** The worker imports count on, kept between them: starting one and loading a vocabulary took 0.4 s, per file. */
+let importWorker: CountWorker | null = null;
+
 /**
- * A counter on a worker of its own, so a bulk import counts while it parses and writes (a 200 MB
- * session spends about 4 s in o200k). Counts are the registry's, exactly. PAL's character
- * estimates, or a missing worker file, count on this thread instead.
+ * A counter for a bulk import, on a worker apart from the one requests share, so an import counts
+ * while it parses and writes (a 200 MB session spends about 4 s in o200k) without holding up a
+ * request's counting. The worker outlives the import: the next one, of the next small file, finds
+ * it started and its vocabulary loaded; it keeps no process alive while idle. `close` ends this
+ * counter (later counts are refused), not the worker. Counts are the registry's, exactly. PAL's
+ * character estimates, or a missing worker file, count on this thread instead.
  */
 export function startBackgroundCounter(tokenizer: TokenizerId): BackgroundCounter {
   const recipe = engineRecipe(tokenizer);
   if (!recipe || !existsSync(WORKER_FILE)) {
     return { tokenizer, count: async (texts) => countHere(tokenizer, texts), close: async () => {} };
   }
-  const worker = new CountWorker(false);
+  if (!importWorker || importWorker.failure) importWorker = new CountWorker();
+  const worker = importWorker;
+  let closed = false;
   return {
     tokenizer,
-    count: async (texts) => (await worker.count(recipe.engine, texts)).map((counted) => scaleEngineCount(recipe, counted)),
-    close: () => worker.close(),
+    count: async (texts) => {
+      if (closed) throw new Error("token counting: this import's counter is closed");
+      return (await worker.count(recipe.engine, texts)).map((counted) => scaleEngineCount(recipe, counted));
+    },
+    close: async () => {
+      closed = true;
+    },
   };
 }
 
@@ -97,12 +105,12 @@ let shared: CountWorker | null = null;
 
 /** The worker requests share, started on first use and again after a failure. */
 function sharedWorker(): CountWorker {
-  if (!shared || shared.failure) shared = new CountWorker(true);
+  if (!shared || shared.failure) shared = new CountWorker();
   return shared;
 }
 
-/** How many batches were counted off this thread since the process started (tests read it). */
-export const countingStats = { offThread: 0, inline: 0 };
+/** How many batches were counted off this thread, and workers started, since the process started (tests read it). */
+export const countingStats = { offThread: 0, inline: 0, workersStarted: 0 };
 
 /**
  * The one way requests count: each text's tokens under `tokenizer`, in the order given. A small
