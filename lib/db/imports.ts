@@ -1,6 +1,7 @@
 import "server-only";
 import type { ImportFormat, SkippedEntry, ThreadIdentity, ThreadImportResult } from "@/lib/importers/types";
 import { db } from "./client";
+import { importedFileRecord } from "./dialect";
 
 /** What importing one file did. */
 export type FileImportReport = {
@@ -31,13 +32,12 @@ export type SourceFile = { name: string; sha256: string; size: number };
  * is another one, or none (`nameless`: such a file is a new conversation every time).
  */
 export async function previousImport(sha256: string, name: string, nameless = false): Promise<FileImportReport | null> {
-  const client = await db();
-  const record = await client.importedFile.findUnique({ where: { sha256 }, select: { threadIds: true, format: true, name: true } });
+  const record = await importedFileRecord(await db(), sha256);
   if (!record) return null;
   const ids = JSON.parse(record.threadIds) as string[];
   // A file that gave no thread (a compaction run's) is skipped while what it gave is still there.
-  if (ids.length === 0 && (await client.compactionRun.count({ where: { sourceSha256: sha256 } })) === 0) return null;
-  const threads = new Map((await client.thread.findMany({ where: { id: { in: ids } }, select: { id: true, title: true, metadata: true } })).map((t) => [t.id, t]));
+  if (ids.length === 0 && record.compactionRuns === 0) return null;
+  const threads = new Map(record.threads.map((t) => [t.id, t]));
   const threadResults: ThreadImportResult[] = [];
   for (const id of ids) {
     const thread = threads.get(id);
