@@ -40,6 +40,9 @@ export const CONFIG = {
   tokenizerTextBytes: 3_000_000,
   /** Size of the generated Claude Code session the import CLI reads (scaled by BENCH_SCALE). */
   importBytes: Math.round(200_000_000 * SCALE),
+  /** Small Claude Code sessions imported against one file of the same bytes (times `scale`, at least 100). */
+  smallImportFiles: 1_000,
+  scale: SCALE,
 } as const;
 
 /** Search queries, from common to absent; selectivity is measured after the fill and printed. */

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../../lib.mjs";
 import { BENCH_DIR, CONFIG, KEEP_DB, POSTGRES_ADMIN_URL, TARGETS } from "../config";
@@ -22,24 +22,71 @@ export async function sectionImport(bench: Bench): Promise<void> {
   const databaseUrl = POSTGRES_ADMIN_URL ? await freshPostgresDatabase(POSTGRES_ADMIN_URL, importDb) : `file:${database}`;
   try {
     const generated = writeClaudeCodeSession(path.join(dir, `${randomUUID()}.jsonl`), CONFIG.importBytes);
-    const output = execFileSync("npm", ["run", "--silent", "import", "--", dir, "--stats", "--quiet"], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_OPTIONS: "" },
-      encoding: "utf8",
-      maxBuffer: 64 << 20,
-    });
-    const { stats } = JSON.parse(output.trim().split("\n").pop() ?? "{}") as { stats: { bytes: number; seconds: number; turns: number; maxRssBytes: number } };
+    const stats = runImport(dir, databaseUrl);
     if (stats.turns !== generated.turns) throw new Error(`import stored ${stats.turns} turns of ${generated.turns}`);
     const mb = stats.bytes / 1e6;
     const what = `${fmtBytes(stats.bytes)} Claude Code session, ${generated.lines} lines, ${generated.turns} turns`;
     bench.record({ section: "import", name: "npm run import, one big session (MB/s)", value: mb / stats.seconds, unit: "MB/s", target: { metric: "rate", min: TARGETS.importMbPerSecond }, note: `${what} in ${stats.seconds.toFixed(1)} s; o200k counts, FTS index and usage stored in the same transaction` });
     bench.record({ section: "import", name: "npm run import, turns per second", value: stats.turns / stats.seconds, unit: "turns/s" });
     bench.record({ section: "import", name: "npm run import, peak RSS (MB)", value: stats.maxRssBytes / 1e6, unit: "MB", target: { metric: "ceiling", max: TARGETS.importPeakRssMb }, note: "streamed in two passes, o200k counted on a worker thread; the CLI runs with a 256 MB V8 heap" });
+    await importManySmallFiles(bench, databaseUrl);
   } finally {
     if (!KEEP_DB) {
       rmSync(dir, { recursive: true, force: true });
       for (const suffix of ["", "-wal", "-shm"]) rmSync(database + suffix, { force: true });
       if (POSTGRES_ADMIN_URL) await dropPostgresDatabase(POSTGRES_ADMIN_URL, importDb);
+    }
+  }
+}
+
+/** `npm run import` of `dir` on `databaseUrl` in a child process: its --stats. */
+type ImportStats = { bytes: number; seconds: number; turns: number; imported: number; unchanged: number; maxRssBytes: number };
+
+function runImport(dir: string, databaseUrl: string): ImportStats {
+  const output = execFileSync("npm", ["run", "--silent", "import", "--", dir, "--stats", "--quiet"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_OPTIONS: "" },
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  return (JSON.parse(output.trim().split("\n").pop() ?? "{}") as { stats: ImportStats }).stats;
+}
+
+/**
+ * Many small sessions against one big file of the same content, in the same run: 1,000 (scaled by
+ * BENCH_SCALE, at least 100) copies of real Claude Code sessions with their ids rewritten, then the
+ * same bytes as one file; then the small files again, unchanged.
+ */
+async function importManySmallFiles(bench: Bench, databaseUrl: string): Promise<void> {
+  const { writeRealShapedSessions } = await import("../../../lib/testing/real-shaped-sessions");
+  const smallDir = path.join(BENCH_DIR, "import-small");
+  const bigDir = path.join(BENCH_DIR, "import-big");
+  rmSync(smallDir, { recursive: true, force: true });
+  rmSync(bigDir, { recursive: true, force: true });
+  try {
+    const count = Math.max(100, Math.round(CONFIG.smallImportFiles * CONFIG.scale));
+    const { files, bytes } = writeRealShapedSessions(smallDir, count);
+    mkdirSync(path.join(bigDir, "-home-user-big"), { recursive: true });
+    writeFileSync(path.join(bigDir, "-home-user-big", `${randomUUID()}.jsonl`), files.map((file) => readFileSync(file)).join(""));
+    const small = runImport(smallDir, databaseUrl);
+    const big = runImport(bigDir, databaseUrl);
+    const again = runImport(smallDir, databaseUrl);
+    if (small.imported !== count || again.unchanged !== count) throw new Error(`import of ${count} small files: ${small.imported} imported, then ${again.unchanged} unchanged`);
+    const smallRate = bytes / 1e6 / small.seconds;
+    const bigRate = bytes / 1e6 / big.seconds;
+    bench.record({
+      section: "import",
+      name: `npm run import, ${count} small real-shaped sessions (MB/s)`,
+      value: smallRate,
+      unit: "MB/s",
+      target: { metric: "rate", min: bigRate / 2 },
+      note: `${fmtBytes(bytes)} in ${small.seconds.toFixed(2)} s (${((small.seconds / count) * 1000).toFixed(1)} ms a file); the same bytes as one file: ${bigRate.toFixed(1)} MB/s in ${big.seconds.toFixed(2)} s; small files at ${Math.round((100 * smallRate) / bigRate)}% of it (target 50%)`,
+    });
+    bench.record({ section: "import", name: `npm run import, the ${count} files again, unchanged (s)`, value: again.seconds, unit: "s", note: "each file read and hashed, and found imported before" });
+  } finally {
+    if (!KEEP_DB) {
+      rmSync(smallDir, { recursive: true, force: true });
+      rmSync(bigDir, { recursive: true, force: true });
     }
   }
 }
