@@ -15,7 +15,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
 import { decodeOutline } from "@/lib/domain/turn-outline";
-import { fetchContextPreview, fetchFind, fetchOutline, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
+import { fetchContextPreview, fetchFind, fetchHasTurnsAfter, fetchOutline, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
 
 export function useThreadList(filters: ThreadFilters) {
   return useInfiniteQuery(threadListQuery(filters));
@@ -62,6 +62,24 @@ export function useTurnBlocks(threadId: string, blocks: readonly number[]): Turn
     })),
     combine: combineBlocks,
   });
+}
+
+/** How often an open thread page asks whether the thread grew (only while the page is visible). */
+export const LIVE_POLL_MS = 500;
+
+/**
+ * Whether the thread now holds more than `turnCount` turns: an agent or an import wrote to it
+ * since the page was rendered. Asked every LIVE_POLL_MS while the tab is visible; a failed check
+ * is tried again at the next one.
+ */
+export function useThreadGrowth(threadId: string, turnCount: number): boolean {
+  const query = useQuery({
+    queryKey: threadKeys.growth(threadId, turnCount),
+    queryFn: ({ signal }) => fetchHasTurnsAfter(threadId, turnCount, signal),
+    refetchInterval: (q) => (q.state.data ? false : LIVE_POLL_MS),
+    retry: false,
+  });
+  return query.data === true;
 }
 
 /** The thread's outline (which turns are tool calls, errors, ...), read once it is first needed. */

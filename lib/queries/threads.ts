@@ -21,6 +21,8 @@ export const threadKeys = {
   turnBlock: (threadId: string, block: number) => [...threadKeys.reader(threadId), "block", block] as const,
   outline: (threadId: string) => [...threadKeys.reader(threadId), "outline"] as const,
   find: (threadId: string, q: string) => [...threadKeys.reader(threadId), "find", q] as const,
+  /** Whether the thread holds turns past the first `turnCount` (an agent writing to it). */
+  growth: (threadId: string, turnCount: number) => [...threadKeys.reader(threadId), "growth", turnCount] as const,
 };
 
 /** The thread page reads a long thread's turns in blocks of this many, as it scrolls or jumps. */
@@ -68,6 +70,13 @@ export async function fetchTurnBlock(threadId: string, block: number, signal?: A
   const params = new URLSearchParams({ from: String(block * TURN_BLOCK), limit: String(TURN_BLOCK), includeExpired: "1" });
   const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?${params}`, { signal, fallback: "Loading turns failed" });
   return page.items;
+}
+
+/** Whether the thread has a turn at index `turnCount`, that is, more turns than the page shows. */
+export async function fetchHasTurnsAfter(threadId: string, turnCount: number, signal?: AbortSignal): Promise<boolean> {
+  const params = new URLSearchParams({ from: String(turnCount), limit: "1", includeExpired: "1" });
+  const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?${params}`, { signal, fallback: "Checking for new turns failed" });
+  return page.items.length > 0;
 }
 
 export function fetchOutline(threadId: string, signal?: AbortSignal): Promise<ThreadOutline> {

@@ -6,6 +6,7 @@ import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
 import { Composer } from "@/components/threads/composer";
 import { headCount } from "@/components/threads/reader-nav";
+import { LiveThread } from "@/components/threads/live-thread";
 import { TurnReader } from "@/components/threads/turn-reader";
 import { compactionRunsByMarker, withSessionUsage } from "@/lib/db/session-usage";
 import { getThreadLinks } from "@/lib/db/threads";
@@ -61,6 +62,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
           No turns yet. Write below, or agents add them with <code className="rounded bg-zinc-100 px-1">POST /api/threads/{data.thread.id}/turns</code>.
         </p>
         <ThreadComposer thread={data.thread} lastTurn={null} />
+        <LiveThread threadId={thread.id} turnCount={0} />
       </>
     );
   }
@@ -91,6 +93,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
         compactionRuns={compactionRuns}
       />
       <ThreadComposer thread={data.thread} lastTurn={lastTurn} />
+      <LiveThread threadId={thread.id} turnCount={turnCount} />
     </>
   );
 }

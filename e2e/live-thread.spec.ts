@@ -1,0 +1,51 @@
+/**
+ * An open thread page follows the thread as something else writes to it (an agent through the
+ * API, an import following its files): new turns appear without a reload; a reader at the end is
+ * taken to them, a reader further up stays put and is told.
+ */
+import { expect, test } from "./fixtures";
+
+test("an open thread page shows turns added elsewhere, keeping the reader's place", async ({ page, request, threads }) => {
+  const created = await request.post("/api/threads", { data: { toolName: "chat", title: "Live thread" } });
+  expect(created.status()).toBe(201);
+  const { thread } = (await created.json()) as { thread: { id: string } };
+  threads.track(thread.id);
+  const append = async (content: string, role = "assistant") => {
+    const response = await request.post(`/api/threads/${thread.id}/turns`, { data: { role, content } });
+    expect(response.status(), await response.text()).toBe(201);
+  };
+  const turn = (number: number) => page.getByRole("article", { name: `Turn ${number}`, exact: true });
+
+  await test.step("an empty thread gets its first turn", async () => {
+    await page.goto(`/threads/${thread.id}`);
+    await expect(page.getByText("No turns yet.")).toBeVisible();
+    const started = Date.now();
+    await append("The first question, asked by an agent.", "user");
+    await expect(turn(1)).toContainText("The first question, asked by an agent.");
+    test.info().annotations.push({ type: "delay", description: `first turn shown ${Date.now() - started} ms after it was stored` });
+  });
+
+  await test.step("a reader at the end is taken to new turns", async () => {
+    for (let i = 2; i <= 40; i++) await append(`Turn number ${i}: ${"a long line of output ".repeat(12)}`);
+    await expect(turn(40)).toBeAttached();
+    await page.keyboard.press("End");
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight }));
+    await append("The newest answer, at the end.");
+    await expect(turn(41)).toBeInViewport();
+    await expect(page.getByTestId("new-turns")).toHaveCount(0);
+  });
+
+  await test.step("a reader further up stays where they are and is told what arrived", async () => {
+    await page.evaluate(() => window.scrollTo({ top: 0 }));
+    await expect(turn(1)).toBeInViewport();
+    await append("One more, while the reader is at the top.");
+    await append("And another.");
+    const notice = page.getByTestId("new-turns");
+    await expect(notice).toHaveText(/^[12] new turns? below$/);
+    await expect(notice).toHaveText("2 new turns below");
+    await expect(turn(1)).toBeInViewport();
+    await notice.click();
+    await expect(turn(43)).toBeInViewport();
+    await expect(notice).toHaveCount(0);
+  });
+});
