@@ -17,9 +17,9 @@ const atEnd = () => window.innerHeight + window.scrollY >= document.documentElem
  * end of the thread is taken to the new end; anyone else stays where they are, told how many
  * turns arrived.
  */
-export function LiveThread({ threadId, turnCount }: { threadId: string; turnCount: number }) {
+export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: string; turnCount: number; lastUpdatedAt: string }) {
   const router = useRouter();
-  const grew = useThreadGrowth(threadId, turnCount);
+  const grew = useThreadGrowth(threadId, turnCount, lastUpdatedAt);
   const [, startTransition] = useTransition();
   const refreshedAt = useRef<number | null>(null);
   const followEnd = useRef(false);

@@ -64,19 +64,22 @@ export function useTurnBlocks(threadId: string, blocks: readonly number[]): Turn
   });
 }
 
-/** How often an open thread page asks whether the thread grew (only while the page is visible). */
-export const LIVE_POLL_MS = 500;
+/**
+ * How often an open thread page asks whether the thread grew (only while the page is visible):
+ * often while the thread is active (written to in the last ACTIVE_MS), now and then otherwise.
+ */
+export const LIVE_POLL_MS = { active: 500, quiet: 3_000 };
+const ACTIVE_MS = 10 * 60_000;
 
 /**
  * Whether the thread now holds more than `turnCount` turns: an agent or an import wrote to it
- * since the page was rendered. Asked every LIVE_POLL_MS while the tab is visible; a failed check
- * is tried again at the next one.
+ * since the page was rendered (`lastUpdatedAt` then). A failed check is tried again at the next.
  */
-export function useThreadGrowth(threadId: string, turnCount: number): boolean {
+export function useThreadGrowth(threadId: string, turnCount: number, lastUpdatedAt: string): boolean {
   const query = useQuery({
     queryKey: threadKeys.growth(threadId, turnCount),
     queryFn: ({ signal }) => fetchHasTurnsAfter(threadId, turnCount, signal),
-    refetchInterval: (q) => (q.state.data ? false : LIVE_POLL_MS),
+    refetchInterval: (q) => (q.state.data ? false : Date.now() - Date.parse(lastUpdatedAt) < ACTIVE_MS ? LIVE_POLL_MS.active : LIVE_POLL_MS.quiet),
     retry: false,
   });
   return query.data === true;

@@ -62,7 +62,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
           No turns yet. Write below, or agents add them with <code className="rounded bg-zinc-100 px-1">POST /api/threads/{data.thread.id}/turns</code>.
         </p>
         <ThreadComposer thread={data.thread} lastTurn={null} />
-        <LiveThread threadId={thread.id} turnCount={0} />
+        <LiveThread threadId={thread.id} turnCount={0} lastUpdatedAt={data.thread.lastUpdatedAt} />
       </>
     );
   }
@@ -93,7 +93,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
         compactionRuns={compactionRuns}
       />
       <ThreadComposer thread={data.thread} lastTurn={lastTurn} />
-      <LiveThread threadId={thread.id} turnCount={turnCount} />
+      <LiveThread threadId={thread.id} turnCount={turnCount} lastUpdatedAt={data.thread.lastUpdatedAt} />
     </>
   );
 }
