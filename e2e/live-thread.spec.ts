@@ -49,3 +49,33 @@ test("an open thread page shows turns added elsewhere, keeping the reader's plac
     await expect(notice).toHaveCount(0);
   });
 });
+
+test("the thread list puts new and updated threads first, marked", async ({ page, request, threads }) => {
+  const stamp = `live-list-${Date.now()}`;
+  const create = async (title: string) => {
+    const created = await request.post("/api/threads", { data: { toolName: "chat", title } });
+    expect(created.status()).toBe(201);
+    const { id } = ((await created.json()) as { thread: { id: string } }).thread;
+    threads.track(id);
+    return id;
+  };
+  const older = await create(`${stamp} older`);
+  await create(`${stamp} newer`);
+  await page.goto("/threads");
+  const rows = page.getByRole("list", { name: "Threads" }).getByRole("listitem");
+  await expect(rows.nth(1)).toContainText(`${stamp} older`);
+  await expect(page.locator("li[data-fresh]")).toHaveCount(0);
+
+  await create(`${stamp} brand new`);
+  await expect(rows.first()).toContainText(`${stamp} brand new`);
+  await expect(rows.first()).toHaveAttribute("data-fresh", "new");
+
+  // A thread written to moves up, marked, and is not listed twice.
+  const appended = await request.post(`/api/threads/${older}/turns`, { data: { role: "user", content: "A new question on this thread." } });
+  expect(appended.status(), await appended.text()).toBe(201);
+  await expect(rows.first()).toContainText(`${stamp} older`);
+  await expect(rows.first()).toHaveAttribute("data-fresh", "updated");
+  await expect(rows.first()).toContainText("1 turn");
+  await expect(rows.filter({ hasText: `${stamp} older` })).toHaveCount(1);
+  await expect(rows.nth(1)).toHaveAttribute("data-fresh", "new");
+});

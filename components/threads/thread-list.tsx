@@ -4,8 +4,9 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { displayTitle } from "@/lib/domain/title";
+import type { Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
-import { useThreadList } from "@/lib/queries/hooks";
+import { useThreadList, useThreadListHead } from "@/lib/queries/hooks";
 import { FILTER_KEYS, type ThreadFilters } from "@/lib/queries/threads";
 import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { sourceLabel } from "@/lib/domain/source";
@@ -46,7 +47,8 @@ export function ThreadList({ initialFilters, facets }: Props) {
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const threads = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const listed = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const threads = withNewest(listed, useThreadListHead(filters));
   const filtered = FILTER_KEYS.some((key) => Boolean(filters[key]));
 
   return (
@@ -94,8 +96,14 @@ export function ThreadList({ initialFilters, facets }: Props) {
       ) : (
         <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white" aria-label="Threads">
           {threads.map((thread) => (
-            <li key={thread.id} className="px-4 py-3 hover:bg-zinc-50">
+            <li key={thread.id} className="px-4 py-3 hover:bg-zinc-50" data-fresh={thread.fresh ?? undefined}>
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+                {thread.fresh && (
+                  <span className="inline-flex items-center gap-1 text-xs font-medium text-indigo-700">
+                    <span aria-hidden="true" className="size-2 rounded-full bg-indigo-600" />
+                    {thread.fresh}
+                  </span>
+                )}
                 {/* A row of its own on small screens, so the date does not squeeze the title. Not
                     prefetched: a long list would fetch every thread page. */}
                 <Link
@@ -176,6 +184,25 @@ function FilterSelect(props: {
       </select>
     </label>
   );
+}
+
+/**
+ * The listed threads with those of the list's first page as it is now put first: a thread that was
+ * not listed is "new", one written to since it was listed "updated" (and moved up from its row).
+ */
+type ListedThread = Thread & { fresh?: "new" | "updated" };
+
+function withNewest(listed: Thread[], head: Thread[] | undefined): ListedThread[] {
+  if (!head) return listed;
+  const before = new Map(listed.map((thread) => [thread.id, thread.lastUpdatedAt]));
+  const fresh = head.flatMap((thread): ListedThread[] => {
+    const was = before.get(thread.id);
+    if (was === undefined) return [{ ...thread, fresh: "new" }];
+    return Date.parse(thread.lastUpdatedAt) > Date.parse(was) ? [{ ...thread, fresh: "updated" }] : [];
+  });
+  if (fresh.length === 0) return listed;
+  const moved = new Set(fresh.map((thread) => thread.id));
+  return [...fresh, ...listed.filter((thread) => !moved.has(thread.id))];
 }
 
 function EmptyState() {

@@ -15,10 +15,26 @@ import type { ActionResult } from "@/lib/actions/result";
 import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
 import { decodeOutline } from "@/lib/domain/turn-outline";
-import { fetchContextPreview, fetchFind, fetchHasTurnsAfter, fetchOutline, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
+import { fetchContextPreview, fetchFind, fetchHasTurnsAfter, fetchOutline, fetchThreadPage, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
 
 export function useThreadList(filters: ThreadFilters) {
   return useInfiniteQuery(threadListQuery(filters));
+}
+
+/** How often the thread list reads its first page again (while the tab is visible). */
+export const LIST_POLL_MS = 3_000;
+
+/**
+ * The list's first page as it is now, read every LIST_POLL_MS: the threads written to since the
+ * list was read (an agent's session, a new import) come first in it.
+ */
+export function useThreadListHead(filters: ThreadFilters) {
+  return useQuery({
+    queryKey: threadKeys.listHead(filters),
+    queryFn: ({ signal }) => fetchThreadPage(filters, null, signal),
+    refetchInterval: LIST_POLL_MS,
+    retry: false,
+  }).data?.items;
 }
 
 /**

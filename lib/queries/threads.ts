@@ -12,6 +12,8 @@ export const FILTER_KEYS = ["q", "tool", "model", "source", "project"] as const;
 export const threadKeys = {
   all: ["threads"] as const,
   list: (filters: ThreadFilters) => [...threadKeys.all, "list", filters] as const,
+  /** The list's first page read again and again, to show what is new or updated since the list was read. */
+  listHead: (filters: ThreadFilters) => [...threadKeys.all, "list-head", filters] as const,
   /** A turn loaded in full from its API address (a long turn's page carries only its start). */
   turn: (url: string) => [...threadKeys.all, "turn", url] as const,
   context: (threadId: string, selection: ContextSelection) => [...threadKeys.all, "context", threadId, selection] as const,
