@@ -48,6 +48,7 @@ const LAYER_ZONES = [
     "./lib/compaction",
     "./lib/context",
     "./lib/imports",
+    "./lib/sources",
     "./lib/importers",
     "./lib/mcp",
     "./lib/models",

@@ -1,6 +1,8 @@
 import "server-only";
+import os from "node:os";
 import { resolveDatabaseUrl } from "@/lib/db/database-url";
 import { parseFileRoots } from "@/lib/files/file-source";
+import { parseSourcesSetting, type SourcesSetting } from "@/lib/domain/sources";
 import { allowedHostsFor, parseAllowedOrigins, type RequestGuardConfig } from "@/lib/domain/request-guard";
 import {
   maxBodyBytesRule,
@@ -24,20 +26,26 @@ export type ServerSettings = {
   fileRoots: string[];
   /** Which Host and Origin headers the server answers (proxy.ts); see lib/domain/request-guard.ts. */
   requestGuard: RequestGuardConfig;
+  /** The folders whose transcripts are imported as they appear (THREADLINE_SOURCES); see lib/sources. */
+  sources: SourcesSetting;
 };
 
 let cached: ServerSettings | undefined;
 
 export function serverSettings(): ServerSettings {
   if (cached) return cached;
+  const databaseUrl = resolveDatabaseUrl(process.env.DATABASE_URL);
   const settings: ServerSettings = {
-    databaseUrl: resolveDatabaseUrl(process.env.DATABASE_URL),
+    databaseUrl,
     timeoutHours: parseNumericSetting(process.env.CONVERSATION_TIMEOUT_HOURS, timeoutHoursRule),
     maxTurns: parseNumericSetting(process.env.MAX_CONVERSATION_TURNS, maxTurnsRule),
     maxBodyBytes: parseNumericSetting(process.env.THREADLINE_MAX_BODY_BYTES, maxBodyBytesRule),
     fileRoots: parseFileRoots(process.env.THREADLINE_FILE_ROOTS),
     requestGuard: requestGuardSettings(),
+    // os.homedir() reads HOME, so tests (and the e2e server) can point it at a folder of their own.
+    sources: parseSourcesSetting(process.env.THREADLINE_SOURCES, { home: os.homedir(), postgres: !databaseUrl.startsWith("file:") }),
   };
+  for (const warning of settings.sources.warnings) console.warn(`[threadline] ${warning}`);
   for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes]) {
     if (setting.warning) console.warn(`[threadline] ${setting.warning}`);
   }

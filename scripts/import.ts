@@ -3,7 +3,6 @@
 // (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, a ChatGPT export's conversations.json,
 // PAL or pydantic-ai dumps). Re-running is incremental: unchanged files are skipped, grown files
 // add their new turns. Options: --format=<format> to force one; --quiet for the summary only.
-import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -13,7 +12,8 @@ ensureDependencies();
 ensurePrismaClient();
 ensureMigrated();
 
-const { FORMAT_LABELS, isImportFormat, isTranscriptPath, supportedFormatsText } = await import("@/lib/importers");
+const { FORMAT_LABELS, isImportFormat, supportedFormatsText } = await import("@/lib/importers");
+const { transcriptFiles } = await import("@/lib/imports/transcript-files");
 const { importPath } = await import("@/lib/imports/import-file");
 
 const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats]";
@@ -40,35 +40,19 @@ if (targets.length === 0) {
   process.exit(2);
 }
 
-
-function* walk(entry: string): Generator<string> {
-  const stat = statSync(entry);
-  if (stat.isFile()) {
-    yield entry;
-    return;
-  }
-  for (const name of readdirSync(entry).sort()) {
-    if (name === "node_modules" || name === ".git") continue;
-    const child = path.join(entry, name);
-    const childStat = statSync(child);
-    if (childStat.isDirectory()) yield* walk(child);
-    else if (isTranscriptPath(child)) yield child;
-  }
-}
-
 const totals = { files: 0, imported: 0, unchanged: 0, failed: 0, threadsCreated: 0, threadsUpdated: 0, turns: 0, skipped: 0 };
 for (const target of targets) {
-  let files: string[];
+  const files: { path: string; size: number }[] = [];
   try {
-    files = [...walk(target)];
+    for await (const file of transcriptFiles(target)) files.push(file);
   } catch (error) {
     console.error(`${target}: ${error instanceof Error ? error.message : String(error)}`);
     totals.failed += 1;
     continue;
   }
-  for (const file of files) {
+  for (const { path: file, size } of files) {
     totals.files += 1;
-    bytesRead += statSync(file).size;
+    bytesRead += size;
     const report = await importPath(file, file, formatArg as never);
     totals[report.status] += 1;
     totals.threadsCreated += report.threads.created;

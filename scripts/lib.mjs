@@ -66,7 +66,7 @@ function newestMtime(entry) {
   return newest;
 }
 
-const BUILD_INPUTS = ["app", "components", "lib", "public", "next.config.ts", "package-lock.json", "postcss.config.mjs", "prisma/schema.prisma"];
+const BUILD_INPUTS = ["app", "components", "lib", "public", "next.config.ts", "instrumentation.ts", "proxy.ts", "package-lock.json", "postcss.config.mjs", "prisma/schema.prisma"];
 
 /** next build when there is no production build or a source changed since the last one. */
 export function ensureBuild({ force = false } = {}) {

@@ -84,7 +84,8 @@ export function expectNoInternals(text: string): void {
   expect(text).not.toMatch(/"stack"|node_modules|\/work\/|Prisma|SQLITE_/i);
 }
 
-const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES", "THREADLINE_FILE_ROOTS"] as const;
+// HOME: the followed sources' default folders are under it (os.homedir() reads it).
+const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES", "THREADLINE_FILE_ROOTS", "THREADLINE_SOURCES", "HOME"] as const;
 type SettingName = (typeof SETTING_NAMES)[number];
 let originalEnv: Record<SettingName, string | undefined> | undefined;
 

@@ -1,0 +1,12 @@
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
+
+/**
+ * Next.js calls register() once when a server starts. In the Node.js server (not the Edge
+ * runtime, and not while `next build` prerenders pages) it starts following the transcript
+ * folders THREADLINE_SOURCES names: the first sync runs in the background (lib/sources).
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD) return;
+  const { startFollowingSources } = await import("./lib/sources/start");
+  startFollowingSources();
+}

@@ -1,0 +1,108 @@
+/**
+ * The folders Threadline follows for agent transcripts (THREADLINE_SOURCES), and the status of
+ * following them as the API and the UI show it. Pure: the caller hands in the home folder and the
+ * database kind; lib/env.ts reads the environment and lib/sources does the walking.
+ */
+
+/** The agents' own folders under the home folder, followed when THREADLINE_SOURCES is unset. */
+export const DEFAULT_SOURCE_FOLDERS = [".claude/projects", ".codex/sessions", ".gemini/tmp"] as const;
+
+/**
+ * - `default`: THREADLINE_SOURCES unset; the default folders, those of them that exist.
+ * - `setting`: the folders THREADLINE_SOURCES lists; a missing one is reported as missing.
+ * - `off`: nothing is followed (`off`, or unset on PostgreSQL).
+ */
+export type SourcesOrigin = "default" | "setting" | "off";
+
+export type SourcesSetting = {
+  origin: SourcesOrigin;
+  /** Absolute folders, without duplicates, in the order given. */
+  folders: string[];
+  /** One line per entry that was ignored, for the log. */
+  warnings: string[];
+};
+
+/**
+ * Parses THREADLINE_SOURCES: `:`-separated absolute folders (`~/` is the home folder), or `off`.
+ * Unset or blank: the default folders under `home`, except on PostgreSQL, where a shared database
+ * should not take in the server's own user's transcripts unasked (`off`). An entry that is not an
+ * absolute path is left out with a warning, never a crash.
+ */
+export function parseSourcesSetting(raw: string | undefined, { home, postgres }: { home: string; postgres: boolean }): SourcesSetting {
+  const text = raw?.trim() ?? "";
+  if (text === "") {
+    if (postgres) return { origin: "off", folders: [], warnings: [] };
+    return { origin: "default", folders: DEFAULT_SOURCE_FOLDERS.map((folder) => joinPath(home, folder)), warnings: [] };
+  }
+  if (text.toLowerCase() === "off") return { origin: "off", folders: [], warnings: [] };
+  const folders: string[] = [];
+  const warnings: string[] = [];
+  for (const entry of text.split(":").map((e) => e.trim())) {
+    if (entry === "") continue;
+    const expanded = entry === "~" ? home : entry.startsWith("~/") ? joinPath(home, entry.slice(2)) : entry;
+    if (!expanded.startsWith("/") || expanded.includes("\0")) {
+      warnings.push(`THREADLINE_SOURCES: ignored ${JSON.stringify(entry)}: not an absolute folder (such as /home/me/.claude/projects or ~/.codex/sessions)`);
+      continue;
+    }
+    const folder = normalizePath(expanded);
+    if (!folders.includes(folder)) folders.push(folder);
+  }
+  return { origin: folders.length > 0 ? "setting" : "off", folders, warnings };
+}
+
+function joinPath(base: string, rest: string): string {
+  return normalizePath(`${base}/${rest}`);
+}
+
+/** Collapses `//`, `/./` and `/../` and drops a trailing `/`, as path.resolve would for an absolute path. */
+export function normalizePath(absolute: string): string {
+  const parts: string[] = [];
+  for (const part of absolute.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/**
+ * - `found`: the folder exists and has not been synced yet (or is idle after a sync).
+ * - `missing`: it does not exist (yet); it is looked for again at the next sync.
+ * - `syncing`: a sync is walking it now.
+ * - `watching`: synced, and changes are picked up as they happen.
+ * - `error`: it could not be read (`error` says why).
+ */
+export type SourceFolderState = "found" | "missing" | "syncing" | "watching" | "error";
+
+export type SourceFailure = { file: string; reason: string };
+
+/** One followed folder; the counts are those of the last sync (or the one running). */
+export type SourceFolderStatus = {
+  path: string;
+  state: SourceFolderState;
+  error: string | null;
+  filesSeen: number;
+  imported: number;
+  unchanged: number;
+  failed: number;
+  failures: SourceFailure[];
+  /** ISO times: when the last sync of this folder ended, and when one last imported something. */
+  lastSyncAt: string | null;
+  lastChangeAt: string | null;
+};
+
+export type SourcesStatus = {
+  origin: SourcesOrigin;
+  /** True while a sync runs in this process. */
+  syncing: boolean;
+  /** Set when the last sync was skipped because another instance on the same database held the sync lease. */
+  heldElsewhere: boolean;
+  folders: SourceFolderStatus[];
+};
+
+/** Failures kept per folder in the status; the count says how many there were in all. */
+export const MAX_LISTED_FAILURES = 100;
+
+export function emptyFolderStatus(path: string): SourceFolderStatus {
+  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], lastSyncAt: null, lastChangeAt: null };
+}

@@ -1,0 +1,75 @@
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { isTranscriptPath } from "@/lib/importers";
+
+/** A transcript file found by a walk, with what it looked like then. */
+export type TranscriptFile = { path: string; size: number; mtimeMs: number };
+
+/** Something a walk could not read (a folder or file it then left out), and why. */
+export type WalkProblem = { path: string; reason: string };
+
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
+
+/**
+ * The transcript files under `entry`, walked recursively in name order (the files `npm run import`
+ * and the followed sources import), or `entry` itself when it is a file, whatever its name.
+ * node_modules and .git are left out; symbolic links are followed, each folder walked once.
+ * `entry` itself must be readable (else this throws); something inside that cannot be read is
+ * handed to `onProblem` and left out, or throws when no `onProblem` is given.
+ */
+export async function* transcriptFiles(entry: string, onProblem?: (problem: WalkProblem) => void): AsyncGenerator<TranscriptFile> {
+  const top = await stat(entry);
+  if (!top.isDirectory()) {
+    yield { path: entry, size: top.size, mtimeMs: top.mtimeMs };
+    return;
+  }
+  const visited = new Set<string>();
+  const report = (problemPath: string, error: unknown) => {
+    const problem = { path: problemPath, reason: describeFsError(error) };
+    if (!onProblem) throw Object.assign(new Error(`${problem.path}: ${problem.reason}`), { cause: error });
+    onProblem(problem);
+  };
+  async function* walk(dir: string, dirStat: { dev: number; ino: number }): AsyncGenerator<TranscriptFile> {
+    const id = `${dirStat.dev}:${dirStat.ino}`;
+    if (visited.has(id)) return;
+    visited.add(id);
+    let names: string[];
+    try {
+      names = (await readdir(dir)).sort();
+    } catch (error) {
+      report(dir, error);
+      return;
+    }
+    for (const name of names) {
+      if (SKIPPED_FOLDERS.has(name)) continue;
+      const child = path.join(dir, name);
+      let childStat;
+      try {
+        childStat = await stat(child);
+      } catch (error) {
+        // A file that went away between the listing and now is no problem; a broken link is left out too.
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") report(child, error);
+        continue;
+      }
+      if (childStat.isDirectory()) yield* walk(child, childStat);
+      else if (childStat.isFile() && isTranscriptPath(child)) yield { path: child, size: childStat.size, mtimeMs: childStat.mtimeMs };
+    }
+  }
+  yield* walk(entry, top);
+}
+
+/** An fs error as a short reason ("permission denied"), without the stack. */
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const known: Record<string, string> = {
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+    ENOENT: "no such file or folder",
+    ENOTDIR: "not a folder",
+    EISDIR: "is a folder",
+    ELOOP: "too many symbolic links",
+    EMFILE: "too many open files",
+  };
+  if (code && known[code]) return `${known[code]} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,219 @@
+import "server-only";
+// Follows the folders THREADLINE_SOURCES names (by default the agents' own folders): each sync
+// walks them for transcript files and imports what is new or changed, as `npm run import` would.
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
+import type { FileImportReport } from "@/lib/db/imports";
+import {
+  emptyFolderStatus,
+  MAX_LISTED_FAILURES,
+  type SourceFolderStatus,
+  type SourcesSetting,
+  type SourcesStatus,
+} from "@/lib/domain/sources";
+import { serverSettings } from "@/lib/env";
+import { importPath } from "@/lib/imports/import-file";
+import { describeFsError, transcriptFiles } from "@/lib/imports/transcript-files";
+
+/** The lease that lets one instance at a time sync on a shared database. */
+export const SOURCES_LEASE = "sources";
+export const SOURCES_LEASE_MS = 60_000;
+const RENEW_EVERY_MS = 15_000;
+
+export type JobLeases = {
+  claim(name: string, owner: string, ms: number): Promise<boolean>;
+  renew(name: string, owner: string, ms: number): Promise<boolean>;
+  release(name: string, owner: string): Promise<void>;
+};
+
+export type SourceSyncOptions = {
+  /** Imports one file (importPath); a test passes a wrapper that counts the files actually read. */
+  importFile?: (path: string) => Promise<FileImportReport>;
+  /** The folders to follow; read at each sync (serverSettings().sources). */
+  setting?: () => SourcesSetting;
+  leases?: JobLeases;
+  now?: () => Date;
+  log?: (line: string) => void;
+};
+
+export type SourceSync = {
+  /** The status now: folders, their states and the last sync's counts. A copy, safe to send. */
+  status(): SourcesStatus;
+  /** Syncs every folder once; while one sync runs, another call joins it. */
+  sync(): Promise<SourcesStatus>;
+  /** Starts a sync in the background (or joins the running one) and answers the status at once. */
+  start(): SourcesStatus;
+};
+
+/** What a file looked like when it was last imported (or failed to parse): unchanged size and mtime mean it is skipped unread. */
+type KnownFile = { size: number; mtimeMs: number; failure?: string };
+
+const dbLeases: JobLeases = { claim: claimJobLease, renew: renewJobLease, release: releaseJobLease };
+
+export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
+  const importFile = options.importFile ?? ((path: string) => importPath(path));
+  const setting = options.setting ?? (() => serverSettings().sources);
+  const leases = options.leases ?? dbLeases;
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((line: string) => console.log(`[threadline] ${line}`));
+  const owner = randomUUID();
+  const known = new Map<string, KnownFile>();
+  let folders = new Map<string, SourceFolderStatus>();
+  let origin: SourcesStatus["origin"] | null = null;
+  let heldElsewhere = false;
+  let running: Promise<SourcesStatus> | null = null;
+
+  /** The folders to follow now: the default ones only when they exist (a folder made later is picked up by the next sync). */
+  function followed(current: SourcesSetting): string[] {
+    if (current.origin !== "default") return current.folders;
+    return current.folders.filter((folder) => {
+      try {
+        return statSync(folder).isDirectory();
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  function status(): SourcesStatus {
+    if (origin === null) {
+      // Not synced yet: the folders as configured, each found or missing.
+      const current = setting();
+      const list = followed(current).map((path) => folders.get(path) ?? { ...emptyFolderStatus(path), state: exists(path) ? ("found" as const) : ("missing" as const) });
+      return structuredClone({ origin: current.origin, syncing: running !== null, heldElsewhere, folders: list });
+    }
+    return structuredClone({ origin, syncing: running !== null, heldElsewhere, folders: [...folders.values()] });
+  }
+
+  async function syncFolder(folder: SourceFolderStatus): Promise<void> {
+    const counts = { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [] as SourceFolderStatus["failures"] };
+    Object.assign(folder, counts, { state: "syncing", error: null });
+    const fail = (file: string, reason: string) => {
+      folder.failed += 1;
+      if (folder.failures.length < MAX_LISTED_FAILURES) folder.failures.push({ file, reason });
+    };
+    let unreadable: string | null = null;
+    try {
+      const info = await stat(folder.path);
+      if (!info.isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      Object.assign(folder, { state: missing ? "missing" : "error", error: missing ? null : describeFsError(error), lastSyncAt: now().toISOString() });
+      return;
+    }
+    const seen = new Set<string>();
+    try {
+      const onProblem = (problem: { path: string; reason: string }) => {
+        if (problem.path === folder.path) unreadable = problem.reason;
+        else fail(problem.path, problem.reason);
+      };
+      for await (const file of transcriptFiles(folder.path, onProblem)) {
+        folder.filesSeen += 1;
+        seen.add(file.path);
+        const before = known.get(file.path);
+        if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+          if (before.failure !== undefined) fail(file.path, before.failure);
+          else folder.unchanged += 1;
+          continue;
+        }
+        let report: FileImportReport;
+        try {
+          report = await importFile(file.path);
+        } catch (error) {
+          // Unreadable (permissions, gone meanwhile) or a fault of the importer: reported, and tried
+          // again at the next sync, since nothing about it is remembered.
+          known.delete(file.path);
+          fail(file.path, describeFsError(error));
+          continue;
+        }
+        if (report.status === "failed") {
+          // Bad content stays bad until the file changes: not read again until then.
+          const reason = report.error ?? "could not be imported";
+          known.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
+          fail(file.path, reason);
+          continue;
+        }
+        known.set(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+        if (report.status === "imported") {
+          folder.imported += 1;
+          folder.lastChangeAt = now().toISOString();
+        } else folder.unchanged += 1;
+      }
+      Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
+    } catch (error) {
+      Object.assign(folder, { state: "error", error: describeFsError(error) });
+    }
+    // A file that is gone is forgotten (its threads stay): should it come back, it is read again.
+    const prefix = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;
+    for (const path of known.keys()) if (path.startsWith(prefix) && !seen.has(path)) known.delete(path);
+    folder.lastSyncAt = now().toISOString();
+  }
+
+  async function run(): Promise<SourcesStatus> {
+    const current = setting();
+    origin = current.origin;
+    const paths = followed(current);
+    folders = new Map(paths.map((path) => [path, folders.get(path) ?? emptyFolderStatus(path)]));
+    if (paths.length === 0) return status();
+    if (!(await leases.claim(SOURCES_LEASE, owner, SOURCES_LEASE_MS))) {
+      heldElsewhere = true;
+      return status();
+    }
+    heldElsewhere = false;
+    const renewal = setInterval(() => void leases.renew(SOURCES_LEASE, owner, SOURCES_LEASE_MS).catch(() => undefined), RENEW_EVERY_MS);
+    renewal.unref();
+    try {
+      for (const folder of folders.values()) await syncFolder(folder);
+    } finally {
+      clearInterval(renewal);
+      await leases.release(SOURCES_LEASE, owner).catch(() => undefined);
+    }
+    const all = [...folders.values()];
+    const sum = (key: "filesSeen" | "imported" | "unchanged" | "failed") => all.reduce((n, f) => n + f[key], 0);
+    log(`sources: ${all.length} folder(s), ${sum("filesSeen")} file(s): ${sum("imported")} imported, ${sum("unchanged")} unchanged, ${sum("failed")} failed`);
+    return status();
+  }
+
+  function sync(): Promise<SourcesStatus> {
+    running ??= run()
+      .catch((error: unknown) => {
+        // The database is away, say: every folder says why, and the next sync tries again.
+        const reason = error instanceof Error ? error.message : String(error);
+        for (const folder of folders.values()) Object.assign(folder, { state: "error", error: `sync failed: ${reason}` });
+        log(`sources: sync failed: ${reason}`);
+        return status();
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running.then(() => status());
+  }
+
+  function start(): SourcesStatus {
+    void sync();
+    return status();
+  }
+
+  return { status, sync, start };
+}
+
+function exists(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const globalForSources = globalThis as unknown as { threadlineSources?: SourceSync };
+
+/**
+ * The process's one source sync. On globalThis: the server start-up hook (instrumentation.ts) and
+ * the route handlers are bundled apart, and must share it.
+ */
+export function sourceSync(): SourceSync {
+  globalForSources.threadlineSources ??= createSourceSync();
+  return globalForSources.threadlineSources;
+}
