@@ -1,15 +1,20 @@
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 /**
- * Three production servers: one seeded with the demo set, one empty (empty states, the export ->
- * import round trip) and one for transcript imports, so the order of spec files does not matter.
+ * Four production servers: one seeded with the demo set, one empty (empty states, the export ->
+ * import round trip), one for transcript imports, so the order of spec files does not matter, and
+ * one whose HOME is e2e/.data/sources-home, following its ~/.claude/projects (the Sources page).
  */
-// THREADLINE_E2E_PORT moves all three, so two checkouts can run the suite side by side.
+// THREADLINE_E2E_PORT moves all four, so two checkouts can run the suite side by side.
 const firstPort = Number(process.env.THREADLINE_E2E_PORT ?? 3100);
-const [seededPort, emptyPort, importsPort] = [firstPort, firstPort + 1, firstPort + 2];
+const [seededPort, emptyPort, importsPort, sourcesPort] = [firstPort, firstPort + 1, firstPort + 2, firstPort + 3];
 export const SEEDED_URL = `http://127.0.0.1:${seededPort}`;
 export const EMPTY_URL = `http://127.0.0.1:${emptyPort}`;
 export const IMPORTS_URL = `http://127.0.0.1:${importsPort}`;
+export const SOURCES_URL = `http://127.0.0.1:${sourcesPort}`;
+/** The sources server's HOME (scripts/e2e-server.mjs --sources-home makes it afresh). */
+export const SOURCES_HOME = path.resolve("e2e", ".data", "sources-home");
 
 export default defineConfig({
   testDir: "./e2e",
@@ -35,5 +40,6 @@ export default defineConfig({
     { command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`, url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
     { command: `node scripts/e2e-server.mjs ${emptyPort} empty`, url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
     { command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`, url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node scripts/e2e-server.mjs ${sourcesPort} sources --sources-home`, url: `${SOURCES_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
   ],
 });

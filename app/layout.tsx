@@ -17,7 +17,7 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
           Skip to content
         </a>
         <header className="border-b border-zinc-200 bg-white">
-          <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
+          <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 sm:gap-x-6">
             <Link href="/threads" className="text-lg font-semibold tracking-tight text-indigo-700">
               Threadline
             </Link>
@@ -26,6 +26,9 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
             </Link>
             <Link href="/import" className="text-sm text-zinc-700 hover:text-zinc-950">
               Import
+            </Link>
+            <Link href="/sources" className="text-sm text-zinc-700 hover:text-zinc-950">
+              Sources
             </Link>
             <Link href="/settings" className="text-sm text-zinc-700 hover:text-zinc-950">
               Settings

@@ -4,7 +4,7 @@ import { DEMO_IDS } from "../lib/demo/demo-data";
 for (const width of [1280, 390]) {
   test(`pages fit a ${width}px wide screen`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    for (const path of ["/threads", `/threads/${DEMO_IDS.debug}`, `/threads/${DEMO_IDS.debug}/chain`, `/threads/${DEMO_IDS.longSession}`, `/threads/${DEMO_IDS.longSession}/compact`, "/import", "/settings"]) {
+    for (const path of ["/threads", `/threads/${DEMO_IDS.debug}`, `/threads/${DEMO_IDS.debug}/chain`, `/threads/${DEMO_IDS.longSession}`, `/threads/${DEMO_IDS.longSession}/compact`, "/import", "/sources", "/settings"]) {
       await page.goto(path);
       await expect(page.locator("main")).toBeVisible();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

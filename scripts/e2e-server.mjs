@@ -1,14 +1,17 @@
 // Starts the production build for the end-to-end suite on a fresh database.
-// Usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>]
+// Usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>] [--sources-home]
+// The servers follow no transcript folders (THREADLINE_SOURCES=off: never the developer's own
+// ~/.claude), except with --sources-home: HOME is then a fresh e2e/.data/<name>-home whose
+// ~/.claude/projects holds one real Claude Code session, followed by default.
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { commandLine, npx, root } from "./lib.mjs";
 
 const { values, positionals } = commandLine(
   "e2e-server",
-  "usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>]",
-  { seed: { type: "boolean" }, "allowed-hosts": { type: "string" } },
+  "usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>] [--sources-home]",
+  { seed: { type: "boolean" }, "allowed-hosts": { type: "string" }, "sources-home": { type: "boolean" } },
   { positionals: true },
 );
 const [port = "3100", name = "e2e"] = positionals;
@@ -19,12 +22,21 @@ const file = path.join(dir, `${name}.db`);
 mkdirSync(dir, { recursive: true });
 for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 const env = { DATABASE_URL: `file:${file}` };
+/** @type {Record<string, string>} */
+let sources = { THREADLINE_SOURCES: "off" };
+if (values["sources-home"]) {
+  const home = path.join(dir, `${name}-home`);
+  rmSync(home, { recursive: true, force: true });
+  const session = "fixtures/real/claude-code/projects/-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl";
+  cpSync(path.join(root, session), path.join(home, ".claude", "projects", "-path-to-Demo", path.basename(session)));
+  sources = { HOME: home, THREADLINE_SOURCES: "" };
+}
 npx("prisma", ["migrate", "deploy"], { env, stdio: ["ignore", "ignore", "inherit"] });
 if (seed) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"], { env });
 const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", port], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, ...env, ...(allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}), NEXT_TELEMETRY_DISABLED: "1" },
+  env: { ...process.env, ...env, ...sources, ...(allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}), NEXT_TELEMETRY_DISABLED: "1" },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -15,6 +15,8 @@ import type { ActionResult } from "@/lib/actions/result";
 import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
 import { decodeOutline } from "@/lib/domain/turn-outline";
+import type { SourcesStatus } from "@/lib/domain/sources";
+import { fetchSourcesStatus, requestSourcesSync, sourceKeys, SYNC_POLL_MS } from "./sources";
 import { fetchContextPreview, fetchFind, fetchHasTurnsAfter, fetchOutline, fetchThreadPage, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
 
 export function useThreadList(filters: ThreadFilters) {
@@ -148,3 +150,25 @@ function useThreadAction<I, T>(action: (input: I) => Promise<ActionResult<T>>) {
 export const usePurgeThread = () => useThreadAction(purgeThreadAction);
 export const useForkThread = () => useThreadAction(forkThreadAction);
 export const useUndoCompaction = () => useThreadAction(undoCompactionAction);
+
+/**
+ * The followed sources' status (the server page's as the first data), asked again every second
+ * while a sync runs: the counts move as files are imported.
+ */
+export function useSourcesStatus(initial: SourcesStatus) {
+  return useQuery({
+    queryKey: sourceKeys.status(),
+    queryFn: ({ signal }) => fetchSourcesStatus(signal),
+    initialData: initial,
+    refetchInterval: (query) => (query.state.data?.syncing ? SYNC_POLL_MS : false),
+  });
+}
+
+/** "Sync now": the answer (syncing) replaces the status, which starts the polling above. */
+export function useSyncSources() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: requestSourcesSync,
+    onSuccess: (status) => queryClient.setQueryData(sourceKeys.status(), status),
+  });
+}

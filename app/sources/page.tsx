@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { SourcesPanel } from "@/components/sources/sources-panel";
+import { sourceSync } from "@/lib/sources/sync";
+
+export const metadata: Metadata = { title: "Sources" };
+
+export default async function SourcesPage() {
+  await connection();
+  return (
+    <div className="max-w-4xl space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
+      <p className="text-zinc-600">
+        The folders Threadline follows for agent transcripts (THREADLINE_SOURCES). Each sync imports the files that are new or changed since the last one:
+        a session that grew adds its new turns, and a file that was deleted keeps its threads.
+      </p>
+      <SourcesPanel initial={sourceSync().status()} />
+    </div>
+  );
+}
