@@ -192,6 +192,33 @@ describe("followed sources", () => {
     expect(read).toHaveLength(7);
   });
 
+  it("watching: a new session and a session that grew are imported soon after they change, without a sync being asked for", async () => {
+    const folder = path.join(home.home, "watched");
+    mkdirSync(folder);
+    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: folder });
+    const read: string[] = [];
+    const sync = createSourceSync({ watch: true, log: () => undefined, importFile: (file) => (read.push(file), importPath(file)) });
+    try {
+      expect((await sync.sync()).folders[0]).toMatchObject({ state: "watching", filesSeen: 0 });
+
+      // A new project folder with a session in it (a folder made after the watch began).
+      const session = path.join(folder, "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
+      const lines = readFileSync(DEMO_SESSION, "utf8").split("\n").filter(Boolean);
+      mkdirSync(path.dirname(session));
+      writeFileSync(session, `${lines.slice(0, 20).join("\n")}\n`);
+      await expect.poll(() => threadCount(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const client = await db();
+      const turnsBefore = await client.turn.count();
+
+      appendFileSync(session, `${lines.slice(20).join("\n")}\n`);
+      await expect.poll(() => client.turn.count(), { timeout: 15_000 }).toBeGreaterThan(turnsBefore);
+      await expect.poll(() => sync.status().folders[0]?.state, { timeout: 15_000 }).toBe("watching");
+      expect(read.every((f) => f === session)).toBe(true);
+    } finally {
+      sync.close();
+    }
+  });
+
   it("leaves the sync to another instance holding the lease on the same database", async () => {
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
     expect(await claimJobLease(SOURCES_LEASE, "another-instance", 60_000)).toBe(true);

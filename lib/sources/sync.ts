@@ -2,7 +2,7 @@ import "server-only";
 // Follows the folders THREADLINE_SOURCES names (by default the agents' own folders): each sync
 // walks them for transcript files and imports what is new or changed, as `npm run import` would.
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
+import { statSync, watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
 import type { FileImportReport } from "@/lib/db/imports";
@@ -36,6 +36,11 @@ export type SourceSyncOptions = {
   leases?: JobLeases;
   now?: () => Date;
   log?: (line: string) => void;
+  /**
+   * Watch each synced folder (fs.watch, recursive) and sync again shortly after something in it
+   * changes. On in the server; tests that want it turn it on and call close().
+   */
+  watch?: boolean;
 };
 
 export type SourceSync = {
@@ -45,7 +50,14 @@ export type SourceSync = {
   sync(): Promise<SourcesStatus>;
   /** Starts a sync in the background (or joins the running one) and answers the status at once. */
   start(): SourcesStatus;
+  /** Stops watching (the folders stay as they are). */
+  close(): void;
 };
+
+/** How long after the last change in a watched folder the next sync starts: a session being written changes many times a second. */
+export const WATCH_DEBOUNCE_MS = 300;
+/** The longest a stream of changes postpones the sync. */
+export const WATCH_MAX_WAIT_MS = 1000;
 
 /** What a file looked like when it was last imported (or failed to parse): unchanged size and mtime mean it is skipped unread. */
 type KnownFile = { size: number; mtimeMs: number; failure?: string };
@@ -64,6 +76,58 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   let origin: SourcesStatus["origin"] | null = null;
   let heldElsewhere = false;
   let running: Promise<SourcesStatus> | null = null;
+  const watchers = new Map<string, FSWatcher>();
+  let debounce: NodeJS.Timeout | null = null;
+  let pendingSince = 0;
+  /** A change arrived while a sync ran (which may have passed the file already): sync once more after it. */
+  let changedDuringSync = false;
+
+  function changed(): void {
+    if (running) {
+      changedDuringSync = true;
+      return;
+    }
+    const at = Date.now();
+    if (debounce) {
+      // A file written without pause (a live session) must not postpone the sync for ever.
+      if (at - pendingSince >= WATCH_MAX_WAIT_MS) return;
+      clearTimeout(debounce);
+    } else pendingSince = at;
+    debounce = setTimeout(() => {
+      debounce = null;
+      void sync();
+    }, WATCH_DEBOUNCE_MS);
+    debounce.unref();
+  }
+
+  /** Watches a synced folder, once; a watcher that fails is closed, and the next sync starts another. */
+  function follow(folder: SourceFolderStatus): void {
+    if (!options.watch || folder.state !== "found") return;
+    if (!watchers.has(folder.path)) {
+      try {
+        const watcher = watch(folder.path, { recursive: true, persistent: false }, changed);
+        watcher.on("error", (error) => {
+          watcher.close();
+          watchers.delete(folder.path);
+          Object.assign(folder, { state: exists(folder.path) ? "error" : "missing", error: exists(folder.path) ? `watching stopped: ${describeFsError(error)}` : null });
+          changed();
+        });
+        watchers.set(folder.path, watcher);
+      } catch (error) {
+        folder.error = `cannot watch it (${describeFsError(error)}): changes are picked up by the next sync`;
+        return;
+      }
+    }
+    folder.state = "watching";
+  }
+
+  function unfollowOthers(paths: string[]): void {
+    for (const [path, watcher] of watchers) {
+      if (paths.includes(path)) continue;
+      watcher.close();
+      watchers.delete(path);
+    }
+  }
 
   /** The folders to follow now: the default ones only when they exist (a folder made later is picked up by the next sync). */
   function followed(current: SourcesSetting): string[] {
@@ -155,6 +219,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     const current = setting();
     origin = current.origin;
     const paths = followed(current);
+    unfollowOthers(paths);
     folders = new Map(paths.map((path) => [path, folders.get(path) ?? emptyFolderStatus(path)]));
     if (paths.length === 0) return status();
     if (!(await leases.claim(SOURCES_LEASE, owner, SOURCES_LEASE_MS))) {
@@ -165,7 +230,10 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     const renewal = setInterval(() => void leases.renew(SOURCES_LEASE, owner, SOURCES_LEASE_MS).catch(() => undefined), RENEW_EVERY_MS);
     renewal.unref();
     try {
-      for (const folder of folders.values()) await syncFolder(folder);
+      for (const folder of folders.values()) {
+        await syncFolder(folder);
+        follow(folder);
+      }
     } finally {
       clearInterval(renewal);
       await leases.release(SOURCES_LEASE, owner).catch(() => undefined);
@@ -187,6 +255,10 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       })
       .finally(() => {
         running = null;
+        if (changedDuringSync) {
+          changedDuringSync = false;
+          changed();
+        }
       });
     return running.then(() => status());
   }
@@ -196,7 +268,13 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     return status();
   }
 
-  return { status, sync, start };
+  function close(): void {
+    if (debounce) clearTimeout(debounce);
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+  }
+
+  return { status, sync, start, close };
 }
 
 function exists(path: string): boolean {
@@ -214,6 +292,6 @@ const globalForSources = globalThis as unknown as { threadlineSources?: SourceSy
  * the route handlers are bundled apart, and must share it.
  */
 export function sourceSync(): SourceSync {
-  globalForSources.threadlineSources ??= createSourceSync();
+  globalForSources.threadlineSources ??= createSourceSync({ watch: true });
   return globalForSources.threadlineSources;
 }
