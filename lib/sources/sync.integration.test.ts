@@ -32,6 +32,7 @@ function countingSync() {
 
 const DEMO_SESSION = path.join(CLAUDE_CODE_FIXTURES, "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
 const runningAsRoot = process.getuid?.() === 0;
+const onPostgres = /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? "");
 
 let home: ReturnType<typeof makeSourcesHome>;
 beforeEach(() => {
@@ -50,7 +51,14 @@ async function threadCount(): Promise<number> {
 }
 
 describe("followed sources", () => {
-  it("follows the default folders that exist under HOME, imports them, then skips them by size and mtime without reading them", async () => {
+  it.runIf(onPostgres)("follows nothing on PostgreSQL when THREADLINE_SOURCES is unset (a shared database)", async () => {
+    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
+    const { sync, read } = countingSync();
+    expect(await sync.sync()).toMatchObject({ origin: "off", folders: [] });
+    expect(read).toEqual([]);
+  });
+
+  it.skipIf(onPostgres)("follows the default folders that exist under HOME, imports them, then skips them by size and mtime without reading them", async () => {
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
     const { sync, read } = countingSync();
     // ~/.codex/sessions and ~/.gemini/tmp do not exist: not followed.

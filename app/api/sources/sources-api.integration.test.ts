@@ -14,7 +14,8 @@ import { POST } from "./sync/route";
 let home: ReturnType<typeof makeSourcesHome>;
 beforeAll(() => {
   home = makeSourcesHome();
-  setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
+  // Named, not the default: unset, PostgreSQL follows nothing (the sync's own tests cover that).
+  setServerEnv({ HOME: home.home, THREADLINE_SOURCES: "~/.claude/projects" });
 });
 afterAll(() => {
   sourceSync().close();
@@ -26,7 +27,7 @@ const status = async () => (await (await GET()).json()) as SourcesStatus;
 
 describe("/api/sources", () => {
   it("answers the followed folders before any sync, starts a sync with 202, then reports its counts", async () => {
-    expect(await status()).toMatchObject({ origin: "default", syncing: false, folders: [{ path: home.claudeProjects, state: "found", filesSeen: 0 }] });
+    expect(await status()).toMatchObject({ origin: "setting", syncing: false, folders: [{ path: home.claudeProjects, state: "found", filesSeen: 0 }] });
 
     const started = await POST(new Request("http://threadline.test/api/sources/sync", { method: "POST" }));
     expect(started.status).toBe(202);
