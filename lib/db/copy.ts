@@ -20,6 +20,8 @@ export const COPIED_TABLES = [
   { model: "compactionRun", table: "CompactionRun", key: ["id"] },
   { model: "replyLease", table: "ReplyLease", key: ["threadId"] },
   { model: "idempotencyKey", table: "IdempotencyKey", key: ["threadId", "key"] },
+  { model: "jobLease", table: "JobLease", key: ["name"] },
+  { model: "sourceFile", table: "SourceFile", key: ["path"] },
 ] as const;
 
 type Table = (typeof COPIED_TABLES)[number];

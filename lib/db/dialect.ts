@@ -15,7 +15,12 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
-function run<T>(db: Pick<Database, "$queryRawUnsafe">, kind: DatabaseKind, sql: string, ...params: unknown[]): Promise<T> {
+/** `sql` with PostgreSQL's numbered placeholders when `db` is PostgreSQL. */
+export function numberedFor(db: object, sql: string): string {
+  return databaseKind(db) === "postgres" ? numbered(sql) : sql;
+}
+
+export function run<T>(db: Pick<Database, "$queryRawUnsafe">, kind: DatabaseKind, sql: string, ...params: unknown[]): Promise<T> {
   return db.$queryRawUnsafe<T>(kind === "postgres" ? numbered(sql) : sql, ...params);
 }
 
@@ -238,26 +243,6 @@ export async function chainRows<E extends boolean>(
     if (withExtents) Object.assign(row, { firstTurnSeq: seq(row.firstTurnSeq), lastTurnSeq: seq(row.lastTurnSeq) });
   }
   return rows as (ChainRow & (E extends true ? TurnExtent : unknown))[];
-}
-
-/**
- * What an import of a file with this content recorded, with its threads' titles and metadata and
- * the compaction runs it gave: raw, because an import of many small files asks for each.
- */
-export async function importedFileRecord(
-  db: Database,
-  sha256: string,
-): Promise<{ name: string; format: string; threadIds: string; threads: { id: string; title: string | null; metadata: string | null }[]; compactionRuns: number } | null> {
-  const kind = databaseKind(db);
-  const [record] = await run<{ name: string; format: string; threadIds: string }[]>(db, kind, `SELECT "name", "format", "threadIds" FROM "ImportedFile" WHERE "sha256" = ?`, sha256);
-  if (!record) return null;
-  const ids = JSON.parse(record.threadIds) as string[];
-  const threads: { id: string; title: string | null; metadata: string | null }[] = [];
-  for (const chunk of chunked(ids, IN_LIST_CHUNK)) {
-    threads.push(...(await run<typeof threads>(db, kind, `SELECT "id", "title", "metadata" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`, ...chunk)));
-  }
-  const [runs] = ids.length > 0 ? [{ n: 0 }] : await run<{ n: number | bigint }[]>(db, kind, `SELECT COUNT(*) AS n FROM "CompactionRun" WHERE "sourceSha256" = ?`, sha256);
-  return { ...record, threads, compactionRuns: Number(runs!.n) };
 }
 
 /** Every custom model, by id: raw, because a preview for a model reads them on every request. */

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ImportFormat, SkippedEntry, ThreadIdentity, ThreadImportResult } from "@/lib/importers/types";
 import { db } from "./client";
-import { importedFileRecord } from "./dialect";
+import { importedFileRecord } from "./dialect-files";
 
 /** What importing one file did. */
 export type FileImportReport = {

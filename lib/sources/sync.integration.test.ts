@@ -25,7 +25,7 @@ function countingSync() {
       reports.set(file, report);
       return report;
     },
-    log: () => undefined,
+    log: (line) => { if (process.env.DEBUG_SYNC) console.log(line); },
   });
   return { sync, read, reports };
 }
@@ -44,6 +44,7 @@ afterEach(async () => {
   const client = await db();
   await client.thread.deleteMany({});
   await client.importedFile.deleteMany({});
+  await client.sourceFile.deleteMany({});
 });
 
 async function threadCount(): Promise<number> {
@@ -176,6 +177,32 @@ describe("followed sources", () => {
     // The turns the first sync stored are the same rows, untouched.
     const kept = new Set(after.map((t) => t.id));
     for (const turn of before) expect(kept.has(turn.id), `turn ${turn.index} of ${turn.threadId} kept`).toBe(true);
+  });
+
+  it("after a restart (a new sync on the same database) reads only what changed meanwhile, and forgets files that are gone", async () => {
+    const folder = path.join(home.claudeProjects, "-path-to-Demo");
+    const bad = path.join(folder, "0b7e6a0c-0000-4000-8000-000000000000.jsonl");
+    writeFileSync(bad, "this is not a transcript\n");
+    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
+    const before = countingSync();
+    expect((await before.sync.sync()).folders[0]).toMatchObject({ filesSeen: 8, imported: 7, failed: 1 });
+    before.sync.close();
+
+    const grown = path.join(home.claudeProjects, "-home-marco-projects-spotter", "55604662-cf2a-4331-851a-ec234028f8ca.jsonl");
+    appendFileSync(grown, readFileSync(grown, "utf8").split("\n")[0] + "\n");
+    const gone = path.join(home.claudeProjects, "-home-marco-projects-spotter", "d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl");
+    rmSync(gone);
+
+    const after = countingSync();
+    const status = (await after.sync.sync()).folders[0]!;
+    // The grown file is read; the other five unchanged ones and the bad one are not.
+    expect(after.read).toEqual([grown]);
+    expect(status).toMatchObject({ filesSeen: 7, unchanged: 6, failed: 1 });
+    expect(status.failures).toEqual([{ file: bad, reason: expect.stringMatching(/format|recogni|not/i) }]);
+    const remembered = await (await db()).sourceFile.findMany({ orderBy: { path: "asc" } });
+    expect(remembered.map((row) => row.path)).not.toContain(gone);
+    expect(remembered).toHaveLength(7);
+    expect(remembered.find((row) => row.path === bad)?.failure).toMatch(/format|recogni|not/i);
   });
 
   it("keeps the threads of a file that was deleted", async () => {

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
+import { forgetSourceFiles, saveSourceFiles, sourceFilesUnder, type SourceFileRow } from "@/lib/db/source-files";
 import type { FileImportReport } from "@/lib/db/imports";
 import {
   emptyFolderStatus,
@@ -41,7 +42,20 @@ export type SourceSyncOptions = {
    * changes. On in the server; tests that want it turn it on and call close().
    */
   watch?: boolean;
+  /** Where what a sync learnt of each file is kept across restarts (lib/db/source-files). */
+  files?: KnownFilesStore;
 };
+
+export type KnownFilesStore = {
+  under(folder: string): Promise<SourceFileRow[]>;
+  save(rows: SourceFileRow[]): Promise<void>;
+  forget(paths: string[]): Promise<void>;
+};
+
+const dbFiles: KnownFilesStore = { under: sourceFilesUnder, save: saveSourceFiles, forget: forgetSourceFiles };
+
+/** Remembered files are written in batches of this many while a folder syncs. */
+const SAVE_EVERY = 200;
 
 export type SourceSync = {
   /** The status now: folders, their states and the last sync's counts. A copy, safe to send. */
@@ -71,7 +85,10 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.log(`[threadline] ${line}`));
   const owner = randomUUID();
+  const files = options.files ?? dbFiles;
   const known = new Map<string, KnownFile>();
+  /** Folders whose remembered files were read from the store in this process. */
+  const loaded = new Set<string>();
   let folders = new Map<string, SourceFolderStatus>();
   let origin: SourcesStatus["origin"] | null = null;
   let heldElsewhere = false;
@@ -168,7 +185,24 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       return;
     }
     const seen = new Set<string>();
+    const toSave: SourceFileRow[] = [];
+    const toForget: string[] = [];
+    const remember = (path: string, file: KnownFile | null) => {
+      if (file) {
+        known.set(path, file);
+        toSave.push({ path, size: file.size, mtime: String(file.mtimeMs), failure: file.failure ?? null });
+      } else if (known.delete(path)) toForget.push(path);
+    };
+    const store = async () => {
+      await files.save(toSave.splice(0));
+      await files.forget(toForget.splice(0));
+    };
     try {
+      if (!loaded.has(folder.path)) {
+        // A restarted server knows what the last sync saw: unchanged files are not read again.
+        for (const row of await files.under(folder.path)) known.set(row.path, { size: row.size, mtimeMs: Number(row.mtime), ...(row.failure !== null ? { failure: row.failure } : {}) });
+        loaded.add(folder.path);
+      }
       const onProblem = (problem: { path: string; reason: string }) => {
         if (problem.path === folder.path) unreadable = problem.reason;
         else fail(problem.path, problem.reason);
@@ -188,18 +222,19 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
         } catch (error) {
           // Unreadable (permissions, gone meanwhile) or a fault of the importer: reported, and tried
           // again at the next sync, since nothing about it is remembered.
-          known.delete(file.path);
+          remember(file.path, null);
           fail(file.path, describeFsError(error));
           continue;
         }
         if (report.status === "failed") {
           // Bad content stays bad until the file changes: not read again until then.
           const reason = report.error ?? "could not be imported";
-          known.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
+          remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
           fail(file.path, reason);
           continue;
         }
-        known.set(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+        remember(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+        if (toSave.length >= SAVE_EVERY) await store();
         if (report.status === "imported") {
           folder.imported += 1;
           folder.lastChangeAt = now().toISOString();
@@ -211,7 +246,13 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     }
     // A file that is gone is forgotten (its threads stay): should it come back, it is read again.
     const prefix = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;
-    for (const path of known.keys()) if (path.startsWith(prefix) && !seen.has(path)) known.delete(path);
+    for (const path of [...known.keys()]) if (path.startsWith(prefix) && !seen.has(path)) remember(path, null);
+    try {
+      await store();
+    } catch (error) {
+      // Only a restart's first sync is slower for it: the files are read again then.
+      log(`could not remember the files of ${folder.path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
     folder.lastSyncAt = now().toISOString();
   }
 

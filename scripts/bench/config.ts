@@ -42,6 +42,8 @@ export const CONFIG = {
   importBytes: Math.round(200_000_000 * SCALE),
   /** Small Claude Code sessions imported against one file of the same bytes (times `scale`, at least 100). */
   smallImportFiles: 1_000,
+  /** Sessions in the folder the sources section follows (times `scale`, at least 200). */
+  followedFiles: 10_000,
   scale: SCALE,
 } as const;
 

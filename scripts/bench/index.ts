@@ -43,6 +43,7 @@ import { sectionCompaction } from "./sections/compaction";
 import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
+import { sectionSources } from "./sections/sources";
 import { TOKENIZER_CHILD, sectionTokenizers, tokenizerChild } from "./sections/tokenizers";
 import { killServer, startServer } from "./server";
 import { dropPostgresDatabase, freshPostgresDatabase, postgresStore, sqliteStore } from "./store";
@@ -61,6 +62,8 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "tokenizers", run: sectionTokenizers },
   // Does not use the server either: the import CLI in a child process, on its own database.
   { name: "import", run: sectionImport },
+  // In this process on the server's database (the server does not follow folders in the bench).
+  { name: "sources", run: sectionSources },
 ];
 
 

@@ -71,6 +71,8 @@ export async function startServer(databaseUrl: string): Promise<Server> {
       NEXT_TELEMETRY_DISABLED: "1",
       MAX_CONVERSATION_TURNS: String(CONFIG.maxConversationTurns),
       CONVERSATION_TIMEOUT_HOURS: "0",
+      // The bench's database holds the fill only: the user's own agent folders are not followed.
+      THREADLINE_SOURCES: "off",
     },
   });
   closeSync(log);

@@ -1,0 +1,57 @@
+import { chunked, IN_LIST_CHUNK } from "./chunks";
+import { databaseKind, type Database } from "./create-client";
+import { containsPattern, numberedFor, run } from "./dialect";
+
+/**
+ * Raw SQL of imports and followed folders, for both databases (see dialect.ts): what an import of
+ * a file recorded, and what the syncs of followed folders remember of each file.
+ */
+
+/**
+ * What an import of a file with this content recorded, with its threads' titles and metadata and
+ * the compaction runs it gave: raw, because an import of many small files asks for each.
+ */
+export async function importedFileRecord(
+  db: Database,
+  sha256: string,
+): Promise<{ name: string; format: string; threadIds: string; threads: { id: string; title: string | null; metadata: string | null }[]; compactionRuns: number } | null> {
+  const kind = databaseKind(db);
+  const [record] = await run<{ name: string; format: string; threadIds: string }[]>(db, kind, `SELECT "name", "format", "threadIds" FROM "ImportedFile" WHERE "sha256" = ?`, sha256);
+  if (!record) return null;
+  const ids = JSON.parse(record.threadIds) as string[];
+  const threads: { id: string; title: string | null; metadata: string | null }[] = [];
+  for (const chunk of chunked(ids, IN_LIST_CHUNK)) {
+    threads.push(...(await run<typeof threads>(db, kind, `SELECT "id", "title", "metadata" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`, ...chunk)));
+  }
+  const [runs] = ids.length > 0 ? [{ n: 0 }] : await run<{ n: number | bigint }[]>(db, kind, `SELECT COUNT(*) AS n FROM "CompactionRun" WHERE "sourceSha256" = ?`, sha256);
+  return { ...record, threads, compactionRuns: Number(runs!.n) };
+}
+
+/** `mtime` is stat's mtimeMs as String(mtimeMs) writes it. */
+export type SourceFileRow = { path: string; size: number; mtime: string; failure: string | null };
+
+/** The remembered files whose path starts with `prefix` (a folder, ending in "/"). */
+export async function sourceFileRowsUnder(db: Database, prefix: string): Promise<SourceFileRow[]> {
+  const rows = await run<SourceFileRow[]>(db, databaseKind(db), `SELECT "path", "size", "mtime", "failure" FROM "SourceFile" WHERE "path" LIKE ? ESCAPE '\\'`, `${containsPattern(prefix).slice(1)}`);
+  // LIKE ignores ASCII case in SQLite: /home/User/ is not /home/user/.
+  return rows.filter((row) => row.path.startsWith(prefix)).map((row) => ({ path: row.path, size: Number(row.size), mtime: row.mtime, failure: row.failure }));
+}
+
+/** Remembers files as a sync left them, a chunk of rows per statement. */
+export async function saveSourceFileRows(db: Database, rows: SourceFileRow[]): Promise<void> {
+  for (const chunk of chunked(rows, IN_LIST_CHUNK / 4)) {
+    await db.$executeRawUnsafe(
+      numberedFor(db, `INSERT INTO "SourceFile" ("path", "size", "mtime", "failure") VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}
+        ON CONFLICT ("path") DO UPDATE SET "size" = excluded."size", "mtime" = excluded."mtime", "failure" = excluded."failure"`),
+      ...chunk.flatMap((row) => [row.path, row.size, row.mtime, row.failure]),
+    );
+  }
+}
+
+/** Forgets files that are gone (their threads stay). */
+export async function forgetSourceFileRows(db: Database, paths: string[]): Promise<void> {
+  for (const chunk of chunked(paths, IN_LIST_CHUNK)) {
+    await db.$executeRawUnsafe(numberedFor(db, `DELETE FROM "SourceFile" WHERE "path" IN (${chunk.map(() => "?").join(", ")})`), ...chunk);
+  }
+}
+
