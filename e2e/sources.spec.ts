@@ -4,7 +4,8 @@
  * sync the server started in the background. A session added afterwards is picked up (by "Sync now",
  * or by the server's watch of the folder, whichever comes first).
  */
-import { cpSync, rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SEEDED_URL, SOURCES_HOME, SOURCES_URL } from "../playwright.config";
 import { expect, test } from "./fixtures";
@@ -47,4 +48,29 @@ test("a server that follows nothing says how to set THREADLINE_SOURCES", async (
   await expect(empty).toContainText("No folder is followed.");
   await expect(empty).toContainText("THREADLINE_SOURCES");
   await expect(page.getByRole("button", { name: "Sync now" })).toHaveCount(0);
+});
+
+test("a line an agent appends to its session file shows on the open thread page", async ({ page, request }) => {
+  const session = path.join(PROJECTS, "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
+  const original = readFileSync(session, "utf8");
+  const list = await request.get(`${SOURCES_URL}/api/threads?source=import:claude-code&project=${encodeURIComponent("/path/to/Demo")}`);
+  const [thread] = ((await list.json()) as { items: { id: string; turnCount: number }[] }).items.sort((a, b) => b.turnCount - a.turnCount);
+  expect(thread, "the session imported by the start-up sync").toBeDefined();
+  try {
+    await page.goto(`${SOURCES_URL}/threads/${thread!.id}`);
+    await expect(page.getByRole("list", { name: "Turns" })).toBeVisible();
+    // A new user message on the session's main line, as Claude Code writes one.
+    const entries = original.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const main = entries.filter((e) => e.isSidechain === false && typeof e.uuid === "string");
+    const template = main.filter((e) => e.type === "user").at(-1)!;
+    const text = `Appended live at ${Date.now()}: does the page see it?`;
+    const { toolUseResult: _result, ...rest } = template;
+    const line = { ...rest, uuid: randomUUID(), parentUuid: main.at(-1)!.uuid, timestamp: new Date().toISOString(), message: { role: "user", content: text } };
+    const started = Date.now();
+    appendFileSync(session, `${JSON.stringify(line)}\n`);
+    await expect(page.getByRole("list", { name: "Turns" }).getByText(text)).toBeVisible({ timeout: 15_000 });
+    test.info().annotations.push({ type: "delay", description: `appended line shown ${Date.now() - started} ms after it was written` });
+  } finally {
+    writeFileSync(session, original);
+  }
 });
