@@ -84,9 +84,11 @@ export function useTurnBlocks(threadId: string, blocks: readonly number[]): Turn
 
 /**
  * How often an open thread page asks whether the thread grew (only while the page is visible):
- * often while the thread is active (written to in the last ACTIVE_MS), now and then otherwise.
+ * twice a second while the thread is active (written to in the last ACTIVE_MS), else once (a
+ * session followed from its file can wake at any time; a second between checks still lets a
+ * page's network go idle).
  */
-export const LIVE_POLL_MS = { active: 500, quiet: 3_000 };
+export const LIVE_POLL_MS = { active: 500, quiet: 1_000 };
 const ACTIVE_MS = 10 * 60_000;
 
 /**
