@@ -1,4 +1,5 @@
 import "server-only";
+import { existsSync } from "node:fs";
 import { serverSettings } from "@/lib/env";
 import { sourceSync } from "./sync";
 
@@ -9,7 +10,13 @@ import { sourceSync } from "./sync";
 export function startFollowingSources(): void {
   const { origin, folders } = serverSettings().sources;
   if (origin === "off") return;
-  const which = origin === "default" ? "THREADLINE_SOURCES unset: the default folders, those that exist" : "THREADLINE_SOURCES";
-  console.log(`[threadline] following ${folders.join(", ")} for agent transcripts (${which}); the first sync runs in the background`);
+  // Unset, only the default folders that exist are followed (one made later is found by a later sync).
+  const shown = origin === "default" ? folders.filter((folder) => existsSync(folder)) : folders;
+  if (shown.length === 0) {
+    console.log(`[threadline] no agent folder to follow (THREADLINE_SOURCES unset, and none of ${folders.join(", ")} exists)`);
+  } else {
+    const which = origin === "default" ? "THREADLINE_SOURCES unset: the default folders that exist" : "THREADLINE_SOURCES";
+    console.log(`[threadline] following ${shown.join(", ")} for agent transcripts (${which}); the first sync runs in the background`);
+  }
   sourceSync().start();
 }

@@ -132,6 +132,7 @@ describe("followed sources", () => {
     expect(first).toMatchObject({ filesSeen: 8, imported: 7, failed: 1 });
     expect(first.failures).toEqual([{ file: bad, reason: expect.any(String) }]);
     expect(first.failures[0]!.reason).toMatch(runningAsRoot ? /format|recogni|not/i : /permission denied/);
+    expect(first.failures[0]!.reason, "the file is named once, beside the reason").not.toContain(bad);
 
     const second = (await sync.sync()).folders[0]!;
     expect(second).toMatchObject({ filesSeen: 8, imported: 0, unchanged: 7, failed: 1 });

@@ -173,7 +173,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     Object.assign(folder, counts, { state: "syncing", error: null });
     const fail = (file: string, reason: string) => {
       folder.failed += 1;
-      if (folder.failures.length < MAX_LISTED_FAILURES) folder.failures.push({ file, reason });
+      // The importer's reasons start with the file's name, which the failure names already.
+      const own = reason.startsWith(`${file}: `) ? reason.slice(file.length + 2) : reason;
+      if (folder.failures.length < MAX_LISTED_FAILURES) folder.failures.push({ file, reason: own });
     };
     let unreadable: string | null = null;
     try {
