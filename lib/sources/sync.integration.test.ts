@@ -206,6 +206,37 @@ describe("followed sources", () => {
     expect(remembered.find((row) => row.path === bad)?.failure).toMatch(/format|recogni|not/i);
   });
 
+  it("a half-written last line waits until it is complete, then its turn is imported once", async () => {
+    const folder = path.join(home.home, "live-half");
+    mkdirSync(folder);
+    const session = path.join(folder, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
+    const lines = readFileSync(DEMO_SESSION, "utf8").split("\n").filter(Boolean);
+    const userLine = lines.findIndex((line, i) => i >= 10 && line.includes('"type":"user"'));
+    expect(userLine).toBeGreaterThan(0);
+    const [head, last] = [lines.slice(0, userLine), lines[userLine]!];
+    // The agent has written half of its next line.
+    writeFileSync(session, `${head.join("\n")}\n${last.slice(0, Math.floor(last.length / 2))}`);
+    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: folder });
+    const { sync, reports } = countingSync();
+    expect((await sync.sync()).folders[0]).toMatchObject({ imported: 1, failed: 0 });
+    const first = reports.get(session)!;
+    const client = await db();
+    const turns = () => client.turn.count({ where: { threadId: { in: first.threadIds } } });
+    const before = await turns();
+
+    appendFileSync(session, `${last.slice(Math.floor(last.length / 2))}\n`);
+    expect((await sync.sync()).folders[0]).toMatchObject({ imported: 1, failed: 0 });
+    const completed = reports.get(session)!;
+    expect(completed.turnsAdded).toBeGreaterThan(0);
+    expect(completed.threadResults.reduce((n, r) => n + r.turnsRemoved, 0)).toBe(0);
+    const after = await turns();
+    expect(after).toBe(before + completed.turnsAdded);
+
+    // Synced again unchanged: nothing is added twice.
+    expect((await sync.sync()).folders[0]).toMatchObject({ imported: 0, unchanged: 1 });
+    expect(await turns()).toBe(after);
+  });
+
   it("keeps the threads of a file that was deleted", async () => {
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
     const { sync } = countingSync();
