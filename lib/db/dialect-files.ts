@@ -8,23 +8,28 @@ import { containsPattern, numberedFor, run } from "./dialect";
  */
 
 /**
- * What an import of a file with this content recorded, with its threads' titles and metadata and
- * the compaction runs it gave: raw, because an import of many small files asks for each.
+ * What an import of a file with this content recorded: the threads it made or updated (their ids
+ * in its order, titles and metadata) and, when it made none, how many compaction runs it gave.
+ * Raw, because an import of many small files asks for each.
  */
 export async function importedFileRecord(
   db: Database,
   sha256: string,
-): Promise<{ name: string; format: string; threadIds: string; threads: { id: string; title: string | null; metadata: string | null }[]; compactionRuns: number } | null> {
+): Promise<{ name: string; format: string; threadIds: string[]; threads: { id: string; title: string | null; metadata: string | null }[]; compactionRuns: number } | null> {
   const kind = databaseKind(db);
   const [record] = await run<{ name: string; format: string; threadIds: string }[]>(db, kind, `SELECT "name", "format", "threadIds" FROM "ImportedFile" WHERE "sha256" = ?`, sha256);
   if (!record) return null;
-  const ids = JSON.parse(record.threadIds) as string[];
+  const threadIds = JSON.parse(record.threadIds) as string[];
   const threads: { id: string; title: string | null; metadata: string | null }[] = [];
-  for (const chunk of chunked(ids, IN_LIST_CHUNK)) {
+  for (const chunk of chunked(threadIds, IN_LIST_CHUNK)) {
     threads.push(...(await run<typeof threads>(db, kind, `SELECT "id", "title", "metadata" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`, ...chunk)));
   }
-  const [runs] = ids.length > 0 ? [{ n: 0 }] : await run<{ n: number | bigint }[]>(db, kind, `SELECT COUNT(*) AS n FROM "CompactionRun" WHERE "sourceSha256" = ?`, sha256);
-  return { ...record, threads, compactionRuns: Number(runs!.n) };
+  let compactionRuns = 0;
+  if (threadIds.length === 0) {
+    const [counted] = await run<{ n: number | bigint }[]>(db, kind, `SELECT COUNT(*) AS n FROM "CompactionRun" WHERE "sourceSha256" = ?`, sha256);
+    compactionRuns = Number(counted?.n ?? 0);
+  }
+  return { name: record.name, format: record.format, threadIds, threads, compactionRuns };
 }
 
 /** `mtime` is stat's mtimeMs as String(mtimeMs) writes it. */

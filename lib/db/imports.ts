@@ -34,7 +34,7 @@ export type SourceFile = { name: string; sha256: string; size: number };
 export async function previousImport(sha256: string, name: string, nameless = false): Promise<FileImportReport | null> {
   const record = await importedFileRecord(await db(), sha256);
   if (!record) return null;
-  const ids = JSON.parse(record.threadIds) as string[];
+  const ids = record.threadIds;
   // A file that gave no thread (a compaction run's) is skipped while what it gave is still there.
   if (ids.length === 0 && record.compactionRuns === 0) return null;
   const threads = new Map(record.threads.map((t) => [t.id, t]));
