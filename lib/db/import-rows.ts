@@ -8,8 +8,8 @@
  * 17 s). Here each statement is prepared once and run per row. The rest of the app keeps Prisma.
  */
 export type ImportWriter = {
-  /** The ids of a thread's stored turns in order, or null when the thread does not exist. */
-  storedTurnIds(threadId: string): Promise<string[] | null>;
+  /** The ids of a thread's stored turns in order from `fromIndex` (0: all), or null when the thread does not exist. */
+  storedTurnIds(threadId: string, fromIndex?: number): Promise<string[] | null>;
   createThread(row: ThreadWriteRow): Promise<void>;
   updateThread(row: ThreadWriteRow): Promise<void>;
   /** Deletes a thread's turns from `index` on (their counts and search entries go with them). */

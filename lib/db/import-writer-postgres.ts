@@ -42,10 +42,10 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
   // Text parameters are stored as the Prisma client stores them (lib/db/postgres-text.ts).
   const query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => client.query<R>(sql, params.map(encodeParameter));
   return {
-    async storedTurnIds(threadId) {
+    async storedTurnIds(threadId, fromIndex = 0) {
       const thread = await query(`SELECT 1 FROM "Thread" WHERE "id" = $1`, [threadId]);
       if (thread.rowCount === 0) return null;
-      const turns = await query<{ id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = $1 ORDER BY "index"`, [threadId]);
+      const turns = await query<{ id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = $1 AND "index" >= $2 ORDER BY "index"`, [threadId, fromIndex]);
       return turns.rows.map((row) => decodeStoredText(row.id));
     },
     async createThread(row) {

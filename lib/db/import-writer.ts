@@ -109,7 +109,7 @@ async function beginImmediate(connection: BetterSqlite3.Database): Promise<void>
 
 function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   const threadExists = connection.prepare<[string], { id: string }>(`SELECT "id" FROM "Thread" WHERE "id" = ?`);
-  const turnIds = connection.prepare<[string], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? ORDER BY "index"`).pluck();
+  const turnIds = connection.prepare<[string, number], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? AND "index" >= ? ORDER BY "index"`).pluck();
   const insertThread = connection.prepare(`INSERT INTO "Thread" (${quoted(THREAD_COLUMNS)}) VALUES (${placeholders(THREAD_COLUMNS)})`);
   const updateThread = connection.prepare(
     `UPDATE "Thread" SET ${THREAD_COLUMNS.filter((c) => c !== "id").map((c) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`,
@@ -132,9 +132,9 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   const threadValues = (row: ThreadWriteRow) => THREAD_COLUMNS.filter((c) => c !== "id").map((c) => bind(row[c]));
 
   return {
-    async storedTurnIds(threadId) {
+    async storedTurnIds(threadId, fromIndex = 0) {
       if (!threadExists.get(threadId)) return null;
-      return turnIds.all(threadId) as unknown as string[];
+      return turnIds.all(threadId, fromIndex) as unknown as string[];
     },
     async createThread(row) {
       insertThread.run(...THREAD_COLUMNS.map((c) => bind(row[c])));

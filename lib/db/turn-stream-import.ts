@@ -9,6 +9,7 @@ import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows";
+import { TurnBatches } from "./turn-batches";
 import { withImportWriter } from "./import-writer";
 import type { FileImportReport, ImportedFrom, SourceFile } from "./imports";
 import { mergeModels, partsFromStored, storedParts } from "./mappers";
@@ -25,11 +26,38 @@ export type SourceOutline = {
 /** One turn of a streamed source and the thread (index into the outline's threads) it belongs to. */
 export type StreamedTurn = { threadIndex: number; turn: ImportedTurn };
 
-const INSERT_BATCH = 500;
-/** A batch also ends at this much text, so a run of huge tool results never sits in memory together. */
-const INSERT_BATCH_CHARS = 1_000_000;
-/** Batches whose token counts may be pending at once: enough to keep the counting core busy. */
-const COUNTING_AHEAD = 8;
+/**
+ * In a stream, the point after which turns may still change when the source grows (an assistant
+ * message that may take more blocks): where each thread stands there is what a later import of
+ * the grown source goes on from (StoreResume).
+ */
+export type SettledMark = { settled: true };
+export type StreamItem = StreamedTurn | SettledMark;
+
+/** Where one thread stood at the settled mark of an import, and how many turns it had at the end. */
+export type ThreadCheckpoint = {
+  key: string;
+  index: number;
+  tokenEstimate: number;
+  models: (string | null)[];
+  firstTime: number | null;
+  lastTime: number;
+  firstUserText: string | null;
+  /** The id of the turn before `index` (null at 0): checked against what is stored before going on. */
+  lastId: string | null;
+  /** The thread's turns when that import ended. */
+  storedCount: number;
+};
+
+/**
+ * A resumed import: `from` is what the last import of the source saved, the stream then holds only
+ * the turns from each thread's checkpoint on. `saved` is filled with this import's checkpoint.
+ */
+export type StoreResume = { from?: ThreadCheckpoint[]; saved?: ThreadCheckpoint[] };
+
+/** What is stored is not what the checkpoint says (another import, a purge): the source must be read whole. */
+export class ResumeMismatch extends Error {}
+
 
 /**
  * Stores a source's turns as they stream in (a 200 MB session is never in memory at once), in one
@@ -41,14 +69,20 @@ const COUNTING_AHEAD = 8;
  * in batches with their o200k counts. The file's hash is recorded, and each thread notes it, so an
  * unchanged file is skipped next time (previousImport).
  */
-export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterable<StreamedTurn>, file: SourceFile): Promise<FileImportReport> {
+export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterable<StreamItem>, file: SourceFile, resume?: StoreResume): Promise<FileImportReport> {
   await db(); // migrated, connection prepared
   const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
   try {
     return await withImportWriter(serverSettings().databaseUrl, async (writer) => {
       const run = new TurnStreamImport(outline, file, writer, counter);
-      for await (const streamed of turns) await run.add(streamed);
-      return run.finish();
+      if (resume?.from) await run.resumeFrom(resume.from);
+      for await (const item of turns) {
+        if ("settled" in item) run.settle();
+        else await run.add(item);
+      }
+      const report = await run.finish();
+      if (resume) resume.saved = run.checkpoint();
+      return report;
     });
   } finally {
     await counter.close();
@@ -67,52 +101,13 @@ export async function storeParsedSource(parsed: ParsedSource, file: SourceFile):
   return storeTurnStream({ format, threads, skipped, warnings, ...(compactionRuns ? { compactionRuns } : {}) }, turns(), file);
 }
 
-/** Turns on their way to the database: written in batches while the other core counts the last ones. */
-class TurnBatches {
-  private rows: TurnInsertRow[] = [];
-  private chars = 0;
-  /** Batches written whose counts the other core is still working out, oldest first. */
-  private readonly counting: Promise<void>[] = [];
-
-  constructor(
-    private readonly writer: ImportWriter,
-    private readonly counter: BackgroundCounter,
-  ) {}
-
-  async add(row: TurnInsertRow): Promise<void> {
-    this.rows.push(row);
-    this.chars += row.content.length + (row.parts?.length ?? 0);
-    if (this.rows.length >= INSERT_BATCH || this.chars >= INSERT_BATCH_CHARS) await this.flush();
-  }
-
-  /** Writes what is batched and waits for every count: before turns are deleted, and at the end. */
-  async settle(): Promise<void> {
-    await this.flush();
-    while (this.counting.length > 0) await this.counting.shift();
-  }
-
-  private async flush(): Promise<void> {
-    if (this.rows.length === 0) return;
-    const rows = this.rows;
-    this.rows = [];
-    this.chars = 0;
-    const seqs = await this.writer.insertTurns(rows);
-    const counted = this.counter
-      .count(rows.map((row) => row.content))
-      .then((counts) => this.writer.insertTokenCounts(rows.map((row, i) => ({ turnSeq: seqs[i]!, threadId: row.threadId, tokenizer: this.counter.tokenizer, ...counts[i]! }))));
-    // Awaited by settle; when the import fails first, it ends against a closed connection, unheard.
-    counted.catch(() => {});
-    this.counting.push(counted);
-    while (this.counting.length >= COUNTING_AHEAD) await this.counting.shift();
-  }
-}
-
 /** Per-thread state while its turns stream in. */
 type ThreadProgress = {
   id: string;
   header: Omit<ImportedThread, "turns">;
-  /** Ids of the turns stored before this import, in order (empty for a new thread). */
+  /** Ids of the turns stored before this import, in order from `storedFrom` (empty for a new thread). */
   stored: string[];
+  storedFrom: number;
   existed: boolean;
   index: number;
   /** The first index whose stored turn was replaced, or null while the source matches what is stored. */
@@ -124,6 +119,8 @@ type ThreadProgress = {
   lastTime: number;
   /** The first user turn's text: the title when the source gives none. */
   firstUserText: string | null;
+  /** The id of the last turn taken. */
+  lastId: string | null;
 };
 
 /** One file's import inside its transaction: each thread's progress, and the turn batches. */
@@ -134,6 +131,8 @@ class TurnStreamImport {
   private readonly now = new Date();
   /** Per thread id: the tool calls whose results name a sub-agent (agentId -> call id), from this file's turns. */
   private readonly agentCalls = new Map<string, Map<string, string>>();
+  /** Each thread as it stood at the settled mark. */
+  private settled: ThreadCheckpoint[] = [];
 
   constructor(
     private readonly outline: SourceOutline,
@@ -156,9 +155,10 @@ class TurnStreamImport {
     state.models.push(row.modelName);
     if (turn.role === "user" && state.firstUserText === null) state.firstUserText = turn.content;
     this.noteAgentCalls(state.id, turn.parts);
+    state.lastId = row.id;
     const index = state.index++;
-    if (state.divergedAt === null && index < state.stored.length) {
-      if (state.stored[index] === row.id) return; // stored before, unchanged
+    if (state.divergedAt === null && index < storedCount(state)) {
+      if (state.stored[index - state.storedFrom] === row.id) return; // stored before, unchanged
       // The source changed before its end (a rewind, an edited export): rewrite from here.
       state.divergedAt = index;
       await this.batches.settle();
@@ -167,6 +167,60 @@ class TurnStreamImport {
     if (!state.existed && state.added === 0) await this.writer.createThread(this.threadRow(state));
     await this.batches.add(row);
     state.added += 1;
+  }
+
+  /** Notes where every thread stands: the settled mark. */
+  settle(): void {
+    this.settled = [...this.progress.values()].map((state) => ({
+      key: state.header.key,
+      index: state.index,
+      tokenEstimate: state.tokenEstimate,
+      models: [...state.models],
+      firstTime: state.firstTime,
+      lastTime: state.lastTime,
+      firstUserText: state.firstUserText,
+      lastId: state.lastId,
+      storedCount: 0,
+    }));
+  }
+
+  /** The settled mark's checkpoint, with each thread's turns at the end. */
+  checkpoint(): ThreadCheckpoint[] {
+    const final = new Map([...this.progress.values()].map((state) => [state.header.key, state.index]));
+    return this.settled.map((thread) => ({ ...thread, storedCount: final.get(thread.key) ?? thread.index }));
+  }
+
+  /**
+   * Takes up each thread where the last import's checkpoint left it, after checking that what is
+   * stored is what that import left (the turn before the checkpoint and the count).
+   */
+  async resumeFrom(checkpoint: readonly ThreadCheckpoint[]): Promise<void> {
+    for (const thread of checkpoint) {
+      const threadIndex = this.outline.threads.findIndex((header) => header.key === thread.key);
+      if (threadIndex === -1) throw new ResumeMismatch(`thread ${thread.key} is not in the source any more`);
+      const id = this.idOf.get(thread.key)!;
+      const from = Math.max(0, thread.index - 1);
+      const ids = await this.writer.storedTurnIds(id, from);
+      if (ids === null || from + ids.length !== thread.storedCount || (thread.index > 0 && ids[0] !== thread.lastId)) {
+        throw new ResumeMismatch(`thread ${thread.key} is not stored as the last import left it`);
+      }
+      this.progress.set(threadIndex, {
+        id,
+        header: this.outline.threads[threadIndex]!,
+        stored: ids.slice(thread.index - from),
+        storedFrom: thread.index,
+        existed: true,
+        index: thread.index,
+        divergedAt: null,
+        added: 0,
+        tokenEstimate: thread.tokenEstimate,
+        models: [...thread.models],
+        firstTime: thread.firstTime,
+        lastTime: thread.lastTime,
+        firstUserText: thread.firstUserText,
+        lastId: thread.lastId,
+      });
+    }
   }
 
   /** Writes what is left, brings every thread's row up to date, records the file; answers the report. */
@@ -272,7 +326,7 @@ class TurnStreamImport {
 
   /** Truncates a thread that is shorter now and writes its row; answers what the import did to it. */
   private async finishThread(state: ThreadProgress, warnings: string[]): Promise<ThreadImportResult> {
-    const shorter = state.divergedAt === null && state.index < state.stored.length;
+    const shorter = state.divergedAt === null && state.index < storedCount(state);
     if (shorter) await this.writer.deleteTurnsFrom(state.id, state.index);
     if (state.divergedAt !== null || shorter) {
       warnings.push(`${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`);
@@ -297,6 +351,7 @@ class TurnStreamImport {
       id,
       header,
       stored: storedIds ?? [],
+      storedFrom: 0,
       existed: storedIds !== null,
       index: 0,
       divergedAt: null,
@@ -306,6 +361,7 @@ class TurnStreamImport {
       firstTime: null,
       lastTime: 0,
       firstUserText: null,
+      lastId: null,
     };
     this.progress.set(threadIndex, state);
     return state;
@@ -357,11 +413,17 @@ function linkedMetadata(text: string | null, calls: ReadonlyMap<string, string>)
 }
 
 /** What the import did to a thread, from its progress once every turn is in. */
+/** How many turns the thread had before this import. */
+function storedCount(state: ThreadProgress): number {
+  return state.storedFrom + state.stored.length;
+}
+
 function threadResult(state: ThreadProgress, title: string | null): ThreadImportResult {
   const base = { id: state.id, title, turnsAdded: state.added, turnsRemoved: 0, identity: state.header.identity ?? "source" };
   if (!state.existed) return { ...base, change: "created" };
-  if (state.divergedAt !== null) return { ...base, change: "rewritten", fromTurn: state.divergedAt + 1, turnsRemoved: state.stored.length - state.divergedAt };
-  if (state.index < state.stored.length) return { ...base, change: "truncated", fromTurn: state.index + 1, turnsRemoved: state.stored.length - state.index };
+  const stored = storedCount(state);
+  if (state.divergedAt !== null) return { ...base, change: "rewritten", fromTurn: state.divergedAt + 1, turnsRemoved: stored - state.divergedAt };
+  if (state.index < stored) return { ...base, change: "truncated", fromTurn: state.index + 1, turnsRemoved: stored - state.index };
   return { ...base, change: state.added > 0 ? "appended" : "unchanged" };
 }
 

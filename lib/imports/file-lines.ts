@@ -39,30 +39,65 @@ export async function sourceBytes(path: string): Promise<SourceBytes> {
   return { chunks: () => createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer> };
 }
 
-/** The lines of a source, numbered from 1. UTF-8; a trailing "\r" is dropped. */
-export async function* sourceLines(source: SourceBytes): AsyncGenerator<NumberedLine> {
-  let carry: Buffer[] = [];
-  let line = 0;
-  const text = (bytes: Buffer) => {
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-    return bytes.toString("utf8", 0, end);
-  };
-  for await (const chunk of source.chunks()) {
-    let start = 0;
-    for (let at = chunk.indexOf(NEWLINE, start); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
-      const piece = chunk.subarray(start, at);
-      const bytes = carry.length > 0 ? Buffer.concat([...carry, piece]) : piece;
-      carry = [];
-      line += 1;
-      yield { text: text(bytes), line };
-      start = at + 1;
+/**
+ * The complete lines of a source (each ended by "\n"), numbered from `first`. UTF-8; a trailing
+ * "\r" is dropped. What follows the last "\n" is not a line yet (a live session's line being
+ * written): once `lines` has been read through, `tail` holds it and `count` the lines read. Each
+ * call of `lines` reads the source again; `taken`, when given, is handed every complete line's
+ * bytes, line end included, in order.
+ */
+export class LineReader {
+  tail: Buffer = Buffer.alloc(0);
+  count = 0;
+
+  constructor(
+    private readonly source: SourceBytes,
+    private readonly first = 1,
+  ) {}
+
+  async *lines(taken?: { update(bytes: Buffer): void }): AsyncGenerator<NumberedLine> {
+    let carry: Buffer[] = [];
+    let line = this.first - 1;
+    for await (const chunk of this.source.chunks()) {
+      let start = 0;
+      for (let at = chunk.indexOf(NEWLINE, start); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
+        const piece = chunk.subarray(start, at);
+        const bytes = carry.length > 0 ? Buffer.concat([...carry, piece]) : piece;
+        carry = [];
+        line += 1;
+        if (taken) {
+          taken.update(bytes);
+          taken.update(LINE_END);
+        }
+        yield { text: lineText(bytes), line };
+        start = at + 1;
+      }
+      if (start < chunk.length) carry.push(chunk.subarray(start));
     }
-    if (start < chunk.length) carry.push(chunk.subarray(start));
+    this.tail = Buffer.concat(carry);
+    this.count = line - this.first + 1;
   }
-  if (carry.length > 0) {
-    line += 1;
-    yield { text: text(Buffer.concat(carry)), line };
+
+  /** The tail as a line, numbered after the complete ones; null when it is blank. */
+  tailLine(): NumberedLine | null {
+    const text = lineText(this.tail);
+    return text.trim() ? { text, line: this.first + this.count } : null;
   }
+}
+
+const LINE_END = Buffer.from([NEWLINE]);
+
+function lineText(bytes: Buffer): string {
+  const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+  return bytes.toString("utf8", 0, end);
+}
+
+/** Every line of a source, the unfinished last one too, numbered from 1. */
+export async function* sourceLines(source: SourceBytes): AsyncGenerator<NumberedLine> {
+  const reader = new LineReader(source);
+  yield* reader.lines();
+  const tail = reader.tailLine();
+  if (tail) yield tail;
 }
 
 /** The source's SHA-256 (hex) and size, in one pass. */

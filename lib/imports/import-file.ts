@@ -2,14 +2,16 @@ import "server-only";
 // The service that stores imports: reads a file or folder, asks lib/importers (pure parsers) what it
 // holds and writes that through lib/db.
 import { createHash, randomUUID } from "node:crypto";
+import { stat } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { previousImport, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
-import { storeParsedSource, storeTurnStream } from "@/lib/db/turn-stream-import";
+import { storeParsedSource } from "@/lib/db/turn-stream-import";
 import { importDocuments } from "@/lib/db/transfer";
 import { issuesOf } from "@/lib/domain/parse";
-import { claudeCodeTurns, looksLikeClaudeCode, planClaudeCodeSession } from "@/lib/importers/claude-code";
-import { firstNonBlankLine, sourceBytes, sourceDigest, sourceLines, sourceText } from "./file-lines";
+import { looksLikeClaudeCode } from "@/lib/importers/claude-code";
+import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
+import { firstNonBlankLine, sourceBytes, sourceDigest, sourceText } from "./file-lines";
 import { detectFormat, parseDetected, type ImportFormat } from "@/lib/importers";
 import { ImportFormatError, type ParsedSource } from "@/lib/importers/types";
 
@@ -18,7 +20,18 @@ import { ImportFormatError, type ParsedSource } from "@/lib/importers/types";
  * identity would be its file name (a format without ids) is then a new thread every time, never
  * merged into an earlier nameless upload.
  */
-export type ImportOptions = { nameless?: boolean };
+export type ImportOptions = {
+  nameless?: boolean;
+  /**
+   * The file is followed (lib/sources): a Claude Code session written to within the last hour is
+   * taken to be live, and what its import learnt is kept so that the next import of the grown file
+   * reads only the lines appended since (lib/imports/claude-code-session.ts).
+   */
+  follow?: boolean;
+};
+
+/** A followed session last written this long ago or less is taken to be live. */
+const LIVE_WITHIN_MS = 60 * 60 * 1000;
 
 /**
  * Imports one file of any supported format: skipped when the same content was imported before
@@ -40,15 +53,18 @@ export async function importFile(name: string, text: string, format?: ImportForm
  */
 export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   return reportFailures(name, format, async () => {
+    if (options.follow && (format === undefined || format === "claude-code")) {
+      const resumed = await resumeClaudeCodeSession(path, name);
+      if (resumed) return resumed;
+    }
+    const info = options.follow ? await stat(path) : null;
     const source = await sourceBytes(path);
     const file: SourceFile = { name, ...(await sourceDigest(source)) };
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
     if ((format === undefined || format === "claude-code") && /\.jsonl$/i.test(name) && (format === "claude-code" || isClaudeCodeLine(await firstNonBlankLine(source), name))) {
-      const supply = () => sourceLines(source);
-      const plan = await planClaudeCodeSession(supply, { name });
-      const outline = { format: "claude-code" as const, threads: plan.threads.map((p) => p.thread), skipped: plan.skipped, warnings: plan.warnings, compactionRuns: plan.compactionRuns };
-      return storeTurnStream(outline, claudeCodeTurns(supply, plan), file);
+      const live = info && Date.now() - info.mtimeMs < LIVE_WITHIN_MS ? { path, dev: info.dev, ino: info.ino } : null;
+      return importClaudeCodeSession(source, file, live);
     }
     return importText(file, await sourceText(source), format, options);
   });

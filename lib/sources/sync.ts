@@ -79,7 +79,7 @@ type KnownFile = { size: number; mtimeMs: number; failure?: string };
 const dbLeases: JobLeases = { claim: claimJobLease, renew: renewJobLease, release: releaseJobLease };
 
 export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
-  const importFile = options.importFile ?? ((path: string) => importPath(path));
+  const importFile = options.importFile ?? ((path: string) => importPath(path, path, undefined, { follow: true }));
   const setting = options.setting ?? (() => serverSettings().sources);
   const leases = options.leases ?? dbLeases;
   const now = options.now ?? (() => new Date());

@@ -16,8 +16,9 @@
 // (GET /api/threads/:id/context over chains of 1,000 and 10,000 turns: cold first request, then
 // warm), append, compaction (extractive previews and full/window plans), linear-count (10 MB runs
 // of one character, CJK and emoji counted by every engine, then posted while the list is read),
-// tokenizers (no server: one fresh child process per tokenizer, on a few MB of mixed text) and
-// import (the import CLI in a child process, on its own database).
+// tokenizers (no server: one fresh child process per tokenizer, on a few MB of mixed text),
+// import (the import CLI in a child process, on its own database), sources (a followed folder) and
+// follow (a followed 20 MB session growing an exchange at a time).
 //
 // Layout: config.ts (knobs, targets), generate.ts and fill.ts (the deterministic fill), store.ts
 // (what is asked of the database), server.ts (next start and HTTP), measure.ts, section.ts (what a
@@ -43,6 +44,7 @@ import { sectionCompaction } from "./sections/compaction";
 import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
+import { sectionFollow } from "./sections/follow";
 import { sectionSources } from "./sections/sources";
 import { TOKENIZER_CHILD, sectionTokenizers, tokenizerChild } from "./sections/tokenizers";
 import { killServer, startServer } from "./server";
@@ -64,6 +66,8 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "import", run: sectionImport },
   // In this process on the server's database (the server does not follow folders in the bench).
   { name: "sources", run: sectionSources },
+  // In this process too: a followed session that grows, imported from where the last import stopped.
+  { name: "follow", run: sectionFollow },
 ];
 
 

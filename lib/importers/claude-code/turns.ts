@@ -1,8 +1,8 @@
 // The second pass: the planned threads' entries to turns, streamed.
 import type { JsonValue, TurnPart } from "@/lib/domain/types";
-import { isObject, type ImportedTurn } from "../types";
+import { isObject, type ImportedTurn, type NumberedLine } from "../types";
 import { classify, messageOf, parseLine, timeOf, userText } from "./entries";
-import { LineSupply, Plan } from "./shapes";
+import { LineSupply, Plan, ThreadTurn } from "./shapes";
 import { agentReport, latestUsage, responseKey, usageOf } from "./usage";
 
 // --- second pass: entries to turns -------------------------------------------------------------
@@ -38,40 +38,48 @@ type OpenTurn = { turn: ImportedTurn; messageId: string | null; texts: string[] 
 /** An assistant turn still taking blocks, and the tool results that arrived since. */
 type Pending = { assistant: OpenTurn; after: ImportedTurn[] };
 
+export type TurnReader = {
+  add(line: NumberedLine): ThreadTurn[];
+  end(): ThreadTurn[];
+  replan(plan: Plan): void;
+};
+
 /**
  * Second pass: the planned threads' turns, in file order per thread. 2.x writes each content
  * block of one API message on its own line, and with parallel tool calls a tool's result can come
  * before the message's next block: all blocks of one message make one assistant turn, followed by
  * the results that arrived meanwhile. Usage counts once per message id and request id.
+ *
+ * A reader is a fold, like the planner: `add` takes lines in order and answers the turns they
+ * complete, `end` the turns still open. A followed session that grew goes on from where it was
+ * (`replan` with the plan of the grown file, when it kept every earlier line where it was).
  */
-export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGenerator<{ threadIndex: number; turn: ImportedTurn }> {
-  const threadOfLine = new Map<number, number>();
-  plan.threads.forEach((p, index) => {
-    for (const line of p.lines) threadOfLine.set(line, index);
-  });
+export function claudeCodeTurnReader(plan: Plan): TurnReader {
+  let threadOfLine = linesToThreads(plan);
   const pending = new Map<number, Pending>();
   const countedUsage = new Set<string>();
   const pendingSummary = new Map<number, ImportedTurn>(); // thread -> compaction turn waiting for its summary
 
-  const flush = function* (threadIndex: number): Generator<{ threadIndex: number; turn: ImportedTurn }> {
+  const flush = (threadIndex: number, out: ThreadTurn[]): void => {
     const current = pending.get(threadIndex);
     if (!current) return;
     pending.delete(threadIndex);
     current.assistant.turn.content = current.assistant.texts.join("\n\n");
-    yield { threadIndex, turn: current.assistant.turn };
-    for (const turn of current.after) yield { threadIndex, turn };
+    out.push({ threadIndex, turn: current.assistant.turn });
+    for (const turn of current.after) out.push({ threadIndex, turn });
   };
 
-  for await (const { text, line } of supply()) {
+  function add({ text, line }: NumberedLine): ThreadTurn[] {
+    const out: ThreadTurn[] = [];
     const threadIndex = threadOfLine.get(line);
-    if (threadIndex === undefined) continue;
+    if (threadIndex === undefined) return out;
     let entry: Record<string, JsonValue>;
     try {
       const parsed = parseLine(text);
-      if (!isObject(parsed)) continue;
+      if (!isObject(parsed)) return out;
       entry = parsed;
     } catch {
-      continue; // reported by the first pass
+      return out; // reported by the first pass
     }
     const kind = classify(entry);
     const message = messageOf(entry);
@@ -83,7 +91,7 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       const current = pending.get(threadIndex);
       let target = current && current.assistant.messageId !== null && current.assistant.messageId === messageId ? current.assistant : null;
       if (!target) {
-        yield* flush(threadIndex);
+        flush(threadIndex, out);
         const model = typeof message.model === "string" ? message.model : null;
         const synthetic = model === "<synthetic>";
         const usageKey = responseKey(message, entry, key);
@@ -118,7 +126,7 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       const content = message.content;
       const blocks = typeof content === "string" ? [{ type: "text", text: content } as Record<string, JsonValue>] : Array.isArray(content) ? content : [];
       for (const block of blocks) {
-        if (!isObject(block)) continue;
+        if (!isObject(block)) return out;
         if (block.type === "text" && typeof block.text === "string") {
           target.turn.parts!.push({ type: "text", text: block.text });
           target.texts.push(block.text);
@@ -135,10 +143,10 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
           target.texts.push("[image]");
         }
       }
-      continue;
+      return out;
     }
 
-    if (kind !== "tool-result") yield* flush(threadIndex);
+    if (kind !== "tool-result") flush(threadIndex, out);
     if (kind === "compact-boundary") {
       const meta = isObject(entry.compactMetadata) ? entry.compactMetadata : {};
       const turn: ImportedTurn = {
@@ -156,7 +164,7 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       };
       pendingSummary.set(threadIndex, turn);
       // Held until the summary entry arrives (next line as a rule), so the marker carries it.
-      continue;
+      return out;
     }
     const waiting = pendingSummary.get(threadIndex);
     if (waiting) {
@@ -164,15 +172,15 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       if (kind === "compact-summary" && message) {
         waiting.content = userText(message.content);
         waiting.metadata = { ...waiting.metadata, summaryUuid: key };
-        yield { threadIndex, turn: waiting };
-        continue;
+        out.push({ threadIndex, turn: waiting });
+        return out;
       }
-      yield { threadIndex, turn: waiting };
+      out.push({ threadIndex, turn: waiting });
     }
     if (kind === "compact-summary" && message) {
       // A summary without its boundary (cut from the file): still a compaction marker.
-      yield { threadIndex, turn: { key, role: "system", content: userText(message.content), timestamp, compaction: { trigger: null, tokensBefore: null, tokensAfter: null } } };
-      continue;
+      out.push({ threadIndex, turn: { key, role: "system", content: userText(message.content), timestamp, compaction: { trigger: null, tokensBefore: null, tokensAfter: null } } });
+      return out;
     }
     if (kind === "tool-result" && message && Array.isArray(message.content)) {
       const parts: TurnPart[] = [];
@@ -181,7 +189,7 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       const agentId = toolUseResult && typeof toolUseResult.agentId === "string" ? toolUseResult.agentId : null;
       const reported = agentId ? agentReport(toolUseResult) : null;
       for (const block of message.content) {
-        if (!isObject(block)) continue;
+        if (!isObject(block)) return out;
         if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
           const resultText = toolResultText(block.content);
           parts.push({
@@ -204,22 +212,22 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
       const turn: ImportedTurn = { key, role: "tool", content: texts.join("\n\n"), parts, timestamp };
       const current = pending.get(threadIndex);
       if (current) current.after.push(turn);
-      else yield { threadIndex, turn };
-      continue;
+      else out.push({ threadIndex, turn });
+      return out;
     }
     if ((kind === "prompt" || kind === "user" || kind === "meta") && message) {
       const content = message.content;
       const parts: TurnPart[] = [];
       if (Array.isArray(content)) {
         for (const block of content) {
-          if (!isObject(block)) continue;
+          if (!isObject(block)) return out;
           if (block.type === "text" && typeof block.text === "string") parts.push({ type: "text", text: block.text });
           else if (block.type === "image") parts.push(imagePart(block));
         }
       }
       const images = parts.filter((p) => p.type === "image").length;
       const textContent = userText(content) + (images > 0 ? `${userText(content) ? "\n\n" : ""}${"[image]\n".repeat(images).trim()}` : "");
-      yield {
+      out.push({
         threadIndex,
         turn: {
           key,
@@ -229,14 +237,50 @@ export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGen
           timestamp,
           ...(kind === "user" ? { metadata: { command: true } } : kind === "meta" ? { metadata: { meta: true } } : {}),
         },
-      };
-      continue;
+      });
+      return out;
     }
     if (kind === "system") {
       const content = typeof entry.content === "string" ? entry.content : String(entry.subtype ?? "system");
-      yield { threadIndex, turn: { key, role: "system", content, timestamp, metadata: { subtype: String(entry.subtype ?? "") } } };
+      out.push({ threadIndex, turn: { key, role: "system", content, timestamp, metadata: { subtype: String(entry.subtype ?? "") } } });
     }
+      return out;
   }
-  for (const threadIndex of [...pending.keys()]) yield* flush(threadIndex);
-  for (const [threadIndex, turn] of pendingSummary) yield { threadIndex, turn };
+
+  /**
+   * The turns still open at the end of the lines added so far (an assistant message that may take
+   * more blocks, the results that came meanwhile, a compaction waiting for its summary), as copies:
+   * more lines may still change them.
+   */
+  function end(): ThreadTurn[] {
+    const out: ThreadTurn[] = [];
+    for (const [threadIndex, { assistant, after }] of pending) {
+      out.push({ threadIndex, turn: { ...assistant.turn, parts: [...(assistant.turn.parts ?? [])], content: assistant.texts.join("\n\n") } });
+      for (const turn of after) out.push({ threadIndex, turn });
+    }
+    for (const [threadIndex, turn] of pendingSummary) out.push({ threadIndex, turn: { ...turn } });
+    return out;
+  }
+
+  return {
+    add,
+    end,
+    replan(next: Plan) {
+      threadOfLine = linesToThreads(next);
+    },
+  };
+}
+
+export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGenerator<ThreadTurn> {
+  const reader = claudeCodeTurnReader(plan);
+  for await (const line of supply()) yield* reader.add(line);
+  yield* reader.end();
+}
+
+function linesToThreads(plan: Plan): Map<number, number> {
+  const threadOfLine = new Map<number, number>();
+  plan.threads.forEach((p, index) => {
+    for (const line of p.lines) threadOfLine.set(line, index);
+  });
+  return threadOfLine;
 }
