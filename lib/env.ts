@@ -28,6 +28,8 @@ export type ServerSettings = {
   requestGuard: RequestGuardConfig;
   /** The folders whose transcripts are imported as they appear (THREADLINE_SOURCES); see lib/sources. */
   sources: SourcesSetting;
+  /** THREADLINE_SOURCES_POLL=1: followed folders are polled (a stat-only walk every 2 s) instead of watched. */
+  sourcesPoll: boolean;
 };
 
 let cached: ServerSettings | undefined;
@@ -44,6 +46,7 @@ export function serverSettings(): ServerSettings {
     requestGuard: requestGuardSettings(),
     // os.homedir() reads HOME, so tests (and the e2e server) can point it at a folder of their own.
     sources: parseSourcesSetting(process.env.THREADLINE_SOURCES, { home: os.homedir(), postgres: !databaseUrl.startsWith("file:") }),
+    sourcesPoll: /^(1|true|yes|on)$/i.test(process.env.THREADLINE_SOURCES_POLL?.trim() ?? ""),
   };
   for (const warning of settings.sources.warnings) console.warn(`[threadline] ${warning}`);
   for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes]) {

@@ -77,8 +77,18 @@ function FolderCard({ folder }: Readonly<{ folder: SourceFolderStatus }>) {
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-sm break-all">{folder.path}</span>
         <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATE_STYLE[folder.state]}`}>{STATE_LABEL[folder.state]}</span>
+        {folder.watchMode === "polling" && (
+          <span className="rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800" data-testid="source-polling">
+            polled
+          </span>
+        )}
       </div>
       {folder.error && <p className="mt-1 text-sm text-red-700">{folder.error}</p>}
+      {folder.watchNote && (
+        <p className="mt-1 text-sm text-zinc-600" data-testid="source-watch-note">
+          {folder.watchNote}
+        </p>
+      )}
       {folder.state === "missing" ? (
         <p className="mt-1 text-sm text-zinc-600">The folder does not exist; each sync looks for it again.</p>
       ) : (

@@ -69,7 +69,7 @@ export function normalizePath(absolute: string): string {
  * - `found`: the folder exists and has not been synced yet (or is idle after a sync).
  * - `missing`: it does not exist (yet); it is looked for again at the next sync.
  * - `syncing`: a sync is walking it now.
- * - `watching`: synced, and changes are picked up as they happen.
+ * - `watching`: synced, and changes are picked up as they happen (`watchMode` says how).
  * - `error`: it could not be read (`error` says why).
  */
 export type SourceFolderState = "found" | "missing" | "syncing" | "watching" | "error";
@@ -89,7 +89,17 @@ export type SourceFolderStatus = {
   /** ISO times: when the last sync of this folder ended, and when one last imported something. */
   lastSyncAt: string | null;
   lastChangeAt: string | null;
+  /**
+   * How changes are heard while the folder is followed: `events` from the system (inotify), or
+   * `polling`, a walk that compares sizes and times every 2 s (a network file system, a watch that
+   * could not be set up, or THREADLINE_SOURCES_POLL=1; `watchNote` says which). Null when the
+   * folder is not followed between syncs (missing, unreadable, or no watching asked for).
+   */
+  watchMode: SourceWatchMode | null;
+  watchNote: string | null;
 };
+
+export type SourceWatchMode = "events" | "polling";
 
 export type SourcesStatus = {
   origin: SourcesOrigin;
@@ -104,5 +114,5 @@ export type SourcesStatus = {
 export const MAX_LISTED_FAILURES = 100;
 
 export function emptyFolderStatus(path: string): SourceFolderStatus {
-  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], lastSyncAt: null, lastChangeAt: null };
+  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
 }

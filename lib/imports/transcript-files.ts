@@ -3,8 +3,8 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { isTranscriptPath } from "@/lib/importers";
 
-/** A transcript file found by a walk, with what it looked like then. */
-export type TranscriptFile = { path: string; size: number; mtimeMs: number };
+/** A transcript file found by a walk, with what it looked like then (ctime moves on a chmod too, where mtime does not). */
+export type TranscriptFile = { path: string; size: number; mtimeMs: number; ctimeMs: number };
 
 /** Something a walk could not read (a folder or file it then left out), and why. */
 export type WalkProblem = { path: string; reason: string };
@@ -21,7 +21,7 @@ const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 export async function* transcriptFiles(entry: string, onProblem?: (problem: WalkProblem) => void): AsyncGenerator<TranscriptFile> {
   const top = await stat(entry);
   if (!top.isDirectory()) {
-    yield { path: entry, size: top.size, mtimeMs: top.mtimeMs };
+    yield { path: entry, size: top.size, mtimeMs: top.mtimeMs, ctimeMs: top.ctimeMs };
     return;
   }
   const visited = new Set<string>();
@@ -63,7 +63,7 @@ export async function* transcriptFiles(entry: string, onProblem?: (problem: Walk
       }
       const { child, stat: childStat } = found;
       if (childStat.isDirectory()) yield* walk(child, childStat);
-      else if (childStat.isFile() && isTranscriptPath(child)) yield { path: child, size: childStat.size, mtimeMs: childStat.mtimeMs };
+      else if (childStat.isFile() && isTranscriptPath(child)) yield { path: child, size: childStat.size, mtimeMs: childStat.mtimeMs, ctimeMs: childStat.ctimeMs };
     }
   }
   yield* walk(entry, top);

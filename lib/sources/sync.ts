@@ -1,22 +1,22 @@
 import "server-only";
-// Follows the folders THREADLINE_SOURCES names (by default the agents' own folders): each sync
-// walks them for transcript files and imports what is new or changed, as `npm run import` would.
+// Follows the folders THREADLINE_SOURCES names (by default the agents' own folders): a full sync
+// walks them for transcript files and imports what is new or changed, as `npm run import` would;
+// between full syncs each folder is followed (./follow.ts: change events, or a poll) and only the
+// paths that changed are looked at again.
 import { randomUUID } from "node:crypto";
-import { statSync, watch, type FSWatcher } from "node:fs";
+import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
-import { forgetSourceFiles, saveSourceFiles, sourceFilesUnder, type SourceFileRow } from "@/lib/db/source-files";
 import type { FileImportReport } from "@/lib/db/imports";
-import {
-  emptyFolderStatus,
-  MAX_LISTED_FAILURES,
-  type SourceFolderStatus,
-  type SourcesSetting,
-  type SourcesStatus,
-} from "@/lib/domain/sources";
+import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources";
 import { serverSettings } from "@/lib/env";
+import { isTranscriptPath } from "@/lib/importers";
 import { importPath } from "@/lib/imports/import-file";
-import { describeFsError, transcriptFiles } from "@/lib/imports/transcript-files";
+import { describeFsError, transcriptFiles, type TranscriptFile } from "@/lib/imports/transcript-files";
+import { dbFiles, knownFiles, type FileMemory, type KnownFilesStore } from "./known-files";
+import { followFolder, type FolderFollower, type FollowMode } from "./follow";
+import { countFolder, countOne, isGone, newFolderBook, stampOf, within, type FolderBook } from "./folder-book";
+import type { TreeWatch, TreeWatchOptions } from "./watch";
 
 /** The lease that lets one instance at a time sync on a shared database. */
 export const SOURCES_LEASE = "sources";
@@ -38,72 +38,87 @@ export type SourceSyncOptions = {
   now?: () => Date;
   log?: (line: string) => void;
   /**
-   * Watch each synced folder (fs.watch, recursive) and sync again shortly after something in it
-   * changes. On in the server; tests that want it turn it on and call close().
+   * Follow each synced folder between syncs (change events, or a poll) and import what changes
+   * shortly after it changed. On in the server; tests that want it turn it on and call close().
    */
   watch?: boolean;
+  /** Poll instead of watching (serverSettings().sourcesPoll, THREADLINE_SOURCES_POLL). */
+  poll?: () => boolean;
+  /** How often a polled folder is walked (POLL_MS) and every followed folder checked whole (RESYNC_MS). */
+  pollMs?: number;
+  resyncMs?: number;
+  /** Tests hand in a tree watch that fails (./watch.ts watchTree). */
+  watchTree?: (root: string, options: TreeWatchOptions) => Promise<TreeWatch>;
   /** Where what a sync learnt of each file is kept across restarts (lib/db/source-files). */
   files?: KnownFilesStore;
 };
 
-export type KnownFilesStore = {
-  under(folder: string): Promise<SourceFileRow[]>;
-  save(rows: SourceFileRow[]): Promise<void>;
-  forget(paths: string[]): Promise<void>;
-};
-
-const dbFiles: KnownFilesStore = { under: sourceFilesUnder, save: saveSourceFiles, forget: forgetSourceFiles };
-
 /** Remembered files are written in batches of this many while a folder syncs. */
 const SAVE_EVERY = 200;
+
+export type { KnownFilesStore };
 
 export type SourceSync = {
   /** The status now: folders, their states and the last sync's counts. A copy, safe to send. */
   status(): SourcesStatus;
-  /** Syncs every folder once; while one sync runs, another call joins it. */
+  /** Syncs every folder once, whole; while one full sync runs, another call joins it. */
   sync(): Promise<SourcesStatus>;
   /** Starts a sync in the background (or joins the running one) and answers the status at once. */
   start(): SourcesStatus;
-  /** Stops watching (the folders stay as they are). */
+  /** Stops following (the folders stay as they are). */
   close(): void;
 };
 
-/** How long after the last change in a watched folder the next sync starts: a session being written changes many times a second. */
+/** How long after the last change in a followed folder the changed files are synced: a session being written changes many times a second. */
 export const WATCH_DEBOUNCE_MS = 300;
-/** The longest a stream of changes postpones the sync. */
+/** The longest a stream of changes postpones that sync. */
 export const WATCH_MAX_WAIT_MS = 1000;
-
-/** What a file looked like when it was last imported (or failed to parse): unchanged size and mtime mean it is skipped unread. */
-type KnownFile = { size: number; mtimeMs: number; failure?: string };
+/**
+ * Every followed folder is walked (stat only) this often and compared with what the last syncs
+ * found, in case an event was missed; a followed folder that is missing or was made meanwhile is
+ * looked for then too.
+ */
+export const RESYNC_MS = 60_000;
 
 const dbLeases: JobLeases = { claim: claimJobLease, renew: renewJobLease, release: releaseJobLease };
 
 export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   const importFile = options.importFile ?? ((path: string) => importPath(path, path, undefined, { follow: true }));
   const setting = options.setting ?? (() => serverSettings().sources);
+  const forcePoll = options.poll ?? (() => serverSettings().sourcesPoll);
   const leases = options.leases ?? dbLeases;
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.log(`[threadline] ${line}`));
   const owner = randomUUID();
-  const files = options.files ?? dbFiles;
-  const known = new Map<string, KnownFile>();
-  /** Folders whose remembered files were read from the store in this process. */
-  const loaded = new Set<string>();
+  const known = knownFiles(options.files ?? dbFiles, log);
+  /** What the last syncs found in each followed folder (the status counts come from it). */
+  const books = new Map<string, FolderBook>();
   let folders = new Map<string, SourceFolderStatus>();
   let origin: SourcesStatus["origin"] | null = null;
   let heldElsewhere = false;
-  let running: Promise<SourcesStatus> | null = null;
-  const watchers = new Map<string, FSWatcher>();
+  let syncs = 0;
+  /** Every sync, full or of changed paths, runs after the one before (jobs), one at a time. */
+  let jobs: Promise<unknown> = Promise.resolve();
+  /** The full sync asked for (waiting or running): another request joins it. */
+  let full: Promise<SourcesStatus> | null = null;
+  const followers = new Map<string, FolderFollower>();
+  /** Paths changed since the last sync of changed paths, and the wait before it. */
+  const changedPaths = new Set<string>();
   let debounce: NodeJS.Timeout | null = null;
   let pendingSince = 0;
-  /** A change arrived while a sync ran (which may have passed the file already): sync once more after it. */
-  let changedDuringSync = false;
+  let flushWaiting = false;
+  let resync: NodeJS.Timeout | null = null;
+  let closed = false;
 
-  function changed(): void {
-    if (running) {
-      changedDuringSync = true;
-      return;
-    }
+  function exclusive<T>(job: () => Promise<T>): Promise<T> {
+    const result = jobs.then(job);
+    jobs = result.catch(() => undefined);
+    return result;
+  }
+
+  function changed(path: string): void {
+    if (closed) return;
+    changedPaths.add(path);
     const at = Date.now();
     if (debounce) {
       // A file written without pause (a live session) must not postpone the sync for ever.
@@ -112,72 +127,112 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     } else pendingSince = at;
     debounce = setTimeout(() => {
       debounce = null;
-      void sync();
+      flush();
     }, WATCH_DEBOUNCE_MS);
     debounce.unref();
   }
 
-  /** Watches a synced folder, once; a watcher that fails is closed, and the next sync starts another. */
-  function follow(folder: SourceFolderStatus): void {
-    if (!options.watch || folder.state !== "found") return;
-    if (!watchers.has(folder.path)) {
-      try {
-        const watcher = watch(folder.path, { recursive: true, persistent: false }, changed);
-        watcher.on("error", (error) => {
-          watcher.close();
-          watchers.delete(folder.path);
-          Object.assign(folder, { state: exists(folder.path) ? "error" : "missing", error: exists(folder.path) ? `watching stopped: ${describeFsError(error)}` : null });
-          changed();
-        });
-        watchers.set(folder.path, watcher);
-      } catch (error) {
-        folder.error = `cannot watch it (${describeFsError(error)}): changes are picked up by the next sync`;
-        return;
-      }
-    }
-    folder.state = "watching";
+  /** Syncs the changed paths after the running sync; paths that change until it starts go with it. */
+  function flush(): void {
+    if (flushWaiting || changedPaths.size === 0) return;
+    flushWaiting = true;
+    void exclusive(async () => {
+      flushWaiting = false;
+      const paths = [...changedPaths].sort();
+      changedPaths.clear();
+      await syncChanged(paths);
+    }).catch((error: unknown) => log(`sources: sync of changed files failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
-  function unfollowOthers(paths: string[]): void {
-    for (const [path, watcher] of watchers) {
-      if (paths.includes(path)) continue;
-      watcher.close();
-      watchers.delete(path);
-    }
+  function applyMode(path: string, mode: FollowMode | null): void {
+    const folder = folders.get(path);
+    if (folder) Object.assign(folder, { watchMode: mode?.mode ?? null, watchNote: mode?.note ?? null });
+  }
+
+  /** Follows a folder that exists, once: before its walk, so that what changes meanwhile is heard. */
+  async function follow(folder: SourceFolderStatus): Promise<void> {
+    if (!options.watch || closed || followers.has(folder.path) || !exists(folder.path)) return;
+    const path = folder.path;
+    const follower = await followFolder(path, {
+      wanted: isTranscriptPath,
+      onChange: changed,
+      onPoll: () => scan(path, false),
+      onModeChange: (mode) => {
+        applyMode(path, mode);
+        changed(path); // events may have been missed before the watch failed: the whole folder is compared
+      },
+      forcePoll: forcePoll(),
+      pollMs: options.pollMs,
+      watch: options.watchTree,
+    });
+    if (closed) follower.close();
+    else followers.set(path, follower);
+  }
+
+  function unfollow(path: string): void {
+    followers.get(path)?.close();
+    followers.delete(path);
+    books.delete(path);
+    applyMode(path, null);
   }
 
   /** The folders to follow now: the default ones only when they exist (a folder made later is picked up by the next sync). */
   function followed(current: SourcesSetting): string[] {
     if (current.origin !== "default") return current.folders;
-    return current.folders.filter((folder) => {
-      try {
-        return statSync(folder).isDirectory();
-      } catch {
-        return false;
-      }
-    });
+    return current.folders.filter(exists);
   }
 
   function status(): SourcesStatus {
+    const syncing = full !== null;
     if (origin === null) {
       // Not synced yet: the folders as configured, each found or missing.
       const current = setting();
       const list = followed(current).map((path) => folders.get(path) ?? { ...emptyFolderStatus(path), state: exists(path) ? ("found" as const) : ("missing" as const) });
-      return structuredClone({ origin: current.origin, syncing: running !== null, heldElsewhere, folders: list });
+      return structuredClone({ origin: current.origin, syncing, heldElsewhere, folders: list });
     }
-    return structuredClone({ origin, syncing: running !== null, heldElsewhere, folders: [...folders.values()] });
+    return structuredClone({ origin, syncing, heldElsewhere, folders: [...folders.values()] });
   }
 
-  async function syncFolder(folder: SourceFolderStatus): Promise<void> {
-    const counts = { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [] as SourceFolderStatus["failures"] };
-    Object.assign(folder, counts, { state: "syncing", error: null });
-    const fail = (file: string, reason: string) => {
-      folder.failed += 1;
+  /** Imports a file unless it is as the last sync left it; notes the outcome in the folder's book. */
+  async function visit(folder: SourceFolderStatus, book: FolderBook, file: TranscriptFile, mem: FileMemory, sync: number): Promise<"imported" | "unchanged" | "failed"> {
+    book.failures.delete(file.path);
+    const entry = { stamp: stampOf(file), importedBy: 0 };
+    book.files.set(file.path, entry);
+    const fail = (reason: string, retry: boolean) => {
       // The importer's reasons start with the file's name, which the failure names already.
-      const own = reason.startsWith(`${file}: `) ? reason.slice(file.length + 2) : reason;
-      if (folder.failures.length < MAX_LISTED_FAILURES) folder.failures.push({ file, reason: own });
+      book.failures.set(file.path, reason.startsWith(`${file.path}: `) ? reason.slice(file.path.length + 2) : reason);
+      if (retry) book.retry.add(file.path);
+      return "failed" as const;
     };
-    let unreadable: string | null = null;
+    book.retry.delete(file.path);
+    const before = known.get(file.path);
+    if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
+    let report: FileImportReport;
+    try {
+      report = await importFile(file.path);
+    } catch (error) {
+      // Unreadable (permissions, gone meanwhile) or a fault of the importer: reported, and tried
+      // again at the next sync, since nothing about it is remembered.
+      mem.remember(file.path, null);
+      return fail(describeFsError(error), true);
+    }
+    if (report.status === "failed") {
+      // Bad content stays bad until the file changes: not read again until then.
+      const reason = report.error ?? "could not be imported";
+      mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
+      return fail(reason, false);
+    }
+    mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+    await mem.store(SAVE_EVERY);
+    if (report.status !== "imported") return "unchanged";
+    entry.importedBy = sync;
+    folder.lastChangeAt = now().toISOString();
+    return "imported";
+  }
+
+  /** A full sync of one folder: every file walked, compared, and read when it changed. */
+  async function syncFolder(folder: SourceFolderStatus, sync: number): Promise<void> {
+    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], state: "syncing", error: null });
     try {
       const info = await stat(folder.path);
       if (!info.isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
@@ -186,61 +241,21 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       Object.assign(folder, { state: missing ? "missing" : "error", error: missing ? null : describeFsError(error), lastSyncAt: now().toISOString() });
       return;
     }
-    const seen = new Set<string>();
-    const toSave: SourceFileRow[] = [];
-    const toForget: string[] = [];
-    const remember = (path: string, file: KnownFile | null) => {
-      if (file) {
-        known.set(path, file);
-        toSave.push({ path, size: file.size, mtime: String(file.mtimeMs), failure: file.failure ?? null });
-      } else if (known.delete(path)) toForget.push(path);
-    };
-    const store = async () => {
-      await files.save(toSave.splice(0));
-      await files.forget(toForget.splice(0));
-    };
+    const book = newFolderBook();
+    const mem = known.batch();
+    let unreadable: string | null = null;
     try {
-      if (!loaded.has(folder.path)) {
-        // A restarted server knows what the last sync saw: unchanged files are not read again.
-        for (const row of await files.under(folder.path)) known.set(row.path, { size: row.size, mtimeMs: Number(row.mtime), ...(row.failure !== null ? { failure: row.failure } : {}) });
-        loaded.add(folder.path);
-      }
+      await mem.load(folder.path);
       const onProblem = (problem: { path: string; reason: string }) => {
         if (problem.path === folder.path) unreadable = problem.reason;
-        else fail(problem.path, problem.reason);
+        else {
+          book.failures.set(problem.path, problem.reason);
+          countOne(folder, "problem", { file: problem.path, reason: problem.reason });
+        }
       };
       for await (const file of transcriptFiles(folder.path, onProblem)) {
-        folder.filesSeen += 1;
-        seen.add(file.path);
-        const before = known.get(file.path);
-        if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
-          if (before.failure !== undefined) fail(file.path, before.failure);
-          else folder.unchanged += 1;
-          continue;
-        }
-        let report: FileImportReport;
-        try {
-          report = await importFile(file.path);
-        } catch (error) {
-          // Unreadable (permissions, gone meanwhile) or a fault of the importer: reported, and tried
-          // again at the next sync, since nothing about it is remembered.
-          remember(file.path, null);
-          fail(file.path, describeFsError(error));
-          continue;
-        }
-        if (report.status === "failed") {
-          // Bad content stays bad until the file changes: not read again until then.
-          const reason = report.error ?? "could not be imported";
-          remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
-          fail(file.path, reason);
-          continue;
-        }
-        remember(file.path, { size: file.size, mtimeMs: file.mtimeMs });
-        if (toSave.length >= SAVE_EVERY) await store();
-        if (report.status === "imported") {
-          folder.imported += 1;
-          folder.lastChangeAt = now().toISOString();
-        } else folder.unchanged += 1;
+        const outcome = await visit(folder, book, file, mem, sync);
+        countOne(folder, outcome, outcome === "failed" ? { file: file.path, reason: book.failures.get(file.path)! } : undefined);
       }
       Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
     } catch (error) {
@@ -248,47 +263,155 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     }
     // A file that is gone is forgotten (its threads stay): should it come back, it is read again.
     const prefix = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;
-    for (const path of [...known.keys()]) if (path.startsWith(prefix) && !seen.has(path)) remember(path, null);
-    try {
-      await store();
-    } catch (error) {
-      // Only a restart's first sync is slower for it: the files are read again then.
-      log(`could not remember the files of ${folder.path}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    for (const path of [...known.paths()]) if (path.startsWith(prefix) && !book.files.has(path)) mem.remember(path, null);
+    books.set(folder.path, book);
+    countFolder(folder, book, sync);
+    await mem.storeOrLog(folder.path);
     folder.lastSyncAt = now().toISOString();
+  }
+
+  /**
+   * Syncs the paths under a followed folder that changed: a file is compared and read if it
+   * changed, a folder walked, what went away forgotten. The counts become what a full sync would
+   * say. The folder itself gone or unreadable: a full sync says so.
+   */
+  async function syncPaths(folder: SourceFolderStatus, book: FolderBook, paths: string[], sync: number): Promise<boolean> {
+    const mem = known.batch();
+    const forget = (path: string) => {
+      for (const file of [...book.files.keys()]) {
+        if (!within(path, file)) continue;
+        book.files.delete(file);
+        book.retry.delete(file);
+        mem.remember(file, null);
+      }
+      for (const failed of [...book.failures.keys()]) if (within(path, failed)) book.failures.delete(failed);
+    };
+    for (const path of paths) {
+      const info = await stat(path).catch((error: unknown) => error as NodeJS.ErrnoException);
+      if (path === folder.path && (info instanceof Error || !info.isDirectory())) return false;
+      if (info instanceof Error) {
+        if (isGone(info)) forget(path);
+        else book.failures.set(path, describeFsError(info));
+      } else if (info.isDirectory()) {
+        const before = new Set([...book.files.keys(), ...book.failures.keys()].filter((p) => within(path, p)));
+        const onProblem = (problem: { path: string; reason: string }) => {
+          before.delete(problem.path);
+          book.failures.set(problem.path, problem.reason);
+        };
+        for await (const file of transcriptFiles(path, onProblem)) {
+          before.delete(file.path);
+          await visit(folder, book, file, mem, sync);
+        }
+        for (const gone of before) forget(gone);
+      } else if (info.isFile() && isTranscriptPath(path)) {
+        await visit(folder, book, { path, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs }, mem, sync);
+      } else forget(path);
+    }
+    countFolder(folder, book, sync);
+    await mem.storeOrLog(folder.path);
+    folder.lastSyncAt = now().toISOString();
+    return true;
+  }
+
+  /** Runs `job` holding the sync lease, renewed while it runs; false when another instance holds it. */
+  async function withLease(job: () => Promise<void>): Promise<boolean> {
+    if (!(await leases.claim(SOURCES_LEASE, owner, SOURCES_LEASE_MS))) {
+      heldElsewhere = true;
+      return false;
+    }
+    heldElsewhere = false;
+    const renewal = setInterval(() => void leases.renew(SOURCES_LEASE, owner, SOURCES_LEASE_MS).catch(() => undefined), RENEW_EVERY_MS);
+    renewal.unref();
+    try {
+      await job();
+    } finally {
+      clearInterval(renewal);
+      await leases.release(SOURCES_LEASE, owner).catch(() => undefined);
+    }
+    return true;
   }
 
   async function run(): Promise<SourcesStatus> {
     const current = setting();
     origin = current.origin;
     const paths = followed(current);
-    unfollowOthers(paths);
+    for (const path of followers.keys()) if (!paths.includes(path)) unfollow(path);
     folders = new Map(paths.map((path) => [path, folders.get(path) ?? emptyFolderStatus(path)]));
     if (paths.length === 0) return status();
-    if (!(await leases.claim(SOURCES_LEASE, owner, SOURCES_LEASE_MS))) {
-      heldElsewhere = true;
-      return status();
-    }
-    heldElsewhere = false;
-    const renewal = setInterval(() => void leases.renew(SOURCES_LEASE, owner, SOURCES_LEASE_MS).catch(() => undefined), RENEW_EVERY_MS);
-    renewal.unref();
-    try {
+    const sync = ++syncs;
+    const synced = await withLease(async () => {
       for (const folder of folders.values()) {
-        await syncFolder(folder);
-        follow(folder);
+        await follow(folder);
+        await syncFolder(folder, sync);
+        if (folder.state !== "found" || !followers.has(folder.path)) unfollow(folder.path); // looked for again by a later sync
+        else {
+          folder.state = "watching";
+          applyMode(folder.path, followers.get(folder.path)!.mode());
+        }
       }
-    } finally {
-      clearInterval(renewal);
-      await leases.release(SOURCES_LEASE, owner).catch(() => undefined);
-    }
+    });
+    if (!synced) return status();
     const all = [...folders.values()];
     const sum = (key: "filesSeen" | "imported" | "unchanged" | "failed") => all.reduce((n, f) => n + f[key], 0);
     log(`sources: ${all.length} folder(s), ${sum("filesSeen")} file(s): ${sum("imported")} imported, ${sum("unchanged")} unchanged, ${sum("failed")} failed`);
     return status();
   }
 
-  function sync(): Promise<SourcesStatus> {
-    running ??= run()
+  /** Syncs the changed paths of each followed folder (and a whole folder that went away or came back). */
+  async function syncChanged(paths: string[]): Promise<void> {
+    const touched = [...folders.values()].filter((folder) => books.has(folder.path) && paths.some((path) => within(folder.path, path)));
+    if (touched.length === 0) return;
+    const sync = ++syncs;
+    let fullNeeded = false;
+    await withLease(async () => {
+      for (const folder of touched) {
+        const book = books.get(folder.path);
+        if (book && !(await syncPaths(folder, book, paths.filter((path) => within(folder.path, path)), sync))) fullNeeded = true;
+      }
+    });
+    if (fullNeeded) void syncAll();
+  }
+
+  /**
+   * Walks a followed folder (stat only) and marks what differs from what the last syncs found:
+   * new, grown, rewritten and gone files. `retry`: files that could not be read are tried again.
+   */
+  async function scan(path: string, retry: boolean): Promise<void> {
+    const book = books.get(path);
+    if (!book || full || closed) return; // not synced yet, or a full sync is coming
+    const seen = new Set<string>();
+    const differ: string[] = [];
+    try {
+      const onProblem = (problem: { path: string; reason: string }) => {
+        seen.add(problem.path);
+        if (!book.failures.has(problem.path) || book.files.has(problem.path)) differ.push(problem.path);
+      };
+      for await (const file of transcriptFiles(path, onProblem)) {
+        seen.add(file.path);
+        if (book.files.get(file.path)?.stamp !== stampOf(file) || (retry && book.retry.has(file.path))) differ.push(file.path);
+      }
+    } catch {
+      differ.push(path); // the folder itself is gone or unreadable
+    }
+    for (const file of book.files.keys()) if (!seen.has(file)) differ.push(file);
+    for (const failed of book.failures.keys()) if (!seen.has(failed) && !book.files.has(failed)) differ.push(failed);
+    for (const changedPath of differ) changed(changedPath);
+  }
+
+  /** The slow check (RESYNC_MS): a folder to follow that is not followed yet but is there now gets a full sync; the followed ones are compared. */
+  function resyncNow(): void {
+    if (full || closed) return;
+    const waiting = followed(setting()).some((path) => !followers.has(path) && exists(path));
+    if (waiting) void syncAll();
+    else for (const path of followers.keys()) void scan(path, true);
+  }
+
+  function syncAll(): Promise<SourcesStatus> {
+    if (options.watch && !resync && !closed) {
+      resync = setInterval(resyncNow, options.resyncMs ?? RESYNC_MS);
+      resync.unref();
+    }
+    full ??= exclusive(run)
       .catch((error: unknown) => {
         // The database is away, say: every folder says why, and the next sync tries again.
         const reason = error instanceof Error ? error.message : String(error);
@@ -297,27 +420,24 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
         return status();
       })
       .finally(() => {
-        running = null;
-        if (changedDuringSync) {
-          changedDuringSync = false;
-          changed();
-        }
+        full = null;
       });
-    return running.then(() => status());
+    return full.then(() => status());
   }
 
   function start(): SourcesStatus {
-    void sync();
+    void syncAll();
     return status();
   }
 
   function close(): void {
+    closed = true;
     if (debounce) clearTimeout(debounce);
-    for (const watcher of watchers.values()) watcher.close();
-    watchers.clear();
+    if (resync) clearInterval(resync);
+    for (const path of [...followers.keys()]) unfollow(path);
   }
 
-  return { status, sync, start, close };
+  return { status, sync: syncAll, start, close };
 }
 
 function exists(path: string): boolean {
