@@ -2,9 +2,10 @@
 // system gives them, else a poll (a walk that only stats, every POLL_MS). The sync (./sync.ts)
 // decides what to read; this decides how it hears of changes.
 import { statfs } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
 import { describeWatchError, watchTree, type TreeWatch, type TreeWatchOptions } from "./watch";
 
-/** How often a polled folder is walked (stat only: an unchanged file is not read). */
+/** How often a polled folder is walked (stat only: an unchanged file is not read); less often when a walk takes longer than a fifth of this. */
 export const POLL_MS = 2_000;
 
 /**
@@ -69,18 +70,25 @@ export async function followFolder(folder: string, options: FollowOptions): Prom
   let polling: Promise<void> | null = null;
   let mode: FollowMode;
 
+  /** How long the last walk took: a slow one (a network file system, a huge folder) spaces the next out, so walking takes at most a fifth of the time. */
+  let lastWalkMs = 0;
   function schedule(): void {
     if (closed || mode.mode !== "polling" || timer || polling) return;
-    timer = setTimeout(() => {
-      timer = null;
-      polling = options
-        .onPoll()
-        .catch(() => undefined)
-        .finally(() => {
-          polling = null;
-          schedule();
-        });
-    }, pollMs);
+    timer = setTimeout(
+      () => {
+        timer = null;
+        const started = performance.now();
+        polling = options
+          .onPoll()
+          .catch(() => undefined)
+          .finally(() => {
+            lastWalkMs = performance.now() - started;
+            polling = null;
+            schedule();
+          });
+      },
+      Math.max(pollMs, 4 * lastWalkMs),
+    );
     timer.unref();
   }
 

@@ -395,7 +395,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     }
     for (const file of book.files.keys()) if (!seen.has(file)) differ.push(file);
     for (const failed of book.failures.keys()) if (!seen.has(failed) && !book.files.has(failed)) differ.push(failed);
-    for (const changedPath of differ) changed(changedPath);
+    // Found by a walk, not an event: no stream of changes to wait out.
+    for (const changedPath of differ) changedPaths.add(changedPath);
+    flush();
   }
 
   /** The slow check (RESYNC_MS): a folder to follow that is not followed yet but is there now gets a full sync; the followed ones are compared. */

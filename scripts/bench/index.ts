@@ -45,7 +45,7 @@ import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
 import { sectionFollow } from "./sections/follow";
-import { sectionSources } from "./sections/sources";
+import { SOURCES_CHILD, sectionSources, sourcesChild } from "./sections/sources";
 import { TOKENIZER_CHILD, sectionTokenizers, tokenizerChild } from "./sections/tokenizers";
 import { killServer, startServer } from "./server";
 import { dropPostgresDatabase, freshPostgresDatabase, postgresStore, sqliteStore } from "./store";
@@ -64,7 +64,8 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "tokenizers", run: sectionTokenizers },
   // Does not use the server either: the import CLI in a child process, on its own database.
   { name: "import", run: sectionImport },
-  // In this process on the server's database (the server does not follow folders in the bench).
+  // In this process on the server's database (the server does not follow folders in the bench),
+  // then in child processes that follow the folder (by events, then by polling).
   { name: "sources", run: sectionSources },
   // In this process too: a followed session that grows, imported from where the last import stopped.
   { name: "follow", run: sectionFollow },
@@ -233,7 +234,7 @@ async function main(): Promise<void> {
   }
 }
 
-(process.argv.includes(TOKENIZER_CHILD) ? tokenizerChild : main)().catch((error: unknown) => {
+(process.argv.includes(TOKENIZER_CHILD) ? tokenizerChild : process.argv.includes(SOURCES_CHILD) ? sourcesChild : main)().catch((error: unknown) => {
   console.error("[bench] failed:", error instanceof Error ? (error.stack ?? error.message) : error);
   killServer("SIGKILL");
   process.exit(1);
