@@ -10,7 +10,6 @@ export type TranscriptFile = { path: string; size: number; mtimeMs: number; ctim
 export type WalkProblem = { path: string; reason: string };
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
-const YIELD_EVERY = 100;
 
 /**
  * The transcript files under `entry`, walked recursively in name order (the files `npm run import`
@@ -26,7 +25,6 @@ export async function* transcriptFiles(entry: string, onProblem?: (problem: Walk
     return;
   }
   const visited = new Set<string>();
-  let sinceTurn = 0;
   const report = (problemPath: string, error: unknown) => {
     const problem = { path: problemPath, reason: describeFsError(error) };
     if (!onProblem) throw Object.assign(new Error(`${problem.path}: ${problem.reason}`), { cause: error });
@@ -58,12 +56,6 @@ export async function* transcriptFiles(entry: string, onProblem?: (problem: Walk
       }),
     );
     for (const found of stats) {
-      // Yielded files are taken up in microtasks, which keep the event loop waiting: a folder of
-      // thousands of sessions gives it a turn every YIELD_EVERY of them (a poll walks every 2 s).
-      if (++sinceTurn >= YIELD_EVERY) {
-        sinceTurn = 0;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
       if ("error" in found) {
         // A file that went away between the listing and now is no problem; a broken link is left out too.
         if ((found.error as NodeJS.ErrnoException).code !== "ENOENT") report(found.child, found.error);
