@@ -17,8 +17,9 @@
 // warm), append, compaction (extractive previews and full/window plans), linear-count (10 MB runs
 // of one character, CJK and emoji counted by every engine, then posted while the list is read),
 // tokenizers (no server: one fresh child process per tokenizer, on a few MB of mixed text),
-// import (the import CLI in a child process, on its own database), sources (a followed folder) and
-// follow (a followed 20 MB session growing an exchange at a time).
+// import (the import CLI in a child process, on its own database), sources (a followed folder),
+// follow (a followed 20 MB session growing an exchange at a time) and live (a line appended to a
+// followed session until an open page shows it: a second server following a folder, and Chromium).
 //
 // Layout: config.ts (knobs, targets), generate.ts and fill.ts (the deterministic fill), store.ts
 // (what is asked of the database), server.ts (next start and HTTP), measure.ts, section.ts (what a
@@ -45,6 +46,7 @@ import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
 import { sectionFollow } from "./sections/follow";
+import { sectionLive } from "./sections/live";
 import { SOURCES_CHILD, sectionSources, sourcesChild } from "./sections/sources";
 import { TOKENIZER_CHILD, sectionTokenizers, tokenizerChild } from "./sections/tokenizers";
 import { killServer, startServer } from "./server";
@@ -69,6 +71,8 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "sources", run: sectionSources },
   // In this process too: a followed session that grows, imported from where the last import stopped.
   { name: "follow", run: sectionFollow },
+  // A second server on the same database, following a folder, and a Chromium page on it.
+  { name: "live", run: sectionLive },
 ];
 
 

@@ -31,12 +31,12 @@ function tail(file: string, lines = 30): string {
 }
 
 export type Server = { baseUrl: string; child: ChildProcess; stop: () => Promise<void> };
-export let runningServer: ChildProcess | undefined;
+/** The servers started and not stopped yet (the bench's own, and a section's second one). */
+const runningServers = new Set<ChildProcess>();
 
-/** Kills the server's whole process group (it was started detached, as its group leader). */
-export function killServer(signal: NodeJS.Signals): void {
-  const child = runningServer;
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+/** Kills one server's whole process group (it was started detached, as its group leader). */
+function killOne(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
   try {
     process.kill(-child.pid, signal);
   } catch {
@@ -48,6 +48,11 @@ export function killServer(signal: NodeJS.Signals): void {
   }
 }
 
+/** Kills every server still running. */
+export function killServer(signal: NodeJS.Signals): void {
+  for (const child of runningServers) killOne(child, signal);
+}
+
 process.on("exit", () => killServer("SIGKILL"));
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
@@ -56,9 +61,14 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-export async function startServer(databaseUrl: string): Promise<Server> {
+/**
+ * `next start` on `databaseUrl`. `env` adds to (or overrides) the server's environment, and
+ * `logFile` is where its output goes (SERVER_LOG unless given): a section may start a second
+ * server of its own, following a folder, say.
+ */
+export async function startServer(databaseUrl: string, { env = {}, logFile = SERVER_LOG }: { env?: Record<string, string>; logFile?: string } = {}): Promise<Server> {
   const port = await freePort();
-  const log = openSync(SERVER_LOG, "w");
+  const log = openSync(logFile, "w");
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   const child = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: root,
@@ -73,26 +83,27 @@ export async function startServer(databaseUrl: string): Promise<Server> {
       CONVERSATION_TIMEOUT_HOURS: "0",
       // The bench's database holds the fill only: the user's own agent folders are not followed.
       THREADLINE_SOURCES: "off",
+      ...env,
     },
   });
   closeSync(log);
-  runningServer = child;
+  runningServers.add(child);
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      killServer("SIGTERM");
-      const timer = setTimeout(() => killServer("SIGKILL"), 5_000);
+      killOne(child, "SIGTERM");
+      const timer = setTimeout(() => killOne(child, "SIGKILL"), 5_000);
       await exited;
       clearTimeout(timer);
     }
-    runningServer = undefined;
+    runningServers.delete(child);
   };
 
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`next start exited (${child.exitCode ?? child.signalCode}) before it was ready. Log:\n${tail(SERVER_LOG)}`);
+      throw new Error(`next start exited (${child.exitCode ?? child.signalCode}) before it was ready. Log:\n${tail(logFile)}`);
     }
     try {
       const res = await fetch(`${baseUrl}/api/threads?limit=1`);
@@ -103,7 +114,7 @@ export async function startServer(databaseUrl: string): Promise<Server> {
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`next start was not ready within 90 s. Log:\n${tail(SERVER_LOG)}`);
+      throw new Error(`next start was not ready within 90 s. Log:\n${tail(logFile)}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
