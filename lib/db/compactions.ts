@@ -9,6 +9,7 @@ import { db } from "./client";
 import { insertDerivedThread } from "./derived-threads";
 import type { Compaction as CompactionRow, CompactionJob as CompactionJobRow } from "./generated/client";
 import { toThread } from "./mappers";
+import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
 
 
@@ -92,6 +93,7 @@ export async function createRevision(input: NewRevision): Promise<{ thread: Thre
     });
     return { thread, record };
   }, WRITE_TRANSACTION);
+  threadsWritten([row.thread.id]);
   return { thread: toThread(row.thread), compaction: toRecord(row.record) };
 }
 

@@ -245,6 +245,19 @@ export async function chainRows<E extends boolean>(
   return rows as (ChainRow & (E extends true ? TurnExtent : unknown))[];
 }
 
+/**
+ * Each thread's turnCount and lastUpdatedAt, expired ones included (missing ids are left out):
+ * what an open page polls and what the live events carry. Raw: one statement, where the Prisma
+ * client compiles a query per call.
+ */
+export async function threadLiveRows(db: Database, ids: string[]): Promise<{ id: string; turnCount: number; lastUpdatedAt: Date }[]> {
+  const rows: { id: string; turnCount: number | bigint; lastUpdatedAt: Date | string | number }[] = [];
+  for (const chunk of chunked(ids, IN_LIST_CHUNK)) {
+    rows.push(...(await run<typeof rows>(db, databaseKind(db), `SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`, ...chunk)));
+  }
+  return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount), lastUpdatedAt: new Date(row.lastUpdatedAt) }));
+}
+
 /** Every custom model, by id: raw, because a preview for a model reads them on every request. */
 export async function customModelRows(db: Database): Promise<CustomModelRow[]> {
   return run<CustomModelRow[]>(db, databaseKind(db), `SELECT * FROM "CustomModel" ORDER BY "id"`);

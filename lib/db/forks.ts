@@ -9,6 +9,7 @@ import { db } from "./client";
 import { insertDerivedThread } from "./derived-threads";
 import { toThread } from "./mappers";
 import { getThreadWithTurns } from "./threads";
+import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
 
 
@@ -42,6 +43,7 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
     const fork = await tx.fork.create({ data: { id: randomUUID(), sourceThreadId: sourceId, forkThreadId: thread.id, atTurn, createdAt: thread.createdAt } });
     return { thread, fork };
   }, WRITE_TRANSACTION);
+  threadsWritten([thread.id]);
   return { thread: toThread(thread), fork: { ...fork, createdAt: fork.createdAt.toISOString() } };
 }
 

@@ -21,6 +21,7 @@ import type { Prisma, Thread as ThreadRow } from "./generated/client";
 import { withLargeValues } from "./large-values";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
+import { threadsWritten } from "./thread-writes";
 import { snapshotReads, WRITE_TRANSACTION } from "./transactions";
 import { databaseKind } from "./create-client";
 
@@ -102,6 +103,7 @@ export async function createThread(input: CreateThreadInput): Promise<Thread> {
       expiresAt: expiresAtFor(now, serverSettings().timeoutHours.value),
     },
   });
+  threadsWritten([row.id]);
   return { ...toThread(row), tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: 0, estimated: false } };
 }
 
@@ -132,7 +134,7 @@ export async function appendTurn(
   if (existing.turnCount >= maxTurns.value) throw turnLimitError(threadId, maxTurns.value);
   const [counted] = await countTexts(DEFAULT_TOKENIZER_ID, [input.content]);
   // Long texts go to the driver beside Prisma's query compiler (lib/db/large-values.ts).
-  return withLargeValues((large) => client.$transaction(async (tx) => {
+  const stored = await withLargeValues((large) => client.$transaction(async (tx) => {
     const now = new Date();
     const claimed = await tx.thread.updateMany({
       where: { id: threadId, turnCount: { lt: maxTurns.value }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
@@ -183,6 +185,8 @@ export async function appendTurn(
     await beforeCommit?.(tx, stored);
     return stored;
   }, WRITE_TRANSACTION));
+  threadsWritten([threadId]);
+  return stored;
 }
 
 export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> {
@@ -306,6 +310,7 @@ export async function purgeThread(id: string): Promise<void> {
     await tx.compactionRun.deleteMany({ where: { threadId: id } });
     await tx.idempotencyKey.deleteMany({ where: { threadId: id } });
   }, WRITE_TRANSACTION);
+  threadsWritten([id]);
 }
 
 /** Distinct tool and model names, for the list filters (GROUP BY runs in the database). */

@@ -20,6 +20,7 @@ import { lockForWrite } from "./dialect";
 import type { Prisma } from "./generated/client";
 import { jsonOrNull, mergeModels } from "./mappers";
 import { getChain, getThreadWithTurns } from "./threads";
+import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
 
 /** The export document of a thread, or of its whole chain (oldest first), as exact bytes. */
@@ -74,7 +75,7 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
   const measured = await countTexts(DEFAULT_TOKENIZER_ID, allTurns.map((turn) => turn.content));
   const realTokens = new Map(allTurns.map((turn, i) => [turn.id, measured[i]!]));
 
-  return client.$transaction(async (tx) => {
+  const result = await client.$transaction(async (tx) => {
     await lockForWrite(tx, databaseKind(client)); // the checks below read before the inserts write
     if (mode === "strict") {
       const threadIds = threads.map((t) => t.id);
@@ -136,6 +137,8 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     }
     return { threadIds: threads.map((t) => t.id), turnCount, warnings };
   }, WRITE_TRANSACTION);
+  threadsWritten(result.threadIds);
+  return result;
 }
 
 /** Stored threads a cycle check walks through at most; a longer walk counts as ending at a root. */

@@ -13,6 +13,7 @@ import { TurnBatches } from "./turn-batches";
 import { withImportWriter } from "./import-writer";
 import type { FileImportReport, ImportedFrom, SourceFile } from "./imports";
 import { mergeModels, partsFromStored, storedParts } from "./mappers";
+import { threadsWritten } from "./thread-writes";
 
 /** What a parser knows of a source before its turns: threads without turns, skipped entries, warnings. */
 export type SourceOutline = {
@@ -73,7 +74,7 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
   await db(); // migrated, connection prepared
   const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
   try {
-    return await withImportWriter(serverSettings().databaseUrl, async (writer) => {
+    const report = await withImportWriter(serverSettings().databaseUrl, async (writer) => {
       const run = new TurnStreamImport(outline, file, writer, counter);
       if (resume?.from) await run.resumeFrom(resume.from);
       for await (const item of turns) {
@@ -84,6 +85,8 @@ export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterab
       if (resume) resume.saved = run.checkpoint();
       return report;
     });
+    threadsWritten(report.threadResults.filter((thread) => thread.change !== "unchanged").map((thread) => thread.id));
+    return report;
   } finally {
     await counter.close();
   }

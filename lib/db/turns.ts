@@ -6,6 +6,7 @@ import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { jsonOrNull, withStoredCount, WITH_SNAPSHOTS } from "./mappers";
 import { WRITE_TRANSACTION } from "./transactions";
 import { getThread } from "./threads";
+import { threadsWritten } from "./thread-writes";
 
 /**
  * One turn of a thread by its 0-based index: what the UI loads when a long turn, shown as a
@@ -44,6 +45,7 @@ export async function setTurnMetadata(threadId: string, index: number, metadata:
     data: { modelMetadata: jsonOrNull(metadata) },
     include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
   });
+  threadsWritten([threadId]);
   return withStoredCount(row);
 }
 
@@ -66,4 +68,5 @@ export async function removeLastTurn(threadId: string, turnId: string, title: { 
       data: { turnCount: { decrement: 1 }, tokenEstimate: { decrement: turn.tokenEstimate }, ...(title ? { title: title.restore } : {}) },
     });
   }, WRITE_TRANSACTION);
+  threadsWritten([threadId]);
 }

@@ -13,6 +13,7 @@ import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
 import { importPath } from "@/lib/imports/import-file";
 import { describeFsError, transcriptFiles, type TranscriptFile } from "@/lib/imports/transcript-files";
+import { liveHub } from "@/lib/live/hub";
 import { dbFiles, knownFiles, type FileMemory, type KnownFilesStore } from "./known-files";
 import { followFolder, type FolderFollower, type FollowMode } from "./follow";
 import { countFolder, countOne, isGone, newFolderBook, stampOf, within, type FolderBook } from "./folder-book";
@@ -51,6 +52,8 @@ export type SourceSyncOptions = {
   watchTree?: (root: string, options: TreeWatchOptions) => Promise<TreeWatch>;
   /** Where what a sync learnt of each file is kept across restarts (lib/db/source-files). */
   files?: KnownFilesStore;
+  /** Told when the status changes: `settled` when a full sync starts or ends, else progress (a file done, a folder's state). */
+  onStatusChange?: (settled: boolean) => void;
 };
 
 /** Remembered files are written in batches of this many while a folder syncs. */
@@ -109,6 +112,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   let flushWaiting = false;
   let resync: NodeJS.Timeout | null = null;
   let closed = false;
+  const statusChanged = options.onStatusChange ?? (() => {});
 
   function exclusive<T>(job: () => Promise<T>): Promise<T> {
     const result = jobs.then(job);
@@ -147,6 +151,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   function applyMode(path: string, mode: FollowMode | null): void {
     const folder = folders.get(path);
     if (folder) Object.assign(folder, { watchMode: mode?.mode ?? null, watchNote: mode?.note ?? null });
+    statusChanged(false);
   }
 
   /** Follows a folder that exists, once: before its walk, so that what changes meanwhile is heard. */
@@ -256,6 +261,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       for await (const file of transcriptFiles(folder.path, onProblem)) {
         const outcome = await visit(folder, book, file, mem, sync);
         countOne(folder, outcome, outcome === "failed" ? { file: file.path, reason: book.failures.get(file.path)! } : undefined);
+        statusChanged(false);
       }
       Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
     } catch (error) {
@@ -310,6 +316,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     countFolder(folder, book, sync);
     await mem.storeOrLog(folder.path);
     folder.lastSyncAt = now().toISOString();
+    statusChanged(false);
     return true;
   }
 
@@ -413,6 +420,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       resync = setInterval(resyncNow, options.resyncMs ?? RESYNC_MS);
       resync.unref();
     }
+    const starting = full === null;
     full ??= exclusive(run)
       .catch((error: unknown) => {
         // The database is away, say: every folder says why, and the next sync tries again.
@@ -423,7 +431,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       })
       .finally(() => {
         full = null;
+        statusChanged(true);
       });
+    if (starting) statusChanged(true);
     return full.then(() => status());
   }
 
@@ -457,6 +467,10 @@ const globalForSources = globalThis as unknown as { threadlineSources?: SourceSy
  * the route handlers are bundled apart, and must share it.
  */
 export function sourceSync(): SourceSync {
-  globalForSources.threadlineSources ??= createSourceSync({ watch: true });
+  globalForSources.threadlineSources ??= createSourceSync({
+    watch: true,
+    // Open pages see a sync start, progress and end (GET /api/events).
+    onStatusChange: (settled) => liveHub().sourcesChanged(() => sourceSync().status(), settled),
+  });
   return globalForSources.threadlineSources;
 }

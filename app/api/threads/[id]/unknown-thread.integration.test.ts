@@ -16,6 +16,7 @@ import * as continueRoute from "./continue/route";
 import * as exportRoute from "./export/route";
 import * as find from "./find/route";
 import * as forks from "./forks/route";
+import * as live from "./live/route";
 import * as messages from "./messages/route";
 import * as outline from "./outline/route";
 import * as thread from "./route";
@@ -38,6 +39,7 @@ const ROUTES: { file: string; module: Record<string, unknown>; input?: Partial<R
   { file: "export/route.ts", module: exportRoute },
   { file: "find/route.ts", module: find, input: { GET: { query: "?q=needle" } } },
   { file: "forks/route.ts", module: forks, input: { POST: { body: { atTurn: 0 } } } },
+  { file: "live/route.ts", module: live },
   { file: "messages/route.ts", module: messages, input: { POST: { body: { content: "hello" }, query: "?stream=0" } } },
   { file: "outline/route.ts", module: outline },
   { file: "turns/route.ts", module: turns, input: { POST: { body: { role: "user", content: "hello" } } } },
@@ -75,7 +77,7 @@ describe("unknown thread ids on every REST route that takes one", () => {
     const id = crypto.randomUUID();
     const before = await rowCounts();
     const all = calls();
-    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(19);
+    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(20);
     for (const call of all) {
       const error = await expectError(await send(call, id), 404, "not_found");
       expect(error.message, `${call.method} ${call.path}`).toBe(
