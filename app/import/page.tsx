@@ -1,10 +1,14 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { ImportForm } from "@/components/import/import-form";
+import { SourcesSummaryLine } from "@/components/sources/sources-summary";
 import { FORMAT_LABELS, IMPORT_FORMATS } from "@/lib/importers/types";
+import { sourceSync } from "@/lib/sources/sync";
 
 export const metadata: Metadata = { title: "Import" };
 
-export default function ImportPage() {
+export default async function ImportPage() {
+  await connection(); // the followed folders' status as it is now
   return (
     <div className="max-w-3xl">
       <h1 className="mb-2 text-2xl font-semibold tracking-tight">Import</h1>
@@ -26,6 +30,7 @@ export default function ImportPage() {
           <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </p>
       </details>
+      <SourcesSummaryLine initial={sourceSync().status()} />
       <ImportForm />
     </div>
   );

@@ -27,8 +27,8 @@ const code = "rounded bg-zinc-100 px-1 font-mono text-xs break-all";
 
 /** The followed folders, each with its state and the last sync's counts and failures, and "Sync now". */
 export function SourcesPanel({ initial }: Readonly<{ initial: SourcesStatus }>) {
-  const { data: status, error } = useSourcesStatus(initial);
-  const sync = useSyncSources();
+  const { data: status, error, connected } = useSourcesStatus(initial);
+  const sync = useSyncSources(connected);
   const hydrated = useHydrated();
   const syncing = status.syncing || sync.isPending;
 

@@ -9,6 +9,8 @@
  */
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
+import { threadGrew } from "@/lib/domain/live";
+import { createThrottle } from "@/lib/live/bus";
 import { undoCompactionAction } from "@/lib/actions/compactions";
 import { forkThreadAction } from "@/lib/actions/forks";
 import type { ActionResult } from "@/lib/actions/result";
@@ -16,25 +18,36 @@ import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
 import { decodeOutline } from "@/lib/domain/turn-outline";
 import type { SourcesStatus } from "@/lib/domain/sources";
-import { fetchSourcesStatus, requestSourcesSync, sourceKeys, SYNC_POLL_MS } from "./sources";
-import { fetchContextPreview, fetchFind, fetchHasTurnsAfter, fetchOutline, fetchThreadPage, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
+import { browserTimers, useLiveEvents, useOnLiveOpen } from "./live-events";
+import { fetchSourcesStatus, requestSourcesSync, sourceKeys, SOURCES_POLL_MS } from "./sources";
+import { fetchContextPreview, fetchFind, fetchOutline, fetchThreadLiveState, fetchThreadPage, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
 
 export function useThreadList(filters: ThreadFilters) {
   return useInfiniteQuery(threadListQuery(filters));
 }
 
-/** How often the thread list reads its first page again (while the tab is visible). */
-export const LIST_POLL_MS = 3_000;
+/**
+ * How often the thread list reads its first page again (while the tab is visible): at `polled`
+ * without the live event stream; with it, on each thread event (at most every `event`) and at
+ * `streamed` for writes of another instance.
+ */
+export const LIST_POLL_MS = { polled: 3_000, streamed: 15_000, event: 1_000 };
 
 /**
- * The list's first page as it is now, read every LIST_POLL_MS: the threads written to since the
- * list was read (an agent's session, a new import) come first in it.
+ * The list's first page as it is now: the threads written to since the list was read (an agent's
+ * session, a new import) come first in it.
  */
 export function useThreadListHead(filters: ThreadFilters) {
+  const queryClient = useQueryClient();
+  const [throttle] = useState(() =>
+    createThrottle(() => void queryClient.invalidateQueries({ queryKey: [...threadKeys.all, "list-head"] }), LIST_POLL_MS.event, browserTimers),
+  );
+  const connected = useLiveEvents((event) => event.type === "thread" && throttle.request());
+  useOnLiveOpen(connected, () => throttle.request());
   return useQuery({
     queryKey: threadKeys.listHead(filters),
     queryFn: ({ signal }) => fetchThreadPage(filters, null, signal),
-    refetchInterval: LIST_POLL_MS,
+    refetchInterval: connected ? LIST_POLL_MS.streamed : LIST_POLL_MS.polled,
     retry: false,
   }).data?.items;
 }
@@ -83,26 +96,36 @@ export function useTurnBlocks(threadId: string, blocks: readonly number[]): Turn
 }
 
 /**
- * How often an open thread page asks whether the thread grew (only while the page is visible):
- * twice a second while the thread is active (written to in the last ACTIVE_MS), else once (a
- * session followed from its file can wake at any time; a second between checks still lets a
- * page's network go idle).
+ * How often an open thread page asks whether the thread grew (only while the page is visible).
+ * With the live event stream open, a write in this process is announced at once, and the page
+ * asks every `streamed` for another instance's. Without it, twice a second while the thread is
+ * active (written to in the last ACTIVE_MS), else once: a session followed from its file can
+ * wake at any time.
  */
-export const LIVE_POLL_MS = { active: 500, quiet: 1_000 };
+export const LIVE_POLL_MS = { active: 500, quiet: 1_000, streamed: 5_000 };
 const ACTIVE_MS = 10 * 60_000;
 
 /**
  * Whether the thread now holds more than `turnCount` turns: an agent or an import wrote to it
- * since the page was rendered (`lastUpdatedAt` then). A failed check is tried again at the next.
+ * since the page was rendered (`lastUpdatedAt` then). Told by the live event stream, or found by
+ * the poll (GET /api/threads/:id/live); a failed check is tried again at the next.
  */
 export function useThreadGrowth(threadId: string, turnCount: number, lastUpdatedAt: string): boolean {
+  // The count an event announced: kept apart from the poll's answer, which an older check in flight could overwrite.
+  const [announced, setAnnounced] = useState(0);
+  const connected = useLiveEvents((event) => {
+    if (threadGrew(event, threadId, turnCount) && event.type === "thread") setAnnounced(event.thread.turnCount);
+  });
   const query = useQuery({
     queryKey: threadKeys.growth(threadId, turnCount),
-    queryFn: ({ signal }) => fetchHasTurnsAfter(threadId, turnCount, signal),
-    refetchInterval: (q) => (q.state.data ? false : Date.now() - Date.parse(lastUpdatedAt) < ACTIVE_MS ? LIVE_POLL_MS.active : LIVE_POLL_MS.quiet),
+    queryFn: async ({ signal }) => (await fetchThreadLiveState(threadId, signal)).turnCount > turnCount,
+    refetchInterval: (q) =>
+      q.state.data ? false : connected ? LIVE_POLL_MS.streamed : Date.now() - Date.parse(lastUpdatedAt) < ACTIVE_MS ? LIVE_POLL_MS.active : LIVE_POLL_MS.quiet,
     retry: false,
   });
-  return query.data === true;
+  // Writes made while the stream was closed were not announced: ask once it opens.
+  useOnLiveOpen(connected, () => void query.refetch());
+  return query.data === true || announced > turnCount;
 }
 
 /** The thread's outline (which turns are tool calls, errors, ...), read once it is first needed. */
@@ -154,23 +177,36 @@ export const useForkThread = () => useThreadAction(forkThreadAction);
 export const useUndoCompaction = () => useThreadAction(undoCompactionAction);
 
 /**
- * The followed sources' status (the server page's as the first data), asked again every second
- * while a sync runs: the counts move as files are imported.
+ * The followed sources' status (the server page's as the first data): the live event stream
+ * carries each change (a sync started by the folder watch too), and sends the status first when
+ * it opens. Without the stream, the status is asked every second while a sync runs, and every
+ * few seconds otherwise (SOURCES_POLL_MS).
  */
 export function useSourcesStatus(initial: SourcesStatus) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const connected = useLiveEvents((event) => {
+    if (event.type === "sources") queryClient.setQueryData(sourceKeys.status(), event.status);
+  });
+  const query = useQuery({
     queryKey: sourceKeys.status(),
     queryFn: ({ signal }) => fetchSourcesStatus(signal),
     initialData: initial,
-    refetchInterval: (query) => (query.state.data?.syncing ? SYNC_POLL_MS : false),
+    refetchInterval: (q) => (connected ? (q.state.data?.syncing ? SOURCES_POLL_MS.streamedSyncing : false) : q.state.data?.syncing ? SOURCES_POLL_MS.syncing : SOURCES_POLL_MS.idle),
   });
+  return { ...query, connected };
 }
 
-/** "Sync now": the answer (syncing) replaces the status, which starts the polling above. */
-export function useSyncSources() {
+/**
+ * "Sync now". Without the stream, its answer (syncing) replaces the status, which starts the
+ * polling above; with it, the stream's own event of the sync's start is the newer word (the
+ * answer could arrive after the sync's end).
+ */
+export function useSyncSources(connected: boolean) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: requestSourcesSync,
-    onSuccess: (status) => queryClient.setQueryData(sourceKeys.status(), status),
+    onSuccess: (status) => {
+      if (!connected) queryClient.setQueryData(sourceKeys.status(), status);
+    },
   });
 }

@@ -16,5 +16,9 @@ export function requestSourcesSync(): Promise<SourcesStatus> {
   return apiFetch<SourcesStatus>("/api/sources/sync", { json: {} });
 }
 
-/** How often the page asks for the status while a sync runs. */
-export const SYNC_POLL_MS = 1000;
+/**
+ * How often a page asks for the status when the live event stream is not open: while a sync runs,
+ * and otherwise (a sync the folder watch starts). While it is open, the stream carries the status
+ * and the page asks only now and then during a sync, in case an event was missed.
+ */
+export const SOURCES_POLL_MS = { syncing: 1_000, idle: 5_000, streamedSyncing: 5_000 };

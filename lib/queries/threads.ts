@@ -1,4 +1,5 @@
 import type { ContextPreviewWithTurns } from "@/lib/context/types";
+import type { ThreadLiveState } from "@/lib/domain/live";
 import type { ThreadPage, Turn } from "@/lib/domain/types";
 import type { ThreadOutline } from "@/lib/domain/turn-outline";
 import { apiFetch } from "./api-client";
@@ -74,11 +75,9 @@ export async function fetchTurnBlock(threadId: string, block: number, signal?: A
   return page.items;
 }
 
-/** Whether the thread has a turn at index `turnCount`, that is, more turns than the page shows. */
-export async function fetchHasTurnsAfter(threadId: string, turnCount: number, signal?: AbortSignal): Promise<boolean> {
-  const params = new URLSearchParams({ from: String(turnCount), limit: "1", includeExpired: "1" });
-  const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?${params}`, { signal, fallback: "Checking for new turns failed" });
-  return page.items.length > 0;
+/** The thread's turnCount and lastUpdatedAt as they are now (GET /api/threads/:id/live: one cheap read). */
+export function fetchThreadLiveState(threadId: string, signal?: AbortSignal): Promise<ThreadLiveState> {
+  return apiFetch<ThreadLiveState>(`/api/threads/${threadId}/live`, { signal, fallback: "Checking for new turns failed" });
 }
 
 export function fetchOutline(threadId: string, signal?: AbortSignal): Promise<ThreadOutline> {
