@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { chromium, type Page } from "@playwright/test";
 import { createDatabase } from "../../../lib/db/create-client";
 import { importedFileRecord } from "../../../lib/db/dialect-files";
+import { readServerSentEvents } from "../../../lib/chat/sse";
 import { REAL_TRANSCRIPTS } from "../../../lib/testing/real-transcripts";
 import { BENCH_DIR, KEEP_DB } from "../config";
 import { summarize } from "../measure";
@@ -51,17 +52,22 @@ export async function sectionLive(bench: Bench): Promise<void> {
   });
   try {
     const threadId = await importedThread(bench.databaseUrl, server.baseUrl, text);
+    // The stream as a page gets it, read here too: when each append's event left the server.
+    const events = await announcements(server.baseUrl, threadId);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${server.baseUrl}/threads/${threadId}`);
     await page.getByRole("list", { name: "Turns" }).waitFor();
     await page.waitForTimeout(1000); // hydrated, its first checks made
     await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight }));
+    const turnsBefore = (await getJson<{ turnCount: number }>(server.baseUrl, `/api/threads/${threadId}/live`)).turnCount;
 
     const entries = text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Entry);
     const main = entries.filter((e) => e.isSidechain === false && typeof e.uuid === "string");
     const { toolUseResult: _result, ...template } = main.filter((e) => e.type === "user").at(-1)!;
     let parent = main.at(-1)!.uuid!;
     const samples: number[] = [];
+    const toEvent: number[] = [];
+    const toPage: number[] = [];
     for (let i = 0; i < WARMUP + APPENDS; i++) {
       await page.waitForTimeout(500 + Math.random() * 1500);
       const said = `Appended line ${i} at ${Date.now()}: is it on the page yet?`;
@@ -73,17 +79,23 @@ export async function sectionLive(bench: Bench): Promise<void> {
       const written = Date.now();
       appendFileSync(file, `${JSON.stringify(line)}\n`);
       const shownAt = await seen;
-      if (i >= WARMUP) samples.push(shownAt - written);
+      const announcedAt = await events.when(turnsBefore + i + 1);
+      if (i < WARMUP) continue;
+      samples.push(shownAt - written);
+      toEvent.push(announcedAt - written);
+      toPage.push(shownAt - announcedAt);
     }
+    events.stop();
     const stats = summarize(samples);
+    const [event, render] = [summarize(toEvent), summarize(toPage)];
     bench.record({
       section: "live",
       name: "appended line visible in an open page (ms)",
       stats,
       target: { metric: "p95", maxMs: TARGET_P95_MS },
-      note: `a user line appended to a followed ${fmtBytes(Buffer.byteLength(text))} Claude Code session until its text is in an open thread page (Chromium, at the end); max ${Math.round(stats.max)} ms`,
+      note: `a user line appended to a followed ${fmtBytes(Buffer.byteLength(text))} Claude Code session until its text is in an open thread page (Chromium, at the end); max ${Math.round(stats.max)} ms. Of which: file to event (watch, sync, import) p50 ${Math.round(event.p50)} / p95 ${Math.round(event.p95)} ms; event to page (refresh, render) p50 ${Math.round(render.p50)} / p95 ${Math.round(render.p95)} ms`,
     });
-    bench.facts.live = { samples: samples.map(Math.round) };
+    bench.facts.live = { samples: samples.map(Math.round), toEvent: toEvent.map(Math.round), toPage: toPage.map(Math.round) };
   } finally {
     await browser.close();
     await server.stop();
@@ -110,6 +122,45 @@ function whenShown(page: Page, text: string): Promise<number> {
       reject(new Error("not shown within ${SHOWN_TIMEOUT_MS} ms"));
     }, ${SHOWN_TIMEOUT_MS});
   })`) as Promise<number>;
+}
+
+/**
+ * Reads GET /api/events beside the page: `when(n)` answers the time (Date.now) at which the stream
+ * said the thread holds `n` turns (or more).
+ */
+async function announcements(baseUrl: string, threadId: string): Promise<{ when(turnCount: number): Promise<number>; stop(): void }> {
+  const abort = new AbortController();
+  const response = await fetch(`${baseUrl}/api/events`, { signal: abort.signal });
+  if (!response.ok || !response.body) throw new Error(`live: GET /api/events answered ${response.status}`);
+  const seen: { turnCount: number; at: number }[] = [];
+  const waiting: { turnCount: number; resolve: (at: number) => void }[] = [];
+  void (async () => {
+    try {
+      for await (const event of readServerSentEvents(response.body as ReadableStream<Uint8Array<ArrayBuffer>>)) {
+        const data = event.data as { id?: string; turnCount?: number };
+        if (event.event !== "thread" || data.id !== threadId) continue;
+        const at = Date.now();
+        seen.push({ turnCount: data.turnCount!, at });
+        for (const wait of waiting.splice(0)) {
+          if (data.turnCount! >= wait.turnCount) wait.resolve(at);
+          else waiting.push(wait);
+        }
+      }
+    } catch {
+      // stopped
+    }
+  })();
+  return {
+    when: (turnCount) => {
+      const found = seen.find((s) => s.turnCount >= turnCount);
+      if (found) return Promise.resolve(found.at);
+      return new Promise((resolve, reject) => {
+        waiting.push({ turnCount, resolve });
+        setTimeout(() => reject(new Error(`live: no event for turn ${turnCount} within ${SHOWN_TIMEOUT_MS} ms`)), SHOWN_TIMEOUT_MS).unref();
+      });
+    },
+    stop: () => abort.abort(),
+  };
 }
 
 /** The session's main thread, once the server's first sync has imported the file and watches the folder. */
