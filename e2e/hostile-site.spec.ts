@@ -105,6 +105,32 @@ test.describe("a page on another port of this machine", () => {
   });
 });
 
+test.describe("a page on another port of this machine, reading", () => {
+  test("cannot read the live event stream: the browser gets no event and no body, even while threads are written", async ({ page, threads }) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><meta charset="utf-8"><title>Just reading</title>
+<script>
+window.result = { events: 0, errors: 0, state: null, fetch: "pending" };
+const source = new EventSource(${JSON.stringify(`${SEEDED_URL}/api/events`)});
+for (const name of ["sources", "thread", "message"]) source.addEventListener(name, () => window.result.events++);
+source.onerror = () => { window.result.errors++; window.result.state = source.readyState; };
+fetch(${JSON.stringify(`${SEEDED_URL}/api/events`)}).then((r) => r.body.getReader().read()).then(() => { window.result.fetch = "read"; }, () => { window.result.fetch = "refused"; });
+</script>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await threads.create({ toolName: "hostile-read" }); // an event the page would be sent, could it read the stream
+      // The browser refuses the answer (no CORS header): the EventSource fails for good, the fetch rejects.
+      await expect.poll(() => page.evaluate(() => (window as any).result)).toMatchObject({ fetch: "refused", state: 2 });
+      expect(await page.evaluate(() => (window as any).result.events)).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 test.describe("DNS rebinding", () => {
   test("a page served as evil.example on this port gets 403 for pages and API, and cannot delete", async ({ page }) => {
     const rebound = `http://evil.example:${TARGET.port}`;
@@ -120,9 +146,10 @@ test.describe("DNS rebinding", () => {
       const list = await fetch("/api/threads");
       const one = await fetch(`/api/threads/${id}`);
       const purge = await fetch(`/api/threads/${id}`, { method: "DELETE" });
-      return { list: list.status, listBody: await list.text(), one: one.status, purge: purge.status };
+      const events = await fetch("/api/events");
+      return { list: list.status, listBody: await list.text(), one: one.status, purge: purge.status, events: events.status };
     }, DEMO_IDS.debug);
-    expect(results).toMatchObject({ list: 403, one: 403, purge: 403 });
+    expect(results).toMatchObject({ list: 403, one: 403, purge: 403, events: 403 });
     expect(JSON.parse(results.listBody)).toEqual({ error: { code: "forbidden", message: expect.stringContaining("THREADLINE_ALLOWED_HOSTS") } });
     expect(results.listBody).not.toContain(DEMO_IDS.debug);
     expect(await demoThreadExists()).toBe(true);
@@ -131,7 +158,7 @@ test.describe("DNS rebinding", () => {
 
 test.describe("as curl", () => {
   test("a foreign Host is refused for reads and writes, pages answer plain text, the loopback names work", async () => {
-    for (const [method, path] of [["GET", "/api/threads"], ["GET", "/threads"], ["GET", "/settings"], ["DELETE", `/api/threads/${DEMO_IDS.debug}`], ["POST", "/api/mcp"]] as const) {
+    for (const [method, path] of [["GET", "/api/threads"], ["GET", "/api/events"], ["GET", `/api/threads/${DEMO_IDS.debug}/live`], ["GET", "/threads"], ["GET", "/settings"], ["DELETE", `/api/threads/${DEMO_IDS.debug}`], ["POST", "/api/mcp"]] as const) {
       const response = await send(method, path, { host: `evil.example:${TARGET.port}` });
       expect(response.status, `${method} ${path}`).toBe(403);
       if (path === "/api/mcp") expect(JSON.parse(response.text)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });

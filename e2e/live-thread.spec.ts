@@ -1,11 +1,23 @@
 /**
  * An open thread page follows the thread as something else writes to it (an agent through the
  * API, an import following its files): new turns appear without a reload; a reader at the end is
- * taken to them, a reader further up stays put and is told.
+ * taken to them, a reader further up stays put and is told. The news comes by the live event
+ * stream (GET /api/events); the page's own check (GET /api/threads/:id/live) is the fallback, and
+ * each path is tested with the other one cut.
  */
 import { expect, test } from "./fixtures";
+import { eventStreamOpened, trackRequests } from "./network";
+
+/** How often the thread list reads its head while the event stream is open (LIST_POLL_MS.streamed in lib/queries/hooks.ts). */
+const LIST_STREAMED_POLL_MS = 15_000;
 
 test("an open thread page shows turns added elsewhere, keeping the reader's place", async ({ page, request, threads }) => {
+  // Only the event stream can tell the page: its fallback check is cut off.
+  const checks: string[] = [];
+  await page.route("**/api/threads/*/live", (route) => {
+    checks.push(route.request().url());
+    return route.abort();
+  });
   const created = await request.post("/api/threads", { data: { toolName: "chat", title: "Live thread" } });
   expect(created.status()).toBe(201);
   const { thread } = (await created.json()) as { thread: { id: string } };
@@ -17,8 +29,10 @@ test("an open thread page shows turns added elsewhere, keeping the reader's plac
   const turn = (number: number) => page.getByRole("article", { name: `Turn ${number}`, exact: true });
 
   await test.step("an empty thread gets its first turn", async () => {
+    const opened = eventStreamOpened(page);
     await page.goto(`/threads/${thread.id}`);
     await expect(page.getByText("No turns yet.")).toBeVisible();
+    await opened;
     const started = Date.now();
     await append("The first question, asked by an agent.", "user");
     await expect(turn(1)).toContainText("The first question, asked by an agent.");
@@ -48,6 +62,22 @@ test("an open thread page shows turns added elsewhere, keeping the reader's plac
     await expect(turn(43)).toBeInViewport();
     await expect(notice).toHaveCount(0);
   });
+  // The checks were tried (and failed): what the page showed came by the stream.
+  expect(checks.length).toBeGreaterThan(0);
+});
+
+test("without the event stream, an open thread page still follows the thread by polling", async ({ page, threads }) => {
+  const streams: string[] = [];
+  await page.route("**/api/events", (route) => {
+    streams.push(route.request().url());
+    return route.fulfill({ status: 503, contentType: "application/json", body: '{"error":{"code":"internal","message":"no stream here"}}' });
+  });
+  const thread = await threads.create({ toolName: "chat", title: "Polled thread" });
+  await page.goto(`/threads/${thread.id}`);
+  await expect(page.getByText("No turns yet.")).toBeVisible();
+  await expect.poll(() => streams.length).toBeGreaterThan(0);
+  await threads.appendTurn(thread.id, { role: "user", content: "Found by the page's own check." });
+  await expect(page.getByRole("article", { name: "Turn 1", exact: true })).toContainText("Found by the page's own check.");
 });
 
 test("the thread list puts new and updated threads first, marked", async ({ page, request, threads }) => {
@@ -61,13 +91,18 @@ test("the thread list puts new and updated threads first, marked", async ({ page
   };
   const older = await create(`${stamp} older`);
   await create(`${stamp} newer`);
+  const opened = eventStreamOpened(page);
+  const requests = trackRequests(page);
   await page.goto("/threads");
   const rows = page.getByRole("list", { name: "Threads" }).getByRole("listitem");
   await expect(rows.nth(1)).toContainText(`${stamp} older`);
   await expect(page.locator("li[data-fresh]")).toHaveCount(0);
+  await opened;
+  await requests.settled(); // the list's reads at load and when the stream opened are done
 
+  // With the stream open the list polls only every 15 s: a thread shown well within that came by the stream.
   await create(`${stamp} brand new`);
-  await expect(rows.first()).toContainText(`${stamp} brand new`);
+  await expect(rows.first()).toContainText(`${stamp} brand new`, { timeout: LIST_STREAMED_POLL_MS / 3 });
   await expect(rows.first()).toHaveAttribute("data-fresh", "new");
 
   // A thread written to moves up, marked, and is not listed twice.

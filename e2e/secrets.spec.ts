@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
+import { trackRequests } from "./network";
 
 /**
  * A key saved in Settings stays on the server: it is in no served page, no script the pages load,
@@ -15,13 +16,16 @@ test("a saved API key appears in no page, script, API answer or export", async (
   await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
   try {
     const seen: string[] = [];
+    const requests = trackRequests(page);
     page.on("response", async (response) => {
       const type = response.headers()["content-type"] ?? "";
       if (/html|javascript|json|text/.test(type)) seen.push(`${response.url()}\n${await response.text().catch(() => "")}`);
     });
     for (const path of ["/settings", "/threads", `/threads/${DEMO_IDS.debug}`, `/threads/${DEMO_IDS.debug}/compact`, `/threads/${DEMO_IDS.debug}/budget`, `/threads/${DEMO_IDS.debug}/lineage`, "/import"]) {
       await page.goto(path);
-      await page.waitForLoadState("networkidle");
+      // Every answer the page asked for is in, the scripts' own requests too (the live event
+      // stream stays open: its events carry no settings).
+      await requests.settled();
       expect(await page.content(), path).not.toContain(SECRET);
     }
     await page.goto("/settings");

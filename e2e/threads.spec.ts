@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { DEMO_IDS } from "../lib/demo/demo-data";
 import { EMPTY_URL } from "../playwright.config";
 import { expect, test } from "./fixtures";
+import { trackRequests } from "./network";
 
 test("list -> thread -> attribution -> chain -> export -> import into a fresh database", async ({ page, threads }, testInfo) => {
   await test.step("the list shows the demo threads with their tool, models and size", async () => {
@@ -202,9 +203,10 @@ test("an unknown API path answers JSON, and the site has an icon", async ({ requ
   expect(icon.headers()["content-type"]).toContain("image/svg+xml");
   const missing: string[] = [];
   page.on("response", (response) => void (response.status() === 404 && missing.push(response.url())));
+  const requests = trackRequests(page);
   await page.goto("/threads");
   await expect(page.locator('link[rel="icon"]').first()).toHaveAttribute("href", /icon/);
-  await page.waitForLoadState("networkidle");
+  await requests.settled(); // every request the page made has its answer (the live event stream stays open)
   expect(missing).toEqual([]);
 });
 
