@@ -8,7 +8,7 @@
  * query under threadKeys.all goes (the list refetches its first page from the server).
  */
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { threadGrew } from "@/lib/domain/live";
 import { createThrottle } from "@/lib/live/bus";
 import { undoCompactionAction } from "@/lib/actions/compactions";
@@ -42,6 +42,7 @@ export function useThreadListHead(filters: ThreadFilters) {
   const [throttle] = useState(() =>
     createThrottle(() => void queryClient.invalidateQueries({ queryKey: [...threadKeys.all, "list-head"] }), LIST_POLL_MS.event, browserTimers),
   );
+  useEffect(() => () => throttle.cancel(), [throttle]);
   const connected = useLiveEvents((event) => event.type === "thread" && throttle.request());
   useOnLiveOpen(connected, () => throttle.request());
   return useQuery({
