@@ -1,6 +1,6 @@
 import { chunked, IN_LIST_CHUNK } from "./chunks";
 import { databaseKind, type Database } from "./create-client";
-import { containsPattern, numberedFor, run } from "./dialect";
+import { containsPattern, numberedFor, run, type RawReader } from "./dialect";
 
 /**
  * Raw SQL of imports and followed folders, for both databases (see dialect.ts): what an import of
@@ -10,10 +10,11 @@ import { containsPattern, numberedFor, run } from "./dialect";
 /**
  * What an import of a file with this content recorded: the threads it made or updated (their ids
  * in its order, titles and metadata) and, when it made none, how many compaction runs it gave.
- * Raw, because an import of many small files asks for each.
+ * Raw, because an import of many small files asks for each; `db` is the Prisma client or, on
+ * SQLite, the import's own connection (withImportReader).
  */
 export async function importedFileRecord(
-  db: Database,
+  db: RawReader,
   sha256: string,
 ): Promise<{ name: string; format: string; threadIds: string[]; threads: { id: string; title: string | null; metadata: string | null }[]; compactionRuns: number } | null> {
   const kind = databaseKind(db);

@@ -20,7 +20,10 @@ export function numberedFor(db: object, sql: string): string {
   return databaseKind(db) === "postgres" ? numbered(sql) : sql;
 }
 
-export function run<T>(db: Pick<Database, "$queryRawUnsafe">, kind: DatabaseKind, sql: string, ...params: unknown[]): Promise<T> {
+/** What raw reads need: the Prisma client, or a plain SQLite connection (lib/db/import-writer.ts withImportReader). */
+export type RawReader = { $queryRawUnsafe<T = unknown>(sql: string, ...params: unknown[]): Promise<T> };
+
+export function run<T>(db: RawReader, kind: DatabaseKind, sql: string, ...params: unknown[]): Promise<T> {
   return db.$queryRawUnsafe<T>(kind === "postgres" ? numbered(sql) : sql, ...params);
 }
 

@@ -2,7 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WRITE_WAIT_MS } from "./create-client";
-import { containsPattern } from "./dialect";
+import { containsPattern, type RawReader } from "./dialect";
 import { sqliteFilePath } from "./database-url";
 import { withPostgresImportWriter } from "./import-writer-postgres";
 import { isPostgresUrl } from "./postgres-adapter";
@@ -51,12 +51,38 @@ export async function withImportWriter<T>(databaseUrl: string, work: (writer: Im
 }
 
 /**
+ * Runs `read` with this process's import connection to the SQLite database at `databaseUrl` (the
+ * one kept between imports, else a new one, kept likewise), outside any transaction (SQLite
+ * only). An import of many small files first asks whether each was imported before
+ * (previousImport): through Prisma, each such question waited in its queue and cost more than
+ * SQLite's work. The connection is this call's alone until `read` ends, so no import's
+ * uncommitted rows are read.
+ */
+export async function withImportReader<T>(databaseUrl: string, read: (reader: RawReader) => Promise<T>): Promise<T> {
+  if (isPostgresUrl(databaseUrl)) throw new Error("withImportReader: SQLite only");
+  const file = sqliteFilePath(databaseUrl);
+  const open = openWriter(file);
+  try {
+    const reader: RawReader = {
+      $queryRawUnsafe: async <R>(sql: string, ...params: unknown[]) => {
+        let statement = open.reads.get(sql);
+        if (!statement) open.reads.set(sql, (statement = open.connection.prepare(sql)));
+        return statement.all(...params) as R;
+      },
+    };
+    return await read(reader);
+  } finally {
+    keepOpen(file, open);
+  }
+}
+
+/**
  * A writer's connection with its statements prepared, kept between imports for a moment: an
  * import of many small files opened a connection, set its pragmas and prepared a dozen statements
  * for each. Closed after KEEP_OPEN_MS without use, and not reused once the file at the path is
- * another one (a database deleted and created again: tests do).
+ * another one (a database deleted and created again: tests do). `reads`: withImportReader's statements.
  */
-type OpenWriter = { connection: BetterSqlite3.Database; writer: ImportWriter; inode: number; timer?: NodeJS.Timeout };
+type OpenWriter = { connection: BetterSqlite3.Database; writer: ImportWriter; inode: number; reads: Map<string, BetterSqlite3.Statement>; timer?: NodeJS.Timeout };
 const openWriters = new Map<string, OpenWriter>();
 const KEEP_OPEN_MS = 2_000;
 
@@ -72,7 +98,7 @@ function openWriter(file: string): OpenWriter {
   try {
     connection.pragma("foreign_keys = ON");
     connection.pragma("synchronous = NORMAL");
-    return { connection, writer: sqliteImportWriter(connection), inode: statSync(file).ino };
+    return { connection, writer: sqliteImportWriter(connection), inode: statSync(file).ino, reads: new Map() };
   } catch (error) {
     connection.close();
     throw error;

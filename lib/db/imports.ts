@@ -1,7 +1,10 @@
 import "server-only";
+import { serverSettings } from "@/lib/env";
 import type { ImportFormat, SkippedEntry, ThreadIdentity, ThreadImportResult } from "@/lib/importers/types";
 import { db } from "./client";
+import { databaseKind } from "./create-client";
 import { importedFileRecord } from "./dialect-files";
+import { withImportReader } from "./import-writer";
 
 /** What importing one file did. */
 export type FileImportReport = {
@@ -32,7 +35,8 @@ export type SourceFile = { name: string; sha256: string; size: number };
  * is another one, or none (`nameless`: such a file is a new conversation every time).
  */
 export async function previousImport(sha256: string, name: string, nameless = false): Promise<FileImportReport | null> {
-  const record = await importedFileRecord(await db(), sha256);
+  const client = await db();
+  const record = databaseKind(client) === "sqlite" ? await withImportReader(serverSettings().databaseUrl, (reader) => importedFileRecord(reader, sha256)) : await importedFileRecord(client, sha256);
   if (!record) return null;
   const ids = record.threadIds;
   // A file that gave no thread (a compaction run's) is skipped while what it gave is still there.
