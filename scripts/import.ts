@@ -15,6 +15,7 @@ ensureMigrated();
 const { FORMAT_LABELS, isImportFormat, supportedFormatsText } = await import("@/lib/importers");
 const { transcriptFiles } = await import("@/lib/imports/transcript-files");
 const { importPath } = await import("@/lib/imports/import-file");
+const { lateCountsWritten } = await import("@/lib/db/import-counts");
 
 const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats]";
 const { values, positionals } = commandLine(
@@ -74,6 +75,8 @@ for (const target of targets) {
     }
   }
 }
+// The last files' token counts are written just after their imports (lib/db/import-counts.ts).
+await lateCountsWritten();
 console.log(
   `[threadline] ${totals.files} file(s): ${totals.imported} imported, ${totals.unchanged} unchanged, ${totals.failed} failed; ` +
     `threads ${totals.threadsCreated} new, ${totals.threadsUpdated} updated; ${totals.turns} turns added; ${totals.skipped} entries skipped`,

@@ -16,6 +16,11 @@ export type ImportWriter = {
   deleteTurnsFrom(threadId: string, index: number): Promise<void>;
   /** Inserts turns and answers their seqs, in order. */
   insertTurns(rows: readonly TurnInsertRow[]): Promise<number[]>;
+  /**
+   * Inserts counts, each only while its turn is stored as counted (the same seq and id) and has
+   * no count yet under that tokenizer: counts written after their import's commit (import-counts.ts)
+   * may find the turn replaced, or counted by a reader.
+   */
   insertTokenCounts(rows: readonly TokenCountRow[]): Promise<void>;
   recordFile(row: ImportedFileRow): Promise<void>;
   /** Inserts a compaction run, or replaces the one with its id. */
@@ -62,8 +67,8 @@ export type ThreadWriteRow = {
   modelsUsed: string;
 };
 
-/** `estimated`: the content held a run counted in pieces (lib/tokenizers/linear-count.mjs). */
-export type TokenCountRow = { turnSeq: number; threadId: string; tokenizer: string; tokens: number; estimated: boolean };
+/** `estimated`: the content held a run counted in pieces (lib/tokenizers/linear-count.mjs). `turnId`: the turn counted. */
+export type TokenCountRow = { turnSeq: number; turnId: string; threadId: string; tokenizer: string; tokens: number; estimated: boolean };
 
 export type ImportedFileRow = { sha256: string; name: string; size: number; format: string; importedAt: Date; threadIds: string };
 

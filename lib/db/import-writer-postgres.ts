@@ -92,8 +92,12 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
     async insertTokenCounts(rows) {
       if (rows.length === 0) return;
       await query(
-        `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated") SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::boolean[])`,
-        [rows.map((r) => r.turnSeq), rows.map((r) => r.threadId), rows.map((r) => r.tokenizer), rows.map((r) => r.tokens), rows.map((r) => r.estimated)],
+        `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated")
+         SELECT u.seq, u.thread, u.tokenizer, u.tokens, u.estimated
+           FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::boolean[], $6::text[]) AS u(seq, thread, tokenizer, tokens, estimated, turn)
+          WHERE EXISTS (SELECT 1 FROM "Turn" t WHERE t."seq" = u.seq AND t."id" = u.turn)
+         ON CONFLICT DO NOTHING`,
+        [rows.map((r) => r.turnSeq), rows.map((r) => r.threadId), rows.map((r) => r.tokenizer), rows.map((r) => r.tokens), rows.map((r) => r.estimated), rows.map((r) => r.turnId)],
       );
     },
     async recordFile(row) {

@@ -142,7 +142,10 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   );
   const deleteTurns = connection.prepare(`DELETE FROM "Turn" WHERE "threadId" = ? AND "index" >= ?`);
   const insertTurn = connection.prepare(`INSERT INTO "Turn" (${quoted(TURN_COLUMNS)}) VALUES (${placeholders(TURN_COLUMNS)}) RETURNING "seq"`).pluck();
-  const insertCount = connection.prepare(`INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated") VALUES (?, ?, ?, ?, ?)`);
+  const insertCount = connection.prepare(
+    `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated")
+     SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Turn" WHERE "seq" = ? AND "id" = ?) ON CONFLICT DO NOTHING`,
+  );
   const upsertFile = connection.prepare(
     `INSERT INTO "ImportedFile" ("sha256", "name", "size", "format", "importedAt", "threadIds") VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT ("sha256") DO UPDATE SET "name" = excluded."name", "importedAt" = excluded."importedAt", "threadIds" = excluded."threadIds"`,
@@ -175,7 +178,7 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
       return rows.map((row) => Number(insertTurn.get(...TURN_COLUMNS.map((c) => bind(row[c])))));
     },
     async insertTokenCounts(rows) {
-      for (const row of rows) insertCount.run(row.turnSeq, row.threadId, row.tokenizer, row.tokens, row.estimated ? 1 : 0);
+      for (const row of rows) insertCount.run(row.turnSeq, row.threadId, row.tokenizer, row.tokens, row.estimated ? 1 : 0, row.turnSeq, row.turnId);
     },
     async recordFile(row) {
       upsertFile.run(row.sha256, row.name, row.size, row.format, sqliteDateTime(row.importedAt), row.threadIds);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { BackgroundCounter } from "@/lib/tokenizers/background-counter";
-import type { ImportWriter, TurnInsertRow } from "./import-rows";
+import type { ImportWriter, TokenCountRow, TurnInsertRow } from "./import-rows";
 
 const INSERT_BATCH = 500;
 /** A batch also ends at this much text, so a run of huge tool results never sits in memory together. */
@@ -8,12 +8,15 @@ const INSERT_BATCH_CHARS = 1_000_000;
 /** Batches whose token counts may be pending at once: enough to keep the counting core busy. */
 const COUNTING_AHEAD = 8;
 
+/** A batch's counts on their way from the counting core: `rows` once they are in. */
+type Counting = { promise: Promise<TokenCountRow[]>; rows: TokenCountRow[] | null };
+
 /** Turns on their way to the database: written in batches while the other core counts the last ones. */
 export class TurnBatches {
   private rows: TurnInsertRow[] = [];
   private chars = 0;
   /** Batches written whose counts the other core is still working out, oldest first. */
-  private readonly counting: Promise<void>[] = [];
+  private readonly counting: Counting[] = [];
 
   constructor(
     private readonly writer: ImportWriter,
@@ -26,10 +29,28 @@ export class TurnBatches {
     if (this.rows.length >= INSERT_BATCH || this.chars >= INSERT_BATCH_CHARS) await this.flush();
   }
 
-  /** Writes what is batched and waits for every count: before turns are deleted, and at the end. */
+  /** Writes what is batched and waits for every count: before turns are deleted. */
   async settle(): Promise<void> {
     await this.flush();
-    while (this.counting.length > 0) await this.counting.shift();
+    while (this.counting.length > 0) await this.writeOldest();
+  }
+
+  /**
+   * Writes what is batched and the counts that are in; answers the counts still on their way,
+   * which the import's transaction does not wait for: they are written after its commit.
+   */
+  async handOff(): Promise<Promise<TokenCountRow[]>[]> {
+    await this.flush();
+    const pending: Promise<TokenCountRow[]>[] = [];
+    for (const batch of this.counting.splice(0)) {
+      if (batch.rows) await this.writer.insertTokenCounts(batch.rows);
+      else pending.push(batch.promise);
+    }
+    return pending;
+  }
+
+  private async writeOldest(): Promise<void> {
+    await this.writer.insertTokenCounts(await this.counting.shift()!.promise);
   }
 
   private async flush(): Promise<void> {
@@ -38,12 +59,15 @@ export class TurnBatches {
     this.rows = [];
     this.chars = 0;
     const seqs = await this.writer.insertTurns(rows);
-    const counted = this.counter
-      .count(rows.map((row) => row.content))
-      .then((counts) => this.writer.insertTokenCounts(rows.map((row, i) => ({ turnSeq: seqs[i]!, threadId: row.threadId, tokenizer: this.counter.tokenizer, ...counts[i]! }))));
-    // Awaited by settle; when the import fails first, it ends against a closed connection, unheard.
-    counted.catch(() => {});
-    this.counting.push(counted);
-    while (this.counting.length >= COUNTING_AHEAD) await this.counting.shift();
+    const { tokenizer } = this.counter;
+    const batch: Counting = { promise: Promise.resolve([]), rows: null };
+    batch.promise = this.counter.count(rows.map((row) => row.content)).then((counts) => {
+      batch.rows = rows.map((row, i) => ({ turnSeq: seqs[i]!, turnId: row.id, threadId: row.threadId, tokenizer, ...counts[i]! }));
+      return batch.rows;
+    });
+    // Awaited by settle or after the commit; when the import fails first, it is never written.
+    batch.promise.catch(() => {});
+    this.counting.push(batch);
+    while (this.counting.length >= COUNTING_AHEAD) await this.writeOldest();
   }
 }

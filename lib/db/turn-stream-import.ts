@@ -8,7 +8,8 @@ import type { ImportedCompactionRun, ImportedThread, ImportedTurn, ImportFormat,
 import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
-import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows";
+import { withEarlierCounts, writeCountsLater } from "./import-counts";
+import type { ImportWriter, ThreadWriteRow, TokenCountRow, TurnInsertRow } from "./import-rows";
 import { TurnBatches } from "./turn-batches";
 import { withImportWriter } from "./import-writer";
 import type { FileImportReport, ImportedFrom, SourceFile } from "./imports";
@@ -67,24 +68,33 @@ export class ResumeMismatch extends Error {}
  * differ now, after a rewind or an edit say, is rewritten from the first difference; one that is
  * shorter now is truncated). Thread ids come from the source's keys, turn ids from their keys and
  * everything stored of them, so nothing is duplicated and no stale turn is kept. Turns are written
- * in batches with their o200k counts. The file's hash is recorded, and each thread notes it, so an
- * unchanged file is skipped next time (previousImport).
+ * in batches with their o200k counts, except the counts still being worked out when the last
+ * batch is in: those follow the commit (lib/db/import-counts.ts; lateCountsWritten waits for
+ * them). The file's hash is recorded, and each thread notes it, so an unchanged file is skipped
+ * next time (previousImport).
  */
 export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterable<StreamItem>, file: SourceFile, resume?: StoreResume): Promise<FileImportReport> {
   await db(); // migrated, connection prepared
+  const databaseUrl = serverSettings().databaseUrl;
   const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
   try {
-    const report = await withImportWriter(serverSettings().databaseUrl, async (writer) => {
-      const run = new TurnStreamImport(outline, file, writer, counter);
-      if (resume?.from) await run.resumeFrom(resume.from);
-      for await (const item of turns) {
-        if ("settled" in item) run.settle();
-        else await run.add(item);
-      }
-      const report = await run.finish();
-      if (resume) resume.saved = run.checkpoint();
-      return report;
-    });
+    let run: TurnStreamImport | undefined;
+    const report = await withEarlierCounts(databaseUrl, (writeEarlierCounts) =>
+      withImportWriter(databaseUrl, async (writer) => {
+        run = new TurnStreamImport(outline, file, writer, counter);
+        if (resume?.from) await run.resumeFrom(resume.from);
+        for await (const item of turns) {
+          if ("settled" in item) run.settle();
+          else await run.add(item);
+        }
+        const report = await run.finish();
+        if (resume) resume.saved = run.checkpoint();
+        await writeEarlierCounts(writer);
+        return report;
+      }),
+    );
+    // Committed: the counts still on their way are written after it (lib/db/import-counts.ts).
+    writeCountsLater(databaseUrl, run!.countsAfterCommit);
     threadsWritten(report.threadResults.filter((thread) => thread.change !== "unchanged").map((thread) => thread.id));
     return report;
   } finally {
@@ -136,6 +146,8 @@ class TurnStreamImport {
   private readonly agentCalls = new Map<string, Map<string, string>>();
   /** Each thread as it stood at the settled mark. */
   private settled: ThreadCheckpoint[] = [];
+  /** Counts this import's transaction did not wait for (see TurnBatches.handOff), once it has finished. */
+  countsAfterCommit: Promise<TokenCountRow[]>[] = [];
 
   constructor(
     private readonly outline: SourceOutline,
@@ -228,7 +240,7 @@ class TurnStreamImport {
 
   /** Writes what is left, brings every thread's row up to date, records the file; answers the report. */
   async finish(): Promise<FileImportReport> {
-    await this.batches.settle();
+    this.countsAfterCommit = await this.batches.handOff();
     // Threads with no turns at all: a main thread is still stored (it says the file held nothing
     // to show), a fork or sub-agent without turns is not.
     for (const [threadIndex, header] of this.outline.threads.entries()) {

@@ -1,0 +1,116 @@
+import type { ImportWriter, TokenCountRow } from "./import-rows";
+import { withImportWriter } from "./import-writer";
+
+/**
+ * Token counts that an import's transaction committed without, written just after it.
+ *
+ * An import writes its turns' o200k counts in its own transaction, counted on another core while
+ * it parses and writes (lib/tokenizers/background-counter.ts). Waiting at the end for the last
+ * batch's counts took most of a small file's import: a 26 KB session waited about a millisecond for
+ * them, the counting core's whole work for that file, while this one sat idle. So an import
+ * commits without the counts still on their way (storeTurnStream hands them here once its COMMIT
+ * has succeeded: a rolled-back import has none here) and goes on to the next file while they are
+ * counted. They are written with the next import's transaction, before its COMMIT (and put back
+ * when that one rolls back), or, when no import follows, in a transaction of their own a moment
+ * later. A count is written only for the turn it was counted for, still stored (same seq and id,
+ * the id names the content), and never over a count stored meanwhile (lib/db/token-counts.ts
+ * stores what a reader found missing). `lateCountsWritten` waits for all of them: the import CLI
+ * calls it before it exits. Until a count is written, readers treat the turn as uncounted, as
+ * they do any turn without a count: they count it themselves (history-source.ts, token-counts.ts)
+ * or fall back to its estimate.
+ */
+
+/** How long written counts wait for an import that would take them along before they get a transaction of their own. */
+const IDLE_WRITE_MS = 20;
+
+type Late = { databaseUrl: string; rows: TokenCountRow[] | null; counting: Promise<void> };
+
+const late: Late[] = [];
+/** Imports in progress, per database: they write what is ready before they commit. */
+const importing = new Map<string, number>();
+let timer: NodeJS.Timeout | null = null;
+
+/** Counts of turns a committed import wrote, on their way (see above). */
+export function writeCountsLater(databaseUrl: string, counts: Promise<TokenCountRow[]>[]): void {
+  for (const promise of counts) {
+    const entry: Late = { databaseUrl, rows: null, counting: Promise.resolve() };
+    entry.counting = promise.then(
+      (rows) => {
+        entry.rows = rows;
+        scheduleIdleWrite();
+      },
+      (error: unknown) => {
+        // The counting worker failed (it had counted the rest); readers count these turns when asked.
+        late.splice(late.indexOf(entry), 1);
+        console.error(`[threadline] token counts of imported turns could not be counted: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    late.push(entry);
+  }
+}
+
+/**
+ * Runs an import's transaction (`work`, inside withImportWriter) with the counts of earlier
+ * imports that are ready: `takeReady` writes them with `writer`, they leave the queue when the
+ * transaction commits and return to it when it does not.
+ */
+export async function withEarlierCounts<T>(databaseUrl: string, work: (writeReady: (writer: ImportWriter) => Promise<void>) => Promise<T>): Promise<T> {
+  importing.set(databaseUrl, (importing.get(databaseUrl) ?? 0) + 1);
+  let taken: Late[] = [];
+  try {
+    const result = await work(async (writer) => {
+      taken = takeReady(databaseUrl);
+      await writer.insertTokenCounts(taken.flatMap((entry) => entry.rows!));
+    });
+    taken = [];
+    return result;
+  } finally {
+    late.unshift(...taken);
+    const left = (importing.get(databaseUrl) ?? 1) - 1;
+    if (left > 0) importing.set(databaseUrl, left);
+    else importing.delete(databaseUrl);
+    scheduleIdleWrite();
+  }
+}
+
+/** Waits until every count handed over so far is written (or has failed to count). */
+export async function lateCountsWritten(): Promise<void> {
+  while (late.length > 0) {
+    await Promise.all(late.map((entry) => entry.counting));
+    await writeReady({ evenWhileImporting: true });
+  }
+}
+
+function takeReady(databaseUrl: string): Late[] {
+  const ready: Late[] = [];
+  for (let i = 0; i < late.length; ) {
+    if (late[i]!.databaseUrl === databaseUrl && late[i]!.rows !== null) ready.push(...late.splice(i, 1));
+    else i++;
+  }
+  return ready;
+}
+
+function scheduleIdleWrite(): void {
+  if (timer || !late.some((entry) => entry.rows !== null)) return;
+  // Keeps the process alive until they are written: a script that imports and ends loses none.
+  timer = setTimeout(() => {
+    timer = null;
+    void writeReady({ evenWhileImporting: false });
+  }, IDLE_WRITE_MS);
+}
+
+/** Writes the ready counts of each database in a transaction of their own (unless an import there will take them). */
+async function writeReady({ evenWhileImporting }: { evenWhileImporting: boolean }): Promise<void> {
+  const databases = new Set(late.filter((entry) => entry.rows !== null).map((entry) => entry.databaseUrl));
+  for (const databaseUrl of databases) {
+    if (!evenWhileImporting && importing.has(databaseUrl)) continue;
+    const taken = takeReady(databaseUrl);
+    try {
+      await withImportWriter(databaseUrl, (writer) => writer.insertTokenCounts(taken.flatMap((entry) => entry.rows!)));
+    } catch (error) {
+      // The database is gone or refuses the write: readers count these turns when asked.
+      console.error(`[threadline] token counts of imported turns could not be written: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  scheduleIdleWrite();
+}
