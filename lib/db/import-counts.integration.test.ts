@@ -3,17 +3,22 @@
  * imports ends up with its count, a failed import among them writes nothing and loses no other
  * import's counts, and a late count is written only for the turn it was counted for.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serverSettings } from "@/lib/env";
 import type { ImportedThread } from "@/lib/importers/types";
 import { importedThreadId } from "@/lib/importers/stable-id";
+import { importPath } from "@/lib/imports/import-file";
+import { writeRealShapedSessions } from "@/lib/testing/real-shaped-sessions";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 import { newThread, newTurn, rowCounts } from "@/lib/testing/integration";
 import { db } from "./client";
 import { lateCountsWritten, withEarlierCounts, writeCountsLater } from "./import-counts";
 import type { TokenCountRow } from "./import-rows";
 import { withImportWriter } from "./import-writer";
-import { storeParsedSource, storeTurnStream, type StreamedTurn } from "./turn-stream-import";
+import { storeTurnStream, type StreamedTurn } from "./turn-stream-import";
 
 function session(key: string, turnCount: number): ImportedThread {
   return {
@@ -50,24 +55,39 @@ async function countsOf(threadIds: string[]): Promise<{ content: string; tokens:
 describe("token counts written after an import's commit", () => {
   it("reach every turn of many small imports, one each and the registry's; a failed import among them writes nothing", async () => {
     const before = await rowCounts();
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadline-small-"));
+    const { files } = writeRealShapedSessions(dir, 30);
+    let ticks = 0;
+    let importing = true;
+    const tick = () => {
+      ticks += 1;
+      if (importing) setImmediate(tick);
+    };
+    tick();
     const imported: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      const thread = session(`small-${i}`, 7);
-      const outline = { format: "claude-code" as const, threads: [thread], skipped: [], warnings: [] };
-      if (i === 20) {
-        await expect(storeTurnStream(outline, failingAt(thread, 5), sourceFile(thread.key))).rejects.toThrow("the source broke off");
-        continue;
+    try {
+      for (const [i, file] of files.entries()) {
+        if (i === 15) {
+          const thread = session("broken", 7);
+          const outline = { format: "claude-code" as const, threads: [thread], skipped: [], warnings: [] };
+          await expect(storeTurnStream(outline, failingAt(thread, 5), sourceFile(thread.key))).rejects.toThrow("the source broke off");
+        }
+        const report = await importPath(file);
+        expect(report.status).toBe("imported");
+        imported.push(...report.threadIds);
       }
-      expect((await storeParsedSource({ ...outline, threads: [thread] }, sourceFile(thread.key))).turnsAdded).toBe(7);
-      imported.push(importedThreadId("claude-code", thread.key));
+    } finally {
+      importing = false;
+      rmSync(dir, { recursive: true, force: true });
     }
+    // Each file lets the event loop in, though neither it nor its small import waits for anything.
+    expect(ticks).toBeGreaterThanOrEqual(files.length);
     await lateCountsWritten();
-    expect(await rowCounts()).toEqual({ threads: before.threads + 39, turns: before.turns + 39 * 7 });
     const o200k = getTokenizer("o200k_base");
     const counted = await countsOf(imported);
-    expect(counted).toHaveLength(39 * 7);
+    expect(counted.length).toBe((await rowCounts()).turns - before.turns);
     for (const turn of counted) expect(turn.tokens).toEqual([o200k.count(turn.content)]);
-    expect(await countsOf([importedThreadId("claude-code", "small-20")])).toEqual([]);
+    expect(await countsOf([importedThreadId("claude-code", "broken")])).toEqual([]);
   });
 
   it("go back to wait for the next transaction when the one that took them rolls back", async () => {

@@ -28,6 +28,8 @@ type Late = { databaseUrl: string; rows: TokenCountRow[] | null; counting: Promi
 const late: Late[] = [];
 /** Imports in progress, per database: they write what is ready before they commit. */
 const importing = new Map<string, number>();
+/** When an import last began or ended (performance.now()): while imports follow each other, they take the counts along. */
+let lastImportAt = 0;
 let timer: NodeJS.Timeout | null = null;
 
 /** Counts of turns a committed import wrote, on their way (see above). */
@@ -41,7 +43,8 @@ export function writeCountsLater(databaseUrl: string, counts: Promise<TokenCount
       },
       (error: unknown) => {
         // The counting worker failed (it had counted the rest); readers count these turns when asked.
-        late.splice(late.indexOf(entry), 1);
+        const at = late.indexOf(entry);
+        if (at >= 0) late.splice(at, 1);
         console.error(`[threadline] token counts of imported turns could not be counted: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
@@ -50,12 +53,13 @@ export function writeCountsLater(databaseUrl: string, counts: Promise<TokenCount
 }
 
 /**
- * Runs an import's transaction (`work`, inside withImportWriter) with the counts of earlier
- * imports that are ready: `takeReady` writes them with `writer`, they leave the queue when the
- * transaction commits and return to it when it does not.
+ * Runs an import's transaction (`work`, which calls withImportWriter) with the counts of earlier
+ * imports that are ready: `writeReady` writes them with the import's writer; they leave the queue
+ * when the transaction commits and return to it when it does not.
  */
 export async function withEarlierCounts<T>(databaseUrl: string, work: (writeReady: (writer: ImportWriter) => Promise<void>) => Promise<T>): Promise<T> {
   importing.set(databaseUrl, (importing.get(databaseUrl) ?? 0) + 1);
+  lastImportAt = performance.now();
   let taken: Late[] = [];
   try {
     const result = await work(async (writer) => {
@@ -69,6 +73,7 @@ export async function withEarlierCounts<T>(databaseUrl: string, work: (writeRead
     const left = (importing.get(databaseUrl) ?? 1) - 1;
     if (left > 0) importing.set(databaseUrl, left);
     else importing.delete(databaseUrl);
+    lastImportAt = performance.now();
     scheduleIdleWrite();
   }
 }
@@ -93,10 +98,15 @@ function takeReady(databaseUrl: string): Late[] {
 function scheduleIdleWrite(): void {
   if (timer || !late.some((entry) => entry.rows !== null)) return;
   // Keeps the process alive until they are written: a script that imports and ends loses none.
-  timer = setTimeout(() => {
-    timer = null;
-    void writeReady({ evenWhileImporting: false });
-  }, IDLE_WRITE_MS);
+  timer = setTimeout(
+    () => {
+      timer = null;
+      // While imports follow one another, the next one takes the counts along.
+      if (performance.now() - lastImportAt < IDLE_WRITE_MS) scheduleIdleWrite();
+      else void writeReady({ evenWhileImporting: false });
+    },
+    Math.max(1, lastImportAt + IDLE_WRITE_MS - performance.now()),
+  );
 }
 
 /** Writes the ready counts of each database in a transaction of their own (unless an import there will take them). */

@@ -1,4 +1,5 @@
 import "server-only";
+import { setImmediate } from "node:timers/promises";
 import { serverSettings } from "@/lib/env";
 import type { ImportFormat, SkippedEntry, ThreadIdentity, ThreadImportResult } from "@/lib/importers/types";
 import { db } from "./client";
@@ -35,6 +36,9 @@ export type SourceFile = { name: string; sha256: string; size: number };
  * is another one, or none (`nameless`: such a file is a new conversation every time).
  */
 export async function previousImport(sha256: string, name: string, nameless = false): Promise<FileImportReport | null> {
+  // Files are imported one after another, and neither this read nor a small file's import waits
+  // for anything: let the event loop in, once a file (a few microseconds).
+  await setImmediate();
   const client = await db();
   const record = databaseKind(client) === "sqlite" ? await withImportReader(serverSettings().databaseUrl, (reader) => importedFileRecord(reader, sha256)) : await importedFileRecord(client, sha256);
   if (!record) return null;
