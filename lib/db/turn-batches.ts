@@ -50,6 +50,7 @@ export class TurnBatches {
   }
 
   private async writeOldest(): Promise<void> {
+    this.counter.send(); // a small batch may be waiting for company
     await this.writer.insertTokenCounts(await this.counting.shift()!.promise);
   }
 

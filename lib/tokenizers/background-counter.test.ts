@@ -41,6 +41,25 @@ describe("background token counter", () => {
     await expect(counter.count(["late"])).rejects.toThrow(/closed/);
   });
 
+  it("sends small batches to the worker together, each answered with its own counts", async () => {
+    const counter = startBackgroundCounter("o200k_base");
+    await counter.count(["warm"]);
+    const before = countingStats.importMessages;
+    const batches = Array.from({ length: 20 }, (_, i) => [`file ${i}: ${TEXTS[1]}`, TEXTS[2]!, TEXTS[4]!]);
+    const counts = await Promise.all(batches.map((texts) => counter.count(texts)));
+    expect(counts).toEqual(batches.map((texts) => texts.map((text) => getTokenizer("o200k_base").measure(text))));
+    expect(countingStats.importMessages - before).toBe(1);
+    // A batch as long as a big import's goes at once, as does one somebody waits for.
+    const long = counter.count([TEXTS[5]!, TEXTS[5]!]);
+    expect(countingStats.importMessages - before).toBe(2);
+    const short = counter.count([TEXTS[1]!]);
+    counter.send();
+    expect(countingStats.importMessages - before).toBe(3);
+    expect((await long)[0]).toEqual(getTokenizer("o200k_base").measure(TEXTS[5]!));
+    expect(await short).toEqual([getTokenizer("o200k_base").measure(TEXTS[1]!)]);
+    await counter.close();
+  });
+
   it("keeps its worker for the next import: no second start-up and vocabulary load", async () => {
     const first = startBackgroundCounter("o200k_base");
     await first.count(["load the vocabulary"]);
