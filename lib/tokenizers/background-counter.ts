@@ -79,8 +79,8 @@ function countHere(tokenizer: TokenizerId, texts: string[]): TokenCount[] {
 let importWorker: CountWorker | null = null;
 
 /** Batches smaller than this (UTF-16 units in all) wait, up to QUEUE_MS, to go to the worker with others. */
-const QUEUE_CHARS = 64 * 1024;
-const QUEUE_MS = 5;
+const QUEUE_CHARS = 128 * 1024;
+const QUEUE_MS = 50;
 
 type Queued = { texts: string[]; resolve: (counts: TokenCount[]) => void; reject: (error: Error) => void };
 
