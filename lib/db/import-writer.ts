@@ -1,6 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { checkpointSoon, checkpointsOffThread, FALLBACK_CHECKPOINT_PAGES } from "./checkpoints";
 import { WRITE_WAIT_MS } from "./create-client";
 import { containsPattern, type RawReader } from "./dialect";
 import { sqliteFilePath } from "./database-url";
@@ -39,6 +40,7 @@ export async function withImportWriter<T>(databaseUrl: string, work: (writer: Im
     try {
       const result = await work(open.writer);
       open.connection.exec("COMMIT");
+      if (open.checkpointsOffThread) checkpointSoon(file);
       return result;
     } catch (error) {
       if (open.connection.inTransaction) open.connection.exec("ROLLBACK");
@@ -82,7 +84,15 @@ export async function withImportReader<T>(databaseUrl: string, read: (reader: Ra
  * for each. Closed after KEEP_OPEN_MS without use, and not reused once the file at the path is
  * another one (a database deleted and created again: tests do). `reads`: withImportReader's statements.
  */
-type OpenWriter = { connection: BetterSqlite3.Database; writer: ImportWriter; inode: number; reads: Map<string, BetterSqlite3.Statement>; timer?: NodeJS.Timeout };
+type OpenWriter = {
+  connection: BetterSqlite3.Database;
+  writer: ImportWriter;
+  inode: number;
+  reads: Map<string, BetterSqlite3.Statement>;
+  /** Its commits leave checkpoints to lib/db/checkpoints.ts. */
+  checkpointsOffThread: boolean;
+  timer?: NodeJS.Timeout;
+};
 const openWriters = new Map<string, OpenWriter>();
 const KEEP_OPEN_MS = 2_000;
 
@@ -98,7 +108,9 @@ function openWriter(file: string): OpenWriter {
   try {
     connection.pragma("foreign_keys = ON");
     connection.pragma("synchronous = NORMAL");
-    return { connection, writer: sqliteImportWriter(connection), inode: statSync(file).ino, reads: new Map() };
+    const offThread = checkpointsOffThread();
+    if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    return { connection, writer: sqliteImportWriter(connection), inode: statSync(file).ino, reads: new Map(), checkpointsOffThread: offThread };
   } catch (error) {
     connection.close();
     throw error;
