@@ -15,7 +15,7 @@ ensureMigrated();
 const { FORMAT_LABELS, isImportFormat, supportedFormatsText } = await import("@/lib/importers");
 const { transcriptFiles } = await import("@/lib/imports/transcript-files");
 const { importPath } = await import("@/lib/imports/import-file");
-const { lateCountsWritten } = await import("@/lib/db/import-counts");
+const { startBulkImports } = await import("@/lib/db/import-counts");
 
 const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats]";
 const { values, positionals } = commandLine(
@@ -41,6 +41,8 @@ if (targets.length === 0) {
   process.exit(2);
 }
 
+// Each file's last token counts are written after its commit, while the next file imports.
+const bulk = startBulkImports();
 const totals = { files: 0, imported: 0, unchanged: 0, failed: 0, threadsCreated: 0, threadsUpdated: 0, turns: 0, skipped: 0 };
 for (const target of targets) {
   const files: { path: string; size: number }[] = [];
@@ -75,8 +77,7 @@ for (const target of targets) {
     }
   }
 }
-// The last files' token counts are written just after their imports (lib/db/import-counts.ts).
-await lateCountsWritten();
+await bulk.finish();
 console.log(
   `[threadline] ${totals.files} file(s): ${totals.imported} imported, ${totals.unchanged} unchanged, ${totals.failed} failed; ` +
     `threads ${totals.threadsCreated} new, ${totals.threadsUpdated} updated; ${totals.turns} turns added; ${totals.skipped} entries skipped`,

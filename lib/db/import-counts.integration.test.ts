@@ -1,7 +1,8 @@
 /**
- * Token counts that follow an import's commit (lib/db/import-counts.ts): every turn of many small
- * imports ends up with its count, a failed import among them writes nothing and loses no other
- * import's counts, and a late count is written only for the turn it was counted for.
+ * Token counts that follow an import's commit in a bulk run (lib/db/import-counts.ts): every turn
+ * of many small imports ends up with its count, a failed import among them writes nothing and
+ * loses no other import's counts, and a late count is written only for the turn it was counted
+ * for. (Outside a bulk run the counts commit with the turns: import-writer.integration.test.ts.)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -15,7 +16,7 @@ import { writeRealShapedSessions } from "@/lib/testing/real-shaped-sessions";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 import { newThread, newTurn, rowCounts } from "@/lib/testing/integration";
 import { db } from "./client";
-import { lateCountsWritten, withEarlierCounts, writeCountsLater } from "./import-counts";
+import { lateCountsWritten, startBulkImports, withEarlierCounts, writeCountsLater } from "./import-counts";
 import type { TokenCountRow } from "./import-rows";
 import { withImportWriter } from "./import-writer";
 import { storeTurnStream, type StreamedTurn } from "./turn-stream-import";
@@ -53,7 +54,7 @@ async function countsOf(threadIds: string[]): Promise<{ content: string; tokens:
 }
 
 describe("token counts written after an import's commit", () => {
-  it("reach every turn of many small imports, one each and the registry's; a failed import among them writes nothing", async () => {
+  it("in a bulk run, reach every turn of many small imports, one each and the registry's; a failed import among them writes nothing", async () => {
     const before = await rowCounts();
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadline-small-"));
     const { files } = writeRealShapedSessions(dir, 30);
@@ -65,6 +66,7 @@ describe("token counts written after an import's commit", () => {
     };
     tick();
     const imported: string[] = [];
+    const bulk = startBulkImports();
     try {
       for (const [i, file] of files.entries()) {
         if (i === 15) {
@@ -82,7 +84,7 @@ describe("token counts written after an import's commit", () => {
     }
     // Each file lets the event loop in, though neither it nor its small import waits for anything.
     expect(ticks).toBeGreaterThanOrEqual(files.length);
-    await lateCountsWritten();
+    await bulk.finish();
     const o200k = getTokenizer("o200k_base");
     const counted = await countsOf(imported);
     expect(counted.length).toBe((await rowCounts()).turns - before.turns);

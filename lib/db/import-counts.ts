@@ -2,23 +2,51 @@ import type { ImportWriter, TokenCountRow } from "./import-rows";
 import { withImportWriter } from "./import-writer";
 
 /**
- * Token counts that an import's transaction committed without, written just after it.
+ * Token counts that an import's transaction committed without, written just after it: in bulk
+ * runs only (startBulkImports).
  *
  * An import writes its turns' o200k counts in its own transaction, counted on another core while
- * it parses and writes (lib/tokenizers/background-counter.ts). Waiting at the end for the last
- * batch's counts took most of a small file's import: a 26 KB session waited about a millisecond for
- * them, the counting core's whole work for that file, while this one sat idle. So an import
- * commits without the counts still on their way (storeTurnStream hands them here once its COMMIT
- * has succeeded: a rolled-back import has none here) and goes on to the next file while they are
- * counted. They are written with the next import's transaction, before its COMMIT (and put back
- * when that one rolls back), or, when no import follows, in a transaction of their own a moment
- * later. A count is written only for the turn it was counted for, still stored (same seq and id,
- * the id names the content), and never over a count stored meanwhile (lib/db/token-counts.ts
- * stores what a reader found missing). `lateCountsWritten` waits for all of them: the import CLI
- * calls it before it exits. Until a count is written, readers treat the turn as uncounted, as
- * they do any turn without a count: they count it themselves (history-source.ts, token-counts.ts)
- * or fall back to its estimate.
+ * it parses and writes (lib/tokenizers/background-counter.ts), and waits at the end for the last
+ * batch's. For a run of small files that wait was most of each import: a 26 KB session waited
+ * about a millisecond, the counting core's whole work for that file, while this one sat idle. So
+ * in a bulk run (the import CLI's, over its folders) an import commits without the counts still
+ * on their way (storeTurnStream hands them here once its COMMIT has succeeded: a rolled-back
+ * import has none here) and goes on to the next file while they are counted. They are written
+ * with the next import's transaction, before its COMMIT (and put back when that one rolls back),
+ * or, when no import follows, in a transaction of their own a moment later; the run's `finish`
+ * returns once all are written. A count is written only for the turn it was counted for, still
+ * stored (same seq and id, the id names the content), and never over a count stored meanwhile
+ * (lib/db/token-counts.ts stores what a reader found missing). Until its count is written, a
+ * reader treats a turn as it does any turn without one: it counts it (history-source.ts,
+ * token-counts.ts) or falls back to its estimate. Outside a bulk run (an upload, a test) an
+ * import commits with every count, as a reader right after it expects.
  */
+
+/** Bulk runs in progress in this process (startBulkImports): imports started meanwhile commit before their last counts. */
+let bulkRuns = 0;
+
+/**
+ * Starts a run of many imports one after another (the import CLI's, over its folders): until
+ * `finish`, each import's last counts are written after its commit (see above), and `finish`
+ * waits for them all. An import elsewhere in the process meanwhile (an upload during the run)
+ * does the same.
+ */
+export function startBulkImports(): { finish(): Promise<void> } {
+  bulkRuns += 1;
+  let finished = false;
+  return {
+    async finish() {
+      if (!finished) bulkRuns -= 1;
+      finished = true;
+      await lateCountsWritten();
+    },
+  };
+}
+
+/** Whether an import starting now commits before its last counts (during a bulk run). */
+export function countsFollowCommit(): boolean {
+  return bulkRuns > 0;
+}
 
 /** How long written counts wait for an import that would take them along before they get a transaction of their own. */
 const IDLE_WRITE_MS = 20;

@@ -15,7 +15,6 @@ import { api, fetchThread, newThread, newTurn, rowCounts, sleep } from "@/lib/te
 import { db } from "./client";
 import { databaseKind } from "./create-client";
 import { POSTGRES_WRITE_LOCK } from "./dialect";
-import { lateCountsWritten } from "./import-counts";
 import { sqliteDateTime } from "./import-writer";
 import { storeParsedSource, storeTurnStream, type StreamedTurn } from "./turn-stream-import";
 
@@ -61,7 +60,6 @@ describe("import writer", () => {
     const imported = source("counted", 1_234);
     const report = await storeParsedSource({ format: "claude-code", threads: [imported], skipped: [], warnings: [] }, sourceFile("counted"));
     expect(report).toMatchObject({ status: "imported", turnsAdded: 1_234, threads: { created: 1 } });
-    await lateCountsWritten(); // the last batch's counts follow the commit
     const id = importedThreadId("claude-code", "counted");
     const client = await db();
     const counts = await client.turnTokenCount.findMany({ where: { threadId: id, tokenizer: "o200k_base" }, include: { turn: { select: { index: true, content: true } } } });
@@ -88,7 +86,6 @@ describe("import writer", () => {
 
     const report = await storeTurnStream(outline, slowly(imported), sourceFile("broken"));
     expect(report.turnsAdded).toBe(1_500);
-    await lateCountsWritten();
     expect(await client.turnTokenCount.count()).toBe(countsBefore + 1_500);
   });
 

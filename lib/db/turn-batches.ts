@@ -29,7 +29,7 @@ export class TurnBatches {
     if (this.rows.length >= INSERT_BATCH || this.chars >= INSERT_BATCH_CHARS) await this.flush();
   }
 
-  /** Writes what is batched and waits for every count: before turns are deleted. */
+  /** Writes what is batched and waits for every count: before turns are deleted, and at the end. */
   async settle(): Promise<void> {
     await this.flush();
     while (this.counting.length > 0) await this.writeOldest();

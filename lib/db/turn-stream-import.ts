@@ -8,7 +8,7 @@ import type { ImportedCompactionRun, ImportedThread, ImportedTurn, ImportFormat,
 import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
-import { withEarlierCounts, writeCountsLater } from "./import-counts";
+import { countsFollowCommit, withEarlierCounts, writeCountsLater } from "./import-counts";
 import type { ImportWriter, ThreadWriteRow, TokenCountRow, TurnInsertRow } from "./import-rows";
 import { TurnBatches } from "./turn-batches";
 import { withImportWriter } from "./import-writer";
@@ -68,10 +68,9 @@ export class ResumeMismatch extends Error {}
  * differ now, after a rewind or an edit say, is rewritten from the first difference; one that is
  * shorter now is truncated). Thread ids come from the source's keys, turn ids from their keys and
  * everything stored of them, so nothing is duplicated and no stale turn is kept. Turns are written
- * in batches with their o200k counts, except the counts still being worked out when the last
- * batch is in: those follow the commit (lib/db/import-counts.ts; lateCountsWritten waits for
- * them). The file's hash is recorded, and each thread notes it, so an unchanged file is skipped
- * next time (previousImport).
+ * in batches with their o200k counts (in a bulk import, the last batches' counts follow the
+ * commit: lib/db/import-counts.ts). The file's hash is recorded, and each thread notes it, so an
+ * unchanged file is skipped next time (previousImport).
  */
 export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterable<StreamItem>, file: SourceFile, resume?: StoreResume): Promise<FileImportReport> {
   await db(); // migrated, connection prepared
@@ -146,7 +145,7 @@ class TurnStreamImport {
   private readonly agentCalls = new Map<string, Map<string, string>>();
   /** Each thread as it stood at the settled mark. */
   private settled: ThreadCheckpoint[] = [];
-  /** Counts this import's transaction did not wait for (see TurnBatches.handOff), once it has finished. */
+  /** Counts this import's transaction did not wait for (in bulk: TurnBatches.handOff), once it has finished. */
   countsAfterCommit: Promise<TokenCountRow[]>[] = [];
 
   constructor(
@@ -240,7 +239,8 @@ class TurnStreamImport {
 
   /** Writes what is left, brings every thread's row up to date, records the file; answers the report. */
   async finish(): Promise<FileImportReport> {
-    this.countsAfterCommit = await this.batches.handOff();
+    if (countsFollowCommit()) this.countsAfterCommit = await this.batches.handOff();
+    else await this.batches.settle();
     // Threads with no turns at all: a main thread is still stored (it says the file held nothing
     // to show), a fork or sub-agent without turns is not.
     for (const [threadIndex, header] of this.outline.threads.entries()) {
