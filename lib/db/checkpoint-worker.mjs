@@ -10,8 +10,10 @@ import Database from "better-sqlite3";
 const KEEP_OPEN_MS = 2_000;
 const connections = new Map();
 
+/** The connection to `file`, or null when there is no such file any more (nothing to checkpoint). */
 function connection(file) {
-  const inode = statSync(file).ino;
+  const inode = statSync(file, { throwIfNoEntry: false })?.ino;
+  if (inode === undefined) return null;
   let entry = connections.get(file);
   if (entry && entry.inode !== inode) {
     clearTimeout(entry.timer);
@@ -32,7 +34,7 @@ function connection(file) {
 
 parentPort.on("message", ({ file }) => {
   try {
-    const [result] = connection(file).pragma("wal_checkpoint(PASSIVE)");
+    const [result] = connection(file)?.pragma("wal_checkpoint(PASSIVE)") ?? [];
     parentPort.postMessage({ file, ...result });
   } catch (error) {
     parentPort.postMessage({ file, error: error instanceof Error ? error.message : String(error) });
