@@ -129,6 +129,8 @@ function scheduleIdleWrite(): void {
   timer = setTimeout(
     () => {
       timer = null;
+      // An import in progress takes them along, or schedules this again when it ends.
+      if (importing.size > 0) return;
       // While imports follow one another, the next one takes the counts along.
       if (performance.now() - lastImportAt < IDLE_WRITE_MS) scheduleIdleWrite();
       else void writeReady({ evenWhileImporting: false });
