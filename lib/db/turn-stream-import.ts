@@ -36,20 +36,25 @@ export type StreamedTurn = { threadIndex: number; turn: ImportedTurn };
 export type SettledMark = { settled: true };
 export type StreamItem = StreamedTurn | SettledMark;
 
-/** Where one thread stood at the settled mark of an import, and how many turns it had at the end. */
-export type ThreadCheckpoint = {
-  key: string;
+/** What a thread's row is made of, summed over the turns taken so far. */
+type ThreadTotals = {
+  /** Turns taken. */
   index: number;
   tokenEstimate: number;
   models: (string | null)[];
   firstTime: number | null;
   lastTime: number;
+  /** The first user turn's text: the title when the source gives none. */
   firstUserText: string | null;
-  /** The id of the turn before `index` (null at 0): checked against what is stored before going on. */
+  /** The id of the last turn taken (null before the first). */
   lastId: string | null;
-  /** The thread's turns when that import ended. */
-  storedCount: number;
 };
+
+/**
+ * Where one thread stood at the settled mark of an import, and how many turns it had at the end.
+ * `lastId` is checked against what is stored before a later import goes on from here.
+ */
+export type ThreadCheckpoint = ThreadTotals & { key: string; storedCount: number };
 
 /**
  * A resumed import: `from` is what the last import of the source saved, the stream then holds only
@@ -114,25 +119,16 @@ export async function storeParsedSource(parsed: ParsedSource, file: SourceFile):
 }
 
 /** Per-thread state while its turns stream in. */
-type ThreadProgress = {
+type ThreadProgress = ThreadTotals & {
   id: string;
   header: Omit<ImportedThread, "turns">;
   /** Ids of the turns stored before this import, in order from `storedFrom` (empty for a new thread). */
   stored: string[];
   storedFrom: number;
   existed: boolean;
-  index: number;
   /** The first index whose stored turn was replaced, or null while the source matches what is stored. */
   divergedAt: number | null;
   added: number;
-  tokenEstimate: number;
-  models: (string | null)[];
-  firstTime: number | null;
-  lastTime: number;
-  /** The first user turn's text: the title when the source gives none. */
-  firstUserText: string | null;
-  /** The id of the last turn taken. */
-  lastId: string | null;
 };
 
 /** One file's import inside its transaction: each thread's progress, and the turn batches. */

@@ -1,13 +1,11 @@
 // Following a folder of agent sessions (lib/sources), on the bench's database: the first sync in
 // this process, then a restarted server's, in a fresh child process that goes on following the
 // folder (by change events, then by polling) while it is measured.
-import { spawn } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { root } from "../../lib.mjs";
 import { BENCH_DIR, CONFIG, KEEP_DB } from "../config";
-import { Bench, fmtBytes } from "../section";
+import { Bench, fmtBytes, runBenchChild } from "../section";
 
 export const SOURCES_CHILD = "--sources-child";
 const SOURCES_DIR = path.join(BENCH_DIR, "sources");
@@ -107,21 +105,8 @@ export async function sectionSources(bench: Bench): Promise<void> {
 }
 
 function runFollowChild(databaseUrl: string, mode: FollowRun["mode"]): Promise<FollowRun> {
-  return new Promise((resolve, reject) => {
-    const script = path.join(root, "scripts", "bench", "index.ts");
-    const env = { ...process.env, DATABASE_URL: databaseUrl, THREADLINE_SOURCES_POLL: mode === "polling" ? "1" : "" };
-    const child = spawn(process.execPath, [...process.execArgv, script, SOURCES_CHILD, mode], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const line = out.trim().split("\n").at(-1) ?? "";
-      if (code !== 0 || !line.startsWith("{")) reject(new Error(`sources child (${mode}) exited ${code}: ${err.trim().slice(-800)}`));
-      else resolve(JSON.parse(line) as FollowRun);
-    });
-  });
+  const env = { ...process.env, DATABASE_URL: databaseUrl, THREADLINE_SOURCES_POLL: mode === "polling" ? "1" : "" };
+  return runBenchChild<FollowRun>([SOURCES_CHILD, mode], `sources child (${mode})`, env);
 }
 
 /** inotify watches this process holds (Linux), or null. */

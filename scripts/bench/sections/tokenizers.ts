@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { root } from "../../lib.mjs";
 import { BENCH_DIR, CONFIG, KEEP_DB, TARGETS } from "../config";
 import { assistantContent, chance, toolContent, userContent } from "../generate";
-import { Bench, fmtMs, fmtValue } from "../section";
+import { Bench, fmtMs, fmtValue, runBenchChild } from "../section";
 
 // ---------------------------------------------------------------------------------------------
 // Tokeniser throughput (one fresh child process per tokenizer)
@@ -134,20 +134,7 @@ export async function tokenizerChild(): Promise<void> {
 }
 
 function runTokenizerChild(id: string, file: string, mode: TokenizerRun["mode"]): Promise<TokenizerRun> {
-  return new Promise((resolve, reject) => {
-    const script = path.join(root, "scripts", "bench", "index.ts");
-    const child = spawn(process.execPath, [...process.execArgv, script, TOKENIZER_CHILD, id, file, mode], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const line = out.trim().split("\n").at(-1) ?? "";
-      if (code !== 0 || !line.startsWith("{")) reject(new Error(`tokenizer child ${id} (${mode}) exited ${code}: ${err.trim().slice(-500)}`));
-      else resolve(JSON.parse(line) as TokenizerRun);
-    });
-  });
+  return runBenchChild<TokenizerRun>([TOKENIZER_CHILD, id, file, mode], `tokenizer child ${id} (${mode})`);
 }
 
 export async function sectionTokenizers(bench: Bench): Promise<void> {
