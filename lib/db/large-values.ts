@@ -13,7 +13,14 @@ import { randomUUID } from "node:crypto";
 export const LARGE_VALUE_CHARS = 64 * 1024;
 const PLACEHOLDER_PREFIX = "\u0000threadline-large-value:";
 
-const pending = new Map<string, string>();
+/**
+ * Kept on globalThis, as the client is: the server start-up hook and the route handlers are bundled
+ * apart, each with its own copy of this module, and the client (made by whichever asks first)
+ * resolves placeholders through the copy it was made with. A module-level map left a route's
+ * placeholders unresolved, stored as the turn's text, once the start-up hook had made the client.
+ */
+const globalForLargeValues = globalThis as unknown as { threadlineLargeValues?: Map<string, string> };
+const pending = (globalForLargeValues.threadlineLargeValues ??= new Map<string, string>());
 
 /** A function that swaps a large text for its placeholder (null stays null), valid while `write` runs. */
 export type LargeValue = <T extends string | null>(text: T) => T;
