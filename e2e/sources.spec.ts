@@ -123,3 +123,18 @@ test("a line an agent appends to its session file shows on the open thread page,
     writeFileSync(session, original);
   }
 });
+
+test("on a server whose start-up sync made the database client, a turn of 64 KB or more is stored whole", async ({ request, threads }) => {
+  await threads.sweepAfterwards(SOURCES_URL);
+  const headers = { origin: SOURCES_URL };
+  const created = await request.post(`${SOURCES_URL}/api/threads`, { headers, data: { toolName: "chat" } });
+  expect(created.status()).toBe(201);
+  const { thread } = (await created.json()) as { thread: { id: string } };
+  // Over the size at which the text goes to the database beside the statement (lib/db/large-values).
+  const content = `${"large turn ".repeat(7_000)}END`;
+  const appended = await request.post(`${SOURCES_URL}/api/threads/${thread.id}/turns`, { headers, data: { role: "user", content } });
+  expect(appended.status()).toBe(201);
+  const stored = (await (await request.get(`${SOURCES_URL}/api/threads/${thread.id}/turns/0`)).json()) as { turn: { content: string } };
+  expect(stored.turn.content.length).toBe(content.length);
+  expect(stored.turn.content === content).toBe(true);
+});

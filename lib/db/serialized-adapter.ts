@@ -29,7 +29,13 @@ export function serializeConnection(factory: SqlDriverAdapterFactory, lock: Fifo
   };
 }
 
-const writeLocks = new Map<string, FifoLock>();
+/**
+ * On globalThis, as the client is: the server's start-up hook (the followed folders' sync) and the
+ * route handlers are bundled apart, each with its own copy of this module, and must still share
+ * one lock per file (a module-level map gave each copy its own; lib/db/large-values had the same fault).
+ */
+const globalForLocks = globalThis as unknown as { threadlineWriteLocks?: Map<string, FifoLock> };
+const writeLocks = (globalForLocks.threadlineWriteLocks ??= new Map<string, FifoLock>());
 
 /**
  * The one lock of a database file in this process. The Prisma client's connection and the bulk
