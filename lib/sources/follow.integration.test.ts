@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { importPath } from "@/lib/imports/import-file";
-import { restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
+import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { REAL_TRANSCRIPTS } from "@/lib/testing/real-transcripts";
 import { CLAUDE_CODE_FIXTURES, makeSourcesHome } from "@/lib/testing/sources-home";
 import { createSourceSync, type SourceSync, type SourceSyncOptions } from "./sync";
@@ -34,10 +34,7 @@ afterEach(async () => {
   chmodAll(home.home);
   home.remove();
   restoreServerEnv();
-  const client = await db();
-  await client.thread.deleteMany({});
-  await client.importedFile.deleteMany({});
-  await client.sourceFile.deleteMany({});
+  await forgetSyncedImports();
 });
 
 /** Gives back what a test took away, so the folder can be removed. */

@@ -10,7 +10,7 @@ import { db } from "@/lib/db/client";
 import { claimJobLease, releaseJobLease } from "@/lib/db/job-leases";
 import type { FileImportReport } from "@/lib/db/imports";
 import { importPath } from "@/lib/imports/import-file";
-import { restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
+import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { CLAUDE_CODE_FIXTURES, makeSourcesHome } from "@/lib/testing/sources-home";
 import { createSourceSync, SOURCES_LEASE } from "./sync";
 
@@ -41,10 +41,7 @@ beforeEach(() => {
 afterEach(async () => {
   home.remove();
   restoreServerEnv();
-  const client = await db();
-  await client.thread.deleteMany({});
-  await client.importedFile.deleteMany({});
-  await client.sourceFile.deleteMany({});
+  await forgetSyncedImports();
 });
 
 async function threadCount(): Promise<number> {

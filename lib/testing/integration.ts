@@ -138,3 +138,11 @@ export async function expireThread(id: string): Promise<void> {
 export const ZERO_USAGE = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, source: "estimated" };
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Removes every thread, imported-file record and followed file a sources test left (between tests). */
+export async function forgetSyncedImports(): Promise<void> {
+  const client = await db();
+  await client.thread.deleteMany({});
+  await client.importedFile.deleteMany({});
+  await client.sourceFile.deleteMany({});
+}
