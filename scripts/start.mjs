@@ -1,9 +1,19 @@
 // `npm start`: everything a fresh clone needs, then the production server on 127.0.0.1.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { authGate } from "./auth-gate.mjs";
 import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx, root } from "./lib.mjs";
 
 const dev = commandLine("npm start", "usage: npm start (or npm run dev); HOST and PORT choose the address", { dev: { type: "boolean" } }).values.dev === true;
+const host = process.env.HOST || "127.0.0.1";
+const port = process.env.PORT || "3000";
+// Before any work: a server reachable from other machines must say whether people sign in.
+const gate = authGate({ host, auth: process.env.THREADLINE_AUTH });
+if (!gate.ok) {
+  console.error(`[threadline] ${gate.message.replaceAll("\n", "\n[threadline] ")}`);
+  process.exit(1);
+}
+if (gate.warning) console.warn(`[threadline] warning: ${gate.warning}`);
 ensureDependencies();
 ensurePrismaClient();
 
@@ -13,8 +23,6 @@ if (process.env.THREADLINE_DEMO_DATA?.trim().toLowerCase() !== "off") npx("tsx",
 
 if (!dev) ensureBuild();
 
-const host = process.env.HOST || "127.0.0.1";
-const port = process.env.PORT || "3000";
 console.log(`[threadline] serving http://${host}:${port}`);
 if (!["127.0.0.1", "localhost", "::1"].includes(host) && !process.env.THREADLINE_ALLOWED_HOSTS?.trim()) {
   // The server answers only to its own names (proxy.ts): a LAN address or a proxy's name must be listed.

@@ -22,6 +22,14 @@ export const COPIED_TABLES = [
   { model: "idempotencyKey", table: "IdempotencyKey", key: ["threadId", "key"] },
   { model: "jobLease", table: "JobLease", key: ["name"] },
   { model: "sourceFile", table: "SourceFile", key: ["path"] },
+  // Sign-in: people before what refers to them.
+  { model: "user", table: "User", key: ["id"] },
+  { model: "session", table: "Session", key: ["id"] },
+  { model: "account", table: "Account", key: ["id"] },
+  { model: "verification", table: "Verification", key: ["id"] },
+  { model: "rateLimit", table: "RateLimit", key: ["id"] },
+  { model: "apiToken", table: "ApiToken", key: ["id"] },
+  { model: "serverSecret", table: "ServerSecret", key: ["name"] },
 ] as const;
 
 type Table = (typeof COPIED_TABLES)[number];
@@ -46,10 +54,16 @@ const delegate = (client: object, table: Table) => (client as Record<string, Del
  * different collations, so the rows arrive in different orders; the sum does not care, and unlike
  * XOR it does not cancel out equal rows.
  */
+/** Dates as ISO text and big integers (RateLimit.lastRequest) as decimal text: JSON has neither. */
+function canonicalValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
 export class TableChecksum {
   #sum = 0n;
   add(row: Row): void {
-    const canonical = JSON.stringify(Object.keys(row).sort().map((column) => [column, row[column] instanceof Date ? (row[column] as Date).toISOString() : row[column]]));
+    const canonical = JSON.stringify(Object.keys(row).sort().map((column) => [column, canonicalValue(row[column])]));
     const digest = createHash("sha256").update(canonical).digest();
     this.#sum = (this.#sum + digest.readBigUInt64BE(0) * 2n ** 64n + digest.readBigUInt64BE(8)) % 2n ** 128n;
   }

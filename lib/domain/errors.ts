@@ -14,7 +14,11 @@ export type AppErrorCode =
   /** The LLM summariser failed (network, timeout, rate limit, empty output...). */
   | "summarizer_failed"
   /** The chat model's provider failed (the user's turn is kept, marked unanswered). */
-  | "provider_failed";
+  | "provider_failed"
+  /** Sign-in is on and the request has no valid session or API token. */
+  | "unauthorized"
+  /** Signed in, but the action is not this person's to take (an admin's, or another person's token). */
+  | "forbidden";
 
 export type ErrorDetails = Record<string, unknown> | unknown[];
 

@@ -18,6 +18,8 @@ export const HTTP_STATUS: Record<AppErrorCode, number> = {
   compaction_refused: 422,
   summarizer_failed: 502,
   provider_failed: 424,
+  unauthorized: 401,
+  forbidden: 403,
 };
 
 /** Every API error has this one shape: {error: {code, message, details?}}. */
