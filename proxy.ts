@@ -1,13 +1,15 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { requireSignIn } from "@/lib/auth/proxy-gate";
 import { checkRequest } from "@/lib/domain/request-guard";
 import { serverSettings } from "@/lib/env";
 
 /**
  * Every request passes here first: one whose Host is not one of the server's own names (DNS
  * rebinding), or a write from another origin (a hostile page's form or no-cors fetch), is refused
- * before any page, route, server action or MCP call runs. See lib/domain/request-guard.ts.
+ * before any page, route, server action or MCP call runs. See lib/domain/request-guard.ts. With
+ * sign-in on, everything else but the sign-in pages needs a session or an API token.
  */
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const verdict = checkRequest(
     {
       method: request.method,
@@ -17,7 +19,8 @@ export function proxy(request: NextRequest): NextResponse {
     },
     serverSettings().requestGuard,
   );
-  if (verdict.allowed) return NextResponse.next();
+  // Then, with THREADLINE_AUTH=on, a session or an API token (lib/auth/proxy-gate.ts).
+  if (verdict.allowed) return serverSettings().auth.enabled ? await requireSignIn(request) : NextResponse.next();
   const message = `Forbidden: ${verdict.reason}.`;
   const { pathname } = request.nextUrl;
   if (pathname === "/api/mcp") {

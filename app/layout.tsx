@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
+import { SignedInAs } from "@/components/auth/signed-in-as";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -33,6 +34,9 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
             <Link href="/settings" className="text-sm text-zinc-700 hover:text-zinc-950">
               Settings
             </Link>
+            <Suspense fallback={null}>
+              <SignedInAs />
+            </Suspense>
           </nav>
         </header>
         <Providers>

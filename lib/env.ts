@@ -30,6 +30,22 @@ export type ServerSettings = {
   sources: SourcesSetting;
   /** THREADLINE_SOURCES_POLL=1: followed folders are polled (a stat-only walk every 2 s) instead of watched. */
   sourcesPoll: boolean;
+  /** Sign-in (THREADLINE_AUTH=on); see lib/auth. */
+  auth: AuthSettings;
+};
+
+export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
+
+export type AuthSettings = {
+  enabled: boolean;
+  /** The first admin, created when no user exists yet (THREADLINE_ADMIN_EMAIL/PASSWORD). */
+  admin: { email: string; password: string } | null;
+  /** The address people use (THREADLINE_URL), when set: its scheme decides Secure cookies. */
+  publicUrl: string | null;
+  /** THREADLINE_AUTH_SECRET, when set; otherwise one is generated and kept in the database. */
+  secret: string | null;
+  /** Single sign-on with an OpenID Connect provider (THREADLINE_OIDC_*), when configured. */
+  oidc: OidcSettings | null;
 };
 
 let cached: ServerSettings | undefined;
@@ -47,6 +63,7 @@ export function serverSettings(): ServerSettings {
     // os.homedir() reads HOME, so tests (and the e2e server) can point it at a folder of their own.
     sources: parseSourcesSetting(process.env.THREADLINE_SOURCES, { home: os.homedir(), postgres: !databaseUrl.startsWith("file:") }),
     sourcesPoll: /^(1|true|yes|on)$/i.test(process.env.THREADLINE_SOURCES_POLL?.trim() ?? ""),
+    auth: authSettings(),
   };
   for (const warning of settings.sources.warnings) console.warn(`[threadline] ${warning}`);
   for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes]) {
@@ -70,6 +87,24 @@ function requestGuardSettings(): RequestGuardConfig {
     port,
     allowedHosts: allowedHostsFor({ port, bindHost: process.env.HOST, extraHosts: process.env.THREADLINE_ALLOWED_HOSTS }),
     allowedOrigins: origins.origins,
+  };
+}
+
+function authSettings(): AuthSettings {
+  const env = (name: string) => process.env[name]?.trim() || "";
+  const email = env("THREADLINE_ADMIN_EMAIL");
+  // The password as given (spaces may be part of it), but not an empty one.
+  const password = process.env.THREADLINE_ADMIN_PASSWORD ?? "";
+  const [issuer, clientId, clientSecret] = [env("THREADLINE_OIDC_ISSUER"), env("THREADLINE_OIDC_CLIENT_ID"), env("THREADLINE_OIDC_CLIENT_SECRET")];
+  if ((issuer || clientId || clientSecret) && !(issuer && clientId && clientSecret)) {
+    console.warn("[threadline] single sign-on is off: set all of THREADLINE_OIDC_ISSUER, THREADLINE_OIDC_CLIENT_ID and THREADLINE_OIDC_CLIENT_SECRET");
+  }
+  return {
+    enabled: env("THREADLINE_AUTH").toLowerCase() === "on",
+    admin: email && password ? { email: email.toLowerCase(), password } : null,
+    publicUrl: env("THREADLINE_URL").replace(/\/+$/, "") || null,
+    secret: env("THREADLINE_AUTH_SECRET") || null,
+    oidc: issuer && clientId && clientSecret ? { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, name: env("THREADLINE_OIDC_NAME") || "single sign-on" } : null,
   };
 }
 

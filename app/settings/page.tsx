@@ -1,5 +1,11 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { connection } from "next/server";
+import { ApiTokens } from "@/components/settings/api-tokens";
+import { People } from "@/components/settings/people";
+import { principalFrom } from "@/lib/auth/principal";
+import { db } from "@/lib/db/client";
+import { listPeople } from "@/lib/db/people";
 import { CustomModelForm, DeleteCustomModelButton } from "@/components/settings/custom-models";
 import { LlmSettingsForm } from "@/components/settings/llm-settings";
 import { listCustomModels } from "@/lib/db/custom-models";
@@ -29,6 +35,9 @@ function ModelSetting({ model, unset }: Readonly<{ model: ModelSettingDescriptio
 export default async function SettingsPage() {
   await connection();
   const settings = serverSettings();
+  const principal = settings.auth.enabled ? await principalFrom(await headers()) : null;
+  const isAdmin = principal?.role === "admin";
+  const people = isAdmin ? await listPeople(await db()) : [];
   const custom = await listCustomModels();
   const catalog = listModels().filter((m) => m.source !== "custom");
   const llm = await describeLlmConfig();
@@ -37,6 +46,25 @@ export default async function SettingsPage() {
   return (
     <div className="max-w-4xl space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+
+      {principal && (
+        <section aria-labelledby="tokens-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+          <h2 id="tokens-heading" className="text-lg font-semibold">API tokens</h2>
+          <p className="text-sm text-zinc-600">
+            Agents send a token as <code>Authorization: Bearer tl_…</code> to the REST API and to /api/mcp; it acts as {isAdmin ? "the person who created it" : "you"}. Revoking one
+            refuses it at once.
+          </p>
+          <ApiTokens showOwner={isAdmin} />
+        </section>
+      )}
+
+      {isAdmin && (
+        <section aria-labelledby="people-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+          <h2 id="people-heading" className="text-lg font-semibold">People</h2>
+          <p className="text-sm text-zinc-600">Who may sign in. Admins change providers, models, sources and anyone&apos;s API tokens; members read and work with threads.</p>
+          <People people={people} selfId={principal.userId} />
+        </section>
+      )}
 
       <section aria-labelledby="limits-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
         <h2 id="limits-heading" className="text-lg font-semibold">Conversation limits</h2>

@@ -1,5 +1,7 @@
 import "server-only";
+import { headers } from "next/headers";
 import type { z } from "zod";
+import { authEnabled, requireAdmin, requirePrincipal } from "@/lib/auth/principal";
 import { AppError } from "@/lib/domain/errors";
 import { parseOrThrow, type FieldIssue } from "@/lib/domain/parse";
 import type { ActionError, ActionResult } from "./result";
@@ -12,6 +14,7 @@ import type { ActionError, ActionResult } from "./result";
 export function defineAction<S extends z.ZodType, T>(name: string, schema: S, run: (input: z.output<S>) => Promise<T>) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => {
     try {
+      await signedIn();
       return { ok: true, data: await run(parseOrThrow(schema, input)) };
     } catch (error) {
       return { ok: false, error: actionError(name, error) };
@@ -31,6 +34,7 @@ type FormActionSpec<S extends z.ZodType> = {
 export function defineFormAction<S extends z.ZodType, T>(name: string, spec: FormActionSpec<S>, run: (input: z.output<S>) => Promise<T>) {
   return async (_previous: ActionResult<T> | null, form: FormData): Promise<ActionResult<T>> => {
     try {
+      await signedIn();
       return { ok: true, data: await run(parseOrThrow(spec.schema, spec.read(form))) };
     } catch (error) {
       const failure = actionError(name, error);
@@ -39,6 +43,19 @@ export function defineFormAction<S extends z.ZodType, T>(name: string, spec: For
       return { ok: false, error: { ...failure, message, ...(spec.echo ? { values: spec.echo(form) } : {}) } };
     }
   };
+}
+
+/**
+ * A server action is a POST endpoint: with sign-in on it needs a session (or token), checked here
+ * as well as in the proxy.
+ */
+async function signedIn(): Promise<void> {
+  if (authEnabled()) await requirePrincipal(await headers());
+}
+
+/** Inside an action's `run`: refuses anyone but an admin when sign-in is on. */
+export async function adminOnly(what: string): Promise<void> {
+  if (authEnabled()) await requireAdmin(await headers(), what);
 }
 
 function actionError(name: string, error: unknown): ActionError {

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { saveLlmSettings } from "@/lib/db/llm-settings";
 import { llmSettingsSchema } from "@/lib/validation/llm-settings";
-import { defineFormAction } from "./define-action";
+import { adminOnly, defineFormAction } from "./define-action";
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -26,6 +26,7 @@ export const saveLlmSettingsAction = defineFormAction(
     echo: shown,
   },
   async (input) => {
+    await adminOnly("change the models and providers");
     await saveLlmSettings(input);
     revalidatePath("/settings");
     return { message: "Saved the model settings." };

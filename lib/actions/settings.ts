@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { addCustomModel, deleteCustomModel } from "@/lib/db/custom-models";
 import { customModelRefSchema, customModelSchema } from "@/lib/validation/settings";
-import { defineAction, defineFormAction } from "./define-action";
+import { adminOnly, defineAction, defineFormAction } from "./define-action";
 
 const FIELDS = ["name", "contextWindow", "maxOutputTokens", "tokenizer"] as const;
 
@@ -12,6 +12,7 @@ export const addCustomModelAction = defineFormAction(
   "saving",
   { schema: customModelSchema, read: (form) => Object.fromEntries(FIELDS.map((f) => [f, form.get(f)]).filter(([, v]) => typeof v === "string" && v !== "")) },
   async (input) => {
+    await adminOnly("add custom models");
     const model = await addCustomModel(input);
     revalidatePath("/settings");
     return { message: `Added ${model.displayName}.` };
@@ -19,6 +20,7 @@ export const addCustomModelAction = defineFormAction(
 );
 
 export const deleteCustomModelAction = defineAction("removing", customModelRefSchema, async ({ name }) => {
+  await adminOnly("remove custom models");
   await deleteCustomModel(name);
   revalidatePath("/settings");
   return { message: `Removed ${name}.` };

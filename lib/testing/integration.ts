@@ -85,7 +85,7 @@ export function expectNoInternals(text: string): void {
 }
 
 // HOME: the followed sources' default folders are under it (os.homedir() reads it).
-const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES", "THREADLINE_FILE_ROOTS", "THREADLINE_SOURCES", "THREADLINE_SOURCES_POLL", "HOME"] as const;
+const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES", "THREADLINE_FILE_ROOTS", "THREADLINE_SOURCES", "THREADLINE_SOURCES_POLL", "HOME", "THREADLINE_AUTH", "THREADLINE_ADMIN_EMAIL", "THREADLINE_ADMIN_PASSWORD", "THREADLINE_URL", "THREADLINE_AUTH_SECRET"] as const;
 type SettingName = (typeof SETTING_NAMES)[number];
 let originalEnv: Record<SettingName, string | undefined> | undefined;
 

@@ -1,3 +1,4 @@
+import { requireAdmin } from "@/lib/auth/principal";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { handleRoute, parseJsonText, readBodyText } from "@/lib/http/responses";
 import { sourceSync } from "@/lib/sources/sync";
@@ -9,6 +10,7 @@ import { syncSourcesSchema } from "@/lib/validation/sources";
  */
 export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
+    await requireAdmin(request.headers, "sync the followed folders");
     const text = await readBodyText(request);
     parseOrThrow(syncSourcesSchema, text.trim() === "" ? {} : parseJsonText(text));
     return Response.json(sourceSync().start(), { status: 202 });

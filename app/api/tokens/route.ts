@@ -1,0 +1,24 @@
+import { tokenManager } from "@/lib/auth/tokens";
+import { createApiToken, listApiTokens } from "@/lib/db/api-tokens";
+import { db } from "@/lib/db/client";
+import { parseOrThrow } from "@/lib/domain/parse";
+import { handleRoute, parseJsonText, readBodyText } from "@/lib/http/responses";
+import { createTokenSchema } from "@/lib/validation/tokens";
+
+/** Creates an API token for the signed-in person: 201 {id, token}; the token is shown this once. */
+export async function POST(request: Request): Promise<Response> {
+  return handleRoute(async () => {
+    const principal = await tokenManager(request.headers);
+    const input = parseOrThrow(createTokenSchema, parseJsonText(await readBodyText(request)));
+    const created = await createApiToken(await db(), { userId: principal.userId, name: input.name, expiresAt: input.expiresAt });
+    return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
+  });
+}
+
+/** The signed-in person's tokens (an admin: everyone's), without the tokens themselves. */
+export async function GET(request: Request): Promise<Response> {
+  return handleRoute(async () => {
+    const principal = await tokenManager(request.headers);
+    return Response.json({ tokens: await listApiTokens(await db(), principal.role === "admin" ? null : principal.userId) });
+  });
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import { useState } from "react";
+
+/**
+ * Email and password sign-in through Better Auth's endpoint (POST /api/auth/sign-in/email, rate
+ * limited); on success the browser goes where it was headed. Single sign-on, when configured,
+ * starts at the provider.
+ */
+export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | null }>) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function signIn(form: FormData) {
+    setPending(true);
+    setError(null);
+    try {
+      const response = await fetch("/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: form.get("email"), password: form.get("password") }),
+      });
+      if (response.ok) {
+        window.location.assign(next);
+        return;
+      }
+      setError(response.status === 429 ? "Too many attempts: wait a minute and try again." : response.status === 401 ? "Wrong email or password." : `Sign-in failed (${response.status}).`);
+    } catch {
+      setError("The server did not answer; try again.");
+    }
+    setPending(false);
+  }
+
+  async function singleSignOn() {
+    setPending(true);
+    const response = await fetch("/api/auth/sign-in/oauth2", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ providerId: "oidc", callbackURL: next, errorCallbackURL: "/login?error=sso" }),
+    });
+    const body = (await response.json().catch(() => null)) as { url?: string } | null;
+    if (response.ok && body?.url) window.location.assign(body.url);
+    else {
+      setError(response.status === 429 ? "Too many attempts: wait a minute and try again." : "Single sign-on could not start; see the server log.");
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <form action={signIn} className="space-y-3" aria-label="Sign in">
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Email</span>
+          <input name="email" type="email" required autoComplete="username" className="rounded border border-zinc-300 px-3 py-2" />
+        </label>
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Password</span>
+          <input name="password" type="password" required autoComplete="current-password" className="rounded border border-zinc-300 px-3 py-2" />
+        </label>
+        <button type="submit" disabled={pending} className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60">
+          {pending ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+      {sso && (
+        <button type="button" onClick={singleSignOn} disabled={pending} className="w-full rounded border border-zinc-300 bg-white px-3 py-2 text-sm font-medium">
+          Sign in with {sso}
+        </button>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import "server-only";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { nextCookies } from "better-auth/next-js";
+import { admin, genericOAuth } from "better-auth/plugins";
+import { adminAc, userAc } from "better-auth/plugins/admin/access";
+import { db } from "@/lib/db/client";
+import { databaseKind } from "@/lib/db/create-client";
+import { serverSecret } from "@/lib/db/server-secrets";
+import { serverSettings, type AuthSettings } from "@/lib/env";
+import { ensureFirstAdmin } from "./first-admin";
+
+/** The provider id of single sign-on: its callback is /api/auth/oauth2/callback/oidc. */
+export const OIDC_PROVIDER_ID = "oidc";
+/** Sign-in attempts allowed per client address in each window (Better Auth's rate limiter, kept in the database). */
+export const SIGN_IN_LIMIT = { window: 60, max: 5 };
+
+function createAuth(options: { settings: AuthSettings; secret: string; secure: boolean; database: Awaited<ReturnType<typeof db>>; trustedOrigins: string[] }) {
+  const { settings } = options;
+  return betterAuth({
+    appName: "Threadline",
+    secret: options.secret,
+    // Unset: Better Auth takes each request's own origin (the proxy has checked its Host already).
+    ...(settings.publicUrl ? { baseURL: settings.publicUrl } : {}),
+    basePath: "/api/auth",
+    database: prismaAdapter(options.database, { provider: databaseKind(options.database) === "postgres" ? "postgresql" : "sqlite" }),
+    // Passwords are hashed by Better Auth with scrypt (memory-hard); nobody signs themselves up.
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
+    // Sessions live in the database only (no cookie cache), so a sign-out or a removed person ends at once on every instance.
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-in/oauth2": SIGN_IN_LIMIT },
+    },
+    trustedOrigins: options.trustedOrigins,
+    telemetry: { enabled: false },
+    advanced: {
+      useSecureCookies: options.secure,
+      defaultCookieAttributes: { sameSite: "lax", httpOnly: true, secure: options.secure },
+    },
+    logger: { level: "warn" },
+    plugins: [
+      admin({ defaultRole: "member", adminRoles: ["admin"], roles: { admin: adminAc, member: userAc } }),
+      ...(settings.oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: OIDC_PROVIDER_ID,
+                  discoveryUrl: `${settings.oidc.issuer}/.well-known/openid-configuration`,
+                  clientId: settings.oidc.clientId,
+                  clientSecret: settings.oidc.clientSecret,
+                  scopes: ["openid", "email", "profile"],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+      // Server actions that sign in or out set the cookies through next/headers.
+      nextCookies(),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const globalForAuth = globalThis as unknown as { threadlineAuth?: Map<string, Promise<Auth>> };
+
+/**
+ * The Better Auth instance for a request: cookies are Secure when the server is reached over
+ * https (THREADLINE_URL's scheme when set, else the request's own or its proxy's
+ * X-Forwarded-Proto), so there is one instance for each. Built on first use: the secret comes
+ * from THREADLINE_AUTH_SECRET or the database, and the first admin is created from the
+ * environment when nobody exists yet.
+ */
+export function authFor(secure: boolean): Promise<Auth> {
+  const settings = serverSettings();
+  const key = `${serverSettings().databaseUrl}|${secure}`;
+  const cache = (globalForAuth.threadlineAuth ??= new Map());
+  let entry = cache.get(key);
+  if (!entry) {
+    entry = (async () => {
+      const database = await db();
+      const secret = settings.auth.secret ?? (await serverSecret(database, "auth"));
+      const trustedOrigins = [...settings.requestGuard.allowedOrigins, ...(settings.auth.publicUrl ? [settings.auth.publicUrl] : [])];
+      const auth = createAuth({ settings: settings.auth, secret, secure, database, trustedOrigins });
+      await ensureFirstAdmin(auth, database, settings.auth.admin);
+      return auth;
+    })();
+    entry.catch(() => cache.delete(key));
+    cache.set(key, entry);
+  }
+  return entry;
+}
+
+/** Whether a request reached the server over https (directly, or through a proxy that says so). */
+export function isSecureRequest(headers: Headers, url?: string): boolean {
+  const publicUrl = serverSettings().auth.publicUrl;
+  if (publicUrl) return publicUrl.startsWith("https:");
+  const forwarded = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  if (forwarded) return forwarded === "https";
+  return url?.startsWith("https:") ?? false;
+}
+
+/** Tests change the environment between cases. */
+export function resetAuthForTests(): void {
+  globalForAuth.threadlineAuth?.clear();
+}
