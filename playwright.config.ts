@@ -8,11 +8,19 @@ import { defineConfig, devices } from "@playwright/test";
  */
 // THREADLINE_E2E_PORT moves all four, so two checkouts can run the suite side by side.
 const firstPort = Number(process.env.THREADLINE_E2E_PORT ?? 3100);
-const [seededPort, emptyPort, importsPort, sourcesPort] = [firstPort, firstPort + 1, firstPort + 2, firstPort + 3];
+const [seededPort, emptyPort, importsPort, sourcesPort, authPort] = [firstPort, firstPort + 1, firstPort + 2, firstPort + 3, firstPort + 4];
 export const SEEDED_URL = `http://127.0.0.1:${seededPort}`;
 export const EMPTY_URL = `http://127.0.0.1:${emptyPort}`;
 export const IMPORTS_URL = `http://127.0.0.1:${importsPort}`;
 export const SOURCES_URL = `http://127.0.0.1:${sourcesPort}`;
+/** The server with sign-in on (THREADLINE_AUTH=on); its first admin comes from the environment. */
+export const AUTH_URL = `http://127.0.0.1:${authPort}`;
+export const AUTH_ADMIN = { email: "admin@threadline.test", password: "e2e admin password" };
+/**
+ * THREADLINE_E2E_SERVERS=auth (a comma-separated list of names) starts only those servers, for
+ * running one spec; the default is all five.
+ */
+export const E2E_SERVERS = new Set((process.env.THREADLINE_E2E_SERVERS ?? "seeded,empty,imports,sources,auth").split(",").map((s) => s.trim()));
 /** The sources server's HOME (scripts/e2e-server.mjs --sources-home makes it afresh). */
 export const SOURCES_HOME = path.resolve("e2e", ".data", "sources-home");
 
@@ -37,9 +45,19 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
   webServer: [
-    { command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`, url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { command: `node scripts/e2e-server.mjs ${emptyPort} empty`, url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`, url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { command: `node scripts/e2e-server.mjs ${sourcesPort} sources --sources-home`, url: `${SOURCES_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-  ],
+    { name: "seeded", command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`, url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { name: "empty", command: `node scripts/e2e-server.mjs ${emptyPort} empty`, url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { name: "imports", command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`, url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    { name: "sources", command: `node scripts/e2e-server.mjs ${sourcesPort} sources --sources-home`, url: `${SOURCES_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+    {
+      name: "auth",
+      command: `node scripts/e2e-server.mjs ${authPort} auth --auth`,
+      url: `${AUTH_URL}/login`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: { THREADLINE_ADMIN_EMAIL: AUTH_ADMIN.email, THREADLINE_ADMIN_PASSWORD: AUTH_ADMIN.password },
+    },
+  ]
+    .filter((server) => E2E_SERVERS.has(server.name))
+    .map(({ name: _name, ...server }) => server),
 });

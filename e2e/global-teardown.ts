@@ -1,6 +1,6 @@
 import { request } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
-import { EMPTY_URL, IMPORTS_URL, SEEDED_URL } from "../playwright.config";
+import { E2E_SERVERS, EMPTY_URL, IMPORTS_URL, SEEDED_URL } from "../playwright.config";
 import { threadIds } from "./fixtures";
 
 /**
@@ -9,11 +9,15 @@ import { threadIds } from "./fixtures";
  */
 export default async function globalTeardown(): Promise<void> {
   const context = await request.newContext();
-  const starting: [string, string[]][] = [
-    [SEEDED_URL, Object.values(DEMO_IDS)],
-    [EMPTY_URL, []],
-    [IMPORTS_URL, []],
-  ];
+  const starting = (
+    [
+      ["seeded", SEEDED_URL, Object.values(DEMO_IDS)],
+      ["empty", EMPTY_URL, []],
+      ["imports", IMPORTS_URL, []],
+    ] as [string, string, string[]][]
+  )
+    .filter(([name]) => E2E_SERVERS.has(name))
+    .map(([, url, ids]) => [url, ids] as [string, string[]]);
   const changes: string[] = [];
   for (const [server, ids] of starting) {
     const present = await threadIds(context, server);

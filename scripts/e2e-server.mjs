@@ -1,5 +1,6 @@
 // Starts the production build for the end-to-end suite on a fresh database.
-// Usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>] [--sources-home]
+// Usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>] [--sources-home] [--auth]
+// --auth: sign-in on (THREADLINE_AUTH=on); the first admin from THREADLINE_ADMIN_EMAIL/PASSWORD.
 // The servers follow no transcript folders (THREADLINE_SOURCES=off: never the developer's own
 // ~/.claude), except with --sources-home: HOME is then a fresh e2e/.data/<name>-home whose
 // ~/.claude/projects holds one real Claude Code session, followed by default.
@@ -10,8 +11,8 @@ import { commandLine, npx, root } from "./lib.mjs";
 
 const { values, positionals } = commandLine(
   "e2e-server",
-  "usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>] [--sources-home]",
-  { seed: { type: "boolean" }, "allowed-hosts": { type: "string" }, "sources-home": { type: "boolean" } },
+  "usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>] [--sources-home] [--auth]",
+  { seed: { type: "boolean" }, "allowed-hosts": { type: "string" }, "sources-home": { type: "boolean" }, auth: { type: "boolean" } },
   { positionals: true },
 );
 const [port = "3100", name = "e2e"] = positionals;
@@ -36,7 +37,7 @@ if (seed) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"],
 const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", port], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, ...env, ...sources, ...(allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}), NEXT_TELEMETRY_DISABLED: "1" },
+  env: { ...process.env, ...env, ...sources, ...(allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}), THREADLINE_AUTH: values.auth ? "on" : "off", NEXT_TELEMETRY_DISABLED: "1" },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -11,7 +11,10 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  async function signIn(form: FormData) {
+  // onSubmit, not a form action: React resets a form after its action, and a wrong password should keep the email.
+  async function signIn(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
     try {
@@ -48,7 +51,7 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
 
   return (
     <div className="space-y-4">
-      <form action={signIn} className="space-y-3" aria-label="Sign in">
+      <form onSubmit={signIn} className="space-y-3" aria-label="Sign in">
         <label className="flex flex-col text-sm">
           <span className="mb-1 text-zinc-600">Email</span>
           <input name="email" type="email" required autoComplete="username" className="rounded border border-zinc-300 px-3 py-2" />

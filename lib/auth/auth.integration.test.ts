@@ -121,7 +121,7 @@ describe("sign-in on", () => {
     const location = new URL(page.headers.get("location")!, ORIGIN);
     expect(location.pathname).toBe("/login");
     expect(location.searchParams.get("next")).toBe("/threads/abc?q=x%20y");
-    expect((await proxy(request("GET", "/"))).headers.get("location")).toBe("/login");
+    expect((await proxy(request("GET", "/"))).headers.get("location")).toBe(`${ORIGIN}/login`);
     const action = await proxy(request("POST", "/settings", { "next-action": "abc" }, {}));
     expect(action.status).toBe(401);
     for (const open of ["/login", "/setup", "/api/auth/get-session", "/_next/static/x.js", "/icon.svg"]) expect(passes(await proxy(request("GET", open))), open).toBe(true);

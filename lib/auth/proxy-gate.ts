@@ -27,8 +27,8 @@ export async function requireSignIn(request: NextRequest): Promise<NextResponse>
   if (request.method !== "GET" && request.method !== "HEAD") {
     return new NextResponse(`401 ${UNAUTHORIZED_MESSAGE}\n`, { status: 401, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
-  const login = new URL("/login", request.url);
+  // On the name the browser used (nextUrl follows the Host header, which the guard has checked).
+  const login = new URL("/login", request.nextUrl);
   if (pathname !== "/") login.searchParams.set("next", `${pathname}${search}`);
-  // Relative, so the browser stays on the name it used (the request's URL may carry the bind address).
-  return new NextResponse(null, { status: 307, headers: { location: `${login.pathname}${login.search}` } });
+  return NextResponse.redirect(login, 307);
 }

@@ -35,7 +35,13 @@ function createAuth(options: { settings: AuthSettings; secret: string; secure: b
       max: 100,
       customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-in/oauth2": SIGN_IN_LIMIT },
     },
-    trustedOrigins: options.trustedOrigins,
+    // The proxy has checked the Host header against the server's names and refused foreign
+    // Origins already; Better Auth's own Origin check then trusts the page on that Host (the
+    // request URL Next.js hands a route may name the bind address instead) and the listed origins.
+    trustedOrigins: (request?: Request) => {
+      const host = request?.headers.get("host");
+      return [...options.trustedOrigins, ...(host ? [`http://${host}`, `https://${host}`] : [])];
+    },
     telemetry: { enabled: false },
     advanced: {
       useSecureCookies: options.secure,
