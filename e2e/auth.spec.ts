@@ -23,7 +23,7 @@ test("a page without a session goes to /login and back; the REST API answers 401
   expect((await api.json()).error.code).toBe("unauthorized");
 
   await page.goto("/settings");
-  await expect(page).toHaveURL(/\/login\?next=%2Fsettings$/);
+  await expect(page).toHaveURL(`${AUTH_URL}/login?next=%2Fsettings`);
   await page.getByLabel("Email").fill(AUTH_ADMIN.email);
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();

@@ -58,6 +58,12 @@ export default async function SettingsPage() {
         </section>
       )}
 
+      {principal && !isAdmin && (
+        <p role="note" className="text-sm text-zinc-600">
+          You are a member: the model, provider and custom model settings below are an admin&apos;s to change.
+        </p>
+      )}
+
       {isAdmin && (
         <section aria-labelledby="people-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
           <h2 id="people-heading" className="text-lg font-semibold">People</h2>

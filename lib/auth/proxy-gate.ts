@@ -27,8 +27,9 @@ export async function requireSignIn(request: NextRequest): Promise<NextResponse>
   if (request.method !== "GET" && request.method !== "HEAD") {
     return new NextResponse(`401 ${UNAUTHORIZED_MESSAGE}\n`, { status: 401, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
-  // On the name the browser used (nextUrl follows the Host header, which the guard has checked).
-  const login = new URL("/login", request.nextUrl);
+  // On the name the browser used: its Host header, which the guard has checked (nextUrl turns
+  // 127.0.0.1 into localhost, another origin with other cookies).
+  const login = new URL("/login", `${request.nextUrl.protocol}//${request.headers.get("host") ?? request.nextUrl.host}`);
   if (pathname !== "/") login.searchParams.set("next", `${pathname}${search}`);
   return NextResponse.redirect(login, 307);
 }
