@@ -6,9 +6,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
-import { AUTH_ADMIN, AUTH_URL } from "../playwright.config";
+import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS } from "../playwright.config";
 
 test.use({ baseURL: AUTH_URL });
+test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started (THREADLINE_E2E_SERVERS)");
 
 async function mcpClient(token: string | null): Promise<Client> {
   const client = new Client({ name: "threadline-e2e", version: "0.0.0" });
