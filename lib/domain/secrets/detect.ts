@@ -1,0 +1,170 @@
+import { RULES, SECRET_KIND_LABELS, type SecretKind, type SecretRule } from "./rules";
+
+/** One secret in a text: where it is, what it is, and a short hash of it (never the value). */
+export interface SecretMatch {
+  start: number;
+  end: number;
+  kind: SecretKind;
+  /** Every rule that matched this span, in rule order. */
+  rules: string[];
+  fingerprint: string;
+}
+
+const PRIVATE_KEY_RULE = "private-key";
+const BEGIN = "-----BEGIN";
+const PRIVATE_HEADER = /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/y;
+const PRIVATE_FOOTER = /-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/y;
+/** Base64 and the line breaks between its lines, also as a JSON string writes them. */
+const KEY_BODY = /^[A-Za-z0-9+/=\s]+$/;
+
+/** A 48-bit hash (two 32-bit FNV-1a variants) as 12 hex digits: enough to tell secrets apart, too short to recover one. */
+export function fingerprintOf(value: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ value.length;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  const hex = (n: number, digits: number) => (n >>> 0).toString(16).padStart(8, "0").slice(8 - digits);
+  return hex(a, 6) + hex(b, 6);
+}
+
+/**
+ * Private key blocks, found with indexOf rather than a regular expression: for each footer, the
+ * last header before it (and after the previous footer), both found moving forward only, so each
+ * character is looked at a bounded number of times however many headers or footers lack the other.
+ * The body may be JSON-escaped (a service-account key file inside a tool result).
+ */
+function privateKeys(text: string): SecretMatch[] {
+  const found: SecretMatch[] = [];
+  let from = 0;
+  let nextHeader = text.indexOf(BEGIN);
+  for (;;) {
+    const footerAt = text.indexOf("-----END", from);
+    if (footerAt < 0) break;
+    // The last header before this footer and after the previous one, moving forward only.
+    let headerAt = -1;
+    while (nextHeader >= 0 && nextHeader < footerAt) {
+      headerAt = nextHeader;
+      nextHeader = text.indexOf(BEGIN, nextHeader + BEGIN.length);
+    }
+    PRIVATE_FOOTER.lastIndex = footerAt;
+    const footer = PRIVATE_FOOTER.exec(text);
+    if (footer && headerAt >= from) {
+      PRIVATE_HEADER.lastIndex = headerAt;
+      const header = PRIVATE_HEADER.exec(text);
+      const body = text.slice(headerAt + (header?.[0].length ?? 0), footerAt).replace(/\\+[nr]/g, "");
+      if (header && body.replace(/\s+/g, "").length >= 64 && KEY_BODY.test(body)) {
+        const end = footerAt + footer[0].length;
+        const around = text.slice(Math.max(0, headerAt - 2000), headerAt);
+        const kind: SecretKind = /private_key_id|service_account|client_email/.test(around) ? "gcp-service-account" : "private-key";
+        found.push({ start: headerAt, end, kind, rules: [PRIVATE_KEY_RULE], fingerprint: "" });
+      }
+    }
+    from = footerAt + 8;
+  }
+  return found;
+}
+
+function ruleMatches(rule: SecretRule, text: string, out: SecretMatch[]): void {
+  const pattern = new RegExp(rule.pattern.source, rule.pattern.flags.includes("d") ? rule.pattern.flags : rule.pattern.flags + "d");
+  const group = rule.group ?? 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const value = m[group];
+    const span = m.indices?.[group];
+    if (value === undefined || !span) continue;
+    if (rule.accept && !rule.accept(value, m)) {
+      pattern.lastIndex = m.index + 1; // an inner start may still hold one
+      continue;
+    }
+    // A value ending in padding or a full stop: the stop is punctuation, not part of the key.
+    let end = span[1];
+    if (rule.id === "generic-assigned-secret") while (end > span[0] && text[end - 1] === ".") end--;
+    out.push({ start: span[0], end, kind: rule.kindOf ? rule.kindOf(m, text) : rule.kind, rules: [rule.id], fingerprint: "" });
+  }
+}
+
+const RULE_ORDER = new Map([PRIVATE_KEY_RULE, ...RULES.map((r) => r.id)].map((id, i) => [id, i]));
+
+/** Overlapping matches are one secret: the first rule in order (the most specific) names its kind. */
+function merged(text: string, matches: SecretMatch[]): SecretMatch[] {
+  matches.sort((x, y) => x.start - y.start || y.end - x.end);
+  const out: SecretMatch[] = [];
+  for (const m of matches) {
+    const last = out.at(-1);
+    if (last && m.start < last.end) {
+      last.end = Math.max(last.end, m.end);
+      for (const r of m.rules) if (!last.rules.includes(r)) last.rules.push(r);
+      if ((RULE_ORDER.get(m.rules[0]!) ?? 99) < (RULE_ORDER.get(last.rules[0]!) ?? 99) && m.kind !== "generic-secret") last.kind = m.kind;
+      continue;
+    }
+    out.push({ ...m, rules: [...m.rules] });
+  }
+  for (const m of out) {
+    m.rules.sort((x, y) => (RULE_ORDER.get(x) ?? 99) - (RULE_ORDER.get(y) ?? 99));
+    m.fingerprint = fingerprintOf(text.slice(m.start, m.end));
+  }
+  return out;
+}
+
+/** The secrets in `text`, in order, one per span. Linear in the text's length. */
+export function detectSecrets(text: string): SecretMatch[] {
+  if (text.length < 8) return [];
+  const lower = text.toLowerCase();
+  const matches: SecretMatch[] = lower.includes("-----end") ? privateKeys(text) : [];
+  for (const rule of RULES) {
+    if (!rule.keywords.some((k) => lower.includes(k))) continue;
+    ruleMatches(rule, text, matches);
+  }
+  return matches.length === 0 ? matches : merged(text, matches);
+}
+
+export function secretLabel(kind: SecretKind): string {
+  return SECRET_KIND_LABELS[kind] ?? "Secret";
+}
+
+/** What a page shows instead of a secret: `[GitHub token …a41f]`. */
+export function maskFor(match: Pick<SecretMatch, "kind" | "fingerprint">): string {
+  return `[${secretLabel(match.kind)} …${match.fingerprint.slice(-4)}]`;
+}
+
+/** What a redacted export or a model gets instead: `[REDACTED:github-token:3f09c2a41f]`. */
+export function redactionFor(match: Pick<SecretMatch, "kind" | "fingerprint">): string {
+  return `[REDACTED:${match.kind}:${match.fingerprint}]`;
+}
+
+/** `text` with each match replaced by `replace(match)`. */
+export function replaceSecrets(text: string, matches: readonly SecretMatch[], replace: (m: SecretMatch) => string): string {
+  if (matches.length === 0) return text;
+  let out = "";
+  let at = 0;
+  for (const m of matches) {
+    out += text.slice(at, m.start) + replace(m);
+    at = m.end;
+  }
+  return out + text.slice(at);
+}
+
+/** `text` with every secret masked for a page. */
+export function maskSecrets(text: string): string {
+  return replaceSecrets(text, detectSecrets(text), maskFor);
+}
+
+/** `text` with every secret replaced by its redaction marker. */
+export function redactSecrets(text: string): string {
+  return replaceSecrets(text, detectSecrets(text), redactionFor);
+}
+
+/** Applies `transform` to every string inside a JSON-like value (tool arguments, results, parts). */
+export function mapStrings<T>(value: T, transform: (s: string) => string): T {
+  if (typeof value === "string") return transform(value) as T;
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, transform)) as T;
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, transform);
+    return out as T;
+  }
+  return value;
+}
