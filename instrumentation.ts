@@ -9,4 +9,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD) return;
   const { startFollowingSources } = await import("./lib/sources/start");
   startFollowingSources();
+  // The scan for secrets: backfills what is stored, then follows every write of turns.
+  const { startSecretScan } = await import("./lib/secrets/scan");
+  startSecretScan();
 }

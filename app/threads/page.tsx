@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { connection } from "next/server";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { ThreadList } from "@/components/threads/thread-list";
@@ -15,7 +16,7 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
   const filters: ThreadFilters = readThreadFilters(await searchParams);
   const [page, facets] = await Promise.all([
-    listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE }),
+    listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE }).then(maskDeep),
     listFacets(),
   ]);
   // The list's first page, read here, reaches the browser's query cache under the key its query

@@ -21,6 +21,8 @@ type Props = {
   forks: ForkLinks;
   /** The model "Copy as prompt" assembles the history for. */
   promptModel: string;
+  /** Secrets found in the thread's turns: the export then defaults to the redacted copy. */
+  secretCount?: number;
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -48,19 +50,13 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
 
-export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel }: Props) {
+export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0 }: Props) {
   const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
       <div className="flex flex-wrap items-start gap-3">
         <h1 className="min-w-0 flex-1 text-xl font-semibold tracking-tight break-words">{displayTitle(thread.title)}</h1>
-        <a
-          href={`/api/threads/${thread.id}/export${thread.expired ? "?includeExpired=1" : ""}`}
-          download
-          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700"
-        >
-          Export JSON
-        </a>
+        <ExportLinks threadId={thread.id} expired={thread.expired} secretCount={secretCount} />
       </div>
       <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {/* One line, cut with an ellipsis where it must be (the copy button has it whole); on a
@@ -156,5 +152,35 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         </div>
       )}
     </header>
+  );
+}
+
+/**
+ * The export: lossless (a backup) or with every secret replaced by `[REDACTED:<kind>:<fingerprint>]`.
+ * A thread with secrets offers the redacted copy first.
+ */
+function ExportLinks({ threadId, expired, secretCount }: { threadId: string; expired: boolean; secretCount: number }) {
+  const href = (redact: boolean) => {
+    const query = [expired ? "includeExpired=1" : null, redact ? "redact=1" : null].filter(Boolean).join("&");
+    return `/api/threads/${threadId}/export${query ? `?${query}` : ""}`;
+  };
+  const primary = "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700";
+  const secondary = "rounded border border-zinc-300 px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-50";
+  if (secretCount === 0) {
+    return (
+      <a href={href(false)} download className={primary}>
+        Export JSON
+      </a>
+    );
+  }
+  return (
+    <span className="flex gap-2">
+      <a href={href(true)} download className={primary} data-testid="export-redacted" title={`${secretCount} secret(s) replaced by [REDACTED:<kind>:<fingerprint>]`}>
+        Export JSON (secrets redacted)
+      </a>
+      <a href={href(false)} download className={secondary} data-testid="export-lossless" title="Everything as stored, secrets included">
+        Lossless
+      </a>
+    </span>
   );
 }

@@ -30,6 +30,8 @@ export const COPIED_TABLES = [
   { model: "rateLimit", table: "RateLimit", key: ["id"] },
   { model: "apiToken", table: "ApiToken", key: ["id"] },
   { model: "serverSecret", table: "ServerSecret", key: ["name"] },
+  { model: "secretFinding", table: "SecretFinding", key: ["id"] },
+  { model: "secretRedaction", table: "SecretRedaction", key: ["id"] },
 ] as const;
 
 type Table = (typeof COPIED_TABLES)[number];

@@ -1,3 +1,4 @@
+import { redactDeep } from "@/lib/domain/secrets/detect";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
@@ -24,10 +25,12 @@ import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
 
 /** The export document of a thread, or of its whole chain (oldest first), as exact bytes. */
-export async function exportThread(id: string, options: { chain?: boolean; includeExpired?: boolean } = {}): Promise<string> {
+/** `redact`: every secret found in the text is replaced by `[REDACTED:<kind>:<fingerprint>]` (the default export is lossless: a backup). */
+export async function exportThread(id: string, options: { chain?: boolean; includeExpired?: boolean; redact?: boolean } = {}): Promise<string> {
   const visibility = { includeExpired: options.includeExpired ?? false };
   const threads = options.chain ? await getChain(id, visibility) : [await getThreadWithTurns(id, visibility)];
-  return serializeNativeDocument(toNativeDocument(threads));
+  const document = toNativeDocument(threads);
+  return serializeNativeDocument(options.redact ? redactDeep(document) : document);
 }
 
 export type ImportMode = "strict" | "copy";

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { ThreadHeader } from "@/components/threads/thread-header";
@@ -7,12 +8,15 @@ import { compactionLinks } from "@/lib/db/compactions";
 import { forkLinks } from "@/lib/db/forks";
 import { previewModelFor } from "@/lib/models/catalog";
 import { getThreadLinks } from "@/lib/db/threads";
+import { threadFindingCount } from "@/lib/db/secret-findings";
 import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 
 export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
-  const [links, compactions, forks, custom] = await Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModelsOnce()]);
+  const [links, compactions, forks, custom, secretCount] = maskDeep(
+    await Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModelsOnce(), threadFindingCount(thread.id)]),
+  );
   const promptModel = previewModelFor(thread.modelsUsed, custom);
   const parent = thread.parentThreadId
     ? { id: thread.parentThreadId, title: links.parent?.title ?? null, missing: links.parent === null }
@@ -25,7 +29,7 @@ export default async function ThreadLayout({ children, params }: { children: Rea
         </Link>{" "}
         /
       </nav>
-      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} compactions={compactions} forks={forks} promptModel={promptModel} />
+      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} compactions={compactions} forks={forks} promptModel={promptModel} secretCount={secretCount} />
       <ThreadTabs threadId={thread.id} />
       {children}
     </div>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { notFound } from "next/navigation";
 import { buildToolIndex } from "@/components/threads/tool-index";
 import { InjectedContext } from "@/components/threads/transcript-blocks";
@@ -48,9 +49,9 @@ export default async function ThreadPage({ params }: { params: Params }) {
   // A long thread's other reads go alongside its head's (whose totals read every turn's usage).
   const long = thread.turnCount > HEAD_TURNS;
   const [data, links, lookahead, counted, compactionRuns] = await Promise.all([
-    getThreadHead(thread.id, HEAD_TURNS, visibility).then(withSessionUsage),
-    getThreadLinks(thread, { childLimit: CHILD_LIMIT }),
-    long ? listTurns(thread.id, HEAD_TURNS, LOOKAHEAD, visibility).then((page) => page.items) : [],
+    getThreadHead(thread.id, HEAD_TURNS, visibility).then(withSessionUsage).then(maskDeep),
+    getThreadLinks(thread, { childLimit: CHILD_LIMIT }).then(maskDeep),
+    long ? listTurns(thread.id, HEAD_TURNS, LOOKAHEAD, visibility).then((page) => maskDeep(page.items)) : [],
     long ? countResponses(thread.id) : null,
     long ? compactionRunsByMarker(thread.id) : {},
   ]);
@@ -66,7 +67,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
       </>
     );
   }
-  const lastTurn = data.turnsTruncated ? await getTurn(thread.id, turnCount - 1, visibility) : (data.turns.at(-1) ?? null);
+  const lastTurn = data.turnsTruncated ? maskDeep(await getTurn(thread.id, turnCount - 1, visibility)) : (data.turns.at(-1) ?? null);
   const responses = counted ?? data.turns.filter((turn) => turn.usage !== null).length;
   // A long thread's first turns, as many as the page's HTML affords (heavy tool outputs weigh
   // more); a thread read whole is rendered whole, as before.

@@ -123,3 +123,12 @@ describe("linear time", () => {
     expect(detectSecrets(text).map((m) => m.kind)).toEqual(["private-key"]);
   });
 });
+
+describe("maskSecrets on cut text", () => {
+  it("masks a secret cut short at the end of a title", () => {
+    const value = ["gh", "p_", randomChars(36, 12)].join("");
+    const title = `Push with ${value}`.slice(0, 30);
+    expect(maskSecrets(title)).toBe("Push with [cut secret …]");
+  });
+  it("leaves prose that names a prefix alone", () => expect(maskSecrets("What does the AKIA prefix mean")).toBe("What does the AKIA prefix mean"));
+});

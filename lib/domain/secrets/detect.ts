@@ -147,9 +147,20 @@ export function replaceSecrets(text: string, matches: readonly SecretMatch[], re
   return out + text.slice(at);
 }
 
-/** `text` with every secret masked for a page. */
+/**
+ * The start of a secret at the very end of a text: what a title or a preview cut from a turn
+ * (at 100 characters, say) leaves of one, too short for its rule to match whole.
+ */
+const CUT_SECRET = /(?:\b(?:gh[pousr]_|github_pat_|glpat-|gl(?:ptt|dt|rt)-|xox[abeoprs]-|xapp-|sk-ant-|sk-(?:proj|svcacct|admin)-|sk_live_|rk_live_|npm_|hf_|AIza|AKIA|ASIA|eyJ)|-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE)[A-Za-z0-9_\-+/=.~]{4,300}$/;
+
+/** `text` with every secret masked for a page, and a secret cut short at its end masked too. */
 export function maskSecrets(text: string): string {
-  return replaceSecrets(text, detectSecrets(text), maskFor);
+  const matches = detectSecrets(text);
+  const masked = replaceSecrets(text, matches, maskFor);
+  // Only the last 400 characters are looked at, so the check stays constant-time.
+  const tailFrom = Math.max(matches.length > 0 ? masked.length - (text.length - matches.at(-1)!.end) : 0, masked.length - 400);
+  const cut = CUT_SECRET.exec(masked.slice(tailFrom));
+  return cut ? masked.slice(0, tailFrom + cut.index) + "[cut secret …]" : masked;
 }
 
 /** `text` with every secret replaced by its redaction marker. */
@@ -167,4 +178,14 @@ export function mapStrings<T>(value: T, transform: (s: string) => string): T {
     return out as T;
   }
   return value;
+}
+
+/** Every string inside `value` with its secrets masked: what an API answer or a page gets. */
+export function maskDeep<T>(value: T): T {
+  return mapStrings(value, maskSecrets);
+}
+
+/** Every string inside `value` with its secrets replaced by redaction markers: what a model or a redacted export gets. */
+export function redactDeep<T>(value: T): T {
+  return mapStrings(value, redactSecrets);
 }

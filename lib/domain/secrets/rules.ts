@@ -118,7 +118,7 @@ export const RULES: readonly SecretRule[] = [
   { id: "github-oauth", kind: "github-token", keywords: ["gho_"], pattern: new RegExp(`\\bgho_[0-9a-zA-Z]{36}${END}`, "g") },
   { id: "github-app-token", kind: "github-token", keywords: ["ghu_", "ghs_"], pattern: new RegExp(`\\b(?:ghu|ghs)_[0-9a-zA-Z]{36}${END}`, "g") },
   { id: "github-refresh-token", kind: "github-token", keywords: ["ghr_"], pattern: new RegExp(`\\bghr_[0-9a-zA-Z]{36}${END}`, "g") },
-  { id: "gitlab-pat", kind: "gitlab-token", keywords: ["glpat-"], pattern: /\bglpat-[0-9a-zA-Z_-]{20,300}(?:\.[0-9a-z]{2}\.[0-9a-z]{9})?(?![A-Za-z0-9_-])/g },
+  { id: "gitlab-pat", kind: "gitlab-token", keywords: ["glpat-"], pattern: /\bglpat-[0-9a-zA-Z_-]{20,64}(?:\.[0-9a-z]{2}\.[0-9a-z]{9})?(?![A-Za-z0-9_-])/g },
   { id: "gitlab-ptt", kind: "gitlab-token", keywords: ["glptt-"], pattern: new RegExp(`\\bglptt-[0-9a-f]{40}${END}`, "g") },
   { id: "gitlab-deploy-token", kind: "gitlab-token", keywords: ["gldt-"], pattern: new RegExp(`\\bgldt-[0-9a-zA-Z_-]{20}${END}`, "g") },
   { id: "gitlab-runner-authentication-token", kind: "gitlab-token", keywords: ["glrt-"], pattern: new RegExp(`\\bglrt-[0-9a-zA-Z_-]{20}${END}`, "g") },

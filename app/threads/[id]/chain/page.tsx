@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChainPager, CHAIN_TURNS_ID } from "@/components/chain/chain-pager";
@@ -30,7 +31,7 @@ const TOOL_MARGIN = 25;
 export default async function ChainPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
-  const { path, ancestorsEnd, branches, continuationsCut } = await getChainView(thread);
+  const { path, ancestorsEnd, branches, continuationsCut } = maskDeep(await getChainView(thread));
   const compactions = await compactionsTouching(path.map((node) => node.id));
   const oldest = path[0]!;
   const loopsTo = ancestorsEnd.stoppedBy === "cycle" ? path.find((node) => node.id === ancestorsEnd.parentId) : undefined;
@@ -41,7 +42,7 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
   const at = atId ? await chainOffsetOfTurn(path, atId) : null;
   const { start, end } = windowAt(at === null ? parseTurnParam(query.turn) : at + 1, total);
   // Numbered across the chain; calls and results are paired across it too (and a little past the window).
-  const read = await chainTurns(path, Math.max(0, start - TOOL_MARGIN), Math.min(total, end + TOOL_MARGIN));
+  const read = maskDeep(await chainTurns(path, Math.max(0, start - TOOL_MARGIN), Math.min(total, end + TOOL_MARGIN)));
   const tools = buildToolIndex(read.map(({ offset, turn }) => ({ turn, number: offset + 1 })));
   const groups = byThread(read.filter(({ offset }) => offset >= start && offset < end));
   const chainPath = `/threads/${thread.id}/chain`;

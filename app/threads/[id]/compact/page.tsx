@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { notFound } from "next/navigation";
 import { CompactionWorkbench } from "@/components/compaction/compaction-workbench";
 import { latestCompactionJob } from "@/lib/compaction/jobs";
@@ -34,7 +35,7 @@ export default async function CompactPage({ params, searchParams }: { params: Pr
       initialTargetModel={previewModelFor(thread.modelsUsed, custom)}
       defaultLlmModel={llm.compactionModel && !llm.compactionModel.error ? llm.compactionModel.value : null}
       configuredProviders={llm.providers.filter((p) => p.configured).map((p) => p.provider)}
-      initialJob={initialRange ? null : await latestCompactionJob(thread.id)}
+      initialJob={initialRange ? null : maskDeep(await latestCompactionJob(thread.id))}
       initialRange={initialRange}
     />
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TokenCount } from "@/components/ui/token-count";
@@ -25,9 +26,9 @@ const EDGE_STYLE = {
  * turn) and compacted revisions, the oldest thread on top. Each card opens its thread.
  */
 export default async function LineagePage({ params }: { params: Promise<{ id: string }> }) {
-  const thread = await findThread((await params).id);
+  const thread = maskDeep(await findThread((await params).id));
   if (!thread) notFound();
-  const graph = await lineageGraph(thread.id);
+  const graph = maskDeep(await lineageGraph(thread.id));
   const x = (column: number) => column * (CARD_W + GAP_X);
   const y = (depth: number) => depth * (CARD_H + GAP_Y);
   const place = new Map(graph.nodes.map((n) => [n.id, n]));

@@ -1,3 +1,4 @@
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { getChain } from "@/lib/db/threads";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
@@ -6,6 +7,6 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const chain = await getChain(threadIdFrom((await params).id));
-    return Response.json({ threads: chain.map(({ thread, turns }) => ({ ...thread, turns })) });
+    return Response.json(maskDeep({ threads: chain.map(({ thread, turns }) => ({ ...thread, turns })) }));
   });
 }

@@ -11,11 +11,12 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
     const chain = flag("chain");
     // Expired threads are not found by default, as everywhere in the API; the UI opts in so a
     // user can keep a copy before purging.
-    const body = await exportThread(id, { chain, includeExpired: flag("includeExpired") });
+    const redact = flag("redact");
+    const body = await exportThread(id, { chain, includeExpired: flag("includeExpired"), redact });
     return new Response(body, {
       headers: {
         "Content-Type": "application/json; charset=utf-8",
-        "Content-Disposition": `attachment; filename="threadline-${id}${chain ? "-chain" : ""}.json"`,
+        "Content-Disposition": `attachment; filename="threadline-${id}${chain ? "-chain" : ""}${redact ? "-redacted" : ""}.json"`,
       },
     });
   });

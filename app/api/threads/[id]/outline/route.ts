@@ -1,3 +1,4 @@
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { getThreadOutline } from "@/lib/db/turn-outline";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
@@ -14,6 +15,6 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const query = parseOrThrow(threadOutlineQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(await getThreadOutline(id, { includeExpired: query.includeExpired }));
+    return Response.json(maskDeep(await getThreadOutline(id, { includeExpired: query.includeExpired })));
   });
 }

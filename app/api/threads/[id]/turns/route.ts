@@ -1,3 +1,4 @@
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { appendTurn } from "@/lib/db/threads";
 import { listTurns } from "@/lib/db/turn-pages";
 import { decodeTurnCursor } from "@/lib/domain/cursor";
@@ -23,7 +24,7 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
       if (decoded === null) throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [{ field: "cursor", message: "not a cursor returned by this API" }]);
       start = decoded;
     }
-    return Response.json(await listTurns(id, start, query.limit, { includeExpired: query.includeExpired }));
+    return Response.json(maskDeep(await listTurns(id, start, query.limit, { includeExpired: query.includeExpired })));
   });
 }
 
@@ -36,7 +37,7 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       const turn = await appendTurn(id, input, {
         beforeCommit: claim ? (tx, stored) => claim.recordIn(tx, { status: 201, body: { turn: stored } }) : undefined,
       });
-      return Response.json({ turn }, { status: 201 });
+      return Response.json(maskDeep({ turn }), { status: 201 });
     });
   });
 }

@@ -1,0 +1,15 @@
+import { redactInPlace } from "@/lib/db/secret-findings";
+import { handleRoute, readJson } from "@/lib/http/responses";
+import { redactSecretsSchema } from "@/lib/validation/secrets";
+
+/**
+ * Redacts secrets in place, irreversibly: `{redacted}` (how many distinct secrets). The turn's
+ * text keeps `[REDACTED:<kind>:<fingerprint>]` instead; the thread records each redaction.
+ */
+export async function POST(request: Request): Promise<Response> {
+  return handleRoute(async () => {
+    const body = await readJson(request, redactSecretsSchema);
+    const target = body.turnId ? { turnId: body.turnId, fingerprint: body.fingerprint ?? null } : null;
+    return Response.json(await redactInPlace(body.threadId, target));
+  });
+}

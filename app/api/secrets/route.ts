@@ -1,0 +1,19 @@
+import { maskSecrets } from "@/lib/domain/secrets/detect";
+import { listSecretFindings } from "@/lib/db/secret-findings";
+import { parseOrThrow } from "@/lib/domain/parse";
+import { handleRoute } from "@/lib/http/responses";
+import { secretScanStatus } from "@/lib/secrets/scan";
+import { listSecretsQuerySchema } from "@/lib/validation/secrets";
+
+/**
+ * Secrets found across threads, paged: `{findings: [{threadId, threadTitle, turnId, turnIndex,
+ * kind, rules, fingerprint, ...}], nextCursor, total, scan}`. Never a secret's value; titles are
+ * masked like every other text.
+ */
+export async function GET(request: Request): Promise<Response> {
+  return handleRoute(async () => {
+    const query = parseOrThrow(listSecretsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const [page, scan] = await Promise.all([listSecretFindings(query), secretScanStatus()]);
+    return Response.json({ ...page, findings: page.findings.map((f) => ({ ...f, threadTitle: f.threadTitle === null ? null : maskSecrets(f.threadTitle) })), scan }, { headers: { "cache-control": "no-store" } });
+  });
+}

@@ -1,0 +1,98 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
+import { recordScan, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secret-findings";
+import { onThreadsWritten } from "@/lib/db/thread-writes";
+import { detectSecrets, type SecretMatch } from "@/lib/domain/secrets/detect";
+
+/**
+ * The scan for secrets: reads the turns in seq order from where it stopped (a cursor kept in the
+ * database, so it resumes after a restart), records what lib/domain/secrets finds, and moves the
+ * cursor. The same loop backfills the turns stored before detection existed and picks up every
+ * new turn: whatever write added them (append, the API's or the CLI's import, a followed session)
+ * announces it through threadsWritten, which wakes the scan. One instance at a time runs it
+ * (JobLease "secrets-scan"); the others' writes are picked up by whichever holds it, or by the
+ * next wake.
+ */
+
+const LEASE = "secrets-scan";
+const LEASE_MS = 60_000;
+const BATCH = 200;
+/** Detection time after which the scan gives the event loop back before going on. */
+const SLICE_MS = 20;
+
+type State = { owner: string; running: Promise<void> | null; again: boolean; listening: boolean; lastError: string | null };
+const globalForScan = globalThis as unknown as { threadlineSecretScan?: State };
+
+function state(): State {
+  globalForScan.threadlineSecretScan ??= { owner: randomUUID(), running: null, again: false, listening: false, lastError: null };
+  return globalForScan.threadlineSecretScan;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function runScan(): Promise<void> {
+  const s = state();
+  if (!(await claimJobLease(LEASE, s.owner, LEASE_MS))) return;
+  try {
+    for (;;) {
+      const turns = await turnsToScan(BATCH);
+      if (turns.length === 0) break;
+      const found: { turn: (typeof turns)[number]; field: string; match: SecretMatch }[] = [];
+      let sliceStart = performance.now();
+      for (const turn of turns) {
+        for (const [field, text] of turnTexts(turn)) for (const match of detectSecrets(text)) found.push({ turn, field, match });
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await yieldToLoop();
+          sliceStart = performance.now();
+        }
+      }
+      await recordScan(turns.at(-1)!.seq, found);
+      if (!(await renewJobLease(LEASE, s.owner, LEASE_MS))) return;
+      await yieldToLoop();
+    }
+  } finally {
+    await releaseJobLease(LEASE, s.owner).catch(() => undefined);
+  }
+}
+
+/**
+ * Scans what has not been scanned; resolves when the scan has caught up (or another instance
+ * holds it). A call while a scan runs makes it go round once more.
+ */
+export function scanForSecrets(): Promise<void> {
+  const s = state();
+  if (s.running) {
+    s.again = true;
+    return s.running;
+  }
+  s.running = (async () => {
+    try {
+      do {
+        s.again = false;
+        await runScan();
+      } while (s.again);
+      s.lastError = null;
+    } catch (error) {
+      s.lastError = error instanceof Error ? error.message : String(error);
+      console.error("[threadline] the scan for secrets failed", error);
+    } finally {
+      s.running = null;
+    }
+  })();
+  return s.running;
+}
+
+/** Starts the scan of what is stored and follows every later write of turns (once per process). */
+export function startSecretScan(): void {
+  const s = state();
+  if (s.listening) return;
+  s.listening = true;
+  onThreadsWritten(() => void scanForSecrets());
+  void scanForSecrets();
+}
+
+export async function secretScanStatus(): Promise<{ scannedSeq: number; lastSeq: number; findings: number; running: boolean; error: string | null }> {
+  const progress = await scanProgress();
+  return { ...progress, running: state().running !== null, error: state().lastError };
+}
