@@ -1,5 +1,6 @@
 import "server-only";
 import { streamText, type LanguageModelUsage } from "ai";
+import { redactSecrets } from "@/lib/domain/secrets/detect";
 import { appendTurn } from "@/lib/db/threads";
 import { setTurnMetadata } from "@/lib/db/turns";
 import { INCOMPLETE_KEY, isUnanswered, UNANSWERED_KEY, withoutUnansweredMark } from "@/lib/domain/chat";
@@ -21,6 +22,8 @@ export type ReplyRun = OpenedReply & {
   /** OpenAI's protocol says how a reply ended in finish_reason: a stream that ends without one was cut off. */
   finishReasonReported: boolean;
   events: EventChannel<ChatEvent>;
+  /** The thread's setting: send its secrets to the model as they are (off by default: they are redacted). */
+  sendSecrets?: boolean;
   /** Called once, when the first text that is not blank arrives. */
   onFirstText: () => void;
 };
@@ -60,7 +63,8 @@ type Streamed = { text: string; finishReason: string; sawFinishReason: boolean; 
 async function readStream(run: ReplyRun, streamed: Streamed): Promise<void> {
   const result = streamText({
     model: run.resolved.model,
-    messages: [{ role: "user", content: run.historyText }],
+    // Nothing detected as a secret is sent to a model unless the thread says so (with a warning).
+    messages: [{ role: "user", content: run.sendSecrets ? run.historyText : redactSecrets(run.historyText) }],
     maxRetries: 0,
     abortSignal: run.call.abortSignal,
     includeRawChunks: run.finishReasonReported,

@@ -1,3 +1,4 @@
+import { threadSendsSecrets } from "@/lib/db/secret-findings";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { claimReplyLease, releaseReplyLease, renewReplyLease, requestReplyStop } from "@/lib/db/reply-leases";
@@ -95,9 +96,11 @@ async function begin(threadId: string, request: ChatMessageRequest, options: Cha
   let firstText = false;
   let arrived: () => void = () => {};
   const firstArrival = new Promise<void>((resolve) => (arrived = resolve));
+  const sendSecrets = await threadSendsSecrets(threadId);
   const run: ReplyRun = {
     ...opened,
     threadId,
+    sendSecrets,
     call: startCall(resolved, { activity: "The reply", signal, timeoutMs: options.timeoutMs ?? CHAT_IDLE_TIMEOUT_MS }),
     label: PROVIDER_LABELS[resolved.spec.provider],
     finishReasonReported: resolved.spec.provider === "openai" || resolved.spec.provider === "openai-compatible",

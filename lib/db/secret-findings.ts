@@ -188,3 +188,16 @@ export async function threadRedactions(threadId: string): Promise<{ turnId: stri
   const rows = await (await db()).secretRedaction.findMany({ where: { threadId }, orderBy: { id: "asc" } });
   return rows.map((r) => ({ turnId: r.turnId, kind: r.kind, fingerprint: r.fingerprint, redactedAt: r.redactedAt.toISOString() }));
 }
+
+const sendKey = (threadId: string) => `secrets.sendToModels:${threadId}`;
+
+/** The thread's setting: true when its secrets go to models as they are (off unless turned on). */
+export async function threadSendsSecrets(threadId: string): Promise<boolean> {
+  return (await (await db()).appSetting.findUnique({ where: { key: sendKey(threadId) } }))?.value === "on";
+}
+
+export async function setThreadSendsSecrets(threadId: string, on: boolean): Promise<void> {
+  const client = await db();
+  if (on) await client.appSetting.upsert({ where: { key: sendKey(threadId) }, create: { key: sendKey(threadId), value: "on" }, update: { value: "on" } });
+  else await client.appSetting.deleteMany({ where: { key: sendKey(threadId) } });
+}

@@ -1,5 +1,6 @@
 import "server-only";
 import { generateText } from "ai";
+import { redactDeep } from "@/lib/domain/secrets/detect";
 import type { CompactionTurn } from "@/lib/domain/compaction/types";
 import type { JsonValue, TurnPart } from "@/lib/domain/types";
 import { formatModelSpec, PROVIDER_LABELS } from "@/lib/domain/model-spec";
@@ -29,6 +30,8 @@ export type SummarizeRequest = {
   instructions?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Sends the turns with their secrets (a thread's setting); by default every secret found is replaced by its redaction marker. */
+  sendSecrets?: boolean;
 };
 
 export type SummarizeResult = {
@@ -177,7 +180,8 @@ export async function summarizeWithLlm(request: SummarizeRequest): Promise<Summa
     const result = await generateText({
       model: resolved.model,
       system: SUMMARIZER_SYSTEM_PROMPT,
-      messages: buildSummaryMessages(turns, instructions),
+      // Nothing detected as a secret is sent to a model unless the thread says so.
+      messages: request.sendSecrets ? buildSummaryMessages(turns, instructions) : redactDeep(buildSummaryMessages(turns, instructions)),
       maxRetries: 0,
       abortSignal: call.abortSignal,
     });

@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { redactDeep } from "@/lib/domain/secrets/detect";
 import { continueThread } from "@/lib/context/continue-thread";
 import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
@@ -11,6 +11,6 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const body = await readJson(request, continueRequestSchema);
-    return idempotentWrite(request, id, "continue", body, async () => Response.json(maskDeep(await continueThread(id, body)), { status: 201 }));
+    return idempotentWrite(request, id, "continue", body, async () => Response.json(redactDeep(await continueThread(id, body)), { status: 201 }));
   });
 }
