@@ -1,14 +1,4 @@
 -- CreateTable
-CREATE TABLE "SourceFile" (
-    "path" TEXT NOT NULL,
-    "size" DOUBLE PRECISION NOT NULL,
-    "mtime" TEXT NOT NULL,
-    "failure" TEXT,
-
-    CONSTRAINT "SourceFile_pkey" PRIMARY KEY ("path")
-);
-
--- CreateTable
 CREATE TABLE "SecretFinding" (
     "id" SERIAL NOT NULL,
     "threadId" TEXT NOT NULL,
