@@ -30,7 +30,7 @@ beforeEach(() => {
   home = makeSourcesHome({ withClaudeCode: false });
 });
 afterEach(async () => {
-  for (const sync of open.splice(0)) sync.close();
+  await Promise.all(open.splice(0).map((sync) => sync.close()));
   chmodAll(home.home);
   home.remove();
   restoreServerEnv();
@@ -286,7 +286,7 @@ describe("following folders between syncs", () => {
     expect(status.watchNote).toMatch(/cannot watch it.*max_user_watches.*ENOSPC/);
     cpSync(DEMO_SESSION, path.join(home.claudeProjects, "p", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"));
     await expect.poll(() => refused.sync.status().folders[0], SOON).toMatchObject({ imported: 1 });
-    refused.sync.close();
+    await refused.sync.close();
 
     // A watch that starts, then fails: polled from then on.
     let fail: ((reason: string, error: NodeJS.ErrnoException) => void) | null = null;

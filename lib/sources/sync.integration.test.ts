@@ -184,7 +184,7 @@ describe("followed sources", () => {
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
     const before = countingSync();
     expect((await before.sync.sync()).folders[0]).toMatchObject({ filesSeen: 8, imported: 7, failed: 1 });
-    before.sync.close();
+    await before.sync.close();
 
     const grown = path.join(home.claudeProjects, "-home-marco-projects-spotter", "55604662-cf2a-4331-851a-ec234028f8ca.jsonl");
     appendFileSync(grown, readFileSync(grown, "utf8").split("\n")[0] + "\n");
@@ -279,7 +279,7 @@ describe("followed sources", () => {
       await expect.poll(() => sync.status().folders[0]?.state, { timeout: 15_000 }).toBe("watching");
       expect(read.every((f) => f === session)).toBe(true);
     } finally {
-      sync.close();
+      await sync.close();
     }
   });
 
@@ -295,5 +295,30 @@ describe("followed sources", () => {
     expect(synced).toMatchObject({ heldElsewhere: false, folders: [{ imported: 7 }] });
     // The lease is released after each sync, so another instance may take the next one.
     expect(await claimJobLease(SOURCES_LEASE, "another-instance", 60_000)).toBe(true);
+    await releaseJobLease(SOURCES_LEASE, "another-instance");
+  });
+
+  it("close() resolves once the running sync has let go of the lease, and a sync asked for after it claims nothing", async () => {
+    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
+    let release!: () => void;
+    const importing = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const firstImport = new Promise<void>((resolve) => (started = resolve));
+    const sync = createSourceSync({ log: () => undefined, importFile: async (file) => (started(), await importing, importPath(file)) });
+    const running = sync.sync();
+    await firstImport;
+    let closed = false;
+    const closing = sync.close().then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(false); // the sync still holds the lease
+    release();
+    await closing;
+    await running;
+    expect(await claimJobLease(SOURCES_LEASE, "another-instance", 60_000)).toBe(true);
+    await releaseJobLease(SOURCES_LEASE, "another-instance");
+    // Closed: a later request does not take the lease from the next instance (or test).
+    await sync.sync();
+    expect(await claimJobLease(SOURCES_LEASE, "another-instance", 60_000)).toBe(true);
+    await releaseJobLease(SOURCES_LEASE, "another-instance");
   });
 });

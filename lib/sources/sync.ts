@@ -69,7 +69,8 @@ export type SourceSync = {
   /** Starts a sync in the background (or joins the running one) and answers the status at once. */
   start(): SourcesStatus;
   /** Stops following (the folders stay as they are). */
-  close(): void;
+  /** Stops following; resolves once the sync that is running, if any, has ended and let go of the lease. */
+  close(): Promise<void>;
 };
 
 /** How long after the last change in a followed folder the changed files are synced: a session being written changes many times a second. */
@@ -339,6 +340,8 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   }
 
   async function run(): Promise<SourcesStatus> {
+    // Queued before close(): it must not claim the lease again after it.
+    if (closed) return status();
     const current = setting();
     origin = current.origin;
     const paths = followed(current);
@@ -367,7 +370,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   /** Syncs the changed paths of each followed folder (and a whole folder that went away or came back). */
   async function syncChanged(paths: string[]): Promise<void> {
     const touched = [...folders.values()].filter((folder) => books.has(folder.path) && paths.some((path) => within(folder.path, path)));
-    if (touched.length === 0) return;
+    if (touched.length === 0 || closed) return;
     const sync = ++syncs;
     let fullNeeded = false;
     await withLease(async () => {
@@ -442,11 +445,12 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     return status();
   }
 
-  function close(): void {
+  function close(): Promise<void> {
     closed = true;
     if (debounce) clearTimeout(debounce);
     if (resync) clearInterval(resync);
     for (const path of [...followers.keys()]) unfollow(path);
+    return jobs.then(() => undefined);
   }
 
   return { status, sync: syncAll, start, close };

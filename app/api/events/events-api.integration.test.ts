@@ -22,8 +22,8 @@ beforeAll(() => {
   home = makeSourcesHome();
   setServerEnv({ HOME: home.home, THREADLINE_SOURCES: "~/.claude/projects" });
 });
-afterAll(() => {
-  sourceSync().close();
+afterAll(async () => {
+  await sourceSync().close();
   home.remove();
   restoreServerEnv();
 });

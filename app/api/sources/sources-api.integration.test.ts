@@ -17,8 +17,8 @@ beforeAll(() => {
   // Named, not the default: unset, PostgreSQL follows nothing (the sync's own tests cover that).
   setServerEnv({ HOME: home.home, THREADLINE_SOURCES: "~/.claude/projects" });
 });
-afterAll(() => {
-  sourceSync().close();
+afterAll(async () => {
+  await sourceSync().close();
   home.remove();
   restoreServerEnv();
 });

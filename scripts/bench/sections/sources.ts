@@ -195,7 +195,7 @@ export async function sourcesChild(): Promise<void> {
     delaysMs.push(stored.get(file)! - at);
     await sleep(1500);
   }
-  sync.close();
+  await sync.close();
   const run: FollowRun = {
     mode,
     warmSeconds,
