@@ -24,6 +24,11 @@ export default async function LoginPage({ searchParams }: Props) {
     <div className="mx-auto max-w-sm space-y-4 rounded-lg border border-zinc-200 bg-white p-6">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in</h1>
       {query.setup === "done" && <p className="text-sm text-emerald-700">The admin is created: sign in.</p>}
+      {query.setup === "taken" && (
+        <p role="alert" className="text-sm text-red-700">
+          Threadline was set up already (someone finished first), so nobody was created: sign in, or ask an admin to add you.
+        </p>
+      )}
       {query.error && <p className="text-sm text-red-700">Single sign-on failed: {String(query.error).slice(0, 100)}</p>}
       <LoginForm next={next === "/" ? "/threads" : next} sso={settings.oidc?.name ?? null} />
     </div>

@@ -1,27 +1,27 @@
 import "server-only";
 import type { Database } from "@/lib/db/create-client";
+import { createFirstAdmin, noUserYet } from "@/lib/db/first-admin";
 import { AppError } from "@/lib/domain/errors";
 
-type AuthLike = { $context: Promise<{ password: { hash(password: string): Promise<string> }; internalAdapter: InternalAdapter }> };
-type InternalAdapter = {
-  createUser(user: { email: string; name: string; emailVerified: boolean; role: string }, source: { method: "admin" }): Promise<{ id: string }>;
-  linkAccount(account: { userId: string; providerId: string; accountId: string; password: string }): Promise<unknown>;
+export { noUserYet };
+
+type AuthLike = {
+  $context: Promise<{ password: { hash(password: string): Promise<string> }; generateId(options: { model: string; size?: number }): string | false }>;
 };
 
-/** Whether nobody can sign in yet (the setup page's question). */
-export async function noUserYet(database: Database): Promise<boolean> {
-  return (await database.user.count()) === 0;
-}
-
 /**
- * Creates an admin who signs in with a password, through Better Auth's own hashing (scrypt) and
- * adapter. Used for the first admin (from the environment or the setup page) only.
+ * Creates the first admin, who signs in with a password, when nobody exists yet: the password
+ * hashed by Better Auth (scrypt), ids made as Better Auth makes them, and the rows written by
+ * lib/db/first-admin.ts in one transaction that first checks nobody exists. False when somebody
+ * does (another setup or instance was first): exactly one first admin, however many try at once.
  */
-export async function createPasswordAdmin(auth: AuthLike, person: { email: string; name: string; password: string }): Promise<void> {
+export async function createFirstPasswordAdmin(auth: AuthLike, database: Database, person: { email: string; name: string; password: string }): Promise<boolean> {
+  if (!(await noUserYet(database))) return false;
   const context = await auth.$context;
-  const hash = await context.password.hash(person.password);
-  const user = await context.internalAdapter.createUser({ email: person.email.toLowerCase(), name: person.name, emailVerified: true, role: "admin" }, { method: "admin" });
-  await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+  const passwordHash = await context.password.hash(person.password); // slow on purpose: outside the transaction
+  const [userId, accountId] = [context.generateId({ model: "user" }), context.generateId({ model: "account" })];
+  if (!userId || !accountId) throw new Error("Better Auth is configured to let the database make ids; Threadline makes them");
+  return createFirstAdmin(database, { userId, accountId, email: person.email.toLowerCase(), name: person.name, passwordHash });
 }
 
 /**
@@ -31,11 +31,7 @@ export async function createPasswordAdmin(auth: AuthLike, person: { email: strin
 export async function ensureFirstAdmin(auth: AuthLike, database: Database, admin: { email: string; password: string } | null): Promise<void> {
   if (!admin || !(await noUserYet(database))) return;
   if (admin.password.length < 8) throw new AppError("validation_failed", "THREADLINE_ADMIN_PASSWORD must be at least 8 characters");
-  try {
-    await createPasswordAdmin(auth, { email: admin.email, name: admin.email.split("@")[0] || "admin", password: admin.password });
-    console.log(`[threadline] created the first admin, ${admin.email}, from THREADLINE_ADMIN_EMAIL`);
-  } catch (error) {
-    // Another instance created them at the same moment (the email is unique).
-    if (await noUserYet(database)) throw error;
-  }
+  const created = await createFirstPasswordAdmin(auth, database, { email: admin.email, name: admin.email.split("@")[0] || "admin", password: admin.password });
+  // Not created: another instance on this database made the first admin at the same moment.
+  if (created) console.log(`[threadline] created the first admin, ${admin.email}, from THREADLINE_ADMIN_EMAIL`);
 }
