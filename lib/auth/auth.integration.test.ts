@@ -177,9 +177,37 @@ describe("sign-in on", () => {
     const adminToken = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: admin }, { name: "ada's agent" }))).json()).token as string;
     await expectError(await syncRoute(request("POST", "/api/sources/sync", { authorization: `Bearer ${memberToken}` })), 403, "forbidden");
     expect((await syncRoute(request("POST", "/api/sources/sync", { authorization: `Bearer ${adminToken}` }))).status).toBe(202);
-    // Admin plugin endpoints refuse a member as well.
+    // The admin plugin's endpoints are not reachable over HTTP, a member's request least of all.
     const promote = await authPost(request("POST", "/api/auth/admin/set-role", { cookie: member, origin: ORIGIN }, { userId: "x", role: "admin" }));
-    expect(promote.status).toBe(403);
+    expect(promote.status).toBe(404);
+  });
+
+  it("refuses impersonation and the admin plugin's other endpoints Threadline does not use, even to an admin", async () => {
+    const admin = await signIn(ADMIN, "10.5.0.1");
+    const database = await db();
+    const member = await database.user.findUniqueOrThrow({ where: { email: MEMBER.email } });
+    const sessionsBefore = await database.session.count();
+    const post = (pathname: string, body: unknown) => authPost(request("POST", pathname, { cookie: admin, origin: ORIGIN }, body));
+    for (const pathname of ["/api/auth/admin/impersonate-user", "/api/auth/admin/impersonate-user/", "/api/auth//admin/impersonate-user", "/api/auth/admin/impersonate-user?x=1"]) {
+      const response = await post(pathname, { userId: member.id });
+      expect(response.status, pathname).toBe(404);
+      expect(response.headers.getSetCookie().join(";"), pathname).not.toContain("session_token");
+    }
+    expect((await post("/api/auth/admin/stop-impersonating", {})).status).toBe(404);
+    expect((await post("/api/auth/admin/ban-user", { userId: member.id })).status).toBe(404);
+    expect((await post("/api/auth/admin/set-role", { userId: member.id, role: "admin" })).status).toBe(404);
+    expect((await post("/api/auth/admin/create-user", { email: "mallory@example.com", password: "mallory password", name: "Mallory" })).status).toBe(404);
+    expect((await authGet(request("GET", `/api/auth/admin/list-users`, { cookie: admin }))).status).toBe(404);
+    expect((await authGet(request("GET", `/api/auth/admin/get-user?id=${member.id}`, { cookie: admin }))).status).toBe(404);
+
+    // Called on the server with an admin's session, impersonation is refused as well.
+    const auth = await authFor(false);
+    await expect(auth.api.impersonateUser({ body: { userId: member.id }, headers: new Headers({ cookie: admin }) })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(auth.api.banUser({ body: { userId: member.id }, headers: new Headers({ cookie: admin }) })).rejects.toMatchObject({ statusCode: 404 });
+    expect(await database.session.count()).toBe(sessionsBefore);
+    expect(await database.session.count({ where: { impersonatedBy: { not: null } } })).toBe(0);
+    expect(await database.user.findUniqueOrThrow({ where: { id: member.id } })).toMatchObject({ role: "member", banned: false });
+    expect(await database.user.count({ where: { email: "mallory@example.com" } })).toBe(0);
   });
 
   it("creates, lists and revokes API tokens: a member sees and revokes their own, an admin everyone's; revoked and expired tokens are refused at once", async () => {

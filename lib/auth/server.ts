@@ -1,12 +1,14 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { admin, genericOAuth } from "better-auth/plugins";
 import { adminAc, userAc } from "better-auth/plugins/admin/access";
 import { db } from "@/lib/db/client";
 import { databaseKind } from "@/lib/db/create-client";
 import { serverSecret } from "@/lib/db/server-secrets";
+import { disabledAuthPaths } from "@/lib/domain/sign-in";
 import { serverSettings, type AuthSettings } from "@/lib/env";
 import { ensureFirstAdmin } from "./first-admin";
 
@@ -17,6 +19,10 @@ export const SIGN_IN_LIMIT = { window: 60, max: 5 };
 
 function createAuth(options: { settings: AuthSettings; secret: string; secure: boolean; database: Awaited<ReturnType<typeof db>>; trustedOrigins: string[] }) {
   const { settings } = options;
+  // Roles for managing people; impersonation, bans and the rest are turned off below.
+  const adminPlugin = admin({ defaultRole: "member", adminRoles: ["admin"], roles: { admin: adminAc, member: userAc } });
+  const disabled = disabledAuthPaths(Object.values(adminPlugin.endpoints).map((endpoint) => endpoint.path));
+  const refused = new Set(disabled.always);
   return betterAuth({
     appName: "Threadline",
     secret: options.secret,
@@ -48,8 +54,17 @@ function createAuth(options: { settings: AuthSettings; secret: string; secure: b
       defaultCookieAttributes: { sameSite: "lax", httpOnly: true, secure: options.secure },
     },
     logger: { level: "warn" },
+    // Better Auth's supported switch: these answer 404 over HTTP, however the caller is signed in.
+    disabledPaths: disabled.overHttp,
+    hooks: {
+      // Keyed on the endpoint's own path, so no spelling of a URL reaches them, and a call from the
+      // server (auth.api.impersonateUser) is refused too.
+      before: createAuthMiddleware(async (ctx) => {
+        if (refused.has(ctx.path)) throw new APIError("NOT_FOUND", { message: "Threadline does not use this endpoint." });
+      }),
+    },
     plugins: [
-      admin({ defaultRole: "member", adminRoles: ["admin"], roles: { admin: adminAc, member: userAc } }),
+      adminPlugin,
       ...(settings.oidc
         ? [
             genericOAuth({

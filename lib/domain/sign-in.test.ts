@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, isPublicPath, safeNextPath } from "./sign-in";
+import { bearerToken, disabledAuthPaths, isPublicPath, safeNextPath } from "./sign-in";
 
 describe("safeNextPath", () => {
   it("keeps a path of this site, with its query", () => {
@@ -28,5 +28,14 @@ describe("bearerToken", () => {
     expect(bearerToken("bearer  tl_abc ")).toBe("tl_abc");
     expect(bearerToken("Basic dXNlcjpwYXNz")).toBe("");
     expect(bearerToken("Bearer a b")).toBe("");
+  });
+});
+
+describe("disabledAuthPaths", () => {
+  it("turns every admin endpoint off over HTTP, and the unused ones (impersonation, bans, new ones) for any caller", () => {
+    const paths = ["/admin/set-role", "/admin/impersonate-user", "/admin/stop-impersonating", "/admin/ban-user", "/admin/create-user", "/admin/remove-user", "/admin/set-user-password", "/admin/revoke-user-sessions", "/admin/some-future-endpoint"];
+    const disabled = disabledAuthPaths(paths);
+    expect(disabled.overHttp).toEqual([...paths].sort());
+    expect(disabled.always).toEqual(["/admin/ban-user", "/admin/impersonate-user", "/admin/some-future-endpoint", "/admin/stop-impersonating"]);
   });
 });

@@ -31,3 +31,21 @@ export function bearerToken(authorization: string | null): string | null {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
   return match ? match[1]! : "";
 }
+
+/**
+ * The admin plugin's endpoints Threadline calls, from the server only (Settings -> People's
+ * actions): adding and removing people, resetting passwords (ending their sessions), and roles.
+ */
+export const ADMIN_ENDPOINTS_USED = ["/admin/create-user", "/admin/remove-user", "/admin/set-user-password", "/admin/revoke-user-sessions", "/admin/set-role"] as const;
+
+/**
+ * Better Auth's paths Threadline turns off, from its admin plugin's endpoint paths: over HTTP,
+ * all of them (Settings calls the ones it uses on the server, after its own checks), and for
+ * any caller, HTTP or server, those it never uses (impersonation, bans, listing users and their
+ * sessions, and whatever a Better Auth upgrade adds).
+ */
+export function disabledAuthPaths(adminEndpointPaths: readonly string[]): { overHttp: string[]; always: string[] } {
+  const used = new Set<string>(ADMIN_ENDPOINTS_USED);
+  const paths = [...new Set(adminEndpointPaths)].sort();
+  return { overHttp: paths, always: paths.filter((p) => !used.has(p)) };
+}
