@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useState, useTransition } from "react";
-import { addPersonAction, removePersonAction, resetPasswordAction } from "@/lib/actions/people";
+import { addPersonAction, removePersonAction, resetPasswordAction, setRoleAction } from "@/lib/actions/people";
 import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
 
 export type PersonView = { id: string; name: string; email: string; role: string; signsInWith: string };
@@ -57,9 +57,26 @@ function PersonRow({ person, self }: Readonly<{ person: PersonView; self: boolea
           </button>
         </form>
         {!self && (
-          <button type="button" disabled={pending} onClick={() => run(() => removePersonAction({ userId: person.id }))} className="text-red-700 hover:underline disabled:opacity-60">
-            Remove
-          </button>
+          <div className="flex justify-end gap-3">
+            <button
+              type="button"
+              disabled={pending}
+              aria-label={`Make ${person.email} ${person.role === "admin" ? "a member" : "an admin"}`}
+              onClick={() => run(() => setRoleAction({ userId: person.id, role: person.role === "admin" ? "member" : "admin" }))}
+              className="text-indigo-700 hover:underline disabled:opacity-60"
+            >
+              {person.role === "admin" ? "Make member" : "Make admin"}
+            </button>
+            <button
+              type="button"
+              disabled={pending}
+              aria-label={`Remove ${person.email}`}
+              onClick={() => run(() => removePersonAction({ userId: person.id }))}
+              className="text-red-700 hover:underline disabled:opacity-60"
+            >
+              Remove
+            </button>
+          </div>
         )}
         {message && (
           <p role="status" className="text-xs text-zinc-600">

@@ -3,9 +3,10 @@
 import { APIError } from "better-auth/api";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
+import { requirePrincipal } from "@/lib/auth/principal";
 import { authFor, isSecureRequest } from "@/lib/auth/server";
 import { AppError } from "@/lib/domain/errors";
-import { newPersonSchema, personRefSchema, resetPasswordSchema } from "@/lib/validation/people";
+import { newPersonSchema, personRefSchema, resetPasswordSchema, setRoleSchema } from "@/lib/validation/people";
 import { adminOnly, defineAction, defineFormAction } from "./define-action";
 
 /** Better Auth's admin plugin for the signed-in admin (it checks the role itself as well). */
@@ -63,4 +64,14 @@ export const resetPasswordAction = defineAction("resetting", resetPasswordSchema
   await asAppError(() => auth.api.revokeUserSessions({ body: { userId }, headers }));
   revalidatePath("/settings");
   return { message: "Password reset; their sessions were ended." };
+});
+
+/** Makes someone an admin or a member (a person who signed in with single sign-on starts as a member). Not oneself: an admin cannot demote the last admin by accident. */
+export const setRoleAction = defineAction("changing the role", setRoleSchema, async ({ userId, role }) => {
+  await adminOnly("change roles");
+  const { auth, headers } = await adminApi();
+  if ((await requirePrincipal(headers))?.userId === userId) throw new AppError("conflict", "You cannot change your own role; another admin can.");
+  await asAppError(() => auth.api.setRole({ body: { userId, role }, headers }));
+  revalidatePath("/settings");
+  return { message: `Now ${role === "admin" ? "an admin" : "a member"}.` };
 });

@@ -14,3 +14,5 @@ export const newPersonSchema = z.strictObject({
 export const personRefSchema = z.strictObject({ userId: z.string().min(1).max(200) });
 
 export const resetPasswordSchema = z.strictObject({ userId: z.string().min(1).max(200), password });
+
+export const setRoleSchema = z.strictObject({ userId: z.string().min(1).max(200), role: z.enum(["admin", "member"]) });
