@@ -37,6 +37,8 @@ export default async function SettingsPage() {
   const settings = serverSettings();
   const principal = settings.auth.enabled ? await principalFrom(await headers()) : null;
   const isAdmin = principal?.role === "admin";
+  // With sign-in off everyone may change everything; on, only admins (the actions refuse members).
+  const canChange = !settings.auth.enabled || isAdmin;
   const people = isAdmin ? await listPeople(await db()) : [];
   const custom = await listCustomModels();
   const catalog = listModels().filter((m) => m.source !== "custom");
@@ -60,7 +62,7 @@ export default async function SettingsPage() {
 
       {principal && !isAdmin && (
         <p role="note" className="text-sm text-zinc-600">
-          You are a member: the model, provider and custom model settings below are an admin&apos;s to change.
+          You are a member: the model, provider and custom model settings below are an admin&apos;s to change, so they are shown without their forms.
         </p>
       )}
 
@@ -139,7 +141,7 @@ export default async function SettingsPage() {
             </tbody>
           </table>
         </div>
-        <LlmSettingsForm saved={llm.saved} apiKeyFromEnv={compatible?.apiKey.source === "env"} />
+        {canChange && <LlmSettingsForm saved={llm.saved} apiKeyFromEnv={compatible?.apiKey.source === "env"} />}
       </section>
 
       <section aria-labelledby="custom-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
@@ -153,7 +155,7 @@ export default async function SettingsPage() {
                 <th className="py-1 text-right">Window</th>
                 <th className="py-1 text-right">Max output</th>
                 <th className="py-1">Tokenizer</th>
-                <th />
+                {canChange && <th />}
               </tr>
             </thead>
             <tbody>
@@ -163,9 +165,11 @@ export default async function SettingsPage() {
                   <td className="py-1 text-right">{m.contextWindow.toLocaleString("en-US")}</td>
                   <td className="py-1 text-right">{m.maxOutputTokens.toLocaleString("en-US")}</td>
                   <td className="py-1">{m.tokenizer}</td>
-                  <td className="py-1 text-right">
-                    <DeleteCustomModelButton name={m.displayName} />
-                  </td>
+                  {canChange && (
+                    <td className="py-1 text-right">
+                      <DeleteCustomModelButton name={m.displayName} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -173,7 +177,7 @@ export default async function SettingsPage() {
         ) : (
           <p className="mt-2 text-sm text-zinc-500">None yet.</p>
         )}
-        <CustomModelForm tokenizers={tokenizers} />
+        {canChange && <CustomModelForm tokenizers={tokenizers} />}
       </section>
 
       <section aria-labelledby="catalog-heading" className="rounded-lg border border-zinc-200 bg-white p-4">

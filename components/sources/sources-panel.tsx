@@ -25,8 +25,11 @@ const STATE_STYLE: Record<SourceFolderState, string> = {
 
 const code = "rounded bg-zinc-100 px-1 font-mono text-xs break-all";
 
-/** The followed folders, each with its state and the last sync's counts and failures, and "Sync now". */
-export function SourcesPanel({ initial }: Readonly<{ initial: SourcesStatus }>) {
+/**
+ * The followed folders, each with its state and the last sync's counts and failures, and "Sync
+ * now" for those who may sync (everyone with sign-in off, admins with it on).
+ */
+export function SourcesPanel({ initial, canSync }: Readonly<{ initial: SourcesStatus; canSync: boolean }>) {
   const { data: status, error, connected } = useSourcesStatus(initial);
   const sync = useSyncSources(connected);
   const hydrated = useHydrated();
@@ -36,16 +39,19 @@ export function SourcesPanel({ initial }: Readonly<{ initial: SourcesStatus }>) 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <button
-          type="button"
-          onClick={() => sync.mutate()}
-          disabled={!hydrated || syncing}
-          className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          {syncing ? "Syncing…" : "Sync now"}
-        </button>
+        {canSync && (
+          <button
+            type="button"
+            onClick={() => sync.mutate()}
+            disabled={!hydrated || syncing}
+            className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-60"
+          >
+            {syncing ? "Syncing…" : "Sync now"}
+          </button>
+        )}
         <p role="status" aria-live="polite" className="text-sm text-zinc-600" data-testid="sources-sync-state">
           {syncing ? "A sync is running; the counts update as files are imported." : "Idle."}
+          {!canSync && " An admin syncs the folders; they are followed as files change."}
           {status.heldElsewhere && " The last sync was left to another Threadline instance on this database, which holds the sync lease."}
         </p>
       </div>

@@ -51,3 +51,13 @@ export async function requireAdmin(headers: Headers, what: string): Promise<void
   const principal = await requirePrincipal(headers);
   if (principal && principal.role !== "admin") throw new AppError("forbidden", `Only an admin may ${what}.`);
 }
+
+/**
+ * Whether the person a page is for may use admin-only controls (sync, models and providers,
+ * people): everyone with sign-in off, only admins with it on. Pages hide what the server would
+ * refuse; the routes and actions check again.
+ */
+export async function mayAdminister(headers: Headers): Promise<boolean> {
+  if (!authEnabled()) return true;
+  return (await principalFrom(headers))?.role === "admin";
+}
