@@ -36,10 +36,11 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
 
   async function singleSignOn() {
     setPending(true);
-    const response = await fetch("/api/auth/sign-in/oauth2", {
+    // Better Auth 1.7's generic OAuth providers start at the social sign-in endpoint (callback /api/auth/callback/oidc).
+    const response = await fetch("/api/auth/sign-in/social", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ providerId: "oidc", callbackURL: next, errorCallbackURL: "/login?error=sso" }),
+      body: JSON.stringify({ provider: "oidc", callbackURL: next, errorCallbackURL: "/login?error=sso" }),
     });
     const body = (await response.json().catch(() => null)) as { url?: string } | null;
     if (response.ok && body?.url) window.location.assign(body.url);

@@ -12,7 +12,7 @@ import { disabledAuthPaths } from "@/lib/domain/sign-in";
 import { serverSettings, type AuthSettings } from "@/lib/env";
 import { ensureFirstAdmin } from "./first-admin";
 
-/** The provider id of single sign-on: its callback is /api/auth/oauth2/callback/oidc. */
+/** The provider id of single sign-on: it starts at POST /api/auth/sign-in/social {provider: "oidc"} and returns to /api/auth/callback/oidc. */
 export const OIDC_PROVIDER_ID = "oidc";
 /** Sign-in attempts allowed per client address in each window (Better Auth's rate limiter, kept in the database). */
 export const SIGN_IN_LIMIT = { window: 60, max: 5 };
@@ -39,7 +39,7 @@ function createAuth(options: { settings: AuthSettings; secret: string; secure: b
       storage: "database",
       window: 60,
       max: 100,
-      customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-in/oauth2": SIGN_IN_LIMIT },
+      customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-in/social": SIGN_IN_LIMIT },
     },
     // The proxy has checked the Host header against the server's names and refused foreign
     // Origins already; Better Auth's own Origin check then trusts the page on that Host (the
