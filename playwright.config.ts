@@ -1,14 +1,17 @@
 import path from "node:path";
-import { defineConfig, devices } from "@playwright/test";
+import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
+
+type WebServer = Extract<NonNullable<PlaywrightTestConfig["webServer"]>, unknown[]>[number];
 
 /**
- * Four production servers: one seeded with the demo set, one empty (empty states, the export ->
- * import round trip), one for transcript imports, so the order of spec files does not matter, and
- * one whose HOME is e2e/.data/sources-home, following its ~/.claude/projects (the Sources page).
+ * Six production servers: one seeded with the demo set, one empty (empty states, the export ->
+ * import round trip), one for transcript imports, so the order of spec files does not matter, one
+ * whose HOME is e2e/.data/sources-home, following its ~/.claude/projects (the Sources page), one
+ * with sign-in on, and one with sign-in on and nobody yet (the setup page).
  */
-// THREADLINE_E2E_PORT moves all four, so two checkouts can run the suite side by side.
+// THREADLINE_E2E_PORT moves all of them (it and the next five ports), so two checkouts can run the suite side by side.
 const firstPort = Number(process.env.THREADLINE_E2E_PORT ?? 3100);
-const [seededPort, emptyPort, importsPort, sourcesPort, authPort] = [firstPort, firstPort + 1, firstPort + 2, firstPort + 3, firstPort + 4];
+const [seededPort, emptyPort, importsPort, sourcesPort, authPort, setupPort] = [0, 1, 2, 3, 4, 5].map((offset) => firstPort + offset) as [number, number, number, number, number, number];
 export const SEEDED_URL = `http://127.0.0.1:${seededPort}`;
 export const EMPTY_URL = `http://127.0.0.1:${emptyPort}`;
 export const IMPORTS_URL = `http://127.0.0.1:${importsPort}`;
@@ -16,13 +19,42 @@ export const SOURCES_URL = `http://127.0.0.1:${sourcesPort}`;
 /** The server with sign-in on (THREADLINE_AUTH=on); its first admin comes from the environment. */
 export const AUTH_URL = `http://127.0.0.1:${authPort}`;
 export const AUTH_ADMIN = { email: "admin@threadline.test", password: "e2e admin password" };
+/** Sign-in on and no THREADLINE_ADMIN_EMAIL: the first visit shows /setup (e2e/setup.spec.ts, once per run). */
+export const SETUP_URL = `http://127.0.0.1:${setupPort}`;
 /**
  * THREADLINE_E2E_SERVERS=auth (a comma-separated list of names) starts only those servers, for
- * running one spec; the default is all five.
+ * running one spec; the default is all six.
  */
-export const E2E_SERVERS = new Set((process.env.THREADLINE_E2E_SERVERS ?? "seeded,empty,imports,sources,auth").split(",").map((s) => s.trim()));
+export const E2E_SERVERS = new Set((process.env.THREADLINE_E2E_SERVERS ?? "seeded,empty,imports,sources,auth,setup").split(",").map((s) => s.trim()));
 /** The sources server's HOME (scripts/e2e-server.mjs --sources-home makes it afresh). */
 export const SOURCES_HOME = path.resolve("e2e", ".data", "sources-home");
+
+/** Each server with its name in THREADLINE_E2E_SERVERS. */
+const servers: (WebServer & { name: string })[] = [
+  { name: "seeded", command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`, url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+  { name: "empty", command: `node scripts/e2e-server.mjs ${emptyPort} empty`, url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+  { name: "imports", command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`, url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+  { name: "sources", command: `node scripts/e2e-server.mjs ${sourcesPort} sources --sources-home`, url: `${SOURCES_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+  {
+    name: "auth",
+    command: `node scripts/e2e-server.mjs ${authPort} auth --auth`,
+    url: `${AUTH_URL}/login`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: {
+      THREADLINE_ADMIN_EMAIL: AUTH_ADMIN.email,
+      THREADLINE_ADMIN_PASSWORD: AUTH_ADMIN.password,
+    },
+  },
+  {
+    name: "setup",
+    command: `node scripts/e2e-server.mjs ${setupPort} setup --auth`,
+    url: `${SETUP_URL}/setup`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { THREADLINE_ADMIN_EMAIL: "", THREADLINE_ADMIN_PASSWORD: "" },
+  },
+];
 
 export default defineConfig({
   testDir: "./e2e",
@@ -44,20 +76,5 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
-  webServer: [
-    { name: "seeded", command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`, url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { name: "empty", command: `node scripts/e2e-server.mjs ${emptyPort} empty`, url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { name: "imports", command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`, url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    { name: "sources", command: `node scripts/e2e-server.mjs ${sourcesPort} sources --sources-home`, url: `${SOURCES_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-    {
-      name: "auth",
-      command: `node scripts/e2e-server.mjs ${authPort} auth --auth`,
-      url: `${AUTH_URL}/login`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      env: { THREADLINE_ADMIN_EMAIL: AUTH_ADMIN.email, THREADLINE_ADMIN_PASSWORD: AUTH_ADMIN.password },
-    },
-  ]
-    .filter((server) => E2E_SERVERS.has(server.name))
-    .map(({ name: _name, ...server }) => server),
+  webServer: servers.filter((server) => E2E_SERVERS.has(server.name)).map(({ name: _name, ...server }) => server),
 });

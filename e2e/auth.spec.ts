@@ -1,11 +1,17 @@
 /**
  * Sign-in on (the auth server, THREADLINE_AUTH=on), in Chromium: a page sends you to /login and
  * back; an admin creates an API token in Settings, a real MCP client (the SDK's Streamable HTTP
- * transport) uses it, the admin revokes it, and the same client is refused at once.
+ * transport) uses it, the admin revokes it, and the same client is refused at once; an admin adds
+ * a member, who sees no admin controls and is refused admin actions, resets their password and
+ * removes them.
+ *
+ * Sign-in allows 5 attempts a minute per client address: the tests below give each browser an
+ * address of its own (X-Forwarded-For, which the server reads as a proxy's), as different people
+ * would have.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS } from "../playwright.config";
 
 test.use({ baseURL: AUTH_URL });
@@ -78,4 +84,81 @@ test("an API token made in Settings works for an MCP client until it is revoked"
   await expect(client.listTools()).rejects.toThrow(/401|unauthorized/i);
   await expect(mcpClient(token)).rejects.toThrow(/401|unauthorized/i);
   await client.close();
+});
+
+/** A browser of its own (cookies, client address) for one person. */
+async function person(browser: Browser, address: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: AUTH_URL, extraHTTPHeaders: { "x-forwarded-for": address } });
+  return context.newPage();
+}
+
+async function signIn(page: Page, who: { email: string; password: string }, next = "/settings"): Promise<void> {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+test("an admin adds a member, resets their password and removes them; the member sees and may use no admin controls", async ({ browser }) => {
+  const member = { name: "Mia Member", email: `mia-${Date.now()}@threadline.test`, password: "member password one" };
+  const admin = await person(browser, "10.20.0.1");
+  await signIn(admin, AUTH_ADMIN);
+  await expect(admin).toHaveURL(/\/settings$/);
+  const add = admin.getByRole("form", { name: "Add a person" });
+  await add.getByLabel("Name").fill(member.name);
+  await add.getByLabel("Email").fill(member.email);
+  await add.getByLabel("Password").fill(member.password);
+  await add.getByLabel("Role").selectOption("member");
+  await add.getByRole("button", { name: "Add person" }).click();
+  await expect(add.getByText(`Added ${member.email}.`)).toBeVisible();
+  const row = admin.getByTestId("person-row").filter({ hasText: member.email });
+  await expect(row).toContainText("member");
+  await expect(row).toContainText("password");
+
+  // The member signs in and is shown no admin controls.
+  const mia = await person(browser, "10.20.0.2");
+  await signIn(mia, member);
+  await expect(mia).toHaveURL(/\/settings$/);
+  await expect(mia.getByTestId("signed-in-as")).toHaveText(member.email);
+  await expect(mia.getByRole("heading", { name: "API tokens" })).toBeVisible(); // theirs to manage
+  await expect(mia.getByRole("heading", { name: "Models and providers" })).toBeVisible(); // shown, read-only
+  await expect(mia.getByRole("note")).toContainText("You are a member");
+  await expect(mia.getByRole("heading", { name: "People" })).toHaveCount(0);
+  for (const form of ["Add a person", "Model settings", "Add a custom model"]) await expect(mia.getByRole("form", { name: form })).toHaveCount(0);
+  await expect(mia.getByRole("button", { name: /^(Save|Add model|Add person|Reset|Remove)/ })).toHaveCount(0);
+  await expect(mia.getByRole("combobox")).toHaveCount(0);
+  await mia.goto("/sources");
+  await expect(mia.getByRole("button", { name: "Sync now" })).toHaveCount(0);
+
+  // Asking the server directly is refused.
+  const sync = await mia.request.post("/api/sources/sync", { headers: { origin: AUTH_URL }, data: {} });
+  expect(sync.status()).toBe(403);
+  expect((await sync.json()).error.code).toBe("forbidden");
+  expect((await admin.request.post("/api/sources/sync", { headers: { origin: AUTH_URL }, data: {} })).status()).toBe(202);
+  expect((await mia.request.post("/api/auth/admin/set-role", { headers: { origin: AUTH_URL }, data: { userId: "x", role: "admin" } })).status()).toBe(404);
+
+  // The admin resets the password: the member's session ends, the old password no longer works.
+  await admin.reload();
+  const reset = row.getByRole("form", { name: `Reset ${member.email}'s password` });
+  await reset.getByPlaceholder("new password").fill("member password two");
+  await reset.getByRole("button", { name: "Reset" }).click();
+  await expect(row.getByRole("status")).toHaveText("Password reset; their sessions were ended.");
+  await mia.goto("/settings");
+  await expect(mia).toHaveURL(/\/login\?next=%2Fsettings$/);
+  await signIn(mia, member);
+  await expect(mia.getByText("Wrong email or password.")).toBeVisible();
+  await signIn(mia, { ...member, password: "member password two" });
+  await expect(mia).toHaveURL(/\/settings$/);
+  await expect(mia.getByTestId("signed-in-as")).toHaveText(member.email);
+
+  // The admin removes them: the session they hold ends at once.
+  await row.getByRole("button", { name: `Remove ${member.email}` }).click();
+  await expect(admin.getByTestId("person-row").filter({ hasText: member.email })).toHaveCount(0);
+  expect((await mia.request.get("/api/threads")).status()).toBe(401);
+  await mia.reload();
+  await expect(mia).toHaveURL(/\/login\?next=%2Fsettings$/);
+  await signIn(mia, { ...member, password: "member password two" });
+  await expect(mia.getByText("Wrong email or password.")).toBeVisible();
+  await admin.context().close();
+  await mia.context().close();
 });
