@@ -3,7 +3,8 @@
  * back; an admin creates an API token in Settings, a real MCP client (the SDK's Streamable HTTP
  * transport) uses it, the admin revokes it, and the same client is refused at once; an admin adds
  * a member, who sees no admin controls and is refused admin actions, resets their password and
- * removes them.
+ * removes them; single sign-on through a real OpenID provider (oidc-provider, started with the
+ * server) makes a member with the provider's email.
  *
  * Sign-in allows 5 attempts a minute per client address: the tests below give each browser an
  * address of its own (X-Forwarded-For, which the server reads as a proxy's), as different people
@@ -12,7 +13,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS } from "../playwright.config";
+import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS, OIDC_ACCOUNT, OIDC_NAME, OIDC_URL } from "../playwright.config";
 
 test.use({ baseURL: AUTH_URL });
 test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started (THREADLINE_E2E_SERVERS)");
@@ -161,4 +162,51 @@ test("an admin adds a member, resets their password and removes them; the member
   await expect(mia.getByText("Wrong email or password.")).toBeVisible();
   await admin.context().close();
   await mia.context().close();
+});
+
+test("single sign-on through a real OpenID provider makes a member with the provider's email, whom an admin can promote", async ({ browser }) => {
+  const sso = await person(browser, "10.30.0.2");
+  await sso.goto("/login?next=%2Fthreads");
+  const button = sso.getByRole("button", { name: `Sign in with ${OIDC_NAME}` });
+  await expect(button).toBeVisible();
+  await button.click();
+
+  // At the provider: its login page, a wrong password first, then its consent page.
+  await expect(sso).toHaveURL(new RegExp(`^${OIDC_URL}/interaction/`));
+  await expect(sso.getByRole("heading", { name: "Sign in to the test provider" })).toBeVisible();
+  await sso.getByLabel("Email").fill(OIDC_ACCOUNT.email);
+  await sso.getByLabel("Password").fill("not the provider password");
+  await sso.getByRole("button", { name: "Sign in" }).click();
+  await expect(sso.getByRole("alert")).toHaveText("Wrong email or password.");
+  await sso.getByLabel("Email").fill(OIDC_ACCOUNT.email);
+  await sso.getByLabel("Password").fill(OIDC_ACCOUNT.password);
+  await sso.getByRole("button", { name: "Sign in" }).click();
+  await expect(sso.getByRole("heading", { name: "Allow access" })).toBeVisible();
+  await expect(sso.getByText(/openid, email, profile|openid email profile/)).toBeVisible();
+  await sso.getByRole("button", { name: "Allow" }).click();
+
+  // Back through the callback, signed in, where the login page was headed.
+  await expect(sso).toHaveURL(`${AUTH_URL}/threads`);
+  await expect(sso.getByTestId("signed-in-as")).toHaveText(OIDC_ACCOUNT.email);
+  const session = await (await sso.request.get("/api/auth/get-session")).json();
+  expect(session.user).toMatchObject({ email: OIDC_ACCOUNT.email, name: OIDC_ACCOUNT.name, role: "member", emailVerified: true });
+  expect((await sso.request.post("/api/sources/sync", { headers: { origin: AUTH_URL }, data: {} })).status()).toBe(403);
+
+  // The admin sees them in People, signed in with single sign-on, and makes them an admin.
+  const admin = await person(browser, "10.30.0.1");
+  await signIn(admin, AUTH_ADMIN);
+  const row = admin.getByTestId("person-row").filter({ hasText: OIDC_ACCOUNT.email });
+  await expect(row).toContainText("single sign-on");
+  await expect(row).toContainText("member");
+  await row.getByRole("button", { name: `Make ${OIDC_ACCOUNT.email} an admin` }).click();
+  await expect(row.getByRole("status")).toHaveText("Now an admin.");
+  await sso.reload();
+  await expect(sso.getByTestId("signed-in-as")).toHaveText(`${OIDC_ACCOUNT.email} (admin)`);
+
+  // Removed, and signed out at once; the next sign-on makes them a member again.
+  await row.getByRole("button", { name: `Remove ${OIDC_ACCOUNT.email}` }).click();
+  await expect(admin.getByTestId("person-row").filter({ hasText: OIDC_ACCOUNT.email })).toHaveCount(0);
+  expect((await sso.request.get("/api/threads")).status()).toBe(401);
+  await admin.context().close();
+  await sso.context().close();
 });
