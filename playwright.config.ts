@@ -60,7 +60,7 @@ const servers: (WebServer & { name: string })[] = [
   },
   {
     name: "auth",
-    command: `node scripts/e2e-server.mjs ${authPort} auth --auth`,
+    command: `node scripts/e2e-server.mjs ${authPort} auth --auth --sources-home`, // a followed folder: the Sources page has controls to hide from members
     url: `${AUTH_URL}/login`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -115,6 +115,9 @@ test("an admin adds a member, resets their password and removes them; the member
   const row = admin.getByTestId("person-row").filter({ hasText: member.email });
   await expect(row).toContainText("member");
   await expect(row).toContainText("password");
+  await admin.goto("/sources");
+  await expect(admin.getByRole("button", { name: "Sync now" })).toBeVisible(); // an admin's
+  await admin.goto("/settings");
 
   // The member signs in and is shown no admin controls.
   const mia = await person(browser, "10.20.0.2");
@@ -129,6 +132,7 @@ test("an admin adds a member, resets their password and removes them; the member
   await expect(mia.getByRole("button", { name: /^(Save|Add model|Add person|Reset|Remove)/ })).toHaveCount(0);
   await expect(mia.getByRole("combobox")).toHaveCount(0);
   await mia.goto("/sources");
+  await expect(mia.getByTestId("source-folder")).toHaveCount(1); // the followed folder, shown
   await expect(mia.getByRole("button", { name: "Sync now" })).toHaveCount(0);
 
   // Asking the server directly is refused.
