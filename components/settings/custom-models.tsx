@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState, useState, useTransition } from "react";
-import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
+import { fieldError, type FormState } from "@/lib/actions/result";
+import { FormSubmitRow } from "@/components/ui/form-submit-row";
 import { addCustomModelAction, deleteCustomModelAction } from "@/lib/actions/settings";
 
 export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; label: string }[] }) {
@@ -40,16 +41,7 @@ export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; labe
         </select>
         {error("tokenizer")}
       </label>
-      <div className="flex items-center gap-3 sm:col-span-2">
-        <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
-          {pending ? "Adding…" : "Add model"}
-        </button>
-        {state && (
-          <span role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
-            {formMessage(state)}
-          </span>
-        )}
-      </div>
+      <FormSubmitRow state={state} pending={pending} label="Add model" busyLabel="Adding…" className="sm:col-span-2" />
     </form>
   );
 }

@@ -2,7 +2,8 @@
 
 import { useActionState } from "react";
 import { saveLlmSettingsAction } from "@/lib/actions/llm-settings";
-import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
+import { fieldError, type FormState } from "@/lib/actions/result";
+import { FormSubmitRow } from "@/components/ui/form-submit-row";
 
 type Props = {
   /** Saved values (not the environment's): a blank field removes the saved one. */
@@ -104,16 +105,7 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
           </label>
         )}
       </div>
-      <div className="flex items-center gap-3 sm:col-span-2">
-        <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
-          {pending ? "Saving…" : "Save model settings"}
-        </button>
-        {state && (
-          <span role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
-            {formMessage(state)}
-          </span>
-        )}
-      </div>
+      <FormSubmitRow state={state} pending={pending} label="Save model settings" busyLabel="Saving…" className="sm:col-span-2" />
     </form>
   );
 }

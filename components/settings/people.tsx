@@ -2,7 +2,8 @@
 
 import { useActionState, useState, useTransition } from "react";
 import { addPersonAction, removePersonAction, resetPasswordAction, setRoleAction } from "@/lib/actions/people";
-import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
+import { fieldError, type FormState } from "@/lib/actions/result";
+import { FormSubmitRow } from "@/components/ui/form-submit-row";
 
 export type PersonView = { id: string; name: string; email: string; role: string; signsInWith: string };
 
@@ -121,16 +122,7 @@ function AddPersonForm() {
           <option value="admin">admin</option>
         </select>
       </label>
-      <div className="flex items-center gap-3 sm:col-span-4">
-        <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
-          {pending ? "Adding…" : "Add person"}
-        </button>
-        {state && (
-          <span role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
-            {formMessage(state)}
-          </span>
-        )}
-      </div>
+      <FormSubmitRow state={state} pending={pending} label="Add person" busyLabel="Adding…" className="sm:col-span-4" />
     </form>
   );
 }
