@@ -1,6 +1,7 @@
 import "server-only";
 import { claimIdempotencyKey, type IdempotencyClaim } from "@/lib/db/idempotency";
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/idempotency";
+import { maskedJson } from "./masking";
 
 /** Set on an answer repeated from the store for a retried Idempotency-Key. */
 export const REPLAYED_HEADER = "Idempotency-Replayed";
@@ -9,7 +10,8 @@ export const REPLAYED_HEADER = "Idempotency-Replayed";
  * The one wrapper of the thread writes that take an Idempotency-Key header (turns, messages,
  * continue, forks, compactions with apply). Without the header the write just runs. With it, the
  * same request (operation and validated body) within 24 hours answers the first one's status and
- * JSON body again, without writing; see lib/db/idempotency.ts. `body` is the validated request.
+ * JSON body again (masked, as every answer is), without writing; see lib/db/idempotency.ts. `body`
+ * is the validated request.
  *
  * The write's JSON answer is recorded, whatever its status: errors that wrote nothing are thrown
  * (and give the key back), so a returned error (a chat reply that failed after its message was
@@ -26,7 +28,8 @@ export async function idempotentWrite(
   if (key === null) return write(null);
   const started = await claimIdempotencyKey({ threadId, key, operation, body });
   if ("replay" in started) {
-    return Response.json(started.replay.body, { status: started.replay.status, headers: { [REPLAYED_HEADER]: "true" } });
+    // The record holds what the write answered before masking (an append records the stored turn).
+    return maskedJson(started.replay.body, { status: started.replay.status, headers: { [REPLAYED_HEADER]: "true" } });
   }
   return started.claim.run(write, async (response) => ({ status: response.status, body: await response.clone().json() }));
 }

@@ -4,6 +4,7 @@ import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/err
 import { normalizeId } from "@/lib/domain/ids";
 import { serverSettings } from "@/lib/env";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { maskResponse } from "./masking";
 
 /** The HTTP status of each expected failure: the API layer's choice, not the services'. */
 export const HTTP_STATUS: Record<AppErrorCode, number> = {
@@ -30,8 +31,14 @@ export function errorResponse(status: number, code: AppErrorCode | "internal", m
 /**
  * Runs a route body and maps failures to the error shape: expected ones (AppError) to their
  * status, anything else to a 500 that names no internals (the stack goes to the server log only).
+ * Whatever it answers, secrets in it are masked (lib/http/masking.ts): answers a route built
+ * with `maskedJson` or let through with `unmasked` are left as they are.
  */
 export async function handleRoute(run: () => Promise<Response>): Promise<Response> {
+  return maskResponse(await answerOf(run));
+}
+
+async function answerOf(run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {

@@ -12,6 +12,7 @@ import { exportThread } from "@/lib/db/transfer";
 import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
 import { MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/idempotency";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { maskDeep, maskSecrets } from "@/lib/domain/secrets/detect";
 import { jsonObjectSchema, modelFieldSchema, pathListSchema, refuseProtoKeys, roleSchema, toolNameSchema, uuidSchema, fileSnapshotsSchema } from "@/lib/domain/schemas";
 import { contextQuerySchema } from "@/lib/validation/context";
 import { forkRequestSchema } from "@/lib/validation/forks";
@@ -88,9 +89,15 @@ function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
 }
 
-/** A result as JSON text (for any client) and as structured content (for those that read it). */
-function answer(value: object, text = JSON.stringify(value)): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: value as Record<string, unknown> };
+/**
+ * A result as JSON text (for any client) and as structured content (for those that read it), its
+ * secrets masked as the REST API masks them: a tool's answer goes to a model. Masked before it is
+ * written as text, so the text stays JSON. (The route masks the whole JSON-RPC answer again, the
+ * net for a tool that does not answer through here.)
+ */
+function answer(value: object, text?: string): CallToolResult {
+  const masked = maskDeep(value);
+  return { content: [{ type: "text", text: text === undefined ? JSON.stringify(masked) : maskSecrets(text) }], structuredContent: masked as Record<string, unknown> };
 }
 
 /** A tool error: the message as text, and the REST API's error shape as structured content. */
@@ -280,13 +287,15 @@ export function createMcpServer(): McpServer {
     "export_thread",
     {
       title: "Export a thread",
-      description: "The lossless threadline/v1 document of the thread (or of its chain), as JSON text; POST it to /api/import to restore.",
+      description:
+        "The threadline/v1 document of the thread (or of its chain), as JSON text, with every secret found in it replaced by [REDACTED:<kind>:<fingerprint>] " +
+        "(nothing detected is sent to a model); POST it to /api/import to restore. The lossless copy is REST's GET /api/threads/:id/export.",
       inputSchema: z.strictObject(exportThreadShape),
       annotations: READ,
     },
     ({ threadId, chain }) =>
       run(async () => {
-        const document = await exportThread(threadId, { chain: chain ?? false });
+        const document = await exportThread(threadId, { chain: chain ?? false, redact: true });
         // The exact bytes as text, so what a client saves imports byte-identical.
         return answer(JSON.parse(document) as object, document);
       }),

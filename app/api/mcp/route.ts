@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { AppError } from "@/lib/domain/errors";
+import { maskResponse } from "@/lib/http/masking";
 import { HTTP_STATUS } from "@/lib/http/responses";
 import { parseJsonText, readBodyText } from "@/lib/http/responses";
 import { createMcpServer, protoKeyRefusal } from "@/lib/mcp/server";
@@ -33,7 +34,8 @@ export async function POST(request: Request): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
-    return await transport.handleRequest(request, { parsedBody: body });
+    // Every tool's answer masked (lib/http/masking.ts), as the REST API's are.
+    return await maskResponse(await transport.handleRequest(request, { parsedBody: body }));
   } catch (error) {
     console.error("[threadline] unexpected error in the MCP endpoint", error);
     return rpcError(500, -32603, "Internal error; see the server log.");

@@ -1,6 +1,6 @@
-import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { listSecretFindings } from "@/lib/db/secret-findings";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { maskedJson } from "@/lib/http/masking";
 import { handleRoute } from "@/lib/http/responses";
 import { secretScanStatus } from "@/lib/secrets/scan";
 import { listSecretsQuerySchema } from "@/lib/validation/secrets";
@@ -14,6 +14,6 @@ export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const query = parseOrThrow(listSecretsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     const [page, scan] = await Promise.all([listSecretFindings(query), secretScanStatus()]);
-    return Response.json({ ...page, findings: page.findings.map((f) => ({ ...f, threadTitle: f.threadTitle === null ? null : maskSecrets(f.threadTitle) })), scan }, { headers: { "cache-control": "no-store" } });
+    return maskedJson({ ...page, scan }, { headers: { "cache-control": "no-store" } });
   });
 }

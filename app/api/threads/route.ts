@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { createThread, listThreads } from "@/lib/db/threads";
 import { handleRoute, readJson } from "@/lib/http/responses";
 import { parseOrThrow } from "@/lib/domain/parse";
@@ -7,13 +7,13 @@ import { createThreadSchema, listThreadsQuerySchema } from "@/lib/validation/thr
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const params = Object.fromEntries(new URL(request.url).searchParams);
-    return Response.json(maskDeep(await listThreads(parseOrThrow(listThreadsQuerySchema, params))));
+    return maskedJson(await listThreads(parseOrThrow(listThreadsQuerySchema, params)));
   });
 }
 
 export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const thread = await createThread(await readJson(request, createThreadSchema));
-    return Response.json(maskDeep({ thread }), { status: 201, headers: { Location: `/api/threads/${thread.id}` } });
+    return maskedJson({ thread }, { status: 201, headers: { Location: `/api/threads/${thread.id}` } });
   });
 }

@@ -2,6 +2,7 @@ import { tokenManager } from "@/lib/auth/tokens";
 import { createApiToken, listApiTokens } from "@/lib/db/api-tokens";
 import { db } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { unmasked } from "@/lib/http/masking";
 import { handleRoute, parseJsonText, readBodyText } from "@/lib/http/responses";
 import { createTokenSchema } from "@/lib/validation/tokens";
 
@@ -11,7 +12,8 @@ export async function POST(request: Request): Promise<Response> {
     const principal = await tokenManager(request.headers);
     const input = parseOrThrow(createTokenSchema, parseJsonText(await readBodyText(request)));
     const created = await createApiToken(await db(), { userId: principal.userId, name: input.name, expiresAt: input.expiresAt });
-    return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
+    // The new token in full, shown once to its owner: no transcript text, and it must arrive whole.
+    return unmasked(Response.json(created, { status: 201, headers: { "cache-control": "no-store" } }), "the API token just created, for its owner");
   });
 }
 

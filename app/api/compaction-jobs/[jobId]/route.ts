@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { cancelCompactionJob, getCompactionJob } from "@/lib/compaction/jobs";
 import { normalizeId } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
@@ -13,10 +13,10 @@ function jobIdFrom(raw: string): string {
 }
 
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
-  return handleRoute(async () => Response.json(maskDeep({ job: await getCompactionJob(jobIdFrom((await params).jobId)) })));
+  return handleRoute(async () => maskedJson({ job: await getCompactionJob(jobIdFrom((await params).jobId)) }));
 }
 
 /** Cancels a running job (a finished one is answered as it is). */
 export async function DELETE(_request: Request, { params }: Context): Promise<Response> {
-  return handleRoute(async () => Response.json(maskDeep({ job: await cancelCompactionJob(jobIdFrom((await params).jobId)) })));
+  return handleRoute(async () => maskedJson({ job: await cancelCompactionJob(jobIdFrom((await params).jobId)) }));
 }

@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { getChain } from "@/lib/db/threads";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
@@ -7,6 +7,6 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const chain = await getChain(threadIdFrom((await params).id));
-    return Response.json(maskDeep({ threads: chain.map(({ thread, turns }) => ({ ...thread, turns })) }));
+    return maskedJson({ threads: chain.map(({ thread, turns }) => ({ ...thread, turns })) });
   });
 }

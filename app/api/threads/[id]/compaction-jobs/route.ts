@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { latestCompactionJob, startCompactionJob } from "@/lib/compaction/jobs";
 import { getThread } from "@/lib/db/threads";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
@@ -11,7 +11,7 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const body = await readJson(request, compactionRequestSchema);
-    return Response.json(maskDeep({ job: await startCompactionJob(id, { ...body, apply: false }) }), { status: 202 });
+    return maskedJson({ job: await startCompactionJob(id, { ...body, apply: false }) }, { status: 202 });
   });
 }
 
@@ -20,6 +20,6 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     await getThread(id, { includeExpired: true });
-    return Response.json(maskDeep({ job: await latestCompactionJob(id) }));
+    return maskedJson({ job: await latestCompactionJob(id) });
   });
 }

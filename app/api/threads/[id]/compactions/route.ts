@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { applyCompactionJob } from "@/lib/compaction/jobs";
 import { applyCompaction, previewCompaction, publicPreview } from "@/lib/compaction/service";
 import { compactionLinks } from "@/lib/db/compactions";
@@ -18,11 +18,11 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const body = await readJson(request, compactionRequestSchema);
-    if (!body.apply) return Response.json(maskDeep({ preview: publicPreview(await previewCompaction(id, body, { signal: request.signal })) }));
+    if (!body.apply) return maskedJson({ preview: publicPreview(await previewCompaction(id, body, { signal: request.signal })) });
     // An Idempotency-Key counts for apply only: a preview writes nothing.
     return idempotentWrite(request, id, "compaction_apply", body, async () => {
       const applied = body.jobId ? await applyCompactionJob(id, body.jobId, body.summary) : await applyCompaction(id, body);
-      return Response.json(maskDeep(applied), { status: 201 });
+      return maskedJson(applied, { status: 201 });
     });
   });
 }
@@ -32,6 +32,6 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     await getThread(id, { includeExpired: true });
-    return Response.json(maskDeep(await compactionLinks(id)));
+    return maskedJson(await compactionLinks(id));
   });
 }

@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 import { parseOrThrow } from "@/lib/domain/parse";
@@ -11,6 +11,6 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const query = parseOrThrow(contextQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(maskDeep(await buildContextPreview(id, query)));
+    return maskedJson(await buildContextPreview(id, query));
   });
 }

@@ -1,4 +1,5 @@
 import { exportThread } from "@/lib/db/transfer";
+import { unmasked } from "@/lib/http/masking";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ id: string }> };
@@ -13,11 +14,14 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
     // user can keep a copy before purging.
     const redact = flag("redact");
     const body = await exportThread(id, { chain, includeExpired: flag("includeExpired"), redact });
-    return new Response(body, {
+    const response = new Response(body, {
       headers: {
         "Content-Type": "application/json; charset=utf-8",
         "Content-Disposition": `attachment; filename="threadline-${id}${chain ? "-chain" : ""}${redact ? "-redacted" : ""}.json"`,
       },
     });
+    // The document's exact bytes either way: lossless is a backup (secrets as stored), and the
+    // redacted one has none left to mask.
+    return unmasked(response, redact ? "redacted by construction; its bytes re-import as they are" : "the lossless export, a backup");
   });
 }

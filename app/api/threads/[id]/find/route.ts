@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { findInThread } from "@/lib/db/turn-outline";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
@@ -15,6 +15,6 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const query = parseOrThrow(findInThreadQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(maskDeep(await findInThread(id, query.q, { limit: query.limit, includeExpired: query.includeExpired })));
+    return maskedJson(await findInThread(id, query.q, { limit: query.limit, includeExpired: query.includeExpired }));
   });
 }

@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { forkLinks, forkThread } from "@/lib/db/forks";
 import { getThread } from "@/lib/db/threads";
 import { idempotentWrite } from "@/lib/http/idempotency";
@@ -12,7 +12,7 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const body = await readJson(request, forkRequestSchema);
-    return idempotentWrite(request, id, "fork", body, async () => Response.json(maskDeep(await forkThread(id, body.atTurn)), { status: 201 }));
+    return idempotentWrite(request, id, "fork", body, async () => maskedJson(await forkThread(id, body.atTurn), { status: 201 }));
   });
 }
 
@@ -21,6 +21,6 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     await getThread(id, { includeExpired: true });
-    return Response.json(maskDeep(await forkLinks(id)));
+    return maskedJson(await forkLinks(id));
   });
 }

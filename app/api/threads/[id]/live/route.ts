@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { threadLiveState } from "@/lib/db/live-states";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
@@ -12,6 +12,6 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    return Response.json(maskDeep(await threadLiveState(id)), { headers: { "cache-control": "no-store" } });
+    return maskedJson(await threadLiveState(id), { headers: { "cache-control": "no-store" } });
   });
 }

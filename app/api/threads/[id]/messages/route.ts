@@ -4,6 +4,7 @@ import { formatEvent } from "@/lib/chat/sse";
 import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/idempotency";
 import { getThread } from "@/lib/db/threads";
 import { AppError } from "@/lib/domain/errors";
+import { maskDeep } from "@/lib/domain/secrets/detect";
 import { idempotentWrite } from "@/lib/http/idempotency";
 import { errorResponse, handleRoute, HTTP_STATUS, readJson, threadIdFrom } from "@/lib/http/responses";
 import { chatMessageSchema } from "@/lib/validation/messages";
@@ -91,8 +92,13 @@ async function wholeResponse(reply: Streaming): Promise<Response> {
   return Response.json(body, { status });
 }
 
+/**
+ * One server-sent event, its data masked: handleRoute masks JSON answers, not streams. A delta is
+ * masked on its own, so a secret split across two deltas shows until the page shows the stored
+ * turn (masked whole) in place of the streamed text.
+ */
 function sse(event: string, data: unknown): Uint8Array {
-  return new TextEncoder().encode(formatEvent(event, data));
+  return new TextEncoder().encode(formatEvent(event, maskDeep(data)));
 }
 
 /** The reply as server-sent events; with a claim, its outcome is recorded under the Idempotency-Key. */

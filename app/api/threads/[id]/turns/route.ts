@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { appendTurn } from "@/lib/db/threads";
 import { listTurns } from "@/lib/db/turn-pages";
 import { decodeTurnCursor } from "@/lib/domain/cursor";
@@ -24,7 +24,7 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
       if (decoded === null) throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [{ field: "cursor", message: "not a cursor returned by this API" }]);
       start = decoded;
     }
-    return Response.json(maskDeep(await listTurns(id, start, query.limit, { includeExpired: query.includeExpired })));
+    return maskedJson(await listTurns(id, start, query.limit, { includeExpired: query.includeExpired }));
   });
 }
 
@@ -37,7 +37,7 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       const turn = await appendTurn(id, input, {
         beforeCommit: claim ? (tx, stored) => claim.recordIn(tx, { status: 201, body: { turn: stored } }) : undefined,
       });
-      return Response.json(maskDeep({ turn }), { status: 201 });
+      return maskedJson({ turn }, { status: 201 });
     });
   });
 }

@@ -1,4 +1,4 @@
-import { maskDeep } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
 import { getTurn, getTurnById } from "@/lib/db/turns";
 import { normalizeId } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
@@ -17,11 +17,11 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
     // As for export: expired threads are not found unless asked for (the UI shows them).
     const includeExpired = ["1", "true"].includes(new URL(request.url).searchParams.get("includeExpired") ?? "");
     const turnId = normalizeId(rawIndex);
-    if (turnId) return Response.json(maskDeep({ turn: await getTurnById(id, turnId, { includeExpired }) }));
+    if (turnId) return maskedJson({ turn: await getTurnById(id, turnId, { includeExpired }) });
     const index = /^\d{1,9}$/.test(rawIndex) ? Number(rawIndex) : NaN;
     if (Number.isNaN(index)) {
       throw new AppError("not_found", `Turn ${JSON.stringify(rawIndex.slice(0, 20))} not found: turns are named by index (a whole number from 0) or id`);
     }
-    return Response.json(maskDeep({ turn: await getTurn(id, index, { includeExpired }) }));
+    return maskedJson({ turn: await getTurn(id, index, { includeExpired }) });
   });
 }
