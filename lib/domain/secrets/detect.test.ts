@@ -1,7 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { detectSecrets, fingerprintOf, mapStrings, maskSecrets, redactSecrets } from "./detect";
+import { detectSecrets, fingerprintOf, keywordsIn, mapStrings, maskSecrets, redactSecrets } from "./detect";
 import { RULES } from "./rules";
 import { privateKeyBlock, randomChars, secretSamples, serviceAccountJson } from "./samples";
+
+describe("keywordsIn (the one-pass prefilter)", () => {
+  const keywords = [...new Set(["-----end", ...RULES.flatMap((r) => r.keywords)])];
+  const naive = (text: string) => new Set(keywords.filter((k) => text.toLowerCase().includes(k)));
+
+  it("finds exactly the keywords one search per keyword finds, also where they overlap or nest", () => {
+    // Keywords and their pieces run together, so keywords start inside others and run past them.
+    const pieces = keywords.flatMap((k) => [k, k.toUpperCase(), k.slice(0, 2), k.slice(1), k.slice(-2), " "]);
+    for (let seed = 1; seed <= 400; seed++) {
+      const picks = randomChars(12, seed, "0123456789abcdefghijklmnopqrstuvwxyz").split("");
+      const text = picks.map((c, i) => pieces[(parseInt(c, 36) * 97 + i * 31 + seed) % pieces.length]).join("");
+      expect([...keywordsIn(text)].sort(), text).toEqual([...naive(text)].sort());
+    }
+  });
+
+  it("finds a keyword that begins inside another match", () => {
+    // "asia" ends in "a"; "akia" begins with it: one search from the end of "asia" would miss it.
+    expect([...keywordsIn("xASIAKIAx")].sort()).toEqual(["akia", "asia"]);
+    expect([...keywordsIn("the hf_tokenkey")].sort()).toEqual(["hf_", "key", "token"]);
+  });
+});
 
 describe("detectSecrets", () => {
   for (const sample of secretSamples()) {
