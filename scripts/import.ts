@@ -2,7 +2,9 @@
 // Imports agent transcripts into the Threadline database: files, or folders walked recursively
 // (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, a ChatGPT export's conversations.json,
 // PAL or pydantic-ai dumps). Re-running is incremental: unchanged files are skipped, grown files
-// add their new turns. Options: --format=<format> to force one; --quiet for the summary only.
+// add their new turns. Options: --format=<format> to force one; --quiet for the summary only;
+// --scan-secrets to run the scan for secrets here, alongside the import, until it has caught up
+// (otherwise the server's scan finds the new turns' secrets when it next runs).
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -17,14 +19,16 @@ const { transcriptFiles } = await import("@/lib/imports/transcript-files");
 const { importPath } = await import("@/lib/imports/import-file");
 const { startBulkImports } = await import("@/lib/db/import-counts");
 
-const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats]";
+const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats] [--scan-secrets]";
 const { values, positionals } = commandLine(
   "import",
   USAGE,
-  { format: { type: "string" }, quiet: { type: "boolean" }, stats: { type: "boolean" } },
+  { format: { type: "string" }, quiet: { type: "boolean" }, stats: { type: "boolean" }, "scan-secrets": { type: "boolean" } },
   { positionals: true },
 );
 const quiet = values.quiet === true;
+// Loaded before the clock starts, as the importers are; its database client starts on the clock.
+const scan = values["scan-secrets"] === true ? await import("@/lib/secrets/scan") : null;
 /** --stats: a last line of JSON with bytes, seconds and peak RSS, for the benchmark. */
 const stats = values.stats === true;
 const started = performance.now();
@@ -40,6 +44,9 @@ if (targets.length === 0) {
   console.error(`formats: ${supportedFormatsText()}`);
   process.exit(2);
 }
+
+// The scan follows each file's commit (threadsWritten) as the server's does, and is awaited at the end.
+scan?.startSecretScan();
 
 // Each file's last token counts are written after its commit, while the next file imports.
 const bulk = startBulkImports();
@@ -78,12 +85,23 @@ for (const target of targets) {
   }
 }
 await bulk.finish();
+let scanSeconds: number | null = null;
+if (scan) {
+  const scanFrom = performance.now();
+  await scan.scanForSecrets();
+  scanSeconds = (performance.now() - scanFrom) / 1000;
+  const status = await scan.secretScanStatus();
+  if (status.error) {
+    console.error(`[threadline] the scan for secrets failed: ${status.error}`);
+    totals.failed += 1;
+  } else console.log(`[threadline] scanned for secrets: turn ${status.scannedSeq} of ${status.lastSeq}, ${status.findings} finding(s) in the database`);
+}
 console.log(
   `[threadline] ${totals.files} file(s): ${totals.imported} imported, ${totals.unchanged} unchanged, ${totals.failed} failed; ` +
     `threads ${totals.threadsCreated} new, ${totals.threadsUpdated} updated; ${totals.turns} turns added; ${totals.skipped} entries skipped`,
 );
 if (stats) {
   const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ stats: { ...totals, bytes: bytesRead, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 } }));
+  console.log(JSON.stringify({ stats: { ...totals, bytes: bytesRead, seconds, scanSeconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 } }));
 }
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -51,10 +51,10 @@ export async function scanProgress(): Promise<{ scannedSeq: number; lastSeq: num
   return { scannedSeq: Number(cursor?.value ?? 0), lastSeq: last._max.seq ?? 0, findings };
 }
 
-/** The next turns the scan has not read, in seq order: at most `limit`, or fewer adding up to about `maxChars`. */
+/** The next turns the scan has not read, in seq order: at most `limit`. */
 export async function turnsToScan(limit: number): Promise<ScannedTurn[]> {
-  const { scannedSeq } = await scanProgress();
   const client = await db();
+  const scannedSeq = Number((await client.appSetting.findUnique({ where: { key: CURSOR_KEY } }))?.value ?? 0);
   return client.turn.findMany({
     where: { seq: { gt: scannedSeq } },
     orderBy: { seq: "asc" },
