@@ -1,5 +1,6 @@
 import { Fragment, type CSSProperties } from "react";
 import { hasAnsi, parseAnsi, type AnsiColor, type AnsiStyle } from "@/lib/domain/ansi";
+import { MaskedText } from "@/components/secrets/masked-text";
 
 /** Past this many styled runs the rest is shown unstyled: a page need not draw a million spans. */
 const MAX_STYLED_RUNS = 5_000;
@@ -50,19 +51,21 @@ function cssOf(style: AnsiStyle): CSSProperties {
 /**
  * Terminal output as the terminal showed it: colours and emphasis as inline styles on spans,
  * cursor movement and other control sequences dropped (lib/domain/ansi.ts). React elements only:
- * nothing from the text is ever read as HTML.
+ * nothing from the text is ever read as HTML. A secret's mask in it is a reveal control (MaskedText).
  */
 export function AnsiText({ text }: { text: string }) {
-  if (!hasAnsi(text)) return <>{text}</>;
+  if (!hasAnsi(text)) return <MaskedText text={text} />;
   return (
     <>
       {parseAnsi(text, { maxSegments: MAX_STYLED_RUNS }).map((segment, i) =>
         segment.style ? (
           <span key={i} style={cssOf(segment.style)}>
-            {segment.text}
+            <MaskedText text={segment.text} />
           </span>
         ) : (
-          <Fragment key={i}>{segment.text}</Fragment>
+          <Fragment key={i}>
+            <MaskedText text={segment.text} />
+          </Fragment>
         ),
       )}
     </>

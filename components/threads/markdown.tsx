@@ -4,6 +4,9 @@ import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import { stripAnsi } from "@/lib/domain/ansi";
 import { remarkHtmlAsText } from "@/lib/markdown/html-as-text";
+import { rehypeSecretMasks } from "@/lib/markdown/secret-masks";
+import { SecretMask } from "@/components/secrets/secret-mask";
+import { splitMasks } from "@/lib/domain/secrets/masks";
 
 /**
  * A turn's headings sit under the page's own (h1: the thread title, then the turn): "# Plan" in
@@ -37,6 +40,13 @@ const components: Components = {
     ) : (
       <span title="link removed">{children}</span>
     ),
+  // A mask (rehypeSecretMasks marked it): the reveal control, for those allowed.
+  span: ({ node, children, ...props }) => {
+    const mask = node?.properties?.dataSecretMask;
+    const piece = typeof mask === "string" ? splitMasks(mask)[0] : undefined;
+    if (piece && "mask" in piece) return <SecretMask mask={piece.mask} label={piece.label} fingerprint={piece.fingerprint} />;
+    return <span {...props}>{children}</span>;
+  },
 };
 
 /**
@@ -50,7 +60,7 @@ export function MarkdownContent({ text }: { text: string }) {
     <div className="markdown">
       <Markdown
         remarkPlugins={[remarkGfm, remarkHtmlAsText]}
-        rehypePlugins={[rehypeSanitize, [rehypeHighlight, { detect: false, ignoreMissing: true }]]}
+        rehypePlugins={[rehypeSanitize, rehypeSecretMasks, [rehypeHighlight, { detect: false, ignoreMissing: true }]]}
         components={components}
       >
         {stripAnsi(text)}

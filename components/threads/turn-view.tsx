@@ -12,6 +12,7 @@ import { CompactionMarker, hasStructuredParts, LONG_CHARS, LONG_LINES, PREVIEW_C
 import { CompactionRunLine, TurnUsageLine } from "./usage";
 import { TurnMenu } from "./turn-menu";
 import { TokenCount } from "@/components/ui/token-count";
+import { SecretMaskScope } from "@/components/secrets/secret-mask";
 
 const ROLE_STYLE: Record<Turn["role"], string> = {
   user: "border-sky-200 bg-sky-50 text-sky-800",
@@ -75,7 +76,10 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
         </p>
       )}
       <div className="min-w-0 px-4 py-3">
-        {structured ? <TurnParts turn={turn} tools={tools ?? buildToolIndex([{ turn, number }])} /> : <DisplayedContent turn={turn} />}
+        {/* Masks in the turn's text reveal this turn's secrets (for those allowed). */}
+        <SecretMaskScope threadId={turn.threadId} turnId={turn.id}>
+          {structured ? <TurnParts turn={turn} tools={tools ?? buildToolIndex([{ turn, number }])} /> : <DisplayedContent turn={turn} />}
+        </SecretMaskScope>
       </div>
       {turn.usage && <TurnUsageLine usage={turn.usage} />}
       {turn.compactionRun && <CompactionRunLine run={turn.compactionRun} />}
