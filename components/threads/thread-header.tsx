@@ -12,6 +12,7 @@ import { CopyPromptButton } from "./copy-prompt-button";
 import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
 import { TokenCount } from "@/components/ui/token-count";
+import { SendSecretsSwitch } from "@/components/secrets/send-secrets-switch";
 
 type Props = {
   thread: Thread;
@@ -23,6 +24,9 @@ type Props = {
   promptModel: string;
   /** Secrets found in the thread's turns: the export then defaults to the redacted copy. */
   secretCount?: number;
+  /** The thread's "send secrets to models" setting, and whether this person may change it (admins). */
+  /** `canChange`: an admin (or sign-in off): may also reveal secrets and export losslessly. */
+  secrets?: { sendToModels: boolean; canChange: boolean };
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -50,13 +54,13 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
 
-export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0 }: Props) {
+export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0, secrets }: Props) {
   const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
       <div className="flex flex-wrap items-start gap-3">
         <h1 className="min-w-0 flex-1 text-xl font-semibold tracking-tight break-words">{displayTitle(thread.title)}</h1>
-        <ExportLinks threadId={thread.id} expired={thread.expired} secretCount={secretCount} />
+        <ExportLinks threadId={thread.id} expired={thread.expired} secretCount={secretCount} lossless={secrets?.canChange ?? true} />
       </div>
       <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {/* One line, cut with an ellipsis where it must be (the copy button has it whole); on a
@@ -142,6 +146,9 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
           );
         })}
       </dl>
+      {secrets && (secretCount > 0 || secrets.sendToModels) && (
+        <SendSecretsSwitch threadId={thread.id} on={secrets.sendToModels} secretCount={secretCount} canChange={secrets.canChange} />
+      )}
       {thread.expired && (
         <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           <p className="flex-1">
@@ -157,18 +164,19 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
 
 /**
  * The export: lossless (a backup) or with every secret replaced by `[REDACTED:<kind>:<fingerprint>]`.
- * A thread with secrets offers the redacted copy first.
+ * A thread with secrets offers the redacted copy first; someone who may not see secrets (a member
+ * with sign-in on) gets the redacted copy only.
  */
-function ExportLinks({ threadId, expired, secretCount }: { threadId: string; expired: boolean; secretCount: number }) {
+function ExportLinks({ threadId, expired, secretCount, lossless }: { threadId: string; expired: boolean; secretCount: number; lossless: boolean }) {
   const href = (redact: boolean) => {
     const query = [expired ? "includeExpired=1" : null, redact ? "redact=1" : null].filter(Boolean).join("&");
     return `/api/threads/${threadId}/export${query ? `?${query}` : ""}`;
   };
   const primary = "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700";
   const secondary = "rounded border border-zinc-300 px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-50";
-  if (secretCount === 0) {
+  if (secretCount === 0 || !lossless) {
     return (
-      <a href={href(false)} download className={primary}>
+      <a href={href(!lossless)} download className={primary} data-testid={lossless ? undefined : "export-redacted"}>
         Export JSON
       </a>
     );

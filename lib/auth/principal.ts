@@ -54,8 +54,9 @@ export async function requireAdmin(headers: Headers, what: string): Promise<void
 
 /**
  * Whether the person a page is for may use admin-only controls (sync, models and providers,
- * people): everyone with sign-in off, only admins with it on. Pages hide what the server would
- * refuse; the routes and actions check again.
+ * people, revealing a secret, sending a thread's secrets to models): everyone with sign-in off,
+ * only admins with it on. Pages hide what the server would refuse; the routes and actions check
+ * again (requireAdmin).
  */
 export async function mayAdminister(headers: Headers): Promise<boolean> {
   if (!authEnabled()) return true;

@@ -25,3 +25,12 @@ export const redactSecretsSchema = z.object({
   fingerprint: z.string().regex(/^[0-9a-f]{12}$/).optional(),
   confirm: z.literal(true),
 });
+
+/**
+ * PUT /api/threads/:id/secret-settings: whether the thread's chat history goes to models as stored
+ * (`sendToModels: true`) or with every secret redacted (false, the default). Turning it on needs
+ * `confirm: true`: the secrets then leave for the model's provider.
+ */
+export const secretSettingsSchema = z
+  .strictObject({ sendToModels: z.boolean({ error: "must be true or false" }), confirm: z.literal(true).optional() })
+  .refine((body) => !body.sendToModels || body.confirm === true, { path: ["confirm"], message: "must be true to send this thread's secrets to models" });

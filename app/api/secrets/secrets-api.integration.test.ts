@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as sendMessage } from "@/app/api/threads/[id]/messages/route";
 import { POST as compact } from "@/app/api/threads/[id]/compactions/route";
 import { GET as listTurnsRoute } from "@/app/api/threads/[id]/turns/route";
+import { PUT as putSecretSettings } from "@/app/api/threads/[id]/secret-settings/route";
 import { GET as listSecrets } from "./route";
 import { POST as reveal } from "./reveal/route";
 import { POST as redact } from "./redact/route";
@@ -96,6 +97,19 @@ describe("secrets in transcripts", () => {
       expectNoSecret(sent);
       expect(sent).toContain("[REDACTED:");
     }
+  });
+
+  it("sends a thread's secrets to the model only once its setting is turned on, with a confirmation", async () => {
+    const id = await threadWithSecrets();
+    const set = (body: unknown) => putSecretSettings(jsonRequest("PUT", `/api/threads/${id}/secret-settings`, body), params({ id }));
+    expect((await set({ sendToModels: true })).status).toBe(400);
+    expect((await set({ sendToModels: true, confirm: true })).status).toBe(200);
+    const reply = await sendMessage(jsonRequest("POST", `/api/threads/${id}/messages?stream=0`, { content: "What next?" }), params({ id }));
+    expect(reply.status, await reply.clone().text()).toBe(201);
+    // The answer is masked all the same; the model got the history as stored.
+    expectNoSecret(await reply.text());
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain(samples[2]!.value);
+    expect((await set({ sendToModels: false })).status).toBe(200);
   });
 
   it("redacts in place for good, updates the counts and records it on the thread", async () => {

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { headers } from "next/headers";
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
@@ -8,30 +9,46 @@ import { compactionLinks } from "@/lib/db/compactions";
 import { forkLinks } from "@/lib/db/forks";
 import { previewModelFor } from "@/lib/models/catalog";
 import { getThreadLinks } from "@/lib/db/threads";
-import { threadFindingCount } from "@/lib/db/secret-findings";
+import { threadFindingCount, threadSendsSecrets } from "@/lib/db/secret-findings";
+import { mayAdminister } from "@/lib/auth/principal";
+import { SecretRevealProvider } from "@/components/secrets/secret-mask";
 import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 
 export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
-  const [links, compactions, forks, custom, secretCount] = maskDeep(
-    await Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModelsOnce(), threadFindingCount(thread.id)]),
-  );
+  const [[links, compactions, forks, custom, secretCount], sendsSecrets, admin] = await Promise.all([
+    Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModelsOnce(), threadFindingCount(thread.id)]).then(maskDeep),
+    threadSendsSecrets(thread.id),
+    headers().then(mayAdminister),
+  ]);
   const promptModel = previewModelFor(thread.modelsUsed, custom);
   const parent = thread.parentThreadId
     ? { id: thread.parentThreadId, title: links.parent?.title ?? null, missing: links.parent === null }
     : null;
+  // Masks are reveal buttons for admins (for everyone with sign-in off); the endpoint checks again.
   return (
-    <div>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-zinc-500">
-        <Link href="/threads" className="hover:underline">
-          Threads
-        </Link>{" "}
-        /
-      </nav>
-      <ThreadHeader thread={thread} parent={parent} childThreads={links.children} compactions={compactions} forks={forks} promptModel={promptModel} secretCount={secretCount} />
-      <ThreadTabs threadId={thread.id} />
-      {children}
-    </div>
+    <SecretRevealProvider allowed={admin}>
+      <div>
+        <nav aria-label="Breadcrumb" className="mb-2 text-sm text-zinc-500">
+          <Link href="/threads" className="hover:underline">
+            Threads
+          </Link>{" "}
+          /
+        </nav>
+        <ThreadHeader
+          thread={thread}
+          parent={parent}
+          childThreads={links.children}
+          compactions={compactions}
+          forks={forks}
+          promptModel={promptModel}
+          secretCount={secretCount}
+          secrets={{ sendToModels: sendsSecrets, canChange: admin }}
+        />
+        <ThreadTabs threadId={thread.id} />
+        {children}
+      </div>
+    </SecretRevealProvider>
   );
 }

@@ -1,3 +1,4 @@
+import { requireAdmin } from "@/lib/auth/principal";
 import { exportThread } from "@/lib/db/transfer";
 import { unmasked } from "@/lib/http/masking";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
@@ -13,6 +14,9 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
     // Expired threads are not found by default, as everywhere in the API; the UI opts in so a
     // user can keep a copy before purging.
     const redact = flag("redact");
+    // The lossless copy holds every secret's value: with sign-in on, an admin's (members reveal
+    // nothing; their export is ?redact=1).
+    if (!redact) await requireAdmin(request.headers, "export a thread losslessly, secrets included (add ?redact=1 for the redacted copy)");
     const body = await exportThread(id, { chain, includeExpired: flag("includeExpired"), redact });
     const response = new Response(body, {
       headers: {
