@@ -27,6 +27,12 @@ describe("masks in a turn's text", () => {
     expect(html).not.toContain(github.value);
   });
 
+  it("stay text inside a link (a button there would follow the link too)", () => {
+    const html = render(createElement(MarkdownContent, { text: `[see ${masked}](https://example.com/x)` }), true);
+    expect(buttons(html)).toEqual([]);
+    expect(html).toMatch(/<a [^>]*>see Cloned with \[GitHub token …[0-9a-f]{4}\] today<\/a>/);
+  });
+
   it("are reveal buttons in plain and terminal text", () => {
     expect(buttons(render(createElement(AnsiText, { text: masked }), true))).toEqual([label]);
     expect(buttons(render(createElement(AnsiText, { text: `\u001b[31m${masked}\u001b[0m` }), true))).toEqual([label]);

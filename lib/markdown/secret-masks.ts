@@ -7,20 +7,21 @@ export const MASK_PROPERTY = "dataSecretMask";
 /**
  * rehype plugin, after sanitising and before highlighting: each mask in the text (`[GitHub token
  * …a41f]`) becomes a `span` with MASK_PROPERTY, which the Markdown renderer turns into a reveal
- * control. A code block holding a mask is left unhighlighted: highlighting would cut the mask
- * into tokens (and the spans into text).
+ * control (not inside a link). A code block holding a mask is left unhighlighted: highlighting
+ * would cut the mask into tokens (and the spans into text).
  */
 export function rehypeSecretMasks() {
   return (tree: Root) => {
-    walk(tree);
+    walk(tree, false);
   };
 }
 
-function walk(node: Root | Element): void {
+/** `inLink`: inside a link a mask stays text (a button inside a link would follow it too). */
+function walk(node: Root | Element, inLink: boolean): void {
   const children: (RootContent | ElementContent)[] = [];
   let changed = false;
   for (const child of node.children) {
-    if (child.type === "text" && hasMask(child.value)) {
+    if (child.type === "text" && !inLink && hasMask(child.value)) {
       changed = true;
       for (const piece of splitMasks(child.value)) {
         children.push("mask" in piece ? { type: "element", tagName: "span", properties: { [MASK_PROPERTY]: piece.mask }, children: [{ type: "text", value: piece.mask }] } : { type: "text", value: piece.text });
@@ -29,7 +30,7 @@ function walk(node: Root | Element): void {
     }
     if (child.type === "element") {
       if (child.tagName === "code" && hasMask(textOf(child))) child.properties = { ...child.properties, className: classesWithoutLanguage(child.properties?.className) };
-      walk(child);
+      walk(child, inLink || child.tagName === "a");
     }
     children.push(child);
   }
