@@ -4,6 +4,7 @@ import type { SecretKind } from "@/lib/domain/secrets/rules";
 import { AppError } from "@/lib/domain/errors";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { db } from "./client";
+import { turnsAfter, type ScanRow } from "./dialect-secrets";
 import { partsFromStored, storedParts } from "./mappers";
 import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
@@ -30,7 +31,7 @@ export type SecretFindingRow = {
   foundAt: string;
 };
 
-type ScannedTurn = { seq: number; id: string; threadId: string; index: number; content: string; parts: string | null; snapshots: { position: number; content: string }[] };
+type ScannedTurn = ScanRow;
 
 /** The texts of a turn a secret may be in, by field name. */
 export function turnTexts(turn: Pick<ScannedTurn, "content" | "parts" | "snapshots">): [string, string][] {
@@ -51,16 +52,14 @@ export async function scanProgress(): Promise<{ scannedSeq: number; lastSeq: num
   return { scannedSeq: Number(cursor?.value ?? 0), lastSeq: last._max.seq ?? 0, findings };
 }
 
-/** The next turns the scan has not read, in seq order: at most `limit`. */
-export async function turnsToScan(limit: number): Promise<ScannedTurn[]> {
-  const client = await db();
-  const scannedSeq = Number((await client.appSetting.findUnique({ where: { key: CURSOR_KEY } }))?.value ?? 0);
-  return client.turn.findMany({
-    where: { seq: { gt: scannedSeq } },
-    orderBy: { seq: "asc" },
-    take: limit,
-    select: { seq: true, id: true, threadId: true, index: true, content: true, parts: true, snapshots: { select: { position: true, content: true } } },
-  });
+/** Where the scan stopped: the last turn seq it scanned (0 before it first ran). */
+export async function scanCursor(): Promise<number> {
+  return Number((await (await db()).appSetting.findUnique({ where: { key: CURSOR_KEY } }))?.value ?? 0);
+}
+
+/** The next turns the scan has not read, after seq `after` (its cursor), in seq order: at most `limit`. */
+export async function turnsToScan(after: number, limit: number): Promise<ScannedTurn[]> {
+  return turnsAfter(await db(), after, limit);
 }
 
 /** Records what the scan found in turns up to `throughSeq` and moves the cursor there, at once. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
-import { recordScan, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secret-findings";
+import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secret-findings";
 import { onThreadsWritten } from "@/lib/db/thread-writes";
 import { detectSecrets, type SecretMatch } from "@/lib/domain/secrets/detect";
 
@@ -17,6 +17,8 @@ import { detectSecrets, type SecretMatch } from "@/lib/domain/secrets/detect";
 
 const LEASE = "secrets-scan";
 const LEASE_MS = 60_000;
+/** The lease is renewed between batches once this much of it has gone. */
+const RENEW_AFTER_MS = LEASE_MS / 4;
 const BATCH = 200;
 /** Detection time after which the scan gives the event loop back before going on. */
 const SLICE_MS = 20;
@@ -51,8 +53,11 @@ async function runScan(): Promise<void> {
   const s = state();
   if (!(await claimJobLease(LEASE, s.owner, LEASE_MS))) return;
   try {
+    // The cursor is read once: while the lease is held, nobody else moves it.
+    let after = await scanCursor();
+    let renewed = Date.now();
     for (;;) {
-      const turns = await turnsToScan(BATCH);
+      const turns = await turnsToScan(after, BATCH);
       if (turns.length === 0) break;
       const found: { turn: (typeof turns)[number]; field: string; match: SecretMatch }[] = [];
       let sliceStart = performance.now();
@@ -63,8 +68,12 @@ async function runScan(): Promise<void> {
           sliceStart = performance.now();
         }
       }
-      await recordScan(turns.at(-1)!.seq, found);
-      if (!(await renewJobLease(LEASE, s.owner, LEASE_MS))) return;
+      after = turns.at(-1)!.seq;
+      await recordScan(after, found);
+      if (Date.now() - renewed > RENEW_AFTER_MS) {
+        if (!(await renewJobLease(LEASE, s.owner, LEASE_MS))) return;
+        renewed = Date.now();
+      }
       await yieldToLoop();
     }
   } finally {

@@ -203,9 +203,11 @@ describe("no secret in any API answer", () => {
 
   it("finds the thread's secrets in the first place (the samples are detected)", async () => {
     const { GET } = await import("@/app/api/secrets/route");
-    const body = await json<{ findings: { fingerprint: string }[] }>(await GET(jsonRequest("GET", `/api/secrets?threadId=${threadId}&limit=500`)));
+    const body = await json<{ findings: { fingerprint: string; field: string }[] }>(await GET(jsonRequest("GET", `/api/secrets?threadId=${threadId}&limit=500`)));
     const found = new Set(body.findings.map((f) => f.fingerprint));
     for (const secret of SECRETS) expect(found.has(fingerprintOf(secret)), secret.slice(0, 12)).toBe(true);
+    // The scan reads content, parts and file snapshots.
+    expect(new Set(body.findings.map((f) => f.field.replace(/:\d+$/, "")))).toEqual(new Set(["content", "parts", "snapshot"]));
   });
 
   it("every route file answers through handleRoute, or is listed with what it does instead", () => {
