@@ -63,7 +63,7 @@ export async function turnsToScan(after: number, limit: number): Promise<Scanned
 }
 
 /** Records what the scan found in turns up to `throughSeq` and moves the cursor there, at once. */
-export async function recordScan(throughSeq: number, found: { turn: ScannedTurn; field: string; match: SecretMatch }[]): Promise<void> {
+export async function recordScan(throughSeq: number, found: { turn: Pick<ScannedTurn, "seq" | "id" | "threadId" | "index">; field: string; match: SecretMatch }[]): Promise<void> {
   const client = await db();
   const now = new Date();
   await client.$transaction(async (tx) => {

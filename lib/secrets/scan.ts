@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
 import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secret-findings";
 import { onThreadsWritten } from "@/lib/db/thread-writes";
-import { detectSecrets, type SecretMatch } from "@/lib/domain/secrets/detect";
+import { detectSecrets } from "@/lib/domain/secrets/detect";
 
 /**
  * The scan for secrets: reads the turns in seq order from where it stopped (a cursor kept in the
@@ -20,6 +20,13 @@ const LEASE_MS = 60_000;
 /** The lease is renewed between batches once this much of it has gone. */
 const RENEW_AFTER_MS = LEASE_MS / 4;
 const BATCH = 200;
+/**
+ * Findings and the cursor are written together at most this often (and at the end), not after
+ * every batch: a write per 200 turns was a third of a big import's scan. A restart scans again
+ * what was not written, and writing a turn's findings again replaces them.
+ */
+const RECORD_EVERY_MS = 500;
+const RECORD_AT_FINDINGS = 1_000;
 /** Detection time after which the scan gives the event loop back before going on. */
 const SLICE_MS = 20;
 /**
@@ -55,27 +62,34 @@ async function runScan(): Promise<void> {
   try {
     // The cursor is read once: while the lease is held, nobody else moves it.
     let after = await scanCursor();
+    let recordedThrough = after;
+    let recorded = Date.now();
     let renewed = Date.now();
+    let found: Parameters<typeof recordScan>[1] = [];
     for (;;) {
       const turns = await turnsToScan(after, BATCH);
       if (turns.length === 0) break;
-      const found: { turn: (typeof turns)[number]; field: string; match: SecretMatch }[] = [];
       let sliceStart = performance.now();
       for (const turn of turns) {
-        for (const [field, text] of turnTexts(turn)) for (const match of detectSecrets(text)) found.push({ turn, field, match });
+        const where = { seq: turn.seq, id: turn.id, threadId: turn.threadId, index: turn.index };
+        for (const [field, text] of turnTexts(turn)) for (const match of detectSecrets(text)) found.push({ turn: where, field, match });
         if (performance.now() - sliceStart > SLICE_MS) {
           await yieldToLoop();
           sliceStart = performance.now();
         }
       }
       after = turns.at(-1)!.seq;
-      await recordScan(after, found);
+      if (Date.now() - recorded > RECORD_EVERY_MS || found.length >= RECORD_AT_FINDINGS) {
+        await recordScan(after, found);
+        [found, recordedThrough, recorded] = [[], after, Date.now()];
+      }
       if (Date.now() - renewed > RENEW_AFTER_MS) {
         if (!(await renewJobLease(LEASE, s.owner, LEASE_MS))) return;
         renewed = Date.now();
       }
       await yieldToLoop();
     }
+    if (after > recordedThrough) await recordScan(after, found);
   } finally {
     await releaseJobLease(LEASE, s.owner).catch(() => undefined);
   }
