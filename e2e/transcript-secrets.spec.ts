@@ -178,6 +178,13 @@ test("with sign-in on, an admin may reveal and change the setting; a member sees
     expect(await refused.text()).not.toContain(github.value);
     const setting = await memberPage.request.put(`${AUTH_URL}/api/threads/${thread.id}/secret-settings`, { data: { sendToModels: true, confirm: true } });
     expect(setting.status()).toBe(403);
+    // The Secrets page lists the finding for the member, without redaction (an admin's, for good).
+    await expect(async () => {
+      await memberPage.goto(`${AUTH_URL}/secrets`);
+      await expect(memberPage.getByTestId("secret-finding").first()).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(memberPage.getByRole("button", { name: /Redact/ })).toHaveCount(0);
+    expect((await memberPage.request.post(`${AUTH_URL}/api/secrets/redact`, { data: { threadId: thread.id, confirm: true } })).status()).toBe(403);
   } finally {
     await memberContext.close();
     expect((await page.request.delete(`${AUTH_URL}/api/threads/${thread.id}`)).status()).toBe(204);

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { headers } from "next/headers";
 import { connection } from "next/server";
 import { RedactButton } from "@/components/secrets/redact-button";
+import { mayAdminister } from "@/lib/auth/principal";
 import { listSecretFindings } from "@/lib/db/secret-findings";
 import { maskSecrets, secretLabel } from "@/lib/domain/secrets/detect";
 import { displayTitle } from "@/lib/domain/title";
@@ -12,7 +14,7 @@ export const metadata: Metadata = { title: "Secrets" };
 /** Secrets found across threads (never their values): the first 500, with redaction in place. */
 export default async function SecretsPage() {
   await connection();
-  const [{ findings, total }, scan] = await Promise.all([listSecretFindings({ limit: 500 }), secretScanStatus()]);
+  const [{ findings, total }, scan, mayRedact] = await Promise.all([listSecretFindings({ limit: 500 }), secretScanStatus(), headers().then(mayAdminister)]);
   const threads = [...new Set(findings.map((f) => f.threadId))];
   return (
     <div className="max-w-5xl space-y-4">
@@ -20,7 +22,8 @@ export default async function SecretsPage() {
       <p className="text-zinc-600">
         Secrets found in stored turns: {total} in {threads.length} thread(s){total > findings.length ? ` (the first ${findings.length} listed)` : ""}. Scanned turn{" "}
         {scan.scannedSeq} of {scan.lastSeq}
-        {scan.running ? " (scanning)" : ""}. Pages show each one masked; redacting replaces it in the stored text for good.
+        {scan.running ? " (scanning)" : ""}. Pages show each one masked;{" "}
+        {mayRedact ? "redacting replaces it in the stored text for good." : "an admin may redact them in place."}
       </p>
       {threads.map((threadId) => {
         const rows = findings.filter((f) => f.threadId === threadId);
@@ -30,7 +33,7 @@ export default async function SecretsPage() {
               <Link href={`/threads/${threadId}`} className="min-w-0 flex-1 truncate font-medium hover:underline">
                 {maskSecrets(displayTitle(rows[0]!.threadTitle))}
               </Link>
-              <RedactButton threadId={threadId} label="Redact all in place" />
+              {mayRedact && <RedactButton threadId={threadId} label="Redact all in place" />}
             </div>
             <table className="w-full text-sm">
               <tbody>
@@ -45,7 +48,7 @@ export default async function SecretsPage() {
                     <td className="font-mono text-xs">…{f.fingerprint}</td>
                     <td className="text-xs text-zinc-500">{f.field}</td>
                     <td className="text-right">
-                      <RedactButton threadId={threadId} turnId={f.turnId} fingerprint={f.fingerprint} label="Redact in place" />
+                      {mayRedact && <RedactButton threadId={threadId} turnId={f.turnId} fingerprint={f.fingerprint} label="Redact in place" />}
                     </td>
                   </tr>
                 ))}

@@ -9,10 +9,12 @@ import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { GET as exportRoute } from "@/app/api/threads/[id]/export/route";
 import { GET as getSetting, PUT as putSetting } from "@/app/api/threads/[id]/secret-settings/route";
 import { POST as createToken } from "@/app/api/tokens/route";
+import { POST as redact } from "./redact/route";
 import { POST as reveal } from "./reveal/route";
 import { authFor, resetAuthForTests } from "@/lib/auth/server";
 import { fingerprintOf } from "@/lib/domain/secrets/detect";
 import { secretSamples } from "@/lib/domain/secrets/samples";
+import { scanForSecrets } from "@/lib/secrets/scan";
 import { params } from "@/lib/testing/api";
 import { expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 
@@ -103,5 +105,16 @@ describe("secrets with sign-in on", () => {
     await expectError(await setAs({ cookie: member }, { sendToModels: false }), 403, "forbidden");
     expect((await setAs({ cookie: admin }, { sendToModels: false })).status).toBe(200);
     expect(await setting({ cookie: admin })).toBe(false);
+  });
+
+  it("redacts in place for an admin only: a member's session or token gets 403 and the turn keeps its text", async () => {
+    await scanForSecrets(); // redaction works on the scan's findings
+    const redactAs = (headers: Record<string, string>) => redact(request("POST", "/api/secrets/redact", headers, { threadId, confirm: true }));
+    const refused = await expectError(await redactAs({ cookie: member }), 403, "forbidden");
+    expect(refused.message).toMatch(/admin/);
+    await expectError(await redactAs({ authorization: `Bearer ${memberToken}` }), 403, "forbidden");
+    expect((await revealAs({ cookie: admin })).status).toBe(200); // still there
+    expect((await redactAs({ cookie: admin })).status).toBe(200);
+    await expectError(await revealAs({ cookie: admin }), 404, "not_found");
   });
 });
