@@ -58,7 +58,10 @@ export function SecretMask({ mask, label, fingerprint }: { mask: string; label: 
           onClick={() => {
             moveFocus.current = true;
             setValue(null);
-          }} className="text-xs font-medium text-indigo-700 hover:underline" aria-label={`Hide the ${label} …${fingerprint}`}>
+          }}
+          className="text-xs font-medium text-indigo-700 hover:underline"
+          aria-label={`Hide the ${label} …${fingerprint}`}
+        >
           Hide
         </button>
       </span>

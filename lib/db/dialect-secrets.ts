@@ -10,16 +10,37 @@ import { run } from "./dialect";
 
 export type ScanRow = { seq: number; id: string; threadId: string; index: number; content: string; parts: string | null; snapshots: { position: number; content: string }[] };
 
-/** The next `limit` turns after seq `after`, in seq order, with their file snapshots' contents. */
-export async function turnsAfter(db: Database, after: number, limit: number): Promise<ScanRow[]> {
+/**
+ * The next turns after seq `after`, in seq order, with their file snapshots' contents: at most
+ * `maxTurns`, and no more than `maxBytes` of content and parts (always at least one turn). Sizes
+ * are read first (octet_length needs no text in JavaScript), so a batch is as large as memory
+ * allows: each read has a fixed cost, and batches of 200 small turns spent half the scan on it.
+ */
+export async function turnsAfter(db: Database, after: number, maxTurns: number, maxBytes: number): Promise<ScanRow[]> {
   const kind = databaseKind(db);
+  const sizes = await run<{ seq: number | bigint; size: number | bigint | null }[]>(
+    db,
+    kind,
+    `SELECT "seq" AS seq, octet_length("content") + coalesce(octet_length("parts"), 0) AS size
+       FROM "Turn" WHERE "seq" > ? ORDER BY "seq" LIMIT ?`,
+    after,
+    maxTurns,
+  );
+  if (sizes.length === 0) return [];
+  let through = Number(sizes[0]!.seq);
+  let bytes = Number(sizes[0]!.size ?? 0);
+  for (const row of sizes.slice(1)) {
+    bytes += Number(row.size ?? 0);
+    if (bytes > maxBytes) break;
+    through = Number(row.seq);
+  }
   const rows = await run<{ seq: number | bigint; id: string; threadId: string; index: number | bigint; content: string; parts: string | null }[]>(
     db,
     kind,
     `SELECT "seq" AS seq, "id" AS id, "threadId" AS "threadId", "index" AS "index", "content" AS content, "parts" AS parts
-       FROM "Turn" WHERE "seq" > ? ORDER BY "seq" LIMIT ?`,
+       FROM "Turn" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq"`,
     after,
-    limit,
+    through,
   );
   const turns: ScanRow[] = rows.map((r) => ({ seq: Number(r.seq), id: r.id, threadId: r.threadId, index: Number(r.index), content: r.content, parts: r.parts, snapshots: [] }));
   if (turns.length === 0) return turns;

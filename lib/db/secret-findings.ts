@@ -57,9 +57,9 @@ export async function scanCursor(): Promise<number> {
   return Number((await (await db()).appSetting.findUnique({ where: { key: CURSOR_KEY } }))?.value ?? 0);
 }
 
-/** The next turns the scan has not read, after seq `after` (its cursor), in seq order: at most `limit`. */
-export async function turnsToScan(after: number, limit: number): Promise<ScannedTurn[]> {
-  return turnsAfter(await db(), after, limit);
+/** The next turns the scan has not read, after seq `after` (its cursor), in seq order: at most `maxTurns` and about `maxBytes` of text (at least one turn). */
+export async function turnsToScan(after: number, batch: { maxTurns: number; maxBytes: number }): Promise<ScannedTurn[]> {
+  return turnsAfter(await db(), after, batch.maxTurns, batch.maxBytes);
 }
 
 /** Records what the scan found in turns up to `throughSeq` and moves the cursor there, at once. */

@@ -19,7 +19,8 @@ const LEASE = "secrets-scan";
 const LEASE_MS = 60_000;
 /** The lease is renewed between batches once this much of it has gone. */
 const RENEW_AFTER_MS = LEASE_MS / 4;
-const BATCH = 200;
+/** What one read of turns may hold: reads have a fixed cost, so they are large, and bounded by bytes, not only turns. */
+const BATCH = { maxTurns: 2_000, maxBytes: 8 * 1024 * 1024 };
 /**
  * Findings and the cursor are written together at most this often (and at the end), not after
  * every batch: a write per 200 turns was a third of a big import's scan. A restart scans again
