@@ -114,7 +114,7 @@ export default async function SettingsPage() {
         </dl>
         {/* Wide on a phone: it scrolls in its box, the page does not. */}
         <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-sm">
+          <table className="w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="text-left text-zinc-500">
               <tr>
                 <th className="py-1">Provider</th>
@@ -133,7 +133,7 @@ export default async function SettingsPage() {
                   <td className="py-1">
                     {p.apiKey.set ? `set (${p.apiKey.source === "settings" ? "saved here" : p.apiKey.envVar})` : `not set (${p.apiKey.envVar})`}
                   </td>
-                  <td className="py-1 font-mono text-xs break-all">
+                  <td className="py-1 font-mono text-xs break-words">
                     {p.baseUrl ? `${p.baseUrl.value} (${p.baseUrl.source === "settings" ? "saved here" : p.baseUrlEnvVar})` : p.provider === "openai-compatible" ? "not set" : "default"}
                   </td>
                 </tr>
@@ -148,7 +148,7 @@ export default async function SettingsPage() {
         <h2 id="custom-heading" className="text-lg font-semibold">Custom models</h2>
         <p className="text-sm text-zinc-600">Models the catalog lacks (a fine-tune, a local model with a different window). Budget previews use them by name.</p>
         {custom.length > 0 ? (
-          <table className="mt-3 w-full text-sm">
+          <table className="mt-3 w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="text-left text-zinc-500">
               <tr>
                 <th className="py-1">Name</th>
@@ -186,7 +186,7 @@ export default async function SettingsPage() {
           {catalog.length} models, data reviewed {CATALOG_REVIEWED}. Prices are USD per million tokens.
         </p>
         <div className="mt-2 max-h-96 overflow-auto">
-          <table className="w-full text-sm">
+          <table className="w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="sticky top-0 bg-white text-left text-zinc-500">
               <tr>
                 <th className="py-1">Model</th>
