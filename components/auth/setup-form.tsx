@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
+import { FieldError } from "@/components/ui/form-parts";
+import { formMessage, type FormState } from "@/lib/actions/result";
 import { setupFirstAdminAction } from "@/lib/actions/setup";
 
 /** The first admin's name, email and password (the setup page, once). */
@@ -12,11 +13,7 @@ export function SetupForm() {
     <label className="flex flex-col text-sm">
       <span className="mb-1 text-zinc-600">{label}</span>
       <input name={name} type={type} required autoComplete={autoComplete} defaultValue={values?.[name]} className="rounded border border-zinc-300 px-3 py-2" />
-      {fieldError(state, name) && (
-        <span role="alert" className="text-xs text-red-700">
-          {fieldError(state, name)}
-        </span>
-      )}
+      <FieldError state={state} field={name} />
     </label>
   );
   return (

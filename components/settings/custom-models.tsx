@@ -1,34 +1,28 @@
 "use client";
 
 import { useActionState, useState, useTransition } from "react";
-import { fieldError, type FormState } from "@/lib/actions/result";
-import { FormSubmitRow } from "@/components/ui/form-submit-row";
+import type { FormState } from "@/lib/actions/result";
+import { FieldError, FormSubmitRow } from "@/components/ui/form-parts";
 import { addCustomModelAction, deleteCustomModelAction } from "@/lib/actions/settings";
 
 export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; label: string }[] }) {
   const [state, action, pending] = useActionState<FormState, FormData>(addCustomModelAction, null);
-  const error = (field: string) =>
-    fieldError(state, field) ? (
-      <span role="alert" className="text-xs text-red-700">
-        {fieldError(state, field)}
-      </span>
-    ) : null;
   return (
     <form action={action} className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2" aria-label="Add a custom model">
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Name</span>
         <input name="name" required placeholder="e.g. my-finetune-7b" className="rounded border border-zinc-300 px-3 py-2" />
-        {error("name")}
+        <FieldError state={state} field="name" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Context window (tokens)</span>
         <input name="contextWindow" required inputMode="numeric" placeholder="32768" className="rounded border border-zinc-300 px-3 py-2" />
-        {error("contextWindow")}
+        <FieldError state={state} field="contextWindow" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Max output (optional)</span>
         <input name="maxOutputTokens" inputMode="numeric" placeholder="8192" className="rounded border border-zinc-300 px-3 py-2" />
-        {error("maxOutputTokens")}
+        <FieldError state={state} field="maxOutputTokens" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Tokenizer</span>
@@ -39,7 +33,7 @@ export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; labe
             </option>
           ))}
         </select>
-        {error("tokenizer")}
+        <FieldError state={state} field="tokenizer" />
       </label>
       <FormSubmitRow state={state} pending={pending} label="Add model" busyLabel="Adding…" className="sm:col-span-2" />
     </form>

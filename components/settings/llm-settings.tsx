@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { saveLlmSettingsAction } from "@/lib/actions/llm-settings";
 import { fieldError, type FormState } from "@/lib/actions/result";
-import { FormSubmitRow } from "@/components/ui/form-submit-row";
+import { FieldError, FormSubmitRow } from "@/components/ui/form-parts";
 
 type Props = {
   /** Saved values (not the environment's): a blank field removes the saved one. */
@@ -15,12 +15,6 @@ type Props = {
 /** The "Models and providers" settings form. The API key is write-only: the page never receives its value. */
 export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
   const [state, action, pending] = useActionState<FormState, FormData>(saveLlmSettingsAction, null);
-  const error = (field: string) =>
-    fieldError(state, field) ? (
-      <span id={`${field}-error`} role="alert" className="text-xs text-red-700">
-        {fieldError(state, field)}
-      </span>
-    ) : null;
   const invalid = (field: string) =>
     fieldError(state, field) ? { "aria-invalid": true as const, "aria-describedby": `${field}-error` } : {};
   // A refused form shows what was typed; otherwise the saved values.
@@ -47,7 +41,7 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
           {...invalid("chatModel")}
         />
         <span className="mt-1 text-xs text-zinc-500">&quot;&lt;provider&gt;:&lt;model&gt;&quot;, preselected in the thread composer; blank uses THREADLINE_CHAT_MODEL.</span>
-        {error("chatModel")}
+        <FieldError state={state} field="chatModel" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Compaction model</span>
@@ -62,7 +56,7 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
           {...invalid("compactionModel")}
         />
         <span className="mt-1 text-xs text-zinc-500">&quot;&lt;provider&gt;:&lt;model&gt;&quot;; blank uses THREADLINE_COMPACTION_MODEL.</span>
-        {error("compactionModel")}
+        <FieldError state={state} field="compactionModel" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">OpenAI-compatible base URL</span>
@@ -77,7 +71,7 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
           {...invalid("openaiCompatibleBaseUrl")}
         />
         <span className="mt-1 text-xs text-zinc-500">Blank uses OPENAI_COMPATIBLE_BASE_URL.</span>
-        {error("openaiCompatibleBaseUrl")}
+        <FieldError state={state} field="openaiCompatibleBaseUrl" />
       </label>
       <div className="flex flex-col text-sm">
         <label className="flex flex-col">
@@ -97,7 +91,7 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
         <span id="openaiCompatibleApiKey-status" data-testid="compaction-key-status" className="mt-1 text-xs text-zinc-500">
           {keyStatus}
         </span>
-        {error("openaiCompatibleApiKey")}
+        <FieldError state={state} field="openaiCompatibleApiKey" />
         {saved.openaiCompatibleApiKeySet && (
           <label className="mt-2 inline-flex items-center gap-2 text-sm">
             <input type="checkbox" name="clearOpenaiCompatibleApiKey" />

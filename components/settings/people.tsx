@@ -2,8 +2,8 @@
 
 import { useActionState, useState, useTransition } from "react";
 import { addPersonAction, removePersonAction, resetPasswordAction, setRoleAction } from "@/lib/actions/people";
-import { fieldError, type FormState } from "@/lib/actions/result";
-import { FormSubmitRow } from "@/components/ui/form-submit-row";
+import type { FormState } from "@/lib/actions/result";
+import { FieldError, FormSubmitRow } from "@/components/ui/form-parts";
 
 export type PersonView = { id: string; name: string; email: string; role: string; signsInWith: string };
 
@@ -92,28 +92,22 @@ function PersonRow({ person, self }: Readonly<{ person: PersonView; self: boolea
 function AddPersonForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(addPersonAction, null);
   const values = state && !state.ok ? state.error.values : undefined;
-  const error = (field: string) =>
-    fieldError(state, field) ? (
-      <span role="alert" className="text-xs text-red-700">
-        {fieldError(state, field)}
-      </span>
-    ) : null;
   return (
     <form action={action} className="grid grid-cols-1 gap-3 sm:grid-cols-4" aria-label="Add a person">
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Name</span>
         <input name="name" required defaultValue={values?.name} className="rounded border border-zinc-300 px-3 py-2" />
-        {error("name")}
+        <FieldError state={state} field="name" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Email</span>
         <input name="email" type="email" required defaultValue={values?.email} className="rounded border border-zinc-300 px-3 py-2" />
-        {error("email")}
+        <FieldError state={state} field="email" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Password</span>
         <input name="password" type="password" required minLength={8} autoComplete="new-password" className="rounded border border-zinc-300 px-3 py-2" />
-        {error("password")}
+        <FieldError state={state} field="password" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Role</span>

@@ -1,4 +1,4 @@
-import { formMessage, type FormState } from "@/lib/actions/result";
+import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
 
 /**
  * A settings form's last row: its submit button (saying `busyLabel` while the action runs) and
@@ -17,4 +17,14 @@ export function FormSubmitRow({ state, pending, label, busyLabel, className = ""
       )}
     </div>
   );
+}
+
+/** What a refused form says about one field, beside it (`<field>-error`, for the input's aria-describedby). */
+export function FieldError({ state, field }: Readonly<{ state: FormState; field: string }>) {
+  const message = fieldError(state, field);
+  return message ? (
+    <span id={`${field}-error`} role="alert" className="text-xs text-red-700">
+      {message}
+    </span>
+  ) : null;
 }
