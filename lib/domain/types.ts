@@ -10,13 +10,34 @@ export const USAGE_FIELDS = ["inputTokens", "cacheReadTokens", "cacheWriteTokens
 export type UsageField = (typeof USAGE_FIELDS)[number];
 export type UsageCounts = Record<UsageField, number>;
 
+/**
+ * What pricing needs of a response beyond the counts, where the source says so: the cache writes
+ * split by how long they are kept (Claude Code's usage.cache_creation; the 1-hour ones cost more;
+ * the rest of cacheWriteTokens is priced as 5-minute writes), and a cost the source computed itself
+ * (OpenCode, Pi and Aider record one), kept as reported.
+ */
+export type UsageDetails = { cacheWrite5mTokens?: number; cacheWrite1hTokens?: number; reportedCostUsd?: number };
+
 /** One model response's usage. "estimated": input is the thread's earlier turns, output this turn. */
-export type TurnUsage = UsageCounts & { source: "reported" | "estimated" };
+export type TurnUsage = UsageCounts & UsageDetails & { source: "reported" | "estimated" };
 /** A thread's totals; "mixed" when some responses reported usage and others were estimated. */
 export type ThreadUsage = UsageCounts & { source: "reported" | "estimated" | "mixed" };
 
 /** The model calls that compacted a thread (Claude Code's acompact files), shown on the compaction marker they made. */
 export type CompactionRunUsage = { runId: string; modelName: string | null; responses: number; usage: UsageCounts };
+
+/** USD amounts, full precision (rounded only for display). */
+export type CostBreakdown = { totalUsd: number; inputUsd: number; outputUsd: number; cacheReadUsd: number; cacheWriteUsd: number };
+
+/**
+ * One response's price (lib/domain/cost.ts). Unpriced (`priced: false`, amounts 0) when no price is
+ * known for its model; `model` names it. `estimated`: priced from estimated usage. `reportedUsd`:
+ * the source's own figure, where it records one, beside ours.
+ */
+export type ResponseCost = CostBreakdown & { priced: boolean; model: string | null; estimated?: true; reportedUsd?: number };
+
+/** Sums of response prices; the responses that could not be priced are counted and their models named, never added as 0 silently. */
+export type CostTotals = CostBreakdown & { unpricedResponses: number; unpricedModels: string[] };
 
 /** What a sub-agent's parent says it used, in its tool result (Claude Code's Task result: the agent's final request, and totals). */
 export type AgentReport = Partial<UsageCounts> & { totalTokens?: number; toolUses?: number; durationMs?: number };
@@ -82,6 +103,8 @@ export type Turn = {
   usage: TurnUsage | null;
   /** On a compaction marker: the model calls that wrote its summary, where the source keeps them. */
   compactionRun?: CompactionRunUsage;
+  /** This response's price; null for non-responses; only where usage is read with prices. */
+  cost?: ResponseCost | null;
 };
 
 export type Thread = {
@@ -108,6 +131,10 @@ export type Thread = {
   usage: ThreadUsage | null;
   /** With its sub-agents and compaction runs; where the thread is read for a page or GET /api/threads/:id. */
   usageWithSubagents?: SessionUsage;
+  /** Sum of the prices of its own responses; where usage is read with prices. */
+  cost?: CostTotals;
+  /** With its sub-agents and compaction runs, as usageWithSubagents. */
+  costWithSubagents?: CostTotals;
 };
 
 export type ThreadWithTurns = { thread: Thread; turns: Turn[] };

@@ -25,6 +25,14 @@ describe("usage", () => {
     expect(reportedUsage(null)).toBeNull();
   });
 
+  it("reads the cache writes' split by lifetime and a reported cost, and drops a split larger than the writes", () => {
+    const counts = { inputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 900, outputTokens: 40, reasoningTokens: 0 };
+    const anthropic = { input_tokens: 3, cache_creation_input_tokens: 900, output_tokens: 40, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 800 } };
+    expect(reportedUsage({ usage: anthropic })).toEqual({ ...counts, cacheWrite5mTokens: 100, cacheWrite1hTokens: 800 });
+    expect(reportedUsage({ usage: { ...counts, cacheWrite1hTokens: 900, reportedCostUsd: 0.0123 } })).toEqual({ ...counts, cacheWrite1hTokens: 900, reportedCostUsd: 0.0123 });
+    expect(reportedUsage({ usage: { ...counts, cacheWrite1hTokens: 901 } })).toEqual(counts);
+  });
+
   it("estimates an assistant turn without reported usage from the turns before it, since the last compaction", () => {
     const usages = turnUsages([turn("user", 10), turn("assistant", 20), turn("user", 5), turn("assistant", 8), turn("system", 3, undefined, true), turn("user", 4), turn("assistant", 6)]);
     expect(usages.map((u) => u && [u.inputTokens, u.outputTokens, u.source])).toEqual([

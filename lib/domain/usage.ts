@@ -3,7 +3,7 @@
  * modelMetadata.usage, counted once per response), or estimated with our tokenizer where the
  * source reported none. Pure.
  */
-import { USAGE_FIELDS, type JsonObject, type JsonValue, type ThreadUsage, type TurnRole, type TurnUsage, type UsageCounts } from "./types";
+import { USAGE_FIELDS, type JsonObject, type JsonValue, type ThreadUsage, type TurnRole, type TurnUsage, type UsageCounts, type UsageDetails } from "./types";
 
 /** What usage needs of a turn. */
 export type UsageInput = {
@@ -21,9 +21,10 @@ function count(value: JsonValue | undefined): number | null {
 /**
  * Reported usage in a turn's metadata: `usage` with at least one count under our names
  * (inputTokens, ...) or the providers' own (input_tokens, cache_read_input_tokens, ...), as
- * callers of the API may send them. Null when there is none.
+ * callers of the API may send them. Null when there is none. With the details pricing needs
+ * where given (see usageDetails).
  */
-export function reportedUsage(metadata: JsonObject | null): UsageCounts | null {
+export function reportedUsage(metadata: JsonObject | null): (UsageCounts & UsageDetails) | null {
   const usage = metadata?.usage;
   if (!usage || typeof usage !== "object" || Array.isArray(usage)) return null;
   const pick = (...names: string[]) => {
@@ -41,13 +42,35 @@ export function reportedUsage(metadata: JsonObject | null): UsageCounts | null {
     reasoningTokens: pick("reasoningTokens", "reasoning_tokens", "reasoning_output_tokens"),
   };
   if (Object.values(found).every((v) => v === null)) return null;
-  return {
+  const counts = {
     inputTokens: found.inputTokens ?? 0,
     cacheReadTokens: found.cacheReadTokens ?? 0,
     cacheWriteTokens: found.cacheWriteTokens ?? 0,
     outputTokens: found.outputTokens ?? 0,
     reasoningTokens: found.reasoningTokens ?? 0,
   };
+  return { ...counts, ...usageDetails(usage, counts.cacheWriteTokens) };
+}
+
+/**
+ * The cache writes' split by lifetime (`cacheWrite5mTokens` / `cacheWrite1hTokens`, or
+ * Anthropic's `cache_creation.ephemeral_5m_input_tokens` / `ephemeral_1h_input_tokens`) and the
+ * source's own cost (`reportedCostUsd`), where the usage gives them. A split larger than the
+ * writes it splits is not trusted (left out).
+ */
+function usageDetails(usage: JsonObject, cacheWriteTokens: number): UsageDetails {
+  const creation = usage.cache_creation;
+  const nested = creation && typeof creation === "object" && !Array.isArray(creation) ? creation : {};
+  const fiveMinutes = count(usage.cacheWrite5mTokens) ?? count(nested.ephemeral_5m_input_tokens);
+  const oneHour = count(usage.cacheWrite1hTokens) ?? count(nested.ephemeral_1h_input_tokens);
+  const details: UsageDetails = {};
+  if ((fiveMinutes ?? 0) + (oneHour ?? 0) <= cacheWriteTokens) {
+    if (fiveMinutes !== null) details.cacheWrite5mTokens = fiveMinutes;
+    if (oneHour !== null) details.cacheWrite1hTokens = oneHour;
+  }
+  const cost = usage.reportedCostUsd;
+  if (typeof cost === "number" && Number.isFinite(cost) && cost >= 0) details.reportedCostUsd = cost;
+  return details;
 }
 
 function zero(): UsageCounts {

@@ -207,6 +207,11 @@ function dotsToDashes(name: string): string {
  * Custom models take precedence over built-in ones with the same name (and win ties in step 2).
  */
 export function findModel(name: string, custom: ModelInfo[] = []): ModelInfo | null {
+  return lookup(name, custom)?.model ?? null;
+}
+
+/** findModel's answer, and whether it named the model exactly (step 1) or by a prefix (step 2). */
+function lookup(name: string, custom: ModelInfo[]): { model: ModelInfo; exact: boolean } | null {
   const given = name.trim().toLowerCase();
   if (!given) return null;
   const forms = withoutProviders(given).flatMap((form) => {
@@ -219,7 +224,7 @@ export function findModel(name: string, custom: ModelInfo[] = []): ModelInfo | n
 
   for (const form of forms) {
     const hit = exact.get(form);
-    if (hit) return hit;
+    if (hit) return { model: hit, exact: true };
   }
   for (const form of forms) {
     let best: { length: number; model: ModelInfo } | null = null;
@@ -228,9 +233,38 @@ export function findModel(name: string, custom: ModelInfo[] = []): ModelInfo | n
         if (!best || key.length > best.length) best = { length: key.length, model };
       }
     }
-    if (best) return best.model;
+    if (best) return { model: best.model, exact: false };
   }
   return null;
+}
+
+/**
+ * How the catalog prices a model name, for lib/models/pricing.ts: "fixed" USD per million tokens
+ * (a custom model's, or our override of the package's, with the package model whose other prices,
+ * cache reads and writes, still apply), "library" (the package's model, priced at the response's
+ * time), "none" (a model the catalog knows has no price: local ones), or null when the catalog
+ * does not know the name. `exact`: named by its id or an alias, not by the prefix rule.
+ */
+export type CatalogPricing =
+  | { kind: "fixed"; inputPerMTok: number; outputPerMTok: number; library: [provider: string, model: string] | null; exact: boolean }
+  | { kind: "library"; library: [provider: string, model: string]; exact: boolean }
+  | { kind: "none"; exact: boolean };
+
+export function catalogPricing(name: string, custom: ModelInfo[] = []): CatalogPricing | null {
+  const found = lookup(name, custom);
+  if (!found) return null;
+  const { model, exact } = found;
+  // A custom model without prices (one defined for its window) leaves pricing to the built-in ones.
+  if (model.source === "custom" && (model.inputPricePerMTok === null || model.outputPricePerMTok === null)) return custom.length > 0 ? catalogPricing(name) : null;
+  const entry = model.source === "custom" ? undefined : CATALOG.find((e) => e.id === model.id);
+  const library = entry?.prices ?? null;
+  // Our own prices: a custom model's, or an entry that overrides the package's (not only its window).
+  const overridden = model.source === "custom" || entry?.inputPricePerMTok !== undefined || entry?.outputPricePerMTok !== undefined;
+  if (overridden) {
+    if (model.inputPricePerMTok === null || model.outputPricePerMTok === null) return { kind: "none", exact };
+    return { kind: "fixed", inputPerMTok: model.inputPricePerMTok, outputPerMTok: model.outputPricePerMTok, library, exact };
+  }
+  return library ? { kind: "library", library, exact } : { kind: "none", exact };
 }
 
 /** The model previews assume when a thread names none the catalog knows. */
