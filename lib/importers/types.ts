@@ -35,13 +35,20 @@ export function isTranscriptPath(filePath: string): boolean {
  * - cacheReadTokens / cacheWriteTokens: cache hits / cache creation
  * - outputTokens: output including reasoning where the source folds it in (see reasoningTokens)
  * - reasoningTokens: reasoning/thinking tokens where reported separately
+ * - cacheWrite5mTokens / cacheWrite1hTokens: parts of cacheWriteTokens, by cache lifetime
+ * - reportedCostUsd: the source's own price of the response
  */
 export type ImportedUsage = {
   inputTokens?: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** The cache writes kept 5 minutes and 1 hour, where the source splits them (Claude Code's usage.cache_creation); 1-hour writes cost more. */
+  cacheWrite5mTokens?: number;
+  cacheWrite1hTokens?: number;
   outputTokens?: number;
   reasoningTokens?: number;
+  /** The cost in USD the source computed for the response (OpenCode, Pi, Aider), kept as reported beside Threadline's price. */
+  reportedCostUsd?: number;
 };
 
 /** A compaction as the source recorded it (Claude Code compact_boundary, Codex compacted, ...). */

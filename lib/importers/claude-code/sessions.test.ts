@@ -107,7 +107,7 @@ describe("real Claude Code sessions", () => {
           {
             key: "msg_01PKUiWZohLj43EHW343WeHF|req_011CY4MgNtPrVVYhpAZsWK7E",
             timestamp: "2026-02-12T14:48:36.518Z",
-            usage: { inputTokens: 3, cacheWriteTokens: 121_689, cacheReadTokens: 17_842, outputTokens: 8 },
+            usage: { inputTokens: 3, cacheWriteTokens: 121_689, cacheReadTokens: 17_842, outputTokens: 8, cacheWrite5mTokens: 121_689, cacheWrite1hTokens: 0 },
           },
         ],
       },
@@ -152,6 +152,9 @@ describe("real Claude Code sessions", () => {
     expect(summary(small.threads[0]!)).toMatchObject({ roles: { user: 2, assistant: 1, tool: 2, system: 2 }, toolCalls: 2, models: ["claude-opus-4-6"] });
     const tools = await parseClaudeCodeSession(fileLines("-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl"), { name: "d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl" });
     expect(summary(tools.threads[0]!)).toMatchObject({ roles: { user: 7, assistant: 4, tool: 6, system: 2 }, usage: { input: 54, output: 212, cacheRead: 88_231, cacheWrite: 17_696 } });
+    // Its cache writes are all 1-hour ones (usage.cache_creation.ephemeral_1h_input_tokens), kept as such.
+    const writes = (field: "cacheWrite5mTokens" | "cacheWrite1hTokens") => tools.threads[0]!.turns.reduce((n, t) => n + (t.usage?.[field] ?? 0), 0);
+    expect([writes("cacheWrite5mTokens"), writes("cacheWrite1hTokens")]).toEqual([0, 17_696]);
   });
 });
 
@@ -200,6 +203,19 @@ describe("rules", () => {
     expect(turns[2]!.parts).toEqual([{ type: "tool_result", toolCallId: "t1", content: "a.txt" }]);
     expect(turns[4]!.usage).toEqual({ inputTokens: 7, outputTokens: 3 });
     expect(turns[4]!.content).toBe("a.txt and b.txt");
+  });
+
+  it("keeps the cache writes' split by lifetime, from the latest line of a streamed response", async () => {
+    const usage = (output: number, fiveMinutes: number, oneHour: number) => ({ input_tokens: 3, cache_creation_input_tokens: fiveMinutes + oneHour, output_tokens: output, cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: oneHour } });
+    const parsed = await parseClaudeCodeSession(
+      lines(
+        prompt("u1", null, "hi", "2026-01-01T10:00:00.000Z"),
+        reply("a1", "u1", "msg_1", [{ type: "thinking", thinking: "hm" }], "2026-01-01T10:00:01.000Z", usage(1, 100, 800) as never),
+        reply("a2", "a1", "msg_1", [{ type: "text", text: "hello" }], "2026-01-01T10:00:02.000Z", usage(40, 100, 800) as never),
+      ),
+      { name: "s-1.jsonl" },
+    );
+    expect(parsed.threads[0]!.turns[1]!.usage).toEqual({ inputTokens: 3, cacheWriteTokens: 900, outputTokens: 40, cacheWrite5mTokens: 100, cacheWrite1hTokens: 800 });
   });
 
   it("turns a real rewind into a fork, and leaves parallel-call siblings in the thread", async () => {
