@@ -433,6 +433,10 @@ export async function findTurnIndexes(db: Database, threadId: string, terms: str
 export type UsageRow = {
   threadId: string;
   role: string;
+  modelProvider: string | null;
+  modelName: string | null;
+  /** When the turn was written (a response's price is the one in force then). */
+  timestamp: Date;
   modelMetadata: string | null;
   tokenEstimate: number;
   /** The stored count under the asked tokenizer; null when not counted. */
@@ -442,16 +446,17 @@ export type UsageRow = {
 };
 
 /**
- * What usage needs of each turn of some threads, in order, without their content or parts (a
- * 35,000-turn session's parts are megabytes of tool output): role, metadata, counts, and whether
- * the turn is a compaction marker.
+ * What usage and its price need of each turn of some threads, in order, without their content or
+ * parts (a 35,000-turn session's parts are megabytes of tool output): role, model, time, metadata,
+ * counts, and whether the turn is a compaction marker.
  */
 export async function usageRows(db: Database, threadIds: string[], tokenizer: string): Promise<UsageRow[]> {
   if (threadIds.length === 0) return [];
   const rows = await run<UsageRow[]>(
     db,
     databaseKind(db),
-    `SELECT t."threadId" AS "threadId", t."role" AS role, t."modelMetadata" AS "modelMetadata", t."tokenEstimate" AS "tokenEstimate",
+    `SELECT t."threadId" AS "threadId", t."role" AS role, t."modelProvider" AS "modelProvider", t."modelName" AS "modelName", t."timestamp" AS timestamp,
+            t."modelMetadata" AS "modelMetadata", t."tokenEstimate" AS "tokenEstimate",
             c."tokens" AS tokens, CASE WHEN t."parts" LIKE ? THEN 1 ELSE 0 END AS compaction
        FROM "Turn" t LEFT JOIN "TurnTokenCount" c ON c."turnSeq" = t."seq" AND c."tokenizer" = ?
       WHERE t."threadId" IN (${threadIds.map(() => "?").join(", ")})
@@ -461,6 +466,7 @@ export async function usageRows(db: Database, threadIds: string[], tokenizer: st
     ...threadIds,
   );
   for (const row of rows) {
+    row.timestamp = row.timestamp instanceof Date ? row.timestamp : new Date(row.timestamp as unknown as string | number);
     row.tokenEstimate = Number(row.tokenEstimate);
     if (row.tokens !== null) row.tokens = Number(row.tokens);
     row.compaction = Boolean(Number(row.compaction));

@@ -1,11 +1,14 @@
 import "server-only";
+import { addCostTotals, compactionRunCosts, costTotals, turnCosts, type Pricer } from "@/lib/domain/cost";
 import { relationOf } from "@/lib/domain/links";
 import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
-import type { CompactionRunUsage, JsonObject, JsonValue, ThreadHead, ThreadUsage, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
+import type { CompactionRunUsage, CostTotals, JsonObject, JsonValue, ThreadHead, ThreadUsage, Turn, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
 import { threadUsage, turnUsages, type UsageInput } from "@/lib/domain/usage";
+import { pricerWith } from "@/lib/models/pricing";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
 import { db } from "./client";
+import { listCustomModels } from "./custom-models";
 import { partsContaining, usageRows } from "./dialect";
 import { partsFromStored } from "./mappers";
 
@@ -16,12 +19,14 @@ const MAX_SUBAGENTS = 2_000;
 /**
  * Adds `usageWithSubagents` to a thread read with its turns (the thread, its sub-agent threads
  * recursively and the compaction runs of all of them), and to each compaction marker the run that
- * wrote its summary.
+ * wrote its summary. With their prices: each response's `cost`, the thread's `cost` (its own
+ * responses) and `costWithSubagents` (as usageWithSubagents), every response priced alone.
  */
 export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<T> {
   const { thread, turns } = entry;
+  const price = await pricer();
   const subagents = await subagentThreads(thread.id);
-  const usages = await storedUsages(subagents.map((s) => s.threadId));
+  const usages = await storedUsages(subagents.map((s) => s.threadId), price);
   const runs = await compactionRuns([thread.id, ...subagents.map((s) => s.threadId)]);
   // A thread read in part: its own tool results are read from the store, as its sub-agents' are.
   const stored = await storedAgentReports([...(entry.turnsTruncated ? [thread.id] : []), ...subagents.map((s) => s.threadId)]);
@@ -29,15 +34,39 @@ export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<
   const nodes: SubagentNode[] = subagents.map((s) => ({ ...s, usage: usages.get(s.threadId)?.usage ?? threadUsage([]), lastResponse: usages.get(s.threadId)?.lastResponse ?? null }));
   const own = thread.usage ?? threadUsage(turnUsages(turns));
   const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
+  const costs = turnCosts(turns, turns.map((turn) => turn.usage), price);
+  // A thread read in part is priced over all its stored responses, as its usage is counted.
+  const ownCost = entry.turnsTruncated ? ((await storedUsages([thread.id], price)).get(thread.id)?.cost ?? costTotals([])) : costTotals(costs);
+  const fallback = new Date(thread.lastUpdatedAt);
+  const runCosts = costTotals(runs.flatMap((run) => compactionRunCosts(run, price, fallback)));
+  const costWithSubagents = addCostTotals(ownCost, runCosts, ...subagents.map((s) => usages.get(s.threadId)?.cost ?? costTotals([])));
   return {
     ...entry,
-    thread: { ...thread, usageWithSubagents: sessionUsage(own, nodes, runs, reports) },
-    turns: turns.map((turn) => {
+    thread: { ...thread, usageWithSubagents: sessionUsage(own, nodes, runs, reports), cost: ownCost, costWithSubagents },
+    turns: turns.map((turn, i) => {
       const key = turn.parts?.some((p) => p.type === "compaction") ? turn.modelMetadata?.logicalParentUuid : undefined;
       const run = typeof key === "string" ? runsByMarker.get(key) : undefined;
-      return run ? { ...turn, compactionRun: run } : turn;
+      return { ...turn, cost: costs[i] ?? null, ...(run ? { compactionRun: run } : {}) };
     }),
   };
+}
+
+/** The pricer with this server's custom models (Settings), which may carry prices. */
+async function pricer(): Promise<Pricer> {
+  return pricerWith(await listCustomModels());
+}
+
+/** Each turn's cost (null for non-responses), for a page of turns read with their usage. */
+export async function withTurnCosts(turns: Turn[]): Promise<Turn[]> {
+  if (!turns.some((turn) => turn.usage)) return turns.map((turn) => ({ ...turn, cost: null }));
+  const costs = turnCosts(turns, turns.map((turn) => turn.usage), await pricer());
+  return turns.map((turn, i) => ({ ...turn, cost: costs[i] ?? null }));
+}
+
+/** Threads' own costs (their responses, each priced alone), read without content: for lists and headers. */
+export async function storedThreadCosts(threadIds: string[]): Promise<Map<string, CostTotals>> {
+  const usages = await storedUsages(threadIds, await pricer());
+  return new Map(threadIds.map((id) => [id, usages.get(id)?.cost ?? costTotals([])]));
 }
 
 /**
@@ -51,7 +80,7 @@ export async function compactionRunsByMarker(threadId: string): Promise<Record<s
 
 /** A thread's usage over all its stored turns, read without their content (for a thread too long to read whole). */
 export async function storedThreadUsage(threadId: string): Promise<ThreadUsage> {
-  return (await storedUsages([threadId])).get(threadId)?.usage ?? threadUsage([]);
+  return (await storedUsages([threadId], null)).get(threadId)?.usage ?? threadUsage([]);
 }
 
 type SubagentThread = Omit<SubagentNode, "usage" | "lastResponse">;
@@ -78,25 +107,31 @@ async function subagentThreads(rootId: string): Promise<SubagentThread[]> {
   return found;
 }
 
-type StoredUsage = { usage: ThreadUsage; lastResponse: UsageCounts | null };
+type StoredUsage = { usage: ThreadUsage; lastResponse: UsageCounts | null; cost: CostTotals | null };
 
 /** Threads per query: well under SQLite's bound on variables. */
 const THREADS_PER_QUERY = 500;
 
-/** Each thread's usage from its stored turns (reported, else estimated from the stored counts) and its final response, read without content or parts. */
-async function storedUsages(threadIds: string[]): Promise<Map<string, StoredUsage>> {
+/**
+ * Each thread's usage from its stored turns (reported, else estimated from the stored counts), its
+ * final response and, given a pricer, the sum of its responses' prices; read without content or parts.
+ */
+async function storedUsages(threadIds: string[], price: Pricer | null): Promise<Map<string, StoredUsage>> {
   const result = new Map<string, StoredUsage>();
   if (threadIds.length === 0) return result;
   const client = await db();
-  const byThread = new Map<string, UsageInput[]>();
+  const byThread = new Map<string, (UsageInput & { modelProvider: string | null; modelName: string | null; timestamp: Date })[]>();
   for (let start = 0; start < threadIds.length; start += THREADS_PER_QUERY) {
     for (const row of await usageRows(client, threadIds.slice(start, start + THREADS_PER_QUERY), DEFAULT_TOKENIZER_ID)) {
-      const input: UsageInput = {
+      const input = {
         role: row.role as TurnRole,
         modelMetadata: parsed<JsonObject>(row.modelMetadata),
         tokens: row.tokens,
         tokenEstimate: row.tokenEstimate,
         parts: row.compaction ? COMPACTION_PARTS : null,
+        modelProvider: row.modelProvider,
+        modelName: row.modelName,
+        timestamp: row.timestamp,
       };
       const list = byThread.get(row.threadId);
       if (list) list.push(input);
@@ -106,7 +141,8 @@ async function storedUsages(threadIds: string[]): Promise<Map<string, StoredUsag
   for (const [threadId, inputs] of byThread) {
     const usages = turnUsages(inputs);
     const last = usages.findLast((u) => u !== null) ?? null;
-    result.set(threadId, { usage: threadUsage(usages), lastResponse: last ? countsOf(last) : null });
+    const cost = price ? costTotals(turnCosts(inputs, usages, price)) : null;
+    result.set(threadId, { usage: threadUsage(usages), lastResponse: last ? countsOf(last) : null, cost });
   }
   return result;
 }
@@ -129,7 +165,14 @@ async function storedAgentReports(threadIds: string[]): Promise<AgentReportSight
 async function compactionRuns(threadIds: string[]): Promise<CompactionRunRecord[]> {
   const client = await db();
   const rows = await inChunks(threadIds, (chunk) => client.compactionRun.findMany({ where: { threadId: { in: chunk } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] }));
-  return rows.map((row) => ({ threadId: row.threadId, runId: row.runId, afterTurnKey: row.afterTurnKey, modelName: row.modelName, responses: parsed<{ usage: JsonValue }[]>(row.responses) ?? [] }));
+  return rows.map((row) => ({
+    threadId: row.threadId,
+    runId: row.runId,
+    afterTurnKey: row.afterTurnKey,
+    modelProvider: row.modelProvider,
+    modelName: row.modelName,
+    responses: parsed<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [],
+  }));
 }
 
 /** The tool results of a thread that name a sub-agent, with what they report of it. */

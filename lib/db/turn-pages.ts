@@ -6,7 +6,7 @@ import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import { contextTokensBefore } from "./dialect";
 import { withStoredCount, WITH_SNAPSHOTS } from "./mappers";
-import { storedThreadUsage } from "./session-usage";
+import { storedThreadUsage, withTurnCosts } from "./session-usage";
 import { getThread, getThreadWithTurns, withTokenTotals } from "./threads";
 
 type Visibility = { includeExpired?: boolean };
@@ -35,7 +35,7 @@ export type TurnPage = { items: Turn[]; nextCursor: string | null };
 /**
  * A page of a thread's turns in index order, from index `start`: keyset on (threadId, index), so
  * the 30,000th turn costs what the first does. Each turn as GET /api/threads/:id gives it: its
- * stored token count and its usage (an estimated one starts from the tokens before the page).
+ * stored token count, its usage (an estimated one starts from the tokens before the page) and its price.
  */
 export async function listTurns(threadId: string, start: number, limit: number, visibility: Visibility = {}): Promise<TurnPage> {
   await getThread(threadId, visibility); // not found or expired (unless asked for), as for the whole thread
@@ -53,7 +53,7 @@ export async function listTurns(threadId: string, start: number, limit: number, 
   const usages = turnUsages(turns, context);
   const last = page.at(-1);
   return {
-    items: turns.map((turn, i) => ({ ...turn, usage: usages[i] ?? null })),
+    items: await withTurnCosts(turns.map((turn, i) => ({ ...turn, usage: usages[i] ?? null }))),
     nextCursor: rows.length > limit && last ? encodeTurnCursor(last.index + 1) : null,
   };
 }

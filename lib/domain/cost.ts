@@ -5,7 +5,9 @@
  * (lib/models/pricing.ts calls @pydantic/genai-prices); this module maps Threadline's usage to the
  * library's fields and sums the results. Pure.
  */
+import type { CompactionRunRecord } from "./session-usage";
 import type { CostBreakdown, CostTotals, JsonObject, ResponseCost, TurnUsage, UsageCounts, UsageDetails } from "./types";
+import { reportedUsage } from "./usage";
 
 /**
  * @pydantic/genai-prices' usage: `input_tokens` is all input, cached included; cache reads and
@@ -64,6 +66,35 @@ export function libraryUsage(usage: UsageCounts & UsageDetails, reasoningInOutpu
 export function reasoningInOutput(metadata: JsonObject | null): boolean {
   const tokens = metadata?.tokens;
   return !(tokens && typeof tokens === "object" && !Array.isArray(tokens) && typeof tokens.thoughts === "number");
+}
+
+/** What pricing needs of a response besides its usage. */
+export type PricedTurn = { modelProvider: string | null; modelName: string | null; timestamp: string | Date; modelMetadata: JsonObject | null };
+
+/** The cost of each turn that has a usage (null for the others), each priced alone. */
+export function turnCosts(turns: readonly PricedTurn[], usages: readonly (TurnUsage | null)[], price: Pricer): (ResponseCost | null)[] {
+  return turns.map((turn, i) => {
+    const usage = usages[i];
+    if (!usage) return null;
+    const at = turn.timestamp instanceof Date ? turn.timestamp : new Date(turn.timestamp);
+    return responseCost({ provider: turn.modelProvider, model: turn.modelName, at, usage, reasoningInOutput: reasoningInOutput(turn.modelMetadata) }, usage, price);
+  });
+}
+
+/**
+ * The costs of a compaction run's responses (each as reported, at its time; a response without a
+ * time at `fallback`, the run's thread's last update).
+ */
+export function compactionRunCosts(run: CompactionRunRecord, price: Pricer, fallback: Date): ResponseCost[] {
+  const costs: ResponseCost[] = [];
+  for (const response of run.responses) {
+    const usage = reportedUsage({ usage: response.usage });
+    if (!usage) continue;
+    const at = response.timestamp ? new Date(response.timestamp) : fallback;
+    const request = { provider: run.modelProvider ?? null, model: run.modelName, at, usage, reasoningInOutput: true };
+    costs.push(responseCost(request, usage, price));
+  }
+  return costs;
 }
 
 const zero = (): CostBreakdown => ({ totalUsd: 0, inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0 });

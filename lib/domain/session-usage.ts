@@ -13,7 +13,14 @@ export type SubagentNode = Omit<SubagentUsage, "reported" | "differs">;
 export type AgentReportSighting = { parentThreadId: string; toolCallId: string; agentId: string | null; report: AgentReport };
 
 /** A compaction run as stored: its thread and each response's usage as reported. */
-export type CompactionRunRecord = { threadId: string; runId: string; afterTurnKey: string | null; modelName: string | null; responses: { usage: JsonValue }[] };
+export type CompactionRunRecord = {
+  threadId: string;
+  runId: string;
+  afterTurnKey: string | null;
+  modelProvider?: string | null;
+  modelName: string | null;
+  responses: { usage: JsonValue; timestamp?: string | null }[];
+};
 
 const zero = (): UsageCounts => ({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 });
 

@@ -137,6 +137,9 @@ export async function expireThread(id: string): Promise<void> {
 /** A thread's usage read with its turns, before any model response. */
 export const ZERO_USAGE = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, source: "estimated" };
 
+/** A thread's cost read with its turns, before any model response. */
+export const ZERO_COST = { totalUsd: 0, inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, unpricedResponses: 0, unpricedModels: [] };
+
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Removes every thread, imported-file record and followed file a sources test left (between tests). */

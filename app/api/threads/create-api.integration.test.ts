@@ -18,6 +18,7 @@ import {
   setServerEnv,
   UUID_V4,
   ZERO_USAGE,
+  ZERO_COST,
 } from "@/lib/testing/integration";
 import { POST as turnsRoute } from "./[id]/turns/route";
 import { POST as createRoute } from "./route";
@@ -60,7 +61,13 @@ describe("POST /api/threads", () => {
 
     // Stored, not just echoed; read with its turns it also carries their usage (none yet).
     expect(thread.usage).toBeNull();
-    expect((await fetchThread(thread.id)).thread).toEqual({ ...thread, usage: ZERO_USAGE, usageWithSubagents: { ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0, subagents: [] } });
+    expect((await fetchThread(thread.id)).thread).toEqual({
+      ...thread,
+      usage: ZERO_USAGE,
+      usageWithSubagents: { ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0, subagents: [] },
+      cost: ZERO_COST,
+      costWithSubagents: ZERO_COST,
+    });
   });
 
   it("uses CONVERSATION_TIMEOUT_HOURS for the expiry, fractional hours included", async () => {

@@ -19,6 +19,7 @@ import {
   setServerEnv,
   sleep,
   ZERO_USAGE,
+  ZERO_COST,
 } from "@/lib/testing/integration";
 import { GET as getRoute } from "./[id]/route";
 
@@ -54,7 +55,7 @@ describe("GET /api/threads/:id", () => {
     const body = await fetchThread(thread.id.toUpperCase());
     expect(Object.keys(body).sort()).toEqual(["thread", "turns"]);
     expect(body.thread.id).toBe(thread.id);
-    expect(body.turns).toEqual([turn]);
+    expect(body.turns).toEqual([{ ...turn, cost: null }]);
   });
 
   it("answers 404 expired, saying so, once the expiry has passed (kept in the database)", async () => {
@@ -97,9 +98,10 @@ describe("GET /api/threads/:id stays consistent with the list", () => {
     await newTurn(thread.id, { role: "user", content: "hello", modelName: "m1" });
     const listed = (await json<{ items: Thread[] }>(await api.listThreads({ tool: "consistency-check" }))).items;
     // Usage needs the turns: the single thread has it, the list not.
-    const { usageWithSubagents, ...single } = (await fetchThread(thread.id)).thread;
+    const { usageWithSubagents, cost, costWithSubagents, ...single } = (await fetchThread(thread.id)).thread;
     expect(single.usage).toEqual(ZERO_USAGE); // a user turn alone: no response yet
     expect(usageWithSubagents).toMatchObject({ ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0 });
+    expect([cost, costWithSubagents]).toEqual([ZERO_COST, ZERO_COST]);
     expect(listed).toEqual([{ ...single, usage: null }]);
   });
 });
@@ -133,9 +135,10 @@ describe("GET /api/threads/:id/chain", () => {
       const stored = await fetchThread(link.id);
       const { turns, ...thread } = link;
       // A chain's threads carry their own usage; with sub-agents is the single thread's answer.
-      const { usageWithSubagents: _, ...storedThread } = stored.thread;
+      // Prices are the single thread's too.
+      const { usageWithSubagents: _, cost: _cost, costWithSubagents: _withSubagents, ...storedThread } = stored.thread;
       expect(thread).toEqual(storedThread);
-      expect(turns).toEqual(stored.turns);
+      expect(turns).toEqual(stored.turns.map(({ cost: _turnCost, ...turn }) => turn));
       expect(turns.map((t) => t.content)).toEqual([`question ${i}`, `answer ${i}`]);
     }
     // From the middle: only the part that ends there.

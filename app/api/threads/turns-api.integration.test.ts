@@ -63,7 +63,9 @@ describe("POST /api/threads/:id/turns", () => {
     expect(first).toMatchObject({ files: [], images: [], toolName: null, modelProvider: null, modelName: null, modelMetadata: null, parts: null });
 
     const stored = await fetchThread(thread.id);
-    expect(stored.turns.map(({ usage: _usage, ...turn }) => ({ ...turn, usage: null }))).toEqual([first, second, third]);
+    expect(stored.turns.map(({ usage: _usage, cost: _cost, ...turn }) => ({ ...turn, usage: null }))).toEqual([first, second, third]);
+    // The response is priced from its estimated usage (gpt-5 had no reported counts), the others are no responses.
+    expect(stored.turns.map((t) => t.cost?.estimated ?? null)).toEqual([null, true, null]);
     // Its metadata.usage has none of the known count names: the response's usage is estimated from
     // the turn before it (input) and its own tokens (output).
     expect(stored.turns.map((t) => t.usage?.source ?? null)).toEqual([null, "estimated", null]);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as threadRoute } from "@/app/api/threads/[id]/route";
+import { withSessionUsage } from "@/lib/db/session-usage";
 import { getThreadHead } from "@/lib/db/turn-pages";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { importFile } from "@/lib/imports/import-file";
@@ -85,9 +86,12 @@ describe("GET /api/threads/:id past its cap", () => {
     expect(rest.items.map((t) => t.index)).toEqual([1_000, 1_001, 1_002]);
 
     // The same thread read whole (as chat and compaction do) has the same totals.
-    const whole = await getThreadHead(id, 5_000);
+    const whole = await withSessionUsage(await getThreadHead(id, 5_000));
     expect(whole.turnsTruncated).toBeUndefined();
     expect(head.thread.usage).toEqual(whole.thread.usage);
+    // The head's cost is read from the store over every response, as the whole thread's is summed from its turns.
+    expect(head.thread.cost).toEqual(whole.thread.cost);
+    expect(head.thread.cost!.unpricedResponses).toBe(501);
     expect(head.thread.tokens).toEqual(whole.thread.tokens);
     expect([...head.turns, ...rest.items]).toEqual(whole.turns);
   });

@@ -15,7 +15,7 @@ describe("GET /api/threads/:id/turns/:index", () => {
     for (const index of [0, 1]) {
       const response = await api.getTurn(thread.id.toUpperCase(), index);
       expect(response.status).toBe(200);
-      expect(await json<{ turn: Turn }>(response)).toEqual({ turn: { ...turns[index], usage: null } });
+      expect(await json<{ turn: Turn }>(response)).toEqual({ turn: { ...turns[index], usage: null, cost: undefined } });
     }
   });
 

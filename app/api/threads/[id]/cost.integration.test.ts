@@ -1,0 +1,136 @@
+/**
+ * Integration test (real database) of what sessions cost: every real transcript in fixtures/real
+ * and ../shared/fixtures/real that Threadline imports, read back through GET /api/threads/:id.
+ * A thread's cost is the sum of its responses' prices (each priced alone, at its time), its
+ * unpriced responses are counted and named, and a Claude Code session's total equals an
+ * independent sum of calcPrice over the files' own usage lines (the library's names, 1-hour
+ * cache writes as the file splits them).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { calcPrice } from "@pydantic/genai-prices";
+import { describe, expect, it } from "vitest";
+import type { CostTotals, ResponseCost, Thread, Turn } from "@/lib/domain/types";
+import { importFile } from "@/lib/imports/import-file";
+import { importedThreadId } from "@/lib/importers/stable-id";
+import { fetchThread } from "@/lib/testing/integration";
+
+const ROOTS = [path.join(process.cwd(), "fixtures/real"), path.join(process.cwd(), "../shared/fixtures/real")];
+/** The formats Threadline imports; the shared set also has Aider, Copilot, OpenCode and Pi, which it does not yet. */
+const IMPORTED = ["claude-code", "codex", "gemini-cli", "chatgpt"];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+/** Each file with the name it is imported under: its path below the format's folder (a sub-agent's names its session). */
+const fixtureFiles = ROOTS.filter((root) => existsSync(root)).flatMap((root) =>
+  IMPORTED.filter((format) => existsSync(path.join(root, format))).flatMap((format) => filesUnder(path.join(root, format)).map((file) => ({ file, name: path.relative(path.join(root, format), file) }))),
+);
+
+function expectSum(totals: CostTotals, costs: ResponseCost[]): void {
+  const priced = costs.filter((c) => c.priced);
+  const sum = (field: "totalUsd" | "inputUsd" | "outputUsd" | "cacheReadUsd" | "cacheWriteUsd") => priced.reduce((n, c) => n + c[field], 0);
+  expect(totals.totalUsd).toBeCloseTo(sum("totalUsd"), 12);
+  expect(totals.inputUsd).toBeCloseTo(sum("inputUsd"), 12);
+  expect(totals.outputUsd).toBeCloseTo(sum("outputUsd"), 12);
+  expect(totals.cacheReadUsd).toBeCloseTo(sum("cacheReadUsd"), 12);
+  expect(totals.cacheWriteUsd).toBeCloseTo(sum("cacheWriteUsd"), 12);
+  expect(totals.unpricedResponses).toBe(costs.length - priced.length);
+  expect(totals.unpricedModels).toEqual([...new Set(costs.filter((c) => !c.priced).map((c) => c.model ?? "(no model)"))].sort());
+}
+
+/**
+ * A Claude Code file's price without Threadline: each response once (message id and request id),
+ * its last line's usage (the largest count of each field), priced by calcPrice as the library
+ * reads Anthropic's usage: input_tokens with cache reads and writes, writes split 5-minute / 1-hour.
+ */
+function independentClaudeCost(files: string[]): number {
+  const responses = new Map<string, { model: string; at: Date; usage: Record<string, number> }>();
+  for (const file of files) {
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      const entry = JSON.parse(line);
+      const usage = entry.type === "assistant" ? entry.message?.usage : null;
+      if (!usage || entry.message.model === "<synthetic>") continue;
+      const key = `${entry.message.id}|${entry.requestId}`;
+      const known = responses.get(key) ?? { model: entry.message.model as string, at: new Date(entry.timestamp), usage: {} as Record<string, number> };
+      const counts: Record<string, number> = {
+        input_tokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+        cache_write_tokens: usage.cache_creation_input_tokens ?? 0,
+        cache_read_tokens: usage.cache_read_input_tokens ?? 0,
+        output_tokens: usage.output_tokens ?? 0,
+      };
+      if (usage.cache_creation) {
+        counts.cache_write_5m_tokens = usage.cache_creation.ephemeral_5m_input_tokens ?? 0;
+        counts.cache_write_1h_tokens = usage.cache_creation.ephemeral_1h_input_tokens ?? 0;
+      }
+      for (const [field, value] of Object.entries(counts)) known.usage[field] = Math.max(known.usage[field] ?? 0, value);
+      responses.set(key, known);
+    }
+  }
+  let total = 0;
+  for (const { model, at, usage } of responses.values()) {
+    const price = calcPrice(usage, model, { providerId: "anthropic", timestamp: at });
+    expect(price, model).not.toBeNull();
+    total += price!.total_price;
+  }
+  return total;
+}
+
+describe("cost over the real transcripts", () => {
+  it("prices every response of every imported session, and a thread's cost is the sum of its responses' prices", async () => {
+    const threads = new Set<string>();
+    for (const { file, name } of fixtureFiles) {
+      const report = await importFile(name, readFileSync(file, "utf8"));
+      expect(["imported", "unchanged"], `${file}: ${report.error ?? ""}`).toContain(report.status);
+      for (const id of report.threadIds) threads.add(id);
+    }
+    expect(threads.size).toBeGreaterThan(10);
+
+    let responses = 0;
+    let pricedTotal = 0;
+    for (const id of threads) {
+      const { thread, turns } = (await fetchThread(id)) as { thread: Thread; turns: Turn[] };
+      const costs = turns.filter((t) => t.usage).map((t) => t.cost as ResponseCost);
+      expect(turns.filter((t) => !t.usage).every((t) => t.cost === null)).toBe(true);
+      expectSum(thread.cost!, costs);
+      expect(thread.costWithSubagents!.totalUsd).toBeGreaterThanOrEqual(thread.cost!.totalUsd - 1e-12);
+      for (const cost of costs) expect(cost.inputUsd + cost.outputUsd + cost.cacheReadUsd + cost.cacheWriteUsd).toBeCloseTo(cost.totalUsd, 12);
+      responses += costs.length;
+      pricedTotal += thread.cost!.totalUsd;
+    }
+    expect(responses).toBeGreaterThan(100);
+    expect(pricedTotal).toBeGreaterThan(0);
+  });
+
+  it("a Claude Code session with its sub-agent and compaction run costs what calcPrice gives for the files' own usage", async () => {
+    const dir = path.join(ROOTS[0]!, "claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te");
+    const session = path.join(dir, "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl");
+    const agent = path.join(dir, "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl");
+    const run = path.join(dir, "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl");
+    for (const file of [session, agent, run]) {
+      const name = path.relative(dir, file);
+      expect(["imported", "unchanged"]).toContain((await importFile(name, readFileSync(file, "utf8"))).status);
+    }
+    const { thread } = await fetchThread(importedThreadId("claude-code", "ae4a77f8-aedd-4bc1-888f-c94edc91af04"));
+    expect(thread.cost!.unpricedResponses).toBe(0);
+    expect(thread.cost!.totalUsd).toBeCloseTo(independentClaudeCost([session]), 12);
+    expect(thread.costWithSubagents!.totalUsd).toBeCloseTo(independentClaudeCost([session, agent, run]), 12);
+    expect(thread.costWithSubagents!.totalUsd).toBeGreaterThan(thread.cost!.totalUsd);
+  });
+
+  it("prices 1-hour cache writes at their own rate: a session that wrote only 1-hour entries costs more than at the 5-minute rate", async () => {
+    const file = path.join(ROOTS[0]!, "claude-code/projects/-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl");
+    const report = await importFile(path.basename(file), readFileSync(file, "utf8"));
+    const { thread, turns } = await fetchThread(report.threadIds[0]!);
+    expect(thread.cost!.totalUsd).toBeCloseTo(independentClaudeCost([file]), 12);
+    // claude-opus-4-6: 1-hour writes $10 per million (2x input), 5-minute ones $6.25.
+    const writes = turns.reduce((n, t) => n + (t.usage?.cacheWriteTokens ?? 0), 0);
+    expect(writes).toBe(17_696);
+    expect(thread.cost!.cacheWriteUsd).toBeCloseTo((17_696 * 10) / 1e6, 12);
+  });
+});
