@@ -3,6 +3,7 @@ import { maskDeep } from "@/lib/domain/secrets/detect";
 import { connection } from "next/server";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { ThreadList } from "@/components/threads/thread-list";
+import { withThreadCosts } from "@/lib/db/session-usage";
 import { listFacets, listThreads } from "@/lib/db/threads";
 import { PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
 import { readThreadFilters } from "@/lib/queries/url-state";
@@ -16,7 +17,9 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
   const filters: ThreadFilters = readThreadFilters(await searchParams);
   const [page, facets] = await Promise.all([
-    listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE }).then(maskDeep),
+    listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE })
+      .then(withThreadCosts)
+      .then(maskDeep),
     listFacets(),
   ]);
   // The list's first page, read here, reaches the browser's query cache under the key its query

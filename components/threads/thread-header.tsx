@@ -5,13 +5,14 @@ import type { ForkLinks } from "@/lib/domain/links";
 import type { ChildThreadLink } from "@/lib/domain/links";
 import { sourceLabel } from "@/lib/domain/source";
 import { displayTitle } from "@/lib/domain/title";
-import type { Thread } from "@/lib/domain/types";
+import type { CostTotals, Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
 import { CopyPromptButton } from "./copy-prompt-button";
 import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
 import { TokenCount } from "@/components/ui/token-count";
+import { CostFigure } from "@/components/ui/cost-figure";
 import { SendSecretsSwitch } from "@/components/secrets/send-secrets-switch";
 
 type Props = {
@@ -27,6 +28,8 @@ type Props = {
   /** The thread's "send secrets to models" setting, and whether this person may change it (admins). */
   /** `canChange`: an admin (or sign-in off): may also reveal secrets and export losslessly. */
   secrets?: { sendToModels: boolean; canChange: boolean };
+  /** What its own responses cost (each priced alone). */
+  cost?: CostTotals;
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -54,7 +57,7 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
 
-export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0, secrets }: Props) {
+export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0, secrets, cost }: Props) {
   const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
@@ -103,6 +106,11 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
           <dt className="text-zinc-500">Size</dt>
           <dd>
             {plural(thread.turnCount, "turn")}, <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} estimated={thread.tokens?.estimated} />
+            {cost && (cost.totalUsd > 0 || cost.unpricedResponses > 0) && (
+              <>
+                , <CostFigure cost={cost} />
+              </>
+            )}
           </dd>
         </div>
         {thread.modelsUsed.length > 0 && (

@@ -1,4 +1,5 @@
-import type { AgentReport, CompactionRunUsage, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
+import { CostFigure } from "@/components/ui/cost-figure";
+import type { AgentReport, CompactionRunUsage, CostTotals, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
 import { formatInteger, plural, usageFieldLabel, usageSummary } from "@/lib/format";
 
 const SOURCE_TITLE: Record<ThreadUsage["source"], string> = {
@@ -37,7 +38,7 @@ export function TurnUsageLine({ usage }: { usage: TurnUsage }) {
 }
 
 /** The thread's totals over its responses, each counted once; with its sub-agents and compaction runs beside them when it has any. */
-export function ThreadUsageTotals({ usage, responses, session }: { usage: ThreadUsage; responses: number; session: SessionUsage | null }) {
+export function ThreadUsageTotals({ usage, responses, session, cost, sessionCost }: { usage: ThreadUsage; responses: number; session: SessionUsage | null; cost?: CostTotals; sessionCost?: CostTotals }) {
   const more = session && (session.subagentThreads > 0 || session.compactionRuns > 0) ? session : null;
   return (
     <section aria-label="Usage totals" className="mb-4 space-y-1 rounded-lg border border-zinc-200 bg-white px-4 py-2 text-sm" data-testid="thread-usage">
@@ -47,6 +48,7 @@ export function ThreadUsageTotals({ usage, responses, session }: { usage: Thread
         <span className="min-w-0 break-words" data-testid="usage-figures">
           {usageSummary(usage)}
         </span>
+        <CostFigure cost={cost} />
         <UsageSource source={usage.source} />
       </p>
       {more && (
@@ -55,6 +57,7 @@ export function ThreadUsageTotals({ usage, responses, session }: { usage: Thread
           <span className="min-w-0 break-words" data-testid="session-usage-figures">
             {usageSummary(more)}
           </span>
+          <CostFigure cost={sessionCost} />
           <UsageSource source={more.source} />
         </p>
       )}

@@ -2,7 +2,7 @@ import "server-only";
 import { addCostTotals, compactionRunCosts, costTotals, turnCosts, type Pricer } from "@/lib/domain/cost";
 import { relationOf } from "@/lib/domain/links";
 import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
-import type { CompactionRunUsage, CostTotals, JsonObject, JsonValue, ThreadHead, ThreadUsage, Turn, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
+import type { CompactionRunUsage, CostTotals, JsonObject, JsonValue, Thread, ThreadHead, ThreadUsage, Turn, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
 import { threadUsage, turnUsages, type UsageInput } from "@/lib/domain/usage";
 import { pricerWith } from "@/lib/models/pricing";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
@@ -36,7 +36,7 @@ export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<
   const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
   const costs = turnCosts(turns, turns.map((turn) => turn.usage), price);
   // A thread read in part is priced over all its stored responses, as its usage is counted.
-  const ownCost = entry.turnsTruncated ? ((await storedUsages([thread.id], price)).get(thread.id)?.cost ?? costTotals([])) : costTotals(costs);
+  const ownCost = entry.turnsTruncated ? (await storedThreadCosts([thread])).get(thread.id)! : costTotals(costs);
   const fallback = new Date(thread.lastUpdatedAt);
   const runCosts = costTotals(runs.flatMap((run) => compactionRunCosts(run, price, fallback)));
   const costWithSubagents = addCostTotals(ownCost, runCosts, ...subagents.map((s) => usages.get(s.threadId)?.cost ?? costTotals([])));
@@ -63,10 +63,47 @@ export async function withTurnCosts(turns: Turn[]): Promise<Turn[]> {
   return turns.map((turn, i) => ({ ...turn, cost: costs[i] ?? null }));
 }
 
-/** Threads' own costs (their responses, each priced alone), read without content: for lists and headers. */
-export async function storedThreadCosts(threadIds: string[]): Promise<Map<string, CostTotals>> {
-  const usages = await storedUsages(threadIds, await pricer());
-  return new Map(threadIds.map((id) => [id, usages.get(id)?.cost ?? costTotals([])]));
+/** Threads whose costs this process remembers (a list page and a thread header ask again and again). */
+const COSTS_KEPT = 5_000;
+const knownCosts = new Map<string, { version: string; cost: CostTotals }>();
+
+type CostedThread = Pick<Thread, "id" | "lastUpdatedAt" | "turnCount">;
+
+/**
+ * Threads' own costs (their responses, each priced alone), read without content: for the thread
+ * list and header. A thread's cost is kept while its turns (count, last update) and the custom
+ * models are as they were; the others are read and priced together.
+ */
+export async function storedThreadCosts(threads: CostedThread[]): Promise<Map<string, CostTotals>> {
+  const custom = await listCustomModels();
+  const versionOf = (thread: CostedThread) => `${thread.turnCount}|${thread.lastUpdatedAt}|${JSON.stringify(custom)}`;
+  const result = new Map<string, CostTotals>();
+  const missing: CostedThread[] = [];
+  for (const thread of threads) {
+    const known = knownCosts.get(thread.id);
+    if (known && known.version === versionOf(thread)) result.set(thread.id, known.cost);
+    else missing.push(thread);
+  }
+  if (missing.length > 0) {
+    const usages = await storedUsages(missing.map((t) => t.id), pricerWith(custom));
+    for (const thread of missing) {
+      const cost = usages.get(thread.id)?.cost ?? costTotals([]);
+      result.set(thread.id, cost);
+      knownCosts.delete(thread.id);
+      knownCosts.set(thread.id, { version: versionOf(thread), cost });
+    }
+    for (const id of knownCosts.keys()) {
+      if (knownCosts.size <= COSTS_KEPT) break;
+      knownCosts.delete(id);
+    }
+  }
+  return result;
+}
+
+/** A page of threads with each one's own cost (storedThreadCosts). */
+export async function withThreadCosts<P extends { items: Thread[] }>(page: P): Promise<P> {
+  const costs = await storedThreadCosts(page.items);
+  return { ...page, items: page.items.map((thread) => ({ ...thread, cost: costs.get(thread.id) })) };
 }
 
 /**

@@ -102,7 +102,8 @@ describe("GET /api/threads/:id stays consistent with the list", () => {
     expect(single.usage).toEqual(ZERO_USAGE); // a user turn alone: no response yet
     expect(usageWithSubagents).toMatchObject({ ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0 });
     expect([cost, costWithSubagents]).toEqual([ZERO_COST, ZERO_COST]);
-    expect(listed).toEqual([{ ...single, usage: null }]);
+    // The list prices each thread's own responses as the single thread does.
+    expect(listed).toEqual([{ ...single, usage: null, cost }]);
   });
 });
 

@@ -13,7 +13,8 @@ import { describe, expect, it } from "vitest";
 import type { CostTotals, ResponseCost, Thread, Turn } from "@/lib/domain/types";
 import { importFile } from "@/lib/imports/import-file";
 import { importedThreadId } from "@/lib/importers/stable-id";
-import { fetchThread } from "@/lib/testing/integration";
+import { json } from "@/lib/testing/api";
+import { api, fetchThread } from "@/lib/testing/integration";
 
 const ROOTS = [path.join(process.cwd(), "fixtures/real"), path.join(process.cwd(), "../shared/fixtures/real")];
 /** The formats Threadline imports; the shared set also has Aider, Copilot, OpenCode and Pi, which it does not yet. */
@@ -91,10 +92,14 @@ describe("cost over the real transcripts", () => {
     }
     expect(threads.size).toBeGreaterThan(10);
 
+    // The list prices each thread's own responses too (from the stored usage, without the turns).
+    const listed = new Map((await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }))).items.map((t) => [t.id, t.cost]));
     let responses = 0;
     let pricedTotal = 0;
     for (const id of threads) {
       const { thread, turns } = (await fetchThread(id)) as { thread: Thread; turns: Turn[] };
+      expect(listed.get(id)!.totalUsd).toBeCloseTo(thread.cost!.totalUsd, 12);
+      expect(listed.get(id)!.unpricedModels).toEqual(thread.cost!.unpricedModels);
       const costs = turns.filter((t) => t.usage).map((t) => t.cost as ResponseCost);
       expect(turns.filter((t) => !t.usage).every((t) => t.cost === null)).toBe(true);
       expectSum(thread.cost!, costs);
