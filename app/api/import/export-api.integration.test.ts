@@ -57,7 +57,7 @@ describe("GET /api/threads/:id/export", () => {
     });
     // fileSnapshots is written only when a turn has some.
     expect(exportedTurns).toEqual(
-      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, tokensEstimated: _ce, usage: _u, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
+      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, tokensEstimated: _ce, usage: _u, cost: _cost, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
     );
     expect(Object.keys(exportedTurns[0]!)).toEqual([
       "id", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts",
