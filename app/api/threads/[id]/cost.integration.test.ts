@@ -138,4 +138,26 @@ describe("cost over the real transcripts", () => {
     expect(writes).toBe(17_696);
     expect(thread.cost!.cacheWriteUsd).toBeCloseTo((17_696 * 10) / 1e6, 12);
   });
+
+  it("prices each response at the prices in force when it ran, in the thread and in the list alike", async () => {
+    // claude-opus-4-6 with 300k input tokens: the long-context tier until 2026-03-13 (input $10,
+    // cache read $1, output $37.50 per million), flat $5 / $0.50 / $25 after.
+    const line = (uuid: string, parentUuid: string | null, timestamp: string, message: { role: string } & Record<string, unknown>) =>
+      JSON.stringify({ type: message.role, uuid, parentUuid, timestamp, sessionId: "cost-dates", cwd: "/w", version: "2.1.39", isSidechain: false, requestId: `req-${uuid}`, message });
+    const usage = { input_tokens: 10_000, cache_read_input_tokens: 290_000, cache_creation_input_tokens: 0, output_tokens: 1_000 };
+    const text = [
+      line("u1", null, "2026-03-01T12:00:00.000Z", { role: "user", content: "first" }),
+      line("a1", "u1", "2026-03-01T12:00:01.000Z", { id: "msg_1", role: "assistant", model: "claude-opus-4-6", content: [{ type: "text", text: "one" }], usage }),
+      line("u2", "a1", "2026-04-01T12:00:00.000Z", { role: "user", content: "second" }),
+      line("a2", "u2", "2026-04-01T12:00:01.000Z", { id: "msg_2", role: "assistant", model: "claude-opus-4-6", content: [{ type: "text", text: "two" }], usage }),
+    ].join("\n");
+    const report = await importFile("cost-dates.jsonl", text);
+    expect(report.status, report.error).toBe("imported");
+    const id = report.threadIds[0]!;
+    const { thread, turns } = await fetchThread(id);
+    expect(turns.filter((t) => t.cost).map((t) => t.cost!.totalUsd)).toEqual([expect.closeTo(0.1 + 0.29 + 0.0375, 12), expect.closeTo(0.05 + 0.145 + 0.025, 12)]);
+    expect(thread.cost!.totalUsd).toBeCloseTo(0.4275 + 0.22, 12);
+    const listed = (await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }))).items.find((t) => t.id === id)!;
+    expect(listed.cost!.totalUsd).toBeCloseTo(0.4275 + 0.22, 12);
+  });
 });
