@@ -52,6 +52,10 @@ test("a session's usage with its sub-agent and its compaction run, the folder's 
   await expect(totals.getByTestId("usage-figures")).toHaveText(countOf([FILES[2]!]));
   await expect(totals.getByTestId("session-usage")).toContainText("With 1 sub-agent and 1 compaction");
   await expect(totals.getByTestId("session-usage-figures")).toHaveText(countOf(FILES));
+  // What it cost, each response priced alone (claude-opus-4-6 and claude-sonnet-4-5 list prices
+  // when they ran): the thread's own $0.385, $1.24 with the sub-agent and the compaction run.
+  await expect(totals.getByTestId("cost-total")).toHaveText(["$0.385", "$1.24"]);
+  await expect(page.locator("header dl").getByTestId("cost-total")).toHaveText("$0.385");
 
   // The compaction marker carries what its summariser used.
   await expect(page.getByTestId("compaction-run-usage")).toContainText("claude-opus-4-6");
@@ -63,4 +67,9 @@ test("a session's usage with its sub-agent and its compaction run, the folder's 
   await expect(row.getByRole("link")).toHaveText(/^Search hex\.pm/);
   await expect(row.getByTestId("subagent-reported")).toContainText("out 938");
   await expect(row.getByTestId("subagent-reported")).toContainText("recorded: in 79 · cache read 15,436 · cache write 3,378 · out 1; differs in out");
+
+  // The thread list shows the thread's own cost beside its tokens.
+  await page.goto(`/threads?project=${encodeURIComponent("/home/USER/projects/spotter-worktrees/spotter-4te")}`);
+  const item = page.getByRole("listitem").filter({ has: page.locator(`a[href="/threads/${sessionId}"]`) });
+  await expect(item.getByTestId("cost-total")).toHaveText("$0.385");
 });
