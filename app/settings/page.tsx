@@ -155,6 +155,7 @@ export default async function SettingsPage() {
                 <th className="py-1 text-right">Window</th>
                 <th className="py-1 text-right">Max output</th>
                 <th className="py-1">Tokenizer</th>
+                <th className="py-1 text-right">In / out</th>
                 {canChange && <th />}
               </tr>
             </thead>
@@ -165,6 +166,9 @@ export default async function SettingsPage() {
                   <td className="py-1 text-right">{m.contextWindow.toLocaleString("en-US")}</td>
                   <td className="py-1 text-right">{m.maxOutputTokens.toLocaleString("en-US")}</td>
                   <td className="py-1">{m.tokenizer}</td>
+                  <td className="py-1 text-right" title="USD per million tokens; responses of this model are priced with them">
+                    {m.inputPricePerMTok === null ? "—" : `$${m.inputPricePerMTok} / $${m.outputPricePerMTok ?? "?"}`}
+                  </td>
                   {canChange && (
                     <td className="py-1 text-right">
                       <DeleteCustomModelButton name={m.displayName} />

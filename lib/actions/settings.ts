@@ -5,7 +5,7 @@ import { addCustomModel, deleteCustomModel } from "@/lib/db/custom-models";
 import { customModelRefSchema, customModelSchema } from "@/lib/validation/settings";
 import { adminOnly, defineAction, defineFormAction } from "./define-action";
 
-const FIELDS = ["name", "contextWindow", "maxOutputTokens", "tokenizer"] as const;
+const FIELDS = ["name", "contextWindow", "maxOutputTokens", "tokenizer", "inputPricePerMTok", "outputPricePerMTok"] as const;
 
 /** Adds a custom model from the Settings form (useActionState). */
 export const addCustomModelAction = defineFormAction(

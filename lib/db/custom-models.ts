@@ -18,8 +18,8 @@ function toModelInfo(row: CustomModelRow): ModelInfo {
     maxOutputTokens: row.maxOutputTokens ?? Math.floor(row.contextWindow * 0.4),
     tokenizer: tokenizer.id,
     exactTokenizer: tokenizer.exact,
-    inputPricePerMTok: null,
-    outputPricePerMTok: null,
+    inputPricePerMTok: row.inputPricePerMTok ?? null,
+    outputPricePerMTok: row.outputPricePerMTok ?? null,
     source: "custom",
   };
 }
@@ -49,6 +49,8 @@ export async function addCustomModel(input: CustomModelInput): Promise<ModelInfo
         maxOutputTokens: input.maxOutputTokens ?? null,
         tokenizer: input.tokenizer,
         createdAt: new Date(),
+        inputPricePerMTok: input.inputPricePerMTok ?? null,
+        outputPricePerMTok: input.outputPricePerMTok ?? null,
       },
     });
     return toModelInfo(row);

@@ -10,11 +10,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { calcPrice } from "@pydantic/genai-prices";
 import { describe, expect, it } from "vitest";
+import { addCustomModel } from "@/lib/db/custom-models";
 import type { CostTotals, ResponseCost, Thread, Turn } from "@/lib/domain/types";
 import { importFile } from "@/lib/imports/import-file";
 import { importedThreadId } from "@/lib/importers/stable-id";
 import { json } from "@/lib/testing/api";
-import { api, fetchThread } from "@/lib/testing/integration";
+import { api, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
 
 const ROOTS = [path.join(process.cwd(), "fixtures/real"), path.join(process.cwd(), "../shared/fixtures/real")];
 /** The formats Threadline imports; the shared set also has Aider, Copilot, OpenCode and Pi, which it does not yet. */
@@ -159,5 +160,20 @@ describe("cost over the real transcripts", () => {
     expect(thread.cost!.totalUsd).toBeCloseTo(0.4275 + 0.22, 12);
     const listed = (await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }))).items.find((t) => t.id === id)!;
     expect(listed.cost!.totalUsd).toBeCloseTo(0.4275 + 0.22, 12);
+  });
+
+  it("prices a custom model's responses with the prices Settings gives it, in the thread and in the list", async () => {
+    const thread = await newThread({ toolName: "cost-custom" });
+    await newTurn(thread.id, { role: "user", content: "hi" });
+    await newTurn(thread.id, { role: "assistant", content: "hello", modelName: "my-finetune-7b", modelMetadata: { usage: { input_tokens: 1_000_000, output_tokens: 100_000 } } });
+    const listCost = async () => (await json<{ items: Thread[] }>(await api.listThreads({ tool: "cost-custom" }))).items[0]!.cost!;
+    expect((await fetchThread(thread.id)).thread.cost).toMatchObject({ totalUsd: 0, unpricedResponses: 1, unpricedModels: ["my-finetune-7b"] });
+    expect(await listCost()).toMatchObject({ unpricedResponses: 1 });
+
+    await addCustomModel({ name: "my-finetune-7b", contextWindow: 32_768, tokenizer: "o200k_base", inputPricePerMTok: 0.5, outputPricePerMTok: 1.5 });
+    // 1M input tokens at $0.50 and 100k output at $1.50 per million.
+    const expected = { totalUsd: expect.closeTo(0.65, 12), inputUsd: expect.closeTo(0.5, 12), outputUsd: expect.closeTo(0.15, 12), unpricedResponses: 0 };
+    expect((await fetchThread(thread.id)).thread.cost).toMatchObject(expected);
+    expect(await listCost()).toMatchObject(expected);
   });
 });

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "CustomModel" ADD COLUMN "inputPricePerMTok" REAL;
+ALTER TABLE "CustomModel" ADD COLUMN "outputPricePerMTok" REAL;
+
