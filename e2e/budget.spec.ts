@@ -75,9 +75,19 @@ test("a custom model from Settings can be previewed", async ({ page }) => {
   await form.getByLabel("Name").fill("e2e-local-32k");
   await form.getByLabel("Context window (tokens)").fill("32768");
   await form.getByLabel("Tokenizer").selectOption("llama3");
+  // Prices are optional, both or neither; given, its responses are priced with them.
+  await form.getByLabel("Input price, USD per million tokens (optional)").fill("0.5");
+  await form.getByRole("button", { name: "Add model" }).click();
+  await expect(form.getByText("give both prices or neither")).toBeVisible();
+  await form.getByLabel("Name").fill("e2e-local-32k");
+  await form.getByLabel("Context window (tokens)").fill("32768");
+  await form.getByLabel("Tokenizer").selectOption("llama3");
+  await form.getByLabel("Input price, USD per million tokens (optional)").fill("0.5");
+  await form.getByLabel("Output price, USD per million tokens (optional)").fill("1.5");
   await form.getByRole("button", { name: "Add model" }).click();
   await expect(form.getByRole("status")).toHaveText("Added e2e-local-32k.");
   await expect(page.getByRole("cell", { name: "e2e-local-32k", exact: true })).toBeVisible();
+  await expect(page.getByRole("row").filter({ has: page.getByRole("cell", { name: "e2e-local-32k", exact: true }) }).first()).toContainText("$0.5 / $1.5");
 
   await form.getByLabel("Name").fill("e2e-local-32k");
   await form.getByLabel("Context window (tokens)").fill("12");
