@@ -36,7 +36,7 @@ export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<
   const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
   const costs = turnCosts(turns, turns.map((turn) => turn.usage), price);
   // A thread read in part is priced over all its stored responses, as its usage is counted.
-  const ownCost = entry.turnsTruncated ? (await storedThreadCosts([thread])).get(thread.id)! : costTotals(costs);
+  const ownCost = entry.turnsTruncated ? (thread.cost ?? (await storedThreadCosts([thread])).get(thread.id)!) : costTotals(costs);
   const fallback = new Date(thread.lastUpdatedAt);
   const runCosts = costTotals(runs.flatMap((run) => compactionRunCosts(run, price, fallback)));
   const costWithSubagents = addCostTotals(ownCost, runCosts, ...subagents.map((s) => usages.get(s.threadId)?.cost ?? costTotals([])));
@@ -75,20 +75,40 @@ type CostedThread = Pick<Thread, "id" | "lastUpdatedAt" | "turnCount">;
  * models are as they were; the others are read and priced together.
  */
 export async function storedThreadCosts(threads: CostedThread[]): Promise<Map<string, CostTotals>> {
+  const costs = new Map<string, CostTotals>();
+  for (const [id, { cost }] of await storedWithCosts(threads, false)) costs.set(id, cost);
+  return costs;
+}
+
+/**
+ * Threads' stored usage (when `withUsage`, else only for those it reads) and own costs: a cost
+ * remembered for a thread unchanged is not priced again, and whatever is read is read once.
+ */
+async function storedWithCosts(threads: CostedThread[], withUsage: boolean): Promise<Map<string, { usage?: ThreadUsage; cost: CostTotals }>> {
   const custom = await listCustomModels();
   const versionOf = (thread: CostedThread) => `${thread.turnCount}|${thread.lastUpdatedAt}|${JSON.stringify(custom)}`;
-  const result = new Map<string, CostTotals>();
+  const result = new Map<string, { usage?: ThreadUsage; cost: CostTotals }>();
   const missing: CostedThread[] = [];
+  const usageOnly: CostedThread[] = [];
   for (const thread of threads) {
     const known = knownCosts.get(thread.id);
-    if (known && known.version === versionOf(thread)) result.set(thread.id, known.cost);
-    else missing.push(thread);
+    if (known && known.version === versionOf(thread)) {
+      result.set(thread.id, { cost: known.cost });
+      if (withUsage) usageOnly.push(thread);
+    } else {
+      missing.push(thread);
+    }
+  }
+  if (usageOnly.length > 0) {
+    const usages = await storedUsages(usageOnly.map((t) => t.id), null);
+    for (const thread of usageOnly) result.get(thread.id)!.usage = usages.get(thread.id)?.usage ?? threadUsage([]);
   }
   if (missing.length > 0) {
     const usages = await storedUsages(missing.map((t) => t.id), pricerWith(custom));
     for (const thread of missing) {
-      const cost = usages.get(thread.id)?.cost ?? costTotals([]);
-      result.set(thread.id, cost);
+      const stored = usages.get(thread.id);
+      const cost = stored?.cost ?? costTotals([]);
+      result.set(thread.id, { usage: stored?.usage ?? threadUsage([]), cost });
       knownCosts.delete(thread.id);
       knownCosts.set(thread.id, { version: versionOf(thread), cost });
     }
@@ -115,9 +135,10 @@ export async function compactionRunsByMarker(threadId: string): Promise<Record<s
   return Object.fromEntries(runs.filter((r) => r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
 }
 
-/** A thread's usage over all its stored turns, read without their content (for a thread too long to read whole). */
-export async function storedThreadUsage(threadId: string): Promise<ThreadUsage> {
-  return (await storedUsages([threadId], null)).get(threadId)?.usage ?? threadUsage([]);
+/** A thread's usage and own cost over all its stored turns, read without their content (for a thread too long to read whole). */
+export async function storedThreadUsage(thread: CostedThread): Promise<{ usage: ThreadUsage; cost: CostTotals }> {
+  const stored = (await storedWithCosts([thread], true)).get(thread.id)!;
+  return { usage: stored.usage ?? threadUsage([]), cost: stored.cost };
 }
 
 type SubagentThread = Omit<SubagentNode, "usage" | "lastResponse">;

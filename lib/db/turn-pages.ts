@@ -17,14 +17,14 @@ export const THREAD_TURN_CAP = 1_000;
 /**
  * A thread and its turns, whole up to THREAD_TURN_CAP; a longer thread with its first turns,
  * `turnsTruncated` and the address of the next page. Its token total and usage are the whole
- * thread's either way.
+ * thread's either way (and, past the cap, its own cost, priced from the same read of its usage).
  */
 export async function getThreadHead(threadId: string, cap = THREAD_TURN_CAP, visibility: Visibility = {}): Promise<ThreadHead> {
   const thread = await getThread(threadId, visibility);
   if (thread.turnCount <= cap) return getThreadWithTurns(threadId, visibility);
-  const [page, [counted], usage] = await Promise.all([listTurns(threadId, 0, cap, visibility), withTokenTotals([thread]), storedThreadUsage(threadId)]);
+  const [page, [counted], { usage, cost }] = await Promise.all([listTurns(threadId, 0, cap, visibility), withTokenTotals([thread]), storedThreadUsage(thread)]);
   return {
-    thread: { ...counted!, usage },
+    thread: { ...counted!, usage, cost },
     turns: page.items,
     ...(page.nextCursor ? { turnsTruncated: true as const, moreTurns: `/api/threads/${threadId}/turns?cursor=${page.nextCursor}` } : {}),
   };
