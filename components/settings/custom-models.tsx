@@ -38,12 +38,12 @@ export function CustomModelForm({ tokenizers }: { tokenizers: { id: string; labe
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Input price, USD per million tokens (optional)</span>
         <input name="inputPricePerMTok" inputMode="decimal" placeholder="0.5" className="rounded border border-zinc-300 px-3 py-2" />
-        {error("inputPricePerMTok")}
+        <FieldError state={state} field="inputPricePerMTok" />
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Output price, USD per million tokens (optional)</span>
         <input name="outputPricePerMTok" inputMode="decimal" placeholder="1.5" className="rounded border border-zinc-300 px-3 py-2" />
-        {error("outputPricePerMTok")}
+        <FieldError state={state} field="outputPricePerMTok" />
       </label>
       <FormSubmitRow state={state} pending={pending} label="Add model" busyLabel="Adding…" className="sm:col-span-2" />
     </form>
