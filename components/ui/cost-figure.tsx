@@ -12,7 +12,7 @@ export function CostFigure({ cost }: { cost: CostTotals | undefined }) {
   const unpriced = cost.unpricedResponses > 0 ? `unpriced: ${cost.unpricedModels.join(", ")}` : null;
   const priced = cost.totalUsd > 0 || cost.unpricedResponses === 0;
   return (
-    <span data-testid="cost" title={`Each response priced at list prices when it ran: ${split}${unpriced ? `; ${cost.unpricedResponses} ${cost.unpricedResponses === 1 ? "response" : "responses"} of models with no known price not included` : ""}`}>
+    <span className="min-w-0 break-words" data-testid="cost" title={`Each response priced at list prices when it ran: ${split}${unpriced ? `; ${cost.unpricedResponses} ${cost.unpricedResponses === 1 ? "response" : "responses"} of models with no known price not included` : ""}`}>
       {priced && <span data-testid="cost-total">{formatUsd(cost.totalUsd)}</span>}
       {priced && unpriced && " · "}
       {unpriced && (
