@@ -104,7 +104,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         </div>
         <div className="flex gap-2">
           <dt className="text-zinc-500">Size</dt>
-          <dd>
+          <dd className="min-w-0 break-words">
             {plural(thread.turnCount, "turn")}, <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} estimated={thread.tokens?.estimated} />
             {cost && (cost.totalUsd > 0 || cost.unpricedResponses > 0) && (
               <>
