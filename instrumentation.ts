@@ -12,4 +12,7 @@ export async function register(): Promise<void> {
   // The scan for secrets: backfills what is stored, then follows every write of turns.
   const { startSecretScan } = await import("./lib/secrets/scan");
   startSecretScan();
+  // Usage buckets (the /usage page's sums): summed for what is stored, then after every write.
+  const { startUsageBuckets } = await import("./lib/db/usage-aggregates");
+  startUsageBuckets();
 }

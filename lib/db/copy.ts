@@ -22,6 +22,9 @@ export const COPIED_TABLES = [
   { model: "idempotencyKey", table: "IdempotencyKey", key: ["threadId", "key"] },
   { model: "jobLease", table: "JobLease", key: ["name"] },
   { model: "sourceFile", table: "SourceFile", key: ["path"] },
+  // Derived from the turns (lib/db/usage-aggregates.ts); copied so the copy need not sum them again.
+  { model: "usageBucket", table: "UsageBucket", key: ["threadId", "quarter", "modelProvider", "modelName"] },
+  { model: "usageThread", table: "UsageThread", key: ["threadId"] },
   // Sign-in: people before what refers to them.
   { model: "user", table: "User", key: ["id"] },
   { model: "session", table: "Session", key: ["id"] },

@@ -450,11 +450,11 @@ export type UsageRow = {
  * parts (a 35,000-turn session's parts are megabytes of tool output): role, model, time, metadata,
  * counts, and whether the turn is a compaction marker.
  */
-export async function usageRows(db: Database, threadIds: string[], tokenizer: string): Promise<UsageRow[]> {
+export async function usageRows(db: RawReader, threadIds: string[], tokenizer: string, kind: DatabaseKind = databaseKind(db)): Promise<UsageRow[]> {
   if (threadIds.length === 0) return [];
   const rows = await run<UsageRow[]>(
     db,
-    databaseKind(db),
+    kind,
     `SELECT t."threadId" AS "threadId", t."role" AS role, t."modelProvider" AS "modelProvider", t."modelName" AS "modelName", t."timestamp" AS timestamp,
             t."modelMetadata" AS "modelMetadata", t."tokenEstimate" AS "tokenEstimate",
             c."tokens" AS tokens, CASE WHEN t."parts" LIKE ? THEN 1 ELSE 0 END AS compaction

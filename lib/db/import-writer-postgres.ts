@@ -41,6 +41,9 @@ function threadParams(row: ThreadWriteRow): unknown[] {
 function postgresImportWriter(client: pg.Client): ImportWriter {
   // Text parameters are stored as the Prisma client stores them (lib/db/postgres-text.ts).
   const query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => client.query<R>(sql, params.map(encodeParameter));
+  // Turns or runs rewritten in place may leave the count and the last update as they were: the
+  // thread's usage is summed again (lib/db/usage-aggregates.ts).
+  const forgetUsage = (threadId: string) => query(`DELETE FROM "UsageThread" WHERE "threadId" = $1`, [threadId]);
   return {
     async storedTurnIds(threadId, fromIndex = 0) {
       const thread = await query(`SELECT 1 FROM "Thread" WHERE "id" = $1`, [threadId]);
@@ -57,9 +60,11 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
     },
     async updateThread(row) {
       await query(`UPDATE "Thread" SET ${THREAD_SET} WHERE "id" = $1`, threadParams(row));
+      await forgetUsage(row.id);
     },
     async deleteTurnsFrom(threadId, index) {
       await query(`DELETE FROM "Turn" WHERE "threadId" = $1 AND "index" >= $2`, [threadId, index]);
+      await forgetUsage(threadId);
     },
     async insertTurns(rows) {
       if (rows.length === 0) return [];
@@ -116,6 +121,7 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
            "sourceSha256" = excluded."sourceSha256", "importedAt" = excluded."importedAt"`,
         [row.id, row.threadId, row.runId, row.afterTurnKey, row.modelProvider, row.modelName, row.responses, row.sourceSha256, utc(row.importedAt)],
       );
+      await forgetUsage(row.threadId);
     },
     async partsContaining(threadId, needle) {
       const rows = await query<{ parts: string }>(`SELECT "parts" FROM "Turn" WHERE "threadId" = $1 AND "parts" LIKE $2 ORDER BY "index"`, [threadId, containsPattern(needle)]);

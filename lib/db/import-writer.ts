@@ -153,6 +153,9 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
     `UPDATE "Thread" SET ${THREAD_COLUMNS.filter((c) => c !== "id").map((c) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`,
   );
   const deleteTurns = connection.prepare(`DELETE FROM "Turn" WHERE "threadId" = ? AND "index" >= ?`);
+  // Turns or runs rewritten in place may leave the count and the last update as they were: the
+  // thread's usage is summed again (lib/db/usage-aggregates.ts).
+  const forgetUsage = connection.prepare(`DELETE FROM "UsageThread" WHERE "threadId" = ?`);
   const insertTurn = connection.prepare(`INSERT INTO "Turn" (${quoted(TURN_COLUMNS)}) VALUES (${placeholders(TURN_COLUMNS)}) RETURNING "seq"`).pluck();
   const insertCount = connection.prepare(
     `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated")
@@ -182,9 +185,11 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
     },
     async updateThread(row) {
       updateThread.run(...threadValues(row), row.id);
+      forgetUsage.run(row.id);
     },
     async deleteTurnsFrom(threadId, index) {
       deleteTurns.run(threadId, index);
+      forgetUsage.run(threadId);
     },
     async insertTurns(rows) {
       return rows.map((row) => Number(insertTurn.get(...TURN_COLUMNS.map((c) => bind(row[c])))));
@@ -197,6 +202,7 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
     },
     async upsertCompactionRun(row) {
       upsertRun.run(...RUN_COLUMNS.map((c) => bind(row[c])));
+      forgetUsage.run(row.threadId);
     },
     async partsContaining(threadId, needle) {
       return partsLike.all(threadId, containsPattern(needle)) as unknown as string[];

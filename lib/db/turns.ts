@@ -40,11 +40,16 @@ export async function getTurnById(threadId: string, turnId: string, visibility: 
  * unmarks it when a retry is answered); content and attribution stay as they were.
  */
 export async function setTurnMetadata(threadId: string, index: number, metadata: JsonObject | null): Promise<Turn> {
-  const row = await (await db()).turn.update({
-    where: { threadId_index: { threadId, index } },
-    data: { modelMetadata: jsonOrNull(metadata) },
-    include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
-  });
+  const client = await db();
+  const [row] = await client.$transaction([
+    client.turn.update({
+      where: { threadId_index: { threadId, index } },
+      data: { modelMetadata: jsonOrNull(metadata) },
+      include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
+    }),
+    // The metadata may carry usage: the thread's usage is summed again (lib/db/usage-aggregates.ts).
+    client.usageThread.deleteMany({ where: { threadId } }),
+  ]);
   threadsWritten([threadId]);
   return withStoredCount(row);
 }

@@ -68,6 +68,15 @@ export function reasoningInOutput(metadata: JsonObject | null): boolean {
   return !(tokens && typeof tokens === "object" && !Array.isArray(tokens) && typeof tokens.thoughts === "number");
 }
 
+/** One model response with its usage and price, for sums over time (lib/domain/usage-buckets.ts). */
+export type PricedResponse = {
+  at: Date;
+  provider: string | null;
+  model: string | null;
+  usage: UsageCounts & { source?: "reported" | "estimated" };
+  cost: ResponseCost;
+};
+
 /** What pricing needs of a response besides its usage. */
 export type PricedTurn = { modelProvider: string | null; modelName: string | null; timestamp: string | Date; modelMetadata: JsonObject | null };
 
@@ -82,19 +91,24 @@ export function turnCosts(turns: readonly PricedTurn[], usages: readonly (TurnUs
 }
 
 /**
- * The costs of a compaction run's responses (each as reported, at its time; a response without a
- * time at `fallback`, the run's thread's last update).
+ * A compaction run's responses with their usage and cost (each as reported, at its time; a
+ * response without a time at `fallback`, the run's thread's last update).
  */
-export function compactionRunCosts(run: CompactionRunRecord, price: Pricer, fallback: Date): ResponseCost[] {
-  const costs: ResponseCost[] = [];
+export function compactionRunResponses(run: CompactionRunRecord, price: Pricer, fallback: Date): PricedResponse[] {
+  const responses: PricedResponse[] = [];
   for (const response of run.responses) {
     const usage = reportedUsage({ usage: response.usage });
     if (!usage) continue;
     const at = response.timestamp ? new Date(response.timestamp) : fallback;
     const request = { provider: run.modelProvider ?? null, model: run.modelName, at, usage, reasoningInOutput: true };
-    costs.push(responseCost(request, usage, price));
+    responses.push({ at, provider: request.provider, model: run.modelName, usage, cost: responseCost(request, usage, price) });
   }
-  return costs;
+  return responses;
+}
+
+/** The costs of a compaction run's responses (compactionRunResponses). */
+export function compactionRunCosts(run: CompactionRunRecord, price: Pricer, fallback: Date): ResponseCost[] {
+  return compactionRunResponses(run, price, fallback).map((response) => response.cost);
 }
 
 const zero = (): CostBreakdown => ({ totalUsd: 0, inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0 });

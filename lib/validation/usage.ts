@@ -22,7 +22,7 @@ const filter = z.string().max(1_000, "must be at most 1000 characters").optional
  */
 export function usageQuerySchema(now: () => Date = () => new Date()) {
   return z
-    .strictObject({
+    .looseObject({
       groupBy: z.enum(USAGE_GROUPS, { error: `must be one of ${USAGE_GROUPS.join(", ")}` }).default("day"),
       since: day.optional(),
       until: day.optional(),
@@ -35,6 +35,11 @@ export function usageQuerySchema(now: () => Date = () => new Date()) {
       model: filter,
       breakdown: z.literal("model", { error: "must be model" }).optional(),
       limit: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(10_000, "must be at most 10000").optional(),
+    })
+    .superRefine((query, ctx) => {
+      for (const key of Object.keys(query)) {
+        if (!KNOWN.has(key)) ctx.addIssue({ code: "custom", path: [key], message: `is not a parameter of usage reports (they are ${[...KNOWN].join(", ")})` });
+      }
     })
     .transform((query, ctx): UsageQuery => {
       const timeZone = query.tz ?? serverTimeZone();
@@ -55,6 +60,8 @@ export function usageQuerySchema(now: () => Date = () => new Date()) {
       return { groupBy, since, until, timeZone, ...definedOnly({ source, project, model, breakdown, limit }) };
     });
 }
+
+const KNOWN = new Set(["groupBy", "since", "until", "tz", "source", "project", "model", "breakdown", "limit"]);
 
 function shifted(day: string, days: number): string {
   return new Date((dayNumber(day) + days) * 86_400_000).toISOString().slice(0, 10);

@@ -1,0 +1,255 @@
+import "server-only";
+import { compactionRunResponses, turnCosts, type PricedResponse, type Pricer } from "@/lib/domain/cost";
+import type { CompactionRunRecord } from "@/lib/domain/session-usage";
+import type { JsonObject, JsonValue, TurnRole } from "@/lib/domain/types";
+import { turnUsages } from "@/lib/domain/usage";
+import { usageBuckets } from "@/lib/domain/usage-buckets";
+import { catalogPricing, type ModelInfo } from "@/lib/models/catalog";
+import { pricerWith } from "@/lib/models/pricing";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { chunked } from "./chunks";
+import { db } from "./client";
+import { databaseKind, type Database, type DatabaseKind } from "./create-client";
+import { listCustomModels } from "./custom-models";
+import { lockForWrite, run, usageRows, type UsageRow } from "./dialect";
+import { onThreadsWritten } from "./thread-writes";
+import { WRITE_TRANSACTION } from "./transactions";
+
+/**
+ * Usage buckets (prisma/schema.prisma UsageBucket): every thread's responses, priced one by one,
+ * summed per UTC quarter-hour and model, so that a usage report reads thousands of rows rather than
+ * every turn. A thread's buckets are made from its stored turns and compaction runs, and remade
+ * whenever the thread no longer matches the state they were made from (UsageThread: its turn count
+ * and last update; writes that change turns in place forget that state). Nothing else writes them:
+ * whatever wrote the turns (append, import, a followed session, a fork), a refresh catches up.
+ *
+ * Each response counts once: the copies a fork or a compacted revision holds of their source's
+ * turns were paid for in the source and are left out.
+ */
+
+/**
+ * Bump when what a bucket holds changes for the same turns (the pricing code, the catalog's data
+ * after a dependency upgrade): every thread is summed again on the next refresh.
+ */
+const BUCKETS_REVISION = 1;
+const PRICING_SETTING = "usage.pricing";
+
+/** Turns read in one transaction: the write lock is held while they are summed. */
+const TURNS_PER_TRANSACTION = 20_000;
+const THREADS_PER_TRANSACTION = 400;
+
+type RefreshResult = { threads: number; turns: number };
+
+type State = { running: Promise<RefreshResult> | null; again: boolean; listening: boolean; wake: ReturnType<typeof setTimeout> | null };
+const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
+
+function state(): State {
+  globalForUsage.threadlineUsageBuckets ??= { running: null, again: false, listening: false, wake: null };
+  return globalForUsage.threadlineUsageBuckets;
+}
+
+/**
+ * Brings every thread's buckets up to date; resolves once a pass that started after the call has
+ * finished (a call during a pass makes it go round once more), so a report that awaits it sees
+ * every write committed before it asked.
+ */
+export function refreshUsageBuckets(): Promise<RefreshResult> {
+  const s = state();
+  if (s.running) {
+    s.again = true;
+    return s.running;
+  }
+  s.running = (async () => {
+    const total = { threads: 0, turns: 0 };
+    try {
+      do {
+        s.again = false;
+        const pass = await refreshOnce();
+        total.threads += pass.threads;
+        total.turns += pass.turns;
+      } while (s.again);
+      return total;
+    } finally {
+      s.running = null;
+    }
+  })();
+  return s.running;
+}
+
+/** Keeps the buckets up to date after writes in this process (a quarter-second after a run of them ends). */
+export function startUsageBuckets(): void {
+  const s = state();
+  if (s.listening) return;
+  s.listening = true;
+  onThreadsWritten(() => {
+    if (s.wake) clearTimeout(s.wake);
+    s.wake = setTimeout(() => {
+      s.wake = null;
+      refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+    }, 250);
+    s.wake.unref?.();
+  });
+  refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+}
+
+async function refreshOnce(): Promise<RefreshResult> {
+  const client = await db();
+  const kind = databaseKind(client);
+  const custom = await listCustomModels();
+  await forgetRepriced(client, kind, custom);
+  const stale = await staleThreads(client, kind);
+  const price = pricerWith(custom);
+  let turns = 0;
+  for (const batch of batches(stale)) {
+    turns += await sumThreads(client, kind, batch.map((t) => t.id), price);
+    // Other requests run between batches of a long backfill.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return { threads: stale.length, turns };
+}
+
+/** Threads with no bucket state or a stale one, with their turn counts. */
+async function staleThreads(client: Database, kind: DatabaseKind): Promise<{ id: string; turnCount: number }[]> {
+  const rows = await run<{ id: string; turnCount: number | bigint }[]>(
+    client,
+    kind,
+    `SELECT t."id" AS id, t."turnCount" AS "turnCount" FROM "Thread" t LEFT JOIN "UsageThread" u ON u."threadId" = t."id"
+      WHERE u."threadId" IS NULL OR u."turnCount" <> t."turnCount" OR u."lastUpdatedAt" <> t."lastUpdatedAt"`,
+  );
+  return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount) }));
+}
+
+function batches(threads: { id: string; turnCount: number }[]): { id: string; turnCount: number }[][] {
+  const result: { id: string; turnCount: number }[][] = [];
+  let current: { id: string; turnCount: number }[] = [];
+  let turns = 0;
+  for (const thread of threads) {
+    if (current.length > 0 && (turns + thread.turnCount > TURNS_PER_TRANSACTION || current.length >= THREADS_PER_TRANSACTION)) {
+      result.push(current);
+      current = [];
+      turns = 0;
+    }
+    current.push(thread);
+    turns += thread.turnCount;
+  }
+  if (current.length > 0) result.push(current);
+  return result;
+}
+
+/**
+ * Sums some threads' responses into their buckets, in one transaction holding the write lock: the
+ * turns read are the turns stored. The state recorded is the thread's own only where its turn
+ * count is the number of turns read (on PostgreSQL an append may commit between the reads: such a
+ * thread stays stale and is summed again next time). Returns the turns read.
+ */
+async function sumThreads(client: Database, kind: DatabaseKind, threadIds: string[], price: Pricer): Promise<number> {
+  return client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    const threads = await tx.thread.findMany({ where: { id: { in: threadIds } }, select: { id: true, lastUpdatedAt: true } });
+    const forks = await tx.fork.findMany({ where: { forkThreadId: { in: threadIds } }, select: { forkThreadId: true, atTurn: true } });
+    const revisions = await tx.compaction.findMany({ where: { revisionThreadId: { in: threadIds } }, select: { revisionThreadId: true, createdAt: true } });
+    const runs = await tx.compactionRun.findMany({ where: { threadId: { in: threadIds } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] });
+    const rows = await usageRows(tx, threadIds, DEFAULT_TOKENIZER_ID, kind);
+    const turnsByThread = groupBy(rows, (row) => row.threadId);
+    const runsByThread = groupBy(runs, (row) => row.threadId);
+    const copiedThrough = new Map(forks.map((f) => [f.forkThreadId, { atTurn: f.atTurn, until: null as Date | null }]));
+    for (const r of revisions) copiedThrough.set(r.revisionThreadId, { atTurn: -1, until: r.createdAt });
+
+    const buckets = [];
+    for (const thread of threads) {
+      const responses = [
+        ...threadResponses(turnsByThread.get(thread.id) ?? [], price, copiedThrough.get(thread.id)),
+        ...(runsByThread.get(thread.id) ?? []).flatMap((row) => compactionRunResponses(runRecord(row), price, thread.lastUpdatedAt)),
+      ];
+      for (const bucket of usageBuckets(responses)) buckets.push({ threadId: thread.id, ...bucket });
+    }
+    await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
+    for (const chunk of chunked(buckets, 500)) await tx.usageBucket.createMany({ data: chunk });
+    await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
+    for (const thread of threads) {
+      const read = turnsByThread.get(thread.id)?.length ?? 0;
+      // The stored value itself (not a Date that Prisma might write in another form), so the
+      // comparison in staleThreads is exact.
+      await run(tx, kind, `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" = ? AND "turnCount" = ? RETURNING "threadId"`, thread.id, read);
+    }
+    return rows.length;
+  }, WRITE_TRANSACTION);
+}
+
+/**
+ * A thread's responses, priced, in order. Usage is computed over all its turns (an estimate needs
+ * the turns before it); the copies a fork or compacted revision starts with are then left out.
+ */
+function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: number; until: Date | null } | undefined): PricedResponse[] {
+  const inputs = rows.map((row) => ({
+    role: row.role as TurnRole,
+    modelMetadata: parsed<JsonObject>(row.modelMetadata),
+    tokens: row.tokens,
+    tokenEstimate: row.tokenEstimate,
+    parts: row.compaction ? COMPACTION_PARTS : null,
+    modelProvider: row.modelProvider,
+    modelName: row.modelName,
+    timestamp: row.timestamp,
+  }));
+  const usages = turnUsages(inputs);
+  const costs = turnCosts(inputs, usages, price);
+  const responses: PricedResponse[] = [];
+  inputs.forEach((input, index) => {
+    const usage = usages[index];
+    const cost = costs[index];
+    if (!usage || !cost) return;
+    if (copied && (index <= copied.atTurn || (copied.until && input.timestamp <= copied.until))) return;
+    responses.push({ at: input.timestamp, provider: input.modelProvider, model: input.modelName, usage, cost });
+  });
+  return responses;
+}
+
+const COMPACTION_PARTS = [{ type: "compaction" }] as const;
+
+function runRecord(row: { threadId: string; runId: string; afterTurnKey: string | null; modelProvider: string | null; modelName: string | null; responses: string }): CompactionRunRecord {
+  return { ...row, responses: parsed<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
+}
+
+/**
+ * When custom models' prices changed since the buckets were priced (or BUCKETS_REVISION did),
+ * forgets the state of the threads whose models now price differently, so they are summed again.
+ */
+async function forgetRepriced(client: Database, kind: DatabaseKind, custom: ModelInfo[]): Promise<void> {
+  const wanted = JSON.stringify({ revision: BUCKETS_REVISION, custom });
+  const stored = await client.appSetting.findUnique({ where: { key: PRICING_SETTING } });
+  if (stored?.value === wanted) return;
+  const previous = parsed<{ revision: number; custom: ModelInfo[] }>(stored?.value ?? null);
+  await client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    if (!previous || previous.revision !== BUCKETS_REVISION) {
+      await tx.usageThread.deleteMany({});
+    } else {
+      const models = await tx.usageBucket.findMany({ distinct: ["modelName"], select: { modelName: true } });
+      const changed = models.map((m) => m.modelName).filter((name) => JSON.stringify(catalogPricing(name, previous.custom)) !== JSON.stringify(catalogPricing(name, custom)));
+      for (const chunk of chunked(changed, 200)) {
+        await run(tx, kind, `DELETE FROM "UsageThread" WHERE "threadId" IN (SELECT DISTINCT "threadId" FROM "UsageBucket" WHERE "modelName" IN (${chunk.map(() => "?").join(", ")})) RETURNING "threadId"`, ...chunk);
+      }
+    }
+    await tx.appSetting.upsert({ where: { key: PRICING_SETTING }, create: { key: PRICING_SETTING, value: wanted }, update: { value: wanted } });
+  }, WRITE_TRANSACTION);
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = groups.get(key);
+    if (list) list.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+function parsed<T>(text: string | null): T | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { parseOrThrow } from "@/lib/domain/parse";
+import { usageQuerySchema } from "./usage";
+
+const now = () => new Date("2026-11-26T10:00:00Z");
+const parse = (query: Record<string, string>) => parseOrThrow(usageQuerySchema(now), query);
+
+describe("usage query", () => {
+  it("defaults to days grouped over the last 30 days in the asked zone", () => {
+    expect(parse({ tz: "UTC" })).toEqual({ groupBy: "day", since: "2026-10-28", until: "2026-11-26", timeZone: "UTC" });
+  });
+
+  it("fills the other end of a half-given range with 30 days", () => {
+    expect(parse({ tz: "UTC", since: "2026-01-01" })).toMatchObject({ since: "2026-01-01", until: "2026-01-30" });
+    expect(parse({ tz: "UTC", until: "2026-01-30" })).toMatchObject({ since: "2026-01-01", until: "2026-01-30" });
+  });
+
+  it("keeps filters, the breakdown and a limit", () => {
+    expect(parse({ tz: "Europe/Berlin", groupBy: "thread", model: "gpt-5", project: "/p", source: "codex", breakdown: "model", limit: "10" })).toEqual({
+      groupBy: "thread",
+      since: "2026-10-28",
+      until: "2026-11-26",
+      timeZone: "Europe/Berlin",
+      model: "gpt-5",
+      project: "/p",
+      source: "codex",
+      breakdown: "model",
+      limit: 10,
+    });
+  });
+
+  it("names the parameter that is wrong", () => {
+    expect(() => parse({ groupBy: "year" })).toThrow(/^groupBy: must be one of day, week/);
+    expect(() => parse({ tz: "Nowhere/Else" })).toThrow(/^tz: is not a time zone/);
+    expect(() => parse({ since: "2026-02-29" })).toThrow(/^since: is not a calendar date/);
+    expect(() => parse({ since: "2026-03-02", until: "2026-03-01" })).toThrow(/^until: must not be before since/);
+    expect(() => parse({ limit: "ten" })).toThrow(/^limit: must be a number/);
+    expect(() => parse({ group: "day" })).toThrow(/^group: is not a parameter of usage reports/);
+  });
+});
