@@ -1,6 +1,6 @@
 import "server-only";
 import { dayKey, dayNumber, monthKey, offsetSpans, QUARTERS_PER_DAY, rangeQuarters, weekKey } from "@/lib/domain/usage-period";
-import { emptyFigures, sortRows, type UsageFigures, type UsageGroup, type UsageQuery, type UsageReport, type UsageRow } from "@/lib/domain/usage-report";
+import { addFigures, emptyFigures, sortRows, type UsageFigures, type UsageGroup, type UsageQuery, type UsageReport, type UsageRow } from "@/lib/domain/usage-report";
 import { db } from "./client";
 import { databaseKind } from "./create-client";
 import { run } from "./dialect";
@@ -37,24 +37,40 @@ export async function usageReport(query: UsageQuery): Promise<UsageReport> {
     params.push(query.project);
   }
   const from = `FROM "UsageBucket" b${joinThread ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""} WHERE ${where.join(" AND ")}`;
-  const select = (keys: string[]) => `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${FIGURES} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
+  const grouped = (keys: string[], figures: string) => `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
 
-  const grouped = await run<FigureRow[]>(client, kind, select([group.sql]), ...params);
-  let rows: UsageRow[] = grouped.map((row) => ({ key: group.key(row.k0), ...figuresOf(row) }));
-  rows = sortRows(rows, query.groupBy);
-  if (query.limit !== undefined) rows = rows.slice(0, query.limit);
+  // One pass over the buckets, by key and model: the rows, their breakdown, the totals and the
+  // unpriced models are all summed from it. Distinct threads cannot be summed: they are counted
+  // apart, per key and in all (on the (quarter, threadId) index alone when nothing is joined).
+  const byModel = query.groupBy !== "model";
+  const keyed = await run<FigureRow[]>(client, kind, grouped(byModel ? [group.sql, `b."modelName"`] : [group.sql], query.breakdown === "model" && byModel ? `${SUMS}, ${THREADS}` : SUMS), ...params);
+  const threadsPerKey = new Map((await run<FigureRow[]>(client, kind, grouped([group.sql], THREADS), ...params)).map((row) => [group.key(row.k0), Number(row.threads)]));
+  const [all] = await run<FigureRow[]>(client, kind, grouped([], THREADS), ...params);
 
-  if (query.breakdown === "model") {
-    const byModel = await run<FigureRow[]>(client, kind, select([group.sql, `b."modelName"`]), ...params);
-    const breakdowns = new Map<string, (UsageFigures & { key: string })[]>();
-    for (const row of byModel) {
-      const key = group.key(row.k0);
+  const rowsByKey = new Map<string, UsageRow>();
+  const breakdowns = new Map<string, (UsageFigures & { key: string })[]>();
+  const totals = emptyFigures();
+  const unpricedModels = new Set<string>();
+  for (const row of keyed) {
+    const key = group.key(row.k0);
+    const model = byModel ? String(row.k1 ?? "") : key;
+    const figures = figuresOf(row);
+    let entry = rowsByKey.get(key);
+    if (!entry) rowsByKey.set(key, (entry = { key, ...emptyFigures(), threads: threadsPerKey.get(key) ?? 0 }));
+    addFigures(entry, figures);
+    addFigures(totals, figures);
+    if (figures.unpricedResponses > 0) unpricedModels.add(model || "(no model)");
+    if (query.breakdown === "model") {
+      if (!byModel) figures.threads = entry.threads;
       const list = breakdowns.get(key) ?? [];
-      list.push({ key: String(row.k1 ?? ""), ...figuresOf(row) });
+      list.push({ key: model, ...figures });
       breakdowns.set(key, list);
     }
-    rows = rows.map((row) => ({ ...row, breakdown: sortRows(breakdowns.get(row.key) ?? [], "model") }));
   }
+  totals.threads = all ? Number(all.threads) : 0;
+  let rows = sortRows([...rowsByKey.values()], query.groupBy);
+  if (query.limit !== undefined) rows = rows.slice(0, query.limit);
+  if (query.breakdown === "model") rows = rows.map((row) => ({ ...row, breakdown: sortRows(breakdowns.get(row.key) ?? [], "model") }));
 
   if (query.groupBy === "thread" && rows.length > 0) {
     const titles = new Map<string, string | null>();
@@ -65,8 +81,6 @@ export async function usageReport(query: UsageQuery): Promise<UsageReport> {
     rows = rows.map((row) => ({ ...row, title: titles.get(row.key) ?? null }));
   }
 
-  const [total] = await run<FigureRow[]>(client, kind, select([]), ...params);
-  const unpriced = await run<{ modelName: string }[]>(client, kind, `SELECT DISTINCT b."modelName" AS "modelName" ${from} AND b."unpricedResponses" > 0`, ...params);
   const filters = Object.fromEntries((["source", "project", "model"] as const).filter((f) => query[f] !== undefined).map((f) => [f, query[f]!]));
   return {
     groupBy: query.groupBy,
@@ -75,11 +89,11 @@ export async function usageReport(query: UsageQuery): Promise<UsageReport> {
     tz: query.timeZone,
     filters,
     rows,
-    totals: { ...(total ? figuresOf(total) : emptyFigures()), unpricedModels: unpriced.map((u) => u.modelName || "(no model)").sort() },
+    totals: { ...totals, unpricedModels: [...unpricedModels].sort() },
   };
 }
 
-const FIGURES = [
+const SUMS = [
   `SUM(b."inputTokens") AS "inputTokens"`,
   `SUM(b."outputTokens") AS "outputTokens"`,
   `SUM(b."cacheReadTokens") AS "cacheReadTokens"`,
@@ -87,10 +101,10 @@ const FIGURES = [
   `SUM(b."reasoningTokens") AS "reasoningTokens"`,
   `SUM(b."costUsd") AS "costUsd"`,
   `SUM(b."responses") AS responses`,
-  `COUNT(DISTINCT b."threadId") AS threads`,
   `SUM(b."unpricedResponses") AS "unpricedResponses"`,
   `SUM(b."estimatedResponses") AS "estimatedResponses"`,
 ].join(", ");
+const THREADS = `COUNT(DISTINCT b."threadId") AS threads`;
 
 type Numeric = number | bigint | string | null;
 type FigureRow = { k0?: unknown; k1?: unknown } & Record<keyof UsageFigures, Numeric>;

@@ -27,5 +27,5 @@ CREATE TABLE "UsageThread" (
 );
 
 -- CreateIndex
-CREATE INDEX "UsageBucket_quarter_idx" ON "UsageBucket"("quarter");
+CREATE INDEX "UsageBucket_quarter_threadId_idx" ON "UsageBucket"("quarter", "threadId");
 

@@ -27,7 +27,7 @@ CREATE TABLE "UsageThread" (
 );
 
 -- CreateIndex
-CREATE INDEX "UsageBucket_quarter_idx" ON "UsageBucket"("quarter");
+CREATE INDEX "UsageBucket_quarter_threadId_idx" ON "UsageBucket"("quarter", "threadId");
 
 -- AddForeignKey
 ALTER TABLE "UsageBucket" ADD CONSTRAINT "UsageBucket_threadId_fkey" FOREIGN KEY ("threadId") REFERENCES "Thread"("id") ON DELETE CASCADE ON UPDATE CASCADE;
