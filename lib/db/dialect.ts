@@ -315,9 +315,8 @@ export async function turnContents(db: Database, seqs: number[]): Promise<{ seq:
  * the tokens of the thread's turns before `start` since its last compaction marker (the marker
  * included), each its stored `tokenizer` count, else its estimate. Zero at the thread's start.
  */
-export async function contextTokensBefore(db: Database, threadId: string, start: number, tokenizer: string): Promise<number> {
+export async function contextTokensBefore(db: RawReader, threadId: string, start: number, tokenizer: string, kind: DatabaseKind = databaseKind(db)): Promise<number> {
   if (start <= 0) return 0;
-  const kind = databaseKind(db);
   const [row] = await run<{ tokens: number | bigint | null }[]>(
     db,
     kind,
@@ -450,7 +449,7 @@ export type UsageRow = {
  * parts (a 35,000-turn session's parts are megabytes of tool output): role, model, time, metadata,
  * counts, and whether the turn is a compaction marker.
  */
-export async function usageRows(db: RawReader, threadIds: string[], tokenizer: string, kind: DatabaseKind = databaseKind(db)): Promise<UsageRow[]> {
+export async function usageRows(db: RawReader, threadIds: string[], tokenizer: string, kind: DatabaseKind = databaseKind(db), fromIndex = 0): Promise<UsageRow[]> {
   if (threadIds.length === 0) return [];
   const rows = await run<UsageRow[]>(
     db,
@@ -459,11 +458,12 @@ export async function usageRows(db: RawReader, threadIds: string[], tokenizer: s
             t."modelMetadata" AS "modelMetadata", t."tokenEstimate" AS "tokenEstimate",
             c."tokens" AS tokens, CASE WHEN t."parts" LIKE ? THEN 1 ELSE 0 END AS compaction
        FROM "Turn" t LEFT JOIN "TurnTokenCount" c ON c."turnSeq" = t."seq" AND c."tokenizer" = ?
-      WHERE t."threadId" IN (${threadIds.map(() => "?").join(", ")})
+      WHERE t."threadId" IN (${threadIds.map(() => "?").join(", ")}) AND t."index" >= ?
       ORDER BY t."threadId", t."index"`,
     containsPattern(`"type":"compaction"`),
     tokenizer,
     ...threadIds,
+    fromIndex,
   );
   for (const row of rows) {
     row.timestamp = row.timestamp instanceof Date ? row.timestamp : new Date(row.timestamp as unknown as string | number);

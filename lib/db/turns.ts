@@ -68,6 +68,8 @@ export async function removeLastTurn(threadId: string, turnId: string, title: { 
       throw new AppError("conflict", `Turn ${turnId} is no longer the last turn of thread ${threadId}.`);
     }
     await tx.turn.delete({ where: { id: turnId } });
+    // Usage buckets add appended turns to what they hold: a removed one makes the thread summed again.
+    await tx.usageThread.deleteMany({ where: { threadId } });
     await tx.thread.update({
       where: { id: threadId },
       data: { turnCount: { decrement: 1 }, tokenEstimate: { decrement: turn.tokenEstimate }, ...(title ? { title: title.restore } : {}) },

@@ -11,7 +11,7 @@ import { chunked } from "./chunks";
 import { db } from "./client";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import { listCustomModels } from "./custom-models";
-import { lockForWrite, run, usageRows, type UsageRow } from "./dialect";
+import { contextTokensBefore, lockForWrite, run, usageRows, type UsageRow } from "./dialect";
 import { onThreadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
 
@@ -35,7 +35,7 @@ const BUCKETS_REVISION = 1;
 const PRICING_SETTING = "usage.pricing";
 
 /** Turns read in one transaction: the write lock is held while they are summed. */
-const TURNS_PER_TRANSACTION = 20_000;
+const TURNS_PER_TRANSACTION = 5_000;
 const THREADS_PER_TRANSACTION = 400;
 
 type RefreshResult = { threads: number; turns: number };
@@ -99,8 +99,16 @@ async function refreshOnce(): Promise<RefreshResult> {
   await forgetRepriced(client, kind, custom);
   const stale = await staleThreads(client, kind);
   const price = pricerWith(custom);
+  // Turns only appended since the buckets were made (every write that removes or rewrites turns
+  // forgets the state): only the new ones are read and added. The others are summed whole.
+  const grown = stale.filter((t) => t.summedTurns !== null && t.summedTurns < t.turnCount);
+  const whole = stale.filter((t) => !(t.summedTurns !== null && t.summedTurns < t.turnCount));
   let turns = 0;
-  for (const batch of batches(stale)) {
+  for (const batch of batches(grown.map((t) => ({ ...t, turnCount: t.turnCount - t.summedTurns! })))) {
+    turns += await addAppended(client, kind, batch, price);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  for (const batch of batches(whole)) {
     turns += await sumThreads(client, kind, batch.map((t) => t.id), price);
     // Other requests run between batches of a long backfill.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -108,20 +116,22 @@ async function refreshOnce(): Promise<RefreshResult> {
   return { threads: stale.length, turns };
 }
 
-/** Threads with no bucket state or a stale one, with their turn counts. */
-async function staleThreads(client: Database, kind: DatabaseKind): Promise<{ id: string; turnCount: number }[]> {
-  const rows = await run<{ id: string; turnCount: number | bigint }[]>(
+type StaleThread = { id: string; turnCount: number; summedTurns: number | null };
+
+/** Threads with no bucket state or a stale one, with their turn counts and the count their buckets hold. */
+async function staleThreads(client: Database, kind: DatabaseKind): Promise<StaleThread[]> {
+  const rows = await run<{ id: string; turnCount: number | bigint; summedTurns: number | bigint | null }[]>(
     client,
     kind,
-    `SELECT t."id" AS id, t."turnCount" AS "turnCount" FROM "Thread" t LEFT JOIN "UsageThread" u ON u."threadId" = t."id"
+    `SELECT t."id" AS id, t."turnCount" AS "turnCount", u."turnCount" AS "summedTurns" FROM "Thread" t LEFT JOIN "UsageThread" u ON u."threadId" = t."id"
       WHERE u."threadId" IS NULL OR u."turnCount" <> t."turnCount" OR u."lastUpdatedAt" <> t."lastUpdatedAt"`,
   );
-  return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount) }));
+  return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount), summedTurns: row.summedTurns === null ? null : Number(row.summedTurns) }));
 }
 
-function batches(threads: { id: string; turnCount: number }[]): { id: string; turnCount: number }[][] {
-  const result: { id: string; turnCount: number }[][] = [];
-  let current: { id: string; turnCount: number }[] = [];
+function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
+  const result: T[][] = [];
+  let current: T[] = [];
   let turns = 0;
   for (const thread of threads) {
     if (current.length > 0 && (turns + thread.turnCount > TURNS_PER_TRANSACTION || current.length >= THREADS_PER_TRANSACTION)) {
@@ -137,10 +147,8 @@ function batches(threads: { id: string; turnCount: number }[]): { id: string; tu
 }
 
 /**
- * Sums some threads' responses into their buckets, in one transaction holding the write lock: the
- * turns read are the turns stored. The state recorded is the thread's own only where its turn
- * count is the number of turns read (on PostgreSQL an append may commit between the reads: such a
- * thread stays stale and is summed again next time). Returns the turns read.
+ * Sums some threads' responses into their buckets, replacing what they held, in one transaction
+ * holding the write lock: the turns read are the turns stored. Returns the turns read.
  */
 async function sumThreads(client: Database, kind: DatabaseKind, threadIds: string[], price: Pricer): Promise<number> {
   return client.$transaction(async (tx) => {
@@ -158,7 +166,7 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
     const buckets = [];
     for (const thread of threads) {
       const responses = [
-        ...threadResponses(turnsByThread.get(thread.id) ?? [], price, copiedThrough.get(thread.id)),
+        ...threadResponses(turnsByThread.get(thread.id) ?? [], price, copiedThrough.get(thread.id), 0),
         ...(runsByThread.get(thread.id) ?? []).flatMap((row) => compactionRunResponses(runRecord(row), price, thread.lastUpdatedAt)),
       ];
       for (const bucket of usageBuckets(responses)) buckets.push({ threadId: thread.id, ...bucket });
@@ -166,21 +174,73 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
     await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
     for (const chunk of chunked(buckets, 500)) await tx.usageBucket.createMany({ data: chunk });
     await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
-    for (const thread of threads) {
-      const read = turnsByThread.get(thread.id)?.length ?? 0;
-      // The stored value itself (not a Date that Prisma might write in another form), so the
-      // comparison in staleThreads is exact.
-      await run(tx, kind, `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" = ? AND "turnCount" = ? RETURNING "threadId"`, thread.id, read);
-    }
+    for (const thread of threads) await recordState(tx, kind, thread.id, turnsByThread.get(thread.id)?.length ?? 0);
     return rows.length;
   }, WRITE_TRANSACTION);
 }
 
 /**
- * A thread's responses, priced, in order. Usage is computed over all its turns (an estimate needs
- * the turns before it); the copies a fork or compacted revision starts with are then left out.
+ * Adds the turns appended to some threads since their buckets were made (from each one's
+ * summedTurns on) into those buckets, under the write lock. A thread whose state changed since
+ * it was found stale (summed by another instance, or forgotten by a rewrite) is left for the next
+ * pass. Returns the turns read.
  */
-function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: number; until: Date | null } | undefined): PricedResponse[] {
+async function addAppended(client: Database, kind: DatabaseKind, threads: StaleThread[], price: Pricer): Promise<number> {
+  return client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    let read = 0;
+    for (const { id, summedTurns } of threads) {
+      const from = summedTurns!;
+      const state = await tx.usageThread.findUnique({ where: { threadId: id }, select: { turnCount: true } });
+      if (state?.turnCount !== from) continue;
+      const rows = await usageRows(tx, [id], DEFAULT_TOKENIZER_ID, kind, from);
+      read += rows.length;
+      const fork = await tx.fork.findUnique({ where: { forkThreadId: id }, select: { atTurn: true } });
+      const revision = await tx.compaction.findUnique({ where: { revisionThreadId: id }, select: { createdAt: true } });
+      const copied = fork ? { atTurn: fork.atTurn - from, until: null } : revision ? { atTurn: -1, until: revision.createdAt } : undefined;
+      // An estimate's input is the turns before it since the last compaction: read only when some new response has no usage of its own.
+      let responses = threadResponses(rows, price, copied, 0);
+      if (responses.some((r) => r.usage.source === "estimated")) {
+        responses = threadResponses(rows, price, copied, await contextTokensBefore(tx, id, from, DEFAULT_TOKENIZER_ID, kind));
+      }
+      for (const bucket of usageBuckets(responses)) {
+        const values = [id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((column) => bucket[column])];
+        await run(
+          tx,
+          kind,
+          `INSERT INTO "UsageBucket" ("threadId", "quarter", "modelProvider", "modelName", ${ADDED.map((c) => `"${c}"`).join(", ")})
+           VALUES (?, ?, ?, ?, ${ADDED.map(() => "?").join(", ")})
+           ON CONFLICT ("threadId", "quarter", "modelProvider", "modelName") DO UPDATE SET ${ADDED.map((c) => `"${c}" = "UsageBucket"."${c}" + excluded."${c}"`).join(", ")}
+           RETURNING "threadId"`,
+          ...values,
+        );
+      }
+      await tx.usageThread.deleteMany({ where: { threadId: id } });
+      await recordState(tx, kind, id, from + rows.length);
+    }
+    return read;
+  }, WRITE_TRANSACTION);
+}
+
+const ADDED = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const;
+
+/**
+ * Records the state a thread's buckets were made from: its own row's turn count and last update
+ * (the stored values themselves, not a Date Prisma might write in another form, so staleThreads
+ * compares exactly), only where its turn count is the number of turns summed. On PostgreSQL an
+ * append may commit between the reads: such a thread stays stale and is summed again.
+ */
+async function recordState(tx: Pick<Database, "$queryRawUnsafe">, kind: DatabaseKind, threadId: string, summedTurns: number): Promise<void> {
+  await run(tx, kind, `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" = ? AND "turnCount" = ? RETURNING "threadId"`, threadId, summedTurns);
+}
+
+/**
+ * A thread's responses, priced, in order, from a run of its turns (`context`: the tokens before
+ * them since the last compaction, for estimates). Usage is computed over every turn read (an
+ * estimate needs the turns before it); the copies a fork or compacted revision starts with (the
+ * first `atTurn` + 1 turns read, or those up to `until`) are then left out.
+ */
+function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: number; until: Date | null } | undefined, context: number): PricedResponse[] {
   const inputs = rows.map((row) => ({
     role: row.role as TurnRole,
     modelMetadata: parsed<JsonObject>(row.modelMetadata),
@@ -191,7 +251,7 @@ function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: numb
     modelName: row.modelName,
     timestamp: row.timestamp,
   }));
-  const usages = turnUsages(inputs);
+  const usages = turnUsages(inputs, context);
   const costs = turnCosts(inputs, usages, price);
   const responses: PricedResponse[] = [];
   inputs.forEach((input, index) => {

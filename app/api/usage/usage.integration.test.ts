@@ -152,6 +152,21 @@ describe("GET /api/usage over time", () => {
     expect(second.responses).toBe(2);
     expect(second.costUsd).toBeCloseTo(2 * first.costUsd, 12);
 
+    // Responses without usage are estimated from the turns before them: appended one by one, and
+    // summed as they come, they add up to what the whole thread gives.
+    const estimated = await newThread({ toolName: "chat" });
+    for (let i = 0; i < 3; i++) {
+      await newTurn(estimated.id, { role: "user", content: `question ${i} `.repeat(50) });
+      await newTurn(estimated.id, { role: "assistant", content: `answer ${i} `.repeat(30), modelProvider: "openai", modelName: "gpt-5" });
+      await report();
+    }
+    const estimatedRow = (await rowOf(estimated.id))!;
+    const { thread: estimatedThread } = await fetchThread(estimated.id);
+    expect(estimatedRow.estimatedResponses).toBe(3);
+    expect(estimatedRow.inputTokens).toBe(estimatedThread.usage!.inputTokens);
+    expect(estimatedRow.outputTokens).toBe(estimatedThread.usage!.outputTokens);
+    expect(estimatedRow.costUsd).toBeCloseTo(estimatedThread.cost!.totalUsd, 12);
+
     // A fork holds copies of turns 0..2: they were paid for once, in the source.
     const forked = await forkRoute(jsonRequest("POST", `/api/threads/${thread.id}/forks`, { atTurn: 2 }), params({ id: thread.id }));
     expect(forked.status, await forked.clone().text()).toBe(201);
