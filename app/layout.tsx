@@ -31,6 +31,9 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
             <Link href="/sources" className="text-sm text-zinc-700 hover:text-zinc-950">
               Sources
             </Link>
+            <Link href="/usage" className="text-sm text-zinc-700 hover:text-zinc-950">
+              Usage
+            </Link>
             <Link href="/secrets" className="text-sm text-zinc-700 hover:text-zinc-950">
               Secrets
             </Link>

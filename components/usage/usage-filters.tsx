@@ -1,0 +1,102 @@
+import Link from "next/link";
+import { sourceLabel } from "@/lib/domain/source";
+import { usageHref, type UsagePageParams } from "@/lib/queries/usage-url";
+import { BrowserZoneLink } from "./browser-zone-link";
+
+export type QuickRange = { label: string; since: string; until: string };
+
+type Props = {
+  /** The parameters as the URL gives them. */
+  params: UsagePageParams;
+  /** The range and zone the report covers (none when the URL was refused). */
+  range: { since: string; until: string; timeZone: string } | null;
+  /** The zone days are counted in: the URL's tz, else the server's. */
+  zone: string;
+  /** The zone days are counted in without tz=…. */
+  serverZone: string;
+  facets: { models: string[]; projects: string[]; sources: string[] };
+  quickRanges: QuickRange[];
+};
+
+const input = "rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm";
+
+/**
+ * The report's range and filters as a GET form under the API's parameter names: submitting it
+ * loads /usage?since=…&until=…&model=…, with or without JavaScript, and the address is the state
+ * (a reload or a shared link shows the same report). Empty fields are sent empty and mean "any".
+ */
+export function UsageFilters({ params, range, zone, serverZone, facets, quickRanges }: Readonly<Props>) {
+  const filters = { model: params.model, project: params.project, source: params.source, tz: params.tz };
+  return (
+    <div className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3 sm:p-4">
+      <form method="get" action="/usage" className="flex flex-wrap items-end gap-3" aria-label="Usage range and filters">
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 text-zinc-600">From</span>
+          <input type="date" name="since" defaultValue={range?.since ?? dateOrEmpty(params.since)} className={input} />
+        </label>
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 text-zinc-600">To</span>
+          <input type="date" name="until" defaultValue={range?.until ?? dateOrEmpty(params.until)} className={input} />
+        </label>
+        <label className="flex min-w-0 flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Time zone</span>
+          <input type="text" name="tz" defaultValue={params.tz ?? ""} placeholder={serverZone} aria-describedby="usage-tz-hint" className={`${input} w-44 max-w-full`} />
+        </label>
+        <Select name="model" label="Model" allLabel="All models" options={facets.models} value={params.model} />
+        {(facets.projects.length > 0 || params.project) && <Select name="project" label="Project" allLabel="All projects" options={facets.projects} value={params.project} />}
+        {(facets.sources.length > 1 || params.source) && <Select name="source" label="Source" allLabel="All sources" options={facets.sources} value={params.source} labelOf={sourceLabel} />}
+        <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
+          Show
+        </button>
+      </form>
+      <p id="usage-tz-hint" className="text-xs text-zinc-600">
+        Days run midnight to midnight in {zone}
+        {zone === serverZone && !params.tz ? " (the server's time zone)" : ""}.{" "}
+        <BrowserZoneLink params={params} reportZone={zone} />
+      </p>
+      <nav aria-label="Quick ranges" className="flex flex-wrap items-center gap-2 text-sm">
+        {quickRanges.map((quick) => {
+          const current = range?.since === quick.since && range.until === quick.until;
+          return (
+            <Link
+              key={quick.label}
+              href={usageHref({ ...filters, since: quick.since, until: quick.until })}
+              aria-current={current ? "page" : undefined}
+              className={`rounded-full border px-3 py-1 ${current ? "border-indigo-600 bg-indigo-50 font-medium text-indigo-800" : "border-zinc-300 text-zinc-700 hover:bg-zinc-50"}`}
+            >
+              {quick.label}
+            </Link>
+          );
+        })}
+        {(params.model || params.project || params.source) && (
+          <Link href={usageHref({ since: range?.since, until: range?.until, tz: params.tz })} className="ml-1 text-indigo-700 underline">
+            Clear filters
+          </Link>
+        )}
+      </nav>
+    </div>
+  );
+}
+
+function Select({ name, label, allLabel, options, value, labelOf }: Readonly<{ name: string; label: string; allLabel: string; options: string[]; value?: string; labelOf?: (option: string) => string }>) {
+  // A value from the URL that no thread has (yet) stays selectable, so the form shows what is asked.
+  const all = value && !options.includes(value) ? [value, ...options] : options;
+  return (
+    <label className="flex min-w-0 flex-col text-sm">
+      <span className="mb-1 text-zinc-600">{label}</span>
+      <select name={name} defaultValue={value ?? ""} className={`${input} max-w-56 py-2`}>
+        <option value="">{allLabel}</option>
+        {all.map((option) => (
+          <option key={option} value={option}>
+            {labelOf ? labelOf(option) : option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A date input's value: what the URL gave when it is a date, else empty (the browser would drop it, with a warning). */
+function dateOrEmpty(value: string | undefined): string {
+  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? value : "";
+}
