@@ -32,8 +32,9 @@ function entries(params: SearchParams): [string, string[]][] {
 
 /**
  * The page's query from its URL. An empty value is no value (the filter form sends `model=` for
- * "All models" and `since=` for a cleared date); a parameter given twice, or one the API does not
- * know, is refused by name, as are the values GET /api/usage refuses.
+ * "All models" and `since=` for a cleared date). A parameter given twice, or one the page does not
+ * take, is refused by name (here, before the API's schema, so the message lists the page's own
+ * parameters), as are the values GET /api/usage refuses.
  */
 export function readUsagePageQuery(params: SearchParams, now: () => Date = () => new Date()): UsagePageRead {
   const given: Record<string, string> = {};
@@ -42,12 +43,16 @@ export function readUsagePageQuery(params: SearchParams, now: () => Date = () =>
   for (const [key, values] of entries(params)) {
     const nonEmpty = values.filter((value) => value !== "");
     if (nonEmpty.length === 0 || API_ONLY_KEYS.includes(key)) continue;
+    if (!(USAGE_PAGE_KEYS as readonly string[]).includes(key)) {
+      issues.push({ field: key, message: `is not a parameter of this page (it takes ${USAGE_PAGE_KEYS.join(", ")})` });
+      continue;
+    }
     if (nonEmpty.length > 1) {
       issues.push({ field: key, message: `is given ${nonEmpty.length} times: give it once` });
       continue;
     }
     given[key] = nonEmpty[0]!;
-    if ((USAGE_PAGE_KEYS as readonly string[]).includes(key)) kept[key as UsagePageKey] = nonEmpty[0]!;
+    kept[key as UsagePageKey] = nonEmpty[0]!;
   }
   if (issues.length > 0) return { ok: false, issues, params: kept };
   const parsed = usageQuerySchema(now).safeParse(given);
@@ -58,11 +63,7 @@ export function readUsagePageQuery(params: SearchParams, now: () => Date = () =>
 
 /** The first issue of each parameter (a malformed date is not also "not a calendar date"). */
 function pageIssues(error: z.ZodError): FieldIssue[] {
-  const issues = error.issues.flatMap((issue): FieldIssue[] =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ field: key, message: `is not a parameter of this page (it takes ${USAGE_PAGE_KEYS.join(", ")})` }))
-      : [{ field: formatIssuePath(issue.path), message: issue.message }],
-  );
+  const issues = error.issues.map((issue) => ({ field: formatIssuePath(issue.path), message: issue.message }));
   return issues.filter((issue, i) => issues.findIndex((other) => other.field === issue.field) === i);
 }
 
