@@ -69,7 +69,7 @@ async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQue
     usageReport({ ...query, groupBy: "thread", limit: TOP_THREADS }),
   ]);
   const { totals } = byDay;
-  if (totals.responses === 0) return <EmptyUsage query={query} />;
+  if (totals.responses === 0) return <EmptyUsage query={query} tz={params.tz} />;
 
   // Row links keep the range spelled out, so a filtered view covers the same days.
   const keep: UsagePageParams = { ...params, since: query.since, until: query.until };
@@ -114,7 +114,7 @@ function ThreadName({ row }: Readonly<{ row: UsageRow }>) {
   );
 }
 
-function EmptyUsage({ query }: Readonly<{ query: UsagePageQuery }>) {
+function EmptyUsage({ query, tz }: Readonly<{ query: UsagePageQuery; tz: string | undefined }>) {
   const filtered = Boolean(query.model || query.project || query.source);
   return (
     <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600" data-testid="usage-empty">
@@ -125,7 +125,7 @@ function EmptyUsage({ query }: Readonly<{ query: UsagePageQuery }>) {
         {filtered ? (
           <>
             Try{" "}
-            <Link href={usageHref({ since: query.since, until: query.until })} className="text-indigo-700 underline">
+            <Link href={usageHref({ since: query.since, until: query.until, tz })} className="text-indigo-700 underline">
               all models, projects and sources
             </Link>{" "}
             or a longer range.
