@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { sourceLabel } from "@/lib/domain/source";
 import { usageHref, type UsagePageParams } from "@/lib/queries/usage-url";
 import { BrowserZoneLink } from "./browser-zone-link";
@@ -30,18 +31,15 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
   return (
     <div className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3 sm:p-4">
       <form method="get" action="/usage" className="flex flex-wrap items-end gap-3" aria-label="Usage range and filters">
-        <label className="flex flex-col text-sm">
-          <span className="mb-1 text-zinc-600">From</span>
-          <input type="date" name="since" defaultValue={range?.since ?? dateOrEmpty(params.since)} className={input} />
-        </label>
-        <label className="flex flex-col text-sm">
-          <span className="mb-1 text-zinc-600">To</span>
-          <input type="date" name="until" defaultValue={range?.until ?? dateOrEmpty(params.until)} className={input} />
-        </label>
-        <label className="flex min-w-0 flex-col text-sm">
-          <span className="mb-1 text-zinc-600">Time zone</span>
-          <input type="text" name="tz" defaultValue={params.tz ?? ""} placeholder={serverZone} aria-describedby="usage-tz-hint" className={`${input} w-44 max-w-full`} />
-        </label>
+        <Field id="usage-since" label="From">
+          <input id="usage-since" type="date" name="since" defaultValue={range?.since ?? dateOrEmpty(params.since)} className={input} />
+        </Field>
+        <Field id="usage-until" label="To">
+          <input id="usage-until" type="date" name="until" defaultValue={range?.until ?? dateOrEmpty(params.until)} className={input} />
+        </Field>
+        <Field id="usage-tz" label="Time zone">
+          <input id="usage-tz" type="text" name="tz" defaultValue={params.tz ?? ""} placeholder={serverZone} aria-describedby="usage-tz-hint" className={`${input} w-44 max-w-full`} />
+        </Field>
         <Select name="model" label="Model" allLabel="All models" options={facets.models} value={params.model} />
         {(facets.projects.length > 0 || params.project) && <Select name="project" label="Project" allLabel="All projects" options={facets.projects} value={params.project} />}
         {(facets.sources.length > 1 || params.source) && <Select name="source" label="Source" allLabel="All sources" options={facets.sources} value={params.source} labelOf={sourceLabel} />}
@@ -82,9 +80,8 @@ function Select({ name, label, allLabel, options, value, labelOf }: Readonly<{ n
   // A value from the URL that no thread has (yet) stays selectable, so the form shows what is asked.
   const all = value && !options.includes(value) ? [value, ...options] : options;
   return (
-    <label className="flex min-w-0 flex-col text-sm">
-      <span className="mb-1 text-zinc-600">{label}</span>
-      <select name={name} defaultValue={value ?? ""} className={`${input} max-w-56 py-2`}>
+    <Field id={`usage-${name}`} label={label}>
+      <select id={`usage-${name}`} name={name} defaultValue={value ?? ""} className={`${input} max-w-56 py-2`}>
         <option value="">{allLabel}</option>
         {all.map((option) => (
           <option key={option} value={option}>
@@ -92,7 +89,19 @@ function Select({ name, label, allLabel, options, value, labelOf }: Readonly<{ n
           </option>
         ))}
       </select>
-    </label>
+    </Field>
+  );
+}
+
+/** A control under its label: a label of its own (not wrapping the control, whose value would join its name). */
+function Field({ id, label, children }: Readonly<{ id: string; label: string; children: ReactNode }>) {
+  return (
+    <div className="flex min-w-0 flex-col text-sm">
+      <label htmlFor={id} className="mb-1 text-zinc-600">
+        {label}
+      </label>
+      {children}
+    </div>
   );
 }
 
