@@ -13,6 +13,13 @@ type Props = { chart: DailyChart; label: string };
  * to recharts.
  */
 export function DailyCostChart({ chart, label }: Readonly<Props>) {
+  if (chart.series.length === 0) {
+    return (
+      <p className="text-sm text-zinc-600" data-testid="chart-nothing-priced">
+        No response in this range has a known price, so there is no cost to draw; the tables count their tokens.
+      </p>
+    );
+  }
   const data = chart.days.map((day) => ({ day: day.day, ...Object.fromEntries(chart.series.map((series, i) => [`s${i}`, day.costs[series.key] ?? 0])) }));
   const byDay = new Map(chart.days.map((day) => [day.day, day]));
 
@@ -41,9 +48,10 @@ export function DailyCostChart({ chart, label }: Readonly<Props>) {
           ))}
         </ul>
       </figcaption>
-      {/* sr-only on a wrapper: a table is never narrower than its cells, and a wide one scrolls a phone's page sideways. */}
+      {/* sr-only on a wrapper, and the table fixed to a pixel: a table is never narrower than its
+          cells otherwise, and a wide one, clipped or not, reaches past a phone's screen. */}
       <div className="sr-only">
-        <table>
+        <table className="w-px table-fixed whitespace-normal">
           <caption>{label}: each day with a cost, and each model&apos;s part of it</caption>
           <thead>
             <tr>
