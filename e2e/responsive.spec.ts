@@ -4,7 +4,7 @@ import { DEMO_IDS } from "../lib/demo/demo-data";
 for (const width of [1280, 390]) {
   test(`pages fit a ${width}px wide screen`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    for (const path of ["/threads", `/threads/${DEMO_IDS.debug}`, `/threads/${DEMO_IDS.debug}/chain`, `/threads/${DEMO_IDS.longSession}`, `/threads/${DEMO_IDS.longSession}/compact`, "/import", "/sources", "/settings"]) {
+    for (const path of ["/threads", `/threads/${DEMO_IDS.debug}`, `/threads/${DEMO_IDS.debug}/chain`, `/threads/${DEMO_IDS.longSession}`, `/threads/${DEMO_IDS.longSession}/compact`, "/import", "/sources", "/usage", "/settings"]) {
       await page.goto(path);
       await expect(page.locator("main")).toBeVisible();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -26,9 +26,10 @@ test("long unbroken names wrap at 390px: file path, tool name, model name", asyn
   for (const turn of turns) await threads.appendTurn(thread.id, turn);
 
   await page.setViewportSize({ width: 390, height: 900 });
-  for (const address of ["/threads", `/threads/${thread.id}`, `/threads/${thread.id}/chain`]) {
+  // The usage page names the model in its table of models and in its note on unpriced responses.
+  for (const [address, shown] of [["/threads", toolName], [`/threads/${thread.id}`, toolName], [`/threads/${thread.id}/chain`, toolName], ["/usage", modelName]] as const) {
     await page.goto(address);
-    await expect(page.locator("main")).toContainText(toolName.slice(0, 20));
+    await expect(page.locator("main")).toContainText(shown.slice(0, 20));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${address} scrolls sideways at 390px`).toBeLessThanOrEqual(0);
     // Nothing sticks out of the screen either where a container clips it (the list clips its rows).

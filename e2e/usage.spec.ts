@@ -227,6 +227,15 @@ test("the range and filters are the URL's, under the API's names: the form write
     await expect(form.getByLabel("Model", { exact: true })).toHaveValue(model);
   });
 
+  await test.step("a model without a price: its tokens, no cost, nothing to draw", async () => {
+    await page.goto(`/usage?${RANGE_QUERY}&model=aide-gpt-5`);
+    await expect(page.getByTestId("total-cost")).toHaveText("$0");
+    await expect(page.getByTestId("total-input")).toHaveText(formatInteger(CODEX.inputTokens));
+    await expect(page.getByTestId("unpriced-note")).toContainText(`${CODEX.responses} responses of model aide-gpt-5 unpriced`);
+    await expect(page.getByTestId("chart-nothing-priced")).toBeVisible();
+    await page.goto(`/usage?${RANGE_QUERY}&model=claude-opus-4-6`);
+  });
+
   await test.step("a shorter range", async () => {
     await form.getByLabel("Model", { exact: true }).selectOption("");
     await form.getByLabel("From", { exact: true }).fill("2026-01-01");
