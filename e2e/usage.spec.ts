@@ -307,3 +307,17 @@ test("a range without usage says so and points to the import page; the header li
   await expect(page.getByTestId("usage-empty")).toContainText("match these filters");
   await expect(page.getByTestId("usage-empty").getByRole("link", { name: "all models, projects and sources" })).toHaveAttribute("href", "/usage?since=2001-01-01&until=2001-01-31&tz=UTC");
 });
+
+test.describe("in a browser in another time zone", () => {
+  test.use({ timezoneId: "Europe/Berlin" });
+
+  test("the page offers the browser's own time zone, keeping the range and filters", async ({ page }) => {
+    await page.goto("/usage?since=2001-01-01&until=2001-01-31&tz=UTC&model=m");
+    const offer = page.getByTestId("browser-zone");
+    await expect(offer).toHaveText("Use this browser's time zone (Europe/Berlin)");
+    await expect(offer).toHaveAttribute("href", "/usage?since=2001-01-01&until=2001-01-31&tz=Europe%2FBerlin&model=m");
+    await offer.click();
+    await expect(page.getByTestId("usage-range")).toContainText("days in Europe/Berlin");
+    await expect(page.getByTestId("browser-zone")).toHaveCount(0);
+  });
+});
