@@ -38,3 +38,11 @@ describe("usage query", () => {
     expect(() => parse({ group: "day" })).toThrow(/^group: is not a parameter of usage reports/);
   });
 });
+
+describe("a malformed date", () => {
+  it("is refused once, for its form", () => {
+    const parsed = usageQuerySchema(now).safeParse({ since: "26-1-1" });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues.map((issue) => issue.message)).toEqual(["must be a date as YYYY-MM-DD"]);
+  });
+});
