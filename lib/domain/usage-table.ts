@@ -1,0 +1,140 @@
+/**
+ * A usage report as the terminal shows it (`npm run usage`): a heading, aligned columns, the
+ * per-model breakdown under each row when asked for, a totals line, and notes on what the cost
+ * leaves out. Plain text: keys that come from transcripts (thread titles, projects) have their
+ * control characters replaced, so a title cannot move the cursor or recolour the terminal. Pure.
+ */
+import { formatUsd } from "./cost";
+import type { UsageFigures, UsageGroup, UsageReport } from "./usage-report";
+
+const KEY_HEADINGS: Record<UsageGroup, string> = {
+  day: "Day",
+  week: "Week of",
+  month: "Month",
+  model: "Model",
+  provider: "Provider",
+  project: "Project",
+  source: "Source",
+  thread: "Session",
+};
+
+const GROUP_NAMES: Record<UsageGroup, string> = {
+  day: "day",
+  week: "week",
+  month: "month",
+  model: "model",
+  provider: "provider",
+  project: "project",
+  source: "source",
+  thread: "session",
+};
+
+/** The widest a key or title is shown; longer ones are cut with "…". */
+export const MAX_KEY_WIDTH = 48;
+
+/** 1234567 -> "1,234,567". */
+export function formatTokens(n: number): string {
+  const sign = n < 0 ? "-" : "";
+  return sign + String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** Text from a transcript made safe to print: control characters (C0, DEL, C1: ESC, CR, newlines) become spaces. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+}
+
+/** At most `width` characters; a project (a path) keeps its end, anything else its start. */
+function cut(text: string, width: number, keepEnd: boolean): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  return keepEnd ? `…${chars.slice(chars.length - width + 1).join("")}` : `${chars.slice(0, width - 1).join("")}…`;
+}
+
+/** A row's cost: "unpriced" when none of its responses has a price, a "*" when some have none. */
+function costCell(figures: UsageFigures): string {
+  if (figures.responses > 0 && figures.unpricedResponses === figures.responses) return "unpriced*";
+  return `${formatUsd(figures.costUsd)}${figures.unpricedResponses > 0 ? "*" : ""}`;
+}
+
+type Column = { heading: string; value: (figures: UsageFigures) => string };
+
+function columns(report: UsageReport): Column[] {
+  const all: Column[] = [
+    { heading: "Input", value: (f) => formatTokens(f.inputTokens) },
+    { heading: "Output", value: (f) => formatTokens(f.outputTokens) },
+    { heading: "Cache read", value: (f) => formatTokens(f.cacheReadTokens) },
+    { heading: "Cache write", value: (f) => formatTokens(f.cacheWriteTokens) },
+  ];
+  // Reasoning is a part of output for most sources: a column only when some was reported.
+  if (report.totals.reasoningTokens > 0) all.push({ heading: "Reasoning", value: (f) => formatTokens(f.reasoningTokens) });
+  all.push({ heading: "Cost", value: costCell }, { heading: "Responses", value: (f) => formatTokens(f.responses) });
+  return all;
+}
+
+const width = (text: string) => [...text].length;
+const padEnd = (text: string, to: number) => text + " ".repeat(Math.max(0, to - width(text)));
+const padStart = (text: string, to: number) => " ".repeat(Math.max(0, to - width(text))) + text;
+
+function keyLabel(report: UsageReport, key: string, title?: string | null): string {
+  if (report.groupBy === "thread") return cut(printable(title?.trim() || "(untitled)"), MAX_KEY_WIDTH, false);
+  if (key === "") return "(none)";
+  return cut(printable(key), MAX_KEY_WIDTH, report.groupBy === "project");
+}
+
+function heading(report: UsageReport): string {
+  const filters = Object.entries(report.filters)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name} ${printable(String(value))}`);
+  const range = report.since === report.until ? report.since : `${report.since} to ${report.until}`;
+  return `Usage by ${GROUP_NAMES[report.groupBy]}, ${range} (${report.tz})${filters.length > 0 ? `; ${filters.join(", ")}` : ""}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatTokens(count)} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The report as an aligned table with a totals line, and notes on unpriced and estimated responses. */
+export function usageTable(report: UsageReport): string {
+  const lines = [heading(report), ""];
+  if (report.rows.length === 0) {
+    lines.push("No model responses with usage in this range.");
+    return lines.join("\n") + "\n";
+  }
+  const cols = columns(report);
+  const isThread = report.groupBy === "thread";
+  type Line = { key: string; cells: string[]; id?: string; kind: "row" | "part" | "total" };
+  const body: Line[] = [];
+  for (const row of report.rows) {
+    body.push({ key: keyLabel(report, row.key, row.title), cells: cols.map((c) => c.value(row)), kind: "row", ...(isThread && { id: row.key }) });
+    for (const part of row.breakdown ?? []) {
+      body.push({ key: `  ${part.key === "" ? "(no model)" : cut(printable(part.key), MAX_KEY_WIDTH - 2, false)}`, cells: cols.map((c) => c.value(part)), kind: "part" });
+    }
+  }
+  const total: Line = { key: "Total", cells: cols.map((c) => c.value(report.totals)), kind: "total" };
+
+  const keyHeading = KEY_HEADINGS[report.groupBy];
+  const keyWidth = Math.max(width(keyHeading), width(total.key), ...body.map((l) => width(l.key)));
+  const cellWidths = cols.map((c, i) => Math.max(width(c.heading), width(total.cells[i]!), ...body.map((l) => width(l.cells[i]!))));
+  const render = (key: string, cells: string[], id?: string) =>
+    [padEnd(key, keyWidth), ...cells.map((cell, i) => padStart(cell, cellWidths[i]!)), ...(id !== undefined ? [id] : [])].join("  ").trimEnd();
+
+  lines.push(render(keyHeading, cols.map((c) => c.heading), isThread ? "Thread id" : undefined));
+  const idWidth = isThread ? Math.max(width("Thread id"), ...body.map((l) => width(l.id ?? ""))) + 2 : 0;
+  const rule = "─".repeat(keyWidth + cellWidths.reduce((sum, w) => sum + w + 2, 0) + idWidth);
+  lines.push(rule);
+  for (const line of body) lines.push(render(line.key, line.cells, line.id));
+  lines.push(rule);
+  lines.push(render(total.key, total.cells));
+  lines.push("");
+
+  const { totals } = report;
+  lines.push(`${plural(totals.responses, "response")} in ${plural(totals.threads, "thread")}${report.rows.length > 1 ? `, ${plural(report.rows.length, GROUP_NAMES[report.groupBy])}` : ""}.`);
+  if (totals.unpricedResponses > 0) {
+    const models = totals.unpricedModels.length > 0 ? `: ${totals.unpricedModels.map((m) => printable(m)).join(", ")}` : "";
+    lines.push(`* ${plural(totals.unpricedResponses, "response")} of models without a known price, counted in the tokens but not in the cost${models}.`);
+  }
+  if (totals.estimatedResponses > 0) {
+    lines.push(`${plural(totals.estimatedResponses, "response")} without reported usage: estimated by our tokenizer (a lower bound).`);
+  }
+  return lines.join("\n") + "\n";
+}
