@@ -3,6 +3,7 @@ import type { SpawnSyncOptions } from "node:child_process";
 import type { ParseArgsConfig } from "node:util";
 
 export const root: string;
+export function keepStdoutForData(): void;
 export function run(command: string, args: string[], options?: SpawnSyncOptions): void;
 export function npx(name: string, args: string[], options?: SpawnSyncOptions): void;
 export function ensureDependencies(): void;

@@ -7,8 +7,25 @@ import path from "node:path";
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
+let stdoutIsData = false;
+
+/**
+ * For a command whose standard output is its result (`npm run usage -- --json`): from now on the
+ * helpers' progress lines and the output of the tools they run (npm install, prisma generate) go
+ * to standard error.
+ */
+export function keepStdoutForData() {
+  stdoutIsData = true;
+}
+
+/** A progress line: on stdout, or on stderr after keepStdoutForData(). */
+function progress(line) {
+  if (stdoutIsData) console.error(line);
+  else console.log(line);
+}
+
 export function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", ...options, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...options.env } });
+  const result = spawnSync(command, args, { cwd: root, stdio: stdoutIsData ? ["inherit", 2, "inherit"] : "inherit", ...options, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...options.env } });
   if (result.status !== 0) {
     console.error(`\n[threadline] "${[command, ...args].join(" ")}" failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status ?? 1);
@@ -31,7 +48,7 @@ export function ensureDependencies() {
   const marker = path.join(root, "node_modules", ".package-lock.json");
   const lock = path.join(root, "package-lock.json");
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log("[threadline] installing dependencies...");
+  progress("[threadline] installing dependencies...");
   installDependencies();
 }
 
@@ -49,7 +66,7 @@ export function ensurePrismaClient() {
   ];
   for (const { generated, schema, url } of clients) {
     if (existsSync(generated) && statSync(generated).mtimeMs >= statSync(schema).mtimeMs) continue;
-    console.log(`[threadline] generating the Prisma client (${path.relative(root, schema)})...`);
+    progress(`[threadline] generating the Prisma client (${path.relative(root, schema)})...`);
     npx("prisma", ["generate"], { env: { DATABASE_URL: url } });
   }
 }
@@ -74,7 +91,7 @@ export function ensureBuild({ force = false } = {}) {
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const newest = Math.max(...BUILD_INPUTS.map((p) => newestMtime(path.join(root, p))));
   if (!force && built > 0 && built >= newest) return;
-  console.log("[threadline] building the app (next build)...");
+  progress("[threadline] building the app (next build)...");
   npx("next", ["build"]);
 }
 
@@ -125,9 +142,9 @@ export function ensureMigrated() {
   if (!isPostgres()) {
     const pending = pendingMigrations(databaseFile());
     if (pending.length === 0) return;
-    console.log(`[threadline] applying ${pending.length} database migration(s) to ${shownDatabase()}...`);
+    progress(`[threadline] applying ${pending.length} database migration(s) to ${shownDatabase()}...`);
   } else {
-    console.log(`[threadline] migrating ${shownDatabase()} (prisma migrate deploy)...`);
+    progress(`[threadline] migrating ${shownDatabase()} (prisma migrate deploy)...`);
   }
   const result = spawnSync(process.execPath, prismaArgs(["migrate", "deploy"]), { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" } });
   if (result.status !== 0) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyFigures, type UsageFigures, type UsageReport, type UsageRow } from "./usage-report";
-import { formatTokens, printable, usageTable } from "./usage-table";
+import { displayWidth, formatTokens, printable, usageTable } from "./usage-table";
 
 function figures(over: Partial<UsageFigures>): UsageFigures {
   return { ...emptyFigures(), ...over };
@@ -125,6 +125,29 @@ describe("usageTable", () => {
 
   it("says so when nothing was used", () => {
     expect(usageTable(report({ since: "2026-03-05", until: "2026-03-05", rows: [] }))).toBe("Usage by day, 2026-03-05 (Europe/Berlin)\n\nNo model responses with usage in this range.\n");
+  });
+});
+
+describe("wide characters", () => {
+  it("counts CJK and emoji as two columns, so a row of them stays aligned, and cuts by columns", () => {
+    const text = usageTable(
+      report({
+        groupBy: "thread",
+        rows: [
+          { key: "a", title: "請幫我更新 README", ...figures({ inputTokens: 5, responses: 1, threads: 1 }) },
+          { key: "b", title: "plain title", ...figures({ inputTokens: 7, responses: 1, threads: 1 }) },
+          { key: "c", title: "漢".repeat(40), ...figures({ inputTokens: 9, responses: 1, threads: 1 }) },
+        ],
+      }),
+    );
+    const rows = text.split("\n").filter((line) => / [abc]$/.test(line));
+    expect(rows).toHaveLength(3);
+    expect(new Set(rows.map(displayWidth)).size).toBe(1);
+    expect(rows[2]).toMatch(new RegExp(`^${"漢".repeat(23)}… `));
+  });
+
+  it("measures text in terminal columns", () => {
+    expect([displayWidth("abc"), displayWidth("漢字"), displayWidth("한국"), displayWidth("🚀 go"), displayWidth("ü")]).toEqual([3, 4, 4, 5, 1]);
   });
 });
 

@@ -43,11 +43,31 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
 }
 
-/** At most `width` characters; a project (a path) keeps its end, anything else its start. */
+/** East Asian wide and fullwidth characters and emoji: two columns of a terminal (the common ranges). */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f680}-\u{1f6ff}\u{1f900}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+
+/** The columns a character takes in a terminal. */
+const columnsOf = (char: string) => (WIDE.test(char) ? 2 : 1);
+
+/** The columns a text takes in a terminal. */
+export function displayWidth(text: string): number {
+  let total = 0;
+  for (const char of text) total += columnsOf(char);
+  return total;
+}
+
+/** At most `width` columns; a project (a path) keeps its end, anything else its start. */
 function cut(text: string, width: number, keepEnd: boolean): string {
-  const chars = [...text];
-  if (chars.length <= width) return text;
-  return keepEnd ? `…${chars.slice(chars.length - width + 1).join("")}` : `${chars.slice(0, width - 1).join("")}…`;
+  if (displayWidth(text) <= width) return text;
+  const chars = keepEnd ? [...text].reverse() : [...text];
+  const kept: string[] = [];
+  let used = 1; // the "…"
+  for (const char of chars) {
+    if (used + columnsOf(char) > width) break;
+    kept.push(char);
+    used += columnsOf(char);
+  }
+  return keepEnd ? `…${kept.reverse().join("")}` : `${kept.join("")}…`;
 }
 
 /** A row's cost: "unpriced" when none of its responses has a price, a "*" when some have none. */
@@ -71,7 +91,7 @@ function columns(report: UsageReport): Column[] {
   return all;
 }
 
-const width = (text: string) => [...text].length;
+const width = displayWidth;
 const padEnd = (text: string, to: number) => text + " ".repeat(Math.max(0, to - width(text)));
 const padStart = (text: string, to: number) => " ".repeat(Math.max(0, to - width(text))) + text;
 
