@@ -44,6 +44,15 @@ export const CONFIG = {
   smallImportFiles: 1_000,
   /** Sessions in the folder the sources section follows (times `scale`, at least 200). */
   followedFiles: 10_000,
+  /**
+   * The usage section's own database: a year of sessions (1,000,000 turns in 5,000 threads at
+   * BENCH_SCALE=1), and timed reports per measurement (after 3 untimed ones).
+   */
+  usageTurns: Math.round(1_000_000 * SCALE),
+  usageThreads: Math.max(20, Math.round(5_000 * SCALE)),
+  usageIterations: 40,
+  /** Appends to a session, each followed by a report. */
+  usageAppends: 20,
   scale: SCALE,
 } as const;
 
@@ -78,6 +87,8 @@ export const TARGETS = {
   importPeakRssMb: 400,
   /** An extractive compaction preview of the 2,000-turn thread. */
   compactionP50: 500,
+  /** GET /api/usage?groupBy=day over a year of data (1,000,000 turns). */
+  usageDayP50: 100,
 } as const;
 
 export const BENCH_DIR = path.join(root, ".tmp", "bench");

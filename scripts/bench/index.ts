@@ -18,10 +18,13 @@
 // of one character, CJK and emoji counted by every engine, then posted while the list is read),
 // tokenizers (no server: one fresh child process per tokenizer, on a few MB of mixed text),
 // import (the import CLI in a child process, on its own database), sources (a followed folder),
-// follow (a followed 20 MB session growing an exchange at a time) and live (a line appended to a
-// followed session until an open page shows it: a second server following a folder, and Chromium).
+// follow (a followed 20 MB session growing an exchange at a time), live (a line appended to a
+// followed session until an open page shows it: a second server following a folder, and Chromium)
+// and usage (GET /api/usage over a year of sessions, 1,000,000 turns x BENCH_SCALE, on a database
+// of its own: the backfill, the reports, an append then a report).
 //
-// Layout: config.ts (knobs, targets), generate.ts and fill.ts (the deterministic fill), store.ts
+// Layout: config.ts (knobs, targets), generate.ts and fill.ts (the deterministic fill; usage-fill.ts
+// the usage section's), store.ts
 // (what is asked of the database), server.ts (next start and HTTP), measure.ts, section.ts (what a
 // section is handed), sections/*.ts (one file per section), report.ts (the printed tables).
 // Adding a measurement: write a section (an async function taking the Bench context) in
@@ -49,6 +52,7 @@ import { sectionFollow } from "./sections/follow";
 import { sectionLive } from "./sections/live";
 import { SOURCES_CHILD, sectionSources, sourcesChild } from "./sections/sources";
 import { TOKENIZER_CHILD, sectionTokenizers, tokenizerChild } from "./sections/tokenizers";
+import { USAGE_CHILD, sectionUsage, usageChild } from "./sections/usage";
 import { killServer, startServer } from "./server";
 import { dropPostgresDatabase, freshPostgresDatabase, postgresStore, sqliteStore } from "./store";
 
@@ -73,6 +77,9 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "follow", run: sectionFollow },
   // A second server on the same database, following a folder, and a Chromium page on it.
   { name: "live", run: sectionLive },
+  // A database of its own (a year of sessions, 1,000,000 turns), a child process for the backfill
+  // and a second server on it (then on its PostgreSQL copy with BENCH_POSTGRES_URL).
+  { name: "usage", run: sectionUsage },
 ];
 
 
@@ -238,7 +245,8 @@ async function main(): Promise<void> {
   }
 }
 
-(process.argv.includes(TOKENIZER_CHILD) ? tokenizerChild : process.argv.includes(SOURCES_CHILD) ? sourcesChild : main)().catch((error: unknown) => {
+const child = process.argv.includes(TOKENIZER_CHILD) ? tokenizerChild : process.argv.includes(SOURCES_CHILD) ? sourcesChild : process.argv.includes(USAGE_CHILD) ? usageChild : null;
+(child ?? main)().catch((error: unknown) => {
   console.error("[bench] failed:", error instanceof Error ? (error.stack ?? error.message) : error);
   killServer("SIGKILL");
   process.exit(1);
