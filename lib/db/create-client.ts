@@ -16,7 +16,14 @@ export type DatabaseKind = "sqlite" | "postgres";
 /** How long a writer waits for another process's write to finish before it fails. */
 export const WRITE_WAIT_MS = 15_000;
 
-const kinds = new WeakMap<object, DatabaseKind>();
+/**
+ * Kept on globalThis, as lib/db/client.ts keeps the client: a production build bundles this module
+ * into instrumentation's chunk and again into each route's, and the app's one client, created by
+ * whichever copy ran first, must be known as PostgreSQL to every copy (else raw SQL goes out with
+ * SQLite's `?` placeholders and fails).
+ */
+const globalForKinds = globalThis as unknown as { threadlineDatabaseKinds?: WeakMap<object, DatabaseKind> };
+const kinds = (globalForKinds.threadlineDatabaseKinds ??= new WeakMap<object, DatabaseKind>());
 
 /** Which database a client (from createDatabase) talks to: raw SQL differs between them. */
 export function databaseKind(db: object): DatabaseKind {
