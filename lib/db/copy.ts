@@ -24,6 +24,8 @@ export const COPIED_TABLES = [
   { model: "sourceFile", table: "SourceFile", key: ["path"] },
   // Derived from the turns (lib/db/usage-aggregates.ts); copied so the copy need not sum them again.
   { model: "usageBucket", table: "UsageBucket", key: ["threadId", "quarter", "modelProvider", "modelName"] },
+  { model: "usageHour", table: "UsageHour", key: ["hour", "modelProvider", "modelName"] },
+  { model: "usageThreadSpan", table: "UsageThreadSpan", key: ["threadId", "halfDay", "modelName"] },
   { model: "usageThread", table: "UsageThread", key: ["threadId"] },
   // Sign-in: people before what refers to them.
   { model: "user", table: "User", key: ["id"] },

@@ -43,7 +43,7 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
   const query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => client.query<R>(sql, params.map(encodeParameter));
   // Turns or runs rewritten in place may leave the count and the last update as they were: the
   // thread's usage is summed again (lib/db/usage-aggregates.ts).
-  const forgetUsage = (threadId: string) => query(`DELETE FROM "UsageThread" WHERE "threadId" = $1`, [threadId]);
+  const forgetUsage = (threadId: string) => query(`UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" = $1`, [threadId]);
   return {
     async storedTurnIds(threadId, fromIndex = 0) {
       const thread = await query(`SELECT 1 FROM "Thread" WHERE "id" = $1`, [threadId]);

@@ -167,7 +167,7 @@ export async function redactInPlace(threadId: string, target: { turnId: string; 
       await tx.turnTokenCount.deleteMany({ where: { turnSeq: turn.seq } });
       await tx.thread.update({ where: { id: threadId }, data: { tokenEstimate: { increment: tokenEstimate - turn.tokenEstimate } } });
       // Estimated usage counts the turns before a response: the thread's usage is summed again.
-      await tx.usageThread.deleteMany({ where: { threadId } });
+      await tx.usageThread.updateMany({ where: { threadId }, data: { turnCount: -1 } });
       await tx.secretFinding.deleteMany({ where: { turnSeq: turn.seq, ...(target?.fingerprint ? { fingerprint: target.fingerprint } : {}) } });
       const unique = [...new Map(done.map((m) => [m.fingerprint, m])).values()];
       if (unique.length > 0) await tx.secretRedaction.createMany({ data: unique.map((m) => ({ threadId, turnId, kind: m.kind, fingerprint: m.fingerprint, redactedAt: new Date() })) });

@@ -48,7 +48,7 @@ export async function setTurnMetadata(threadId: string, index: number, metadata:
       include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
     }),
     // The metadata may carry usage: the thread's usage is summed again (lib/db/usage-aggregates.ts).
-    client.usageThread.deleteMany({ where: { threadId } }),
+    client.usageThread.updateMany({ where: { threadId }, data: { turnCount: -1 } }),
   ]);
   threadsWritten([threadId]);
   return withStoredCount(row);
@@ -69,7 +69,7 @@ export async function removeLastTurn(threadId: string, turnId: string, title: { 
     }
     await tx.turn.delete({ where: { id: turnId } });
     // Usage buckets add appended turns to what they hold: a removed one makes the thread summed again.
-    await tx.usageThread.deleteMany({ where: { threadId } });
+    await tx.usageThread.updateMany({ where: { threadId }, data: { turnCount: -1 } });
     await tx.thread.update({
       where: { id: threadId },
       data: { turnCount: { decrement: 1 }, tokenEstimate: { decrement: turn.tokenEstimate }, ...(title ? { title: title.restore } : {}) },

@@ -101,9 +101,12 @@ async function refreshOnce(): Promise<RefreshResult> {
   const price = pricerWith(custom);
   // Turns only appended since the buckets were made (every write that removes or rewrites turns
   // forgets the state): only the new ones are read and added. The others are summed whole.
-  const grown = stale.filter((t) => t.summedTurns !== null && t.summedTurns < t.turnCount);
-  const whole = stale.filter((t) => !(t.summedTurns !== null && t.summedTurns < t.turnCount));
+  const appendedOnly = (t: StaleThread) => t.summedTurns !== null && t.summedTurns >= 0 && t.summedTurns < t.turnCount;
+  const grown = stale.filter(appendedOnly);
+  const whole = stale.filter((t) => !appendedOnly(t));
   let turns = 0;
+  const purged = await purgedThreads(client, kind);
+  for (const chunk of chunked(purged, 200)) await dropPurged(client, kind, chunk);
   for (const batch of batches(grown.map((t) => ({ ...t, turnCount: t.turnCount - t.summedTurns! })))) {
     turns += await addAppended(client, kind, batch, price);
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -113,7 +116,7 @@ async function refreshOnce(): Promise<RefreshResult> {
     // Other requests run between batches of a long backfill.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return { threads: stale.length, turns };
+  return { threads: stale.length + purged.length, turns };
 }
 
 type StaleThread = { id: string; turnCount: number; summedTurns: number | null };
@@ -127,6 +130,72 @@ async function staleThreads(client: Database, kind: DatabaseKind): Promise<Stale
       WHERE u."threadId" IS NULL OR u."turnCount" <> t."turnCount" OR u."lastUpdatedAt" <> t."lastUpdatedAt"`,
   );
   return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount), summedTurns: row.summedTurns === null ? null : Number(row.summedTurns) }));
+}
+
+/** Threads that have buckets (a state row) but are gone: purged, expired and deleted. */
+async function purgedThreads(client: Database, kind: DatabaseKind): Promise<string[]> {
+  const rows = await run<{ threadId: string }[]>(client, kind, `SELECT u."threadId" AS "threadId" FROM "UsageThread" u LEFT JOIN "Thread" t ON t."id" = u."threadId" WHERE t."id" IS NULL`);
+  return rows.map((row) => row.threadId);
+}
+
+/** Takes purged threads' buckets out of the sums. */
+async function dropPurged(client: Database, kind: DatabaseKind, threadIds: string[]): Promise<void> {
+  await client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    const hours = await bucketHours(tx, kind, threadIds);
+    await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
+    await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
+    await rebuildDerived(tx, kind, threadIds, hours);
+  }, WRITE_TRANSACTION);
+}
+
+type Tx = Pick<Database, "$queryRawUnsafe">;
+
+/** The UTC hours some threads' buckets are in. */
+async function bucketHours(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<Set<number>> {
+  const rows = await run<{ hour: number | bigint }[]>(tx, kind, `SELECT DISTINCT "quarter" / 4 AS hour FROM "UsageBucket" WHERE "threadId" IN (${threadIds.map(() => "?").join(", ")})`, ...threadIds);
+  return new Set(rows.map((row) => Number(row.hour)));
+}
+
+/**
+ * Brings what is derived from the buckets in step with them, for threads whose buckets changed:
+ * their spans (UsageThreadSpan), and the thread-less hourly sums (UsageHour) of the hours their
+ * old and new buckets are in, summed again from the buckets of every thread in those hours.
+ */
+async function rebuildDerived(tx: Tx, kind: DatabaseKind, threadIds: string[], hours: Set<number>): Promise<void> {
+  const list = threadIds.map(() => "?").join(", ");
+  await run(tx, kind, `DELETE FROM "UsageThreadSpan" WHERE "threadId" IN (${list}) RETURNING "threadId"`, ...threadIds);
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "UsageThreadSpan" ("threadId", "halfDay", "modelName", "firstQuarter", "lastQuarter")
+     SELECT "threadId", "quarter" / 48, "modelName", MIN("quarter"), MAX("quarter") FROM "UsageBucket" WHERE "threadId" IN (${list}) GROUP BY 1, 2, 3 RETURNING "threadId"`,
+    ...threadIds,
+  );
+  for (const [first, last] of runsOf(hours)) {
+    await run(tx, kind, `DELETE FROM "UsageHour" WHERE "hour" >= ? AND "hour" <= ? RETURNING "hour"`, first, last);
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "UsageHour" ("hour", "modelProvider", "modelName", ${ADDED.map((c) => `"${c}"`).join(", ")})
+       SELECT "quarter" / 4, "modelProvider", "modelName", ${ADDED.map((c) => `SUM("${c}")`).join(", ")}
+         FROM "UsageBucket" WHERE "quarter" >= ? AND "quarter" < ? GROUP BY 1, 2, 3 RETURNING "hour"`,
+      first * 4,
+      (last + 1) * 4,
+    );
+  }
+}
+
+/** Sorted numbers as runs of consecutive ones, [first, last]. */
+function runsOf(numbers: Set<number>): [number, number][] {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const n of sorted) {
+    const last = runs.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else runs.push([n, n]);
+  }
+  return runs;
 }
 
 function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
@@ -171,8 +240,11 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
       ];
       for (const bucket of usageBuckets(responses)) buckets.push({ threadId: thread.id, ...bucket });
     }
+    const hours = await bucketHours(tx, kind, threadIds);
+    for (const bucket of buckets) hours.add(Math.floor(bucket.quarter / 4));
     await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
     for (const chunk of chunked(buckets, 500)) await tx.usageBucket.createMany({ data: chunk });
+    await rebuildDerived(tx, kind, threadIds, hours);
     await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
     for (const thread of threads) await recordState(tx, kind, thread.id, turnsByThread.get(thread.id)?.length ?? 0);
     return rows.length;
@@ -189,6 +261,8 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
   return client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
     let read = 0;
+    const hours = new Set<number>();
+    const changed: string[] = [];
     for (const { id, summedTurns } of threads) {
       const from = summedTurns!;
       const state = await tx.usageThread.findUnique({ where: { threadId: id }, select: { turnCount: true } });
@@ -203,7 +277,9 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
       if (responses.some((r) => r.usage.source === "estimated")) {
         responses = threadResponses(rows, price, copied, await contextTokensBefore(tx, id, from, DEFAULT_TOKENIZER_ID, kind));
       }
+      changed.push(id);
       for (const bucket of usageBuckets(responses)) {
+        hours.add(Math.floor(bucket.quarter / 4));
         const values = [id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((column) => bucket[column])];
         await run(
           tx,
@@ -218,6 +294,7 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
       await tx.usageThread.deleteMany({ where: { threadId: id } });
       await recordState(tx, kind, id, from + rows.length);
     }
+    if (changed.length > 0) await rebuildDerived(tx, kind, changed, hours);
     return read;
   }, WRITE_TRANSACTION);
 }
@@ -227,11 +304,20 @@ const ADDED = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputToke
 /**
  * Records the state a thread's buckets were made from: its own row's turn count and last update
  * (the stored values themselves, not a Date Prisma might write in another form, so staleThreads
- * compares exactly), only where its turn count is the number of turns summed. On PostgreSQL an
- * append may commit between the reads: such a thread stays stale and is summed again.
+ * compares exactly). Where its turn count is not the number of turns summed (on PostgreSQL an
+ * append may commit between the reads), or the thread is gone, the count is -1: summed again, or
+ * dropped, next time. A state row is always left, so a purged thread's buckets are found.
  */
-async function recordState(tx: Pick<Database, "$queryRawUnsafe">, kind: DatabaseKind, threadId: string, summedTurns: number): Promise<void> {
-  await run(tx, kind, `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" = ? AND "turnCount" = ? RETURNING "threadId"`, threadId, summedTurns);
+async function recordState(tx: Tx, kind: DatabaseKind, threadId: string, summedTurns: number): Promise<void> {
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt")
+     SELECT "id", CASE WHEN "turnCount" = ? THEN "turnCount" ELSE -1 END, "lastUpdatedAt" FROM "Thread" WHERE "id" = ? RETURNING "threadId"`,
+    summedTurns,
+    threadId,
+  );
+  await run(tx, kind, `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") VALUES (?, -1, ?) ON CONFLICT DO NOTHING RETURNING "threadId"`, threadId, new Date(0));
 }
 
 /**
@@ -282,12 +368,12 @@ async function forgetRepriced(client: Database, kind: DatabaseKind, custom: Mode
   await client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
     if (!previous || previous.revision !== BUCKETS_REVISION) {
-      await tx.usageThread.deleteMany({});
+      await tx.usageThread.updateMany({ data: { turnCount: -1 } });
     } else {
       const models = await tx.usageBucket.findMany({ distinct: ["modelName"], select: { modelName: true } });
       const changed = models.map((m) => m.modelName).filter((name) => JSON.stringify(catalogPricing(name, previous.custom)) !== JSON.stringify(catalogPricing(name, custom)));
       for (const chunk of chunked(changed, 200)) {
-        await run(tx, kind, `DELETE FROM "UsageThread" WHERE "threadId" IN (SELECT DISTINCT "threadId" FROM "UsageBucket" WHERE "modelName" IN (${chunk.map(() => "?").join(", ")})) RETURNING "threadId"`, ...chunk);
+        await run(tx, kind, `UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" IN (SELECT DISTINCT "threadId" FROM "UsageBucket" WHERE "modelName" IN (${chunk.map(() => "?").join(", ")})) RETURNING "threadId"`, ...chunk);
       }
     }
     await tx.appSetting.upsert({ where: { key: PRICING_SETTING }, create: { key: PRICING_SETTING, value: wanted }, update: { value: wanted } });

@@ -1,8 +1,8 @@
 import "server-only";
-import { dayKey, dayNumber, monthKey, offsetSpans, QUARTERS_PER_DAY, rangeQuarters, weekKey } from "@/lib/domain/usage-period";
-import { addFigures, emptyFigures, sortRows, type UsageFigures, type UsageGroup, type UsageQuery, type UsageReport, type UsageRow } from "@/lib/domain/usage-report";
+import { dayKey, dayNumber, monthKey, offsetSpans, QUARTERS_PER_DAY, rangeQuarters, weekKey, type OffsetSpan } from "@/lib/domain/usage-period";
+import { addFigures, emptyFigures, sortRows, TIME_GROUPS, type UsageFigures, type UsageGroup, type UsageQuery, type UsageReport, type UsageRow } from "@/lib/domain/usage-report";
 import { db } from "./client";
-import { databaseKind } from "./create-client";
+import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import { run } from "./dialect";
 import { refreshUsageBuckets } from "./usage-aggregates";
 
@@ -11,41 +11,25 @@ import { refreshUsageBuckets } from "./usage-aggregates";
  * (lib/db/usage-aggregates.ts), brought up to date first, never from the turns. A range of local
  * days is a range of quarter-hours; a bucket's local day is its quarter plus the zone's offset
  * then (a handful of spans a year, lib/domain/usage-period.ts), in whole days. So the database
- * groups a few thousand rows per year of use, whatever the zone.
+ * groups a bucket per thread, quarter-hour and model it used. Days, weeks and months of all threads
+ * in a zone of whole-hour offsets (most of them) read hourly sums without the thread instead.
  */
-export async function usageReport(query: UsageQuery): Promise<UsageReport> {
+export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }: { fromBucketsOnly?: boolean } = {}): Promise<UsageReport> {
   await refreshUsageBuckets();
   const client = await db();
   const kind = databaseKind(client);
   const { startQuarter, endQuarter } = rangeQuarters(query);
-  const localDay = localDayExpression(query.timeZone, startQuarter, endQuarter);
-  const group = groupExpression(query.groupBy, localDay, query);
-  const joinThread = query.groupBy === "project" || query.groupBy === "source" || query.source !== undefined || query.project !== undefined;
-
-  const where = [`b."quarter" >= ?`, `b."quarter" < ?`];
-  const params: unknown[] = [startQuarter, endQuarter];
-  if (query.model !== undefined) {
-    where.push(`b."modelName" = ?`);
-    params.push(query.model);
-  }
-  if (query.source !== undefined) {
-    where.push(`t."source" = ?`);
-    params.push(query.source);
-  }
-  if (query.project !== undefined) {
-    where.push(`t."project" = ?`);
-    params.push(query.project);
-  }
-  const from = `FROM "UsageBucket" b${joinThread ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""} WHERE ${where.join(" AND ")}`;
-  const grouped = (keys: string[], figures: string) => `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
-
-  // One pass over the buckets, by key and model: the rows, their breakdown, the totals and the
-  // unpriced models are all summed from it. Distinct threads cannot be summed: they are counted
-  // apart, per key and in all (on the (quarter, threadId) index alone when nothing is joined).
+  const spans = offsetSpans(query.timeZone, startQuarter, endQuarter);
+  // Days, weeks and months in a zone whose offsets are whole hours, for all threads: from the
+  // hourly sums and the threads' spans. Anything else from the buckets themselves.
+  // (fromBucketsOnly: for the tests that hold the two ways to each other.)
+  const fromHours = !fromBucketsOnly && TIME_GROUPS.includes(query.groupBy) && query.source === undefined && query.project === undefined && spans.every((span) => span.offsetQuarters % 4 === 0);
+  const withThreadsPerModel = query.breakdown === "model" && query.groupBy !== "model";
+  const { keyed, threadsPerKey, threadsPerKeyAndModel, totalThreads } = fromHours
+    ? await readHours(client, kind, query, spans, startQuarter, endQuarter, withThreadsPerModel)
+    : await readBuckets(client, kind, query, spans, startQuarter, endQuarter, withThreadsPerModel);
+  const group = groupExpression(query.groupBy, "", query);
   const byModel = query.groupBy !== "model";
-  const keyed = await run<FigureRow[]>(client, kind, grouped(byModel ? [group.sql, `b."modelName"`] : [group.sql], query.breakdown === "model" && byModel ? `${SUMS}, ${THREADS}` : SUMS), ...params);
-  const threadsPerKey = new Map((await run<FigureRow[]>(client, kind, grouped([group.sql], THREADS), ...params)).map((row) => [group.key(row.k0), Number(row.threads)]));
-  const [all] = await run<FigureRow[]>(client, kind, grouped([], THREADS), ...params);
 
   const rowsByKey = new Map<string, UsageRow>();
   const breakdowns = new Map<string, (UsageFigures & { key: string })[]>();
@@ -55,6 +39,7 @@ export async function usageReport(query: UsageQuery): Promise<UsageReport> {
     const key = group.key(row.k0);
     const model = byModel ? String(row.k1 ?? "") : key;
     const figures = figuresOf(row);
+    if (withThreadsPerModel) figures.threads = threadsPerKeyAndModel.get(JSON.stringify([key, model])) ?? 0;
     let entry = rowsByKey.get(key);
     if (!entry) rowsByKey.set(key, (entry = { key, ...emptyFigures(), threads: threadsPerKey.get(key) ?? 0 }));
     addFigures(entry, figures);
@@ -67,7 +52,7 @@ export async function usageReport(query: UsageQuery): Promise<UsageReport> {
       breakdowns.set(key, list);
     }
   }
-  totals.threads = all ? Number(all.threads) : 0;
+  totals.threads = totalThreads;
   let rows = sortRows([...rowsByKey.values()], query.groupBy);
   if (query.limit !== undefined) rows = rows.slice(0, query.limit);
   if (query.breakdown === "model") rows = rows.map((row) => ({ ...row, breakdown: sortRows(breakdowns.get(row.key) ?? [], "model") }));
@@ -90,6 +75,75 @@ export async function usageReport(query: UsageQuery): Promise<UsageReport> {
     filters,
     rows,
     totals: { ...totals, unpricedModels: [...unpricedModels].sort() },
+  };
+}
+
+type Read = { keyed: FigureRow[]; threadsPerKey: Map<string, number>; threadsPerKeyAndModel: Map<string, number>; totalThreads: number };
+
+/**
+ * The figures by key and model from the buckets (one pass), with distinct threads counted apart,
+ * per key and in all (on the (quarter, threadId) index alone when nothing is joined).
+ */
+async function readBuckets(client: Database, kind: DatabaseKind, query: UsageQuery, spans: OffsetSpan[], startQuarter: number, endQuarter: number, threadsPerModel: boolean): Promise<Read> {
+  const group = groupExpression(query.groupBy, localDayExpression(spans, `b."quarter"`), query);
+  const joinThread = query.groupBy === "project" || query.groupBy === "source" || query.source !== undefined || query.project !== undefined;
+  const where = [`b."quarter" >= ?`, `b."quarter" < ?`];
+  const params: unknown[] = [startQuarter, endQuarter];
+  if (query.model !== undefined) {
+    where.push(`b."modelName" = ?`);
+    params.push(query.model);
+  }
+  if (query.source !== undefined) {
+    where.push(`t."source" = ?`);
+    params.push(query.source);
+  }
+  if (query.project !== undefined) {
+    where.push(`t."project" = ?`);
+    params.push(query.project);
+  }
+  const from = `FROM "UsageBucket" b${joinThread ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""} WHERE ${where.join(" AND ")}`;
+  const grouped = (keys: string[], figures: string) => `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
+  const byModel = query.groupBy !== "model";
+  const keyed = await run<FigureRow[]>(client, kind, grouped(byModel ? [group.sql, `b."modelName"`] : [group.sql], threadsPerModel ? `${SUMS}, ${THREADS}` : SUMS), ...params);
+  const threadsPerKey = new Map((await run<FigureRow[]>(client, kind, grouped([group.sql], THREADS), ...params)).map((row) => [group.key(row.k0), Number(row.threads)]));
+  const threadsPerKeyAndModel = new Map(threadsPerModel ? keyed.map((row) => [JSON.stringify([group.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)]) : []);
+  const [all] = await run<FigureRow[]>(client, kind, grouped([], THREADS), ...params);
+  return { keyed, threadsPerKey, threadsPerKeyAndModel, totalThreads: all ? Number(all.threads) : 0 };
+}
+
+/**
+ * Days, weeks or months in a zone of whole-hour offsets, from the thread-less hourly sums (a few
+ * thousand rows a year) and the threads' half-day spans: a thread was active on the local days of
+ * its spans' first and last quarters, and on no other (lib/db/usage-aggregates.ts UsageThreadSpan).
+ */
+async function readHours(client: Database, kind: DatabaseKind, query: UsageQuery, spans: OffsetSpan[], startQuarter: number, endQuarter: number, threadsPerModel: boolean): Promise<Read> {
+  const model = query.model !== undefined ? ` AND b."modelName" = ?` : "";
+  const modelParams = query.model !== undefined ? [query.model] : [];
+  const hours = groupExpression(query.groupBy, localDayExpression(spans, `(b."hour" * 4)`), query);
+  const keyed = await run<FigureRow[]>(
+    client,
+    kind,
+    `SELECT ${hours.sql} AS k0, b."modelName" AS k1, ${SUMS} FROM "UsageHour" b WHERE b."hour" >= ? AND b."hour" < ?${model} GROUP BY 1, 2`,
+    startQuarter / 4,
+    endQuarter / 4,
+    ...modelParams,
+  );
+  const side = (column: "firstQuarter" | "lastQuarter") => {
+    const key = groupExpression(query.groupBy, localDayExpression(spans, `b."${column}"`), query).sql;
+    return `SELECT ${key} AS k0, b."modelName" AS k1, b."threadId" AS "threadId" FROM "UsageThreadSpan" b WHERE b."${column}" >= ? AND b."${column}" < ?${model}`;
+  };
+  const active = `${side("firstQuarter")} UNION ALL ${side("lastQuarter")}`;
+  const activeParams = [startQuarter, endQuarter, ...modelParams, startQuarter, endQuarter, ...modelParams];
+  const perKey = await run<{ k0: unknown; threads: Numeric }[]>(client, kind, `SELECT k0, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0`, ...activeParams);
+  const perKeyAndModel = threadsPerModel
+    ? await run<{ k0: unknown; k1: unknown; threads: Numeric }[]>(client, kind, `SELECT k0, k1, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0, k1`, ...activeParams)
+    : [];
+  const [all] = await run<{ threads: Numeric }[]>(client, kind, `SELECT COUNT(DISTINCT "threadId") AS threads FROM (${active}) x`, ...activeParams);
+  return {
+    keyed,
+    threadsPerKey: new Map(perKey.map((row) => [hours.key(row.k0), Number(row.threads)])),
+    threadsPerKeyAndModel: new Map(perKeyAndModel.map((row) => [JSON.stringify([hours.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)])),
+    totalThreads: all ? Number(all.threads) : 0,
   };
 }
 
@@ -119,17 +173,16 @@ function figuresOf(row: FigureRow): UsageFigures {
  * SQL for a bucket's local day number: its quarter plus the zone's offset in the span it falls in,
  * in whole days. Every number in it is computed here, none comes from the request.
  */
-function localDayExpression(timeZone: string, startQuarter: number, endQuarter: number): string {
-  const spans = offsetSpans(timeZone, startQuarter, endQuarter);
+function localDayExpression(spans: OffsetSpan[], quarter: string): string {
   for (const span of spans) if (!Number.isInteger(span.fromQuarter) || !Number.isInteger(span.offsetQuarters)) throw new Error("offsetSpans: not whole quarter-hours");
   const offset =
     spans.length === 1
       ? String(spans[0]!.offsetQuarters)
       : `CASE ${spans
           .slice(1)
-          .map((span, i) => `WHEN b."quarter" < ${span.fromQuarter} THEN ${spans[i]!.offsetQuarters}`)
+          .map((span, i) => `WHEN ${quarter} < ${span.fromQuarter} THEN ${spans[i]!.offsetQuarters}`)
           .join(" ")} ELSE ${spans.at(-1)!.offsetQuarters} END`;
-  return `((b."quarter" + ${offset}) / ${QUARTERS_PER_DAY})`;
+  return `((${quarter} + ${offset}) / ${QUARTERS_PER_DAY})`;
 }
 
 type GroupSql = { sql: string; key: (value: unknown) => string };

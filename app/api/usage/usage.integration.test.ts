@@ -13,6 +13,8 @@ import { POST as forkRoute } from "@/app/api/threads/[id]/forks/route";
 import { GET as usageRoute } from "@/app/api/usage/route";
 import { addCustomModel, deleteCustomModel } from "@/lib/db/custom-models";
 import { refreshUsageBuckets } from "@/lib/db/usage-aggregates";
+import { usageReport } from "@/lib/db/usage-report";
+import { parseOrThrow } from "@/lib/domain/parse";
 import type { Thread } from "@/lib/domain/types";
 import type { UsageReport } from "@/lib/domain/usage-report";
 import { importFile } from "@/lib/imports/import-file";
@@ -20,6 +22,7 @@ import { importedThreadId } from "@/lib/importers/stable-id";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { api, expectError, fetchThread, newThread, newTurn } from "@/lib/testing/integration";
 import { fixtureFiles, independentClaudeCost, REAL_FIXTURE_ROOTS } from "@/lib/testing/real-fixtures";
+import { usageQuerySchema } from "@/lib/validation/usage";
 
 const ALL_TIME = { since: "2020-01-01", until: "2029-12-31", tz: "UTC" };
 
@@ -209,6 +212,30 @@ describe("GET /api/usage over time", () => {
     expect((await api.deleteThread(thread.id)).status).toBe(204);
     expect(await rowOf(thread.id)).toBeUndefined();
     expect(await refreshUsageBuckets()).toEqual({ threads: 0, turns: 0 });
+  });
+
+  it("reads days, weeks and months from the hourly sums and the threads' spans as the buckets give them, in every zone of whole-hour offsets", async () => {
+    for (const { file, name } of fixtureFiles) await importFile(name, readFileSync(file, "utf8"));
+    const thread = await newThread({ toolName: "chat" });
+    await newTurn(thread.id, { role: "assistant", content: "now", modelProvider: "openai", modelName: "gpt-5", modelMetadata: { usage: { input_tokens: 10, output_tokens: 5 } } });
+    const ranges = [ALL_TIME, { since: "2026-02-10", until: "2026-02-12" }, { since: "2025-12-30", until: "2026-03-29" }];
+    let compared = 0;
+    for (const range of ranges) {
+      for (const tz of ["UTC", "Europe/Berlin", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+        for (const groupBy of ["day", "week", "month"] as const) {
+          for (const filter of [{}, { model: "gpt-5" }, { model: "claude-opus-4-6" }]) {
+            const query = parseOrThrow(usageQuerySchema(), { ...range, tz, groupBy, breakdown: "model", ...filter });
+            const fast = await usageReport(query);
+            const exact = await usageReport(query, { fromBucketsOnly: true });
+            const withoutCost = (report: UsageReport) => JSON.parse(JSON.stringify(report, (key, value) => (key === "costUsd" ? 0 : value)));
+            expect(withoutCost(fast), JSON.stringify(query)).toEqual(withoutCost(exact));
+            fast.rows.forEach((row, i) => expect(row.costUsd).toBeCloseTo(exact.rows[i]!.costUsd, 9));
+            compared += fast.rows.length;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
   });
 
   it("refuses a bad parameter with 400 naming it", async () => {

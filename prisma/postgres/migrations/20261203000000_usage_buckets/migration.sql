@@ -18,6 +18,35 @@ CREATE TABLE "UsageBucket" (
 );
 
 -- CreateTable
+CREATE TABLE "UsageHour" (
+    "hour" INTEGER NOT NULL,
+    "modelProvider" TEXT NOT NULL,
+    "modelName" TEXT NOT NULL,
+    "inputTokens" INTEGER NOT NULL,
+    "cacheReadTokens" INTEGER NOT NULL,
+    "cacheWriteTokens" INTEGER NOT NULL,
+    "outputTokens" INTEGER NOT NULL,
+    "reasoningTokens" INTEGER NOT NULL,
+    "costUsd" DOUBLE PRECISION NOT NULL,
+    "responses" INTEGER NOT NULL,
+    "unpricedResponses" INTEGER NOT NULL,
+    "estimatedResponses" INTEGER NOT NULL,
+
+    CONSTRAINT "UsageHour_pkey" PRIMARY KEY ("hour","modelProvider","modelName")
+);
+
+-- CreateTable
+CREATE TABLE "UsageThreadSpan" (
+    "threadId" TEXT NOT NULL,
+    "halfDay" INTEGER NOT NULL,
+    "modelName" TEXT NOT NULL,
+    "firstQuarter" INTEGER NOT NULL,
+    "lastQuarter" INTEGER NOT NULL,
+
+    CONSTRAINT "UsageThreadSpan_pkey" PRIMARY KEY ("threadId","halfDay","modelName")
+);
+
+-- CreateTable
 CREATE TABLE "UsageThread" (
     "threadId" TEXT NOT NULL,
     "turnCount" INTEGER NOT NULL,
@@ -29,9 +58,9 @@ CREATE TABLE "UsageThread" (
 -- CreateIndex
 CREATE INDEX "UsageBucket_quarter_threadId_idx" ON "UsageBucket"("quarter", "threadId");
 
--- AddForeignKey
-ALTER TABLE "UsageBucket" ADD CONSTRAINT "UsageBucket_threadId_fkey" FOREIGN KEY ("threadId") REFERENCES "Thread"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+-- CreateIndex
+CREATE INDEX "UsageThreadSpan_firstQuarter_idx" ON "UsageThreadSpan"("firstQuarter");
 
--- AddForeignKey
-ALTER TABLE "UsageThread" ADD CONSTRAINT "UsageThread_threadId_fkey" FOREIGN KEY ("threadId") REFERENCES "Thread"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+-- CreateIndex
+CREATE INDEX "UsageThreadSpan_lastQuarter_idx" ON "UsageThreadSpan"("lastQuarter");
 
