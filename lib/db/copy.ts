@@ -25,6 +25,7 @@ export const COPIED_TABLES = [
   // Derived from the turns (lib/db/usage-aggregates.ts); copied so the copy need not sum them again.
   { model: "usageBucket", table: "UsageBucket", key: ["threadId", "quarter", "modelProvider", "modelName"] },
   { model: "usageHour", table: "UsageHour", key: ["hour", "modelProvider", "modelName"] },
+  { model: "usageDay", table: "UsageDay", key: ["day", "modelProvider", "modelName"] },
   { model: "usageThreadSpan", table: "UsageThreadSpan", key: ["threadId", "halfDay", "modelName"] },
   { model: "usageThread", table: "UsageThread", key: ["threadId"] },
   // Sign-in: people before what refers to them.

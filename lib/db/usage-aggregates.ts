@@ -159,8 +159,8 @@ async function bucketHours(tx: Tx, kind: DatabaseKind, threadIds: string[]): Pro
 
 /**
  * Brings what is derived from the buckets in step with them, for threads whose buckets changed:
- * their spans (UsageThreadSpan), and the thread-less hourly sums (UsageHour) of the hours their
- * old and new buckets are in, summed again from the buckets of every thread in those hours.
+ * their spans (UsageThreadSpan), and the thread-less hourly and daily sums (UsageHour, UsageDay)
+ * of the hours their old and new buckets are in, summed again from every thread's buckets there.
  */
 async function rebuildDerived(tx: Tx, kind: DatabaseKind, threadIds: string[], hours: Set<number>): Promise<void> {
   const list = threadIds.map(() => "?").join(", ");
@@ -172,16 +172,28 @@ async function rebuildDerived(tx: Tx, kind: DatabaseKind, threadIds: string[], h
      SELECT "threadId", "quarter" / 48, "modelName", MIN("quarter"), MAX("quarter") FROM "UsageBucket" WHERE "threadId" IN (${list}) GROUP BY 1, 2, 3 RETURNING "threadId"`,
     ...threadIds,
   );
+  const sums = ADDED.map((c) => `SUM("${c}")`).join(", ");
+  const columns = ADDED.map((c) => `"${c}"`).join(", ");
   for (const [first, last] of runsOf(hours)) {
     await run(tx, kind, `DELETE FROM "UsageHour" WHERE "hour" >= ? AND "hour" <= ? RETURNING "hour"`, first, last);
     await run(
       tx,
       kind,
-      `INSERT INTO "UsageHour" ("hour", "modelProvider", "modelName", ${ADDED.map((c) => `"${c}"`).join(", ")})
-       SELECT "quarter" / 4, "modelProvider", "modelName", ${ADDED.map((c) => `SUM("${c}")`).join(", ")}
-         FROM "UsageBucket" WHERE "quarter" >= ? AND "quarter" < ? GROUP BY 1, 2, 3 RETURNING "hour"`,
+      `INSERT INTO "UsageHour" ("hour", "modelProvider", "modelName", ${columns})
+       SELECT "quarter" / 4, "modelProvider", "modelName", ${sums} FROM "UsageBucket" WHERE "quarter" >= ? AND "quarter" < ? GROUP BY 1, 2, 3 RETURNING "hour"`,
       first * 4,
       (last + 1) * 4,
+    );
+  }
+  for (const [first, last] of runsOf(new Set([...hours].map((hour) => Math.floor(hour / 24))))) {
+    await run(tx, kind, `DELETE FROM "UsageDay" WHERE "day" >= ? AND "day" <= ? RETURNING "day"`, first, last);
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "UsageDay" ("day", "modelProvider", "modelName", ${columns})
+       SELECT "hour" / 24, "modelProvider", "modelName", ${sums} FROM "UsageHour" WHERE "hour" >= ? AND "hour" < ? GROUP BY 1, 2, 3 RETURNING "day"`,
+      first * 24,
+      (last + 1) * 24,
     );
   }
 }

@@ -28,17 +28,12 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
   const { keyed, threadsPerKey, threadsPerKeyAndModel, totalThreads } = fromHours
     ? await readHours(client, kind, query, spans, startQuarter, endQuarter, withThreadsPerModel)
     : await readBuckets(client, kind, query, spans, startQuarter, endQuarter, withThreadsPerModel);
-  const group = groupExpression(query.groupBy, "", query);
-  const byModel = query.groupBy !== "model";
 
   const rowsByKey = new Map<string, UsageRow>();
   const breakdowns = new Map<string, (UsageFigures & { key: string })[]>();
   const totals = emptyFigures();
   const unpricedModels = new Set<string>();
-  for (const row of keyed) {
-    const key = group.key(row.k0);
-    const model = byModel ? String(row.k1 ?? "") : key;
-    const figures = figuresOf(row);
+  for (const { key, model, figures } of keyed) {
     if (withThreadsPerModel) figures.threads = threadsPerKeyAndModel.get(JSON.stringify([key, model])) ?? 0;
     let entry = rowsByKey.get(key);
     if (!entry) rowsByKey.set(key, (entry = { key, ...emptyFigures(), threads: threadsPerKey.get(key) ?? 0 }));
@@ -46,7 +41,7 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
     addFigures(totals, figures);
     if (figures.unpricedResponses > 0) unpricedModels.add(model || "(no model)");
     if (query.breakdown === "model") {
-      if (!byModel) figures.threads = entry.threads;
+      if (query.groupBy === "model") figures.threads = entry.threads;
       const list = breakdowns.get(key) ?? [];
       list.push({ key: model, ...figures });
       breakdowns.set(key, list);
@@ -78,7 +73,9 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
   };
 }
 
-type Read = { keyed: FigureRow[]; threadsPerKey: Map<string, number>; threadsPerKeyAndModel: Map<string, number>; totalThreads: number };
+/** Figures by key and model (for groupBy=model, the model is the key). */
+type Keyed = { key: string; model: string; figures: UsageFigures };
+type Read = { keyed: Keyed[]; threadsPerKey: Map<string, number>; threadsPerKeyAndModel: Map<string, number>; totalThreads: number };
 
 /**
  * The figures by key and model from the buckets (one pass), with distinct threads counted apart,
@@ -104,9 +101,10 @@ async function readBuckets(client: Database, kind: DatabaseKind, query: UsageQue
   const from = `FROM "UsageBucket" b${joinThread ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""} WHERE ${where.join(" AND ")}`;
   const grouped = (keys: string[], figures: string) => `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
   const byModel = query.groupBy !== "model";
-  const keyed = await run<FigureRow[]>(client, kind, grouped(byModel ? [group.sql, `b."modelName"`] : [group.sql], threadsPerModel ? `${SUMS}, ${THREADS}` : SUMS), ...params);
+  const rows = await run<FigureRow[]>(client, kind, grouped(byModel ? [group.sql, `b."modelName"`] : [group.sql], threadsPerModel ? `${SUMS}, ${THREADS}` : SUMS), ...params);
+  const keyed = rows.map((row) => ({ key: group.key(row.k0), model: byModel ? String(row.k1 ?? "") : group.key(row.k0), figures: figuresOf(row) }));
   const threadsPerKey = new Map((await run<FigureRow[]>(client, kind, grouped([group.sql], THREADS), ...params)).map((row) => [group.key(row.k0), Number(row.threads)]));
-  const threadsPerKeyAndModel = new Map(threadsPerModel ? keyed.map((row) => [JSON.stringify([group.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)]) : []);
+  const threadsPerKeyAndModel = new Map(threadsPerModel ? keyed.map((row) => [JSON.stringify([row.key, row.model]), row.figures.threads]) : []);
   const [all] = await run<FigureRow[]>(client, kind, grouped([], THREADS), ...params);
   return { keyed, threadsPerKey, threadsPerKeyAndModel, totalThreads: all ? Number(all.threads) : 0 };
 }
@@ -119,32 +117,82 @@ async function readBuckets(client: Database, kind: DatabaseKind, query: UsageQue
 async function readHours(client: Database, kind: DatabaseKind, query: UsageQuery, spans: OffsetSpan[], startQuarter: number, endQuarter: number, threadsPerModel: boolean): Promise<Read> {
   const model = query.model !== undefined ? ` AND b."modelName" = ?` : "";
   const modelParams = query.model !== undefined ? [query.model] : [];
-  const hours = groupExpression(query.groupBy, localDayExpression(spans, `(b."hour" * 4)`), query);
-  const keyed = await run<FigureRow[]>(
+  // Each UTC day's sums, then the hours that fall on another local day moved there: in a zone
+  // some hours off UTC, that many hours a day (the offset is whole hours, so hours never split).
+  const firstDay = Math.floor(startQuarter / QUARTERS_PER_DAY) - 1;
+  const lastDay = Math.floor((endQuarter - 1) / QUARTERS_PER_DAY) + 1;
+  const byDay = await run<FigureRow[]>(client, kind, `SELECT b."day" AS k0, b."modelName" AS k1, ${SUMS} FROM "UsageDay" b WHERE b."day" >= ? AND b."day" <= ?${model} GROUP BY 1, 2`, firstDay, lastDay, ...modelParams);
+  const localDay = localDayExpression(spans, `(b."hour" * 4)`);
+  const moved = await run<(FigureRow & { k2: unknown })[]>(
     client,
     kind,
-    `SELECT ${hours.sql} AS k0, b."modelName" AS k1, ${SUMS} FROM "UsageHour" b WHERE b."hour" >= ? AND b."hour" < ?${model} GROUP BY 1, 2`,
-    startQuarter / 4,
-    endQuarter / 4,
+    `SELECT b."hour" / 24 AS k0, ${localDay} AS k2, b."modelName" AS k1, ${SUMS} FROM "UsageHour" b
+      WHERE b."hour" >= ? AND b."hour" < ?${model} AND ${localDay} <> b."hour" / 24 GROUP BY 1, 2, 3`,
+    firstDay * 24,
+    (lastDay + 1) * 24,
     ...modelParams,
   );
-  const side = (column: "firstQuarter" | "lastQuarter") => {
-    const key = groupExpression(query.groupBy, localDayExpression(spans, `b."${column}"`), query).sql;
-    return `SELECT ${key} AS k0, b."modelName" AS k1, b."threadId" AS "threadId" FROM "UsageThreadSpan" b WHERE b."${column}" >= ? AND b."${column}" < ?${model}`;
+  const perDay = new Map<string, { day: number; model: string; figures: UsageFigures }>();
+  const add = (day: number, model: string, figures: UsageFigures, sign: 1 | -1) => {
+    const id = `${day}|${model}`;
+    let entry = perDay.get(id);
+    if (!entry) perDay.set(id, (entry = { day, model, figures: emptyFigures() }));
+    for (const field of SUMMED_FIELDS) entry.figures[field] += sign * figures[field];
   };
-  const active = `${side("firstQuarter")} UNION ALL ${side("lastQuarter")}`;
-  const activeParams = [startQuarter, endQuarter, ...modelParams, startQuarter, endQuarter, ...modelParams];
+  for (const row of byDay) add(Number(row.k0), String(row.k1 ?? ""), figuresOf(row), 1);
+  for (const row of moved) {
+    add(Number(row.k0), String(row.k1 ?? ""), figuresOf(row), -1);
+    add(Number(row.k2), String(row.k1 ?? ""), figuresOf(row), 1);
+  }
+  const period = periodOf(query);
+  const since = dayNumber(query.since);
+  const until = dayNumber(query.until);
+  const byPeriod = new Map<string, Keyed>();
+  for (const { day, model: name, figures } of perDay.values()) {
+    // A day all of whose hours moved away is left with nothing (and a cost of rounding dust).
+    if (day < since || day > until || figures.responses === 0) continue;
+    const key = period(day);
+    const id = `${key}|${name}`;
+    const entry = byPeriod.get(id);
+    if (entry) addFigures(entry.figures, figures);
+    else byPeriod.set(id, { key, model: name, figures: { ...figures } });
+  }
+  const keyed = [...byPeriod.values()];
+  const hours = groupExpression(query.groupBy, localDay, query);
+  // A span counts on the key of its first quarter and, where that differs or lies before the
+  // range, on the key of its last: most spans start and end on one day, and are read once.
+  const keyOf = (column: "firstQuarter" | "lastQuarter") => groupExpression(query.groupBy, localDayExpression(spans, `b."${column}"`), query).sql;
+  const select = (column: "firstQuarter" | "lastQuarter") => `SELECT ${keyOf(column)} AS k0, b."modelName" AS k1, b."threadId" AS "threadId" FROM "UsageThreadSpan" b`;
+  const active = `${select("firstQuarter")} WHERE b."firstQuarter" >= ? AND b."firstQuarter" < ?${model}
+     UNION ALL ${select("lastQuarter")} WHERE b."lastQuarter" >= ? AND b."lastQuarter" < ?${model} AND (b."firstQuarter" < ? OR ${keyOf("lastQuarter")} <> ${keyOf("firstQuarter")})`;
+  const activeParams = [startQuarter, endQuarter, ...modelParams, startQuarter, endQuarter, ...modelParams, startQuarter];
   const perKey = await run<{ k0: unknown; threads: Numeric }[]>(client, kind, `SELECT k0, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0`, ...activeParams);
   const perKeyAndModel = threadsPerModel
     ? await run<{ k0: unknown; k1: unknown; threads: Numeric }[]>(client, kind, `SELECT k0, k1, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0, k1`, ...activeParams)
     : [];
-  const [all] = await run<{ threads: Numeric }[]>(client, kind, `SELECT COUNT(DISTINCT "threadId") AS threads FROM (${active}) x`, ...activeParams);
+  // A span is at most half a day and a range at least 23 hours: one that meets the range has its
+  // first or last quarter in it.
+  const [all] = await run<{ threads: Numeric }[]>(
+    client,
+    kind,
+    `SELECT COUNT(DISTINCT b."threadId") AS threads FROM "UsageThreadSpan" b WHERE b."lastQuarter" >= ? AND b."firstQuarter" < ?${model}`,
+    startQuarter,
+    endQuarter,
+    ...modelParams,
+  );
   return {
     keyed,
     threadsPerKey: new Map(perKey.map((row) => [hours.key(row.k0), Number(row.threads)])),
     threadsPerKeyAndModel: new Map(perKeyAndModel.map((row) => [JSON.stringify([hours.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)])),
     totalThreads: all ? Number(all.threads) : 0,
   };
+}
+
+const SUMMED_FIELDS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const;
+
+/** A local day number's key under a time group. */
+function periodOf(query: UsageQuery): (day: number) => string {
+  return query.groupBy === "week" ? weekKey : query.groupBy === "month" ? monthKey : dayKey;
 }
 
 const SUMS = [

@@ -36,6 +36,24 @@ CREATE TABLE "UsageHour" (
 );
 
 -- CreateTable
+CREATE TABLE "UsageDay" (
+    "day" INTEGER NOT NULL,
+    "modelProvider" TEXT NOT NULL,
+    "modelName" TEXT NOT NULL,
+    "inputTokens" INTEGER NOT NULL,
+    "cacheReadTokens" INTEGER NOT NULL,
+    "cacheWriteTokens" INTEGER NOT NULL,
+    "outputTokens" INTEGER NOT NULL,
+    "reasoningTokens" INTEGER NOT NULL,
+    "costUsd" REAL NOT NULL,
+    "responses" INTEGER NOT NULL,
+    "unpricedResponses" INTEGER NOT NULL,
+    "estimatedResponses" INTEGER NOT NULL,
+
+    PRIMARY KEY ("day", "modelProvider", "modelName")
+);
+
+-- CreateTable
 CREATE TABLE "UsageThreadSpan" (
     "threadId" TEXT NOT NULL,
     "halfDay" INTEGER NOT NULL,
