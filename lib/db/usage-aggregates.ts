@@ -116,8 +116,13 @@ async function refreshOnce(): Promise<RefreshResult> {
     // Other requests run between batches of a long backfill.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  // PostgreSQL plans from statistics that autovacuum gathers later: after a backfill the new rows
+  // would be read with plans made for empty tables.
+  if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS) await client.$executeRawUnsafe(`ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread"`);
   return { threads: stale.length + purged.length, turns };
 }
+
+const ANALYZE_AFTER_TURNS = 50_000;
 
 type StaleThread = { id: string; turnCount: number; summedTurns: number | null };
 
