@@ -9,7 +9,7 @@ import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
 import { db } from "./client";
 import { listCustomModels } from "./custom-models";
-import { partsContaining, usageRows } from "./dialect";
+import { partsContaining, usageRows, type UsageRow } from "./dialect";
 import { partsFromStored } from "./mappers";
 
 /** Sub-agents nest rarely; a walk stops this deep (or at this many threads) whatever the data says. */
@@ -181,16 +181,7 @@ async function storedUsages(threadIds: string[], price: Pricer | null): Promise<
   const byThread = new Map<string, (UsageInput & { modelProvider: string | null; modelName: string | null; timestamp: Date })[]>();
   for (let start = 0; start < threadIds.length; start += THREADS_PER_QUERY) {
     for (const row of await usageRows(client, threadIds.slice(start, start + THREADS_PER_QUERY), DEFAULT_TOKENIZER_ID)) {
-      const input = {
-        role: row.role as TurnRole,
-        modelMetadata: parsed<JsonObject>(row.modelMetadata),
-        tokens: row.tokens,
-        tokenEstimate: row.tokenEstimate,
-        parts: row.compaction ? COMPACTION_PARTS : null,
-        modelProvider: row.modelProvider,
-        modelName: row.modelName,
-        timestamp: row.timestamp,
-      };
+      const input = usageInputOf(row);
       const list = byThread.get(row.threadId);
       if (list) list.push(input);
       else byThread.set(row.threadId, [input]);
@@ -207,6 +198,20 @@ async function storedUsages(threadIds: string[], price: Pricer | null): Promise<
 
 /** What turnUsages needs to know of a compaction marker's parts. */
 const COMPACTION_PARTS = [{ type: "compaction" }] as const;
+
+/** What usage and its price need of a turn read without its content (usageRows), as turnUsages and turnCosts take it. */
+export function usageInputOf(row: UsageRow): UsageInput & { modelProvider: string | null; modelName: string | null; timestamp: Date } {
+  return {
+    role: row.role as TurnRole,
+    modelMetadata: parsed<JsonObject>(row.modelMetadata),
+    tokens: row.tokens,
+    tokenEstimate: row.tokenEstimate,
+    parts: row.compaction ? COMPACTION_PARTS : null,
+    modelProvider: row.modelProvider,
+    modelName: row.modelName,
+    timestamp: row.timestamp,
+  };
+}
 
 /** The tool results of some threads that carry a sub-agent's report (agentReport), read from the store. */
 async function storedAgentReports(threadIds: string[]): Promise<AgentReportSighting[]> {

@@ -1,7 +1,7 @@
 import "server-only";
 import { compactionRunResponses, turnCosts, type PricedResponse, type Pricer } from "@/lib/domain/cost";
 import type { CompactionRunRecord } from "@/lib/domain/session-usage";
-import type { JsonObject, JsonValue, TurnRole } from "@/lib/domain/types";
+import type { JsonValue } from "@/lib/domain/types";
 import { turnUsages } from "@/lib/domain/usage";
 import { usageBuckets } from "@/lib/domain/usage-buckets";
 import { catalogPricing, type ModelInfo } from "@/lib/models/catalog";
@@ -11,6 +11,7 @@ import { chunked } from "./chunks";
 import { db } from "./client";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import { listCustomModels } from "./custom-models";
+import { usageInputOf } from "./session-usage";
 import { contextTokensBefore, lockForWrite, run, usageRows, type UsageRow } from "./dialect";
 import { onThreadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
@@ -177,28 +178,26 @@ async function rebuildDerived(tx: Tx, kind: DatabaseKind, threadIds: string[], h
      SELECT "threadId", "quarter" / 48, "modelName", MIN("quarter"), MAX("quarter") FROM "UsageBucket" WHERE "threadId" IN (${list}) GROUP BY 1, 2, 3 RETURNING "threadId"`,
     ...threadIds,
   );
-  const sums = ADDED.map((c) => `SUM("${c}")`).join(", ");
+  await resum(tx, kind, "UsageHour", "hour", "UsageBucket", "quarter", 4, hours);
+  await resum(tx, kind, "UsageDay", "day", "UsageHour", "hour", 24, new Set([...hours].map((hour) => Math.floor(hour / 24))));
+}
+
+/**
+ * Sums a table of finer units into a coarser one (quarter-hours into hours, hours into days) for
+ * some of the coarser units: their rows replaced by the sums of the finer rows within them.
+ */
+async function resum(tx: Tx, kind: DatabaseKind, table: string, unit: string, from: string, fromUnit: string, per: number, units: Set<number>): Promise<void> {
   const columns = ADDED.map((c) => `"${c}"`).join(", ");
-  for (const [first, last] of runsOf(hours)) {
-    await run(tx, kind, `DELETE FROM "UsageHour" WHERE "hour" >= ? AND "hour" <= ? RETURNING "hour"`, first, last);
+  const sums = ADDED.map((c) => `SUM("${c}")`).join(", ");
+  for (const [first, last] of runsOf(units)) {
+    await run(tx, kind, `DELETE FROM "${table}" WHERE "${unit}" >= ? AND "${unit}" <= ? RETURNING "${unit}"`, first, last);
     await run(
       tx,
       kind,
-      `INSERT INTO "UsageHour" ("hour", "modelProvider", "modelName", ${columns})
-       SELECT "quarter" / 4, "modelProvider", "modelName", ${sums} FROM "UsageBucket" WHERE "quarter" >= ? AND "quarter" < ? GROUP BY 1, 2, 3 RETURNING "hour"`,
-      first * 4,
-      (last + 1) * 4,
-    );
-  }
-  for (const [first, last] of runsOf(new Set([...hours].map((hour) => Math.floor(hour / 24))))) {
-    await run(tx, kind, `DELETE FROM "UsageDay" WHERE "day" >= ? AND "day" <= ? RETURNING "day"`, first, last);
-    await run(
-      tx,
-      kind,
-      `INSERT INTO "UsageDay" ("day", "modelProvider", "modelName", ${columns})
-       SELECT "hour" / 24, "modelProvider", "modelName", ${sums} FROM "UsageHour" WHERE "hour" >= ? AND "hour" < ? GROUP BY 1, 2, 3 RETURNING "day"`,
-      first * 24,
-      (last + 1) * 24,
+      `INSERT INTO "${table}" ("${unit}", "modelProvider", "modelName", ${columns})
+       SELECT "${fromUnit}" / ${per}, "modelProvider", "modelName", ${sums} FROM "${from}" WHERE "${fromUnit}" >= ? AND "${fromUnit}" < ? GROUP BY 1, 2, 3 RETURNING "${unit}"`,
+      first * per,
+      (last + 1) * per,
     );
   }
 }
@@ -344,16 +343,7 @@ async function recordState(tx: Tx, kind: DatabaseKind, threadId: string, summedT
  * first `atTurn` + 1 turns read, or those up to `until`) are then left out.
  */
 function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: number; until: Date | null } | undefined, context: number): PricedResponse[] {
-  const inputs = rows.map((row) => ({
-    role: row.role as TurnRole,
-    modelMetadata: parsed<JsonObject>(row.modelMetadata),
-    tokens: row.tokens,
-    tokenEstimate: row.tokenEstimate,
-    parts: row.compaction ? COMPACTION_PARTS : null,
-    modelProvider: row.modelProvider,
-    modelName: row.modelName,
-    timestamp: row.timestamp,
-  }));
+  const inputs = rows.map(usageInputOf);
   const usages = turnUsages(inputs, context);
   const costs = turnCosts(inputs, usages, price);
   const responses: PricedResponse[] = [];
@@ -366,8 +356,6 @@ function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: numb
   });
   return responses;
 }
-
-const COMPACTION_PARTS = [{ type: "compaction" }] as const;
 
 function runRecord(row: { threadId: string; runId: string; afterTurnKey: string | null; modelProvider: string | null; modelName: string | null; responses: string }): CompactionRunRecord {
   return { ...row, responses: parsed<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
