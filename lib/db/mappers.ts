@@ -54,6 +54,16 @@ export function toTurn(row: TurnRow & { snapshots?: FileSnapshotRow[] }): Turn {
   };
 }
 
+/** Stored JSON text read back, or null when there is none or it does not parse (a usage sum skips it rather than failing). */
+export function parsedOrNull<T>(text: string | null): T | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
 export function jsonOrNull(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
 }

@@ -10,7 +10,7 @@ import { inChunks } from "./chunks";
 import { db } from "./client";
 import { listCustomModels } from "./custom-models";
 import { partsContaining, usageRows, type UsageRow } from "./dialect";
-import { partsFromStored } from "./mappers";
+import { parsedOrNull, partsFromStored } from "./mappers";
 
 /** Sub-agents nest rarely; a walk stops this deep (or at this many threads) whatever the data says. */
 const MAX_SUBAGENT_DEPTH = 20;
@@ -203,7 +203,7 @@ const COMPACTION_PARTS = [{ type: "compaction" }] as const;
 export function usageInputOf(row: UsageRow): UsageInput & { modelProvider: string | null; modelName: string | null; timestamp: Date } {
   return {
     role: row.role as TurnRole,
-    modelMetadata: parsed<JsonObject>(row.modelMetadata),
+    modelMetadata: parsedOrNull<JsonObject>(row.modelMetadata),
     tokens: row.tokens,
     tokenEstimate: row.tokenEstimate,
     parts: row.compaction ? COMPACTION_PARTS : null,
@@ -234,7 +234,7 @@ async function compactionRuns(threadIds: string[]): Promise<CompactionRunRecord[
     afterTurnKey: row.afterTurnKey,
     modelProvider: row.modelProvider,
     modelName: row.modelName,
-    responses: parsed<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [],
+    responses: parsedOrNull<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [],
   }));
 }
 
@@ -253,13 +253,4 @@ function agentReports(threadId: string, turns: readonly { parts: TurnPart[] | nu
 
 function countsOf({ inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, reasoningTokens }: UsageCounts): UsageCounts {
   return { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, reasoningTokens };
-}
-
-function parsed<T>(text: string | null): T | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
 }

@@ -11,6 +11,7 @@ import { chunked } from "./chunks";
 import { db } from "./client";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import { listCustomModels } from "./custom-models";
+import { parsedOrNull } from "./mappers";
 import { usageInputOf } from "./session-usage";
 import { contextTokensBefore, lockForWrite, run, usageRows, type UsageRow } from "./dialect";
 import { onThreadsWritten } from "./thread-writes";
@@ -41,23 +42,25 @@ const THREADS_PER_TRANSACTION = 400;
 
 type RefreshResult = { threads: number; turns: number };
 
-type State = { running: Promise<RefreshResult> | null; again: boolean; listening: boolean; wake: ReturnType<typeof setTimeout> | null };
+/** `reading`: the running pass has begun to read which threads are stale (a later call needs another pass). */
+type State = { running: Promise<RefreshResult> | null; reading: boolean; again: boolean; listening: boolean; wake: ReturnType<typeof setTimeout> | null };
 const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
 
 function state(): State {
-  globalForUsage.threadlineUsageBuckets ??= { running: null, again: false, listening: false, wake: null };
+  globalForUsage.threadlineUsageBuckets ??= { running: null, reading: false, again: false, listening: false, wake: null };
   return globalForUsage.threadlineUsageBuckets;
 }
 
 /**
- * Brings every thread's buckets up to date; resolves once a pass that started after the call has
- * finished (a call during a pass makes it go round once more), so a report that awaits it sees
- * every write committed before it asked.
+ * Brings every thread's buckets up to date; resolves once a pass that read the threads' state
+ * after the call has finished, so a report that awaits it sees every write committed before it
+ * asked. A call before the running pass reads joins it (the /usage page's reports, asked
+ * together, share one pass); a later one makes it go round once more.
  */
 export function refreshUsageBuckets(): Promise<RefreshResult> {
   const s = state();
   if (s.running) {
-    s.again = true;
+    if (s.reading) s.again = true;
     return s.running;
   }
   s.running = (async () => {
@@ -65,13 +68,15 @@ export function refreshUsageBuckets(): Promise<RefreshResult> {
     try {
       do {
         s.again = false;
-        const pass = await refreshOnce();
+        s.reading = false;
+        const pass = await refreshOnce(() => (s.reading = true));
         total.threads += pass.threads;
         total.turns += pass.turns;
       } while (s.again);
       return total;
     } finally {
       s.running = null;
+      s.reading = false;
     }
   })();
   return s.running;
@@ -93,11 +98,12 @@ export function startUsageBuckets(): void {
   refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
 }
 
-async function refreshOnce(): Promise<RefreshResult> {
+async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
   const client = await db();
   const kind = databaseKind(client);
   const custom = await listCustomModels();
   await forgetRepriced(client, kind, custom);
+  startReading();
   const stale = await staleThreads(client, kind);
   const price = pricerWith(custom);
   // Turns only appended since the buckets were made (every write that removes or rewrites turns
@@ -358,7 +364,7 @@ function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: numb
 }
 
 function runRecord(row: { threadId: string; runId: string; afterTurnKey: string | null; modelProvider: string | null; modelName: string | null; responses: string }): CompactionRunRecord {
-  return { ...row, responses: parsed<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
+  return { ...row, responses: parsedOrNull<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
 }
 
 /**
@@ -369,7 +375,7 @@ async function forgetRepriced(client: Database, kind: DatabaseKind, custom: Mode
   const wanted = JSON.stringify({ revision: BUCKETS_REVISION, custom });
   const stored = await client.appSetting.findUnique({ where: { key: PRICING_SETTING } });
   if (stored?.value === wanted) return;
-  const previous = parsed<{ revision: number; custom: ModelInfo[] }>(stored?.value ?? null);
+  const previous = parsedOrNull<{ revision: number; custom: ModelInfo[] }>(stored?.value ?? null);
   await client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
     if (!previous || previous.revision !== BUCKETS_REVISION) {
@@ -394,13 +400,4 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
     else groups.set(key, [item]);
   }
   return groups;
-}
-
-function parsed<T>(text: string | null): T | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
 }

@@ -158,7 +158,7 @@ async function readHours(client: Database, kind: DatabaseKind, query: UsageQuery
     else byPeriod.set(id, { key, model: name, figures: { ...figures } });
   }
   const keyed = [...byPeriod.values()];
-  const hours = groupExpression(query.groupBy, localDay, query);
+  const group = groupExpression(query.groupBy, localDay, query);
   // A span counts on the key of its first quarter and, where that differs or lies before the
   // range, on the key of its last: most spans start and end on one day, and are read once.
   const keyOf = (column: "firstQuarter" | "lastQuarter") => groupExpression(query.groupBy, localDayExpression(spans, `b."${column}"`), query).sql;
@@ -182,8 +182,8 @@ async function readHours(client: Database, kind: DatabaseKind, query: UsageQuery
   );
   return {
     keyed,
-    threadsPerKey: new Map(perKey.map((row) => [hours.key(row.k0), Number(row.threads)])),
-    threadsPerKeyAndModel: new Map(perKeyAndModel.map((row) => [JSON.stringify([hours.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)])),
+    threadsPerKey: new Map(perKey.map((row) => [group.key(row.k0), Number(row.threads)])),
+    threadsPerKeyAndModel: new Map(perKeyAndModel.map((row) => [JSON.stringify([group.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)])),
     totalThreads: all ? Number(all.threads) : 0,
   };
 }
