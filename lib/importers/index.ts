@@ -2,11 +2,15 @@
  * One entry point for every transcript format: detect the format of a file from its name and
  * first value or line, and parse it. Pure: the caller reads the file.
  */
+import { looksLikeAiderHistory, parseAiderHistory } from "./aider";
 import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
+import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
+import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
 import { looksLikePalThreads, parsePalThreads } from "./pal";
+import { looksLikePiSession, parsePiSession } from "./pi";
 import { looksLikePlainMessages, parsePlainMessages } from "./plain";
 import { looksLikePydanticAiMessages, parsePydanticAiMessages } from "./pydantic-ai";
 import { FORMAT_LABELS, IMPORT_FORMATS, ImportFormatError, isObject, isTranscriptPath, type ImportFormat, type NumberedLine, type ParsedSource } from "./types";
@@ -18,13 +22,20 @@ const LINE_FORMATS = [
   { format: "claude-code", looksLike: looksLikeClaudeCode },
   { format: "codex", looksLike: looksLikeCodexRollout },
   { format: "gemini-cli", looksLike: looksLikeGeminiJsonl },
+  { format: "pi", looksLike: looksLikePiSession },
+  { format: "copilot", looksLike: looksLikeCopilotEvents },
 ] as const;
+
+/** The formats that are neither JSON nor JSON lines, judged by name and text before any JSON parse. */
+const TEXT_FORMATS = [{ format: "aider", looksLike: looksLikeAiderHistory }] as const;
 
 /** The formats a single JSON document can be; Threadline's own first, plain lists last (the loosest). */
 const DOCUMENT_FORMATS = [
   { format: "threadline", looksLike: (doc: unknown) => isObject(doc) && doc.format === "threadline/v1" },
   { format: "chatgpt", looksLike: looksLikeChatGptExport },
   { format: "gemini-cli", looksLike: looksLikeGeminiLegacy },
+  { format: "opencode", looksLike: looksLikeOpenCodeExport },
+  { format: "copilot", looksLike: looksLikeCopilotLegacy },
   { format: "pal", looksLike: looksLikePalThreads },
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
   { format: "plain", looksLike: looksLikePlainMessages },
@@ -81,6 +92,8 @@ export type Detected = { format: ImportFormat; document?: unknown; lines?: Numbe
 export function detectFormat(name: string, text: string, forced?: ImportFormat): Detected {
   if (!text.trim()) throw unknownFormat(name, "the file is empty");
   if (/^\s*[\x00-\x08\x0e-\x1f]/.test(text) || text.includes("\u0000")) throw unknownFormat(name, "the file is binary, not text");
+  const textFormat = forced ? TEXT_FORMATS.find((f) => f.format === forced) : TEXT_FORMATS.find((f) => f.looksLike(text, name));
+  if (textFormat) return { format: textFormat.format, lines: numberedLines(text) };
   const document = /\.jsonl$/i.test(name) ? undefined : wholeJson(text);
   if (Array.isArray(document) && document.length === 0) throw new ImportFormatError(`${name}: an empty JSON list: nothing to import`);
   if (document !== undefined) {
@@ -111,6 +124,14 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return parseCodexRollout(detected.lines!, source);
     case "gemini-cli":
       return detected.lines ? parseGeminiJsonl(detected.lines, { ...source, ...extra }) : parseGeminiLegacy(detected.document, { ...source, ...extra });
+    case "pi":
+      return parsePiSession(detected.lines!, source);
+    case "copilot":
+      return detected.lines ? parseCopilotEvents(detected.lines, source) : parseCopilotLegacy(detected.document, source);
+    case "opencode":
+      return parseOpenCodeExport(detected.document, source);
+    case "aider":
+      return parseAiderHistory(detected.lines!, source);
     case "chatgpt":
       return parseChatGptExport(detected.document, source);
     case "pal":

@@ -5,7 +5,7 @@
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
 
-export const IMPORT_FORMATS = ["claude-code", "codex", "gemini-cli", "chatgpt", "pal", "pydantic-ai", "plain", "threadline"] as const;
+export const IMPORT_FORMATS = ["claude-code", "codex", "gemini-cli", "opencode", "pi", "copilot", "aider", "chatgpt", "pal", "pydantic-ai", "plain", "threadline"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Human names, for messages and the UI. */
@@ -13,6 +13,10 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   "claude-code": "Claude Code session (JSONL)",
   codex: "Codex CLI rollout (JSONL)",
   "gemini-cli": "Gemini CLI chat (JSON or JSONL)",
+  opencode: "OpenCode session (export JSON, storage folder or opencode.db)",
+  pi: "Pi session (JSONL)",
+  copilot: "GitHub Copilot CLI session (events.jsonl or legacy JSON)",
+  aider: "Aider chat history (.aider.chat.history.md)",
   chatgpt: "ChatGPT export (conversations.json)",
   pal: "PAL ThreadContext (JSON)",
   "pydantic-ai": "pydantic-ai messages (JSON)",
