@@ -1,6 +1,8 @@
 import { Fragment, type CSSProperties } from "react";
 import { hasAnsi, parseAnsi, type AnsiColor, type AnsiStyle } from "@/lib/domain/ansi";
+import { looksLikeUnifiedDiff } from "@/lib/domain/diff";
 import { MaskedText } from "@/components/secrets/masked-text";
+import { DiffText } from "./diff-text";
 
 /** Past this many styled runs the rest is shown unstyled: a page need not draw a million spans. */
 const MAX_STYLED_RUNS = 5_000;
@@ -52,9 +54,10 @@ function cssOf(style: AnsiStyle): CSSProperties {
  * Terminal output as the terminal showed it: colours and emphasis as inline styles on spans,
  * cursor movement and other control sequences dropped (lib/domain/ansi.ts). React elements only:
  * nothing from the text is ever read as HTML. A secret's mask in it is a reveal control (MaskedText).
+ * Uncoloured text that is a unified diff (an agent's patch, a tool's edit) is coloured as git does.
  */
 export function AnsiText({ text }: { text: string }) {
-  if (!hasAnsi(text)) return <MaskedText text={text} />;
+  if (!hasAnsi(text)) return looksLikeUnifiedDiff(text) ? <DiffText text={text} /> : <MaskedText text={text} />;
   return (
     <>
       {parseAnsi(text, { maxSegments: MAX_STYLED_RUNS }).map((segment, i) =>
