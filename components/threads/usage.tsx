@@ -1,5 +1,6 @@
-import { CostFigure } from "@/components/ui/cost-figure";
-import type { AgentReport, CompactionRunUsage, CostTotals, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
+import { CostFigure, ReportedFigure } from "@/components/ui/cost-figure";
+import { formatUsd } from "@/lib/domain/cost";
+import type { AgentReport, CompactionRunUsage, CostTotals, ResponseCost, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
 import { formatInteger, plural, usageFieldLabel, usageSummary } from "@/lib/format";
 
 const SOURCE_TITLE: Record<ThreadUsage["source"], string> = {
@@ -24,14 +25,23 @@ export function UsageSource({ source }: { source: ThreadUsage["source"] }) {
   );
 }
 
-/** A model response's usage: "in 3 · cache read 17,842 · out 9", zero fields left out. */
-export function TurnUsageLine({ usage }: { usage: TurnUsage }) {
+/**
+ * A model response's usage: "in 3 · cache read 17,842 · out 9", zero fields left out; its price
+ * where it was read with one, and the agent's own figure beside it where the agent recorded one.
+ */
+export function TurnUsageLine({ usage, cost }: { usage: TurnUsage; cost?: ResponseCost | null }) {
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-600" data-testid="turn-usage">
       <span className="text-zinc-500">Usage</span>
       <span className="min-w-0 break-words" data-testid="usage-figures">
         {usageSummary(usage)}
       </span>
+      {cost && (
+        <span className="min-w-0 break-words" data-testid="turn-cost">
+          {cost.priced ? formatUsd(cost.totalUsd) : <span className="text-amber-800">unpriced</span>}
+          {cost.reportedUsd !== undefined && <ReportedFigure reported={{ usd: cost.reportedUsd, responses: 1 }} />}
+        </span>
+      )}
       <UsageSource source={usage.source} />
     </p>
   );

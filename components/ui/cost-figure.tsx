@@ -1,5 +1,6 @@
 import { formatUsd } from "@/lib/domain/cost";
-import type { CostTotals } from "@/lib/domain/types";
+import type { CostTotals, ReportedCost } from "@/lib/domain/types";
+import { formatInteger } from "@/lib/format";
 
 /**
  * What a thread's responses cost, beside its tokens: "$0.0123", the split on hover; responses of
@@ -7,7 +8,7 @@ import type { CostTotals } from "@/lib/domain/types";
  * a thread without priced or unpriced responses.
  */
 export function CostFigure({ cost }: { cost: CostTotals | undefined }) {
-  if (!cost || (cost.totalUsd === 0 && cost.unpricedResponses === 0)) return null;
+  if (!cost || (cost.totalUsd === 0 && cost.unpricedResponses === 0 && !cost.reported)) return null;
   const split = `input ${formatUsd(cost.inputUsd)}, cache read ${formatUsd(cost.cacheReadUsd)}, cache write ${formatUsd(cost.cacheWriteUsd)}, output ${formatUsd(cost.outputUsd)}`;
   const unpriced = cost.unpricedResponses > 0 ? `unpriced: ${cost.unpricedModels.join(", ")}` : null;
   const priced = cost.totalUsd > 0 || cost.unpricedResponses === 0;
@@ -20,6 +21,21 @@ export function CostFigure({ cost }: { cost: CostTotals | undefined }) {
           {unpriced}
         </span>
       )}
+      {cost.reported && <ReportedFigure reported={cost.reported} />}
+    </span>
+  );
+}
+
+/**
+ * The agent's own figure beside ours ("agent says $0.0119"): OpenCode, Pi and Aider record what
+ * they think a response cost, by their prices (and $0 under a subscription); it is never added to ours.
+ */
+export function ReportedFigure({ reported }: { reported: ReportedCost }) {
+  const over = reported.responses === 1 ? "1 response" : `${formatInteger(reported.responses)} responses`;
+  return (
+    <span className="text-zinc-500" data-testid="cost-reported" title={`What the agent itself recorded as the cost of ${over}, by its own prices (a subscription records $0); Threadline's figure is computed from the tokens at list prices`}>
+      {" "}
+      (agent says {formatUsd(reported.usd)})
     </span>
   );
 }

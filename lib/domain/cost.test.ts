@@ -44,6 +44,16 @@ describe("responseCost and costTotals", () => {
     expect(totals).toEqual({ totalUsd: 1, inputUsd: 0.2, outputUsd: 0.4, cacheReadUsd: 0.3, cacheWriteUsd: 0.1, unpricedResponses: 4, unpricedModels: ["(no model)", "a-model", "b-model"] });
     expect(addCostTotals(totals, costTotals([priced, unpriced("c")]))).toMatchObject({ totalUsd: 1.5, unpricedResponses: 5, unpricedModels: ["(no model)", "a-model", "b-model", "c"] });
   });
+
+  it("sums the agents' own figures apart from ours, over the responses that carry one, priced by us or not", () => {
+    const withReport = (reportedCostUsd: number, pricer: Pricer): ResponseCost => responseCost(request, { ...counts, reportedCostUsd, source: "reported" }, pricer);
+    const plain = responseCost(request, { ...counts, source: "reported" }, fixed);
+    expect(costTotals([plain]).reported).toBeUndefined();
+    const totals = costTotals([withReport(0.25, fixed), plain, withReport(0, () => null), withReport(0.5, fixed)]);
+    expect(totals).toMatchObject({ totalUsd: 1.5, unpricedResponses: 1, reported: { usd: 0.75, responses: 3 } });
+    expect(addCostTotals(totals, costTotals([plain]), costTotals([withReport(0.125, fixed)])).reported).toEqual({ usd: 0.875, responses: 4 });
+    expect(addCostTotals(costTotals([plain])).reported).toBeUndefined();
+  });
 });
 
 describe("formatUsd", () => {

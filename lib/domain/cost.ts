@@ -6,7 +6,7 @@
  * library's fields and sums the results. Pure.
  */
 import type { CompactionRunRecord } from "./session-usage";
-import type { CostBreakdown, CostTotals, JsonObject, ResponseCost, TurnUsage, UsageCounts, UsageDetails } from "./types";
+import type { CostBreakdown, CostTotals, JsonObject, ReportedCost, ResponseCost, TurnUsage, UsageCounts, UsageDetails } from "./types";
 import { reportedUsage } from "./usage";
 
 /**
@@ -128,6 +128,7 @@ export function costTotals(costs: readonly (ResponseCost | null | undefined)[]):
   const unpriced = new Set<string>();
   for (const cost of costs) {
     if (!cost) continue;
+    if (cost.reportedUsd !== undefined) addReported(totals, { usd: cost.reportedUsd, responses: 1 });
     if (!cost.priced) {
       totals.unpricedResponses++;
       unpriced.add(cost.model ?? "(no model)");
@@ -154,10 +155,15 @@ export function addCostTotals(...all: readonly CostTotals[]): CostTotals {
     totals.cacheReadUsd += t.cacheReadUsd;
     totals.cacheWriteUsd += t.cacheWriteUsd;
     totals.unpricedResponses += t.unpricedResponses;
+    if (t.reported) addReported(totals, t.reported);
     for (const model of t.unpricedModels) unpriced.add(model);
   }
   totals.unpricedModels = [...unpriced].sort();
   return totals;
+}
+
+function addReported(totals: CostTotals, reported: ReportedCost): void {
+  totals.reported = { usd: (totals.reported?.usd ?? 0) + reported.usd, responses: (totals.reported?.responses ?? 0) + reported.responses };
 }
 
 /**

@@ -36,8 +36,15 @@ export type CostBreakdown = { totalUsd: number; inputUsd: number; outputUsd: num
  */
 export type ResponseCost = CostBreakdown & { priced: boolean; model: string | null; estimated?: true; reportedUsd?: number };
 
-/** Sums of response prices; the responses that could not be priced are counted and their models named, never added as 0 silently. */
-export type CostTotals = CostBreakdown & { unpricedResponses: number; unpricedModels: string[] };
+/**
+ * Sums of response prices; the responses that could not be priced are counted and their models
+ * named, never added as 0 silently. `reported`: the agents' own figures (ResponseCost.reportedUsd)
+ * summed over the responses that carry one, beside ours, never mixed into them; absent when none does.
+ */
+export type CostTotals = CostBreakdown & { unpricedResponses: number; unpricedModels: string[]; reported?: ReportedCost };
+
+/** What the agent itself said some responses cost (OpenCode, Pi and Aider record it), and over how many. */
+export type ReportedCost = { usd: number; responses: number };
 
 /** What a sub-agent's parent says it used, in its tool result (Claude Code's Task result: the agent's final request, and totals). */
 export type AgentReport = Partial<UsageCounts> & { totalTokens?: number; toolUses?: number; durationMs?: number };
