@@ -13,8 +13,9 @@ export type Branch = {
 /**
  * The active branch is the path from the file's last entry to its root (pi moves its leaf to the
  * last entry it loads). Every other leaf ends an abandoned branch: its nodes are those up from the
- * leaf until a node already given to a branch. Leaves are taken newest (latest line) first, so a
- * stretch two abandoned branches share goes to the newer one and the older becomes its fork.
+ * leaf until a node already given to a branch. Leaves are taken in file order, so a stretch two
+ * abandoned branches share stays with the older one and the newer becomes its fork: a branch added
+ * later never takes turns away from a fork imported before (only a move of the active branch can).
  * The branch point is the nearest node up the parent links that makes a turn (`makesTurn`); the
  * branch it belongs to is the fork's parent. Linear in the number of nodes.
  */
@@ -52,9 +53,9 @@ export function splitBranches(nodes: PiNode[], makesTurn: (node: PiNode) => bool
   const last = nodes.at(-1);
   if (!last) return { branches: [{ nodes: [], parent: -1, atKey: null }], unreached: [] };
   claim(last, 0);
-  const leaves = nodes.filter((node) => !hasChild.has(node.key) && !branchOf.has(node.key)).reverse();
+  const leaves = nodes.filter((node) => !hasChild.has(node.key) && !branchOf.has(node.key));
   for (const leaf of leaves) {
-    if (branchOf.has(leaf.key)) continue; // claimed as part of a newer leaf's walk (a parent loop)
+    if (branchOf.has(leaf.key)) continue; // claimed by an earlier leaf's walk (a parent loop)
     const index = branches.length;
     const left = claim(leaf, index);
     const point = left ? nearestTurn.get(left.key) : null;
