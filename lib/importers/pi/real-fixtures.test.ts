@@ -15,7 +15,6 @@ const FILES = readdirSync(ROOT).flatMap((dir) => readdirSync(path.join(ROOT, dir
 const V1 = FILES.find((f) => f.includes("ffae836b"))!;
 const V3 = FILES.find((f) => f.includes("019e963d"))!;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw lines of the fixture, read without the importer's types
 type Raw = any;
 
 /** The raw reading: each non-blank line parsed, with its 1-based line number. */
