@@ -29,7 +29,9 @@
  * - The active branch (the path from the file's last entry up to the root, where pi puts its
  *   leaf) is the main thread, keyed by the header id. Every other leaf ends an abandoned branch:
  *   a fork thread `<id>:fork:<first entry id>` holding only the branch's own entries (as Claude
- *   Code rewinds do), relation fork at the last turn it shares with the branch it left.
+ *   Code rewinds do), relation fork at the last turn it shares with the branch it left (null when
+ *   it shares none: a new root, pi's re-edit of the first prompt). Leaves are taken in file order,
+ *   so a stretch two abandoned branches share stays with the older; the newer is its fork.
  * - Turn keys are entry ids (version 1: line numbers, which appending never changes).
  * - Messages, compactions, branch summaries and custom messages make turns: user and custom
  *   messages user turns; assistant messages assistant turns (text, thinking folded, tool calls;
@@ -46,7 +48,9 @@
  *   copy of the parent's history, entries unchanged: the entries older than the header are that
  *   copy. Their turns are kept (the file reads whole on its own) and marked `copiedFromParent`;
  *   the thread is a fork of the parent session (its id from the parent file's name) at the last
- *   copied turn, whose key is the parent's own key for it.
+ *   copied turn, whose key is the parent's own key for it (v1 copies keep their line numbers,
+ *   later ones their ids); at no turn when nothing was copied (`/fork` from the first prompt).
+ *   The parent file itself is never read.
  */
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { collapse } from "../text";
