@@ -9,7 +9,6 @@ import { parseOpenCodeExport } from "./index";
 const DIR = path.join(process.cwd(), "../shared/fixtures/real/opencode/export");
 const FILES = readdirSync(DIR).filter((name) => name.endsWith(".json"));
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- raw fixture JSON, read loosely on purpose */
 function rawFigures(doc: any) {
   const figures = { turns: 0, user: 0, assistant: 0, tool: 0, markers: 0, calls: 0, results: 0, input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost: 0, responses: 0 };
   const messages: any[] = doc.messages;
@@ -55,7 +54,6 @@ function rawFigures(doc: any) {
 function encryptedBlobs(doc: any): string[] {
   return doc.messages.flatMap((m: any) => m.parts.map((p: any) => p.metadata?.openai?.reasoningEncryptedContent).filter((v: unknown) => typeof v === "string"));
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 describe.each(FILES)("real OpenCode export %s", (name) => {
   const text = readFileSync(path.join(DIR, name), "utf8");
