@@ -4,6 +4,7 @@
  * gives them stable ids and stores them idempotently, one transaction per file.
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
+import { isOpenCodeDatabase, isOpenCodeSideFile } from "./opencode/paths";
 
 export const IMPORT_FORMATS = ["claude-code", "codex", "gemini-cli", "opencode", "pi", "copilot", "aider", "chatgpt", "pal", "pydantic-ai", "plain", "threadline"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -27,9 +28,9 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
 /** Side files agents keep next to their transcripts (indexes, settings, logs): not conversations. */
 const NOT_TRANSCRIPTS = /(^|[\\/])(history\.jsonl|session_index\.jsonl|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
 
-/** Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file. */
+/** Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file (OpenCode's messages and parts are pieces of its sessions), or OpenCode's database. */
 export function isTranscriptPath(filePath: string): boolean {
-  return /\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath);
+  return ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isOpenCodeDatabase(filePath)) && !isOpenCodeSideFile(filePath);
 }
 
 /**

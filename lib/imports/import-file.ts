@@ -11,6 +11,7 @@ import { importDocuments } from "@/lib/db/transfer";
 import { issuesOf } from "@/lib/domain/parse";
 import { looksLikeClaudeCode } from "@/lib/importers/claude-code";
 import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
+import { importOpenCodeDatabase, importStorageSession, openCodeSourceOf } from "./opencode-storage";
 import { firstNonBlankLine, sourceBytes, sourceDigest, sourceText } from "./file-lines";
 import { detectFormat, parseDetected, type ImportFormat } from "@/lib/importers";
 import { ImportFormatError, type ParsedSource } from "@/lib/importers/types";
@@ -53,6 +54,10 @@ export async function importFile(name: string, text: string, format?: ImportForm
  */
 export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   return reportFailures(name, format, async () => {
+    // OpenCode's storage: a session record is read with its message and part files, the database whole.
+    const openCode = format === undefined || format === "opencode" ? openCodeSourceOf(path) : null;
+    if (openCode === "database") return importOpenCodeDatabase(path, name);
+    if (openCode === "storage-session") return importStorageSession(path, name);
     if (options.follow && (format === undefined || format === "claude-code")) {
       const resumed = await resumeClaudeCodeSession(path, name);
       if (resumed) return resumed;

@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { isTranscriptPath } from "@/lib/importers";
+import { databaseStamp, openCodeSourceOf, storageSessionStamp } from "./opencode-files";
 
 /** A transcript file found by a walk, with what it looked like then (ctime moves on a chmod too, where mtime does not). */
 export type TranscriptFile = { path: string; size: number; mtimeMs: number; ctimeMs: number };
@@ -21,7 +22,7 @@ const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 export async function* transcriptFiles(entry: string, onProblem?: (problem: WalkProblem) => void): AsyncGenerator<TranscriptFile> {
   const top = await stat(entry);
   if (!top.isDirectory()) {
-    yield { path: entry, size: top.size, mtimeMs: top.mtimeMs, ctimeMs: top.ctimeMs };
+    yield await transcriptFileAt(entry, top);
     return;
   }
   const visited = new Set<string>();
@@ -63,10 +64,22 @@ export async function* transcriptFiles(entry: string, onProblem?: (problem: Walk
       }
       const { child, stat: childStat } = found;
       if (childStat.isDirectory()) yield* walk(child, childStat);
-      else if (childStat.isFile() && isTranscriptPath(child)) yield { path: child, size: childStat.size, mtimeMs: childStat.mtimeMs, ctimeMs: childStat.ctimeMs };
+      else if (childStat.isFile() && isTranscriptPath(child)) yield await transcriptFileAt(child, childStat);
     }
   }
   yield* walk(entry, top);
+}
+
+/**
+ * A transcript file as a sync compares it. An OpenCode session record or database stands for more
+ * files than itself (its messages and parts; its write-ahead log): their sizes and times are
+ * folded in, so that a change to any of them is a change of the transcript.
+ */
+export async function transcriptFileAt(filePath: string, info: { size: number; mtimeMs: number; ctimeMs: number }): Promise<TranscriptFile> {
+  const own = { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+  const openCode = openCodeSourceOf(filePath);
+  const stamp = openCode === "storage-session" ? await storageSessionStamp(filePath, own) : openCode === "database" ? await databaseStamp(filePath, own) : own;
+  return { path: filePath, ...stamp };
 }
 
 /** An fs error as a short reason ("permission denied"), without the stack. */

@@ -12,7 +12,9 @@ import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type S
 import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
 import { importPath } from "@/lib/imports/import-file";
-import { describeFsError, transcriptFiles, type TranscriptFile } from "@/lib/imports/transcript-files";
+import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
+import { describeFsError, transcriptFileAt, transcriptFiles, type TranscriptFile } from "@/lib/imports/transcript-files";
+import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";
 import { liveHub } from "@/lib/live/hub";
 import { dbFiles, knownFiles, type FileMemory, type KnownFilesStore } from "./known-files";
 import { followFolder, type FolderFollower, type FollowMode } from "./follow";
@@ -160,7 +162,8 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     if (!options.watch || closed || followers.has(folder.path) || !exists(folder.path)) return;
     const path = folder.path;
     const follower = await followFolder(path, {
-      wanted: isTranscriptPath,
+      // OpenCode's database changes in its -wal file first.
+      wanted: (name) => isTranscriptPath(name) || openCodeDatabaseOf(name) !== null,
       onChange: changed,
       onPoll: () => scan(path, false),
       onModeChange: (mode) => {
@@ -293,7 +296,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       }
       for (const failed of [...book.failures.keys()]) if (within(path, failed)) book.failures.delete(failed);
     };
-    for (const path of paths) {
+    // A piece of an OpenCode session (a message or part file, the database's -wal) stands for its session or database.
+    const transcripts = await Promise.all(paths.map(async (path) => (await openCodeTranscriptOf(path)) ?? path));
+    for (const path of [...new Set(transcripts)].sort()) {
       const info = await stat(path).catch((error: unknown) => error as NodeJS.ErrnoException);
       if (path === folder.path && (info instanceof Error || !info.isDirectory())) return false;
       if (info instanceof Error) {
@@ -311,7 +316,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
         }
         for (const gone of before) forget(gone);
       } else if (info.isFile() && isTranscriptPath(path)) {
-        await visit(folder, book, { path, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs }, mem, sync);
+        await visit(folder, book, await transcriptFileAt(path, info), mem, sync);
       } else forget(path);
     }
     countFolder(folder, book, sync);

@@ -1,0 +1,162 @@
+// OpenCode's JSON-tree storage on disk, without a database: what a session record stands for
+// (its message and part files), how a followed folder stamps it, and which session a changed piece
+// belongs to. lib/imports/opencode-storage.ts imports what this reads.
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { isOpenCodeDatabase, openCodeDatabaseOf, openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { ImportFormatError, isObject, type SkippedEntry } from "@/lib/importers/types";
+
+type Json = Record<string, unknown>;
+export type SessionDocument = { info: Json; messages: { info: Json; parts: Json[] }[]; todos?: unknown };
+
+/** Which OpenCode source `filePath` is, for importPath: a JSON-tree session record or the database. */
+export function openCodeSourceOf(filePath: string): "storage-session" | "database" | null {
+  if (isOpenCodeDatabase(filePath)) return "database";
+  return openCodeStoragePath(filePath)?.kind === "session" ? "storage-session" : null;
+}
+
+async function listJson(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+async function readJson(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(file, "utf8")) as unknown;
+}
+
+/**
+ * A JSON-tree session as an export document: the session record, its messages in id order (ids
+ * sort by creation time) each with its parts in id order, and its todo list. Ids come from the
+ * file names where a record lacks them (OpenCode's own migration does the same). A message or
+ * part file that is not JSON (being written, or broken) is left out and reported.
+ */
+export async function assembleStorageSession(sessionFile: string): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
+  const where = openCodeStoragePath(sessionFile);
+  if (where?.kind !== "session") throw new ImportFormatError(`${sessionFile}: not an OpenCode session record (storage/session/<project>/<session>.json)`);
+  let info: unknown;
+  try {
+    info = await readJson(sessionFile);
+  } catch (error) {
+    throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!isObject(info)) throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not a JSON object`);
+  const skipped: SkippedEntry[] = [];
+  const messageDir = path.join(where.storage, "message", where.sessionId);
+  const messages: SessionDocument["messages"] = [];
+  for (const file of await listJson(messageDir)) {
+    const messagePath = path.join(messageDir, file);
+    let message: unknown;
+    try {
+      message = await readJson(messagePath);
+    } catch {
+      skipped.push({ path: messagePath, reason: "message file is not valid JSON" });
+      continue;
+    }
+    if (!isObject(message)) {
+      skipped.push({ path: messagePath, reason: "message file is not a JSON object" });
+      continue;
+    }
+    const messageId = typeof message.id === "string" ? message.id : file.slice(0, -".json".length);
+    const partDir = path.join(where.storage, "part", messageId);
+    const parts: Json[] = [];
+    for (const partFile of await listJson(partDir)) {
+      const partPath = path.join(partDir, partFile);
+      try {
+        const part = await readJson(partPath);
+        if (isObject(part)) parts.push({ id: partFile.slice(0, -".json".length), ...part });
+        else skipped.push({ path: partPath, reason: "part file is not a JSON object" });
+      } catch {
+        skipped.push({ path: partPath, reason: "part file is not valid JSON" });
+      }
+    }
+    messages.push({ info: { ...message, id: messageId, sessionID: where.sessionId }, parts });
+  }
+  const doc: SessionDocument = { info: { ...info, id: where.sessionId }, messages };
+  try {
+    const todos = await readJson(path.join(where.storage, "todo", `${where.sessionId}.json`));
+    if (Array.isArray(todos) && todos.length > 0) doc.todos = todos;
+  } catch {
+    // No todo list (most sessions), or one being written: the session reads without it.
+  }
+  return { doc, skipped };
+}
+
+/**
+ * What a followed JSON-tree session looks like now: its record, message and part files together
+ * (sizes summed, latest times), so that a part written during a live session changes the stamp
+ * of the session file the sync compares. Stats every file of the session, and nothing more.
+ */
+export async function storageSessionStamp(sessionFile: string, own: { size: number; mtimeMs: number; ctimeMs: number }): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
+  const where = openCodeStoragePath(sessionFile);
+  if (where?.kind !== "session") return own;
+  const stamp = { ...own };
+  const add = async (file: string) => {
+    const info = await stat(file).catch(() => null);
+    if (!info) return;
+    stamp.size += info.size;
+    stamp.mtimeMs = Math.max(stamp.mtimeMs, info.mtimeMs);
+    stamp.ctimeMs = Math.max(stamp.ctimeMs, info.ctimeMs);
+  };
+  const messageDir = path.join(where.storage, "message", where.sessionId);
+  for (const file of await listJson(messageDir)) {
+    await add(path.join(messageDir, file));
+    const partDir = path.join(where.storage, "part", file.slice(0, -".json".length));
+    const parts = await listJson(partDir);
+    await Promise.all(parts.map((part) => add(path.join(partDir, part))));
+  }
+  return stamp;
+}
+
+/** The database and its write-ahead log together: a write lands in the -wal file long before the .db changes. */
+export async function databaseStamp(dbFile: string, own: { size: number; mtimeMs: number; ctimeMs: number }): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
+  const wal = await stat(`${dbFile}-wal`).catch(() => null);
+  if (!wal) return own;
+  return { size: own.size + wal.size, mtimeMs: Math.max(own.mtimeMs, wal.mtimeMs), ctimeMs: Math.max(own.ctimeMs, wal.ctimeMs) };
+}
+
+/**
+ * The transcript a changed path belongs to, for a followed folder: a message or part file (or
+ * their folder) is its session's record; the database's -wal/-shm file is the database. Null:
+ * not an OpenCode piece (the path is looked at as it is). A part names its session inside; a part
+ * that is gone is found through its message's file.
+ */
+export async function openCodeTranscriptOf(changed: string): Promise<string | null> {
+  const database = openCodeDatabaseOf(changed);
+  if (database) return database;
+  const parts = changed.split(/[\\/]/);
+  // A folder of messages (storage/message/<session>) or of parts (storage/part/<message>).
+  const folderOf = parts.at(-3) === "storage" ? parts.at(-2) : null;
+  const storage = folderOf ? parts.slice(0, -2).join("/") : null;
+  let sessionId: string | null = null;
+  let base: string | null = null;
+  if (folderOf === "message" && storage) [sessionId, base] = [parts.at(-1)!, storage];
+  else if (folderOf === "part" && storage) [sessionId, base] = [await sessionOfMessage(storage, parts.at(-1)!), storage];
+  else {
+    const where = openCodeStoragePath(changed);
+    if (!where || where.kind === "session" || where.kind === "side") return null;
+    base = where.storage;
+    if (where.kind === "message") sessionId = where.sessionId;
+    else {
+      const part = await readJson(changed).catch(() => null);
+      sessionId = isObject(part) && typeof part.sessionID === "string" ? part.sessionID : await sessionOfMessage(where.storage, where.messageId);
+    }
+  }
+  if (!sessionId || !base) return null;
+  for (const project of await readdir(path.join(base, "session")).catch(() => [] as string[])) {
+    const candidate = path.join(base, "session", project, `${sessionId}.json`);
+    if (await stat(candidate).then((s) => s.isFile()).catch(() => false)) return candidate;
+  }
+  return null;
+}
+
+/** The session a message belongs to: the folder holding its file (one look per session folder). */
+async function sessionOfMessage(storage: string, messageId: string): Promise<string | null> {
+  for (const session of await readdir(path.join(storage, "message")).catch(() => [] as string[])) {
+    if (await stat(path.join(storage, "message", session, `${messageId}.json`)).then(() => true).catch(() => false)) return session;
+  }
+  return null;
+}

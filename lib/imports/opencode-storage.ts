@@ -1,0 +1,141 @@
+import "server-only";
+// OpenCode's local storage, read as `opencode export` documents and imported with the same parser
+// (lib/importers/opencode): the JSON tree of older builds (storage/session, message, part, todo;
+// read by ./opencode-files.ts) and the SQLite database of newer ones (opencode.db). See
+// lib/importers/opencode/paths.ts for which file is what.
+import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
+import { previousImport, unchangedReport, type FileImportReport } from "@/lib/db/imports";
+import { storeParsedSource } from "@/lib/db/turn-stream-import";
+import { parseOpenCodeSessions } from "@/lib/importers/opencode";
+import { ImportFormatError, isObject, type SkippedEntry } from "@/lib/importers/types";
+import { assembleStorageSession, type SessionDocument } from "./opencode-files";
+
+export { openCodeSourceOf } from "./opencode-files";
+
+type Json = Record<string, unknown>;
+
+function parsedJson(text: unknown): unknown {
+  if (typeof text !== "string") return text ?? undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One session of the database as an export document. The session row's columns become its info
+ * record (OpenCode's own JSON migration maps them the other way); message and part rows hold
+ * their record as JSON in `data`, without the ids their columns carry.
+ */
+function databaseSession(db: Database.Database, sessionId: string, skipped: SkippedEntry[], hasTodo: boolean): SessionDocument | null {
+  const row = db.prepare("SELECT * FROM session WHERE id = ?").get(sessionId) as Json | undefined;
+  if (!row) return null; // deleted since it was listed
+  const info: Json = { id: row.id, slug: row.slug, projectID: row.project_id, directory: row.directory ?? undefined, title: row.title, version: row.version };
+  if (row.parent_id) info.parentID = row.parent_id;
+  if (row.share_url) info.share = { url: row.share_url };
+  if (row.summary_additions != null || row.summary_deletions != null || row.summary_files != null || row.summary_diffs != null) {
+    info.summary = { additions: row.summary_additions ?? 0, deletions: row.summary_deletions ?? 0, files: row.summary_files ?? 0, ...(row.summary_diffs != null ? { diffs: parsedJson(row.summary_diffs) } : {}) };
+  }
+  if (row.revert != null) info.revert = parsedJson(row.revert);
+  if (row.permission != null) info.permission = parsedJson(row.permission);
+  info.time = { created: row.time_created, updated: row.time_updated, ...(row.time_compacting != null ? { compacting: row.time_compacting } : {}), ...(row.time_archived != null ? { archived: row.time_archived } : {}) };
+  const partsOf = new Map<string, Json[]>();
+  for (const part of db.prepare("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id").iterate(sessionId) as Iterable<Json>) {
+    const data = parsedJson(part.data);
+    if (!isObject(data)) {
+      skipped.push({ path: `${sessionId}/part/${String(part.id)}`, reason: "part row whose data is not a JSON object" });
+      continue;
+    }
+    const list = partsOf.get(String(part.message_id)) ?? [];
+    list.push({ id: part.id, sessionID: sessionId, messageID: part.message_id, ...data });
+    partsOf.set(String(part.message_id), list);
+  }
+  const messages: SessionDocument["messages"] = [];
+  for (const message of db.prepare("SELECT id, data FROM message WHERE session_id = ? ORDER BY id").iterate(sessionId) as Iterable<Json>) {
+    const data = parsedJson(message.data);
+    if (!isObject(data)) {
+      skipped.push({ path: `${sessionId}/message/${String(message.id)}`, reason: "message row whose data is not a JSON object" });
+      continue;
+    }
+    messages.push({ info: { id: message.id, sessionID: sessionId, ...data }, parts: partsOf.get(String(message.id)) ?? [] });
+  }
+  const doc: SessionDocument = { info, messages };
+  if (hasTodo) {
+    const todos = db.prepare("SELECT content, status, priority, position FROM todo WHERE session_id = ? ORDER BY position").all(sessionId);
+    if (todos.length > 0) doc.todos = todos;
+  }
+  return doc;
+}
+
+/** Sums the per-session reports of one source into the report of the file. */
+function mergeReports(name: string, reports: FileImportReport[]): FileImportReport {
+  const merged = unchangedReport(name, "opencode");
+  for (const report of reports) {
+    if (report.status === "imported") merged.status = "imported";
+    merged.threads.created += report.threads.created;
+    merged.threads.updated += report.threads.updated;
+    merged.threads.unchanged += report.threads.unchanged;
+    merged.turnsAdded += report.turnsAdded;
+    merged.threadIds.push(...report.threadIds);
+    merged.threadResults.push(...report.threadResults);
+    merged.skipped.push(...report.skipped);
+    merged.warnings.push(...report.warnings);
+  }
+  return merged;
+}
+
+/** Stores one session document under `name` (skipped when exactly this content was imported before). */
+async function importSessionDocument(doc: SessionDocument, name: string, skipped: SkippedEntry[]): Promise<FileImportReport> {
+  const text = JSON.stringify(doc);
+  const sha256 = createHash("sha256").update(text).digest("hex");
+  const previous = await previousImport(sha256, name);
+  if (previous) return previous;
+  const parsed = parseOpenCodeSessions([doc], { name });
+  return storeParsedSource({ ...parsed, skipped: [...skipped, ...parsed.skipped] }, { name, sha256, size: Buffer.byteLength(text) });
+}
+
+/**
+ * Imports every session of an opencode.db, one at a time (each read in one read transaction, so a
+ * session being written is seen whole, and stored in its own import under `<name>#<session id>`):
+ * only one session's rows are in memory at once, and a session unchanged since the last import
+ * is skipped after reading it. Opened read-only; a database in WAL mode being written by OpenCode
+ * is read as of each transaction's start.
+ */
+export async function importOpenCodeDatabase(file: string, name: string): Promise<FileImportReport> {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 });
+  } catch (error) {
+    throw new ImportFormatError(`${name}: cannot open as an SQLite database (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const reports: FileImportReport[] = [];
+  try {
+    let tables: Set<string>;
+    try {
+      tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
+    } catch (error) {
+      throw new ImportFormatError(`${name}: not an SQLite database (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const missing = ["session", "message", "part"].filter((table) => !tables.has(table));
+    if (missing.length > 0) throw new ImportFormatError(`${name}: not an OpenCode database: no ${missing.join(", ")} table`);
+    const hasTodo = tables.has("todo");
+    const ids = (db.prepare("SELECT id FROM session ORDER BY id").all() as { id: string }[]).map((row) => row.id);
+    const read = db.transaction((id: string, skipped: SkippedEntry[]) => databaseSession(db, id, skipped, hasTodo));
+    for (const id of ids) {
+      const skipped: SkippedEntry[] = [];
+      const doc = read(id, skipped);
+      if (doc) reports.push(await importSessionDocument(doc, `${name}#${id}`, skipped));
+    }
+  } finally {
+    db.close();
+  }
+  return mergeReports(name, reports);
+}
+
+/** Imports one JSON-tree session, its record file named by `file`. */
+export async function importStorageSession(file: string, name: string): Promise<FileImportReport> {
+  const { doc, skipped } = await assembleStorageSession(file);
+  return importSessionDocument(doc, name, skipped);
+}
