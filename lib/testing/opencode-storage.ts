@@ -9,7 +9,6 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- export documents, read loosely */
 export type ExportDocument = { info: any; messages: { info: any; parts: any[] }[]; todos?: any[] };
 
 export const OPENCODE_EXPORTS = path.join(process.cwd(), "../shared/fixtures/real/opencode/export");
@@ -98,4 +97,3 @@ export function writeOpenCodeDatabase(file: string, docs: ExportDocument[]): Dat
   }
   return db;
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
