@@ -83,7 +83,7 @@ describe.skipIf(onPostgres)("following OpenCode's data folder", () => {
     writer.close();
 
     // A session whose files are removed is forgotten by the sync; its thread stays.
-    rmSync(sessionFile);
+    rmSync(sessionFile!);
     const after = await sync.sync();
     expect(after.folders.find((f) => f.path === data)).toMatchObject({ filesSeen: 1, failed: 0 });
     expect(await openCodeThreads()).toBe(2);
