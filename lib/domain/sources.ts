@@ -5,7 +5,7 @@
  */
 
 /** The agents' own folders under the home folder, followed when THREADLINE_SOURCES is unset. */
-export const DEFAULT_SOURCE_FOLDERS = [".claude/projects", ".codex/sessions", ".gemini/tmp", ".local/share/opencode", ".pi/agent/sessions"] as const;
+export const DEFAULT_SOURCE_FOLDERS = [".claude/projects", ".codex/sessions", ".gemini/tmp", ".local/share/opencode", ".pi/agent/sessions", ".copilot/session-state", ".copilot/history-session-state"] as const;
 
 /**
  * - `default`: THREADLINE_SOURCES unset; the default folders, those of them that exist.
