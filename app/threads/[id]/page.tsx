@@ -5,6 +5,9 @@ import { buildToolIndex } from "@/components/threads/tool-index";
 import { InjectedContext } from "@/components/threads/transcript-blocks";
 import { TurnView } from "@/components/threads/turn-view";
 import { ThreadUsageTotals } from "@/components/threads/usage";
+import { SessionTotalsPanel } from "@/components/threads/session-totals";
+import { priceSessionTotals, sessionTotalsOf } from "@/lib/domain/session-totals";
+import { pricerWith } from "@/lib/models/pricing";
 import { Composer } from "@/components/threads/composer";
 import { headCount } from "@/components/threads/reader-nav";
 import { LiveThread } from "@/components/threads/live-thread";
@@ -73,6 +76,9 @@ export default async function ThreadPage({ params }: { params: Params }) {
   // more); a thread read whole is rendered whole, as before.
   const head = data.turnsTruncated ? data.turns.slice(0, headCount(data.turns)) : data.turns;
   const read = [...data.turns, ...lookahead];
+  // Totals the source reports only per session (Copilot CLI), shown apart from the responses' usage.
+  const sessionTotals = sessionTotalsOf(data.thread.metadata);
+  const pricedTotals = sessionTotals ? priceSessionTotals(sessionTotals, pricerWith(await listCustomModelsOnce())) : [];
   const tools = buildToolIndex(
     read.map((turn) => ({ turn, number: turn.index + 1 })),
     links.children,
@@ -82,6 +88,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
     <>
       {/* The header (layout) reads no turns; the totals need them, so they head the conversation. */}
       {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} cost={data.thread.cost} sessionCost={data.thread.costWithSubagents} />}
+      {sessionTotals && <SessionTotalsPanel totals={sessionTotals} priced={pricedTotals} />}
       <InjectedContext context={data.thread.initialContext} />
       <TurnReader
         threadId={thread.id}
