@@ -93,6 +93,13 @@ describe("tool calls", () => {
     expect(thread.turns[2]).toMatchObject({ role: "assistant", modelName: "claude-sonnet-4.6", content: "done" });
   });
 
+  it("keeps the arguments an execution ran with when they differ from the request's", () => {
+    const thread = onlyThread(parse(start(), assistant({ toolRequests: [request("c1", "bash", { command: "ls" })] }), toolStart("c1", "bash", { command: "ls -la" }), toolDone("c1", { content: "x" })));
+    expect(partsOf(thread, "tool_result")[0]).toMatchObject({ executedArguments: { command: "ls -la" } });
+    const same = onlyThread(parse(start(), assistant({ toolRequests: [request("c1", "bash", { command: "ls" })] }), toolStart("c1", "bash", { command: "ls" }), toolDone("c1", { content: "x" })));
+    expect(partsOf(same, "tool_result")[0]!.executedArguments).toBeUndefined();
+  });
+
   it("warns of a call that never completed, and of a result whose call is not in the file", () => {
     const result = parse(start(), assistant({ toolRequests: [request("c1", "bash")] }), toolDone("zz", { content: "?" }));
     expect(result.warnings).toEqual([expect.stringContaining("result of tool call zz"), expect.stringContaining("tool call c1 (bash) has no tool.execution_complete")]);
@@ -119,7 +126,7 @@ describe("messages", () => {
 
   it("makes a changed system prompt a system turn and counts identical repeats", () => {
     const thread = onlyThread(parse(start(), event("system.message", { role: "system", content: "P1" }), user("a"), event("system.message", { role: "system", content: "P1" }), user("b"), event("system.message", { role: "system", content: "P2" })));
-    expect(thread.initialContext).toEqual({ systemPrompt: "P1" });
+    expect(thread.initialContext).toEqual({ instructions: "P1" });
     expect(thread.turns.filter((t) => t.role === "system").map((t) => t.content)).toEqual(["P2"]);
     expect(thread.metadata?.systemMessages).toMatchObject({ count: 3, repeatsOfThePrompt: 1 });
   });

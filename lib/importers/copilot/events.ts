@@ -35,7 +35,7 @@ export function isCopilotEnvelope(value: unknown): value is Json {
 type CopilotEvent = { line: number; type: string; key: string; timestamp: string | null; data: Json };
 
 /** A tool call seen in this file: the turn holding its part, and its execution_start if any. */
-type KnownCall = { name: string; start: CopilotEvent | null };
+type KnownCall = { name: string; arguments: JsonValue | undefined; start: CopilotEvent | null };
 
 const ZONE = "github-copilot";
 
@@ -217,7 +217,7 @@ function assistantMessage(a: EventAssembly, e: CopilotEvent): void {
       a.skipped.push({ line: e.line, path: `data.toolRequests[${index}]`, reason: `tool call ${id} was requested before` });
       return;
     }
-    a.calls.set(id, { name, start: null });
+    a.calls.set(id, { name, arguments: request.arguments, start: null });
     // The request's own `type` ("function") is kept as requestType: `type` is the part's kind.
     parts.push({ ...rest(request, ["toolCallId", "name", "arguments", "type"]), ...defined({ requestType: request.type }), type: "tool_call", id, name, arguments: request.arguments ?? {} });
     lines.push(callLine(name, request.arguments));
@@ -246,7 +246,7 @@ function toolStart(a: EventAssembly, e: CopilotEvent): void {
   }
   // The request is not in this file (it starts mid-session): the start names the call.
   const name = str(e.data.toolName) ?? "unknown";
-  a.calls.set(id, { name, start: e });
+  a.calls.set(id, { name, arguments: e.data.arguments, start: e });
   const part: TurnPart = { ...rest(e.data, ["toolCallId", "toolName", "arguments", "type"]), type: "tool_call", id, name, arguments: e.data.arguments ?? {} };
   a.turns.push({ key: e.key, role: "assistant", content: callLine(name, e.data.arguments), parts: [part], timestamp: e.timestamp, modelName: a.model, metadata: { eventType: e.type, callFromExecutionStart: true } });
 }
@@ -281,7 +281,7 @@ function toolComplete(a: EventAssembly, e: CopilotEvent): void {
       startedAt: start?.timestamp ?? null,
       mcpServerName: start ? str(start.data.mcpServerName) : null,
       mcpToolName: start ? str(start.data.mcpToolName) : null,
-      executedArguments: start && startArguments !== undefined && JSON.stringify(startArguments) !== JSON.stringify(callArguments(a, id)) ? startArguments : null,
+      executedArguments: start && startArguments !== undefined && JSON.stringify(startArguments) !== JSON.stringify(call?.arguments) ? startArguments : null,
     }),
   };
   const parts: TurnPart[] = [part];
@@ -297,14 +297,6 @@ function toolComplete(a: EventAssembly, e: CopilotEvent): void {
     toolTelemetry: telemetry && Object.keys(telemetry).length > 0 ? telemetry : null,
   });
   a.turns.push({ key: e.key, role: "tool", content: texts.join("\n\n"), parts, timestamp: e.timestamp, toolName: call?.name ?? null, metadata });
-}
-
-/** The arguments the call's request gave, to tell when the execution ran with others. */
-function callArguments(a: EventAssembly, id: string): JsonValue | undefined {
-  for (let i = a.turns.length - 1; i >= 0; i--) {
-    for (const part of a.turns[i]!.parts ?? []) if (part.type === "tool_call" && part.id === id) return part.arguments;
-  }
-  return undefined;
 }
 
 /**
@@ -355,7 +347,7 @@ function threadOf(a: EventAssembly, events: CopilotEvent[], source: { name: stri
     project: context ? str(context.cwd) : null,
     createdAt: (start && isoUtc(start.startTime)) ?? times[0] ?? null,
     lastUpdatedAt: times.at(-1) ?? null,
-    ...(a.systemPrompt !== null ? { initialContext: { systemPrompt: firstSystemPrompt(events) } } : {}),
+    ...(a.systemPrompt !== null ? { initialContext: { instructions: firstSystemPrompt(events) } } : {}),
     metadata,
     turns: a.turns,
   };

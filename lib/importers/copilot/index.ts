@@ -11,7 +11,7 @@
  *   repository, headCommit, ...}}: the thread (key sessionId, project cwd, the rest in metadata).
  *   Without one (a partial file) the key is the session folder's name.
  * - `system.message`: the system prompt, re-emitted before every interaction. The first goes to the
- *   thread's initialContext.systemPrompt; identical repeats are counted in metadata.systemMessages
+ *   thread's initialContext.instructions (shown folded as Instructions, like Codex's); identical repeats are counted in metadata.systemMessages
  *   (not N identical turns); a prompt that differs from the previous one becomes a system turn.
  * - `user.message` {content (typed), transformedContent (what the model saw), attachments}: a user
  *   turn of the typed text; transformedContent and the rest in metadata; attachment paths as the

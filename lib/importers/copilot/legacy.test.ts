@@ -28,7 +28,7 @@ describe("legacy history-session-state JSON", () => {
       { name: "session_s-1_1.json" },
     );
     const thread = onlyThread(result);
-    expect(thread.initialContext).toEqual({ systemPrompt: "You are Copilot." });
+    expect(thread.initialContext).toEqual({ instructions: "You are Copilot." });
     expect(thread.turns.map((t) => t.role)).toEqual(["user", "assistant", "tool"]);
     expect(thread.turns[0]).toMatchObject({ content: "fix it", timestamp: "2025-10-11T11:40:21.000Z", metadata: { transformedContent: "fix it\n\n<reminder>x</reminder>" } });
     expect(thread.turns[1]!.parts).toEqual([{ type: "tool_call", id: "t1", name: "bash", arguments: "{not json", requestType: "function" }]);

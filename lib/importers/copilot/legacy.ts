@@ -124,7 +124,7 @@ export function parseLegacy(doc: unknown, source: { name: string }): ParsedSourc
     toolName: "copilot",
     createdAt: isoUtc(doc.startTime) ?? times[0] ?? null,
     lastUpdatedAt: times.length > 0 ? times.reduce((a, b) => (a > b ? a : b)) : null,
-    ...(systemPrompt !== null ? { initialContext: { systemPrompt } } : {}),
+    ...(systemPrompt !== null ? { initialContext: { instructions: systemPrompt } } : {}),
     metadata: defined({
       ...rest(doc, ["sessionId", "startTime", "chatMessages", "timeline"]),
       legacyFormat: "history-session-state",

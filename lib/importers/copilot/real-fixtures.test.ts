@@ -46,7 +46,7 @@ describe("real fixture: events.jsonl (Copilot CLI 1.0.34)", () => {
     const system = ofType("system.message");
     expect(system).toHaveLength(2);
     expect(system[1]!.data.content).toBe(system[0]!.data.content);
-    expect(thread.initialContext).toEqual({ systemPrompt: system[0]!.data.content });
+    expect(thread.initialContext).toEqual({ instructions: system[0]!.data.content });
     expect(thread.metadata?.systemMessages).toMatchObject({ count: 2, repeatsOfThePrompt: 1 });
     expect(thread.turns.some((t) => t.content === system[0]!.data.content)).toBe(false);
   });
