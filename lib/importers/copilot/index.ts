@@ -11,8 +11,9 @@
  *   repository, headCommit, ...}}: the thread (key sessionId, project cwd, the rest in metadata).
  *   Without one (a partial file) the key is the session folder's name.
  * - `system.message`: the system prompt, re-emitted before every interaction. The first goes to the
- *   thread's initialContext.instructions (shown folded as Instructions, like Codex's); identical repeats are counted in metadata.systemMessages
- *   (not N identical turns); a prompt that differs from the previous one becomes a system turn.
+ *   thread's initialContext.instructions (the page folds it, as Codex's); identical repeats are
+ *   counted in metadata.systemMessages (not N identical turns); a prompt that differs from the
+ *   previous one becomes a system turn.
  * - `user.message` {content (typed), transformedContent (what the model saw), attachments}: a user
  *   turn of the typed text; transformedContent and the rest in metadata; attachment paths as the
  *   turn's files (never read). Autopilot's own continuation prompts have no typed text: their turn
