@@ -28,8 +28,15 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
 /** Side files agents keep next to their transcripts (indexes, settings, logs): not conversations. */
 const NOT_TRANSCRIPTS = /(^|[\\/])(history\.jsonl|session_index\.jsonl|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
 
-/** Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file (OpenCode's messages and parts are pieces of its sessions), or OpenCode's database. */
+/** Aider's chat history, in each repository it ran in (lib/importers/aider). */
+const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;
+
+/**
+ * Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file
+ * (OpenCode's messages and parts are pieces of its sessions); OpenCode's database; or an Aider chat history.
+ */
 export function isTranscriptPath(filePath: string): boolean {
+  if (AIDER_HISTORY.test(filePath)) return true;
   return ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isOpenCodeDatabase(filePath)) && !isOpenCodeSideFile(filePath);
 }
 
