@@ -8,8 +8,8 @@ import { calcPrice } from "@pydantic/genai-prices";
 import { expect } from "vitest";
 
 export const REAL_FIXTURE_ROOTS = [path.join(process.cwd(), "fixtures/real"), path.join(process.cwd(), "../shared/fixtures/real")];
-/** The formats Threadline imports; the shared set also has Aider, which it does not yet. */
-export const IMPORTED = ["claude-code", "codex", "gemini-cli", "chatgpt", "opencode", "pi", "copilot"];
+/** The formats Threadline imports, each with real fixtures in the shared set. */
+export const IMPORTED = ["claude-code", "codex", "gemini-cli", "chatgpt", "opencode", "pi", "copilot", "aider"];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
