@@ -81,7 +81,7 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
           {structured ? <TurnParts turn={turn} tools={tools ?? buildToolIndex([{ turn, number }])} /> : <DisplayedContent turn={turn} />}
         </SecretMaskScope>
       </div>
-      {turn.usage && <TurnUsageLine usage={turn.usage} cost={turn.cost} />}
+      {turn.usage && <TurnUsageLine usage={turn.usage} cost={turn.cost} rounded={turn.modelMetadata?.usageRounded === true} />}
       {turn.compactionRun && <CompactionRunLine run={turn.compactionRun} />}
     </article>
   );

@@ -27,9 +27,10 @@ export function UsageSource({ source }: { source: ThreadUsage["source"] }) {
 
 /**
  * A model response's usage: "in 3 · cache read 17,842 · out 9", zero fields left out; its price
- * where it was read with one, and the agent's own figure beside it where the agent recorded one.
+ * where it was read with one, and the agent's own figure beside it where the agent recorded one;
+ * `rounded` when the source only gave rounded figures (Aider's "3.2k sent").
  */
-export function TurnUsageLine({ usage, cost }: { usage: TurnUsage; cost?: ResponseCost | null }) {
+export function TurnUsageLine({ usage, cost, rounded = false }: { usage: TurnUsage; cost?: ResponseCost | null; rounded?: boolean }) {
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-600" data-testid="turn-usage">
       <span className="text-zinc-500">Usage</span>
@@ -43,6 +44,11 @@ export function TurnUsageLine({ usage, cost }: { usage: TurnUsage; cost?: Respon
         </span>
       )}
       <UsageSource source={usage.source} />
+      {rounded && (
+        <span title="The source wrote these figures rounded (3.2k): they are approximate" data-testid="usage-rounded" className="text-[11px] text-zinc-500">
+          rounded
+        </span>
+      )}
     </p>
   );
 }
