@@ -6,7 +6,7 @@ import { describeTurn } from "@/lib/domain/transcript-display";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { formatJson, toolResultText } from "@/lib/format";
 
-export type PartField = "arguments" | "content" | "text";
+export type PartField = "arguments" | "content" | "diff" | "text";
 
 /** Which text of a turn: a field of one of its parts, or a block of its display (describeTurn). */
 export type TextRef = { partIndex: number; field: PartField } | { block: number };
@@ -18,7 +18,16 @@ export function partText(part: TurnPart | undefined, field: PartField): string |
   if (!part) return null;
   if (field === "arguments") return part.type === "tool_call" ? formatJson(part.arguments) : null;
   if (field === "content") return part.type === "tool_result" ? toolResultText(part.content) : null;
+  if (field === "diff") return resultDiff(part);
   return typeof part.text === "string" ? part.text : null;
+}
+
+/**
+ * The unified diff a tool result carries beside what the model was told (`diff`: an edit's change,
+ * as Pi, OpenCode and Copilot CLI record it), or null.
+ */
+export function resultDiff(part: TurnPart): string | null {
+  return part.type === "tool_result" && typeof part.diff === "string" && part.diff !== "" ? part.diff : null;
 }
 
 /** The API address of a turn, for loading it in full (the UI shows expired threads too). */

@@ -7,7 +7,7 @@ import { Collapsible } from "./collapsible";
 import { AnsiText } from "./ansi";
 import { LongText } from "./long-text";
 import { MarkdownContent } from "./markdown";
-import { PART_PREVIEW_CHARS, turnUrl, type PartField, type TextRef } from "./part-text";
+import { PART_PREVIEW_CHARS, resultDiff, turnUrl, type PartField, type TextRef } from "./part-text";
 import { argumentHint, turnAnchor, type ToolCallPart, type ToolIndex, type ToolResultPart, type TurnRef } from "./tool-index";
 
 /** Past these, Markdown starts collapsed to a fixed height. */
@@ -182,6 +182,7 @@ function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallPart; pa
             {result ? (
               <div className={failed ? "text-red-900" : undefined}>
                 <PartText text={toolResultText(result.part.content)} source={result} partIndex={result.partIndex} field="content" />
+                <ResultDiff part={result.part} source={result} partIndex={result.partIndex} />
               </div>
             ) : (
               <p className="text-xs text-zinc-500 italic">{tools.partial ? "No result in the turns loaded around this one" : "No result recorded"}</p>
@@ -196,6 +197,18 @@ function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallPart; pa
           </Link>
         </p>
       ))}
+    </div>
+  );
+}
+
+/** A result's diff (an edit's change), below what the model was told, coloured as git colours it. */
+function ResultDiff({ part, source, partIndex }: { part: ToolResultPart; source: { threadId: string; index: number }; partIndex: number }) {
+  const diff = resultDiff(part);
+  if (diff === null) return null;
+  return (
+    <div className="mt-2" data-testid="tool-diff">
+      <p className="mb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">Diff</p>
+      <PartText text={diff} source={source} partIndex={partIndex} field="diff" />
     </div>
   );
 }
@@ -255,6 +268,7 @@ function OrphanResult({ part, partIndex, turn, partial }: { part: ToolResultPart
         </p>
         <div className={failed ? "text-red-900" : undefined}>
           <PartText text={toolResultText(part.content)} source={turn} partIndex={partIndex} field="content" />
+          <ResultDiff part={part} source={turn} partIndex={partIndex} />
         </div>
       </div>
     </ResultCard>

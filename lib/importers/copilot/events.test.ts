@@ -59,7 +59,7 @@ describe("tool calls", () => {
     expect(result.startedAt).toBeDefined();
   });
 
-  it("shows an edit's diff as a diff block, and does not repeat a view rendered as a context-only diff", () => {
+  it("keeps an edit's diff as the result's diff, and a view rendered as a context-only diff as a plain detail", () => {
     const edit = "diff --git a/a.ts b/a.ts\n--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n keep();\n";
     const view = "\ndiff --git a/src b/src\ncreate file mode 100644\n--- a/dev/null\n+++ b/src\n@@ -1,0 +1,2 @@\n a.ts\n b.ts\n";
     const thread = onlyThread(
@@ -71,10 +71,8 @@ describe("tool calls", () => {
       ),
     );
     const [editTurn, viewTurn] = thread.turns.filter((t) => t.role === "tool");
-    expect(editTurn!.parts).toEqual([
-      { type: "tool_result", toolCallId: "e1", content: "File a.ts updated.", isError: false, detailedContent: edit },
-      { type: "text", text: "```diff\ndiff --git a/a.ts b/a.ts\n--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n keep();\n```", detailFor: "e1" },
-    ]);
+    expect(editTurn!.parts).toEqual([{ type: "tool_result", toolCallId: "e1", content: "File a.ts updated.", isError: false, diff: edit }]);
+    expect(editTurn!.content).toBe("File a.ts updated.");
     expect(editTurn!.toolName).toBe("edit");
     expect(viewTurn!.parts).toHaveLength(1);
     expect(viewTurn!.parts![0]).toMatchObject({ detailedContent: view });

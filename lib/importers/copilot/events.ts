@@ -4,7 +4,7 @@ import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { callLine, collapse, isoUtc } from "../text";
 import { ImportFormatError, fileStem, isObject, type ImportedThread, type ImportedTurn, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
 import { ShutdownLedger } from "./totals";
-import { defined, diffBlock, isChangingDiff, obj, rest, str, type Json } from "./values";
+import { defined, isChangingDiff, obj, rest, str, type Json } from "./values";
 
 /** The event types this parser maps; any other is kept in the thread's metadata (sessionEvents). */
 export const KNOWN_EVENT_TYPES = [
@@ -275,7 +275,9 @@ function toolComplete(a: EventAssembly, e: CopilotEvent): void {
     content,
     isError: e.data.success === false,
     ...defined({
-      detailedContent: detailed !== null && detailed !== content ? detailed : null,
+      // A change's diff is shown beside what the model was told, as Pi's and OpenCode's are; other details are kept as they are.
+      diff: detailed !== null && isChangingDiff(detailed) ? detailed : null,
+      detailedContent: detailed !== null && detailed !== content && !isChangingDiff(detailed) ? detailed : null,
       resultExtra: result ? nonEmpty(rest(result, ["content", "detailedContent"])) : null,
       error: error ?? (e.data.error as JsonValue | undefined) ?? null,
       startedAt: start?.timestamp ?? null,
@@ -285,18 +287,12 @@ function toolComplete(a: EventAssembly, e: CopilotEvent): void {
     }),
   };
   const parts: TurnPart[] = [part];
-  const texts = [content];
-  if (detailed !== null && detailed !== content && isChangingDiff(detailed)) {
-    const block = diffBlock(detailed);
-    parts.push({ type: "text", text: block, detailFor: id });
-    texts.push(block);
-  }
   const telemetry = obj(e.data.toolTelemetry);
   const metadata = defined({
     ...withoutUsageKey(rest(e.data, ["toolCallId", "success", "result", "error", "toolTelemetry"])),
     toolTelemetry: telemetry && Object.keys(telemetry).length > 0 ? telemetry : null,
   });
-  a.turns.push({ key: e.key, role: "tool", content: texts.join("\n\n"), parts, timestamp: e.timestamp, toolName: call?.name ?? null, metadata });
+  a.turns.push({ key: e.key, role: "tool", content, parts, timestamp: e.timestamp, toolName: call?.name ?? null, metadata });
 }
 
 /**

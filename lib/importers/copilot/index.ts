@@ -26,9 +26,10 @@
  *   the request is not in the file, the start makes the tool_call part itself.
  * - `tool.execution_complete` {success, result{content, detailedContent}, model, toolTelemetry}: a
  *   tool turn with a tool_result part (content = what the model saw, isError = !success).
- *   detailedContent (what the terminal showed) is kept on the part; when it is a unified diff that
- *   changes lines (an edit), it is also shown as a ```diff block. Views rendered as context-only
- *   diffs are not shown twice.
+ *   detailedContent (what the terminal showed) is kept on the part: as its `diff` when it is a
+ *   unified diff that changes lines (an edit; the page shows it beside the result, as Pi's and
+ *   OpenCode's), else as `detailedContent` when it differs from the content (views are rendered
+ *   as context-only diffs: not shown as changes).
  * - `assistant.turn_start` / `turn_end`: the turnId on the assistant turns between them; a turn
  *   with no message is reported as skipped.
  * - `session.info`: a system turn (the CLI shows these notices in the conversation).

@@ -3,7 +3,7 @@
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { callLine, collapse, isoUtc } from "../text";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ParsedSource, type SkippedEntry } from "../types";
-import { defined, diffBlock, isChangingDiff, obj, parsedArguments, rest, str, type Json } from "./values";
+import { defined, isChangingDiff, obj, parsedArguments, rest, str, type Json } from "./values";
 
 /** A timeline entry with its index, consumed at most once. */
 type Entry = { index: number; value: Json; used: boolean };
@@ -176,7 +176,8 @@ function toolTurn(key: string, callId: string, text: string, extra: JsonObject, 
     isError: status !== null && status !== "success",
     ...defined({
       status,
-      detailedContent: log !== null && log !== text ? log : null,
+      diff: log !== null && isChangingDiff(log) ? log : null,
+      detailedContent: log !== null && log !== text && !isChangingDiff(log) ? log : null,
       toolTitle: entry ? str(entry.toolTitle) : null,
       intentionSummary: entry ? str(entry.intentionSummary) : null,
       timelineId: entry ? str(entry.id) : null,
@@ -184,14 +185,7 @@ function toolTurn(key: string, callId: string, text: string, extra: JsonObject, 
       timelineExtra: entry ? nonEmpty(rest(entry, ["type", "id", "timestamp", "callId", "name", "toolTitle", "intentionSummary", "arguments", "result"])) : null,
     }),
   };
-  const parts: TurnPart[] = [part];
-  const texts = [text];
-  if (log !== null && log !== text && isChangingDiff(log)) {
-    const block = diffBlock(log);
-    parts.push({ type: "text", text: block, detailFor: callId });
-    texts.push(block);
-  }
-  return { key, role: "tool", content: texts.join("\n\n"), parts, timestamp: entry ? isoUtc(entry.timestamp) : null, toolName: name ?? (entry ? str(entry.name) : null), ...(Object.keys(extra).length > 0 ? { metadata: extra } : {}) };
+  return { key, role: "tool", content: text, parts: [part], timestamp: entry ? isoUtc(entry.timestamp) : null, toolName: name ?? (entry ? str(entry.name) : null), ...(Object.keys(extra).length > 0 ? { metadata: extra } : {}) };
 }
 
 function nonEmpty(value: JsonObject): JsonObject | null {

@@ -55,13 +55,3 @@ export function isChangingDiff(text: string): boolean {
   return false;
 }
 
-/** A diff as a fenced Markdown block the page renders (and colours) as a diff. */
-export function diffBlock(diff: string): string {
-  let start = 0;
-  let end = diff.length;
-  while (start < end && diff[start] === "\n") start++;
-  while (end > start && diff[end - 1] === "\n") end--;
-  const body = diff.slice(start, end);
-  const fence = body.includes("```") ? "~~~~" : "```";
-  return `${fence}diff\n${body}\n${fence}`;
-}
