@@ -2,6 +2,7 @@ import "server-only";
 import { addCostTotals, compactionRunCosts, costTotals, turnCosts, type Pricer } from "@/lib/domain/cost";
 import { relationOf } from "@/lib/domain/links";
 import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
+import { sessionTotalsCost } from "@/lib/domain/session-totals";
 import type { CompactionRunUsage, CostTotals, JsonObject, JsonValue, Thread, ThreadHead, ThreadUsage, Turn, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
 import { threadUsage, turnUsages, type UsageInput } from "@/lib/domain/usage";
 import { pricerWith } from "@/lib/models/pricing";
@@ -36,7 +37,7 @@ export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<
   const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
   const costs = turnCosts(turns, turns.map((turn) => turn.usage), price);
   // A thread read in part is priced over all its stored responses, as its usage is counted.
-  const ownCost = entry.turnsTruncated ? (thread.cost ?? (await storedThreadCosts([thread])).get(thread.id)!) : costTotals(costs);
+  const ownCost = entry.turnsTruncated ? (thread.cost ?? (await storedThreadCosts([thread])).get(thread.id)!) : withSessionTotals(costTotals(costs), sessionTotalsCost(thread.metadata, price));
   const fallback = new Date(thread.lastUpdatedAt);
   const runCosts = costTotals(runs.flatMap((run) => compactionRunCosts(run, price, fallback)));
   const costWithSubagents = addCostTotals(ownCost, runCosts, ...subagents.map((s) => usages.get(s.threadId)?.cost ?? costTotals([])));
@@ -187,13 +188,33 @@ async function storedUsages(threadIds: string[], price: Pricer | null): Promise<
       else byThread.set(row.threadId, [input]);
     }
   }
+  const totals = price ? await sessionTotalsCosts(threadIds, price) : new Map<string, CostTotals>();
   for (const [threadId, inputs] of byThread) {
     const usages = turnUsages(inputs);
     const last = usages.findLast((u) => u !== null) ?? null;
-    const cost = price ? costTotals(turnCosts(inputs, usages, price)) : null;
+    const cost = price ? withSessionTotals(costTotals(turnCosts(inputs, usages, price)), totals.get(threadId)) : null;
     result.set(threadId, { usage: threadUsage(usages), lastResponse: last ? countsOf(last) : null, cost });
   }
   return result;
+}
+
+/** The cost of the session totals some threads carry (Copilot CLI's), by thread; threads without any are left out. */
+async function sessionTotalsCosts(threadIds: string[], price: Pricer): Promise<Map<string, CostTotals>> {
+  const client = await db();
+  const result = new Map<string, CostTotals>();
+  for (let start = 0; start < threadIds.length; start += THREADS_PER_QUERY) {
+    const rows = await client.thread.findMany({ where: { id: { in: threadIds.slice(start, start + THREADS_PER_QUERY) }, metadata: { contains: '"sessionTotals"' } }, select: { id: true, metadata: true } });
+    for (const row of rows) {
+      const cost = sessionTotalsCost(parsedOrNull<JsonObject>(row.metadata), price);
+      if (cost) result.set(row.id, cost);
+    }
+  }
+  return result;
+}
+
+/** A thread's own cost: its responses' and, where its source reports tokens only per session, its session totals'. */
+function withSessionTotals(responses: CostTotals, sessionTotals: CostTotals | null | undefined): CostTotals {
+  return sessionTotals ? addCostTotals(responses, sessionTotals) : responses;
 }
 
 /** What turnUsages needs to know of a compaction marker's parts. */

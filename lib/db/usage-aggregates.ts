@@ -1,7 +1,8 @@
 import "server-only";
 import { compactionRunResponses, turnCosts, type PricedResponse, type Pricer } from "@/lib/domain/cost";
 import type { CompactionRunRecord } from "@/lib/domain/session-usage";
-import type { JsonValue } from "@/lib/domain/types";
+import { sessionTotalResponses, sessionTotalsOf } from "@/lib/domain/session-totals";
+import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { turnUsages } from "@/lib/domain/usage";
 import { usageBuckets } from "@/lib/domain/usage-buckets";
 import { catalogPricing, type ModelInfo } from "@/lib/models/catalog";
@@ -244,7 +245,7 @@ function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
 async function sumThreads(client: Database, kind: DatabaseKind, threadIds: string[], price: Pricer): Promise<number> {
   return client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
-    const threads = await tx.thread.findMany({ where: { id: { in: threadIds } }, select: { id: true, lastUpdatedAt: true } });
+    const threads = await tx.thread.findMany({ where: { id: { in: threadIds } }, select: { id: true, lastUpdatedAt: true, metadata: true } });
     const forks = await tx.fork.findMany({ where: { forkThreadId: { in: threadIds } }, select: { forkThreadId: true, atTurn: true } });
     const revisions = await tx.compaction.findMany({ where: { revisionThreadId: { in: threadIds } }, select: { revisionThreadId: true, createdAt: true } });
     const runs = await tx.compactionRun.findMany({ where: { threadId: { in: threadIds } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] });
@@ -259,6 +260,7 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
       const responses = [
         ...threadResponses(turnsByThread.get(thread.id) ?? [], price, copiedThrough.get(thread.id), 0),
         ...(runsByThread.get(thread.id) ?? []).flatMap((row) => compactionRunResponses(runRecord(row), price, thread.lastUpdatedAt)),
+        ...sessionTotalsResponsesOf(thread.metadata, price),
       ];
       for (const bucket of usageBuckets(responses)) buckets.push({ threadId: thread.id, ...bucket });
     }
@@ -321,6 +323,17 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
   }, WRITE_TRANSACTION);
 }
 
+/**
+ * The session totals a thread's metadata carries (Copilot CLI), as responses to sum. A thread
+ * whose metadata changes is summed whole (every import writer forgets its state), so totals are
+ * replaced when a resumed session reports again, never added to.
+ */
+function sessionTotalsResponsesOf(metadata: string | null, price: Pricer): PricedResponse[] {
+  if (metadata === null || !metadata.includes('"sessionTotals"')) return [];
+  const totals = sessionTotalsOf(parsedOrNull<JsonObject>(metadata));
+  return totals ? sessionTotalResponses(totals, price) : [];
+}
+
 const ADDED = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const;
 
 /**
@@ -346,7 +359,8 @@ async function recordState(tx: Tx, kind: DatabaseKind, threadId: string, summedT
  * A thread's responses, priced, in order, from a run of its turns (`context`: the tokens before
  * them since the last compaction, for estimates). Usage is computed over every turn read (an
  * estimate needs the turns before it); the copies a fork or compacted revision starts with (the
- * first `atTurn` + 1 turns read, or those up to `until`) are then left out.
+ * first `atTurn` + 1 turns read, or those up to `until`), and turns an importer marked as copied
+ * from the parent session, are then left out: each was paid for in its source.
  */
 function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: number; until: Date | null } | undefined, context: number): PricedResponse[] {
   const inputs = rows.map(usageInputOf);
@@ -358,6 +372,8 @@ function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: numb
     const cost = costs[index];
     if (!usage || !cost) return;
     if (copied && (index <= copied.atTurn || (copied.until && input.timestamp <= copied.until))) return;
+    // A session branched into a file of its own starts with a copy of its parent's history (Pi's branchedFrom).
+    if (input.modelMetadata?.copiedFromParent === true) return;
     responses.push({ at: input.timestamp, provider: input.modelProvider, model: input.modelName, usage, cost });
   });
   return responses;

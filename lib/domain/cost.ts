@@ -70,6 +70,8 @@ export function reasoningInOutput(metadata: JsonObject | null): boolean {
 
 /** One model response with its usage and price, for sums over time (lib/domain/usage-buckets.ts). */
 export type PricedResponse = {
+  /** How many model calls this stands for: 1 when absent; a session total stands for all of a model's requests. */
+  responses?: number;
   at: Date;
   provider: string | null;
   model: string | null;

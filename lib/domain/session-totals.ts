@@ -6,8 +6,8 @@
  * must not be summed with them. Pure.
  */
 import { z } from "zod";
-import { responseCost, type Pricer } from "./cost";
-import type { JsonObject, ResponseCost } from "./types";
+import { costTotals, responseCost, type Pricer, type PricedResponse } from "./cost";
+import type { CostTotals, JsonObject, ResponseCost } from "./types";
 
 const count = z.number().finite().nonnegative();
 
@@ -61,4 +61,26 @@ export function priceSessionTotals(totals: SessionTotals, price: Pricer): Priced
       const usage = { inputTokens: t.inputTokens, cacheReadTokens: t.cacheReadTokens, cacheWriteTokens: t.cacheWriteTokens, outputTokens: t.outputTokens, reasoningTokens: t.reasoningTokens };
       return { model, totals: t, cost: responseCost({ provider: null, model, at, usage, reasoningInOutput: true }, usage, price) };
     });
+}
+
+/**
+ * The totals as what usage over time sums: each model's as its requests, at the time of the last
+ * report (the only time the source gives them).
+ */
+export function sessionTotalResponses(totals: SessionTotals, price: Pricer): PricedResponse[] {
+  const at = totals.reportedAt ? new Date(totals.reportedAt) : new Date(Number.NaN);
+  return priceSessionTotals(totals, price).map(({ model, totals: t, cost }) => ({
+    responses: Math.max(1, t.requests),
+    at,
+    provider: null,
+    model,
+    usage: { inputTokens: t.inputTokens, cacheReadTokens: t.cacheReadTokens, cacheWriteTokens: t.cacheWriteTokens, outputTokens: t.outputTokens, reasoningTokens: t.reasoningTokens, source: "reported" },
+    cost,
+  }));
+}
+
+/** What a thread's session totals cost, to add to its responses' (null when it has none). */
+export function sessionTotalsCost(metadata: JsonObject | null | undefined, price: Pricer): CostTotals | null {
+  const totals = sessionTotalsOf(metadata);
+  return totals ? costTotals(priceSessionTotals(totals, price).map((t) => t.cost)) : null;
 }

@@ -31,6 +31,13 @@ describe("usageBuckets", () => {
     expect(bucket).toMatchObject({ modelProvider: "", modelName: "", costUsd: 0, responses: 2, unpricedResponses: 2, estimatedResponses: 1, inputTokens: 20 });
   });
 
+  it("counts a session total as the requests it stands for, priced or not", () => {
+    const [priced] = usageBuckets([{ ...response("2026-05-01T10:00:00Z", "m", 3), responses: 6 }, response("2026-05-01T10:01:00Z", "m", 1)]);
+    expect(priced).toMatchObject({ responses: 7, unpricedResponses: 0, costUsd: 4, outputTokens: 80 });
+    const [unpriced] = usageBuckets([{ ...response("2026-05-01T10:00:00Z", "x", null), responses: 4 }]);
+    expect(unpriced).toMatchObject({ responses: 4, unpricedResponses: 4 });
+  });
+
   it("leaves out a response without a valid time", () => {
     expect(usageBuckets([response("not a date", "m", 1)])).toEqual([]);
   });

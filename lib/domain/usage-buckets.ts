@@ -21,7 +21,7 @@ export type UsageBucketRow = UsageCounts & {
 /** The responses summed per quarter-hour, provider and model, in order of first appearance. */
 export function usageBuckets(responses: readonly PricedResponse[]): UsageBucketRow[] {
   const buckets = new Map<string, UsageBucketRow>();
-  for (const { at, provider, model, usage, cost } of responses) {
+  for (const { at, provider, model, usage, cost, responses: count = 1 } of responses) {
     const quarter = quarterOf(at);
     if (!Number.isFinite(quarter)) continue;
     const modelProvider = provider ?? "";
@@ -37,10 +37,10 @@ export function usageBuckets(responses: readonly PricedResponse[]): UsageBucketR
     bucket.cacheWriteTokens += usage.cacheWriteTokens;
     bucket.outputTokens += usage.outputTokens;
     bucket.reasoningTokens += usage.reasoningTokens;
-    bucket.responses++;
+    bucket.responses += count;
     if (cost.priced) bucket.costUsd += cost.totalUsd;
-    else bucket.unpricedResponses++;
-    if (usage.source === "estimated") bucket.estimatedResponses++;
+    else bucket.unpricedResponses += count;
+    if (usage.source === "estimated") bucket.estimatedResponses += count;
   }
   return [...buckets.values()];
 }

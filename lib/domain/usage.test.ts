@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reportedUsage, threadUsage, turnUsages, type UsageInput } from "./usage";
+import { reportedUsage, threadUsage, turnUsages, USAGE_IN_SESSION_TOTALS, type UsageInput } from "./usage";
 
 const turn = (role: UsageInput["role"], tokens: number, usage?: Record<string, number>, compaction = false): UsageInput => ({
   role,
@@ -45,6 +45,11 @@ describe("usage", () => {
       [7, 6, "estimated"],
     ]);
     expect(threadUsage(usages)).toMatchObject({ inputTokens: 52, outputTokens: 34, source: "estimated" });
+  });
+
+  it("estimates nothing for a response whose source reports usage only in the session's totals", () => {
+    const inTotals = { ...turn("assistant", 20), modelMetadata: { ...USAGE_IN_SESSION_TOTALS, outputTokens: 7 } };
+    expect(turnUsages([turn("user", 10), inTotals, turn("assistant", 5)])).toEqual([null, null, { inputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 5, reasoningTokens: 0, source: "estimated" }]);
   });
 
   it("uses reported usage where present, and says mixed when some responses were estimated", () => {

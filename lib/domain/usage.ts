@@ -78,10 +78,22 @@ function zero(): UsageCounts {
 }
 
 /**
+ * The turn-metadata mark of a response whose usage its source reports only in the session's
+ * totals (Copilot CLI's shutdown reports, lib/domain/session-totals.ts): no usage of its own, and
+ * none estimated for it, so the session's tokens are never counted twice or guessed.
+ */
+export const USAGE_IN_SESSION_TOTALS = { usageIn: "sessionTotals" } as const;
+
+function usageInSessionTotals(metadata: JsonObject | null | undefined): boolean {
+  return metadata?.usageIn === USAGE_IN_SESSION_TOTALS.usageIn;
+}
+
+/**
  * Usage per turn, in order: reported where the turn carries it; for an assistant turn without
  * it, estimated as input = the tokens of the thread's turns before it since the last compaction
  * (system prompts and tool definitions are not stored, so this is a lower bound) and output = its
- * own tokens. Other turns without reported usage were no model response: null. `context`: the
+ * own tokens, unless the source reports it only in the session's totals (USAGE_IN_SESSION_TOTALS).
+ * Other turns without reported usage were no model response: null. `context`: the
  * tokens before the first of `turns` since the last compaction, for a page that starts mid-thread.
  */
 export function turnUsages(turns: readonly UsageInput[], context = 0): (TurnUsage | null)[] {
@@ -91,7 +103,7 @@ export function turnUsages(turns: readonly UsageInput[], context = 0): (TurnUsag
     const reported = reportedUsage(turn.modelMetadata);
     let usage: TurnUsage | null = null;
     if (reported) usage = { ...reported, source: "reported" };
-    else if (turn.role === "assistant") usage = { ...zero(), inputTokens: context, outputTokens: tokens, source: "estimated" };
+    else if (turn.role === "assistant" && !usageInSessionTotals(turn.modelMetadata)) usage = { ...zero(), inputTokens: context, outputTokens: tokens, source: "estimated" };
     context += tokens;
     return usage;
   });

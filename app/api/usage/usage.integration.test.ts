@@ -57,22 +57,38 @@ describe("GET /api/usage over the real transcripts", () => {
     const byThread = await usage({ ...ALL_TIME, groupBy: "thread" });
     const rows = new Map(byThread.rows.map((r) => [r.key, r]));
     let responses = 0;
+    let copiesLeftOut = 0;
+    let sessionTotalRequests = 0;
     for (const id of threads) {
       const { thread, turns } = await fetchThread(id);
-      const own = turns.filter((t) => t.usage).length;
-      if (own === 0) continue;
+      // A session branched into a file of its own (Pi) starts with its parent's responses: paid for there.
+      const copied = turns.filter((t) => t.usage && t.modelMetadata?.copiedFromParent === true);
+      copiesLeftOut += copied.length;
+      const own = turns.filter((t) => t.usage).length - copied.length;
+      // Totals a source reports only per session (Copilot CLI) count as the requests they cover.
+      const totals = thread.metadata?.sessionTotals as { models: Record<string, { requests: number }> } | undefined;
+      const totalRequests = totals ? Object.values(totals.models).reduce((n, m) => n + Math.max(1, m.requests), 0) : 0;
+      sessionTotalRequests += totalRequests;
+      if (own === 0 && totalRequests === 0) {
+        expect(rows.has(id), `thread ${id} has no responses of its own but a usage row`).toBe(false);
+        continue;
+      }
       const row = rows.get(id);
       expect(row, `thread ${id} has ${own} responses but no usage row`).toBeDefined();
       // The row adds the thread's compaction runs (its sub-agents have rows of their own).
       const runs = turns.flatMap((t) => (t.compactionRun ? [t.compactionRun] : []));
-      expect(row!.responses).toBe(own + runs.reduce((n, r) => n + r.responses, 0));
-      expect(row!.costUsd).toBeGreaterThanOrEqual(thread.cost!.totalUsd - 1e-9);
-      if (runs.length === 0) expect(row!.costUsd).toBeCloseTo(thread.cost!.totalUsd, 9);
-      expect(row!.unpricedResponses).toBe(thread.cost!.unpricedResponses);
+      expect(row!.responses).toBe(own + totalRequests + runs.reduce((n, r) => n + r.responses, 0));
+      const ownCost = thread.cost!.totalUsd - copied.reduce((n, t) => n + (t.cost?.totalUsd ?? 0), 0);
+      expect(row!.costUsd).toBeGreaterThanOrEqual(ownCost - 1e-9);
+      if (runs.length === 0) expect(row!.costUsd).toBeCloseTo(ownCost, 9);
+      if (copied.length === 0) expect(row!.unpricedResponses).toBe(thread.cost!.unpricedResponses);
       expect(row!.title).toBe(thread.title);
       responses += row!.responses;
     }
     expect(responses).toBeGreaterThan(100);
+    // The real Pi session is a branched copy, and the Copilot session reports its tokens at shutdown.
+    expect(copiesLeftOut).toBeGreaterThan(0);
+    expect(sessionTotalRequests).toBeGreaterThan(0);
     expect(byThread.totals.responses).toBe(byThread.rows.reduce((n, r) => n + r.responses, 0));
     expect(byThread.totals.costUsd).toBeCloseTo(sum(byThread.rows), 9);
     expect(byThread.totals.threads).toBe(byThread.rows.length);
@@ -101,6 +117,45 @@ describe("GET /api/usage over the real transcripts", () => {
     expect(report.totals.costUsd).toBeCloseTo(thread.costWithSubagents!.totalUsd, 9);
     expect(report.filters).toEqual({ project });
     for (const row of report.rows) expect(sum(row.breakdown!)).toBeCloseTo(row.costUsd, 12);
+  });
+});
+
+describe("GET /api/usage over sessions that report tokens only per session", () => {
+  const EVENTS = path.join(REAL_FIXTURE_ROOTS[1]!, "copilot/session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl");
+  const APRIL = { since: "2026-04-01", until: "2026-04-30", tz: "UTC", groupBy: "model", model: "claude-sonnet-4.6" };
+
+  it("counts a Copilot CLI session's shutdown totals once, as their requests, and replaces them when a resumed session reports again", async () => {
+    const text = readFileSync(EVENTS, "utf8");
+    const lines = text.split("\n").filter((l) => l.trim() !== "");
+    // Independently of the importer: the file's one shutdown report, Copilot's input including cache.
+    const metrics = lines.map((l) => JSON.parse(l)).filter((e) => e.type === "session.shutdown")[0].data.modelMetrics["claude-sonnet-4.6"];
+    const name = "session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl";
+    // (The first test may have imported it already, under the same name.)
+    expect(["imported", "unchanged"]).toContain((await importFile(name, text)).status);
+    const [row] = (await usage(APRIL)).rows;
+    expect(row).toMatchObject({
+      responses: metrics.requests.count,
+      inputTokens: metrics.usage.inputTokens - metrics.usage.cacheReadTokens - metrics.usage.cacheWriteTokens,
+      cacheReadTokens: metrics.usage.cacheReadTokens,
+      outputTokens: metrics.usage.outputTokens,
+      unpricedResponses: 0,
+    });
+    expect(row!.costUsd).toBeGreaterThan(0);
+
+    // The session resumed in a second process: one more exchange and its own shutdown report.
+    const last = JSON.parse(lines.at(-1)!).id as string;
+    const at = (s: number) => new Date(Date.UTC(2026, 3, 24, 9, 0, s)).toISOString();
+    const resumed = [
+      { type: "user.message", data: { content: "One more", transformedContent: "One more", attachments: [] }, id: randomUUID(), timestamp: at(1), parentId: last },
+      { type: "assistant.message", data: { messageId: "m9", content: "Sure.", toolRequests: [], outputTokens: 12 }, id: randomUUID(), timestamp: at(2), parentId: null },
+      { type: "session.shutdown", data: { modelMetrics: { "claude-sonnet-4.6": { requests: { count: 1, cost: 1 }, usage: { inputTokens: 40000, outputTokens: 12, cacheReadTokens: 35000, cacheWriteTokens: 1000, reasoningTokens: 0 } } } }, id: randomUUID(), timestamp: at(3), parentId: null },
+    ];
+    const grown = `${lines.join("\n")}\n${resumed.map((e) => JSON.stringify(e)).join("\n")}\n`;
+    expect((await importFile(name, grown)).status).toBe("imported");
+    const [after] = (await usage(APRIL)).rows;
+    expect(after).toMatchObject({ responses: metrics.requests.count + 1, outputTokens: metrics.usage.outputTokens + 12, cacheReadTokens: metrics.usage.cacheReadTokens + 35000, cacheWriteTokens: 1000 });
+    // No estimate is made for its replies: the session's totals are all it reports.
+    expect(after!.estimatedResponses).toBe(0);
   });
 });
 

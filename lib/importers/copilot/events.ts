@@ -1,5 +1,6 @@
 // The current format: ~/.copilot/session-state/<sessionId>/events.jsonl, replayed event by event
 // into one thread (the mapping is described in index.ts).
+import { USAGE_IN_SESSION_TOTALS } from "@/lib/domain/usage";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { callLine, collapse, isoUtc } from "../text";
 import { ImportFormatError, fileStem, isObject, type ImportedThread, type ImportedTurn, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
@@ -230,6 +231,7 @@ function assistantMessage(a: EventAssembly, e: CopilotEvent): void {
     turnId: a.openTurn?.turnId ?? null,
     reasoningEffort: a.reasoningEffort,
   });
+  Object.assign(metadata, USAGE_IN_SESSION_TOTALS);
   a.turns.push({ key: e.key, role: "assistant", content: lines.join("\n"), parts, timestamp: e.timestamp, modelName: a.model, metadata });
 }
 
@@ -248,7 +250,7 @@ function toolStart(a: EventAssembly, e: CopilotEvent): void {
   const name = str(e.data.toolName) ?? "unknown";
   a.calls.set(id, { name, arguments: e.data.arguments, start: e });
   const part: TurnPart = { ...rest(e.data, ["toolCallId", "toolName", "arguments", "type"]), type: "tool_call", id, name, arguments: e.data.arguments ?? {} };
-  a.turns.push({ key: e.key, role: "assistant", content: callLine(name, e.data.arguments), parts: [part], timestamp: e.timestamp, modelName: a.model, metadata: { eventType: e.type, callFromExecutionStart: true } });
+  a.turns.push({ key: e.key, role: "assistant", content: callLine(name, e.data.arguments), parts: [part], timestamp: e.timestamp, modelName: a.model, metadata: { eventType: e.type, callFromExecutionStart: true, ...USAGE_IN_SESSION_TOTALS } });
 }
 
 function toolComplete(a: EventAssembly, e: CopilotEvent): void {

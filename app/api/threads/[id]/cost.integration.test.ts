@@ -10,7 +10,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { addCustomModel } from "@/lib/db/custom-models";
+import { priceSessionTotals, sessionTotalsOf } from "@/lib/domain/session-totals";
 import type { CostTotals, ResponseCost, Thread, Turn } from "@/lib/domain/types";
+import { pricerWith } from "@/lib/models/pricing";
 import { importFile } from "@/lib/imports/import-file";
 import { importedThreadId } from "@/lib/importers/stable-id";
 import { json } from "@/lib/testing/api";
@@ -49,7 +51,9 @@ describe("cost over the real transcripts", () => {
       expect(listed.get(id)!.unpricedModels).toEqual(thread.cost!.unpricedModels);
       const costs = turns.filter((t) => t.usage).map((t) => t.cost as ResponseCost);
       expect(turns.filter((t) => !t.usage).every((t) => t.cost === null)).toBe(true);
-      expectSum(thread.cost!, costs);
+      // A source that reports tokens only per session (Copilot CLI): each model's totals priced as one request, added.
+      const totals = sessionTotalsOf(thread.metadata);
+      expectSum(thread.cost!, [...costs, ...(totals ? priceSessionTotals(totals, pricerWith([])).map((t) => t.cost) : [])]);
       expect(thread.costWithSubagents!.totalUsd).toBeGreaterThanOrEqual(thread.cost!.totalUsd - 1e-12);
       for (const cost of costs) expect(cost.inputUsd + cost.outputUsd + cost.cacheReadUsd + cost.cacheWriteUsd).toBeCloseTo(cost.totalUsd, 12);
       responses += costs.length;
