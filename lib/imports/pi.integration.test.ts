@@ -121,8 +121,11 @@ describe("Pi sessions imported by path", () => {
   });
 });
 
+/** On PostgreSQL nothing is followed unless THREADLINE_SOURCES says so: the defaults are SQLite's. */
+const onPostgres = /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? "");
+
 describe("following ~/.pi/agent/sessions", () => {
-  it("is followed by default when it exists, and a session that grows gains its new turns", async () => {
+  it.skipIf(onPostgres)("is followed by default when it exists, and a session that grows gains its new turns", async () => {
     const home = path.join(work, "home");
     const sessions = path.join(home, ".pi", "agent", "sessions");
     mkdirSync(sessions, { recursive: true });
@@ -152,7 +155,7 @@ describe("following ~/.pi/agent/sessions", () => {
     expect(turns.map((t) => t.content).at(-1)).toBe("and now?");
   });
 
-  it("reports a file in the folder that is not a Pi session, and imports nothing of it", async () => {
+  it.skipIf(onPostgres)("reports a file in the folder that is not a Pi session, and imports nothing of it", async () => {
     const home = path.join(work, "home-bad");
     const sessions = path.join(home, ".pi", "agent", "sessions", "--w--");
     mkdirSync(sessions, { recursive: true });
