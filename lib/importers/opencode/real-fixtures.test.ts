@@ -136,6 +136,8 @@ describe("what the samples show", () => {
     const marker = thread.turns.at(-1)!;
     expect(marker).toMatchObject({ key: "msg_c648e17e6001YM54MG29gGQBfQ", role: "system", compaction: { trigger: "manual" }, modelName: "gpt-5.3-codex" });
     expect(marker.content.startsWith("## Goal\n\nCreate research notes")).toBe(true);
+    // The summary is the content only (the page folds it under the marker), never a text part too.
+    expect(marker.parts!.map((p) => p.type)).not.toContain("text");
     expect(marker.metadata).toMatchObject({ summary: { messageId: "msg_c648e17ec0017ewG6GOaVULORx", mode: "compaction", patches: [{ files: ["/Users/alex/repos/vfp/dark-factory/scripts/scrape_moon_docs.sh.ts"] }] } });
     const task = thread.turns.flatMap((t) => t.parts ?? []).find((p) => p.type === "tool_result" && p.toolCallId === "call_2ecomTrNqdqxi8CvrYr28wyf");
     expect(task?.compactedAt).toBe(new Date(1771213545701).toISOString());

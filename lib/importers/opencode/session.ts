@@ -328,7 +328,8 @@ function compactionTurn(request: Message | null, summary: Message | null): Impor
     key,
     role: "system",
     content: summaryText || (summary ? "" : "Compaction requested (no summary recorded)"),
-    parts: [{ type: "compaction", trigger: compaction.trigger ?? null }, ...thinking, ...(summaryText ? [{ type: "text" as const, text: summaryText }] : [])],
+    // The summary is the content, shown folded under the marker as every compaction's is.
+    parts: [{ type: "compaction", trigger: compaction.trigger ?? null }, ...thinking],
     timestamp: isoFromMs(requestTime) ?? summaryTurns?.turn.timestamp ?? null,
     compaction,
     ...(summaryTurns ? { modelProvider: summaryTurns.turn.modelProvider, modelName: summaryTurns.turn.modelName, usage: summaryTurns.turn.usage } : {}),
