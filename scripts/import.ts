@@ -1,6 +1,7 @@
 // npm run import -- <paths...>
 // Imports agent transcripts into the Threadline database: files, or folders walked recursively
-// (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, a ChatGPT export's conversations.json,
+// (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.local/share/opencode, ~/.pi/agent/sessions,
+// ~/.copilot/session-state, a repository with Aider's .aider.chat.history.md, a ChatGPT export's conversations.json,
 // PAL or pydantic-ai dumps). Re-running is incremental: unchanged files are skipped, grown files
 // add their new turns. Options: --format=<format> to force one; --quiet for the summary only;
 // --scan-secrets to run the scan for secrets here, alongside the import, until it has caught up

@@ -26,7 +26,9 @@ export default async function ImportPage() {
         <p className="mt-2">
           Claude Code keeps sessions in <code className="rounded bg-zinc-100 px-1">~/.claude/projects</code>, Codex in{" "}
           <code className="rounded bg-zinc-100 px-1">~/.codex/sessions</code>, Gemini CLI in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.gemini/tmp</code>. From a terminal:{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.gemini/tmp</code>, OpenCode in <code className="rounded bg-zinc-100 px-1">~/.local/share/opencode</code>, Pi in{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.pi/agent/sessions</code>, Copilot CLI in <code className="rounded bg-zinc-100 px-1">~/.copilot/session-state</code>,
+          Aider in each repository&apos;s <code className="rounded bg-zinc-100 px-1">.aider.chat.history.md</code>. From a terminal:{" "}
           <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </p>
       </details>

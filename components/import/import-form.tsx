@@ -109,7 +109,7 @@ export function ImportForm() {
             <input
               ref={filesInput}
               type="file"
-              accept=".json,.jsonl,application/json"
+              accept=".json,.jsonl,.md,.db,application/json"
               multiple
               disabled={busy}
               onChange={(e) => void importUploads([...(e.target.files ?? [])].map((file) => ({ file, name: file.name })))}
@@ -136,8 +136,9 @@ export function ImportForm() {
           </label>
         </div>
         <p className="mt-3 text-center text-xs text-zinc-500">
-          From a folder, every .json and .jsonl file is imported (index and settings files are left out). Keep the folder layout:
-          Claude Code sub-agent files are linked to their session by path.
+          From a folder, every .json and .jsonl file is imported (index and settings files are left out), and Aider&apos;s
+          .aider.chat.history.md and OpenCode&apos;s opencode.db. Keep the folder layout: Claude Code sub-agent files are linked to their
+          session by path.
         </p>
       </div>
       <label className="flex items-center gap-2 text-sm">
@@ -154,7 +155,7 @@ export function ImportForm() {
       )}
       {results.length === 0 && ignored > 0 && (
         <p role="alert" className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          No .json or .jsonl transcripts in that folder ({plural(ignored, "other file")}).
+          No transcripts in that folder ({plural(ignored, "other file")}).
         </p>
       )}
 

@@ -39,7 +39,9 @@
  *   usage: there is no input count per response). Full per-model counts exist only in
  *   `session.shutdown.modelMetrics`, one report per process, inputTokens including cache reads and
  *   writes. They are summed over the file's reports into metadata.sessionTotals (totals.ts; input
- *   without cache computed), which the thread page shows as session totals, never as responses.
+ *   without cache computed), which the thread page shows as session totals, never as responses;
+ *   they count in the thread's cost and in usage over time at the last report's time. Assistant
+ *   turns are marked USAGE_IN_SESSION_TOTALS, so no usage is estimated for them either.
  *
  * Legacy builds (2025): `~/.copilot/history-session-state/session_<id>_<ms>.json`, one object
  * {sessionId, startTime, chatMessages, timeline} (legacy.ts). chatMessages, in OpenAI chat format,
