@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import type { TurnPart } from "@/lib/domain/types";
 import type { ImportedThread, NumberedLine, ParsedSource } from "../types";
+export { expectPaired } from "../test-helpers";
 
 export const lines = (...entries: (object | string)[]): NumberedLine[] =>
   entries.map((entry, i) => ({ text: typeof entry === "string" ? entry : JSON.stringify(entry), line: i + 1 }));
@@ -35,22 +36,3 @@ export function summary(thread: ImportedThread) {
 /** "u4 a6 t11 …": role initial and key of every turn, in order. */
 export const turnKeys = (thread: ImportedThread) => thread.turns.map((t) => `${t.role[0]}${t.key}`).join(" ");
 
-/** Every tool_call has exactly one tool_result with its call id, on a later turn, and vice versa. */
-export function expectPaired(thread: ImportedThread) {
-  const callAt = new Map<string, number>();
-  const resultAt = new Map<string, number>();
-  thread.turns.forEach((turn, index) => {
-    for (const part of turn.parts ?? []) {
-      if (part.type === "tool_call") {
-        expect(callAt.has(part.id), `call ${part.id} twice`).toBe(false);
-        callAt.set(part.id, index);
-      }
-      if (part.type === "tool_result") {
-        expect(resultAt.has(part.toolCallId), `result ${part.toolCallId} twice`).toBe(false);
-        resultAt.set(part.toolCallId, index);
-      }
-    }
-  });
-  expect([...resultAt.keys()].sort()).toEqual([...callAt.keys()].sort());
-  for (const [id, index] of callAt) expect(resultAt.get(id)!).toBeGreaterThan(index);
-}

@@ -1,56 +1,10 @@
 // What the Copilot CLI importer's tests share: fixture paths, event builders, summaries of a thread.
 import path from "node:path";
-import { expect } from "vitest";
-import type { TurnPart } from "@/lib/domain/types";
-import type { ImportedThread, NumberedLine, ParsedSource } from "../types";
+export { numbered, jsonl, onlyThread, partsOf, roleCounts, expectPaired } from "../test-helpers";
 
 export const FIXTURES = path.join(process.cwd(), "../shared/fixtures/real/copilot");
 export const EVENTS_FILE = path.join(FIXTURES, "session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl");
 export const LEGACY_FILE = path.join(FIXTURES, "history-session-state/session_06141331-92e8-4e9e-8bbb-9b7a729eb01a_1760182820882.json");
-
-export function numbered(text: string): NumberedLine[] {
-  return text.split("\n").map((line, index) => ({ text: line, line: index + 1 }));
-}
-
-export function jsonl(...records: unknown[]): NumberedLine[] {
-  return numbered(records.map((record) => (typeof record === "string" ? record : JSON.stringify(record))).join("\n"));
-}
-
-export function onlyThread(result: ParsedSource): ImportedThread {
-  expect(result.threads).toHaveLength(1);
-  return result.threads[0]!;
-}
-
-export function partsOf(thread: ImportedThread, type: TurnPart["type"]): TurnPart[] {
-  return thread.turns.flatMap((turn) => (turn.parts ?? []).filter((part) => part.type === type));
-}
-
-export function roleCounts(thread: ImportedThread): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const turn of thread.turns) counts[turn.role] = (counts[turn.role] ?? 0) + 1;
-  return counts;
-}
-
-/** Every tool_call has exactly one tool_result with its id, on a later turn, and vice versa; answers the number of pairs. */
-export function expectPaired(thread: ImportedThread): number {
-  const callTurn = new Map<string, number>();
-  const resultTurn = new Map<string, number>();
-  thread.turns.forEach((turn, index) => {
-    for (const part of turn.parts ?? []) {
-      if (part.type === "tool_call") {
-        expect(callTurn.has(part.id)).toBe(false);
-        callTurn.set(part.id, index);
-      }
-      if (part.type === "tool_result") {
-        expect(resultTurn.has(part.toolCallId)).toBe(false);
-        resultTurn.set(part.toolCallId, index);
-      }
-    }
-  });
-  expect([...resultTurn.keys()].sort()).toEqual([...callTurn.keys()].sort());
-  for (const [id, index] of resultTurn) expect(index).toBeGreaterThan(callTurn.get(id)!);
-  return callTurn.size;
-}
 
 let clock = 0;
 /** One event with Copilot's envelope; ids and times count up. */
