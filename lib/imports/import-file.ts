@@ -2,7 +2,7 @@ import "server-only";
 // The service that stores imports: reads a file or folder, asks lib/importers (pure parsers) what it
 // holds and writes that through lib/db.
 import { createHash, randomUUID } from "node:crypto";
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { previousImport, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
@@ -54,8 +54,9 @@ export async function importFile(name: string, text: string, format?: ImportForm
  */
 export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   return reportFailures(name, format, async () => {
-    // OpenCode's storage: a session record is read with its message and part files, the database whole.
-    const openCode = format === undefined || format === "opencode" ? openCodeSourceOf(path) : null;
+    // OpenCode's storage: a session record is read with its message and part files, the database
+    // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
+    const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? ((await isSqliteFile(path)) ? "database" : null)) : null;
     if (openCode === "database") return importOpenCodeDatabase(path, name);
     if (openCode === "storage-session") return importStorageSession(path, name);
     if (options.follow && (format === undefined || format === "claude-code")) {
@@ -73,6 +74,20 @@ export async function importPath(path: string, name = path, format?: ImportForma
     }
     return importText(file, await sourceText(source), format, options);
   });
+}
+
+const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+
+/** Whether a file is an SQLite database, by the header every one starts with. */
+async function isSqliteFile(path: string): Promise<boolean> {
+  const file = await open(path, "r");
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return bytesRead === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    await file.close();
+  }
 }
 
 function isClaudeCodeLine(line: string | null, name: string): boolean {

@@ -4,11 +4,12 @@
  * an empty database with identical turns; the same sessions written into OpenCode's JSON tree and
  * into an opencode.db (OpenCode's schema) import to exactly the same threads; bad files fail whole.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { POST as importRoute } from "@/app/api/import/route";
 import { db } from "@/lib/db/client";
 import { exportThread, importDocuments } from "@/lib/db/transfer";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
@@ -103,6 +104,24 @@ describe("OpenCode's own storage", () => {
     expect(grown.status).toBe("imported");
     expect(grown.threadResults.find((r) => r.change !== "unchanged")).toMatchObject({ change: "appended", turnsAdded: 1 });
     writer.close();
+  });
+
+  it("opencode.db uploaded to POST /api/import (spooled under a name of its own) imports by its SQLite header; another database is refused, naming what it lacks", async () => {
+    await switchToFreshDatabase();
+    const file = path.join(work, "upload", "opencode.db");
+    writeOpenCodeDatabase(file, docs).close();
+    const post = (query: string, body: Buffer) => importRoute(new Request(`http://localhost/api/import?${query}`, { method: "POST", body: new Uint8Array(body) }));
+    const ok = await post("name=opencode.db", readFileSync(file));
+    expect(ok.status, await ok.clone().text()).toBe(201);
+    expect(await ok.json()).toMatchObject({ status: "imported", format: "opencode", threads: { created: docs.length } });
+
+    const other = path.join(work, "upload", "notes.db");
+    const notes = new Database(other);
+    notes.exec("CREATE TABLE note (id TEXT, body TEXT)");
+    notes.close();
+    const refused = await post("name=notes.db", readFileSync(other));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/not an OpenCode database: no session, message, part table/);
   });
 
   it("ties a child session stored after its parent to the parent's task call", async () => {
