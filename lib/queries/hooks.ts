@@ -18,6 +18,7 @@ import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
 import { decodeOutline } from "@/lib/domain/turn-outline";
 import type { SourcesStatus } from "@/lib/domain/sources";
+import { fetchHandoff, type HandoffOptions } from "./handoff";
 import { browserTimers, useLiveEvents, useOnLiveOpen } from "./live-events";
 import { fetchSourcesStatus, requestSourcesSync, sourceKeys, SOURCES_POLL_MS } from "./sources";
 import { fetchContextPreview, fetchFind, fetchOutline, fetchThreadLiveState, fetchThreadPage, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
@@ -155,6 +156,21 @@ export function useContextPreview(threadId: string, selection: ContextSelection,
     queryKey: threadKeys.context(threadId, selection),
     queryFn: ({ signal }) => fetchContextPreview(threadId, selection, signal),
     placeholderData: keepPreviousData,
+    enabled,
+    retry: false,
+  });
+}
+
+/**
+ * The orchestrator handoff of a thread (or its chain), read while `enabled` (the preview open, the
+ * budget page shown). Always refetched when it comes back into use: turns may have been added.
+ */
+export function useHandoff(threadId: string, options: HandoffOptions, enabled: boolean) {
+  return useQuery({
+    queryKey: threadKeys.handoff(threadId, options),
+    queryFn: ({ signal }) => fetchHandoff(threadId, options, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
     enabled,
     retry: false,
   });

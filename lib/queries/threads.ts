@@ -18,6 +18,8 @@ export const threadKeys = {
   /** A turn loaded in full from its API address (a long turn's page carries only its start). */
   turn: (url: string) => [...threadKeys.all, "turn", url] as const,
   context: (threadId: string, selection: ContextSelection) => [...threadKeys.all, "context", threadId, selection] as const,
+  /** The orchestrator handoff (handoff.ts): under `all`, so a purge or a fork drops it with the rest. */
+  handoff: (threadId: string, options: { chain: boolean; model?: string }) => [...threadKeys.all, "handoff", threadId, options] as const,
   /** What the thread page has read of one thread: its blocks of turns, its outline, its finds. */
   reader: (threadId: string) => [...threadKeys.all, "reader", threadId] as const,
   /** Block `block` of a thread's turns: indexes block × TURN_BLOCK up to the next block. */
