@@ -8,6 +8,7 @@ import { displayTitle } from "@/lib/domain/title";
 import type { CostTotals, Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
+import { CopyHandoffButton } from "./copy-handoff-button";
 import { CopyPromptButton } from "./copy-prompt-button";
 import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
@@ -75,6 +76,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
           </dd>
           <CopyButton text={thread.id} label="Copy continuation id" />
           {!thread.expired && <CopyPromptButton threadId={thread.id} model={promptModel} />}
+          {!thread.expired && <CopyHandoffButton threadId={thread.id} hasParent={parent !== null} />}
         </div>
         <div className="flex min-w-0 gap-2">
           <dt className="text-zinc-500">Tool</dt>

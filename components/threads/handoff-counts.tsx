@@ -1,0 +1,48 @@
+import Link from "next/link";
+import { plural } from "@/lib/format";
+import type { HandoffAnswer, HandoffTurn } from "@/lib/queries/handoff";
+import { turnHref } from "@/lib/queries/handoff";
+
+/**
+ * What the orchestrator's rules did to the turns: how many messages it keeps, which turns it
+ * skips and why (the seed's own warnings), how many it truncates and how much that cuts. Shared by
+ * the thread page's preview and the budget page's section.
+ */
+export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns: HandoffTurn[] }) {
+  const skipped = turns.filter((turn) => !turn.kept);
+  return (
+    <div className="text-sm">
+      <p className="flex flex-wrap gap-x-4 gap-y-1">
+        <span data-testid="handoff-kept">{plural(answer.conversationMessagesCount, "message")} kept</span>
+        <span data-testid="handoff-skipped">{answer.skipped.length} skipped</span>
+        <span data-testid="handoff-cut">
+          {answer.cut.messages} truncated, {plural(answer.cut.characters, "character")} cut
+        </span>
+        {answer.range.total > 0 && (answer.range.from > 1 || answer.range.to < answer.range.total) && (
+          <span className="text-zinc-500">
+            turns {answer.range.from}–{answer.range.to} of {answer.range.total}
+          </span>
+        )}
+      </p>
+      {skipped.length > 0 && (
+        <ul className="mt-1 space-y-0.5 text-amber-900" aria-label="Skipped turns" data-testid="handoff-skipped-list">
+          {skipped.map((turn) => (
+            <li key={turn.position}>
+              <TurnNumber turn={turn} />: {!turn.kept && turn.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A turn's position ("#4"), linked to the turn when the handoff tells where it is. */
+export function TurnNumber({ turn }: { turn: HandoffTurn }) {
+  if (!turn.origin) return <span className="font-mono">#{turn.position}</span>;
+  return (
+    <Link href={turnHref(turn.origin)} prefetch={false} className="font-mono text-indigo-700 hover:underline" title={`Turn ${turn.origin.turnIndex + 1} of its thread`}>
+      #{turn.position}
+    </Link>
+  );
+}
