@@ -7,6 +7,7 @@ import { formatCount } from "@/lib/format";
 import type { ContextPreviewWithTurns } from "@/lib/context/types";
 import { useContextPreview } from "@/lib/queries/hooks";
 import { CumulativeChart } from "./cumulative-chart";
+import { OrchestratorHandoff } from "./orchestrator-handoff";
 import { TurnTable } from "./turn-table";
 import type { ContextSelection } from "@/lib/queries/threads";
 import { budgetSelectionQuery } from "@/lib/queries/url-state";
@@ -26,7 +27,20 @@ const CATEGORIES = [
 ] as const;
 
 /** The budget preview: what exactly a model would be sent to continue this thread, and what was cut. */
-export function BudgetView({ threadId, expired, models, initial }: { threadId: string; expired: boolean; models: ModelOption[]; initial: Selection }) {
+export function BudgetView({
+  threadId,
+  expired,
+  hasParent = false,
+  models,
+  initial,
+}: {
+  threadId: string;
+  expired: boolean;
+  /** Whether the thread continues another: the orchestrator section then offers the whole chain. */
+  hasParent?: boolean;
+  models: ModelOption[];
+  initial: Selection;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const [selection, setSelection] = useState<Selection>(initial);
@@ -106,6 +120,7 @@ export function BudgetView({ threadId, expired, models, initial }: { threadId: s
       )}
       {preview.isPending && !data && <p className="text-zinc-500">Building the preview…</p>}
       {data && <PreviewBody data={data} />}
+      <OrchestratorHandoff threadId={threadId} model={selection.model} hasParent={hasParent} />
     </div>
   );
 }

@@ -18,6 +18,7 @@ export default async function BudgetPage({ params, searchParams }: { params: Pro
     <BudgetView
       threadId={thread.id}
       expired={thread.expired}
+      hasParent={thread.parentThreadId !== null}
       models={models}
       initial={initial}
     />
