@@ -31,7 +31,7 @@ import { addsUpOverSegments, countingSegments } from "@/lib/tokenizers/segments"
 import { turnShellCounter } from "./shell-tokens";
 import type { ContextPreview } from "./types";
 
-function unknownModel(name: string, custom: ModelInfo[]): AppError {
+export function unknownModel(name: string, custom: ModelInfo[]): AppError {
   const close = suggestModels(name, 5, custom);
   const hint = close.length > 0 ? ` Close matches: ${close.join(", ")}.` : "";
   return new AppError("validation_failed", `model: unknown model "${name}".${hint} Or pass contextWindow instead.`, [

@@ -56,6 +56,7 @@ describe("validation", () => {
       { index: 2, reason: "conversation_history[2] has empty/invalid content, skipping" },
     ]);
     expect(handoff.conversationMessagesCount).toBe(3);
+    expect(handoff.cut).toEqual({ messages: 0, characters: 0 });
     expect(handoff.origins.map((o) => o.turnIndex)).toEqual([0, 3, 4]);
   });
 
@@ -86,6 +87,11 @@ describe("the layout", () => {
         "2. 🤖 ASSISTANT:\n   I'll investigate the auth system...\n\n" +
         "3. 👤 USER:\n   It's specifically in the JWT validation\n\n",
     );
+  });
+
+  it("counts what truncation cut, in characters", () => {
+    const handoff = orchestratorHandoff([turn("user", "😀".repeat(160)), turn("assistant", "a".repeat(8200)), turn("system", "s".repeat(9000))]);
+    expect(handoff.cut).toEqual({ messages: 2, characters: 10 + 8 });
   });
 
   it("notes a truncated message after its role, gives system the assistant's emoji, and indents only a content's first line", () => {

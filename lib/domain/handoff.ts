@@ -41,6 +41,8 @@ export type Handoff = {
   conversationMessagesCount: number;
   /** The turn each message came from, in the same order as `messages`. */
   origins: { threadId: string; turnIndex: number }[];
+  /** Messages truncated, and the characters (code points) truncation removed from them, markers aside. */
+  cut: { messages: number; characters: number };
 };
 
 /** Python's whitespace (str.isspace), which strip() removes from both ends. */
@@ -69,6 +71,13 @@ export function codePointPrefix(text: string, max: number): { prefix: string; cu
     offset += (text.codePointAt(offset) ?? 0) > 0xffff ? 2 : 1;
   }
   return offset >= text.length ? { prefix: text, cut: false } : { prefix: text.slice(0, offset), cut: true };
+}
+
+/** Python's `len(text)`: code points. */
+export function codePointCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) if ((text.codePointAt(i) ?? 0) > 0xffff) i++;
+  return count;
 }
 
 /** One message as `truncate_conversation_history` stores it. */
@@ -100,6 +109,7 @@ export function orchestratorHandoff(inputs: readonly HandoffInput[]): Handoff {
   const messages: HandoffMessage[] = [];
   const origins: Handoff["origins"] = [];
   const skipped: Handoff["skipped"] = [];
+  const cut = { messages: 0, characters: 0 };
   inputs.forEach((input, index) => {
     if (!ROLES.includes(input.role)) {
       skipped.push({ index, reason: `conversation_history[${index}] has invalid role '${input.role}', skipping` });
@@ -110,8 +120,13 @@ export function orchestratorHandoff(inputs: readonly HandoffInput[]): Handoff {
       skipped.push({ index, reason: `conversation_history[${index}] has empty/invalid content, skipping` });
       return;
     }
-    messages.push(truncateMessage(input.role as HandoffRole, content));
+    const message = truncateMessage(input.role as HandoffRole, content);
+    if (message.truncated) {
+      cut.messages++;
+      cut.characters += codePointCount(content) - (message.role === "user" ? USER_MAX_CHARS : ASSISTANT_MAX_CHARS);
+    }
+    messages.push(message);
     origins.push({ threadId: input.threadId, turnIndex: input.turnIndex });
   });
-  return { text: handoffText(messages), messages, skipped, conversationMessagesCount: messages.length, origins };
+  return { text: handoffText(messages), messages, skipped, conversationMessagesCount: messages.length, origins, cut };
 }

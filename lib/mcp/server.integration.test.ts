@@ -53,14 +53,35 @@ async function toolError(name: string, args: Record<string, unknown>): Promise<s
 }
 
 describe("MCP server at /api/mcp", () => {
-  it("lists the seven tools with their input schemas", async () => {
+  it("lists the eight tools with their input schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ["add_turn", "build_history", "create_thread", "export_thread", "fork_thread", "get_thread", "list_threads"],
+      ["add_turn", "build_history", "create_thread", "export_thread", "fork_thread", "get_handoff", "get_thread", "list_threads"],
     );
     const addTurn = tools.find((tool) => tool.name === "add_turn")!;
     expect(addTurn.inputSchema.required).toEqual(expect.arrayContaining(["threadId", "role", "content"]));
     expect(addTurn.inputSchema.properties?.role).toMatchObject({ enum: ["user", "assistant", "system", "tool"] });
+  });
+
+  it("get_handoff answers what GET /handoff answers: the orchestrator's conversation history, by thread id", async () => {
+    const { thread: first } = await ok("create_thread", { toolName: "analyze" });
+    await ok("add_turn", { threadId: first.id, role: "user", content: "q".repeat(151) });
+    await ok("add_turn", { threadId: first.id, role: "tool", content: "ran" });
+    const { thread: second } = await ok("create_thread", { toolName: "review", parentThreadId: first.id });
+    await ok("add_turn", { threadId: second.id, role: "assistant", content: "Done." });
+
+    const alone = await ok("get_handoff", { threadId: second.id, format: "orchestrator" });
+    expect(alone.text).toBe("\n💬 CONVERSATION HISTORY (Context leading to this task):\n1. 🤖 ASSISTANT:\n   Done.\n\n");
+    const chain = await ok("get_handoff", { threadId: second.id, chain: true, from: 1, to: 3, model: null });
+    expect(chain).toMatchObject({ conversationMessagesCount: 2, range: { from: 1, to: 3, total: 3 }, cut: { messages: 1, characters: 1 } });
+    expect(chain.messages[0]).toEqual({ role: "user", content: `${"q".repeat(150)}... [truncated]`, truncated: true });
+    expect(chain.skipped).toEqual([{ index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping" }]);
+    expect(chain.text).toBe(
+      `\n💬 CONVERSATION HISTORY (Context leading to this task):\n1. 👤 USER [TRUNCATED]:\n   ${"q".repeat(150)}... [truncated]\n\n2. 🤖 ASSISTANT:\n   Done.\n\n`,
+    );
+
+    expect(await toolError("get_handoff", { threadId: second.id, format: "pal" })).toMatch(/format/);
+    expect(await toolError("get_handoff", { threadId: second.id, chain: true, from: 3, to: 2 })).toMatch(/to: must be at least from/);
   });
 
   it("creates a thread, adds turns, builds the history, forks and exports it", async () => {
@@ -132,6 +153,7 @@ describe("unknown thread ids", () => {
     fork_thread: { atTurn: 0 },
     get_thread: {},
     export_thread: {},
+    get_handoff: {},
   };
 
   it("answer every tool that takes one as PAL does, naming CONVERSATION_TIMEOUT_HOURS' value", async () => {

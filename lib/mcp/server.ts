@@ -4,6 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { forkThread } from "@/lib/db/forks";
+import { threadHandoff } from "@/lib/db/handoff";
 import { runIdempotent, type IdempotencyScope, type IdempotentResult } from "@/lib/db/idempotency";
 import { withSessionUsage } from "@/lib/db/session-usage";
 import { appendTurn, createThread, listThreads } from "@/lib/db/threads";
@@ -16,6 +17,7 @@ import { maskDeep, maskSecrets } from "@/lib/domain/secrets/detect";
 import { jsonObjectSchema, modelFieldSchema, pathListSchema, refuseProtoKeys, roleSchema, toolNameSchema, uuidSchema, fileSnapshotsSchema } from "@/lib/domain/schemas";
 import { contextQuerySchema } from "@/lib/validation/context";
 import { forkRequestSchema } from "@/lib/validation/forks";
+import { handoffQuerySchema } from "@/lib/validation/handoff";
 import { appendTurnSchema, createThreadSchema, listThreadsQuerySchema, MAX_PAGE_SIZE } from "@/lib/validation/threads";
 
 /*
@@ -82,6 +84,15 @@ const forkThreadShape = {
 const exportThreadShape = {
   threadId,
   chain: optional(z.boolean(), "Export the whole chain (oldest first) instead of the one thread"),
+};
+
+const getHandoffShape = {
+  threadId,
+  format: optional(z.enum(["orchestrator"], { error: 'must be "orchestrator"' }), '"orchestrator" (default): the orchestrator seed\'s conversation_history'),
+  chain: optional(z.boolean(), "Hand over the whole chain (oldest first) instead of the one thread"),
+  from: optional(wholeNumber(1), "The first turn handed over (1-based position in the thread's, or the chain's, turns)"),
+  to: optional(wholeNumber(1), "The last turn handed over (1-based, included)"),
+  model: optional(z.string().max(200), "A model whose tokenizer counts the text (adds tokens)"),
 };
 
 /** Drops null-valued fields: the request schemas take absent, not null. */
@@ -182,7 +193,8 @@ export function createMcpServer(): McpServer {
       instructions:
         "Threadline stores conversation threads durably. create_thread starts one (parentThreadId continues another), " +
         "add_turn appends a turn, build_history answers the text a model would be sent to continue it within its context " +
-        "window (what was cut is listed). Turn numbers in build_history are 1-based; atTurn in fork_thread is a 0-based index.",
+        "window (what was cut is listed), get_handoff answers it as an orchestrator hands a conversation to the next agent. " +
+        "Turn numbers in build_history and get_handoff are 1-based; atTurn in fork_thread is a 0-based index.",
     },
   );
 
@@ -266,6 +278,22 @@ export function createMcpServer(): McpServer {
           files: preview.files,
         });
       }),
+  );
+
+  server.registerTool(
+    "get_handoff",
+    {
+      title: "Hand a thread to the next agent",
+      description:
+        "The thread (or its chain) as an orchestrator hands a conversation to the agent that takes the task next: roles user, assistant and system " +
+        "(tool turns and empty ones skipped, with the reason), user content cut at 150 characters and assistant content at 8,192 with visible markers, " +
+        'and `text`, the "CONVERSATION HISTORY (Context leading to this task)" section to put in the agent\'s prompt as it is. ' +
+        "Answers {format, text, messages [{role, content, truncated}], skipped [{index, reason}], conversationMessagesCount, origins, range, cut, tokens?}.",
+      inputSchema: z.strictObject(getHandoffShape),
+      annotations: READ,
+    },
+    ({ threadId, chain, ...query }) =>
+      run(async () => answer(await threadHandoff(threadId, parseOrThrow(handoffQuerySchema, withoutNulls({ ...query, chain: chain ? "1" : undefined })), maskSecrets))),
   );
 
   server.registerTool(

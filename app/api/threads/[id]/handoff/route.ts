@@ -1,0 +1,20 @@
+import { threadHandoff } from "@/lib/db/handoff";
+import { parseOrThrow } from "@/lib/domain/parse";
+import { maskSecrets } from "@/lib/domain/secrets/detect";
+import { maskedJson } from "@/lib/http/masking";
+import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+import { handoffQuerySchema } from "@/lib/validation/handoff";
+
+type Context = { params: Promise<{ id: string }> };
+
+/**
+ * The thread (or its chain) as the orchestrator seed's conversation_history: what the agent that
+ * takes the task next would be given. Secrets are masked in each turn before it is cut.
+ */
+export async function GET(request: Request, { params }: Context): Promise<Response> {
+  return handleRoute(async () => {
+    const id = threadIdFrom((await params).id);
+    const query = parseOrThrow(handoffQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    return maskedJson(await threadHandoff(id, query, maskSecrets));
+  });
+}
