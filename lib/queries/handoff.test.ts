@@ -4,13 +4,7 @@ import { handoffTurns, turnHref, type HandoffAnswer } from "./handoff";
 
 /** An answer as the API builds it, from the domain function, over positions from..to of `inputs`. */
 function answerOf(inputs: HandoffInput[], from = 1, to = inputs.length): HandoffAnswer {
-  const handoff = orchestratorHandoff(inputs.slice(from - 1, to));
-  return {
-    format: "orchestrator",
-    ...handoff,
-    range: { from, to, total: inputs.length },
-    cut: { messages: handoff.messages.filter((m) => m.truncated).length, characters: 0 },
-  };
+  return { format: "orchestrator", ...orchestratorHandoff(inputs.slice(from - 1, to)), range: { from, to, total: inputs.length } };
 }
 
 const turn = (role: string, threadId: string, turnIndex: number, content = `${role} ${turnIndex}`): HandoffInput => ({ role, content, threadId, turnIndex });
@@ -60,7 +54,7 @@ describe("handoffTurns", () => {
   });
 
   it("has no turns for an empty thread", () => {
-    expect(handoffTurns({ ...answerOf([]), range: { from: 1, to: 0, total: 0 } }, "t", false)).toEqual([]);
+    expect(handoffTurns({ ...answerOf([]), range: { from: 0, to: 0, total: 0 } }, "t", false)).toEqual([]);
   });
 
   it("links a turn by its 1-based number, as the reader's anchors", () => {

@@ -1,4 +1,4 @@
-import type { HandoffMessage } from "@/lib/domain/handoff";
+import type { Handoff, HandoffMessage } from "@/lib/domain/handoff";
 import { apiFetch } from "./api-client";
 
 /**
@@ -7,20 +7,11 @@ import { apiFetch } from "./api-client";
  * read it, and what they derive from it.
  */
 
-export type HandoffAnswer = {
+/** The answer (lib/db/handoff.ts's, which is server-only): the domain's handoff, the range used, the token count when asked. */
+export type HandoffAnswer = Handoff & {
   format: "orchestrator";
-  /** The seed's conversation section, byte for byte ("" when no message is kept): what is copied. */
-  text: string;
-  messages: HandoffMessage[];
-  /** `index`: 0-based position within the from..to sequence. */
-  skipped: { index: number; reason: string }[];
-  conversationMessagesCount: number;
-  /** The turn each message came from (turnIndex 0-based within its thread), aligned with `messages`. */
-  origins: { threadId: string; turnIndex: number }[];
-  /** 1-based positions used, and the sequence's length. */
+  /** 1-based positions used, and the sequence's length (0, 0, 0 for a thread with no turns). */
   range: { from: number; to: number; total: number };
-  /** Truncated messages, and the characters (code points) truncation removed. */
-  cut: { messages: number; characters: number };
   tokens?: { tokenizer: string; count: number; exact: boolean };
 };
 
