@@ -71,7 +71,7 @@ test("Copy as task context previews the orchestrator's handoff and copies exactl
     await expect(dialog).toBeVisible();
     await expect(dialog.getByTestId("handoff-kept")).toHaveText(`${expected.kept} messages kept`);
     await expect(dialog.getByTestId("handoff-skipped")).toHaveText("1 skipped");
-    await expect(dialog.getByTestId("handoff-cut")).toHaveText(`${expected.truncated} truncated, ${expected.cutCharacters} characters cut`);
+    await expect(dialog.getByTestId("handoff-cut")).toHaveText(`${expected.truncated} truncated, ${expected.cutCharacters.toLocaleString("en-US")} characters cut`);
     await expect(dialog.getByTestId("handoff-skipped-list")).toHaveText("#4: conversation_history[3] has invalid role 'tool', skipping");
     // textContent, not toHaveText: that one normalises whitespace, and the layout is the point.
     await expect.poll(() => dialog.getByTestId("handoff-text").evaluate((element) => element.textContent)).toBe(expected.text);

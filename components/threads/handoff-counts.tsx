@@ -16,7 +16,7 @@ export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns:
         <span data-testid="handoff-kept">{plural(answer.conversationMessagesCount, "message")} kept</span>
         <span data-testid="handoff-skipped">{answer.skipped.length} skipped</span>
         <span data-testid="handoff-cut">
-          {answer.cut.messages} truncated, {plural(answer.cut.characters, "character")} cut
+          {answer.cut.messages} truncated, {answer.cut.characters.toLocaleString("en-US")} {answer.cut.characters === 1 ? "character" : "characters"} cut
         </span>
         {answer.range.total > 0 && (answer.range.from > 1 || answer.range.to < answer.range.total) && (
           <span className="text-zinc-500">

@@ -31,25 +31,37 @@ describe("handoffTurns", () => {
     expect(turns[1]).toMatchObject({ kept: false, origin: { threadId: "t", turnIndex: 2 } });
   });
 
-  it("in a chain, places a skipped run only when the kept turns around it are in one thread with no gap", () => {
+  it("in a chain, places a skipped turn only where the chain's layout makes it certain", () => {
     const inputs = [
-      turn("user", "parent", 0),
-      turn("tool", "parent", 1), // between two parent turns: certain
-      turn("tool", "parent", 2),
-      turn("assistant", "parent", 3),
-      turn("tool", "parent", 4), // at the boundary: its thread is not known from the answer
+      turn("tool", "root", 0), // the root's turns are all skipped: its id is nowhere in the answer
+      turn("tool", "parent", 0), // before parent's turn 2: parent's 0 and 1
+      turn("tool", "parent", 1),
+      turn("user", "parent", 2),
+      turn("tool", "parent", 3), // after parent's last kept turn, then a child turn with index 0: unknown
       turn("user", "child", 0),
-      turn("tool", "child", 1), // last: nothing after it
+      turn("tool", "child", 1), // after this thread's kept turn: its next ones
+      turn("tool", "child", 2),
     ];
     const turns = handoffTurns(answerOf(inputs), "child", true);
     expect(turns.map((t) => t.origin)).toEqual([
+      null,
       { threadId: "parent", turnIndex: 0 },
       { threadId: "parent", turnIndex: 1 },
       { threadId: "parent", turnIndex: 2 },
-      { threadId: "parent", turnIndex: 3 },
       null,
       { threadId: "child", turnIndex: 0 },
-      null,
+      { threadId: "child", turnIndex: 1 },
+      { threadId: "child", turnIndex: 2 },
+    ]);
+  });
+
+  it("in a chain window, counts from the window's kept turns", () => {
+    const inputs = [turn("user", "parent", 0), turn("tool", "parent", 1), turn("user", "child", 0), turn("tool", "child", 1)];
+    const turns = handoffTurns(answerOf(inputs, 2, 4), "child", true);
+    expect(turns.map((t) => [t.position, t.origin])).toEqual([
+      [2, null], // before child's turn 0: not the child's; the window hides parent's kept turn
+      [3, { threadId: "child", turnIndex: 0 }],
+      [4, { threadId: "child", turnIndex: 1 }],
     ]);
   });
 

@@ -33,10 +33,11 @@ export type HandoffTurn = {
 
 /**
  * Every turn of the sequence, kept or skipped, in order. The answer gives origins for kept
- * messages only; a skipped turn's is certain when the sequence is this thread alone (position p is
- * turn p), or when the kept turns either side of it are in one thread with no gap in between but
- * the skipped ones (a chain's threads are contiguous runs of turns in order). Otherwise it stays
- * unknown rather than guessed.
+ * messages only; a skipped turn's is filled in only where it is certain. The thread alone:
+ * position p is turn p. A chain (oldest first, ending with this thread) holds each thread's turns
+ * whole and in order, so the turns just before a kept turn (T, k) are T's k-1, k-2, … down to 0,
+ * and the turns after a kept turn of this thread are its next ones. Otherwise (a skipped turn at
+ * the start of a thread the answer shows no turn of) it stays unknown rather than guessed.
  */
 export function handoffTurns(answer: HandoffAnswer, threadId: string, chain: boolean): HandoffTurn[] {
   const length = answer.range.total === 0 ? 0 : answer.range.to - answer.range.from + 1;
@@ -56,17 +57,17 @@ export function handoffTurns(answer: HandoffAnswer, threadId: string, chain: boo
     next++;
   }
   if (!chain) return turns;
-  // Fill a skipped run's origins from the kept turns that enclose it, when they agree.
   for (let i = 0; i < turns.length; i++) {
     if (turns[i]!.kept) continue;
-    let end = i;
-    while (end < turns.length && !turns[end]!.kept) end++;
-    const before = turns[i - 1]?.origin;
-    const after = turns[end]?.origin;
-    if (before && after && before.threadId === after.threadId && after.turnIndex - before.turnIndex === end - i + 1) {
-      for (let k = i; k < end; k++) turns[k] = { ...turns[k]!, origin: { threadId: before.threadId, turnIndex: before.turnIndex + (k - i + 1) } };
+    const after = turns.findIndex((turn, j) => j > i && turn.kept);
+    const next = after >= 0 ? turns[after]!.origin : null;
+    if (next && next.turnIndex - (after - i) >= 0) {
+      turns[i] = { ...turns[i]!, origin: { threadId: next.threadId, turnIndex: next.turnIndex - (after - i) } };
+      continue;
     }
-    i = end;
+    const before = turns.findLastIndex((turn, j) => j < i && turn.kept);
+    const previous = before >= 0 ? turns[before]!.origin : null;
+    if (previous && previous.threadId === threadId) turns[i] = { ...turns[i]!, origin: { threadId, turnIndex: previous.turnIndex + (i - before) } };
   }
   return turns;
 }
