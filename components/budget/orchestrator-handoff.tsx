@@ -18,7 +18,7 @@ export function OrchestratorHandoff({ threadId, model, hasParent }: { threadId: 
   const chain = hasParent && wholeChain;
   const handoff = useHandoff(threadId, { chain, model: model || undefined }, true);
   const data = handoff.data;
-  const turns = useMemo(() => (data ? handoffTurns(data, threadId, chain) : []), [data, threadId, chain]);
+  const turns = useMemo(() => (data ? handoffTurns(data) : []), [data]);
   const truncated = turns.filter((turn) => turn.kept && turn.message.truncated);
 
   return (

@@ -24,7 +24,7 @@ export function CopyHandoffButton({ threadId, hasParent }: { threadId: string; h
   const chain = hasParent && wholeChain;
   const handoff = useHandoff(threadId, { chain }, open);
   const data = handoff.data;
-  const turns = useMemo(() => (data ? handoffTurns(data, threadId, chain) : []), [data, threadId, chain]);
+  const turns = useMemo(() => (data ? handoffTurns(data) : []), [data]);
   // Until the answer for the current choice is in, the text shown is the previous one's: not copyable.
   const current = data && !handoff.isPlaceholderData ? data : null;
 

@@ -37,9 +37,8 @@ export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns:
   );
 }
 
-/** A turn's position ("#4"), linked to the turn when the handoff tells where it is. */
+/** A turn's position ("#4"), linked to the turn on its own thread's page. */
 export function TurnNumber({ turn }: { turn: HandoffTurn }) {
-  if (!turn.origin) return <span className="font-mono">#{turn.position}</span>;
   return (
     <Link href={turnHref(turn.origin)} prefetch={false} className="font-mono text-indigo-700 hover:underline" title={`Turn ${turn.origin.turnIndex + 1} of its thread`}>
       #{turn.position}

@@ -27,47 +27,24 @@ export function fetchHandoff(threadId: string, options: HandoffOptions, signal?:
 export type HandoffTurn = {
   /** 1-based position in the thread's (or chain's) turns: the budget table's "#". */
   position: number;
-  /** Where the turn is, when the answer tells (a skipped turn's origin is inferred, see below). */
-  origin: { threadId: string; turnIndex: number } | null;
+  /** Where the turn is. */
+  origin: { threadId: string; turnIndex: number };
 } & ({ kept: true; message: HandoffMessage } | { kept: false; reason: string });
 
-/**
- * Every turn of the sequence, kept or skipped, in order. The answer gives origins for kept
- * messages only; a skipped turn's is filled in only where it is certain. The thread alone:
- * position p is turn p. A chain (oldest first, ending with this thread) holds each thread's turns
- * whole and in order, so the turns just before a kept turn (T, k) are T's k-1, k-2, … down to 0,
- * and the turns after a kept turn of this thread are its next ones. Otherwise (a skipped turn at
- * the start of a thread the answer shows no turn of) it stays unknown rather than guessed.
- */
-export function handoffTurns(answer: HandoffAnswer, threadId: string, chain: boolean): HandoffTurn[] {
-  const length = answer.range.total === 0 ? 0 : answer.range.to - answer.range.from + 1;
-  const reasons = new Map(answer.skipped.map((s) => [s.index, s.reason]));
+/** Every turn of the sequence, kept or skipped, in order: the skipped at their indexes, the kept in the places between. */
+export function handoffTurns(answer: HandoffAnswer): HandoffTurn[] {
+  const skipped = new Map(answer.skipped.map((s) => [s.index, s]));
   const turns: HandoffTurn[] = [];
   let next = 0;
-  for (let index = 0; index < length; index++) {
+  for (let index = 0; index < answer.messages.length + answer.skipped.length; index++) {
     const position = answer.range.from + index;
-    const reason = reasons.get(index);
-    if (reason !== undefined) {
-      turns.push({ position, origin: chain ? null : { threadId, turnIndex: position - 1 }, kept: false, reason });
-      continue;
+    const skip = skipped.get(index);
+    if (skip) {
+      turns.push({ position, origin: { threadId: skip.threadId, turnIndex: skip.turnIndex }, kept: false, reason: skip.reason });
+    } else if (next < answer.messages.length) {
+      turns.push({ position, origin: answer.origins[next]!, kept: true, message: answer.messages[next]! });
+      next++;
     }
-    const message = answer.messages[next];
-    if (!message) break; // an answer that disagrees with itself: show what it does say
-    turns.push({ position, origin: answer.origins[next] ?? null, kept: true, message });
-    next++;
-  }
-  if (!chain) return turns;
-  for (let i = 0; i < turns.length; i++) {
-    if (turns[i]!.kept) continue;
-    const after = turns.findIndex((turn, j) => j > i && turn.kept);
-    const next = after >= 0 ? turns[after]!.origin : null;
-    if (next && next.turnIndex - (after - i) >= 0) {
-      turns[i] = { ...turns[i]!, origin: { threadId: next.threadId, turnIndex: next.turnIndex - (after - i) } };
-      continue;
-    }
-    const before = turns.findLastIndex((turn, j) => j < i && turn.kept);
-    const previous = before >= 0 ? turns[before]!.origin : null;
-    if (previous && previous.threadId === threadId) turns[i] = { ...turns[i]!, origin: { threadId, turnIndex: previous.turnIndex + (i - before) } };
   }
   return turns;
 }
