@@ -14,6 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS, OIDC_ACCOUNT, OIDC_NAME, OIDC_URL } from "../playwright.config";
+import { expectHydrated } from "./fixtures";
 
 test.use({ baseURL: AUTH_URL });
 test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started (THREADLINE_E2E_SERVERS)");
@@ -202,7 +203,9 @@ test("single sign-on through a real OpenID provider makes a member with the prov
   const row = admin.getByTestId("person-row").filter({ hasText: OIDC_ACCOUNT.email });
   await expect(row).toContainText("single sign-on");
   await expect(row).toContainText("member");
-  await row.getByRole("button", { name: `Make ${OIDC_ACCOUNT.email} an admin` }).click();
+  const promote = row.getByRole("button", { name: `Make ${OIDC_ACCOUNT.email} an admin` });
+  await expectHydrated(promote);
+  await promote.click();
   await expect(row.getByRole("status")).toHaveText("Now an admin.");
   await sso.reload();
   await expect(sso.getByTestId("signed-in-as")).toHaveText(`${OIDC_ACCOUNT.email} (admin)`);

@@ -7,7 +7,7 @@
  * A `server` argument is a base URL (SEEDED_URL, EMPTY_URL, IMPORTS_URL); left out, it is the
  * spec's own (its baseURL).
  */
-import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Locator } from "@playwright/test";
 import type { Thread } from "../lib/domain/types";
 
 export type Threads = {
@@ -79,6 +79,15 @@ export async function threadIds(request: APIRequestContext, server: string): Pro
     cursor = page.nextCursor;
   }
   return ids;
+}
+
+/**
+ * Waits until React has hydrated an element (it then carries React's own keys): a click on a
+ * button that works only through its handler does nothing before that, and on a loaded machine
+ * the server-rendered page can be clicked well before.
+ */
+export async function expectHydrated(element: Locator): Promise<void> {
+  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps$")))).toBe(true);
 }
 
 export { expect };
