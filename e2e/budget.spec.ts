@@ -66,6 +66,9 @@ test("an unknown model names close matches", async ({ page }) => {
   await page.getByRole("combobox", { name: "Model" }).press("Enter");
   await expect(page.locator("main").getByRole("alert")).toContainText('unknown model "gpt5". Close matches:');
   await expect(page.locator("main").getByRole("alert")).toContainText("gpt-5");
+  // The orchestrator handoff's section, which counts with the same model, says so too, without a second alert.
+  await expect(page.getByTestId("handoff-error")).toContainText('unknown model "gpt5"');
+  await expect(page.locator("main").getByRole("alert")).toHaveCount(1);
 });
 
 test("a custom model from Settings can be previewed", async ({ page }) => {

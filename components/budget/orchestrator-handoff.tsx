@@ -47,7 +47,8 @@ export function OrchestratorHandoff({ threadId, model, hasParent }: { threadId: 
         </label>
       )}
       {handoff.isError && (
-        <p role="alert" className="mt-2 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+        // Polite: an unknown model is already the alert of PAL's view above, with the same message.
+        <p role="status" className="mt-2 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="handoff-error">
           {handoff.error.message}
         </p>
       )}
