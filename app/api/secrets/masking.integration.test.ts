@@ -51,6 +51,7 @@ const QUERIES: Record<string, string[]> = {
   "threads/[id]/context": ["?model=gpt-4o", "?model=gpt-4o&mode=pal", "?contextWindow=200000&perTurn=1"],
   "threads/[id]/find": ["?q=export", "?q=token"],
   "threads/[id]/export": ["?redact=1", "?redact=1&chain=1", "", "?chain=1"],
+  "threads/[id]/handoff": ["", "?chain=1&model=gpt-4o"],
   secrets: ["", "?limit=500"],
 };
 
@@ -254,6 +255,7 @@ describe("no secret in any API answer", () => {
       list_threads: [{}, { q: "deploy" }],
       build_history: [{ threadId, model: "gpt-4o" }, { threadId, model: "gpt-4o", mode: "pal" }],
       export_thread: [{ threadId }, { threadId, chain: true }],
+      get_handoff: [{ threadId }, { threadId, chain: true, model: "gpt-4o" }],
     };
     const readers = listed.result.tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
     expect(readers.sort()).toEqual(Object.keys(CALLS).sort());

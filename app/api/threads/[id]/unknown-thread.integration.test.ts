@@ -16,6 +16,7 @@ import * as continueRoute from "./continue/route";
 import * as exportRoute from "./export/route";
 import * as find from "./find/route";
 import * as forks from "./forks/route";
+import * as handoff from "./handoff/route";
 import * as live from "./live/route";
 import * as messages from "./messages/route";
 import * as outline from "./outline/route";
@@ -40,6 +41,7 @@ const ROUTES: { file: string; module: Record<string, unknown>; input?: Partial<R
   { file: "export/route.ts", module: exportRoute },
   { file: "find/route.ts", module: find, input: { GET: { query: "?q=needle" } } },
   { file: "forks/route.ts", module: forks, input: { POST: { body: { atTurn: 0 } } } },
+  { file: "handoff/route.ts", module: handoff, input: { GET: { query: "?chain=1" } } },
   { file: "live/route.ts", module: live },
   { file: "messages/route.ts", module: messages, input: { POST: { body: { content: "hello" }, query: "?stream=0" } } },
   { file: "outline/route.ts", module: outline },
@@ -79,7 +81,7 @@ describe("unknown thread ids on every REST route that takes one", () => {
     const id = crypto.randomUUID();
     const before = await rowCounts();
     const all = calls();
-    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(22);
+    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(23);
     for (const call of all) {
       const error = await expectError(await send(call, id), 404, "not_found");
       expect(error.message, `${call.method} ${call.path}`).toBe(
