@@ -119,7 +119,7 @@ test("the thread list and thread page show real token counts, and budget rows li
 
   await page.goto(`/threads/${DEMO_IDS.debug}/budget?model=gpt-5`);
   await page.getByRole("checkbox", { name: "Largest first" }).uncheck();
-  await page.getByRole("link", { name: "#1", exact: true }).click();
+  await page.getByTestId("turn-table").getByRole("link", { name: "#1", exact: true }).click();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]+#turn-[0-9a-f-]+$/);
 });
 

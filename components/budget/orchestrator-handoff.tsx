@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useMemo, useState } from "react";
-import { HandoffCounts, TurnNumber } from "@/components/threads/handoff-counts";
+import { HandoffCounts, LISTED_TURNS, TurnNumber } from "@/components/threads/handoff-counts";
 import { CopyButton } from "@/components/ui/copy-button";
 import { handoffTurns } from "@/lib/queries/handoff";
 import { useHandoff } from "@/lib/queries/hooks";
@@ -59,12 +59,13 @@ export function OrchestratorHandoff({ threadId, model, hasParent }: { threadId: 
           {truncated.length > 0 && (
             <p className="text-sm" data-testid="handoff-truncated">
               Truncated:{" "}
-              {truncated.map((turn, i) => (
+              {truncated.slice(0, LISTED_TURNS).map((turn, i) => (
                 <span key={turn.position}>
                   {i > 0 && ", "}
                   <TurnNumber turn={turn} /> <span className="text-zinc-500">({turn.kept && turn.message.role})</span>
                 </span>
               ))}
+              {truncated.length > LISTED_TURNS && <span className="text-zinc-500"> and {(truncated.length - LISTED_TURNS).toLocaleString("en-US")} more</span>}
             </p>
           )}
           <details>

@@ -10,6 +10,7 @@ import { turnHref } from "@/lib/queries/handoff";
  */
 export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns: HandoffTurn[] }) {
   const skipped = turns.filter((turn) => !turn.kept);
+  const shown = skipped.slice(0, LISTED_TURNS);
   return (
     <div className="text-sm">
       <p className="flex flex-wrap gap-x-4 gap-y-1">
@@ -26,16 +27,20 @@ export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns:
       </p>
       {skipped.length > 0 && (
         <ul className="mt-1 space-y-0.5 text-amber-900" aria-label="Skipped turns" data-testid="handoff-skipped-list">
-          {skipped.map((turn) => (
+          {shown.map((turn) => (
             <li key={turn.position}>
               <TurnNumber turn={turn} />: {!turn.kept && turn.reason}
             </li>
           ))}
+          {skipped.length > shown.length && <li className="text-zinc-500">and {(skipped.length - shown.length).toLocaleString("en-US")} more</li>}
         </ul>
       )}
     </div>
   );
 }
+
+/** Turns listed by number at most (skipped, truncated): a 10,000-turn chain must not draw 10,000 links. */
+export const LISTED_TURNS = 50;
 
 /** A turn's position ("#4"), linked to the turn on its own thread's page. */
 export function TurnNumber({ turn }: { turn: HandoffTurn }) {
