@@ -13,6 +13,7 @@ import { createSourceSync } from "@/lib/sources/sync";
 import type { FileImportReport } from "@/lib/db/imports";
 import { fetchThread, forgetSyncedImports, restoreServerEnv, setServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import { exportText, importOk } from "@/lib/testing/native-documents";
+import { ON_POSTGRES } from "@/lib/testing/source-sync";
 import { importFile, importPath } from "./import-file";
 
 const PI_SESSIONS = path.join(process.cwd(), "../shared/fixtures/real/pi/agent/sessions");
@@ -121,11 +122,8 @@ describe("Pi sessions imported by path", () => {
   });
 });
 
-/** On PostgreSQL nothing is followed unless THREADLINE_SOURCES says so: the defaults are SQLite's. */
-const onPostgres = /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? "");
-
 describe("following ~/.pi/agent/sessions", () => {
-  it.skipIf(onPostgres)("is followed by default when it exists, and a session that grows gains its new turns", async () => {
+  it.skipIf(ON_POSTGRES)("is followed by default when it exists, and a session that grows gains its new turns", async () => {
     const home = path.join(work, "home");
     const sessions = path.join(home, ".pi", "agent", "sessions");
     mkdirSync(sessions, { recursive: true });
@@ -155,7 +153,7 @@ describe("following ~/.pi/agent/sessions", () => {
     expect(turns.map((t) => t.content).at(-1)).toBe("and now?");
   });
 
-  it.skipIf(onPostgres)("reports a file in the folder that is not a Pi session, and imports nothing of it", async () => {
+  it.skipIf(ON_POSTGRES)("reports a file in the folder that is not a Pi session, and imports nothing of it", async () => {
     const home = path.join(work, "home-bad");
     const sessions = path.join(home, ".pi", "agent", "sessions", "--w--");
     mkdirSync(sessions, { recursive: true });

@@ -7,15 +7,12 @@
 import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FileImportReport } from "@/lib/db/imports";
 import { sessionTotalsOf } from "@/lib/domain/session-totals";
 import { EVENTS_FILE, LEGACY_FILE } from "@/lib/importers/copilot/test-helpers";
-import { importPath } from "@/lib/imports/import-file";
 import { fetchThread, forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { makeSourcesHome } from "@/lib/testing/sources-home";
-import { createSourceSync } from "./sync";
+import { countingSync, ON_POSTGRES } from "@/lib/testing/source-sync";
 
-const onPostgres = /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? "");
 const SESSION = "96ef38f0-9d09-45c3-8124-6448c36090ed";
 
 let home: ReturnType<typeof makeSourcesHome>;
@@ -27,21 +24,6 @@ afterEach(async () => {
   restoreServerEnv();
   await forgetSyncedImports();
 });
-
-function countingSync() {
-  const read: string[] = [];
-  const reports = new Map<string, FileImportReport>();
-  const sync = createSourceSync({
-    importFile: async (file) => {
-      read.push(file);
-      const report = await importPath(file);
-      reports.set(file, report);
-      return report;
-    },
-    log: () => {},
-  });
-  return { sync, read, reports };
-}
 
 /** The events of a second process: the session resumed, one more exchange, its own shutdown report. */
 function resumedEvents(lastId: string): string {
@@ -62,7 +44,7 @@ function resumedEvents(lastId: string): string {
 }
 
 describe("following ~/.copilot", () => {
-  it.skipIf(onPostgres)("imports both session folders by default, never Copilot's other files, and keeps up with a resumed session", async () => {
+  it.skipIf(ON_POSTGRES)("imports both session folders by default, never Copilot's other files, and keeps up with a resumed session", async () => {
     const copilot = path.join(home.home, ".copilot");
     const sessionDir = path.join(copilot, "session-state", SESSION);
     const legacyDir = path.join(copilot, "history-session-state");

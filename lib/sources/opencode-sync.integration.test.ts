@@ -7,25 +7,10 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { importPath } from "@/lib/imports/import-file";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { insertMessage, realOpenCodeExports, writeOpenCodeDatabase, writeStorageTree } from "@/lib/testing/opencode-storage";
 import { makeSourcesHome } from "@/lib/testing/sources-home";
-import { createSourceSync } from "./sync";
-
-const onPostgres = /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? "");
-
-function countingSync() {
-  const read: string[] = [];
-  const sync = createSourceSync({
-    importFile: async (file) => {
-      read.push(file);
-      return importPath(file, file, undefined, { follow: true });
-    },
-    log: () => {},
-  });
-  return { sync, read };
-}
+import { countingSync, ON_POSTGRES } from "@/lib/testing/source-sync";
 
 let home: ReturnType<typeof makeSourcesHome>;
 beforeEach(() => {
@@ -41,7 +26,7 @@ async function openCodeThreads(): Promise<number> {
   return (await db()).thread.count({ where: { source: "import:opencode" } });
 }
 
-describe.skipIf(onPostgres)("following OpenCode's data folder", () => {
+describe.skipIf(ON_POSTGRES)("following OpenCode's data folder", () => {
   it("imports the JSON tree and opencode.db without failures, then re-reads a session whose part changed and the database whose WAL grew", async () => {
     const [tree, database] = realOpenCodeExports().map((e) => e.doc);
     const data = path.join(home.home, ".local", "share", "opencode");
@@ -50,7 +35,7 @@ describe.skipIf(onPostgres)("following OpenCode's data folder", () => {
     const writer = writeOpenCodeDatabase(dbFile, [database!]);
     writeFileSync(path.join(data, "auth.json"), JSON.stringify({ openai: { type: "api", key: "sk-not-read" } }));
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
-    const { sync, read } = countingSync();
+    const { sync, read } = countingSync({ follow: true });
 
     const status = await sync.sync();
     const folder = status.folders.find((f) => f.path === data);

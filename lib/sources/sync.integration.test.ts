@@ -8,31 +8,14 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { claimJobLease, releaseJobLease } from "@/lib/db/job-leases";
-import type { FileImportReport } from "@/lib/db/imports";
 import { importPath } from "@/lib/imports/import-file";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { CLAUDE_CODE_FIXTURES, makeSourcesHome } from "@/lib/testing/sources-home";
 import { createSourceSync, SOURCES_LEASE } from "./sync";
-
-/** A sync whose importer records every file it reads (the only way a file gets hashed). */
-function countingSync() {
-  const read: string[] = [];
-  const reports = new Map<string, FileImportReport>();
-  const sync = createSourceSync({
-    importFile: async (file) => {
-      read.push(file);
-      const report = await importPath(file);
-      reports.set(file, report);
-      return report;
-    },
-    log: (line) => { if (process.env.DEBUG_SYNC) console.log(line); },
-  });
-  return { sync, read, reports };
-}
+import { countingSync, ON_POSTGRES } from "@/lib/testing/source-sync";
 
 const DEMO_SESSION = path.join(CLAUDE_CODE_FIXTURES, "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
 const runningAsRoot = process.getuid?.() === 0;
-const onPostgres = /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? "");
 
 let home: ReturnType<typeof makeSourcesHome>;
 beforeEach(() => {
@@ -49,14 +32,14 @@ async function threadCount(): Promise<number> {
 }
 
 describe("followed sources", () => {
-  it.runIf(onPostgres)("follows nothing on PostgreSQL when THREADLINE_SOURCES is unset (a shared database)", async () => {
+  it.runIf(ON_POSTGRES)("follows nothing on PostgreSQL when THREADLINE_SOURCES is unset (a shared database)", async () => {
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
     const { sync, read } = countingSync();
     expect(await sync.sync()).toMatchObject({ origin: "off", folders: [] });
     expect(read).toEqual([]);
   });
 
-  it.skipIf(onPostgres)("follows the default folders that exist under HOME, imports them, then skips them by size and mtime without reading them", async () => {
+  it.skipIf(ON_POSTGRES)("follows the default folders that exist under HOME, imports them, then skips them by size and mtime without reading them", async () => {
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
     const { sync, read } = countingSync();
     // ~/.codex/sessions and ~/.gemini/tmp do not exist: not followed.
