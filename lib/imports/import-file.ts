@@ -56,7 +56,8 @@ export async function importPath(path: string, name = path, format?: ImportForma
   return reportFailures(name, format, async () => {
     // OpenCode's storage: a session record is read with its message and part files, the database
     // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
-    const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? ((await isSqliteFile(path)) ? "database" : null)) : null;
+    // Transcripts by name (.json, .jsonl, .md: every file a folder walk finds) are never opened for it.
+    const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path)) ? "database" : null)) : null;
     if (openCode === "database") return importOpenCodeDatabase(path, name);
     if (openCode === "storage-session") return importStorageSession(path, name);
     if (options.follow && (format === undefined || format === "claude-code")) {
@@ -77,6 +78,7 @@ export async function importPath(path: string, name = path, format?: ImportForma
 }
 
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+const TRANSCRIPT_NAME = /\.(jsonl?|md)$/i;
 
 /** Whether a file is an SQLite database, by the header every one starts with. */
 async function isSqliteFile(path: string): Promise<boolean> {
