@@ -1,4 +1,4 @@
-// Context previews over long chains: cold first request, then warm.
+// Context previews over long chains: cold first request, then warm; and the orchestrator handoff of the same chains.
 import { performance } from "node:perf_hooks";
 import { CONFIG, TARGETS } from "../config";
 import { sentence } from "../generate";
@@ -137,6 +137,24 @@ export async function sectionContext(bench: Bench): Promise<void> {
       const withTurns = await measure(`context ${chain.label} perTurn`, async () => (last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(`${EXACT}&perTurn=1`))), CONFIG.contextIterations, { warmup: 2 });
       if (last!.json.perTurn?.length !== chain.turns) throw new Error(`context ${chain.label}: perTurn has ${last!.json.perTurn?.length} turns, expected ${chain.turns}`);
       bench.record({ section: "context", name: `context ${label}, gpt-4o exact, with perTurn=1 (the budget page)`, stats: withTurns, note: describePreview(last!.json, last!.bytes) });
+    }
+
+    // The orchestrator handoff of the whole chain (GET /handoff?chain=1): every turn read, stripped
+    // and cut; with model=, its text counted too (the budget page's "Orchestrator handoff").
+    for (const [mode, query] of [
+      ["text only", "format=orchestrator&chain=1"],
+      ["counted for gpt-4o", "format=orchestrator&chain=1&model=gpt-4o"],
+    ] as const) {
+      let last: { json: { conversationMessagesCount: number; range: { total: number }; text: string }; bytes: number } | undefined;
+      const handoffUrl = `/api/threads/${chain.lastThreadId}/handoff?${query}`;
+      const stats = await measure(`handoff ${chain.label} ${mode}`, async () => (last = await getJsonSized(bench.baseUrl, handoffUrl)), CONFIG.contextIterations, { warmup: 2 });
+      if (last!.json.range.total < chain.turns) throw new Error(`handoff ${chain.label}: ${last!.json.range.total} turns, expected at least ${chain.turns}`);
+      bench.record({
+        section: "context",
+        name: `handoff ${label}, chain=1, ${mode}, warm`,
+        stats,
+        note: `${fmtBytes(last!.bytes)} body (text ${fmtBytes(Buffer.byteLength(last!.json.text))}); ${last!.json.conversationMessagesCount} messages`,
+      });
     }
 
     // The outline cache serves repeated previews of unchanged threads; after an append the thread
