@@ -17,7 +17,8 @@
 // warm), append, compaction (extractive previews and full/window plans), linear-count (10 MB runs
 // of one character, CJK and emoji counted by every engine, then posted while the list is read),
 // tokenizers (no server: one fresh child process per tokenizer, on a few MB of mixed text),
-// import (the import CLI in a child process, on its own database), sources (a followed folder),
+// import (the import CLI in a child process, on its own database), parsers (OpenCode's, Pi's,
+// Copilot CLI's and Aider's real fixtures parsed in this process, no database), sources (a followed folder),
 // follow (a followed 20 MB session growing an exchange at a time), live (a line appended to a
 // followed session until an open page shows it: a second server following a folder, and Chromium)
 // and usage (GET /api/usage over a year of sessions, 1,000,000 turns x BENCH_SCALE, on a database
@@ -48,6 +49,7 @@ import { sectionCompaction } from "./sections/compaction";
 import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
+import { sectionParsers } from "./sections/parsers";
 import { sectionFollow } from "./sections/follow";
 import { sectionLive } from "./sections/live";
 import { SOURCES_CHILD, sectionSources, sourcesChild } from "./sections/sources";
@@ -70,6 +72,7 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "tokenizers", run: sectionTokenizers },
   // Does not use the server either: the import CLI in a child process, on its own database.
   { name: "import", run: sectionImport },
+  { name: "parsers", run: sectionParsers },
   // In this process on the server's database (the server does not follow folders in the bench),
   // then in child processes that follow the folder (by events, then by polling).
   { name: "sources", run: sectionSources },
