@@ -1,4 +1,5 @@
 import "server-only";
+import { searchableText } from "@/lib/domain/secrets/detect";
 import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { Turn } from "@/lib/domain/types";
 import { chunked, chunkedByWeight } from "./chunks";
@@ -29,6 +30,7 @@ export async function insertTurnsInBulk(tx: Prisma.TransactionClient, threadId: 
       index,
       role: turn.role,
       content: large(turn.content),
+      searchContent: large(searchableText(turn.content)),
       timestamp: turn.timestamp,
       files: JSON.stringify(turn.files),
       images: JSON.stringify(turn.images),
@@ -39,7 +41,7 @@ export async function insertTurnsInBulk(tx: Prisma.TransactionClient, threadId: 
       parts: large(storedParts(turn.parts, turn.content)),
       tokenEstimate: turn.tokenEstimate,
     }));
-    const rowWeight = (row: (typeof rows)[number]) => compiledLength(row.content) + compiledLength(row.parts) + (row.modelMetadata?.length ?? 0) + 200;
+    const rowWeight = (row: (typeof rows)[number]) => compiledLength(row.content) + compiledLength(row.searchContent) + compiledLength(row.parts) + (row.modelMetadata?.length ?? 0) + 200;
     for (const chunk of chunkedByWeight(rows, 500, COMPILED_CHARS_PER_STATEMENT, rowWeight)) await tx.turn.createMany({ data: chunk });
     const seqs = await tx.turn.findMany({ where: { threadId }, orderBy: { index: "asc" }, select: { seq: true } });
     const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId, tokenizer, ...turns[index]!.count }));

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { expiresAtFor } from "@/lib/domain/expiry";
+import { searchableText } from "@/lib/domain/secrets/detect";
 import type { TokenCount } from "@/lib/domain/tokenizer";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, ThreadWithTurns, Turn, TurnPart, TurnRole } from "@/lib/domain/types";
@@ -49,6 +50,7 @@ export async function insertDerivedThread(tx: Prisma.TransactionClient, input: D
       id,
       parentThreadId: original.thread.parentThreadId,
       title: input.title.slice(0, 500),
+      searchTitle: searchableText(input.title.slice(0, 500)),
       toolName: original.thread.toolName,
       initialContext: JSON.stringify(original.thread.initialContext),
       metadata: JSON.stringify(input.metadata),

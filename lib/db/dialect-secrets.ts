@@ -8,7 +8,8 @@ import { run } from "./dialect";
  * twice as long.
  */
 
-export type ScanRow = { seq: number; id: string; threadId: string; index: number; content: string; parts: string | null; snapshots: { position: number; content: string }[] };
+/** `searchMasked`: search reads a masked copy of the content (Turn.searchContent is set). */
+export type ScanRow = { seq: number; id: string; threadId: string; index: number; content: string; parts: string | null; searchMasked: boolean; snapshots: { position: number; content: string }[] };
 
 /**
  * The next turns after seq `after`, in seq order, with their file snapshots' contents: at most
@@ -34,15 +35,25 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
     if (bytes > maxBytes) break;
     through = Number(row.seq);
   }
-  const rows = await run<{ seq: number | bigint; id: string; threadId: string; index: number | bigint; content: string; parts: string | null }[]>(
+  const rows = await run<{ seq: number | bigint; id: string; threadId: string; index: number | bigint; content: string; parts: string | null; masked: number | bigint }[]>(
     db,
     kind,
-    `SELECT "seq" AS seq, "id" AS id, "threadId" AS "threadId", "index" AS "index", "content" AS content, "parts" AS parts
+    `SELECT "seq" AS seq, "id" AS id, "threadId" AS "threadId", "index" AS "index", "content" AS content, "parts" AS parts,
+            CASE WHEN "searchContent" IS NULL THEN 0 ELSE 1 END AS masked
        FROM "Turn" WHERE "seq" > ? AND "seq" <= ? ORDER BY "seq"`,
     after,
     through,
   );
-  const turns: ScanRow[] = rows.map((r) => ({ seq: Number(r.seq), id: r.id, threadId: r.threadId, index: Number(r.index), content: r.content, parts: r.parts, snapshots: [] }));
+  const turns: ScanRow[] = rows.map((r) => ({
+    seq: Number(r.seq),
+    id: r.id,
+    threadId: r.threadId,
+    index: Number(r.index),
+    content: r.content,
+    parts: r.parts,
+    searchMasked: Number(r.masked) === 1,
+    snapshots: [],
+  }));
   if (turns.length === 0) return turns;
   // One range read: the snapshots of the turns read, by their seqs' span.
   const snapshots = await run<{ turnSeq: number | bigint; position: number | bigint; content: string }[]>(
@@ -56,4 +67,23 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
   const bySeq = new Map(turns.map((t) => [t.seq, t]));
   for (const s of snapshots) bySeq.get(Number(s.turnSeq))?.snapshots.push({ position: Number(s.position), content: s.content });
   return turns;
+}
+
+/**
+ * Turns and titles stored before search read masked copies, which the migration hid from search
+ * (their copy is ""), after `after` in key order: the scan writes their copies (lib/db/search-texts.ts).
+ */
+export async function hiddenSearchTurns(db: Database, after: number, limit: number): Promise<{ seq: number; content: string }[]> {
+  const rows = await run<{ seq: number | bigint; content: string }[]>(
+    db,
+    databaseKind(db),
+    `SELECT "seq" AS seq, "content" AS content FROM "Turn" WHERE "seq" > ? AND "searchContent" = '' ORDER BY "seq" LIMIT ?`,
+    after,
+    limit,
+  );
+  return rows.map((r) => ({ seq: Number(r.seq), content: r.content }));
+}
+
+export async function hiddenSearchTitles(db: Database, after: string, limit: number): Promise<{ id: string; title: string | null }[]> {
+  return run(db, databaseKind(db), `SELECT "id" AS id, "title" AS title FROM "Thread" WHERE "id" > ? AND "searchTitle" = '' ORDER BY "id" LIMIT ?`, after, limit);
 }

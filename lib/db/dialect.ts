@@ -33,6 +33,12 @@ export function run<T>(db: RawReader, kind: DatabaseKind, sql: string, ...params
  */
 export const TURN_TSVECTOR = (alias: string) => `${alias}."searchVector"`;
 
+/**
+ * A thread's title as search matches it: its masked copy when it holds a secret, else the title
+ * (lib/domain/secrets/detect.ts searchableText). PostgreSQL's trigram index is on this expression.
+ */
+const SEARCHED_TITLE = (alias: string) => `COALESCE(${alias}."searchTitle", ${alias}."title")`;
+
 /** A tsquery in which every term must occur as a word prefix, or a whole word when short (as toFtsMatch). */
 export function toTsQuery(terms: string[]): string {
   // Terms are letters and digits only (searchTerms), quoted all the same.
@@ -91,7 +97,8 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
   const where: string[] = [];
   const params: unknown[] = [];
   // SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE for the same.
-  const textMatch: string[] = [`t."title" ${pg ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`];
+  // Titles are matched as search may read them: masked where they hold a secret (searchTitle).
+  const textMatch: string[] = [`${SEARCHED_TITLE("t")} ${pg ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`];
   params.push(search.titlePattern);
   if (search.terms.length > 0) {
     const match = pg ? toTsQuery(search.terms) : toFtsMatch(search.terms);
@@ -109,7 +116,7 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
       // One set from both indexes (trigram on titles, GIN on words): "title ILIKE ... OR id IN
       // (...)" makes PostgreSQL test the title of every thread (150 ms at 50,000 threads). A
       // shorter query has no trigram to look up, and the newest-first walk below serves it better.
-      textMatch[0] = `t."id" IN (SELECT "id" FROM "Thread" WHERE "title" ILIKE ? ESCAPE '\\' UNION SELECT u."threadId" FROM "Turn" u WHERE ${turnMatches})`;
+      textMatch[0] = `t."id" IN (SELECT "id" FROM "Thread" WHERE ${SEARCHED_TITLE(`"Thread"`)} ILIKE ? ESCAPE '\\' UNION SELECT u."threadId" FROM "Turn" u WHERE ${turnMatches})`;
     } else {
       textMatch.push(`t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE ${turnMatches})`);
     }

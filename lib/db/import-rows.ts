@@ -39,6 +39,8 @@ export type TurnInsertRow = {
   index: number;
   role: string;
   content: string;
+  /** The content masked for search when it holds a secret (searchableText), else null. */
+  searchContent: string | null;
   timestamp: Date;
   files: string;
   images: string;
@@ -54,6 +56,8 @@ export type ThreadWriteRow = {
   id: string;
   parentThreadId: string | null;
   title: string | null;
+  /** The title masked for search when it holds a secret (searchableText), else null. */
+  searchTitle: string | null;
   toolName: string;
   source: string;
   project: string | null;

@@ -32,10 +32,10 @@ const utc = (date: Date | null) => (date === null ? null : date.toISOString());
 
 const THREAD_SET = `"parentThreadId" = $2, "title" = $3, "toolName" = $4, "source" = $5, "project" = $6, "initialContext" = $7,
   "metadata" = $8, "createdAt" = $9::timestamp(3), "lastUpdatedAt" = $10::timestamp(3), "expiresAt" = $11::timestamp(3),
-  "turnCount" = $12, "tokenEstimate" = $13, "modelsUsed" = $14`;
+  "turnCount" = $12, "tokenEstimate" = $13, "modelsUsed" = $14, "searchTitle" = $15`;
 
 function threadParams(row: ThreadWriteRow): unknown[] {
-  return [row.id, row.parentThreadId, row.title, row.toolName, row.source, row.project, row.initialContext, row.metadata, utc(row.createdAt), utc(row.lastUpdatedAt), utc(row.expiresAt), row.turnCount, row.tokenEstimate, row.modelsUsed];
+  return [row.id, row.parentThreadId, row.title, row.toolName, row.source, row.project, row.initialContext, row.metadata, utc(row.createdAt), utc(row.lastUpdatedAt), utc(row.expiresAt), row.turnCount, row.tokenEstimate, row.modelsUsed, row.searchTitle];
 }
 
 function postgresImportWriter(client: pg.Client): ImportWriter {
@@ -53,8 +53,8 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
     },
     async createThread(row) {
       await query(
-        `INSERT INTO "Thread" ("id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamp(3), $10::timestamp(3), $11::timestamp(3), $12, $13, $14)`,
+        `INSERT INTO "Thread" ("id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed", "searchTitle")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamp(3), $10::timestamp(3), $11::timestamp(3), $12, $13, $14, $15)`,
         threadParams(row),
       );
     },
@@ -70,8 +70,8 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
       if (rows.length === 0) return [];
       const column = <K extends keyof TurnInsertRow>(key: K) => rows.map((row) => row[key]);
       const inserted = await query<{ seq: number; id: string }>(
-        `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate")
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::int[])
+        `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate", "searchContent")
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::text[])
          RETURNING "seq", "id"`,
         [
           column("id"),
@@ -88,6 +88,7 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
           column("modelMetadata"),
           column("parts"),
           column("tokenEstimate"),
+          column("searchContent"),
         ],
       );
       // RETURNING's order is not promised: match the seqs back by turn id.

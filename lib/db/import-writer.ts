@@ -10,8 +10,8 @@ import { isPostgresUrl } from "./postgres-adapter";
 import type { ImportWriter, ThreadWriteRow } from "./import-rows";
 import { databaseLock } from "./serialized-adapter";
 
-const TURN_COLUMNS = ["id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate"] as const;
-const THREAD_COLUMNS = ["id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed"] as const;
+const TURN_COLUMNS = ["id", "threadId", "index", "role", "content", "searchContent", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate"] as const;
+const THREAD_COLUMNS = ["id", "parentThreadId", "title", "searchTitle", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed"] as const;
 
 const RUN_COLUMNS = ["id", "threadId", "runId", "afterTurnKey", "modelProvider", "modelName", "responses", "sourceSha256", "importedAt"] as const;
 

@@ -6,6 +6,7 @@ import { collectChain, MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
 import { describeTimeout, expiresAtFor, threadNotFoundMessage } from "@/lib/domain/expiry";
 import { searchTerms } from "@/lib/domain/search";
+import { searchableText } from "@/lib/domain/secrets/detect";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { relationOf, type ChildThreadLink, type ThreadLink } from "@/lib/domain/links";
@@ -95,6 +96,7 @@ export async function createThread(input: CreateThreadInput): Promise<Thread> {
       id: randomUUID(),
       parentThreadId: input.parentThreadId ?? null,
       title: input.title ?? null,
+      searchTitle: searchableText(input.title ?? null),
       toolName: input.toolName,
       initialContext: JSON.stringify(input.initialContext ?? {}),
       source: "api",
@@ -158,6 +160,7 @@ export async function appendTurn(
         index: row.turnCount - 1,
         role: input.role,
         content: large(input.content),
+        searchContent: large(searchableText(input.content)),
         timestamp: now,
         files: JSON.stringify(input.files ?? []),
         images: JSON.stringify(input.images ?? []),
@@ -174,7 +177,7 @@ export async function appendTurn(
     const threadUpdate: Prisma.ThreadUpdateInput = {};
     if (row.title === null && input.role === "user") {
       const title = titleFromContent(input.content);
-      if (title) threadUpdate.title = title;
+      if (title) Object.assign(threadUpdate, { title, searchTitle: searchableText(title) });
     }
     const known = JSON.parse(row.modelsUsed) as string[];
     const models = mergeModels(known, [input.modelName ?? null]);

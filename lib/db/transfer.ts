@@ -1,4 +1,4 @@
-import { redactDeep } from "@/lib/domain/secrets/detect";
+import { redactDeep, searchableText } from "@/lib/domain/secrets/detect";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
@@ -116,6 +116,7 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
           id: thread.id,
           parentThreadId: thread.parentThreadId,
           title: thread.title,
+          searchTitle: searchableText(thread.title),
           toolName: thread.toolName,
           source: thread.source,
           initialContext: JSON.stringify(thread.initialContext),

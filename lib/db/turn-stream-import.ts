@@ -1,4 +1,5 @@
 import "server-only";
+import { searchableText } from "@/lib/domain/secrets/detect";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
@@ -343,7 +344,10 @@ class TurnStreamImport {
       warnings.push(`${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`);
     }
     const data = this.threadRow(state);
-    if (data.title === null) data.title = titleFromContent(state.firstUserText ?? "") ?? null;
+    if (data.title === null) {
+      data.title = titleFromContent(state.firstUserText ?? "") ?? null;
+      data.searchTitle = searchableText(data.title);
+    }
     // Unchanged threads are written too: their metadata names the content they now hold.
     if (state.existed || state.added > 0) await this.writer.updateThread(data);
     else await this.writer.createThread(data);
@@ -384,10 +388,12 @@ class TurnStreamImport {
     const parentThreadId = header.parentKey ? this.threadIdOf(header.parentKey) : null;
     const createdAt = header.createdAt ? new Date(header.createdAt) : new Date(state.firstTime ?? this.now.getTime());
     const lastUpdatedAt = new Date(Math.max(header.lastUpdatedAt ? Date.parse(header.lastUpdatedAt) || 0 : 0, state.lastTime, createdAt.getTime()));
+    const title = header.title?.trim() ? header.title.trim().slice(0, 500) : null;
     return {
       id: state.id,
       parentThreadId,
-      title: header.title?.trim() ? header.title.trim().slice(0, 500) : null,
+      title,
+      searchTitle: searchableText(title),
       toolName: header.toolName,
       source: `import:${format}`,
       project: header.project ?? null,
@@ -452,6 +458,7 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     index,
     role: turn.role,
     content: turn.content,
+    searchContent: searchableText(turn.content),
     timestamp: Number.isNaN(time.getTime()) ? fallbackTime : time,
     files: JSON.stringify(turn.files ?? []),
     images: JSON.stringify(turn.images ?? []),

@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/domain/errors";
+import { searchableText } from "@/lib/domain/secrets/detect";
 import type { JsonObject, Turn } from "@/lib/domain/types";
 import { db } from "./client";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
@@ -72,7 +73,7 @@ export async function removeLastTurn(threadId: string, turnId: string, title: { 
     await tx.usageThread.updateMany({ where: { threadId }, data: { turnCount: -1 } });
     await tx.thread.update({
       where: { id: threadId },
-      data: { turnCount: { decrement: 1 }, tokenEstimate: { decrement: turn.tokenEstimate }, ...(title ? { title: title.restore } : {}) },
+      data: { turnCount: { decrement: 1 }, tokenEstimate: { decrement: turn.tokenEstimate }, ...(title ? { title: title.restore, searchTitle: searchableText(title.restore) } : {}) },
     });
   }, WRITE_TRANSACTION);
   threadsWritten([threadId]);

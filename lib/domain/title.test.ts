@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { secretSamples } from "./secrets/samples";
 import { displayTitle, titleFromContent } from "./title";
 
 describe("titleFromContent", () => {
@@ -27,6 +28,25 @@ describe("titleFromContent on long text", () => {
       const collapsed = text.replace(/\s+/g, " ").trim();
       const expected = Array.from(collapsed).slice(0, 100).join("");
       expect(titleFromContent(text)).toBe(expected);
+    }
+  });
+});
+
+describe("titleFromContent and secrets", () => {
+  const token = secretSamples(9).find((s) => s.rule === "github-pat")!.value;
+
+  it("masks a secret in the title, the turn keeping it", () => {
+    const title = titleFromContent(`git clone https://${token}@github.com/acme/app.git`)!;
+    expect(title).toMatch(/^git clone https:\/\/\[GitHub token …[0-9a-f]{4}\]@github\.com/);
+    expect(title).not.toContain(token.slice(4, 12));
+  });
+
+  it("leaves no piece of a secret the 100-character cut would split, and never half a mask", () => {
+    for (let start = 60; start <= 99; start++) {
+      const title = titleFromContent(`${"w".repeat(start - 1)} ${token} and more words after it`)!;
+      expect(title, `secret at ${start}`).not.toContain(token.slice(4, 10));
+      expect(title, `secret at ${start}`).not.toMatch(/\[[^\]]*$/);
+      expect(Array.from(title).length).toBeLessThanOrEqual(100);
     }
   });
 });

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
 import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secret-findings";
+import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/search-texts";
 import { onThreadsWritten } from "@/lib/db/thread-writes";
 import { detectSecrets } from "@/lib/domain/secrets/detect";
 
@@ -61,19 +62,25 @@ async function runScan(): Promise<void> {
   const s = state();
   if (!(await claimJobLease(LEASE, s.owner, LEASE_MS))) return;
   try {
+    await revealHiddenSearchTexts(yieldToLoop);
     // The cursor is read once: while the lease is held, nobody else moves it.
     let after = await scanCursor();
     let recordedThrough = after;
     let recorded = Date.now();
     let renewed = Date.now();
     let found: Parameters<typeof recordScan>[1] = [];
+    let unmasked: { seq: number; content: string }[] = [];
     for (;;) {
       const turns = await turnsToScan(after, BATCH);
       if (turns.length === 0) break;
       let sliceStart = performance.now();
       for (const turn of turns) {
         const where = { seq: turn.seq, id: turn.id, threadId: turn.threadId, index: turn.index };
-        for (const [field, text] of turnTexts(turn)) for (const match of detectSecrets(text)) found.push({ turn: where, field, match });
+        for (const [field, text] of turnTexts(turn)) {
+          const matches = detectSecrets(text);
+          for (const match of matches) found.push({ turn: where, field, match });
+          if (field === "content" && matches.length > 0 && !turn.searchMasked) unmasked.push({ seq: turn.seq, content: text });
+        }
         if (performance.now() - sliceStart > SLICE_MS) {
           await yieldToLoop();
           sliceStart = performance.now();
@@ -81,8 +88,9 @@ async function runScan(): Promise<void> {
       }
       after = turns.at(-1)!.seq;
       if (Date.now() - recorded > RECORD_EVERY_MS || found.length >= RECORD_AT_FINDINGS) {
+        await maskForSearch(unmasked);
         await recordScan(after, found);
-        [found, recordedThrough, recorded] = [[], after, Date.now()];
+        [found, unmasked, recordedThrough, recorded] = [[], [], after, Date.now()];
       }
       if (Date.now() - renewed > RENEW_AFTER_MS) {
         if (!(await renewJobLease(LEASE, s.owner, LEASE_MS))) return;
@@ -90,7 +98,10 @@ async function runScan(): Promise<void> {
       }
       await yieldToLoop();
     }
-    if (after > recordedThrough) await recordScan(after, found);
+    if (after > recordedThrough) {
+      await maskForSearch(unmasked);
+      await recordScan(after, found);
+    }
   } finally {
     await releaseJobLease(LEASE, s.owner).catch(() => undefined);
   }

@@ -221,6 +221,17 @@ export function maskSecrets(text: string): string {
   return cut ? masked.slice(0, tailFrom + cut.index) + "[cut secret …]" : masked;
 }
 
+/**
+ * What search reads in place of a text that holds a secret: the text masked as a page shows it, so
+ * no query (a word prefix grown one character at a time) can match inside a secret. Null when the
+ * text holds none: search reads the text itself, and nothing is stored twice.
+ */
+export function searchableText(text: string | null): string | null {
+  if (text === null) return null;
+  const masked = maskSecrets(text);
+  return masked === text ? null : masked;
+}
+
 /** `text` with every secret replaced by its redaction marker. */
 export function redactSecrets(text: string): string {
   return replaceSecrets(text, detectSecrets(text), redactionFor);
