@@ -14,7 +14,7 @@ import { WRITE_TRANSACTION } from "./transactions";
  * should a write ever leave it out.
  */
 
-/** Set by the migration that added the copies; removed once every hidden text has its copy. */
+/** Set by the migration that added the copies when it hid anything; removed once every hidden text has its copy. */
 const HIDDEN_KEY = "search.hiddenUntilMasked";
 const BATCH = 500;
 

@@ -13,7 +13,7 @@ UPDATE "Turn" SET "searchContent" = '' WHERE "seq" IN (SELECT "turnSeq" FROM "Se
 
 UPDATE "Thread" SET "searchTitle" = '' WHERE "title" IS NOT NULL;
 
-INSERT INTO "AppSetting" ("key", "value") VALUES ('search.hiddenUntilMasked', 'until the scan has written the masked copies');
+INSERT INTO "AppSetting" ("key", "value") SELECT 'search.hiddenUntilMasked', 'until the scan has written the masked copies' WHERE EXISTS (SELECT 1 FROM "Turn" WHERE "searchContent" = '') OR EXISTS (SELECT 1 FROM "Thread" WHERE "searchTitle" = '');
 
 -- The index reads its text through a view: the masked copy where there is one. Its triggers index
 -- and unindex exactly what the view gives.

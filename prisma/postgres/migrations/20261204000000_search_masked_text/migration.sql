@@ -17,7 +17,7 @@ UPDATE "Turn" SET "searchContent" = '' WHERE "seq" IN (SELECT "turnSeq" FROM "Se
 
 UPDATE "Thread" SET "searchTitle" = '' WHERE "title" IS NOT NULL;
 
-INSERT INTO "AppSetting" ("key", "value") VALUES ('search.hiddenUntilMasked', 'until the scan has written the masked copies');
+INSERT INTO "AppSetting" ("key", "value") SELECT 'search.hiddenUntilMasked', 'until the scan has written the masked copies' WHERE EXISTS (SELECT 1 FROM "Turn" WHERE "searchContent" = '') OR EXISTS (SELECT 1 FROM "Thread" WHERE "searchTitle" = '');
 
 ALTER TABLE "Turn" ADD COLUMN "searchVector" tsvector GENERATED ALWAYS AS (to_tsvector('threadline'::regconfig, left(COALESCE("searchContent", "content"), 262144))) STORED;
 
