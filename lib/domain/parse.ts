@@ -25,8 +25,12 @@ export function issuesOf(error: z.ZodError): FieldIssue[] {
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = issuesOf(parsed.error);
+  throw validationError(issuesOf(parsed.error));
+}
+
+/** The validation_failed error for some issues: the message names the first field, the details list them all. */
+export function validationError(issues: FieldIssue[]): AppError {
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-  throw new AppError("validation_failed", first ? `${first.field}: ${first.message}${more}` : "Invalid input", issues);
+  return new AppError("validation_failed", first ? `${first.field}: ${first.message}${more}` : "Invalid input", issues);
 }

@@ -4,6 +4,7 @@ import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/err
 import { normalizeId } from "@/lib/domain/ids";
 import { serverSettings } from "@/lib/env";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { queryObject } from "@/lib/validation/query";
 import { maskResponse } from "./masking";
 
 /** The HTTP status of each expected failure: the API layer's choice, not the services'. */
@@ -134,4 +135,9 @@ function refuseLoneSurrogates(what: string) {
 
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   return parseOrThrow(schema, parseJsonText(await readBodyText(request)));
+}
+
+/** The request's query parameters as `schema` reads them, each given once (lib/validation/query.ts). */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
+  return parseOrThrow(schema, queryObject(new URL(request.url).searchParams));
 }
