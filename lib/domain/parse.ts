@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "./errors";
+import { quoteInput } from "./secrets/quote";
 
 /** "threads[0].turns[3].role" from a zod issue path. */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
@@ -14,7 +15,13 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
 export type FieldIssue = { field: string; message: string };
 
 export function issuesOf(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ field: formatIssuePath(issue.path), message: issue.message }));
+  return error.issues.map((issue) => ({ field: formatIssuePath(issue.path), message: messageOf(issue) }));
+}
+
+/** The issue's message; zod's for unknown keys repeats them as given, so they are quoted as every message quotes input. */
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code !== "unrecognized_keys") return issue.message;
+  return `Unrecognized key${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.map((key) => quoteInput(key)).join(", ")}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { AppError } from "@/lib/domain/errors";
 import { importDocuments } from "@/lib/db/transfer";
 import { handleRoute, parseJsonText, readQuery } from "@/lib/http/responses";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { serverSettings } from "@/lib/env";
 import { isImportFormat, supportedFormatsText } from "@/lib/importers";
@@ -68,7 +69,7 @@ export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const { format: formatParam, mode, name: nameParam } = readQuery(request, importQuerySchema);
     if (formatParam !== undefined && !isImportFormat(formatParam)) {
-      throw new AppError("validation_failed", `format: unknown format "${formatParam.slice(0, 50)}". Supported: ${supportedFormatsText()}.`);
+      throw new AppError("validation_failed", `format: unknown format ${quoteInput(formatParam)}. Supported: ${supportedFormatsText()}.`, [{ field: "format", message: "unknown format" }]);
     }
     // Without a name, a format without ids (a role/content list, say) is a new conversation every time.
     const name = nameParam ?? "upload";
