@@ -81,15 +81,16 @@ describe("numbers in queries", () => {
 
 describe("a parameter given twice", () => {
   it.each([
-    [turns, "turns", "from=1&from=2", "from"],
-    [turns, "turns", "limit=5&limit=5", "limit"],
-    [turns, "turns", "includeExpired=1&includeExpired=0", "includeExpired"],
-    [handoff, "handoff", "to=3&to=4", "to"],
-    [context, "context", "model=gpt-4o&model=gpt-5", "model"],
-    [find, "find", "q=turn&q=other", "q"],
-    [exportThread, "export", "redact=1&redact=0", "redact"],
-  ] as const)("GET /api/threads/:id/%s?%s answers 400 naming %s", async (route, path, query, field) => {
-    const error = await expectError(await onThread(route as ThreadRoute, path, query), 400, "validation_failed");
+    ["turns", "from=1&from=2", "from"],
+    ["turns", "limit=5&limit=5", "limit"],
+    ["turns", "includeExpired=1&includeExpired=0", "includeExpired"],
+    ["handoff", "to=3&to=4", "to"],
+    ["context", "model=gpt-4o&model=gpt-5", "model"],
+    ["find", "q=turn&q=other", "q"],
+    ["export", "redact=1&redact=0", "redact"],
+  ] as const)("GET /api/threads/:id/%s?%s answers 400 naming %s", async (path, query, field) => {
+    const route = { turns, handoff, context, find, export: exportThread }[path] as ThreadRoute;
+    const error = await expectError(await onThread(route, path, query), 400, "validation_failed");
     expect(error.message).toBe(`${field}: ${TWICE}`);
   });
 
