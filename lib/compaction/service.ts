@@ -28,6 +28,7 @@ import { findModel } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { CompactionRequest } from "@/lib/validation/compactions";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 
 /** What a compaction would do, shown before anything is written. */
 export type CompactionPreview = {
@@ -62,7 +63,7 @@ async function measureFor(targetModel: string | undefined): Promise<Measure> {
   }
   const custom = await listCustomModels();
   const model = findModel(targetModel, custom);
-  if (!model) throw new AppError("validation_failed", `targetModel: unknown model "${targetModel}"`, [{ field: "targetModel", message: "unknown model" }]);
+  if (!model) throw new AppError("validation_failed", `targetModel: unknown model ${quoteInput(targetModel)}`, [{ field: "targetModel", message: "unknown model" }]);
   const counter = getTokenizer(model.tokenizer);
   return { id: counter.id, label: counter.label, exact: counter.exact };
 }

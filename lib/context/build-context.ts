@@ -30,12 +30,13 @@ import type { ContextQuery } from "@/lib/validation/context";
 import { addsUpOverSegments, countingSegments } from "@/lib/tokenizers/segments";
 import { turnShellCounter } from "./shell-tokens";
 import type { ContextPreview } from "./types";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 
 export function unknownModel(name: string, custom: ModelInfo[]): AppError {
   const close = suggestModels(name, 5, custom);
   const hint = close.length > 0 ? ` Close matches: ${close.join(", ")}.` : "";
-  return new AppError("validation_failed", `model: unknown model "${name}".${hint} Or pass contextWindow instead.`, [
-    { field: "model", message: `unknown model "${name}"`, suggestions: close },
+  return new AppError("validation_failed", `model: unknown model ${quoteInput(name)}.${hint} Or pass contextWindow instead.`, [
+    { field: "model", message: `unknown model ${quoteInput(name)}`, suggestions: close },
   ]);
 }
 

@@ -6,6 +6,7 @@ import type { Turn } from "@/lib/domain/types";
 import { findModel, previewModelFor } from "@/lib/models/catalog";
 import type { ContinueRequest } from "@/lib/validation/continue";
 import { buildContextPreview } from "./build-context";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 
 export type Continuation = {
   turn: Turn;
@@ -27,7 +28,7 @@ export async function continueThread(threadId: string, request: ContinueRequest)
   const custom = await listCustomModels();
   const model = request.model ?? previewModelFor(thread.modelsUsed, custom);
   // Checked before the turn is stored: a refused request writes nothing.
-  if (!findModel(model, custom)) throw new AppError("validation_failed", `model: unknown model "${model}"`, [{ field: "model", message: "unknown model" }]);
+  if (!findModel(model, custom)) throw new AppError("validation_failed", `model: unknown model ${quoteInput(model)}`, [{ field: "model", message: "unknown model" }]);
   const turn = await appendTurn(threadId, {
     role: "user",
     content: request.prompt,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./create-client";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 
 /**
  * Agents' API tokens: `tl_` and 43 characters of base64url (32 random bytes), so secret scanners
@@ -53,7 +54,7 @@ export async function listApiTokens(db: Database, userId: string | null): Promis
  */
 export async function revokeApiToken(db: Database, id: string, owner: TokenOwner | null): Promise<void> {
   const { count } = await db.apiToken.deleteMany({ where: owner === null ? { id } : { id, userId: owner.userId } });
-  if (count === 0) throw new AppError("not_found", `API token ${JSON.stringify(id.slice(0, 100))} not found`);
+  if (count === 0) throw new AppError("not_found", `API token ${quoteInput(id)} not found`);
 }
 
 /** The person a bearer token acts as, or null when it is unknown, revoked, expired or its person is banned. */

@@ -6,6 +6,7 @@ import type { CustomModelInput } from "@/lib/validation/settings";
 import { db } from "./client";
 import { customModelRows } from "./dialect";
 import type { CustomModel as CustomModelRow } from "./generated/client";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 
 function toModelInfo(row: CustomModelRow): ModelInfo {
   const tokenizer = getTokenizer(row.tokenizer);
@@ -33,13 +34,13 @@ export async function addCustomModel(input: CustomModelInput): Promise<ModelInfo
   const id = input.name.toLowerCase();
   if (!hasTokenizer(input.tokenizer)) {
     const known = listTokenizers().map((t) => t.id).join(", ");
-    throw new AppError("validation_failed", `tokenizer: unknown tokenizer "${input.tokenizer}"; use one of ${known}`, [
-      { field: "tokenizer", message: `unknown tokenizer "${input.tokenizer}"` },
+    throw new AppError("validation_failed", `tokenizer: unknown tokenizer ${quoteInput(input.tokenizer)}; use one of ${known}`, [
+      { field: "tokenizer", message: `unknown tokenizer ${quoteInput(input.tokenizer)}` },
     ]);
   }
   return client.$transaction(async (tx) => {
     if (await tx.customModel.findUnique({ where: { id } })) {
-      throw new AppError("conflict", `name: a custom model named "${input.name}" exists already`, [{ field: "name", message: `a custom model named "${input.name}" exists already` }]);
+      throw new AppError("conflict", `name: a custom model named ${quoteInput(input.name)} exists already`, [{ field: "name", message: `a custom model named ${quoteInput(input.name)} exists already` }]);
     }
     const row = await tx.customModel.create({
       data: {
@@ -61,6 +62,6 @@ export async function deleteCustomModel(name: string): Promise<void> {
   const client = await db();
   await client.$transaction(async (tx) => {
     const deleted = await tx.customModel.deleteMany({ where: { id: name.toLowerCase() } });
-    if (deleted.count === 0) throw new AppError("not_found", `No custom model named "${name}"`);
+    if (deleted.count === 0) throw new AppError("not_found", `No custom model named ${quoteInput(name)}`);
   });
 }

@@ -13,6 +13,7 @@ import { databaseKind } from "./create-client";
 import { lockForWrite } from "./dialect";
 import type { Prisma } from "./generated/client";
 import { WRITE_TRANSACTION } from "./transactions";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 
 /**
  * The Idempotency-Key store (rules in lib/domain/idempotency.ts). A request with a key first
@@ -58,7 +59,7 @@ export class IdempotencyClaim {
   async recordIn(tx: Prisma.TransactionClient, result: IdempotentResult): Promise<void> {
     const recorded = await tx.idempotencyKey.updateMany({ where: this.pendingRow, data: doneData(result) });
     if (recorded.count === 0) {
-      throw new AppError("conflict", `${IDEMPOTENCY_HEADER} ${JSON.stringify(this.key)} was taken over by another request; this one wrote nothing`);
+      throw new AppError("conflict", `${IDEMPOTENCY_HEADER} ${quoteInput(this.key)} was taken over by another request; this one wrote nothing`);
     }
     this.settled = true;
   }

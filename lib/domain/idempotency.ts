@@ -1,4 +1,5 @@
 import { AppError } from "./errors";
+import { quoteInput } from "./secrets/quote";
 
 /**
  * Idempotency keys: a client that retries a write (after a timeout, a dropped connection) sends
@@ -67,7 +68,7 @@ export function idempotencyVerdict(existing: IdempotencyRecord, requestHash: str
   if (existing.requestHash !== requestHash) {
     throw new AppError(
       "conflict",
-      `${IDEMPOTENCY_HEADER} ${JSON.stringify(key)} was already used in this thread for a different request (another endpoint or body) in the last 24 hours; use a new key for a new request`,
+      `${IDEMPOTENCY_HEADER} ${quoteInput(key)} was already used in this thread for a different request (another endpoint or body) in the last 24 hours; use a new key for a new request`,
       { field: IDEMPOTENCY_HEADER, reason: "different_request" },
     );
   }
@@ -75,7 +76,7 @@ export function idempotencyVerdict(existing: IdempotencyRecord, requestHash: str
   if (age >= IDEMPOTENCY_PENDING_ABANDONED_MS) return "takeOver";
   throw new AppError(
     "conflict",
-    `The request with ${IDEMPOTENCY_HEADER} ${JSON.stringify(key)} is still in progress; retry once it has finished to get its result`,
+    `The request with ${IDEMPOTENCY_HEADER} ${quoteInput(key)} is still in progress; retry once it has finished to get its result`,
     { field: IDEMPOTENCY_HEADER, reason: "in_progress" },
   );
 }

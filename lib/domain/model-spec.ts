@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { maskSecrets } from "./secrets/detect";
+import { quoteInput } from "./secrets/quote";
 
 /**
  * A summariser model named as "<provider>:<model>", e.g. "openai:gpt-4o-mini" or
@@ -28,13 +30,20 @@ function specProblem(value: string): string | null {
   if (value === "") return 'must not be empty; use "<provider>:<model>", e.g. "openai:gpt-4o-mini"';
   if (value.length > MAX_SPEC_LENGTH) return `must be at most ${MAX_SPEC_LENGTH} characters`;
   const colon = value.indexOf(":");
-  if (colon < 0) return `must be "<provider>:<model>" (e.g. "openai:gpt-4o-mini"); got "${value}"`;
+  if (colon < 0) return `must be "<provider>:<model>" (e.g. "openai:gpt-4o-mini"); got ${quoteInput(value)}`;
   const provider = value.slice(0, colon);
   const model = value.slice(colon + 1);
-  if (!isProvider(provider)) return `provider must be one of ${LLM_PROVIDERS.join(", ")}; got "${provider}"`;
+  // The parts quoted are the masked value's: a secret split at its colon is no longer recognizable.
+  const [shownProvider, shownModel] = splitAtColon(maskSecrets(value));
+  if (!isProvider(provider)) return `provider must be one of ${LLM_PROVIDERS.join(", ")}; got ${quoteInput(shownProvider)}`;
   if (model.trim() === "") return `model name must not be empty (after "${provider}:")`;
-  if (/\s/.test(model)) return `model name must not contain spaces; got "${model}"`;
+  if (/\s/.test(model)) return `model name must not contain spaces; got ${quoteInput(shownModel)}`;
   return null;
+}
+
+function splitAtColon(text: string): [string, string] {
+  const colon = text.indexOf(":");
+  return colon < 0 ? [text, ""] : [text.slice(0, colon), text.slice(colon + 1)];
 }
 
 /** "<provider>:<model>" (surrounding spaces trimmed) to { provider, model }; formatModelSpec joins it back. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "./errors";
+import { quoteInput } from "./secrets/quote";
 
 /** "threads[0].turns[3].role" from a zod issue path. */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
@@ -14,7 +15,13 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
 export type FieldIssue = { field: string; message: string };
 
 export function issuesOf(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ field: formatIssuePath(issue.path), message: issue.message }));
+  return error.issues.map((issue) => ({ field: formatIssuePath(issue.path), message: messageOf(issue) }));
+}
+
+/** The issue's message; zod's for unknown keys repeats them as given, so they are quoted as every message quotes input. */
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code !== "unrecognized_keys") return issue.message;
+  return `Unrecognized key${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.map((key) => quoteInput(key)).join(", ")}`;
 }
 
 /**
@@ -25,8 +32,12 @@ export function issuesOf(error: z.ZodError): FieldIssue[] {
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = issuesOf(parsed.error);
+  throw validationError(issuesOf(parsed.error));
+}
+
+/** The validation_failed error for some issues: the message names the first field, the details list them all. */
+export function validationError(issues: FieldIssue[]): AppError {
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-  throw new AppError("validation_failed", first ? `${first.field}: ${first.message}${more}` : "Invalid input", issues);
+  return new AppError("validation_failed", first ? `${first.field}: ${first.message}${more}` : "Invalid input", issues);
 }

@@ -12,6 +12,7 @@
  *   origin other than the server's own is refused, whatever its content type. Requests without an
  *   Origin (curl, agents, MCP clients) are not from a web page and keep working.
  */
+import { quoteInput } from "./secrets/quote";
 
 export type RequestGuardConfig = {
   /** The port the server listens on (what a browser puts after the loopback names). */
@@ -104,11 +105,6 @@ function originOf(value: string): string | null {
   }
 }
 
-/** Text from a header, shortened and quoted for a message (never trusted as markup). */
-function quoted(value: string): string {
-  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
-}
-
 export function checkRequest(request: GuardedRequest, config: RequestGuardConfig): GuardVerdict {
   const host = request.host?.trim().toLowerCase() ?? "";
   if (!config.allowedHosts.has(host)) {
@@ -117,7 +113,7 @@ export function checkRequest(request: GuardedRequest, config: RequestGuardConfig
       reason:
         host === ""
           ? "the request names no Host"
-          : `this server does not answer to the host name ${quoted(host)}; add it to THREADLINE_ALLOWED_HOSTS if a proxy serves Threadline under that name`,
+          : `this server does not answer to the host name ${quoteInput(host)}; add it to THREADLINE_ALLOWED_HOSTS if a proxy serves Threadline under that name`,
     };
   }
   if (SAFE_METHODS.has(request.method.toUpperCase())) return { allowed: true };
@@ -130,7 +126,7 @@ export function checkRequest(request: GuardedRequest, config: RequestGuardConfig
     if (origin !== null && (own.includes(origin) || config.allowedOrigins.has(origin))) return { allowed: true };
     return {
       allowed: false,
-      reason: `a ${request.method.toUpperCase()} from the origin ${quoted(request.origin)} is refused: only pages of this server (http://${host}) may change data; add the origin to THREADLINE_ALLOWED_ORIGINS to allow it`,
+      reason: `a ${request.method.toUpperCase()} from the origin ${quoteInput(request.origin)} is refused: only pages of this server (http://${host}) may change data; add the origin to THREADLINE_ALLOWED_ORIGINS to allow it`,
     };
   }
   // A browser that says the request comes from another site, but names no origin.

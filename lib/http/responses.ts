@@ -4,6 +4,8 @@ import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/err
 import { normalizeId } from "@/lib/domain/ids";
 import { serverSettings } from "@/lib/env";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { quoteInput } from "@/lib/domain/secrets/quote";
+import { queryObject } from "@/lib/validation/query";
 import { maskResponse } from "./masking";
 
 /** The HTTP status of each expected failure: the API layer's choice, not the services'. */
@@ -51,7 +53,7 @@ async function answerOf(run: () => Promise<Response>): Promise<Response> {
 /** The thread id from the URL, or a 404 before any query when it is not a UUID. */
 export function threadIdFrom(raw: string): string {
   const id = normalizeId(raw);
-  if (!id) throw new AppError("not_found", `Thread ${JSON.stringify(raw.slice(0, 100))} not found: thread ids are UUIDs`);
+  if (!id) throw new AppError("not_found", `Thread ${quoteInput(raw)} not found: thread ids are UUIDs`);
   return id;
 }
 
@@ -93,8 +95,7 @@ export function parseJsonText(text: string, what = "Request body"): unknown {
     value = JSON.parse(text, reviver);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const detail = error instanceof SyntaxError ? error.message : "unparseable";
-    throw new AppError("invalid_json", `${what} is not valid JSON: ${detail}`);
+    throw new AppError("invalid_json", `${what} is not valid JSON: ${error instanceof SyntaxError ? syntaxErrorOf(error) : "unparseable"}`);
   }
   // JSON.parse copes with any depth, but validation recurses and overflowed the stack (a 500) on
   // some thousand levels. A text too short for MAX_JSON_DEPTH + 1 bracket pairs is not walked.
@@ -102,6 +103,15 @@ export function parseJsonText(text: string, what = "Request body"): unknown {
     throw new AppError("invalid_json", `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (the limit)`);
   }
   return value;
+}
+
+/**
+ * A JSON syntax error's message without the excerpt of the text V8 puts in some ("Unexpected token
+ * 'g', "ghp_abcdef"... is not valid JSON"): the first ten characters of a secret are not
+ * recognizable as one, so masking the answer would not hide them.
+ */
+function syntaxErrorOf(error: SyntaxError): string {
+  return error.message.replace(/(?:^|,? )".*"(?:\.\.\.)? is not valid JSON$/s, "").trim() || "unexpected text";
 }
 
 /** Deepest nesting of arrays and objects a request body may have; real documents use under 15. */
@@ -125,7 +135,7 @@ function refuseLoneSurrogates(what: string) {
     if (!key.isWellFormed() || (typeof value === "string" && !value.isWellFormed())) {
       throw new AppError(
         "invalid_json",
-        `${what} is not valid Unicode text: the ${key.isWellFormed() ? "value of" : "key"} ${JSON.stringify(key)} holds a lone UTF-16 surrogate escape (\\uD800-\\uDFFF without its pair)`,
+        `${what} is not valid Unicode text: the ${key.isWellFormed() ? "value of" : "key"} ${quoteInput(key)} holds a lone UTF-16 surrogate escape (\\uD800-\\uDFFF without its pair)`,
       );
     }
     return value;
@@ -134,4 +144,9 @@ function refuseLoneSurrogates(what: string) {
 
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   return parseOrThrow(schema, parseJsonText(await readBodyText(request)));
+}
+
+/** The request's query parameters as `schema` reads them, each given once (lib/validation/query.ts). */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
+  return parseOrThrow(schema, queryObject(new URL(request.url).searchParams));
 }

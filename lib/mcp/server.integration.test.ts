@@ -145,6 +145,28 @@ describe("MCP server at /api/mcp", () => {
   });
 });
 
+describe("numbers in tool arguments", () => {
+  it("refuses fractions and numbers out of range, naming the argument and the bound", async () => {
+    const { thread } = await ok("create_thread", { toolName: "chat" });
+    await ok("add_turn", { threadId: thread.id, role: "user", content: "hi" });
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["fork_thread", { threadId: thread.id, atTurn: 0.5 }, /: must be a whole number at atTurn\b/],
+      ["fork_thread", { threadId: thread.id, atTurn: -1 }, /: must be at least 0 at atTurn\b/],
+      ["fork_thread", { threadId: thread.id, atTurn: 1e20 }, /: must be at most 2147483647 at atTurn\b/],
+      ["list_threads", { limit: 2.5 }, /: must be a whole number at limit\b/],
+      ["list_threads", { limit: 101 }, /: must be at most 100 at limit\b/],
+      ["build_history", { threadId: thread.id, contextWindow: 128_000.5 }, /: must be a whole number at contextWindow\b/],
+      ["build_history", { threadId: thread.id, contextWindow: 999 }, /: must be at least 1000 at contextWindow\b/],
+      ["get_handoff", { threadId: thread.id, from: 1.5 }, /: must be a whole number at from\b/],
+      ["get_handoff", { threadId: thread.id, to: 0 }, /: must be at least 1 at to\b/],
+      ["get_handoff", { threadId: thread.id, to: 2 ** 31 }, /: must be at most 2147483647 at to\b/],
+      ["get_handoff", { threadId: thread.id, from: "1" }, /: must be a number at from\b/],
+    ];
+    for (const [name, args, message] of cases) expect(await toolError(name, args), `${name} ${JSON.stringify(args)}`).toMatch(message);
+    expect((await ok("get_handoff", { threadId: thread.id, from: 1, to: 1 })).range).toEqual({ from: 1, to: 1, total: 1 });
+  });
+});
+
 describe("unknown thread ids", () => {
   /** The least each tool needs besides the thread id to get as far as looking the thread up. */
   const ARGS: Record<string, Record<string, unknown>> = {

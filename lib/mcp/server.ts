@@ -18,6 +18,7 @@ import { jsonObjectSchema, modelFieldSchema, pathListSchema, refuseProtoKeys, ro
 import { contextQuerySchema } from "@/lib/validation/context";
 import { forkRequestSchema } from "@/lib/validation/forks";
 import { handoffQuerySchema } from "@/lib/validation/handoff";
+import { wholeNumber } from "@/lib/validation/numbers";
 import { appendTurnSchema, createThreadSchema, listThreadsQuerySchema, MAX_PAGE_SIZE } from "@/lib/validation/threads";
 
 /*
@@ -30,12 +31,6 @@ import { appendTurnSchema, createThreadSchema, listThreadsQuerySchema, MAX_PAGE_
 
 const threadId = uuidSchema.describe("The thread's id (a UUID)");
 const optional = <S extends z.ZodType>(schema: S, description: string) => schema.nullish().describe(description);
-
-/** An integer field with the API's messages for each bound. */
-function wholeNumber(min: number, max?: number) {
-  const atLeast = z.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be at least ${min}`);
-  return max === undefined ? atLeast : atLeast.max(max, `must be at most ${max}`);
-}
 
 const createThreadShape = {
   toolName: toolNameSchema.describe('The tool (or agent) that starts the thread, e.g. "analyze"'),

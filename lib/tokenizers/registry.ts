@@ -2,6 +2,7 @@ import "server-only";
 import { palBudgetEstimate, palReportedEstimate, type TokenCount, type TokenCounter, type TokenizerId } from "@/lib/domain/tokenizer";
 import { CALIBRATIONS, type Calibration } from "./calibration";
 import { engine, type EngineId, type MeasureFn } from "./engines";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 
 /**
  * The token counter registry. Real tokenizers where a package ships one that runs offline and
@@ -129,7 +130,7 @@ export function hasTokenizer(id: TokenizerId): boolean {
 export function getTokenizer(id: TokenizerId): TokenCounter {
   const counter = COUNTERS.get(id);
   if (!counter) {
-    throw new Error(`Unknown tokenizer "${id}". Known tokenizers: ${[...COUNTERS.keys()].join(", ")}.`);
+    throw new Error(`Unknown tokenizer ${quoteInput(id)}. Known tokenizers: ${[...COUNTERS.keys()].join(", ")}.`);
   }
   return counter;
 }

@@ -2,24 +2,23 @@ import { z } from "zod";
 import { COMPACTION_STRATEGIES, DEFAULT_TRIM_CHARS, type CompactionStrategy } from "@/lib/domain/compaction/types";
 import { formatModelSpec, modelSpecSchema } from "@/lib/domain/model-spec";
 import { refuseProtoKeys, uuidSchema } from "@/lib/domain/schemas";
-
-const count = (min: number, max: number) =>
-  z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+import { decimalInteger } from "./numbers";
 
 /** co-cli's defaults: a window of 40 messages; tool outputs over 2,000 characters trimmed. */
 export const DEFAULT_WINDOW_TURNS = 40;
 
+// Counts are JSON numbers, or decimal digits in a string (which clients have sent).
 const windowOptions = z.strictObject({
   trigger: z.enum(["turns", "tokens"], { error: 'must be "turns" or "tokens"' }).default("turns"),
-  maxTurns: count(0, 1_000_000).default(DEFAULT_WINDOW_TURNS),
-  maxTokens: count(0, 100_000_000).default(0),
+  maxTurns: decimalInteger(0, 1_000_000).default(DEFAULT_WINDOW_TURNS),
+  maxTokens: decimalInteger(0, 100_000_000).default(0),
 });
 const rangeOptions = z.strictObject({
   direction: z.enum(["up-to", "from"], { error: 'must be "up-to" or "from"' }),
   /** 0-based turn index, inclusive. */
-  at: count(0, 1_000_000),
+  at: decimalInteger(0, 1_000_000),
 });
-const trimOptions = z.strictObject({ maxChars: count(0, 10_000_000).default(DEFAULT_TRIM_CHARS) });
+const trimOptions = z.strictObject({ maxChars: decimalInteger(0, 10_000_000).default(DEFAULT_TRIM_CHARS) });
 
 const OPTION_SCHEMAS: Record<CompactionStrategy, z.ZodType<Record<string, unknown>>> = {
   full: z.strictObject({}),

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { decimalInteger } from "./numbers";
+import { queryFlag } from "./query";
 
 const MAX_WINDOW = 100_000_000;
 
@@ -6,20 +8,12 @@ const MAX_WINDOW = 100_000_000;
 export const contextQuerySchema = z
   .object({
     model: z.string().trim().min(1, "must not be empty").max(200).optional(),
-    contextWindow: z.coerce
-      .number({ error: "must be a number" })
-      .int("must be a whole number")
-      .min(1_000, "must be at least 1000")
-      .max(MAX_WINDOW, `must be at most ${MAX_WINDOW}`)
-      .optional(),
+    contextWindow: decimalInteger(1_000, MAX_WINDOW).optional(),
     mode: z.enum(["exact", "pal"], { error: 'must be "exact" or "pal"' }).default("exact"),
-    reserve: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
+    reserve: decimalInteger(1).optional(),
     tokenizer: z.string().trim().min(1).max(100).optional(),
     /** Include every turn's tokens (perTurn): what the budget page draws. */
-    perTurn: z
-      .enum(["0", "1", "true", "false"], { error: 'must be "1" or "0"' })
-      .optional()
-      .transform((value) => value === "1" || value === "true"),
+    perTurn: queryFlag(),
   })
   .superRefine((query, ctx) => {
     if (!query.model && !query.contextWindow) {

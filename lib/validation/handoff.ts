@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { decimalInteger } from "./numbers";
+import { queryFlag } from "./query";
 
-const flag = z
-  .enum(["0", "1", "true", "false"], { error: 'must be "1" or "0"' })
-  .optional()
-  .transform((value) => value === "1" || value === "true");
-
-const position = z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1 (a 1-based turn position)").optional();
+/** A 1-based turn position. */
+const position = decimalInteger(1).optional();
 
 const KNOWN = new Set(["format", "chain", "from", "to", "model"]);
 
@@ -17,7 +15,7 @@ export const handoffQuerySchema = z
   .looseObject({
     format: z.enum(["orchestrator"], { error: 'must be "orchestrator" (the orchestrator seed\'s conversation_history)' }).default("orchestrator"),
     /** The whole chain, oldest first, rather than the thread alone. */
-    chain: flag,
+    chain: queryFlag(),
     /** 1-based positions in the thread's (or the chain's) turns, both included. */
     from: position,
     to: position,

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { refuseProtoKeys } from "@/lib/domain/schemas";
+import { wholeNumber } from "./numbers";
+import { queryFlag } from "./query";
 
 const MAX_WINDOW = 100_000_000;
 
@@ -15,12 +17,7 @@ export const chatMessageSchema = refuseProtoKeys(
       /** "<provider>:<model>"; default: the default chat model (Settings, then THREADLINE_CHAT_MODEL). */
       model: z.string().trim().max(300, "must be at most 300 characters").optional(),
       /** The window to budget the history for, when the catalog does not know the model (or to override it). */
-      contextWindow: z
-        .number({ error: "must be a number" })
-        .int("must be a whole number")
-        .min(1_000, "must be at least 1000")
-        .max(MAX_WINDOW, `must be at most ${MAX_WINDOW}`)
-        .optional(),
+      contextWindow: wholeNumber(1_000, MAX_WINDOW).optional(),
     })
     .superRefine((body, ctx) => {
       if (body.retry && body.content !== undefined) ctx.addIssue({ code: "custom", path: ["content"], message: "must be left out with retry" });
@@ -28,3 +25,6 @@ export const chatMessageSchema = refuseProtoKeys(
     }),
 );
 export type ChatMessageRequest = z.output<typeof chatMessageSchema>;
+
+/** POST /api/threads/:id/messages's query: `?stream=0` answers the whole reply as JSON. */
+export const chatMessageQuerySchema = z.object({ stream: queryFlag(true) });

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { decimalInteger } from "./numbers";
 
 /** GET /api/secrets: `?threadId=` narrows to one thread; `?cursor=` (a finding id) goes on. */
 export const listSecretsQuerySchema = z.object({
   threadId: z.string().uuid().optional(),
-  cursor: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: decimalInteger(1).optional(),
+  limit: decimalInteger(1, 500).default(100),
 });
 
 /** POST /api/secrets/reveal: the one secret of this turn with this fingerprint (or its end, as a mask shows it). */

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { decimalAmount, decimalInteger } from "./numbers";
 
 /** USD per million tokens, as price lists give them. */
-const pricePerMTok = z.coerce.number({ error: "must be a number" }).min(0, "must be at least 0").max(10_000, "must be at most 10000").optional();
+const pricePerMTok = decimalAmount(0, 10_000).optional();
 
 export const customModelSchema = z
   .strictObject({
@@ -11,8 +12,8 @@ export const customModelSchema = z
       .min(1, "must not be empty")
       .max(100, "must be at most 100 characters")
       .regex(/^[\w.:/@-]+$/, "may hold letters, digits and . _ - : / @ only"),
-    contextWindow: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1_000, "must be at least 1000").max(100_000_000, "must be at most 100000000"),
-    maxOutputTokens: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
+    contextWindow: decimalInteger(1_000, 100_000_000),
+    maxOutputTokens: decimalInteger(1).optional(),
     tokenizer: z.string().trim().min(1, "must not be empty"),
     /** Its list prices, to price its responses with: both or neither. */
     inputPricePerMTok: pricePerMTok,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { searchTerms } from "@/lib/domain/search";
 import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, turnPartsSchema, uuidSchema, checkSnapshotPaths, fileSnapshotsSchema, refuseProtoKeys } from "@/lib/domain/schemas";
+import { decimalInteger } from "./numbers";
+import { queryFlag } from "./query";
 
 /**
  * An optional field that also takes null, as absent: the API itself answers with nulls
@@ -41,12 +43,7 @@ export type AppendTurnInput = z.output<typeof appendTurnSchema>;
 
 /** A page's `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent. */
 function pageLimitSchema(max: number, fallback: number) {
-  return z.coerce
-    .number({ error: "must be a number" })
-    .int("must be a whole number")
-    .min(1, "must be at least 1")
-    .max(max, `must be at most ${max}`)
-    .default(fallback);
+  return decimalInteger(1, max).default(fallback);
 }
 
 export const MAX_PAGE_SIZE = 100;
@@ -68,25 +65,28 @@ export type ListThreadsQuery = z.output<typeof listThreadsQuerySchema>;
 export const MAX_TURN_PAGE_SIZE = 500;
 export const DEFAULT_TURN_PAGE_SIZE = 100;
 
-/** GET /api/threads/:id/turns: a page from a cursor, or from a turn index (0-based); neither is the start. */
 /** `?includeExpired=1`: an expired thread is read as any other (the UI shows them); absent, it is not found. */
-const includeExpiredSchema = z
-  .enum(["1", "true", "0", "false"], { error: "must be 1, true, 0 or false" })
-  .optional()
-  .transform((v) => v === "1" || v === "true");
+const includeExpiredSchema = queryFlag();
 
+/** GET /api/threads/:id/turns: a page from a cursor, or from a turn index (0-based); neither is the start. */
 export const listTurnsQuerySchema = z
   .object({
     includeExpired: includeExpiredSchema,
     cursor: z.string().max(200).optional().transform((v) => v || undefined),
-    from: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be at least 0").optional(),
+    from: decimalInteger(0).optional(),
     limit: pageLimitSchema(MAX_TURN_PAGE_SIZE, DEFAULT_TURN_PAGE_SIZE),
   })
   .refine((query) => query.cursor === undefined || query.from === undefined, { message: "give cursor or from, not both", path: ["from"] });
 export type ListTurnsQuery = z.output<typeof listTurnsQuerySchema>;
 
-/** GET /api/threads/:id/outline. */
-export const threadOutlineQuerySchema = z.object({ includeExpired: includeExpiredSchema });
+/** GET /api/threads/:id/outline and /turns/:index: only whether an expired thread is read. */
+export const includeExpiredQuerySchema = z.object({ includeExpired: includeExpiredSchema });
+
+/** GET /api/threads/:id/turns/:index when it is not a turn's id: the turn's 0-based index. */
+export const turnIndexSchema = z.object({ index: decimalInteger(0) });
+
+/** GET /api/threads/:id/export: the whole chain, every secret redacted, an expired thread. */
+export const exportQuerySchema = z.object({ chain: queryFlag(), redact: queryFlag(), includeExpired: includeExpiredSchema });
 
 export const MAX_FIND_RESULTS = 1_000;
 
@@ -98,12 +98,7 @@ export const findInThreadQuerySchema = z.object({
     .min(1, "is required")
     .max(500, "must be at most 500 characters")
     .refine((q) => searchTerms(q).length > 0, "must hold a letter or a digit"),
-  limit: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be a whole number")
-    .min(1, "must be at least 1")
-    .max(MAX_FIND_RESULTS, `must be at most ${MAX_FIND_RESULTS}`)
-    .default(MAX_FIND_RESULTS),
+  limit: decimalInteger(1, MAX_FIND_RESULTS).default(MAX_FIND_RESULTS),
   includeExpired: includeExpiredSchema,
 });
 

@@ -34,7 +34,7 @@ describe("usage query", () => {
     expect(() => parse({ tz: "Nowhere/Else" })).toThrow(/^tz: is not a time zone/);
     expect(() => parse({ since: "2026-02-29" })).toThrow(/^since: is not a calendar date/);
     expect(() => parse({ since: "2026-03-02", until: "2026-03-01" })).toThrow(/^until: must not be before since/);
-    expect(() => parse({ limit: "ten" })).toThrow(/^limit: must be a number/);
+    expect(() => parse({ limit: "ten" })).toThrow(/^limit: must be a whole number written in decimal digits/);
     expect(() => parse({ group: "day" })).toThrow(/^group: is not a parameter of usage reports/);
   });
 });

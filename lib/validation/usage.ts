@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dayNumber, defaultRange, isTimeZone, serverTimeZone } from "@/lib/domain/usage-period";
 import { USAGE_GROUPS, type UsageQuery } from "@/lib/domain/usage-report";
+import { decimalInteger } from "./numbers";
 
 /** The longest range a report covers: ten years of days. */
 export const MAX_RANGE_DAYS = 3_660;
@@ -34,7 +35,7 @@ export function usageQuerySchema(now: () => Date = () => new Date()) {
       project: filter,
       model: filter,
       breakdown: z.literal("model", { error: "must be model" }).optional(),
-      limit: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(10_000, "must be at most 10000").optional(),
+      limit: decimalInteger(1, 10_000).optional(),
     })
     .superRefine((query, ctx) => {
       for (const key of Object.keys(query)) {

@@ -1,3 +1,4 @@
+import { quoteInput } from "@/lib/domain/secrets/quote";
 import { errorResponse } from "@/lib/http/responses";
 
 /**
@@ -6,7 +7,7 @@ import { errorResponse } from "@/lib/http/responses";
  */
 function notFound(request: Request): Response {
   const { pathname } = new URL(request.url);
-  return errorResponse(404, "not_found", `No API endpoint ${request.method} ${pathname.slice(0, 200)}`);
+  return errorResponse(404, "not_found", `No API endpoint ${request.method} ${quoteInput(pathname, 200)}`);
 }
 
 export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };

@@ -5,15 +5,16 @@ import path from "node:path";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import { importDocuments } from "@/lib/db/transfer";
-import { handleRoute, parseJsonText } from "@/lib/http/responses";
+import { handleRoute, parseJsonText, readQuery } from "@/lib/http/responses";
 import { parseOrThrow } from "@/lib/domain/parse";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { serverSettings } from "@/lib/env";
 import { isImportFormat, supportedFormatsText } from "@/lib/importers";
 import { importPath } from "@/lib/imports/import-file";
+import { importQuerySchema } from "@/lib/validation/imports";
 
 const documentListSchema = z.array(nativeDocumentSchema).min(1, "must hold at least one document");
-const modeSchema = z.enum(["strict", "copy"], { error: 'mode must be "copy" or absent' });
 
 /** Agent transcripts are big (a long Claude Code session passes 100 MB); they are streamed, not buffered. */
 const MAX_TRANSCRIPT_BYTES = 2 * 1024 ** 3;
@@ -66,32 +67,27 @@ async function spool(request: Request, file: string, limit: number): Promise<{ s
  */
 export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
-    const params = new URL(request.url).searchParams;
-    const formatParam = params.get("format");
-    if (formatParam !== null && !isImportFormat(formatParam)) {
-      throw new AppError("validation_failed", `format: unknown format "${formatParam.slice(0, 50)}". Supported: ${supportedFormatsText()}.`);
+    const { format: formatParam, mode, name: nameParam } = readQuery(request, importQuerySchema);
+    if (formatParam !== undefined && !isImportFormat(formatParam)) {
+      throw new AppError("validation_failed", `format: unknown format ${quoteInput(formatParam)}. Supported: ${supportedFormatsText()}.`, [{ field: "format", message: "unknown format" }]);
     }
-    const modeParam = params.get("mode") ?? "strict";
-    const mode = modeSchema.safeParse(modeParam);
-    if (!mode.success) throw new AppError("validation_failed", `mode: must be "copy" or absent; got "${modeParam.slice(0, 50)}"`);
     // Without a name, a format without ids (a role/content list, say) is a new conversation every time.
-    const nameParam = params.get("name");
-    const name = (nameParam ?? "upload").slice(0, 500);
+    const name = nameParam ?? "upload";
 
     const dir = await mkdtemp(path.join(os.tmpdir(), "threadline-import-"));
     try {
       const file = path.join(dir, "upload");
       const { size, head } = await spool(request, file, MAX_TRANSCRIPT_BYTES);
-      if ((formatParam === null || formatParam === "threadline") && isNativeHead(head)) {
+      if ((formatParam === undefined || formatParam === "threadline") && isNativeHead(head)) {
         const limit = serverSettings().maxBodyBytes.value;
         if (size > limit) throw new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes (THREADLINE_MAX_BODY_BYTES)`);
         const body = parseJsonText(await readFile(file, "utf8"));
         // Validated by shape so that errors name the field rather than "no union member matched".
         const documents = Array.isArray(body) ? parseOrThrow(documentListSchema, body) : [parseOrThrow(nativeDocumentSchema, body)];
-        return Response.json(await importDocuments(documents, mode.data), { status: 201 });
+        return Response.json(await importDocuments(documents, mode), { status: 201 });
       }
       if (size === 0 || !head.trim()) throw new AppError("invalid_json", "The request body is empty: send the file's content");
-      const report = await importPath(file, name, formatParam ?? undefined, { nameless: nameParam === null });
+      const report = await importPath(file, name, formatParam, { nameless: nameParam === undefined });
       if (report.status === "failed") throw new AppError("unsupported_format", report.error ?? "The file could not be imported", { ...report });
       return Response.json(report, { status: report.status === "imported" ? 201 : 200 });
     } finally {

@@ -29,7 +29,7 @@ export async function POST(request: Request): Promise<Response> {
   }
   // Checked here, on the body as parsed: the SDK's own parsing drops "__proto__" keys silently.
   const refusal = protoKeyRefusal(body);
-  if (refusal) return Response.json(refusal.body, { status: refusal.status });
+  if (refusal) return maskResponse(Response.json(refusal.body, { status: refusal.status }));
   const server = createMcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {

@@ -7,8 +7,6 @@
  * EXCEPTIONS with the reason. A new route fails here until it masks (handleRoute does it for every
  * route that uses it) or is listed.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { POST as startJob } from "@/app/api/threads/[id]/compaction-jobs/route";
@@ -18,9 +16,9 @@ import { fingerprintOf } from "@/lib/domain/secrets/detect";
 import { privateKeyBlock, secretSamples } from "@/lib/domain/secrets/samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { BASE, json, jsonRequest, params } from "@/lib/testing/api";
+import { bodyText, paramSets, routeFiles, routeHandlers, SAMPLE_QUERIES, urlOf } from "@/lib/testing/api-routes";
 import { newThread, newTurn, sleep } from "@/lib/testing/integration";
 
-const ROOT = path.join(process.cwd(), "app", "api");
 const samples = secretSamples(17);
 const value = (kind: string, n = 0) => samples.filter((s) => s.kind === kind)[n]!.value;
 const key = privateKeyBlock(23);
@@ -43,18 +41,6 @@ const NOT_THROUGH_HANDLE_ROUTE: Record<string, string> = {
   "[...path]": "answers 404 to any path no route handles",
 };
 
-/** The queries each GET route is called with ("" alone when absent): enough for a 200 with the thread's text. */
-const QUERIES: Record<string, string[]> = {
-  threads: ["", "?q=deploy", "?limit=100"],
-  "threads/[id]/turns": ["?limit=100", "?from=3&limit=2"],
-  "threads/[id]/turns/[index]": [""],
-  "threads/[id]/context": ["?model=gpt-4o", "?model=gpt-4o&mode=pal", "?contextWindow=200000&perTurn=1"],
-  "threads/[id]/find": ["?q=export", "?q=token"],
-  "threads/[id]/export": ["?redact=1", "?redact=1&chain=1", "", "?chain=1"],
-  "threads/[id]/handoff": ["", "?chain=1&model=gpt-4o"],
-  secrets: ["", "?limit=500"],
-};
-
 /** Routes that answer something other than 200 here, and why (anything else must answer 200). */
 const STATUS: Record<string, number> = {
   "[...path]": 404, // no such endpoint
@@ -62,21 +48,6 @@ const STATUS: Record<string, number> = {
   mcp: 405, // POST only; its tools are called below
   tokens: 409, // API tokens need sign-in
 };
-
-type RouteFile = { route: string; file: string; source: string };
-
-function routeFiles(): RouteFile[] {
-  const found: RouteFile[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name === "route.ts") found.push({ route: path.relative(ROOT, dir).split(path.sep).join("/"), file: full, source: readFileSync(full, "utf8") });
-    }
-  };
-  walk(ROOT);
-  return found;
-}
 
 let threadId: string;
 let parentId: string;
@@ -151,40 +122,14 @@ async function waitForJob(id: string): Promise<void> {
   throw new Error("the compaction job did not finish");
 }
 
-/** The parameter sets a route's dynamic segments are filled with. */
-function paramSets(route: string): Record<string, string | string[]>[] {
-  let sets: Record<string, string | string[]>[] = [{}];
-  for (const segment of route.split("/")) {
-    const name = /^\[(?:\.\.\.)?(.+)\]$/.exec(segment)?.[1];
-    if (!name) continue;
-    const values: (string | string[])[] =
-      name === "id" ? [threadId] : name === "index" ? turns.flatMap((t) => [String(t.index), t.id]) : name === "jobId" ? [jobId] : name === "path" ? [["no-such-endpoint"]] : name === "all" ? [["get-session"]] : [];
-    if (values.length === 0) throw new Error(`${route}: no sample value for [${name}]; add one to paramSets`);
-    sets = sets.flatMap((set) => values.map((v) => ({ ...set, [name]: v })));
-  }
-  return sets;
-}
-
-function urlOf(route: string, set: Record<string, string | string[]>): string {
-  const filled = route
-    .split("/")
-    .map((segment) => {
-      const name = /^\[(?:\.\.\.)?(.+)\]$/.exec(segment)?.[1];
-      if (!name) return segment;
-      const v = set[name]!;
-      return Array.isArray(v) ? v.join("/") : v;
-    })
-    .join("/");
-  return `/api/${filled}`.replace(/\/$/, "");
-}
-
-/** A body's text; an event stream's first events only (it does not end by itself). */
-async function bodyText(response: Response): Promise<string> {
-  if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response.text();
-  const reader = response.body!.getReader();
-  const { value: chunk } = await reader.read();
-  await reader.cancel();
-  return new TextDecoder().decode(chunk);
+/** The values a route's dynamic segments are filled with: the thread, each turn by index and by id, the job. */
+function sampleValues(name: string): (string | string[])[] {
+  if (name === "id") return [threadId];
+  if (name === "index") return turns.flatMap((t) => [String(t.index), t.id]);
+  if (name === "jobId") return [jobId];
+  if (name === "path") return [["no-such-endpoint"]];
+  if (name === "all") return [["get-session"]];
+  return [];
 }
 
 async function mcp(method: string, args: object): Promise<string> {
@@ -224,11 +169,10 @@ describe("no secret in any API answer", () => {
   it("answers every GET route without a value, except the listed exceptions", async () => {
     let called = 0;
     for (const { route, file } of files) {
-      const mod = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
-      const get = mod.GET as ((request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>) | undefined;
+      const get = (await routeHandlers(file)).find(([method]) => method === "GET")?.[1];
       if (!get) continue;
-      for (const set of paramSets(route)) {
-        for (const query of QUERIES[route] ?? [""]) {
+      for (const set of paramSets(route, sampleValues)) {
+        for (const query of SAMPLE_QUERIES[route] ?? [""]) {
           const url = urlOf(route, set) + query;
           const controller = new AbortController();
           const response = await get(new Request(`${BASE}${url}`, { signal: controller.signal }), { params: Promise.resolve(set) });

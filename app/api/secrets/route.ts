@@ -1,7 +1,6 @@
 import { listSecretFindings } from "@/lib/db/secret-findings";
-import { parseOrThrow } from "@/lib/domain/parse";
 import { maskedJson } from "@/lib/http/masking";
-import { handleRoute } from "@/lib/http/responses";
+import { handleRoute, readQuery } from "@/lib/http/responses";
 import { secretScanStatus } from "@/lib/secrets/scan";
 import { listSecretsQuerySchema } from "@/lib/validation/secrets";
 
@@ -12,7 +11,7 @@ import { listSecretsQuerySchema } from "@/lib/validation/secrets";
  */
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
-    const query = parseOrThrow(listSecretsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = readQuery(request, listSecretsQuerySchema);
     const [page, scan] = await Promise.all([listSecretFindings(query), secretScanStatus()]);
     return maskedJson({ ...page, scan }, { headers: { "cache-control": "no-store" } });
   });

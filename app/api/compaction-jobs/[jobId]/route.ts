@@ -2,13 +2,14 @@ import { maskedJson } from "@/lib/http/masking";
 import { cancelCompactionJob, getCompactionJob } from "@/lib/compaction/jobs";
 import { normalizeId } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 import { handleRoute } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ jobId: string }> };
 
 function jobIdFrom(raw: string): string {
   const id = normalizeId(raw);
-  if (!id) throw new AppError("not_found", `Compaction job ${JSON.stringify(raw.slice(0, 100))} not found: job ids are UUIDs`);
+  if (!id) throw new AppError("not_found", `Compaction job ${quoteInput(raw)} not found: job ids are UUIDs`);
   return id;
 }
 

@@ -1,6 +1,7 @@
 import { requireAdmin } from "@/lib/auth/principal";
 import { secretValue } from "@/lib/db/secret-findings";
 import { AppError } from "@/lib/domain/errors";
+import { quoteInput } from "@/lib/domain/secrets/quote";
 import { unmasked } from "@/lib/http/masking";
 import { handleRoute, readJson } from "@/lib/http/responses";
 import { revealSecretSchema } from "@/lib/validation/secrets";
@@ -16,7 +17,7 @@ export async function POST(request: Request): Promise<Response> {
     await requireAdmin(request.headers, "reveal secrets");
     const { threadId, turnId, fingerprint } = await readJson(request, revealSecretSchema);
     const value = await secretValue(threadId, turnId, fingerprint);
-    if (value === null) throw new AppError("not_found", `No secret ${fingerprint} in turn ${turnId} of thread ${threadId}.`);
+    if (value === null) throw new AppError("not_found", `No secret ${fingerprint} in turn ${quoteInput(turnId)} of thread ${threadId}.`);
     return unmasked(Response.json({ value }, { headers: { "cache-control": "no-store" } }), "the reveal endpoint: one value, for those allowed to see it");
   });
 }

@@ -5,6 +5,7 @@ import { CompactionWorkbench } from "@/components/compaction/compaction-workbenc
 import { latestCompactionJob } from "@/lib/compaction/jobs";
 import { describeLlmConfig } from "@/lib/llm/config";
 import { listModels, previewModelFor } from "@/lib/models/catalog";
+import { decimalInteger } from "@/lib/validation/numbers";
 import { findThreadOnce, listCustomModelsOnce } from "../thread-data";
 
 export const metadata: Metadata = { title: "Compact" };
@@ -23,9 +24,9 @@ export default async function CompactPage({ params, searchParams }: { params: Pr
   const models = listModels(custom).map((m) => m.id);
   // "Summarise up to here / from here" on a turn opens the range preset (?strategy=range&direction=&at=).
   const query = await searchParams;
-  const at = Number(query.at);
+  const at = decimalInteger(0, thread.turnCount - 1).safeParse(query.at);
   const direction: "up-to" | "from" | null = query.direction === "up-to" || query.direction === "from" ? query.direction : null;
-  const initialRange = query.strategy === "range" && direction && Number.isInteger(at) && at >= 0 && at < thread.turnCount ? { direction, at } : null;
+  const initialRange = query.strategy === "range" && direction && at.success ? { direction, at: at.data } : null;
   const llm = await describeLlmConfig();
   return (
     <CompactionWorkbench

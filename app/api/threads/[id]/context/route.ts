@@ -1,7 +1,6 @@
 import { maskedJson } from "@/lib/http/masking";
 import { buildContextPreview } from "@/lib/context/build-context";
-import { handleRoute, threadIdFrom } from "@/lib/http/responses";
-import { parseOrThrow } from "@/lib/domain/parse";
+import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
 import { contextQuerySchema } from "@/lib/validation/context";
 
 type Context = { params: Promise<{ id: string }> };
@@ -10,7 +9,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const query = parseOrThrow(contextQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = readQuery(request, contextQuerySchema);
     return maskedJson(await buildContextPreview(id, query));
   });
 }

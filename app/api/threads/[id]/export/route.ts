@@ -1,23 +1,21 @@
 import { requireAdmin } from "@/lib/auth/principal";
 import { exportThread } from "@/lib/db/transfer";
 import { unmasked } from "@/lib/http/masking";
-import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
+import { exportQuerySchema } from "@/lib/validation/threads";
 
 type Context = { params: Promise<{ id: string }> };
 
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const query = new URL(request.url).searchParams;
-    const flag = (name: string) => ["1", "true"].includes(query.get(name) ?? "");
-    const chain = flag("chain");
-    // Expired threads are not found by default, as everywhere in the API; the UI opts in so a
-    // user can keep a copy before purging.
-    const redact = flag("redact");
+    // Expired threads are not found by default, as everywhere in the API; the UI opts in
+    // (includeExpired) so a user can keep a copy before purging.
+    const { chain, redact, includeExpired } = readQuery(request, exportQuerySchema);
     // The lossless copy holds every secret's value: with sign-in on, an admin's (members reveal
     // nothing; their export is ?redact=1).
     if (!redact) await requireAdmin(request.headers, "export a thread losslessly, secrets included (add ?redact=1 for the redacted copy)");
-    const body = await exportThread(id, { chain, includeExpired: flag("includeExpired"), redact });
+    const body = await exportThread(id, { chain, includeExpired, redact });
     const response = new Response(body, {
       headers: {
         "Content-Type": "application/json; charset=utf-8",

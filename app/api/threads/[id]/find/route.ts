@@ -1,7 +1,6 @@
 import { maskedJson } from "@/lib/http/masking";
 import { findInThread } from "@/lib/db/turn-outline";
-import { parseOrThrow } from "@/lib/domain/parse";
-import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
 import { findInThreadQuerySchema } from "@/lib/validation/threads";
 
 type Context = { params: Promise<{ id: string }> };
@@ -14,7 +13,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const query = parseOrThrow(findInThreadQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = readQuery(request, findInThreadQuerySchema);
     return maskedJson(await findInThread(id, query.q, { limit: query.limit, includeExpired: query.includeExpired }));
   });
 }

@@ -1,8 +1,7 @@
 import { threadHandoff } from "@/lib/db/handoff";
-import { parseOrThrow } from "@/lib/domain/parse";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { maskedJson } from "@/lib/http/masking";
-import { handleRoute, threadIdFrom } from "@/lib/http/responses";
+import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
 import { handoffQuerySchema } from "@/lib/validation/handoff";
 
 type Context = { params: Promise<{ id: string }> };
@@ -14,7 +13,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const query = parseOrThrow(handoffQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = readQuery(request, handoffQuerySchema);
     return maskedJson(await threadHandoff(id, query, maskSecrets));
   });
 }

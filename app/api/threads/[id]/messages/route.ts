@@ -6,8 +6,8 @@ import { getThread } from "@/lib/db/threads";
 import { AppError } from "@/lib/domain/errors";
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import { idempotentWrite } from "@/lib/http/idempotency";
-import { errorResponse, handleRoute, HTTP_STATUS, readJson, threadIdFrom } from "@/lib/http/responses";
-import { chatMessageSchema } from "@/lib/validation/messages";
+import { errorResponse, handleRoute, HTTP_STATUS, readJson, readQuery, threadIdFrom } from "@/lib/http/responses";
+import { chatMessageQuerySchema, chatMessageSchema } from "@/lib/validation/messages";
 
 type Context = { params: Promise<{ id: string }> };
 
@@ -25,7 +25,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const streaming = streamParam(new URL(request.url).searchParams.get("stream"));
+    const { stream: streaming } = readQuery(request, chatMessageQuerySchema);
     const body = await readJson(request, chatMessageSchema);
     return idempotentWrite(request, id, "chat_message", body, async (claim) => {
       const reply = await startChatReply(id, body, { signal: request.signal });
@@ -37,12 +37,6 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       });
     });
   });
-}
-
-function streamParam(value: string | null): boolean {
-  if (value === null || value === "1" || value === "true") return true;
-  if (value === "0" || value === "false") return false;
-  throw new AppError("validation_failed", `stream: must be 0 or 1; got "${value.slice(0, 20)}"`, [{ field: "stream", message: "must be 0 or 1" }]);
 }
 
 /**

@@ -1,8 +1,7 @@
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import { getThreadOutline } from "@/lib/db/turn-outline";
-import { parseOrThrow } from "@/lib/domain/parse";
-import { handleRoute, threadIdFrom } from "@/lib/http/responses";
-import { threadOutlineQuerySchema } from "@/lib/validation/threads";
+import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
+import { includeExpiredQuerySchema } from "@/lib/validation/threads";
 
 type Context = { params: Promise<{ id: string }> };
 
@@ -14,7 +13,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const query = parseOrThrow(threadOutlineQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = readQuery(request, includeExpiredQuerySchema);
     return Response.json(maskDeep(await getThreadOutline(id, { includeExpired: query.includeExpired })));
   });
 }

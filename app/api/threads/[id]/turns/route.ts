@@ -3,9 +3,8 @@ import { appendTurn } from "@/lib/db/threads";
 import { listTurns } from "@/lib/db/turn-pages";
 import { decodeTurnCursor } from "@/lib/domain/cursor";
 import { AppError } from "@/lib/domain/errors";
-import { parseOrThrow } from "@/lib/domain/parse";
 import { idempotentWrite } from "@/lib/http/idempotency";
-import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
+import { handleRoute, readJson, readQuery, threadIdFrom } from "@/lib/http/responses";
 import { appendTurnSchema, listTurnsQuerySchema } from "@/lib/validation/threads";
 
 type Context = { params: Promise<{ id: string }> };
@@ -17,7 +16,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
-    const query = parseOrThrow(listTurnsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const query = readQuery(request, listTurnsQuerySchema);
     let start = query.from ?? 0;
     if (query.cursor !== undefined) {
       const decoded = decodeTurnCursor(query.cursor);

@@ -19,15 +19,31 @@ describe("GET /api/threads/:id/turns/:index", () => {
     }
   });
 
-  it("answers 404 for a turn that does not exist, a malformed index and an unknown thread", async () => {
+  it("answers 404 for a turn that does not exist and an unknown thread", async () => {
     const thread = await newThread();
     await newTurn(thread.id, { role: "user", content: "only" });
     expect((await expectError(await api.getTurn(thread.id, 1), 404, "not_found")).message).toContain("no turn 1");
-    for (const index of ["-1", "1.5", "abc", "1e3", "99999999999999999999"]) {
-      await expectError(await api.getTurn(thread.id, index), 404, "not_found");
-    }
     await expectError(await api.getTurn("7a000000-0000-4000-8000-000000000000", 0), 404, "not_found");
     await expectError(await api.getTurn("nope", 0), 404, "not_found");
+  });
+
+  it("answers 400 naming index for anything but a turn id or an index in decimal digits", async () => {
+    const thread = await newThread();
+    await newTurn(thread.id, { role: "user", content: "only" });
+    for (const [index, message] of [
+      ["0x0", "must be a whole number written in decimal digits"],
+      ["1e0", "must be a whole number written in decimal digits"],
+      ["1.5", "must be a whole number written in decimal digits"],
+      ["+0", "must be a whole number written in decimal digits"],
+      [" 0", "must be a whole number written in decimal digits"],
+      ["abc", "must be a whole number written in decimal digits"],
+      ["00", "must be written without leading zeros (10, not 010)"],
+      ["-1", "must be at least 0"],
+      ["99999999999999999999", "must be at most 2147483647"],
+    ]) {
+      const error = await expectError(await api.getTurn(thread.id, index!), 400, "validation_failed");
+      expect(error.message, index).toBe(`index: ${message}`);
+    }
   });
 
   it("treats an expired thread as not found unless includeExpired=1 (the UI shows expired threads)", async () => {
