@@ -245,9 +245,10 @@ describe("followed folders stay inside", () => {
       expect(read.filter((file) => !file.startsWith(path.join(folder, "-path-to-Demo")))).toEqual([]);
       expect(await markerStored()).toBe(false);
 
-      // The link goes away: so does its line.
+      // The links go away: so do their lines.
       rmSync(path.join(folder, "leak.json"));
-      await expect.poll(() => sync.status().folders[0]?.skipped, SOON).toBe(links.length - 1);
+      rmSync(path.join(folder, "-elsewhere"));
+      await expect.poll(() => sync.status().folders[0]?.skipped, SOON).toBe(links.length - 2);
     });
   });
 });

@@ -60,6 +60,8 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
   const ids = new Set<string>();
   /** Subfolders that could not be read: tried again when something happens to them. */
   const denied = new Set<string>();
+  /** Links to folders out of the tree, left unwatched: reported when they go (the sync lists them). */
+  const declined = new Set<string>();
   let closed = false;
 
   function close(): void {
@@ -95,7 +97,10 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
     const id = `${info.dev}:${info.ino}`;
     if (closed || watched.has(dir) || ids.has(id)) return;
     // Where it really is, right before it is watched: a link out of the folder is the sync's to list as skipped.
-    if (dir !== root && !(await realpath(dir).then((real) => isWithin(boundary, real), () => false))) return;
+    if (dir !== root && !(await realpath(dir).then((real) => isWithin(boundary, real), () => false))) {
+      declined.add(dir);
+      return;
+    }
     if (closed || watched.has(dir) || ids.has(id)) return;
     let watcher: FSWatcher;
     try {
@@ -167,7 +172,7 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
       return;
     }
     if (info) return; // some other file
-    if (drop(full)) options.onChange(full);
+    if (drop(full) || declined.delete(full)) options.onChange(full);
     denied.delete(full);
     // The watched folder itself was deleted or moved away (inotify names it by its own name).
     if (path.basename(dir) === entry && watched.has(dir)) {
