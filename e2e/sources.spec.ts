@@ -6,7 +6,8 @@
  * /api/events): the Sources page, the import page's line and an open thread page.
  */
 import { randomUUID } from "node:crypto";
-import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { SEEDED_URL, SOURCES_HOME, SOURCES_URL } from "../playwright.config";
 import { expect, test } from "./fixtures";
@@ -57,6 +58,42 @@ test("the Sources page follows the folder live: a session the watch imports show
   } finally {
     rmSync(ADDED, { force: true });
   }
+});
+
+test("links out of the followed folder are listed as skipped with the reason, and nothing of them is imported", async ({ page, request, threads }) => {
+  await threads.sweepAfterwards(SOURCES_URL);
+  const outside = mkdtempSync(path.join(os.tmpdir(), "threadline-e2e-outside-"));
+  const marker = `outsidemarker${randomUUID().replaceAll("-", "")}`;
+  writeFileSync(path.join(outside, "secret.json"), JSON.stringify([{ role: "user", content: `the secret is ${marker}` }]));
+  cpSync(path.join(process.cwd(), "fixtures/real/claude-code/projects/-home-marco-projects-spotter"), path.join(outside, "project"), { recursive: true });
+  const leak = path.join(PROJECTS, "leak.json");
+  const elsewhere = path.join(PROJECTS, "-elsewhere");
+  await page.goto(`${SOURCES_URL}/sources`);
+  const folder = page.getByRole("list", { name: "Followed folders" }).getByRole("listitem").filter({ hasText: PROJECTS }).first();
+  await expect(folder).toHaveAttribute("data-state", "watching");
+  try {
+    // Made while the folder is watched: the watch hears of them, the page of its sync.
+    symlinkSync(path.join(outside, "secret.json"), leak);
+    symlinkSync(path.join(outside, "project"), elsewhere);
+    const skipped = folder.getByRole("list", { name: `Skipped in ${PROJECTS}` });
+    await expect(skipped.getByRole("listitem")).toHaveCount(2);
+    for (const link of [elsewhere, leak]) await expect(skipped.getByRole("listitem").filter({ hasText: link })).toContainText("a symbolic link to a place outside the followed folder");
+    await expect(folder.getByRole("heading", { name: /^Skipped/ })).toBeVisible();
+    await expect(folder.getByTestId("source-counts")).toHaveText("1 file: 0 imported, 1 unchanged, 0 failed, 2 skipped");
+    await expect(folder.getByRole("list", { name: `Failures in ${PROJECTS}` })).toHaveCount(0);
+    // Nothing out there reached the database: no thread holds the marker, and the other project's sessions are not threads.
+    const found = (await (await request.get(`${SOURCES_URL}/api/threads?q=${marker}`)).json()) as { items: unknown[] };
+    expect(found.items).toEqual([]);
+    const spotter = (await (await request.get(`${SOURCES_URL}/api/threads?project=${encodeURIComponent("/home/marco/projects/spotter")}`)).json()) as { items: unknown[] };
+    expect(spotter.items).toEqual([]);
+  } finally {
+    rmSync(leak, { force: true });
+    rmSync(elsewhere, { force: true });
+    rmSync(outside, { recursive: true, force: true });
+  }
+  // The links gone, so are their lines (the other tests count this folder).
+  await expect(folder.getByTestId("source-counts")).toHaveText("1 file: 0 imported, 1 unchanged, 0 failed");
+  await expect(folder.getByRole("list", { name: `Skipped in ${PROJECTS}` })).toHaveCount(0);
 });
 
 test("a server that follows nothing says how to set THREADLINE_SOURCES", async ({ page }) => {

@@ -4,7 +4,7 @@
  * session streamed within the memory bound.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
@@ -17,7 +17,7 @@ const work = path.join(root, ".tmp", `import-cli-${process.pid}`);
 mkdirSync(work, { recursive: true });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-type Stats = { files: number; imported: number; unchanged: number; failed: number; threadsCreated: number; turns: number; skipped: number; bytes: number; maxRssBytes: number };
+type Stats = { files: number; imported: number; unchanged: number; failed: number; threadsCreated: number; turns: number; skipped: number; unopened: number; bytes: number; maxRssBytes: number };
 
 async function importCli(database: string, ...args: string[]): Promise<{ stdout: string; stats: Stats }> {
   const { stdout } = await run("npm", ["run", "--silent", "import", "--", ...args, "--stats"], {
@@ -48,6 +48,38 @@ describe("npm run import", () => {
 
     const again = await importCli(database, "fixtures/real");
     expect(again.stats).toMatchObject({ files: 14, imported: 0, unchanged: 14, failed: 0, turns: 0 });
+  }, 120_000);
+
+  it("stays inside a folder it is given: links out of it are left unopened and said; a file named directly is read", async () => {
+    const dir = path.join(work, "links");
+    const elsewhere = path.join(work, "elsewhere");
+    mkdirSync(path.join(dir, "project"), { recursive: true });
+    mkdirSync(path.join(elsewhere, "project"), { recursive: true });
+    const marker = `cli-outside-marker-${process.pid}-${Date.now()}`;
+    writeFileSync(path.join(elsewhere, "secret.json"), JSON.stringify([{ role: "user", content: marker }]));
+    cpSync("fixtures/real/claude-code/projects/-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", path.join(elsewhere, "project", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"));
+    writeFileSync(path.join(dir, "project", "notes.json"), JSON.stringify([{ role: "user", content: "inside" }]));
+    symlinkSync(path.join(elsewhere, "secret.json"), path.join(dir, "leak.json"));
+    symlinkSync(path.join(elsewhere, "project"), path.join(dir, "other-project"));
+    const database = path.join(work, "links.db");
+    const markerTurns = () => {
+      const db = new Database(database, { readonly: true });
+      const found = (db.prepare(`SELECT count(*) AS n FROM "Turn" WHERE content LIKE ?`).get(`%${marker}%`) as { n: number }).n;
+      const claude = (db.prepare(`SELECT count(*) AS n FROM "Thread" WHERE source = 'import:claude-code'`).get() as { n: number }).n;
+      db.close();
+      return { found, claude };
+    };
+
+    const walked = await importCli(database, dir);
+    expect(walked.stats).toMatchObject({ files: 1, imported: 1, failed: 0, unopened: 2 });
+    expect(walked.stdout).toContain(`unopened   ${path.join(dir, "leak.json")}: a symbolic link to a place outside ${dir}`);
+    expect(walked.stdout).toContain(`unopened   ${path.join(dir, "other-project")}: a symbolic link to a place outside ${dir}`);
+    expect(markerTurns()).toEqual({ found: 0, claude: 0 });
+
+    // Named on its own, the link is what the person asked for: read.
+    const named = await importCli(database, path.join(dir, "leak.json"));
+    expect(named.stats).toMatchObject({ files: 1, imported: 1, unopened: 0 });
+    expect(markerTurns().found).toBe(1);
   }, 120_000);
 
   it("streams a 200 MB Claude Code session with peak RSS under 400 MB, every turn and usage stored once", async () => {

@@ -6,6 +6,9 @@
 // add their new turns. Options: --format=<format> to force one; --quiet for the summary only;
 // --scan-secrets to run the scan for secrets here, alongside the import, until it has caught up
 // (otherwise the server's scan finds the new turns' secrets when it next runs).
+// A folder named here is the boundary, as a followed folder is: nothing reached through a symbolic
+// link out of it is opened (it is listed as left unopened); a file named directly is read.
+import { realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -17,6 +20,8 @@ ensureMigrated();
 
 const { FORMAT_LABELS, isImportFormat, supportedFormatsText } = await import("@/lib/importers");
 const { transcriptFiles } = await import("@/lib/imports/transcript-files");
+const { RefusedPathError } = await import("@/lib/files/inside");
+const { LINK_OUTSIDE_REASON } = await import("@/lib/domain/paths");
 const { importPath } = await import("@/lib/imports/import-file");
 const { startBulkImports } = await import("@/lib/db/import-counts");
 
@@ -51,20 +56,34 @@ scan?.startSecretScan();
 
 // Each file's last token counts are written after its commit, while the next file imports.
 const bulk = startBulkImports();
-const totals = { files: 0, imported: 0, unchanged: 0, failed: 0, threadsCreated: 0, threadsUpdated: 0, turns: 0, skipped: 0 };
+const totals = { files: 0, imported: 0, unchanged: 0, failed: 0, threadsCreated: 0, threadsUpdated: 0, turns: 0, skipped: 0, unopened: 0 };
 for (const target of targets) {
   const files: { path: string; size: number }[] = [];
+  let within: string | undefined;
+  const unopened = (file: string, reason: string) => {
+    totals.unopened += 1;
+    console.log(`${"unopened".padEnd(10)} ${file}: ${reason === LINK_OUTSIDE_REASON ? `a symbolic link to a place outside ${target}` : reason}`);
+  };
   try {
-    for await (const file of transcriptFiles(target)) files.push(file);
+    within = (await stat(target)).isDirectory() ? await realpath(target) : undefined;
+    for await (const file of transcriptFiles(target, { within, onSkip: (skip) => unopened(skip.path, skip.reason) })) files.push(file);
   } catch (error) {
     console.error(`${target}: ${error instanceof Error ? error.message : String(error)}`);
     totals.failed += 1;
     continue;
   }
   for (const { path: file, size } of files) {
+    let report;
+    try {
+      report = await importPath(file, file, formatArg as never, { within });
+    } catch (error) {
+      // Swapped for a link out of the folder (or a pipe) since the walk: left unopened.
+      if (!(error instanceof RefusedPathError)) throw error;
+      unopened(file, error.reason);
+      continue;
+    }
     totals.files += 1;
     bytesRead += size;
-    const report = await importPath(file, file, formatArg as never);
     totals[report.status] += 1;
     totals.threadsCreated += report.threads.created;
     totals.threadsUpdated += report.threads.updated;
@@ -99,7 +118,8 @@ if (scan) {
 }
 console.log(
   `[threadline] ${totals.files} file(s): ${totals.imported} imported, ${totals.unchanged} unchanged, ${totals.failed} failed; ` +
-    `threads ${totals.threadsCreated} new, ${totals.threadsUpdated} updated; ${totals.turns} turns added; ${totals.skipped} entries skipped`,
+    `threads ${totals.threadsCreated} new, ${totals.threadsUpdated} updated; ${totals.turns} turns added; ${totals.skipped} entries skipped` +
+    (totals.unopened > 0 ? `; ${totals.unopened} left unopened (links out of the folder, pipes, sockets or devices)` : ""),
 );
 if (stats) {
   const seconds = (performance.now() - started) / 1000;

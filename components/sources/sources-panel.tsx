@@ -100,7 +100,7 @@ function FolderCard({ folder }: Readonly<{ folder: SourceFolderStatus }>) {
       ) : (
         <p className="mt-1 text-sm text-zinc-700" data-testid="source-counts">
           {synced || folder.state === "syncing"
-            ? `${plural(folder.filesSeen, "file")}: ${folder.imported} imported, ${folder.unchanged} unchanged, ${folder.failed} failed`
+            ? `${plural(folder.filesSeen, "file")}: ${folder.imported} imported, ${folder.unchanged} unchanged, ${folder.failed} failed${folder.skipped > 0 ? `, ${folder.skipped} skipped` : ""}`
             : "Not synced yet."}
         </p>
       )}
@@ -123,7 +123,28 @@ function FolderCard({ folder }: Readonly<{ folder: SourceFolderStatus }>) {
           </ul>
         </div>
       )}
+      {folder.skippedEntries.length > 0 && <SkippedList folder={folder} />}
     </li>
+  );
+}
+
+/** What was left unopened on purpose (links out of the folder, pipes and devices): not failures, so not red. */
+function SkippedList({ folder }: Readonly<{ folder: SourceFolderStatus }>) {
+  return (
+    <div className="mt-2">
+      <h3 className="text-sm font-medium text-zinc-800">
+        {folder.skipped > folder.skippedEntries.length ? `Skipped (first ${folder.skippedEntries.length} of ${folder.skipped})` : "Skipped"}
+        <span className="font-normal text-zinc-600"> · never opened</span>
+      </h3>
+      <ul aria-label={`Skipped in ${folder.path}`} className="mt-1 space-y-1 text-sm">
+        {folder.skippedEntries.map((skipped) => (
+          <li key={skipped.file} className="rounded bg-zinc-100 px-2 py-1">
+            <span className="font-mono text-xs break-all">{skipped.file}</span>
+            <span className="block text-zinc-700">{skipped.reason}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

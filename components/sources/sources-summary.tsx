@@ -39,6 +39,7 @@ export function SourcesSummaryLine({ initial }: Readonly<{ initial: SourcesStatu
         <p role="status" aria-live="polite" className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <span>
             Following {plural(summary.folders, "folder")}: <span data-testid="import-sources-counts">{formatInteger(summary.filesSeen)} {summary.filesSeen === 1 ? "file" : "files"} seen, {formatInteger(summary.imported)} imported, {formatInteger(summary.failed)} failed</span>
+            {summary.skipped > 0 && `, ${formatInteger(summary.skipped)} skipped`}
             {summary.missing > 0 && `, ${summary.missing} missing`}
             {summary.errors > 0 && <span className="text-red-700">, {plural(summary.errors, "folder")} in error</span>}
           </span>

@@ -32,6 +32,8 @@ const folderStatusSchema = z.object({
   unchanged: z.number().int().min(0),
   failed: z.number().int().min(0),
   failures: z.array(z.object({ file: z.string(), reason: z.string() })),
+  skipped: z.number().int().min(0),
+  skippedEntries: z.array(z.object({ file: z.string(), reason: z.string() })),
   lastSyncAt: z.string().nullable(),
   lastChangeAt: z.string().nullable(),
   watchMode: z.enum(["events", "polling"]).nullable(),

@@ -12,8 +12,8 @@ describe("summarizeSources", () => {
   });
 
   it("sums the counts over the folders and says what is happening", () => {
-    const folders = [folder("/a", { state: "watching", filesSeen: 10, imported: 3, failed: 1 }), folder("/b", { state: "watching", filesSeen: 5, imported: 5 })];
-    expect(summarizeSources(status({ folders }))).toEqual({ kind: "following", folders: 2, filesSeen: 15, imported: 8, failed: 1, errors: 0, missing: 0, activity: "watching", heldElsewhere: false });
+    const folders = [folder("/a", { state: "watching", filesSeen: 10, imported: 3, failed: 1, skipped: 2 }), folder("/b", { state: "watching", filesSeen: 5, imported: 5, skipped: 1 })];
+    expect(summarizeSources(status({ folders }))).toEqual({ kind: "following", folders: 2, filesSeen: 15, imported: 8, failed: 1, skipped: 3, errors: 0, missing: 0, activity: "watching", heldElsewhere: false });
     // A sync running, as the status says or as a folder's state does.
     expect(summarizeSources(status({ folders, syncing: true }))).toMatchObject({ activity: "syncing" });
     expect(summarizeSources(status({ folders: [folders[0]!, folder("/b", { state: "syncing" })] }))).toMatchObject({ activity: "syncing" });

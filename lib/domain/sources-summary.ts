@@ -14,6 +14,8 @@ export type SourcesSummary =
       filesSeen: number;
       imported: number;
       failed: number;
+      /** Entries left unopened (links out of their folder, special files). */
+      skipped: number;
       /** Folders that could not be read or watched, and those that do not exist (yet). */
       errors: number;
       missing: number;
@@ -25,7 +27,7 @@ export type SourcesSummary =
 export function summarizeSources(status: SourcesStatus): SourcesSummary {
   if (status.origin === "off") return { kind: "off" };
   if (status.folders.length === 0) return { kind: "none-found" };
-  const sum = (key: "filesSeen" | "imported" | "failed") => status.folders.reduce((n, folder) => n + folder[key], 0);
+  const sum = (key: "filesSeen" | "imported" | "failed" | "skipped") => status.folders.reduce((n, folder) => n + folder[key], 0);
   const present = status.folders.filter((folder) => folder.state !== "missing");
   const syncing = status.syncing || status.folders.some((folder) => folder.state === "syncing");
   return {
@@ -34,6 +36,7 @@ export function summarizeSources(status: SourcesStatus): SourcesSummary {
     filesSeen: sum("filesSeen"),
     imported: sum("imported"),
     failed: sum("failed"),
+    skipped: sum("skipped"),
     errors: status.folders.filter((folder) => folder.state === "error").length,
     missing: status.folders.length - present.length,
     activity: syncing ? "syncing" : present.length > 0 && present.every((folder) => folder.state === "watching") ? "watching" : "idle",

@@ -86,6 +86,13 @@ export type SourceFolderStatus = {
   unchanged: number;
   failed: number;
   failures: SourceFailure[];
+  /**
+   * What was left out unopened, and why: a symbolic link to a place outside the folder (a file
+   * that may be a transcript, or a folder), and a named pipe, socket or device with a transcript's
+   * name. Not failures: nothing went wrong, and nothing there is ever read.
+   */
+  skipped: number;
+  skippedEntries: SourceFailure[];
   /** ISO times: when the last sync of this folder ended, and when one last imported something. */
   lastSyncAt: string | null;
   lastChangeAt: string | null;
@@ -110,9 +117,9 @@ export type SourcesStatus = {
   folders: SourceFolderStatus[];
 };
 
-/** Failures kept per folder in the status; the count says how many there were in all. */
+/** Failures (and skipped entries) kept per folder in the status; the count says how many there were in all. */
 export const MAX_LISTED_FAILURES = 100;
 
 export function emptyFolderStatus(path: string): SourceFolderStatus {
-  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
+  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
 }

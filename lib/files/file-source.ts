@@ -1,7 +1,8 @@
 import "server-only";
-import { constants, type Stats } from "node:fs";
-import { lstat, open, realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
+import { fileKind, isUnder } from "@/lib/domain/paths";
+import { openInside, RefusedPathError } from "./inside";
 
 export type FileRead = { ok: true; content: string } | { ok: false; reason: string };
 
@@ -22,11 +23,6 @@ export function parseFileRoots(raw: string | undefined): string[] {
     .map((entry) => path.resolve(entry));
 }
 
-function isInside(child: string, root: string): boolean {
-  const relative = path.relative(root, child);
-  return relative === "" ? false : !relative.startsWith("..") && !path.isAbsolute(relative);
-}
-
 /**
  * Reads a file a turn names, but only from under an allowed root: the path is resolved against
  * each root (relative paths) or taken as is (absolute), symlinks are resolved, and the real path
@@ -38,7 +34,7 @@ export async function readFromRoots(filePath: string, roots: string[]): Promise<
   let sawCandidate = false;
   for (const root of roots) {
     const candidate = path.isAbsolute(filePath) ? path.resolve(filePath) : path.resolve(root, filePath);
-    if (!isInside(candidate, root)) continue;
+    if (!isUnder(root, candidate)) continue;
     sawCandidate = true;
     let real: string;
     let realRoot: string;
@@ -47,36 +43,30 @@ export async function readFromRoots(filePath: string, roots: string[]): Promise<
     } catch {
       continue; // missing under this root; another root may have it
     }
-    if (!isInside(real, realRoot)) return { ok: false, reason: "outside the allowed roots (through a symbolic link)" };
-    return readRegularFile(real);
+    if (!isUnder(realRoot, real)) return { ok: false, reason: OUTSIDE_THROUGH_LINK };
+    return readRegularFile(real, realRoot);
   }
   return { ok: false, reason: sawCandidate ? "file not found under the allowed roots" : "outside the allowed roots" };
 }
 
-/** What a path that is not a regular file is, for the skipped list. */
-function kindOf(stat: Stats): string {
-  if (stat.isDirectory()) return "a directory";
-  if (stat.isFIFO()) return "a named pipe";
-  if (stat.isSocket()) return "a socket";
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return "a device";
-  return "not a regular file";
-}
+const OUTSIDE_THROUGH_LINK = "outside the allowed roots (through a symbolic link)";
 
 /**
  * Reads a regular file and nothing else. Opening a named pipe for reading waits for a writer, and a
  * device can stream forever, so the kind and size are checked with lstat before the file is
- * opened; it is opened without following a link and without blocking (the path could be swapped
- * for a pipe in between), checked again on the open handle, and read under a deadline.
+ * opened; it is opened as followed folders open files (openInside: without following a link,
+ * without blocking, and checked on the open handle for its kind and where it really is), and read
+ * under a deadline.
  */
-async function readRegularFile(real: string): Promise<FileRead> {
+async function readRegularFile(real: string, realRoot: string): Promise<FileRead> {
   let handle;
   try {
     const before = await lstat(real);
-    if (!before.isFile()) return { ok: false, reason: `not a regular file (${kindOf(before)})` };
+    if (!before.isFile()) return { ok: false, reason: `not a regular file (${fileKind(before)})` };
     if (before.size > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await openInside(real, realRoot);
     const stat = await handle.stat();
-    if (!stat.isFile() || stat.ino !== before.ino || stat.dev !== before.dev) return { ok: false, reason: "changed while being read" };
+    if (stat.ino !== before.ino || stat.dev !== before.dev) return { ok: false, reason: "changed while being read" };
     if (stat.size > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
     const content = await handle.readFile({ encoding: "utf8", signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
     // A file that grew after the check is cut off rather than read on.
@@ -84,6 +74,7 @@ async function readRegularFile(real: string): Promise<FileRead> {
     return { ok: true, content };
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError") return { ok: false, reason: `not read within ${READ_TIMEOUT_MS / 1000} s` };
+    if (error instanceof RefusedPathError) return { ok: false, reason: error.kind === "outside" ? OUTSIDE_THROUGH_LINK : "changed while being read" };
     return { ok: false, reason: "not readable" };
   } finally {
     await handle?.close();

@@ -3,9 +3,9 @@ import "server-only";
 // session being followed (lib/sources), taken up again where the last import stopped when the file
 // only grew: its new lines are read, not the whole file again.
 import { createHash, type Hash } from "node:crypto";
-import { open } from "node:fs/promises";
 import { previousImport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
 import { ResumeMismatch, storeTurnStream, type StoreResume, type StreamItem, type ThreadCheckpoint } from "@/lib/db/turn-stream-import";
+import { openForReading } from "@/lib/files/inside";
 import { claudeCodePlanner, claudeCodeTurnReader, type Plan, type SessionPlanner, type TurnReader } from "@/lib/importers/claude-code";
 import { LineReader, type SourceBytes } from "./file-lines";
 
@@ -90,17 +90,18 @@ export async function importClaudeCodeSession(source: SourceBytes, file: SourceF
  * every earlier line in the thread it was in (a rewind moves lines to a fork thread). Answers null
  * when it cannot go on from there; the caller then imports the file whole.
  */
-export async function resumeClaudeCodeSession(path: string, name: string): Promise<FileImportReport | null> {
+export async function resumeClaudeCodeSession(path: string, name: string, within?: string): Promise<FileImportReport | null> {
   const session = followed.get(path);
   if (!session) return null;
   followed.delete(path); // taken; put back only when this import succeeds
-  const report = await resume(path, name, session);
+  const report = await resume(path, name, session, within);
   if (report) counts.resumed += 1;
   else counts.readWhole += 1;
   return report;
 }
 
-async function resume(path: string, name: string, session: FollowedSession): Promise<FileImportReport | null> {  const handle = await open(path, "r");
+async function resume(path: string, name: string, session: FollowedSession, within: string | undefined): Promise<FileImportReport | null> {
+  const handle = await openForReading(path, within);
   let appended: Buffer;
   let size: number;
   try {

@@ -2,6 +2,7 @@ import "server-only";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { createHash } from "node:crypto";
+import { openInside } from "@/lib/files/inside";
 import type { NumberedLine } from "@/lib/importers/types";
 
 const CHUNK_BYTES = 1 << 20;
@@ -20,7 +21,12 @@ export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 /** Read without the thread pool's round trips: a megabyte is a fraction of a millisecond. */
 const READ_IN_PLACE_BYTES = 1024 * 1024;
 
-export async function sourceBytes(path: string): Promise<SourceBytes> {
+/**
+ * `within`: the real path of the followed folder the file was found in; it is then opened only if
+ * it really is inside (openInside), on every pass.
+ */
+export async function sourceBytes(path: string, within?: string): Promise<SourceBytes> {
+  if (within !== undefined) return bytesInside(path, within);
   const small = statSync(path, { throwIfNoEntry: false });
   if (small && small.isFile() && small.size <= READ_IN_PLACE_BYTES) {
     const whole = readFileSync(path);
@@ -37,6 +43,33 @@ export async function sourceBytes(path: string): Promise<SourceBytes> {
     await handle.close();
   }
   return { chunks: () => createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer> };
+}
+
+async function bytesInside(path: string, within: string): Promise<SourceBytes> {
+  const handle = await openInside(path, within);
+  try {
+    const { size } = await handle.stat();
+    if (size <= IN_MEMORY_BYTES) {
+      const whole = await handle.readFile();
+      return { chunks: () => [whole] };
+    }
+  } finally {
+    await handle.close();
+  }
+  return { chunks: () => chunksInside(path, within) };
+}
+
+async function* chunksInside(path: string, within: string): AsyncGenerator<Buffer> {
+  const handle = await openInside(path, within);
+  try {
+    for (;;) {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(CHUNK_BYTES), 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

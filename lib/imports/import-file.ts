@@ -2,8 +2,9 @@ import "server-only";
 // The service that stores imports: reads a file or folder, asks lib/importers (pure parsers) what it
 // holds and writes that through lib/db.
 import { createHash, randomUUID } from "node:crypto";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
+import { openForReading, realInside } from "@/lib/files/inside";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { previousImport, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
 import { storeParsedSource } from "@/lib/db/turn-stream-import";
@@ -29,6 +30,13 @@ export type ImportOptions = {
    * reads only the lines appended since (lib/imports/claude-code-session.ts).
    */
   follow?: boolean;
+  /**
+   * The real path of the folder the file was found in (a followed folder, a folder given to the
+   * import CLI): nothing that is not really inside it is opened, the file itself or what an
+   * OpenCode session reads beside it. A refused path throws RefusedPathError (lib/files/inside),
+   * which the caller lists as skipped.
+   */
+  within?: string;
 };
 
 /** A followed session last written this long ago or less is taken to be live. */
@@ -53,19 +61,22 @@ export async function importFile(name: string, text: string, format?: ImportForm
  * sits in memory; other formats are read whole.
  */
 export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
+  const within = options.within;
+  // Looked at right before anything opens it; each open checks again (openInside).
+  if (within !== undefined) await realInside(path, within);
   return reportFailures(name, format, async () => {
     // OpenCode's storage: a session record is read with its message and part files, the database
     // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
     // Transcripts by name (.json, .jsonl, .md: every file a folder walk finds) are never opened for it.
-    const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path)) ? "database" : null)) : null;
-    if (openCode === "database") return importOpenCodeDatabase(path, name);
-    if (openCode === "storage-session") return importStorageSession(path, name);
+    const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path, within)) ? "database" : null)) : null;
+    if (openCode === "database") return importOpenCodeDatabase(path, name, within);
+    if (openCode === "storage-session") return importStorageSession(path, name, within);
     if (options.follow && (format === undefined || format === "claude-code")) {
-      const resumed = await resumeClaudeCodeSession(path, name);
+      const resumed = await resumeClaudeCodeSession(path, name, within);
       if (resumed) return resumed;
     }
     const info = options.follow ? await stat(path) : null;
-    const source = await sourceBytes(path);
+    const source = await sourceBytes(path, within);
     const file: SourceFile = { name, ...(await sourceDigest(source)) };
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
@@ -81,8 +92,8 @@ const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const TRANSCRIPT_NAME = /\.(jsonl?|md)$/i;
 
 /** Whether a file is an SQLite database, by the header every one starts with. */
-async function isSqliteFile(path: string): Promise<boolean> {
-  const file = await open(path, "r");
+async function isSqliteFile(path: string, within: string | undefined): Promise<boolean> {
+  const file = await openForReading(path, within);
   try {
     const head = Buffer.alloc(SQLITE_HEADER.length);
     const { bytesRead } = await file.read(head, 0, head.length, 0);

@@ -1,8 +1,9 @@
 // OpenCode's JSON-tree storage on disk, without a database: what a session record stands for
 // (its message and part files), how a followed folder stamps it, and which session a changed piece
 // belongs to. lib/imports/opencode-storage.ts imports what this reads.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { readWhole, realInside, RefusedPathError } from "@/lib/files/inside";
 import { isOpenCodeDatabase, openCodeDatabaseOf, openCodeStoragePath } from "@/lib/importers/opencode/paths";
 import { ImportFormatError, isObject, type SkippedEntry } from "@/lib/importers/types";
 
@@ -15,45 +16,57 @@ export function openCodeSourceOf(filePath: string): "storage-session" | "databas
   return openCodeStoragePath(filePath)?.kind === "session" ? "storage-session" : null;
 }
 
-async function listJson(dir: string): Promise<string[]> {
+/**
+ * The .json files of a folder of the storage, by name. `within` (lib/files/inside): a folder that
+ * leads out of it is not listed (it goes to `skipped` with the reason, when given).
+ */
+async function listJson(dir: string, within?: string, skipped?: SkippedEntry[]): Promise<string[]> {
   try {
+    if (within !== undefined) await realInside(dir, within);
     return (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
+    if (!(error instanceof RefusedPathError)) throw error;
+    skipped?.push({ path: dir, reason: error.reason });
+    return [];
   }
 }
 
-async function readJson(file: string): Promise<unknown> {
-  return JSON.parse(await readFile(file, "utf8")) as unknown;
+async function readJson(file: string, within?: string): Promise<unknown> {
+  return JSON.parse((await readWhole(file, within)).toString("utf8")) as unknown;
 }
+
+/** Why a message or part file was left out: refused unopened (a link out), or not JSON. */
+const unreadReason = (error: unknown, notJson: string) => (error instanceof RefusedPathError ? error.reason : notJson);
 
 /**
  * A JSON-tree session as an export document: the session record, its messages in id order (ids
  * sort by creation time) each with its parts in id order, and its todo list. Ids come from the
  * file names where a record lacks them (OpenCode's own migration does the same). A message or
- * part file that is not JSON (being written, or broken) is left out and reported.
+ * part file that is not JSON (being written, or broken) is left out and reported; so is one that
+ * leads out of `within` (ImportOptions.within), unopened.
  */
-export async function assembleStorageSession(sessionFile: string): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
+export async function assembleStorageSession(sessionFile: string, within?: string): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
   const where = openCodeStoragePath(sessionFile);
   if (where?.kind !== "session") throw new ImportFormatError(`${sessionFile}: not an OpenCode session record (storage/session/<project>/<session>.json)`);
   let info: unknown;
   try {
-    info = await readJson(sessionFile);
+    info = await readJson(sessionFile, within);
   } catch (error) {
+    if (error instanceof RefusedPathError) throw error;
     throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   if (!isObject(info)) throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not a JSON object`);
   const skipped: SkippedEntry[] = [];
   const messageDir = path.join(where.storage, "message", where.sessionId);
   const messages: SessionDocument["messages"] = [];
-  for (const file of await listJson(messageDir)) {
+  for (const file of await listJson(messageDir, within, skipped)) {
     const messagePath = path.join(messageDir, file);
     let message: unknown;
     try {
-      message = await readJson(messagePath);
-    } catch {
-      skipped.push({ path: messagePath, reason: "message file is not valid JSON" });
+      message = await readJson(messagePath, within);
+    } catch (error) {
+      skipped.push({ path: messagePath, reason: unreadReason(error, "message file is not valid JSON") });
       continue;
     }
     if (!isObject(message)) {
@@ -63,24 +76,24 @@ export async function assembleStorageSession(sessionFile: string): Promise<{ doc
     const messageId = typeof message.id === "string" ? message.id : file.slice(0, -".json".length);
     const partDir = path.join(where.storage, "part", messageId);
     const parts: Json[] = [];
-    for (const partFile of await listJson(partDir)) {
+    for (const partFile of await listJson(partDir, within, skipped)) {
       const partPath = path.join(partDir, partFile);
       try {
-        const part = await readJson(partPath);
+        const part = await readJson(partPath, within);
         if (isObject(part)) parts.push({ id: partFile.slice(0, -".json".length), ...part });
         else skipped.push({ path: partPath, reason: "part file is not a JSON object" });
-      } catch {
-        skipped.push({ path: partPath, reason: "part file is not valid JSON" });
+      } catch (error) {
+        skipped.push({ path: partPath, reason: unreadReason(error, "part file is not valid JSON") });
       }
     }
     messages.push({ info: { ...message, id: messageId, sessionID: where.sessionId }, parts });
   }
   const doc: SessionDocument = { info: { ...info, id: where.sessionId }, messages };
   try {
-    const todos = await readJson(path.join(where.storage, "todo", `${where.sessionId}.json`));
+    const todos = await readJson(path.join(where.storage, "todo", `${where.sessionId}.json`), within);
     if (Array.isArray(todos) && todos.length > 0) doc.todos = todos;
   } catch {
-    // No todo list (most sessions), or one being written: the session reads without it.
+    // No todo list (most sessions), one being written, or one out of `within`: the session reads without it.
   }
   return { doc, skipped };
 }
@@ -88,9 +101,10 @@ export async function assembleStorageSession(sessionFile: string): Promise<{ doc
 /**
  * What a followed JSON-tree session looks like now: its record, message and part files together
  * (sizes summed, latest times), so that a part written during a live session changes the stamp
- * of the session file the sync compares. Stats every file of the session, and nothing more.
+ * of the session file the sync compares. Stats every file of the session, and nothing more; lists
+ * no folder that leads out of `within`.
  */
-export async function storageSessionStamp(sessionFile: string, own: { size: number; mtimeMs: number; ctimeMs: number }): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
+export async function storageSessionStamp(sessionFile: string, own: { size: number; mtimeMs: number; ctimeMs: number }, within?: string): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
   const where = openCodeStoragePath(sessionFile);
   if (where?.kind !== "session") return own;
   const stamp = { ...own };
@@ -102,10 +116,10 @@ export async function storageSessionStamp(sessionFile: string, own: { size: numb
     stamp.ctimeMs = Math.max(stamp.ctimeMs, info.ctimeMs);
   };
   const messageDir = path.join(where.storage, "message", where.sessionId);
-  for (const file of await listJson(messageDir)) {
+  for (const file of await listJson(messageDir, within)) {
     await add(path.join(messageDir, file));
     const partDir = path.join(where.storage, "part", file.slice(0, -".json".length));
-    const parts = await listJson(partDir);
+    const parts = await listJson(partDir, within);
     await Promise.all(parts.map((part) => add(path.join(partDir, part))));
   }
   return stamp;
@@ -122,9 +136,9 @@ export async function databaseStamp(dbFile: string, own: { size: number; mtimeMs
  * The transcript a changed path belongs to, for a followed folder: a message or part file (or
  * their folder) is its session's record; the database's -wal/-shm file is the database. Null:
  * not an OpenCode piece (the path is looked at as it is). A part names its session inside; a part
- * that is gone is found through its message's file.
+ * that is gone is found through its message's file; one out of `within` is not opened.
  */
-export async function openCodeTranscriptOf(changed: string): Promise<string | null> {
+export async function openCodeTranscriptOf(changed: string, within?: string): Promise<string | null> {
   const database = openCodeDatabaseOf(changed);
   if (database) return database;
   const parts = changed.split(/[\\/]/);
@@ -141,7 +155,7 @@ export async function openCodeTranscriptOf(changed: string): Promise<string | nu
     base = where.storage;
     if (where.kind === "message") sessionId = where.sessionId;
     else {
-      const part = await readJson(changed).catch(() => null);
+      const part = await readJson(changed, within).catch(() => null);
       sessionId = isObject(part) && typeof part.sessionID === "string" ? part.sessionID : await sessionOfMessage(where.storage, where.messageId);
     }
   }

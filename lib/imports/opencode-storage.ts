@@ -4,7 +4,9 @@ import "server-only";
 // read by ./opencode-files.ts) and the SQLite database of newer ones (opencode.db). See
 // lib/importers/opencode/paths.ts for which file is what.
 import { createHash } from "node:crypto";
+import { lstat } from "node:fs/promises";
 import Database from "better-sqlite3";
+import { realInside } from "@/lib/files/inside";
 import { previousImport, unchangedReport, type FileImportReport } from "@/lib/db/imports";
 import { storeParsedSource } from "@/lib/db/turn-stream-import";
 import { parseOpenCodeSessions } from "@/lib/importers/opencode";
@@ -101,12 +103,14 @@ async function importSessionDocument(doc: SessionDocument, name: string, skipped
  * session being written is seen whole, and stored in its own import under `<name>#<session id>`):
  * only one session's rows are in memory at once, and a session unchanged since the last import
  * is skipped after reading it. Opened read-only; a database in WAL mode being written by OpenCode
- * is read as of each transaction's start.
+ * is read as of each transaction's start. `within` (ImportOptions.within): the database, its
+ * write-ahead log and its index must really be inside, else nothing is opened.
  */
-export async function importOpenCodeDatabase(file: string, name: string): Promise<FileImportReport> {
+export async function importOpenCodeDatabase(file: string, name: string, within?: string): Promise<FileImportReport> {
+  const opened = within === undefined ? file : await databaseInside(file, within);
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 });
+    db = new Database(opened, { readonly: true, fileMustExist: true, timeout: 5000 });
   } catch (error) {
     throw new ImportFormatError(`${name}: cannot open as an SQLite database (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -134,8 +138,21 @@ export async function importOpenCodeDatabase(file: string, name: string): Promis
   return mergeReports(name, reports);
 }
 
+/**
+ * The database's real path, checked with the -wal and -shm files SQLite opens beside it (by that
+ * path): any of them leading out of `within` throws RefusedPathError.
+ */
+async function databaseInside(file: string, within: string): Promise<string> {
+  const real = await realInside(file, within);
+  for (const side of [`${real}-wal`, `${real}-shm`]) {
+    const there = await lstat(side).catch(() => null);
+    if (there) await realInside(side, within);
+  }
+  return real;
+}
+
 /** Imports one JSON-tree session, its record file named by `file`. */
-export async function importStorageSession(file: string, name: string): Promise<FileImportReport> {
-  const { doc, skipped } = await assembleStorageSession(file);
+export async function importStorageSession(file: string, name: string, within?: string): Promise<FileImportReport> {
+  const { doc, skipped } = await assembleStorageSession(file, within);
   return importSessionDocument(doc, name, skipped);
 }

@@ -5,20 +5,22 @@ import "server-only";
 // paths that changed are looked at again.
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
 import type { FileImportReport } from "@/lib/db/imports";
+import { isWithin } from "@/lib/domain/paths";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources";
 import { serverSettings } from "@/lib/env";
+import { realInside, RefusedPathError } from "@/lib/files/inside";
 import { isTranscriptPath } from "@/lib/importers";
 import { importPath } from "@/lib/imports/import-file";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
-import { describeFsError, transcriptFileAt, transcriptFiles, type TranscriptFile } from "@/lib/imports/transcript-files";
+import { describeFsError, lookInside, transcriptFileAt, transcriptFiles, type TranscriptFile, type WalkProblem } from "@/lib/imports/transcript-files";
 import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";
 import { liveHub } from "@/lib/live/hub";
 import { dbFiles, knownFiles, type FileMemory, type KnownFilesStore } from "./known-files";
 import { followFolder, type FolderFollower, type FollowMode } from "./follow";
-import { countFolder, countOne, isGone, newFolderBook, stampOf, within, type FolderBook } from "./folder-book";
+import { countFolder, countOne, differences, forgetUnder, isGone, newFolderBook, skipIn, stampOf, type FolderBook, type Walked } from "./folder-book";
 import type { TreeWatch, TreeWatchOptions } from "./watch";
 
 /** The lease that lets one instance at a time sync on a shared database. */
@@ -33,8 +35,8 @@ export type JobLeases = {
 };
 
 export type SourceSyncOptions = {
-  /** Imports one file (importPath); a test passes a wrapper that counts the files actually read. */
-  importFile?: (path: string) => Promise<FileImportReport>;
+  /** Imports one file (importPath, opening nothing out of `within`); a test passes a wrapper that counts the files actually read. */
+  importFile?: (path: string, within: string) => Promise<FileImportReport>;
   /** The folders to follow; read at each sync (serverSettings().sources). */
   setting?: () => SourcesSetting;
   leases?: JobLeases;
@@ -70,8 +72,7 @@ export type SourceSync = {
   sync(): Promise<SourcesStatus>;
   /** Starts a sync in the background (or joins the running one) and answers the status at once. */
   start(): SourcesStatus;
-  /** Stops following (the folders stay as they are). */
-  /** Stops following; resolves once the sync that is running, if any, has ended and let go of the lease. */
+  /** Stops following (the folders stay as they are); resolves once the sync that is running, if any, has ended and let go of the lease. */
   close(): Promise<void>;
 };
 
@@ -89,7 +90,7 @@ export const RESYNC_MS = 60_000;
 const dbLeases: JobLeases = { claim: claimJobLease, renew: renewJobLease, release: releaseJobLease };
 
 export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
-  const importFile = options.importFile ?? ((path: string) => importPath(path, path, undefined, { follow: true }));
+  const importFile = options.importFile ?? ((path: string, within: string) => importPath(path, path, undefined, { follow: true, within }));
   const setting = options.setting ?? (() => serverSettings().sources);
   const forcePoll = options.poll ?? (() => serverSettings().sourcesPoll);
   const leases = options.leases ?? dbLeases;
@@ -203,8 +204,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   }
 
   /** Imports a file unless it is as the last sync left it; notes the outcome in the folder's book. */
-  async function visit(folder: SourceFolderStatus, book: FolderBook, file: TranscriptFile, mem: FileMemory, sync: number): Promise<"imported" | "unchanged" | "failed"> {
+  async function visit(folder: SourceFolderStatus, book: FolderBook, file: TranscriptFile, mem: FileMemory, sync: number): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
     book.failures.delete(file.path);
+    book.skipped.delete(file.path);
     const entry = { stamp: stampOf(file), importedBy: 0 };
     book.files.set(file.path, entry);
     const fail = (reason: string, retry: boolean) => {
@@ -218,8 +220,12 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
     let report: FileImportReport;
     try {
-      report = await importFile(file.path);
+      // Looked at again right before it is opened (the importer checks too, on the open file).
+      await realInside(file.path, book.root);
+      report = await importFile(file.path, book.root);
     } catch (error) {
+      // A link out of the folder (or a pipe) swapped in since the walk: left unopened, not a failure.
+      if (error instanceof RefusedPathError) return (skipIn(book, file.path, error.reason, (gone) => mem.remember(gone, null)), "skipped");
       // Unreadable (permissions, gone meanwhile) or a fault of the importer: reported, and tried
       // again at the next sync, since nothing about it is remembered.
       mem.remember(file.path, null);
@@ -241,16 +247,19 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
 
   /** A full sync of one folder: every file walked, compared, and read when it changed. */
   async function syncFolder(folder: SourceFolderStatus, sync: number): Promise<void> {
-    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], state: "syncing", error: null });
+    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], state: "syncing", error: null });
+    let root: string;
     try {
       const info = await stat(folder.path);
       if (!info.isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+      // The folder may be a link (the user's choice): its real place is the boundary until the next full sync.
+      root = await realpath(folder.path);
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
       Object.assign(folder, { state: missing ? "missing" : "error", error: missing ? null : describeFsError(error), lastSyncAt: now().toISOString() });
       return;
     }
-    const book = newFolderBook();
+    const book = newFolderBook(root);
     const mem = known.batch();
     let unreadable: string | null = null;
     try {
@@ -262,9 +271,14 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
           countOne(folder, "problem", { file: problem.path, reason: problem.reason });
         }
       };
-      for await (const file of transcriptFiles(folder.path, onProblem)) {
+      const onSkip = (skip: WalkProblem) => {
+        book.skipped.set(skip.path, skip.reason);
+        countOne(folder, "skipped", { file: skip.path, reason: skip.reason });
+      };
+      for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) {
         const outcome = await visit(folder, book, file, mem, sync);
-        countOne(folder, outcome, outcome === "failed" ? { file: file.path, reason: book.failures.get(file.path)! } : undefined);
+        const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
+        countOne(folder, outcome, reason === undefined ? undefined : { file: file.path, reason });
         statusChanged(false);
       }
       Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
@@ -287,37 +301,37 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
    */
   async function syncPaths(folder: SourceFolderStatus, book: FolderBook, paths: string[], sync: number): Promise<boolean> {
     const mem = known.batch();
-    const forget = (path: string) => {
-      for (const file of [...book.files.keys()]) {
-        if (!within(path, file)) continue;
-        book.files.delete(file);
-        book.retry.delete(file);
-        mem.remember(file, null);
-      }
-      for (const failed of [...book.failures.keys()]) if (within(path, failed)) book.failures.delete(failed);
-    };
+    const forgotten = (file: string) => mem.remember(file, null);
+    const forget = (path: string) => forgetUnder(book, path, forgotten);
     // A piece of an OpenCode session (a message or part file, the database's -wal) stands for its session or database.
-    const transcripts = await Promise.all(paths.map(async (path) => (await openCodeTranscriptOf(path)) ?? path));
+    const transcripts = await Promise.all(paths.map(async (path) => (await openCodeTranscriptOf(path, book.root)) ?? path));
     for (const path of [...new Set(transcripts)].sort()) {
-      const info = await stat(path).catch((error: unknown) => error as NodeJS.ErrnoException);
-      if (path === folder.path && (info instanceof Error || !info.isDirectory())) return false;
-      if (info instanceof Error) {
-        if (isGone(info)) forget(path);
-        else book.failures.set(path, describeFsError(info));
-      } else if (info.isDirectory()) {
-        const before = new Set([...book.files.keys(), ...book.failures.keys()].filter((p) => within(path, p)));
-        const onProblem = (problem: { path: string; reason: string }) => {
+      // Nothing is stat'ed through a link out of the folder: where it leads is looked at first.
+      const look = await lookInside(path, book.root).catch((error: unknown) => error as NodeJS.ErrnoException);
+      // The folder itself gone, no longer a folder, or leading somewhere else now (a followed link pointed elsewhere): a full sync.
+      if (path === folder.path && (look instanceof Error || look.kind !== "folder")) return false;
+      if (look instanceof Error) {
+        if (isGone(look)) forget(path);
+        else book.failures.set(path, describeFsError(look));
+      } else if (look.kind === "folder") {
+        const before = new Set([...book.files.keys(), ...book.failures.keys(), ...book.skipped.keys()].filter((p) => isWithin(path, p)));
+        const onProblem = (problem: WalkProblem) => {
           before.delete(problem.path);
           book.failures.set(problem.path, problem.reason);
         };
-        for await (const file of transcriptFiles(path, onProblem)) {
+        const onSkip = (found: WalkProblem) => {
+          before.delete(found.path);
+          skipIn(book, found.path, found.reason, forgotten);
+        };
+        for await (const file of transcriptFiles(path, { onProblem, onSkip, within: book.root })) {
           before.delete(file.path);
           await visit(folder, book, file, mem, sync);
         }
         for (const gone of before) forget(gone);
-      } else if (info.isFile() && isTranscriptPath(path)) {
-        await visit(folder, book, await transcriptFileAt(path, info), mem, sync);
-      } else forget(path);
+      } else if (look.kind === "file") {
+        await visit(folder, book, await transcriptFileAt(path, look.stat, book.root), mem, sync);
+      } else if (look.kind === "skip") skipIn(book, path, look.reason, forgotten);
+      else forget(path);
     }
     countFolder(folder, book, sync);
     await mem.storeOrLog(folder.path);
@@ -356,6 +370,8 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     const sync = ++syncs;
     const synced = await withLease(async () => {
       for (const folder of folders.values()) {
+        // A followed link that leads elsewhere now: its watches are on the old place.
+        if (followers.has(folder.path) && (await realpath(folder.path).catch(() => null)) !== books.get(folder.path)?.root) unfollow(folder.path);
         await follow(folder);
         await syncFolder(folder, sync);
         if (folder.state !== "found" || !followers.has(folder.path)) unfollow(folder.path); // looked for again by a later sync
@@ -367,21 +383,21 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     });
     if (!synced) return status();
     const all = [...folders.values()];
-    const sum = (key: "filesSeen" | "imported" | "unchanged" | "failed") => all.reduce((n, f) => n + f[key], 0);
-    log(`sources: ${all.length} folder(s), ${sum("filesSeen")} file(s): ${sum("imported")} imported, ${sum("unchanged")} unchanged, ${sum("failed")} failed`);
+    const sum = (key: "filesSeen" | "imported" | "unchanged" | "failed" | "skipped") => all.reduce((n, f) => n + f[key], 0);
+    log(`sources: ${all.length} folder(s), ${sum("filesSeen")} file(s): ${sum("imported")} imported, ${sum("unchanged")} unchanged, ${sum("failed")} failed, ${sum("skipped")} skipped`);
     return status();
   }
 
   /** Syncs the changed paths of each followed folder (and a whole folder that went away or came back). */
   async function syncChanged(paths: string[]): Promise<void> {
-    const touched = [...folders.values()].filter((folder) => books.has(folder.path) && paths.some((path) => within(folder.path, path)));
+    const touched = [...folders.values()].filter((folder) => books.has(folder.path) && paths.some((path) => isWithin(folder.path, path)));
     if (touched.length === 0 || closed) return;
     const sync = ++syncs;
     let fullNeeded = false;
     await withLease(async () => {
       for (const folder of touched) {
         const book = books.get(folder.path);
-        if (book && !(await syncPaths(folder, book, paths.filter((path) => within(folder.path, path)), sync))) fullNeeded = true;
+        if (book && !(await syncPaths(folder, book, paths.filter((path) => isWithin(folder.path, path)), sync))) fullNeeded = true;
       }
     });
     if (fullNeeded) void syncAll();
@@ -394,22 +410,18 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   async function scan(path: string, retry: boolean): Promise<void> {
     const book = books.get(path);
     if (!book || full || closed) return; // not synced yet, or a full sync is coming
-    const seen = new Set<string>();
+    const walked: Walked = { files: new Map(), problems: new Set(), skips: new Map() };
     const differ: string[] = [];
     try {
-      const onProblem = (problem: { path: string; reason: string }) => {
-        seen.add(problem.path);
-        if (!book.failures.has(problem.path) || book.files.has(problem.path)) differ.push(problem.path);
-      };
-      for await (const file of transcriptFiles(path, onProblem)) {
-        seen.add(file.path);
-        if (book.files.get(file.path)?.stamp !== stampOf(file) || (retry && book.retry.has(file.path))) differ.push(file.path);
-      }
+      // A followed link that leads somewhere else now: the folder is synced whole.
+      if ((await realpath(path)) !== book.root) throw new Error("moved");
+      const onProblem = (problem: WalkProblem) => walked.problems.add(problem.path);
+      const onSkip = (skip: WalkProblem) => walked.skips.set(skip.path, skip.reason);
+      for await (const file of transcriptFiles(path, { onProblem, onSkip, within: book.root })) walked.files.set(file.path, stampOf(file));
     } catch {
       differ.push(path); // the folder itself is gone or unreadable
     }
-    for (const file of book.files.keys()) if (!seen.has(file)) differ.push(file);
-    for (const failed of book.failures.keys()) if (!seen.has(failed) && !book.files.has(failed)) differ.push(failed);
+    differ.push(...differences(book, walked, retry));
     // Found by a walk, not an event: no stream of changes to wait out.
     for (const changedPath of differ) changedPaths.add(changedPath);
     flush();

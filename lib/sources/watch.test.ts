@@ -2,7 +2,7 @@
  * The tree watch on real temporary folders: what it reports, and that it watches folders, not
  * files. No database. Waits are for events (expect.poll, generous bounds), never timed.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -112,6 +112,30 @@ describe("watchTree", () => {
     await expect.poll(() => failures).toHaveLength(1);
     expect(failures[0]).toMatch(/went away/);
     expect(w.folders()).toBe(0);
+  });
+
+  it("watches a folder reached through a link inside once, and none reached through a link out, then or later", async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), "threadline-watch-outside-"));
+    try {
+      mkdirSync(path.join(root, "a"));
+      mkdirSync(path.join(outside, "project"));
+      symlinkSync(path.join(root, "a"), path.join(root, "b-alias"));
+      symlinkSync(path.join(outside, "project"), path.join(root, "elsewhere"));
+      const w = await start();
+      expect(w.folders()).toBe(2); // the root and a
+      // A link out made later is reported (the sync lists it as skipped), not watched.
+      symlinkSync(outside, path.join(root, "later"));
+      await expect.poll(() => changes).toContain(path.join(root, "later"));
+      expect(w.folders()).toBe(2);
+      writeFileSync(path.join(outside, "project", "s.jsonl"), "{}\n");
+      writeFileSync(path.join(outside, "s.jsonl"), "{}\n");
+      // Written after those: once it is heard, they would have been.
+      writeFileSync(path.join(root, "a", "inside.jsonl"), "{}\n");
+      await expect.poll(() => changes).toContain(path.join(root, "a", "inside.jsonl"));
+      expect(changes.filter((p) => p.endsWith("s.jsonl"))).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("rejects a root that is not there", async () => {

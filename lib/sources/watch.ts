@@ -7,8 +7,9 @@
 // folders" has the measurements against chokidar and @parcel/watcher.
 import type { Dirent, FSWatcher, Stats } from "node:fs";
 import { watch } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { isWithin } from "@/lib/domain/paths";
 
 export type TreeWatchOptions = {
   /** Whether a file's name matters (a transcript); other files' changes are ignored without a system call. */
@@ -47,8 +48,9 @@ export function describeWatchError(error: unknown): string {
 }
 
 /**
- * Watches `root` and every folder under it (symbolic links followed, each folder once), and each
- * folder made later. Resolves once every folder found is watched. Rejects when `root` cannot be
+ * Watches `root` and every folder under it (symbolic links followed while they stay inside `root`'s
+ * real path, each folder once; a folder reached through a link out of it is never watched), and
+ * each folder made later. Resolves once every folder found is watched. Rejects when `root` cannot be
  * watched at all; a subfolder that cannot be read is left out (the sync reports it) and retried
  * when its entry changes (chmod). A folder that cannot be watched for any other reason (the
  * inotify limit, say) ends the whole watch through `onFail`, so the caller can poll instead.
@@ -58,6 +60,8 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
   const ids = new Set<string>();
   /** Subfolders that could not be read: tried again when something happens to them. */
   const denied = new Set<string>();
+  /** Links to folders out of the tree, left unwatched: reported when they go (the sync lists them). */
+  const declined = new Set<string>();
   let closed = false;
 
   function close(): void {
@@ -91,6 +95,12 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
   /** Watches `dir` and the folders under it. Throws what fs.watch throws, except for a folder gone meanwhile or one it may not read. */
   async function add(dir: string, info: Stats): Promise<void> {
     const id = `${info.dev}:${info.ino}`;
+    if (closed || watched.has(dir) || ids.has(id)) return;
+    // Where it really is, right before it is watched: a link out of the folder is the sync's to list as skipped.
+    if (dir !== root && !(await realpath(dir).then((real) => isWithin(boundary, real), () => false))) {
+      declined.add(dir);
+      return;
+    }
     if (closed || watched.has(dir) || ids.has(id)) return;
     let watcher: FSWatcher;
     try {
@@ -162,7 +172,7 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
       return;
     }
     if (info) return; // some other file
-    if (drop(full)) options.onChange(full);
+    if (drop(full) || declined.delete(full)) options.onChange(full);
     denied.delete(full);
     // The watched folder itself was deleted or moved away (inotify names it by its own name).
     if (path.basename(dir) === entry && watched.has(dir)) {
@@ -175,6 +185,8 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
 
   const top = await stat(root);
   if (!top.isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+  // The followed folder may itself be a link (the user's choice): its real place is the boundary.
+  const boundary = await realpath(root);
   try {
     await add(root, top);
   } catch (error) {

@@ -14,9 +14,9 @@ export function countingSync({ follow = false } = {}) {
   const read: string[] = [];
   const reports = new Map<string, FileImportReport>();
   const sync = createSourceSync({
-    importFile: async (file) => {
+    importFile: async (file, within) => {
       read.push(file);
-      const report = await importPath(file, file, undefined, follow ? { follow: true } : {});
+      const report = await importPath(file, file, undefined, follow ? { follow: true, within } : { within });
       reports.set(file, report);
       return report;
     },
