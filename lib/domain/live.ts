@@ -32,6 +32,7 @@ const folderStatusSchema = z.object({
   unchanged: z.number().int().min(0),
   failed: z.number().int().min(0),
   failures: z.array(z.object({ file: z.string(), reason: z.string() })),
+  warnings: z.array(z.object({ file: z.string(), reason: z.string() })),
   lastSyncAt: z.string().nullable(),
   lastChangeAt: z.string().nullable(),
   watchMode: z.enum(["events", "polling"]).nullable(),

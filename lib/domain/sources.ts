@@ -86,6 +86,11 @@ export type SourceFolderStatus = {
   unchanged: number;
   failed: number;
   failures: SourceFailure[];
+  /**
+   * Files imported with something left out that the page should show: lines too long to read
+   * (their number and size). The first MAX_LISTED_FAILURES; the files count as imported.
+   */
+  warnings: SourceFailure[];
   /** ISO times: when the last sync of this folder ended, and when one last imported something. */
   lastSyncAt: string | null;
   lastChangeAt: string | null;
@@ -114,5 +119,5 @@ export type SourcesStatus = {
 export const MAX_LISTED_FAILURES = 100;
 
 export function emptyFolderStatus(path: string): SourceFolderStatus {
-  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
+  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], warnings: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
 }

@@ -9,12 +9,14 @@ export type FolderBook = {
   files: Map<string, { stamp: string; importedBy: number }>;
   /** Files that could not be read or imported, and subfolders that could not be read: why, in the order found. */
   failures: Map<string, string>;
+  /** Files imported with lines left out (too long to read): what the page says of them. */
+  warnings: Map<string, string>;
   /** Failed files to try again at the slow check, although they did not change (unreadable ones, importer faults). */
   retry: Set<string>;
 };
 
 export function newFolderBook(): FolderBook {
-  return { files: new Map(), failures: new Map(), retry: new Set() };
+  return { files: new Map(), failures: new Map(), warnings: new Map(), retry: new Set() };
 }
 
 /** Size, modification and change time: a file that was written, replaced or chmod'ed has another stamp. */
@@ -41,11 +43,14 @@ export function countFolder(folder: SourceFolderStatus, book: FolderBook, sync: 
     if (book.files.has(file)) failedFiles += 1;
     if (failures.length < MAX_LISTED_FAILURES) failures.push({ file, reason });
   }
-  Object.assign(folder, { filesSeen: book.files.size, imported, unchanged: book.files.size - imported - failedFiles, failed: book.failures.size, failures });
+  const warnings: SourceFolderStatus["warnings"] = [];
+  for (const [file, reason] of book.warnings) if (warnings.length < MAX_LISTED_FAILURES && book.files.has(file)) warnings.push({ file, reason });
+  Object.assign(folder, { filesSeen: book.files.size, imported, unchanged: book.files.size - imported - failedFiles, failed: book.failures.size, failures, warnings });
 }
 
 /** Counts one outcome of a full sync as it goes (the page shows its progress); countFolder gives the same totals at its end. */
-export function countOne(folder: SourceFolderStatus, outcome: "imported" | "unchanged" | "failed" | "problem", failure?: { file: string; reason: string }): void {
+export function countOne(folder: SourceFolderStatus, outcome: "imported" | "unchanged" | "failed" | "problem", failure?: { file: string; reason: string }, warning?: { file: string; reason: string }): void {
+  if (warning && folder.warnings.length < MAX_LISTED_FAILURES) folder.warnings.push(warning);
   if (outcome !== "problem") folder.filesSeen += 1;
   if (outcome === "imported") folder.imported += 1;
   else if (outcome === "unchanged") folder.unchanged += 1;

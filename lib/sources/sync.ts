@@ -11,6 +11,7 @@ import type { FileImportReport } from "@/lib/db/imports";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources";
 import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
+import { longLinesWarning } from "@/lib/importers/long-lines";
 import { importPath } from "@/lib/imports/import-file";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
 import { describeFsError, transcriptFileAt, transcriptFiles, type TranscriptFile } from "@/lib/imports/transcript-files";
@@ -205,6 +206,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   /** Imports a file unless it is as the last sync left it; notes the outcome in the folder's book. */
   async function visit(folder: SourceFolderStatus, book: FolderBook, file: TranscriptFile, mem: FileMemory, sync: number): Promise<"imported" | "unchanged" | "failed"> {
     book.failures.delete(file.path);
+    book.warnings.delete(file.path);
     const entry = { stamp: stampOf(file), importedBy: 0 };
     book.files.set(file.path, entry);
     const fail = (reason: string, retry: boolean) => {
@@ -215,7 +217,10 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     };
     book.retry.delete(file.path);
     const before = known.get(file.path);
-    if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
+    if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+      if (before.warning !== undefined) book.warnings.set(file.path, before.warning);
+      return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
+    }
     let report: FileImportReport;
     try {
       report = await importFile(file.path);
@@ -231,7 +236,11 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
       return fail(reason, false);
     }
-    mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+    // Lines left out are shown until the file changes; content imported before (skipped by its
+    // hash, with no report of its lines) keeps what was shown for it.
+    const warning = longLinesWarning(report.skipped) ?? (report.status === "unchanged" ? before?.warning : undefined);
+    if (warning !== undefined) book.warnings.set(file.path, warning);
+    mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, ...(warning !== undefined ? { warning } : {}) });
     await mem.store(SAVE_EVERY);
     if (report.status !== "imported") return "unchanged";
     entry.importedBy = sync;
@@ -241,7 +250,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
 
   /** A full sync of one folder: every file walked, compared, and read when it changed. */
   async function syncFolder(folder: SourceFolderStatus, sync: number): Promise<void> {
-    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], state: "syncing", error: null });
+    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], warnings: [], state: "syncing", error: null });
     try {
       const info = await stat(folder.path);
       if (!info.isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
@@ -264,7 +273,8 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       };
       for await (const file of transcriptFiles(folder.path, onProblem)) {
         const outcome = await visit(folder, book, file, mem, sync);
-        countOne(folder, outcome, outcome === "failed" ? { file: file.path, reason: book.failures.get(file.path)! } : undefined);
+        const warning = book.warnings.get(file.path);
+        countOne(folder, outcome, outcome === "failed" ? { file: file.path, reason: book.failures.get(file.path)! } : undefined, warning !== undefined ? { file: file.path, reason: warning } : undefined);
         statusChanged(false);
       }
       Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
@@ -295,6 +305,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
         mem.remember(file, null);
       }
       for (const failed of [...book.failures.keys()]) if (within(path, failed)) book.failures.delete(failed);
+      for (const warned of [...book.warnings.keys()]) if (within(path, warned)) book.warnings.delete(warned);
     };
     // A piece of an OpenCode session (a message or part file, the database's -wal) stands for its session or database.
     const transcripts = await Promise.all(paths.map(async (path) => (await openCodeTranscriptOf(path)) ?? path));
