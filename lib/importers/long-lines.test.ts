@@ -45,7 +45,7 @@ describe("messages", () => {
   it("a long line names its size, the limit and the setting", () => {
     const entry = longLineEntry(12, 200 * 1024 * 1024, "bytes", limits);
     expect(entry).toEqual({ line: 12, bytes: 200 * 1024 * 1024, reason: "line too long (200.0 MB): over the 64 MB a line may have (THREADLINE_MAX_LINE_MB), not read" });
-    expect(longLineEntry(3, 5 * 1024 * 1024, "values", limits, true).reason).toBe("line too costly to parse (5.0 MB so far, no line end yet): more than 1,000,000 JSON values, not read");
+    expect(longLineEntry(3, 5 * 1024 * 1024, "values", limits, true).reason).toBe("line too costly to parse (5.00 MB so far, no line end yet): more than 1,000,000 JSON values, not read");
     expect(longLineEntry(1, 1, "bytes", importLimitsOf(0.5, 1)).reason).toContain("over the 0.5 MB a line may have");
   });
 
@@ -59,6 +59,6 @@ describe("messages", () => {
     expect(longLinesWarning([long[0]!, { line: 6, reason: "not valid JSON" }])).toBe(`1 line skipped, the rest imported. line 5: ${long[0]!.reason}`);
     const warning = longLinesWarning(long)!;
     expect(warning).toMatch(/^4 lines skipped, the rest imported\. line 5: .*; line 9: .*; line 11: .*; and 1 more$/);
-    expect(megabytes(1536 * 1024)).toBe("1.5 MB");
+    expect(megabytes(1536 * 1024)).toBe("1.50 MB");
   });
 });

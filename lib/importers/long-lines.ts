@@ -31,13 +31,16 @@ export function importLimitsOf(maxLineMb: number, maxDocumentMb: number): Import
   return { maxLineBytes: Math.floor(maxLineMb * MB), maxDocumentBytes: Math.floor(maxDocumentMb * MB) };
 }
 
-/** "200.0 MB" (MiB, as the limits are given); under a tenth of one, in bytes. */
+/** "200.0 MB", "0.12 MB" (MiB, as the limits are given); under a hundredth of one, in bytes. */
 export function megabytes(bytes: number): string {
-  return bytes >= MB / 10 ? `${(bytes / MB).toFixed(1)} MB` : `${bytes.toLocaleString("en-US")} bytes`;
+  if (bytes >= 10 * MB) return `${(bytes / MB).toFixed(1)} MB`;
+  return bytes >= MB / 100 ? `${(bytes / MB).toFixed(2)} MB` : `${bytes.toLocaleString("en-US")} bytes`;
 }
 
+/** A limit as it was set: "64 MB", "0.1 MB". */
 function limitMb(bytes: number): string {
-  return Number.isInteger(bytes / MB) ? `${bytes / MB} MB` : megabytes(bytes);
+  const mb = Math.round((bytes / MB) * 100) / 100;
+  return mb >= 0.01 && Math.abs(mb * MB - bytes) < MB / 1000 ? `${mb} MB` : megabytes(bytes);
 }
 
 /**

@@ -236,9 +236,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
       return fail(reason, false);
     }
-    // Lines left out are shown until the file changes; content imported before (skipped by its
-    // hash, with no report of its lines) keeps what was shown for it.
-    const warning = longLinesWarning(report.skipped) ?? (report.status === "unchanged" ? before?.warning : undefined);
+    // Lines left out are shown until the file changes (content skipped by its hash, as imported
+    // before, reports no lines: a file touched but not changed is no longer listed).
+    const warning = longLinesWarning(report.skipped) ?? undefined;
     if (warning !== undefined) book.warnings.set(file.path, warning);
     mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, ...(warning !== undefined ? { warning } : {}) });
     await mem.store(SAVE_EVERY);

@@ -17,6 +17,8 @@ export type LongLineSession = {
   bytes: number;
   /** The fixture's lines, as imported without the long one. */
   fixture: string[];
+  /** What ends the long line and the lines after it (written already unless `ended: false`). */
+  rest: string;
 };
 
 /**
@@ -40,14 +42,20 @@ export function writeLongLineSession(dir: string, bytes: number, { after = 24, e
   const file = path.join(dir, "-path-to-Demo", `${randomUUID()}.jsonl`);
   mkdirSync(path.dirname(file), { recursive: true });
   const data = Math.max(0, bytes - head[0]!.length - head[1]!.length);
+  const rest = `${head[1]}\n${fixture.slice(after).join("\n")}\n`;
   const out = openSync(file, "w");
   try {
     writeSync(out, `${fixture.slice(0, after).join("\n")}\n${head[0]}`);
-    const piece = Buffer.alloc(1024 * 1024, "iVBORw0KGgo");
+    const piece = imageBytes(1024 * 1024);
     for (let written = 0; written < data; written += piece.length) writeSync(out, piece, 0, Math.min(piece.length, data - written));
-    if (ended) writeSync(out, `${head[1]}\n${fixture.slice(after).join("\n")}\n`);
+    if (ended) writeSync(out, rest);
   } finally {
     closeSync(out);
   }
-  return { file, line: after + 1, bytes: ended ? head[0]!.length + data + head[1]!.length : head[0]!.length + data, fixture };
+  return { file, line: after + 1, bytes: ended ? head[0]!.length + data + head[1]!.length : head[0]!.length + data, fixture, rest };
+}
+
+/** `bytes` more of an image's base64, as a line being written grows. */
+export function imageBytes(bytes: number): Buffer {
+  return Buffer.alloc(bytes, "iVBORw0KGgo");
 }
