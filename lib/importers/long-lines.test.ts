@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_IMPORT_LIMITS, JsonValueCounter, documentTooLarge, importLimitsOf, longLineEntry, longLinesWarning, megabytes } from "./long-lines";
+import { DEFAULT_IMPORT_LIMITS, JsonValueCounter, documentTooLarge, importLimitsOf, longLineEntry, longLinesWarning, longRecordEntry, megabytes } from "./long-lines";
 
 function count(text: string, cuts: number[] = []): number {
   const bytes = Buffer.from(text);
@@ -59,6 +59,9 @@ describe("messages", () => {
     expect(longLinesWarning([long[0]!, { line: 6, reason: "not valid JSON" }])).toBe(`1 line skipped, the rest imported. line 5: ${long[0]!.reason}`);
     const warning = longLinesWarning(long)!;
     expect(warning).toMatch(/^4 lines skipped, the rest imported\. line 5: .*; line 9: .*; line 11: .*; and 1 more$/);
-    expect(megabytes(1536 * 1024)).toBe("1.50 MB");
+    expect(longLinesWarning([longRecordEntry("ses_1/part/prt_2", 3 * 1024 * 1024, DEFAULT_IMPORT_LIMITS)])).toBe(
+      "1 entry skipped, the rest imported. ses_1/part/prt_2: record too large (3.00 MB): over the 64 MB a line or record may have (THREADLINE_MAX_LINE_MB), not read",
+    );
+    expect([megabytes(1536 * 1024), megabytes(200 * 1024 * 1024), megabytes(4096)]).toEqual(["1.50 MB", "200.0 MB", "4,096 bytes"]);
   });
 });

@@ -31,10 +31,10 @@ export function importLimitsOf(maxLineMb: number, maxDocumentMb: number): Import
   return { maxLineBytes: Math.floor(maxLineMb * MB), maxDocumentBytes: Math.floor(maxDocumentMb * MB) };
 }
 
-/** "200.0 MB", "0.12 MB" (MiB, as the limits are given); under a hundredth of one, in bytes. */
+/** "200.0 MB", "0.12 MB" (MiB, as the limits are given); under a tenth of one, in bytes. */
 export function megabytes(bytes: number): string {
   if (bytes >= 10 * MB) return `${(bytes / MB).toFixed(1)} MB`;
-  return bytes >= MB / 100 ? `${(bytes / MB).toFixed(2)} MB` : `${bytes.toLocaleString("en-US")} bytes`;
+  return bytes >= MB / 10 ? `${(bytes / MB).toFixed(2)} MB` : `${bytes.toLocaleString("en-US")} bytes`;
 }
 
 /** A limit as it was set: "64 MB", "0.1 MB". */
@@ -56,6 +56,11 @@ export function longLineEntry(line: number, bytes: number, why: "bytes" | "value
   return { line, bytes, reason };
 }
 
+/** A record read whole (an OpenCode message or part, a file or a database row) left unread, like a long line. */
+export function longRecordEntry(path: string, bytes: number, limits: ImportLimits): SkippedEntry {
+  return { path, bytes, reason: `record too large (${megabytes(bytes)}): over the ${limitMb(limits.maxLineBytes)} a line or record may have (THREADLINE_MAX_LINE_MB), not read` };
+}
+
 /** Why a file read whole is refused: its size and the limit. */
 export function documentTooLarge(name: string, bytes: number, limits: ImportLimits, what = "a file read whole"): string {
   return `${name}: ${megabytes(bytes)}, larger than the ${limitMb(limits.maxDocumentBytes)} ${what} may be (THREADLINE_MAX_DOCUMENT_MB); not read`;
@@ -65,9 +70,11 @@ export function documentTooLarge(name: string, bytes: number, limits: ImportLimi
 export function longLinesWarning(skipped: readonly SkippedEntry[]): string | null {
   const long = skipped.filter((entry) => entry.bytes !== undefined);
   if (long.length === 0) return null;
-  const shown = long.slice(0, 3).map((entry) => `line ${entry.line}: ${entry.reason}`);
+  const shown = long.slice(0, 3).map((entry) => `${entry.line !== undefined ? `line ${entry.line}` : entry.path}: ${entry.reason}`);
   const more = long.length > 3 ? `; and ${long.length - 3} more` : "";
-  return `${long.length === 1 ? "1 line" : `${long.length} lines`} skipped, the rest imported. ${shown.join("; ")}${more}`;
+  const what = long.every((entry) => entry.line !== undefined) ? "line" : "entr";
+  const count = long.length === 1 ? `1 ${what === "line" ? "line" : "entry"}` : `${long.length} ${what === "line" ? "lines" : "entries"}`;
+  return `${count} skipped, the rest imported. ${shown.join("; ")}${more}`;
 }
 
 /**

@@ -64,8 +64,8 @@ export async function importPath(path: string, name = path, format?: ImportForma
     // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
     // Transcripts by name (.json, .jsonl, .md: every file a folder walk finds) are never opened for it.
     const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path)) ? "database" : null)) : null;
-    if (openCode === "database") return importOpenCodeDatabase(path, name);
-    if (openCode === "storage-session") return importStorageSession(path, name);
+    if (openCode === "database") return importOpenCodeDatabase(path, name, limits);
+    if (openCode === "storage-session") return importStorageSession(path, name, limits);
     if (options.follow && (format === undefined || format === "claude-code")) {
       const resumed = await resumeClaudeCodeSession(path, name, limits);
       if (resumed) return resumed;

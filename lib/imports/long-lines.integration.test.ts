@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { forgetSyncedImports, restoreServerEnv, rowCounts, setServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import { imageBytes, writeLongLineSession } from "@/lib/testing/long-line-session";
+import { insertMessage, realOpenCodeExports, writeOpenCodeDatabase, writeStorageTree } from "@/lib/testing/opencode-storage";
 import { REAL_TRANSCRIPTS } from "@/lib/testing/real-transcripts";
 import { countingSync } from "@/lib/testing/source-sync";
 import { forgetFollowedSessions, resumeCounts } from "./claude-code-session";
@@ -102,6 +103,40 @@ describe("a long line in a file imported", () => {
     const report = await importPath(file);
     expect(report.status).toBe("failed");
     expect(report.error).toMatch(/^.*rollout-long\.jsonl: nothing to import\. 1 line skipped, the rest imported\. line 1: line too long \(2\.00 MB\)/);
+  });
+});
+
+describe("OpenCode records too large to read", () => {
+  it("a part file or part row past the line limit is skipped with its size, and a session whose rows pass the document limit is left out", async () => {
+    setServerEnv({ THREADLINE_MAX_LINE_MB: "1" });
+    await switchToFreshDatabase();
+    const doc = realOpenCodeExports()[0]!.doc;
+    const session = doc.info.id as string;
+    const message = doc.messages.find((m) => m.parts.length > 0)!;
+    const big = { ...message.parts[0], type: "text", text: "x".repeat(2 * MB) };
+
+    const [sessionFile] = writeStorageTree(path.join(work, "opencode-tree"), [doc]);
+    const partFile = path.join(work, "opencode-tree", "storage", "part", message.info.id, `${big.id}.json`);
+    writeFileSync(partFile, JSON.stringify(big));
+    const fromTree = await importPath(sessionFile!);
+    expect(fromTree.status).toBe("imported");
+    expect(fromTree.skipped).toEqual([{ path: partFile, bytes: Buffer.byteLength(JSON.stringify(big)), reason: expect.stringMatching(/^record too large \(2\.00 MB\): over the 1 MB a line or record may have \(THREADLINE_MAX_LINE_MB\), not read$/) }]);
+
+    const dbFile = path.join(work, "opencode-db", "opencode.db");
+    const writer = writeOpenCodeDatabase(dbFile, [{ ...doc, messages: doc.messages.filter((m) => m !== message) }]);
+    insertMessage(writer, session, { ...message, parts: [big, ...message.parts.slice(1)] });
+    writer.close();
+    const fromDatabase = await importPath(dbFile);
+    expect(fromDatabase.status).not.toBe("failed");
+    expect(fromDatabase.skipped).toEqual([expect.objectContaining({ path: `${session}/part/${big.id}`, reason: expect.stringContaining("record too large (2.00 MB)") })]);
+
+    setServerEnv({ THREADLINE_MAX_LINE_MB: "1", THREADLINE_MAX_DOCUMENT_MB: "0.01" });
+    const small = await importPath(dbFile);
+    expect(small.skipped).toEqual([
+      expect.objectContaining({ path: `${session}/part/${big.id}` }),
+      { path: session, bytes: expect.any(Number), reason: expect.stringMatching(/^session too large: [\d,]+ bytes, larger than the 0\.01 MB an OpenCode session's rows together may be \(THREADLINE_MAX_DOCUMENT_MB\); not read$/) },
+    ]);
+    expect(small.threadIds).toEqual([]);
   });
 });
 

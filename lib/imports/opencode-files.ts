@@ -1,9 +1,10 @@
 // OpenCode's JSON-tree storage on disk, without a database: what a session record stands for
 // (its message and part files), how a followed folder stamps it, and which session a changed piece
 // belongs to. lib/imports/opencode-storage.ts imports what this reads.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { open, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { isOpenCodeDatabase, openCodeDatabaseOf, openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { documentTooLarge, longRecordEntry, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, isObject, type SkippedEntry } from "@/lib/importers/types";
 
 type Json = Record<string, unknown>;
@@ -24,8 +25,27 @@ async function listJson(dir: string): Promise<string[]> {
   }
 }
 
-async function readJson(file: string): Promise<unknown> {
-  return JSON.parse(await readFile(file, "utf8")) as unknown;
+/** A file of this many bytes or more was not read (a record over the line limit). */
+class TooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`too large: ${bytes} bytes`);
+  }
+}
+
+/** A JSON file and its size, unless it is larger than `maxBytes` (TooLarge): its size is looked at before it is read. */
+async function readSizedJson(file: string, maxBytes: number): Promise<{ value: unknown; size: number }> {
+  const handle = await open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw new TooLarge(size);
+    return { value: JSON.parse(await handle.readFile("utf8")) as unknown, size };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readJson(file: string, maxBytes: number): Promise<unknown> {
+  return (await readSizedJson(file, maxBytes)).value;
 }
 
 /**
@@ -34,13 +54,23 @@ async function readJson(file: string): Promise<unknown> {
  * file names where a record lacks them (OpenCode's own migration does the same). A message or
  * part file that is not JSON (being written, or broken) is left out and reported.
  */
-export async function assembleStorageSession(sessionFile: string): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
+export async function assembleStorageSession(sessionFile: string, limits: ImportLimits): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
   const where = openCodeStoragePath(sessionFile);
   if (where?.kind !== "session") throw new ImportFormatError(`${sessionFile}: not an OpenCode session record (storage/session/<project>/<session>.json)`);
+  // Each file is a record, held to the line limit; all of them together to the document limit.
+  let total = 0;
+  const read = async (file: string) => {
+    const { value, size } = await readSizedJson(file, limits.maxLineBytes);
+    total += size;
+    if (total > limits.maxDocumentBytes) throw new ImportFormatError(documentTooLarge(sessionFile, total, limits, "an OpenCode session's files together"));
+    return value;
+  };
   let info: unknown;
   try {
-    info = await readJson(sessionFile);
+    info = await read(sessionFile);
   } catch (error) {
+    if (error instanceof ImportFormatError) throw error;
+    if (error instanceof TooLarge) throw new ImportFormatError(`${sessionFile}: ${longRecordEntry(sessionFile, error.bytes, limits).reason}`);
     throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   if (!isObject(info)) throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not a JSON object`);
@@ -51,9 +81,10 @@ export async function assembleStorageSession(sessionFile: string): Promise<{ doc
     const messagePath = path.join(messageDir, file);
     let message: unknown;
     try {
-      message = await readJson(messagePath);
-    } catch {
-      skipped.push({ path: messagePath, reason: "message file is not valid JSON" });
+      message = await read(messagePath);
+    } catch (error) {
+      if (error instanceof ImportFormatError) throw error;
+      skipped.push(error instanceof TooLarge ? longRecordEntry(messagePath, error.bytes, limits) : { path: messagePath, reason: "message file is not valid JSON" });
       continue;
     }
     if (!isObject(message)) {
@@ -66,18 +97,19 @@ export async function assembleStorageSession(sessionFile: string): Promise<{ doc
     for (const partFile of await listJson(partDir)) {
       const partPath = path.join(partDir, partFile);
       try {
-        const part = await readJson(partPath);
+        const part = await read(partPath);
         if (isObject(part)) parts.push({ id: partFile.slice(0, -".json".length), ...part });
         else skipped.push({ path: partPath, reason: "part file is not a JSON object" });
-      } catch {
-        skipped.push({ path: partPath, reason: "part file is not valid JSON" });
+      } catch (error) {
+        if (error instanceof ImportFormatError) throw error;
+        skipped.push(error instanceof TooLarge ? longRecordEntry(partPath, error.bytes, limits) : { path: partPath, reason: "part file is not valid JSON" });
       }
     }
     messages.push({ info: { ...message, id: messageId, sessionID: where.sessionId }, parts });
   }
   const doc: SessionDocument = { info: { ...info, id: where.sessionId }, messages };
   try {
-    const todos = await readJson(path.join(where.storage, "todo", `${where.sessionId}.json`));
+    const todos = await readJson(path.join(where.storage, "todo", `${where.sessionId}.json`), limits.maxLineBytes);
     if (Array.isArray(todos) && todos.length > 0) doc.todos = todos;
   } catch {
     // No todo list (most sessions), or one being written: the session reads without it.
@@ -141,7 +173,8 @@ export async function openCodeTranscriptOf(changed: string): Promise<string | nu
     base = where.storage;
     if (where.kind === "message") sessionId = where.sessionId;
     else {
-      const part = await readJson(changed).catch(() => null);
+      // Only to learn its session: a part too large to read is found through its message instead.
+      const part = await readJson(changed, PART_PEEK_BYTES).catch(() => null);
       sessionId = isObject(part) && typeof part.sessionID === "string" ? part.sessionID : await sessionOfMessage(where.storage, where.messageId);
     }
   }
@@ -152,6 +185,8 @@ export async function openCodeTranscriptOf(changed: string): Promise<string | nu
   }
   return null;
 }
+
+const PART_PEEK_BYTES = 1024 * 1024;
 
 /** The session a message belongs to: the folder holding its file (one look per session folder). */
 async function sessionOfMessage(storage: string, messageId: string): Promise<string | null> {
