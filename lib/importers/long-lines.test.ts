@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_IMPORT_LIMITS, JsonValueCounter, documentTooLarge, importLimitsOf, longLineEntry, longLinesWarning, longRecordEntry, megabytes } from "./long-lines";
+import { DEFAULT_IMPORT_LIMITS, JsonValueCounter, documentTooLarge, importLimitsOf, longLineEntry, longLinesWarning, longRecordEntry, megabytes, withoutLongLines } from "./long-lines";
 
 function count(text: string, cuts: number[] = []): number {
   const bytes = Buffer.from(text);
@@ -63,5 +63,20 @@ describe("messages", () => {
       "1 entry skipped, the rest imported. ses_1/part/prt_2: record too large (3.00 MB): over the 64 MB a line or record may have (THREADLINE_MAX_LINE_MB), not read",
     );
     expect([megabytes(1536 * 1024), megabytes(200 * 1024 * 1024), megabytes(4096)]).toEqual(["1.50 MB", "200.0 MB", "4,096 bytes"]);
+  });
+});
+
+describe("withoutLongLines", () => {
+  it("leaves out the lines of a text read whole that pass the line limit, counted in UTF-8 bytes", () => {
+    const limits = importLimitsOf(30 / (1024 * 1024), 1);
+    const lines = [
+      { text: "short", line: 1 },
+      { text: "é".repeat(16), line: 2 }, // 16 characters, 32 bytes
+      { text: "a".repeat(30), line: 3 },
+    ];
+    const { lines: kept, skipped } = withoutLongLines(lines, limits);
+    expect(kept).toEqual([lines[0], { text: "", line: 2 }, lines[2]]);
+    expect(skipped).toEqual([{ line: 2, bytes: 32, reason: "line too long (32 bytes): over the 30 bytes a line may have (THREADLINE_MAX_LINE_MB), not read" }]);
+    expect(withoutLongLines([lines[0]!], limits).lines).toEqual([lines[0]]);
   });
 });

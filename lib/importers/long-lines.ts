@@ -5,7 +5,7 @@
  * Pure: lib/imports/file-lines.ts reads the bytes, lib/env.ts the settings.
  */
 import { DEFAULT_MAX_DOCUMENT_MB, DEFAULT_MAX_LINE_MB } from "@/lib/domain/settings";
-import type { SkippedEntry } from "./types";
+import type { NumberedLine, SkippedEntry } from "./types";
 
 export type ImportLimits = {
   /** A line longer than this many bytes is skipped unread (THREADLINE_MAX_LINE_MB). */
@@ -59,6 +59,23 @@ export function longLineEntry(line: number, bytes: number, why: "bytes" | "value
 /** A record read whole (an OpenCode message or part, a file or a database row) left unread, like a long line. */
 export function longRecordEntry(path: string, bytes: number, limits: ImportLimits): SkippedEntry {
   return { path, bytes, reason: `record too large (${megabytes(bytes)}): over the ${limitMb(limits.maxLineBytes)} a line or record may have (THREADLINE_MAX_LINE_MB), not read` };
+}
+
+/**
+ * The lines of a text read whole with those longer than the line limit left out (blank, each with
+ * its entry): a limit set below the document limit holds for every format alike.
+ */
+export function withoutLongLines(lines: NumberedLine[], limits: ImportLimits): { lines: NumberedLine[]; skipped: SkippedEntry[] } {
+  const skipped: SkippedEntry[] = [];
+  const kept = lines.map((line) => {
+    // A UTF-8 character is at most 3 bytes per UTF-16 unit: shorter texts need no count.
+    if (line.text.length * 3 <= limits.maxLineBytes) return line;
+    const bytes = Buffer.byteLength(line.text);
+    if (bytes <= limits.maxLineBytes) return line;
+    skipped.push(longLineEntry(line.line, bytes, "bytes", limits));
+    return { text: "", line: line.line };
+  });
+  return { lines: skipped.length > 0 ? kept : lines, skipped };
 }
 
 /** Why a file read whole is refused: its size and the limit. */

@@ -15,7 +15,7 @@ import { importOpenCodeDatabase, importStorageSession, openCodeSourceOf } from "
 import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
 import { serverSettings } from "@/lib/env";
 import { detectFormat, detectLineFormat, parseDetected, type Detected, type ImportFormat } from "@/lib/importers";
-import { documentTooLarge, longLinesWarning, type ImportLimits } from "@/lib/importers/long-lines";
+import { documentTooLarge, longLinesWarning, withoutLongLines, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type ParsedSource, type SkippedEntry } from "@/lib/importers/types";
 
 /**
@@ -130,6 +130,10 @@ function isClaudeCodeLine(line: string | null, name: string): boolean {
 
 async function importText(file: SourceFile, text: string, format: ImportFormat | undefined, options: ImportOptions): Promise<FileImportReport> {
   const detected = detectFormat(file.name, text, format);
+  if (detected.lines) {
+    const { lines, skipped } = withoutLongLines(detected.lines, serverSettings().importLimits);
+    if (skipped.length > 0) return importDetected(file, { ...detected, lines }, options, skipped);
+  }
   if (detected.format === "threadline") {
     const parsed = nativeDocumentSchema.safeParse(detected.document);
     if (!parsed.success) {
