@@ -56,6 +56,7 @@ describe("LineReader: lines over the limit", () => {
 
   it("gives the same lines however the source is cut into chunks", async () => {
     const whole = await read(pieces(text));
+    expect(whole.lines.map((l) => l.skipped?.bytes)).toEqual([undefined, undefined, 250, undefined]);
     const length = Buffer.byteLength(text);
     for (let cut = 0; cut <= length; cut++) {
       const { lines, taken } = await read(pieces(text, [cut]));
