@@ -4,8 +4,11 @@ import { resolveDatabaseUrl } from "@/lib/db/database-url";
 import { parseFileRoots } from "@/lib/files/file-source";
 import { parseSourcesSetting, type SourcesSetting } from "@/lib/domain/sources";
 import { allowedHostsFor, parseAllowedOrigins, type RequestGuardConfig } from "@/lib/domain/request-guard";
+import { importLimitsOf, type ImportLimits } from "@/lib/importers/long-lines";
 import {
   maxBodyBytesRule,
+  maxDocumentMbRule,
+  maxLineMbRule,
   maxTurnsRule,
   parseNumericSetting,
   timeoutHoursRule,
@@ -32,6 +35,8 @@ export type ServerSettings = {
   sourcesPoll: boolean;
   /** Sign-in (THREADLINE_AUTH=on); see lib/auth. */
   auth: AuthSettings;
+  /** What an import reads at most: a line (THREADLINE_MAX_LINE_MB), a file read whole (THREADLINE_MAX_DOCUMENT_MB). */
+  importLimits: ImportLimits;
 };
 
 export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
@@ -53,11 +58,14 @@ let cached: ServerSettings | undefined;
 export function serverSettings(): ServerSettings {
   if (cached) return cached;
   const databaseUrl = resolveDatabaseUrl(process.env.DATABASE_URL);
+  const maxLineMb = parseNumericSetting(process.env.THREADLINE_MAX_LINE_MB, maxLineMbRule);
+  const maxDocumentMb = parseNumericSetting(process.env.THREADLINE_MAX_DOCUMENT_MB, maxDocumentMbRule);
   const settings: ServerSettings = {
     databaseUrl,
     timeoutHours: parseNumericSetting(process.env.CONVERSATION_TIMEOUT_HOURS, timeoutHoursRule),
     maxTurns: parseNumericSetting(process.env.MAX_CONVERSATION_TURNS, maxTurnsRule),
     maxBodyBytes: parseNumericSetting(process.env.THREADLINE_MAX_BODY_BYTES, maxBodyBytesRule),
+    importLimits: importLimitsOf(maxLineMb.value, maxDocumentMb.value),
     fileRoots: parseFileRoots(process.env.THREADLINE_FILE_ROOTS),
     requestGuard: requestGuardSettings(),
     // os.homedir() reads HOME, so tests (and the e2e server) can point it at a folder of their own.
@@ -66,7 +74,7 @@ export function serverSettings(): ServerSettings {
     auth: authSettings(),
   };
   for (const warning of settings.sources.warnings) console.warn(`[threadline] ${warning}`);
-  for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes]) {
+  for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes, maxLineMb, maxDocumentMb]) {
     if (setting.warning) console.warn(`[threadline] ${setting.warning}`);
   }
   cached = settings;

@@ -1,7 +1,8 @@
 // `npm run import -- <paths...>`: runs scripts/import.ts with a bounded V8 heap. Claude Code
 // sessions stream, so 256 MB does for any size and keeps the process under 400 MB; a whole-document
-// export (a big ChatGPT conversations.json) is read whole and may need more:
-// THREADLINE_IMPORT_HEAP_MB=4096 npm run import -- conversations.json
+// export (a big ChatGPT conversations.json) is read whole, up to THREADLINE_MAX_DOCUMENT_MB (64 MB),
+// and a bigger one needs both raised:
+// THREADLINE_MAX_DOCUMENT_MB=1024 THREADLINE_IMPORT_HEAP_MB=4096 npm run import -- conversations.json
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 

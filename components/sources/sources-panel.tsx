@@ -123,6 +123,19 @@ function FolderCard({ folder }: Readonly<{ folder: SourceFolderStatus }>) {
           </ul>
         </div>
       )}
+      {folder.warnings.length > 0 && (
+        <div className="mt-2">
+          <h3 className="text-sm font-medium text-amber-800">Imported with lines left out</h3>
+          <ul aria-label={`Warnings in ${folder.path}`} className="mt-1 space-y-1 text-sm">
+            {folder.warnings.map((warning) => (
+              <li key={warning.file} className="rounded bg-amber-50 px-2 py-1">
+                <span className="font-mono text-xs break-all">{warning.file}</span>
+                <span className="block text-amber-900">{warning.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {folder.skippedEntries.length > 0 && <SkippedList folder={folder} />}
     </li>
   );

@@ -34,22 +34,22 @@ export async function importedFileRecord(
 }
 
 /** `mtime` is stat's mtimeMs as String(mtimeMs) writes it. */
-export type SourceFileRow = { path: string; size: number; mtime: string; failure: string | null };
+export type SourceFileRow = { path: string; size: number; mtime: string; failure: string | null; warning: string | null };
 
 /** The remembered files whose path starts with `prefix` (a folder, ending in "/"). */
 export async function sourceFileRowsUnder(db: Database, prefix: string): Promise<SourceFileRow[]> {
-  const rows = await run<SourceFileRow[]>(db, databaseKind(db), `SELECT "path", "size", "mtime", "failure" FROM "SourceFile" WHERE "path" LIKE ? ESCAPE '\\'`, `${containsPattern(prefix).slice(1)}`);
+  const rows = await run<SourceFileRow[]>(db, databaseKind(db), `SELECT "path", "size", "mtime", "failure", "warning" FROM "SourceFile" WHERE "path" LIKE ? ESCAPE '\\'`, `${containsPattern(prefix).slice(1)}`);
   // LIKE ignores ASCII case in SQLite: /home/User/ is not /home/user/.
-  return rows.filter((row) => row.path.startsWith(prefix)).map((row) => ({ path: row.path, size: Number(row.size), mtime: row.mtime, failure: row.failure }));
+  return rows.filter((row) => row.path.startsWith(prefix)).map((row) => ({ path: row.path, size: Number(row.size), mtime: row.mtime, failure: row.failure, warning: row.warning }));
 }
 
 /** Remembers files as a sync left them, a chunk of rows per statement. */
 export async function saveSourceFileRows(db: Database, rows: SourceFileRow[]): Promise<void> {
-  for (const chunk of chunked(rows, IN_LIST_CHUNK / 4)) {
+  for (const chunk of chunked(rows, Math.floor(IN_LIST_CHUNK / 5))) {
     await db.$executeRawUnsafe(
-      numberedFor(db, `INSERT INTO "SourceFile" ("path", "size", "mtime", "failure") VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}
-        ON CONFLICT ("path") DO UPDATE SET "size" = excluded."size", "mtime" = excluded."mtime", "failure" = excluded."failure"`),
-      ...chunk.flatMap((row) => [row.path, row.size, row.mtime, row.failure]),
+      numberedFor(db, `INSERT INTO "SourceFile" ("path", "size", "mtime", "failure", "warning") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}
+        ON CONFLICT ("path") DO UPDATE SET "size" = excluded."size", "mtime" = excluded."mtime", "failure" = excluded."failure", "warning" = excluded."warning"`),
+      ...chunk.flatMap((row) => [row.path, row.size, row.mtime, row.failure, row.warning]),
     );
   }
 }

@@ -34,6 +34,7 @@ const folderStatusSchema = z.object({
   failures: z.array(z.object({ file: z.string(), reason: z.string() })),
   skipped: z.number().int().min(0),
   skippedEntries: z.array(z.object({ file: z.string(), reason: z.string() })),
+  warnings: z.array(z.object({ file: z.string(), reason: z.string() })),
   lastSyncAt: z.string().nullable(),
   lastChangeAt: z.string().nullable(),
   watchMode: z.enum(["events", "polling"]).nullable(),

@@ -2,6 +2,11 @@
 export const DEFAULT_TIMEOUT_HOURS = 3;
 export const DEFAULT_MAX_TURNS = 50;
 export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+/** Imports: the longest line read, and the largest file read whole (lib/importers/long-lines.ts). */
+export const DEFAULT_MAX_LINE_MB = 64;
+export const DEFAULT_MAX_DOCUMENT_MB = 64;
+/** V8 makes no string longer than about 512 MB: a line or document past that could never be read. */
+export const MAX_IMPORT_LIMIT_MB = 512;
 
 export type SettingSource = "env" | "default";
 export type ParsedSetting = { value: number; source: SettingSource; warning?: string };
@@ -57,4 +62,22 @@ export const maxBodyBytesRule: Rule = {
   integer: true,
   allowZero: false,
   unit: "bytes",
+};
+
+export const maxLineMbRule: Rule = {
+  name: "THREADLINE_MAX_LINE_MB",
+  fallback: DEFAULT_MAX_LINE_MB,
+  integer: false,
+  allowZero: false,
+  unit: "MB",
+  max: MAX_IMPORT_LIMIT_MB,
+};
+
+export const maxDocumentMbRule: Rule = {
+  name: "THREADLINE_MAX_DOCUMENT_MB",
+  fallback: DEFAULT_MAX_DOCUMENT_MB,
+  integer: false,
+  allowZero: false,
+  unit: "MB",
+  max: MAX_IMPORT_LIMIT_MB,
 };

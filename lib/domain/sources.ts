@@ -93,6 +93,11 @@ export type SourceFolderStatus = {
    */
   skipped: number;
   skippedEntries: SourceFailure[];
+  /**
+   * Files imported with something left out that the page should show: lines too long to read
+   * (their number and size). The first MAX_LISTED_FAILURES; the files count as imported.
+   */
+  warnings: SourceFailure[];
   /** ISO times: when the last sync of this folder ended, and when one last imported something. */
   lastSyncAt: string | null;
   lastChangeAt: string | null;
@@ -121,5 +126,5 @@ export type SourcesStatus = {
 export const MAX_LISTED_FAILURES = 100;
 
 export function emptyFolderStatus(path: string): SourceFolderStatus {
-  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
+  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], warnings: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
 }

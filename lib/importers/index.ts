@@ -101,14 +101,30 @@ export function detectFormat(name: string, text: string, forced?: ImportFormat):
     if (match) return { format: match.format, document };
     if (!forced) throw unknownFormat(name, "a JSON document in no format Threadline reads");
   }
-  const lines = numberedLines(text);
+  return detectLines(name, numberedLines(text), forced, document, text.trimStart().startsWith("{"));
+}
+
+/**
+ * Which line format the lines of a file are in, for a file read line by line (JSON lines, or Aider's
+ * Markdown), never whole: as detectFormat judges a text that is not one JSON document.
+ */
+export function detectLineFormat(name: string, lines: NumberedLine[], forced?: ImportFormat): Detected {
+  const first = lines.find((l) => l.text.trim())?.text;
+  if (first === undefined) throw unknownFormat(name, "the file is empty");
+  if (/^\s*[\x00-\x08\x0e-\x1f]/.test(first) || lines.some((l) => l.text.includes("\u0000"))) throw unknownFormat(name, "the file is binary, not text");
+  const textFormat = forced ? TEXT_FORMATS.find((f) => f.format === forced) : TEXT_FORMATS.find((f) => f.looksLike(first, name));
+  if (textFormat) return { format: textFormat.format, lines };
+  return detectLines(name, lines, forced, undefined, first.trimStart().startsWith("{"));
+}
+
+function detectLines(name: string, lines: NumberedLine[], forced: ImportFormat | undefined, document: unknown, startsAsObject: boolean): Detected {
   const first = firstJsonLine(lines);
   if (forced) {
     if (LINE_FORMATS.some((f) => f.format === forced)) return { format: forced, lines };
     if (document === undefined) throw new ImportFormatError(`${name}: ${FORMAT_LABELS[forced]} is one JSON document, and this file is not valid JSON`);
     return { format: forced, document };
   }
-  if (first === undefined) throw unknownFormat(name, document === undefined && text.trimStart().startsWith("{") ? "not valid JSON or JSON lines" : "not JSON");
+  if (first === undefined) throw unknownFormat(name, document === undefined && startsAsObject ? "not valid JSON or JSON lines" : "not JSON");
   const match = LINE_FORMATS.find((f) => f.looksLike(first, name));
   if (!match) throw unknownFormat(name, "JSON lines in no format Threadline reads");
   return { format: match.format, lines };

@@ -162,8 +162,11 @@ export type ImportedThread = {
   turns: ImportedTurn[];
 };
 
-/** An entry left out, and where: 1-based line for line formats, a JSON path otherwise. */
-export type SkippedEntry = { line?: number; path?: string; reason: string };
+/**
+ * An entry left out, and where: 1-based line for line formats, a JSON path otherwise. `bytes`: the
+ * entry was too large to read (lib/importers/long-lines.ts), and this is its size.
+ */
+export type SkippedEntry = { line?: number; path?: string; reason: string; bytes?: number };
 
 /**
  * The model calls an agent made to compact a conversation (Claude Code's `agent-acompact-*`
@@ -201,8 +204,11 @@ export class ImportFormatError extends Error {
   }
 }
 
-/** Lines of a text file, numbered from 1, without their line ending. */
-export type NumberedLine = { text: string; line: number };
+/**
+ * Lines of a text file, numbered from 1, without their line ending. `skipped`: the line was too
+ * long to read (its text is empty, so a parser that does not look takes it for a blank line).
+ */
+export type NumberedLine = { text: string; line: number; skipped?: SkippedEntry };
 
 /** `dir/chat.history.json` -> `chat.history`: the file's name without directories and its last extension; the key of a thread whose format has no id for it. */
 export function fileStem(name: string, fallback: string): string {

@@ -7,7 +7,8 @@ import { previousImport, type FileImportReport, type SourceFile } from "@/lib/db
 import { ResumeMismatch, storeTurnStream, type StoreResume, type StreamItem, type ThreadCheckpoint } from "@/lib/db/turn-stream-import";
 import { openForReading } from "@/lib/files/inside";
 import { claudeCodePlanner, claudeCodeTurnReader, type Plan, type SessionPlanner, type TurnReader } from "@/lib/importers/claude-code";
-import { LineReader, type SourceBytes } from "./file-lines";
+import type { ImportLimits } from "@/lib/importers/long-lines";
+import { LineReader, rangeBytes, type OpenLongLine, type SourceBytes } from "./file-lines";
 
 /**
  * What is kept of a followed session between imports: where its complete lines end, enough of
@@ -16,9 +17,11 @@ import { LineReader, type SourceBytes } from "./file-lines";
 type FollowedSession = {
   dev: number;
   ino: number;
-  /** Bytes of complete lines taken; the next import reads from here. */
+  /** Bytes of complete lines taken, and of a long line being written (never read again); the next import reads from here. */
   offset: number;
   lines: number;
+  /** The line being written when it is already too long to keep: only its length so far. */
+  open: OpenLongLine | null;
   /** The file's first bytes and the bytes before `offset`, as they were. */
   head: Buffer;
   probe: Buffer;
@@ -71,15 +74,15 @@ export function resumeCounts(): { resumed: number; readWhole: number; bytesRead:
  * Imports a Claude Code session read whole. `follow`: the file at `path` is being written (a
  * session followed live); its state is kept so that the next import reads only what was appended.
  */
-export async function importClaudeCodeSession(source: SourceBytes, file: SourceFile, follow: { path: string; dev: number; ino: number } | null): Promise<FileImportReport> {
-  const lines = new LineReader(source);
+export async function importClaudeCodeSession(source: SourceBytes, file: SourceFile, follow: { path: string; dev: number; ino: number } | null, limits: ImportLimits): Promise<FileImportReport> {
+  const lines = new LineReader(source, { limits, json: true });
   const planner = claudeCodePlanner({ name: file.name });
-  const taken = follow ? new TakenBytes() : undefined;
+  const taken = follow ? new TakenBytes(createHash("sha256"), null) : undefined;
   for await (const line of lines.lines(taken)) planner.add(line);
   const run = await importLines(planner, claudeCodeTurnReader, lines, file, {});
   if (follow && taken && run.keep) {
     const { hash, head, probe, bytes } = taken.result();
-    keep(follow.path, { dev: follow.dev, ino: follow.ino, offset: bytes, lines: lines.count, head, probe, hash, planner, reader: run.reader, plan: run.plan, checkpoint: run.checkpoint });
+    keep(follow.path, { dev: follow.dev, ino: follow.ino, offset: bytes, lines: lines.count, open: lines.open, head, probe, hash, planner, reader: run.reader, plan: run.plan, checkpoint: run.checkpoint });
   }
   return run.report;
 }
@@ -90,19 +93,18 @@ export async function importClaudeCodeSession(source: SourceBytes, file: SourceF
  * every earlier line in the thread it was in (a rewind moves lines to a fork thread). Answers null
  * when it cannot go on from there; the caller then imports the file whole.
  */
-export async function resumeClaudeCodeSession(path: string, name: string, within?: string): Promise<FileImportReport | null> {
+export async function resumeClaudeCodeSession(path: string, name: string, limits: ImportLimits, within?: string): Promise<FileImportReport | null> {
   const session = followed.get(path);
   if (!session) return null;
   followed.delete(path); // taken; put back only when this import succeeds
-  const report = await resume(path, name, session, within);
+  const report = await resume(path, name, session, limits, within);
   if (report) counts.resumed += 1;
   else counts.readWhole += 1;
   return report;
 }
 
-async function resume(path: string, name: string, session: FollowedSession, within: string | undefined): Promise<FileImportReport | null> {
+async function resume(path: string, name: string, session: FollowedSession, limits: ImportLimits, within: string | undefined): Promise<FileImportReport | null> {
   const handle = await openForReading(path, within);
-  let appended: Buffer;
   let size: number;
   try {
     const info = await handle.stat();
@@ -110,26 +112,25 @@ async function resume(path: string, name: string, session: FollowedSession, with
     if (info.dev !== session.dev || info.ino !== session.ino || size < session.offset || size - session.offset > MAX_RESUMED_BYTES) return null;
     const same = async (at: number, bytes: Buffer) => bytes.equals((await handle.read(Buffer.alloc(bytes.length), 0, bytes.length, at)).buffer);
     if (!(await same(0, session.head)) || !(await same(session.offset - session.probe.length, session.probe))) return null;
-    appended = Buffer.alloc(size - session.offset);
-    let read = 0;
-    while (read < appended.length) {
-      const { bytesRead } = await handle.read(appended, read, appended.length - read, session.offset + read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    appended = appended.subarray(0, read);
-    counts.bytesRead += read;
   } finally {
     await handle.close();
   }
-  const complete = appended.subarray(0, appended.lastIndexOf(0x0a) + 1);
-  session.hash.update(complete);
-  const file: SourceFile = { name, sha256: session.hash.copy().update(appended.subarray(complete.length)).digest("hex"), size: session.offset + appended.length };
+  // Streamed when large, like a whole file: a long line being written is never held.
+  const appended = await rangeBytes(path, session.offset, size, within);
+  const digest = session.hash.copy();
+  let read = 0;
+  for await (const chunk of appended.chunks()) {
+    digest.update(chunk);
+    read += chunk.length;
+  }
+  counts.bytesRead += read;
+  const file: SourceFile = { name, sha256: digest.digest("hex"), size: session.offset + read };
   const previous = await previousImport(file.sha256, name);
   if (previous) return previous;
 
-  const lines = new LineReader({ chunks: () => [appended] }, session.lines + 1);
-  for await (const line of lines.lines()) session.planner.add(line);
+  const lines = new LineReader(appended, { first: session.lines + 1, open: session.open, limits, json: true });
+  const taken = new TakenBytes(session.hash, session.probe);
+  for await (const line of lines.lines(taken)) session.planner.add(line);
   const before = session.plan;
   const resumed = (plan: Plan) => {
     if (!keepsEarlierLines(before, plan, session.lines)) return null;
@@ -144,12 +145,13 @@ async function resume(path: string, name: string, session: FollowedSession, with
     throw error;
   }
   if (run.keep) {
-    const probe = Buffer.concat([session.probe, complete]);
+    const { probe, bytes } = taken.result();
     keep(path, {
       ...session,
-      offset: session.offset + complete.length,
+      offset: session.offset + bytes,
       lines: session.lines + lines.count,
-      probe: probe.subarray(Math.max(0, probe.length - PROBE_BYTES)),
+      open: lines.open,
+      probe,
       plan: run.plan,
       reader: run.reader,
       checkpoint: run.checkpoint,
@@ -183,14 +185,20 @@ type LinesImport = { report: FileImportReport; keep: boolean; plan: Plan; reader
  * before the turns still open.
  */
 async function importLines(planner: SessionPlanner, turnReader: (plan: Plan) => TurnReader | null, lines: LineReader, file: SourceFile, resume: StoreResume): Promise<LinesImport> {
-  const tail = lines.tailLine();
+  // A line being written rarely ends as an object does: it is decoded and parsed only when it may be one.
+  const tail = lines.tailMayBeJson() ? lines.tailLine() : null;
   const finished = tail !== null && isJson(tail.text);
   if (finished) planner.add(tail);
-  const plan = planner.plan(tail && !finished ? { truncatedTail: tail.line } : {});
+  const cut = finished ? null : lines.tailNumber();
+  const basePlan = planner.plan(cut !== null ? { truncatedTail: cut } : {});
+  // A long line still being written: said so in this report, skipped for good once it ends.
+  const open = lines.openEntry();
+  const plan = open ? { ...basePlan, skipped: [...basePlan.skipped, open] } : basePlan;
   const reader = turnReader(plan);
   if (!reader) throw new PlanMoved();
   async function* items(): AsyncGenerator<StreamItem> {
-    for await (const line of lines.lines()) yield* reader!.add(line);
+    // The long lines are not read again: the turns are stored under the write lock.
+    for await (const line of lines.again()) yield* reader!.add(line);
     if (finished) yield* reader!.add(tail);
     yield { settled: true };
     yield* reader!.end();
@@ -221,9 +229,8 @@ function keep(path: string, session: FollowedSession): void {
   }
 }
 
-/** A followed file's complete lines as they are read: their hash, their first and last bytes. */
+/** A followed file's complete lines as they are read (and a long line's bytes): their hash, their first and last bytes. */
 class TakenBytes {
-  private readonly hash = createHash("sha256");
   private readonly first: Buffer[] = [];
   private firstBytes = 0;
   /** The last pieces, at least PROBE_BYTES of them once there are that many. */
@@ -231,7 +238,20 @@ class TakenBytes {
   private lastBytes = 0;
   private bytes = 0;
 
+  /** `hash` goes on from what was taken before, whose last bytes were `probe` (null: from the file's start). */
+  constructor(
+    private readonly hash: Hash,
+    probe: Buffer | null,
+  ) {
+    if (probe) {
+      this.firstBytes = PROBE_BYTES; // the head was taken before
+      this.last.push(probe);
+      this.lastBytes = probe.length;
+    }
+  }
+
   update(piece: Buffer): void {
+    if (piece.length === 0) return;
     this.hash.update(piece);
     this.bytes += piece.length;
     if (this.firstBytes < PROBE_BYTES) {

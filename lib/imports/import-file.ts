@@ -13,9 +13,11 @@ import { issuesOf } from "@/lib/domain/parse";
 import { looksLikeClaudeCode } from "@/lib/importers/claude-code";
 import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
 import { importOpenCodeDatabase, importStorageSession, openCodeSourceOf } from "./opencode-storage";
-import { firstNonBlankLine, sourceBytes, sourceDigest, sourceText } from "./file-lines";
-import { detectFormat, parseDetected, type ImportFormat } from "@/lib/importers";
-import { ImportFormatError, type ParsedSource } from "@/lib/importers/types";
+import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
+import { serverSettings } from "@/lib/env";
+import { detectFormat, detectLineFormat, parseDetected, type Detected, type ImportFormat } from "@/lib/importers";
+import { documentTooLarge, longLinesWarning, withoutLongLines, type ImportLimits } from "@/lib/importers/long-lines";
+import { ImportFormatError, type ParsedSource, type SkippedEntry } from "@/lib/importers/types";
 
 /**
  * `nameless`: the file came without a name (an upload posted without ?name=). A conversation whose
@@ -58,21 +60,25 @@ export async function importFile(name: string, text: string, format?: ImportForm
 /**
  * Imports a file on disk, as importFile does. A file up to 8 MB is read once (see sourceBytes);
  * a larger Claude Code session is streamed, twice (plan, then turns), so a 200 MB session never
- * sits in memory; other formats are read whole.
+ * sits in memory. Other JSON lines (a .jsonl name, or a file too large to read whole whose first
+ * line is a JSON object) are read line by line and parsed at once; anything else is read whole, up
+ * to the document limit. Every line is read in bounded pieces: one too long is left out and reported
+ * (lib/imports/file-lines.ts, THREADLINE_MAX_LINE_MB).
  */
 export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   const within = options.within;
   // Looked at right before anything opens it; each open checks again (openInside).
   if (within !== undefined) await realInside(path, within);
+  const limits = serverSettings().importLimits;
   return reportFailures(name, format, async () => {
     // OpenCode's storage: a session record is read with its message and part files, the database
     // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
     // Transcripts by name (.json, .jsonl, .md: every file a folder walk finds) are never opened for it.
     const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path, within)) ? "database" : null)) : null;
-    if (openCode === "database") return importOpenCodeDatabase(path, name, within);
-    if (openCode === "storage-session") return importStorageSession(path, name, within);
+    if (openCode === "database") return importOpenCodeDatabase(path, name, limits, within);
+    if (openCode === "storage-session") return importStorageSession(path, name, limits, within);
     if (options.follow && (format === undefined || format === "claude-code")) {
-      const resumed = await resumeClaudeCodeSession(path, name, within);
+      const resumed = await resumeClaudeCodeSession(path, name, limits, within);
       if (resumed) return resumed;
     }
     const info = options.follow ? await stat(path) : null;
@@ -80,12 +86,33 @@ export async function importPath(path: string, name = path, format?: ImportForma
     const file: SourceFile = { name, ...(await sourceDigest(source)) };
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
-    if ((format === undefined || format === "claude-code") && /\.jsonl$/i.test(name) && (format === "claude-code" || isClaudeCodeLine(await firstNonBlankLine(source), name))) {
+    const jsonl = /\.jsonl$/i.test(name);
+    if (!jsonl && file.size <= limits.maxDocumentBytes) return importText(file, await sourceText(source), format, options);
+    const first = await firstNonBlankLine(source, limits);
+    if ((format === undefined || format === "claude-code") && (format === "claude-code" || isClaudeCodeLine(first, name))) {
       const live = info && Date.now() - info.mtimeMs < LIVE_WITHIN_MS ? { path, dev: info.dev, ino: info.ino } : null;
-      return importClaudeCodeSession(source, file, live);
+      return importClaudeCodeSession(source, file, live, limits);
     }
-    return importText(file, await sourceText(source), format, options);
+    // Too large to read whole: only JSON lines are read on, line by line.
+    if (!jsonl && !isJsonObject(first)) throw new ImportFormatError(documentTooLarge(name, file.size, limits));
+    return importLineFile(file, source, format, options, limits);
   });
+}
+
+/** A file of lines parsed at once (Codex, Gemini CLI, Pi, Copilot CLI): its lines read in bounded pieces, long ones left out and reported. */
+async function importLineFile(file: SourceFile, source: SourceBytes, format: ImportFormat | undefined, options: ImportOptions, limits: ImportLimits): Promise<FileImportReport> {
+  const { lines, skipped } = await readLines(file.name, source, limits);
+  if (skipped.length > 0 && !lines.some((l) => l.text.trim())) throw new ImportFormatError(`${file.name}: nothing to import. ${longLinesWarning(skipped)}`);
+  return importDetected(file, detectLineFormat(file.name, lines, format), options, skipped);
+}
+
+function isJsonObject(line: string | null): boolean {
+  if (line === null || !line.trimStart().startsWith("{")) return false;
+  try {
+    return typeof JSON.parse(line) === "object";
+  } catch {
+    return false;
+  }
 }
 
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
@@ -114,6 +141,10 @@ function isClaudeCodeLine(line: string | null, name: string): boolean {
 
 async function importText(file: SourceFile, text: string, format: ImportFormat | undefined, options: ImportOptions): Promise<FileImportReport> {
   const detected = detectFormat(file.name, text, format);
+  if (detected.lines) {
+    const { lines, skipped } = withoutLongLines(detected.lines, serverSettings().importLimits);
+    if (skipped.length > 0) return importDetected(file, { ...detected, lines }, options, skipped);
+  }
   if (detected.format === "threadline") {
     const parsed = nativeDocumentSchema.safeParse(detected.document);
     if (!parsed.success) {
@@ -124,8 +155,14 @@ async function importText(file: SourceFile, text: string, format: ImportFormat |
     const threadResults = result.threadIds.map((id) => ({ id, title: null, change: "created" as const, turnsAdded: 0, turnsRemoved: 0, identity: "source" as const }));
     return { ...unchangedReport(file.name, "threadline"), status: "imported", threads: { created: result.threadIds.length, updated: 0, unchanged: 0 }, turnsAdded: result.turnCount, threadIds: result.threadIds, threadResults, warnings: result.warnings };
   }
+  return importDetected(file, detected, options, []);
+}
+
+/** Parses and stores a detected source; `long`: the lines left out as too long, reported with the parser's own skipped entries. */
+async function importDetected(file: SourceFile, detected: Detected, options: ImportOptions, long: SkippedEntry[]): Promise<FileImportReport> {
   const parsed = await parseDetected(file.name, detected);
-  return storeParsedSource(options.nameless ? asNewConversations(parsed) : parsed, file);
+  const withLong = long.length > 0 ? { ...parsed, skipped: [...parsed.skipped, ...long].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) } : parsed;
+  return storeParsedSource(options.nameless ? asNewConversations(withLong) : withLong, file);
 }
 
 /** Threads whose identity would be the file name get a key of their own: a nameless upload is a new conversation. */

@@ -3,8 +3,9 @@
 // belongs to. lib/imports/opencode-storage.ts imports what this reads.
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { readWhole, realInside, RefusedPathError } from "@/lib/files/inside";
+import { openForReading, realInside, RefusedPathError } from "@/lib/files/inside";
 import { isOpenCodeDatabase, openCodeDatabaseOf, openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { documentTooLarge, longRecordEntry, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, isObject, type SkippedEntry } from "@/lib/importers/types";
 
 type Json = Record<string, unknown>;
@@ -32,8 +33,30 @@ async function listJson(dir: string, within?: string, skipped?: SkippedEntry[]):
   }
 }
 
-async function readJson(file: string, within?: string): Promise<unknown> {
-  return JSON.parse((await readWhole(file, within)).toString("utf8")) as unknown;
+/** A file of this many bytes or more was not read (a record over the line limit). */
+class TooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`too large: ${bytes} bytes`);
+  }
+}
+
+/**
+ * A JSON file and its size, unless it is larger than `maxBytes` (TooLarge): its size is looked at
+ * before it is read. `within`: opened only where it really is inside (lib/files/inside).
+ */
+async function readSizedJson(file: string, maxBytes: number, within?: string): Promise<{ value: unknown; size: number }> {
+  const handle = await openForReading(file, within);
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw new TooLarge(size);
+    return { value: JSON.parse(await handle.readFile("utf8")) as unknown, size };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readJson(file: string, maxBytes: number, within?: string): Promise<unknown> {
+  return (await readSizedJson(file, maxBytes, within)).value;
 }
 
 /** Why a message or part file was left out: refused unopened (a link out), or not JSON. */
@@ -46,14 +69,23 @@ const unreadReason = (error: unknown, notJson: string) => (error instanceof Refu
  * part file that is not JSON (being written, or broken) is left out and reported; so is one that
  * leads out of `within` (ImportOptions.within), unopened.
  */
-export async function assembleStorageSession(sessionFile: string, within?: string): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
+export async function assembleStorageSession(sessionFile: string, limits: ImportLimits, within?: string): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
   const where = openCodeStoragePath(sessionFile);
   if (where?.kind !== "session") throw new ImportFormatError(`${sessionFile}: not an OpenCode session record (storage/session/<project>/<session>.json)`);
+  // Each file is a record, held to the line limit; all of them together to the document limit.
+  let total = 0;
+  const read = async (file: string) => {
+    const { value, size } = await readSizedJson(file, limits.maxLineBytes, within);
+    total += size;
+    if (total > limits.maxDocumentBytes) throw new ImportFormatError(documentTooLarge(sessionFile, total, limits, "an OpenCode session's files together"));
+    return value;
+  };
   let info: unknown;
   try {
-    info = await readJson(sessionFile, within);
+    info = await read(sessionFile);
   } catch (error) {
-    if (error instanceof RefusedPathError) throw error;
+    if (error instanceof ImportFormatError || error instanceof RefusedPathError) throw error;
+    if (error instanceof TooLarge) throw new ImportFormatError(`${sessionFile}: ${longRecordEntry(sessionFile, error.bytes, limits).reason}`);
     throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   if (!isObject(info)) throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not a JSON object`);
@@ -64,9 +96,10 @@ export async function assembleStorageSession(sessionFile: string, within?: strin
     const messagePath = path.join(messageDir, file);
     let message: unknown;
     try {
-      message = await readJson(messagePath, within);
+      message = await read(messagePath);
     } catch (error) {
-      skipped.push({ path: messagePath, reason: unreadReason(error, "message file is not valid JSON") });
+      if (error instanceof ImportFormatError) throw error;
+      skipped.push(error instanceof TooLarge ? longRecordEntry(messagePath, error.bytes, limits) : { path: messagePath, reason: unreadReason(error, "message file is not valid JSON") });
       continue;
     }
     if (!isObject(message)) {
@@ -79,18 +112,19 @@ export async function assembleStorageSession(sessionFile: string, within?: strin
     for (const partFile of await listJson(partDir, within, skipped)) {
       const partPath = path.join(partDir, partFile);
       try {
-        const part = await readJson(partPath, within);
+        const part = await read(partPath);
         if (isObject(part)) parts.push({ id: partFile.slice(0, -".json".length), ...part });
         else skipped.push({ path: partPath, reason: "part file is not a JSON object" });
       } catch (error) {
-        skipped.push({ path: partPath, reason: unreadReason(error, "part file is not valid JSON") });
+        if (error instanceof ImportFormatError) throw error;
+        skipped.push(error instanceof TooLarge ? longRecordEntry(partPath, error.bytes, limits) : { path: partPath, reason: unreadReason(error, "part file is not valid JSON") });
       }
     }
     messages.push({ info: { ...message, id: messageId, sessionID: where.sessionId }, parts });
   }
   const doc: SessionDocument = { info: { ...info, id: where.sessionId }, messages };
   try {
-    const todos = await readJson(path.join(where.storage, "todo", `${where.sessionId}.json`), within);
+    const todos = await readJson(path.join(where.storage, "todo", `${where.sessionId}.json`), limits.maxLineBytes, within);
     if (Array.isArray(todos) && todos.length > 0) doc.todos = todos;
   } catch {
     // No todo list (most sessions), one being written, or one out of `within`: the session reads without it.
@@ -155,7 +189,8 @@ export async function openCodeTranscriptOf(changed: string, within?: string): Pr
     base = where.storage;
     if (where.kind === "message") sessionId = where.sessionId;
     else {
-      const part = await readJson(changed, within).catch(() => null);
+      // Only to learn its session: a part too large to read is found through its message instead.
+      const part = await readJson(changed, PART_PEEK_BYTES, within).catch(() => null);
       sessionId = isObject(part) && typeof part.sessionID === "string" ? part.sessionID : await sessionOfMessage(where.storage, where.messageId);
     }
   }
@@ -166,6 +201,8 @@ export async function openCodeTranscriptOf(changed: string, within?: string): Pr
   }
   return null;
 }
+
+const PART_PEEK_BYTES = 1024 * 1024;
 
 /** The session a message belongs to: the folder holding its file (one look per session folder). */
 async function sessionOfMessage(storage: string, messageId: string): Promise<string | null> {

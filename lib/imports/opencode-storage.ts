@@ -10,6 +10,7 @@ import { realInside } from "@/lib/files/inside";
 import { previousImport, unchangedReport, type FileImportReport } from "@/lib/db/imports";
 import { storeParsedSource } from "@/lib/db/turn-stream-import";
 import { parseOpenCodeSessions } from "@/lib/importers/opencode";
+import { documentTooLarge, longRecordEntry, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, isObject, type SkippedEntry } from "@/lib/importers/types";
 import { assembleStorageSession, type SessionDocument } from "./opencode-files";
 
@@ -31,7 +32,7 @@ function parsedJson(text: unknown): unknown {
  * record (OpenCode's own JSON migration maps them the other way); message and part rows hold
  * their record as JSON in `data`, without the ids their columns carry.
  */
-function databaseSession(db: Database.Database, sessionId: string, skipped: SkippedEntry[], hasTodo: boolean): SessionDocument | null {
+function databaseSession(db: Database.Database, sessionId: string, skipped: SkippedEntry[], hasTodo: boolean, limits: ImportLimits): SessionDocument | null {
   const row = db.prepare("SELECT * FROM session WHERE id = ?").get(sessionId) as Json | undefined;
   if (!row) return null; // deleted since it was listed
   const info: Json = { id: row.id, slug: row.slug, projectID: row.project_id, directory: row.directory ?? undefined, title: row.title, version: row.version };
@@ -44,7 +45,27 @@ function databaseSession(db: Database.Database, sessionId: string, skipped: Skip
   if (row.permission != null) info.permission = parsedJson(row.permission);
   info.time = { created: row.time_created, updated: row.time_updated, ...(row.time_compacting != null ? { compacting: row.time_compacting } : {}), ...(row.time_archived != null ? { archived: row.time_archived } : {}) };
   const partsOf = new Map<string, Json[]>();
-  for (const part of db.prepare("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id").iterate(sessionId) as Iterable<Json>) {
+  // A row's data over the line limit is left in the database (only its size is read), and a
+  // session's rows together may hold the document limit: past it, the session is left out.
+  const dataColumn = "CASE WHEN octet_length(data) > ? THEN NULL ELSE data END AS data, octet_length(data) AS bytes";
+  let total = 0;
+  const tooLarge = (row: Json, what: string): boolean => {
+    const bytes = typeof row.bytes === "number" ? row.bytes : 0;
+    if (bytes <= limits.maxLineBytes) {
+      total += bytes;
+      return false;
+    }
+    skipped.push(longRecordEntry(`${sessionId}/${what}/${String(row.id)}`, bytes, limits));
+    return true;
+  };
+  const sessionTooLarge = (): boolean => {
+    if (total <= limits.maxDocumentBytes) return false;
+    skipped.push({ path: sessionId, bytes: total, reason: documentTooLarge("the session", total, limits, "an OpenCode session's rows together").replace(/^the session: /, "session too large: ") });
+    return true;
+  };
+  for (const part of db.prepare(`SELECT id, message_id, ${dataColumn} FROM part WHERE session_id = ? ORDER BY message_id, id`).iterate(limits.maxLineBytes, sessionId) as Iterable<Json>) {
+    if (tooLarge(part, "part")) continue;
+    if (sessionTooLarge()) return null;
     const data = parsedJson(part.data);
     if (!isObject(data)) {
       skipped.push({ path: `${sessionId}/part/${String(part.id)}`, reason: "part row whose data is not a JSON object" });
@@ -55,7 +76,9 @@ function databaseSession(db: Database.Database, sessionId: string, skipped: Skip
     partsOf.set(String(part.message_id), list);
   }
   const messages: SessionDocument["messages"] = [];
-  for (const message of db.prepare("SELECT id, data FROM message WHERE session_id = ? ORDER BY id").iterate(sessionId) as Iterable<Json>) {
+  for (const message of db.prepare(`SELECT id, ${dataColumn} FROM message WHERE session_id = ? ORDER BY id`).iterate(limits.maxLineBytes, sessionId) as Iterable<Json>) {
+    if (tooLarge(message, "message")) continue;
+    if (sessionTooLarge()) return null;
     const data = parsedJson(message.data);
     if (!isObject(data)) {
       skipped.push({ path: `${sessionId}/message/${String(message.id)}`, reason: "message row whose data is not a JSON object" });
@@ -106,7 +129,7 @@ async function importSessionDocument(doc: SessionDocument, name: string, skipped
  * is read as of each transaction's start. `within` (ImportOptions.within): the database, its
  * write-ahead log and its index must really be inside, else nothing is opened.
  */
-export async function importOpenCodeDatabase(file: string, name: string, within?: string): Promise<FileImportReport> {
+export async function importOpenCodeDatabase(file: string, name: string, limits: ImportLimits, within?: string): Promise<FileImportReport> {
   const opened = within === undefined ? file : await databaseInside(file, within);
   let db: Database.Database;
   try {
@@ -126,11 +149,12 @@ export async function importOpenCodeDatabase(file: string, name: string, within?
     if (missing.length > 0) throw new ImportFormatError(`${name}: not an OpenCode database: no ${missing.join(", ")} table`);
     const hasTodo = tables.has("todo");
     const ids = (db.prepare("SELECT id FROM session ORDER BY id").all() as { id: string }[]).map((row) => row.id);
-    const read = db.transaction((id: string, skipped: SkippedEntry[]) => databaseSession(db, id, skipped, hasTodo));
+    const read = db.transaction((id: string, skipped: SkippedEntry[]) => databaseSession(db, id, skipped, hasTodo, limits));
     for (const id of ids) {
       const skipped: SkippedEntry[] = [];
       const doc = read(id, skipped);
       if (doc) reports.push(await importSessionDocument(doc, `${name}#${id}`, skipped));
+      else if (skipped.length > 0) reports.push({ ...unchangedReport(`${name}#${id}`, "opencode"), skipped }); // too large to read
     }
   } finally {
     db.close();
@@ -152,7 +176,7 @@ async function databaseInside(file: string, within: string): Promise<string> {
 }
 
 /** Imports one JSON-tree session, its record file named by `file`. */
-export async function importStorageSession(file: string, name: string, within?: string): Promise<FileImportReport> {
-  const { doc, skipped } = await assembleStorageSession(file, within);
+export async function importStorageSession(file: string, name: string, limits: ImportLimits, within?: string): Promise<FileImportReport> {
+  const { doc, skipped } = await assembleStorageSession(file, limits, within);
   return importSessionDocument(doc, name, skipped);
 }

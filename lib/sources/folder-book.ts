@@ -12,6 +12,8 @@ export type FolderBook = {
   files: Map<string, { stamp: string; importedBy: number }>;
   /** Files that could not be read or imported, and subfolders that could not be read: why, in the order found. */
   failures: Map<string, string>;
+  /** Files imported with lines left out (too long to read): what the page says of them. */
+  warnings: Map<string, string>;
   /** Failed files to try again at the slow check, although they did not change (unreadable ones, importer faults). */
   retry: Set<string>;
   /** What was left out unopened (a link out of the folder, a special file): why, in the order found. */
@@ -19,7 +21,7 @@ export type FolderBook = {
 };
 
 export function newFolderBook(root: string): FolderBook {
-  return { root, files: new Map(), failures: new Map(), retry: new Set(), skipped: new Map() };
+  return { root, files: new Map(), failures: new Map(), warnings: new Map(), retry: new Set(), skipped: new Map() };
 }
 
 /** Size, modification and change time: a file that was written, replaced or chmod'ed has another stamp. */
@@ -37,6 +39,7 @@ export function forgetUnder(book: FolderBook, path: string, forgotten: (file: st
   }
   for (const failed of [...book.failures.keys()]) if (isWithin(path, failed)) book.failures.delete(failed);
   for (const skipped of [...book.skipped.keys()]) if (isWithin(path, skipped)) book.skipped.delete(skipped);
+  for (const warned of [...book.warnings.keys()]) if (isWithin(path, warned)) book.warnings.delete(warned);
 }
 
 /** Lists `path` as left out unopened, and why, forgetting what was known at or under it. */
@@ -79,16 +82,24 @@ export function countFolder(folder: SourceFolderStatus, book: FolderBook, sync: 
     if (failures.length < MAX_LISTED_FAILURES) failures.push({ file, reason });
   }
   const skippedEntries = [...book.skipped].slice(0, MAX_LISTED_FAILURES).map(([file, reason]) => ({ file, reason }));
-  Object.assign(folder, { filesSeen: book.files.size, imported, unchanged: book.files.size - imported - failedFiles, failed: book.failures.size, failures, skipped: book.skipped.size, skippedEntries });
+  const warnings: SourceFolderStatus["warnings"] = [];
+  for (const [file, reason] of book.warnings) if (warnings.length < MAX_LISTED_FAILURES && book.files.has(file)) warnings.push({ file, reason });
+  Object.assign(folder, { filesSeen: book.files.size, imported, unchanged: book.files.size - imported - failedFiles, failed: book.failures.size, failures, skipped: book.skipped.size, skippedEntries, warnings });
 }
 
 /** Counts one outcome of a full sync as it goes (the page shows its progress); countFolder gives the same totals at its end. */
-export function countOne(folder: SourceFolderStatus, outcome: "imported" | "unchanged" | "failed" | "problem" | "skipped", failure?: { file: string; reason: string }): void {
+export function countOne(
+  folder: SourceFolderStatus,
+  outcome: "imported" | "unchanged" | "failed" | "problem" | "skipped",
+  failure?: { file: string; reason: string },
+  warning?: { file: string; reason: string },
+): void {
   if (outcome === "skipped") {
     folder.skipped += 1;
     if (failure && folder.skippedEntries.length < MAX_LISTED_FAILURES) folder.skippedEntries.push(failure);
     return;
   }
+  if (warning && folder.warnings.length < MAX_LISTED_FAILURES) folder.warnings.push(warning);
   if (outcome !== "problem") folder.filesSeen += 1;
   if (outcome === "imported") folder.imported += 1;
   else if (outcome === "unchanged") folder.unchanged += 1;

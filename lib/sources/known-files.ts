@@ -12,8 +12,11 @@ export type KnownFilesStore = {
 
 export const dbFiles: KnownFilesStore = { under: sourceFilesUnder, save: saveSourceFiles, forget: forgetSourceFiles };
 
-/** What a file looked like when it was last imported (or failed to parse): unchanged size and mtime mean it is skipped unread. */
-export type KnownFile = { size: number; mtimeMs: number; failure?: string };
+/**
+ * What a file looked like when it was last imported (or failed to parse): unchanged size and mtime
+ * mean it is skipped unread. `warning`: imported, with lines left out (lib/importers/long-lines.ts).
+ */
+export type KnownFile = { size: number; mtimeMs: number; failure?: string; warning?: string };
 
 /** The known files of a process: read from the store once per folder, written back in batches by each sync. */
 export function knownFiles(store: KnownFilesStore, log: (line: string) => void) {
@@ -31,13 +34,13 @@ export function knownFiles(store: KnownFilesStore, log: (line: string) => void) 
         async load(folder: string) {
           if (loaded.has(folder)) return;
           // A restarted server knows what the last sync saw: unchanged files are not read again.
-          for (const row of await store.under(folder)) known.set(row.path, { size: row.size, mtimeMs: Number(row.mtime), ...(row.failure !== null ? { failure: row.failure } : {}) });
+          for (const row of await store.under(folder)) known.set(row.path, { size: row.size, mtimeMs: Number(row.mtime), ...(row.failure !== null ? { failure: row.failure } : {}), ...(row.warning !== null ? { warning: row.warning } : {}) });
           loaded.add(folder);
         },
         remember(path: string, file: KnownFile | null) {
           if (file) {
             known.set(path, file);
-            toSave.push({ path, size: file.size, mtime: String(file.mtimeMs), failure: file.failure ?? null });
+            toSave.push({ path, size: file.size, mtime: String(file.mtimeMs), failure: file.failure ?? null, warning: file.warning ?? null });
           } else if (known.delete(path)) toForget.push(path);
         },
         /** Writes the batch once it holds `atLeast` changes. */

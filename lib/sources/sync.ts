@@ -13,6 +13,7 @@ import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type S
 import { serverSettings } from "@/lib/env";
 import { realInside, RefusedPathError } from "@/lib/files/inside";
 import { isTranscriptPath } from "@/lib/importers";
+import { longLinesWarning } from "@/lib/importers/long-lines";
 import { importPath } from "@/lib/imports/import-file";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
 import { describeFsError, lookInside, transcriptFileAt, transcriptFiles, type TranscriptFile, type WalkProblem } from "@/lib/imports/transcript-files";
@@ -207,6 +208,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
   async function visit(folder: SourceFolderStatus, book: FolderBook, file: TranscriptFile, mem: FileMemory, sync: number): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
     book.failures.delete(file.path);
     book.skipped.delete(file.path);
+    book.warnings.delete(file.path);
     const entry = { stamp: stampOf(file), importedBy: 0 };
     book.files.set(file.path, entry);
     const fail = (reason: string, retry: boolean) => {
@@ -217,7 +219,10 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     };
     book.retry.delete(file.path);
     const before = known.get(file.path);
-    if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
+    if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+      if (before.warning !== undefined) book.warnings.set(file.path, before.warning);
+      return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
+    }
     let report: FileImportReport;
     try {
       // Looked at again right before it is opened (the importer checks too, on the open file).
@@ -237,7 +242,11 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
       return fail(reason, false);
     }
-    mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+    // Lines left out are shown until the file changes (content skipped by its hash, as imported
+    // before, reports no lines: a file touched but not changed is no longer listed).
+    const warning = longLinesWarning(report.skipped) ?? undefined;
+    if (warning !== undefined) book.warnings.set(file.path, warning);
+    mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, ...(warning !== undefined ? { warning } : {}) });
     await mem.store(SAVE_EVERY);
     if (report.status !== "imported") return "unchanged";
     entry.importedBy = sync;
@@ -247,7 +256,7 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
 
   /** A full sync of one folder: every file walked, compared, and read when it changed. */
   async function syncFolder(folder: SourceFolderStatus, sync: number): Promise<void> {
-    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], state: "syncing", error: null });
+    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], warnings: [], state: "syncing", error: null });
     let root: string;
     try {
       const info = await stat(folder.path);
@@ -278,7 +287,8 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) {
         const outcome = await visit(folder, book, file, mem, sync);
         const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
-        countOne(folder, outcome, reason === undefined ? undefined : { file: file.path, reason });
+        const warning = book.warnings.get(file.path);
+        countOne(folder, outcome, reason === undefined ? undefined : { file: file.path, reason }, warning === undefined ? undefined : { file: file.path, reason: warning });
         statusChanged(false);
       }
       Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });

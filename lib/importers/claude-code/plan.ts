@@ -60,11 +60,16 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
   const agentFile = AGENT_NAME.exec(source.name);
   const compactionRun: CompactionRunReading | null = agentFile?.[1]?.startsWith("acompact") ? { afterTurnKey: undefined, modelName: null, responses: new Map() } : null;
 
-  function add({ text, line }: NumberedLine): void {
+  function add({ text, line, skipped }: NumberedLine): void {
     lastLine = line;
-    if (!text.trim()) return;
+    if (!skipped && !text.trim()) return;
     if (pendingBad) skippedLines.push(pendingBad);
     pendingBad = null;
+    if (skipped) {
+      // Too long to read (lib/imports/file-lines.ts): left out, and said so in every report.
+      skippedLines.push(skipped);
+      return;
+    }
     let entry: unknown;
     try {
       entry = parseLine(text);

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "SourceFile" ADD COLUMN "warning" TEXT;
+
