@@ -106,3 +106,18 @@ export function countOne(
   else folder.failed += 1;
   if (failure && folder.failures.length < MAX_LISTED_FAILURES) folder.failures.push(failure);
 }
+
+/** Forgets what the last visit noted of `file` (a failure, a skip, a warning, a retry) before it is visited again. */
+export function clearNotes(book: FolderBook, file: string): void {
+  book.failures.delete(file);
+  book.skipped.delete(file);
+  book.warnings.delete(file);
+  book.retry.delete(file);
+}
+
+/** Notes `file` as failed, tried again at the slow check when `retry`. The importer's reasons start with the file's name, which the list names already. */
+export function noteFailure(book: FolderBook, file: string, reason: string, retry: boolean): "failed" {
+  book.failures.set(file, reason.startsWith(`${file}: `) ? reason.slice(file.length + 2) : reason);
+  if (retry) book.retry.add(file);
+  return "failed";
+}

@@ -21,7 +21,7 @@ import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";
 import { liveHub } from "@/lib/live/hub";
 import { dbFiles, knownFiles, type FileMemory, type KnownFilesStore } from "./known-files";
 import { followFolder, type FolderFollower, type FollowMode } from "./follow";
-import { countFolder, countOne, differences, forgetUnder, isGone, newFolderBook, skipIn, stampOf, type FolderBook, type Walked } from "./folder-book";
+import { clearNotes, countFolder, countOne, differences, forgetUnder, isGone, newFolderBook, noteFailure, skipIn, stampOf, type FolderBook, type Walked } from "./folder-book";
 import type { TreeWatch, TreeWatchOptions } from "./watch";
 
 /** The lease that lets one instance at a time sync on a shared database. */
@@ -206,18 +206,10 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
 
   /** Imports a file unless it is as the last sync left it; notes the outcome in the folder's book. */
   async function visit(folder: SourceFolderStatus, book: FolderBook, file: TranscriptFile, mem: FileMemory, sync: number): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
-    book.failures.delete(file.path);
-    book.skipped.delete(file.path);
-    book.warnings.delete(file.path);
+    clearNotes(book, file.path);
     const entry = { stamp: stampOf(file), importedBy: 0 };
     book.files.set(file.path, entry);
-    const fail = (reason: string, retry: boolean) => {
-      // The importer's reasons start with the file's name, which the failure names already.
-      book.failures.set(file.path, reason.startsWith(`${file.path}: `) ? reason.slice(file.path.length + 2) : reason);
-      if (retry) book.retry.add(file.path);
-      return "failed" as const;
-    };
-    book.retry.delete(file.path);
+    const fail = (reason: string, retry: boolean) => noteFailure(book, file.path, reason, retry);
     const before = known.get(file.path);
     if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
       if (before.warning !== undefined) book.warnings.set(file.path, before.warning);
