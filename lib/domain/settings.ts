@@ -2,8 +2,13 @@
 export const DEFAULT_TIMEOUT_HOURS = 3;
 export const DEFAULT_MAX_TURNS = 50;
 export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
-/** Imports: the longest line read, and the largest file read whole (lib/importers/long-lines.ts). */
-export const DEFAULT_MAX_LINE_MB = 64;
+/**
+ * Imports: the longest line read, and the largest file read whole (lib/importers/long-lines.ts).
+ * A line is decoded and parsed on the event loop, twice for a Claude Code session: 16 MB holds a
+ * pasted screenshot twice over (the API takes images up to 5 MB) and pauses the loop about 0.1 s
+ * a pass (0.4-0.6 s on a loaded machine); 60 MB paused it 0.4 s a pass, 3 s loaded.
+ */
+export const DEFAULT_MAX_LINE_MB = 16;
 export const DEFAULT_MAX_DOCUMENT_MB = 64;
 /** V8 makes no string longer than about 512 MB: a line or document past that could never be read. */
 export const MAX_IMPORT_LIMIT_MB = 512;

@@ -54,13 +54,14 @@ describe("messages", () => {
   });
 
   it("the warning of a followed file lists the long lines only, the first three", () => {
+    expect(DEFAULT_IMPORT_LIMITS).toEqual({ maxLineBytes: 16 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024 });
     expect(longLinesWarning([{ line: 2, reason: "not valid JSON" }])).toBeNull();
     const long = [5, 9, 11, 20].map((line) => longLineEntry(line, 70 * 1024 * 1024, "bytes", DEFAULT_IMPORT_LIMITS));
     expect(longLinesWarning([long[0]!, { line: 6, reason: "not valid JSON" }])).toBe(`1 line skipped, the rest imported. line 5: ${long[0]!.reason}`);
     const warning = longLinesWarning(long)!;
     expect(warning).toMatch(/^4 lines skipped, the rest imported\. line 5: .*; line 9: .*; line 11: .*; and 1 more$/);
     expect(longLinesWarning([longRecordEntry("ses_1/part/prt_2", 3 * 1024 * 1024, DEFAULT_IMPORT_LIMITS)])).toBe(
-      "1 entry skipped, the rest imported. ses_1/part/prt_2: record too large (3.00 MB): over the 64 MB a line or record may have (THREADLINE_MAX_LINE_MB), not read",
+      "1 entry skipped, the rest imported. ses_1/part/prt_2: record too large (3.00 MB): over the 16 MB a line or record may have (THREADLINE_MAX_LINE_MB), not read",
     );
     expect([megabytes(1536 * 1024), megabytes(200 * 1024 * 1024), megabytes(4096)]).toEqual(["1.50 MB", "200.0 MB", "4,096 bytes"]);
   });

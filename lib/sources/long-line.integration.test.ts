@@ -87,7 +87,7 @@ describe("a 200 MB line in a followed session", () => {
     }
     expect(expected.threads.reduce((n, t) => n + t.turns.length, 0)).toBeGreaterThan(20);
 
-    // Memory: bounded while the line is read (a line is carried up to the 64 MB limit, then
+    // Memory: bounded while the line is read (a line is carried up to the 16 MB limit, then
     // dropped), and given back after. Reads every 20 ms keep being answered.
     const peak = Math.max(measured.rssMb.peakSampled, measured.rssMb.peakMaxRss ?? 0);
     expect(peak - measured.rssMb.rest).toBeLessThan(400);
