@@ -2,11 +2,22 @@ import { PHASE_PRODUCTION_BUILD } from "next/constants";
 
 /**
  * Next.js calls register() once when a server starts. In the Node.js server (not the Edge
- * runtime, and not while `next build` prerenders pages) it starts following the transcript
- * folders THREADLINE_SOURCES names: the first sync runs in the background (lib/sources).
+ * runtime, and not while `next build` prerenders pages) it checks the settings and starts
+ * following the transcript folders THREADLINE_SOURCES names: the first sync runs in the
+ * background (lib/sources).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD) return;
+  // The settings are read now rather than at the first request: one that cannot be used (a
+  // malformed THREADLINE_TRUSTED_PROXIES) stops the server. Next.js would log a throw from here
+  // and serve anyway, every request failing.
+  const { serverSettings } = await import("./lib/env");
+  try {
+    serverSettings();
+  } catch (error) {
+    console.error(`[threadline] not starting: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   const { startFollowingSources } = await import("./lib/sources/start");
   startFollowingSources();
   // The scan for secrets: backfills what is stored, then follows every write of turns.
