@@ -8,16 +8,9 @@ import { PHASE_PRODUCTION_BUILD } from "next/constants";
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD) return;
-  // The settings are read now rather than at the first request: one that cannot be used (a
-  // malformed THREADLINE_TRUSTED_PROXIES) stops the server. Next.js would log a throw from here
-  // and serve anyway, every request failing.
-  const { serverSettings } = await import("./lib/env");
-  try {
-    serverSettings();
-  } catch (error) {
-    console.error(`[threadline] not starting: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
+  // Settings that cannot be used (a malformed THREADLINE_TRUSTED_PROXIES) stop the server now.
+  const { checkServerSettings } = await import("./lib/env");
+  checkServerSettings();
   const { startFollowingSources } = await import("./lib/sources/start");
   startFollowingSources();
   // The scan for secrets: backfills what is stored, then follows every write of turns.

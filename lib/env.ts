@@ -123,6 +123,19 @@ function authSettings(): AuthSettings {
 }
 
 /**
+ * At server start (instrumentation.ts): settings that cannot be used stop the process, saying
+ * why. Next.js would log a throw from its start-up hook and serve anyway, every request failing.
+ */
+export function checkServerSettings(): void {
+  try {
+    serverSettings();
+  } catch (error) {
+    console.error(`[threadline] not starting: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
+/**
  * A malformed THREADLINE_TRUSTED_PROXIES entry stops the server (instrumentation.ts reads the
  * settings at start): guessing what was meant would trust too much or too little.
  */
