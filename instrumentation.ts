@@ -2,11 +2,15 @@ import { PHASE_PRODUCTION_BUILD } from "next/constants";
 
 /**
  * Next.js calls register() once when a server starts. In the Node.js server (not the Edge
- * runtime, and not while `next build` prerenders pages) it starts following the transcript
- * folders THREADLINE_SOURCES names: the first sync runs in the background (lib/sources).
+ * runtime, and not while `next build` prerenders pages) it checks the settings and starts
+ * following the transcript folders THREADLINE_SOURCES names: the first sync runs in the
+ * background (lib/sources).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD) return;
+  // Settings that cannot be used (a malformed THREADLINE_TRUSTED_PROXIES) stop the server now.
+  const { checkServerSettings } = await import("./lib/env");
+  checkServerSettings();
   const { startFollowingSources } = await import("./lib/sources/start");
   startFollowingSources();
   // The scan for secrets: backfills what is stored, then follows every write of turns.

@@ -7,8 +7,9 @@
  * server) makes a member with the provider's email.
  *
  * Sign-in allows 5 attempts a minute per client address: the tests below give each browser an
- * address of its own (X-Forwarded-For, which the server reads as a proxy's), as different people
- * would have.
+ * address of its own, as different people would have, in X-Forwarded-For, which this server
+ * believes because it trusts 127.0.0.1 as a proxy (THREADLINE_TRUSTED_PROXIES in
+ * playwright.config.ts).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -216,4 +217,38 @@ test("single sign-on through a real OpenID provider makes a member with the prov
   expect((await sso.request.get("/api/threads")).status()).toBe(401);
   await admin.context().close();
   await sso.context().close();
+});
+
+test("sign-in is limited per client address, which a forged x-threadline-peer does not change, and per account, with Retry-After", async ({ playwright, browser }) => {
+  const api = await playwright.request.newContext({ baseURL: AUTH_URL });
+  const attempt = (email: string, headers: Record<string, string>) => api.post("/api/auth/sign-in/email", { data: { email, password: "a guess" }, headers });
+  const run = Date.now();
+
+  // One client (X-Forwarded-For from the trusted 127.0.0.1) claiming another peer each time: the
+  // server writes the peer itself, so the sixth attempt a minute is refused all the same.
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const response = await attempt(`peer-${run}-${i}@threadline.test`, { "x-forwarded-for": "10.66.0.1", "x-threadline-peer": `203.0.113.${i + 1}` });
+    statuses.push(response.status());
+    if (i === 5) expect(Number(response.headers()["retry-after"])).toBeGreaterThan(0);
+  }
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  // Another client behind the same proxy is counted apart: the server did record 127.0.0.1 as the peer.
+  expect((await attempt(`peer-${run}-x@threadline.test`, { "x-forwarded-for": "10.66.0.2" })).status()).toBe(401);
+
+  // One account guessed at from ten addresses: the eleventh attempt is refused for 15 minutes.
+  const target = `locked-${run}@threadline.test`;
+  const guesses: number[] = [];
+  for (let i = 0; i < 10; i++) guesses.push((await attempt(target, { "x-forwarded-for": `10.67.${i}.1` })).status());
+  expect(guesses).toEqual(new Array(10).fill(401));
+  const locked = await attempt(target, { "x-forwarded-for": "10.67.99.1" });
+  expect(locked.status()).toBe(429);
+  expect(Number(locked.headers()["retry-after"])).toBeGreaterThan(14 * 60);
+  await api.dispose();
+
+  // The login page says how long to wait.
+  const page = await person(browser, "10.67.100.1");
+  await signIn(page, { email: target, password: "the right one, perhaps" });
+  await expect(page.getByText("Too many attempts: try again in 15 minutes.")).toBeVisible();
+  await page.context().close();
 });

@@ -2,6 +2,7 @@ import "server-only";
 import os from "node:os";
 import { resolveDatabaseUrl } from "@/lib/db/database-url";
 import { parseFileRoots } from "@/lib/files/file-source";
+import { parseTrustedProxies, type AddressRange } from "@/lib/domain/client-address";
 import { parseSourcesSetting, type SourcesSetting } from "@/lib/domain/sources";
 import { allowedHostsFor, parseAllowedOrigins, type RequestGuardConfig } from "@/lib/domain/request-guard";
 import { importLimitsOf, type ImportLimits } from "@/lib/importers/long-lines";
@@ -37,6 +38,18 @@ export type ServerSettings = {
   auth: AuthSettings;
   /** What an import reads at most: a line (THREADLINE_MAX_LINE_MB), a file read whole (THREADLINE_MAX_DOCUMENT_MB). */
   importLimits: ImportLimits;
+  /** How a request's client address is worked out (lib/domain/client-address.ts). */
+  clientAddress: ClientAddressSettings;
+};
+
+export type ClientAddressSettings = {
+  /**
+   * THREADLINE_PEER_HEADER=1, which scripts/server.mjs sets for the app it hosts: every request
+   * then carries the connection's address in x-threadline-peer, written by the server itself.
+   */
+  peerHeader: boolean;
+  /** THREADLINE_TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed; none by default. */
+  trustedProxies: AddressRange[];
 };
 
 export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
@@ -72,6 +85,7 @@ export function serverSettings(): ServerSettings {
     sources: parseSourcesSetting(process.env.THREADLINE_SOURCES, { home: os.homedir(), postgres: !databaseUrl.startsWith("file:") }),
     sourcesPoll: /^(1|true|yes|on)$/i.test(process.env.THREADLINE_SOURCES_POLL?.trim() ?? ""),
     auth: authSettings(),
+    clientAddress: clientAddressSettings(),
   };
   for (const warning of settings.sources.warnings) console.warn(`[threadline] ${warning}`);
   for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes, maxLineMb, maxDocumentMb]) {
@@ -114,6 +128,31 @@ function authSettings(): AuthSettings {
     secret: env("THREADLINE_AUTH_SECRET") || null,
     oidc: issuer && clientId && clientSecret ? { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, name: env("THREADLINE_OIDC_NAME") || "single sign-on" } : null,
   };
+}
+
+/**
+ * At server start (instrumentation.ts): settings that cannot be used stop the process, saying
+ * why. Next.js would log a throw from its start-up hook and serve anyway, every request failing.
+ */
+export function checkServerSettings(): void {
+  try {
+    serverSettings();
+  } catch (error) {
+    console.error(`[threadline] not starting: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
+/**
+ * A malformed THREADLINE_TRUSTED_PROXIES entry stops the server (instrumentation.ts reads the
+ * settings at start): guessing what was meant would trust too much or too little.
+ */
+function clientAddressSettings(): ClientAddressSettings {
+  const trusted = parseTrustedProxies(process.env.THREADLINE_TRUSTED_PROXIES);
+  if (!trusted.ok) {
+    throw new Error(`THREADLINE_TRUSTED_PROXIES: ${JSON.stringify(trusted.entry)} is not an IP address or CIDR range (such as 10.0.0.5, 10.0.0.0/24 or fd00::/8)`);
+  }
+  return { peerHeader: process.env.THREADLINE_PEER_HEADER === "1", trustedProxies: trusted.ranges };
 }
 
 /** Tests change env between cases; production reads it once. */

@@ -1,13 +1,14 @@
-// Starts the production build for the end-to-end suite on a fresh database.
+// Starts the production build for the end-to-end suite on a fresh database, in scripts/server.mjs
+// as `npm start` does (the environment given by playwright.config.ts is passed through).
 // Usage: node scripts/e2e-server.mjs <port> <name> [--seed] [--allowed-hosts=<names>] [--sources-home] [--auth]
 // --auth: sign-in on (THREADLINE_AUTH=on); the first admin from THREADLINE_ADMIN_EMAIL/PASSWORD.
 // The servers follow no transcript folders (THREADLINE_SOURCES=off: never the developer's own
 // ~/.claude), except with --sources-home: HOME is then a fresh e2e/.data/<name>-home whose
 // ~/.claude/projects holds one real Claude Code session, followed by default.
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { commandLine, npx, root } from "./lib.mjs";
+import { serve } from "./server.mjs";
 
 const { values, positionals } = commandLine(
   "e2e-server",
@@ -34,10 +35,5 @@ if (values["sources-home"]) {
 }
 npx("prisma", ["migrate", "deploy"], { env, stdio: ["ignore", "ignore", "inherit"] });
 if (seed) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"], { env });
-const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", port], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, ...env, ...sources, ...(allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}), THREADLINE_AUTH: values.auth ? "on" : "off", NEXT_TELEMETRY_DISABLED: "1" },
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+Object.assign(process.env, env, sources, allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}, { THREADLINE_AUTH: values.auth ? "on" : "off" });
+await serve({ dev: false, host: "127.0.0.1", port });

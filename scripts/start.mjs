@@ -1,8 +1,8 @@
-// `npm start`: everything a fresh clone needs, then the production server on 127.0.0.1.
-import { spawn } from "node:child_process";
-import path from "node:path";
+// `npm start`: everything a fresh clone needs, then the production server on 127.0.0.1
+// (`npm run dev`: the development server), both in scripts/server.mjs.
 import { authGate } from "./auth-gate.mjs";
-import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx, root } from "./lib.mjs";
+import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx } from "./lib.mjs";
+import { serve } from "./server.mjs";
 
 const dev = commandLine("npm start", "usage: npm start (or npm run dev); HOST and PORT choose the address", { dev: { type: "boolean" } }).values.dev === true;
 const host = process.env.HOST || "127.0.0.1";
@@ -28,10 +28,5 @@ if (!["127.0.0.1", "localhost", "::1"].includes(host) && !process.env.THREADLINE
   // The server answers only to its own names (proxy.ts): a LAN address or a proxy's name must be listed.
   console.log(`[threadline] answering to 127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`} only: set THREADLINE_ALLOWED_HOSTS to the names people use (README: Security)`);
 }
-const server = spawn(path.join(root, "node_modules", ".bin", "next"), [dev ? "dev" : "start", "-H", host, "-p", port], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+// Next.js in this process, behind scripts/server.mjs's checks (request sizes, the client's address).
+await serve({ dev, host, port });

@@ -1,10 +1,11 @@
 "use client";
 
 import { useState } from "react";
+import { tooManyAttemptsMessage } from "@/lib/domain/sign-in";
 
 /**
- * Email and password sign-in through Better Auth's endpoint (POST /api/auth/sign-in/email, rate
- * limited); on success the browser goes where it was headed. Single sign-on, when configured,
+ * Email and password sign-in through Better Auth's endpoint (POST /api/auth/sign-in/email, limited
+ * per address and per account: a 429 says how long to wait); on success the browser goes where it was headed. Single sign-on, when configured,
  * starts at the provider.
  */
 export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | null }>) {
@@ -27,7 +28,7 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
         window.location.assign(next);
         return;
       }
-      setError(response.status === 429 ? "Too many attempts: wait a minute and try again." : response.status === 401 ? "Wrong email or password." : `Sign-in failed (${response.status}).`);
+      setError(response.status === 429 ? tooManyAttemptsMessage(response.headers.get("retry-after")) : response.status === 401 ? "Wrong email or password." : `Sign-in failed (${response.status}).`);
     } catch {
       setError("The server did not answer; try again.");
     }
@@ -45,7 +46,7 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
     const body = (await response.json().catch(() => null)) as { url?: string } | null;
     if (response.ok && body?.url) window.location.assign(body.url);
     else {
-      setError(response.status === 429 ? "Too many attempts: wait a minute and try again." : "Single sign-on could not start; see the server log.");
+      setError(response.status === 429 ? tooManyAttemptsMessage(response.headers.get("retry-after")) : "Single sign-on could not start; see the server log.");
       setPending(false);
     }
   }

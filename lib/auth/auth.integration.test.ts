@@ -35,7 +35,7 @@ function request(method: string, pathname: string, headers: Record<string, strin
 
 /** Signs in through Better Auth's handler; the session cookie to send back. */
 async function signIn(person: { email: string; password: string }, ip = "10.0.0.1"): Promise<string> {
-  const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": ip }, person));
+  const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": ip }, person));
   expect(response.status, await response.clone().text()).toBe(200);
   const cookie = response.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="));
   expect(cookie).toBeDefined();
@@ -69,7 +69,7 @@ beforeAll(async () => {
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
   }
-  setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off" });
+  setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off", THREADLINE_PEER_HEADER: "1" });
   resetAuthForTests();
 });
 afterAll(() => {
@@ -128,9 +128,9 @@ describe("sign-in on", () => {
   });
 
   it("signs in with email and password: a database session in an HttpOnly, SameSite=Lax cookie, Secure over https; sign-out ends it", async () => {
-    const wrong = await authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": "10.0.0.9" }, { ...ADMIN, password: "wrong password" }));
+    const wrong = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.9" }, { ...ADMIN, password: "wrong password" }));
     expect(wrong.status).toBe(401);
-    const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": "10.0.0.2" }, ADMIN));
+    const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.2" }, ADMIN));
     expect(response.status).toBe(200);
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!;
     expect(cookie).toMatch(/HttpOnly/i);
@@ -141,7 +141,7 @@ describe("sign-in on", () => {
     expect(passes(await proxy(request("GET", "/api/threads", { cookie: session })))).toBe(true);
     expect(passes(await proxy(request("GET", "/threads", { cookie: session })))).toBe(true);
 
-    const secure = await authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": "10.0.0.3", "x-forwarded-proto": "https" }, ADMIN));
+    const secure = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.3", "x-forwarded-proto": "https" }, ADMIN));
     expect(secure.status).toBe(200);
     const secureCookie = secure.headers.getSetCookie().find((c) => c.startsWith("__Secure-better-auth.session_token="))!;
     expect(secureCookie).toMatch(/;\s*Secure/i);
@@ -151,15 +151,15 @@ describe("sign-in on", () => {
     await expectError(await proxy(request("GET", "/api/threads", { cookie: session })), 401, "unauthorized");
   });
 
-  it("rate-limits sign-in attempts per address, in the database", async () => {
-    const attempt = (ip: string) => authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": ip }, { email: ADMIN.email, password: "guess" }));
+  it("rate-limits sign-in attempts per client address (the peer scripts/server.mjs records), in the database", async () => {
+    const attempt = (ip: string) => authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": ip }, { email: ADMIN.email, password: "guess" }));
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await attempt("10.9.9.9")).status);
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses.slice(5)).toEqual([429, 429]);
     // Even the right password waits now, from that address; another address signs in.
-    expect((await authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": "10.9.9.9" }, ADMIN))).status).toBe(429);
-    expect((await authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": "10.9.9.10" }, ADMIN))).status).toBe(200);
+    expect((await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.9.9.9" }, ADMIN))).status).toBe(429);
+    expect((await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.9.9.10" }, ADMIN))).status).toBe(200);
     expect(await (await db()).rateLimit.count()).toBeGreaterThan(0);
   });
 

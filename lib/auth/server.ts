@@ -8,14 +8,13 @@ import { adminAc, userAc } from "better-auth/plugins/admin/access";
 import { db } from "@/lib/db/client";
 import { databaseKind } from "@/lib/db/create-client";
 import { serverSecret } from "@/lib/db/server-secrets";
-import { disabledAuthPaths } from "@/lib/domain/sign-in";
+import { disabledAuthPaths, SIGN_IN_PEER_LIMIT } from "@/lib/domain/sign-in";
 import { serverSettings, type AuthSettings } from "@/lib/env";
 import { ensureFirstAdmin } from "./first-admin";
+import { CLIENT_HEADER, countAccountAttempt, settleAccountAttempt, withClientAddress, withRetryAfter } from "./sign-in-limits";
 
 /** The provider id of single sign-on: it starts at POST /api/auth/sign-in/social {provider: "oidc"} and returns to /api/auth/callback/oidc. */
 export const OIDC_PROVIDER_ID = "oidc";
-/** Sign-in attempts allowed per client address in each window (Better Auth's rate limiter, kept in the database). */
-export const SIGN_IN_LIMIT = { window: 60, max: 5 };
 
 function createAuth(options: { settings: AuthSettings; secret: string; secure: boolean; database: Awaited<ReturnType<typeof db>>; trustedOrigins: string[] }) {
   const { settings } = options;
@@ -39,7 +38,8 @@ function createAuth(options: { settings: AuthSettings; secret: string; secure: b
       storage: "database",
       window: 60,
       max: 100,
-      customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-in/social": SIGN_IN_LIMIT },
+      // Per client address; /sign-in/email is limited per account as well (the hooks below).
+      customRules: { "/sign-in/email": SIGN_IN_PEER_LIMIT, "/sign-in/social": SIGN_IN_PEER_LIMIT },
     },
     // The proxy has checked the Host header against the server's names and refused foreign
     // Origins already; Better Auth's own Origin check then trusts the page on that Host (the
@@ -52,6 +52,8 @@ function createAuth(options: { settings: AuthSettings; secret: string; secure: b
     advanced: {
       useSecureCookies: options.secure,
       defaultCookieAttributes: { sameSite: "lax", httpOnly: true, secure: options.secure },
+      // The address handleAuthRequest works out (never X-Forwarded-For as a client wrote it).
+      ipAddress: { ipAddressHeaders: [CLIENT_HEADER] },
     },
     logger: { level: "warn" },
     // Better Auth's supported switch: these answer 404 over HTTP, however the caller is signed in.
@@ -61,6 +63,10 @@ function createAuth(options: { settings: AuthSettings; secret: string; secure: b
       // server (auth.api.impersonateUser) is refused too.
       before: createAuthMiddleware(async (ctx) => {
         if (refused.has(ctx.path)) throw new APIError("NOT_FOUND", { message: "Threadline does not use this endpoint." });
+        await countAccountAttempt(options.database, ctx.path, ctx.body, ctx.context);
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        await settleAccountAttempt(options.database, ctx.context.returned, ctx.context);
       }),
     },
     plugins: [
@@ -116,6 +122,12 @@ export function authFor(secure: boolean): Promise<Auth> {
     cache.set(key, entry);
   }
   return entry;
+}
+
+/** Better Auth's answer to an HTTP request under /api/auth, with the client's address worked out first. */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const auth = await authFor(isSecureRequest(request.headers, request.url));
+  return withRetryAfter(await auth.handler(withClientAddress(request)));
 }
 
 /** Whether a request reached the server over https (directly, or through a proxy that says so). */

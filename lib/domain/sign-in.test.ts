@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, disabledAuthPaths, isPublicPath, safeNextPath } from "./sign-in";
+import { bearerToken, disabledAuthPaths, isPublicPath, retryAfterSeconds, safeNextPath, SIGN_IN_ACCOUNT_LIMIT, SIGN_IN_PEER_LIMIT, signInAccountKey, tooManyAttemptsMessage } from "./sign-in";
 
 describe("safeNextPath", () => {
   it("keeps a path of this site, with its query", () => {
@@ -37,5 +37,34 @@ describe("disabledAuthPaths", () => {
     const disabled = disabledAuthPaths(paths);
     expect(disabled.overHttp).toEqual([...paths].sort());
     expect(disabled.always).toEqual(["/admin/ban-user", "/admin/impersonate-user", "/admin/some-future-endpoint", "/admin/stop-impersonating"]);
+  });
+});
+
+describe("the sign-in limits", () => {
+  it("allow 5 attempts a minute per address, and lock an account after 10 failures for the rest of 15 minutes", () => {
+    expect(SIGN_IN_PEER_LIMIT).toEqual({ window: 60, max: 5 });
+    expect(SIGN_IN_ACCOUNT_LIMIT).toEqual({ window: 900, max: 10 });
+  });
+
+  it("count an account by the email as Better Auth looks it up, existing or not", () => {
+    expect(signInAccountKey("Ada@Example.com")).toBe("sign-in-account:ada@example.com");
+    expect(signInAccountKey(" ada@example.com ")).toBe(signInAccountKey("ADA@EXAMPLE.COM"));
+    expect(signInAccountKey("nobody@example.com")).toBe("sign-in-account:nobody@example.com");
+    for (const claim of [undefined, null, 42, {}, ["ada@example.com"], "", "   ", `${"a".repeat(320)}@x`]) expect(signInAccountKey(claim), String(claim)).toBeNull();
+  });
+
+  it("say when to come back in whole seconds, never 0", () => {
+    expect(retryAfterSeconds(10_000, 0)).toBe(10);
+    expect(retryAfterSeconds(10_000, 9_001)).toBe(1);
+    expect(retryAfterSeconds(10_000, 10_000)).toBe(1);
+    expect(retryAfterSeconds(10_000, 20_000)).toBe(1);
+  });
+
+  it("tell the login page's reader how long to wait", () => {
+    expect(tooManyAttemptsMessage(null)).toBe("Too many attempts: wait a minute and try again.");
+    expect(tooManyAttemptsMessage("42")).toBe("Too many attempts: wait a minute and try again.");
+    expect(tooManyAttemptsMessage("nonsense")).toBe("Too many attempts: wait a minute and try again.");
+    expect(tooManyAttemptsMessage("61")).toBe("Too many attempts: try again in 2 minutes.");
+    expect(tooManyAttemptsMessage("900")).toBe("Too many attempts: try again in 15 minutes.");
   });
 });

@@ -49,3 +49,48 @@ export function disabledAuthPaths(adminEndpointPaths: readonly string[]): { over
   const paths = [...new Set(adminEndpointPaths)].sort();
   return { overHttp: paths, always: paths.filter((p) => !used.has(p)) };
 }
+
+/** A limit: at most `max` in `window` seconds. */
+export type SignInLimit = { readonly window: number; readonly max: number };
+
+/**
+ * Sign-in attempts per client address (lib/domain/client-address.ts), successful or not, counted
+ * by Better Auth's rate limiter in the database: 5 a minute, then 429 until the minute is over.
+ */
+export const SIGN_IN_PEER_LIMIT: SignInLimit = { window: 60, max: 5 };
+
+/**
+ * Failed password sign-ins per account, whatever address they come from: the 10th failure within
+ * 15 minutes of the first locks that email until those 15 minutes are over, the right password
+ * included. Attempts during a lock are refused before the password is checked and do not count,
+ * so a lock never outlasts its window: an attacker gets 10 guesses per 15 minutes per account,
+ * and the owner waits at most 15 minutes (or signs in with single sign-on meanwhile).
+ */
+export const SIGN_IN_ACCOUNT_LIMIT: SignInLimit = { window: 15 * 60, max: 10 };
+
+/** Longer than any email (RFC 5321 allows 254): such a claim names no account and is not counted. */
+const MAX_EMAIL_LENGTH = 320;
+
+/**
+ * The account limit's key for the email a sign-in claims (the account need not exist: a lock
+ * must not tell who has one): lower-cased as Better Auth looks people up, so "Ada@X" and "ada@x"
+ * share one count. Null for anything that is not a plausible email string.
+ */
+export function signInAccountKey(email: unknown): string | null {
+  if (typeof email !== "string") return null;
+  const normalized = email.trim().toLowerCase();
+  if (normalized === "" || normalized.length > MAX_EMAIL_LENGTH) return null;
+  return `sign-in-account:${normalized}`;
+}
+
+/** Whole seconds until `untilMs` (a Retry-After value), at least 1. */
+export function retryAfterSeconds(untilMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
+}
+
+/** The login page's words for a 429, from its Retry-After header (seconds) when it has one. */
+export function tooManyAttemptsMessage(retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  if (!retryAfter || !Number.isFinite(seconds) || seconds <= 60) return "Too many attempts: wait a minute and try again.";
+  return `Too many attempts: try again in ${Math.ceil(seconds / 60)} minutes.`;
+}

@@ -33,7 +33,7 @@ function request(method: string, pathname: string, headers: Record<string, strin
 }
 
 async function signIn(person: { email: string; password: string }, ip: string): Promise<string> {
-  const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-forwarded-for": ip }, person));
+  const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": ip }, person));
   expect(response.status, await response.clone().text()).toBe(200);
   return response.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
 }
@@ -48,7 +48,7 @@ beforeAll(async () => {
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
   }
-  setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off" });
+  setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off", THREADLINE_PEER_HEADER: "1" });
   resetAuthForTests();
   admin = await signIn(ADMIN, "10.4.0.1");
   await (await authFor(false)).api.createUser({ body: { email: MEMBER.email, password: MEMBER.password, name: "Bob", role: "member" }, headers: new Headers({ cookie: admin }) });

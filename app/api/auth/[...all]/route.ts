@@ -1,4 +1,4 @@
-import { authFor, isSecureRequest } from "@/lib/auth/server";
+import { handleAuthRequest } from "@/lib/auth/server";
 import { errorResponse } from "@/lib/http/responses";
 import { serverSettings } from "@/lib/env";
 
@@ -8,8 +8,7 @@ import { serverSettings } from "@/lib/env";
  */
 async function handle(request: Request): Promise<Response> {
   if (!serverSettings().auth.enabled) return errorResponse(404, "not_found", "Sign-in is off (THREADLINE_AUTH)");
-  const auth = await authFor(isSecureRequest(request.headers, request.url));
-  return auth.handler(request);
+  return handleAuthRequest(request);
 }
 
 export { handle as GET, handle as POST };

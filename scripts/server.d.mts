@@ -1,0 +1,5 @@
+// Types for scripts/server.mjs.
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+
+export function checkedServer(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Server;
+export function serve(options: { dev: boolean; host: string; port: string }): Promise<Server>;
