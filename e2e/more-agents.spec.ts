@@ -16,7 +16,7 @@ import { expect, test, type Threads } from "./fixtures";
 
 test.use({ baseURL: IMPORTS_URL });
 
-const SHARED = path.join(process.cwd(), "../shared/fixtures/real");
+const SHARED = path.join(process.cwd(), "fixtures/real");
 const OPENCODE = "opencode/export/ses_39b7f9e89ffe7J0WzLzYrUt4eW.json";
 const PI = "pi/agent/sessions/--Users-badlogic-workspaces-pi-mono--/2025-12-09T00-53-29-825Z_ffae836b-9420-4060-ac13-7745215f90ff.jsonl";
 const COPILOT = "copilot/session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl";

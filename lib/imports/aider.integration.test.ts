@@ -17,7 +17,7 @@ import { expectError, fetchThread, forgetSyncedImports, restoreServerEnv, setSer
 import { importPath } from "./import-file";
 import { transcriptFiles } from "./transcript-files";
 
-const FIXTURE = path.join(process.cwd(), "../shared/fixtures/real/aider/afi-core/.aider.chat.history.md");
+const FIXTURE = path.join(process.cwd(), "fixtures/real/aider/afi-core/.aider.chat.history.md");
 /** Turns per run of the real history (lib/importers/aider/real-fixtures.test.ts). */
 const RUN_TURNS = [4, 9, 4, 9, 1, 53, 11, 7, 36];
 

@@ -16,7 +16,7 @@ import { exportText, importOk } from "@/lib/testing/native-documents";
 import { ON_POSTGRES } from "@/lib/testing/source-sync";
 import { importFile, importPath } from "./import-file";
 
-const PI_SESSIONS = path.join(process.cwd(), "../shared/fixtures/real/pi/agent/sessions");
+const PI_SESSIONS = path.join(process.cwd(), "fixtures/real/pi/agent/sessions");
 const FIXTURES = readdirSync(PI_SESSIONS).flatMap((dir) => readdirSync(path.join(PI_SESSIONS, dir)).map((name) => path.join(PI_SESSIONS, dir, name)));
 const work = mkdtempSync(path.join(os.tmpdir(), "threadline-pi-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,17 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { detectSecrets } from "@/lib/domain/secrets/detect";
 import { parseRealTranscript, realTranscriptFiles, REAL_TRANSCRIPTS } from "@/lib/testing/real-transcripts";
 
 /**
  * The false-positive check on real transcripts: none of the public samples in fixtures/real
- * (nor the larger shared set, when this machine has it) holds a secret, so any finding is a false
- * positive. Both the raw files and every imported turn (content, parts, snapshots) are scanned.
+ * holds a secret, so any finding is a false positive. Both the raw files and every imported turn (content, parts, snapshots) are scanned.
  */
-const SHARED = "/work/shared/fixtures/real";
-
 describe("secrets in the real transcripts", () => {
-  for (const dir of [REAL_TRANSCRIPTS, ...(existsSync(SHARED) ? [SHARED] : [])]) {
+  for (const dir of [REAL_TRANSCRIPTS]) {
     it(`finds none in ${dir}`, async () => {
       const findings: string[] = [];
       let files = 0;

@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 
 export type ExportDocument = { info: any; messages: { info: any; parts: any[] }[]; todos?: any[] };
 
-export const OPENCODE_EXPORTS = path.join(process.cwd(), "../shared/fixtures/real/opencode/export");
+export const OPENCODE_EXPORTS = path.join(process.cwd(), "fixtures/real/opencode/export");
 
 export function realOpenCodeExports(): { file: string; doc: ExportDocument }[] {
   return readdirSync(OPENCODE_EXPORTS)

@@ -1,5 +1,5 @@
 /**
- * The real transcripts the integration tests import (fixtures/real and ../shared/fixtures/real),
+ * The real transcripts the integration tests import (fixtures/real, provenance in its SOURCES.md),
  * and an independent pricing of Claude Code files: what Threadline's figures are checked against.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -7,8 +7,8 @@ import path from "node:path";
 import { calcPrice } from "@pydantic/genai-prices";
 import { expect } from "vitest";
 
-export const REAL_FIXTURE_ROOTS = [path.join(process.cwd(), "fixtures/real"), path.join(process.cwd(), "../shared/fixtures/real")];
-/** The formats Threadline imports, each with real fixtures in the shared set. */
+export const REAL_FIXTURE_ROOTS = [path.join(process.cwd(), "fixtures/real")];
+/** The formats Threadline imports, each with real fixtures in fixtures/real. */
 export const IMPORTED = ["claude-code", "codex", "gemini-cli", "chatgpt", "opencode", "pi", "copilot", "aider"];
 
 function filesUnder(dir: string): string[] {

@@ -121,7 +121,7 @@ describe("GET /api/usage over the real transcripts", () => {
 });
 
 describe("GET /api/usage over sessions that report tokens only per session", () => {
-  const EVENTS = path.join(REAL_FIXTURE_ROOTS[1]!, "copilot/session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl");
+  const EVENTS = path.join(REAL_FIXTURE_ROOTS[0]!, "copilot/session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl");
   const APRIL = { since: "2026-04-01", until: "2026-04-30", tz: "UTC", groupBy: "model", model: "claude-sonnet-4.6" };
 
   it("counts a Copilot CLI session's shutdown totals once, as their requests, and replaces them when a resumed session reports again", async () => {

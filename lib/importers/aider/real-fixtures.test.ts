@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectFormat, parseDetected } from "../index";
 
-const ROOT = path.join(process.cwd(), "../shared/fixtures/real/aider");
+const ROOT = path.join(process.cwd(), "fixtures/real/aider");
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -2,7 +2,7 @@
 import path from "node:path";
 export { numbered, jsonl, onlyThread, partsOf, roleCounts, expectPaired } from "../test-helpers";
 
-export const FIXTURES = path.join(process.cwd(), "../shared/fixtures/real/copilot");
+export const FIXTURES = path.join(process.cwd(), "fixtures/real/copilot");
 export const EVENTS_FILE = path.join(FIXTURES, "session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl");
 export const LEGACY_FILE = path.join(FIXTURES, "history-session-state/session_06141331-92e8-4e9e-8bbb-9b7a729eb01a_1760182820882.json");
 

@@ -1,4 +1,4 @@
-// Every real OpenCode export in ../shared/fixtures/real/opencode, checked against figures read
+// Every real OpenCode export in fixtures/real/opencode, checked against figures read
 // from the raw JSON here with plain loops (never with the parser).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { detectFormat } from "../index";
 import { parseOpenCodeExport } from "./index";
 
-const DIR = path.join(process.cwd(), "../shared/fixtures/real/opencode/export");
+const DIR = path.join(process.cwd(), "fixtures/real/opencode/export");
 const FILES = readdirSync(DIR).filter((name) => name.endsWith(".json"));
 
 function rawFigures(doc: any) {

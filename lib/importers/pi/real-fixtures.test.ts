@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { numberedLines } from "../index";
 import { parsePiSession } from "./index";
 
-const ROOT = path.join(process.cwd(), "../shared/fixtures/real/pi/agent/sessions");
+const ROOT = path.join(process.cwd(), "fixtures/real/pi/agent/sessions");
 const FILES = readdirSync(ROOT).flatMap((dir) => readdirSync(path.join(ROOT, dir)).map((name) => path.join(ROOT, dir, name)));
 const V1 = FILES.find((f) => f.includes("ffae836b"))!;
 const V3 = FILES.find((f) => f.includes("019e963d"))!;

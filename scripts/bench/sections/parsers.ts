@@ -1,5 +1,5 @@
 // The transcript parsers alone (no database, no server): each format's real fixtures from
-// ../shared/fixtures/real, detected and parsed in this process, as MB/s of source text.
+// fixtures/real, detected and parsed in this process, as MB/s of source text.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -19,7 +19,7 @@ function filesUnder(dir: string): string[] {
 
 export async function sectionParsers(bench: Bench): Promise<void> {
   const { detectFormat, parseDetected } = await import("../../../lib/importers");
-  const shared = path.join(root, "../shared/fixtures/real");
+  const shared = path.join(root, "fixtures/real");
   for (const format of FORMATS) {
     const dir = path.join(shared, format);
     if (!existsSync(dir)) continue;

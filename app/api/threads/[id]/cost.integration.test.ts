@@ -1,6 +1,6 @@
 /**
  * Integration test (real database) of what sessions cost: every real transcript in fixtures/real
- * and ../shared/fixtures/real that Threadline imports, read back through GET /api/threads/:id.
+ * and fixtures/real that Threadline imports, read back through GET /api/threads/:id.
  * A thread's cost is the sum of its responses' prices (each priced alone, at its time), its
  * unpriced responses are counted and named, and a Claude Code session's total equals an
  * independent sum of calcPrice over the files' own usage lines (the library's names, 1-hour
