@@ -169,8 +169,9 @@ describe("looksLikePlainMessages and the other JSON detectors are mutually exclu
 
   it("none of the three claims any real fixture of the other formats (ChatGPT, Gemini JSON, first lines of JSONL files)", () => {
     const fixtures = realFixtures();
-    // 3 .json files (1 ChatGPT, 2 Gemini legacy) and 11 .jsonl files counted twice: `find fixtures/real -name "*.json" | wc -l` = 3, `-name "*.jsonl"` = 11.
-    expect(fixtures).toHaveLength(3 + 11 * 2);
+    // 6 .json files (1 ChatGPT, 2 Gemini legacy, 2 OpenCode exports, 1 legacy Copilot session) and 14 .jsonl files counted
+    // twice: `find fixtures/real -name "*.json" | wc -l` = 6, `-name "*.jsonl"` = 14.
+    expect(fixtures).toHaveLength(6 + 14 * 2);
     for (const { name, value } of fixtures) {
       expect([name, looksLikePlainMessages(value, name), looksLikePalThreads(value, name), looksLikePydanticAiMessages(value, name)]).toEqual([name, false, false, false]);
     }
