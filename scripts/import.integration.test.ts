@@ -33,8 +33,9 @@ describe("npm run import", () => {
   it("imports every real fixture, then skips them all as unchanged", async () => {
     const database = path.join(work, "fixtures.db");
     const first = await importCli(database, "fixtures/real");
-    // 7 Claude Code files (one is the compaction summariser's: imported as a run of its session, no thread), 3 Codex, 3 Gemini CLI, 1 ChatGPT.
-    expect(first.stats).toMatchObject({ files: 14, imported: 14, unchanged: 0, failed: 0 });
+    // 7 Claude Code files (one is the compaction summariser's: imported as a run of its session, no thread), 3 Codex, 3 Gemini CLI,
+    // 1 ChatGPT, 2 OpenCode exports, 2 Pi sessions, 2 Copilot CLI sessions (events.jsonl and a legacy JSON), 1 Aider history.
+    expect(first.stats).toMatchObject({ files: 21, imported: 21, unchanged: 0, failed: 0 });
     expect(first.stdout).toMatch(/imported +\S+agent-acompact-946d2b\.jsonl .*0 new, 0 updated thread/);
     expect(first.stdout).toMatch(/compaction summariser's transcript, not a conversation: no thread; its usage \(1 response\) counts with session/);
     const db = new Database(database, { readonly: true });
@@ -43,11 +44,11 @@ describe("npm run import", () => {
     const runs = db.prepare(`SELECT "runId" FROM "CompactionRun"`).pluck().all();
     db.close();
     expect(runs).toEqual(["acompact-946d2b"]);
-    expect(bySource.map((r) => (r as { source: string }).source)).toEqual(["import:chatgpt", "import:claude-code", "import:codex", "import:gemini-cli"]);
+    expect(bySource.map((r) => (r as { source: string }).source)).toEqual(["import:aider", "import:chatgpt", "import:claude-code", "import:codex", "import:copilot", "import:gemini-cli", "import:opencode", "import:pi"]);
     expect(turns).toBe(first.stats.turns);
 
     const again = await importCli(database, "fixtures/real");
-    expect(again.stats).toMatchObject({ files: 14, imported: 0, unchanged: 14, failed: 0, turns: 0 });
+    expect(again.stats).toMatchObject({ files: 21, imported: 0, unchanged: 21, failed: 0, turns: 0 });
   }, 120_000);
 
   it("stays inside a folder it is given: links out of it are left unopened and said; a file named directly is read", async () => {
