@@ -9,9 +9,9 @@ test("importing a folder of real transcripts reports each file, and the list fil
   await page.goto(`${IMPORTS_URL}/import`);
   await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);
   const summary = page.getByTestId("import-summary");
-  // 14 transcripts; SOURCES.md is left out. None is on the server yet: specs that import some of
+  // 21 transcripts from eight agents; SOURCES.md is left out. None is on the server yet: specs that import some of
   // them delete their threads again, and the servers start afresh on every run.
-  await expect(summary).toContainText(/^14 files: 14 imported, 0 unchanged, 0 failed/, { timeout: 60_000 });
+  await expect(summary).toContainText(/^21 files: 21 imported, 0 unchanged, 0 failed/, { timeout: 60_000 });
   await expect(summary).toContainText("1 other file in the folder left out");
   const results = page.getByRole("list", { name: "Import results" });
 
@@ -36,7 +36,7 @@ test("importing a folder of real transcripts reports each file, and the list fil
   await test.step("the same folder again changes nothing", async () => {
     await page.goto(`${IMPORTS_URL}/import`);
     await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);
-    await expect(summary).toContainText("14 files: 0 imported, 14 unchanged, 0 failed; 0 turns added");
+    await expect(summary).toContainText("21 files: 0 imported, 21 unchanged, 0 failed; 0 turns added");
     // An unchanged file still links to what it made.
     const session = results.getByRole("listitem").filter({ hasText: "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl" });
     await expect(session).toContainText("Unchanged since it was last imported");
