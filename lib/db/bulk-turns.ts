@@ -1,5 +1,5 @@
 import "server-only";
-import { searchableText } from "@/lib/domain/secrets/detect";
+import { searchableTurnText } from "@/lib/domain/secrets/detect";
 import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { Turn } from "@/lib/domain/types";
 import { chunked, chunkedByWeight } from "./chunks";
@@ -30,7 +30,7 @@ export async function insertTurnsInBulk(tx: Prisma.TransactionClient, threadId: 
       index,
       role: turn.role,
       content: large(turn.content),
-      searchContent: large(searchableText(turn.content)),
+      searchContent: large(searchableTurnText(turn.content, turn.parts)),
       timestamp: turn.timestamp,
       files: JSON.stringify(turn.files),
       images: JSON.stringify(turn.images),

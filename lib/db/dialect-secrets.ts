@@ -73,15 +73,15 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
  * Turns and titles stored before search read masked copies, which the migration hid from search
  * (their copy is ""), after `after` in key order: the scan writes their copies (lib/db/search-texts.ts).
  */
-export async function hiddenSearchTurns(db: Database, after: number, limit: number): Promise<{ seq: number; content: string }[]> {
-  const rows = await run<{ seq: number | bigint; content: string }[]>(
+export async function hiddenSearchTurns(db: Database, after: number, limit: number): Promise<{ seq: number; content: string; parts: string | null }[]> {
+  const rows = await run<{ seq: number | bigint; content: string; parts: string | null }[]>(
     db,
     databaseKind(db),
-    `SELECT "seq" AS seq, "content" AS content FROM "Turn" WHERE "seq" > ? AND "searchContent" = '' ORDER BY "seq" LIMIT ?`,
+    `SELECT "seq" AS seq, "content" AS content, "parts" AS parts FROM "Turn" WHERE "seq" > ? AND "searchContent" = '' ORDER BY "seq" LIMIT ?`,
     after,
     limit,
   );
-  return rows.map((r) => ({ seq: Number(r.seq), content: r.content }));
+  return rows.map((r) => ({ seq: Number(r.seq), content: r.content, parts: r.parts }));
 }
 
 export async function hiddenSearchTitles(db: Database, after: string, limit: number): Promise<{ id: string; title: string | null }[]> {

@@ -1,8 +1,9 @@
 import "server-only";
-import { searchableText } from "@/lib/domain/secrets/detect";
+import { searchableText, searchableTurnText } from "@/lib/domain/secrets/detect";
 import { db } from "./client";
 import { hiddenSearchTitles, hiddenSearchTurns } from "./dialect-secrets";
 import { withLargeValues } from "./large-values";
+import { partsFromStored } from "./mappers";
 import { WRITE_TRANSACTION } from "./transactions";
 
 /**
@@ -26,7 +27,7 @@ export async function revealHiddenSearchTexts(pause: () => Promise<void>): Promi
   for (let after = 0; ; ) {
     const turns = await hiddenSearchTurns(client, after, BATCH);
     if (turns.length === 0) break;
-    const copies = turns.map((turn) => ({ seq: turn.seq, copy: searchableText(turn.content) }));
+    const copies = turns.map((turn) => ({ seq: turn.seq, copy: searchableTurnText(turn.content, partsFromStored(turn.parts, turn.content)) }));
     await withLargeValues((large) =>
       client.$transaction(async (tx) => {
         const plain = copies.filter((c) => c.copy === null).map((c) => c.seq);
@@ -52,16 +53,17 @@ export async function revealHiddenSearchTexts(pause: () => Promise<void>): Promi
 }
 
 /**
- * Stores the masked copy of turns the scan found a secret in while search read them as they are
- * (a write that left the copy out). Only where the content is still what the scan read.
+ * Stores the masked copy of turns the scan found a secret in (content or parts) while search read
+ * them as they are (a write that left the copy out). Only where the content is still what the scan read.
  */
-export async function maskForSearch(turns: { seq: number; content: string }[]): Promise<void> {
+export async function maskForSearch(turns: { seq: number; content: string; parts: string | null }[]): Promise<void> {
   if (turns.length === 0) return;
   const client = await db();
   await withLargeValues((large) =>
     client.$transaction(async (tx) => {
-      for (const { seq, content } of turns) {
-        await tx.turn.updateMany({ where: { seq, searchContent: null, content: large(content) }, data: { searchContent: large(searchableText(content)) } });
+      for (const { seq, content, parts } of turns) {
+        const copy = searchableTurnText(content, partsFromStored(parts, content));
+        if (copy !== null) await tx.turn.updateMany({ where: { seq, searchContent: null, content: large(content) }, data: { searchContent: large(copy) } });
       }
     }, WRITE_TRANSACTION),
   );

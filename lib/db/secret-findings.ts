@@ -1,5 +1,5 @@
 import "server-only";
-import { detectSecrets, redactionFor, searchableText, type SecretMatch } from "@/lib/domain/secrets/detect";
+import { detectSecrets, redactionFor, searchableTurnText, type SecretMatch } from "@/lib/domain/secrets/detect";
 import type { SecretKind } from "@/lib/domain/secrets/rules";
 import { AppError } from "@/lib/domain/errors";
 import { estimateTokens } from "@/lib/domain/tokens";
@@ -160,10 +160,11 @@ export async function redactInPlace(threadId: string, target: { turnId: string; 
       };
       const content = redact(turn.content);
       // Parts are redacted as values (each string), so their JSON stays valid.
-      const parts = turn.parts === null ? null : storedParts(redactStrings(partsFromStored(turn.parts, turn.content), redact) as { type: string }[], content);
+      const redactedParts = turn.parts === null ? null : (redactStrings(partsFromStored(turn.parts, turn.content), redact) as { type: string }[]);
+      const parts = redactedParts === null ? null : storedParts(redactedParts, content);
       const tokenEstimate = estimateTokens(content);
       // A secret the redaction left (another fingerprint) stays masked for search.
-      await tx.turn.update({ where: { seq: turn.seq }, data: { content, searchContent: searchableText(content), parts, tokenEstimate } });
+      await tx.turn.update({ where: { seq: turn.seq }, data: { content, searchContent: searchableTurnText(content, redactedParts), parts, tokenEstimate } });
       for (const s of turn.snapshots) await tx.fileSnapshot.update({ where: { turnSeq_position: { turnSeq: turn.seq, position: s.position } }, data: { content: redact(s.content) } });
       await tx.turnTokenCount.deleteMany({ where: { turnSeq: turn.seq } });
       await tx.thread.update({ where: { id: threadId }, data: { tokenEstimate: { increment: tokenEstimate - turn.tokenEstimate } } });

@@ -6,7 +6,7 @@ import { collectChain, MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
 import { describeTimeout, expiresAtFor, threadNotFoundMessage } from "@/lib/domain/expiry";
 import { searchTerms } from "@/lib/domain/search";
-import { searchableText } from "@/lib/domain/secrets/detect";
+import { searchableText, searchableTurnText } from "@/lib/domain/secrets/detect";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import { relationOf, type ChildThreadLink, type ThreadLink } from "@/lib/domain/links";
@@ -160,7 +160,7 @@ export async function appendTurn(
         index: row.turnCount - 1,
         role: input.role,
         content: large(input.content),
-        searchContent: large(searchableText(input.content)),
+        searchContent: large(searchableTurnText(input.content, input.parts)),
         timestamp: now,
         files: JSON.stringify(input.files ?? []),
         images: JSON.stringify(input.images ?? []),

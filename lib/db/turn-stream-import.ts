@@ -1,5 +1,5 @@
 import "server-only";
-import { searchableText } from "@/lib/domain/secrets/detect";
+import { searchableText, searchableTurnText } from "@/lib/domain/secrets/detect";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
@@ -458,7 +458,7 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     index,
     role: turn.role,
     content: turn.content,
-    searchContent: searchableText(turn.content),
+    searchContent: searchableTurnText(turn.content, parts),
     timestamp: Number.isNaN(time.getTime()) ? fallbackTime : time,
     files: JSON.stringify(turn.files ?? []),
     images: JSON.stringify(turn.images ?? []),

@@ -30,3 +30,20 @@ export function decodeTurnCursor(raw: string): number | null {
   const match = /^turn:(0|[1-9]\d{0,9})$/.exec(Buffer.from(raw, "base64url").toString("utf8"));
   return match ? Number(match[1]) : null;
 }
+
+/** A search page's keyset position: the hit's score (lower is better) and its turn key. */
+export type SearchCursor = { score: number; seq: number };
+
+export function encodeSearchCursor(cursor: SearchCursor): string {
+  return Buffer.from(`hit:${cursor.score}|${cursor.seq}`, "utf8").toString("base64url");
+}
+
+/** Null when the cursor is not one we issued. */
+export function decodeSearchCursor(raw: string): SearchCursor | null {
+  const match = /^hit:(-?[0-9.e+-]{1,40})\|([1-9][0-9]{0,14})$/.exec(Buffer.from(raw, "base64url").toString("utf8"));
+  if (!match) return null;
+  const score = Number(match[1]);
+  // The score as JavaScript wrote it, and nothing else: a double round-trips exactly through its shortest form.
+  if (!Number.isFinite(score) || String(score) !== match[1]) return null;
+  return { score, seq: Number(match[2]) };
+}

@@ -69,18 +69,21 @@ async function runScan(): Promise<void> {
     let recorded = Date.now();
     let renewed = Date.now();
     let found: Parameters<typeof recordScan>[1] = [];
-    let unmasked: { seq: number; content: string }[] = [];
+    let unmasked: { seq: number; content: string; parts: string | null }[] = [];
     for (;;) {
       const turns = await turnsToScan(after, BATCH);
       if (turns.length === 0) break;
       let sliceStart = performance.now();
       for (const turn of turns) {
         const where = { seq: turn.seq, id: turn.id, threadId: turn.threadId, index: turn.index };
+        let exposed = false;
         for (const [field, text] of turnTexts(turn)) {
           const matches = detectSecrets(text);
           for (const match of matches) found.push({ turn: where, field, match });
-          if (field === "content" && matches.length > 0 && !turn.searchMasked) unmasked.push({ seq: turn.seq, content: text });
+          // Search reads the content and what the parts add (tool arguments and outputs).
+          if ((field === "content" || field === "parts") && matches.length > 0) exposed = true;
         }
+        if (exposed && !turn.searchMasked) unmasked.push({ seq: turn.seq, content: turn.content, parts: turn.parts });
         if (performance.now() - sliceStart > SLICE_MS) {
           await yieldToLoop();
           sliceStart = performance.now();

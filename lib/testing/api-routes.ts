@@ -91,6 +91,7 @@ export const SAMPLE_QUERIES: Record<string, string[]> = {
   "threads/[id]/turns/[index]": [""],
   "threads/[id]/context": ["?model=gpt-4o", "?model=gpt-4o&mode=pal", "?contextWindow=200000&perTurn=1"],
   "threads/[id]/find": ["?q=export", "?q=token"],
+  search: ["?q=export", "?q=token", "?q=deploy&limit=100"],
   "threads/[id]/export": ["?redact=1", "?redact=1&chain=1", "", "?chain=1"],
   "threads/[id]/handoff": ["", "?chain=1&model=gpt-4o"],
   secrets: ["", "?limit=500"],

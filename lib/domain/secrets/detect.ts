@@ -1,4 +1,5 @@
 import { RULES, SECRET_KIND_LABELS, type SecretKind, type SecretRule } from "./rules";
+import { turnSearchDocument } from "@/lib/domain/search";
 
 /** One secret in a text: where it is, what it is, and a short hash of it (never the value). */
 export interface SecretMatch {
@@ -257,4 +258,14 @@ export function maskDeep<T>(value: T): T {
 /** Every string inside `value` with its secrets replaced by redaction markers: what a model or a redacted export gets. */
 export function redactDeep<T>(value: T): T {
   return mapStrings(value, redactSecrets);
+}
+
+/**
+ * What search reads of a turn in place of its content (Turn.searchContent): the content with what
+ * its parts add (tool arguments and outputs: turnSearchDocument), secrets masked. Null when that
+ * is the content itself, so nothing is stored twice.
+ */
+export function searchableTurnText(content: string, parts: Parameters<typeof turnSearchDocument>[1]): string | null {
+  const masked = maskSecrets(turnSearchDocument(content, parts));
+  return masked === content ? null : masked;
 }
