@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense, type ReactNode } from "react";
 import { SignedInAs } from "@/components/auth/signed-in-as";
+import { SearchKey } from "@/components/ui/search-key";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -25,6 +26,9 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
             <Link href="/threads" className="text-sm text-zinc-700 hover:text-zinc-950">
               Threads
             </Link>
+            <Link href="/search" className="text-sm text-zinc-700 hover:text-zinc-950" title="Search every thread (/)">
+              Search
+            </Link>
             <Link href="/import" className="text-sm text-zinc-700 hover:text-zinc-950">
               Import
             </Link>
@@ -46,6 +50,7 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
           </nav>
         </header>
         <Providers>
+          <SearchKey />
           <main id="main" className="mx-auto max-w-6xl px-4 py-6">
             {children}
           </main>

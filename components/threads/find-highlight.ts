@@ -43,3 +43,64 @@ export function highlightTerms(root: Element | null, terms: readonly string[]): 
   CSS.highlights.set(HIGHLIGHT, highlight);
   return true;
 }
+
+/** The first text node in `root` holding a word the terms match, and where; null when none. */
+export function firstMatch(root: Element, terms: readonly string[]): { node: Text; start: number; end: number } | null {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const [range] = termRanges(node.textContent ?? "", terms);
+    if (range) return { node: node as Text, start: range[0], end: range[1] };
+  }
+  return null;
+}
+
+/** What revealMatch did: found the match (and opened what hid it), asked for more text to load, or found nothing. */
+export type Reveal = { found: Range; opened: boolean } | "loading" | null;
+
+/**
+ * Opens what hides the first match of `terms` in `root`: the closed <details> around it (a tool
+ * card, thinking, a result) and a collapsed long turn (its "Show all" button). When no text shown
+ * holds a match but a preview stops short ("Show all" of a long output or argument), asks each to
+ * load the rest ("loading": look again once they have). The page's own buttons are clicked, so the
+ * components stay in charge of their state.
+ */
+export function revealMatch(root: Element, terms: readonly string[]): Reveal {
+  const match = firstMatch(root, terms);
+  if (match) {
+    let opened = false;
+    for (let at: Element | null = match.node.parentElement; at && at !== root.parentElement; at = at.parentElement) {
+      if (at instanceof HTMLDetailsElement && !at.open) {
+        at.open = true;
+        opened = true;
+      }
+      if (at.id && at.hasAttribute("inert")) {
+        const toggle = root.querySelector<HTMLButtonElement>(`button[aria-expanded="false"][aria-controls="${CSS.escape(at.id)}"]`);
+        if (toggle) {
+          toggle.click();
+          opened = true;
+        }
+      }
+    }
+    const range = new Range();
+    range.setStart(match.node, match.start);
+    range.setEnd(match.node, match.end);
+    return { found: range, opened };
+  }
+  const previews = [...root.querySelectorAll<HTMLButtonElement>('button[aria-expanded="false"][aria-controls]')].filter((button) => /^Show all/.test(button.textContent ?? "") && !button.dataset.revealed);
+  for (const button of previews) {
+    button.dataset.revealed = "true";
+    button.click();
+  }
+  if (previews.length > 0 || root.querySelector('button[aria-busy="true"]')) return "loading";
+  return null;
+}
+
+/**
+ * The turn that shows a tool result's text when the result's own turn only points at it (the
+ * result is shown inside its call's card, in the turn `#turn-<id>` its card links to).
+ */
+export function turnShowingResult(row: Element): Element | null {
+  const link = row.querySelector<HTMLAnchorElement>('[data-testid="tool-result-ref"] a[href^="#turn-"]');
+  const target = link ? document.getElementById(link.getAttribute("href")!.slice(1)) : null;
+  return target?.closest("li[data-index]") ?? null;
+}

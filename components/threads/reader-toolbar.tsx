@@ -18,6 +18,10 @@ type Props = {
   onHeight: (height: number) => void;
   /** The turn a find landed on and the words it found there (null: none), to mark them. */
   onFound: (found: { index: number; terms: string[] } | null) => void;
+  /** Words the page was opened with (a search hit's link): the find box starts with them, already sent. */
+  initialQuery?: string;
+  /** The turn the words were found in when the page opened (0-based), to count from. */
+  landedAt?: number | null;
 };
 
 const BUTTON = "rounded border border-zinc-300 bg-white px-2 py-0.5 text-zinc-700 hover:bg-zinc-50 disabled:opacity-50";
@@ -29,7 +33,7 @@ const FIELD = "rounded border border-zinc-300 bg-white px-2 py-0.5 focus:border-
  * the thread's outline, read when first asked), find words in every turn (server-side: the
  * browser's own find sees only the turns rendered), and the keyboard shortcuts (j/k, g/G, /, ?).
  */
-export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight, onFound }: Props) {
+export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight, onFound, initialQuery, landedAt }: Props) {
   const ids = { turn: useId(), kind: useId(), find: useId(), keys: useId() };
   const root = useRef<HTMLDivElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -51,8 +55,8 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
   }, [outline.data]);
 
   // Find: a new query is sent on Enter; Enter again steps to the next match, Shift+Enter back.
-  const [findText, setFindText] = useState("");
-  const [query, setQuery] = useState<string | null>(null);
+  const [findText, setFindText] = useState(initialQuery ?? "");
+  const [query, setQuery] = useState<string | null>(initialQuery || null);
   const [matchAt, setMatchAt] = useState<number | null>(null);
   const found = useFindInThread(threadId, query);
   const pendingFind = useRef<1 | -1 | null>(null);
@@ -90,6 +94,10 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
     if (found.data && direction !== null) {
       pendingFind.current = null;
       stepMatch(found.data, null, direction);
+    } else if (found.data && matchAt === null && query === initialQuery && landedAt != null) {
+      // Opened from a search hit: the count starts at the turn it landed on ("3 of 17").
+      const at = found.data.indexes.indexOf(landedAt);
+      if (at !== -1) setMatchAt(at);
     }
     // Only an answer arriving steps; `current` is read then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -227,6 +235,7 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
             }}
             onKeyDown={onFindKey}
             placeholder="Find in thread"
+            data-search-box
             title="Enter: next match, Shift+Enter: previous"
             className={`${FIELD} w-44 min-w-0`}
           />

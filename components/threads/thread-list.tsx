@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
@@ -20,6 +20,7 @@ const SEARCH_DELAY_MS = 250;
 /** The first page of the initial filters comes prefetched from the server (app/threads/page.tsx, HydrationBoundary). */
 export function ThreadList({ initialFilters, facets }: Props) {
   const pathname = usePathname();
+  const router = useRouter();
   const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
   const [searchText, setSearchText] = useState(initialFilters.q ?? "");
 
@@ -54,7 +55,16 @@ export function ThreadList({ initialFilters, facets }: Props) {
 
   return (
     <div>
-      <form role="search" className="mb-4 flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+      {/* Typing filters the list; Enter opens the search page, with every hit and where it matched. */}
+      <form
+        role="search"
+        className="mb-4 flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const q = searchText.trim();
+          if (q) router.push(`/search?${new URLSearchParams({ q })}`);
+        }}
+      >
         <label className="flex min-w-56 flex-1 flex-col text-sm">
           <span className="mb-1 text-zinc-600">Search titles and turns</span>
           <input
@@ -62,6 +72,8 @@ export function ThreadList({ initialFilters, facets }: Props) {
             value={searchText}
             onChange={(e) => setSearchText(e.target.value)}
             placeholder="e.g. token refresh"
+            title="Enter: show every turn that matches"
+            data-search-box
             className="rounded border border-zinc-300 bg-white px-3 py-2"
           />
         </label>

@@ -10,12 +10,13 @@ import { formatInteger } from "@/lib/format";
 import { useTurnBlocks } from "@/lib/queries/hooks";
 import { threadKeys, TURN_BLOCK } from "@/lib/queries/threads";
 import { useHydrated } from "@/lib/queries/use-hydrated";
-import { highlightTerms } from "./find-highlight";
+import { searchTerms } from "@/lib/domain/search";
 import { ReaderToolbar } from "./reader-toolbar";
-import { jumpTarget, type Jump } from "./reader-nav";
+import { jumpTarget, parseTurnHash, type Jump } from "./reader-nav";
 import { buildToolIndex } from "./tool-index";
 import { TurnView } from "./turn-view";
 import { useReaderHistory } from "./use-reader-history";
+import { useRevealFound, type Found } from "./use-reveal-found";
 
 type Props = {
   threadId: string;
@@ -28,6 +29,8 @@ type Props = {
   childLinks: ChildThreadLink[];
   /** The runs that wrote the thread's compaction summaries, by their marker's key (as the server attaches them to the first turns). */
   compactionRuns: Record<string, CompactionRunUsage>;
+  /** Words from a search hit's link (`?q=`): find in thread starts with them, marked in the turn the link names. */
+  initialQuery?: string;
 };
 
 /** A turn's height before it is measured: the running average of those measured, from this. */
@@ -47,15 +50,20 @@ const MemoTurnView = memo(TurnView);
  * not rendered), so the server's HTML is the same list before scripts run. Jumps (toolbar, keys,
  * deep links, find) land on a turn index; each pushes a history entry.
  */
-export function TurnReader({ threadId, turnCount, head, headIds, childLinks, compactionRuns }: Props) {
+export function TurnReader({ threadId, turnCount, head, headIds, childLinks, compactionRuns, initialQuery }: Props) {
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
   const listRef = useRef<HTMLOListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   const [toolbarHeight, setToolbarHeight] = useState(0);
   const [target, setTarget] = useState<number | null>(null);
-  const [found, setFound] = useState<{ index: number; terms: string[] } | null>(null);
-  const highlighted = useRef<Element | null>(null);
+  // A search hit's link (`?q=...#turn-N`) lands with its words found in that turn. Read in the
+  // browser only; nothing rendered depends on it, so the server's HTML is the same.
+  const [found, setFound] = useState<Found | null>(() => {
+    const hash = initialQuery && typeof window !== "undefined" ? parseTurnHash(window.location.hash) : null;
+    const terms = initialQuery ? searchTerms(initialQuery) : [];
+    return hash && "index" in hash && hash.index < turnCount && terms.length > 0 ? { index: hash.index, terms } : null;
+  });
   const estimate = useRef({ total: 0, count: 0 });
   // A jump's turn is kept at the top while the turns around it load and take their real heights
   // (react-virtual only corrects for rows wholly above the screen), until the reader scrolls.
@@ -151,12 +159,15 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
     });
   }, [queryClient, threadId, turnCount]);
 
-  // The words a find landed on, marked once their turn is rendered (again when it is rendered anew).
-  useEffect(() => {
-    const row = found ? (listRef.current?.querySelector(`li[data-index="${found.index}"][data-loaded="true"]`) ?? null) : null;
-    if (row === highlighted.current) return;
-    highlighted.current = row;
-    highlightTerms(row, found?.terms ?? []);
+  // The words a find landed on: opened, marked once their turn is rendered (again when it is rendered anew), brought into view.
+  useRevealFound({
+    found,
+    listRef,
+    toolbarHeight,
+    jumped: () => settling.current !== null,
+    stopSettling: () => {
+      settling.current = null;
+    },
   });
 
   const currentIndex = useCallback(() => {
@@ -203,7 +214,7 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
 
   return (
     <section aria-label="Conversation">
-      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} onFound={setFound} />
+      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} onFound={setFound} initialQuery={initialQuery} landedAt={found?.index ?? null} />
       <ol ref={listRef} aria-label="Turns" className="[overflow-anchor:none]" style={{ paddingTop, paddingBottom }}>
         {rows.map((item, i) => {
           const previous = i > 0 ? rows[i - 1] : undefined;

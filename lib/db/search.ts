@@ -3,7 +3,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { decodeSearchCursor, encodeSearchCursor, type SearchCursor } from "@/lib/domain/cursor";
 import { AppError } from "@/lib/domain/errors";
 import { searchTerms, toFtsMatch } from "@/lib/domain/search";
-import { parseMarkedSnippet, SNIPPET_CLOSE, SNIPPET_OPEN, withoutMarkers, type Highlight } from "@/lib/domain/snippet";
+import { parseMarkedSnippet, SNIPPET_CLOSE, SNIPPET_OPEN, withoutMarkers, type SearchHit, type SearchPage } from "@/lib/domain/snippet";
 import type { SearchQuery } from "@/lib/validation/search";
 import { db } from "./client";
 import { databaseKind, type Database } from "./create-client";
@@ -16,17 +16,7 @@ import { run, toTsQuery, TURN_TSVECTOR } from "./dialect";
  * never a secret) and the offsets of its matches in it.
  */
 
-export type SearchHit = {
-  threadId: string;
-  threadTitle: string | null;
-  turnId: string;
-  /** 1-based: the #N the thread page shows. */
-  turnIndex: number;
-  role: string;
-  snippet: string;
-  highlights: Highlight[];
-};
-export type SearchPage = { items: SearchHit[]; nextCursor: string | null };
+
 
 /** What search reads of a turn, as PostgreSQL's words column reads it (its first 256 KiB). */
 const SEARCHED_CHARS = 262_144;

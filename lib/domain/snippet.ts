@@ -15,6 +15,17 @@ const REPLACEMENT = "\uFFFD";
 export type Highlight = [start: number, end: number];
 export type Snippet = { snippet: string; highlights: Highlight[] };
 
+/** One hit of GET /api/search: a turn that matched, with a snippet of the (masked) text search read. */
+export type SearchHit = {
+  threadId: string;
+  threadTitle: string | null;
+  turnId: string;
+  /** 1-based: the #N the thread page shows. */
+  turnIndex: number;
+  role: string;
+} & Snippet;
+export type SearchPage = { items: SearchHit[]; nextCursor: string | null };
+
 /** The longest snippet shown: a match inside one 50 KB "word" (a base64 blob) is cut around. */
 export const MAX_SNIPPET_CHARS = 320;
 const ELLIPSIS = "…";
@@ -104,4 +115,18 @@ export function highlightSegments(text: string, highlights: readonly (readonly [
   }
   if (at < text.length) segments.push({ text: text.slice(at), marked: false });
   return segments;
+}
+
+export type ThreadHits = { threadId: string; threadTitle: string | null; hits: SearchHit[] };
+
+/** Hits grouped by thread, threads in the order of their best hit, each thread's hits in the order given (best first). */
+export function groupHitsByThread(hits: readonly SearchHit[]): ThreadHits[] {
+  const groups = new Map<string, ThreadHits>();
+  for (const hit of hits) {
+    const group = groups.get(hit.threadId) ?? { threadId: hit.threadId, threadTitle: hit.threadTitle, hits: [] };
+    if (group.hits.some((seen) => seen.turnId === hit.turnId)) continue;
+    group.hits.push(hit);
+    groups.set(hit.threadId, group);
+  }
+  return [...groups.values()];
 }

@@ -5,6 +5,7 @@
  * Values that do not validate are dropped, never shown as an error page: a URL is typed by people.
  */
 import { z } from "zod";
+import { searchQuerySchema } from "@/lib/validation/search";
 import { listThreadsQuerySchema } from "@/lib/validation/threads";
 import { FILTER_KEYS, type ContextSelection, type ThreadFilters } from "./threads";
 
@@ -52,4 +53,10 @@ export function readBudgetSelection(params: SearchParams, defaultModel: string):
 /** "exact" is the default and stays out of the URL. */
 export function budgetSelectionQuery(selection: ContextSelection): string {
   return queryString({ model: selection.model, contextWindow: selection.contextWindow, mode: selection.mode === "exact" ? undefined : selection.mode });
+}
+
+/** The search page's words (`?q=`), also kept by a hit's link to a thread: undefined when absent or not searchable. */
+export function readSearchText(params: SearchParams): string | undefined {
+  const parsed = searchQuerySchema.shape.q.safeParse(firstValue(params, "q"));
+  return parsed.success ? parsed.data : undefined;
 }

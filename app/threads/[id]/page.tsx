@@ -24,9 +24,11 @@ import { serverSettings } from "@/lib/env";
 import { describeChatAvailability } from "@/lib/llm/config";
 import { listModels } from "@/lib/models/catalog";
 import { TURN_BLOCK } from "@/lib/queries/threads";
+import { readSearchText } from "@/lib/queries/url-state";
 import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 
 type Params = Promise<{ id: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** Enough children to tie every sub-agent of a long agent session to its tool call. */
 const CHILD_LIMIT = 1_000;
@@ -45,8 +47,10 @@ const HEAD_TURNS = TURN_BLOCK;
 /** Turns read past the head only to pair its last tool calls with their results. */
 const LOOKAHEAD = 10;
 
-export default async function ThreadPage({ params }: { params: Params }) {
+export default async function ThreadPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const thread = await findThreadOnce((await params).id);
+  // A search hit's link (`?q=`): the words find in thread starts with; anything else is ignored.
+  const initialQuery = readSearchText(await searchParams);
   if (!thread) notFound();
   const visibility = { includeExpired: true };
   // A long thread's other reads go alongside its head's (whose totals read every turn's usage).
@@ -99,6 +103,7 @@ export default async function ThreadPage({ params }: { params: Params }) {
         headIds={head.map((turn) => turn.id)}
         childLinks={links.children}
         compactionRuns={compactionRuns}
+        initialQuery={initialQuery}
       />
       <ThreadComposer thread={data.thread} lastTurn={lastTurn} />
       <LiveThread threadId={thread.id} turnCount={turnCount} lastUpdatedAt={data.thread.lastUpdatedAt} />
