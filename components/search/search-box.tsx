@@ -27,7 +27,7 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
         name="q"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        placeholder="Words to find in turns, tool calls and tool outputs"
+        placeholder="Words to find"
         maxLength={500}
         data-search-box
         className="min-w-0 flex-1 rounded border border-zinc-300 bg-white px-3 py-2"

@@ -29,7 +29,10 @@ export function ThreadList({ initialFilters, facets }: Props) {
     const handle = setTimeout(() => setFilters((f) => (f.q === (searchText.trim() || undefined) ? f : { ...f, q: searchText.trim() || undefined })), SEARCH_DELAY_MS);
     return () => clearTimeout(handle);
   }, [searchText]);
+  // Set when Enter leaves for the search page: a debounced filter must not write this page's URL over it.
+  const leaving = useRef(false);
   useEffect(() => {
+    if (leaving.current) return;
     // Only the URL changes: the list fetches its own data, and router.replace re-rendered the
     // whole page on the server on every debounced keystroke. Next.js keeps its router in step.
     window.history.replaceState(null, "", `${pathname}${threadFiltersQuery(filters)}`);
@@ -62,7 +65,9 @@ export function ThreadList({ initialFilters, facets }: Props) {
         onSubmit={(e) => {
           e.preventDefault();
           const q = searchText.trim();
-          if (q) router.push(`/search?${new URLSearchParams({ q })}`);
+          if (!q) return;
+          leaving.current = true;
+          router.push(`/search?${new URLSearchParams({ q })}`);
         }}
       >
         <label className="flex min-w-56 flex-1 flex-col text-sm">

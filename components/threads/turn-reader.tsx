@@ -12,7 +12,7 @@ import { threadKeys, TURN_BLOCK } from "@/lib/queries/threads";
 import { useHydrated } from "@/lib/queries/use-hydrated";
 import { searchTerms } from "@/lib/domain/search";
 import { ReaderToolbar } from "./reader-toolbar";
-import { jumpTarget, parseTurnHash, type Jump } from "./reader-nav";
+import { jumpTarget, type Jump } from "./reader-nav";
 import { buildToolIndex } from "./tool-index";
 import { TurnView } from "./turn-view";
 import { useReaderHistory } from "./use-reader-history";
@@ -57,13 +57,7 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
   const [scrollMargin, setScrollMargin] = useState(0);
   const [toolbarHeight, setToolbarHeight] = useState(0);
   const [target, setTarget] = useState<number | null>(null);
-  // A search hit's link (`?q=...#turn-N`) lands with its words found in that turn. Read in the
-  // browser only; nothing rendered depends on it, so the server's HTML is the same.
-  const [found, setFound] = useState<Found | null>(() => {
-    const hash = initialQuery && typeof window !== "undefined" ? parseTurnHash(window.location.hash) : null;
-    const terms = initialQuery ? searchTerms(initialQuery) : [];
-    return hash && "index" in hash && hash.index < turnCount && terms.length > 0 ? { index: hash.index, terms } : null;
-  });
+  const [found, setFound] = useState<Found | null>(null);
   const estimate = useRef({ total: 0, count: 0 });
   // A jump's turn is kept at the top while the turns around it load and take their real heights
   // (react-virtual only corrects for rows wholly above the screen), until the reader scrolls.
@@ -183,7 +177,15 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
     },
     [virtualizer],
   );
-  const { goTo } = useReaderHistory({ threadId, headIds, byIndex, enabled: hydrated && toolbarHeight > 0, currentIndex, scrollTo });
+  // A search hit's link (`?q=...#turn-N`) lands with its words found in the turn it opens at.
+  const onArrive = useCallback(
+    (index: number) => {
+      const terms = initialQuery ? searchTerms(initialQuery) : [];
+      if (terms.length > 0) setFound({ index, terms });
+    },
+    [initialQuery],
+  );
+  const { goTo } = useReaderHistory({ threadId, headIds, byIndex, enabled: hydrated && toolbarHeight > 0, currentIndex, scrollTo, onArrive });
 
   const jump = useCallback(
     (to: Jump, outline?: DecodedOutline | null) => {

@@ -16,6 +16,8 @@ type Options = {
   enabled: boolean;
   currentIndex: () => number;
   scrollTo: (index: number) => void;
+  /** Told the turn the page opened at (a deep link, a reload), once. */
+  onArrive?: (index: number) => void;
 };
 
 /**
@@ -24,10 +26,10 @@ type Options = {
  * or `#turn-<id>` as a turn's own anchor and the budget page write it), reloading, Back and
  * Forward all land on their entry's turn. In-page links to a turn jump the same way.
  */
-export function useReaderHistory({ threadId, headIds, byIndex, enabled, currentIndex, scrollTo }: Options) {
-  const latest = useRef({ headIds, byIndex, currentIndex, scrollTo });
+export function useReaderHistory({ threadId, headIds, byIndex, enabled, currentIndex, scrollTo, onArrive }: Options) {
+  const latest = useRef({ headIds, byIndex, currentIndex, scrollTo, onArrive });
   useEffect(() => {
-    latest.current = { headIds, byIndex, currentIndex, scrollTo };
+    latest.current = { headIds, byIndex, currentIndex, scrollTo, onArrive };
   });
 
   const resolve = useCallback(
@@ -58,14 +60,15 @@ export function useReaderHistory({ threadId, headIds, byIndex, enabled, currentI
   useEffect(() => {
     if (!enabled) return;
     let live = true;
-    const follow = async (state: unknown) => {
+    const follow = async (state: unknown, arriving = false) => {
       const recorded = state && typeof state === "object" ? (state as Record<string, unknown>)[STATE_KEY] : undefined;
-      if (typeof recorded === "number") return latest.current.scrollTo(recorded);
-      const hash = parseTurnHash(window.location.hash);
-      const index = hash ? await resolve(hash) : null;
-      if (index !== null && live) latest.current.scrollTo(index);
+      const hash = typeof recorded === "number" ? null : parseTurnHash(window.location.hash);
+      const index = typeof recorded === "number" ? recorded : hash ? await resolve(hash) : null;
+      if (index === null || !live) return;
+      latest.current.scrollTo(index);
+      if (arriving) latest.current.onArrive?.(index);
     };
-    void follow(window.history.state);
+    void follow(window.history.state, true);
     const onPopState = (event: PopStateEvent) => void follow(event.state);
     const onClick = (event: MouseEvent) => {
       if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
