@@ -92,8 +92,8 @@ async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQue
       </section>
       <UsageTable title="By model" keyLabel="Model" rows={byModel.rows} testId="by-model" name={(row) => filterLink("model", row.key, modelLabel(row.key))} />
       <UsageTable
-        title="Most expensive threads"
-        keyLabel="Thread"
+        title="Most expensive sessions"
+        keyLabel="Session"
         rows={byThread.rows}
         testId="by-thread"
         sessions
