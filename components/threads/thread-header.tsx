@@ -113,7 +113,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         <div className="flex min-w-0 gap-2 sm:col-span-2">
           <dt className="shrink-0 text-zinc-500">Used</dt>
           <dd className="min-w-0 break-words" data-testid="header-figure">
-            <SessionFigure figures={figures} none="no model responses" />
+            <SessionFigure figures={figures} none="no responses of its own" />
           </dd>
         </div>
         {thread.modelsUsed.length > 0 && (

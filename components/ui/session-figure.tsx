@@ -10,7 +10,11 @@ import type { SessionFigures } from "@/lib/domain/types";
  */
 export function SessionFigure({ figures, none }: Readonly<{ figures: SessionFigures | undefined; none?: string }>) {
   if (!figures || figures.total.responses === 0) {
-    return none ? <span className="text-zinc-500" data-testid="figure-none">{none}</span> : null;
+    return none ? (
+      <span className="text-zinc-500" data-testid="figure-none" title="No model response ran in this thread or its sub-agents: a fork's or a branched session's copies of another session's responses count where they ran">
+        {none}
+      </span>
+    ) : null;
   }
   return (
     <div className="inline-flex max-w-full min-w-0 flex-wrap items-baseline gap-x-1.5" data-testid="session-figure">
