@@ -106,11 +106,12 @@ test("a custom model from Settings can be previewed", async ({ page }) => {
   await expect(page.getByRole("cell", { name: "e2e-local-32k", exact: true })).toHaveCount(0);
 });
 
-test("the thread list and thread page show real token counts, and budget rows link to their turn", async ({ page }) => {
+test("the thread list shows the thread's tokens, the thread page real token counts per turn, and budget rows link to their turn", async ({ page }) => {
   await page.goto("/threads");
   const row = page.getByRole("link", { name: /Intermittent 401 right after refresh/ }).locator("xpath=ancestor::li[1]");
-  await expect(row.getByTestId("token-count")).toHaveText(/^[\d.,k]+ tokens$/);
-  await expect(row.getByTestId("token-count")).toHaveAttribute("title", /counted with OpenAI o200k_base/);
+  // The row's one figure: the tokens its responses processed (lib/domain/thread-figures.ts).
+  await expect(row.getByTestId("figure-tokens")).toHaveText(/^~?[\d.,]+[kM]? tokens?$/);
+  await expect(row.getByTestId("figure-tokens")).toHaveAttribute("title", /tokens the model responses processed/);
 
   await page.goto(`/threads/${DEMO_IDS.debug}`);
   const turn = page.getByRole("article", { name: "Turn 1" });

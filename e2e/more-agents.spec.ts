@@ -100,10 +100,12 @@ test("a Pi session: thinking folded, the compaction marker with the tokens befor
   await folded.locator("summary").click();
   await expect(folded.getByText(thinking.thinking.slice(0, 30))).toBeVisible();
 
-  // pi prices every reply itself: its figure is shown beside Threadline's, on the reply and summed in the header.
+  // pi prices every reply itself: its figure is shown beside Threadline's on each reply. This session
+  // is a branch whose replies are all copies of its parent's: the header's one figure counts none of
+  // them (they count where they ran, as on /usage), so it has no agent's figure to put beside it.
   const replies = lines.filter((l) => l.type === "message" && l.message.role === "assistant" && l.message.usage?.cost);
-  const piTotal = replies.reduce((sum, l) => sum + l.message.usage.cost.total, 0);
-  await expect(page.locator("header dl").getByTestId("cost-reported")).toHaveText(`(agent says ${formatUsd(piTotal)})`);
+  await expect(page.getByTestId("header-figure")).toHaveText("no responses of its own");
+  await expect(page.locator("header dl").getByTestId("cost-reported")).toHaveCount(0);
   await expect(turns.getByTestId("turn-cost").first().getByTestId("cost-reported")).toHaveText(`(agent says ${formatUsd(replies[0]!.message.usage.cost.total)})`);
 });
 

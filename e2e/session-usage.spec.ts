@@ -53,9 +53,13 @@ test("a session's usage with its sub-agent and its compaction run, the folder's 
   await expect(totals.getByTestId("session-usage")).toContainText("With 1 sub-agent and 1 compaction");
   await expect(totals.getByTestId("session-usage-figures")).toHaveText(countOf(FILES));
   // What it cost, each response priced alone (claude-opus-4-6 and claude-sonnet-4-5 list prices
-  // when they ran): the thread's own $0.385, $1.24 with the sub-agent and the compaction run.
-  await expect(totals.getByTestId("cost-total")).toHaveText(["$0.385", "$1.24"]);
-  await expect(page.locator("header dl").getByTestId("cost-total")).toHaveText("$0.385");
+  // when they ran), once on the page, in the header: $1.24 with the sub-agent and the compaction
+  // run, the thread's own $0.385 in the split.
+  await expect(totals.getByTestId("cost-total")).toHaveCount(0);
+  const figure = page.getByTestId("header-figure");
+  await expect(figure.getByTestId("figure-cost")).toHaveText("$1.24");
+  await figure.getByTestId("figure-covers").click();
+  await expect(figure.getByTestId("figure-split-line")).toHaveText([/^This thread.*\$0\.385$/, /^Its sub-agent.*\$0\.0867$/, /^Its compaction run.*\$0\.77$/]);
 
   // The compaction marker carries what its summariser used.
   await expect(page.getByTestId("compaction-run-usage")).toContainText("claude-opus-4-6");
@@ -68,8 +72,8 @@ test("a session's usage with its sub-agent and its compaction run, the folder's 
   await expect(row.getByTestId("subagent-reported")).toContainText("out 938");
   await expect(row.getByTestId("subagent-reported")).toContainText("recorded: in 79 · cache read 15,436 · cache write 3,378 · out 1; differs in out");
 
-  // The thread list shows the thread's own cost beside its tokens.
+  // The thread list shows the same figure.
   await page.goto(`/threads?project=${encodeURIComponent("/home/USER/projects/spotter-worktrees/spotter-4te")}`);
   const item = page.getByRole("listitem").filter({ has: page.locator(`a[href="/threads/${sessionId}"]`) });
-  await expect(item.getByTestId("cost-total")).toHaveText("$0.385");
+  await expect(item.getByTestId("figure-cost")).toHaveText("$1.24");
 });

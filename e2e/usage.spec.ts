@@ -176,30 +176,33 @@ test("imported sessions: the page's totals, models, days, projects, sources and 
     await expect(row(page, "by-source", "import:codex").getByTestId("by-source-cost")).toHaveText("unpriced");
   });
 
-  await test.step("the costliest threads, linked, each its thread's own cost", async () => {
+  await test.step("the costliest sessions, linked, each its session's cost", async () => {
     const rows = page.getByTestId("by-thread-row");
     expect(await rows.count()).toBeGreaterThanOrEqual(5);
-    // A session's row counts its compaction run (a run has no thread of its own); its sub-agent has its own row.
+    // A session's row counts its sub-agent and its compaction run (a run has no thread of its own); the sub-agent has no row of its own.
     const session = importedThreadId("claude-code", "ae4a77f8-aedd-4bc1-888f-c94edc91af04");
     const agent = importedThreadId("claude-code", "ae4a77f8-aedd-4bc1-888f-c94edc91af04:agent:aac57f5");
     const inFiles = (...files: string[]) => sum(RESPONSES.filter((r) => files.includes(r.file)));
     await expect(rows.first()).toHaveAttribute("data-key", session);
-    await expect(row(page, "by-thread", session).getByTestId("by-thread-cost")).toHaveText(formatUsd(inFiles(`${SPOTTER}.jsonl`, `${SPOTTER}/subagents/agent-acompact-946d2b.jsonl`)));
-    await expect(row(page, "by-thread", agent).getByTestId("by-thread-cost")).toHaveText(formatUsd(inFiles(`${SPOTTER}/subagents/agent-aac57f5.jsonl`)));
+    const sessionRow = row(page, "by-thread", session);
+    await expect(sessionRow.getByTestId("figure-cost")).toHaveText(formatUsd(inFiles(...CLAUDE_FILES.slice(0, 3))));
+    await expect(sessionRow.getByTestId("figure-covers")).toHaveText("incl. 1 sub-agent and 1 compaction run");
+    await expect(row(page, "by-thread", agent)).toHaveCount(0);
     for (const file of CLAUDE_FILES.slice(4)) {
       const id = importedThreadId("claude-code", path.basename(file, ".jsonl"));
-      await expect(row(page, "by-thread", id).getByTestId("by-thread-cost")).toHaveText(formatUsd(inFiles(file)));
+      await expect(row(page, "by-thread", id).getByTestId("figure-cost")).toHaveText(formatUsd(inFiles(file)));
     }
-    // Every row: its link, its title, and the cost GET /api/threads/:id gives the thread (its compaction runs beside it).
+    // Every row: its link, its title, and the figures GET /api/threads/:id gives the thread (its sub-agents and compaction runs in them).
     for (const key of await rows.evaluateAll((all) => all.map((r) => r.getAttribute("data-key")!))) {
       const response = await request.get(`/api/threads/${key}`);
       expect(response.status()).toBe(200);
-      const { thread } = (await response.json()) as { thread: { title: string | null; cost: { totalUsd: number; unpricedResponses: number } } };
+      const { thread } = (await response.json()) as { thread: { title: string | null; figures: { total: { costUsd: number; responses: number; unpricedResponses: number } } } };
       const link = row(page, "by-thread", key).getByRole("link");
       await expect(link).toHaveAttribute("href", `/threads/${key}`);
       await expect(link).toHaveText(thread.title ?? key);
-      const { totalUsd, unpricedResponses } = thread.cost;
-      if (key !== session) await expect(row(page, "by-thread", key).getByTestId("by-thread-cost")).toHaveText(totalUsd === 0 && unpricedResponses > 0 ? "unpriced" : formatUsd(totalUsd));
+      const { costUsd, responses, unpricedResponses } = thread.figures.total;
+      const cost = unpricedResponses === responses ? "unpriced" : unpricedResponses > 0 ? `${formatUsd(costUsd)} + ${unpricedResponses} unpriced` : formatUsd(costUsd);
+      await expect(row(page, "by-thread", key).getByTestId("figure-cost")).toHaveText(cost);
     }
     await row(page, "by-thread", session).getByRole("link").click();
     await expect(page).toHaveURL(`/threads/${session}`);

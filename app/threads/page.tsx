@@ -3,6 +3,7 @@ import { maskDeep } from "@/lib/domain/secrets/detect";
 import { connection } from "next/server";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { ThreadList } from "@/components/threads/thread-list";
+import { withSessionFigures } from "@/lib/db/session-figures";
 import { withThreadCosts } from "@/lib/db/session-usage";
 import { listFacets, listThreads } from "@/lib/db/threads";
 import { PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
@@ -19,6 +20,7 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   const [page, facets] = await Promise.all([
     listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE })
       .then(withThreadCosts)
+      .then(withSessionFigures)
       .then(maskDeep),
     listFacets(),
   ]);

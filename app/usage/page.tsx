@@ -92,12 +92,18 @@ async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQue
       </section>
       <UsageTable title="By model" keyLabel="Model" rows={byModel.rows} testId="by-model" name={(row) => filterLink("model", row.key, modelLabel(row.key))} />
       <UsageTable
-        title="Most expensive threads"
-        keyLabel="Thread"
+        title="Most expensive sessions"
+        keyLabel="Session"
         rows={byThread.rows}
         testId="by-thread"
+        sessions
         name={(row) => <ThreadName row={row} />}
-        footer={byThread.rows.length === TOP_THREADS && <p className="mt-1 text-xs text-zinc-600">The {TOP_THREADS} costliest of {totals.threads} threads in the range.</p>}
+        footer={
+          <p className="mt-1 text-xs text-zinc-600">
+            {byThread.rows.length === TOP_THREADS ? `The ${TOP_THREADS} costliest sessions of the ${totals.threads} threads in the range. ` : ""}A session is a thread with its sub-agent threads
+            and compaction runs, counted once, as the thread list shows it.
+          </p>
+        }
       />
       <UsageTable title="By project" keyLabel="Project" rows={byProject.rows} testId="by-project" name={(row) => filterLink("project", row.key, row.key || "(no project)")} />
         <UsageTable title="By source" keyLabel="Source" rows={bySource.rows} testId="by-source" name={(row) => filterLink("source", row.key, row.key ? sourceLabel(row.key) : "(no source)")} />

@@ -43,7 +43,8 @@ function cssOf(style: AnsiStyle): CSSProperties {
     ...(color ? { color } : {}),
     ...(background ? { backgroundColor: background } : {}),
     ...(style.bold ? { fontWeight: 700 } : {}),
-    ...(style.dim ? { opacity: 0.6 } : {}),
+    // Dim, yet 4.5:1 on the page for default-coloured text (0.6 gave 4.0: axe-core's color-contrast).
+    ...(style.dim ? { opacity: 0.75 } : {}),
     ...(style.italic ? { fontStyle: "italic" } : {}),
     ...(lines ? { textDecorationLine: lines } : {}),
     ...(style.hidden ? { visibility: "hidden" } : {}),

@@ -5,15 +5,14 @@ import type { ForkLinks } from "@/lib/domain/links";
 import type { ChildThreadLink } from "@/lib/domain/links";
 import { sourceLabel } from "@/lib/domain/source";
 import { displayTitle } from "@/lib/domain/title";
-import type { CostTotals, Thread } from "@/lib/domain/types";
+import type { SessionFigures, Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
 import { CopyHandoffButton } from "./copy-handoff-button";
 import { CopyPromptButton } from "./copy-prompt-button";
 import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
-import { TokenCount } from "@/components/ui/token-count";
-import { CostFigure } from "@/components/ui/cost-figure";
+import { SessionFigure } from "@/components/ui/session-figure";
 import { SendSecretsSwitch } from "@/components/secrets/send-secrets-switch";
 
 type Props = {
@@ -29,8 +28,8 @@ type Props = {
   /** The thread's "send secrets to models" setting, and whether this person may change it (admins). */
   /** `canChange`: an admin (or sign-in off): may also reveal secrets and export losslessly. */
   secrets?: { sendToModels: boolean; canChange: boolean };
-  /** What its own responses cost (each priced alone). */
-  cost?: CostTotals;
+  /** Its one figure: its session's tokens and cost, with the split (lib/domain/thread-figures.ts). */
+  figures?: SessionFigures;
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -58,7 +57,7 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
 
-export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0, secrets, cost }: Props) {
+export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0, secrets, figures }: Props) {
   const kind = relationKind(thread);
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
@@ -74,9 +73,12 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
           <dd className="max-w-[calc(100%-2rem)] min-w-0 truncate font-mono text-xs" data-testid="thread-id" title={thread.id}>
             {thread.id}
           </dd>
-          <CopyButton text={thread.id} label="Copy continuation id" />
-          {!thread.expired && <CopyPromptButton threadId={thread.id} model={promptModel} />}
-          {!thread.expired && <CopyHandoffButton threadId={thread.id} hasParent={parent !== null} />}
+          {/* In a dd of their own: a dl's groups hold only dt and dd (axe-core's definition-list). */}
+          <dd className="contents">
+            <CopyButton text={thread.id} label="Copy continuation id" />
+            {!thread.expired && <CopyPromptButton threadId={thread.id} model={promptModel} />}
+            {!thread.expired && <CopyHandoffButton threadId={thread.id} hasParent={parent !== null} />}
+          </dd>
         </div>
         <div className="flex min-w-0 gap-2">
           <dt className="text-zinc-500">Tool</dt>
@@ -106,13 +108,12 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         </div>
         <div className="flex gap-2">
           <dt className="text-zinc-500">Size</dt>
-          <dd className="min-w-0 break-words">
-            {plural(thread.turnCount, "turn")}, <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} estimated={thread.tokens?.estimated} />
-            {cost && (cost.totalUsd > 0 || cost.unpricedResponses > 0) && (
-              <>
-                , <CostFigure cost={cost} />
-              </>
-            )}
+          <dd className="min-w-0 break-words">{plural(thread.turnCount, "turn")}</dd>
+        </div>
+        <div className="flex min-w-0 gap-2 sm:col-span-2">
+          <dt className="shrink-0 text-zinc-500">Used</dt>
+          <dd className="min-w-0 break-words" data-testid="header-figure">
+            <SessionFigure figures={figures} none="no responses of its own" />
           </dd>
         </div>
         {thread.modelsUsed.length > 0 && (

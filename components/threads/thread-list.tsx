@@ -10,8 +10,7 @@ import { useThreadList, useThreadListHead } from "@/lib/queries/hooks";
 import { FILTER_KEYS, type ThreadFilters } from "@/lib/queries/threads";
 import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { sourceLabel } from "@/lib/domain/source";
-import { TokenCount } from "@/components/ui/token-count";
-import { CostFigure } from "@/components/ui/cost-figure";
+import { SessionFigure } from "@/components/ui/session-figure";
 
 type Props = { initialFilters: ThreadFilters; facets: { tools: string[]; models: string[]; sources: string[]; projects: string[] } };
 
@@ -154,8 +153,7 @@ export function ThreadList({ initialFilters, facets }: Props) {
                   </span>
                 )}
                 <span>{plural(thread.turnCount, "turn")}</span>
-                <TokenCount tokens={thread.tokens?.count} estimate={thread.tokenEstimate} estimated={thread.tokens?.estimated} />
-                <CostFigure cost={thread.cost} />
+                <SessionFigure figures={thread.figures} />
                 <span>{thread.expiresAt === null ? "never expires" : thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
               </div>
             </li>

@@ -1,6 +1,6 @@
-import { CostFigure, ReportedFigure } from "@/components/ui/cost-figure";
+import { ReportedFigure } from "@/components/ui/cost-figure";
 import { formatUsd } from "@/lib/domain/cost";
-import type { AgentReport, CompactionRunUsage, CostTotals, ResponseCost, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
+import type { AgentReport, CompactionRunUsage, ResponseCost, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
 import { formatInteger, plural, usageFieldLabel, usageSummary } from "@/lib/format";
 
 const SOURCE_TITLE: Record<ThreadUsage["source"], string> = {
@@ -53,8 +53,12 @@ export function TurnUsageLine({ usage, cost, rounded = false }: { usage: TurnUsa
   );
 }
 
-/** The thread's totals over its responses, each counted once; with its sub-agents and compaction runs beside them when it has any. */
-export function ThreadUsageTotals({ usage, responses, session, cost, sessionCost }: { usage: ThreadUsage; responses: number; session: SessionUsage | null; cost?: CostTotals; sessionCost?: CostTotals }) {
+/**
+ * The thread's token totals over its responses by kind, each counted once; with its sub-agents and
+ * compaction runs beside them when it has any. What they cost is the header's one figure
+ * (components/ui/session-figure.tsx), with its split: not repeated here.
+ */
+export function ThreadUsageTotals({ usage, responses, session }: { usage: ThreadUsage; responses: number; session: SessionUsage | null }) {
   const more = session && (session.subagentThreads > 0 || session.compactionRuns > 0) ? session : null;
   return (
     <section aria-label="Usage totals" className="mb-4 space-y-1 rounded-lg border border-zinc-200 bg-white px-4 py-2 text-sm" data-testid="thread-usage">
@@ -64,7 +68,6 @@ export function ThreadUsageTotals({ usage, responses, session, cost, sessionCost
         <span className="min-w-0 break-words" data-testid="usage-figures">
           {usageSummary(usage)}
         </span>
-        <CostFigure cost={cost} />
         <UsageSource source={usage.source} />
       </p>
       {more && (
@@ -73,7 +76,6 @@ export function ThreadUsageTotals({ usage, responses, session, cost, sessionCost
           <span className="min-w-0 break-words" data-testid="session-usage-figures">
             {usageSummary(more)}
           </span>
-          <CostFigure cost={sessionCost} />
           <UsageSource source={more.source} />
         </p>
       )}
@@ -82,9 +84,9 @@ export function ThreadUsageTotals({ usage, responses, session, cost, sessionCost
   );
 }
 
-/** "3 sub-agents and 1 compaction". */
+/** "3 sub-agents and 1 compaction run". */
 function sessionParts(session: SessionUsage): string {
-  const parts = [session.subagentThreads > 0 ? plural(session.subagentThreads, "sub-agent") : null, session.compactionRuns > 0 ? plural(session.compactionRuns, "compaction") : null];
+  const parts = [session.subagentThreads > 0 ? plural(session.subagentThreads, "sub-agent") : null, session.compactionRuns > 0 ? plural(session.compactionRuns, "compaction run") : null];
   return parts.filter(Boolean).join(" and ");
 }
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { FigureCost, FigureCovers, FigureTokens } from "@/components/ui/session-figure";
 import { formatUsd } from "@/lib/domain/cost";
 import type { UsageFigures, UsageRow } from "@/lib/domain/usage-report";
 import { formatInteger, plural } from "@/lib/format";
@@ -63,6 +64,30 @@ const COLUMNS: Column[] = [
   { label: "Cache write", cell: (row) => formatInteger(row.cacheWriteTokens), numeric: true },
 ];
 
+/**
+ * A session's row (groupBy=thread): its cost and tokens as the thread list and header show them
+ * (components/ui/session-figure.tsx), with what they cover and the split.
+ */
+const SESSION_COLUMNS: Column[] = [
+  {
+    label: "Cost",
+    cell: (row) =>
+      row.figures ? (
+        <span className="inline-flex flex-col items-end gap-0.5">
+          <FigureCost figures={row.figures} />
+          <span className="text-xs font-sans">
+            <FigureCovers figures={row.figures} />
+          </span>
+        </span>
+      ) : (
+        <CostCell row={row} />
+      ),
+    numeric: true,
+  },
+  { label: "Tokens", cell: (row) => (row.figures ? <FigureTokens figures={row.figures} /> : null), numeric: true },
+  ...COLUMNS.slice(1),
+];
+
 function CostCell({ row }: Readonly<{ row: UsageRow }>) {
   if (row.unpricedResponses > 0 && row.unpricedResponses === row.responses) return <span className="text-amber-800">unpriced</span>;
   return (
@@ -78,7 +103,16 @@ function CostCell({ row }: Readonly<{ row: UsageRow }>) {
  * costliest first. `name` renders a row's first cell (a link that filters the page, or to the thread).
  * It scrolls inside its box on a phone; the page does not.
  */
-export function UsageTable({ title, keyLabel, rows, name, testId, footer }: Readonly<{ title: string; keyLabel: string; rows: UsageRow[]; name: (row: UsageRow) => ReactNode; testId: string; footer?: ReactNode }>) {
+export function UsageTable({
+  title,
+  keyLabel,
+  rows,
+  name,
+  testId,
+  footer,
+  sessions = false,
+}: Readonly<{ title: string; keyLabel: string; rows: UsageRow[]; name: (row: UsageRow) => ReactNode; testId: string; footer?: ReactNode; sessions?: boolean }>) {
+  const columns = sessions ? SESSION_COLUMNS : COLUMNS;
   return (
     <section aria-labelledby={`${testId}-title`} className="min-w-0">
       <h2 id={`${testId}-title`} className="mb-2 text-lg font-semibold tracking-tight">
@@ -94,7 +128,7 @@ export function UsageTable({ title, keyLabel, rows, name, testId, footer }: Read
                 <th scope="col" className="px-3 py-2 text-left font-medium">
                   {keyLabel}
                 </th>
-                {COLUMNS.map((column) => (
+                {columns.map((column) => (
                   <th key={column.label} scope="col" className="px-3 py-2 text-right font-medium whitespace-nowrap">
                     {column.label}
                   </th>
@@ -107,7 +141,7 @@ export function UsageTable({ title, keyLabel, rows, name, testId, footer }: Read
                   <th scope="row" className="max-w-72 min-w-40 px-3 py-2 text-left font-normal break-words">
                     {name(row)}
                   </th>
-                  {COLUMNS.map((column) => (
+                  {columns.map((column) => (
                     <td key={column.label} className="px-3 py-2 text-right font-mono whitespace-nowrap" data-testid={`${testId}-${column.label.toLowerCase().replace(" ", "-")}`}>
                       {column.cell(row)}
                     </td>

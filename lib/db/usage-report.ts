@@ -5,6 +5,7 @@ import { db } from "./client";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import { run } from "./dialect";
 import { refreshUsageBuckets } from "./usage-aggregates";
+import { partOfRow, rollUpSessions, withSessionSplits } from "./usage-sessions";
 
 /**
  * Usage reports (GET /api/usage, the /usage page, `npm run usage`): read from the usage buckets
@@ -48,9 +49,14 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
     }
   }
   totals.threads = totalThreads;
-  let rows = sortRows([...rowsByKey.values()], query.groupBy);
-  if (query.limit !== undefined) rows = rows.slice(0, query.limit);
+  let rows = [...rowsByKey.values()];
   if (query.breakdown === "model") rows = rows.map((row) => ({ ...row, breakdown: sortRows(breakdowns.get(row.key) ?? [], "model") }));
+  // Threads as sessions: a sub-agent's row goes into its session's (lib/db/usage-sessions.ts).
+  const sessions = query.groupBy === "thread" ? await rollUpSessions(rows) : null;
+  const threads = { parts: new Map(rows.map((row) => [row.key, partOfRow(row)])), unpriced: unpricedByKey(keyed) };
+  rows = sortRows(sessions ? sessions.rows : rows, query.groupBy);
+  if (query.limit !== undefined) rows = rows.slice(0, query.limit);
+  if (sessions) rows = await withSessionSplits(rows, sessions.members, query, { startQuarter, endQuarter }, threads);
 
   if (query.groupBy === "thread" && rows.length > 0) {
     const titles = new Map<string, string | null>();
@@ -71,6 +77,13 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
     rows,
     totals: { ...totals, unpricedModels: [...unpricedModels].sort() },
   };
+}
+
+/** The models of each key's unpriced responses. */
+function unpricedByKey(keyed: Keyed[]): Map<string, Set<string>> {
+  const result = new Map<string, Set<string>>();
+  for (const { key, model, figures } of keyed) if (figures.unpricedResponses > 0) result.set(key, (result.get(key) ?? new Set()).add(model || "(no model)"));
+  return result;
 }
 
 /** Figures by key and model (for groupBy=model, the model is the key). */

@@ -142,6 +142,41 @@ export type Thread = {
   cost?: CostTotals;
   /** With its sub-agents and compaction runs, as usageWithSubagents. */
   costWithSubagents?: CostTotals;
+  /** Its one figure, its session's tokens and cost with their split; where a list, a thread page or the thread API reads it. */
+  figures?: SessionFigures;
+};
+
+/** What some responses used: their tokens as reported (or estimated), and the sum of their prices (lib/domain/thread-figures.ts). */
+export type UsagePart = {
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  /** Sum of the priced responses' prices; unpriced responses add nothing. */
+  costUsd: number;
+  responses: number;
+  /** Responses of models with no known price: their tokens count, their cost does not. */
+  unpricedResponses: number;
+  /** Responses whose source reported no usage: estimated with our tokenizer (a lower bound). */
+  estimatedResponses: number;
+};
+
+/**
+ * A thread's one figure (lib/domain/thread-figures.ts): what its session used, the thread with its
+ * sub-agent threads (all levels) and the compaction runs of both, and the split.
+ */
+export type SessionFigures = {
+  total: UsagePart;
+  parts: { thread: UsagePart; subagents: UsagePart; compactionRuns: UsagePart };
+  /** Sub-agent threads in the session (all levels) with responses. */
+  subagentThreads: number;
+  /** Compaction runs with responses (of the thread and of its sub-agents). */
+  compactionRuns: number;
+  /** Models of unpriced responses, sorted. */
+  unpricedModels: string[];
+  /** What the agents themselves recorded as the cost (OpenCode, Pi, Aider): beside ours, never added. */
+  reported?: ReportedCost;
 };
 
 export type ThreadWithTurns = { thread: Thread; turns: Turn[] };

@@ -3,6 +3,7 @@
  * by a period, model, provider, project, source or thread. The shape GET /api/usage answers, the
  * /usage page draws and `npm run usage` prints. Pure.
  */
+import type { SessionFigures } from "./types";
 import { dayKey, monthKey, weekKey, type UsageRange } from "./usage-period";
 
 export const USAGE_GROUPS = ["day", "week", "month", "model", "provider", "project", "source", "thread"] as const;
@@ -34,6 +35,12 @@ export type UsageRow = UsageFigures & {
   title?: string | null;
   /** With breakdown=model: the row's figures per model, the costliest first. */
   breakdown?: (UsageFigures & { key: string })[];
+  /**
+   * For groupBy=thread, where each row is a session (the thread with its sub-agent threads, their
+   * rows added to its own): the figures' split into the thread's own responses, its sub-agents' and
+   * the compaction runs', and what they cover (lib/domain/thread-figures.ts).
+   */
+  figures?: SessionFigures;
 };
 
 export type UsageFilters = { source?: string; project?: string; model?: string };

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Thread, Turn } from "@/lib/domain/types";
+import { emptyPart } from "@/lib/domain/thread-figures";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import {
   api,
@@ -23,6 +24,7 @@ import {
 import { POST as turnsRoute } from "./[id]/turns/route";
 import { POST as createRoute } from "./route";
 
+const ZERO_PART = emptyPart();
 const HOUR_MS = 3_600_000;
 
 afterEach(() => {
@@ -67,6 +69,7 @@ describe("POST /api/threads", () => {
       usageWithSubagents: { ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0, subagents: [] },
       cost: ZERO_COST,
       costWithSubagents: ZERO_COST,
+      figures: { total: ZERO_PART, parts: { thread: ZERO_PART, subagents: ZERO_PART, compactionRuns: ZERO_PART }, subagentThreads: 0, compactionRuns: 0, unpricedModels: [] },
     });
   });
 

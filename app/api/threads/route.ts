@@ -1,4 +1,5 @@
 import { maskedJson } from "@/lib/http/masking";
+import { withSessionFigures } from "@/lib/db/session-figures";
 import { withThreadCosts } from "@/lib/db/session-usage";
 import { createThread, listThreads } from "@/lib/db/threads";
 import { handleRoute, readJson, readQuery } from "@/lib/http/responses";
@@ -6,7 +7,7 @@ import { createThreadSchema, listThreadsQuerySchema } from "@/lib/validation/thr
 
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
-    return maskedJson(await withThreadCosts(await listThreads(readQuery(request, listThreadsQuerySchema))));
+    return maskedJson(await withSessionFigures(await withThreadCosts(await listThreads(readQuery(request, listThreadsQuerySchema)))));
   });
 }
 

@@ -136,8 +136,8 @@ describe("GET /api/threads/:id/chain", () => {
       const stored = await fetchThread(link.id);
       const { turns, ...thread } = link;
       // A chain's threads carry their own usage; with sub-agents is the single thread's answer.
-      // Prices are the single thread's too.
-      const { usageWithSubagents: _, cost: _cost, costWithSubagents: _withSubagents, ...storedThread } = stored.thread;
+      // Prices and its one figure (figures) are the single thread's too.
+      const { usageWithSubagents: _, cost: _cost, costWithSubagents: _withSubagents, figures: _figures, ...storedThread } = stored.thread;
       expect(thread).toEqual(storedThread);
       expect(turns).toEqual(stored.turns.map(({ cost: _turnCost, ...turn }) => turn));
       expect(turns.map((t) => t.content)).toEqual([`question ${i}`, `answer ${i}`]);

@@ -47,7 +47,7 @@ function documentWith(id: string, responses: { at: string; model: string; input:
 }
 
 describe("GET /api/usage over the real transcripts", () => {
-  it("sums every imported session's responses: each thread's row is its own cost and its compaction runs', and the totals are the rows' sums", async () => {
+  it("sums every imported session's responses: each session's row is its thread's, its sub-agents' and its compaction runs', as the thread API gives it, and the totals are the rows' sums", async () => {
     const threads = new Set<string>();
     for (const { file, name } of fixtureFiles) {
       const report = await importFile(name, readFileSync(file, "utf8"));
@@ -59,6 +59,7 @@ describe("GET /api/usage over the real transcripts", () => {
     let responses = 0;
     let copiesLeftOut = 0;
     let sessionTotalRequests = 0;
+    let subagents = 0;
     for (const id of threads) {
       const { thread, turns } = await fetchThread(id);
       // A session branched into a file of its own (Pi) starts with its parent's responses: paid for there.
@@ -69,29 +70,44 @@ describe("GET /api/usage over the real transcripts", () => {
       const totals = thread.metadata?.sessionTotals as { models: Record<string, { requests: number }> } | undefined;
       const totalRequests = totals ? Object.values(totals.models).reduce((n, m) => n + Math.max(1, m.requests), 0) : 0;
       sessionTotalRequests += totalRequests;
-      if (own === 0 && totalRequests === 0) {
-        expect(rows.has(id), `thread ${id} has no responses of its own but a usage row`).toBe(false);
+      // The thread's own share of its figure: its responses (its compaction runs are split out).
+      const figures = thread.figures!;
+      expect(figures.parts.thread.responses, `thread ${id}`).toBe(own + totalRequests);
+      const runs = turns.flatMap((t) => (t.compactionRun ? [t.compactionRun] : []));
+      expect(figures.parts.compactionRuns.responses).toBeGreaterThanOrEqual(runs.reduce((n, r) => n + r.responses, 0));
+      const ownCost = thread.cost!.totalUsd - copied.reduce((n, t) => n + (t.cost?.totalUsd ?? 0), 0);
+      if (figures.subagentThreads === 0 && runs.length === 0) expect(figures.total.costUsd).toBeCloseTo(ownCost, 9);
+      // A sub-agent has no row of its own: it is in its session's.
+      const relation = thread.metadata?.relation as { kind?: string } | undefined;
+      if (relation?.kind === "subagent") {
+        subagents++;
+        expect(rows.has(id), `sub-agent ${id} has a row of its own`).toBe(false);
+        continue;
+      }
+      if (figures.total.responses === 0) {
+        expect(rows.has(id), `session ${id} has no responses but a usage row`).toBe(false);
         continue;
       }
       const row = rows.get(id);
-      expect(row, `thread ${id} has ${own} responses but no usage row`).toBeDefined();
-      // The row adds the thread's compaction runs (its sub-agents have rows of their own).
-      const runs = turns.flatMap((t) => (t.compactionRun ? [t.compactionRun] : []));
-      expect(row!.responses).toBe(own + totalRequests + runs.reduce((n, r) => n + r.responses, 0));
-      const ownCost = thread.cost!.totalUsd - copied.reduce((n, t) => n + (t.cost?.totalUsd ?? 0), 0);
-      expect(row!.costUsd).toBeGreaterThanOrEqual(ownCost - 1e-9);
-      if (runs.length === 0) expect(row!.costUsd).toBeCloseTo(ownCost, 9);
-      if (copied.length === 0) expect(row!.unpricedResponses).toBe(thread.cost!.unpricedResponses);
+      expect(row, `session ${id} has ${figures.total.responses} responses but no usage row`).toBeDefined();
+      // The row is the session's figure as the thread API gives it, over all time.
+      expect(row!.responses).toBe(figures.total.responses);
+      expect(row!.costUsd).toBeCloseTo(figures.total.costUsd, 9);
+      expect(row!.figures!.parts.thread.responses).toBe(figures.parts.thread.responses);
+      expect(row!.figures!.subagentThreads).toBe(figures.subagentThreads);
       expect(row!.title).toBe(thread.title);
       responses += row!.responses;
     }
+    expect(subagents).toBeGreaterThan(0);
     expect(responses).toBeGreaterThan(100);
     // The real Pi session is a branched copy, and the Copilot session reports its tokens at shutdown.
     expect(copiesLeftOut).toBeGreaterThan(0);
     expect(sessionTotalRequests).toBeGreaterThan(0);
     expect(byThread.totals.responses).toBe(byThread.rows.reduce((n, r) => n + r.responses, 0));
     expect(byThread.totals.costUsd).toBeCloseTo(sum(byThread.rows), 9);
-    expect(byThread.totals.threads).toBe(byThread.rows.length);
+    // Each thread counted once, in its session's row.
+    expect(byThread.totals.threads).toBe(byThread.rows.reduce((n, r) => n + r.threads, 0));
+    expect(byThread.rows.length).toBeLessThan(byThread.totals.threads);
 
     // The same responses by day, month, model, provider, project and source.
     for (const groupBy of ["day", "week", "month", "model", "provider", "project", "source"]) {

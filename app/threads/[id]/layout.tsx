@@ -8,7 +8,7 @@ import { ThreadTabs } from "@/components/threads/thread-tabs";
 import { compactionLinks } from "@/lib/db/compactions";
 import { forkLinks } from "@/lib/db/forks";
 import { previewModelFor } from "@/lib/models/catalog";
-import { storedThreadCosts } from "@/lib/db/session-usage";
+import { sessionFiguresOf } from "@/lib/db/session-figures";
 import { getThreadLinks } from "@/lib/db/threads";
 import { threadFindingCount, threadSendsSecrets } from "@/lib/db/secret-findings";
 import { mayAdminister } from "@/lib/auth/principal";
@@ -18,11 +18,11 @@ import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
-  const [[links, compactions, forks, custom, secretCount], sendsSecrets, admin, cost] = await Promise.all([
+  const [[links, compactions, forks, custom, secretCount], sendsSecrets, admin, figures] = await Promise.all([
     Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModelsOnce(), threadFindingCount(thread.id)]).then(maskDeep),
     threadSendsSecrets(thread.id),
     headers().then(mayAdminister),
-    storedThreadCosts([thread]).then((costs) => maskDeep(costs.get(thread.id))),
+    sessionFiguresOf([thread.id]).then((all) => all.get(thread.id)),
   ]);
   const promptModel = previewModelFor(thread.modelsUsed, custom);
   const parent = thread.parentThreadId
@@ -47,7 +47,7 @@ export default async function ThreadLayout({ children, params }: { children: Rea
           promptModel={promptModel}
           secretCount={secretCount}
           secrets={{ sendToModels: sendsSecrets, canChange: admin }}
-          cost={cost}
+          figures={figures}
         />
         <ThreadTabs threadId={thread.id} />
         {children}

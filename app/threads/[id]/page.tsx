@@ -91,7 +91,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Par
   return (
     <>
       {/* The header (layout) reads no turns; the totals need them, so they head the conversation. */}
-      {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} cost={data.thread.cost} sessionCost={data.thread.costWithSubagents} />}
+      {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} />}
       {sessionTotals && <SessionTotalsPanel totals={sessionTotals} priced={pricedTotals} />}
       <InjectedContext context={data.thread.initialContext} />
       <TurnReader

@@ -1,4 +1,5 @@
 import { maskedJson } from "@/lib/http/masking";
+import { withThreadFigures } from "@/lib/db/session-figures";
 import { withSessionUsage } from "@/lib/db/session-usage";
 import { purgeThread } from "@/lib/db/threads";
 import { getThreadHead } from "@/lib/db/turn-pages";
@@ -7,7 +8,7 @@ import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 type Context = { params: Promise<{ id: string }> };
 
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
-  return handleRoute(async () => maskedJson(await withSessionUsage(await getThreadHead(threadIdFrom((await params).id)))));
+  return handleRoute(async () => maskedJson(await withThreadFigures(await withSessionUsage(await getThreadHead(threadIdFrom((await params).id))))));
 }
 
 /** Purges a thread, expired or not: the only way anything is deleted. */
