@@ -1,10 +1,11 @@
-// Each agent's tool calls as the real fixtures hold them (fixtures/real), imported as the app
-// imports them, then classified: the expected values are read from the raw arguments here.
+// How the thread page shows tool calls (lib/domain/tools/tool-view.ts), on each agent's tool calls
+// as the real fixtures hold them (fixtures/real), imported as the app imports them: the expected
+// values are read from the raw arguments here. Shapes no fixture has are the agents' documented ones.
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { detectFormat, parseDetected } from "@/lib/importers";
-import type { JsonObject, JsonValue, TurnPart } from "../types";
-import { describeToolCall, toolHint, toolViewText, type ToolView } from "./tool-view";
+import { describeToolCall, toolHint, toolViewText, type ToolView } from "@/lib/domain/tools/tool-view";
+import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
+import { detectFormat, parseDetected } from "./index";
 
 type Call = Extract<TurnPart, { type: "tool_call" }>;
 
