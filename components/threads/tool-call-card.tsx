@@ -6,6 +6,7 @@ import type { Turn } from "@/lib/domain/types";
 import { contentPreview, formatJson, toolResultText } from "@/lib/format";
 import { resultDiff } from "./part-text";
 import { CHEVRON, PartText, SUMMARY } from "./plain-text";
+import { RawToggle } from "./raw-toggle";
 import { turnAnchor, type ToolCallPart, type ToolIndex, type ToolResultPart } from "./tool-index";
 
 type Source = { threadId: string; index: number };
@@ -74,17 +75,14 @@ export function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallP
               <p className="text-xs text-zinc-600 italic">{tools.partial ? "No result in the turns loaded around this one" : "No result recorded"}</p>
             )}
           </div>
-          <details className="group/raw rounded border border-zinc-200 bg-white" data-testid="tool-raw">
-            <summary className="cursor-pointer px-2 py-1 text-xs text-zinc-600 hover:text-zinc-900">Raw arguments</summary>
-            <div className="space-y-1 border-t border-zinc-200 p-2">
-              <p className="text-xs text-zinc-600">
-                Call id <span className="font-mono break-all text-zinc-700">{part.id}</span>
-              </p>
-              <div data-testid="tool-arguments">
-                <PartText text={formatJson(part.arguments)} source={turn} partIndex={partIndex} field="arguments" />
-              </div>
+          <RawToggle label="Raw arguments" testId="tool-raw">
+            <p className="text-xs text-zinc-600">
+              Call id <span className="font-mono break-all text-zinc-700">{part.id}</span>
+            </p>
+            <div data-testid="tool-arguments">
+              <PartText text={formatJson(part.arguments)} source={turn} partIndex={partIndex} field="arguments" />
             </div>
-          </details>
+          </RawToggle>
         </div>
       </details>
       {subagents.map((child) => (
