@@ -3,7 +3,7 @@ import type { CompactionJobRecord, CompactionRecord } from "@/lib/domain/compact
 import type { Thread, Turn } from "@/lib/domain/types";
 import type { CompactionStrategy } from "@/lib/domain/compaction/types";
 import type { SummarizerKind } from "@/lib/validation/compactions";
-import { readableText } from "@/lib/domain/transcript-display";
+import { turnPreviewText } from "@/lib/domain/tools/turn-preview";
 import { contentPreview } from "@/lib/format";
 import { apiFetch } from "./api-client";
 
@@ -35,11 +35,11 @@ const EXCERPT_CHARS = 240;
 
 /**
  * Turns `from`..`from + limit - 1` of a thread, summarised (the paged turn API; the full texts are
- * not kept). The excerpt is the text as the thread page shows it: no tags, no escape codes.
+ * not kept). The excerpt is the turn as the thread page reads it: no JSON, tags or escape codes.
  */
 export async function fetchTurnSummaries(threadId: string, from: number, limit: number, signal?: AbortSignal): Promise<TurnSummary[]> {
   const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?from=${from}&limit=${limit}`, { signal });
-  return page.items.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(readableText(t.role, t.content).trim(), EXCERPT_CHARS), chars: t.content.length }));
+  return page.items.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(turnPreviewText(t), EXCERPT_CHARS), chars: t.content.length }));
 }
 
 export function fetchCompactionPreview(threadId: string, body: CompactionRequestBody, signal?: AbortSignal): Promise<CompactionPreview> {
