@@ -196,7 +196,7 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
         </div>
       );
     case "read":
-      return <Facts items={[[view.paths.length > 1 ? "Files" : "File", view.paths.join("\n")], ["Lines", view.range]]} />;
+      return <Facts items={[[view.paths.length > 1 ? "Files" : "File", view.paths.join("\n")], ["Range", view.range]]} />;
     case "search":
       return <Facts items={[[view.mode === "glob" ? "Files matching" : "Pattern", view.pattern], ["In", view.path], ["Only", view.filter]]} />;
     case "web-fetch":
