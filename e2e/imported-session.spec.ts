@@ -91,15 +91,18 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
   await expect(turns.getByRole("heading", { level: 3, includeHidden: true }).first()).toBeAttached();
 
-  await test.step("a tool call is a card: name, formatted arguments, and its result inside", async () => {
+  await test.step("a tool call is a card: name, the call as read, its result inside, the raw arguments on demand", async () => {
     const call = session.flatMap(blocks).find((b) => b.type === "tool_use")!;
     const result = session.flatMap(blocks).find((b) => b.type === "tool_result" && b.tool_use_id === call.id)!;
     const card = turns.getByTestId("tool-call").filter({ hasText: call.id! });
     await expect(card).toHaveCount(1);
     await expect(card.getByTestId("tool-name")).toHaveText(call.name!);
-    // Collapsed: the arguments are there but hidden until the card is opened.
-    await expect(card.getByTestId("tool-arguments")).toBeHidden();
+    // Collapsed: the call is there but hidden until the card is opened; the raw JSON until asked for.
+    await expect(card.getByTestId("tool-view")).toBeHidden();
     await card.locator("summary").click();
+    await expect(card.getByTestId("tool-view")).toContainText(String(Object.values(call.input as Record<string, unknown>).find((v) => typeof v === "string")));
+    await expect(card.getByTestId("tool-arguments")).toBeHidden();
+    await card.getByTestId("tool-raw").getByRole("button", { name: "Raw arguments" }).click();
     await expect(card.getByTestId("tool-arguments").locator("pre")).toHaveText(JSON.stringify(call.input, null, 2));
     const firstLine = resultText(result).split("\n")[0]!;
     expect(firstLine.length).toBeGreaterThan(5);

@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { formatInteger } from "@/lib/format";
 import { AnsiText } from "./ansi";
+import { DiffText } from "./diff-text";
 import { refText, type TextRef } from "./part-text";
 import { useTurn } from "@/lib/queries/hooks";
 
@@ -18,12 +19,15 @@ export function LongText({
   fullUrl,
   textRef,
   className,
+  diff = false,
 }: {
   preview: string;
   total: number;
   fullUrl: string;
   textRef: TextRef;
   className: string;
+  /** Shown as a coloured diff (an edit's lines) rather than as terminal text. */
+  diff?: boolean;
 }) {
   const [expanded, setExpanded] = useState(false);
   const full = useTurn(fullUrl);
@@ -40,7 +44,7 @@ export function LongText({
   return (
     <div>
       <pre id={id} className={className}>
-        <AnsiText text={shown} />
+        {diff ? <DiffText text={shown} /> : <AnsiText text={shown} />}
         {!open && <span className="text-zinc-400">{"\n"}…</span>}
       </pre>
       <button

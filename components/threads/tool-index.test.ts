@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { compactionLabel, formatInteger, formatJson, toolResultText, usageSummary } from "@/lib/format";
 import { partText, refText } from "./part-text";
-import { argumentHint, buildToolIndex } from "./tool-index";
+import { buildToolIndex } from "./tool-index";
 
 function turn(id: string, index: number, parts: TurnPart[]): Turn {
   return {
@@ -76,19 +76,6 @@ describe("buildToolIndex", () => {
   });
 });
 
-describe("argumentHint", () => {
-  it("picks a descriptive argument, on one line, shortened", () => {
-    expect(argumentHint({ command: "bd show x", description: "Show the issue" })).toBe("Show the issue");
-    expect(argumentHint({ file_path: "/a/b.ts" })).toBe("/a/b.ts");
-    expect(argumentHint({ other: "line one\n  line two" })).toBe("line one line two");
-    expect(argumentHint({ cmd: ["git", "status"] })).toBe("git status");
-    expect(argumentHint('{"query":"from a JSON string"}')).toBe("from a JSON string");
-    expect(argumentHint({ n: 1 })).toBeNull();
-    expect(argumentHint(undefined)).toBeNull();
-    expect(argumentHint({ prompt: "x".repeat(500) }, 20)).toBe(`${"x".repeat(19)}…`);
-  });
-});
-
 describe("part texts", () => {
   it("formats arguments as indented JSON, parsing JSON strings", () => {
     expect(formatJson({ a: [1, "b"] })).toBe('{\n  "a": [\n    1,\n    "b"\n  ]\n}');
@@ -111,6 +98,11 @@ describe("part texts", () => {
     expect(partText({ type: "thinking", text: "hmm" }, "text")).toBe("hmm");
     expect(partText({ type: "thinking", text: "hmm" }, "content")).toBeNull();
     expect(partText(undefined, "text")).toBeNull();
+    // A text of a tool call as it is shown: a command, a patch's file, loaded in full the same way.
+    const shell = { type: "tool_call" as const, id: "c", name: "shell", arguments: { command: ["bash", "-lc", "set -e\nmake"] } };
+    expect(partText(shell, "view", "command")).toBe("set -e\nmake");
+    expect(partText(shell, "view", "diff")).toBeNull();
+    expect(partText({ type: "thinking", text: "hmm" }, "view", "command")).toBeNull();
   });
 
   it("reads a display block of a turn's content (a long terminal block loaded in full)", () => {

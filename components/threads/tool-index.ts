@@ -6,7 +6,6 @@
  */
 import type { ChildThreadLink } from "@/lib/domain/links";
 import type { Turn, TurnPart } from "@/lib/domain/types";
-import { contentPreview } from "@/lib/format";
 
 export type ToolCallPart = Extract<TurnPart, { type: "tool_call" }>;
 export type ToolResultPart = Extract<TurnPart, { type: "tool_result" }>;
@@ -58,32 +57,4 @@ export function buildToolIndex(turns: readonly { turn: Turn; number: number }[],
     index.subagents.set(callId, list);
   }
   return index;
-}
-
-/**
- * A short, one-line hint of what a call did, for its collapsed card: the first of the usual
- * descriptive arguments (description, command, path, query, ...), else the first text argument.
- */
-export function argumentHint(args: ToolCallPart["arguments"], maxChars = 120): string | null {
-  let value = args;
-  if (typeof args === "string") {
-    try {
-      value = JSON.parse(args) as ToolCallPart["arguments"];
-    } catch {
-      return oneLine(args, maxChars);
-    }
-  }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const preferred = ["description", "command", "cmd", "file_path", "path", "pattern", "query", "url", "prompt"];
-  const key = preferred.find((k) => typeof value[k] === "string" && value[k] !== "") ?? Object.keys(value).find((k) => typeof value[k] === "string" && value[k] !== "");
-  if (key) return oneLine(value[key] as string, maxChars);
-  const command = value.command ?? value.cmd;
-  if (Array.isArray(command) && command.every((c) => typeof c === "string")) return oneLine(command.join(" "), maxChars);
-  return null;
-}
-
-function oneLine(text: string, maxChars: number): string | null {
-  const line = text.replace(/\s+/g, " ").trim();
-  if (!line) return null;
-  return line.length > maxChars ? `${contentPreview(line, maxChars - 1)}…` : line;
 }

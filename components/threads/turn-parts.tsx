@@ -1,14 +1,12 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { displayTitle } from "@/lib/domain/title";
 import type { Turn, TurnPart } from "@/lib/domain/types";
-import { compactionLabel, contentPreview, formatCount, formatInteger, formatJson, plural, toolResultText } from "@/lib/format";
+import { compactionLabel, contentPreview, formatCount, formatInteger, plural, toolResultText } from "@/lib/format";
 import { Collapsible } from "./collapsible";
-import { AnsiText } from "./ansi";
-import { LongText } from "./long-text";
 import { MarkdownContent } from "./markdown";
-import { PART_PREVIEW_CHARS, resultDiff, turnUrl, type PartField, type TextRef } from "./part-text";
-import { argumentHint, turnAnchor, type ToolCallPart, type ToolIndex, type ToolResultPart, type TurnRef } from "./tool-index";
+import { turnUrl } from "./part-text";
+import { CHEVRON, PartText, SUMMARY } from "./plain-text";
+import { ErrorLabel, ResultDiff, ToolCallCard } from "./tool-call-card";
+import { turnAnchor, type ToolCallPart, type ToolIndex, type ToolResultPart, type TurnRef } from "./tool-index";
 
 /** Past these, Markdown starts collapsed to a fixed height. */
 export const LONG_CHARS = 2_000;
@@ -19,9 +17,7 @@ export const LONG_LINES = 30;
  */
 export const PREVIEW_CHARS = 8_192;
 
-export const PRE = "max-w-full overflow-x-auto rounded bg-white p-2 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-zinc-800";
-export const CHEVRON = "inline-block shrink-0 text-zinc-400 transition-transform group-open:rotate-90";
-export const SUMMARY = "flex cursor-pointer list-none flex-wrap items-center gap-x-2 gap-y-1 px-3 py-2 [&::-webkit-details-marker]:hidden";
+export { CHEVRON, PlainText, PRE, SUMMARY } from "./plain-text";
 
 /** Whether a turn is shown by its parts: it has some besides text (text-only turns show their content). */
 export function hasStructuredParts(turn: Turn): boolean {
@@ -96,27 +92,6 @@ function TextPart({ text, turn, partIndex }: { text: string; turn: Turn; partInd
   );
 }
 
-/** Plain text of a part's field: whole when short, else its start and a toggle that loads the rest. */
-function PartText({ text, source, partIndex, field }: { text: string; source: { threadId: string; index: number }; partIndex: number; field: PartField }) {
-  if (text === "") return <p className="text-xs text-zinc-500 italic">(empty)</p>;
-  return <PlainText text={text} source={source} textRef={{ partIndex, field }} className={PRE} />;
-}
-
-/**
- * Untrusted text as a terminal shows it (escape codes styled, never raw): whole when short, else
- * its start and a toggle that loads the rest of what `textRef` points at.
- */
-export function PlainText({ text, source, textRef, className }: { text: string; source: { threadId: string; index: number }; textRef: TextRef; className: string }) {
-  if (text.length <= PART_PREVIEW_CHARS) {
-    return (
-      <pre className={className}>
-        <AnsiText text={text} />
-      </pre>
-    );
-  }
-  return <LongText preview={contentPreview(text, PART_PREVIEW_CHARS)} total={text.length} fullUrl={turnUrl(source)} textRef={textRef} className={className} />;
-}
-
 function ThinkingPart({ text, redacted, turn, partIndex }: { text: string; redacted: boolean; turn: Turn; partIndex: number }) {
   return (
     <details className="group rounded-md border border-zinc-200 bg-zinc-50 text-sm" data-testid="thinking">
@@ -131,85 +106,6 @@ function ThinkingPart({ text, redacted, turn, partIndex }: { text: string; redac
         <PartText text={text} source={turn} partIndex={partIndex} field="text" />
       </div>
     </details>
-  );
-}
-
-function ErrorLabel() {
-  return <span className="rounded border border-red-300 bg-red-100 px-1 py-px text-[11px] leading-4 font-medium text-red-800">error</span>;
-}
-
-function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallPart; partIndex: number; turn: Turn; tools: ToolIndex }) {
-  const result = tools.results.get(part.id);
-  const failed = result?.part.isError === true;
-  const subagents = tools.subagents.get(part.id) ?? [];
-  const hint = argumentHint(part.arguments);
-  return (
-    <div className={`min-w-0 rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`} data-testid="tool-call">
-      <details className="group">
-        <summary className={SUMMARY}>
-          <span aria-hidden className={CHEVRON}>
-            ▸
-          </span>
-          <span className="text-xs text-zinc-500">Tool</span>
-          <span className="min-w-0 font-mono font-medium break-all text-zinc-900" data-testid="tool-name">
-            {part.name}
-          </span>
-          {hint && <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500">{hint}</span>}
-          <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
-            {failed ? <ErrorLabel /> : result ? null : <span>{tools.partial ? "result not loaded" : "no result"}</span>}
-          </span>
-        </summary>
-        <div className="space-y-3 border-t border-zinc-200 px-3 py-2">
-          <p className="text-xs text-zinc-500">
-            Call id <span className="font-mono break-all text-zinc-700">{part.id}</span>
-          </p>
-          <div>
-            <p className="mb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">Arguments</p>
-            <div data-testid="tool-arguments">
-              <PartText text={formatJson(part.arguments)} source={turn} partIndex={partIndex} field="arguments" />
-            </div>
-          </div>
-          <div data-testid="tool-result" className={failed ? "rounded border border-red-200 bg-red-50 p-2" : undefined}>
-            <div className="mb-1 flex flex-wrap items-center gap-2 text-xs font-medium tracking-wide text-zinc-500 uppercase">
-              Result
-              {failed && <ErrorLabel />}
-              {result && result.turnId !== turn.id && (
-                <a href={`#${turnAnchor(result.turnId)}`} className="font-normal tracking-normal text-indigo-700 normal-case underline">
-                  turn #{result.number}
-                </a>
-              )}
-            </div>
-            {result ? (
-              <div className={failed ? "text-red-900" : undefined}>
-                <PartText text={toolResultText(result.part.content)} source={result} partIndex={result.partIndex} field="content" />
-                <ResultDiff part={result.part} source={result} partIndex={result.partIndex} />
-              </div>
-            ) : (
-              <p className="text-xs text-zinc-500 italic">{tools.partial ? "No result in the turns loaded around this one" : "No result recorded"}</p>
-            )}
-          </div>
-        </div>
-      </details>
-      {subagents.map((child) => (
-        <p key={child.id} className="border-t border-zinc-200 px-3 py-2 text-sm break-words">
-          <Link href={`/threads/${child.id}`} className="text-indigo-700 underline" data-testid="subagent-link">
-            Sub-agent: {displayTitle(child.title)}
-          </Link>
-        </p>
-      ))}
-    </div>
-  );
-}
-
-/** A result's diff (an edit's change), below what the model was told, coloured as git colours it. */
-function ResultDiff({ part, source, partIndex }: { part: ToolResultPart; source: { threadId: string; index: number }; partIndex: number }) {
-  const diff = resultDiff(part);
-  if (diff === null) return null;
-  return (
-    <div className="mt-2" data-testid="tool-diff">
-      <p className="mb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">Diff</p>
-      <PartText text={diff} source={source} partIndex={partIndex} field="diff" />
-    </div>
   );
 }
 

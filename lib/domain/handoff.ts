@@ -36,8 +36,11 @@ export type Handoff = {
   /** The seed's conversation section, byte for byte ("" when no message is kept). */
   text: string;
   messages: HandoffMessage[];
-  /** Inputs left out: their position (0-based, as the seed's warnings count), the seed's warning, and the turn. */
-  skipped: { index: number; reason: string; threadId: string; turnIndex: number }[];
+  /**
+   * Inputs left out: their position (0-based, as the seed's warnings count), the seed's warning,
+   * why in a word (a role the seed refuses, or no text) with the turn's role, and the turn.
+   */
+  skipped: { index: number; reason: string; cause: "role" | "empty"; role: string; threadId: string; turnIndex: number }[];
   conversationMessagesCount: number;
   /** The turn each message came from, in the same order as `messages`. */
   origins: { threadId: string; turnIndex: number }[];
@@ -112,12 +115,12 @@ export function orchestratorHandoff(inputs: readonly HandoffInput[]): Handoff {
   const cut = { messages: 0, characters: 0 };
   inputs.forEach((input, index) => {
     if (!ROLES.includes(input.role)) {
-      skipped.push({ index, reason: `conversation_history[${index}] has invalid role '${input.role}', skipping`, threadId: input.threadId, turnIndex: input.turnIndex });
+      skipped.push({ index, reason: `conversation_history[${index}] has invalid role '${input.role}', skipping`, cause: "role", role: input.role, threadId: input.threadId, turnIndex: input.turnIndex });
       return;
     }
     const content = pythonStrip(input.content);
     if (content.length === 0) {
-      skipped.push({ index, reason: `conversation_history[${index}] has empty/invalid content, skipping`, threadId: input.threadId, turnIndex: input.turnIndex });
+      skipped.push({ index, reason: `conversation_history[${index}] has empty/invalid content, skipping`, cause: "empty", role: input.role, threadId: input.threadId, turnIndex: input.turnIndex });
       return;
     }
     const message = truncateMessage(input.role as HandoffRole, content);

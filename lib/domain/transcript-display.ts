@@ -171,3 +171,41 @@ export function describeTurn(turn: { role: TurnRole; content: string; modelMetad
   }
   return { folded: null, blocks };
 }
+
+/**
+ * SGR codes whose ESC was lost on the way ("[2mCompacted …[22m", as a summary or a copy shows
+ * them): only the forms a terminal writes, digits and semicolons closed by "m".
+ */
+const BARE_SGR = /\[\d{1,3}(?:;\d{1,3}){0,15}m/g;
+
+/** The text without escape codes, whole ones and those that lost their ESC. */
+export function stripEscapeCodes(text: string): string {
+  const clean = stripAnsi(text);
+  return clean.includes("[") ? clean.replace(BARE_SGR, "") : clean;
+}
+
+function blockText(block: DisplayBlock): string | null {
+  switch (block.kind) {
+    case "command":
+      return block.args ? `${block.name} ${block.args}` : block.name;
+    case "shell":
+      return `$ ${block.command}`;
+    case "output":
+    case "text":
+      return block.text.trim() === "" ? null : block.text;
+    case "folded":
+      return null; // injected context: not what anyone said
+  }
+}
+
+/**
+ * A turn's text as plain words, for summaries and previews (the compaction page, its summaries,
+ * turn excerpts): wrappers as the thread page shows them (a slash command as "/name args", a shell
+ * command as "$ command", local output as its text), injected context left out, no escape codes
+ * and no tags. Linear in the text.
+ */
+export function readableText(role: TurnRole, text: string): string {
+  const blocks = role === "user" || role === "system" ? parseWrappedContent(text) : null;
+  const joined = blocks ? blocks.map(blockText).filter((t): t is string => t !== null).join("\n\n") : text;
+  return stripEscapeCodes(joined);
+}

@@ -3,6 +3,7 @@ import type { CompactionJobRecord, CompactionRecord } from "@/lib/domain/compact
 import type { Thread, Turn } from "@/lib/domain/types";
 import type { CompactionStrategy } from "@/lib/domain/compaction/types";
 import type { SummarizerKind } from "@/lib/validation/compactions";
+import { turnPreviewText } from "@/lib/domain/tools/turn-preview";
 import { contentPreview } from "@/lib/format";
 import { apiFetch } from "./api-client";
 
@@ -32,10 +33,13 @@ export type TurnSummary = { index: number; role: string; toolName: string | null
 /** Characters of a turn the workbench shows (two lines of the list). */
 const EXCERPT_CHARS = 240;
 
-/** Turns `from`..`from + limit - 1` of a thread, summarised (the paged turn API; the full texts are not kept). */
+/**
+ * Turns `from`..`from + limit - 1` of a thread, summarised (the paged turn API; the full texts are
+ * not kept). The excerpt is the turn as the thread page reads it: no JSON, tags or escape codes.
+ */
 export async function fetchTurnSummaries(threadId: string, from: number, limit: number, signal?: AbortSignal): Promise<TurnSummary[]> {
   const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?from=${from}&limit=${limit}`, { signal });
-  return page.items.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(t.content, EXCERPT_CHARS), chars: t.content.length }));
+  return page.items.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(turnPreviewText(t), EXCERPT_CHARS), chars: t.content.length }));
 }
 
 export function fetchCompactionPreview(threadId: string, body: CompactionRequestBody, signal?: AbortSignal): Promise<CompactionPreview> {

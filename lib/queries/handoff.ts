@@ -31,6 +31,14 @@ export type HandoffTurn = {
   origin: { threadId: string; turnIndex: number };
 } & ({ kept: true; message: HandoffMessage } | { kept: false; reason: string });
 
+/**
+ * Why a turn was left out, as a person reads it: the seed's own warning counts its list from 0
+ * ("conversation_history[3]"), where the page numbers the same turn #4.
+ */
+export function skippedReason(skip: Pick<Handoff["skipped"][number], "cause" | "role">): string {
+  return skip.cause === "role" ? `a ${skip.role} turn: the handoff keeps user, assistant and system messages only` : "no text once surrounding whitespace is removed";
+}
+
 /** Every turn of the sequence, kept or skipped, in order: the skipped at their indexes, the kept in the places between. */
 export function handoffTurns(answer: HandoffAnswer): HandoffTurn[] {
   const skipped = new Map(answer.skipped.map((s) => [s.index, s]));
@@ -40,7 +48,7 @@ export function handoffTurns(answer: HandoffAnswer): HandoffTurn[] {
     const position = answer.range.from + index;
     const skip = skipped.get(index);
     if (skip) {
-      turns.push({ position, origin: { threadId: skip.threadId, turnIndex: skip.turnIndex }, kept: false, reason: skip.reason });
+      turns.push({ position, origin: { threadId: skip.threadId, turnIndex: skip.turnIndex }, kept: false, reason: skippedReason(skip) });
     } else if (next < answer.messages.length) {
       turns.push({ position, origin: answer.origins[next]!, kept: true, message: answer.messages[next]! });
       next++;

@@ -37,23 +37,23 @@ describe("extractiveSummary on the auth-refresh debugging run", () => {
 
   it("quotes each user prompt in order", () => {
     const requests = section(summary, "User requests");
-    expect(requests).toContain('- Turn 0: "Why do sessions drop after a token refresh?');
-    expect(requests).toContain('- Turn 6: "Confirmed. Can you also write a regression test for the two-tab race?"');
-    expect(requests.indexOf("Turn 2:")).toBeLessThan(requests.indexOf("Turn 4:"));
+    expect(requests).toContain('- Turn #1: "Why do sessions drop after a token refresh?');
+    expect(requests).toContain('- Turn #7: "Confirmed. Can you also write a regression test for the two-tab race?"');
+    expect(requests.indexOf("Turn #3:")).toBeLessThan(requests.indexOf("Turn #5:"));
   });
 
   it("states the decisions, the last explanation and the final answer", () => {
     const decisions = section(summary, "Decisions and outcomes");
     expect(decisions).toContain("keeps the stale `expiresAt` (confirmed)");
     expect(decisions).toContain("The CI test passes 200/200 runs with that change.");
-    expect(decisions).toContain("Last explanation (turn 5): The retry in `retryWithFreshToken()` builds the request before awaiting the refresh");
-    expect(decisions).toContain("Final answer (turn 7): a ts code block");
+    expect(decisions).toContain("Last explanation (turn #6): The retry in `retryWithFreshToken()` builds the request before awaiting the refresh");
+    expect(decisions).toContain("Final answer (turn #8): a ts code block");
   });
 
   it("pairs the reported 401 with how it was fixed", () => {
     const errors = section(summary, "Errors and resolutions");
     expect(errors).toContain("intermittent 401");
-    expect(errors).toMatch(/Resolution \(turn 5\): The CI test passes 200\/200 runs with that change\./);
+    expect(errors).toMatch(/Resolution \(turn #6\): The CI test passes 200\/200 runs with that change\./);
   });
 
   it("lists the open next step", () => {
@@ -101,8 +101,8 @@ describe("extractiveSummary", () => {
       ),
     );
     const errors = section(summary, "Errors and resolutions");
-    expect(errors).toContain('- Turn 2: bash returned an error: "FAIL src/a.test.ts"');
-    expect(errors).toContain("  - Resolution (turn 3): The root cause is a missing default; I fixed it in src/a.ts by defaulting x to 0.");
+    expect(errors).toContain('- Turn #3: bash returned an error: "FAIL src/a.test.ts"');
+    expect(errors).toContain("  - Resolution (turn #4): The root cause is a missing default; I fixed it in src/a.ts by defaulting x to 0.");
     expect(section(summary, "Open tasks and next steps")).toContain("TODO: add a regression test next.");
   });
 
@@ -118,7 +118,7 @@ describe("extractiveSummary", () => {
       ),
     );
     const errors = section(summary, "Errors and resolutions");
-    expect(errors).toContain('- Turn 4: bash output: "TypeError: f is not a function"');
+    expect(errors).toContain('- Turn #5: bash output: "TypeError: f is not a function"');
     expect(errors).not.toContain("read_file");
   });
 
@@ -134,8 +134,8 @@ describe("extractiveSummary", () => {
     expect(section(summary, "Decisions and outcomes")).toMatch(/- \(\d+ more\)$/);
     expect(missingReferences(collectReferences(turns), summary)).toEqual({ paths: [], tools: [] });
     // The first request (the goal) and the final answer survive the cut.
-    expect(summary).toContain("Turn 0:");
-    expect(summary).toContain("Final answer (turn 299)");
+    expect(summary).toContain("Turn #1:");
+    expect(summary).toContain("Final answer (turn #300)");
   });
 
   // Its speed is measured by npm run bench (compaction section), not here.

@@ -1,3 +1,4 @@
+import { readableText, stripEscapeCodes } from "../transcript-display";
 import { collectReferences } from "./references";
 import { hasText, isPrompt, partsOf, toolOutputs, turnText } from "./turn-content";
 import type { CompactionTurn } from "./types";
@@ -75,8 +76,10 @@ function userRequests(reader: TurnReader): Item[] {
   reader.turns.forEach((turn, i) => {
     if (!isPrompt(turn)) return;
     const sentences = reader.sentences(i);
-    const gist = sentences.length > 0 ? sentences.slice(0, 2).join(" ") : collapse(turnText(turn));
-    items.push({ text: `- Turn ${turn.index}: "${shorten(gist, REQUEST_CHARS)}"`, order: items.length, rank: 0 });
+    const gist = sentences.length > 0 ? sentences.slice(0, 2).join(" ") : collapse(reader.text(i));
+    // A turn that is only injected context (a caveat, a reminder) asked nothing.
+    if (gist === "") return;
+    items.push({ text: `- Turn ${numberOf(turn)}: "${shorten(gist, REQUEST_CHARS)}"`, order: items.length, rank: 0 });
   });
   // The first request usually states the goal; after it, the newest matter most.
   return items.map((item, k) => ({ ...item, rank: k === 0 ? -1 : items.length - k }));
@@ -96,13 +99,13 @@ function decisions(reader: TurnReader, focus: Focus): Item[] {
       const k = key(sentence);
       if (seen.has(k)) continue;
       seen.add(k);
-      items.push({ text: `- Turn ${turn.index}: ${shorten(sentence, SENTENCE_CHARS)}`, order: items.length, rank: 0 });
+      items.push({ text: `- Turn ${numberOf(turn)}: ${shorten(sentence, SENTENCE_CHARS)}`, order: items.length, rank: 0 });
     }
   });
   // Newest first when cutting; the final answer goes last and is kept first.
   const ranked = items.map((item, k) => ({ ...item, rank: items.length - k }));
   for (const f of [...finals].reverse()) {
-    ranked.push({ text: `- ${f.label} (turn ${reader.turns[f.turn]!.index}): ${shorten(f.text, SENTENCE_CHARS * 2)}`, order: ranked.length, rank: -1 });
+    ranked.push({ text: `- ${f.label} (turn ${numberOf(reader.turns[f.turn]!)}): ${shorten(f.text, SENTENCE_CHARS * 2)}`, order: ranked.length, rank: -1 });
   }
   return ranked;
 }
@@ -123,7 +126,7 @@ function finalAnswer(reader: TurnReader): Final[] {
       finals.push({ turn: i, label: finals.length === 0 ? "Final answer" : "Last explanation", text: sentences.join(" "), sentences });
       break;
     }
-    if (finals.length === 0) finals.push({ turn: i, label: "Final answer", text: describeCode(turnText(turn)), sentences: [] });
+    if (finals.length === 0) finals.push({ turn: i, label: "Final answer", text: describeCode(reader.text(i)), sentences: [] });
   }
   return finals;
 }
@@ -154,8 +157,8 @@ function errors(reader: TurnReader): Item[] {
     const k = key(detail);
     if (seen.has(k)) return;
     seen.add(k);
-    let text = `- Turn ${turns[turnIndex]!.index}: ${label}"${shorten(detail, ERROR_CHARS)}"`;
-    if (resolution) text += `\n  - Resolution (turn ${turns[resolution.turn]!.index}): ${shorten(resolution.sentence, SENTENCE_CHARS)}`;
+    let text = `- Turn ${numberOf(turns[turnIndex]!)}: ${label}"${shorten(detail, ERROR_CHARS)}"`;
+    if (resolution) text += `\n  - Resolution (turn ${numberOf(turns[resolution.turn]!)}): ${shorten(resolution.sentence, SENTENCE_CHARS)}`;
     items.push({ text, order: items.length, rank: 0 });
   };
 
@@ -166,7 +169,7 @@ function errors(reader: TurnReader): Item[] {
       const label = output.isError ? `${name} returned an error: ` : `${name} output: `;
       // Within the turn, the text after the result may already say what was done about it.
       const sameTurn = output.partIndex === null ? null : fixAfterPart(turn, output.partIndex);
-      push(i, label, errorLine(output.text), sameTurn ? { turn: i, sentence: sameTurn } : reader.resolutionAfter(i));
+      push(i, label, errorLine(stripEscapeCodes(output.text)), sameTurn ? { turn: i, sentence: sameTurn } : reader.resolutionAfter(i));
     }
     // A tool turn's content is its output, read above.
     if (turn.role === "tool") return;
@@ -189,7 +192,7 @@ function openTasks(reader: TurnReader): Item[] {
       const k = key(sentence);
       if (seen.has(k)) continue;
       seen.add(k);
-      items.push({ text: `- Turn ${turn.index}: ${shorten(sentence, SENTENCE_CHARS)}`, order: items.length, rank: 0 });
+      items.push({ text: `- Turn ${numberOf(turn)}: ${shorten(sentence, SENTENCE_CHARS)}`, order: items.length, rank: 0 });
     }
   }
   return items.map((item, k) => ({ ...item, rank: items.length - k }));
@@ -198,17 +201,39 @@ function openTasks(reader: TurnReader): Item[] {
 // ---------------------------------------------------------------------------------------------
 // Reading turns
 
-/** Sentences per turn, split once and cached: sections read the same turns several times. */
+/**
+ * A turn as its page numbers it (#1 is the first): the summary points people at turns they can find.
+ */
+function numberOf(turn: CompactionTurn): string {
+  return `#${turn.index + 1}`;
+}
+
+/**
+ * Sentences per turn, split once and cached: sections read the same turns several times. A turn's
+ * text is read as the page shows it (readableText): commands as typed, injected context, tags and
+ * terminal escape codes left out.
+ */
 class TurnReader {
   private readonly cache = new Map<number, string[]>();
+  private readonly texts = new Map<number, string>();
   private readonly fixes = new Map<number, string | null>();
   constructor(readonly turns: CompactionTurn[]) {}
 
   sentences(i: number): string[] {
     let found = this.cache.get(i);
     if (!found) {
-      found = splitSentences(turnText(this.turns[i]!));
+      found = splitSentences(this.text(i));
       this.cache.set(i, found);
+    }
+    return found;
+  }
+
+  text(i: number): string {
+    let found = this.texts.get(i);
+    if (found === undefined) {
+      const turn = this.turns[i]!;
+      found = readableText(turn.role, turnText(turn));
+      this.texts.set(i, found);
     }
     return found;
   }
@@ -235,7 +260,7 @@ function fixAfterPart(turn: CompactionTurn, partIndex: number): string | null {
   for (let p = partIndex + 1; p < parts.length; p++) {
     const part = parts[p]!;
     if (part.type !== "text") continue;
-    const sentence = splitSentences(part.text).find((s) => FIX.test(s));
+    const sentence = splitSentences(stripEscapeCodes(part.text)).find((s) => FIX.test(s));
     if (sentence) return sentence;
   }
   return null;

@@ -134,7 +134,7 @@ describe("planCompaction: window by turns", () => {
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
     expect(plan.keptAfter).toEqual(span(7, 11));
     expect(plan.replaced).toEqual(span(2, 6));
-    expect(plan.adjustments).toEqual(["Kept turn 7 verbatim: its tool call's result is in turn 8, which is kept."]);
+    expect(plan.adjustments).toEqual(["Kept turn #8 verbatim: its tool call's result is in turn #9, which is kept."]);
     expectNoSplitPairs(turns, plan);
   });
 
@@ -159,7 +159,7 @@ describe("planCompaction: window by turns", () => {
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
     expect(plan.keptBefore).toEqual([0, 1, 2]);
     expect(plan.replaced).toEqual(span(3, 7));
-    expect(plan.adjustments).toEqual(["Kept turn 2 verbatim: it holds the result of the tool call in turn 1, which is kept."]);
+    expect(plan.adjustments).toEqual(["Kept turn #3 verbatim: it holds the result of the tool call in turn #2, which is kept."]);
     expectNoSplitPairs(turns, plan);
   });
 
@@ -169,7 +169,7 @@ describe("planCompaction: window by turns", () => {
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
     expect(plan.keptAfter).toEqual(span(7, 11));
     expect(plan.replaced).toEqual(span(2, 6));
-    expect(plan.adjustments).toEqual(["Kept turn 7 verbatim: its tool call's result is in turn 8, which is kept."]);
+    expect(plan.adjustments).toEqual(["Kept turn #8 verbatim: its tool call's result is in turn #9, which is kept."]);
     expectNoSplitPairs(turns, plan);
   });
 
@@ -182,7 +182,7 @@ describe("planCompaction: window by turns", () => {
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
     expect(plan.keptBefore).toEqual([0, 1, 2, 3]);
     expect(plan.replaced).toEqual(span(4, 9));
-    expect(plan.adjustments).toEqual(["Kept turns 2-3 verbatim: turn 3 holds the result of the tool call in turn 1, which is kept."]);
+    expect(plan.adjustments).toEqual(["Kept turns #3-#4 verbatim: turn #4 holds the result of the tool call in turn #2, which is kept."]);
     expectNoSplitPairs(turns, plan);
   });
 
@@ -230,7 +230,7 @@ describe("planCompaction: window by tokens", () => {
     const tighter = planCompaction(turns, { strategy: "window", trigger: "tokens", maxTokens: 100, tokens });
     expect(tighter.keptAfter).toEqual(span(6, 11));
     expect(tighter.replaced).toEqual(span(2, 5));
-    expect(tighter.adjustments).toEqual(["Kept turn 6 verbatim: its tool call's result is in turn 7, which is kept."]);
+    expect(tighter.adjustments).toEqual(["Kept turn #7 verbatim: its tool call's result is in turn #8, which is kept."]);
     expectNoSplitPairs(turns, tighter);
   });
 });
@@ -274,7 +274,7 @@ describe("planCompaction: range", () => {
     const plan = planCompaction(turns, { strategy: "range", direction: "up-to", at: 3 });
     expect(plan.replaced).toEqual([0, 1, 2]);
     expect(plan.keptAfter).toEqual(span(3, 9));
-    expect(plan.adjustments).toEqual(["Kept turn 3 verbatim: its tool call's result is in turn 4, which is kept."]);
+    expect(plan.adjustments).toEqual(["Kept turn #4 verbatim: its tool call's result is in turn #5, which is kept."]);
     expectNoSplitPairs(turns, plan);
   });
 
@@ -282,7 +282,7 @@ describe("planCompaction: range", () => {
     const plan = planCompaction(turns, { strategy: "range", direction: "from", at: 4 });
     expect(plan.keptBefore).toEqual(span(0, 4));
     expect(plan.replaced).toEqual(span(5, 9));
-    expect(plan.adjustments).toEqual(["Kept turn 4 verbatim: it holds the result of the tool call in turn 3, which is kept."]);
+    expect(plan.adjustments).toEqual(["Kept turn #5 verbatim: it holds the result of the tool call in turn #4, which is kept."]);
     expectNoSplitPairs(turns, plan);
   });
 
@@ -293,7 +293,7 @@ describe("planCompaction: range", () => {
       const plan = planCompaction(bare, { strategy: "range", direction: "up-to", at: 3 });
       expect(plan.replaced).toEqual([0, 1, 2]);
       expect(plan.keptAfter).toEqual(span(3, 9));
-      expect(plan.adjustments).toEqual(["Kept turn 3 verbatim: its tool call's result is in turn 4, which is kept."]);
+      expect(plan.adjustments).toEqual(["Kept turn #4 verbatim: its tool call's result is in turn #5, which is kept."]);
       expectNoSplitPairs(bare, plan);
     });
 
@@ -301,7 +301,7 @@ describe("planCompaction: range", () => {
       const plan = planCompaction(bare, { strategy: "range", direction: "from", at: 4 });
       expect(plan.keptBefore).toEqual(span(0, 4));
       expect(plan.replaced).toEqual(span(5, 9));
-      expect(plan.adjustments).toEqual(["Kept turn 4 verbatim: it holds the result of the tool call in turn 3, which is kept."]);
+      expect(plan.adjustments).toEqual(["Kept turn #5 verbatim: it holds the result of the tool call in turn #4, which is kept."]);
       expectNoSplitPairs(bare, plan);
     });
 

@@ -251,19 +251,21 @@ function addTo(map: Map<string, Set<number>>, key: string, index: number): void 
 }
 
 /**
- * "Kept turn 14 verbatim: its tool call's result is in turn 15, which is kept." `subject` is the
- * turn of the pair that moved to the kept side, `anchor` the one already kept.
+ * "Kept turn #15 verbatim: its tool call's result is in turn #16, which is kept." `subject` is the
+ * turn of the pair that moved to the kept side, `anchor` the one already kept (0-based indexes,
+ * numbered from #1 as the thread page numbers them).
  */
 function keptMessage(from: number, to: number, subject: number, anchor: number, group: PairGroup): string {
   const isCall = group.callTurns.has(subject);
+  const n = (index: number) => `#${index + 1}`;
   if (from === to) {
     return isCall
-      ? `Kept turn ${subject} verbatim: its tool call's result is in turn ${anchor}, which is kept.`
-      : `Kept turn ${subject} verbatim: it holds the result of the tool call in turn ${anchor}, which is kept.`;
+      ? `Kept turn ${n(subject)} verbatim: its tool call's result is in turn ${n(anchor)}, which is kept.`
+      : `Kept turn ${n(subject)} verbatim: it holds the result of the tool call in turn ${n(anchor)}, which is kept.`;
   }
   return isCall
-    ? `Kept turns ${from}-${to} verbatim: the tool call in turn ${subject} has its result in turn ${anchor}, which is kept.`
-    : `Kept turns ${from}-${to} verbatim: turn ${subject} holds the result of the tool call in turn ${anchor}, which is kept.`;
+    ? `Kept turns ${n(from)}-${n(to)} verbatim: the tool call in turn ${n(subject)} has its result in turn ${n(anchor)}, which is kept.`
+    : `Kept turns ${n(from)}-${n(to)} verbatim: turn ${n(subject)} holds the result of the tool call in turn ${n(anchor)}, which is kept.`;
 }
 
 function lastAtOrBefore(sorted: number[], limit: number): number {
