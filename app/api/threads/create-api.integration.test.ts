@@ -100,7 +100,9 @@ describe("POST /api/threads", () => {
     const words = "Please   review\nthe authentication module " + "x".repeat(150);
     await newTurn(thread.id, { role: "user", content: words });
     const titled = (await fetchThread(thread.id)).thread.title!;
-    const expected = words.replace(/\s+/g, " ").slice(0, 100);
+    // Whole words would keep less than half of the 100 characters ("Please review the
+    // authentication module"), so the long word is cut inside, with an ellipsis.
+    const expected = `${words.replace(/\s+/g, " ").slice(0, 99)}…`;
     expect(titled).toBe(expected);
     expect(titled).toHaveLength(100);
 
