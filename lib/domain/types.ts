@@ -142,6 +142,8 @@ export type Thread = {
   cost?: CostTotals;
   /** With its sub-agents and compaction runs, as usageWithSubagents. */
   costWithSubagents?: CostTotals;
+  /** In the list, on a sub-agent's thread: the title of the thread that ran it (null: untitled or not stored). */
+  parentTitle?: string | null;
 };
 
 export type ThreadWithTurns = { thread: Thread; turns: Turn[] };
