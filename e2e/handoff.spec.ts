@@ -85,6 +85,7 @@ test("Copy as task context previews the orchestrator's handoff and copies exactl
     await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(Buffer.from(copied, "utf8").equals(Buffer.from(expected.text, "utf8"))).toBe(true);
+    expect(copied).not.toContain("conversation_history");
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect(dialog).toBeHidden();
     await expect(open).toBeFocused();
