@@ -25,7 +25,7 @@ test("importing a folder of real transcripts reports each file, and the list fil
     await expect(session).toContainText("Claude Code session (JSONL): 1 new thread, 29 turns added");
     await session.getByRole("link", { name: "Open thread" }).click();
     const turns = page.getByRole("list", { name: "Turns" });
-    await expect(page.locator("dl div").filter({ hasText: /^Source/ })).toContainText("Claude Code");
+    await expect(page.locator("dl div").filter({ hasText: /^Agent/ })).toContainText("Claude Code");
     await expect(turns.getByTestId("tool-call")).toHaveCount(14);
     await expect(turns.getByTestId("compaction")).toHaveText("Compacted (manual) · 142,431 tokens before");
     // The sub-agent file was imported from the same folder, and the Task call that spawned it links to it.

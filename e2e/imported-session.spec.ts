@@ -214,6 +214,21 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     await expect(page).toHaveURL(new RegExp(`/threads/${sessionId}$`));
   });
 
+  await test.step("it fits a phone: no sideways scrolling with cards open", async () => {
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`/threads/${sessionId}`);
+    for (const summary of await turns.locator("details > summary").all()) await summary.click();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
+
+test("an imported session's labels: agent, sub-agent mark, tools, chain and lineage, budget model", async ({ page, request, threads }) => {
+  const sessionKey = path.basename(SESSION, ".jsonl");
+  const agentName = path.basename(AGENT, ".jsonl").replace(/^agent-/, "");
+  const [sessionId] = await importFixture(request, threads, SESSION, [sessionKey]);
+  const [agentId] = await importFixture(request, threads, AGENT, [`${sessionKey}:agent:${agentName}`]);
+
   await test.step("the list names the agent, marks the sub-agent with its parent, and shows no expiry", async () => {
     await page.goto("/threads");
     const agent = page.getByRole("combobox", { name: "Agent", exact: true });
@@ -268,13 +283,6 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     if (family !== last) await expect(page.getByTestId("budget-model-note")).toHaveText(`This thread last used ${last}, previewed as ${family}.`);
   });
 
-  await test.step("it fits a phone: no sideways scrolling with cards open", async () => {
-    await page.setViewportSize({ width: 390, height: 900 });
-    await page.goto(`/threads/${sessionId}`);
-    for (const summary of await turns.locator("details > summary").all()) await summary.click();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-  });
 });
 
 test("failed tool calls are marked as errors, and inline sidechains link to their Task call", async ({ page, request, threads }) => {
