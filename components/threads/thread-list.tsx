@@ -183,7 +183,7 @@ function SubagentMark({ parentTitle }: { parentTitle: string | null | undefined 
   const parent = parentTitle ? shownTitle(parentTitle, 48) : null;
   return (
     <span className="inline-flex min-w-0 items-baseline gap-1 text-xs text-violet-800" data-testid="subagent-mark">
-      <span className="rounded border border-violet-300 bg-violet-50 px-1.5 py-0.5 font-medium">sub-agent</span>
+      <span className="rounded border border-violet-300 bg-violet-50 px-1.5 py-0.5 font-medium whitespace-nowrap">sub-agent</span>
       {parent && (
         <span className="min-w-0 break-words text-zinc-600" title={parent.cut ? parent.full : undefined}>
           of “{parent.text}”

@@ -14,6 +14,8 @@ import { CHAIN_WINDOW, chainPosition, parseTurnParam, windowAt } from "@/lib/dom
 import { normalizeId } from "@/lib/domain/ids";
 import { displayTitle, shownTitle } from "@/lib/domain/title";
 import { isSubagentThread } from "@/lib/domain/links";
+import { sourceLabel } from "@/lib/domain/source";
+import { namesATool } from "@/lib/domain/thread-tools";
 import { formatInteger, plural } from "@/lib/format";
 import { findThreadOnce } from "../thread-data";
 
@@ -89,8 +91,8 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
                   className={`block max-w-64 rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : subagent ? "border-dashed border-amber-700 bg-amber-50/40 hover:border-amber-900" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
                 >
                   <span className="block truncate font-medium" title={displayTitle(node.title)}>{shownTitle(node.title).text}</span>
-                  <span className="block text-xs break-all text-zinc-500">
-                    <span className="font-mono">{node.toolName}</span> · {plural(node.turnCount, "turn")}
+                  <span className="block text-xs break-all text-zinc-600">
+                    {namesATool(node.source) ? <span className="font-mono">{node.toolName}</span> : sourceLabel(node.source)} · {plural(node.turnCount, "turn")}
                     {node.expired ? " · expired" : ""}
                   </span>
                 </Link>

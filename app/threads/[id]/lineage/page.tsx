@@ -98,7 +98,7 @@ export default async function LineagePage({ params }: { params: Promise<{ id: st
                     className={`flex h-full flex-col justify-between rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
                   >
                     <span className="line-clamp-2 font-medium break-words" title={displayTitle(info.title)}>{shownTitle(info.title).text}</span>
-                    <span className="text-xs text-zinc-500">
+                    <span className="text-xs text-zinc-600">
                       {plural(info.turnCount, "turn")} · <TokenCount tokens={undefined} estimate={info.tokenEstimate} />
                       {info.expired ? " · expired" : ""}
                     </span>
