@@ -70,7 +70,7 @@ export function BudgetView({
   return (
     <div className="space-y-6">
       {defaultModel?.note && selection.model === defaultModel.id && (
-        <p className="-mb-3 text-sm text-zinc-700" data-testid="budget-model-note">
+        <p className="text-sm text-zinc-700" data-testid="budget-model-note">
           {defaultModel.note}
         </p>
       )}

@@ -43,7 +43,7 @@ function cssOf(style: AnsiStyle): CSSProperties {
     ...(color ? { color } : {}),
     ...(background ? { backgroundColor: background } : {}),
     ...(style.bold ? { fontWeight: 700 } : {}),
-    ...(style.dim ? { opacity: 0.6 } : {}),
+    ...(style.dim ? { opacity: 0.75 } : {}),
     ...(style.italic ? { fontStyle: "italic" } : {}),
     ...(lines ? { textDecorationLine: lines } : {}),
     ...(style.hidden ? { visibility: "hidden" } : {}),
