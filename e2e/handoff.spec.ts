@@ -72,7 +72,10 @@ test("Copy as task context previews the orchestrator's handoff and copies exactl
     await expect(dialog.getByTestId("handoff-kept")).toHaveText(`${expected.kept} messages kept`);
     await expect(dialog.getByTestId("handoff-skipped")).toHaveText("1 skipped");
     await expect(dialog.getByTestId("handoff-cut")).toHaveText(`${expected.truncated} truncated, ${expected.cutCharacters.toLocaleString("en-US")} characters cut`);
-    await expect(dialog.getByTestId("handoff-skipped-list")).toHaveText("#4: a tool turn: the handoff keeps user, assistant and system messages only");
+    // One sentence a person reads, linking the turn; never the seed's log line.
+    await expect(dialog.getByTestId("handoff-skipped-list")).toHaveText("1 tool turn skipped: #4.");
+    await expect(dialog.getByTestId("handoff-skipped-list").getByRole("link", { name: "#4" })).toHaveAttribute("href", `/threads/${thread.id}#turn-4`);
+    await expect(dialog).not.toContainText("conversation_history");
     // textContent, not toHaveText: that one normalises whitespace, and the layout is the point.
     await expect.poll(() => dialog.getByTestId("handoff-text").evaluate((element) => element.textContent)).toBe(expected.text);
   });
@@ -82,6 +85,7 @@ test("Copy as task context previews the orchestrator's handoff and copies exactl
     await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(Buffer.from(copied, "utf8").equals(Buffer.from(expected.text, "utf8"))).toBe(true);
+    expect(copied).not.toContain("conversation_history");
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect(dialog).toBeHidden();
     await expect(open).toBeFocused();
@@ -100,7 +104,8 @@ test("Copy as task context previews the orchestrator's handoff and copies exactl
     await expect(truncated).toHaveText("Truncated: #1 (user), #2 (assistant)");
     await expect(truncated.getByRole("link", { name: "#1" })).toHaveAttribute("href", `/threads/${thread.id}#turn-1`);
     await expect(truncated.getByRole("link", { name: "#2" })).toHaveAttribute("href", `/threads/${thread.id}#turn-2`);
-    await expect(section.getByTestId("handoff-skipped-list")).toHaveText("#4: a tool turn: the handoff keeps user, assistant and system messages only");
+    await expect(section.getByTestId("handoff-skipped-list")).toHaveText("1 tool turn skipped: #4.");
+    await expect(section).not.toContainText("conversation_history");
     await section.getByText(/^The injected text/).click();
     await expect.poll(() => section.getByTestId("handoff-budget-text").evaluate((element) => element.textContent)).toBe(expected.text);
   });

@@ -25,7 +25,7 @@ test("importing a folder of real transcripts reports each file, and the list fil
     await expect(session).toContainText("Claude Code session (JSONL): 1 new thread, 29 turns added");
     await session.getByRole("link", { name: "Open thread" }).click();
     const turns = page.getByRole("list", { name: "Turns" });
-    await expect(page.locator("dl div").filter({ hasText: /^Source/ })).toContainText("Claude Code");
+    await expect(page.locator("dl div").filter({ hasText: /^Agent/ })).toContainText("Claude Code");
     await expect(turns.getByTestId("tool-call")).toHaveCount(14);
     await expect(turns.getByTestId("compaction")).toHaveText("Compacted (manual) · 142,431 tokens before");
     // The sub-agent file was imported from the same folder, and the Task call that spawned it links to it.
@@ -46,11 +46,11 @@ test("importing a folder of real transcripts reports each file, and the list fil
   await test.step("the list filters by source and project", async () => {
     await page.goto(`${IMPORTS_URL}/threads`);
     const list = page.getByRole("list", { name: "Threads" });
-    await page.getByRole("combobox", { name: "Source", exact: true }).selectOption({ label: "Codex" });
+    await page.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: "Codex" });
     await expect(page).toHaveURL(/source=import%3Acodex/);
     await expect(list.getByRole("listitem")).toHaveCount(3);
     await expect(list).not.toContainText("Claude Code");
-    await page.getByRole("combobox", { name: "Source", exact: true }).selectOption({ label: "Claude Code" });
+    await page.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: "Claude Code" });
     await page.getByRole("combobox", { name: "Project", exact: true }).selectOption("/home/USER/projects/spotter-worktrees/spotter-4te");
     await expect(list.getByRole("listitem").first()).toContainText("project /home/USER/projects/spotter-worktrees/spotter-4te");
     const rows = await list.getByRole("listitem").allTextContents();

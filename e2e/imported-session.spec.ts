@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
+import { cutTitle } from "../lib/domain/title";
 import { importedThreadId } from "../lib/importers/stable-id";
 import { IMPORTS_URL } from "../playwright.config";
 import { expect, test, type Threads } from "./fixtures";
@@ -196,16 +197,22 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     const card = turns.getByTestId("tool-call").filter({ hasText: taskCallId });
     await expect(card.getByTestId("tool-name")).toHaveText("Task");
     const link = card.getByRole("link", { name: /^Sub-agent: / });
-    await expect(link).toHaveText(`Sub-agent: ${flat(prompt).slice(0, 100)}`);
-    await expect(page.getByTestId("subagent-children").getByRole("link")).toHaveText(flat(prompt).slice(0, 100));
+    // The sub-agent's title is its prompt cut at a word boundary with an ellipsis (cutTitle), whole in a tooltip where shown shorter.
+    const agentTitle = cutTitle(prompt, 100);
+    expect(flat(prompt).startsWith(agentTitle.replace(/…$/, ""))).toBe(true);
+    await expect(link).toHaveText(`Sub-agent: ${agentTitle}`);
+    const child = page.getByTestId("subagent-children").getByRole("link");
+    await expect(child).toHaveText(cutTitle(agentTitle, 80));
+    await expect(child).toHaveAttribute("title", agentTitle);
 
     // The first h1 is the thread's title (Markdown in turns may have its own).
     const sessionTitle = await page.getByRole("heading", { level: 1 }).first().textContent();
     await link.click();
     await expect(page).toHaveURL(new RegExp(`/threads/${agentId}$`));
-    await expect(page.getByRole("heading", { level: 1 }).first()).toHaveText(flat(prompt).slice(0, 100));
+    await expect(page.getByRole("heading", { level: 1 }).first()).toHaveText(agentTitle);
     const back = page.locator("dl div").filter({ hasText: /^Spawned by/ });
-    await expect(back.getByRole("link")).toHaveText(sessionTitle!);
+    await expect(back.getByRole("link")).toHaveAttribute("title", sessionTitle!);
+    await expect(back.getByRole("link")).toHaveText(cutTitle(sessionTitle!, 80));
     await back.getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/threads/${sessionId}$`));
   });
@@ -217,6 +224,68 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
+});
+
+test("an imported session's labels: agent, sub-agent mark, tools, chain and lineage, budget model", async ({ page, request, threads }) => {
+  const sessionKey = path.basename(SESSION, ".jsonl");
+  const agentName = path.basename(AGENT, ".jsonl").replace(/^agent-/, "");
+  const [sessionId] = await importFixture(request, threads, SESSION, [sessionKey]);
+  const [agentId] = await importFixture(request, threads, AGENT, [`${sessionKey}:agent:${agentName}`]);
+
+  await test.step("the list names the agent, marks the sub-agent with its parent, and shows no expiry", async () => {
+    await page.goto("/threads");
+    const agent = page.getByRole("combobox", { name: "Agent", exact: true });
+    // The Agent filter lists sources by their human labels (imports:*, never raw), when there is more than one.
+    if (await agent.count()) {
+      const labels = await agent.locator("option").allTextContents();
+      expect(labels).toContain("Claude Code");
+      for (const label of labels) expect(label).not.toMatch(/^import:/);
+      await agent.selectOption({ label: "Claude Code" });
+      await expect(page).toHaveURL(/source=import%3Aclaude-code/);
+    }
+    const list = page.getByRole("list", { name: "Threads" });
+    const agentRow = list.getByRole("listitem").filter({ has: page.locator(`a[href="/threads/${agentId}"]`) });
+    await expect(agentRow.getByTestId("subagent-mark")).toContainText("sub-agent");
+    const sessionTitle = (await (await request.get(`/api/threads/${sessionId}`)).json()).thread.title as string;
+    await expect(agentRow.getByTestId("subagent-mark")).toContainText(`of “${cutTitle(sessionTitle, 48)}”`);
+    await expect(agentRow).toContainText("Claude Code");
+    await expect(list).not.toContainText("never expires");
+    await expect(list).not.toContainText("import:claude-code");
+  });
+
+  await test.step("the Tool filter finds Claude Code's Bash whatever the case", async () => {
+    await page.goto("/threads?tool=bash");
+    const list = page.getByRole("list", { name: "Threads" });
+    await expect(list.locator(`a[href="/threads/${sessionId}"]`)).toBeVisible();
+    const tool = page.getByRole("combobox", { name: "Tool", exact: true });
+    await expect(tool).toHaveValue("bash");
+    const options = (await tool.locator("option").allTextContents()).map((o) => o.toLowerCase());
+    expect(options.filter((o) => o === "bash")).toHaveLength(1);
+    expect(options).not.toContain("claude-code");
+  });
+
+  await test.step("the chain counts threads from 1 and draws the sub-agent apart, with a legend", async () => {
+    await page.goto(`/threads/${agentId}/chain`);
+    await expect(page.getByText(/^Thread 1 of 2:/)).toBeVisible();
+    await expect(page.getByText(/^Thread 0 of/)).toHaveCount(0);
+    const path = page.getByRole("list", { name: "Threads in the chain, oldest first" });
+    await expect(path.locator('li[data-link="subagent"]')).toContainText("sub-agent");
+    await expect(page.getByTestId("chain-legend")).toContainText("sub-agent: run by the thread before it");
+    await page.goto(`/threads/${sessionId}/lineage`);
+    await expect(page.getByTestId("lineage-legend")).toContainText("sub-agent (run by the thread above)");
+    await expect(page.getByTestId("lineage").locator("svg text", { hasText: "sub-agent" }).first()).toBeAttached();
+  });
+
+  await test.step("the budget page opens on the session's own last model, by its catalog entry", async () => {
+    const { modelsUsed } = (await (await request.get(`/api/threads/${sessionId}`)).json()).thread as { modelsUsed: string[] };
+    const last = modelsUsed.filter((m) => !m.startsWith("<")).at(-1)!;
+    // A dated id (claude-haiku-4-5-20251001) is its family's entry.
+    const family = last.replace(/-\d{8}$/, "");
+    await page.goto(`/threads/${sessionId}/budget`);
+    await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue(family);
+    if (family !== last) await expect(page.getByTestId("budget-model-note")).toHaveText(`This thread last used ${last}, previewed as ${family}.`);
+  });
+
 });
 
 test("failed tool calls are marked as errors, and inline sidechains link to their Task call", async ({ page, request, threads }) => {

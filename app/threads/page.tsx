@@ -5,6 +5,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import { ThreadList } from "@/components/threads/thread-list";
 import { withSessionFigures } from "@/lib/db/session-figures";
 import { withThreadCosts } from "@/lib/db/session-usage";
+import { listToolOptions } from "@/lib/db/thread-tools";
 import { listFacets, listThreads } from "@/lib/db/threads";
 import { PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
 import { readThreadFilters } from "@/lib/queries/url-state";
@@ -17,12 +18,13 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   await connection();
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
   const filters: ThreadFilters = readThreadFilters(await searchParams);
-  const [page, facets] = await Promise.all([
+  const [page, facets, tools] = await Promise.all([
     listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE })
       .then(withThreadCosts)
       .then(withSessionFigures)
       .then(maskDeep),
     listFacets(),
+    listToolOptions(),
   ]);
   // The list's first page, read here, reaches the browser's query cache under the key its query
   // uses: no second request on load, and later pages and other filters go through the API.
@@ -32,7 +34,7 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
     <div>
       <h1 className="mb-4 text-2xl font-semibold tracking-tight">Threads</h1>
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <ThreadList initialFilters={filters} facets={facets} />
+        <ThreadList initialFilters={filters} facets={{ ...facets, tools }} />
       </HydrationBoundary>
     </div>
   );

@@ -50,7 +50,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
 }
 
 function RangeLine({ query }: Readonly<{ query: UsagePageQuery }>) {
-  const parts = [query.model && `model ${query.model}`, query.project && `project ${query.project}`, query.source && `source ${sourceLabel(query.source)}`].filter(Boolean);
+  const parts = [query.model && `model ${query.model}`, query.project && `project ${query.project}`, query.source && `agent ${sourceLabel(query.source)}`].filter(Boolean);
   return (
     <p className="mt-1 text-sm break-words text-zinc-600" data-testid="usage-range">
       {formatDay(query.since, true)} to {formatDay(query.until, true)}, days in {query.timeZone}

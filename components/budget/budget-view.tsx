@@ -33,6 +33,7 @@ export function BudgetView({
   hasParent = false,
   models,
   initial,
+  defaultModel,
 }: {
   threadId: string;
   expired: boolean;
@@ -40,6 +41,8 @@ export function BudgetView({
   hasParent?: boolean;
   models: ModelOption[];
   initial: Selection;
+  /** The model the page opens on for this thread (its own last one, or the fallback), and the sentence that says so where it is not simply the thread's. */
+  defaultModel?: { id: string; note: string | null };
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -66,6 +69,11 @@ export function BudgetView({
   const data = preview.data;
   return (
     <div className="space-y-6">
+      {defaultModel?.note && selection.model === defaultModel.id && (
+        <p className="text-sm text-zinc-700" data-testid="budget-model-note">
+          {defaultModel.note}
+        </p>
+      )}
       <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
         <label className="flex min-w-56 flex-col text-sm">
           <span className="mb-1 text-zinc-600">Model</span>
@@ -222,7 +230,7 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
           </h2>
           <CopyButton text={data.text} label="Copy text" />
         </div>
-        <pre data-testid="prompt-text" className="mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-3 font-mono text-xs text-zinc-800">
+        <pre data-testid="prompt-text" tabIndex={0} aria-label="The prompt text" className="mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-3 font-mono text-xs text-zinc-800">
           {data.text || "(no turns: nothing would be sent)"}
         </pre>
       </section>

@@ -66,7 +66,7 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
         Cumulative tokens per turn
       </h2>
       {/* Scrolls sideways on a phone rather than shrinking its labels past reading. */}
-      <div className="mt-2 overflow-x-auto">
+      <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Cumulative tokens chart">
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full min-w-[36rem]" role="img" aria-label="Cumulative tokens across the chain by turn, with compaction thresholds" data-testid="cumulative-chart">
           {/* y axis: ticks, grid, title */}
           {ticks(max, 4).map((v) => (

@@ -6,6 +6,7 @@ import { DEFAULT_SOURCE_FOLDERS } from "@/lib/domain/sources";
 import { formatDateTime, plural } from "@/lib/format";
 import { useSourcesStatus, useSyncSources } from "@/lib/queries/hooks";
 import { useHydrated } from "@/lib/queries/use-hydrated";
+import { folderAgentLabel } from "@/lib/domain/source";
 
 const STATE_LABEL: Record<SourceFolderState, string> = {
   found: "found",
@@ -81,6 +82,7 @@ function FolderCard({ folder }: Readonly<{ folder: SourceFolderStatus }>) {
   return (
     <li className="rounded-lg border border-zinc-200 bg-white p-4" data-testid="source-folder" data-state={folder.state}>
       <div className="flex flex-wrap items-center gap-2">
+        {folderAgentLabel(folder.path) && <span className="text-sm font-medium text-zinc-800">{folderAgentLabel(folder.path)}</span>}
         <span className="font-mono text-sm break-all">{folder.path}</span>
         <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATE_STYLE[folder.state]}`}>{STATE_LABEL[folder.state]}</span>
         {folder.watchMode === "polling" && (

@@ -87,6 +87,7 @@ export function CopyHandoffButton({ threadId, hasParent }: { threadId: string; h
                 <HandoffCounts answer={data} turns={turns} />
               </div>
               <pre
+                tabIndex={0}
                 data-testid="handoff-text"
                 aria-label="The text that will be copied"
                 className="min-h-16 overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-zinc-800"

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { plural } from "@/lib/format";
 import type { HandoffAnswer, HandoffTurn } from "@/lib/queries/handoff";
-import { turnHref } from "@/lib/queries/handoff";
+import { skippedGroups, turnHref } from "@/lib/queries/handoff";
 
 /**
  * What the orchestrator's rules did to the turns: how many messages it keeps, which turns it
@@ -9,8 +9,7 @@ import { turnHref } from "@/lib/queries/handoff";
  * the thread page's preview and the budget page's section.
  */
 export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns: HandoffTurn[] }) {
-  const skipped = turns.filter((turn) => !turn.kept);
-  const shown = skipped.slice(0, LISTED_TURNS);
+  const groups = skippedGroups(turns);
   return (
     <div className="text-sm">
       <p className="flex flex-wrap gap-x-4 gap-y-1">
@@ -25,14 +24,21 @@ export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns:
           </span>
         )}
       </p>
-      {skipped.length > 0 && (
+      {groups.length > 0 && (
         <ul className="mt-1 space-y-0.5 text-amber-900" aria-label="Skipped turns" data-testid="handoff-skipped-list">
-          {shown.map((turn) => (
-            <li key={turn.position}>
-              <TurnNumber turn={turn} />: {!turn.kept && turn.reason}
+          {groups.map(({ sentence, turns: group }) => (
+            <li key={sentence} className="break-words">
+              {sentence}:{" "}
+              {group.slice(0, LISTED_TURNS).map((turn, i) => (
+                <span key={turn.position}>
+                  {i > 0 && ", "}
+                  <TurnNumber turn={turn} />
+                </span>
+              ))}
+              {group.length > LISTED_TURNS && <span className="text-zinc-500"> and {(group.length - LISTED_TURNS).toLocaleString("en-US")} more</span>}
+              .
             </li>
           ))}
-          {skipped.length > shown.length && <li className="text-zinc-500">and {(skipped.length - shown.length).toLocaleString("en-US")} more</li>}
         </ul>
       )}
     </div>

@@ -4,7 +4,8 @@ import type { CompactionLinks } from "@/lib/domain/compaction/records";
 import type { ForkLinks } from "@/lib/domain/links";
 import type { ChildThreadLink } from "@/lib/domain/links";
 import { sourceLabel } from "@/lib/domain/source";
-import { displayTitle } from "@/lib/domain/title";
+import { namesATool } from "@/lib/domain/thread-tools";
+import { displayTitle, shownTitle } from "@/lib/domain/title";
 import type { SessionFigures, Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -81,13 +82,15 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
           </dd>
         </div>
         <div className="flex min-w-0 gap-2">
-          <dt className="text-zinc-500">Tool</dt>
-          <dd className="min-w-0 font-mono break-all">{thread.toolName}</dd>
+          <dt className="text-zinc-500">{thread.source.startsWith("import:") ? "Agent" : "Source"}</dt>
+          <dd className="min-w-0 break-all">{sourceLabel(thread.source)}</dd>
         </div>
-        <div className="flex min-w-0 gap-2">
-          <dt className="text-zinc-500">Source</dt>
-          <dd className="min-w-0 break-all" title={thread.source}>{sourceLabel(thread.source)}</dd>
-        </div>
+        {namesATool(thread.source) && (
+          <div className="flex min-w-0 gap-2">
+            <dt className="text-zinc-500">Tool</dt>
+            <dd className="min-w-0 font-mono break-all">{thread.toolName}</dd>
+          </div>
+        )}
         <div className="flex gap-2">
           <dt className="text-zinc-500">Created</dt>
           <dd>
@@ -100,12 +103,15 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
             <time dateTime={thread.lastUpdatedAt}>{formatDateTime(thread.lastUpdatedAt)}</time>
           </dd>
         </div>
-        <div className="flex gap-2">
-          <dt className="text-zinc-500">Expiry</dt>
-          <dd data-testid="expiry">
-            {thread.expiresAt === null ? "never expires" : thread.expired ? <span className="font-medium text-amber-800">expired {formatDateTime(thread.expiresAt)}</span> : `expires ${formatDateTime(thread.expiresAt)}`}
-          </dd>
-        </div>
+        {/* Only a thread that can expire says when (an imported session never does). */}
+        {thread.expiresAt !== null && (
+          <div className="flex gap-2">
+            <dt className="text-zinc-500">Expiry</dt>
+            <dd data-testid="expiry">
+              {thread.expired ? <span className="font-medium text-amber-800">expired {formatDateTime(thread.expiresAt)}</span> : `expires ${formatDateTime(thread.expiresAt)}`}
+            </dd>
+          </div>
+        )}
         <div className="flex gap-2">
           <dt className="text-zinc-500">Size</dt>
           <dd className="min-w-0 break-words">{plural(thread.turnCount, "turn")}</dd>
@@ -131,8 +137,8 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
                   <span className="font-mono text-xs">{parent.id}</span> (not in this database: purged or never imported)
                 </span>
               ) : (
-                <Link href={`/threads/${parent.id}`} className="text-indigo-700 underline">
-                  {displayTitle(parent.title)}
+                <Link href={`/threads/${parent.id}`} className="text-indigo-700 underline" title={displayTitle(parent.title)}>
+                  {shownTitle(parent.title).text}
                 </Link>
               )}
             </dd>
@@ -148,8 +154,8 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
               <dt className="shrink-0 text-zinc-500">{label}</dt>
               <dd className="flex min-w-0 flex-wrap gap-x-3">
                 {group.map((child) => (
-                  <Link key={child.id} href={`/threads/${child.id}`} className="min-w-0 break-words text-indigo-700 underline">
-                    {displayTitle(child.title)}
+                  <Link key={child.id} href={`/threads/${child.id}`} className="min-w-0 break-words text-indigo-700 underline" title={displayTitle(child.title)}>
+                    {shownTitle(child.title).text}
                   </Link>
                 ))}
               </dd>

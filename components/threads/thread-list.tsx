@@ -3,7 +3,9 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { displayTitle } from "@/lib/domain/title";
+import { isSubagentThread } from "@/lib/domain/links";
+import { namesATool } from "@/lib/domain/thread-tools";
+import { shownTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { useThreadList, useThreadListHead } from "@/lib/queries/hooks";
@@ -12,7 +14,8 @@ import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { sourceLabel } from "@/lib/domain/source";
 import { SessionFigure } from "@/components/ui/session-figure";
 
-type Props = { initialFilters: ThreadFilters; facets: { tools: string[]; models: string[]; sources: string[]; projects: string[] } };
+type Option = { value: string; label: string };
+type Props = { initialFilters: ThreadFilters; facets: { tools: Option[]; models: string[]; sources: string[]; projects: string[] } };
 
 const SEARCH_DELAY_MS = 250;
 
@@ -81,13 +84,13 @@ export function ThreadList({ initialFilters, facets }: Props) {
             className="rounded border border-zinc-300 bg-white px-3 py-2"
           />
         </label>
-        <FilterSelect label="Tool" allLabel="All tools" options={facets.tools} value={filters.tool} onChange={(tool) => setFilters({ ...filters, tool })} />
-        <FilterSelect label="Model" allLabel="All models" options={facets.models} value={filters.model} onChange={(model) => setFilters({ ...filters, model })} />
-        {facets.sources.length > 1 && (
-          <FilterSelect label="Source" allLabel="All sources" options={facets.sources} labelOf={sourceLabel} value={filters.source} onChange={(source) => setFilters({ ...filters, source })} />
+        {(facets.sources.length > 1 || filters.source) && (
+          <FilterSelect label="Agent" allLabel="All agents" options={facets.sources.map((source) => ({ value: source, label: sourceLabel(source) }))} value={filters.source} onChange={(source) => setFilters({ ...filters, source })} />
         )}
+        <FilterSelect label="Tool" allLabel="All tools" options={facets.tools} value={filters.tool} onChange={(tool) => setFilters({ ...filters, tool })} />
+        <FilterSelect label="Model" allLabel="All models" options={facets.models.map(plainOption)} value={filters.model} onChange={(model) => setFilters({ ...filters, model })} />
         {facets.projects.length > 0 && (
-          <FilterSelect label="Project" allLabel="All projects" options={facets.projects} value={filters.project} onChange={(project) => setFilters({ ...filters, project })} />
+          <FilterSelect label="Project" allLabel="All projects" options={facets.projects.map(plainOption)} value={filters.project} onChange={(project) => setFilters({ ...filters, project })} />
         )}
       </form>
 
@@ -128,8 +131,9 @@ export function ThreadList({ initialFilters, facets }: Props) {
                   prefetch={false}
                   className="min-w-0 basis-full font-medium break-words text-zinc-900 hover:underline sm:flex-1 sm:truncate"
                 >
-                  {displayTitle(thread.title)}
+                  <ListedTitle title={thread.title} />
                 </Link>
+                {isSubagentThread(thread) && <SubagentMark parentTitle={thread.parentTitle} />}
                 {thread.expired && (
                   <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-800">expired</span>
                 )}
@@ -138,15 +142,17 @@ export function ThreadList({ initialFilters, facets }: Props) {
                 </time>
               </div>
               <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
-                <span className="min-w-0 break-all">
-                  tool <span className="font-mono text-zinc-800">{thread.toolName}</span>
-                </span>
+                {thread.source !== "api" && <span className="font-medium text-zinc-700">{sourceLabel(thread.source)}</span>}
+                {namesATool(thread.source) && (
+                  <span className="min-w-0 break-all">
+                    tool <span className="font-mono text-zinc-800">{thread.toolName}</span>
+                  </span>
+                )}
                 {thread.modelsUsed.length > 0 && (
                   <span className="min-w-0 break-words">
                     models <span className="font-mono text-zinc-800">{thread.modelsUsed.join(", ")}</span>
                   </span>
                 )}
-                {thread.source !== "api" && <span>{sourceLabel(thread.source)}</span>}
                 {thread.project && (
                   <span className="min-w-0 break-all" title="Working directory of the session">
                     project <span className="font-mono text-zinc-800">{thread.project}</span>
@@ -154,7 +160,8 @@ export function ThreadList({ initialFilters, facets }: Props) {
                 )}
                 <span>{plural(thread.turnCount, "turn")}</span>
                 <SessionFigure figures={thread.figures} />
-                <span>{thread.expiresAt === null ? "never expires" : thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
+                {/* Only a thread that can expire says when: one with no expiry (every imported session) says nothing. */}
+                {thread.expiresAt !== null && <span>{thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>}
               </div>
             </li>
           ))}
@@ -176,11 +183,35 @@ export function ThreadList({ initialFilters, facets }: Props) {
   );
 }
 
+function plainOption(value: string): Option {
+  return { value, label: value };
+}
+
+/** A title cut to one line at a word boundary, the whole of it in the tooltip. */
+function ListedTitle({ title }: { title: string | null }) {
+  const shown = shownTitle(title);
+  return <span title={shown.cut ? shown.full : undefined}>{shown.text}</span>;
+}
+
+/** A sub-agent's thread: a badge (words, not a colour alone), and what ran it where its title is known. */
+function SubagentMark({ parentTitle }: { parentTitle: string | null | undefined }) {
+  const parent = parentTitle ? shownTitle(parentTitle, 48) : null;
+  return (
+    <span className="inline-flex min-w-0 items-baseline gap-1 text-xs text-violet-800" data-testid="subagent-mark">
+      <span className="rounded border border-violet-300 bg-violet-50 px-1.5 py-0.5 font-medium whitespace-nowrap">sub-agent</span>
+      {parent && (
+        <span className="min-w-0 break-words text-zinc-600" title={parent.cut ? parent.full : undefined}>
+          of “{parent.text}”
+        </span>
+      )}
+    </span>
+  );
+}
+
 function FilterSelect(props: {
   label: string;
   allLabel: string;
-  options: string[];
-  labelOf?: (option: string) => string;
+  options: Option[];
   value?: string;
   onChange: (value: string | undefined) => void;
 }) {
@@ -194,8 +225,8 @@ function FilterSelect(props: {
       >
         <option value="">{props.allLabel}</option>
         {props.options.map((option) => (
-          <option key={option} value={option}>
-            {props.labelOf ? props.labelOf(option) : option}
+          <option key={option.value} value={option.value}>
+            {option.label}
           </option>
         ))}
       </select>
@@ -230,7 +261,7 @@ function EmptyState() {
       <ul className="mt-2 list-disc space-y-1 pl-6 text-sm">
         <li>
           <Link href="/import" className="text-indigo-700 underline">Import</Link> the transcripts your agents wrote (Claude Code, Codex,
-          Gemini CLI, ChatGPT, PAL, pydantic-ai) or a Threadline JSON export, or run{" "}
+          Gemini CLI, OpenCode, Pi, Copilot CLI, Aider, ChatGPT, PAL, pydantic-ai) or a Threadline JSON export, or run{" "}
           <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </li>
         <li>

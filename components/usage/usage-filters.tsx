@@ -42,7 +42,7 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
         </Field>
         <Select name="model" label="Model" allLabel="All models" options={facets.models} value={params.model} />
         {(facets.projects.length > 0 || params.project) && <Select name="project" label="Project" allLabel="All projects" options={facets.projects} value={params.project} />}
-        {(facets.sources.length > 1 || params.source) && <Select name="source" label="Source" allLabel="All sources" options={facets.sources} value={params.source} labelOf={sourceLabel} />}
+        {(facets.sources.length > 1 || params.source) && <Select name="source" label="Agent" allLabel="All agents" options={facets.sources} value={params.source} labelOf={sourceLabel} />}
         <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
           Show
         </button>

@@ -28,6 +28,9 @@ export const COPIED_TABLES = [
   { model: "usageDay", table: "UsageDay", key: ["day", "modelProvider", "modelName"] },
   { model: "usageThreadSpan", table: "UsageThreadSpan", key: ["threadId", "halfDay", "modelName"] },
   { model: "usageThread", table: "UsageThread", key: ["threadId"] },
+  // Derived from the turns too (lib/db/thread-tools.ts).
+  { model: "threadTool", table: "ThreadTool", key: ["threadId", "key"] },
+  { model: "threadToolState", table: "ThreadToolState", key: ["threadId"] },
   // Sign-in: people before what refers to them.
   { model: "user", table: "User", key: ["id"] },
   { model: "session", table: "Session", key: ["id"] },

@@ -72,7 +72,8 @@ export type ThreadSearch = {
   /** Words to find in turns (searchTerms); none searches titles only. */
   terms: string[];
   titlePattern: string;
-  toolName?: string;
+  /** A tool's key (lib/domain/thread-tools.ts toolKey): threads that used it (ThreadTool). */
+  toolKey?: string;
   modelName?: string;
   source?: string;
   project?: string;
@@ -123,9 +124,9 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
     params.push(match);
   }
   where.push(`(${textMatch.join(" OR ")})`);
-  if (search.toolName) {
-    where.push(`(t."toolName" = ? OR EXISTS (SELECT 1 FROM "Turn" u WHERE u."toolName" = ? AND u."threadId" = t."id"))`);
-    params.push(search.toolName, search.toolName);
+  if (search.toolKey) {
+    where.push(`EXISTS (SELECT 1 FROM "ThreadTool" k WHERE k."key" = ? AND k."threadId" = t."id")`);
+    params.push(search.toolKey);
   }
   if (search.modelName) {
     where.push(`EXISTS (SELECT 1 FROM "Turn" u WHERE u."modelName" = ? AND u."threadId" = t."id")`);

@@ -42,8 +42,11 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
   // Text parameters are stored as the Prisma client stores them (lib/db/postgres-text.ts).
   const query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => client.query<R>(sql, params.map(encodeParameter));
   // Turns or runs rewritten in place may leave the count and the last update as they were: the
-  // thread's usage is summed again (lib/db/usage-aggregates.ts).
-  const forgetUsage = (threadId: string) => query(`UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" = $1`, [threadId]);
+  // thread's usage is summed again (lib/db/usage-aggregates.ts), its tools read again (thread-tools.ts).
+  const forgetUsage = async (threadId: string) => {
+    await query(`UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" = $1`, [threadId]);
+    await query(`DELETE FROM "ThreadToolState" WHERE "threadId" = $1`, [threadId]);
+  };
   return {
     async storedTurnIds(threadId, fromIndex = 0) {
       const thread = await query(`SELECT 1 FROM "Thread" WHERE "id" = $1`, [threadId]);

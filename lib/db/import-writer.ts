@@ -155,7 +155,10 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   const deleteTurns = connection.prepare(`DELETE FROM "Turn" WHERE "threadId" = ? AND "index" >= ?`);
   // Turns or runs rewritten in place may leave the count and the last update as they were: the
   // thread's usage is summed again (lib/db/usage-aggregates.ts).
-  const forgetUsage = connection.prepare(`UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" = ?`);
+  // So are the tools it used (lib/db/thread-tools.ts).
+  const forgetUsageState = connection.prepare(`UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" = ?`);
+  const forgetToolsState = connection.prepare(`DELETE FROM "ThreadToolState" WHERE "threadId" = ?`);
+  const forgetUsage = { run: (threadId: string) => void (forgetUsageState.run(threadId), forgetToolsState.run(threadId)) };
   const insertTurn = connection.prepare(`INSERT INTO "Turn" (${quoted(TURN_COLUMNS)}) VALUES (${placeholders(TURN_COLUMNS)}) RETURNING "seq"`).pluck();
   const insertCount = connection.prepare(
     `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated")

@@ -2,6 +2,7 @@ import "server-only";
 import { layoutLineage, type LineageEdge, type LineageLayout } from "@/lib/domain/lineage";
 import { db } from "./client";
 import { inChunks } from "./chunks";
+import { relationOf } from "@/lib/domain/links";
 
 export type LineageNode = { id: string; title: string | null; turnCount: number; tokenEstimate: number; expired: boolean; source: string };
 export type LineageGraph = LineageLayout & { root: string; current: string; threads: Record<string, LineageNode>; truncated: boolean };
@@ -41,7 +42,7 @@ export async function lineageGraph(threadId: string): Promise<LineageGraph> {
       inChunks(layer, (chunk) => client.compaction.findMany({ where: { originalThreadId: { in: chunk } }, orderBy: { createdAt: "asc" } })),
       inChunks(layer, (chunk) =>
         // Forks and revisions carry their source's parent link too: they hang under their source.
-        client.thread.findMany({ where: { parentThreadId: { in: chunk }, forkedFrom: null, compaction: null }, orderBy: { createdAt: "asc" }, select: { id: true, parentThreadId: true } }),
+        client.thread.findMany({ where: { parentThreadId: { in: chunk }, forkedFrom: null, compaction: null }, orderBy: { createdAt: "asc" }, select: { id: true, parentThreadId: true, metadata: true } }),
       ),
     ]);
     const next: string[] = [];
@@ -52,7 +53,7 @@ export async function lineageGraph(threadId: string): Promise<LineageGraph> {
       ids.add(edge.to);
       next.push(edge.to);
     };
-    for (const child of children) add({ from: child.parentThreadId!, to: child.id, kind: "continuation" });
+    for (const child of children) add({ from: child.parentThreadId!, to: child.id, kind: relationOf(child.metadata)?.kind === "subagent" ? "subagent" : "continuation" });
     for (const fork of forks) add({ from: fork.sourceThreadId, to: fork.forkThreadId, kind: "fork", atTurn: fork.atTurn });
     for (const compaction of compactions) add({ from: compaction.originalThreadId, to: compaction.revisionThreadId, kind: "compaction" });
     layer = next;

@@ -9,8 +9,9 @@ import { searchTerms } from "@/lib/domain/search";
 import { searchableText, searchableTurnText } from "@/lib/domain/secrets/detect";
 import { titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
-import { relationOf, type ChildThreadLink, type ThreadLink } from "@/lib/domain/links";
+import { isSubagentThread, relationOf, type ChildThreadLink, type ThreadLink } from "@/lib/domain/links";
 import type { Thread, ThreadPage, ThreadWithTurns, Turn } from "@/lib/domain/types";
+import { sortedSources } from "@/lib/domain/source";
 import { serverSettings } from "@/lib/env";
 import type { AppendTurnInput, CreateThreadInput, ListThreadsQuery } from "@/lib/validation/threads";
 import { db } from "./client";
@@ -23,6 +24,7 @@ import { withLargeValues } from "./large-values";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "./mappers";
 
 import { threadsWritten } from "./thread-writes";
+import { refreshThreadTools, toolFilterKey } from "./thread-tools";
 import { snapshotReads, WRITE_TRANSACTION } from "./transactions";
 import { databaseKind } from "./create-client";
 
@@ -205,13 +207,14 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
     after = decoded;
   }
   const take = query.limit + 1; // one extra row tells whether there is a next page
+  if (query.tool) await refreshThreadTools();
   let rows: ThreadRow[];
   if (query.q) {
     const terms = searchTerms(query.q);
     const ids = await searchThreadIds(client, {
       terms,
       titlePattern: containsPattern(query.q),
-      toolName: query.tool,
+      toolKey: query.tool ? toolFilterKey(query.tool) : undefined,
       modelName: query.model,
       source: query.source,
       project: query.project,
@@ -223,7 +226,7 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
     rows = ids.flatMap((id) => byId.get(id) ?? []);
   } else {
     const where: Prisma.ThreadWhereInput[] = [];
-    if (query.tool) where.push({ OR: [{ toolName: query.tool }, { turns: { some: { toolName: query.tool } } }] });
+    if (query.tool) where.push({ tools: { some: { key: toolFilterKey(query.tool) } } });
     if (query.model) where.push({ turns: { some: { modelName: query.model } } });
     if (query.source) where.push({ source: query.source });
     if (query.project) where.push({ project: query.project });
@@ -242,9 +245,18 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
   const last = page.at(-1);
   const now = new Date();
   return {
-    items: await withTokenTotals(page.map((row) => toThread(row, now))),
+    items: await withParentTitles(await withTokenTotals(page.map((row) => toThread(row, now)))),
     nextCursor: rows.length > query.limit && last ? encodeCursor({ lastUpdatedAt: last.lastUpdatedAt, id: last.id }) : null,
   };
+}
+
+/** Sub-agent threads with their parent's title (one read for the page), for the list's "sub-agent of ..." mark. */
+async function withParentTitles(threads: Thread[]): Promise<Thread[]> {
+  const parentIds = [...new Set(threads.filter(isSubagentThread).flatMap((thread) => thread.parentThreadId ?? []))];
+  if (parentIds.length === 0) return threads;
+  const parents = await (await db()).thread.findMany({ where: { id: { in: parentIds } }, select: { id: true, title: true } });
+  const titles = new Map(parents.map((parent) => [parent.id, parent.title]));
+  return threads.map((thread) => (isSubagentThread(thread) ? { ...thread, parentTitle: titles.get(thread.parentThreadId ?? "") ?? null } : thread));
 }
 
 /**
@@ -316,24 +328,20 @@ export async function purgeThread(id: string): Promise<void> {
   threadsWritten([id]);
 }
 
-/** Distinct tool and model names, for the list filters (GROUP BY runs in the database). */
-export type ListFacets = { tools: string[]; models: string[]; sources: string[]; projects: string[] };
+/** Distinct model names, sources (agents) and projects, for the filters (GROUP BY runs in the database). Tools: lib/db/thread-tools.ts listToolOptions. */
+export type ListFacets = { models: string[]; sources: string[]; projects: string[] };
 
 /** The values the list's filters offer. */
 export async function listFacets(): Promise<ListFacets> {
   const client = await db();
-  const [threadTools, turnTools, models, sources, projects] = await Promise.all([
-    client.thread.groupBy({ by: ["toolName"] }),
-    client.turn.groupBy({ by: ["toolName"], where: { toolName: { not: null } } }),
+  const [models, sources, projects] = await Promise.all([
     client.turn.groupBy({ by: ["modelName"], where: { modelName: { not: null } } }),
     client.thread.groupBy({ by: ["source"] }),
     client.thread.groupBy({ by: ["project"], where: { project: { not: null } } }),
   ]);
-  const tools = new Set<string>([...threadTools.map((t) => t.toolName), ...turnTools.flatMap((t) => t.toolName ?? [])]);
   return {
-    tools: [...tools].sort(),
     models: models.flatMap((m) => m.modelName ?? []).sort(),
-    sources: sources.map((s) => s.source).sort(),
+    sources: sortedSources(sources.map((s) => s.source)),
     projects: projects.flatMap((p) => p.project ?? []).sort(),
   };
 }

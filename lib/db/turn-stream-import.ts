@@ -1,6 +1,6 @@
 import "server-only";
 import { searchableText, searchableTurnText } from "@/lib/domain/secrets/detect";
-import { titleFromContent } from "@/lib/domain/title";
+import { isRealPrompt, titleFromContent } from "@/lib/domain/title";
 import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
@@ -164,7 +164,7 @@ class TurnStreamImport {
     state.lastTime = Math.max(state.lastTime, row.timestamp.getTime());
     state.tokenEstimate += row.tokenEstimate;
     state.models.push(row.modelName);
-    if (turn.role === "user" && state.firstUserText === null) state.firstUserText = turn.content;
+    if (turn.role === "user" && state.firstUserText === null && isRealPrompt(turn.content)) state.firstUserText = turn.content;
     this.noteAgentCalls(state.id, turn.parts);
     state.lastId = row.id;
     const index = state.index++;

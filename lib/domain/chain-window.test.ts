@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { offsetOf, parseTurnParam, slicesOf, threadStarts, windowAt, windowLinks } from "./chain-window";
+import { chainPosition, offsetOf, parseTurnParam, slicesOf, threadStarts, windowAt, windowLinks } from "./chain-window";
 
 describe("windowAt", () => {
   it("aligns windows, so a turn is always on the same page", () => {
@@ -79,5 +79,14 @@ describe("threadStarts", () => {
   it("gives each thread's first turn number across the chain", () => {
     expect(threadStarts([500, 0, 3, 500])).toEqual([1, 501, 501, 504]);
     expect(threadStarts([])).toEqual([]);
+  });
+});
+
+describe("chainPosition", () => {
+  it("counts from 1 by id, whichever copy of the thread is asked about", () => {
+    const path = [{ id: "a" }, { id: "b" }, { id: "c" }];
+    expect(chainPosition(path, "a")).toBe(1);
+    expect(chainPosition(path, { ...path[2]! }.id)).toBe(3);
+    expect(chainPosition(path, "z")).toBe(0);
   });
 });

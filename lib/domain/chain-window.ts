@@ -69,3 +69,8 @@ export function threadStarts(counts: readonly number[]): number[] {
   }
   return starts;
 }
+
+/** "Thread N of M": a thread's place in the chain's path, counted from 1 (0 when it is not on the path). */
+export function chainPosition(path: readonly { id: string }[], id: string): number {
+  return path.findIndex((node) => node.id === id) + 1;
+}

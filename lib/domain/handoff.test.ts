@@ -52,8 +52,8 @@ describe("validation", () => {
       { role: "assistant", content: "ok", truncated: false },
     ]);
     expect(handoff.skipped).toEqual([
-      { index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: "role", role: "tool", threadId: "t", turnIndex: 1 },
-      { index: 2, reason: "conversation_history[2] has empty/invalid content, skipping", cause: "empty", role: expect.any(String), threadId: "t", turnIndex: 2 },
+      { index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: "t", turnIndex: 1 },
+      { index: 2, reason: "conversation_history[2] has empty/invalid content, skipping", cause: { kind: "empty" }, threadId: "t", turnIndex: 2 },
     ]);
     expect(handoff.conversationMessagesCount).toBe(3);
     expect(handoff.cut).toEqual({ messages: 0, characters: 0 });

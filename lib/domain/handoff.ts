@@ -26,6 +26,9 @@ export const HANDOFF_HEADING = "💬 CONVERSATION HISTORY (Context leading to th
 
 export type HandoffRole = "user" | "assistant" | "system";
 
+/** Why a turn is left out: a role the orchestrator does not keep (tool), or nothing left once stripped. */
+export type SkipCause = { kind: "role"; role: string } | { kind: "empty" };
+
 /** A message as the seed stores it after validation and truncation. */
 export type HandoffMessage = { role: HandoffRole; content: string; truncated: boolean };
 
@@ -37,10 +40,11 @@ export type Handoff = {
   text: string;
   messages: HandoffMessage[];
   /**
-   * Inputs left out: their position (0-based, as the seed's warnings count), the seed's warning,
-   * why in a word (a role the seed refuses, or no text) with the turn's role, and the turn.
+   * Inputs left out: their position (0-based, as the seed's warnings count), the seed's warning
+   * (for agents reading the API), why in words a page can group (`cause`: the role it does not
+   * keep, or empty content), and the turn.
    */
-  skipped: { index: number; reason: string; cause: "role" | "empty"; role: string; threadId: string; turnIndex: number }[];
+  skipped: { index: number; reason: string; cause: SkipCause; threadId: string; turnIndex: number }[];
   conversationMessagesCount: number;
   /** The turn each message came from, in the same order as `messages`. */
   origins: { threadId: string; turnIndex: number }[];
@@ -115,12 +119,12 @@ export function orchestratorHandoff(inputs: readonly HandoffInput[]): Handoff {
   const cut = { messages: 0, characters: 0 };
   inputs.forEach((input, index) => {
     if (!ROLES.includes(input.role)) {
-      skipped.push({ index, reason: `conversation_history[${index}] has invalid role '${input.role}', skipping`, cause: "role", role: input.role, threadId: input.threadId, turnIndex: input.turnIndex });
+      skipped.push({ index, reason: `conversation_history[${index}] has invalid role '${input.role}', skipping`, cause: { kind: "role", role: input.role }, threadId: input.threadId, turnIndex: input.turnIndex });
       return;
     }
     const content = pythonStrip(input.content);
     if (content.length === 0) {
-      skipped.push({ index, reason: `conversation_history[${index}] has empty/invalid content, skipping`, cause: "empty", role: input.role, threadId: input.threadId, turnIndex: input.turnIndex });
+      skipped.push({ index, reason: `conversation_history[${index}] has empty/invalid content, skipping`, cause: { kind: "empty" }, threadId: input.threadId, turnIndex: input.turnIndex });
       return;
     }
     const message = truncateMessage(input.role as HandoffRole, content);

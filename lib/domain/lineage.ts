@@ -3,7 +3,8 @@
  * (the source and turn a fork copies) and compaction (a revision and its original), laid out as
  * a tree in layers, the oldest ancestor on top. Pure: the database gathers the links.
  */
-export type LineageEdgeKind = "continuation" | "fork" | "compaction";
+/** "subagent": a child thread an agent ran as a sub-agent (its relation says so), drawn apart from a continuation. */
+export type LineageEdgeKind = "continuation" | "subagent" | "fork" | "compaction";
 
 export type LineageEdge = { from: string; to: string; kind: LineageEdgeKind; /** For forks: the source's turn index. */ atTurn?: number };
 

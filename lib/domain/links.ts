@@ -24,6 +24,12 @@ const text = (value: unknown) => (typeof value === "string" && value !== "" ? va
  * The relation a child thread's metadata (JSON text) records. metadata is a JSON column any API
  * client may fill: anything not shaped like a relation is none.
  */
+/** Whether a thread is a sub-agent's (its metadata's relation, as the importers write it). */
+export function isSubagentThread(thread: { metadata: { [key: string]: unknown } | null }): boolean {
+  const relation = thread.metadata?.relation;
+  return !!relation && typeof relation === "object" && !Array.isArray(relation) && (relation as { kind?: unknown }).kind === "subagent";
+}
+
 export function relationOf(metadata: string | null): ThreadRelationLink | null {
   let relation: unknown;
   try {

@@ -144,6 +144,8 @@ export type Thread = {
   costWithSubagents?: CostTotals;
   /** Its one figure, its session's tokens and cost with their split; where a list, a thread page or the thread API reads it. */
   figures?: SessionFigures;
+  /** In the list, on a sub-agent's thread: the title of the thread that ran it (null: untitled or not stored). */
+  parentTitle?: string | null;
 };
 
 /** What some responses used: their tokens as reported (or estimated), and the sum of their prices (lib/domain/thread-figures.ts). */

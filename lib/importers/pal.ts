@@ -16,6 +16,7 @@ import { isUuid } from "@/lib/domain/ids";
 import type { JsonValue } from "@/lib/domain/types";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
 import { collapse, isoUtc } from "./text";
+import { isRealPrompt } from "@/lib/domain/title";
 
 const PAL_ROLES = ["user", "assistant"] as const;
 
@@ -101,7 +102,7 @@ function threadFromContext(
     toolName = turns.find((t) => t.toolName)?.toolName ?? "pal";
     warnings.push(`thread ${threadId}: tool_name missing, using "${toolName}"`);
   }
-  const firstUser = turns.find((t) => t.role === "user" && t.content.trim());
+  const firstUser = turns.find((t) => t.role === "user" && isRealPrompt(t.content));
 
   return {
     key: threadId,

@@ -20,6 +20,7 @@
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { fileStem, ImportFormatError, isObject, type ImportedTurn, type ParsedSource, type SkippedEntry } from "./types";
 import { collapse } from "./text";
+import { isRealPrompt } from "@/lib/domain/title";
 
 const PLAIN_ROLES = ["user", "assistant", "system"] as const;
 type PlainRole = (typeof PLAIN_ROLES)[number];
@@ -77,7 +78,7 @@ export function parsePlainMessages(doc: unknown, source: { name: string }): Pars
     warnings.push(`${source.name}: no valid message in the list, nothing to import`);
     return { format: "plain", threads: [], skipped, warnings };
   }
-  const firstUser = turns.find((t) => t.role === "user");
+  const firstUser = turns.find((t) => t.role === "user" && isRealPrompt(t.content));
   return {
     format: "plain",
     threads: [{ key: fileStem(source.name, "plain"), identity: "name", title: firstUser ? collapse(firstUser.content) : null, toolName: "import", turns }],

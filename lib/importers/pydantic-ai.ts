@@ -31,7 +31,8 @@
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
 import { fileStem, ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
-import { callLine, isoUtc } from "./text";
+import { callLine, collapse, isoUtc } from "./text";
+import { isRealPrompt } from "@/lib/domain/title";
 
 type JsonRecord = Record<string, JsonValue>;
 
@@ -433,10 +434,8 @@ function providerOf(providerName: JsonValue | undefined, modelName: string | nul
 // --- thread ------------------------------------------------------------------------------------
 
 function titleOf(turns: ImportedTurn[]): string | null {
-  const first = turns.find((t) => t.role === "user" && !t.metadata?.retryPrompt && t.content.trim());
-  if (!first) return null;
-  const flat = first.content.replace(/\s+/g, " ").trim();
-  return flat.length > 100 ? flat.slice(0, 100) : flat;
+  const first = turns.find((t) => t.role === "user" && !t.metadata?.retryPrompt && isRealPrompt(t.content));
+  return first ? collapse(first.content) : null;
 }
 
 function earliest(turns: ImportedTurn[]): string | null {

@@ -1,10 +1,10 @@
 /** Small text helpers the parsers share. Pure. */
+import { cutTitle } from "@/lib/domain/title";
 import type { JsonValue } from "@/lib/domain/types";
 
-/** Whitespace collapsed to single spaces, cut to `max` characters: titles from prompts. */
+/** Whitespace collapsed to single spaces, cut at a word boundary to `max` characters with "…" (cutTitle): titles from prompts. */
 export function collapse(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) : flat;
+  return cutTitle(text, max);
 }
 
 /** One line of a tool call for a turn's readable text: the name and its arguments, cut at 300 characters. */

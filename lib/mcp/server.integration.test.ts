@@ -75,7 +75,7 @@ describe("MCP server at /api/mcp", () => {
     const chain = await ok("get_handoff", { threadId: second.id, chain: true, from: 1, to: 3, model: null });
     expect(chain).toMatchObject({ conversationMessagesCount: 2, range: { from: 1, to: 3, total: 3 }, cut: { messages: 1, characters: 1 } });
     expect(chain.messages[0]).toEqual({ role: "user", content: `${"q".repeat(150)}... [truncated]`, truncated: true });
-    expect(chain.skipped).toEqual([{ index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: "role", role: "tool", threadId: first.id, turnIndex: 1 }]);
+    expect(chain.skipped).toEqual([{ index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: first.id, turnIndex: 1 }]);
     expect(chain.text).toBe(
       `\n💬 CONVERSATION HISTORY (Context leading to this task):\n1. 👤 USER [TRUNCATED]:\n   ${"q".repeat(150)}... [truncated]\n\n2. 🤖 ASSISTANT:\n   Done.\n\n`,
     );

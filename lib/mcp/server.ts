@@ -283,7 +283,7 @@ export function createMcpServer(): McpServer {
         "The thread (or its chain) as an orchestrator hands a conversation to the agent that takes the task next: roles user, assistant and system " +
         "(tool turns and empty ones skipped, with the reason), user content cut at 150 characters and assistant content at 8,192 with visible markers, " +
         'and `text`, the "CONVERSATION HISTORY (Context leading to this task)" section to put in the agent\'s prompt as it is. ' +
-        "Answers {format, text, messages [{role, content, truncated}], skipped [{index, reason}], conversationMessagesCount, origins, range, cut, tokens?}.",
+        "Answers {format, text, messages [{role, content, truncated}], skipped [{index, reason, cause}], conversationMessagesCount, origins, range, cut, tokens?}.",
       inputSchema: z.strictObject(getHandoffShape),
       annotations: READ,
     },

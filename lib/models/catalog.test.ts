@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getTokenizer, hasTokenizer } from "@/lib/tokenizers";
-import { CATALOG_REVIEWED, findModel, listModels, suggestModels, type ModelInfo, DEFAULT_PREVIEW_MODEL, previewModelFor } from "./catalog";
+import { CATALOG_REVIEWED, findModel, listModels, suggestModels, type ModelInfo, DEFAULT_PREVIEW_MODEL, previewModelFor, previewModelChoice, previewModelNote } from "./catalog";
 import { CATALOG } from "./catalog-data";
 
 function custom(overrides: Partial<ModelInfo> & { id: string }): ModelInfo {
@@ -209,5 +209,31 @@ describe("previewModelFor", () => {
     expect(previewModelFor(["gpt-4o", "claude-sonnet-4-5-20250929"])).toBe("claude-sonnet-4-5");
     expect(previewModelFor(["gpt-4o", "my-local-model"])).toBe(DEFAULT_PREVIEW_MODEL);
     expect(previewModelFor([])).toBe(DEFAULT_PREVIEW_MODEL);
+  });
+});
+
+describe("previewModelChoice: the budget page's default model", () => {
+  it("matches date-suffixed ids to their catalog entry", () => {
+    expect(previewModelChoice(["claude-haiku-4-5-20251001"])).toEqual({ id: "claude-haiku-4-5", lastModel: "claude-haiku-4-5-20251001", known: true });
+    expect(previewModelChoice(["gpt-4o-2024-08-06"]).id).toBe("gpt-4o");
+    expect(previewModelChoice(["claude-opus-4-1@20250805"]).id).toBe("claude-opus-4-1");
+    // Claude Code's placeholder for responses it wrote itself is not a model.
+    expect(previewModelChoice(["claude-sonnet-4-5-20250929", "<synthetic>"])).toEqual({ id: "claude-sonnet-4-5", lastModel: "claude-sonnet-4-5-20250929", known: true });
+  });
+
+  it("says in a sentence when it falls back, and names what it fell back to", () => {
+    const unknown = previewModelChoice(["my-local-model-7b"]);
+    expect(unknown).toEqual({ id: DEFAULT_PREVIEW_MODEL, lastModel: "my-local-model-7b", known: false });
+    expect(previewModelNote(unknown)).toBe(
+      `This thread last used my-local-model-7b, which the model catalog does not know, so the preview assumes ${DEFAULT_PREVIEW_MODEL} instead. Add it as a custom model in Settings to preview for it.`,
+    );
+    expect(previewModelNote(previewModelChoice([]))).toBe(`This thread names no model, so the preview assumes ${DEFAULT_PREVIEW_MODEL}.`);
+    expect(previewModelNote(previewModelChoice(["claude-haiku-4-5-20251001"]))).toBe("This thread last used claude-haiku-4-5-20251001, previewed as claude-haiku-4-5.");
+    expect(previewModelNote(previewModelChoice(["gpt-4o"]))).toBeNull();
+  });
+
+  it("prefers a custom model with the name", () => {
+    const custom: ModelInfo = { ...findModel("gpt-4o")!, id: "my-local-model-7b", source: "custom" };
+    expect(previewModelChoice(["my-local-model-7b"], [custom])).toEqual({ id: "my-local-model-7b", lastModel: "my-local-model-7b", known: true });
   });
 });

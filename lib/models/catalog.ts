@@ -270,10 +270,31 @@ export function catalogPricing(name: string, custom: ModelInfo[] = []): CatalogP
 /** The model previews assume when a thread names none the catalog knows. */
 export const DEFAULT_PREVIEW_MODEL = "gpt-5";
 
+/**
+ * Which model a preview of a thread assumes: the catalog's model for the last model the thread
+ * used (a dated id such as claude-haiku-4-5-20251001 is its family's), else the default.
+ * `lastModel`: the name the thread recorded (placeholders such as Claude Code's "<synthetic>" are
+ * not models); `known`: whether the catalog knows it, so a page can say when it fell back.
+ */
+export type PreviewModelChoice = { id: string; lastModel: string | null; known: boolean };
+
+export function previewModelChoice(modelsUsed: string[], custom: ModelInfo[] = []): PreviewModelChoice {
+  const lastModel = modelsUsed.filter((name) => name.trim() !== "" && !/^<.*>$/.test(name.trim())).at(-1) ?? null;
+  const found = lastModel ? findModel(lastModel, custom) : null;
+  return { id: found?.id ?? DEFAULT_PREVIEW_MODEL, lastModel, known: found !== null };
+}
+
 /** The catalog id to preview a thread for: of the last model it used when known, else the default. */
 export function previewModelFor(modelsUsed: string[], custom: ModelInfo[] = []): string {
-  const last = modelsUsed.at(-1);
-  return (last ? findModel(last, custom)?.id : undefined) ?? DEFAULT_PREVIEW_MODEL;
+  return previewModelChoice(modelsUsed, custom).id;
+}
+
+/** The sentence a preview shows about its default model, or null when it is the thread's own model under its own name. */
+export function previewModelNote(choice: PreviewModelChoice): string | null {
+  if (choice.lastModel === null) return `This thread names no model, so the preview assumes ${choice.id}.`;
+  if (!choice.known) return `This thread last used ${choice.lastModel}, which the model catalog does not know, so the preview assumes ${choice.id} instead. Add it as a custom model in Settings to preview for it.`;
+  if (choice.lastModel.toLowerCase() !== choice.id.toLowerCase()) return `This thread last used ${choice.lastModel}, previewed as ${choice.id}.`;
+  return null;
 }
 
 /** Every model, custom ones replacing built-in ones with the same id, sorted by provider then id. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { orchestratorHandoff, type HandoffInput } from "@/lib/domain/handoff";
-import { handoffTurns, turnHref, type HandoffAnswer } from "./handoff";
+import { handoffTurns, skippedGroups, turnHref, type HandoffAnswer } from "./handoff";
 
 /** An answer as the API builds it, from the domain function, over positions from..to of `inputs`. */
 function answerOf(inputs: HandoffInput[], from = 1, to = inputs.length): HandoffAnswer {
@@ -50,5 +50,21 @@ describe("handoffTurns", () => {
 
   it("links a turn by its 1-based number, as the reader's anchors", () => {
     expect(turnHref({ threadId: "abc", turnIndex: 0 })).toBe("/threads/abc#turn-1");
+  });
+});
+
+describe("skippedGroups: what the pages say about skipped turns", () => {
+  it("says one sentence per cause, with its turns, never the seed's log lines", () => {
+    const inputs = [turn("user", "t", 0), ...Array.from({ length: 14 }, (_, i) => turn("tool", "t", i + 1)), turn("assistant", "t", 15, " \n "), turn("assistant", "t", 16, ""), turn("user", "t", 17)];
+    const groups = skippedGroups(handoffTurns(answerOf(inputs)));
+    expect(groups.map((g) => g.sentence)).toEqual(["14 tool turns skipped", "2 empty turns skipped"]);
+    expect(groups[0]!.turns.map((t) => t.position)).toEqual(Array.from({ length: 14 }, (_, i) => i + 2));
+    expect(groups[1]!.turns.map((t) => t.position)).toEqual([16, 17]);
+    for (const group of groups) expect(group.sentence).not.toMatch(/conversation_history|skipping/);
+  });
+
+  it("says it in the singular for one, and nothing when none is skipped", () => {
+    expect(skippedGroups(handoffTurns(answerOf([turn("user", "t", 0), turn("tool", "t", 1)]))).map((g) => g.sentence)).toEqual(["1 tool turn skipped"]);
+    expect(skippedGroups(handoffTurns(answerOf([turn("user", "t", 0)])))).toEqual([]);
   });
 });

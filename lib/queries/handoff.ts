@@ -1,4 +1,4 @@
-import type { Handoff, HandoffMessage } from "@/lib/domain/handoff";
+import type { Handoff, HandoffMessage, SkipCause } from "@/lib/domain/handoff";
 import { apiFetch } from "./api-client";
 
 /**
@@ -29,15 +29,7 @@ export type HandoffTurn = {
   position: number;
   /** Where the turn is. */
   origin: { threadId: string; turnIndex: number };
-} & ({ kept: true; message: HandoffMessage } | { kept: false; reason: string });
-
-/**
- * Why a turn was left out, as a person reads it: the seed's own warning counts its list from 0
- * ("conversation_history[3]"), where the page numbers the same turn #4.
- */
-export function skippedReason(skip: Pick<Handoff["skipped"][number], "cause" | "role">): string {
-  return skip.cause === "role" ? `a ${skip.role} turn: the handoff keeps user, assistant and system messages only` : "no text once surrounding whitespace is removed";
-}
+} & ({ kept: true; message: HandoffMessage } | { kept: false; reason: string; cause: SkipCause });
 
 /** Every turn of the sequence, kept or skipped, in order: the skipped at their indexes, the kept in the places between. */
 export function handoffTurns(answer: HandoffAnswer): HandoffTurn[] {
@@ -48,13 +40,27 @@ export function handoffTurns(answer: HandoffAnswer): HandoffTurn[] {
     const position = answer.range.from + index;
     const skip = skipped.get(index);
     if (skip) {
-      turns.push({ position, origin: { threadId: skip.threadId, turnIndex: skip.turnIndex }, kept: false, reason: skippedReason(skip) });
+      turns.push({ position, origin: { threadId: skip.threadId, turnIndex: skip.turnIndex }, kept: false, reason: skip.reason, cause: skip.cause });
     } else if (next < answer.messages.length) {
       turns.push({ position, origin: answer.origins[next]!, kept: true, message: answer.messages[next]! });
       next++;
     }
   }
   return turns;
+}
+
+/**
+ * The skipped turns as people read them: one sentence per cause ("14 tool turns skipped", "2 empty
+ * turns skipped"), each with its turns, in order of first appearance. Never the seed's log lines.
+ */
+export function skippedGroups(turns: readonly HandoffTurn[]): { sentence: string; turns: HandoffTurn[] }[] {
+  const groups = new Map<string, HandoffTurn[]>();
+  for (const turn of turns) {
+    if (turn.kept) continue;
+    const what = turn.cause.kind === "empty" ? "empty turn" : `${turn.cause.role} turn`;
+    groups.set(what, [...(groups.get(what) ?? []), turn]);
+  }
+  return [...groups].map(([what, group]) => ({ sentence: `${group.length.toLocaleString("en-US")} ${what}${group.length === 1 ? "" : "s"} skipped`, turns: group }));
 }
 
 /** The link to a turn on its thread's page (`#turn-<n>`, n 1-based, as the reader's anchors). */

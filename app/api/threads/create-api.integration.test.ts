@@ -103,7 +103,9 @@ describe("POST /api/threads", () => {
     const words = "Please   review\nthe authentication module " + "x".repeat(150);
     await newTurn(thread.id, { role: "user", content: words });
     const titled = (await fetchThread(thread.id)).thread.title!;
-    const expected = words.replace(/\s+/g, " ").slice(0, 100);
+    // Whole words would keep less than half of the 100 characters ("Please review the
+    // authentication module"), so the long word is cut inside, with an ellipsis.
+    const expected = `${words.replace(/\s+/g, " ").slice(0, 99)}…`;
     expect(titled).toBe(expected);
     expect(titled).toHaveLength(100);
 
@@ -115,8 +117,9 @@ describe("POST /api/threads", () => {
     const thread = await newThread();
     await newTurn(thread.id, { role: "user", content: "😀".repeat(120) });
     const { title } = (await fetchThread(thread.id)).thread;
+    // 99 emoji and the ellipsis: 100 code points, no half of a pair.
     expect(Array.from(title!)).toHaveLength(100);
-    expect(title).toBe("😀".repeat(100));
+    expect(title).toBe(`${"😀".repeat(99)}…`);
   });
 
   it("keeps an explicit title over the first user turn", async () => {

@@ -43,6 +43,8 @@ import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { ImportFormatError, type ImportedThread, type ImportedTurn, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
 import { readHistoryLines, RUN_HEADER, type HistoryEntry } from "./lines";
 import { isInterrupt, modelOf, readCommit, readConfirm, readModelBanner, readTokensReport } from "./status";
+import { isRealPrompt } from "@/lib/domain/title";
+import { collapse } from "../text";
 
 export const AIDER_HISTORY_FILE = ".aider.chat.history.md";
 
@@ -172,8 +174,8 @@ function runThread(run: HistoryEntry[], context: RunContext): ImportedThread {
     }
   }
 
-  const firstPrompt = turns.find((t) => t.role === "user")?.content ?? "";
-  const title = firstPrompt.replace(/\s+/g, " ").trim().slice(0, 100) || `Aider run of ${header.startedAt}`;
+  const firstPrompt = turns.find((t) => t.role === "user" && isRealPrompt(t.content))?.content ?? "";
+  const title = collapse(firstPrompt) || `Aider run of ${header.startedAt}`;
   const last = run[run.length - 1]!;
   return {
     key: context.key,

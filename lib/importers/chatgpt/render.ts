@@ -24,10 +24,9 @@ export function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-export function collapse(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+import { collapse } from "../text";
+
+export { collapse };
 
 /** A fence longer than any backtick run inside the code, so the block cannot end early. */
 export function fenced(code: string, language: string | null): string {

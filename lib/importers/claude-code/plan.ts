@@ -5,6 +5,7 @@ import { collapse } from "../text";
 import { CONVERSATIONAL, classify, messageOf, parseLine, timeOf, userText } from "./entries";
 import { AGENT_NAME, ClaudeCodeSource, LineSupply, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
 import { latestUsage, responseKey, usageOf } from "./usage";
+import { isRealPrompt } from "@/lib/domain/title";
 
 /** An `agent-acompact-*` file while it is read: the request it followed and each response's usage. */
 type CompactionRunReading = {
@@ -121,7 +122,7 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
     }
     const message = messageOf(entry);
     if (compactionRun) readCompactionRun(compactionRun, entry, kind, parent);
-    if (kind === "prompt" && (!sidechain || agentFile) && firstPromptText === null) firstPromptText = userText(message?.content);
+    if (kind === "prompt" && (!sidechain || agentFile) && firstPromptText === null && isRealPrompt(userText(message?.content))) firstPromptText = userText(message?.content);
     if (kind === "user" && !sidechain && firstCommand === null) {
       const command = /<command-name>([^<]*)<\/command-name>/.exec(userText(message?.content));
       const args = /<command-args>([^<]*)<\/command-args>/.exec(userText(message?.content));

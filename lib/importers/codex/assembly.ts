@@ -7,6 +7,7 @@ import { callLine, collapse } from "../text";
 import type { RolloutRecord } from "./records";
 import { addUsage, TokenLedger, usageTotal } from "./usage";
 import { defined, num, toolOutput } from "./values";
+import { isRealPrompt } from "@/lib/domain/title";
 
 /** The VS Code extension wraps the typed request in IDE context; the title uses the request. */
 const IDE_REQUEST_MARKER = "## My request for Codex:";
@@ -147,10 +148,8 @@ export class RolloutAssembly {
       ...(this.turnId ? { metadata: { turnId: this.turnId } } : {}),
     });
     this.activitySincePrompt = false;
-    if (this.title === null && text.trim()) {
-      const marker = text.indexOf(IDE_REQUEST_MARKER);
-      this.title = collapse(marker >= 0 ? text.slice(marker + IDE_REQUEST_MARKER.length) : text) || null;
-    }
+    const request = text.includes(IDE_REQUEST_MARKER) ? text.slice(text.indexOf(IDE_REQUEST_MARKER) + IDE_REQUEST_MARKER.length) : text;
+    if (this.title === null && isRealPrompt(request)) this.title = collapse(request) || null;
   }
 
   addCall(record: RolloutRecord, id: string, name: string, args: JsonValue | undefined, extra: JsonObject = {}): void {

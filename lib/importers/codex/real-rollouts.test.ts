@@ -36,7 +36,7 @@ describe("real Codex rollouts", () => {
     expect(thread.createdAt).toBe("2025-09-19T09:02:12.446Z");
     expect(thread.lastUpdatedAt).toBe("2025-09-19T09:09:18.355Z");
     // the request after "## My request for Codex:", whitespace collapsed, 100 characters
-    expect(thread.title).toBe("幫我檢查一下 go.mod 裡面 為何 go版本是 1.24? 請幫我統一成 1.24 並且我希望 1.24 以上就能使用 並將 .python-version 也改成 3.10 然後幫我查看一下代碼");
+    expect(thread.title).toBe("幫我檢查一下 go.mod 裡面 為何 go版本是 1.24? 請幫我統一成 1.24 並且我希望 1.24 以上就能使用 並將 .python-version 也改成 3.10 然後幫我查看一下…");
     expect(thread.metadata).toMatchObject({ originator: "codex_vscode", cliVersion: "0.39.0", git: { branch: "main", commit: "87d292ac346e58c85dc4eef0a8dd13bd02ec0c7f" } });
     expect(thread.initialContext?.environmentContext).toMatch(/^<environment_context>/);
     expect(summary(thread)).toEqual({

@@ -6,6 +6,7 @@ import { callLine, collapse, isoUtc } from "../text";
 import { ImportFormatError, fileStem, isObject, type ImportedThread, type ImportedTurn, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
 import { ShutdownLedger } from "./totals";
 import { defined, isChangingDiff, obj, rest, str, type Json } from "./values";
+import { isRealPrompt } from "@/lib/domain/title";
 
 /** The event types this parser maps; any other is kept in the thread's metadata (sessionEvents). */
 export const KNOWN_EVENT_TYPES = [
@@ -163,7 +164,7 @@ const HANDLERS: Record<(typeof KNOWN_EVENT_TYPES)[number], Handler> = {
     const transformed = str(e.data.transformedContent);
     // Autopilot sends the model a continuation prompt of its own: no typed text, only what the model saw.
     const content = typed.trim() !== "" ? typed : (transformed ?? "");
-    if (a.title === null && typed.trim() !== "") a.title = collapse(typed);
+    if (a.title === null && isRealPrompt(typed)) a.title = collapse(typed);
     const attachments = Array.isArray(e.data.attachments) ? e.data.attachments : [];
     const files = attachments.flatMap((item) => {
       const path = isObject(item) ? (str(item.path) ?? str(item.filePath)) : typeof item === "string" ? item : null;

@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { callLine, collapse, isoUtc } from "../text";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ParsedSource, type SkippedEntry } from "../types";
 import { defined, isChangingDiff, obj, parsedArguments, rest, str, type Json } from "./values";
+import { isRealPrompt } from "@/lib/domain/title";
 
 /** A timeline entry with its index, consumed at most once. */
 type Entry = { index: number; value: Json; used: boolean };
@@ -96,7 +97,7 @@ export function parseLegacy(doc: unknown, source: { name: string }): ParsedSourc
     } else if (role === "user") {
       const typed = timeline.user(text);
       const shown = typed ? (str(typed.value.text) ?? text) : text;
-      if (title === null && shown.trim() !== "") title = collapse(shown);
+      if (title === null && isRealPrompt(shown)) title = collapse(shown);
       const metadata = defined({ ...extra, transformedContent: shown !== text ? text : null, timelineId: typed ? str(typed.value.id) : null });
       turns.push({ key, role: "user", content: shown, parts: [{ type: "text", text: shown }], timestamp: typed ? isoUtc(typed.value.timestamp) : null, metadata });
     } else if (role === "assistant") {

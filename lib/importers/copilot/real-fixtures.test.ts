@@ -27,7 +27,9 @@ describe("real fixture: events.jsonl (Copilot CLI 1.0.34)", () => {
     expect(thread.createdAt).toBe(startData.startTime);
     expect(thread.lastUpdatedAt).toBe(raw.at(-1)!.timestamp);
     const firstTyped = ofType("user.message").find((e) => e.data.content.trim() !== "")!;
-    expect(thread.title).toBe(firstTyped.data.content.replace(/\s+/g, " ").trim().slice(0, 100));
+    // The typed prompt, cut at the last word boundary within 100 characters, with "…".
+    expect(firstTyped.data.content.replace(/\s+/g, " ").startsWith("請不要修改任何代碼 我希望你幫我調查一下")).toBe(true);
+    expect(thread.title).toBe("請不要修改任何代碼 我希望你幫我調查一下 有沒有好一點的自動生成文檔可以給這個 rust 專案 例如 python 可以透過 zensical 或 mkdostrings 之類的來做自動產生文檔網頁…");
   });
 
   it("has one turn per user message, assistant message, tool completion and info notice, keyed by event id", () => {
@@ -152,7 +154,8 @@ describe("real fixture: legacy history-session-state JSON", () => {
     expect(userTurn.content).toBe(typed.text);
     expect(userTurn.timestamp).toBe(typed.timestamp);
     expect(userTurn.metadata?.transformedContent).toBe(messages[0].content);
-    expect(thread.title).toBe(typed.text.replace(/\s+/g, " ").trim().slice(0, 100));
+    expect(typed.text.replace(/\s+/g, " ").startsWith("專案經過了多輪跌代 可能會產生 - 為了向後兼容產生的代碼")).toBe(true);
+    expect(thread.title).toBe("專案經過了多輪跌代 可能會產生 - 為了向後兼容產生的代碼 - 記憶體占用過高 我希望你專注於優化記憶體占用, 讓記憶體占用降到最低 目前不知道為何 感覺軟體剛啟動時 記憶體佔用大約只有 1xMB…");
     const completions = timeline.filter((e) => e.type === "tool_call_completed");
     for (const done of completions) {
       const turn = thread.turns.find((t) => t.role === "tool" && t.parts?.some((p) => p.type === "tool_result" && p.toolCallId === done.callId))!;

@@ -215,8 +215,9 @@ describe("message mapping", () => {
 
   it("cuts the title from a long first user message to 100 characters", () => {
     const thread = onlyThread(parse(user("u1", `  ${"word ".repeat(40)}\n\nend`)));
-    // Collapsed to "word word … end", then cut at 100 code points (the shared titleFromContent).
-    expect(thread.title).toBe("word ".repeat(20));
+    // Collapsed to "word word … end", then cut at the last word that fits in 100 code points with
+    // an ellipsis (the shared titleFromContent): 20 words and 19 spaces and "…" are 100.
+    expect(thread.title).toBe(`${"word ".repeat(20).trim()}…`);
   });
 });
 

@@ -1,6 +1,6 @@
 // The thread of a chat recording: key, title, times, the parent session of a sub-agent chat.
 import type { JsonObject } from "@/lib/domain/types";
-import { titleFromContent } from "@/lib/domain/title";
+import { isRealPrompt, titleFromContent } from "@/lib/domain/title";
 import { type ImportedThread, type SkippedEntry } from "../types";
 import { isoOrNull } from "./render";
 import { SUBAGENT_PATH, type GeminiSource, type JsonRecord, type MessageAt, type ThreadState } from "./shapes";
@@ -28,7 +28,7 @@ export function buildThread(
   const kind = typeof metadata.kind === "string" ? metadata.kind : null;
   const directories = Array.isArray(metadata.directories) ? metadata.directories.filter((d): d is string => typeof d === "string") : null;
   const summary = typeof metadata.summary === "string" ? titleFromContent(metadata.summary) : null;
-  const firstUser = turns.find((turn) => turn.role === "user");
+  const firstUser = turns.find((turn) => turn.role === "user" && isRealPrompt(turn.content));
   const parentKey = kind === "subagent" ? parentSessionOf(source, sessionId) : null;
 
   return {

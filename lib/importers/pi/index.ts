@@ -58,6 +58,7 @@ import { isObject, type ImportedThread, type ImportedTurn, type NumberedLine, ty
 import { defined, isPiHeader, readPiSession, str, type PiNode } from "./entries";
 import { splitBranches } from "./tree";
 import { entryTurn, makesTurn, type PiSettings } from "./turns";
+import { isRealPrompt } from "@/lib/domain/title";
 
 /** Detection by content: the first line is a Pi session header. */
 export function looksLikePiSession(firstLine: unknown, _fileName: string): boolean {
@@ -165,7 +166,7 @@ export function parsePiSession(lines: NumberedLine[], source: { name: string }):
   });
 
   const main = threads[0]!;
-  const firstPrompt = main.turns.find((turn) => turn.role === "user" && !turn.metadata?.bashExecution && !turn.metadata?.customMessage);
+  const firstPrompt = main.turns.find((turn) => turn.role === "user" && !turn.metadata?.bashExecution && !turn.metadata?.customMessage && isRealPrompt(turn.content));
   main.title = sessionName ?? (firstPrompt ? collapse(firstPrompt.content) || null : null);
   if (parentSessionPath !== null) {
     const parentKey = sessionIdFromPath(parentSessionPath);

@@ -116,7 +116,7 @@ describe("the v1 fixture (branched, compacted, model switches)", () => {
     expect(main!.relation).toEqual({ kind: "fork", atTurnKey: "54" });
     expect(main!.turns.every((t) => t.metadata?.copiedFromParent === true)).toBe(true);
     expect(main!.createdAt).toBe("2025-12-08T22:45:44.497Z");
-    expect(main!.title).toBe("AgentSession looks like a good idea, can we put more stuff into that? what about thinking levels etc");
+    expect(main!.title).toBe("AgentSession looks like a good idea, can we put more stuff into that? what about thinking levels…");
   });
 
   it("marks the compaction at line 33 with pi's summary, tokensBefore and the first kept index", () => {

@@ -10,9 +10,12 @@ import { describeCompaction } from "@/components/compaction/compaction-lineage";
 import { chainOffsetOfTurn, chainTurns, getChainView, type ChainTurn } from "@/lib/db/chain-view";
 import { compactionsTouching } from "@/lib/db/compactions";
 import { MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
-import { CHAIN_WINDOW, parseTurnParam, windowAt } from "@/lib/domain/chain-window";
+import { CHAIN_WINDOW, chainPosition, parseTurnParam, windowAt } from "@/lib/domain/chain-window";
 import { normalizeId } from "@/lib/domain/ids";
-import { displayTitle } from "@/lib/domain/title";
+import { displayTitle, shownTitle } from "@/lib/domain/title";
+import { isSubagentThread } from "@/lib/domain/links";
+import { sourceLabel } from "@/lib/domain/source";
+import { namesATool } from "@/lib/domain/thread-tools";
 import { formatInteger, plural } from "@/lib/format";
 import { findThreadOnce } from "../thread-data";
 
@@ -73,17 +76,23 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
         <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-stretch" aria-label="Threads in the chain, oldest first">
           {path.map((node, i) => {
             const current = node.id === thread.id;
+            const subagent = i > 0 && isSubagentThread(node);
             return (
-              <li key={node.id} className="flex items-center gap-2">
-                {i > 0 && <span aria-hidden className="text-zinc-400 sm:rotate-0">→</span>}
+              <li key={node.id} className="flex items-center gap-2" data-link={i === 0 ? undefined : subagent ? "subagent" : "continues"}>
+                {i > 0 && !subagent && <span aria-hidden className="text-zinc-400 sm:rotate-0">→</span>}
+                {subagent && (
+                  <span className="shrink-0 text-xs font-medium text-amber-800">
+                    <span aria-hidden>⤷ </span>sub-agent
+                  </span>
+                )}
                 <Link
                   href={`/threads/${node.id}/chain`}
                   aria-current={current ? "page" : undefined}
-                  className={`block max-w-64 rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
+                  className={`block max-w-64 rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : subagent ? "border-dashed border-amber-700 bg-amber-50/40 hover:border-amber-900" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
                 >
-                  <span className="block truncate font-medium">{displayTitle(node.title)}</span>
-                  <span className="block text-xs break-all text-zinc-500">
-                    <span className="font-mono">{node.toolName}</span> · {plural(node.turnCount, "turn")}
+                  <span className="block truncate font-medium" title={displayTitle(node.title)}>{shownTitle(node.title).text}</span>
+                  <span className="block text-xs break-all text-zinc-600">
+                    {namesATool(node.source) ? <span className="font-mono">{node.toolName}</span> : sourceLabel(node.source)} · {plural(node.turnCount, "turn")}
                     {node.expired ? " · expired" : ""}
                   </span>
                 </Link>
@@ -91,6 +100,17 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
             );
           })}
         </ol>
+        {path.length > 1 && (
+          <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600" data-testid="chain-legend">
+            <span>
+              <span aria-hidden className="mr-1 text-zinc-400">→</span>continues the thread before it
+            </span>
+            <span>
+              <span aria-hidden className="mr-1 inline-block w-5 border-t-2 border-dashed border-amber-700 align-middle" />
+              <span className="font-medium text-amber-800">⤷ sub-agent</span>: run by the thread before it
+            </span>
+          </p>
+        )}
         {branches.length > 1 && (
           <div className="mt-3 text-sm">
             <p className="text-zinc-600">The chain branches here into {branches.length} continuations:</p>
@@ -141,7 +161,7 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
           <section key={node.id} aria-label={`Turns of ${displayTitle(node.title)}`} className="space-y-3">
             {path.length > 1 && (
               <h3 className="text-xs text-zinc-500">
-                Thread {path.indexOf(node) + 1} of {path.length}: <span className="font-medium text-zinc-700">{displayTitle(node.title)}</span>, its turns {formatInteger(turns[0]!.turn.index + 1)}–
+                Thread {chainPosition(path, node.id)} of {path.length}: <span className="font-medium text-zinc-700" title={displayTitle(node.title)}>{shownTitle(node.title).text}</span>, its turns {formatInteger(turns[0]!.turn.index + 1)}–
                 {formatInteger(turns.at(-1)!.turn.index + 1)} of {formatInteger(node.turnCount)}
               </h3>
             )}

@@ -5,7 +5,7 @@ import { notFound } from "next/navigation";
 import { TokenCount } from "@/components/ui/token-count";
 import { lineageGraph } from "@/lib/db/lineage";
 import { findThread } from "@/lib/db/threads";
-import { displayTitle } from "@/lib/domain/title";
+import { displayTitle, shownTitle } from "@/lib/domain/title";
 import { plural } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Lineage" };
@@ -17,6 +17,7 @@ const GAP_Y = 56;
 
 const EDGE_STYLE = {
   continuation: { stroke: "#a1a1aa", dash: undefined, label: null },
+  subagent: { stroke: "#b45309", dash: "10 3 2 3", label: "sub-agent" },
   fork: { stroke: "#0284c7", dash: "6 4", label: "fork" },
   compaction: { stroke: "#7c3aed", dash: "2 4", label: "compacted" },
 } as const;
@@ -37,11 +38,15 @@ export default async function LineagePage({ params }: { params: Promise<{ id: st
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-600">
-        {plural(graph.nodes.length, "thread")} linked by continuations, forks and compactions.{" "}
-        <span className="inline-flex flex-wrap gap-3 text-xs">
+        {plural(graph.nodes.length, "thread")} linked by continuations, sub-agents, forks and compactions.{" "}
+        <span className="inline-flex flex-wrap gap-3 text-xs" data-testid="lineage-legend">
           <span>
             <span aria-hidden className="mr-1 inline-block w-6 border-t-2 border-zinc-400 align-middle" />
             continues
+          </span>
+          <span>
+            <span aria-hidden className="mr-1 inline-block w-6 border-t-2 border-dashed border-amber-700 align-middle" />
+            sub-agent (run by the thread above)
           </span>
           <span>
             <span aria-hidden className="mr-1 inline-block w-6 border-t-2 border-dashed border-sky-600 align-middle" />
@@ -92,8 +97,8 @@ export default async function LineagePage({ params }: { params: Promise<{ id: st
                     aria-current={current ? "page" : undefined}
                     className={`flex h-full flex-col justify-between rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
                   >
-                    <span className="line-clamp-2 font-medium break-words">{displayTitle(info.title)}</span>
-                    <span className="text-xs text-zinc-500">
+                    <span className="line-clamp-2 font-medium break-words" title={displayTitle(info.title)}>{shownTitle(info.title).text}</span>
+                    <span className="text-xs text-zinc-600">
                       {plural(info.turnCount, "turn")} · <TokenCount tokens={undefined} estimate={info.tokenEstimate} />
                       {info.expired ? " · expired" : ""}
                     </span>

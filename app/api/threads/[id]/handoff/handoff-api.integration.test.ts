@@ -50,21 +50,21 @@ describe("GET /api/threads/:id/handoff", () => {
   it("hands over the whole chain oldest first with chain=1, skipping tool turns, and cuts at a code point", async () => {
     const { first, second } = await chainOfTwo();
     const alone = await json<HandoffAnswer>(await handoff(second.id));
-    expect(alone.skipped).toEqual([{ index: 0, reason: "conversation_history[0] has invalid role 'tool', skipping", cause: "role", role: "tool", threadId: second.id, turnIndex: 0 }]);
+    expect(alone.skipped).toEqual([{ index: 0, reason: "conversation_history[0] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: second.id, turnIndex: 0 }]);
     expect(alone.messages).toEqual([{ role: "assistant", content: `${"x".repeat(8191)}😀... [truncated at 8192 chars]`, truncated: true }]);
 
     const chain = await json<HandoffAnswer>(await handoff(second.id, { chain: "1" }));
     expect(chain.range).toEqual({ from: 1, to: 5, total: 5 });
     expect(chain.conversationMessagesCount).toBe(4);
     expect(chain.origins.map((o) => o.threadId)).toEqual([first.id, first.id, first.id, second.id]);
-    expect(chain.skipped).toEqual([{ index: 3, reason: "conversation_history[3] has invalid role 'tool', skipping", cause: "role", role: "tool", threadId: second.id, turnIndex: 0 }]);
+    expect(chain.skipped).toEqual([{ index: 3, reason: "conversation_history[3] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: second.id, turnIndex: 0 }]);
     expect(chain.text.endsWith(`4. 🤖 ASSISTANT [TRUNCATED]:\n   ${"x".repeat(8191)}😀... [truncated at 8192 chars]\n\n`)).toBe(true);
 
     // from/to pick 1-based positions of the chain's turns; indexes of skipped ones count within them.
     const middle = await json<HandoffAnswer>(await handoff(second.id, { chain: "1", from: "3", to: "4" }));
     expect(middle.range).toEqual({ from: 3, to: 4, total: 5 });
     expect(middle.messages.map((m) => m.role)).toEqual(["assistant"]);
-    expect(middle.skipped).toEqual([{ index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: "role", role: "tool", threadId: second.id, turnIndex: 0 }]);
+    expect(middle.skipped).toEqual([{ index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: second.id, turnIndex: 0 }]);
   });
 
   it("counts the text with the model's tokenizer when asked", async () => {
