@@ -113,7 +113,7 @@ export default async function SettingsPage() {
           </dd>
         </dl>
         {/* Wide on a phone: it scrolls in its box, the page does not. */}
-        <div className="mt-3 overflow-x-auto">
+        <div tabIndex={0} role="region" aria-label="LLM providers" className="mt-3 overflow-x-auto">
           <table className="w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="text-left text-zinc-500">
               <tr>
@@ -189,7 +189,7 @@ export default async function SettingsPage() {
         <p className="text-sm text-zinc-600">
           {catalog.length} models, data reviewed {CATALOG_REVIEWED}. Prices are USD per million tokens.
         </p>
-        <div className="mt-2 max-h-96 overflow-auto">
+        <div tabIndex={0} role="region" aria-label="Model prices" className="mt-2 max-h-96 overflow-auto">
           <table className="w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="sticky top-0 bg-white text-left text-zinc-500">
               <tr>

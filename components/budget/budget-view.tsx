@@ -222,7 +222,7 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
           </h2>
           <CopyButton text={data.text} label="Copy text" />
         </div>
-        <pre data-testid="prompt-text" className="mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-3 font-mono text-xs text-zinc-800">
+        <pre data-testid="prompt-text" tabIndex={0} aria-label="The exact text sent" className="mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-3 font-mono text-xs text-zinc-800">
           {data.text || "(no turns: nothing would be sent)"}
         </pre>
       </section>

@@ -75,7 +75,7 @@ export function OrchestratorHandoff({ threadId, model, hasParent }: { threadId: 
             <div className="mt-2 flex justify-end">
               <CopyButton text={data.text} label="Copy handoff text" disabled={data.text === "" || handoff.isPlaceholderData} />
             </div>
-            <pre data-testid="handoff-budget-text" className="mt-2 max-h-[32rem] overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-zinc-800">
+            <pre data-testid="handoff-budget-text" tabIndex={0} aria-label="The handoff text" className="mt-2 max-h-[32rem] overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-zinc-800">
               {data.text}
             </pre>
           </details>

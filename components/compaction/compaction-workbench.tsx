@@ -359,7 +359,7 @@ export function CompactionWorkbench(props: WorkbenchProps) {
             Kept verbatim: {describeKept(preview, turnCount, replaced)}
           </p>
           <div className="flex flex-wrap items-center gap-3">
-            <button type="button" onClick={() => apply.mutate()} disabled={!canApply} className="rounded bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-50">
+            <button type="button" onClick={() => apply.mutate()} disabled={!canApply} className="rounded bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-50">
               {apply.isPending ? "Applying…" : "Apply as a new revision"}
             </button>
             <span className="text-xs text-zinc-500">The original thread is kept exactly as it is; undo deletes the revision.</span>

@@ -40,7 +40,7 @@ export function ReplacedTurns({ threadId, plan }: { threadId: string; plan: Comp
   const before = items[0]?.start ?? 0;
   const after = rows.getTotalSize() - (items.at(-1)?.end ?? 0);
   return (
-    <ol ref={box} className="max-h-[32rem] divide-y divide-zinc-100 overflow-y-auto text-sm" data-testid="replaced-turns">
+    <ol ref={box} tabIndex={0} aria-label="Replaced turns" className="max-h-[32rem] divide-y divide-zinc-100 overflow-y-auto text-sm" data-testid="replaced-turns">
       {before > 0 && <li aria-hidden style={{ height: before }} />}
       {items.map((item) => {
         const index = indexAt(item.index);

@@ -74,9 +74,11 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
           <dd className="max-w-[calc(100%-2rem)] min-w-0 truncate font-mono text-xs" data-testid="thread-id" title={thread.id}>
             {thread.id}
           </dd>
-          <CopyButton text={thread.id} label="Copy continuation id" />
-          {!thread.expired && <CopyPromptButton threadId={thread.id} model={promptModel} />}
-          {!thread.expired && <CopyHandoffButton threadId={thread.id} hasParent={parent !== null} />}
+          <dd className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <CopyButton text={thread.id} label="Copy continuation id" />
+            {!thread.expired && <CopyPromptButton threadId={thread.id} model={promptModel} />}
+            {!thread.expired && <CopyHandoffButton threadId={thread.id} hasParent={parent !== null} />}
+          </dd>
         </div>
         <div className="flex min-w-0 gap-2">
           <dt className="text-zinc-500">Tool</dt>
