@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { displayTitle } from "@/lib/domain/title";
 import type { Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
@@ -12,13 +12,21 @@ import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { sourceLabel } from "@/lib/domain/source";
 import { TokenCount } from "@/components/ui/token-count";
 import { CostFigure } from "@/components/ui/cost-figure";
+import { ShortcutsDialog } from "@/components/ui/shortcuts-dialog";
+import { DemoNotice } from "./demo-notice";
+import { LIST_KEYS, useListKeys } from "./use-list-keys";
 
-type Props = { initialFilters: ThreadFilters; facets: { tools: string[]; models: string[]; sources: string[]; projects: string[] } };
+type Props = {
+  initialFilters: ThreadFilters;
+  facets: { tools: string[]; models: string[]; sources: string[]; projects: string[] };
+  /** How many demo threads the database holds, and whether this person may remove them (the notice above the list). */
+  demo?: { count: number; canRemove: boolean };
+};
 
 const SEARCH_DELAY_MS = 250;
 
 /** The first page of the initial filters comes prefetched from the server (app/threads/page.tsx, HydrationBoundary). */
-export function ThreadList({ initialFilters, facets }: Props) {
+export function ThreadList({ initialFilters, facets, demo }: Props) {
   const pathname = usePathname();
   const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
   const [searchText, setSearchText] = useState(initialFilters.q ?? "");
@@ -51,6 +59,12 @@ export function ThreadList({ initialFilters, facets }: Props) {
   const listed = query.data?.pages.flatMap((p) => p.items) ?? [];
   const threads = withNewest(listed, useThreadListHead(filters));
   const filtered = FILTER_KEYS.some((key) => Boolean(filters[key]));
+  const searchInput = useRef<HTMLInputElement>(null);
+  const { selected, select, dialog: keysDialog } = useListKeys(
+    threads.map((thread) => thread.id),
+    searchInput,
+  );
+  const keysTitle = useId();
 
   return (
     <div>
@@ -58,6 +72,7 @@ export function ThreadList({ initialFilters, facets }: Props) {
         <label className="flex min-w-56 flex-1 flex-col text-sm">
           <span className="mb-1 text-zinc-600">Search titles and turns</span>
           <input
+            ref={searchInput}
             type="search"
             value={searchText}
             onChange={(e) => setSearchText(e.target.value)}
@@ -73,7 +88,13 @@ export function ThreadList({ initialFilters, facets }: Props) {
         {facets.projects.length > 0 && (
           <FilterSelect label="Project" allLabel="All projects" options={facets.projects} value={filters.project} onChange={(project) => setFilters({ ...filters, project })} />
         )}
+        <button type="button" onClick={() => keysDialog.current?.showModal()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className="rounded border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-50">
+          ?
+        </button>
       </form>
+      <ShortcutsDialog ref={keysDialog} titleId={keysTitle} bindings={LIST_KEYS} />
+      {/* Below the search, which stays the first stop after the navigation. */}
+      {demo && demo.count > 0 && <DemoNotice count={demo.count} canRemove={demo.canRemove} />}
 
       {query.isError && (
         <p role="alert" className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
@@ -97,7 +118,14 @@ export function ThreadList({ initialFilters, facets }: Props) {
       ) : (
         <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white" aria-label="Threads">
           {threads.map((thread) => (
-            <li key={thread.id} className="px-4 py-3 hover:bg-zinc-50" data-fresh={thread.fresh ?? undefined}>
+            <li
+              key={thread.id}
+              className={`px-4 py-3 ${selected === thread.id ? "bg-indigo-50 shadow-[inset_3px_0_0_var(--color-indigo-600)]" : "hover:bg-zinc-50"}`}
+              data-fresh={thread.fresh ?? undefined}
+              data-thread-id={thread.id}
+              data-selected={selected === thread.id || undefined}
+              onFocus={() => select(thread.id)}
+            >
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
                 {thread.fresh && (
                   <span className="inline-flex items-center gap-1 text-xs font-medium text-indigo-700">
