@@ -148,7 +148,7 @@ export default async function SettingsPage() {
         <h2 id="custom-heading" className="text-lg font-semibold">Custom models</h2>
         <p className="text-sm text-zinc-600">Models the catalog lacks (a fine-tune, a local model with a different window). Budget previews use them by name.</p>
         {custom.length > 0 ? (
-          <table className="mt-3 w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
+          <table className="stack-on-phone mt-3 w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="text-left text-zinc-500">
               <tr>
                 <th className="py-1">Name</th>
@@ -163,10 +163,16 @@ export default async function SettingsPage() {
               {custom.map((m) => (
                 <tr key={m.id} className="border-t border-zinc-100">
                   <td className="py-1 font-mono break-all">{m.displayName}</td>
-                  <td className="py-1 text-right">{m.contextWindow.toLocaleString("en-US")}</td>
-                  <td className="py-1 text-right">{m.maxOutputTokens.toLocaleString("en-US")}</td>
-                  <td className="py-1">{m.tokenizer}</td>
-                  <td className="py-1 text-right" title="USD per million tokens; responses of this model are priced with them">
+                  <td className="py-1 text-right" data-label="Window">
+                    {m.contextWindow.toLocaleString("en-US")}
+                  </td>
+                  <td className="py-1 text-right" data-label="Max output">
+                    {m.maxOutputTokens.toLocaleString("en-US")}
+                  </td>
+                  <td className="py-1" data-label="Tokenizer">
+                    {m.tokenizer}
+                  </td>
+                  <td className="py-1 text-right" data-label="In / out" title="USD per million tokens; responses of this model are priced with them">
                     {m.inputPricePerMTok === null ? "—" : `$${m.inputPricePerMTok} / $${m.outputPricePerMTok ?? "?"}`}
                   </td>
                   {canChange && (
