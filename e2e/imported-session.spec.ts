@@ -380,7 +380,9 @@ test("slash commands are chips, local output a terminal block, caveats folded: n
     const block = turns.getByTestId("terminal-output").filter({ hasText: firstLine });
     await expect(block).toHaveCount(1);
     const dim = block.getByText(firstLine, { exact: true });
-    await expect(dim).toHaveCSS("opacity", /^0\.\d+$/);
+    // Dim as a lighter grey (components/threads/ansi-palette.ts), not faded: faded text falls under 4.5:1.
+    await expect(dim).toHaveCSS("color", "rgb(82, 82, 91)");
+    await expect(dim).toHaveCSS("opacity", "1");
   });
 
   await test.step("the caveat is folded: hidden until opened (by keyboard)", async () => {

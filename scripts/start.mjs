@@ -18,8 +18,9 @@ ensureDependencies();
 ensurePrismaClient();
 
 ensureMigrated();
-// A team's shared database usually wants no demo threads: THREADLINE_DEMO_DATA=off.
-if (process.env.THREADLINE_DEMO_DATA?.trim().toLowerCase() !== "off") npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
+// The demo threads, on a new database, for someone without sessions of their own (scripts/seed.ts
+// decides: THREADLINE_DEMO_DATA=on or off overrides; a team's shared database wants off).
+npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
 
 if (!dev) ensureBuild();
 

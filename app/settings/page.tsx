@@ -113,7 +113,7 @@ export default async function SettingsPage() {
           </dd>
         </dl>
         {/* Wide on a phone: it scrolls in its box, the page does not. */}
-        <div className="mt-3 overflow-x-auto">
+        <div tabIndex={0} role="region" aria-label="LLM providers" className="mt-3 overflow-x-auto">
           <table className="w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="text-left text-zinc-500">
               <tr>
@@ -148,7 +148,7 @@ export default async function SettingsPage() {
         <h2 id="custom-heading" className="text-lg font-semibold">Custom models</h2>
         <p className="text-sm text-zinc-600">Models the catalog lacks (a fine-tune, a local model with a different window). Budget previews use them by name.</p>
         {custom.length > 0 ? (
-          <table className="mt-3 w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
+          <table className="stack-on-phone mt-3 w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="text-left text-zinc-500">
               <tr>
                 <th className="py-1">Name</th>
@@ -163,10 +163,16 @@ export default async function SettingsPage() {
               {custom.map((m) => (
                 <tr key={m.id} className="border-t border-zinc-100">
                   <td className="py-1 font-mono break-all">{m.displayName}</td>
-                  <td className="py-1 text-right">{m.contextWindow.toLocaleString("en-US")}</td>
-                  <td className="py-1 text-right">{m.maxOutputTokens.toLocaleString("en-US")}</td>
-                  <td className="py-1">{m.tokenizer}</td>
-                  <td className="py-1 text-right" title="USD per million tokens; responses of this model are priced with them">
+                  <td className="py-1 text-right" data-label="Window">
+                    {m.contextWindow.toLocaleString("en-US")}
+                  </td>
+                  <td className="py-1 text-right" data-label="Max output">
+                    {m.maxOutputTokens.toLocaleString("en-US")}
+                  </td>
+                  <td className="py-1" data-label="Tokenizer">
+                    {m.tokenizer}
+                  </td>
+                  <td className="py-1 text-right" data-label="In / out" title="USD per million tokens; responses of this model are priced with them">
                     {m.inputPricePerMTok === null ? "—" : `$${m.inputPricePerMTok} / $${m.outputPricePerMTok ?? "?"}`}
                   </td>
                   {canChange && (
@@ -189,7 +195,7 @@ export default async function SettingsPage() {
         <p className="text-sm text-zinc-600">
           {catalog.length} models, data reviewed {CATALOG_REVIEWED}. Prices are USD per million tokens.
         </p>
-        <div className="mt-2 max-h-96 overflow-auto">
+        <div tabIndex={0} role="region" aria-label="Model prices" className="mt-2 max-h-96 overflow-auto">
           <table className="w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="sticky top-0 bg-white text-left text-zinc-500">
               <tr>

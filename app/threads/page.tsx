@@ -1,9 +1,12 @@
 import type { Metadata } from "next";
 import { maskDeep } from "@/lib/domain/secrets/detect";
+import { headers } from "next/headers";
 import { connection } from "next/server";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { ThreadList } from "@/components/threads/thread-list";
 import { withSessionFigures } from "@/lib/db/session-figures";
+import { mayAdminister } from "@/lib/auth/principal";
+import { countDemoThreads } from "@/lib/db/demo-threads";
 import { withThreadCosts } from "@/lib/db/session-usage";
 import { listToolOptions } from "@/lib/db/thread-tools";
 import { listFacets, listThreads } from "@/lib/db/threads";
@@ -18,13 +21,15 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   await connection();
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
   const filters: ThreadFilters = readThreadFilters(await searchParams);
-  const [page, facets, tools] = await Promise.all([
+  const [page, facets, tools, demoCount, canRemove] = await Promise.all([
     listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE })
       .then(withThreadCosts)
       .then(withSessionFigures)
       .then(maskDeep),
     listFacets(),
     listToolOptions(),
+    countDemoThreads(),
+    headers().then(mayAdminister),
   ]);
   // The list's first page, read here, reaches the browser's query cache under the key its query
   // uses: no second request on load, and later pages and other filters go through the API.
@@ -34,7 +39,7 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
     <div>
       <h1 className="mb-4 text-2xl font-semibold tracking-tight">Threads</h1>
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <ThreadList initialFilters={filters} facets={{ ...facets, tools }} />
+        <ThreadList initialFilters={filters} facets={{ ...facets, tools }} demo={{ count: demoCount, canRemove }} />
       </HydrationBoundary>
     </div>
   );

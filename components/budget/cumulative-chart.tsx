@@ -115,7 +115,8 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
           <polyline points={points} fill="none" stroke="#4f46e5" strokeWidth="2" data-testid="cumulative-line" />
         </svg>
       </div>
-      <table className="mt-2 w-full text-sm">
+      {/* On a phone the rows become cards (globals.css), the rules wrapping under their agent. */}
+      <table className="stack-on-phone mt-2 w-full text-sm">
         <thead className="text-left text-zinc-500">
           <tr>
             <th className="py-1">Agent</th>
@@ -129,10 +130,16 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
             const at = crossings[i];
             return (
               <tr key={p.agent} className="border-t border-zinc-100">
-                <td className="py-1">{p.agent}</td>
-                <td className="py-1 text-zinc-600">{p.rule}</td>
-                <td className="py-1 text-right font-mono">{p.threshold.toLocaleString("en-US")}</td>
-                <td className="py-1 text-right">{at ? `turn ${at}` : "not reached"}</td>
+                <td className="py-1 max-sm:font-medium">{p.agent}</td>
+                <td className="py-1 text-zinc-600" data-label="Rule">
+                  {p.rule}
+                </td>
+                <td className="py-1 text-right font-mono" data-label="Threshold">
+                  {p.threshold.toLocaleString("en-US")}
+                </td>
+                <td className="py-1 text-right" data-label="Would compact at">
+                  {at ? `turn ${at}` : "not reached"}
+                </td>
               </tr>
             );
           })}

@@ -30,7 +30,7 @@ export function TurnTable({ turns }: { turns: ContextPreviewWithTurns["perTurn"]
   const before = items[0]?.start ?? 0;
   const after = rows.getTotalSize() - (items.at(-1)?.end ?? 0);
   return (
-    <div ref={box} className="mt-2 max-h-96 overflow-auto" data-testid="turn-table">
+    <div ref={box} tabIndex={0} role="region" aria-label="Turns sent and cut" className="mt-2 max-h-96 overflow-auto" data-testid="turn-table">
       <table className="w-full text-sm" aria-rowcount={turns.length + 1}>
         <thead className="sticky top-0 z-10 bg-white text-left text-zinc-500">
           <tr aria-rowindex={1}>

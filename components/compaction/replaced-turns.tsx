@@ -45,7 +45,7 @@ export function ReplacedTurns({ threadId, plan }: { threadId: string; plan: Comp
       // Scrolls on its own: reachable by keyboard (Tab, then the arrow keys).
       tabIndex={0}
       aria-label={replacing ? "Turns the summary replaces" : "Tool outputs shortened"}
-      className="max-h-[32rem] divide-y divide-zinc-100 overflow-y-auto text-sm focus:ring-2 focus:ring-indigo-500 focus:outline-none focus:ring-inset"
+      className="max-h-[32rem] divide-y divide-zinc-100 overflow-y-auto text-sm"
       data-testid="replaced-turns"
     >
       {before > 0 && <li aria-hidden style={{ height: before }} />}

@@ -102,7 +102,7 @@ export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
       )}
       {tokens && tokens.length === 0 && <p className="text-sm text-zinc-500">No API tokens yet.</p>}
       {tokens && tokens.length > 0 && (
-        <table className="w-full text-left text-sm">
+        <table className="stack-on-phone w-full text-left text-sm">
           <thead className="text-zinc-500">
             <tr>
               <th className="py-1 font-normal">Name</th>
@@ -117,12 +117,24 @@ export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
           <tbody>
             {tokens.map((token) => (
               <tr key={token.id} className="border-t border-zinc-100" data-testid="api-token-row">
-                <td className="py-1">{token.name}</td>
-                {showOwner && <td className="py-1">{token.userEmail}</td>}
-                <td className="py-1 font-mono">{token.prefix}…</td>
-                <td className="py-1">{when(token.createdAt, "")}</td>
-                <td className="py-1">{when(token.expiresAt, "never")}</td>
-                <td className="py-1">{when(token.lastUsedAt, "never")}</td>
+                <td className="py-1 break-words max-sm:font-medium">{token.name}</td>
+                {showOwner && (
+                  <td className="py-1 break-all" data-label="Person">
+                    {token.userEmail}
+                  </td>
+                )}
+                <td className="py-1 font-mono" data-label="Starts">
+                  {token.prefix}…
+                </td>
+                <td className="py-1" data-label="Created">
+                  {when(token.createdAt, "")}
+                </td>
+                <td className="py-1" data-label="Expires">
+                  {when(token.expiresAt, "never")}
+                </td>
+                <td className="py-1" data-label="Last used">
+                  {when(token.lastUsedAt, "never")}
+                </td>
                 <td className="py-1 text-right">
                   <button type="button" onClick={() => void revoke(token)} className="text-red-700 hover:underline" aria-label={`Revoke ${token.name}`}>
                     Revoke

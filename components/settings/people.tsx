@@ -11,7 +11,7 @@ export type PersonView = { id: string; name: string; email: string; role: string
 export function People({ people, selfId }: Readonly<{ people: PersonView[]; selfId: string }>) {
   return (
     <div className="mt-3 space-y-4">
-      <table className="w-full text-left text-sm">
+      <table className="stack-on-phone w-full text-left text-sm">
         <thead className="text-zinc-500">
           <tr>
             <th className="py-1 font-normal">Name</th>
@@ -42,23 +42,23 @@ function PersonRow({ person, self }: Readonly<{ person: PersonView; self: boolea
     });
   return (
     <tr className="border-t border-zinc-100 align-top" data-testid="person-row">
-      <td className="py-1">{person.name}</td>
-      <td className="py-1">{person.email}</td>
-      <td className="py-1">{person.role}</td>
-      <td className="py-1">{person.signsInWith}</td>
+      <td className="py-1 max-sm:font-medium">{person.name}</td>
+      <td className="py-1 break-all" data-label="Email">{person.email}</td>
+      <td className="py-1" data-label="Role">{person.role}</td>
+      <td className="py-1" data-label="Signs in with">{person.signsInWith}</td>
       <td className="space-y-1 py-1 text-right">
         <form
-          className="flex justify-end gap-2"
+          className="flex flex-wrap justify-end gap-2 max-sm:justify-start"
           aria-label={`Reset ${person.email}'s password`}
           action={(form) => run(() => resetPasswordAction({ userId: person.id, password: String(form.get("password") ?? "") }))}
         >
-          <input name="password" type="password" required minLength={8} placeholder="new password" autoComplete="new-password" className="w-36 rounded border border-zinc-300 px-2 py-1" />
+          <input name="password" type="password" required minLength={8} placeholder="new password" autoComplete="new-password" className="w-36 min-w-0 rounded border border-zinc-300 px-2 py-1" />
           <button type="submit" disabled={pending} className="text-indigo-700 hover:underline disabled:opacity-60">
             Reset
           </button>
         </form>
         {!self && (
-          <div className="flex justify-end gap-3">
+          <div className="flex flex-wrap justify-end gap-3 max-sm:justify-start">
             <button
               type="button"
               disabled={pending}

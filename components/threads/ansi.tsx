@@ -2,23 +2,12 @@ import { Fragment, type CSSProperties } from "react";
 import { hasAnsi, parseAnsi, type AnsiColor, type AnsiStyle } from "@/lib/domain/ansi";
 import { looksLikeUnifiedDiff } from "@/lib/domain/diff";
 import { MaskedText } from "@/components/secrets/masked-text";
+import { BACKGROUND_16, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, DIM_FOREGROUND, FOREGROUND_16 } from "./ansi-palette";
 import { DiffText } from "./diff-text";
 
 /** Past this many styled runs the rest is shown unstyled: a page need not draw a million spans. */
 const MAX_STYLED_RUNS = 5_000;
 
-/** The 16 terminal colours, darkened where the usual ones are unreadable on a white page. */
-const FOREGROUND_16 = [
-  "#27272a", "#b91c1c", "#15803d", "#a16207", "#1d4ed8", "#a21caf", "#0e7490", "#71717a",
-  "#52525b", "#dc2626", "#16a34a", "#ca8a04", "#2563eb", "#c026d3", "#0891b2", "#a1a1aa",
-];
-/** As backgrounds, light tints, so the default (dark) text stays readable on them. */
-const BACKGROUND_16 = [
-  "#d4d4d8", "#fecaca", "#bbf7d0", "#fef08a", "#bfdbfe", "#f5d0fe", "#a5f3fc", "#f4f4f5",
-  "#a1a1aa", "#fca5a5", "#86efac", "#fde047", "#93c5fd", "#f0abfc", "#67e8f9", "#ffffff",
-];
-const DEFAULT_FOREGROUND = "#27272a";
-const DEFAULT_BACKGROUND = "#ffffff";
 const CUBE = [0, 95, 135, 175, 215, 255];
 
 /** xterm's 256 colours: the 16, a 6×6×6 cube, then 24 greys; truecolour as given. */
@@ -39,12 +28,12 @@ function cssOf(style: AnsiStyle): CSSProperties {
   let background = style.bg && cssColor(style.bg, BACKGROUND_16);
   if (style.inverse) [color, background] = [background ?? DEFAULT_BACKGROUND, color ?? DEFAULT_FOREGROUND];
   const lines = [style.underline && "underline", style.strike && "line-through"].filter(Boolean).join(" ");
+  // Dim text is a lighter grey rather than faded: faded text falls under 4.5:1 (a coloured run keeps its colour).
+  if (style.dim && !color) color = DIM_FOREGROUND;
   return {
     ...(color ? { color } : {}),
     ...(background ? { backgroundColor: background } : {}),
     ...(style.bold ? { fontWeight: 700 } : {}),
-    // Dim, yet 4.5:1 on the page for default-coloured text (0.6 gave 4.0: axe-core's color-contrast).
-    ...(style.dim ? { opacity: 0.75 } : {}),
     ...(style.italic ? { fontStyle: "italic" } : {}),
     ...(lines ? { textDecorationLine: lines } : {}),
     ...(style.hidden ? { visibility: "hidden" } : {}),

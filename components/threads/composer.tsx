@@ -261,7 +261,7 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
             rows={3}
             placeholder="Continue the conversation…"
             aria-describedby={ids.help}
-            className="w-full resize-y rounded border border-zinc-300 px-3 py-2 text-sm focus:border-sky-500 focus:outline-none"
+            className="w-full resize-y rounded border border-zinc-300 px-3 py-2 text-sm focus:border-sky-500"
           />
           <div className="mt-2 flex flex-wrap items-center gap-2">
             <label htmlFor={ids.model} className="text-xs text-zinc-600">
@@ -274,7 +274,7 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
               list={ids.list}
               placeholder={defaultModel ?? "provider:model"}
               spellCheck={false}
-              className="w-64 min-w-0 rounded border border-zinc-300 px-2 py-1 font-mono text-xs focus:border-sky-500 focus:outline-none"
+              className="w-64 min-w-0 rounded border border-zinc-300 px-2 py-1 font-mono text-xs focus:border-sky-500"
             />
             <datalist id={ids.list}>
               {suggestions.map((s) => (

@@ -62,7 +62,7 @@ export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: s
             window.scrollTo({ top: document.documentElement.scrollHeight });
             setArrived(0);
           }}
-          className="pointer-events-auto rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-medium text-white shadow-lg hover:bg-indigo-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-300"
+          className="pointer-events-auto rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-medium text-white shadow-lg hover:bg-indigo-800 focus-visible:ring-2 focus-visible:ring-indigo-300"
           data-testid="new-turns"
         >
           {arrived === 1 ? "1 new turn" : `${formatInteger(arrived)} new turns`} below

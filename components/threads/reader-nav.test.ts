@@ -83,6 +83,8 @@ describe("readerKeyAction", () => {
     expect(readerKeyAction({ key: "G" })).toBe("last-turn");
     expect(readerKeyAction({ key: "/" })).toBe("find");
     expect(readerKeyAction({ key: "?" })).toBe("help");
+    expect(readerKeyAction({ key: "o" })).toBe("toggle-outputs");
+    expect(readerKeyAction({ key: "O" })).toBe("toggle-all-outputs");
     expect(readerKeyAction({ key: "x" })).toBeNull();
     expect(readerKeyAction({ key: "J" })).toBeNull();
   });

@@ -4,6 +4,7 @@
  * index computed here and scrolled to by the windowed list (turn-reader.tsx).
  */
 import { nextIndex, previousIndex, type DecodedOutline, type OutlineKind } from "@/lib/domain/turn-outline";
+import { keyAction, type KeyBinding, type KeyInput } from "@/lib/domain/keys";
 import type { Turn } from "@/lib/domain/types";
 
 /** What `#turn-…` names: a turn number as the page shows it (#1 is index 0), or a turn id (the anchors TurnView writes). */
@@ -85,35 +86,23 @@ export function findStep(matches: readonly number[], at: number | null, directio
   return (at + direction + matches.length) % matches.length;
 }
 
-export type ReaderAction = "next-turn" | "previous-turn" | "first-turn" | "last-turn" | "find" | "help";
+export type ReaderAction = "next-turn" | "previous-turn" | "first-turn" | "last-turn" | "find" | "toggle-outputs" | "toggle-all-outputs" | "help";
 
 /** The keys of the page, for the "?" overlay and the handler alike. */
-export const READER_KEYS: readonly { keys: string[]; action: ReaderAction; label: string }[] = [
+export const READER_KEYS: readonly KeyBinding<ReaderAction>[] = [
   { keys: ["j"], action: "next-turn", label: "Next turn" },
   { keys: ["k"], action: "previous-turn", label: "Previous turn" },
   { keys: ["g"], action: "first-turn", label: "First turn" },
   { keys: ["G"], action: "last-turn", label: "Last turn" },
   { keys: ["/"], action: "find", label: "Find in thread" },
+  { keys: ["o"], action: "toggle-outputs", label: "Open or close the tool outputs of the turn at the top" },
+  { keys: ["O"], action: "toggle-all-outputs", label: "Open or close every tool output (Shift+O)" },
   { keys: ["?"], action: "help", label: "Show these shortcuts" },
 ];
 
-export type KeyInput = {
-  key: string;
-  ctrlKey?: boolean;
-  metaKey?: boolean;
-  altKey?: boolean;
-  /** Where the key was typed: a field takes its own keys (the composer!). */
-  target?: { tagName?: string; isContentEditable?: boolean } | null;
-};
-
-const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
-
 /** The page's action for a key press, or null: none while typing in a field or with Ctrl, Cmd or Alt held. */
 export function readerKeyAction(input: KeyInput): ReaderAction | null {
-  if (input.ctrlKey || input.metaKey || input.altKey) return null;
-  const target = input.target;
-  if (target && (target.isContentEditable || TYPING_TAGS.has((target.tagName ?? "").toUpperCase()))) return null;
-  return READER_KEYS.find((entry) => entry.keys.includes(input.key))?.action ?? null;
+  return keyAction(READER_KEYS, input);
 }
 
 /** What the server renders of a long thread: at least this many turns (a first screen), and never more than this many bytes' worth. */

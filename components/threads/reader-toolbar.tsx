@@ -1,10 +1,12 @@
 "use client";
 
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { ShortcutsDialog } from "@/components/ui/shortcuts-dialog";
+import { usePageKeys } from "@/components/ui/use-page-keys";
 import type { DecodedOutline } from "@/lib/domain/turn-outline";
 import { formatInteger } from "@/lib/format";
 import { useFindInThread, useThreadOutline } from "@/lib/queries/hooks";
-import { findStep, JUMP_KINDS, READER_KEYS, readerKeyAction, type Jump, type JumpKind } from "./reader-nav";
+import { findStep, JUMP_KINDS, READER_KEYS, type Jump, type JumpKind, type ReaderAction } from "./reader-nav";
 
 type Props = {
   threadId: string;
@@ -22,10 +24,14 @@ type Props = {
   initialQuery?: string;
   /** The turn the words were found in when the page opened (0-based), to count from. */
   landedAt?: number | null;
+  /** Opens or closes the tool outputs of the turn at the top, or of every turn; answers what it did, for the status line. */
+  onToggleOutputs: (scope: "turn" | "all") => string;
+  /** Whether "all" last opened the tool outputs (the button then offers to close them). */
+  allOutputsOpen: boolean;
 };
 
 const BUTTON = "rounded border border-zinc-300 bg-white px-2 py-0.5 text-zinc-700 hover:bg-zinc-50 disabled:opacity-50";
-const FIELD = "rounded border border-zinc-300 bg-white px-2 py-0.5 focus:border-sky-500 focus:outline-none";
+const FIELD = "rounded border border-zinc-300 bg-white px-2 py-0.5 focus:border-sky-500";
 
 /**
  * The bar above a thread's turns, kept in view: go to a turn by number, the first or the last,
@@ -33,7 +39,7 @@ const FIELD = "rounded border border-zinc-300 bg-white px-2 py-0.5 focus:border-
  * the thread's outline, read when first asked), find words in every turn (server-side: the
  * browser's own find sees only the turns rendered), and the keyboard shortcuts (j/k, g/G, /, ?).
  */
-export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight, onFound, initialQuery, landedAt }: Props) {
+export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight, onFound, initialQuery, landedAt, onToggleOutputs, allOutputsOpen }: Props) {
   const ids = { turn: useId(), kind: useId(), find: useId(), keys: useId() };
   const root = useRef<HTMLDivElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -129,28 +135,17 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
   };
 
   // The page's keys, anywhere but in a field (the composer takes its own) or while the list of keys is open.
-  const keyActions = useRef({ jumpStep: (direction: 1 | -1) => land({ to: "step", direction }), land });
-  useEffect(() => {
-    keyActions.current = { jumpStep: (direction: 1 | -1) => land({ to: "step", direction }), land };
-  });
-  useEffect(() => {
-    if (!ready) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || dialog.current?.open) return;
-      const action = readerKeyAction({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, target: event.target instanceof HTMLElement ? event.target : null });
-      if (!action) return;
-      event.preventDefault();
-      const actions = keyActions.current;
-      if (action === "next-turn") actions.jumpStep(1);
-      else if (action === "previous-turn") actions.jumpStep(-1);
-      else if (action === "first-turn") actions.land({ to: "first" });
-      else if (action === "last-turn") actions.land({ to: "last" });
-      else if (action === "find") findInput.current?.focus();
-      else dialog.current?.showModal();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [ready]);
+  const onKey = (action: ReaderAction) => {
+    if (action === "next-turn") land({ to: "step", direction: 1 });
+    else if (action === "previous-turn") land({ to: "step", direction: -1 });
+    else if (action === "first-turn") land({ to: "first" });
+    else if (action === "last-turn") land({ to: "last" });
+    else if (action === "find") findInput.current?.focus();
+    else if (action === "toggle-outputs") setStatus(onToggleOutputs("turn"));
+    else if (action === "toggle-all-outputs") setStatus(onToggleOutputs("all"));
+    else dialog.current?.showModal();
+  };
+  usePageKeys(READER_KEYS, onKey, ready);
 
   const matches = found.data?.indexes ?? [];
   const more = found.data?.capped ? "+" : "";
@@ -249,53 +244,20 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
             {findStatus}
           </span>
         </span>
-        <button type="button" onClick={() => dialog.current?.showModal()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className={`${BUTTON} ml-auto`}>
+        <button type="button" disabled={!ready} onClick={() => setStatus(onToggleOutputs("all"))} title="Shift+O" className={`${BUTTON} ml-auto`} data-testid="toggle-all-outputs">
+          {allOutputsOpen ? "Close all tool outputs" : "Open all tool outputs"}
+        </button>
+        <button type="button" onClick={() => dialog.current?.showModal()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className={BUTTON}>
           ?
         </button>
       </div>
       <p role="status" className="sr-only">
         {status}
       </p>
-      <ShortcutsDialog ref={dialog} titleId={ids.keys} />
+      <ShortcutsDialog ref={dialog} titleId={ids.keys} bindings={READER_KEYS} more={FIND_KEYS} note="Not while typing in a field, such as the message box." />
     </div>
   );
 }
 
-/** The "?" overlay: the page's keys (a modal dialog; Escape or Close shuts it). */
-function ShortcutsDialog({ ref, titleId }: { ref: React.Ref<HTMLDialogElement>; titleId: string }) {
-  return (
-    <dialog ref={ref} aria-labelledby={titleId} className="m-auto w-80 max-w-[90vw] rounded-lg border border-zinc-200 p-0 shadow-lg backdrop:bg-zinc-900/30">
-      <div className="p-4">
-        <h2 id={titleId} className="mb-3 text-base font-semibold">
-          Keyboard shortcuts
-        </h2>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
-          {READER_KEYS.map((entry) => (
-            <div key={entry.action} className="contents">
-              <dt>
-                {entry.keys.map((key) => (
-                  <kbd key={key} className="rounded border border-zinc-300 bg-zinc-50 px-1.5 font-mono text-xs">
-                    {key}
-                  </kbd>
-                ))}
-              </dt>
-              <dd className="text-zinc-700">{entry.label}</dd>
-            </div>
-          ))}
-          <div className="contents">
-            <dt>
-              <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1.5 font-mono text-xs">Enter</kbd>
-            </dt>
-            <dd className="text-zinc-700">In the find box: next match (Shift+Enter: previous)</dd>
-          </div>
-        </dl>
-        <p className="mt-3 text-xs text-zinc-500">Not while typing in a field, such as the message box.</p>
-        <form method="dialog" className="mt-4 text-right">
-          <button type="submit" className={BUTTON}>
-            Close
-          </button>
-        </form>
-      </div>
-    </dialog>
-  );
-}
+/** Keys of the find box, shown with the page's. */
+const FIND_KEYS = [{ keys: ["Enter"], label: "In the find box: next match (Shift+Enter: previous)" }];

@@ -75,7 +75,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
             {thread.id}
           </dd>
           {/* In a dd of their own: a dl's groups hold only dt and dd (axe-core's definition-list). */}
-          <dd className="contents">
+          <dd className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <CopyButton text={thread.id} label="Copy continuation id" />
             {!thread.expired && <CopyPromptButton threadId={thread.id} model={promptModel} />}
             {!thread.expired && <CopyHandoffButton threadId={thread.id} hasParent={parent !== null} />}

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { isSubagentThread } from "@/lib/domain/links";
 import { namesATool } from "@/lib/domain/thread-tools";
 import { shownTitle } from "@/lib/domain/title";
@@ -13,14 +13,22 @@ import { FILTER_KEYS, type ThreadFilters } from "@/lib/queries/threads";
 import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { sourceLabel } from "@/lib/domain/source";
 import { SessionFigure } from "@/components/ui/session-figure";
+import { ShortcutsDialog } from "@/components/ui/shortcuts-dialog";
+import { DemoNotice } from "./demo-notice";
+import { LIST_KEYS, useListKeys } from "./use-list-keys";
 
 type Option = { value: string; label: string };
-type Props = { initialFilters: ThreadFilters; facets: { tools: Option[]; models: string[]; sources: string[]; projects: string[] } };
+type Props = {
+  initialFilters: ThreadFilters;
+  facets: { tools: Option[]; models: string[]; sources: string[]; projects: string[] };
+  /** How many demo threads the database holds, and whether this person may remove them (the notice above the list). */
+  demo?: { count: number; canRemove: boolean };
+};
 
 const SEARCH_DELAY_MS = 250;
 
 /** The first page of the initial filters comes prefetched from the server (app/threads/page.tsx, HydrationBoundary). */
-export function ThreadList({ initialFilters, facets }: Props) {
+export function ThreadList({ initialFilters, facets, demo }: Props) {
   const pathname = usePathname();
   const router = useRouter();
   const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
@@ -57,6 +65,8 @@ export function ThreadList({ initialFilters, facets }: Props) {
   const listed = query.data?.pages.flatMap((p) => p.items) ?? [];
   const threads = withNewest(listed, useThreadListHead(filters));
   const filtered = FILTER_KEYS.some((key) => Boolean(filters[key]));
+  const { selected, select, dialog: keysDialog } = useListKeys(threads.map((thread) => thread.id));
+  const keysTitle = useId();
 
   return (
     <div>
@@ -92,7 +102,13 @@ export function ThreadList({ initialFilters, facets }: Props) {
         {facets.projects.length > 0 && (
           <FilterSelect label="Project" allLabel="All projects" options={facets.projects.map(plainOption)} value={filters.project} onChange={(project) => setFilters({ ...filters, project })} />
         )}
+        <button type="button" onClick={() => keysDialog.current?.showModal()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className="rounded border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-50">
+          ?
+        </button>
       </form>
+      <ShortcutsDialog ref={keysDialog} titleId={keysTitle} bindings={LIST_KEYS} />
+      {/* Below the search, which stays the first stop after the navigation. */}
+      {demo && demo.count > 0 && <DemoNotice count={demo.count} canRemove={demo.canRemove} />}
 
       {query.isError && (
         <p role="alert" className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
@@ -116,7 +132,14 @@ export function ThreadList({ initialFilters, facets }: Props) {
       ) : (
         <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white" aria-label="Threads">
           {threads.map((thread) => (
-            <li key={thread.id} className="px-4 py-3 hover:bg-zinc-50" data-fresh={thread.fresh ?? undefined}>
+            <li
+              key={thread.id}
+              className={`px-4 py-3 ${selected === thread.id ? "bg-indigo-50 shadow-[inset_3px_0_0_var(--color-indigo-600)]" : "hover:bg-zinc-50"}`}
+              data-fresh={thread.fresh ?? undefined}
+              data-thread-id={thread.id}
+              data-selected={selected === thread.id || undefined}
+              onFocus={() => select(thread.id)}
+            >
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
                 {thread.fresh && (
                   <span className="inline-flex items-center gap-1 text-xs font-medium text-indigo-700">

@@ -2,9 +2,19 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 
 export function ThreadTabs({ threadId }: { threadId: string }) {
   const pathname = usePathname();
+  const current = useRef<HTMLAnchorElement>(null);
+  // On a phone the tabs scroll sideways in their own row: the current one is brought into it.
+  useEffect(() => {
+    const tab = current.current;
+    const row = tab?.parentElement;
+    if (!tab || !row) return;
+    const left = tab.offsetLeft - row.offsetLeft;
+    if (left < row.scrollLeft || left + tab.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + tab.offsetWidth - row.clientWidth;
+  }, [pathname]);
   const tabs = [
     { href: `/threads/${threadId}`, label: "Conversation" },
     { href: `/threads/${threadId}/chain`, label: "Chain" },
@@ -19,9 +29,10 @@ export function ThreadTabs({ threadId }: { threadId: string }) {
         return (
           <Link
             key={tab.href}
+            ref={active ? current : undefined}
             href={tab.href}
             aria-current={active ? "page" : undefined}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm ${active ? "border-indigo-600 font-medium text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"}`}
+            className={`-mb-px shrink-0 border-b-2 px-3 outline-offset-[-2px] py-2 text-sm whitespace-nowrap ${active ? "border-indigo-600 font-medium text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"}`}
           >
             {tab.label}
           </Link>

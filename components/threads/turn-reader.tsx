@@ -14,6 +14,7 @@ import { searchTerms } from "@/lib/domain/search";
 import { ReaderToolbar } from "./reader-toolbar";
 import { jumpTarget, type Jump } from "./reader-nav";
 import { buildToolIndex } from "./tool-index";
+import { TOOL_OUTPUT_SELECTOR, toggleFolds, turnToggleStatus } from "./tool-outputs";
 import { TurnView } from "./turn-view";
 import { useReaderHistory } from "./use-reader-history";
 import { useRevealFound, type Found } from "./use-reveal-found";
@@ -164,6 +165,19 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
     },
   });
 
+  // Shift+O (or the toolbar's button) opens or closes every tool output, those rendered later as
+  // they appear too (a generation each fold is stamped with); o, those of the turn at the top.
+  const [allOutputs, setAllOutputs] = useState<{ open: boolean; generation: number } | null>(null);
+  useEffect(() => {
+    if (!allOutputs) return;
+    const stamp = String(allOutputs.generation);
+    for (const fold of listRef.current?.querySelectorAll<HTMLDetailsElement>(TOOL_OUTPUT_SELECTOR) ?? []) {
+      if (fold.dataset.allOutputs === stamp) continue;
+      fold.dataset.allOutputs = stamp;
+      fold.open = allOutputs.open;
+    }
+  });
+
   const currentIndex = useCallback(() => {
     const item = virtualizer.getVirtualItemForOffset(window.scrollY + toolbarHeight + 9);
     return Math.min(item?.index ?? 0, Math.max(0, turnCount - 1));
@@ -196,6 +210,17 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
     [currentIndex, goTo, turnCount],
   );
 
+  const toggleOutputs = (scope: "turn" | "all"): string => {
+    if (scope === "all") {
+      const open = !(allOutputs?.open ?? false);
+      setAllOutputs({ open, generation: (allOutputs?.generation ?? 0) + 1 });
+      return open ? "Opened every tool output." : "Closed every tool output.";
+    }
+    const index = currentIndex();
+    const folds = [...(listRef.current?.querySelectorAll<HTMLDetailsElement>(`li[data-index="${index}"] :is(${TOOL_OUTPUT_SELECTOR})`) ?? [])];
+    return turnToggleStatus(index + 1, toggleFolds(folds), folds.length);
+  };
+
   const onMeasured = useCallback(
     (node: HTMLLIElement | null) => {
       virtualizer.measureElement(node);
@@ -216,7 +241,7 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
 
   return (
     <section aria-label="Conversation">
-      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} onFound={setFound} initialQuery={initialQuery} landedAt={found?.index ?? null} />
+      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} onFound={setFound} initialQuery={initialQuery} landedAt={found?.index ?? null} onToggleOutputs={toggleOutputs} allOutputsOpen={allOutputs?.open ?? false} />
       <ol ref={listRef} aria-label="Turns" className="[overflow-anchor:none]" style={{ paddingTop, paddingBottom }}>
         {rows.map((item, i) => {
           const previous = i > 0 ? rows[i - 1] : undefined;

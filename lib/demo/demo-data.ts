@@ -6,6 +6,9 @@ import type { FileSnapshot, JsonObject, TurnPart } from "@/lib/domain/types";
  * and several models and providers, a 200-turn pairing session, and an expired thread. Ids are
  * fixed so links in docs and tests stay valid; times are relative to `now`.
  */
+/** The source the demo threads are marked with: what the thread list's notice offers to remove (lib/db/demo-threads.ts). */
+export const DEMO_SOURCE = "demo";
+
 export const DEMO_IDS = {
   analyze: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a01",
   codereview: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a02",
@@ -43,7 +46,7 @@ function thread(
     parentThreadId: opts.parentThreadId ?? null,
     title: opts.title,
     toolName: opts.toolName,
-    source: "demo",
+    source: DEMO_SOURCE,
     project: null,
     initialContext: opts.initialContext ?? {},
     metadata: null,
