@@ -19,8 +19,8 @@ describe("handoffTurns", () => {
       [3, true],
       [4, false],
     ]);
-    expect(turns[1]).toMatchObject({ kept: false, reason: "a tool turn: the handoff keeps user, assistant and system messages only", origin: { threadId: "t", turnIndex: 1 } });
-    expect(turns[3]).toMatchObject({ kept: false, reason: "no text once surrounding whitespace is removed" });
+    expect(turns[1]).toMatchObject({ kept: false, cause: { kind: "role", role: "tool" }, origin: { threadId: "t", turnIndex: 1 } });
+    expect(turns[3]).toMatchObject({ kept: false, cause: { kind: "empty" } });
     // The seed's own warnings, which count from 0, stay in the answer only.
     expect(answer.skipped.map((s) => s.reason)).toEqual(["conversation_history[1] has invalid role 'tool', skipping", "conversation_history[3] has empty/invalid content, skipping"]);
     expect(turns[2]).toMatchObject({ kept: true, origin: { threadId: "t", turnIndex: 2 }, message: { role: "assistant" } });

@@ -29,7 +29,7 @@ export type HandoffTurn = {
   position: number;
   /** Where the turn is. */
   origin: { threadId: string; turnIndex: number };
-} & ({ kept: true; message: HandoffMessage } | { kept: false; reason: string; cause: SkipCause });
+} & ({ kept: true; message: HandoffMessage } | { kept: false; cause: SkipCause });
 
 /** Every turn of the sequence, kept or skipped, in order: the skipped at their indexes, the kept in the places between. */
 export function handoffTurns(answer: HandoffAnswer): HandoffTurn[] {
@@ -40,7 +40,7 @@ export function handoffTurns(answer: HandoffAnswer): HandoffTurn[] {
     const position = answer.range.from + index;
     const skip = skipped.get(index);
     if (skip) {
-      turns.push({ position, origin: { threadId: skip.threadId, turnIndex: skip.turnIndex }, kept: false, reason: skip.reason, cause: skip.cause });
+      turns.push({ position, origin: { threadId: skip.threadId, turnIndex: skip.turnIndex }, kept: false, cause: skip.cause });
     } else if (next < answer.messages.length) {
       turns.push({ position, origin: answer.origins[next]!, kept: true, message: answer.messages[next]! });
       next++;
