@@ -157,7 +157,7 @@ test("wording: one turn, and the role is not repeated as attribution", async ({ 
   const thread = await threads.create({ toolName: "wording", title: "Wording probe thread" });
   await threads.appendTurn(thread.id, { role: "assistant", content: "Alone." });
   await page.goto(`/threads/${thread.id}`);
-  await expect(page.locator("dd", { hasText: /^1 turn, / })).toBeVisible();
+  await expect(page.locator("dd", { hasText: /^1 turn$/ })).toBeVisible();
   const article = page.getByRole("article", { name: "Turn 1" });
   await expect(article).toContainText("Assistant");
   await expect(article).not.toContainText("Assistant Assistant");
