@@ -149,6 +149,12 @@ const ACTIONS = { add: "Add", update: "Update", delete: "Delete" } as const;
 /** The call as a person reads it, by kind. */
 function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Source; partIndex: number }) {
   const slot = (name: string, text: string, diff = false) => <PartText text={text} source={source} partIndex={partIndex} field="view" slot={name} diff={diff} />;
+  const promptBlock = (prompt: string) => (
+    <div>
+      <Heading>Prompt</Heading>
+      {slot("prompt", prompt)}
+    </div>
+  );
   switch (view.kind) {
     case "shell":
       return (
@@ -203,12 +209,7 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
       return (
         <div className="space-y-2">
           <Facts items={[["URL", view.url]]} />
-          {view.prompt && (
-            <div>
-              <Heading>Prompt</Heading>
-              {slot("prompt", view.prompt)}
-            </div>
-          )}
+          {view.prompt && promptBlock(view.prompt)}
         </div>
       );
     case "web-search":
@@ -217,12 +218,7 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
       return (
         <div className="space-y-2">
           <Facts items={[["Task", view.description], ["Agent", view.agent]]} />
-          {view.prompt && (
-            <div>
-              <Heading>Prompt</Heading>
-              {slot("prompt", view.prompt)}
-            </div>
-          )}
+          {view.prompt && promptBlock(view.prompt)}
         </div>
       );
     case "plan":

@@ -90,14 +90,17 @@ export const exportQuerySchema = z.object({ chain: queryFlag(), redact: queryFla
 
 export const MAX_FIND_RESULTS = 1_000;
 
+/** Words to find (find in thread, GET /api/search): required, at most 500 characters, one letter or digit at least. */
+export const searchWordsSchema = z
+  .string({ error: "is required" })
+  .trim()
+  .min(1, "is required")
+  .max(500, "must be at most 500 characters")
+  .refine((q) => searchTerms(q).length > 0, "must hold a letter or a digit");
+
 /** GET /api/threads/:id/find: words to find in the thread's turns (as the thread list's search). */
 export const findInThreadQuerySchema = z.object({
-  q: z
-    .string({ error: "is required" })
-    .trim()
-    .min(1, "is required")
-    .max(500, "must be at most 500 characters")
-    .refine((q) => searchTerms(q).length > 0, "must hold a letter or a digit"),
+  q: searchWordsSchema,
   limit: decimalInteger(1, MAX_FIND_RESULTS).default(MAX_FIND_RESULTS),
   includeExpired: includeExpiredSchema,
 });
