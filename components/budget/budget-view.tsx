@@ -1,6 +1,6 @@
 "use client";
 
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatCount } from "@/lib/format";
@@ -44,7 +44,6 @@ export function BudgetView({
   /** The model the page opens on for this thread (its own last one, or the fallback), and the sentence that says so where it is not simply the thread's. */
   defaultModel?: { id: string; note: string | null };
 }) {
-  const router = useRouter();
   const pathname = usePathname();
   const [selection, setSelection] = useState<Selection>(initial);
   const [modelText, setModelText] = useState(initial.model);
@@ -52,8 +51,10 @@ export function BudgetView({
   const listId = useId();
 
   useEffect(() => {
-    router.replace(`${pathname}${budgetSelectionQuery(selection)}`, { scroll: false });
-  }, [selection, pathname, router]);
+    // Only the URL changes: the preview fetches its own data. router.replace re-rendered the page
+    // on the server for every choice, and the document's title was gone until it came back.
+    window.history.replaceState(null, "", `${pathname}${budgetSelectionQuery(selection)}`);
+  }, [selection, pathname]);
 
   const preview = useContextPreview(threadId, selection, !expired);
 
