@@ -10,11 +10,17 @@ import importPlugin from "eslint-plugin-import";
 const FRAMEWORK_AND_DATABASE = [
   { group: ["next", "next/*"], message: "The pure layers do not import Next.js." },
   { group: ["react", "react/*", "react-dom", "react-dom/*"], message: "The pure layers do not import React." },
-  { group: ["@prisma/*", "prisma", "better-sqlite3", "pg", "**/generated/*", "**/generated-pg/*"], message: "Data access lives in lib/db." },
+  {
+    group: ["@prisma/*", "prisma", "better-sqlite3", "pg", "**/generated/*", "**/generated-pg/*"],
+    message: "Data access lives in lib/db.",
+  },
   { group: ["@/lib/db", "@/lib/db/*"], message: "The pure layers do not reach the database; lib/db calls them." },
 ];
 /** The machine (files, processes, crypto, timers): lib/domain is handed what it needs. */
-const MACHINE = { group: ["node:*", "fs", "path", "crypto", "child_process", "os"], message: "lib/domain does not touch the machine: pass what it needs in." };
+const MACHINE = {
+  group: ["node:*", "fs", "path", "crypto", "child_process", "os"],
+  message: "lib/domain does not touch the machine: pass what it needs in.",
+};
 
 /** `import/no-restricted-paths` zones: files in `target` may not import from `from`. */
 const zone = (target, from, message, except) => ({ target, from, message, ...(except && { except }) });
@@ -77,14 +83,17 @@ const config = [
   {
     plugins: { import: importPlugin },
     rules: {
-      "import/no-restricted-paths": [
-        "error",
-        { zones: LAYER_ZONES },
-      ],
+      "import/no-restricted-paths": ["error", { zones: LAYER_ZONES }],
       // A leading underscore marks what is left out on purpose (a destructured field dropped, an unused argument).
       "@typescript-eslint/no-unused-vars": [
         "error",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },

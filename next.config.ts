@@ -2,7 +2,14 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "gpt-tokenizer", "llama3-tokenizer-js", "ai-tokenizer", "@pydantic/genai-prices"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "gpt-tokenizer",
+    "llama3-tokenizer-js",
+    "ai-tokenizer",
+    "@pydantic/genai-prices",
+  ],
   poweredByHeader: false,
   // Off unless THREADLINE_COMPRESS=1 (read when the server starts): on 127.0.0.1, gzip costs more
   // than it saves (about 12 ms of the server's CPU for a 330 KB context preview), and behind a

@@ -12,7 +12,9 @@ type WebServer = Extract<NonNullable<PlaywrightTestConfig["webServer"]>, unknown
  */
 // THREADLINE_E2E_PORT moves all of them (it and the next six ports), so two checkouts can run the suite side by side.
 const firstPort = Number(process.env.THREADLINE_E2E_PORT ?? 3100);
-const [seededPort, emptyPort, importsPort, sourcesPort, authPort, setupPort, oidcPort] = [0, 1, 2, 3, 4, 5, 6].map((offset) => firstPort + offset) as [number, number, number, number, number, number, number];
+const [seededPort, emptyPort, importsPort, sourcesPort, authPort, setupPort, oidcPort] = [0, 1, 2, 3, 4, 5, 6].map(
+  (offset) => firstPort + offset,
+) as [number, number, number, number, number, number, number];
 export const SEEDED_URL = `http://127.0.0.1:${seededPort}`;
 export const EMPTY_URL = `http://127.0.0.1:${emptyPort}`;
 export const IMPORTS_URL = `http://127.0.0.1:${importsPort}`;
@@ -34,16 +36,42 @@ export const SETUP_URL = `http://127.0.0.1:${setupPort}`;
  * THREADLINE_E2E_SERVERS=auth (a comma-separated list of names) starts only those servers, for
  * running one spec; the default is all six (the OpenID provider comes with auth).
  */
-export const E2E_SERVERS = new Set((process.env.THREADLINE_E2E_SERVERS ?? "seeded,empty,imports,sources,auth,setup").split(",").map((s) => s.trim()));
+export const E2E_SERVERS = new Set(
+  (process.env.THREADLINE_E2E_SERVERS ?? "seeded,empty,imports,sources,auth,setup").split(",").map((s) => s.trim()),
+);
 /** The sources server's HOME (scripts/e2e-server.mjs --sources-home makes it afresh). */
 export const SOURCES_HOME = path.resolve("e2e", ".data", "sources-home");
 
 /** Each server with its name in THREADLINE_E2E_SERVERS (the OpenID provider is started with the auth server). */
 const servers: (WebServer & { name: string })[] = [
-  { name: "seeded", command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`, url: `${SEEDED_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-  { name: "empty", command: `node scripts/e2e-server.mjs ${emptyPort} empty`, url: `${EMPTY_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-  { name: "imports", command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`, url: `${IMPORTS_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
-  { name: "sources", command: `node scripts/e2e-server.mjs ${sourcesPort} sources --sources-home`, url: `${SOURCES_URL}/api/threads?limit=1`, timeout: 120_000, reuseExistingServer: false },
+  {
+    name: "seeded",
+    command: `node scripts/e2e-server.mjs ${seededPort} seeded --seed`,
+    url: `${SEEDED_URL}/api/threads?limit=1`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+  },
+  {
+    name: "empty",
+    command: `node scripts/e2e-server.mjs ${emptyPort} empty`,
+    url: `${EMPTY_URL}/api/threads?limit=1`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+  },
+  {
+    name: "imports",
+    command: `node scripts/e2e-server.mjs ${importsPort} imports --allowed-hosts=threadline.test`,
+    url: `${IMPORTS_URL}/api/threads?limit=1`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+  },
+  {
+    name: "sources",
+    command: `node scripts/e2e-server.mjs ${sourcesPort} sources --sources-home`,
+    url: `${SOURCES_URL}/api/threads?limit=1`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+  },
   {
     name: "auth",
     command: `node scripts/e2e-oidc-provider.mjs ${oidcPort} ${AUTH_URL}/api/auth/callback/oidc`,

@@ -30,5 +30,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (pathname === "/api" || pathname.startsWith("/api/")) {
     return NextResponse.json({ error: { code: "forbidden", message } }, { status: 403 });
   }
-  return new NextResponse(`403 ${message}\n`, { status: 403, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" } });
+  return new NextResponse(`403 ${message}\n`, {
+    status: 403,
+    headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" },
+  });
 }

@@ -28,7 +28,10 @@ async function blockingViolations(page: Page): Promise<Finding[]> {
       impact: violation.impact ?? "",
       help: violation.help,
       helpUrl: violation.helpUrl,
-      nodes: violation.nodes.map((node) => ({ target: node.target.join(" "), summary: (node.failureSummary ?? "").replace(/\s+/g, " ").trim() })),
+      nodes: violation.nodes.map((node) => ({
+        target: node.target.join(" "),
+        summary: (node.failureSummary ?? "").replace(/\s+/g, " ").trim(),
+      })),
     }));
 }
 
@@ -54,7 +57,10 @@ async function expectNoBlockingViolations(page: Page, where: string): Promise<vo
 /** How wide each page is on a phone: none may be wider than the screen. */
 async function expectNoSidewaysScroll(page: Page, widths: { where: string; width: number }[]): Promise<void> {
   if (process.env.THREADLINE_AXE_REPORT) console.log(widths.map(({ where, width }) => `${where}: ${width}px`).join("\n"));
-  expect(widths.filter(({ width }) => width > 390), "pages wider than a 390px screen").toEqual([]);
+  expect(
+    widths.filter(({ width }) => width > 390),
+    "pages wider than a 390px screen",
+  ).toEqual([]);
 }
 
 async function pageWidth(page: Page, where: string): Promise<{ where: string; width: number }> {

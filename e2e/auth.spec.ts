@@ -102,7 +102,9 @@ async function signIn(page: Page, who: { email: string; password: string }, next
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-test("an admin adds a member, resets their password and removes them; the member sees and may use no admin controls", async ({ browser }) => {
+test("an admin adds a member, resets their password and removes them; the member sees and may use no admin controls", async ({
+  browser,
+}) => {
   const member = { name: "Mia Member", email: `mia-${Date.now()}@threadline.test`, password: "member password one" };
   const admin = await person(browser, "10.20.0.1");
   await signIn(admin, AUTH_ADMIN);
@@ -130,7 +132,8 @@ test("an admin adds a member, resets their password and removes them; the member
   await expect(mia.getByRole("heading", { name: "Models and providers" })).toBeVisible(); // shown, read-only
   await expect(mia.getByRole("note")).toContainText("You are a member");
   await expect(mia.getByRole("heading", { name: "People" })).toHaveCount(0);
-  for (const form of ["Add a person", "Model settings", "Add a custom model"]) await expect(mia.getByRole("form", { name: form })).toHaveCount(0);
+  for (const form of ["Add a person", "Model settings", "Add a custom model"])
+    await expect(mia.getByRole("form", { name: form })).toHaveCount(0);
   await expect(mia.getByRole("button", { name: /^(Save|Add model|Add person|Reset|Remove)/ })).toHaveCount(0);
   await expect(mia.getByRole("combobox")).toHaveCount(0);
   await mia.goto("/sources");
@@ -142,7 +145,9 @@ test("an admin adds a member, resets their password and removes them; the member
   expect(sync.status()).toBe(403);
   expect((await sync.json()).error.code).toBe("forbidden");
   expect((await admin.request.post("/api/sources/sync", { headers: { origin: AUTH_URL }, data: {} })).status()).toBe(202);
-  expect((await mia.request.post("/api/auth/admin/set-role", { headers: { origin: AUTH_URL }, data: { userId: "x", role: "admin" } })).status()).toBe(404);
+  expect(
+    (await mia.request.post("/api/auth/admin/set-role", { headers: { origin: AUTH_URL }, data: { userId: "x", role: "admin" } })).status(),
+  ).toBe(404);
 
   // The admin resets the password: the member's session ends, the old password no longer works.
   await admin.reload();
@@ -170,7 +175,9 @@ test("an admin adds a member, resets their password and removes them; the member
   await mia.context().close();
 });
 
-test("single sign-on through a real OpenID provider makes a member with the provider's email, whom an admin can promote", async ({ browser }) => {
+test("single sign-on through a real OpenID provider makes a member with the provider's email, whom an admin can promote", async ({
+  browser,
+}) => {
   const sso = await person(browser, "10.30.0.2");
   await sso.goto("/login?next=%2Fthreads");
   const button = sso.getByRole("button", { name: `Sign in with ${OIDC_NAME}` });
@@ -219,16 +226,23 @@ test("single sign-on through a real OpenID provider makes a member with the prov
   await sso.context().close();
 });
 
-test("sign-in is limited per client address, which a forged x-threadline-peer does not change, and per account, with Retry-After", async ({ playwright, browser }) => {
+test("sign-in is limited per client address, which a forged x-threadline-peer does not change, and per account, with Retry-After", async ({
+  playwright,
+  browser,
+}) => {
   const api = await playwright.request.newContext({ baseURL: AUTH_URL });
-  const attempt = (email: string, headers: Record<string, string>) => api.post("/api/auth/sign-in/email", { data: { email, password: "a guess" }, headers });
+  const attempt = (email: string, headers: Record<string, string>) =>
+    api.post("/api/auth/sign-in/email", { data: { email, password: "a guess" }, headers });
   const run = Date.now();
 
   // One client (X-Forwarded-For from the trusted 127.0.0.1) claiming another peer each time: the
   // server writes the peer itself, so the sixth attempt a minute is refused all the same.
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) {
-    const response = await attempt(`peer-${run}-${i}@threadline.test`, { "x-forwarded-for": "10.66.0.1", "x-threadline-peer": `203.0.113.${i + 1}` });
+    const response = await attempt(`peer-${run}-${i}@threadline.test`, {
+      "x-forwarded-for": "10.66.0.1",
+      "x-threadline-peer": `203.0.113.${i + 1}`,
+    });
     statuses.push(response.status());
     if (i === 5) expect(Number(response.headers()["retry-after"])).toBeGreaterThan(0);
   }

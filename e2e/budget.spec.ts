@@ -90,7 +90,12 @@ test("a custom model from Settings can be previewed", async ({ page }) => {
   await form.getByRole("button", { name: "Add model" }).click();
   await expect(form.getByRole("status")).toHaveText("Added e2e-local-32k.");
   await expect(page.getByRole("cell", { name: "e2e-local-32k", exact: true })).toBeVisible();
-  await expect(page.getByRole("row").filter({ has: page.getByRole("cell", { name: "e2e-local-32k", exact: true }) }).first()).toContainText("$0.5 / $1.5");
+  await expect(
+    page
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell", { name: "e2e-local-32k", exact: true }) })
+      .first(),
+  ).toContainText("$0.5 / $1.5");
 
   await form.getByLabel("Name").fill("e2e-local-32k");
   await form.getByLabel("Context window (tokens)").fill("12");
@@ -106,7 +111,9 @@ test("a custom model from Settings can be previewed", async ({ page }) => {
   await expect(page.getByRole("cell", { name: "e2e-local-32k", exact: true })).toHaveCount(0);
 });
 
-test("the thread list shows the thread's tokens, the thread page real token counts per turn, and budget rows link to their turn", async ({ page }) => {
+test("the thread list shows the thread's tokens, the thread page real token counts per turn, and budget rows link to their turn", async ({
+  page,
+}) => {
   await page.goto("/threads");
   const row = page.getByRole("link", { name: /Intermittent 401 right after refresh/ }).locator("xpath=ancestor::li[1]");
   // The row's one figure: the tokens its responses processed (lib/domain/thread-figures.ts).
@@ -132,7 +139,18 @@ test("the cumulative chart names its axes, and no two threshold labels overlap (
   // At 400k, Claude Code (367k), Codex (360k), OpenCode (380k) and Pi (383,616) are within 24k.
   const labels = chart.getByTestId("threshold-label");
   await expect(labels).toHaveText(["Claude Code", "Codex", "Gemini CLI", "OpenCode", "Pi", "Aider"]);
-  const boxes = await labels.evaluateAll((elements) => elements.map((el) => ({ name: el.textContent, ...el.getBoundingClientRect().toJSON() }) as { name: string; top: number; bottom: number; left: number; right: number }));
+  const boxes = await labels.evaluateAll((elements) =>
+    elements.map(
+      (el) =>
+        ({ name: el.textContent, ...el.getBoundingClientRect().toJSON() }) as {
+          name: string;
+          top: number;
+          bottom: number;
+          left: number;
+          right: number;
+        },
+    ),
+  );
   for (const [i, a] of boxes.entries()) {
     for (const b of boxes.slice(i + 1)) {
       const apart = a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;

@@ -64,7 +64,9 @@ test("preview -> edit the summary -> apply -> lineage both ways -> undo", async 
   await page.getByRole("link", { name: "Chain" }).click();
   await expect(page.getByTestId("chain-compactions")).toContainText("compacted into");
   await page.goto(`/threads/${ORIGINAL}`);
-  await expect(page.getByTestId("compacted-revisions").getByRole("link")).toHaveText("Pairing: migrating the billing service to PostgreSQL (compacted)");
+  await expect(page.getByTestId("compacted-revisions").getByRole("link")).toHaveText(
+    "Pairing: migrating the billing service to PostgreSQL (compacted)",
+  );
   expect(await (await request.get(`/api/threads/${ORIGINAL}/export`)).text()).toBe(exportedBefore);
 
   // Undo is one click from the revision, and lands on the untouched original.
@@ -88,7 +90,10 @@ test("a compaction that would not shrink the history is refused with the reason,
   await expect(page.getByRole("button", { name: "Apply as a new revision" })).toBeDisabled();
 });
 
-test("the LLM summariser: configured in Settings, run in the background, found again after leaving the page, applied", async ({ page, threads }) => {
+test("the LLM summariser: configured in Settings, run in the background, found again after leaving the page, applied", async ({
+  page,
+  threads,
+}) => {
   const { startFakeOpenAi, answer } = await import("../lib/testing/fake-openai");
   const fake = await startFakeOpenAi(answer("The session was about refreshing tokens in src/auth/session.ts."));
   // The job stays on the thread it summarised: a copy, so the demo thread has none.
@@ -107,7 +112,9 @@ test("the LLM summariser: configured in Settings, run in the background, found a
     await page.getByLabel("Focus instructions (optional)").fill("the refresh bug");
     await page.getByRole("button", { name: "Summarise with the LLM" }).click();
     await expect(page.getByTestId("job-status")).toContainText("Summary ready");
-    await expect(page.getByRole("textbox", { name: "Summary" })).toHaveValue("The session was about refreshing tokens in src/auth/session.ts.");
+    await expect(page.getByRole("textbox", { name: "Summary" })).toHaveValue(
+      "The session was about refreshing tokens in src/auth/session.ts.",
+    );
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]!.body.model).toBe("local-test");
     expect(fake.requests[0]!.body.messages.at(-1)!.content).toContain("Focus on: the refresh bug");
@@ -116,7 +123,9 @@ test("the LLM summariser: configured in Settings, run in the background, found a
     await page.goto(`/threads/${analyze}`);
     await page.goto(`/threads/${analyze}/compact`);
     await expect(page.getByRole("radio", { name: "LLM" })).toBeChecked();
-    await expect(page.getByRole("textbox", { name: "Summary" })).toHaveValue("The session was about refreshing tokens in src/auth/session.ts.");
+    await expect(page.getByRole("textbox", { name: "Summary" })).toHaveValue(
+      "The session was about refreshing tokens in src/auth/session.ts.",
+    );
     await page.getByRole("button", { name: "Apply as a new revision" }).click();
     await expect(page).not.toHaveURL(/\/compact$/);
     const revisionId = page.url().split("/threads/")[1]!.split(/[/?#]/)[0]!;

@@ -17,7 +17,11 @@ test.use({ baseURL: IMPORTS_URL });
 
 const DIR = path.join(process.cwd(), "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te");
 const SESSION_KEY = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
-const FILES = [`${SESSION_KEY}/subagents/agent-aac57f5.jsonl`, `${SESSION_KEY}/subagents/agent-acompact-946d2b.jsonl`, `${SESSION_KEY}.jsonl`];
+const FILES = [
+  `${SESSION_KEY}/subagents/agent-aac57f5.jsonl`,
+  `${SESSION_KEY}/subagents/agent-acompact-946d2b.jsonl`,
+  `${SESSION_KEY}.jsonl`,
+];
 const PROJECT = "/home/USER/projects/spotter-worktrees/spotter-4te";
 
 type Usage = { input_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens?: number };
@@ -32,15 +36,21 @@ function tokensIn(files: string[]): number {
       const usage = entry.type === "assistant" && entry.message?.model !== "<synthetic>" ? entry.message?.usage : undefined;
       if (!usage) continue;
       const key = `${entry.message!.id}|${entry.requestId}`;
-      const counts = [usage.input_tokens, usage.cache_read_input_tokens, usage.cache_creation_input_tokens, usage.output_tokens].map((n) => n ?? 0);
-      responses.set(key, (responses.get(key) ?? [0, 0, 0, 0]).map((known, i) => Math.max(known, counts[i]!)));
+      const counts = [usage.input_tokens, usage.cache_read_input_tokens, usage.cache_creation_input_tokens, usage.output_tokens].map(
+        (n) => n ?? 0,
+      );
+      responses.set(
+        key,
+        (responses.get(key) ?? [0, 0, 0, 0]).map((known, i) => Math.max(known, counts[i]!)),
+      );
     }
   }
   return [...responses.values()].reduce((total, counts) => total + counts.reduce((a, b) => a + b, 0), 0);
 }
 
 /** "458k tokens", as lib/format.ts writes a count. */
-const tokenText = (n: number) => `${n < 1000 ? n : n < 1_000_000 ? `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k` : `${(n / 1_000_000).toFixed(1)}M`} tokens`;
+const tokenText = (n: number) =>
+  `${n < 1000 ? n : n < 1_000_000 ? `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k` : `${(n / 1_000_000).toFixed(1)}M`} tokens`;
 
 async function figureOf(where: Locator): Promise<{ tokens: string; cost: string; covers: string }> {
   return {
@@ -56,18 +66,29 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-test("the list row, the header and /usage show the session's one figure, with what it covers and its split", async ({ page, request, threads }) => {
+test("the list row, the header and /usage show the session's one figure, with what it covers and its split", async ({
+  page,
+  request,
+  threads,
+}) => {
   // Three pages, each checked with axe-core: more than the default minute on a busy machine.
   test.slow();
   const sessionId = importedThreadId("claude-code", SESSION_KEY);
   threads.track(sessionId);
   threads.track(importedThreadId("claude-code", `${SESSION_KEY}:agent:aac57f5`));
   for (const file of FILES) {
-    const response = await request.post(`/api/import?name=${encodeURIComponent(file)}`, { data: readFileSync(path.join(DIR, file)), headers: { "content-type": "application/json" } });
+    const response = await request.post(`/api/import?name=${encodeURIComponent(file)}`, {
+      data: readFileSync(path.join(DIR, file)),
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status(), await response.text()).toBe(201);
   }
   const api = (await (await request.get(`/api/threads/${sessionId}`)).json()) as { thread: { figures: { total: { costUsd: number } } } };
-  const expected = { tokens: tokenText(tokensIn(FILES)), cost: formatUsd(api.thread.figures.total.costUsd), covers: "incl. 1 sub-agent and 1 compaction run" };
+  const expected = {
+    tokens: tokenText(tokensIn(FILES)),
+    cost: formatUsd(api.thread.figures.total.costUsd),
+    covers: "incl. 1 sub-agent and 1 compaction run",
+  };
   // The session's own file alone would be far less: the figure is the session's, not the thread's.
   expect(tokensIn(FILES)).toBeGreaterThan(tokensIn([FILES[2]!]));
 

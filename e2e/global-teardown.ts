@@ -27,5 +27,6 @@ export default async function globalTeardown(): Promise<void> {
     if (gone.length > 0) changes.push(`${server} lost ${gone.join(", ")}`);
   }
   await context.dispose();
-  if (changes.length > 0) throw new Error(`specs changed the servers' threads (e2e/fixtures.ts deletes what a test creates):\n${changes.join("\n")}`);
+  if (changes.length > 0)
+    throw new Error(`specs changed the servers' threads (e2e/fixtures.ts deletes what a test creates):\n${changes.join("\n")}`);
 }

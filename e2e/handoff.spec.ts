@@ -71,10 +71,15 @@ test("Copy as task context previews the orchestrator's handoff and copies exactl
     await expect(dialog).toBeVisible();
     await expect(dialog.getByTestId("handoff-kept")).toHaveText(`${expected.kept} messages kept`);
     await expect(dialog.getByTestId("handoff-skipped")).toHaveText("1 skipped");
-    await expect(dialog.getByTestId("handoff-cut")).toHaveText(`${expected.truncated} truncated, ${expected.cutCharacters.toLocaleString("en-US")} characters cut`);
+    await expect(dialog.getByTestId("handoff-cut")).toHaveText(
+      `${expected.truncated} truncated, ${expected.cutCharacters.toLocaleString("en-US")} characters cut`,
+    );
     // One sentence a person reads, linking the turn; never the seed's log line.
     await expect(dialog.getByTestId("handoff-skipped-list")).toHaveText("1 tool turn skipped: #4.");
-    await expect(dialog.getByTestId("handoff-skipped-list").getByRole("link", { name: "#4" })).toHaveAttribute("href", `/threads/${thread.id}#turn-4`);
+    await expect(dialog.getByTestId("handoff-skipped-list").getByRole("link", { name: "#4" })).toHaveAttribute(
+      "href",
+      `/threads/${thread.id}#turn-4`,
+    );
     await expect(dialog).not.toContainText("conversation_history");
     // textContent, not toHaveText: that one normalises whitespace, and the layout is the point.
     await expect.poll(() => dialog.getByTestId("handoff-text").evaluate((element) => element.textContent)).toBe(expected.text);

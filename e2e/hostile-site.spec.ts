@@ -14,12 +14,27 @@ import { expect, test } from "./fixtures";
  * away after it (threads.sweepAfterwards).
  */
 const BASE_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-test.use({ launchOptions: { executablePath: "/usr/bin/chromium", args: [...BASE_ARGS, "--host-resolver-rules=MAP evil.example 127.0.0.1", "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests"] } });
+test.use({
+  launchOptions: {
+    executablePath: "/usr/bin/chromium",
+    args: [
+      ...BASE_ARGS,
+      "--host-resolver-rules=MAP evil.example 127.0.0.1",
+      "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests",
+    ],
+  },
+});
 
 const TARGET = new URL(SEEDED_URL);
 
 /** A raw HTTP request, so tests can send the Host and Origin a browser or curl would. */
-function send(method: string, path: string, headers: Record<string, string>, body?: string, target = TARGET): Promise<{ status: number; type: string; text: string }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+  target = TARGET,
+): Promise<{ status: number; type: string; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers }, (res) => {
       let text = "";
@@ -97,7 +112,12 @@ test.describe("a page on another port of this machine", () => {
     expect(await demoThreadExists()).toBe(true);
 
     // The same body without a browser's Origin (curl, an agent) is accepted: only the origin differs.
-    const control = await send("POST", "/api/threads", { host: TARGET.host, "content-type": "text/plain" }, JSON.stringify({ toolName: MARK }));
+    const control = await send(
+      "POST",
+      "/api/threads",
+      { host: TARGET.host, "content-type": "text/plain" },
+      JSON.stringify({ toolName: MARK }),
+    );
     expect(control.status).toBe(201);
     expect(await threadsWithTool(MARK)).toBe(1);
     const { thread } = JSON.parse(control.text) as { thread: { id: string } };
@@ -106,7 +126,10 @@ test.describe("a page on another port of this machine", () => {
 });
 
 test.describe("a page on another port of this machine, reading", () => {
-  test("cannot read the live event stream: the browser gets no event and no body, even while threads are written", async ({ page, threads }) => {
+  test("cannot read the live event stream: the browser gets no event and no body, even while threads are written", async ({
+    page,
+    threads,
+  }) => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(`<!doctype html><meta charset="utf-8"><title>Just reading</title>
@@ -140,7 +163,9 @@ test.describe("DNS rebinding", () => {
 
     // The attacker's page, as it was served before the name was rebound: its scripts are
     // same-origin with the name, so they could read whatever the server answered.
-    await page.route(`${rebound}/attack`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>attack</title>" }));
+    await page.route(`${rebound}/attack`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>attack</title>" }),
+    );
     await page.goto(`${rebound}/attack`);
     const results = await page.evaluate(async (id) => {
       const list = await fetch("/api/threads");
@@ -150,7 +175,9 @@ test.describe("DNS rebinding", () => {
       return { list: list.status, listBody: await list.text(), one: one.status, purge: purge.status, events: events.status };
     }, DEMO_IDS.debug);
     expect(results).toMatchObject({ list: 403, one: 403, purge: 403, events: 403 });
-    expect(JSON.parse(results.listBody)).toEqual({ error: { code: "forbidden", message: expect.stringContaining("THREADLINE_ALLOWED_HOSTS") } });
+    expect(JSON.parse(results.listBody)).toEqual({
+      error: { code: "forbidden", message: expect.stringContaining("THREADLINE_ALLOWED_HOSTS") },
+    });
     expect(results.listBody).not.toContain(DEMO_IDS.debug);
     expect(await demoThreadExists()).toBe(true);
   });
@@ -158,7 +185,15 @@ test.describe("DNS rebinding", () => {
 
 test.describe("as curl", () => {
   test("a foreign Host is refused for reads and writes, pages answer plain text, the loopback names work", async () => {
-    for (const [method, path] of [["GET", "/api/threads"], ["GET", "/api/events"], ["GET", `/api/threads/${DEMO_IDS.debug}/live`], ["GET", "/threads"], ["GET", "/settings"], ["DELETE", `/api/threads/${DEMO_IDS.debug}`], ["POST", "/api/mcp"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/threads"],
+      ["GET", "/api/events"],
+      ["GET", `/api/threads/${DEMO_IDS.debug}/live`],
+      ["GET", "/threads"],
+      ["GET", "/settings"],
+      ["DELETE", `/api/threads/${DEMO_IDS.debug}`],
+      ["POST", "/api/mcp"],
+    ] as const) {
       const response = await send(method, path, { host: `evil.example:${TARGET.port}` });
       expect(response.status, `${method} ${path}`).toBe(403);
       if (path === "/api/mcp") expect(JSON.parse(response.text)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
@@ -175,16 +210,31 @@ test.describe("as curl", () => {
   test("writes from another origin are refused whatever the content type, server actions included", async ({ threads }) => {
     await threads.sweepAfterwards();
     const body = JSON.stringify({ toolName: "curl-origin" });
-    for (const origin of ["http://evil.example", `http://127.0.0.1:${Number(TARGET.port) + 1000}`, `http://localhost:${TARGET.port}`, "null"]) {
+    for (const origin of [
+      "http://evil.example",
+      `http://127.0.0.1:${Number(TARGET.port) + 1000}`,
+      `http://localhost:${TARGET.port}`,
+      "null",
+    ]) {
       for (const type of ["application/json", "text/plain"]) {
         const response = await send("POST", "/api/threads", { host: TARGET.host, origin, "content-type": type }, body);
         expect(response.status, `${origin} ${type}`).toBe(403);
       }
     }
     // A server action is a POST to a page: refused before Next.js looks at the action.
-    const action = await send("POST", "/settings", { host: TARGET.host, origin: "http://evil.example", "next-action": "0".repeat(40), "content-type": "text/plain" }, "[]");
+    const action = await send(
+      "POST",
+      "/settings",
+      { host: TARGET.host, origin: "http://evil.example", "next-action": "0".repeat(40), "content-type": "text/plain" },
+      "[]",
+    );
     expect(action.status).toBe(403);
-    const crossSite = await send("POST", "/api/threads", { host: TARGET.host, "sec-fetch-site": "cross-site", "content-type": "application/json" }, body);
+    const crossSite = await send(
+      "POST",
+      "/api/threads",
+      { host: TARGET.host, "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      body,
+    );
     expect(crossSite.status).toBe(403);
     expect(await threadsWithTool("curl-origin")).toBe(0);
 
@@ -205,11 +255,37 @@ test.describe("behind a proxy", () => {
     expect((await send("GET", "/api/threads?limit=1", { host: "threadline.test:8443" }, undefined, proxied)).status).toBe(403);
     expect((await send("GET", "/api/threads?limit=1", { host: "other.test" }, undefined, proxied)).status).toBe(403);
     const body = JSON.stringify({ toolName: "behind-proxy" });
-    const written = await send("POST", "/api/threads", { host: "threadline.test", origin: "https://threadline.test", "content-type": "application/json" }, body, proxied);
+    const written = await send(
+      "POST",
+      "/api/threads",
+      { host: "threadline.test", origin: "https://threadline.test", "content-type": "application/json" },
+      body,
+      proxied,
+    );
     expect(written.status).toBe(201);
     const { thread } = JSON.parse(written.text) as { thread: { id: string } };
-    expect((await send("POST", "/api/threads", { host: "threadline.test", origin: "https://evil.test", "content-type": "application/json" }, body, proxied)).status).toBe(403);
-    expect((await send("DELETE", `/api/threads/${thread.id}`, { host: "threadline.test", origin: "https://threadline.test" }, undefined, proxied)).status).toBe(204);
+    expect(
+      (
+        await send(
+          "POST",
+          "/api/threads",
+          { host: "threadline.test", origin: "https://evil.test", "content-type": "application/json" },
+          body,
+          proxied,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await send(
+          "DELETE",
+          `/api/threads/${thread.id}`,
+          { host: "threadline.test", origin: "https://threadline.test" },
+          undefined,
+          proxied,
+        )
+      ).status,
+    ).toBe(204);
   });
 });
 

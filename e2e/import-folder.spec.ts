@@ -4,7 +4,10 @@ import { expect, test } from "./fixtures";
 
 const FIXTURES = path.join(process.cwd(), "fixtures", "real");
 
-test("importing a folder of real transcripts reports each file, and the list filters them by source and project", async ({ page, threads }) => {
+test("importing a folder of real transcripts reports each file, and the list filters them by source and project", async ({
+  page,
+  threads,
+}) => {
   await threads.sweepAfterwards(IMPORTS_URL);
   await page.goto(`${IMPORTS_URL}/import`);
   await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);

@@ -23,7 +23,17 @@ const DEMO = "-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl";
 /** Claude Code 2.1.38: /model run as a local command, stored as system entries with terminal codes. */
 const MODEL_COMMAND = "-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl";
 
-type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
+type Block = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+};
 type Usage = { input_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens: number };
 type Entry = {
   type: string;
@@ -54,7 +64,12 @@ const ESC = "\u001b";
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
 /** A tool result's text as the source has it (a string or text blocks). */
 const resultText = (block: Block) =>
-  typeof block.content === "string" ? block.content : (block.content as Block[]).filter((b) => b.type === "text").map((b) => b.text).join("\n\n");
+  typeof block.content === "string"
+    ? block.content
+    : (block.content as Block[])
+        .filter((b) => b.type === "text")
+        .map((b) => b.text)
+        .join("\n\n");
 
 /**
  * Posts a fixture to /api/import and answers the ids of the threads it makes, derived from their
@@ -101,7 +116,9 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     // Collapsed: the call is there but hidden until the card is opened; the raw JSON until asked for.
     await expect(card.getByTestId("tool-view")).toBeHidden();
     await card.locator("summary").click();
-    await expect(card.getByTestId("tool-view")).toContainText(String(Object.values(call.input as Record<string, unknown>).find((v) => typeof v === "string")));
+    await expect(card.getByTestId("tool-view")).toContainText(
+      String(Object.values(call.input as Record<string, unknown>).find((v) => typeof v === "string")),
+    );
     await expect(card.getByTestId("tool-arguments")).toBeHidden();
     await card.getByTestId("tool-raw").getByRole("button", { name: "Raw arguments" }).click();
     await expect(card.getByTestId("tool-arguments").locator("pre")).toHaveText(JSON.stringify(call.input, null, 2));
@@ -111,7 +128,10 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     await expect(card.getByTestId("tool-result").getByText("error", { exact: true })).toHaveCount(0);
 
     // The result's own turn is a compact card that points back at the call's turn.
-    const ref = turns.getByTestId("tool-result-ref").filter({ hasText: `Result of ${call.name}` }).first();
+    const ref = turns
+      .getByTestId("tool-result-ref")
+      .filter({ hasText: `Result of ${call.name}` })
+      .first();
     await ref.locator("summary").click();
     await ref.getByRole("link", { name: /^turn #\d+$/ }).click();
     // (`has` takes a locator relative to the article.)
@@ -139,7 +159,10 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
     await expect(marker).toHaveText(`Compacted (${trigger}) · ${n(preTokens!)} tokens before`);
     // The summary that replaced the history is collapsed below it.
     const summary = session.find((e) => e.isCompactSummary)!.message!.content as string;
-    const summaryDetails = page.getByRole("article").filter({ has: page.getByTestId("compaction") }).getByTestId("compaction-summary");
+    const summaryDetails = page
+      .getByRole("article")
+      .filter({ has: page.getByTestId("compaction") })
+      .getByTestId("compaction-summary");
     await expect(summaryDetails.getByText(summary.slice(0, 50))).toBeHidden();
     await summaryDetails.locator("summary").click();
     await expect(summaryDetails.getByText(summary.slice(0, 50))).toBeVisible();
@@ -148,12 +171,18 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
   await test.step("a response's usage is shown as reported", async () => {
     // The first response whose streamed copies agree on usage, with some text to find its turn by.
     const byMessage = new Map<string, Entry[]>();
-    for (const e of session) if (e.type === "assistant" && e.message?.id) byMessage.set(e.message.id, [...(byMessage.get(e.message.id) ?? []), e]);
+    for (const e of session)
+      if (e.type === "assistant" && e.message?.id) byMessage.set(e.message.id, [...(byMessage.get(e.message.id) ?? []), e]);
     const [copies] = [...byMessage.values()].filter(
-      (list) => new Set(list.map((e) => JSON.stringify(e.message!.usage))).size === 1 && list.some((e) => blocks(e).some((b) => b.type === "text" && b.text!.trim().length > 10)),
+      (list) =>
+        new Set(list.map((e) => JSON.stringify(e.message!.usage))).size === 1 &&
+        list.some((e) => blocks(e).some((b) => b.type === "text" && b.text!.trim().length > 10)),
     );
     const usage = copies![0]!.message!.usage!;
-    const text = copies!.flatMap(blocks).find((b) => b.type === "text" && b.text!.trim().length > 10)!.text!.trim();
+    const text = copies!
+      .flatMap(blocks)
+      .find((b) => b.type === "text" && b.text!.trim().length > 10)!
+      .text!.trim();
     const expected = [
       usage.input_tokens ? `in ${n(usage.input_tokens)}` : null,
       usage.cache_read_input_tokens ? `cache read ${n(usage.cache_read_input_tokens)}` : null,
@@ -177,7 +206,10 @@ test("an imported Claude Code session: tool cards, thinking, compaction, sub-age
       if (e.type !== "assistant" || e.isSidechain || e.message?.model === "<synthetic>" || !e.message?.usage) continue;
       const key = `${e.message.id}|${e.requestId}`;
       const known = responses.get(key);
-      responses.set(key, known ? { ...known, output_tokens: Math.max(known.output_tokens, e.message.usage.output_tokens) } : e.message.usage);
+      responses.set(
+        key,
+        known ? { ...known, output_tokens: Math.max(known.output_tokens, e.message.usage.output_tokens) } : e.message.usage,
+      );
     }
     const sum = (pick: (u: Usage) => number | undefined) => [...responses.values()].reduce((total, u) => total + (pick(u) ?? 0), 0);
     const totals = page.getByTestId("thread-usage");
@@ -283,9 +315,9 @@ test("an imported session's labels: agent, sub-agent mark, tools, chain and line
     const family = last.replace(/-\d{8}$/, "");
     await page.goto(`/threads/${sessionId}/budget`);
     await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue(family);
-    if (family !== last) await expect(page.getByTestId("budget-model-note")).toHaveText(`This thread last used ${last}, previewed as ${family}.`);
+    if (family !== last)
+      await expect(page.getByTestId("budget-model-note")).toHaveText(`This thread last used ${last}, previewed as ${family}.`);
   });
-
 });
 
 test("failed tool calls are marked as errors, and inline sidechains link to their Task call", async ({ page, request, threads }) => {
@@ -323,7 +355,11 @@ test("images are labelled placeholders, never fetched; long results load in full
   });
   const longResult = Array.from({ length: 400 }, (_, i) => `result line ${i}`).join("\n") + "\nTHE END OF THE RESULT";
   const thread = await threads.create({ toolName: "parts-probe", title: "Parts probe" });
-  await threads.appendTurn(thread.id, { role: "user", content: "[image]", parts: [{ type: "image", mediaType: "image/png", alt: "a screenshot", url: imageUrl, path: "/tmp/s.png" }] });
+  await threads.appendTurn(thread.id, {
+    role: "user",
+    content: "[image]",
+    parts: [{ type: "image", mediaType: "image/png", alt: "a screenshot", url: imageUrl, path: "/tmp/s.png" }],
+  });
   await threads.appendTurn(thread.id, {
     role: "assistant",
     content: "[grep] ...",
@@ -332,7 +368,11 @@ test("images are labelled placeholders, never fetched; long results load in full
       { type: "tool_call", id: "call-2", name: "never_answered" },
     ],
   });
-  await threads.appendTurn(thread.id, { role: "tool", content: longResult, parts: [{ type: "tool_result", toolCallId: "call-1", content: longResult }] });
+  await threads.appendTurn(thread.id, {
+    role: "tool",
+    content: longResult,
+    parts: [{ type: "tool_result", toolCallId: "call-1", content: longResult }],
+  });
 
   const response = await page.goto(`/threads/${thread.id}`);
   expect(await response!.text()).not.toContain("THE END OF THE RESULT");
@@ -352,14 +392,22 @@ test("images are labelled placeholders, never fetched; long results load in full
   await expect(result).not.toContainText("THE END OF THE RESULT");
 });
 
-test("slash commands are chips, local output a terminal block, caveats folded: no raw tags or escape codes", async ({ page, request, threads }) => {
+test("slash commands are chips, local output a terminal block, caveats folded: no raw tags or escape codes", async ({
+  page,
+  request,
+  threads,
+}) => {
   const session = entries(SESSION);
   const [sessionId] = await importFixture(request, threads, SESSION, [path.basename(SESSION, ".jsonl")]);
-  const stringContent = (e: Entry) => (typeof e.message?.content === "string" ? e.message.content : typeof e.content === "string" ? e.content : "");
+  const stringContent = (e: Entry) =>
+    typeof e.message?.content === "string" ? e.message.content : typeof e.content === "string" ? e.content : "";
   const command = stringContent(session.find((e) => stringContent(e).includes("<command-name>/compact</command-name>"))!);
   const args = inner(command, "command-args");
   const stdout = inner(stringContent(session.find((e) => stringContent(e).startsWith("<local-command-stdout>"))!), "local-command-stdout");
-  const caveat = inner(stringContent(session.find((e) => e.isMeta && stringContent(e).includes("<local-command-caveat>"))!), "local-command-caveat");
+  const caveat = inner(
+    stringContent(session.find((e) => e.isMeta && stringContent(e).includes("<local-command-caveat>"))!),
+    "local-command-caveat",
+  );
   // What the fixture holds: the raw forms the page must not show.
   expect(args.length).toBeGreaterThan(10);
   expect(stdout).toContain(`${ESC}[2m`);
@@ -398,14 +446,16 @@ test("slash commands are chips, local output a terminal block, caveats folded: n
   await test.step("nowhere on the page, hidden parts included, a raw tag or escape code", async () => {
     const shown = await page.evaluate(() => {
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
-        acceptNode: (node) => (node.parentElement?.closest("script, style, template") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+        acceptNode: (node) =>
+          node.parentElement?.closest("script, style, template") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
       });
       const texts: string[] = [];
       while (walker.nextNode()) texts.push(walker.currentNode.textContent ?? "");
       return texts.join("");
     });
     expect(shown).toContain("/compact");
-    for (const raw of ["[2m", "[22m", ESC, "<command-name>", "<command-args>", "<local-command-stdout>", "<local-command-caveat>"]) expect(shown).not.toContain(raw);
+    for (const raw of ["[2m", "[22m", ESC, "<command-name>", "<command-args>", "<local-command-stdout>", "<local-command-caveat>"])
+      expect(shown).not.toContain(raw);
   });
 });
 
@@ -424,7 +474,11 @@ test("a local command stored as system entries (/model) is a chip and a styled t
   await expect(turns).not.toContainText("<command-name>");
 });
 
-test("a Codex session's injected environment context is folded above the turns, never shown as raw tags", async ({ page, request, threads }) => {
+test("a Codex session's injected environment context is folded above the turns, never shown as raw tags", async ({
+  page,
+  request,
+  threads,
+}) => {
   const relative = "sessions/2025/09/19/rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl";
   const text = readFileSync(path.join(process.cwd(), "fixtures/real/codex", relative), "utf8");
   const context = text
@@ -432,7 +486,10 @@ test("a Codex session's injected environment context is folded above the turns, 
     .filter((line) => line.includes("<environment_context>"))
     .map((line) => JSON.parse(line) as { payload: { content: { text: string }[] } })[0]!.payload.content[0]!.text;
   const cwd = inner(context, "cwd");
-  const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, { data: Buffer.from(text, "utf8"), headers: { "content-type": "application/json" } });
+  const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, {
+    data: Buffer.from(text, "utf8"),
+    headers: { "content-type": "application/json" },
+  });
   expect(response.status(), await response.text()).toBe(201);
   const { threadIds } = (await response.json()) as { threadIds: string[] };
   for (const id of threadIds) threads.track(id);
@@ -454,7 +511,10 @@ test("a Gemini CLI slash command is its chip, the prompt it expanded to folded",
     .filter((line) => line.includes('"displayContent":[{"text":"/init"}]'))
     .map((line) => JSON.parse(line) as { content: { text: string }[] })[0]!;
   const expanded = record.content[0]!.text.trim().split("\n")[0]!;
-  const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, { data: Buffer.from(text, "utf8"), headers: { "content-type": "application/json" } });
+  const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(relative)}`, {
+    data: Buffer.from(text, "utf8"),
+    headers: { "content-type": "application/json" },
+  });
   expect(response.status(), await response.text()).toBe(201);
   const { threadIds } = (await response.json()) as { threadIds: string[] };
   for (const id of threadIds) threads.track(id);

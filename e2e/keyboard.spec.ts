@@ -30,7 +30,9 @@ test.describe("the thread list by keyboard", () => {
     await expect(second).toHaveAttribute("data-selected", "true");
     await expect(page.locator("li[data-selected]")).toHaveCount(1);
     // Visible: the selected row is tinted and its link shows the focus ring.
-    expect(await second.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(await rows.nth(0).evaluate((el) => getComputedStyle(el).backgroundColor));
+    expect(await second.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(
+      await rows.nth(0).evaluate((el) => getComputedStyle(el).backgroundColor),
+    );
     const link = second.getByRole("link").first();
     expect(await link.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("solid");
     const href = await link.getAttribute("href");
@@ -38,7 +40,8 @@ test.describe("the thread list by keyboard", () => {
     await page.keyboard.press("?");
     const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await expect(dialog).toBeVisible();
-    for (const key of ["j", "k", "Enter", "/", "?"]) await expect(dialog.locator("kbd", { hasText: new RegExp(`^${key.replace("?", "\\?")}$`) })).toHaveCount(1);
+    for (const key of ["j", "k", "Enter", "/", "?"])
+      await expect(dialog.locator("kbd", { hasText: new RegExp(`^${key.replace("?", "\\?")}$`) })).toHaveCount(1);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
 
@@ -90,7 +93,9 @@ test.describe("tool outputs by keyboard on a Claude Code session", () => {
     await page.keyboard.press("o");
     await expect(turn.locator('[data-testid="tool-call"] > details[open]')).toHaveCount(count);
     await expect(open).toHaveCount(count);
-    await expect(status).toHaveText(count === 1 ? `Opened the tool output of turn ${number}.` : `Opened ${count} tool outputs of turn ${number}.`);
+    await expect(status).toHaveText(
+      count === 1 ? `Opened the tool output of turn ${number}.` : `Opened ${count} tool outputs of turn ${number}.`,
+    );
     await page.keyboard.press("o");
     await expect(open).toHaveCount(0);
 
@@ -122,7 +127,11 @@ async function tabStops(page: import("@playwright/test").Page, presses: number) 
       if (!el || el === document.body) return null;
       const style = getComputedStyle(el);
       const ring = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
-      return { tag: el.tagName.toLowerCase(), ring, name: `${el.tagName.toLowerCase()} ${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)}` };
+      return {
+        tag: el.tagName.toLowerCase(),
+        ring,
+        name: `${el.tagName.toLowerCase()} ${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)}`,
+      };
     });
     if (!stop) continue;
     kinds.add(stop.tag);
@@ -143,7 +152,9 @@ test.describe("a visible focus ring", () => {
       expect(found.missing, `${path}: stops without a focus ring`).toEqual([]);
       for (const kind of found.kinds) kinds.add(kind);
     }
-    expect([...kinds].filter((kind) => ["a", "button", "summary", "input", "select", "textarea"].includes(kind)).sort()).toEqual(expect.arrayContaining(["a", "button", "input", "select", "summary"]));
+    expect([...kinds].filter((kind) => ["a", "button", "summary", "input", "select", "textarea"].includes(kind)).sort()).toEqual(
+      expect.arrayContaining(["a", "button", "input", "select", "summary"]),
+    );
   });
 });
 
@@ -159,10 +170,13 @@ test.describe("on a phone, the thread tabs", () => {
       const current = nav.getByRole("link", { name: tab });
       await expect(current).toHaveAttribute("aria-current", "page");
       await expect
-        .poll(async () => {
-          const [row, link] = [(await nav.boundingBox())!, (await current.boundingBox())!];
-          return link.x >= row.x - 0.5 && link.x + link.width <= row.x + row.width + 0.5;
-        }, { message: `${tab} is out of its row` })
+        .poll(
+          async () => {
+            const [row, link] = [(await nav.boundingBox())!, (await current.boundingBox())!];
+            return link.x >= row.x - 0.5 && link.x + link.width <= row.x + row.width + 0.5;
+          },
+          { message: `${tab} is out of its row` },
+        )
         .toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     }

@@ -70,7 +70,11 @@ test("without the event stream, an open thread page still follows the thread by 
   const streams: string[] = [];
   await page.route("**/api/events", (route) => {
     streams.push(route.request().url());
-    return route.fulfill({ status: 503, contentType: "application/json", body: '{"error":{"code":"internal","message":"no stream here"}}' });
+    return route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: '{"error":{"code":"internal","message":"no stream here"}}',
+    });
   });
   const thread = await threads.create({ toolName: "chat", title: "Polled thread" });
   await page.goto(`/threads/${thread.id}`);

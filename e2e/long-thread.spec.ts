@@ -16,7 +16,10 @@ const domNodes = (page: Page) => page.evaluate(() => document.querySelectorAll("
 test("a 5,000-turn thread: small page, deep link, jumps, keys, find and Back", async ({ page, request, threads }) => {
   const list = Array.from({ length: TURNS }, (_, i) => ({
     role: i % 2 === 0 ? "user" : "assistant",
-    content: i === NEEDLE_TURN - 1 ? `Turn ${i + 1} holds the word ${NEEDLE}.` : `Turn ${i + 1}: ${i % 2 === 0 ? "a question about the parser" : "the parser reads the input **line by line**"}.`,
+    content:
+      i === NEEDLE_TURN - 1
+        ? `Turn ${i + 1} holds the word ${NEEDLE}.`
+        : `Turn ${i + 1}: ${i % 2 === 0 ? "a question about the parser" : "the parser reads the input **line by line**"}.`,
   }));
   const imported = await request.post(`/api/import?name=long-thread-${Date.now()}.json`, { data: list });
   expect(imported.status(), await imported.text()).toBe(201);
@@ -111,7 +114,8 @@ test("a 5,000-turn thread: small page, deep link, jumps, keys, find and Back", a
 });
 
 test("a long thread of heavy turns: the server renders as many as fit, the browser the rest", async ({ page, request, threads }) => {
-  const heavy = (i: number) => `Turn ${i + 1} begins.\n\n${`Line ${i + 1} of a long answer that keeps going. `.repeat(400)}\n\nTurn ${i + 1} ends.`;
+  const heavy = (i: number) =>
+    `Turn ${i + 1} begins.\n\n${`Line ${i + 1} of a long answer that keeps going. `.repeat(400)}\n\nTurn ${i + 1} ends.`;
   const list = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: heavy(i) }));
   expect(list[0]!.content.length).toBeGreaterThan(16_000);
   const imported = await request.post(`/api/import?name=heavy-thread-${Date.now()}.json`, { data: list });

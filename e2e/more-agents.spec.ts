@@ -31,7 +31,14 @@ const jsonLines = (relative: string) =>
 const n = (value: number) => value.toLocaleString("en-US");
 
 /** Posts a file as its agent wrote it, under `name`, and answers the ids of the threads it makes (derived from their keys). */
-async function importFixture(request: APIRequestContext, threads: Threads, relative: string, name: string, format: ImportFormat, keys: string[]): Promise<string[]> {
+async function importFixture(
+  request: APIRequestContext,
+  threads: Threads,
+  relative: string,
+  name: string,
+  format: ImportFormat,
+  keys: string[],
+): Promise<string[]> {
   const response = await request.post(`${IMPORTS_URL}/api/import?name=${encodeURIComponent(name)}`, {
     data: Buffer.from(raw(relative), "utf8"),
     headers: { "content-type": "application/octet-stream" },
@@ -45,8 +52,15 @@ async function importFixture(request: APIRequestContext, threads: Threads, relat
   return ids;
 }
 
-test("an OpenCode session: tool cards with results, an edit's diff, a manual compaction and OpenCode's own cost", async ({ page, request, threads }) => {
-  const session = JSON.parse(raw(OPENCODE)) as { info: { id: string; title: string }; messages: { info: Record<string, any>; parts: Record<string, any>[] }[] };
+test("an OpenCode session: tool cards with results, an edit's diff, a manual compaction and OpenCode's own cost", async ({
+  page,
+  request,
+  threads,
+}) => {
+  const session = JSON.parse(raw(OPENCODE)) as {
+    info: { id: string; title: string };
+    messages: { info: Record<string, any>; parts: Record<string, any>[] }[];
+  };
   const [id] = await importFixture(request, threads, OPENCODE, path.basename(OPENCODE), "opencode", [session.info.id]);
   await page.goto(`/threads/${id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(session.info.title);
@@ -60,8 +74,15 @@ test("an OpenCode session: tool cards with results, an edit's diff, a manual com
     await card.locator("summary").first().click();
     await expect(card.getByTestId("tool-result")).toContainText(patch.state.output.split("\n")[0]);
     const diff = card.getByTestId("tool-diff");
-    const added = (patch.state.metadata.diff as string).split("\n").find((line) => line.startsWith("+") && !line.startsWith("+++") && line.trim().length > 3)!;
-    await expect(diff.locator('[data-diff-line="added"]').filter({ hasText: added.slice(1, 40) }).first()).toBeVisible();
+    const added = (patch.state.metadata.diff as string)
+      .split("\n")
+      .find((line) => line.startsWith("+") && !line.startsWith("+++") && line.trim().length > 3)!;
+    await expect(
+      diff
+        .locator('[data-diff-line="added"]')
+        .filter({ hasText: added.slice(1, 40) })
+        .first(),
+    ).toBeVisible();
     await expect(diff.locator('[data-diff-line="hunk"]').first()).toBeVisible();
   });
 
@@ -69,9 +90,22 @@ test("an OpenCode session: tool cards with results, an edit's diff, a manual com
     const request = session.messages.find((m) => m.parts.some((p) => p.type === "compaction"))!;
     const summary = session.messages.find((m) => m.info.summary === true)!.parts.find((p) => p.type === "text")!.text as string;
     await expect(turns.getByTestId("compaction")).toHaveText(`Compacted (${request.parts[0]!.auto ? "auto" : "manual"})`);
-    const folded = page.getByRole("article").filter({ has: page.getByTestId("compaction") }).getByTestId("compaction-summary");
+    const folded = page
+      .getByRole("article")
+      .filter({ has: page.getByTestId("compaction") })
+      .getByTestId("compaction-summary");
     await folded.locator("summary").click();
-    await expect(folded.getByText(summary.split("\n").find((l) => l.length > 20)!.replace(/^#+\s*/, "").slice(0, 40)).first()).toBeVisible();
+    await expect(
+      folded
+        .getByText(
+          summary
+            .split("\n")
+            .find((l) => l.length > 20)!
+            .replace(/^#+\s*/, "")
+            .slice(0, 40),
+        )
+        .first(),
+    ).toBeVisible();
   });
 
   await test.step("each step's usage line has Threadline's price and, beside it, OpenCode's own figure", async () => {
@@ -80,11 +114,17 @@ test("an OpenCode session: tool cards with results, an edit's diff, a manual com
     const line = turns.getByTestId("turn-usage").first();
     await expect(line.getByTestId("usage-figures")).toContainText(`in ${n(first.tokens.input)}`);
     await expect(line.getByTestId("turn-cost").getByTestId("cost-reported")).toHaveText(`(agent says ${formatUsd(first.cost)})`);
-    await expect(page.locator("header dl").getByTestId("cost-reported")).toHaveText(`(agent says ${formatUsd(session.messages.reduce((s, m) => s + (m.info.cost ?? 0), 0))})`);
+    await expect(page.locator("header dl").getByTestId("cost-reported")).toHaveText(
+      `(agent says ${formatUsd(session.messages.reduce((s, m) => s + (m.info.cost ?? 0), 0))})`,
+    );
   });
 });
 
-test("a Pi session: thinking folded, the compaction marker with the tokens before, pi's cost beside ours", async ({ page, request, threads }) => {
+test("a Pi session: thinking folded, the compaction marker with the tokens before, pi's cost beside ours", async ({
+  page,
+  request,
+  threads,
+}) => {
   const lines = jsonLines(PI);
   const header = lines[0]!;
   const [id] = await importFixture(request, threads, PI, path.basename(PI), "pi", [header.id]);
@@ -94,7 +134,9 @@ test("a Pi session: thinking folded, the compaction marker with the tokens befor
   const compaction = lines.find((l) => l.type === "compaction")!;
   await expect(turns.getByTestId("compaction")).toHaveText(`Compacted · ${n(compaction.tokensBefore)} tokens before`);
 
-  const thinking = lines.flatMap((l) => (l.type === "message" && l.message.role === "assistant" ? l.message.content : [])).find((b: { type: string; thinking?: string }) => b.type === "thinking" && (b.thinking ?? "").length > 40);
+  const thinking = lines
+    .flatMap((l) => (l.type === "message" && l.message.role === "assistant" ? l.message.content : []))
+    .find((b: { type: string; thinking?: string }) => b.type === "thinking" && (b.thinking ?? "").length > 40);
   const folded = turns.getByTestId("thinking").filter({ hasText: thinking.thinking.slice(0, 30) });
   await expect(folded.getByText(thinking.thinking.slice(0, 30))).toBeHidden();
   await folded.locator("summary").click();
@@ -106,10 +148,16 @@ test("a Pi session: thinking folded, the compaction marker with the tokens befor
   const replies = lines.filter((l) => l.type === "message" && l.message.role === "assistant" && l.message.usage?.cost);
   await expect(page.getByTestId("header-figure")).toHaveText("no responses of its own");
   await expect(page.locator("header dl").getByTestId("cost-reported")).toHaveCount(0);
-  await expect(turns.getByTestId("turn-cost").first().getByTestId("cost-reported")).toHaveText(`(agent says ${formatUsd(replies[0]!.message.usage.cost.total)})`);
+  await expect(turns.getByTestId("turn-cost").first().getByTestId("cost-reported")).toHaveText(
+    `(agent says ${formatUsd(replies[0]!.message.usage.cost.total)})`,
+  );
 });
 
-test("a Copilot CLI session: tool results paired, the shutdown report's totals per model, no guessed usage per reply", async ({ page, request, threads }) => {
+test("a Copilot CLI session: tool results paired, the shutdown report's totals per model, no guessed usage per reply", async ({
+  page,
+  request,
+  threads,
+}) => {
   const events = jsonLines(COPILOT);
   const sessionId = events.find((e) => e.type === "session.start")!.data.sessionId as string;
   const [id] = await importFixture(request, threads, COPILOT, `session-state/${sessionId}/events.jsonl`, "copilot", [sessionId]);
@@ -118,26 +166,43 @@ test("a Copilot CLI session: tool results paired, the shutdown report's totals p
 
   const requests = events.filter((e) => e.type === "assistant.message").flatMap((e) => e.data.toolRequests ?? []);
   await expect(turns.getByTestId("tool-call")).toHaveCount(requests.length);
-  const completed = events.find((e) => e.type === "tool.execution_complete" && typeof e.data.result?.content === "string" && e.data.result.content.trim().length > 10)!;
+  const completed = events.find(
+    (e) => e.type === "tool.execution_complete" && typeof e.data.result?.content === "string" && e.data.result.content.trim().length > 10,
+  )!;
   const card = turns.getByTestId("tool-call").filter({ hasText: completed.data.toolCallId });
   await card.locator("summary").first().click();
   await expect(card.getByTestId("tool-result")).toContainText(completed.data.result.content.trim().split("\n")[0].slice(0, 40));
 
   // Copilot reports tokens only when a process ends: per model, input including the cache.
-  const [model, metrics] = Object.entries(events.find((e) => e.type === "session.shutdown")!.data.modelMetrics as Record<string, { usage: Record<string, number> }>)[0]!;
+  const [model, metrics] = Object.entries(
+    events.find((e) => e.type === "session.shutdown")!.data.modelMetrics as Record<string, { usage: Record<string, number> }>,
+  )[0]!;
   const totals = page.getByTestId("session-totals");
   await expect(totals).toContainText("Session totals");
   const row = totals.getByTestId("session-totals-model").filter({ hasText: model });
-  await expect(row.getByTestId("session-totals-figures")).toContainText(`in ${n(metrics.usage.inputTokens! - metrics.usage.cacheReadTokens! - metrics.usage.cacheWriteTokens!)}`);
+  await expect(row.getByTestId("session-totals-figures")).toContainText(
+    `in ${n(metrics.usage.inputTokens! - metrics.usage.cacheReadTokens! - metrics.usage.cacheWriteTokens!)}`,
+  );
   await expect(row.getByTestId("session-totals-figures")).toContainText(`out ${n(metrics.usage.outputTokens!)}`);
   await expect(turns.getByTestId("turn-usage")).toHaveCount(0);
 });
 
-test("an Aider history: one thread per run, SEARCH/REPLACE kept as code, rounded usage with Aider's cost", async ({ page, request, threads }) => {
+test("an Aider history: one thread per run, SEARCH/REPLACE kept as code, rounded usage with Aider's cost", async ({
+  page,
+  request,
+  threads,
+}) => {
   const text = raw(AIDER);
   const name = "afi-core/.aider.chat.history.md";
   const starts = [...text.matchAll(/^# aider chat started at (.+)$/gm)].map((m) => m[1]!.trim());
-  const ids = await importFixture(request, threads, AIDER, name, "aider", starts.map((start) => `${name}#${start}`));
+  const ids = await importFixture(
+    request,
+    threads,
+    AIDER,
+    name,
+    "aider",
+    starts.map((start) => `${name}#${start}`),
+  );
   expect(ids).toHaveLength(starts.length);
 
   // The first run with an edit block: its prompt, the block verbatim, and the Tokens line after it.
@@ -146,8 +211,17 @@ test("an Aider history: one thread per run, SEARCH/REPLACE kept as code, rounded
   const run = runs[index]!;
   await page.goto(`/threads/${ids[index]}`);
   const turns = page.getByRole("list", { name: "Turns" });
-  const prompt = run.split("\n").find((l) => l.startsWith("#### "))!.slice(5).trim();
-  await expect(turns.getByRole("article").filter({ hasText: prompt.slice(0, 40) }).first()).toBeVisible();
+  const prompt = run
+    .split("\n")
+    .find((l) => l.startsWith("#### "))!
+    .slice(5)
+    .trim();
+  await expect(
+    turns
+      .getByRole("article")
+      .filter({ hasText: prompt.slice(0, 40) })
+      .first(),
+  ).toBeVisible();
   await expect(turns.locator("pre code", { hasText: "<<<<<<< SEARCH" }).first()).toBeVisible();
 
   const tokens = /^> Tokens: .*?Cost: \$([\d.]+) message/m.exec(run)!;

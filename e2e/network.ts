@@ -41,6 +41,11 @@ export function trackRequests(page: Page) {
  */
 export function eventStreamOpened(page: Page): Promise<void> {
   return page
-    .waitForResponse((response) => isEventStream(response.url()) && response.status() === 200 && (response.headers()["content-type"] ?? "").startsWith("text/event-stream"))
+    .waitForResponse(
+      (response) =>
+        isEventStream(response.url()) &&
+        response.status() === 200 &&
+        (response.headers()["content-type"] ?? "").startsWith("text/event-stream"),
+    )
     .then(() => undefined);
 }

@@ -46,7 +46,11 @@ export async function importedSession(request: APIRequestContext, threads: Threa
 
 /** A browser of its own (its own address, as a person's) signed in as the auth server's admin. */
 export async function signedInAdmin(browser: Browser, address: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: AUTH_URL, extraHTTPHeaders: { "x-forwarded-for": address }, ...(viewport ? { viewport } : {}) });
+  const context = await browser.newContext({
+    baseURL: AUTH_URL,
+    extraHTTPHeaders: { "x-forwarded-for": address },
+    ...(viewport ? { viewport } : {}),
+  });
   const page = await context.newPage();
   await page.goto("/login?next=%2Fsettings");
   await page.getByLabel("Email").fill(AUTH_ADMIN.email);

@@ -15,7 +15,7 @@ type Answer = { status: number; headers: Record<string, string>; body: string };
 /** A chunked body's data (the app's own answers stream). */
 function unchunked(raw: string): string {
   let out = "";
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const lineEnd = raw.indexOf("\r\n", at);
     const size = parseInt(raw.slice(at, lineEnd), 16);
     if (!size) return out;
@@ -35,15 +35,22 @@ function send(head: string): Promise<Answer> {
       const text = Buffer.concat(chunks).toString("latin1"); // one character a byte, as chunk sizes count
       const split = text.indexOf("\r\n\r\n");
       const [statusLine = "", ...lines] = text.slice(0, split).split("\r\n");
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
       const raw = text.slice(split + 4);
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body: Buffer.from(headers["transfer-encoding"] === "chunked" ? unchunked(raw) : raw, "latin1").toString("utf8") });
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        body: Buffer.from(headers["transfer-encoding"] === "chunked" ? unchunked(raw) : raw, "latin1").toString("utf8"),
+      });
     });
     socket.write(head);
   });
 }
 
-const get = (target: string, headers: string[] = []) => send([`GET ${target} HTTP/1.1`, `Host: ${TARGET.host}`, "Connection: close", ...headers, "", ""].join("\r\n"));
+const get = (target: string, headers: string[] = []) =>
+  send([`GET ${target} HTTP/1.1`, `Host: ${TARGET.host}`, "Connection: close", ...headers, "", ""].join("\r\n"));
 
 function expectApiError(answer: Answer, status: number, code: string): string {
   expect(answer.status, answer.body.slice(0, 300)).toBe(status);

@@ -4,7 +4,17 @@ import { DEMO_IDS } from "../lib/demo/demo-data";
 for (const width of [1280, 390]) {
   test(`pages fit a ${width}px wide screen`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    for (const path of ["/threads", `/threads/${DEMO_IDS.debug}`, `/threads/${DEMO_IDS.debug}/chain`, `/threads/${DEMO_IDS.longSession}`, `/threads/${DEMO_IDS.longSession}/compact`, "/import", "/sources", "/usage", "/settings"]) {
+    for (const path of [
+      "/threads",
+      `/threads/${DEMO_IDS.debug}`,
+      `/threads/${DEMO_IDS.debug}/chain`,
+      `/threads/${DEMO_IDS.longSession}`,
+      `/threads/${DEMO_IDS.longSession}/compact`,
+      "/import",
+      "/sources",
+      "/usage",
+      "/settings",
+    ]) {
       await page.goto(path);
       await expect(page.locator("main")).toBeVisible();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -27,7 +37,12 @@ test("long unbroken names wrap at 390px: file path, tool name, model name", asyn
 
   await page.setViewportSize({ width: 390, height: 900 });
   // The usage page names the model in its table of models and in its note on unpriced responses.
-  for (const [address, shown] of [["/threads", toolName], [`/threads/${thread.id}`, toolName], [`/threads/${thread.id}/chain`, toolName], ["/usage", modelName]] as const) {
+  for (const [address, shown] of [
+    ["/threads", toolName],
+    [`/threads/${thread.id}`, toolName],
+    [`/threads/${thread.id}/chain`, toolName],
+    ["/usage", modelName],
+  ] as const) {
     await page.goto(address);
     await expect(page.locator("main")).toContainText(shown.slice(0, 20));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -37,7 +52,8 @@ test("long unbroken names wrap at 390px: file path, tool name, model name", asyn
       [...document.querySelectorAll("main *")]
         .filter((el) => {
           if (el.getBoundingClientRect().right <= document.documentElement.clientWidth + 0.5) return false;
-          for (let up = el.parentElement; up; up = up.parentElement) if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return false;
+          for (let up = el.parentElement; up; up = up.parentElement)
+            if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return false;
           return true;
         })
         .map((el) => el.outerHTML.slice(0, 120)),

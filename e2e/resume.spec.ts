@@ -18,7 +18,11 @@ async function saveModelSettings(page: Page, values: { chatModel: string; baseUr
   await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
 }
 
-test("resume a demo thread: streamed reply stored with attribution, provider failure then retry, stop keeps what arrived", async ({ page, request, threads }) => {
+test("resume a demo thread: streamed reply stored with attribution, provider failure then retry, stop keeps what arrived", async ({
+  page,
+  request,
+  threads,
+}) => {
   const { startFakeOpenAi, stream, fail, answer } = await import("../lib/testing/fake-openai");
   const fake = await startFakeOpenAi(stream(["The fix ", "is to decode ", "before comparing."], { delayMs: 150 }));
   const forked = await request.post(`/api/threads/${DEMO_IDS.analyze}/forks`, { data: { atTurn: 1 } });

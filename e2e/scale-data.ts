@@ -21,7 +21,13 @@ function turns(label: string, count: number, start: number): NativeTurn[] {
     const body = `${label}, turn ${i + 1}: ${FILLER.repeat(1 + (i % 3))}`;
     const timestamp = new Date(start + i * 1_000).toISOString();
     if (i === 50) {
-      return { id: randomUUID(), role: "tool", content: body, timestamp, parts: [{ type: "tool_result", toolCallId: callId, content: body, isError: false }] };
+      return {
+        id: randomUUID(),
+        role: "tool",
+        content: body,
+        timestamp,
+        parts: [{ type: "tool_result", toolCallId: callId, content: body, isError: false }],
+      };
     }
     const content = user ? body : `**Step ${i + 1}.** ${body}\n\n- checked\n- recorded`;
     return {
@@ -30,14 +36,29 @@ function turns(label: string, count: number, start: number): NativeTurn[] {
       content,
       timestamp,
       ...(user ? {} : { modelProvider: "openai", modelName: "gpt-5" }),
-      ...(i === 49 ? { parts: [{ type: "text", text: content }, { type: "tool_call", id: callId, name: "run_checks", arguments: { step: 50 } }] } : {}),
+      ...(i === 49
+        ? {
+            parts: [
+              { type: "text", text: content },
+              { type: "tool_call", id: callId, name: "run_checks", arguments: { step: 50 } },
+            ],
+          }
+        : {}),
     };
   });
 }
 
 function thread(title: string, parentThreadId: string | null, turnCount: number, start: number): NativeThread {
   const now = new Date(start).toISOString();
-  return { id: randomUUID(), parentThreadId, title, toolName: "scale", createdAt: now, lastUpdatedAt: new Date().toISOString(), turns: turns(title, turnCount, start) };
+  return {
+    id: randomUUID(),
+    parentThreadId,
+    title,
+    toolName: "scale",
+    createdAt: now,
+    lastUpdatedAt: new Date().toISOString(),
+    turns: turns(title, turnCount, start),
+  };
 }
 
 /** `threadCount` threads of `turnsEach` turns, each continuing the one before (oldest first). */

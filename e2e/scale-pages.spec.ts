@@ -29,7 +29,11 @@ const scrollToEnd = (page: Page, testId: string) =>
     box.scrollTop = box.scrollHeight;
   });
 
-test("a 20 x 500 chain and a 10,000-turn session: chain, budget and compaction pages render a window and reach the end", async ({ page, request, threads }) => {
+test("a 20 x 500 chain and a 10,000-turn session: chain, budget and compaction pages render a window and reach the end", async ({
+  page,
+  request,
+  threads,
+}) => {
   test.setTimeout(180_000);
   const stamp = Math.random().toString(36).slice(2, 8);
   const chain = chainDocument(20, 500, stamp);
@@ -83,7 +87,10 @@ test("a 20 x 500 chain and a 10,000-turn session: chain, budget and compaction p
     // Counts as the page writes them, with thousands separators ("9,802 cut").
     const heading = page.getByRole("heading", { name: /^Turns: [\d,]+ sent, [\d,]+ cut$/ });
     await expect(heading).toBeVisible({ timeout: 60_000 });
-    const [sent, cut] = (await heading.textContent())!.match(/([\d,]+) sent, ([\d,]+) cut/)!.slice(1).map((n) => Number(n.replaceAll(",", "")));
+    const [sent, cut] = (await heading.textContent())!
+      .match(/([\d,]+) sent, ([\d,]+) cut/)!
+      .slice(1)
+      .map((n) => Number(n.replaceAll(",", "")));
     expect(sent! + cut!).toBe(10_000);
     expect(cut).toBeGreaterThan(999);
 

@@ -4,14 +4,19 @@ import { expect, expectHydrated, test } from "./fixtures";
 
 /** A word no other thread holds: letters only, one word to the search index. */
 function uniqueWord(): string {
-  return `zq${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 8)}`;
+  return `zq${Math.random()
+    .toString(36)
+    .replace(/[^a-z]/g, "")
+    .slice(0, 8)}`;
 }
 
 /** Serious and critical accessibility violations on the page as it is. */
 async function seriousViolations(page: Page, within?: string): Promise<string[]> {
   const builder = new AxeBuilder({ page });
   const { violations } = await (within ? builder.include(within) : builder).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** The text of each range of find's highlight, and whether the first is on screen below the toolbar. */
@@ -29,7 +34,10 @@ async function findHighlight(page: Page): Promise<{ texts: string[]; firstOnScre
   });
 }
 
-test("search from the list, grouped hits with the match marked, a hit opens its turn with the tool output open and marked", async ({ page, threads }, testInfo) => {
+test("search from the list, grouped hits with the match marked, a hit opens its turn with the tool output open and marked", async ({
+  page,
+  threads,
+}, testInfo) => {
   const word = uniqueWord();
   const thread = await threads.create({ toolName: "e2e", title: `Search e2e ${word}` });
   await threads.appendTurn(thread.id, { role: "user", content: "Where is the retry limit configured?" });
@@ -41,8 +49,15 @@ test("search from the list, grouped hits with the match marked, a hit opens its 
       { type: "tool_call", id: "call-grep", name: "bash", arguments: { command: "grep -rn retry config/" } },
     ],
   });
-  const output = Array.from({ length: 20 }, (_, i) => `config/app${i}.yml:${i + 1}: ${i === 12 ? `retry_limit: 5 # ${word} <b>bold</b>` : "unrelated: true"}`).join("\n");
-  await threads.appendTurn(thread.id, { role: "tool", content: "(grep output)", parts: [{ type: "tool_result", toolCallId: "call-grep", content: output }] });
+  const output = Array.from(
+    { length: 20 },
+    (_, i) => `config/app${i}.yml:${i + 1}: ${i === 12 ? `retry_limit: 5 # ${word} <b>bold</b>` : "unrelated: true"}`,
+  ).join("\n");
+  await threads.appendTurn(thread.id, {
+    role: "tool",
+    content: "(grep output)",
+    parts: [{ type: "tool_result", toolCallId: "call-grep", content: output }],
+  });
   await threads.appendTurn(thread.id, { role: "assistant", content: `It is in config/app12.yml, next to the ${word} note.` });
 
   await test.step("Enter in the list's search box opens the search page", async () => {
@@ -70,7 +85,10 @@ test("search from the list, grouped hits with the match marked, a hit opens its 
     await expect(toolHit.locator("b")).toHaveCount(0);
     await expect(hits.filter({ hasText: "#4" }).locator("mark")).toHaveText([word]);
     expect(await seriousViolations(page)).toEqual([]);
-    for (const [name, size] of [["desktop", { width: 1440, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
+    for (const [name, size] of [
+      ["desktop", { width: 1440, height: 900 }],
+      ["phone", { width: 390, height: 844 }],
+    ] as const) {
       await page.setViewportSize(size);
       await page.screenshot({ path: testInfo.outputPath(`search-${name}.png`), fullPage: true });
     }
@@ -128,7 +146,10 @@ test("/ focuses the search box, or opens the search page where there is none", a
   await page.keyboard.press("/");
   await expect(box).toBeFocused();
   expect(await seriousViolations(page)).toEqual([]);
-  for (const [name, size] of [["desktop", { width: 1440, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
+  for (const [name, size] of [
+    ["desktop", { width: 1440, height: 900 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: testInfo.outputPath(`search-empty-${name}.png`), fullPage: true });
   }

@@ -21,7 +21,15 @@ test("a saved API key appears in no page, script, API answer or export", async (
       const type = response.headers()["content-type"] ?? "";
       if (/html|javascript|json|text/.test(type)) seen.push(`${response.url()}\n${await response.text().catch(() => "")}`);
     });
-    for (const path of ["/settings", "/threads", `/threads/${DEMO_IDS.debug}`, `/threads/${DEMO_IDS.debug}/compact`, `/threads/${DEMO_IDS.debug}/budget`, `/threads/${DEMO_IDS.debug}/lineage`, "/import"]) {
+    for (const path of [
+      "/settings",
+      "/threads",
+      `/threads/${DEMO_IDS.debug}`,
+      `/threads/${DEMO_IDS.debug}/compact`,
+      `/threads/${DEMO_IDS.debug}/budget`,
+      `/threads/${DEMO_IDS.debug}/lineage`,
+      "/import",
+    ]) {
       await page.goto(path);
       // Every answer the page asked for is in, the scripts' own requests too (the live event
       // stream stays open: its events carry no settings).

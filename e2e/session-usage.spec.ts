@@ -14,7 +14,11 @@ test.use({ baseURL: IMPORTS_URL });
 
 const DIR = path.join(process.cwd(), "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te");
 const SESSION_KEY = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
-const FILES = [`${SESSION_KEY}/subagents/agent-aac57f5.jsonl`, `${SESSION_KEY}/subagents/agent-acompact-946d2b.jsonl`, `${SESSION_KEY}.jsonl`];
+const FILES = [
+  `${SESSION_KEY}/subagents/agent-aac57f5.jsonl`,
+  `${SESSION_KEY}/subagents/agent-acompact-946d2b.jsonl`,
+  `${SESSION_KEY}.jsonl`,
+];
 const n = (value: number) => value.toLocaleString("en-US");
 
 type Usage = { input_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens?: number };
@@ -38,12 +42,19 @@ function countOf(files: string[]): string {
   return `in ${n(sum("input_tokens"))} · cache read ${n(sum("cache_read_input_tokens"))} · cache write ${n(sum("cache_creation_input_tokens"))} · out ${n(sum("output_tokens"))}`;
 }
 
-test("a session's usage with its sub-agent and its compaction run, the folder's files in the folder's order", async ({ page, request, threads }) => {
+test("a session's usage with its sub-agent and its compaction run, the folder's files in the folder's order", async ({
+  page,
+  request,
+  threads,
+}) => {
   const sessionId = importedThreadId("claude-code", SESSION_KEY);
   threads.track(sessionId);
   threads.track(importedThreadId("claude-code", `${SESSION_KEY}:agent:aac57f5`));
   for (const file of FILES) {
-    const response = await request.post(`/api/import?name=${encodeURIComponent(file)}`, { data: readFileSync(path.join(DIR, file)), headers: { "content-type": "application/json" } });
+    const response = await request.post(`/api/import?name=${encodeURIComponent(file)}`, {
+      data: readFileSync(path.join(DIR, file)),
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status(), await response.text()).toBe(201);
   }
 
@@ -59,7 +70,11 @@ test("a session's usage with its sub-agent and its compaction run, the folder's 
   const figure = page.getByTestId("header-figure");
   await expect(figure.getByTestId("figure-cost")).toHaveText("$1.24");
   await figure.getByTestId("figure-covers").click();
-  await expect(figure.getByTestId("figure-split-line")).toHaveText([/^This thread.*\$0\.385$/, /^Its sub-agent.*\$0\.0867$/, /^Its compaction run.*\$0\.77$/]);
+  await expect(figure.getByTestId("figure-split-line")).toHaveText([
+    /^This thread.*\$0\.385$/,
+    /^Its sub-agent.*\$0\.0867$/,
+    /^Its compaction run.*\$0\.77$/,
+  ]);
 
   // The compaction marker carries what its summariser used.
   await expect(page.getByTestId("compaction-run-usage")).toContainText("claude-opus-4-6");
@@ -70,7 +85,9 @@ test("a session's usage with its sub-agent and its compaction run, the folder's 
   const row = totals.getByTestId("subagent-usage-row");
   await expect(row.getByRole("link")).toHaveText(/^Search hex\.pm/);
   await expect(row.getByTestId("subagent-reported")).toContainText("out 938");
-  await expect(row.getByTestId("subagent-reported")).toContainText("recorded: in 79 · cache read 15,436 · cache write 3,378 · out 1; differs in out");
+  await expect(row.getByTestId("subagent-reported")).toContainText(
+    "recorded: in 79 · cache read 15,436 · cache write 3,378 · out 1; differs in out",
+  );
 
   // The thread list shows the same figure.
   await page.goto(`/threads?project=${encodeURIComponent("/home/USER/projects/spotter-worktrees/spotter-4te")}`);

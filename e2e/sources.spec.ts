@@ -22,11 +22,17 @@ const filesOnDisk = () => readdirSync(PROJECTS, { recursive: true, encoding: "ut
 /** GET /api/sources requests the page makes (its fallback poll), from now on. */
 function statusPolls(page: import("@playwright/test").Page): string[] {
   const polls: string[] = [];
-  page.on("request", (request) => void (request.method() === "GET" && new URL(request.url()).pathname === "/api/sources" && polls.push(request.url())));
+  page.on(
+    "request",
+    (request) => void (request.method() === "GET" && new URL(request.url()).pathname === "/api/sources" && polls.push(request.url())),
+  );
   return polls;
 }
 
-test("the Sources page follows the folder live: a session the watch imports shows at once, and Sync now syncs it all", async ({ page, threads }) => {
+test("the Sources page follows the folder live: a session the watch imports shows at once, and Sync now syncs it all", async ({
+  page,
+  threads,
+}) => {
   await threads.sweepAfterwards(SOURCES_URL);
   test.info().attach("home", { body: SOURCES_HOME });
   try {
@@ -42,7 +48,13 @@ test("the Sources page follows the folder live: a session the watch imports show
 
     // The server's watch imports the new session; the page hears it from the stream, without asking.
     const polls = statusPolls(page);
-    cpSync(path.join(process.cwd(), "fixtures/real/claude-code/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"), ADDED);
+    cpSync(
+      path.join(
+        process.cwd(),
+        "fixtures/real/claude-code/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
+      ),
+      ADDED,
+    );
     await expect(folder.getByTestId("source-counts")).toHaveText(/^2 files: (1 imported, 1|0 imported, 2) unchanged, 0 failed$/);
     expect(polls).toEqual([]);
 
@@ -60,12 +72,18 @@ test("the Sources page follows the folder live: a session the watch imports show
   }
 });
 
-test("links out of the followed folder are listed as skipped with the reason, and nothing of them is imported", async ({ page, request, threads }) => {
+test("links out of the followed folder are listed as skipped with the reason, and nothing of them is imported", async ({
+  page,
+  request,
+  threads,
+}) => {
   await threads.sweepAfterwards(SOURCES_URL);
   const outside = mkdtempSync(path.join(os.tmpdir(), "threadline-e2e-outside-"));
   const marker = `outsidemarker${randomUUID().replaceAll("-", "")}`;
   writeFileSync(path.join(outside, "secret.json"), JSON.stringify([{ role: "user", content: `the secret is ${marker}` }]));
-  cpSync(path.join(process.cwd(), "fixtures/real/claude-code/projects/-home-marco-projects-spotter"), path.join(outside, "project"), { recursive: true });
+  cpSync(path.join(process.cwd(), "fixtures/real/claude-code/projects/-home-marco-projects-spotter"), path.join(outside, "project"), {
+    recursive: true,
+  });
   const leak = path.join(PROJECTS, "leak.json");
   const elsewhere = path.join(PROJECTS, "-elsewhere");
   await page.goto(`${SOURCES_URL}/sources`);
@@ -77,14 +95,19 @@ test("links out of the followed folder are listed as skipped with the reason, an
     symlinkSync(path.join(outside, "project"), elsewhere);
     const skipped = folder.getByRole("list", { name: `Skipped in ${PROJECTS}` });
     await expect(skipped.getByRole("listitem")).toHaveCount(2);
-    for (const link of [elsewhere, leak]) await expect(skipped.getByRole("listitem").filter({ hasText: link })).toContainText("a symbolic link to a place outside the followed folder");
+    for (const link of [elsewhere, leak])
+      await expect(skipped.getByRole("listitem").filter({ hasText: link })).toContainText(
+        "a symbolic link to a place outside the followed folder",
+      );
     await expect(folder.getByRole("heading", { name: /^Skipped/ })).toBeVisible();
     await expect(folder.getByTestId("source-counts")).toHaveText("1 file: 0 imported, 1 unchanged, 0 failed, 2 skipped");
     await expect(folder.getByRole("list", { name: `Failures in ${PROJECTS}` })).toHaveCount(0);
     // Nothing out there reached the database: no thread holds the marker, and the other project's sessions are not threads.
     const found = (await (await request.get(`${SOURCES_URL}/api/threads?q=${marker}`)).json()) as { items: unknown[] };
     expect(found.items).toEqual([]);
-    const spotter = (await (await request.get(`${SOURCES_URL}/api/threads?project=${encodeURIComponent("/home/marco/projects/spotter")}`)).json()) as { items: unknown[] };
+    const spotter = (await (
+      await request.get(`${SOURCES_URL}/api/threads?project=${encodeURIComponent("/home/marco/projects/spotter")}`)
+    ).json()) as { items: unknown[] };
     expect(spotter.items).toEqual([]);
   } finally {
     rmSync(leak, { force: true });
@@ -118,7 +141,13 @@ test("the import page shows the followed folders' sync live, and says when nothi
     await opened;
 
     const polls = statusPolls(page);
-    cpSync(path.join(process.cwd(), "fixtures/real/claude-code/projects/-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl"), added);
+    cpSync(
+      path.join(
+        process.cwd(),
+        "fixtures/real/claude-code/projects/-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl",
+      ),
+      added,
+    );
     await expect(line.getByTestId("import-sources-counts")).toHaveText(new RegExp(`^${files + 1} files seen, \\d+ imported, 0 failed$`));
     expect(polls).toEqual([]);
     await line.getByRole("link", { name: "Sources" }).click();
@@ -146,12 +175,21 @@ test("a line an agent appends to its session file shows on the open thread page,
     await expect(page.getByRole("list", { name: "Turns" })).toBeVisible();
     await opened;
     // A new user message on the session's main line, as Claude Code writes one.
-    const entries = original.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entries = original
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const main = entries.filter((e) => e.isSidechain === false && typeof e.uuid === "string");
     const template = main.filter((e) => e.type === "user").at(-1)!;
     const text = `Appended live at ${Date.now()}: does the page see it?`;
     const { toolUseResult: _result, ...rest } = template;
-    const line = { ...rest, uuid: randomUUID(), parentUuid: main.at(-1)!.uuid, timestamp: new Date().toISOString(), message: { role: "user", content: text } };
+    const line = {
+      ...rest,
+      uuid: randomUUID(),
+      parentUuid: main.at(-1)!.uuid,
+      timestamp: new Date().toISOString(),
+      message: { role: "user", content: text },
+    };
     const started = Date.now();
     appendFileSync(session, `${JSON.stringify(line)}\n`);
     await expect(page.getByRole("list", { name: "Turns" }).getByText(text)).toBeVisible({ timeout: 15_000 });

@@ -36,7 +36,9 @@ test("list -> thread -> attribution -> chain -> export -> import into a fresh da
     await expect(path.getByRole("listitem").nth(2)).toContainText("Intermittent 401 right after refresh");
     await expect(page.getByRole("article")).toHaveCount(8);
     await expect(page.getByRole("article", { name: "Turn 8" })).toContainText("serialises refreshes across tabs");
-    await expect(page.getByRole("article", { name: "Turn 2" }).getByTestId("attribution")).toHaveText("gemini-2.5-pro using analyze via google");
+    await expect(page.getByRole("article", { name: "Turn 2" }).getByTestId("attribution")).toHaveText(
+      "gemini-2.5-pro using analyze via google",
+    );
   });
 
   const exported = testInfo.outputPath("export.json");
@@ -77,7 +79,15 @@ test("a bad import names the field and writes nothing", async ({ page }, testInf
   const good = { id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e11", role: "user", content: "ok", timestamp: "2026-01-01T00:00:00Z" };
   const doc = {
     format: "threadline/v1",
-    threads: [{ id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e10", toolName: "chat", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", turns: [good, { ...good, id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e12", role: "robot" }] }],
+    threads: [
+      {
+        id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e10",
+        toolName: "chat",
+        createdAt: "2026-01-01T00:00:00Z",
+        lastUpdatedAt: "2026-01-01T00:00:00Z",
+        turns: [good, { ...good, id: "6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e12", role: "robot" }],
+      },
+    ],
   };
   (await import("node:fs")).writeFileSync(bad, JSON.stringify(doc));
   await page.goto(`${EMPTY_URL}/import`);
@@ -115,7 +125,17 @@ test("expired threads are shown, marked, and can be purged", async ({ page, requ
   const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
   const doc = {
     format: "threadline/v1",
-    threads: [{ id, title: "Old expired chat", toolName: "chat", createdAt: at(-7_200_000), lastUpdatedAt: at(0), expiresAt: at(-60_000), turns: [] }],
+    threads: [
+      {
+        id,
+        title: "Old expired chat",
+        toolName: "chat",
+        createdAt: at(-7_200_000),
+        lastUpdatedAt: at(0),
+        expiresAt: at(-60_000),
+        turns: [],
+      },
+    ],
   };
   expect((await request.post("/api/import", { data: doc })).status()).toBe(201);
   expect((await request.get(`/api/threads/${id}`)).status()).toBe(404);

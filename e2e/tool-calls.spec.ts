@@ -54,7 +54,11 @@ const TAGS = /<\/?(?:command-name|command-message|command-args|local-command-std
 // Imports, a full page and axe on a shared two-core machine.
 test.describe.configure({ timeout: 180_000 });
 
-test("a Codex session: apply_patch in a heredoc is a diff, shell calls are commands with their exit code, JSON only behind the raw toggle", async ({ page, request, threads }) => {
+test("a Codex session: apply_patch in a heredoc is a diff, shell calls are commands with their exit code, JSON only behind the raw toggle", async ({
+  page,
+  request,
+  threads,
+}) => {
   const calls = jsonLines(CODEX)
     .map((line) => line.payload)
     .filter((p) => p?.type === "function_call" && p.name === "shell")
@@ -116,9 +120,15 @@ test("a Codex session: apply_patch in a heredoc is a diff, shell calls are comma
   });
 });
 
-test("a Claude Code Bash call is its command and description; the compact page shows no escape codes or tags and numbers turns from #1", async ({ page, request, threads }) => {
+test("a Claude Code Bash call is its command and description; the compact page shows no escape codes or tags and numbers turns from #1", async ({
+  page,
+  request,
+  threads,
+}) => {
   const entries = jsonLines(CLAUDE);
-  const bash = entries.flatMap((e) => (Array.isArray(e.message?.content) ? e.message.content : [])).find((b: any) => b.type === "tool_use" && b.name === "Bash");
+  const bash = entries
+    .flatMap((e) => (Array.isArray(e.message?.content) ? e.message.content : []))
+    .find((b: any) => b.type === "tool_use" && b.name === "Bash");
   const id = await importFixture(request, threads, CLAUDE);
   await page.goto(`/threads/${id}`);
 
@@ -153,6 +163,11 @@ test("a Claude Code Bash call is its command and description; the compact page s
       expect(shown).not.toMatch(ESCAPES);
       expect(shown).not.toMatch(TAGS);
     }
-    await expectNoSeriousViolations(page, 'section[aria-label="Turns replaced"]', 'section[aria-label="Summary"]', '[data-testid="kept-verbatim"] + div');
+    await expectNoSeriousViolations(
+      page,
+      'section[aria-label="Turns replaced"]',
+      'section[aria-label="Summary"]',
+      '[data-testid="kept-verbatim"] + div',
+    );
   });
 });

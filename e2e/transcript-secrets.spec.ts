@@ -14,21 +14,30 @@ const samples = secretSamples(11);
 
 test("a thread with secrets shows none of them, reveals one on request, lists and redacts them", async ({ page, request, threads }) => {
   const thread = await threads.create({ toolName: "e2e", title: "Deploy notes" });
-  for (const [i, sample] of samples.entries()) await threads.appendTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `Step ${i}: ${sample.line(sample.value)}` });
+  for (const [i, sample] of samples.entries())
+    await threads.appendTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `Step ${i}: ${sample.line(sample.value)}` });
 
   const bodies: string[] = [];
   page.on("response", async (response) => {
     const type = response.headers()["content-type"] ?? "";
-    if (/html|javascript|json|text\/x-component|text\/plain/.test(type) && !/event-stream/.test(type)) bodies.push(`${response.url()}\n${await response.text().catch(() => "")}`);
+    if (/html|javascript|json|text\/x-component|text\/plain/.test(type) && !/event-stream/.test(type))
+      bodies.push(`${response.url()}\n${await response.text().catch(() => "")}`);
   });
   const requests = trackRequests(page);
-  for (const path of [`/threads/${thread.id}`, `/threads/${thread.id}/chain`, `/threads/${thread.id}/lineage`, `/threads/${thread.id}/budget`, "/threads"]) {
+  for (const path of [
+    `/threads/${thread.id}`,
+    `/threads/${thread.id}/chain`,
+    `/threads/${thread.id}/lineage`,
+    `/threads/${thread.id}/budget`,
+    "/threads",
+  ]) {
     await page.goto(path);
     await requests.settled();
     const html = await page.content();
     for (const sample of samples) expect(html, `${path}: ${sample.rule}`).not.toContain(sample.value);
   }
-  for (const body of bodies) for (const sample of samples) expect(body.includes(sample.value), `${body.slice(0, 120)}: ${sample.rule}`).toBe(false);
+  for (const body of bodies)
+    for (const sample of samples) expect(body.includes(sample.value), `${body.slice(0, 120)}: ${sample.rule}`).toBe(false);
 
   await page.goto(`/threads/${thread.id}`);
   const mask = `[GitHub token …${fingerprintOf(samples[2]!.value).slice(-4)}]`;
@@ -36,13 +45,17 @@ test("a thread with secrets shows none of them, reveals one on request, lists an
 
   // Reveal: one server request that answers that one value.
   const turns = (await (await request.get(`/api/threads/${thread.id}/turns?limit=100`)).json()) as { items: { id: string }[] };
-  const revealed = await request.post("/api/secrets/reveal", { data: { threadId: thread.id, turnId: turns.items[2]!.id, fingerprint: fingerprintOf(samples[2]!.value) } });
+  const revealed = await request.post("/api/secrets/reveal", {
+    data: { threadId: thread.id, turnId: turns.items[2]!.id, fingerprint: fingerprintOf(samples[2]!.value) },
+  });
   expect(((await revealed.json()) as { value: string }).value).toBe(samples[2]!.value);
 
   // The scan runs in the background: the Secrets page lists the findings once it has caught up.
   await expect(async () => {
     await page.goto("/secrets");
-    await expect(page.getByTestId("secret-thread").filter({ hasText: "Deploy notes" }).getByTestId("secret-finding")).toHaveCount(samples.length);
+    await expect(page.getByTestId("secret-thread").filter({ hasText: "Deploy notes" }).getByTestId("secret-finding")).toHaveCount(
+      samples.length,
+    );
   }).toPass({ timeout: 20_000 });
   expect(await page.content()).not.toContain(samples[0]!.value);
 
@@ -54,7 +67,10 @@ test("a thread with secrets shows none of them, reveals one on request, lists an
   expect(lossless).toContain("[REDACTED:github-token:");
 });
 
-test("a mask is a button that reveals its one value in place, by mouse or keyboard; a reload shows the mask again", async ({ page, threads }) => {
+test("a mask is a button that reveals its one value in place, by mouse or keyboard; a reload shows the mask again", async ({
+  page,
+  threads,
+}) => {
   const thread = await threads.create({ toolName: "e2e", title: "Reveal one" });
   const [aws, , github] = samples;
   await threads.appendTurn(thread.id, { role: "user", content: `Set up: ${aws!.line(aws!.value)}` });
@@ -89,10 +105,15 @@ test("a mask is a button that reveals its one value in place, by mouse or keyboa
   for (const sample of [aws!, github!]) expect(html).not.toContain(sample.value);
 });
 
-test("the thread's send-secrets-to-models setting shows its state and turns on only after its warning is accepted", async ({ page, request, threads }) => {
+test("the thread's send-secrets-to-models setting shows its state and turns on only after its warning is accepted", async ({
+  page,
+  request,
+  threads,
+}) => {
   const thread = await threads.create({ toolName: "e2e", title: "Switch" });
   await threads.appendTurn(thread.id, { role: "user", content: samples[2]!.line(samples[2]!.value) });
-  const setting = async () => ((await (await request.get(`/api/threads/${thread.id}/secret-settings`)).json()) as { sendToModels: boolean }).sendToModels;
+  const setting = async () =>
+    ((await (await request.get(`/api/threads/${thread.id}/secret-settings`)).json()) as { sendToModels: boolean }).sendToModels;
   // The header shows the setting once the scan has found the secret.
   await expect(async () => {
     await page.goto(`/threads/${thread.id}`);
@@ -151,7 +172,13 @@ test("with sign-in on, an admin may reveal and change the setting; a member sees
   const { thread } = (await created.json()) as { thread: { id: string } };
   const memberContext = await browser.newContext();
   try {
-    expect((await page.request.post(`${AUTH_URL}/api/threads/${thread.id}/turns`, { data: { role: "user", content: github.line(github.value) } })).status()).toBe(201);
+    expect(
+      (
+        await page.request.post(`${AUTH_URL}/api/threads/${thread.id}/turns`, {
+          data: { role: "user", content: github.line(github.value) },
+        })
+      ).status(),
+    ).toBe(201);
     await expect(async () => {
       await page.goto(`${AUTH_URL}/threads/${thread.id}`);
       await expect(page.getByTestId("send-secrets")).toBeVisible({ timeout: 1_000 });
@@ -172,11 +199,17 @@ test("with sign-in on, an admin may reveal and change the setting; a member sees
     await expect(memberPage.getByTestId("export-lossless")).toHaveCount(0);
     await expect(memberPage.getByRole("link", { name: "Export JSON" })).toHaveAttribute("href", /redact=1/);
     expect(await memberPage.content()).not.toContain(github.value);
-    const turns = (await (await memberPage.request.get(`${AUTH_URL}/api/threads/${thread.id}/turns`)).json()) as { items: { id: string }[] };
-    const refused = await memberPage.request.post(`${AUTH_URL}/api/secrets/reveal`, { data: { threadId: thread.id, turnId: turns.items[0]!.id, fingerprint: end } });
+    const turns = (await (await memberPage.request.get(`${AUTH_URL}/api/threads/${thread.id}/turns`)).json()) as {
+      items: { id: string }[];
+    };
+    const refused = await memberPage.request.post(`${AUTH_URL}/api/secrets/reveal`, {
+      data: { threadId: thread.id, turnId: turns.items[0]!.id, fingerprint: end },
+    });
     expect(refused.status()).toBe(403);
     expect(await refused.text()).not.toContain(github.value);
-    const setting = await memberPage.request.put(`${AUTH_URL}/api/threads/${thread.id}/secret-settings`, { data: { sendToModels: true, confirm: true } });
+    const setting = await memberPage.request.put(`${AUTH_URL}/api/threads/${thread.id}/secret-settings`, {
+      data: { sendToModels: true, confirm: true },
+    });
     expect(setting.status()).toBe(403);
     // The Secrets page lists the finding for the member, without redaction (an admin's, for good).
     await expect(async () => {
@@ -184,7 +217,9 @@ test("with sign-in on, an admin may reveal and change the setting; a member sees
       await expect(memberPage.getByTestId("secret-finding").first()).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
     await expect(memberPage.getByRole("button", { name: /Redact/ })).toHaveCount(0);
-    expect((await memberPage.request.post(`${AUTH_URL}/api/secrets/redact`, { data: { threadId: thread.id, confirm: true } })).status()).toBe(403);
+    expect(
+      (await memberPage.request.post(`${AUTH_URL}/api/secrets/redact`, { data: { threadId: thread.id, confirm: true } })).status(),
+    ).toBe(403);
   } finally {
     await memberContext.close();
     expect((await page.request.delete(`${AUTH_URL}/api/threads/${thread.id}`)).status()).toBe(204);

@@ -45,14 +45,45 @@ type Response = { file: string; model: string; at: string; project: string; cost
 
 /** Each Claude Code response of a file once, priced alone at list prices when it ran. */
 function claudeResponses(file: string): Response[] {
-  const byKey = new Map<string, { model: string; at: string; project: string; input: number; read: number; write: number; write5m: number; write1h: number; split: boolean; output: number }>();
+  const byKey = new Map<
+    string,
+    {
+      model: string;
+      at: string;
+      project: string;
+      input: number;
+      read: number;
+      write: number;
+      write5m: number;
+      write1h: number;
+      split: boolean;
+      output: number;
+    }
+  >();
   for (const line of readFileSync(path.join(REAL, "claude-code/projects", file), "utf8").split("\n")) {
     if (!line.trim()) continue;
-    const entry = JSON.parse(line) as { type: string; timestamp: string; cwd: string; requestId?: string; message?: { id?: string; model?: string; usage?: ClaudeUsage } };
+    const entry = JSON.parse(line) as {
+      type: string;
+      timestamp: string;
+      cwd: string;
+      requestId?: string;
+      message?: { id?: string; model?: string; usage?: ClaudeUsage };
+    };
     const usage = entry.type === "assistant" && entry.message?.model !== "<synthetic>" ? entry.message?.usage : undefined;
     if (!usage) continue;
     const key = `${entry.message!.id}|${entry.requestId}`;
-    const known = byKey.get(key) ?? { model: entry.message!.model!, at: entry.timestamp, project: entry.cwd, input: 0, read: 0, write: 0, write5m: 0, write1h: 0, split: false, output: 0 };
+    const known = byKey.get(key) ?? {
+      model: entry.message!.model!,
+      at: entry.timestamp,
+      project: entry.cwd,
+      input: 0,
+      read: 0,
+      write: 0,
+      write5m: 0,
+      write1h: 0,
+      split: false,
+      output: 0,
+    };
     known.input = Math.max(known.input, usage.input_tokens ?? 0);
     known.read = Math.max(known.read, usage.cache_read_input_tokens ?? 0);
     known.write = Math.max(known.write, usage.cache_creation_input_tokens ?? 0);
@@ -64,7 +95,12 @@ function claudeResponses(file: string): Response[] {
   }
   return [...byKey.values()].map((r) => {
     // The library's input is all input, cached included; reads and writes are parts of it.
-    const usage: Usage = { input_tokens: r.input + r.read + r.write, cache_read_tokens: r.read, cache_write_tokens: r.write, output_tokens: r.output };
+    const usage: Usage = {
+      input_tokens: r.input + r.read + r.write,
+      cache_read_tokens: r.read,
+      cache_write_tokens: r.write,
+      output_tokens: r.output,
+    };
     if (r.split) Object.assign(usage, { cache_write_5m_tokens: r.write5m, cache_write_1h_tokens: r.write1h });
     const price = calcPrice(usage, r.model, { providerId: "anthropic", timestamp: new Date(r.at) });
     if (!price) throw new Error(`no price for ${r.model}: the fixture's expected figures need one`);
@@ -74,8 +110,18 @@ function claudeResponses(file: string): Response[] {
 
 /** The Codex rollout's responses: one per distinct cumulative token count; its final total is the tokens. */
 function codexFigures() {
-  const lines = readFileSync(path.join(REAL, "codex", CODEX_FILE), "utf8").split("\n").filter((line) => line.trim());
-  type Count = { timestamp: string; type: string; payload: { type: string; cwd?: string; info?: { total_token_usage: { input_tokens: number; cached_input_tokens: number; output_tokens: number } } | null } };
+  const lines = readFileSync(path.join(REAL, "codex", CODEX_FILE), "utf8")
+    .split("\n")
+    .filter((line) => line.trim());
+  type Count = {
+    timestamp: string;
+    type: string;
+    payload: {
+      type: string;
+      cwd?: string;
+      info?: { total_token_usage: { input_tokens: number; cached_input_tokens: number; output_tokens: number } } | null;
+    };
+  };
   const events = lines.map((line) => JSON.parse(line) as Count);
   const counts = events.filter((e) => e.type === "event_msg" && e.payload.type === "token_count" && e.payload.info);
   const total = counts.at(-1)!.payload.info!.total_token_usage;
@@ -105,18 +151,29 @@ const RANGE = { since: DAYS[0]!, until: DAYS.at(-1)! };
 const RANGE_QUERY = `since=${RANGE.since}&until=${RANGE.until}&tz=UTC`;
 
 async function importAll(request: APIRequestContext, threads: Threads): Promise<void> {
-  const files = [...CLAUDE_FILES.map((file) => ({ name: file, full: path.join(REAL, "claude-code/projects", file) })), { name: CODEX_FILE, full: path.join(REAL, "codex", CODEX_FILE) }];
+  const files = [
+    ...CLAUDE_FILES.map((file) => ({ name: file, full: path.join(REAL, "claude-code/projects", file) })),
+    { name: CODEX_FILE, full: path.join(REAL, "codex", CODEX_FILE) },
+  ];
   for (const file of files) {
     // As bytes: Playwright would re-encode a JSONL string as one JSON string literal.
-    const response = await request.post(`/api/import?name=${encodeURIComponent(file.name)}`, { data: readFileSync(file.full), headers: { "content-type": "application/json" } });
+    const response = await request.post(`/api/import?name=${encodeURIComponent(file.name)}`, {
+      data: readFileSync(file.full),
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status(), `${file.name}: ${await response.text()}`).toBe(201);
     for (const id of ((await response.json()) as { threadIds: string[] }).threadIds) threads.track(id);
   }
 }
 
-const row = (page: Page, table: string, key: string) => page.locator(`[data-testid="${table}-row"][data-key="${key.replace(/["\\]/g, "\\$&")}"]`);
+const row = (page: Page, table: string, key: string) =>
+  page.locator(`[data-testid="${table}-row"][data-key="${key.replace(/["\\]/g, "\\$&")}"]`);
 
-test("imported sessions: the page's totals, models, days, projects, sources and threads are the raw files' responses priced one by one", async ({ page, request, threads }) => {
+test("imported sessions: the page's totals, models, days, projects, sources and threads are the raw files' responses priced one by one", async ({
+  page,
+  request,
+  threads,
+}) => {
   await importAll(request, threads);
   expect(RESPONSES.length).toBeGreaterThan(30);
   await page.goto(`/usage?${RANGE_QUERY}`);
@@ -139,7 +196,9 @@ test("imported sessions: the page's totals, models, days, projects, sources and 
     expect(byModel.size).toBeGreaterThanOrEqual(4);
     for (const [model, cost] of byModel) {
       await expect(row(page, "by-model", model).getByTestId("by-model-cost")).toHaveText(formatUsd(cost));
-      await expect(row(page, "by-model", model).getByTestId("by-model-responses")).toHaveText(formatInteger(RESPONSES.filter((r) => r.model === model).length));
+      await expect(row(page, "by-model", model).getByTestId("by-model-responses")).toHaveText(
+        formatInteger(RESPONSES.filter((r) => r.model === model).length),
+      );
     }
     const aide = row(page, "by-model", "aide-gpt-5");
     await expect(aide.getByTestId("by-model-cost")).toHaveText("unpriced");
@@ -167,11 +226,16 @@ test("imported sessions: the page's totals, models, days, projects, sources and 
     const last = [...byDay.keys()].at(-1)!;
     expect(last).toBe(RANGE.until);
     await expect(tooltip).toContainText(`: ${formatUsd(byDay.get(last)!)}`);
-    for (const [model, cost] of sums(RESPONSES.filter((r) => dayAt(r.at) === last), (r) => r.model)) await expect(tooltip).toContainText(`${model}${formatUsd(cost)}`);
+    for (const [model, cost] of sums(
+      RESPONSES.filter((r) => dayAt(r.at) === last),
+      (r) => r.model,
+    ))
+      await expect(tooltip).toContainText(`${model}${formatUsd(cost)}`);
   });
 
   await test.step("each project and source", async () => {
-    for (const [project, cost] of sums(RESPONSES, (r) => r.project)) await expect(row(page, "by-project", project).getByTestId("by-project-cost")).toHaveText(formatUsd(cost));
+    for (const [project, cost] of sums(RESPONSES, (r) => r.project))
+      await expect(row(page, "by-project", project).getByTestId("by-project-cost")).toHaveText(formatUsd(cost));
     await expect(row(page, "by-source", "import:claude-code").getByTestId("by-source-cost")).toHaveText(formatUsd(sum(RESPONSES)));
     await expect(row(page, "by-source", "import:codex").getByTestId("by-source-cost")).toHaveText("unpriced");
   });
@@ -196,12 +260,19 @@ test("imported sessions: the page's totals, models, days, projects, sources and 
     for (const key of await rows.evaluateAll((all) => all.map((r) => r.getAttribute("data-key")!))) {
       const response = await request.get(`/api/threads/${key}`);
       expect(response.status()).toBe(200);
-      const { thread } = (await response.json()) as { thread: { title: string | null; figures: { total: { costUsd: number; responses: number; unpricedResponses: number } } } };
+      const { thread } = (await response.json()) as {
+        thread: { title: string | null; figures: { total: { costUsd: number; responses: number; unpricedResponses: number } } };
+      };
       const link = row(page, "by-thread", key).getByRole("link");
       await expect(link).toHaveAttribute("href", `/threads/${key}`);
       await expect(link).toHaveText(thread.title ?? key);
       const { costUsd, responses, unpricedResponses } = thread.figures.total;
-      const cost = unpricedResponses === responses ? "unpriced" : unpricedResponses > 0 ? `${formatUsd(costUsd)} + ${unpricedResponses} unpriced` : formatUsd(costUsd);
+      const cost =
+        unpricedResponses === responses
+          ? "unpriced"
+          : unpricedResponses > 0
+            ? `${formatUsd(costUsd)} + ${unpricedResponses} unpriced`
+            : formatUsd(costUsd);
       await expect(row(page, "by-thread", key).getByTestId("figure-cost")).toHaveText(cost);
     }
     await row(page, "by-thread", session).getByRole("link").click();
@@ -209,7 +280,11 @@ test("imported sessions: the page's totals, models, days, projects, sources and 
   });
 });
 
-test("the range and filters are the URL's, under the API's names: the form writes them, a reload keeps them, a filter changes the figures", async ({ page, request, threads }) => {
+test("the range and filters are the URL's, under the API's names: the form writes them, a reload keeps them, a filter changes the figures", async ({
+  page,
+  request,
+  threads,
+}) => {
   await importAll(request, threads);
   await page.goto(`/usage?${RANGE_QUERY}`);
   const form = page.getByRole("form", { name: "Usage range and filters" });
@@ -285,7 +360,10 @@ test("a parameter the report refuses is named on the page, with a way back", asy
   await expect(alert.getByRole("listitem")).toHaveText(["since is not a calendar date"]);
 
   await page.goto("/usage?since=2026-02-01&until=2026-01-01&modle=x&model=a&model=b");
-  await expect(page.locator("main").getByRole("alert").getByRole("listitem")).toHaveText([/^modle is not a parameter of this page/, "model is given 2 times: give it once"]);
+  await expect(page.locator("main").getByRole("alert").getByRole("listitem")).toHaveText([
+    /^modle is not a parameter of this page/,
+    "model is given 2 times: give it once",
+  ]);
 
   await page.goto("/usage?since=2026-02-01&until=2026-01-01");
   await expect(page.locator("main").getByRole("alert").getByRole("listitem")).toHaveText(["until must not be before since (2026-02-01)"]);
@@ -308,7 +386,10 @@ test("a range without usage says so and points to the import page; the header li
 
   await page.goto("/usage?since=2001-01-01&until=2001-01-31&tz=UTC&model=no-such-model");
   await expect(page.getByTestId("usage-empty")).toContainText("match these filters");
-  await expect(page.getByTestId("usage-empty").getByRole("link", { name: "all models, projects and sources" })).toHaveAttribute("href", "/usage?since=2001-01-01&until=2001-01-31&tz=UTC");
+  await expect(page.getByTestId("usage-empty").getByRole("link", { name: "all models, projects and sources" })).toHaveAttribute(
+    "href",
+    "/usage?since=2001-01-01&until=2001-01-31&tz=UTC",
+  );
 });
 
 test.describe("in a browser in another time zone", () => {

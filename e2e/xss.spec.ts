@@ -2,9 +2,9 @@ import { expect, test } from "./fixtures";
 
 const PAYLOADS = [
   "Inline <script>window.__xss = 1; alert('script')</script> tag",
-  '<img src=x onerror="window.__xss = 2; alert(\'img\')">',
-  "[click me](javascript:window.__xss=3) and <a href=\"javascript:window.__xss=4\">raw link</a>",
-  "<iframe src=\"javascript:alert('frame')\"></iframe> <svg onload=\"window.__xss=5\"></svg>",
+  "<img src=x onerror=\"window.__xss = 2; alert('img')\">",
+  '[click me](javascript:window.__xss=3) and <a href="javascript:window.__xss=4">raw link</a>',
+  '<iframe src="javascript:alert(\'frame\')"></iframe> <svg onload="window.__xss=5"></svg>',
 ];
 
 test("hostile turn content renders as text and nothing executes", async ({ page, threads }) => {
@@ -21,8 +21,8 @@ test("hostile turn content renders as text and nothing executes", async ({ page,
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Inline <script>window.__xss = 1; alert('script')</script> tag");
   const turns = page.getByRole("list", { name: "Turns" });
   await expect(turns.getByText("<script>window.__xss = 1; alert('script')</script>", { exact: false })).toBeVisible();
-  await expect(turns.getByText('<img src=x onerror="window.__xss = 2; alert(\'img\')">')).toBeVisible();
-  await expect(turns.getByText("<svg onload=\"window.__xss=5\"></svg>", { exact: false })).toBeVisible();
+  await expect(turns.getByText("<img src=x onerror=\"window.__xss = 2; alert('img')\">")).toBeVisible();
+  await expect(turns.getByText('<svg onload="window.__xss=5"></svg>', { exact: false })).toBeVisible();
   await expect(page.getByText("<script>alert(1)</script>.ts").first()).toBeVisible();
 
   const main = page.locator("main");

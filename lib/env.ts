@@ -103,7 +103,9 @@ function requestGuardSettings(): RequestGuardConfig {
   const port = process.env.PORT?.trim() || "3000";
   const origins = parseAllowedOrigins(process.env.THREADLINE_ALLOWED_ORIGINS);
   for (const entry of origins.invalid) {
-    console.warn(`[threadline] THREADLINE_ALLOWED_ORIGINS: ignored ${JSON.stringify(entry)}: not an origin such as https://threadline.example.com`);
+    console.warn(
+      `[threadline] THREADLINE_ALLOWED_ORIGINS: ignored ${JSON.stringify(entry)}: not an origin such as https://threadline.example.com`,
+    );
   }
   return {
     port,
@@ -117,16 +119,25 @@ function authSettings(): AuthSettings {
   const email = env("THREADLINE_ADMIN_EMAIL");
   // The password as given (spaces may be part of it), but not an empty one.
   const password = process.env.THREADLINE_ADMIN_PASSWORD ?? "";
-  const [issuer, clientId, clientSecret] = [env("THREADLINE_OIDC_ISSUER"), env("THREADLINE_OIDC_CLIENT_ID"), env("THREADLINE_OIDC_CLIENT_SECRET")];
+  const [issuer, clientId, clientSecret] = [
+    env("THREADLINE_OIDC_ISSUER"),
+    env("THREADLINE_OIDC_CLIENT_ID"),
+    env("THREADLINE_OIDC_CLIENT_SECRET"),
+  ];
   if ((issuer || clientId || clientSecret) && !(issuer && clientId && clientSecret)) {
-    console.warn("[threadline] single sign-on is off: set all of THREADLINE_OIDC_ISSUER, THREADLINE_OIDC_CLIENT_ID and THREADLINE_OIDC_CLIENT_SECRET");
+    console.warn(
+      "[threadline] single sign-on is off: set all of THREADLINE_OIDC_ISSUER, THREADLINE_OIDC_CLIENT_ID and THREADLINE_OIDC_CLIENT_SECRET",
+    );
   }
   return {
     enabled: env("THREADLINE_AUTH").toLowerCase() === "on",
     admin: email && password ? { email: email.toLowerCase(), password } : null,
     publicUrl: env("THREADLINE_URL").replace(/\/+$/, "") || null,
     secret: env("THREADLINE_AUTH_SECRET") || null,
-    oidc: issuer && clientId && clientSecret ? { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, name: env("THREADLINE_OIDC_NAME") || "single sign-on" } : null,
+    oidc:
+      issuer && clientId && clientSecret
+        ? { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, name: env("THREADLINE_OIDC_NAME") || "single sign-on" }
+        : null,
   };
 }
 
@@ -150,7 +161,9 @@ export function checkServerSettings(): void {
 function clientAddressSettings(): ClientAddressSettings {
   const trusted = parseTrustedProxies(process.env.THREADLINE_TRUSTED_PROXIES);
   if (!trusted.ok) {
-    throw new Error(`THREADLINE_TRUSTED_PROXIES: ${JSON.stringify(trusted.entry)} is not an IP address or CIDR range (such as 10.0.0.5, 10.0.0.0/24 or fd00::/8)`);
+    throw new Error(
+      `THREADLINE_TRUSTED_PROXIES: ${JSON.stringify(trusted.entry)} is not an IP address or CIDR range (such as 10.0.0.5, 10.0.0.0/24 or fd00::/8)`,
+    );
   }
   return { peerHeader: process.env.THREADLINE_PEER_HEADER === "1", trustedProxies: trusted.ranges };
 }

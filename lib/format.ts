@@ -68,7 +68,10 @@ export function formatJson(value: JsonValue | undefined): string {
  */
 export function toolResultText(content: JsonValue | undefined): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content) && content.every((block) => block !== null && typeof block === "object" && !Array.isArray(block) && typeof block.type === "string")) {
+  if (
+    Array.isArray(content) &&
+    content.every((block) => block !== null && typeof block === "object" && !Array.isArray(block) && typeof block.type === "string")
+  ) {
     return content
       .map((block) => {
         const b = block as { [key: string]: JsonValue };
@@ -87,7 +90,13 @@ export function compactionLabel(part: { trigger?: string | null; tokensBefore?: 
   const before = typeof part.tokensBefore === "number" ? formatInteger(part.tokensBefore) : null;
   const after = typeof part.tokensAfter === "number" ? formatInteger(part.tokensAfter) : null;
   const figures =
-    before !== null && after !== null ? `${before} → ${after} tokens` : before !== null ? `${before} tokens before` : after !== null ? `${after} tokens after` : null;
+    before !== null && after !== null
+      ? `${before} → ${after} tokens`
+      : before !== null
+        ? `${before} tokens before`
+        : after !== null
+          ? `${after} tokens after`
+          : null;
   return `Compacted${trigger}${figures ? ` · ${figures}` : ""}`;
 }
 

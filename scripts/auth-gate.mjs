@@ -29,7 +29,10 @@ export function authGate({ host, auth }) {
     };
   }
   if (value === "off") {
-    return { ok: true, warning: `THREADLINE_AUTH=off on HOST=${host}: anyone who can reach this port reads and changes everything (no sign-in).` };
+    return {
+      ok: true,
+      warning: `THREADLINE_AUTH=off on HOST=${host}: anyone who can reach this port reads and changes everything (no sign-in).`,
+    };
   }
   return { ok: true };
 }

@@ -22,7 +22,9 @@ import { api, fetchThread, newThread, newTurn, restoreServerEnv, setServerEnv } 
 import { createTestDatabase } from "@/lib/testing/test-database";
 
 function dbCopy(...args: string[]) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/db-copy.ts", ...args], { encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/db-copy.ts", ...args], {
+    encoding: "utf8",
+  });
   return { status: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -33,16 +35,36 @@ let sourceUrl: string;
 async function fillSource(): Promise<void> {
   await importDocuments([buildDemoDocument(new Date("2026-11-01T10:00:00Z"))]);
   const thread = await newThread({ toolName: "debug", title: "Ünïcödé ✓ 🧵" });
-  await newTurn(thread.id, { role: "user", content: "the log has a NUL\u0000 here", files: ["src/a.ts"], fileSnapshots: [{ path: "src/a.ts", content: "export const a = 1;\n" }] });
-  for (let i = 1; i < 8; i++) await newTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `turn ${i}: ${"words ".repeat(40 * i)}` });
-  const compaction = await compactionsPost(jsonRequest("POST", `/api/threads/${thread.id}/compactions`, { strategy: "full", apply: true }), params({ id: thread.id }));
+  await newTurn(thread.id, {
+    role: "user",
+    content: "the log has a NUL\u0000 here",
+    files: ["src/a.ts"],
+    fileSnapshots: [{ path: "src/a.ts", content: "export const a = 1;\n" }],
+  });
+  for (let i = 1; i < 8; i++)
+    await newTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `turn ${i}: ${"words ".repeat(40 * i)}` });
+  const compaction = await compactionsPost(
+    jsonRequest("POST", `/api/threads/${thread.id}/compactions`, { strategy: "full", apply: true }),
+    params({ id: thread.id }),
+  );
   expect(compaction.status, await compaction.clone().text()).toBe(201);
   const fork = await forksPost(jsonRequest("POST", `/api/threads/${thread.id}/forks`, { atTurn: 3 }), params({ id: thread.id }));
   expect(fork.status, await fork.clone().text()).toBe(201);
   const client = await db();
-  await client.customModel.create({ data: { id: "team-model", displayName: "Team model", contextWindow: 64_000, tokenizer: "o200k_base", createdAt: new Date() } });
+  await client.customModel.create({
+    data: { id: "team-model", displayName: "Team model", contextWindow: 64_000, tokenizer: "o200k_base", createdAt: new Date() },
+  });
   await client.appSetting.create({ data: { key: "compactionModel", value: "openai:gpt-4o-mini" } });
-  await client.importedFile.create({ data: { sha256: "a".repeat(64), name: "session.jsonl", size: 10, format: "claude-code", importedAt: new Date(), threadIds: JSON.stringify([thread.id]) } });
+  await client.importedFile.create({
+    data: {
+      sha256: "a".repeat(64),
+      name: "session.jsonl",
+      size: 10,
+      format: "claude-code",
+      importedAt: new Date(),
+      threadIds: JSON.stringify([thread.id]),
+    },
+  });
 }
 
 beforeAll(async () => {
@@ -56,45 +78,59 @@ describe("npm run db:copy", () => {
     expect(COPIED_TABLES.map((t) => t.table).sort()).toEqual(models.sort());
   });
 
-  it("copies everything through a SQLite file into a fresh database with the same counts and checksums, and the app works on the copy", { timeout: 120_000 }, async () => {
-    const source = await db();
-    const expected = await tableChecksums(source);
-    for (const table of ["Thread", "Turn", "TurnTokenCount", "FileSnapshot", "AppSetting", "CustomModel", "ImportedFile", "Compaction", "Fork"]) {
-      expect(expected.find((t) => t.table === table)!.rows, table).toBeGreaterThan(0);
-    }
+  it(
+    "copies everything through a SQLite file into a fresh database with the same counts and checksums, and the app works on the copy",
+    { timeout: 120_000 },
+    async () => {
+      const source = await db();
+      const expected = await tableChecksums(source);
+      for (const table of [
+        "Thread",
+        "Turn",
+        "TurnTokenCount",
+        "FileSnapshot",
+        "AppSetting",
+        "CustomModel",
+        "ImportedFile",
+        "Compaction",
+        "Fork",
+      ]) {
+        expect(expected.find((t) => t.table === table)!.rows, table).toBeGreaterThan(0);
+      }
 
-    const middle = `file:${path.join(scratch, "middle.db")}`;
-    const first = dbCopy("--from", sourceUrl, "--to", middle);
-    expect(first.status, first.err).toBe(0);
-    expect(first.out).toMatch(/every table verified by count and checksum/);
+      const middle = `file:${path.join(scratch, "middle.db")}`;
+      const first = dbCopy("--from", sourceUrl, "--to", middle);
+      expect(first.status, first.err).toBe(0);
+      expect(first.out).toMatch(/every table verified by count and checksum/);
 
-    const target = await createTestDatabase(); // PostgreSQL in the PostgreSQL pass
-    const second = dbCopy("--from", middle, "--to", target);
-    expect(second.status, second.err).toBe(0);
-    const turns = expected.find((t) => t.table === "Turn")!;
-    expect(second.out).toMatch(new RegExp(`^Turn\\s+${turns.rows.toLocaleString("en")}\\s+${turns.checksum} = ${turns.checksum}$`, "m"));
+      const target = await createTestDatabase(); // PostgreSQL in the PostgreSQL pass
+      const second = dbCopy("--from", middle, "--to", target);
+      expect(second.status, second.err).toBe(0);
+      const turns = expected.find((t) => t.table === "Turn")!;
+      expect(second.out).toMatch(new RegExp(`^Turn\\s+${turns.rows.toLocaleString("en")}\\s+${turns.checksum} = ${turns.checksum}$`, "m"));
 
-    const copy = createDatabase(target);
-    try {
-      expect(await tableChecksums(copy)).toEqual(expected);
-    } finally {
-      await copy.$disconnect();
-    }
+      const copy = createDatabase(target);
+      try {
+        expect(await tableChecksums(copy)).toEqual(expected);
+      } finally {
+        await copy.$disconnect();
+      }
 
-    const ids = (await source.thread.findMany({ select: { id: true } })).map((t) => t.id);
-    const exportsBefore = await Promise.all(ids.map(async (id) => (await api.exportThread(id)).text()));
-    setServerEnv({ DATABASE_URL: target });
-    try {
-      expect(await Promise.all(ids.map(async (id) => (await api.exportThread(id)).text()))).toEqual(exportsBefore);
-      // New rows continue after the copied ones (PostgreSQL's sequence was moved past them).
-      const appended = await newTurn(ids[0]!, { role: "user", content: "written on the copy" });
-      const fresh = await newThread({ toolName: "chat" });
-      await newTurn(fresh.id, { role: "user", content: "a new thread on the copy" });
-      expect((await fetchThread(ids[0]!)).turns.at(-1)).toMatchObject({ index: appended.index, content: "written on the copy" });
-    } finally {
-      restoreServerEnv();
-    }
-  });
+      const ids = (await source.thread.findMany({ select: { id: true } })).map((t) => t.id);
+      const exportsBefore = await Promise.all(ids.map(async (id) => (await api.exportThread(id)).text()));
+      setServerEnv({ DATABASE_URL: target });
+      try {
+        expect(await Promise.all(ids.map(async (id) => (await api.exportThread(id)).text()))).toEqual(exportsBefore);
+        // New rows continue after the copied ones (PostgreSQL's sequence was moved past them).
+        const appended = await newTurn(ids[0]!, { role: "user", content: "written on the copy" });
+        const fresh = await newThread({ toolName: "chat" });
+        await newTurn(fresh.id, { role: "user", content: "a new thread on the copy" });
+        expect((await fetchThread(ids[0]!)).turns.at(-1)).toMatchObject({ index: appended.index, content: "written on the copy" });
+      } finally {
+        restoreServerEnv();
+      }
+    },
+  );
 
   it("refuses a destination that holds data, and leaves it as it was", { timeout: 60_000 }, async () => {
     const target = `file:${path.join(scratch, "occupied.db")}`;
@@ -112,10 +148,14 @@ describe("npm run db:copy", () => {
     try {
       // A trigger that alters turns as they arrive stands for any loss on the way.
       if (databaseKind(destination) === "postgres") {
-        await destination.$executeRawUnsafe(`CREATE FUNCTION garble() RETURNS trigger AS 'BEGIN NEW."tokenEstimate" := NEW."tokenEstimate" + 1; RETURN NEW; END' LANGUAGE plpgsql`);
+        await destination.$executeRawUnsafe(
+          `CREATE FUNCTION garble() RETURNS trigger AS 'BEGIN NEW."tokenEstimate" := NEW."tokenEstimate" + 1; RETURN NEW; END' LANGUAGE plpgsql`,
+        );
         await destination.$executeRawUnsafe(`CREATE TRIGGER garble BEFORE INSERT ON "Turn" FOR EACH ROW EXECUTE FUNCTION garble()`);
       } else {
-        await destination.$executeRawUnsafe(`CREATE TRIGGER garble AFTER INSERT ON "Turn" BEGIN UPDATE "Turn" SET "tokenEstimate" = "tokenEstimate" + 1 WHERE "seq" = NEW."seq"; END`);
+        await destination.$executeRawUnsafe(
+          `CREATE TRIGGER garble AFTER INSERT ON "Turn" BEGIN UPDATE "Turn" SET "tokenEstimate" = "tokenEstimate" + 1 WHERE "seq" = NEW."seq"; END`,
+        );
       }
       const copying = copyDatabase(await db(), destination);
       await expect(copying).rejects.toThrow(CopyError);
@@ -128,13 +168,25 @@ describe("npm run db:copy", () => {
 
   it("explains bad arguments without touching anything", () => {
     expect(dbCopy()).toMatchObject({ status: 2, err: expect.stringMatching(/--from and --to are both required\nusage: npm run db:copy/) });
-    expect(dbCopy("--from", sourceUrl, "--to", sourceUrl)).toMatchObject({ status: 2, err: expect.stringContaining("--from and --to name the same database") });
+    expect(dbCopy("--from", sourceUrl, "--to", sourceUrl)).toMatchObject({
+      status: 2,
+      err: expect.stringContaining("--from and --to name the same database"),
+    });
     const missing = path.join(scratch, "missing.db");
-    expect(dbCopy("--from", `file:${missing}`, "--to", `file:${path.join(scratch, "x.db")}`)).toMatchObject({ status: 2, err: expect.stringContaining(`--from: no SQLite database at ${missing}`) });
+    expect(dbCopy("--from", `file:${missing}`, "--to", `file:${path.join(scratch, "x.db")}`)).toMatchObject({
+      status: 2,
+      err: expect.stringContaining(`--from: no SQLite database at ${missing}`),
+    });
     const empty = path.join(scratch, "empty.db");
     writeFileSync(empty, "");
-    expect(dbCopy("--from", `file:${empty}`, "--to", `file:${path.join(scratch, "z.db")}`)).toMatchObject({ status: 1, err: expect.stringContaining("--from: the source database is not at the current schema") });
-    expect(dbCopy("--from", "mysql://host/db", "--to", `file:${path.join(scratch, "y.db")}`)).toMatchObject({ status: 2, err: expect.stringContaining("must start with file: (SQLite) or postgres://") });
+    expect(dbCopy("--from", `file:${empty}`, "--to", `file:${path.join(scratch, "z.db")}`)).toMatchObject({
+      status: 1,
+      err: expect.stringContaining("--from: the source database is not at the current schema"),
+    });
+    expect(dbCopy("--from", "mysql://host/db", "--to", `file:${path.join(scratch, "y.db")}`)).toMatchObject({
+      status: 2,
+      err: expect.stringContaining("must start with file: (SQLite) or postgres://"),
+    });
   });
 });
 

@@ -53,13 +53,19 @@ const destination = createDatabase(to);
 try {
   const pending = await pendingMigrations(source).catch((error: Error) => fail(`--from: cannot read ${shown(from)}: ${error.message}`));
   if (pending.length > 0) {
-    fail(`--from: the source database is not at the current schema (${pending.length} migration(s) not applied, e.g. ${pending[0]}). Run DATABASE_URL=<source> npm run db:migrate first.`);
+    fail(
+      `--from: the source database is not at the current schema (${pending.length} migration(s) not applied, e.g. ${pending[0]}). Run DATABASE_URL=<source> npm run db:migrate first.`,
+    );
   }
   console.log(`[db:copy] migrating ${shown(to)}`);
   try {
     migrateDatabase(to);
   } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split("\n").slice(-3).join(" ");
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message)
+      .trim()
+      .split("\n")
+      .slice(-3)
+      .join(" ");
     fail(`--to: could not prepare ${shown(to)}: ${stderr}`);
   }
 
@@ -78,9 +84,14 @@ try {
   await settleCopiedDatabase(destination);
   const seconds = (performance.now() - started) / 1000;
   console.log(`\n${"table".padEnd(16)} ${"rows".padStart(10)}  checksum (source = copy)`);
-  for (const entry of report) console.log(`${entry.table.padEnd(16)} ${entry.rows.toLocaleString("en").padStart(10)}  ${entry.sourceChecksum} = ${entry.copiedChecksum}`);
+  for (const entry of report)
+    console.log(
+      `${entry.table.padEnd(16)} ${entry.rows.toLocaleString("en").padStart(10)}  ${entry.sourceChecksum} = ${entry.copiedChecksum}`,
+    );
   const total = report.reduce((sum, entry) => sum + entry.rows, 0);
-  console.log(`\ncopied ${total.toLocaleString("en")} rows from ${shown(from)} to ${shown(to)} in ${seconds.toFixed(1)} s; every table verified by count and checksum`);
+  console.log(
+    `\ncopied ${total.toLocaleString("en")} rows from ${shown(from)} to ${shown(to)} in ${seconds.toFixed(1)} s; every table verified by count and checksum`,
+  );
 } catch (error) {
   if (error instanceof CopyError) fail(error.message);
   throw error;

@@ -21,7 +21,12 @@ if (!port || !redirectUri) {
 }
 const OIDC_CLIENT = { id: env("OIDC_CLIENT_ID"), secret: env("OIDC_CLIENT_SECRET") };
 /** The one person the provider knows; its subject is stable, as a real provider's is. */
-const OIDC_ACCOUNT = { sub: "e2e-account-1", email: env("OIDC_ACCOUNT_EMAIL"), password: env("OIDC_ACCOUNT_PASSWORD"), name: env("OIDC_ACCOUNT_NAME") };
+const OIDC_ACCOUNT = {
+  sub: "e2e-account-1",
+  email: env("OIDC_ACCOUNT_EMAIL"),
+  password: env("OIDC_ACCOUNT_PASSWORD"),
+  name: env("OIDC_ACCOUNT_NAME"),
+};
 const issuer = `http://127.0.0.1:${port}`;
 const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
 
@@ -91,15 +96,19 @@ async function interaction(req, res, uid, step) {
   }
   if (step === "login" && prompt.name === "login") {
     const body = await form(req);
-    if (body.get("email") !== OIDC_ACCOUNT.email || body.get("password") !== OIDC_ACCOUNT.password) return send(res, 200, loginPage(uid, "Wrong email or password."));
+    if (body.get("email") !== OIDC_ACCOUNT.email || body.get("password") !== OIDC_ACCOUNT.password)
+      return send(res, 200, loginPage(uid, "Wrong email or password."));
     return provider.interactionFinished(req, res, { login: { accountId: OIDC_ACCOUNT.sub } }, { mergeWithLastSubmission: false });
   }
   if (step === "confirm" && prompt.name === "consent") {
-    const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session.accountId, clientId: params.client_id });
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId: details.session.accountId, clientId: params.client_id });
     const missing = prompt.details;
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(" "));
     const grantId = await grant.save();
     return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }

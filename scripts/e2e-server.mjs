@@ -36,5 +36,7 @@ if (values["sources-home"]) {
 npx("prisma", ["migrate", "deploy"], { env, stdio: ["ignore", "ignore", "inherit"] });
 // Forced: the seeded server has the demo set whatever sessions the machine running the suite has.
 if (seed) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"], { env: { ...env, THREADLINE_DEMO_DATA: "on" } });
-Object.assign(process.env, env, sources, allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}, { THREADLINE_AUTH: values.auth ? "on" : "off" });
+Object.assign(process.env, env, sources, allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}, {
+  THREADLINE_AUTH: values.auth ? "on" : "off",
+});
 await serve({ dev: false, host: "127.0.0.1", port });

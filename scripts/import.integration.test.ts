@@ -17,7 +17,18 @@ const work = path.join(root, ".tmp", `import-cli-${process.pid}`);
 mkdirSync(work, { recursive: true });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-type Stats = { files: number; imported: number; unchanged: number; failed: number; threadsCreated: number; turns: number; skipped: number; unopened: number; bytes: number; maxRssBytes: number };
+type Stats = {
+  files: number;
+  imported: number;
+  unchanged: number;
+  failed: number;
+  threadsCreated: number;
+  turns: number;
+  skipped: number;
+  unopened: number;
+  bytes: number;
+  maxRssBytes: number;
+};
 
 async function importCli(database: string, ...args: string[]): Promise<{ stdout: string; stats: Stats }> {
   const { stdout } = await run("npm", ["run", "--silent", "import", "--", ...args, "--stats"], {
@@ -37,14 +48,25 @@ describe("npm run import", () => {
     // 1 ChatGPT, 2 OpenCode exports, 2 Pi sessions, 2 Copilot CLI sessions (events.jsonl and a legacy JSON), 1 Aider history.
     expect(first.stats).toMatchObject({ files: 21, imported: 21, unchanged: 0, failed: 0 });
     expect(first.stdout).toMatch(/imported +\S+agent-acompact-946d2b\.jsonl .*0 new, 0 updated thread/);
-    expect(first.stdout).toMatch(/compaction summariser's transcript, not a conversation: no thread; its usage \(1 response\) counts with session/);
+    expect(first.stdout).toMatch(
+      /compaction summariser's transcript, not a conversation: no thread; its usage \(1 response\) counts with session/,
+    );
     const db = new Database(database, { readonly: true });
     const bySource = db.prepare(`SELECT source, count(*) AS n FROM "Thread" GROUP BY source ORDER BY source`).all();
     const turns = (db.prepare(`SELECT count(*) AS n FROM "Turn"`).get() as { n: number }).n;
     const runs = db.prepare(`SELECT "runId" FROM "CompactionRun"`).pluck().all();
     db.close();
     expect(runs).toEqual(["acompact-946d2b"]);
-    expect(bySource.map((r) => (r as { source: string }).source)).toEqual(["import:aider", "import:chatgpt", "import:claude-code", "import:codex", "import:copilot", "import:gemini-cli", "import:opencode", "import:pi"]);
+    expect(bySource.map((r) => (r as { source: string }).source)).toEqual([
+      "import:aider",
+      "import:chatgpt",
+      "import:claude-code",
+      "import:codex",
+      "import:copilot",
+      "import:gemini-cli",
+      "import:opencode",
+      "import:pi",
+    ]);
     expect(turns).toBe(first.stats.turns);
 
     const again = await importCli(database, "fixtures/real");
@@ -58,7 +80,10 @@ describe("npm run import", () => {
     mkdirSync(path.join(elsewhere, "project"), { recursive: true });
     const marker = `cli-outside-marker-${process.pid}-${Date.now()}`;
     writeFileSync(path.join(elsewhere, "secret.json"), JSON.stringify([{ role: "user", content: marker }]));
-    cpSync("fixtures/real/claude-code/projects/-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", path.join(elsewhere, "project", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"));
+    cpSync(
+      "fixtures/real/claude-code/projects/-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
+      path.join(elsewhere, "project", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"),
+    );
     writeFileSync(path.join(dir, "project", "notes.json"), JSON.stringify([{ role: "user", content: "inside" }]));
     symlinkSync(path.join(elsewhere, "secret.json"), path.join(dir, "leak.json"));
     symlinkSync(path.join(elsewhere, "project"), path.join(dir, "other-project"));
@@ -101,7 +126,9 @@ describe("npm run import", () => {
       )
       .get();
     const counted = db.prepare(`SELECT count(*) AS n FROM "TurnTokenCount"`).get() as { n: number };
-    const calls = db.prepare(`SELECT count(*) AS n FROM "Turn", json_each("Turn".parts) p WHERE json_extract(p.value, '$.type') = 'tool_call'`).get() as { n: number };
+    const calls = db
+      .prepare(`SELECT count(*) AS n FROM "Turn", json_each("Turn".parts) p WHERE json_extract(p.value, '$.type') = 'tool_call'`)
+      .get() as { n: number };
     db.close();
     expect(usage).toEqual(generated.usage);
     expect(counted.n).toBe(generated.turns);

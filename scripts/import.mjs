@@ -8,11 +8,17 @@ import { fileURLToPath } from "node:url";
 
 const heapMb = Number(process.env.THREADLINE_IMPORT_HEAP_MB ?? "256");
 if (!Number.isInteger(heapMb) || heapMb < 64) {
-  console.error(`THREADLINE_IMPORT_HEAP_MB must be a whole number of megabytes, at least 64; got "${process.env.THREADLINE_IMPORT_HEAP_MB}"`);
+  console.error(
+    `THREADLINE_IMPORT_HEAP_MB must be a whole number of megabytes, at least 64; got "${process.env.THREADLINE_IMPORT_HEAP_MB}"`,
+  );
   process.exit(2);
 }
 const script = fileURLToPath(new URL("./import.ts", import.meta.url));
-const result = spawnSync(process.execPath, [`--max-old-space-size=${heapMb}`, "--import", "tsx", "--conditions=react-server", script, ...process.argv.slice(2)], {
-  stdio: "inherit",
-});
+const result = spawnSync(
+  process.execPath,
+  [`--max-old-space-size=${heapMb}`, "--import", "tsx", "--conditions=react-server", script, ...process.argv.slice(2)],
+  {
+    stdio: "inherit",
+  },
+);
 process.exit(result.status ?? 1);

@@ -62,7 +62,9 @@ for (const target of targets) {
   let within: string | undefined;
   const unopened = (file: string, reason: string) => {
     totals.unopened += 1;
-    console.log(`${"unopened".padEnd(10)} ${file}: ${reason === LINK_OUTSIDE_REASON ? `a symbolic link to a place outside ${target}` : reason}`);
+    console.log(
+      `${"unopened".padEnd(10)} ${file}: ${reason === LINK_OUTSIDE_REASON ? `a symbolic link to a place outside ${target}` : reason}`,
+    );
   };
   try {
     within = (await stat(target)).isDirectory() ? await realpath(target) : undefined;
@@ -91,13 +93,22 @@ for (const target of targets) {
     totals.skipped += report.skipped.length;
     if (report.status === "failed") console.error(`failed     ${file}: ${report.error}`);
     else if (!quiet) {
-      const what = report.status === "unchanged" ? "" : ` ${report.format ? FORMAT_LABELS[report.format] : ""}: ${report.threads.created} new, ${report.threads.updated} updated thread(s), ${report.turnsAdded} turn(s)`;
+      const what =
+        report.status === "unchanged"
+          ? ""
+          : ` ${report.format ? FORMAT_LABELS[report.format] : ""}: ${report.threads.created} new, ${report.threads.updated} updated thread(s), ${report.turnsAdded} turn(s)`;
       console.log(`${report.status.padEnd(10)} ${file}${what}`);
-      for (const s of report.skipped.slice(0, 5)) console.log(`           skipped ${s.line !== undefined ? `line ${s.line}` : (s.path ?? "")}: ${s.reason}`);
+      for (const s of report.skipped.slice(0, 5))
+        console.log(`           skipped ${s.line !== undefined ? `line ${s.line}` : (s.path ?? "")}: ${s.reason}`);
       if (report.skipped.length > 5) console.log(`           ... and ${report.skipped.length - 5} more skipped entries`);
       for (const t of report.threadResults) {
         if (t.change === "unchanged" || t.change === "created") continue;
-        const what = t.change === "appended" ? `${t.turnsAdded} turn(s) appended` : t.change === "rewritten" ? `rewritten from turn ${t.fromTurn} (${t.turnsRemoved} replaced by ${t.turnsAdded})` : `truncated: ${t.turnsRemoved} turn(s) from turn ${t.fromTurn} removed`;
+        const what =
+          t.change === "appended"
+            ? `${t.turnsAdded} turn(s) appended`
+            : t.change === "rewritten"
+              ? `rewritten from turn ${t.fromTurn} (${t.turnsRemoved} replaced by ${t.turnsAdded})`
+              : `truncated: ${t.turnsRemoved} turn(s) from turn ${t.fromTurn} removed`;
         console.log(`           thread ${t.id}: ${what}`);
       }
       for (const w of report.warnings) console.log(`           warning: ${w}`);
@@ -114,7 +125,10 @@ if (scan) {
   if (status.error) {
     console.error(`[threadline] the scan for secrets failed: ${status.error}`);
     totals.failed += 1;
-  } else console.log(`[threadline] scanned for secrets: turn ${status.scannedSeq} of ${status.lastSeq}, ${status.findings} finding(s) in the database`);
+  } else
+    console.log(
+      `[threadline] scanned for secrets: turn ${status.scannedSeq} of ${status.lastSeq}, ${status.findings} finding(s) in the database`,
+    );
 }
 console.log(
   `[threadline] ${totals.files} file(s): ${totals.imported} imported, ${totals.unchanged} unchanged, ${totals.failed} failed; ` +
@@ -123,6 +137,8 @@ console.log(
 );
 if (stats) {
   const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ stats: { ...totals, bytes: bytesRead, seconds, scanSeconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 } }));
+  console.log(
+    JSON.stringify({ stats: { ...totals, bytes: bytesRead, seconds, scanSeconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 } }),
+  );
 }
 process.exit(totals.failed > 0 ? 1 : 0);

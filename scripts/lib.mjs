@@ -25,7 +25,12 @@ function progress(line) {
 }
 
 export function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: stdoutIsData ? ["inherit", 2, "inherit"] : "inherit", ...options, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...options.env } });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: stdoutIsData ? ["inherit", 2, "inherit"] : "inherit",
+    ...options,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
+  });
   if (result.status !== 0) {
     console.error(`\n[threadline] "${[command, ...args].join(" ")}" failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status ?? 1);
@@ -60,9 +65,17 @@ export function ensureDependencies() {
 export function ensurePrismaClient() {
   run(process.execPath, [path.join(root, "scripts", "postgres-schema.mjs")]);
   const clients = [
-    { generated: path.join(root, "lib", "db", "generated", "client.ts"), schema: path.join(root, "prisma", "schema.prisma"), url: "file:./data/threadline.db" },
+    {
+      generated: path.join(root, "lib", "db", "generated", "client.ts"),
+      schema: path.join(root, "prisma", "schema.prisma"),
+      url: "file:./data/threadline.db",
+    },
     // A URL only picks the schema in prisma.config.ts: generating connects to nothing.
-    { generated: path.join(root, "lib", "db", "generated-pg", "client.ts"), schema: path.join(root, "prisma", "postgres", "schema.prisma"), url: "postgresql://localhost/generate" },
+    {
+      generated: path.join(root, "lib", "db", "generated-pg", "client.ts"),
+      schema: path.join(root, "prisma", "postgres", "schema.prisma"),
+      url: "postgresql://localhost/generate",
+    },
   ];
   for (const { generated, schema, url } of clients) {
     if (existsSync(generated) && statSync(generated).mtimeMs >= statSync(schema).mtimeMs) continue;
@@ -83,7 +96,18 @@ function newestMtime(entry) {
   return newest;
 }
 
-const BUILD_INPUTS = ["app", "components", "lib", "public", "next.config.ts", "instrumentation.ts", "proxy.ts", "package-lock.json", "postcss.config.mjs", "prisma/schema.prisma"];
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "next.config.ts",
+  "instrumentation.ts",
+  "proxy.ts",
+  "package-lock.json",
+  "postcss.config.mjs",
+  "prisma/schema.prisma",
+];
 
 /** next build when there is no production build or a source changed since the last one. */
 export function ensureBuild({ force = false } = {}) {
@@ -120,7 +144,12 @@ function pendingMigrations(file) {
 }
 
 /** The Prisma CLI, with the preload that lets it exit when its work is done (lib/db/migrate.ts does the same). */
-const prismaArgs = (args) => ["--require", path.join(root, "scripts", "prisma-cli-timers.cjs"), path.join(root, "node_modules", "prisma", "build", "index.js"), ...args];
+const prismaArgs = (args) => [
+  "--require",
+  path.join(root, "scripts", "prisma-cli-timers.cjs"),
+  path.join(root, "node_modules", "prisma", "build", "index.js"),
+  ...args,
+];
 
 const isPostgres = () => /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL?.trim() ?? "");
 
@@ -146,10 +175,17 @@ export function ensureMigrated() {
   } else {
     progress(`[threadline] migrating ${shownDatabase()} (prisma migrate deploy)...`);
   }
-  const result = spawnSync(process.execPath, prismaArgs(["migrate", "deploy"]), { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" } });
+  const result = spawnSync(process.execPath, prismaArgs(["migrate", "deploy"]), {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
   if (result.status !== 0) {
     console.error(result.stderr);
-    const hint = isPostgres() ? "Check that the server is running, the database exists and DATABASE_URL's user may create tables in it." : "If a Threadline server is running on this database, stop it and run npm start again.";
+    const hint = isPostgres()
+      ? "Check that the server is running, the database exists and DATABASE_URL's user may create tables in it."
+      : "If a Threadline server is running on this database, stop it and run npm start again.";
     console.error(`[threadline] Migrating ${shownDatabase()} failed. ${hint}`);
     process.exit(result.status ?? 1);
   }

@@ -19,18 +19,62 @@ async function ruleIds(file: string, code: string): Promise<string[]> {
 }
 
 const WRONG_IMPORTS: { file: string; code: string; rule: string }[] = [
-  { file: "lib/domain/layer-probe.ts", code: 'import { PrismaClient } from "@prisma/client";\nexport const probe = PrismaClient;\n', rule: "no-restricted-imports" },
-  { file: "lib/domain/layer-probe.ts", code: 'import { NextResponse } from "next/server";\nexport const probe = NextResponse;\n', rule: "no-restricted-imports" },
-  { file: "lib/domain/layer-probe.ts", code: 'import { readFileSync } from "node:fs";\nexport const probe = readFileSync;\n', rule: "no-restricted-imports" },
+  {
+    file: "lib/domain/layer-probe.ts",
+    code: 'import { PrismaClient } from "@prisma/client";\nexport const probe = PrismaClient;\n',
+    rule: "no-restricted-imports",
+  },
+  {
+    file: "lib/domain/layer-probe.ts",
+    code: 'import { NextResponse } from "next/server";\nexport const probe = NextResponse;\n',
+    rule: "no-restricted-imports",
+  },
+  {
+    file: "lib/domain/layer-probe.ts",
+    code: 'import { readFileSync } from "node:fs";\nexport const probe = readFileSync;\n',
+    rule: "no-restricted-imports",
+  },
   { file: "lib/domain/layer-probe.ts", code: "export const probe = process.env.HOME;\n", rule: "no-restricted-properties" },
-  { file: "lib/domain/layer-probe.ts", code: 'import { serverSettings } from "@/lib/env";\nexport const probe = serverSettings;\n', rule: "import/no-restricted-paths" },
-  { file: "lib/domain/layer-probe.ts", code: 'import { db } from "../db/client";\nexport const probe = db;\n', rule: "import/no-restricted-paths" },
-  { file: "lib/importers/layer-probe.ts", code: 'import { db } from "@/lib/db/client";\nexport const probe = db;\n', rule: "import/no-restricted-paths" },
-  { file: "lib/validation/layer-probe.ts", code: 'import { providerFor } from "@/lib/llm/provider";\nexport const probe = providerFor;\n', rule: "import/no-restricted-paths" },
-  { file: "lib/db/layer-probe.ts", code: 'import { GET } from "@/app/api/threads/route";\nexport const probe = GET;\n', rule: "import/no-restricted-paths" },
-  { file: "lib/db/layer-probe.ts", code: 'import { handleRoute } from "@/lib/http/responses";\nexport const probe = handleRoute;\n', rule: "import/no-restricted-paths" },
-  { file: "components/layer-probe.tsx", code: 'import type { ForkLinks } from "@/lib/db/forks";\nexport type Probe = ForkLinks;\n', rule: "import/no-restricted-paths" },
-  { file: "lib/compaction/layer-probe.ts", code: 'import { HTTP_STATUS } from "@/lib/http/responses";\nexport const probe = HTTP_STATUS;\n', rule: "import/no-restricted-paths" },
+  {
+    file: "lib/domain/layer-probe.ts",
+    code: 'import { serverSettings } from "@/lib/env";\nexport const probe = serverSettings;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "lib/domain/layer-probe.ts",
+    code: 'import { db } from "../db/client";\nexport const probe = db;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "lib/importers/layer-probe.ts",
+    code: 'import { db } from "@/lib/db/client";\nexport const probe = db;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "lib/validation/layer-probe.ts",
+    code: 'import { providerFor } from "@/lib/llm/provider";\nexport const probe = providerFor;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "lib/db/layer-probe.ts",
+    code: 'import { GET } from "@/app/api/threads/route";\nexport const probe = GET;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "lib/db/layer-probe.ts",
+    code: 'import { handleRoute } from "@/lib/http/responses";\nexport const probe = handleRoute;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "components/layer-probe.tsx",
+    code: 'import type { ForkLinks } from "@/lib/db/forks";\nexport type Probe = ForkLinks;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "lib/compaction/layer-probe.ts",
+    code: 'import { HTTP_STATUS } from "@/lib/http/responses";\nexport const probe = HTTP_STATUS;\n',
+    rule: "import/no-restricted-paths",
+  },
 ];
 
 describe("npm run lint: layer rules", () => {
@@ -39,9 +83,18 @@ describe("npm run lint: layer rules", () => {
   });
 
   it("passes the same places their allowed imports", async () => {
-    expect(await ruleIds("lib/domain/layer-probe.ts", 'import { z } from "zod";\nimport { isUuid } from "./ids";\nexport const probe = [z, isUuid];\n')).toEqual([]);
-    expect(await ruleIds("components/layer-probe.tsx", 'import type { ForkLinks } from "@/lib/domain/links";\nexport type Probe = ForkLinks;\n')).toEqual([]);
-    expect(await ruleIds("lib/db/layer-probe.ts", 'import { AppError } from "@/lib/domain/errors";\nexport const probe = AppError;\n')).toEqual([]);
+    expect(
+      await ruleIds(
+        "lib/domain/layer-probe.ts",
+        'import { z } from "zod";\nimport { isUuid } from "./ids";\nexport const probe = [z, isUuid];\n',
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds("components/layer-probe.tsx", 'import type { ForkLinks } from "@/lib/domain/links";\nexport type Probe = ForkLinks;\n'),
+    ).toEqual([]);
+    expect(
+      await ruleIds("lib/db/layer-probe.ts", 'import { AppError } from "@/lib/domain/errors";\nexport const probe = AppError;\n'),
+    ).toEqual([]);
   });
 });
 
@@ -55,7 +108,14 @@ describe("npm run lint: import cycles", () => {
     writeFileSync(path.join(dir, "c.ts"), 'import type { A } from "./a";\nexport type C = A;\n');
     const { cruise } = await import("dependency-cruiser");
     const config = (await import(path.join(root, ".dependency-cruiser.cjs"))).default;
-    const result = await cruise(["."], { ...config.options, ruleSet: { forbidden: config.forbidden }, baseDir: dir, exclude: undefined, tsConfig: undefined, validate: true });
+    const result = await cruise(["."], {
+      ...config.options,
+      ruleSet: { forbidden: config.forbidden },
+      baseDir: dir,
+      exclude: undefined,
+      tsConfig: undefined,
+      validate: true,
+    });
     const output = typeof result.output === "string" ? JSON.parse(result.output) : result.output;
     const cycles = output.summary.violations.filter((violation: { rule: { name: string } }) => violation.rule.name === "no-cycles");
     expect(cycles.map((violation: { from: string; to: string }) => [violation.from, violation.to].sort())).toContainEqual(["a.ts", "b.ts"]);

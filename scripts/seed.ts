@@ -16,7 +16,11 @@ if (once && marker) {
   process.exit(0);
 }
 if (once) {
-  const decision = await decideDemoSeeding({ demoData: process.env.THREADLINE_DEMO_DATA, sources: serverSettings().sources, threads: () => client.thread.count() });
+  const decision = await decideDemoSeeding({
+    demoData: process.env.THREADLINE_DEMO_DATA,
+    sources: serverSettings().sources,
+    threads: () => client.thread.count(),
+  });
   if (decision.warning) console.warn(`[threadline] warning: ${decision.warning}`);
   console.log(`[threadline] ${decision.reason}`);
   if (!decision.seed) process.exit(0);

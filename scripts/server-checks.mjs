@@ -44,12 +44,20 @@ export function errorBody(code, message) {
  */
 export function oversizedRequest(url, rawHeaders) {
   if (url.length > MAX_URL_BYTES) {
-    return { status: 414, code: "request_too_large", message: `The URL is ${bytes(url.length)} bytes; this server accepts at most ${bytes(MAX_URL_BYTES)} (16 KB).` };
+    return {
+      status: 414,
+      code: "request_too_large",
+      message: `The URL is ${bytes(url.length)} bytes; this server accepts at most ${bytes(MAX_URL_BYTES)} (16 KB).`,
+    };
   }
   let size = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) size += rawHeaders[i].length + 2 + (rawHeaders[i + 1] ?? "").length + 2;
   if (size > MAX_HEADER_BYTES) {
-    return { status: 431, code: "request_too_large", message: `The request's headers are ${bytes(size)} bytes together; this server accepts at most ${bytes(MAX_HEADER_BYTES)} (32 KB).` };
+    return {
+      status: 431,
+      code: "request_too_large",
+      message: `The request's headers are ${bytes(size)} bytes together; this server accepts at most ${bytes(MAX_HEADER_BYTES)} (32 KB).`,
+    };
   }
   return null;
 }
@@ -63,7 +71,11 @@ export function oversizedRequest(url, rawHeaders) {
 export function parserRefusal(errorCode) {
   switch (errorCode) {
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, code: "request_too_large", message: `The request's URL and headers are over ${bytes(PARSER_MAX_HEADER_BYTES)} bytes (128 KB), the most this server reads.` };
+      return {
+        status: 431,
+        code: "request_too_large",
+        message: `The request's URL and headers are over ${bytes(PARSER_MAX_HEADER_BYTES)} bytes (128 KB), the most this server reads.`,
+      };
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return { status: 413, code: "payload_too_large", message: "The request body's chunk extensions are too large." };
     case "ERR_HTTP_REQUEST_TIMEOUT":
@@ -87,6 +99,8 @@ export function refusalHeaders(body) {
 /** A whole HTTP/1.1 response as bytes to write to a socket (a parser error has no response object). */
 export function rawRefusal({ status, code, message }) {
   const body = errorBody(code, message);
-  const head = Object.entries(refusalHeaders(body)).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const head = Object.entries(refusalHeaders(body))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`;
 }

@@ -8,7 +8,15 @@
 import http from "node:http";
 import { createRequire } from "node:module";
 import { root } from "./lib.mjs";
-import { errorBody, oversizedRequest, PARSER_MAX_HEADER_BYTES, parserRefusal, rawRefusal, recordPeer, refusalHeaders } from "./server-checks.mjs";
+import {
+  errorBody,
+  oversizedRequest,
+  PARSER_MAX_HEADER_BYTES,
+  parserRefusal,
+  rawRefusal,
+  recordPeer,
+  refusalHeaders,
+} from "./server-checks.mjs";
 
 /** How long a stop may take before the process exits anyway (open event streams never end by themselves). */
 const STOP_GRACE_MS = 1_000;
@@ -85,7 +93,10 @@ export async function serve({ dev, host, port }) {
   console.log(` ✓ Ready in ${Date.now() - started}ms`);
 
   let stopping = false;
-  for (const [signal, code] of /** @type {const} */ ([["SIGINT", 130], ["SIGTERM", 143]])) {
+  for (const [signal, code] of /** @type {const} */ ([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ])) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
@@ -97,4 +108,3 @@ export async function serve({ dev, host, port }) {
   }
   return server;
 }
-

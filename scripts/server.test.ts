@@ -24,14 +24,17 @@ function send(head: string): Promise<{ status: number; headers: Record<string, s
       const text = Buffer.concat(chunks).toString("latin1");
       const [top = "", ...rest] = text.split("\r\n\r\n");
       const [statusLine = "", ...lines] = top.split("\r\n");
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(" ")[1]), headers, body: rest.join("\r\n\r\n") });
     });
     socket.write(head);
   });
 }
 
-const get = (target: string, headers: string[] = []) => send([`GET ${target} HTTP/1.1`, "Host: 127.0.0.1", "Connection: close", ...headers, "", ""].join("\r\n"));
+const get = (target: string, headers: string[] = []) =>
+  send([`GET ${target} HTTP/1.1`, "Host: 127.0.0.1", "Connection: close", ...headers, "", ""].join("\r\n"));
 
 function expectRefusal(answer: { status: number; headers: Record<string, string>; body: string }, status: number, code: string) {
   expect(answer.status, answer.body).toBe(status);
@@ -57,7 +60,11 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("the peer header", () => {
   it("is the connection's address; a client's own x-threadline-* headers never get through", async () => {
-    const answer = await get("/api/threads", ["X-Threadline-Peer: 203.0.113.9", "x-threadline-client: 198.51.100.1", "X-Forwarded-For: 10.0.0.1"]);
+    const answer = await get("/api/threads", [
+      "X-Threadline-Peer: 203.0.113.9",
+      "x-threadline-client: 198.51.100.1",
+      "X-Forwarded-For: 10.0.0.1",
+    ]);
     expect(answer.status).toBe(200);
     const headers = JSON.parse(answer.body);
     expect(headers["x-threadline-peer"]).toBe("127.0.0.1");
@@ -89,7 +96,9 @@ describe("request sizes", () => {
   });
 
   it("answers what Node's own parser refuses in the same shape: too much to read 431, not HTTP 400", async () => {
-    expect(expectRefusal(await get("/threads", [`X-Huge: ${"e".repeat(PARSER_MAX_HEADER_BYTES)}`]), 431, "request_too_large")).toContain("128 KB");
+    expect(expectRefusal(await get("/threads", [`X-Huge: ${"e".repeat(PARSER_MAX_HEADER_BYTES)}`]), 431, "request_too_large")).toContain(
+      "128 KB",
+    );
     expectRefusal(await get(`/threads?q=${"f".repeat(PARSER_MAX_HEADER_BYTES)}`), 431, "request_too_large");
     expectRefusal(await send("NOT HTTP AT ALL\r\n\r\n"), 400, "bad_request");
     expectRefusal(await send("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"), 400, "bad_request");

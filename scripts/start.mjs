@@ -4,7 +4,9 @@ import { authGate } from "./auth-gate.mjs";
 import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx } from "./lib.mjs";
 import { serve } from "./server.mjs";
 
-const dev = commandLine("npm start", "usage: npm start (or npm run dev); HOST and PORT choose the address", { dev: { type: "boolean" } }).values.dev === true;
+const dev =
+  commandLine("npm start", "usage: npm start (or npm run dev); HOST and PORT choose the address", { dev: { type: "boolean" } }).values
+    .dev === true;
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 // Before any work: a server reachable from other machines must say whether people sign in.
@@ -27,7 +29,9 @@ if (!dev) ensureBuild();
 console.log(`[threadline] serving http://${host}:${port}`);
 if (!["127.0.0.1", "localhost", "::1"].includes(host) && !process.env.THREADLINE_ALLOWED_HOSTS?.trim()) {
   // The server answers only to its own names (proxy.ts): a LAN address or a proxy's name must be listed.
-  console.log(`[threadline] answering to 127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`} only: set THREADLINE_ALLOWED_HOSTS to the names people use (README: Security)`);
+  console.log(
+    `[threadline] answering to 127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`} only: set THREADLINE_ALLOWED_HOSTS to the names people use (README: Security)`,
+  );
 }
 // Next.js in this process, behind scripts/server.mjs's checks (request sizes, the client's address).
 await serve({ dev, host, port });

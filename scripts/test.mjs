@@ -49,7 +49,11 @@ const sum = (key) => vitestRuns.reduce((total, run) => total + run[key], 0);
 const passed = sum("numPassedTests") + e2e.expected;
 const failed = sum("numFailedTests") + e2e.unexpected + e2e.flaky;
 const skipped = sum("numPendingTests") + sum("numTodoTests") + e2e.skipped;
-const postgresLine = onPostgres ? `, integration on PostgreSQL ${onPostgres.numPassedTests}/${onPostgres.numTotalTests}` : ", PostgreSQL skipped";
-console.log(`\n[threadline] unit+integration ${unit.numPassedTests}/${unit.numTotalTests}${postgresLine}, end-to-end ${e2e.expected}/${e2e.expected + e2e.unexpected + e2e.flaky + e2e.skipped}`);
+const postgresLine = onPostgres
+  ? `, integration on PostgreSQL ${onPostgres.numPassedTests}/${onPostgres.numTotalTests}`
+  : ", PostgreSQL skipped";
+console.log(
+  `\n[threadline] unit+integration ${unit.numPassedTests}/${unit.numTotalTests}${postgresLine}, end-to-end ${e2e.expected}/${e2e.expected + e2e.unexpected + e2e.flaky + e2e.skipped}`,
+);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 if (failed > 0) process.exit(1);

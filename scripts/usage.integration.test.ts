@@ -69,9 +69,31 @@ describe("npm run usage", () => {
   }, 120_000);
 
   it("prints sessions with their models under them, in another time zone, filtered by source", async () => {
-    const run = await usageCli("session", "--since", SINCE, "--until", UNTIL, "--tz", "Europe/Berlin", "--source", "import:claude-code", "--breakdown", "--limit", "3", "--json");
+    const run = await usageCli(
+      "session",
+      "--since",
+      SINCE,
+      "--until",
+      UNTIL,
+      "--tz",
+      "Europe/Berlin",
+      "--source",
+      "import:claude-code",
+      "--breakdown",
+      "--limit",
+      "3",
+      "--json",
+    );
     expect(run.code, run.stderr).toBe(0);
-    const report = await expected({ groupBy: "thread", since: SINCE, until: UNTIL, tz: "Europe/Berlin", source: "import:claude-code", breakdown: "model", limit: "3" });
+    const report = await expected({
+      groupBy: "thread",
+      since: SINCE,
+      until: UNTIL,
+      tz: "Europe/Berlin",
+      source: "import:claude-code",
+      breakdown: "model",
+      limit: "3",
+    });
     expect(JSON.parse(run.stdout)).toEqual(report);
     expect(report.rows).toHaveLength(3);
     expect(report.rows.every((row) => row.breakdown && row.breakdown.length > 0)).toBe(true);
@@ -84,7 +106,8 @@ describe("npm run usage", () => {
     const { totals } = report;
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe(`Usage by month, ${SINCE} to ${UNTIL} (UTC)`);
-    for (const row of report.rows) expect(run.stdout).toMatch(new RegExp(`^${row.key} +${formatTokens(row.inputTokens)} +${formatTokens(row.outputTokens)} `, "m"));
+    for (const row of report.rows)
+      expect(run.stdout).toMatch(new RegExp(`^${row.key} +${formatTokens(row.inputTokens)} +${formatTokens(row.outputTokens)} `, "m"));
     const total = lines.find((line) => line.startsWith("Total "));
     const cost = formatUsd(totals.costUsd).replace(/[$.]/g, "\\$&") + (totals.unpricedResponses > 0 ? "\\*" : "");
     expect(total).toMatch(
@@ -114,7 +137,9 @@ describe("npm run usage", () => {
     const report = await expected({ groupBy: "thread", tz: "UTC" });
     expect(JSON.parse(json.stdout)).toEqual(report);
     expect(report.rows.find((row) => row.key === thread.id)?.title).toBe("Deploy with [GitHub token …680b] today");
-    expect(table.stdout).toMatch(new RegExp(`^Deploy with \\[GitHub token …680b\\] today +12 +80 +3,000 +500 +\\$\\S+ +1 +${thread.id}$`, "m"));
+    expect(table.stdout).toMatch(
+      new RegExp(`^Deploy with \\[GitHub token …680b\\] today +12 +80 +3,000 +500 +\\$\\S+ +1 +${thread.id}$`, "m"),
+    );
     for (const run of [json, table]) expect(run.stdout).not.toContain(token.slice(4, 20));
   }, 120_000);
 
@@ -124,11 +149,15 @@ describe("npm run usage", () => {
     [["--tz", "Mars/Olympus"], "usage: --tz: is not a time zone"],
     [["hourly"], 'usage: unknown command "hourly"'],
     [["--sinse", "2026-01-01"], "usage: Unknown option '--sinse'"],
-  ])("refuses %j by name, with exit code 2", async (args, message) => {
-    const run = await usageCli(...args);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain(message);
-    expect(run.stderr).toContain("usage: npm run usage --");
-  }, 120_000);
+  ])(
+    "refuses %j by name, with exit code 2",
+    async (args, message) => {
+      const run = await usageCli(...args);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).toContain("usage: npm run usage --");
+    },
+    120_000,
+  );
 });

@@ -27,7 +27,8 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) await newTurn(id, { role: i % 2 === 0 ? "user" : "assistant", content: `turn ${i}` });
 });
 
-const onThread = (route: ThreadRoute, path: string, query: string) => route(jsonRequest("GET", `/api/threads/${id}/${path}?${query}`), params({ id }));
+const onThread = (route: ThreadRoute, path: string, query: string) =>
+  route(jsonRequest("GET", `/api/threads/${id}/${path}?${query}`), params({ id }));
 
 const NOT_DECIMAL = "must be a whole number written in decimal digits";
 const TWICE = "is given 2 times: give it once";
@@ -97,9 +98,17 @@ describe("a parameter given twice", () => {
   it("is refused on the routes that take no number too, before anything is written", async () => {
     const listed = await expectError(await listThreads(jsonRequest("GET", "/api/threads?q=a&q=b")), 400, "validation_failed");
     expect(listed.message).toBe(`q: ${TWICE}`);
-    const imported = await expectError(await importRoute(jsonRequest("POST", "/api/import?mode=copy&mode=copy", "[]")), 400, "validation_failed");
+    const imported = await expectError(
+      await importRoute(jsonRequest("POST", "/api/import?mode=copy&mode=copy", "[]")),
+      400,
+      "validation_failed",
+    );
     expect(imported.message).toBe(`mode: ${TWICE}`);
-    const sent = await expectError(await messages(jsonRequest("POST", `/api/threads/${id}/messages?stream=0&stream=1`, { content: "hi" }), params({ id })), 400, "validation_failed");
+    const sent = await expectError(
+      await messages(jsonRequest("POST", `/api/threads/${id}/messages?stream=0&stream=1`, { content: "hi" }), params({ id })),
+      400,
+      "validation_failed",
+    );
     expect(sent.message).toBe(`stream: ${TWICE}`);
     expect((await json<{ items: unknown[] }>(await onThread(turns, "turns", "limit=500"))).items).toHaveLength(20);
   });
@@ -107,10 +116,13 @@ describe("a parameter given twice", () => {
 
 describe("numbers in JSON bodies given as text", () => {
   it("are read as decimal digits only (a compaction's options)", async () => {
-    const post = (options: object) => compactions(jsonRequest("POST", `/api/threads/${id}/compactions`, { strategy: "window", options }), params({ id }));
+    const post = (options: object) =>
+      compactions(jsonRequest("POST", `/api/threads/${id}/compactions`, { strategy: "window", options }), params({ id }));
     const error = await expectError(await post({ maxTurns: "0x10" }), 400, "validation_failed");
     expect(error.message).toBe(`options.maxTurns: ${NOT_DECIMAL}`);
-    expect((await expectError(await post({ maxTurns: 2.5 }), 400, "validation_failed")).message).toBe("options.maxTurns: must be a whole number");
+    expect((await expectError(await post({ maxTurns: 2.5 }), 400, "validation_failed")).message).toBe(
+      "options.maxTurns: must be a whole number",
+    );
     for (const maxTurns of ["4", 4]) expect((await post({ maxTurns })).status).toBe(200);
   });
 });

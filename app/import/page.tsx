@@ -13,8 +13,8 @@ export default async function ImportPage() {
     <div className="max-w-3xl">
       <h1 className="mb-2 text-2xl font-semibold tracking-tight">Import</h1>
       <p className="mb-2 text-zinc-600">
-        Bring in the transcripts your agents already wrote. The format of each file is detected; each file is imported whole or not
-        at all, and importing it again adds only what is new.
+        Bring in the transcripts your agents already wrote. The format of each file is detected; each file is imported whole or not at all,
+        and importing it again adds only what is new.
       </p>
       <details className="mb-4 text-sm text-zinc-600">
         <summary className="cursor-pointer">Formats, and where to find them</summary>
@@ -26,9 +26,11 @@ export default async function ImportPage() {
         <p className="mt-2">
           Claude Code keeps sessions in <code className="rounded bg-zinc-100 px-1">~/.claude/projects</code>, Codex in{" "}
           <code className="rounded bg-zinc-100 px-1">~/.codex/sessions</code>, Gemini CLI in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.gemini/tmp</code>, OpenCode in <code className="rounded bg-zinc-100 px-1">~/.local/share/opencode</code>, Pi in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.pi/agent/sessions</code>, Copilot CLI in <code className="rounded bg-zinc-100 px-1">~/.copilot/session-state</code>,
-          Aider in each repository&apos;s <code className="rounded bg-zinc-100 px-1">.aider.chat.history.md</code>. From a terminal:{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.gemini/tmp</code>, OpenCode in{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.local/share/opencode</code>, Pi in{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.pi/agent/sessions</code>, Copilot CLI in{" "}
+          <code className="rounded bg-zinc-100 px-1">~/.copilot/session-state</code>, Aider in each repository&apos;s{" "}
+          <code className="rounded bg-zinc-100 px-1">.aider.chat.history.md</code>. From a terminal:{" "}
           <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </p>
       </details>

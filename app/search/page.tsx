@@ -22,7 +22,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
   const queryClient = new QueryClient();
   if (q) {
     // A failure is left to the browser's query, which shows it with a retry.
-    const page = await searchTurns({ q, limit: SEARCH_PAGE_SIZE, cursor: undefined }).then(maskDeep).catch(() => null);
+    const page = await searchTurns({ q, limit: SEARCH_PAGE_SIZE, cursor: undefined })
+      .then(maskDeep)
+      .catch(() => null);
     if (page) queryClient.setQueryData(searchKeys.hits(q), { pages: [page], pageParams: [null] });
   }
   return (
@@ -38,8 +40,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
         <div className="rounded border border-dashed border-zinc-300 bg-white p-6 text-sm text-zinc-600" data-testid="search-hint">
           <p>Find words in every thread: what people and agents wrote, tool calls with their arguments, and tool outputs.</p>
           <p className="mt-2">
-            A turn matches when it holds every word, as the start of a word (<kbd className="rounded border border-zinc-300 bg-zinc-50 px-1 font-mono text-xs">auth</kbd> finds
-            “authentication”). Press <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1 font-mono text-xs">/</kbd> anywhere to come back to a search box.
+            A turn matches when it holds every word, as the start of a word (
+            <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1 font-mono text-xs">auth</kbd> finds “authentication”). Press{" "}
+            <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1 font-mono text-xs">/</kbd> anywhere to come back to a search box.
           </p>
         </div>
       )}

@@ -14,14 +14,18 @@ export const metadata: Metadata = { title: "Secrets" };
 /** Secrets found across threads (never their values): the first 500, with redaction in place. */
 export default async function SecretsPage() {
   await connection();
-  const [{ findings, total }, scan, mayRedact] = await Promise.all([listSecretFindings({ limit: 500 }), secretScanStatus(), headers().then(mayAdminister)]);
+  const [{ findings, total }, scan, mayRedact] = await Promise.all([
+    listSecretFindings({ limit: 500 }),
+    secretScanStatus(),
+    headers().then(mayAdminister),
+  ]);
   const threads = [...new Set(findings.map((f) => f.threadId))];
   return (
     <div className="max-w-5xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Secrets</h1>
       <p className="text-zinc-600">
-        Secrets found in stored turns: {total} in {threads.length} thread(s){total > findings.length ? ` (the first ${findings.length} listed)` : ""}. Scanned turn{" "}
-        {scan.scannedSeq} of {scan.lastSeq}
+        Secrets found in stored turns: {total} in {threads.length} thread(s)
+        {total > findings.length ? ` (the first ${findings.length} listed)` : ""}. Scanned turn {scan.scannedSeq} of {scan.lastSeq}
         {scan.running ? " (scanning)" : ""}. Pages show each one masked;{" "}
         {mayRedact ? "redacting replaces it in the stored text for good." : "an admin may redact them in place."}
       </p>
@@ -48,7 +52,9 @@ export default async function SecretsPage() {
                     <td className="font-mono text-xs">…{f.fingerprint}</td>
                     <td className="text-xs text-zinc-500">{f.field}</td>
                     <td className="text-right">
-                      {mayRedact && <RedactButton threadId={threadId} turnId={f.turnId} fingerprint={f.fingerprint} label="Redact in place" />}
+                      {mayRedact && (
+                        <RedactButton threadId={threadId} turnId={f.turnId} fingerprint={f.fingerprint} label="Redact in place" />
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -51,10 +51,12 @@ export default async function SettingsPage() {
 
       {principal && (
         <section aria-labelledby="tokens-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-          <h2 id="tokens-heading" className="text-lg font-semibold">API tokens</h2>
+          <h2 id="tokens-heading" className="text-lg font-semibold">
+            API tokens
+          </h2>
           <p className="text-sm text-zinc-600">
-            Agents send a token as <code>Authorization: Bearer tl_…</code> to the REST API and to /api/mcp; it acts as {isAdmin ? "the person who created it" : "you"}. Revoking one
-            refuses it at once.
+            Agents send a token as <code>Authorization: Bearer tl_…</code> to the REST API and to /api/mcp; it acts as{" "}
+            {isAdmin ? "the person who created it" : "you"}. Revoking one refuses it at once.
           </p>
           <ApiTokens showOwner={isAdmin} />
         </section>
@@ -62,25 +64,33 @@ export default async function SettingsPage() {
 
       {principal && !isAdmin && (
         <p role="note" className="text-sm text-zinc-600">
-          You are a member: the model, provider and custom model settings below are an admin&apos;s to change, so they are shown without their forms.
+          You are a member: the model, provider and custom model settings below are an admin&apos;s to change, so they are shown without
+          their forms.
         </p>
       )}
 
       {isAdmin && (
         <section aria-labelledby="people-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-          <h2 id="people-heading" className="text-lg font-semibold">People</h2>
-          <p className="text-sm text-zinc-600">Who may sign in. Admins change providers, models, sources and anyone&apos;s API tokens; members read and work with threads.</p>
+          <h2 id="people-heading" className="text-lg font-semibold">
+            People
+          </h2>
+          <p className="text-sm text-zinc-600">
+            Who may sign in. Admins change providers, models, sources and anyone&apos;s API tokens; members read and work with threads.
+          </p>
           <People people={people} selfId={principal.userId} />
         </section>
       )}
 
       <section aria-labelledby="limits-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-        <h2 id="limits-heading" className="text-lg font-semibold">Conversation limits</h2>
+        <h2 id="limits-heading" className="text-lg font-semibold">
+          Conversation limits
+        </h2>
         <p className="text-sm text-zinc-600">Set by environment variables when the server starts (see the README).</p>
         <dl className="mt-3 grid grid-cols-1 gap-2 text-sm sm:grid-cols-[max-content_1fr]">
           <dt className="text-zinc-500">Expiry (CONVERSATION_TIMEOUT_HOURS)</dt>
           <dd data-testid="setting-timeout">
-            {settings.timeoutHours.value === 0 ? "never" : `after ${describeTimeout(settings.timeoutHours.value)} without activity`} ({source(settings.timeoutHours.source)})
+            {settings.timeoutHours.value === 0 ? "never" : `after ${describeTimeout(settings.timeoutHours.value)} without activity`} (
+            {source(settings.timeoutHours.source)})
           </dd>
           <dt className="text-zinc-500">Turn limit (MAX_CONVERSATION_TURNS)</dt>
           <dd data-testid="setting-max-turns">
@@ -92,15 +102,20 @@ export default async function SettingsPage() {
           </dd>
           <dt className="text-zinc-500">File roots (THREADLINE_FILE_ROOTS)</dt>
           <dd className="break-all">
-            {settings.fileRoots.length > 0 ? settings.fileRoots.join(", ") : "none: previews embed only the file snapshots stored with turns"}
+            {settings.fileRoots.length > 0
+              ? settings.fileRoots.join(", ")
+              : "none: previews embed only the file snapshots stored with turns"}
           </dd>
         </dl>
       </section>
 
       <section aria-labelledby="models-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-        <h2 id="models-heading" className="text-lg font-semibold">Models and providers</h2>
+        <h2 id="models-heading" className="text-lg font-semibold">
+          Models and providers
+        </h2>
         <p className="text-sm text-zinc-600">
-          The LLM providers of the thread page&apos;s chat and the compaction workbench&apos;s summariser. Values saved here override the environment; keys are never shown.
+          The LLM providers of the thread page&apos;s chat and the compaction workbench&apos;s summariser. Values saved here override the
+          environment; keys are never shown.
         </p>
         <dl className="mt-3 grid grid-cols-1 gap-2 text-sm sm:grid-cols-[max-content_1fr]">
           <dt className="text-zinc-500">Default chat model ({llm.chatModelEnvVar})</dt>
@@ -129,12 +144,20 @@ export default async function SettingsPage() {
                   <td className="py-1">
                     {p.label} <span className="font-mono text-xs text-zinc-500">{p.provider}</span>
                   </td>
-                  <td className={`py-1 ${p.configured ? "text-emerald-700" : "text-zinc-500"}`}>{p.configured ? "configured" : p.problem}</td>
+                  <td className={`py-1 ${p.configured ? "text-emerald-700" : "text-zinc-500"}`}>
+                    {p.configured ? "configured" : p.problem}
+                  </td>
                   <td className="py-1">
-                    {p.apiKey.set ? `set (${p.apiKey.source === "settings" ? "saved here" : p.apiKey.envVar})` : `not set (${p.apiKey.envVar})`}
+                    {p.apiKey.set
+                      ? `set (${p.apiKey.source === "settings" ? "saved here" : p.apiKey.envVar})`
+                      : `not set (${p.apiKey.envVar})`}
                   </td>
                   <td className="py-1 font-mono text-xs break-words">
-                    {p.baseUrl ? `${p.baseUrl.value} (${p.baseUrl.source === "settings" ? "saved here" : p.baseUrlEnvVar})` : p.provider === "openai-compatible" ? "not set" : "default"}
+                    {p.baseUrl
+                      ? `${p.baseUrl.value} (${p.baseUrl.source === "settings" ? "saved here" : p.baseUrlEnvVar})`
+                      : p.provider === "openai-compatible"
+                        ? "not set"
+                        : "default"}
                   </td>
                 </tr>
               ))}
@@ -145,8 +168,12 @@ export default async function SettingsPage() {
       </section>
 
       <section aria-labelledby="custom-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-        <h2 id="custom-heading" className="text-lg font-semibold">Custom models</h2>
-        <p className="text-sm text-zinc-600">Models the catalog lacks (a fine-tune, a local model with a different window). Budget previews use them by name.</p>
+        <h2 id="custom-heading" className="text-lg font-semibold">
+          Custom models
+        </h2>
+        <p className="text-sm text-zinc-600">
+          Models the catalog lacks (a fine-tune, a local model with a different window). Budget previews use them by name.
+        </p>
         {custom.length > 0 ? (
           <table className="stack-on-phone mt-3 w-full text-sm [&_td]:pr-3 [&_th]:pr-3">
             <thead className="text-left text-zinc-500">
@@ -172,7 +199,11 @@ export default async function SettingsPage() {
                   <td className="py-1" data-label="Tokenizer">
                     {m.tokenizer}
                   </td>
-                  <td className="py-1 text-right" data-label="In / out" title="USD per million tokens; responses of this model are priced with them">
+                  <td
+                    className="py-1 text-right"
+                    data-label="In / out"
+                    title="USD per million tokens; responses of this model are priced with them"
+                  >
                     {m.inputPricePerMTok === null ? "—" : `$${m.inputPricePerMTok} / $${m.outputPricePerMTok ?? "?"}`}
                   </td>
                   {canChange && (
@@ -191,7 +222,9 @@ export default async function SettingsPage() {
       </section>
 
       <section aria-labelledby="catalog-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
-        <h2 id="catalog-heading" className="text-lg font-semibold">Model catalog</h2>
+        <h2 id="catalog-heading" className="text-lg font-semibold">
+          Model catalog
+        </h2>
         <p className="text-sm text-zinc-600">
           {catalog.length} models, data reviewed {CATALOG_REVIEWED}. Prices are USD per million tokens.
         </p>
@@ -218,7 +251,9 @@ export default async function SettingsPage() {
                     {m.tokenizer}
                     {m.exactTokenizer ? "" : " ≈"}
                   </td>
-                  <td className="py-1 text-right">{m.inputPricePerMTok === null ? "—" : `$${m.inputPricePerMTok} / $${m.outputPricePerMTok ?? "?"}`}</td>
+                  <td className="py-1 text-right">
+                    {m.inputPricePerMTok === null ? "—" : `$${m.inputPricePerMTok} / $${m.outputPricePerMTok ?? "?"}`}
+                  </td>
                 </tr>
               ))}
             </tbody>

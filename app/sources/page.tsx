@@ -14,8 +14,8 @@ export default async function SourcesPage() {
     <div className="max-w-4xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
       <p className="text-zinc-600">
-        The folders Threadline follows for agent transcripts (THREADLINE_SOURCES). Each sync imports the files that are new or changed since the last one:
-        a session that grew adds its new turns, and a file that was deleted keeps its threads.
+        The folders Threadline follows for agent transcripts (THREADLINE_SOURCES). Each sync imports the files that are new or changed since
+        the last one: a session that grew adds its new turns, and a file that was deleted keeps its threads.
       </p>
       <SourcesPanel initial={sourceSync().status()} canSync={canSync} />
     </div>

@@ -22,7 +22,15 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
   const filters: ThreadFilters = readThreadFilters(await searchParams);
   const [page, facets, tools, demoCount, canRemove] = await Promise.all([
-    listThreads({ q: filters.q, tool: filters.tool, model: filters.model, source: filters.source, project: filters.project, cursor: undefined, limit: PAGE_SIZE })
+    listThreads({
+      q: filters.q,
+      tool: filters.tool,
+      model: filters.model,
+      source: filters.source,
+      project: filters.project,
+      cursor: undefined,
+      limit: PAGE_SIZE,
+    })
       .then(withThreadCosts)
       .then(withSessionFigures)
       .then(maskDeep),

@@ -6,7 +6,10 @@ export default function LoadingUsage() {
       <div className="h-28 animate-pulse rounded-lg border border-zinc-200 bg-white" />
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7">
         {Array.from({ length: 7 }, (_, i) => (
-          <div key={i} className={`h-16 animate-pulse rounded-lg border border-zinc-200 bg-white ${i === 0 ? "col-span-2 sm:col-span-1" : ""}`} />
+          <div
+            key={i}
+            className={`h-16 animate-pulse rounded-lg border border-zinc-200 bg-white ${i === 0 ? "col-span-2 sm:col-span-1" : ""}`}
+          />
         ))}
       </div>
       <div className="h-80 animate-pulse rounded-lg border border-zinc-200 bg-white" />

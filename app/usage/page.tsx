@@ -35,7 +35,14 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
   const quickRanges = [7, 30, 90].map((days) => ({ label: `Last ${days} days`, ...lastDays(days, zone, now) }));
   const facets = await listFacets();
   const filters = (
-    <UsageFilters params={read.params} range={read.ok ? read.query : null} zone={zone} serverZone={serverZone} facets={facets} quickRanges={quickRanges} />
+    <UsageFilters
+      params={read.params}
+      range={read.ok ? read.query : null}
+      zone={zone}
+      serverZone={serverZone}
+      facets={facets}
+      quickRanges={quickRanges}
+    />
   );
   return (
     <div className="space-y-6">
@@ -50,7 +57,11 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
 }
 
 function RangeLine({ query }: Readonly<{ query: UsagePageQuery }>) {
-  const parts = [query.model && `model ${query.model}`, query.project && `project ${query.project}`, query.source && `agent ${sourceLabel(query.source)}`].filter(Boolean);
+  const parts = [
+    query.model && `model ${query.model}`,
+    query.project && `project ${query.project}`,
+    query.source && `agent ${sourceLabel(query.source)}`,
+  ].filter(Boolean);
   return (
     <p className="mt-1 text-sm break-words text-zinc-600" data-testid="usage-range">
       {formatDay(query.since, true)} to {formatDay(query.until, true)}, days in {query.timeZone}
@@ -74,7 +85,9 @@ async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQue
   // Row links keep the range spelled out, so a filtered view covers the same days.
   const keep: UsagePageParams = { ...params, since: query.since, until: query.until };
   const filterLink = (key: "model" | "project" | "source", value: string, text: string) =>
-    value === "" || params[key] === value ? <span className="break-all">{text}</span> : (
+    value === "" || params[key] === value ? (
+      <span className="break-all">{text}</span>
+    ) : (
       <Link href={usageHref({ ...keep, [key]: value })} className="break-all text-indigo-700 hover:underline">
         {text}
       </Link>
@@ -90,7 +103,13 @@ async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQue
         </h2>
         <DailyCostChart chart={dailyChart(byDay.rows, query.since, query.until)} label={chartLabel} />
       </section>
-      <UsageTable title="By model" keyLabel="Model" rows={byModel.rows} testId="by-model" name={(row) => filterLink("model", row.key, modelLabel(row.key))} />
+      <UsageTable
+        title="By model"
+        keyLabel="Model"
+        rows={byModel.rows}
+        testId="by-model"
+        name={(row) => filterLink("model", row.key, modelLabel(row.key))}
+      />
       <UsageTable
         title="Most expensive sessions"
         keyLabel="Session"
@@ -100,13 +119,27 @@ async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQue
         name={(row) => <ThreadName row={row} />}
         footer={
           <p className="mt-1 text-xs text-zinc-600">
-            {byThread.rows.length === TOP_THREADS ? `The ${TOP_THREADS} costliest sessions of the ${totals.threads} threads in the range. ` : ""}A session is a thread with its sub-agent threads
-            and compaction runs, counted once, as the thread list shows it.
+            {byThread.rows.length === TOP_THREADS
+              ? `The ${TOP_THREADS} costliest sessions of the ${totals.threads} threads in the range. `
+              : ""}
+            A session is a thread with its sub-agent threads and compaction runs, counted once, as the thread list shows it.
           </p>
         }
       />
-      <UsageTable title="By project" keyLabel="Project" rows={byProject.rows} testId="by-project" name={(row) => filterLink("project", row.key, row.key || "(no project)")} />
-        <UsageTable title="By source" keyLabel="Source" rows={bySource.rows} testId="by-source" name={(row) => filterLink("source", row.key, row.key ? sourceLabel(row.key) : "(no source)")} />
+      <UsageTable
+        title="By project"
+        keyLabel="Project"
+        rows={byProject.rows}
+        testId="by-project"
+        name={(row) => filterLink("project", row.key, row.key || "(no project)")}
+      />
+      <UsageTable
+        title="By source"
+        keyLabel="Source"
+        rows={bySource.rows}
+        testId="by-source"
+        name={(row) => filterLink("source", row.key, row.key ? sourceLabel(row.key) : "(no source)")}
+      />
     </>
   );
 }
@@ -125,7 +158,8 @@ function EmptyUsage({ query, tz }: Readonly<{ query: UsagePageQuery; tz: string 
   return (
     <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600" data-testid="usage-empty">
       <p className="font-medium text-zinc-800">
-        No model responses with usage {filtered ? "match these filters" : "in this range"}, {formatDay(query.since, true)} to {formatDay(query.until, true)}.
+        No model responses with usage {filtered ? "match these filters" : "in this range"}, {formatDay(query.since, true)} to{" "}
+        {formatDay(query.until, true)}.
       </p>
       <p className="mt-2 text-sm">
         {filtered ? (

@@ -28,7 +28,13 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
         window.location.assign(next);
         return;
       }
-      setError(response.status === 429 ? tooManyAttemptsMessage(response.headers.get("retry-after")) : response.status === 401 ? "Wrong email or password." : `Sign-in failed (${response.status}).`);
+      setError(
+        response.status === 429
+          ? tooManyAttemptsMessage(response.headers.get("retry-after"))
+          : response.status === 401
+            ? "Wrong email or password."
+            : `Sign-in failed (${response.status}).`,
+      );
     } catch {
       setError("The server did not answer; try again.");
     }
@@ -46,7 +52,11 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
     const body = (await response.json().catch(() => null)) as { url?: string } | null;
     if (response.ok && body?.url) window.location.assign(body.url);
     else {
-      setError(response.status === 429 ? tooManyAttemptsMessage(response.headers.get("retry-after")) : "Single sign-on could not start; see the server log.");
+      setError(
+        response.status === 429
+          ? tooManyAttemptsMessage(response.headers.get("retry-after"))
+          : "Single sign-on could not start; see the server log.",
+      );
       setPending(false);
     }
   }
@@ -60,14 +70,29 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 text-zinc-600">Password</span>
-          <input name="password" type="password" required autoComplete="current-password" className="rounded border border-zinc-300 px-3 py-2" />
+          <input
+            name="password"
+            type="password"
+            required
+            autoComplete="current-password"
+            className="rounded border border-zinc-300 px-3 py-2"
+          />
         </label>
-        <button type="submit" disabled={pending} className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60"
+        >
           {pending ? "Signing in…" : "Sign in"}
         </button>
       </form>
       {sso && (
-        <button type="button" onClick={singleSignOn} disabled={pending} className="w-full rounded border border-zinc-300 bg-white px-3 py-2 text-sm font-medium">
+        <button
+          type="button"
+          onClick={singleSignOn}
+          disabled={pending}
+          className="w-full rounded border border-zinc-300 bg-white px-3 py-2 text-sm font-medium"
+        >
           Sign in with {sso}
         </button>
       )}

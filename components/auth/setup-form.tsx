@@ -12,7 +12,14 @@ export function SetupForm() {
   const field = (name: string, label: string, type: string, autoComplete: string) => (
     <label className="flex flex-col text-sm">
       <span className="mb-1 text-zinc-600">{label}</span>
-      <input name={name} type={type} required autoComplete={autoComplete} defaultValue={values?.[name]} className="rounded border border-zinc-300 px-3 py-2" />
+      <input
+        name={name}
+        type={type}
+        required
+        autoComplete={autoComplete}
+        defaultValue={values?.[name]}
+        className="rounded border border-zinc-300 px-3 py-2"
+      />
       <FieldError state={state} field={name} />
     </label>
   );
@@ -21,7 +28,11 @@ export function SetupForm() {
       {field("name", "Name", "text", "name")}
       {field("email", "Email", "email", "username")}
       {field("password", "Password (8 characters or more)", "password", "new-password")}
-      <button type="submit" disabled={pending} className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60"
+      >
         {pending ? "Creating…" : "Create the admin"}
       </button>
       {state && !state.ok && (

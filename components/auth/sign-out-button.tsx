@@ -7,7 +7,9 @@ export function SignOutButton() {
   const [pending, setPending] = useState(false);
   async function signOut() {
     setPending(true);
-    await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch(() => undefined);
+    await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch(
+      () => undefined,
+    );
     // A full load: nothing cached for the person who left stays in the page.
     // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     window.location.assign("/login");

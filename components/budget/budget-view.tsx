@@ -64,7 +64,11 @@ export function BudgetView({
   };
 
   if (expired) {
-    return <p className="rounded border border-amber-200 bg-amber-50 p-4 text-amber-900">This thread has expired: agents would get 404 for it, so there is nothing to preview.</p>;
+    return (
+      <p className="rounded border border-amber-200 bg-amber-50 p-4 text-amber-900">
+        This thread has expired: agents would get 404 for it, so there is nothing to preview.
+      </p>
+    );
   }
 
   const data = preview.data;
@@ -111,7 +115,14 @@ export function BudgetView({
           <div className="flex overflow-hidden rounded border border-zinc-300">
             {(["exact", "pal"] as const).map((mode) => (
               <label key={mode} className={`cursor-pointer px-3 py-2 ${selection.mode === mode ? "bg-indigo-600 text-white" : "bg-white"}`}>
-                <input type="radio" name="mode" value={mode} checked={selection.mode === mode} onChange={() => setSelection((s) => ({ ...s, mode }))} className="sr-only" />
+                <input
+                  type="radio"
+                  name="mode"
+                  value={mode}
+                  checked={selection.mode === mode}
+                  onChange={() => setSelection((s) => ({ ...s, mode }))}
+                  className="sr-only"
+                />
                 {mode === "exact" ? "Exact (model tokenizer)" : "PAL (identical prompt)"}
               </label>
             ))}
@@ -155,15 +166,24 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
           </h2>
           <span className="text-sm text-zinc-600">
             {data.model ? `${data.model.id} (${data.model.provider})` : "custom window"} · counted with {data.tokenizer.label}{" "}
-            <span className={`rounded px-1.5 py-0.5 text-xs ${data.exact ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`} data-testid="exactness">
+            <span
+              className={`rounded px-1.5 py-0.5 text-xs ${data.exact ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`}
+              data-testid="exactness"
+            >
               {data.exact ? "exact" : "estimate"}
             </span>
           </span>
         </div>
-        <div className="mt-3 flex h-6 w-full overflow-hidden rounded border border-zinc-200" role="img" aria-label="Context window by category">
+        <div
+          className="mt-3 flex h-6 w-full overflow-hidden rounded border border-zinc-200"
+          role="img"
+          aria-label="Context window by category"
+        >
           {CATEGORIES.map((c) => {
             const value = data.sections[c.key];
-            return value > 0 ? <div key={c.key} className={c.color} style={{ width: `${(value / total) * 100}%` }} title={`${c.label}: ${value}`} /> : null;
+            return value > 0 ? (
+              <div key={c.key} className={c.color} style={{ width: `${(value / total) * 100}%` }} title={`${c.label}: ${value}`} />
+            ) : null;
           })}
         </div>
         <table className="mt-3 w-full text-sm">
@@ -181,8 +201,9 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
           </tbody>
         </table>
         <p className="mt-2 text-xs text-zinc-500">
-          Allocation (PAL&apos;s rules): content {data.allocation.content.toLocaleString("en-US")} (files {data.allocation.file.toLocaleString("en-US")}, history{" "}
-          {data.allocation.history.toLocaleString("en-US")}), response {data.allocation.response.toLocaleString("en-US")}.
+          Allocation (PAL&apos;s rules): content {data.allocation.content.toLocaleString("en-US")} (files{" "}
+          {data.allocation.file.toLocaleString("en-US")}, history {data.allocation.history.toLocaleString("en-US")}), response{" "}
+          {data.allocation.response.toLocaleString("en-US")}.
         </p>
       </section>
 
@@ -204,11 +225,16 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
         <h2 id="files-heading" className="text-lg font-semibold">
           Files: {data.files.included.length} embedded, {data.files.skipped.length} skipped
         </h2>
-        {data.files.included.length + data.files.skipped.length === 0 && <p className="text-sm text-zinc-500">No turn in this chain references a file.</p>}
+        {data.files.included.length + data.files.skipped.length === 0 && (
+          <p className="text-sm text-zinc-500">No turn in this chain references a file.</p>
+        )}
         <ul className="mt-2 space-y-1 text-sm">
           {data.files.included.map((f) => (
             <li key={f.path}>
-              <span className="font-mono">{f.path}</span> <span className="text-zinc-500">{f.tokens.toLocaleString("en-US")} tokens, from {f.source === "snapshot" ? "the stored snapshot" : "an allowed root"}</span>
+              <span className="font-mono">{f.path}</span>{" "}
+              <span className="text-zinc-500">
+                {f.tokens.toLocaleString("en-US")} tokens, from {f.source === "snapshot" ? "the stored snapshot" : "an allowed root"}
+              </span>
             </li>
           ))}
           {(showAllSkipped ? data.files.skipped : data.files.skipped.slice(0, ROWS_SHOWN)).map((f) => (
@@ -219,7 +245,9 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
         </ul>
         {data.files.skipped.length > ROWS_SHOWN && (
           <button type="button" onClick={() => setShowAllSkipped((v) => !v)} className="mt-2 text-sm text-indigo-700 hover:underline">
-            {showAllSkipped ? `Show the first ${ROWS_SHOWN} skipped` : `Show all ${data.files.skipped.length.toLocaleString("en-US")} skipped files`}
+            {showAllSkipped
+              ? `Show the first ${ROWS_SHOWN} skipped`
+              : `Show all ${data.files.skipped.length.toLocaleString("en-US")} skipped files`}
           </button>
         )}
       </section>
@@ -231,7 +259,12 @@ function PreviewBody({ data }: { data: ContextPreviewWithTurns }) {
           </h2>
           <CopyButton text={data.text} label="Copy text" />
         </div>
-        <pre data-testid="prompt-text" tabIndex={0} aria-label="The prompt text" className="mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-3 font-mono text-xs text-zinc-800">
+        <pre
+          data-testid="prompt-text"
+          tabIndex={0}
+          aria-label="The prompt text"
+          className="mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-3 font-mono text-xs text-zinc-800"
+        >
           {data.text || "(no turns: nothing would be sent)"}
         </pre>
       </section>

@@ -67,7 +67,13 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
       </h2>
       {/* Scrolls sideways on a phone rather than shrinking its labels past reading. */}
       <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Cumulative tokens chart">
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full min-w-[36rem]" role="img" aria-label="Cumulative tokens across the chain by turn, with compaction thresholds" data-testid="cumulative-chart">
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          className="h-auto w-full min-w-[36rem]"
+          role="img"
+          aria-label="Cumulative tokens across the chain by turn, with compaction thresholds"
+          data-testid="cumulative-chart"
+        >
           {/* y axis: ticks, grid, title */}
           {ticks(max, 4).map((v) => (
             <g key={`y${v}`}>
@@ -77,7 +83,15 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
               </text>
             </g>
           ))}
-          <text x={14} y={MARGIN.top + PLOT_HEIGHT / 2} fontSize="12" fill="#52525b" textAnchor="middle" transform={`rotate(-90 14 ${MARGIN.top + PLOT_HEIGHT / 2})`} data-testid="y-axis-title">
+          <text
+            x={14}
+            y={MARGIN.top + PLOT_HEIGHT / 2}
+            fontSize="12"
+            fill="#52525b"
+            textAnchor="middle"
+            transform={`rotate(-90 14 ${MARGIN.top + PLOT_HEIGHT / 2})`}
+            data-testid="y-axis-title"
+          >
             Cumulative tokens
           </text>
           {/* x axis: ticks, title */}
@@ -96,7 +110,11 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
           {policies.map((p, i) => (
             <g key={p.agent}>
               <line x1={MARGIN.left} x2={right} y1={y(p.threshold)} y2={y(p.threshold)} stroke="#d4d4d8" strokeDasharray="4 4" />
-              <polyline points={`${right},${y(p.threshold)} ${right + 6},${y(p.threshold)} ${right + 12},${labelY[i]} ${right + 14},${labelY[i]}`} fill="none" stroke="#d4d4d8" />
+              <polyline
+                points={`${right},${y(p.threshold)} ${right + 6},${y(p.threshold)} ${right + 12},${labelY[i]} ${right + 14},${labelY[i]}`}
+                fill="none"
+                stroke="#d4d4d8"
+              />
               <text x={right + 16} y={labelY[i]! + 4} fontSize={LABEL_SIZE} fill={MUTED} data-testid="threshold-label">
                 {p.agent}
               </text>
@@ -107,7 +125,14 @@ export function CumulativeChart({ data }: { data: ContextPreviewWithTurns }) {
               <title>{`Turns 1 to ${lastCut + 1} do not fit: they are cut`}</title>
               <line x1={x(lastCut + 1)} x2={x(lastCut + 1)} y1={MARGIN.top} y2={bottom} stroke="#dc2626" strokeDasharray="3 3" />
               {/* On the cut side of the mark, unless that would run into the y axis's labels. */}
-              <text {...(x(lastCut + 1) - MARGIN.left > 30 ? { x: x(lastCut + 1) - 4, textAnchor: "end" } : { x: x(lastCut + 1) + 4, textAnchor: "start" })} y={MARGIN.top + LABEL_SIZE} fontSize={LABEL_SIZE} fill="#b91c1c">
+              <text
+                {...(x(lastCut + 1) - MARGIN.left > 30
+                  ? { x: x(lastCut + 1) - 4, textAnchor: "end" }
+                  : { x: x(lastCut + 1) + 4, textAnchor: "start" })}
+                y={MARGIN.top + LABEL_SIZE}
+                fontSize={LABEL_SIZE}
+                fill="#b91c1c"
+              >
                 cut
               </text>
             </g>

@@ -17,7 +17,12 @@ const columnOf = (i: number, n: number, columns: number) => Math.floor((i * colu
 describe("m4Indexes", () => {
   it("keeps every point of a line short enough to draw whole", () => {
     expect(m4Indexes([3, 1, 2], 100)).toEqual([0, 1, 2]);
-    expect(m4Indexes(Array.from({ length: 400 }, (_, i) => i), 100)).toHaveLength(400);
+    expect(
+      m4Indexes(
+        Array.from({ length: 400 }, (_, i) => i),
+        100,
+      ),
+    ).toHaveLength(400);
     expect(m4Indexes([], 100)).toEqual([]);
   });
 

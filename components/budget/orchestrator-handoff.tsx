@@ -30,16 +30,22 @@ export function OrchestratorHandoff({ threadId, model, hasParent }: { threadId: 
         {data?.tokens && (
           <span className="text-sm text-zinc-600" data-testid="handoff-tokens">
             {data.tokens.count.toLocaleString("en-US")} tokens injected · counted with {data.tokens.tokenizer}{" "}
-            <span className={`rounded px-1.5 py-0.5 text-xs ${data.tokens.exact ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`}>
+            <span
+              className={`rounded px-1.5 py-0.5 text-xs ${data.tokens.exact ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`}
+            >
               {data.tokens.exact ? "exact" : "estimate"}
             </span>
           </span>
         )}
-        {handoff.isFetching && data && <span className="text-xs text-zinc-500" aria-live="polite">Updating…</span>}
+        {handoff.isFetching && data && (
+          <span className="text-xs text-zinc-500" aria-live="polite">
+            Updating…
+          </span>
+        )}
       </div>
       <p className="mt-1 text-xs text-zinc-500">
-        Another policy than PAL&apos;s: an orchestrator handing this conversation to a sub-agent as task context keeps user, assistant and system
-        turns, cuts user turns to 150 characters and assistant turns to 8,192, and skips the rest.
+        Another policy than PAL&apos;s: an orchestrator handing this conversation to a sub-agent as task context keeps user, assistant and
+        system turns, cuts user turns to 150 characters and assistant turns to 8,192, and skips the rest.
       </p>
       {hasParent && (
         <label className="mt-2 flex items-center gap-2 text-sm">
@@ -65,17 +71,25 @@ export function OrchestratorHandoff({ threadId, model, hasParent }: { threadId: 
                   <TurnNumber turn={turn} /> <span className="text-zinc-500">({turn.kept && turn.message.role})</span>
                 </span>
               ))}
-              {truncated.length > LISTED_TURNS && <span className="text-zinc-500"> and {(truncated.length - LISTED_TURNS).toLocaleString("en-US")} more</span>}
+              {truncated.length > LISTED_TURNS && (
+                <span className="text-zinc-500"> and {(truncated.length - LISTED_TURNS).toLocaleString("en-US")} more</span>
+              )}
             </p>
           )}
           <details>
             <summary className="cursor-pointer text-sm text-indigo-700">
-              The injected text ({data.text.length === 0 ? "empty: no message kept" : `${[...data.text].length.toLocaleString("en-US")} characters`})
+              The injected text (
+              {data.text.length === 0 ? "empty: no message kept" : `${[...data.text].length.toLocaleString("en-US")} characters`})
             </summary>
             <div className="mt-2 flex justify-end">
               <CopyButton text={data.text} label="Copy handoff text" disabled={data.text === "" || handoff.isPlaceholderData} />
             </div>
-            <pre data-testid="handoff-budget-text" tabIndex={0} aria-label="The injected text" className="mt-2 max-h-[32rem] overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-zinc-800">
+            <pre
+              data-testid="handoff-budget-text"
+              tabIndex={0}
+              aria-label="The injected text"
+              className="mt-2 max-h-[32rem] overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-zinc-800"
+            >
               {data.text}
             </pre>
           </details>

@@ -30,7 +30,14 @@ export function TurnTable({ turns }: { turns: ContextPreviewWithTurns["perTurn"]
   const before = items[0]?.start ?? 0;
   const after = rows.getTotalSize() - (items.at(-1)?.end ?? 0);
   return (
-    <div ref={box} tabIndex={0} role="region" aria-label="Turns sent and cut" className="mt-2 max-h-96 overflow-auto" data-testid="turn-table">
+    <div
+      ref={box}
+      tabIndex={0}
+      role="region"
+      aria-label="Turns sent and cut"
+      className="mt-2 max-h-96 overflow-auto"
+      data-testid="turn-table"
+    >
       <table className="w-full text-sm" aria-rowcount={turns.length + 1}>
         <thead className="sticky top-0 z-10 bg-white text-left text-zinc-500">
           <tr aria-rowindex={1}>
@@ -46,9 +53,20 @@ export function TurnTable({ turns }: { turns: ContextPreviewWithTurns["perTurn"]
           {items.map((item) => {
             const t = turns[item.index]!;
             return (
-              <tr key={t.number} ref={rows.measureElement} data-index={item.index} aria-rowindex={item.index + 2} className="border-t border-zinc-100">
+              <tr
+                key={t.number}
+                ref={rows.measureElement}
+                data-index={item.index}
+                aria-rowindex={item.index + 2}
+                className="border-t border-zinc-100"
+              >
                 <td className="py-1 font-mono">
-                  <Link href={`/threads/${t.threadId}#turn-${t.turnId}`} prefetch={false} className="text-indigo-700 hover:underline" title={`Turn ${t.index + 1} of its thread`}>
+                  <Link
+                    href={`/threads/${t.threadId}#turn-${t.turnId}`}
+                    prefetch={false}
+                    className="text-indigo-700 hover:underline"
+                    title={`Turn ${t.index + 1} of its thread`}
+                  >
                     #{t.number}
                   </Link>
                 </td>

@@ -70,7 +70,11 @@ export function ChainPager({
           <form method="get" action={`${chainPath}#${CHAIN_TURNS_ID}`} className="flex min-w-0 items-center gap-1">
             <label className="flex min-w-0 items-center gap-1">
               <span className="text-zinc-600">Thread</span>
-              <select name="turn" defaultValue={String(starts[threads.findIndex((t) => t.id === currentId)] ?? 1)} className="max-w-64 min-w-0 rounded border border-zinc-300 bg-white px-2 py-1">
+              <select
+                name="turn"
+                defaultValue={String(starts[threads.findIndex((t) => t.id === currentId)] ?? 1)}
+                className="max-w-64 min-w-0 rounded border border-zinc-300 bg-white px-2 py-1"
+              >
                 {threads.map((t, i) =>
                   t.turnCount === 0 ? null : (
                     <option key={t.id} value={starts[i]}>

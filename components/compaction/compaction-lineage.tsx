@@ -4,7 +4,12 @@ import { displayTitle } from "@/lib/domain/title";
 import { formatDateTime, formatInteger } from "@/lib/format";
 import { UndoCompactionButton } from "./undo-compaction-button";
 
-const STRATEGY_LABELS: Record<string, string> = { full: "full compact", window: "sliding window", range: "range", "trim-tool-output": "tool output trimmed" };
+const STRATEGY_LABELS: Record<string, string> = {
+  full: "full compact",
+  window: "sliding window",
+  range: "range",
+  "trim-tool-output": "tool output trimmed",
+};
 
 /** How a compaction was made, in a few words: "sliding window, extractive · 12,345 → 2,345 tokens". */
 export function describeCompaction(c: CompactionRecord): string {
@@ -31,10 +36,15 @@ export function CompactionLineage({ links, undoWarning }: { links: CompactionLin
               <span className="text-zinc-500">the original (purged since)</span>
             )}
             <span className="text-zinc-600">
-              {describeCompaction(compactedFrom)}, {compactedFrom.replaced.length > 0 ? `turns #${compactedFrom.replaced[0]! + 1}-#${compactedFrom.replaced.at(-1)! + 1} summarised` : `${compactedFrom.trimmed.length} outputs trimmed`},{" "}
-              <time dateTime={compactedFrom.createdAt}>{formatDateTime(compactedFrom.createdAt)}</time>
+              {describeCompaction(compactedFrom)},{" "}
+              {compactedFrom.replaced.length > 0
+                ? `turns #${compactedFrom.replaced[0]! + 1}-#${compactedFrom.replaced.at(-1)! + 1} summarised`
+                : `${compactedFrom.trimmed.length} outputs trimmed`}
+              , <time dateTime={compactedFrom.createdAt}>{formatDateTime(compactedFrom.createdAt)}</time>
             </span>
-            {compactedFrom.originalExists && <UndoCompactionButton revisionThreadId={compactedFrom.revisionThreadId} warning={undoWarning} />}
+            {compactedFrom.originalExists && (
+              <UndoCompactionButton revisionThreadId={compactedFrom.revisionThreadId} warning={undoWarning} />
+            )}
           </dd>
         </div>
       )}

@@ -66,7 +66,8 @@ export function CompactionWorkbench(props: WorkbenchProps) {
     range: props.initialRange ?? { direction: "up-to", at: Math.max(0, Math.floor(turnCount / 2) - 1) },
     trim: { maxChars: "2000" },
   };
-  const restorable = props.initialJob && (props.initialJob.status === "running" || props.initialJob.status === "succeeded") ? props.initialJob : null;
+  const restorable =
+    props.initialJob && (props.initialJob.status === "running" || props.initialJob.status === "succeeded") ? props.initialJob : null;
   const [form, setForm] = useState<Form>(() => (restorable ? formFromJob(restorable, initialForm) : initialForm));
   const [jobId, setJobId] = useState<string | null>(restorable?.id ?? null);
   const [draft, setDraft] = useState<string | null>(null);
@@ -74,7 +75,6 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   const current = useMemo(() => requestOf(form, props.models), [form, props.models]);
   const request = useDebounced(current, 300);
   const currentKey = JSON.stringify(current);
-
 
   const update = (change: Partial<Form>) => setForm((f) => ({ ...f, ...change }));
   const llm = form.summarizer === "llm" && form.strategy !== "trim-tool-output";
@@ -109,7 +109,9 @@ export function CompactionWorkbench(props: WorkbenchProps) {
 
   // With the LLM chosen, the plan and figures are shown with the static marker standing in for its
   // summary, so nothing is paid for before the user sees what would be replaced.
-  const planRequest: CompactionRequestBody = llm ? { ...request, summarizer: "marker", model: undefined, instructions: undefined } : request;
+  const planRequest: CompactionRequestBody = llm
+    ? { ...request, summarizer: "marker", model: undefined, instructions: undefined }
+    : request;
   const incomplete = form.strategy === "window" && form.window.trigger === "tokens" && form.window.maxTokens === "";
   const base = useQuery({
     queryKey: compactionKeys.preview(threadId, planRequest),
@@ -150,7 +152,12 @@ export function CompactionWorkbench(props: WorkbenchProps) {
     onSuccess: (cancelled) => queryClient.setQueryData(compactionKeys.job(cancelled.id), cancelled),
   });
   const apply = useMutation({
-    mutationFn: () => requestCompactionApply(threadId, { ...request, ...(draft !== null && draft !== generatedSummary ? { summary: draft } : {}), ...(llm && jobId ? { jobId } : {}) }),
+    mutationFn: () =>
+      requestCompactionApply(threadId, {
+        ...request,
+        ...(draft !== null && draft !== generatedSummary ? { summary: draft } : {}),
+        ...(llm && jobId ? { jobId } : {}),
+      }),
     onSuccess: ({ thread }) => {
       queryClient.removeQueries({ queryKey: threadKeys.all });
       router.push(`/threads/${thread.id}`);
@@ -162,16 +169,33 @@ export function CompactionWorkbench(props: WorkbenchProps) {
   const replaced = new Set(preview?.plan.replaced ?? []);
   const refusal = preview?.refusal ?? null;
   const lost = preview ? [...preview.lostReferences.paths, ...preview.lostReferences.tools] : [];
-  const canApply = preview !== null && !awaitingLlm && showsCurrent && refusal === null && !apply.isPending && (preview.summary === null || summaryText.trim() !== "");
+  const canApply =
+    preview !== null &&
+    !awaitingLlm &&
+    showsCurrent &&
+    refusal === null &&
+    !apply.isPending &&
+    (preview.summary === null || summaryText.trim() !== "");
 
   return (
     <div className="space-y-6">
-      <form className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 lg:grid-cols-2" onSubmit={(e) => e.preventDefault()} aria-label="Compaction options">
+      <form
+        className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 lg:grid-cols-2"
+        onSubmit={(e) => e.preventDefault()}
+        aria-label="Compaction options"
+      >
         <fieldset className="space-y-2">
           <legend className="mb-1 text-sm font-semibold">Strategy</legend>
           {STRATEGIES.map((s) => (
             <label key={s.id} className="flex cursor-pointer gap-2 text-sm">
-              <input type="radio" name="strategy" value={s.id} checked={form.strategy === s.id} onChange={() => update({ strategy: s.id })} className="mt-1" />
+              <input
+                type="radio"
+                name="strategy"
+                value={s.id}
+                checked={form.strategy === s.id}
+                onChange={() => update({ strategy: s.id })}
+                className="mt-1"
+              />
               <span>
                 <span className="font-medium">{s.label}</span>
                 <span className="block text-zinc-500">{s.hint}</span>
@@ -186,7 +210,11 @@ export function CompactionWorkbench(props: WorkbenchProps) {
               <legend className="mb-1 font-semibold">Window</legend>
               <label className="flex flex-col">
                 <span className="mb-1 text-zinc-600">Trigger</span>
-                <select value={form.window.trigger} onChange={(e) => update({ window: { ...form.window, trigger: e.target.value as "turns" | "tokens" } })} className="rounded border border-zinc-300 bg-white px-2 py-1.5">
+                <select
+                  value={form.window.trigger}
+                  onChange={(e) => update({ window: { ...form.window, trigger: e.target.value as "turns" | "tokens" } })}
+                  className="rounded border border-zinc-300 bg-white px-2 py-1.5"
+                >
                   <option value="turns">over a number of turns</option>
                   <option value="tokens">over a number of tokens</option>
                 </select>
@@ -194,12 +222,23 @@ export function CompactionWorkbench(props: WorkbenchProps) {
               {form.window.trigger === "turns" ? (
                 <label className="flex w-32 flex-col">
                   <span className="mb-1 text-zinc-600">Max turns</span>
-                  <input inputMode="numeric" value={form.window.maxTurns} onChange={(e) => update({ window: { ...form.window, maxTurns: e.target.value.replace(/\D/g, "") } })} className="rounded border border-zinc-300 px-2 py-1.5" />
+                  <input
+                    inputMode="numeric"
+                    value={form.window.maxTurns}
+                    onChange={(e) => update({ window: { ...form.window, maxTurns: e.target.value.replace(/\D/g, "") } })}
+                    className="rounded border border-zinc-300 px-2 py-1.5"
+                  />
                 </label>
               ) : (
                 <label className="flex w-40 flex-col">
                   <span className="mb-1 text-zinc-600">Max tokens</span>
-                  <input inputMode="numeric" value={form.window.maxTokens} onChange={(e) => update({ window: { ...form.window, maxTokens: e.target.value.replace(/\D/g, "") } })} placeholder="e.g. 50000" className="rounded border border-zinc-300 px-2 py-1.5" />
+                  <input
+                    inputMode="numeric"
+                    value={form.window.maxTokens}
+                    onChange={(e) => update({ window: { ...form.window, maxTokens: e.target.value.replace(/\D/g, "") } })}
+                    placeholder="e.g. 50000"
+                    className="rounded border border-zinc-300 px-2 py-1.5"
+                  />
                 </label>
               )}
               <p className="w-full text-xs text-zinc-500">0 disables. Over the trigger, the newest max(4, half) are kept.</p>
@@ -210,18 +249,32 @@ export function CompactionWorkbench(props: WorkbenchProps) {
               <legend className="mb-1 font-semibold">Range</legend>
               <label className="flex flex-col">
                 <span className="mb-1 text-zinc-600">Summarise</span>
-                <select value={form.range.direction} onChange={(e) => update({ range: { ...form.range, direction: e.target.value as "up-to" | "from" } })} className="rounded border border-zinc-300 bg-white px-2 py-1.5">
+                <select
+                  value={form.range.direction}
+                  onChange={(e) => update({ range: { ...form.range, direction: e.target.value as "up-to" | "from" } })}
+                  className="rounded border border-zinc-300 bg-white px-2 py-1.5"
+                >
                   <option value="up-to">up to and including</option>
                   <option value="from">from this turn on</option>
                 </select>
               </label>
-              <RangeTurnField threadId={threadId} count={turnCount} at={form.range.at} onChange={(at) => update({ range: { ...form.range, at } })} />
+              <RangeTurnField
+                threadId={threadId}
+                count={turnCount}
+                at={form.range.at}
+                onChange={(at) => update({ range: { ...form.range, at } })}
+              />
             </fieldset>
           )}
           {form.strategy === "trim-tool-output" && (
             <label className="flex w-48 flex-col">
               <span className="mb-1 font-semibold">Character limit</span>
-              <input inputMode="numeric" value={form.trim.maxChars} onChange={(e) => update({ trim: { maxChars: e.target.value.replace(/\D/g, "") } })} className="rounded border border-zinc-300 px-2 py-1.5" />
+              <input
+                inputMode="numeric"
+                value={form.trim.maxChars}
+                onChange={(e) => update({ trim: { maxChars: e.target.value.replace(/\D/g, "") } })}
+                className="rounded border border-zinc-300 px-2 py-1.5"
+              />
               <span className="mt-1 text-xs text-zinc-500">0 disables. The last exchange is never trimmed.</span>
             </label>
           )}
@@ -231,8 +284,18 @@ export function CompactionWorkbench(props: WorkbenchProps) {
               <legend className="mb-1 font-semibold">Summariser</legend>
               <div className="flex flex-wrap overflow-hidden rounded border border-zinc-300">
                 {SUMMARIZERS.map((s) => (
-                  <label key={s.id} className={`cursor-pointer px-3 py-1.5 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset ${form.summarizer === s.id ? "bg-indigo-600 text-white" : "bg-white"}`}>
-                    <input type="radio" name="summarizer" value={s.id} checked={form.summarizer === s.id} onChange={() => update({ summarizer: s.id })} className="sr-only" />
+                  <label
+                    key={s.id}
+                    className={`cursor-pointer px-3 py-1.5 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset ${form.summarizer === s.id ? "bg-indigo-600 text-white" : "bg-white"}`}
+                  >
+                    <input
+                      type="radio"
+                      name="summarizer"
+                      value={s.id}
+                      checked={form.summarizer === s.id}
+                      onChange={() => update({ summarizer: s.id })}
+                      className="sr-only"
+                    />
                     {s.label}
                   </label>
                 ))}
@@ -242,22 +305,43 @@ export function CompactionWorkbench(props: WorkbenchProps) {
           {llm && (
             <label className="flex flex-col">
               <span className="mb-1 text-zinc-600">LLM model (provider:model)</span>
-              <input value={form.llmModel} onChange={(e) => update({ llmModel: e.target.value })} placeholder="openai:gpt-4o-mini" className="rounded border border-zinc-300 px-2 py-1.5 font-mono" />
+              <input
+                value={form.llmModel}
+                onChange={(e) => update({ llmModel: e.target.value })}
+                placeholder="openai:gpt-4o-mini"
+                className="rounded border border-zinc-300 px-2 py-1.5 font-mono"
+              />
               <span className="mt-1 text-xs text-zinc-500">
-                {props.configuredProviders.length > 0 ? `Configured: ${props.configuredProviders.join(", ")}.` : "No provider is configured yet: set one in Settings or by environment variables."}
+                {props.configuredProviders.length > 0
+                  ? `Configured: ${props.configuredProviders.join(", ")}.`
+                  : "No provider is configured yet: set one in Settings or by environment variables."}
               </span>
             </label>
           )}
           {form.strategy !== "trim-tool-output" && form.summarizer !== "marker" && (
             <label className="flex flex-col">
               <span className="mb-1 text-zinc-600">Focus instructions (optional)</span>
-              <textarea value={form.instructions} onChange={(e) => update({ instructions: e.target.value })} rows={2} maxLength={2000} placeholder="e.g. keep the database migration decisions" className="rounded border border-zinc-300 px-2 py-1.5" />
+              <textarea
+                value={form.instructions}
+                onChange={(e) => update({ instructions: e.target.value })}
+                rows={2}
+                maxLength={2000}
+                placeholder="e.g. keep the database migration decisions"
+                className="rounded border border-zinc-300 px-2 py-1.5"
+              />
             </label>
           )}
           <label className="flex flex-col">
             <span className="mb-1 text-zinc-600">Target model (its tokenizer measures)</span>
-            <input list={`${ids}-models`} value={form.targetModel} onChange={(e) => update({ targetModel: e.target.value })} className="rounded border border-zinc-300 px-2 py-1.5" />
-            {form.targetModel.trim() !== "" && !props.models.includes(form.targetModel.trim()) && <span className="mt-1 text-xs text-amber-800">Not a known model: measuring with o200k_base until one is chosen.</span>}
+            <input
+              list={`${ids}-models`}
+              value={form.targetModel}
+              onChange={(e) => update({ targetModel: e.target.value })}
+              className="rounded border border-zinc-300 px-2 py-1.5"
+            />
+            {form.targetModel.trim() !== "" && !props.models.includes(form.targetModel.trim()) && (
+              <span className="mt-1 text-xs text-amber-800">Not a known model: measuring with o200k_base until one is chosen.</span>
+            )}
             <datalist id={`${ids}-models`}>
               {props.models.map((m) => (
                 <option key={m} value={m} />
@@ -266,11 +350,21 @@ export function CompactionWorkbench(props: WorkbenchProps) {
           </label>
           {llm && (
             <div className="flex flex-wrap items-center gap-2">
-              <button type="button" onClick={() => start.mutate()} disabled={start.isPending || job.data?.status === "running"} className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+              <button
+                type="button"
+                onClick={() => start.mutate()}
+                disabled={start.isPending || job.data?.status === "running"}
+                className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+              >
                 {jobId && job.data?.status !== "running" ? "Summarise again" : "Summarise with the LLM"}
               </button>
               {job.data?.status === "running" && (
-                <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending} className="rounded border border-zinc-300 px-3 py-1.5 hover:bg-zinc-50">
+                <button
+                  type="button"
+                  onClick={() => cancel.mutate()}
+                  disabled={cancel.isPending}
+                  className="rounded border border-zinc-300 px-3 py-1.5 hover:bg-zinc-50"
+                >
                   Cancel
                 </button>
               )}
@@ -279,11 +373,22 @@ export function CompactionWorkbench(props: WorkbenchProps) {
         </div>
       </form>
 
-      {llm && <JobStatus job={job.data ?? null} startError={start.error} onUse={(summarizer) => update({ summarizer })} onRetry={() => start.mutate()} />}
+      {llm && (
+        <JobStatus
+          job={job.data ?? null}
+          startError={start.error}
+          onUse={(summarizer) => update({ summarizer })}
+          onRetry={() => start.mutate()}
+        />
+      )}
 
       {previewError && <ErrorBox error={previewError} />}
       {incomplete && <p className="text-sm text-zinc-500">Enter a token threshold to see the plan.</p>}
-      {!preview && !previewError && !incomplete && <p className="text-sm text-zinc-500" aria-live="polite">Working out the preview…</p>}
+      {!preview && !previewError && !incomplete && (
+        <p className="text-sm text-zinc-500" aria-live="polite">
+          Working out the preview…
+        </p>
+      )}
 
       {preview && (
         <section aria-labelledby={`${ids}-preview`} className="space-y-4">
@@ -293,12 +398,16 @@ export function CompactionWorkbench(props: WorkbenchProps) {
           <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="compaction-figures">
             <Figure label="Tokens before" value={formatInteger(preview.tokensBefore)} testId="tokens-before" />
             <Figure label="Tokens after" value={formatInteger(preview.tokensAfter)} testId="tokens-after" />
-            <Figure label="Saved" value={preview.tokensBefore > 0 ? `${Math.round((1 - preview.tokensAfter / preview.tokensBefore) * 100)}%` : "-"} />
+            <Figure
+              label="Saved"
+              value={preview.tokensBefore > 0 ? `${Math.round((1 - preview.tokensAfter / preview.tokensBefore) * 100)}%` : "-"}
+            />
             <Figure label="Turns" value={`${preview.turnsBefore} → ${preview.turnsAfter}`} />
           </dl>
           <p className="text-xs text-zinc-500">
             Measured with {preview.tokenizer.label}
-            {preview.tokenizer.exact ? "" : " (an estimate)"} over this thread&apos;s turns. {remeasured.isFetching ? <span aria-live="polite">Re-measuring the edited summary…</span> : null}
+            {preview.tokenizer.exact ? "" : " (an estimate)"} over this thread&apos;s turns.{" "}
+            {remeasured.isFetching ? <span aria-live="polite">Re-measuring the edited summary…</span> : null}
           </p>
           {refusal && (
             <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="refusal">
@@ -306,7 +415,11 @@ export function CompactionWorkbench(props: WorkbenchProps) {
             </p>
           )}
           {lost.length > 0 && (
-            <div role="status" className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="lost-references">
+            <div
+              role="status"
+              className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+              data-testid="lost-references"
+            >
               <p className="font-medium">The summary does not mention {plural(lost.length, "reference")} the replaced turns make:</p>
               <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 font-mono text-xs">
                 {lost.map((ref) => (
@@ -326,13 +439,21 @@ export function CompactionWorkbench(props: WorkbenchProps) {
           <div className="grid gap-4 lg:grid-cols-2">
             <section aria-label="Turns replaced" className="rounded-lg border border-zinc-200 bg-white">
               <h3 className="border-b border-zinc-200 px-3 py-2 text-sm font-semibold">
-                {preview.plan.replaced.length > 0 ? `Replaced: ${plural(preview.plan.replaced.length, "turn")}` : `Trimmed: ${plural(preview.plan.trimmed.length, "tool output")}`}
+                {preview.plan.replaced.length > 0
+                  ? `Replaced: ${plural(preview.plan.replaced.length, "turn")}`
+                  : `Trimmed: ${plural(preview.plan.trimmed.length, "tool output")}`}
               </h3>
               <ReplacedTurns threadId={threadId} plan={preview.plan} />
             </section>
             <section aria-label="Summary" className="rounded-lg border border-zinc-200 bg-white">
               <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2">
-                <h3 className="flex-1 text-sm font-semibold">{preview.summary === null ? "No summary: outputs are cut in place" : awaitingLlm ? "Summary (not written yet)" : "Summary (editable)"}</h3>
+                <h3 className="flex-1 text-sm font-semibold">
+                  {preview.summary === null
+                    ? "No summary: outputs are cut in place"
+                    : awaitingLlm
+                      ? "Summary (not written yet)"
+                      : "Summary (editable)"}
+                </h3>
                 {draft !== null && draft !== generatedSummary && (
                   <button type="button" onClick={() => setDraft(null)} className="text-xs text-indigo-700 underline">
                     Reset to the generated summary
@@ -359,7 +480,12 @@ export function CompactionWorkbench(props: WorkbenchProps) {
             Kept verbatim: {describeKept(preview, turnCount, replaced)}
           </p>
           <div className="flex flex-wrap items-center gap-3">
-            <button type="button" onClick={() => apply.mutate()} disabled={!canApply} className="rounded bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-50">
+            <button
+              type="button"
+              onClick={() => apply.mutate()}
+              disabled={!canApply}
+              className="rounded bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-50"
+            >
               {apply.isPending ? "Applying…" : "Apply as a new revision"}
             </button>
             <span className="text-xs text-zinc-500">The original thread is kept exactly as it is; undo deletes the revision.</span>

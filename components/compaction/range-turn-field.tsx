@@ -8,7 +8,17 @@ import { TurnLabel } from "./workbench-parts";
  * The range's turn, by its number (1 to `count`), with the start of what it says beneath: a list of
  * 10,000 turns is no way to choose one. `at` and `onChange` are 0-based turn indexes.
  */
-export function RangeTurnField({ threadId, count, at, onChange }: { threadId: string; count: number; at: number; onChange: (at: number) => void }) {
+export function RangeTurnField({
+  threadId,
+  count,
+  at,
+  onChange,
+}: {
+  threadId: string;
+  count: number;
+  at: number;
+  onChange: (at: number) => void;
+}) {
   const [text, setText] = useState(String(at + 1));
   // Set from outside (a job's form restored): show it, unless the text already says it.
   const [shown, setShown] = useState(at);

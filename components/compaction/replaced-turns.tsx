@@ -54,7 +54,14 @@ export function ReplacedTurns({ threadId, plan }: { threadId: string; plan: Comp
         const turn = turnAt(index);
         const trim = replacing ? null : plan.trimmed[item.index]!;
         return (
-          <li key={item.key} ref={rows.measureElement} data-index={item.index} aria-posinset={item.index + 1} aria-setsize={count} className="px-3 py-2">
+          <li
+            key={item.key}
+            ref={rows.measureElement}
+            data-index={item.index}
+            aria-posinset={item.index + 1}
+            aria-setsize={count}
+            className="px-3 py-2"
+          >
             <TurnLabel index={index} turn={turn} />
             {trim ? (
               <>
@@ -62,7 +69,9 @@ export function ReplacedTurns({ threadId, plan }: { threadId: string; plan: Comp
                 {formatInteger(trim.charsBefore)} → {formatInteger(trim.charsAfter)} characters
               </>
             ) : (
-              <p className="mt-0.5 line-clamp-2 break-words whitespace-pre-wrap text-zinc-600">{turn ? turn.excerpt || <em>(empty)</em> : <span className="text-zinc-400">…</span>}</p>
+              <p className="mt-0.5 line-clamp-2 break-words whitespace-pre-wrap text-zinc-600">
+                {turn ? turn.excerpt || <em>(empty)</em> : <span className="text-zinc-400">…</span>}
+              </p>
             )}
           </li>
         );

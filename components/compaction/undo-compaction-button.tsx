@@ -26,10 +26,19 @@ export function UndoCompactionButton({ revisionThreadId, warning }: { revisionTh
   const error = undoCompaction.error?.message ?? null;
   return (
     <span className="inline-flex items-center gap-2">
-      <button type="button" onClick={undo} disabled={pending || !hydrated} className="rounded border border-violet-300 bg-violet-50 px-2 py-0.5 text-sm font-medium text-violet-900 hover:bg-violet-100 disabled:opacity-60">
+      <button
+        type="button"
+        onClick={undo}
+        disabled={pending || !hydrated}
+        className="rounded border border-violet-300 bg-violet-50 px-2 py-0.5 text-sm font-medium text-violet-900 hover:bg-violet-100 disabled:opacity-60"
+      >
         {pending ? "Undoing…" : "Undo compaction"}
       </button>
-      {error && <span role="alert" className="text-sm text-red-700">{error}</span>}
+      {error && (
+        <span role="alert" className="text-sm text-red-700">
+          {error}
+        </span>
+      )}
     </span>
   );
 }

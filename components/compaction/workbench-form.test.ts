@@ -15,9 +15,17 @@ const FORM: Form = {
 
 describe("requestOf", () => {
   it("sends the chosen strategy's options only, and a target model only once it is a known one", () => {
-    expect(requestOf(FORM, ["gpt-4o"])).toEqual({ strategy: "window", summarizer: "extractive", targetModel: "gpt-4o", options: { trigger: "turns", maxTurns: 40 } });
+    expect(requestOf(FORM, ["gpt-4o"])).toEqual({
+      strategy: "window",
+      summarizer: "extractive",
+      targetModel: "gpt-4o",
+      options: { trigger: "turns", maxTurns: 40 },
+    });
     expect(requestOf({ ...FORM, targetModel: "gpt-4" }, ["gpt-4o"])).not.toHaveProperty("targetModel");
-    expect(requestOf({ ...FORM, window: { ...FORM.window, trigger: "tokens", maxTokens: "" } }, []).options).toEqual({ trigger: "tokens", maxTokens: 0 });
+    expect(requestOf({ ...FORM, window: { ...FORM.window, trigger: "tokens", maxTokens: "" } }, []).options).toEqual({
+      trigger: "tokens",
+      maxTokens: 0,
+    });
     expect(requestOf({ ...FORM, strategy: "range" }, []).options).toEqual({ direction: "up-to", at: 3 });
     expect(requestOf({ ...FORM, strategy: "trim-tool-output" }, []).options).toEqual({ maxChars: 2000 });
     expect(requestOf({ ...FORM, strategy: "full" }, []).options).toEqual({});
@@ -33,7 +41,13 @@ describe("requestOf", () => {
 describe("formFromJob", () => {
   it("restores the form a background job was started with", () => {
     const job = {
-      request: { strategy: "window", summarizer: "llm", model: "anthropic:claude-haiku", instructions: "Short.", options: { trigger: "tokens", maxTokens: 5000 } },
+      request: {
+        strategy: "window",
+        summarizer: "llm",
+        model: "anthropic:claude-haiku",
+        instructions: "Short.",
+        options: { trigger: "tokens", maxTokens: 5000 },
+      },
     } as unknown as CompactionJobRecord;
     expect(formFromJob(job, FORM)).toEqual({
       ...FORM,
@@ -46,10 +60,13 @@ describe("formFromJob", () => {
 });
 
 describe("describeKept", () => {
-  const preview = (plan: Partial<CompactionPreview["plan"]>) => ({ plan: { replaced: [], trimmed: [], keptBefore: [], keptAfter: [], ...plan } }) as unknown as CompactionPreview;
+  const preview = (plan: Partial<CompactionPreview["plan"]>) =>
+    ({ plan: { replaced: [], trimmed: [], keptBefore: [], keptAfter: [], ...plan } }) as unknown as CompactionPreview;
 
   it("names the kept ranges around the summary", () => {
-    expect(describeKept(preview({ replaced: [2, 3], keptBefore: [0, 1], keptAfter: [4] }), 5, new Set([2, 3]))).toBe("#1-#2 before the summary, #5 after it");
+    expect(describeKept(preview({ replaced: [2, 3], keptBefore: [0, 1], keptAfter: [4] }), 5, new Set([2, 3]))).toBe(
+      "#1-#2 before the summary, #5 after it",
+    );
     expect(describeKept(preview({ replaced: [0, 1] }), 2, new Set([0, 1]))).toBe("nothing: all 2 turns become the summary");
   });
 

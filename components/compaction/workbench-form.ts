@@ -61,17 +61,28 @@ export function formFromJob(job: CompactionJobRecord, base: Form): Form {
     llmModel: request.model ?? base.llmModel,
     targetModel: request.targetModel ?? base.targetModel,
     instructions: request.instructions ?? "",
-    window: request.strategy === "window" ? { trigger: options.trigger === "tokens" ? "tokens" : "turns", maxTurns: String(options.maxTurns ?? 40), maxTokens: String(options.maxTokens ?? 0) } : base.window,
-    range: request.strategy === "range" ? { direction: options.direction === "from" ? "from" : "up-to", at: Number(options.at ?? 0) } : base.range,
+    window:
+      request.strategy === "window"
+        ? {
+            trigger: options.trigger === "tokens" ? "tokens" : "turns",
+            maxTurns: String(options.maxTurns ?? 40),
+            maxTokens: String(options.maxTokens ?? 0),
+          }
+        : base.window,
+    range:
+      request.strategy === "range"
+        ? { direction: options.direction === "from" ? "from" : "up-to", at: Number(options.at ?? 0) }
+        : base.range,
     trim: request.strategy === "trim-tool-output" ? { maxChars: String(options.maxChars ?? 2000) } : base.trim,
   };
 }
 
-
 /** Which turns a plan keeps, in words ("#1-#2 before the summary, #9-#10 after it"). */
 export function describeKept(preview: CompactionPreview, total: number, replaced: Set<number>): string {
-  if (preview.plan.replaced.length === 0) return `all ${plural(total, "turn")}, ${plural(preview.plan.trimmed.length, "tool output")} shortened`;
-  const ranges = (indexes: number[]) => (indexes.length === 0 ? null : indexes.length === 1 ? `#${indexes[0]! + 1}` : `#${indexes[0]! + 1}-#${indexes.at(-1)! + 1}`);
+  if (preview.plan.replaced.length === 0)
+    return `all ${plural(total, "turn")}, ${plural(preview.plan.trimmed.length, "tool output")} shortened`;
+  const ranges = (indexes: number[]) =>
+    indexes.length === 0 ? null : indexes.length === 1 ? `#${indexes[0]! + 1}` : `#${indexes[0]! + 1}-#${indexes.at(-1)! + 1}`;
   const before = ranges(preview.plan.keptBefore);
   const after = ranges(preview.plan.keptAfter);
   const parts = [before && `${before} before the summary`, after && `${after} after it`].filter(Boolean);

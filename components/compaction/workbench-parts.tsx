@@ -30,9 +30,22 @@ export function ErrorBox({ error }: { error: Error }) {
   );
 }
 
-export function JobStatus({ job, startError, onUse, onRetry }: { job: CompactionJobRecord | null; startError: Error | null; onUse: (s: Summarizer) => void; onRetry: () => void }) {
+export function JobStatus({
+  job,
+  startError,
+  onUse,
+  onRetry,
+}: {
+  job: CompactionJobRecord | null;
+  startError: Error | null;
+  onUse: (s: Summarizer) => void;
+  onRetry: () => void;
+}) {
   if (startError) return <ErrorBox error={startError} />;
-  if (!job) return <p className="text-sm text-zinc-500">The LLM writes the summary in the background; you can leave this page and come back to it.</p>;
+  if (!job)
+    return (
+      <p className="text-sm text-zinc-500">The LLM writes the summary in the background; you can leave this page and come back to it.</p>
+    );
   if (job.status === "running") {
     return (
       <p role="status" className="text-sm text-zinc-700" data-testid="job-status">
@@ -42,7 +55,8 @@ export function JobStatus({ job, startError, onUse, onRetry }: { job: Compaction
     );
   }
   if (job.status === "failed" || job.status === "cancelled") {
-    const message = job.status === "cancelled" ? "The summary was cancelled." : `The summariser failed: ${job.error?.message ?? "unknown error"}`;
+    const message =
+      job.status === "cancelled" ? "The summary was cancelled." : `The summariser failed: ${job.error?.message ?? "unknown error"}`;
     return (
       <div role="alert" className="space-y-2 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="job-status">
         <p>{message}</p>
@@ -50,10 +64,18 @@ export function JobStatus({ job, startError, onUse, onRetry }: { job: Compaction
           <button type="button" onClick={onRetry} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
             Retry
           </button>
-          <button type="button" onClick={() => onUse("extractive")} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
+          <button
+            type="button"
+            onClick={() => onUse("extractive")}
+            className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100"
+          >
             Use the extractive summariser
           </button>
-          <button type="button" onClick={() => onUse("marker")} className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100">
+          <button
+            type="button"
+            onClick={() => onUse("marker")}
+            className="rounded border border-red-300 bg-white px-2 py-1 hover:bg-red-100"
+          >
             Accept the static marker
           </button>
         </div>
@@ -66,4 +88,3 @@ export function JobStatus({ job, startError, onUse, onRetry }: { job: Compaction
     </p>
   );
 }
-

@@ -11,7 +11,6 @@ type Upload = { file: File; name: string };
 
 type Skipped = { line?: number; path?: string; reason: string };
 
-
 type FileResult =
   | { name: string; status: "waiting" | "importing" }
   | {
@@ -148,8 +147,8 @@ export function ImportForm() {
 
       {results.length > 0 && (
         <p className="text-sm text-zinc-700" aria-live="polite" data-testid="import-summary">
-          {busy ? `Importing ${done.length + 1} of ${results.length}…` : `${plural(results.length, "file")}:`} {count("imported")} imported, {count("unchanged")} unchanged,{" "}
-          {count("failed")} failed; {plural(turnsAdded, "turn")} added
+          {busy ? `Importing ${done.length + 1} of ${results.length}…` : `${plural(results.length, "file")}:`} {count("imported")} imported,{" "}
+          {count("unchanged")} unchanged, {count("failed")} failed; {plural(turnsAdded, "turn")} added
           {ignored > 0 ? `; ${plural(ignored, "other file")} in the folder left out` : ""}
         </p>
       )}
@@ -213,7 +212,9 @@ function Report({ result }: { result: Extract<FileResult, { status: "imported" |
       <ThreadChanges results={result.threadResults} />
       {result.skipped.length > 0 && (
         <details className="mt-1 text-amber-900">
-          <summary className="cursor-pointer">{result.skipped.length} {result.skipped.length === 1 ? "entry" : "entries"} skipped</summary>
+          <summary className="cursor-pointer">
+            {result.skipped.length} {result.skipped.length === 1 ? "entry" : "entries"} skipped
+          </summary>
           <ul className="mt-1 list-disc pl-6">
             {result.skipped.slice(0, SHOWN_SKIPPED).map((s, i) => (
               <li key={i}>
@@ -242,7 +243,11 @@ function ThreadChanges({ results }: { results: ThreadImportResult[] }) {
       {changed.slice(0, 50).map((r) => (
         <li key={r.id}>
           {r.title ? `“${r.title}”` : "Thread"}: {changeText(r)}
-          {r.identity === "new" ? " (a new conversation: imported without a name)" : r.identity === "name" ? " (identified by its file name)" : ""}
+          {r.identity === "new"
+            ? " (a new conversation: imported without a name)"
+            : r.identity === "name"
+              ? " (identified by its file name)"
+              : ""}
         </li>
       ))}
     </ul>
@@ -302,7 +307,18 @@ async function importOne({ file, name }: Upload, asCopies: boolean): Promise<Fil
       };
     }
     // A Threadline export: {threadIds, turnCount, warnings}.
-    return { name, status: "imported", format: "threadline", threadIds: body.threadIds, threadsCreated: body.threadIds.length, threadsUpdated: 0, turnsAdded: body.turnCount, threadResults: [], skipped: [], warnings: body.warnings ?? [] };
+    return {
+      name,
+      status: "imported",
+      format: "threadline",
+      threadIds: body.threadIds,
+      threadsCreated: body.threadIds.length,
+      threadsUpdated: 0,
+      turnsAdded: body.turnCount,
+      threadResults: [],
+      skipped: [],
+      warnings: body.warnings ?? [],
+    };
   } catch (error) {
     const details = error instanceof ApiError && Array.isArray(error.details) ? error.details : [];
     return { name, status: "failed", message: error instanceof Error ? error.message : "Upload failed", details };

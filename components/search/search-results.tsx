@@ -66,7 +66,12 @@ export function SearchResults({ q }: { q: string }) {
             <ol className="divide-y divide-zinc-100" aria-label={`Hits in ${displayTitle(group.threadTitle)}`}>
               {group.hits.map((hit) => (
                 <li key={hit.turnId}>
-                  <Link href={hitHref(hit, q)} prefetch={false} className="block px-4 py-2 hover:bg-zinc-50 focus-visible:bg-zinc-50" data-testid="search-hit">
+                  <Link
+                    href={hitHref(hit, q)}
+                    prefetch={false}
+                    className="block px-4 py-2 hover:bg-zinc-50 focus-visible:bg-zinc-50"
+                    data-testid="search-hit"
+                  >
                     <span className="mb-1 flex items-center gap-2 text-xs">
                       <span className={`rounded px-1.5 py-0.5 font-medium ${ROLE_STYLE[hit.role] ?? ROLE_STYLE.tool}`}>{hit.role}</span>
                       <span className="font-mono text-zinc-600">#{formatInteger(hit.turnIndex)}</span>

@@ -8,7 +8,11 @@ export function MaskedText({ text }: { text: string }) {
   return (
     <>
       {splitMasks(text).map((piece, i) =>
-        "mask" in piece ? <SecretMask key={i} mask={piece.mask} label={piece.label} fingerprint={piece.fingerprint} /> : <Fragment key={i}>{piece.text}</Fragment>,
+        "mask" in piece ? (
+          <SecretMask key={i} mask={piece.mask} label={piece.label} fingerprint={piece.fingerprint} />
+        ) : (
+          <Fragment key={i}>{piece.text}</Fragment>
+        ),
       )}
     </>
   );

@@ -14,7 +14,11 @@ const label = `Reveal the GitHub token …${end}`;
 
 function render(node: ReactNode, allowed: boolean): string {
   return renderToStaticMarkup(
-    createElement(SecretRevealProvider, { allowed } as Parameters<typeof SecretRevealProvider>[0], createElement(SecretMaskScope, { threadId: "t", turnId: "u" } as Parameters<typeof SecretMaskScope>[0], node)),
+    createElement(
+      SecretRevealProvider,
+      { allowed } as Parameters<typeof SecretRevealProvider>[0],
+      createElement(SecretMaskScope, { threadId: "t", turnId: "u" } as Parameters<typeof SecretMaskScope>[0], node),
+    ),
   );
 }
 
@@ -22,7 +26,10 @@ const buttons = (html: string) => [...html.matchAll(/<button[^>]*aria-label="([^
 
 describe("masks in a turn's text", () => {
   it("are reveal buttons in Markdown, prose and highlighted code alike, for those allowed", () => {
-    const html = render(createElement(MarkdownContent, { text: `${masked}\n\n\`\`\`bash\ngit clone ${masked}\n\`\`\`\n\n- item ${masked}` }), true);
+    const html = render(
+      createElement(MarkdownContent, { text: `${masked}\n\n\`\`\`bash\ngit clone ${masked}\n\`\`\`\n\n- item ${masked}` }),
+      true,
+    );
     expect(buttons(html)).toEqual([label, label, label]);
     expect(html).not.toContain(github.value);
   });

@@ -7,7 +7,17 @@ import { useState } from "react";
  * Redacts in place (POST /api/secrets/redact) after asking: one secret of a turn, or every secret
  * of a thread when no turn is given. Irreversible; the thread records it.
  */
-export function RedactButton({ threadId, turnId, fingerprint, label }: { threadId: string; turnId?: string; fingerprint?: string; label: string }) {
+export function RedactButton({
+  threadId,
+  turnId,
+  fingerprint,
+  label,
+}: {
+  threadId: string;
+  turnId?: string;
+  fingerprint?: string;
+  label: string;
+}) {
   const router = useRouter();
   const [state, setState] = useState<"idle" | "busy" | string>("idle");
   const onClick = async () => {
@@ -24,7 +34,12 @@ export function RedactButton({ threadId, turnId, fingerprint, label }: { threadI
     router.refresh();
   };
   return (
-    <button type="button" onClick={onClick} disabled={state === "busy"} className="rounded border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50">
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={state === "busy"}
+      className="rounded border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
+    >
       {state === "idle" || state === "busy" ? label : state}
     </button>
   );

@@ -77,7 +77,9 @@ export function SecretMask({ mask, label, fingerprint }: { mask: string; label: 
         cache: "no-store",
       });
       if (!response.ok) {
-        setState({ failed: response.status === 403 ? "Only an admin may reveal secrets." : `The reveal failed (HTTP ${response.status}).` });
+        setState({
+          failed: response.status === 403 ? "Only an admin may reveal secrets." : `The reveal failed (HTTP ${response.status}).`,
+        });
         return;
       }
       const body = (await response.json()) as { value?: unknown };

@@ -8,7 +8,17 @@ import { useState } from "react";
  * replies and summaries get the redacted text; on, the history as stored. Shows the state to
  * everyone; admins (everyone with sign-in off) may change it, turning it on after a warning.
  */
-export function SendSecretsSwitch({ threadId, on, secretCount, canChange }: { threadId: string; on: boolean; secretCount: number; canChange: boolean }) {
+export function SendSecretsSwitch({
+  threadId,
+  on,
+  secretCount,
+  canChange,
+}: {
+  threadId: string;
+  on: boolean;
+  secretCount: number;
+  canChange: boolean;
+}) {
   const router = useRouter();
   const [state, setState] = useState<"idle" | "busy" | { failed: string }>("idle");
   const change = async (next: boolean) => {
@@ -49,12 +59,13 @@ export function SendSecretsSwitch({ threadId, on, secretCount, canChange }: { th
       <p className="min-w-0 flex-1">
         {on ? (
           <>
-            <span className="font-medium">Secrets are sent to models:</span> chat replies and LLM summaries of this thread send its history as stored, secrets included.
+            <span className="font-medium">Secrets are sent to models:</span> chat replies and LLM summaries of this thread send its history
+            as stored, secrets included.
           </>
         ) : (
           <>
-            <span className="font-medium">Secrets are not sent to models:</span> chat replies and LLM summaries of this thread get <code className="text-xs">[REDACTED:…]</code> in
-            their place.
+            <span className="font-medium">Secrets are not sent to models:</span> chat replies and LLM summaries of this thread get{" "}
+            <code className="text-xs">[REDACTED:…]</code> in their place.
           </>
         )}
         {!canChange && " An admin can change this."}
@@ -64,7 +75,11 @@ export function SendSecretsSwitch({ threadId, on, secretCount, canChange }: { th
           type="button"
           onClick={() => void change(!on)}
           disabled={state === "busy"}
-          className={on ? "rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-800 hover:bg-zinc-50 disabled:opacity-50" : "rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"}
+          className={
+            on
+              ? "rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-800 hover:bg-zinc-50 disabled:opacity-50"
+              : "rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
+          }
         >
           {on ? "Stop sending secrets" : "Send secrets to models…"}
         </button>

@@ -4,7 +4,15 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 
-type Token = { id: string; name: string; prefix: string; userEmail: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null };
+type Token = {
+  id: string;
+  name: string;
+  prefix: string;
+  userEmail: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+};
 
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
 
@@ -67,13 +75,23 @@ export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
       <form action={create} className="flex flex-wrap items-end gap-3" aria-label="Create an API token">
         <label className="flex flex-col text-sm">
           <span className="mb-1 text-zinc-600">Name</span>
-          <input name="name" required maxLength={100} placeholder="e.g. claude-code on my laptop" className="rounded border border-zinc-300 px-3 py-2" />
+          <input
+            name="name"
+            required
+            maxLength={100}
+            placeholder="e.g. claude-code on my laptop"
+            className="rounded border border-zinc-300 px-3 py-2"
+          />
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 text-zinc-600">Expires (optional)</span>
           <input name="expiresAt" type="date" className="rounded border border-zinc-300 px-3 py-2" />
         </label>
-        <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60"
+        >
           {pending ? "Creating…" : "Create token"}
         </button>
       </form>
@@ -136,7 +154,12 @@ export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
                   {when(token.lastUsedAt, "never")}
                 </td>
                 <td className="py-1 text-right">
-                  <button type="button" onClick={() => void revoke(token)} className="text-red-700 hover:underline" aria-label={`Revoke ${token.name}`}>
+                  <button
+                    type="button"
+                    onClick={() => void revoke(token)}
+                    className="text-red-700 hover:underline"
+                    aria-label={`Revoke ${token.name}`}
+                  >
                     Revoke
                   </button>
                 </td>

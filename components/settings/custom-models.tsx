@@ -69,7 +69,11 @@ export function DeleteCustomModelButton({ name }: { name: string }) {
       >
         Remove
       </button>
-      {message && <span role="alert" className="text-xs text-red-700">{message}</span>}
+      {message && (
+        <span role="alert" className="text-xs text-red-700">
+          {message}
+        </span>
+      )}
     </span>
   );
 }

@@ -7,7 +7,12 @@ import { FieldError, FormSubmitRow } from "@/components/ui/form-parts";
 
 type Props = {
   /** Saved values (not the environment's): a blank field removes the saved one. */
-  saved: { compactionModel: string | null; chatModel: string | null; openaiCompatibleBaseUrl: string | null; openaiCompatibleApiKeySet: boolean };
+  saved: {
+    compactionModel: string | null;
+    chatModel: string | null;
+    openaiCompatibleBaseUrl: string | null;
+    openaiCompatibleApiKeySet: boolean;
+  };
   /** Where the OpenAI-compatible key comes from now, for the key field's hint. */
   apiKeyFromEnv: boolean;
 };
@@ -40,7 +45,9 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
           className="rounded border border-zinc-300 px-3 py-2 font-mono"
           {...invalid("chatModel")}
         />
-        <span className="mt-1 text-xs text-zinc-500">&quot;&lt;provider&gt;:&lt;model&gt;&quot;, preselected in the thread composer; blank uses THREADLINE_CHAT_MODEL.</span>
+        <span className="mt-1 text-xs text-zinc-500">
+          &quot;&lt;provider&gt;:&lt;model&gt;&quot;, preselected in the thread composer; blank uses THREADLINE_CHAT_MODEL.
+        </span>
         <FieldError state={state} field="chatModel" />
       </label>
       <label className="flex flex-col text-sm">
@@ -55,7 +62,9 @@ export function LlmSettingsForm({ saved, apiKeyFromEnv }: Readonly<Props>) {
           className="rounded border border-zinc-300 px-3 py-2 font-mono"
           {...invalid("compactionModel")}
         />
-        <span className="mt-1 text-xs text-zinc-500">&quot;&lt;provider&gt;:&lt;model&gt;&quot;; blank uses THREADLINE_COMPACTION_MODEL.</span>
+        <span className="mt-1 text-xs text-zinc-500">
+          &quot;&lt;provider&gt;:&lt;model&gt;&quot;; blank uses THREADLINE_COMPACTION_MODEL.
+        </span>
         <FieldError state={state} field="compactionModel" />
       </label>
       <label className="flex flex-col text-sm">

@@ -43,16 +43,30 @@ function PersonRow({ person, self }: Readonly<{ person: PersonView; self: boolea
   return (
     <tr className="border-t border-zinc-100 align-top" data-testid="person-row">
       <td className="py-1 max-sm:font-medium">{person.name}</td>
-      <td className="py-1 break-all" data-label="Email">{person.email}</td>
-      <td className="py-1" data-label="Role">{person.role}</td>
-      <td className="py-1" data-label="Signs in with">{person.signsInWith}</td>
+      <td className="py-1 break-all" data-label="Email">
+        {person.email}
+      </td>
+      <td className="py-1" data-label="Role">
+        {person.role}
+      </td>
+      <td className="py-1" data-label="Signs in with">
+        {person.signsInWith}
+      </td>
       <td className="space-y-1 py-1 text-right">
         <form
           className="flex flex-wrap justify-end gap-2 max-sm:justify-start"
           aria-label={`Reset ${person.email}'s password`}
           action={(form) => run(() => resetPasswordAction({ userId: person.id, password: String(form.get("password") ?? "") }))}
         >
-          <input name="password" type="password" required minLength={8} placeholder="new password" autoComplete="new-password" className="w-36 min-w-0 rounded border border-zinc-300 px-2 py-1" />
+          <input
+            name="password"
+            type="password"
+            required
+            minLength={8}
+            placeholder="new password"
+            autoComplete="new-password"
+            className="w-36 min-w-0 rounded border border-zinc-300 px-2 py-1"
+          />
           <button type="submit" disabled={pending} className="text-indigo-700 hover:underline disabled:opacity-60">
             Reset
           </button>
@@ -106,7 +120,14 @@ function AddPersonForm() {
       </label>
       <label className="flex flex-col text-sm">
         <span className="mb-1 text-zinc-600">Password</span>
-        <input name="password" type="password" required minLength={8} autoComplete="new-password" className="rounded border border-zinc-300 px-3 py-2" />
+        <input
+          name="password"
+          type="password"
+          required
+          minLength={8}
+          autoComplete="new-password"
+          className="rounded border border-zinc-300 px-3 py-2"
+        />
         <FieldError state={state} field="password" />
       </label>
       <label className="flex flex-col text-sm">

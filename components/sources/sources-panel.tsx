@@ -63,8 +63,8 @@ export function SourcesPanel({ initial, canSync }: Readonly<{ initial: SourcesSt
       )}
       {status.folders.length === 0 ? (
         <p className="text-sm text-zinc-600">
-          None of the default folders exists yet ({DEFAULT_SOURCE_FOLDERS.map((f) => `~/${f}`).join(", ")}); each sync looks for them again. To follow other
-          folders, set <code className={code}>THREADLINE_SOURCES</code>.
+          None of the default folders exists yet ({DEFAULT_SOURCE_FOLDERS.map((f) => `~/${f}`).join(", ")}); each sync looks for them again.
+          To follow other folders, set <code className={code}>THREADLINE_SOURCES</code>.
         </p>
       ) : (
         <ul aria-label="Followed folders" className="space-y-3">
@@ -168,12 +168,17 @@ function NothingFollowed() {
     <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-6 text-sm text-zinc-700" data-testid="sources-empty">
       <p className="font-medium">No folder is followed.</p>
       <p className="mt-2">
-        Set <code className={code}>THREADLINE_SOURCES</code> to the folders to follow, separated by <code className={code}>:</code>, and restart the server, for
-        example <code className={code}>THREADLINE_SOURCES=~/.claude/projects:~/.codex/sessions npm start</code>. Unset, it follows{" "}
-        {DEFAULT_SOURCE_FOLDERS.map((f) => `~/${f}`).join(", ")} where they exist, except on PostgreSQL, where it is off unless set.
+        Set <code className={code}>THREADLINE_SOURCES</code> to the folders to follow, separated by <code className={code}>:</code>, and
+        restart the server, for example <code className={code}>THREADLINE_SOURCES=~/.claude/projects:~/.codex/sessions npm start</code>.
+        Unset, it follows {DEFAULT_SOURCE_FOLDERS.map((f) => `~/${f}`).join(", ")} where they exist, except on PostgreSQL, where it is off
+        unless set.
       </p>
       <p className="mt-2">
-        Meanwhile, <Link href="/import" className="text-indigo-700 underline">import files by hand</Link> or run <code className={code}>npm run import -- ~/.claude/projects</code>.
+        Meanwhile,{" "}
+        <Link href="/import" className="text-indigo-700 underline">
+          import files by hand
+        </Link>{" "}
+        or run <code className={code}>npm run import -- ~/.claude/projects</code>.
       </p>
     </div>
   );

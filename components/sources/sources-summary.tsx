@@ -28,22 +28,36 @@ export function SourcesSummaryLine({ initial }: Readonly<{ initial: SourcesStatu
     </Link>
   );
   return (
-    <section aria-label="Followed folders" className="mb-4 rounded-lg border border-zinc-200 bg-white px-4 py-3 text-sm text-zinc-700" data-testid="import-sources">
+    <section
+      aria-label="Followed folders"
+      className="mb-4 rounded-lg border border-zinc-200 bg-white px-4 py-3 text-sm text-zinc-700"
+      data-testid="import-sources"
+    >
       {summary.kind === "off" && (
         <p>
-          No folder is followed: set <code className={code}>THREADLINE_SOURCES</code> and Threadline imports your agents&apos; sessions as they are written. See {sources}.
+          No folder is followed: set <code className={code}>THREADLINE_SOURCES</code> and Threadline imports your agents&apos; sessions as
+          they are written. See {sources}.
         </p>
       )}
-      {summary.kind === "none-found" && <p>None of the agents&apos; default folders exists yet; each sync looks for them again. See {sources}.</p>}
+      {summary.kind === "none-found" && (
+        <p>None of the agents&apos; default folders exists yet; each sync looks for them again. See {sources}.</p>
+      )}
       {summary.kind === "following" && (
         <p role="status" aria-live="polite" className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <span>
-            Following {plural(summary.folders, "folder")}: <span data-testid="import-sources-counts">{formatInteger(summary.filesSeen)} {summary.filesSeen === 1 ? "file" : "files"} seen, {formatInteger(summary.imported)} imported, {formatInteger(summary.failed)} failed</span>
+            Following {plural(summary.folders, "folder")}:{" "}
+            <span data-testid="import-sources-counts">
+              {formatInteger(summary.filesSeen)} {summary.filesSeen === 1 ? "file" : "files"} seen, {formatInteger(summary.imported)}{" "}
+              imported, {formatInteger(summary.failed)} failed
+            </span>
             {summary.skipped > 0 && `, ${formatInteger(summary.skipped)} skipped`}
             {summary.missing > 0 && `, ${summary.missing} missing`}
             {summary.errors > 0 && <span className="text-red-700">, {plural(summary.errors, "folder")} in error</span>}
           </span>
-          <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${ACTIVITY[summary.activity].style}`} data-testid="import-sources-activity">
+          <span
+            className={`rounded px-1.5 py-0.5 text-xs font-medium ${ACTIVITY[summary.activity].style}`}
+            data-testid="import-sources-activity"
+          >
             {ACTIVITY[summary.activity].label}
           </span>
           {summary.heldElsewhere && <span>(another instance syncs this database)</span>}

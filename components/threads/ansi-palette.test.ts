@@ -5,7 +5,9 @@ import { DEFAULT_FOREGROUND, DIM_FOREGROUND, FOREGROUND_16, OUTPUT_BACKGROUNDS }
 describe("the terminal palette on the page's backgrounds", () => {
   it("has every foreground (and the default and dim text) at 4.5:1 or more on each background tool output sits on", () => {
     const weak = [...FOREGROUND_16, DEFAULT_FOREGROUND, DIM_FOREGROUND].flatMap((colour) =>
-      OUTPUT_BACKGROUNDS.filter((background) => contrastRatio(colour, background) < AA_TEXT).map((background) => `${colour} on ${background}: ${contrastRatio(colour, background).toFixed(2)}`),
+      OUTPUT_BACKGROUNDS.filter((background) => contrastRatio(colour, background) < AA_TEXT).map(
+        (background) => `${colour} on ${background}: ${contrastRatio(colour, background).toFixed(2)}`,
+      ),
     );
     expect(weak).toEqual([]);
   });

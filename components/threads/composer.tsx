@@ -77,7 +77,6 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
   const replyRef = useRef<HTMLDivElement>(null);
   const ids = { model: useId(), content: useId(), list: useId(), help: useId() };
 
-
   // Into view once when a message is sent, not on every arriving piece (the reader may scroll up).
   useEffect(() => {
     if (phase === "sending") replyRef.current?.scrollIntoView({ block: "nearest" });
@@ -85,7 +84,11 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
 
   if (problem) {
     return (
-      <section aria-label="Continue the conversation" className="mt-6 rounded-lg border border-dashed border-zinc-300 bg-white p-4 text-sm text-zinc-600" data-testid="composer-unavailable">
+      <section
+        aria-label="Continue the conversation"
+        className="mt-6 rounded-lg border border-dashed border-zinc-300 bg-white p-4 text-sm text-zinc-600"
+        data-testid="composer-unavailable"
+      >
         <p>
           This thread cannot be continued from here yet. {problem}{" "}
           <Link href="/settings" className="font-medium text-sky-700 underline">
@@ -171,7 +174,15 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
         const fields = data as Record<string, unknown>;
         if (event === "start") {
           setPhase("streaming");
-          setPending((p) => p && { ...p, model: fields.model as string, budget: fields.budget as ChatBudget, user: p.user ?? ((fields.userTurn as { content?: string })?.content ?? null) });
+          setPending(
+            (p) =>
+              p && {
+                ...p,
+                model: fields.model as string,
+                budget: fields.budget as ChatBudget,
+                user: p.user ?? (fields.userTurn as { content?: string })?.content ?? null,
+              },
+          );
         } else if (event === "delta") {
           setPending((p) => p && { ...p, reply: p.reply + (fields.text as string) });
         } else if (event === "error") {
@@ -225,8 +236,12 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
           </article>
           {budget && (
             <p className="text-xs text-zinc-500" data-testid="composer-budget">
-              Sent {budget.turnsIncluded} of {budget.turnsTotal} turns ({formatCount(budget.historyTokens)} tokens, {budget.tokenizer}) budgeted for a {formatCount(budget.contextWindow)}-token window
-              {budget.assumed ? " (assumed: the catalog does not know this model; add it under Custom models in Settings)" : ` (${budget.catalogModel})`}.{" "}
+              Sent {budget.turnsIncluded} of {budget.turnsTotal} turns ({formatCount(budget.historyTokens)} tokens, {budget.tokenizer})
+              budgeted for a {formatCount(budget.contextWindow)}-token window
+              {budget.assumed
+                ? " (assumed: the catalog does not know this model; add it under Custom models in Settings)"
+                : ` (${budget.catalogModel})`}
+              .{" "}
               <Link
                 className="text-sky-700 underline"
                 href={`/threads/${threadId}/budget?${budget.catalogModel && !budget.assumed ? `model=${encodeURIComponent(budget.catalogModel)}` : `contextWindow=${budget.contextWindow}`}`}
@@ -241,7 +256,11 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
         {phase === "idle" ? announcement : "Waiting for the reply…"}
       </p>
       {error && (
-        <p role="alert" className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm break-words text-red-800" data-testid="composer-error">
+        <p
+          role="alert"
+          className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm break-words text-red-800"
+          data-testid="composer-error"
+        >
           {error}
         </p>
       )}
@@ -286,16 +305,29 @@ export function Composer({ threadId, defaultModel, suggestions, configuredProvid
             </span>
             <span className="ml-auto flex gap-2">
               {retryable && phase === "idle" && (
-                <button type="button" onClick={() => void send({ retry: true })} disabled={busy} className="rounded border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50 disabled:opacity-50">
+                <button
+                  type="button"
+                  onClick={() => void send({ retry: true })}
+                  disabled={busy}
+                  className="rounded border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50 disabled:opacity-50"
+                >
                   Retry last message
                 </button>
               )}
               {phase !== "idle" ? (
-                <button type="button" onClick={() => void stop()} className="rounded border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50">
+                <button
+                  type="button"
+                  onClick={() => void stop()}
+                  className="rounded border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50"
+                >
                   Stop
                 </button>
               ) : (
-                <button type="submit" disabled={busy || !content.trim() || sendBlocked !== null} className="rounded bg-sky-700 px-3 py-1 text-sm font-medium text-white hover:bg-sky-800 disabled:opacity-50">
+                <button
+                  type="submit"
+                  disabled={busy || !content.trim() || sendBlocked !== null}
+                  className="rounded bg-sky-700 px-3 py-1 text-sm font-medium text-white hover:bg-sky-800 disabled:opacity-50"
+                >
                   Send
                 </button>
               )}

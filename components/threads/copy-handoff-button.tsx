@@ -59,8 +59,8 @@ export function CopyHandoffButton({ threadId, hasParent }: { threadId: string; h
                 Copy as task context
               </h2>
               <p className="text-xs text-zinc-500">
-                The conversation history an orchestrator gives the agent that takes the task next: tool turns and empty ones are skipped, user
-                turns cut to 150 characters, assistant turns to 8,192.
+                The conversation history an orchestrator gives the agent that takes the task next: tool turns and empty ones are skipped,
+                user turns cut to 150 characters, assistant turns to 8,192.
               </p>
             </div>
             <form method="dialog">
@@ -71,7 +71,8 @@ export function CopyHandoffButton({ threadId, hasParent }: { threadId: string; h
           </div>
           {hasParent && (
             <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={wholeChain} onChange={(e) => setWholeChain(e.target.checked)} /> Whole chain (the threads this one continues, oldest first)
+              <input type="checkbox" checked={wholeChain} onChange={(e) => setWholeChain(e.target.checked)} /> Whole chain (the threads this
+              one continues, oldest first)
             </label>
           )}
           {handoff.isError && (

@@ -51,12 +51,23 @@ export function DemoNotice({ count, canRemove }: { count: number; canRemove: boo
     );
   }
   return (
-    <div role="region" aria-label="Demo threads" className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-2 rounded border border-sky-200 bg-sky-50 p-3 text-sm text-sky-950" data-testid="demo-notice">
+    <div
+      role="region"
+      aria-label="Demo threads"
+      className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-2 rounded border border-sky-200 bg-sky-50 p-3 text-sm text-sky-950"
+      data-testid="demo-notice"
+    >
       <p className="min-w-0 flex-1">
-        <strong className="font-semibold">These are demo threads.</strong> {plural(count, "thread")} seeded to show what Threadline does; your own sessions appear beside them as they are imported.
+        <strong className="font-semibold">These are demo threads.</strong> {plural(count, "thread")} seeded to show what Threadline does;
+        your own sessions appear beside them as they are imported.
       </p>
       {canRemove && (
-        <button type="button" disabled={state.busy} onClick={() => void remove()} className="rounded bg-sky-800 px-3 py-1.5 font-medium text-white hover:bg-sky-900 disabled:opacity-60">
+        <button
+          type="button"
+          disabled={state.busy}
+          onClick={() => void remove()}
+          className="rounded bg-sky-800 px-3 py-1.5 font-medium text-white hover:bg-sky-900 disabled:opacity-60"
+        >
           {state.busy ? "Removing…" : "Remove them"}
         </button>
       )}

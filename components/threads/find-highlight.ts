@@ -86,7 +86,9 @@ export function revealMatch(root: Element, terms: readonly string[]): Reveal {
     range.setEnd(match.node, match.end);
     return { found: range, opened };
   }
-  const previews = [...root.querySelectorAll<HTMLButtonElement>('button[aria-expanded="false"][aria-controls]')].filter((button) => /^Show all/.test(button.textContent ?? "") && !button.dataset.revealed);
+  const previews = [...root.querySelectorAll<HTMLButtonElement>('button[aria-expanded="false"][aria-controls]')].filter(
+    (button) => /^Show all/.test(button.textContent ?? "") && !button.dataset.revealed,
+  );
   for (const button of previews) {
     button.dataset.revealed = "true";
     button.click();

@@ -16,7 +16,8 @@ export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns:
         <span data-testid="handoff-kept">{plural(answer.conversationMessagesCount, "message")} kept</span>
         <span data-testid="handoff-skipped">{answer.skipped.length} skipped</span>
         <span data-testid="handoff-cut">
-          {answer.cut.messages} truncated, {answer.cut.characters.toLocaleString("en-US")} {answer.cut.characters === 1 ? "character" : "characters"} cut
+          {answer.cut.messages} truncated, {answer.cut.characters.toLocaleString("en-US")}{" "}
+          {answer.cut.characters === 1 ? "character" : "characters"} cut
         </span>
         {answer.range.total > 0 && (answer.range.from > 1 || answer.range.to < answer.range.total) && (
           <span className="text-zinc-500">
@@ -35,7 +36,9 @@ export function HandoffCounts({ answer, turns }: { answer: HandoffAnswer; turns:
                   <TurnNumber turn={turn} />
                 </span>
               ))}
-              {group.length > LISTED_TURNS && <span className="text-zinc-500"> and {(group.length - LISTED_TURNS).toLocaleString("en-US")} more</span>}
+              {group.length > LISTED_TURNS && (
+                <span className="text-zinc-500"> and {(group.length - LISTED_TURNS).toLocaleString("en-US")} more</span>
+              )}
               .
             </li>
           ))}
@@ -51,7 +54,12 @@ export const LISTED_TURNS = 50;
 /** A turn's position ("#4"), linked to the turn on its own thread's page. */
 export function TurnNumber({ turn }: { turn: HandoffTurn }) {
   return (
-    <Link href={turnHref(turn.origin)} prefetch={false} className="font-mono text-indigo-700 hover:underline" title={`Turn ${turn.origin.turnIndex + 1} of its thread`}>
+    <Link
+      href={turnHref(turn.origin)}
+      prefetch={false}
+      className="font-mono text-indigo-700 hover:underline"
+      title={`Turn ${turn.origin.turnIndex + 1} of its thread`}
+    >
       #{turn.position}
     </Link>
   );

@@ -27,7 +27,8 @@ const components: Components = {
   // Never fetch what a conversation points at: an image is shown as its label and address.
   img: ({ alt, src }) => (
     <span className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-600">
-      [image{alt ? `: ${alt}` : ""}{typeof src === "string" && src ? ` — ${src}` : ""}]
+      [image{alt ? `: ${alt}` : ""}
+      {typeof src === "string" && src ? ` — ${src}` : ""}]
     </span>
   ),
   // Sanitising drops an unsafe href (javascript: and the like) and leaves the anchor: show its

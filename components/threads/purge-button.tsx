@@ -26,7 +26,11 @@ export function PurgeButton({ threadId, childCount }: { threadId: string; childC
       >
         {pending ? "Purging…" : "Purge thread"}
       </button>
-      {error && <span role="alert" className="text-sm text-red-700">{error}</span>}
+      {error && (
+        <span role="alert" className="text-sm text-red-700">
+          {error}
+        </span>
+      )}
     </span>
   );
 }

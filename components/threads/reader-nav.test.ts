@@ -12,7 +12,8 @@ describe("parseTurnHash / turnHash", () => {
   });
 
   it("names no turn for anything else", () => {
-    for (const hash of ["", "#", "#turn-", "#turn-0", "#turn--3", "#turn-1.5", "#turn-abc", "#main", "#turn-99999999999"]) expect(parseTurnHash(hash)).toBeNull();
+    for (const hash of ["", "#", "#turn-", "#turn-0", "#turn--3", "#turn-1.5", "#turn-abc", "#main", "#turn-99999999999"])
+      expect(parseTurnHash(hash)).toBeNull();
   });
 });
 

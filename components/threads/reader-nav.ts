@@ -38,14 +38,22 @@ export const JUMP_KINDS = [
 
 export type JumpKind = (typeof JUMP_KINDS)[number]["kind"];
 
-export type Jump = { to: "first" } | { to: "last" } | { to: "turn"; index: number } | { to: "step"; direction: 1 | -1 } | { to: "kind"; kind: JumpKind; direction: 1 | -1 };
+export type Jump =
+  | { to: "first" }
+  | { to: "last" }
+  | { to: "turn"; index: number }
+  | { to: "step"; direction: 1 | -1 }
+  | { to: "kind"; kind: JumpKind; direction: 1 | -1 };
 
 /**
  * The index a jump lands on from the turn at the top of the screen (`current`), or null when
  * there is none that way (no later error). A turn number past the end lands on the last turn.
  * Jumps by kind need the outline.
  */
-export function jumpTarget(jump: Jump, { current, turnCount, outline }: { current: number; turnCount: number; outline?: DecodedOutline | null }): number | null {
+export function jumpTarget(
+  jump: Jump,
+  { current, turnCount, outline }: { current: number; turnCount: number; outline?: DecodedOutline | null },
+): number | null {
   if (turnCount <= 0) return null;
   const last = turnCount - 1;
   switch (jump.to) {
@@ -86,7 +94,8 @@ export function findStep(matches: readonly number[], at: number | null, directio
   return (at + direction + matches.length) % matches.length;
 }
 
-export type ReaderAction = "next-turn" | "previous-turn" | "first-turn" | "last-turn" | "find" | "toggle-outputs" | "toggle-all-outputs" | "help";
+export type ReaderAction =
+  "next-turn" | "previous-turn" | "first-turn" | "last-turn" | "find" | "toggle-outputs" | "toggle-all-outputs" | "help";
 
 /** The keys of the page, for the "?" overlay and the handler alike. */
 export const READER_KEYS: readonly KeyBinding<ReaderAction>[] = [

@@ -39,7 +39,19 @@ const FIELD = "rounded border border-zinc-300 bg-white px-2 py-0.5 focus:border-
  * the thread's outline, read when first asked), find words in every turn (server-side: the
  * browser's own find sees only the turns rendered), and the keyboard shortcuts (j/k, g/G, /, ?).
  */
-export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHeight, onFound, initialQuery, landedAt, onToggleOutputs, allOutputsOpen }: Props) {
+export function ReaderToolbar({
+  threadId,
+  turnCount,
+  ready,
+  current,
+  jump,
+  onHeight,
+  onFound,
+  initialQuery,
+  landedAt,
+  onToggleOutputs,
+  allOutputsOpen,
+}: Props) {
   const ids = { turn: useId(), kind: useId(), find: useId(), keys: useId() };
   const root = useRef<HTMLDivElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -81,7 +93,8 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
     setStatus(index === null ? none : `Turn ${formatInteger(index + 1)} of ${formatInteger(turnCount)}`);
   };
   const byKind = (direction: 1 | -1) => {
-    const go = (data: DecodedOutline) => land({ to: "kind", kind, direction }, data, `No ${direction === 1 ? "later" : "earlier"} ${label.label.toLowerCase()}.`);
+    const go = (data: DecodedOutline) =>
+      land({ to: "kind", kind, direction }, data, `No ${direction === 1 ? "later" : "earlier"} ${label.label.toLowerCase()}.`);
     if (outline.data) return go(outline.data);
     pendingKindJump.current = go;
     setWantOutline(true);
@@ -162,7 +175,13 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
             : `${formatInteger(matchAt + 1)} of ${formatInteger(matches.length)}${more}`;
 
   return (
-    <div ref={root} role="group" aria-label="Move through the conversation" className="sticky top-0 z-20 -mx-4 mb-3 border-b border-zinc-200 bg-zinc-50/95 px-4 py-2 text-sm backdrop-blur" data-testid="reader-toolbar">
+    <div
+      ref={root}
+      role="group"
+      aria-label="Move through the conversation"
+      className="sticky top-0 z-20 -mx-4 mb-3 border-b border-zinc-200 bg-zinc-50/95 px-4 py-2 text-sm backdrop-blur"
+      data-testid="reader-toolbar"
+    >
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <form onSubmit={goToTurn} className="flex items-center gap-1">
           <label htmlFor={ids.turn} className="text-zinc-600">
@@ -193,7 +212,14 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
           </button>
         </span>
         <span className="flex items-center gap-1">
-          <button type="button" disabled={!ready} onClick={() => byKind(-1)} aria-label={`Previous ${label.label.toLowerCase()}`} title={`Previous ${label.label.toLowerCase()}`} className={BUTTON}>
+          <button
+            type="button"
+            disabled={!ready}
+            onClick={() => byKind(-1)}
+            aria-label={`Previous ${label.label.toLowerCase()}`}
+            title={`Previous ${label.label.toLowerCase()}`}
+            className={BUTTON}
+          >
             ‹
           </button>
           <label htmlFor={ids.kind} className="sr-only">
@@ -206,7 +232,14 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
               </option>
             ))}
           </select>
-          <button type="button" disabled={!ready} onClick={() => byKind(1)} aria-label={`Next ${label.label.toLowerCase()}`} title={`Next ${label.label.toLowerCase()}`} className={BUTTON}>
+          <button
+            type="button"
+            disabled={!ready}
+            onClick={() => byKind(1)}
+            aria-label={`Next ${label.label.toLowerCase()}`}
+            title={`Next ${label.label.toLowerCase()}`}
+            className={BUTTON}
+          >
             ›
           </button>
         </span>
@@ -234,7 +267,13 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
             title="Enter: next match, Shift+Enter: previous"
             className={`${FIELD} w-44 min-w-0`}
           />
-          <button type="button" disabled={!ready || !findText.trim()} onClick={() => find(-1)} aria-label="Previous match" className={BUTTON}>
+          <button
+            type="button"
+            disabled={!ready || !findText.trim()}
+            onClick={() => find(-1)}
+            aria-label="Previous match"
+            className={BUTTON}
+          >
             ↑
           </button>
           <button type="button" disabled={!ready || !findText.trim()} onClick={() => find(1)} aria-label="Next match" className={BUTTON}>
@@ -244,17 +283,36 @@ export function ReaderToolbar({ threadId, turnCount, ready, current, jump, onHei
             {findStatus}
           </span>
         </span>
-        <button type="button" disabled={!ready} onClick={() => setStatus(onToggleOutputs("all"))} title="Shift+O" className={`${BUTTON} ml-auto`} data-testid="toggle-all-outputs">
+        <button
+          type="button"
+          disabled={!ready}
+          onClick={() => setStatus(onToggleOutputs("all"))}
+          title="Shift+O"
+          className={`${BUTTON} ml-auto`}
+          data-testid="toggle-all-outputs"
+        >
           {allOutputsOpen ? "Close all tool outputs" : "Open all tool outputs"}
         </button>
-        <button type="button" onClick={() => dialog.current?.showModal()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className={BUTTON}>
+        <button
+          type="button"
+          onClick={() => dialog.current?.showModal()}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          className={BUTTON}
+        >
           ?
         </button>
       </div>
       <p role="status" className="sr-only">
         {status}
       </p>
-      <ShortcutsDialog ref={dialog} titleId={ids.keys} bindings={READER_KEYS} more={FIND_KEYS} note="Not while typing in a field, such as the message box." />
+      <ShortcutsDialog
+        ref={dialog}
+        titleId={ids.keys}
+        bindings={READER_KEYS}
+        more={FIND_KEYS}
+        note="Not while typing in a field, such as the message box."
+      />
     </div>
   );
 }

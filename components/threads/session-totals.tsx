@@ -12,16 +12,26 @@ const SOURCE_LABEL: Record<string, string> = { "copilot session.shutdown": "Copi
 export function SessionTotalsPanel({ totals, priced }: { totals: SessionTotals; priced: PricedModelTotal[] }) {
   const source = SOURCE_LABEL[totals.source] ?? totals.source;
   return (
-    <section aria-label="Session totals" className="mb-4 space-y-1 rounded-lg border border-sky-200 bg-sky-50/40 px-4 py-2 text-sm" data-testid="session-totals">
+    <section
+      aria-label="Session totals"
+      className="mb-4 space-y-1 rounded-lg border border-sky-200 bg-sky-50/40 px-4 py-2 text-sm"
+      data-testid="session-totals"
+    >
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="font-medium text-zinc-700">Session totals</span>
-        <span className="text-xs text-zinc-500" title="Reported for the whole session, per model; the source gives no per-response input counts">
+        <span
+          className="text-xs text-zinc-500"
+          title="Reported for the whole session, per model; the source gives no per-response input counts"
+        >
           as reported by {source} ({plural(totals.reports, "report")}, summed), not per response
         </span>
-        {totals.premiumRequests !== undefined && <span className="text-xs text-zinc-600">{plural(totals.premiumRequests, "premium request")}</span>}
+        {totals.premiumRequests !== undefined && (
+          <span className="text-xs text-zinc-600">{plural(totals.premiumRequests, "premium request")}</span>
+        )}
         {totals.codeChanges && (totals.codeChanges.linesAdded > 0 || totals.codeChanges.linesRemoved > 0) && (
           <span className="text-xs text-zinc-600">
-            +{formatInteger(totals.codeChanges.linesAdded)} −{formatInteger(totals.codeChanges.linesRemoved)} lines in {plural(totals.codeChanges.filesModified.length, "file")}
+            +{formatInteger(totals.codeChanges.linesAdded)} −{formatInteger(totals.codeChanges.linesRemoved)} lines in{" "}
+            {plural(totals.codeChanges.filesModified.length, "file")}
           </span>
         )}
       </p>

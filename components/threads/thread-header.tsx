@@ -45,7 +45,11 @@ const PARENT_LABEL: Record<string, string> = { subagent: "Spawned by", fork: "Fo
 const CHILD_GROUPS = [
   { label: "Sub-agents", testId: "subagent-children", match: (c: ChildThreadLink) => c.relation?.kind === "subagent" },
   { label: "Forks", testId: "fork-children", match: (c: ChildThreadLink) => c.relation?.kind === "fork" },
-  { label: "Continued by", testId: "continuation-children", match: (c: ChildThreadLink) => c.relation?.kind !== "subagent" && c.relation?.kind !== "fork" },
+  {
+    label: "Continued by",
+    testId: "continuation-children",
+    match: (c: ChildThreadLink) => c.relation?.kind !== "subagent" && c.relation?.kind !== "fork",
+  },
 ];
 
 /** What undoing this revision would also delete, if anything: turns added since, continuations' parent. */
@@ -53,7 +57,8 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   const made = compactions.compactedFrom ? Date.parse(compactions.compactedFrom.createdAt) : null;
   if (made === null) return null;
   const lost: string[] = [];
-  if (Date.parse(thread.lastUpdatedAt) > made + 1_000) lost.push("turns were added to this revision after it was made, and they would be deleted with it");
+  if (Date.parse(thread.lastUpdatedAt) > made + 1_000)
+    lost.push("turns were added to this revision after it was made, and they would be deleted with it");
   if (children.length > 0) lost.push(`${plural(children.length, "thread")} continue from it and would lose their parent`);
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
@@ -108,7 +113,11 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
           <div className="flex gap-2">
             <dt className="text-zinc-500">Expiry</dt>
             <dd data-testid="expiry">
-              {thread.expired ? <span className="font-medium text-amber-800">expired {formatDateTime(thread.expiresAt)}</span> : `expires ${formatDateTime(thread.expiresAt)}`}
+              {thread.expired ? (
+                <span className="font-medium text-amber-800">expired {formatDateTime(thread.expiresAt)}</span>
+              ) : (
+                `expires ${formatDateTime(thread.expiresAt)}`
+              )}
             </dd>
           </div>
         )}
@@ -154,7 +163,12 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
               <dt className="shrink-0 text-zinc-500">{label}</dt>
               <dd className="flex min-w-0 flex-wrap gap-x-3">
                 {group.map((child) => (
-                  <Link key={child.id} href={`/threads/${child.id}`} className="min-w-0 break-words text-indigo-700 underline" title={displayTitle(child.title)}>
+                  <Link
+                    key={child.id}
+                    href={`/threads/${child.id}`}
+                    className="min-w-0 break-words text-indigo-700 underline"
+                    title={displayTitle(child.title)}
+                  >
                     {shownTitle(child.title).text}
                   </Link>
                 ))}
@@ -167,10 +181,13 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         <SendSecretsSwitch threadId={thread.id} on={secrets.sendToModels} secretCount={secretCount} canChange={secrets.canChange} />
       )}
       {thread.expired && (
-        <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+        <div
+          role="status"
+          className="mt-4 flex flex-wrap items-center gap-3 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+        >
           <p className="flex-1">
-            This thread expired {formatDateTime(thread.expiresAt ?? thread.lastUpdatedAt)}. Agents using the API get 404 for it; it stays here until
-            you purge it.
+            This thread expired {formatDateTime(thread.expiresAt ?? thread.lastUpdatedAt)}. Agents using the API get 404 for it; it stays
+            here until you purge it.
           </p>
           <PurgeButton threadId={thread.id} childCount={childThreads.length} />
         </div>
@@ -184,7 +201,17 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
  * A thread with secrets offers the redacted copy first; someone who may not see secrets (a member
  * with sign-in on) gets the redacted copy only.
  */
-function ExportLinks({ threadId, expired, secretCount, lossless }: { threadId: string; expired: boolean; secretCount: number; lossless: boolean }) {
+function ExportLinks({
+  threadId,
+  expired,
+  secretCount,
+  lossless,
+}: {
+  threadId: string;
+  expired: boolean;
+  secretCount: number;
+  lossless: boolean;
+}) {
   const href = (redact: boolean) => {
     const query = [expired ? "includeExpired=1" : null, redact ? "redact=1" : null].filter(Boolean).join("&");
     return `/api/threads/${threadId}/export${query ? `?${query}` : ""}`;
@@ -200,7 +227,13 @@ function ExportLinks({ threadId, expired, secretCount, lossless }: { threadId: s
   }
   return (
     <span className="flex gap-2">
-      <a href={href(true)} download className={primary} data-testid="export-redacted" title={`${secretCount} secret(s) replaced by [REDACTED:<kind>:<fingerprint>]`}>
+      <a
+        href={href(true)}
+        download
+        className={primary}
+        data-testid="export-redacted"
+        title={`${secretCount} secret(s) replaced by [REDACTED:<kind>:<fingerprint>]`}
+      >
         Export JSON (secrets redacted)
       </a>
       <a href={href(false)} download className={secondary} data-testid="export-lossless" title="Everything as stored, secrets included">

@@ -36,7 +36,10 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
 
   // Debounced search; the URL keeps the filters so a reload or a shared link shows the same list.
   useEffect(() => {
-    const handle = setTimeout(() => setFilters((f) => (f.q === (searchText.trim() || undefined) ? f : { ...f, q: searchText.trim() || undefined })), SEARCH_DELAY_MS);
+    const handle = setTimeout(
+      () => setFilters((f) => (f.q === (searchText.trim() || undefined) ? f : { ...f, q: searchText.trim() || undefined })),
+      SEARCH_DELAY_MS,
+    );
     return () => clearTimeout(handle);
   }, [searchText]);
   // Set when Enter leaves for the search page: a debounced filter must not write this page's URL over it.
@@ -55,9 +58,12 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
   useEffect(() => {
     const node = sentinel.current;
     if (!node) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: "400px" });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "400px" },
+    );
     observer.observe(node);
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -95,14 +101,44 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
           />
         </label>
         {(facets.sources.length > 1 || filters.source) && (
-          <FilterSelect label="Agent" allLabel="All agents" options={facets.sources.map((source) => ({ value: source, label: sourceLabel(source) }))} value={filters.source} onChange={(source) => setFilters({ ...filters, source })} />
+          <FilterSelect
+            label="Agent"
+            allLabel="All agents"
+            options={facets.sources.map((source) => ({ value: source, label: sourceLabel(source) }))}
+            value={filters.source}
+            onChange={(source) => setFilters({ ...filters, source })}
+          />
         )}
-        <FilterSelect label="Tool" allLabel="All tools" options={facets.tools} value={filters.tool} onChange={(tool) => setFilters({ ...filters, tool })} />
-        <FilterSelect label="Model" allLabel="All models" options={facets.models.map(plainOption)} value={filters.model} onChange={(model) => setFilters({ ...filters, model })} />
+        <FilterSelect
+          label="Tool"
+          allLabel="All tools"
+          options={facets.tools}
+          value={filters.tool}
+          onChange={(tool) => setFilters({ ...filters, tool })}
+        />
+        <FilterSelect
+          label="Model"
+          allLabel="All models"
+          options={facets.models.map(plainOption)}
+          value={filters.model}
+          onChange={(model) => setFilters({ ...filters, model })}
+        />
         {facets.projects.length > 0 && (
-          <FilterSelect label="Project" allLabel="All projects" options={facets.projects.map(plainOption)} value={filters.project} onChange={(project) => setFilters({ ...filters, project })} />
+          <FilterSelect
+            label="Project"
+            allLabel="All projects"
+            options={facets.projects.map(plainOption)}
+            value={filters.project}
+            onChange={(project) => setFilters({ ...filters, project })}
+          />
         )}
-        <button type="button" onClick={() => keysDialog.current?.showModal()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className="rounded border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-50">
+        <button
+          type="button"
+          onClick={() => keysDialog.current?.showModal()}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          className="rounded border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-50"
+        >
           ?
         </button>
       </form>
@@ -120,7 +156,9 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
       )}
 
       {query.isPending ? (
-        <p className="py-8 text-center text-zinc-500" aria-live="polite">Loading threads…</p>
+        <p className="py-8 text-center text-zinc-500" aria-live="polite">
+          Loading threads…
+        </p>
       ) : threads.length === 0 ? (
         filtered ? (
           <p className="rounded border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600">
@@ -157,9 +195,7 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
                   <ListedTitle title={thread.title} />
                 </Link>
                 {isSubagentThread(thread) && <SubagentMark parentTitle={thread.parentTitle} />}
-                {thread.expired && (
-                  <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-800">expired</span>
-                )}
+                {thread.expired && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-800">expired</span>}
                 <time dateTime={thread.lastUpdatedAt} className="text-xs text-zinc-500">
                   {formatDateTime(thread.lastUpdatedAt)}
                 </time>
@@ -184,7 +220,11 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
                 <span>{plural(thread.turnCount, "turn")}</span>
                 <SessionFigure figures={thread.figures} />
                 {/* Only a thread that can expire says when: one with no expiry (every imported session) says nothing. */}
-                {thread.expiresAt !== null && <span>{thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>}
+                {thread.expiresAt !== null && (
+                  <span>
+                    {thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}
+                  </span>
+                )}
               </div>
             </li>
           ))}
@@ -199,7 +239,9 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
             Load more
           </button>
         ) : threads.length > 0 ? (
-          <span>{threads.length} thread{threads.length === 1 ? "" : "s"}</span>
+          <span>
+            {threads.length} thread{threads.length === 1 ? "" : "s"}
+          </span>
         ) : null}
       </div>
     </div>
@@ -283,13 +325,14 @@ function EmptyState() {
       <p className="mt-2">Threadline keeps conversation threads that agents write to it. To get some in:</p>
       <ul className="mt-2 list-disc space-y-1 pl-6 text-sm">
         <li>
-          <Link href="/import" className="text-indigo-700 underline">Import</Link> the transcripts your agents wrote (Claude Code, Codex,
-          Gemini CLI, OpenCode, Pi, Copilot CLI, Aider, ChatGPT, PAL, pydantic-ai) or a Threadline JSON export, or run{" "}
-          <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
+          <Link href="/import" className="text-indigo-700 underline">
+            Import
+          </Link>{" "}
+          the transcripts your agents wrote (Claude Code, Codex, Gemini CLI, OpenCode, Pi, Copilot CLI, Aider, ChatGPT, PAL, pydantic-ai) or
+          a Threadline JSON export, or run <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </li>
         <li>
-          Have an agent create threads over the REST API:{" "}
-          <code className="rounded bg-zinc-100 px-1">POST /api/threads</code> then{" "}
+          Have an agent create threads over the REST API: <code className="rounded bg-zinc-100 px-1">POST /api/threads</code> then{" "}
           <code className="rounded bg-zinc-100 px-1">POST /api/threads/:id/turns</code>.
         </li>
         <li>

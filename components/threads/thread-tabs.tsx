@@ -13,7 +13,8 @@ export function ThreadTabs({ threadId }: { threadId: string }) {
     const row = tab?.parentElement;
     if (!tab || !row) return;
     const left = tab.offsetLeft - row.offsetLeft;
-    if (left < row.scrollLeft || left + tab.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + tab.offsetWidth - row.clientWidth;
+    if (left < row.scrollLeft || left + tab.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = left + tab.offsetWidth - row.clientWidth;
   }, [pathname]);
   const tabs = [
     { href: `/threads/${threadId}`, label: "Conversation" },

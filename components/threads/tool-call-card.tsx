@@ -36,7 +36,11 @@ export function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallP
   const view = describeToolCall(part.name, part.arguments);
   const hint = oneLine(toolHint(view));
   return (
-    <div className={`min-w-0 rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`} data-testid="tool-call" data-tool-kind={view.kind}>
+    <div
+      className={`min-w-0 rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`}
+      data-testid="tool-call"
+      data-tool-kind={view.kind}
+    >
       <details className="group">
         <summary className={SUMMARY}>
           <span aria-hidden className={CHEVRON}>
@@ -72,7 +76,9 @@ export function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallP
                 <ResultDiff part={result.part} source={result} partIndex={result.partIndex} />
               </div>
             ) : (
-              <p className="text-xs text-zinc-600 italic">{tools.partial ? "No result in the turns loaded around this one" : "No result recorded"}</p>
+              <p className="text-xs text-zinc-600 italic">
+                {tools.partial ? "No result in the turns loaded around this one" : "No result recorded"}
+              </p>
             )}
           </div>
           <RawToggle label="Raw arguments" testId="tool-raw">
@@ -99,7 +105,8 @@ export function ToolCallCard({ part, partIndex, turn, tools }: { part: ToolCallP
 /** Exit code and duration of a command, where the agent recorded them (Codex does). */
 function RunFacts({ part }: { part: ToolResultPart }) {
   const exit = typeof part.exitCode === "number" ? part.exitCode : null;
-  const seconds = typeof part.durationSeconds === "number" ? part.durationSeconds : typeof part.durationMs === "number" ? part.durationMs / 1000 : null;
+  const seconds =
+    typeof part.durationSeconds === "number" ? part.durationSeconds : typeof part.durationMs === "number" ? part.durationMs / 1000 : null;
   if (exit === null && seconds === null) return null;
   return (
     <span className="font-normal tracking-normal normal-case" data-testid="tool-run">
@@ -148,7 +155,9 @@ const ACTIONS = { add: "Add", update: "Update", delete: "Delete" } as const;
 
 /** The call as a person reads it, by kind. */
 function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Source; partIndex: number }) {
-  const slot = (name: string, text: string, diff = false) => <PartText text={text} source={source} partIndex={partIndex} field="view" slot={name} diff={diff} />;
+  const slot = (name: string, text: string, diff = false) => (
+    <PartText text={text} source={source} partIndex={partIndex} field="view" slot={name} diff={diff} />
+  );
   const promptBlock = (prompt: string) => (
     <div>
       <Heading>Prompt</Heading>
@@ -161,7 +170,12 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
         <div data-testid="tool-command">
           <Heading>
             Command{view.background ? " (in the background)" : ""}
-            {view.workdir && <span className="font-normal tracking-normal normal-case"> in <span className="font-mono text-zinc-800">{view.workdir}</span></span>}
+            {view.workdir && (
+              <span className="font-normal tracking-normal normal-case">
+                {" "}
+                in <span className="font-mono text-zinc-800">{view.workdir}</span>
+              </span>
+            )}
           </Heading>
           {view.description && <p className="mb-1 text-xs text-zinc-700">{view.description}</p>}
           {slot("command", view.command)}
@@ -170,7 +184,11 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
     case "patch":
       return (
         <div className="space-y-2" data-testid="tool-patch">
-          {view.viaShell && <p className="text-xs text-zinc-600">Applied with apply_patch from a shell command{view.workdir ? ` in ${view.workdir}` : ""}.</p>}
+          {view.viaShell && (
+            <p className="text-xs text-zinc-600">
+              Applied with apply_patch from a shell command{view.workdir ? ` in ${view.workdir}` : ""}.
+            </p>
+          )}
           {view.files.map((file, i) => (
             <div key={i}>
               <p className="mb-1 text-xs break-all text-zinc-700" data-testid="patch-file">
@@ -202,9 +220,24 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
         </div>
       );
     case "read":
-      return <Facts items={[[view.paths.length > 1 ? "Files" : "File", view.paths.join("\n")], ["Range", view.range]]} />;
+      return (
+        <Facts
+          items={[
+            [view.paths.length > 1 ? "Files" : "File", view.paths.join("\n")],
+            ["Range", view.range],
+          ]}
+        />
+      );
     case "search":
-      return <Facts items={[[view.mode === "glob" ? "Files matching" : "Pattern", view.pattern], ["In", view.path], ["Only", view.filter]]} />;
+      return (
+        <Facts
+          items={[
+            [view.mode === "glob" ? "Files matching" : "Pattern", view.pattern],
+            ["In", view.path],
+            ["Only", view.filter],
+          ]}
+        />
+      );
     case "web-fetch":
       return (
         <div className="space-y-2">
@@ -217,7 +250,12 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
     case "task":
       return (
         <div className="space-y-2">
-          <Facts items={[["Task", view.description], ["Agent", view.agent]]} />
+          <Facts
+            items={[
+              ["Task", view.description],
+              ["Agent", view.agent],
+            ]}
+          />
           {view.prompt && promptBlock(view.prompt)}
         </div>
       );
@@ -229,7 +267,9 @@ function ToolViewBody({ view, source, partIndex }: { view: ToolView; source: Sou
             {view.items.map((item, i) => (
               <li key={i} className="flex gap-2">
                 <span className="w-20 shrink-0 text-zinc-600">{item.status?.replaceAll("_", " ") ?? ""}</span>
-                <span className={`min-w-0 break-words ${item.status === "completed" ? "text-zinc-600 line-through" : "text-zinc-900"}`}>{item.text}</span>
+                <span className={`min-w-0 break-words ${item.status === "completed" ? "text-zinc-600 line-through" : "text-zinc-900"}`}>
+                  {item.text}
+                </span>
               </li>
             ))}
           </ul>

@@ -87,7 +87,13 @@ describe("part texts", () => {
 
   it("renders tool results as text, never image data", () => {
     expect(toolResultText("ok")).toBe("ok");
-    expect(toolResultText([{ type: "text", text: "one" }, { type: "image", source: { data: "AAAA" } }, { type: "text", text: "two" }])).toBe("one\n\n[image]\n\ntwo");
+    expect(
+      toolResultText([
+        { type: "text", text: "one" },
+        { type: "image", source: { data: "AAAA" } },
+        { type: "text", text: "two" },
+      ]),
+    ).toBe("one\n\n[image]\n\ntwo");
     expect(toolResultText({ exitCode: 1 })).toBe('{\n  "exitCode": 1\n}');
     expect(toolResultText(null)).toBe("null");
   });
@@ -106,7 +112,12 @@ describe("part texts", () => {
   });
 
   it("reads a display block of a turn's content (a long terminal block loaded in full)", () => {
-    const output = { ...turn("u", 0, []), role: "user" as const, parts: null, content: "<command-name>/x</command-name><local-command-stdout>\u001b[2mfull output\u001b[22m</local-command-stdout>" };
+    const output = {
+      ...turn("u", 0, []),
+      role: "user" as const,
+      parts: null,
+      content: "<command-name>/x</command-name><local-command-stdout>\u001b[2mfull output\u001b[22m</local-command-stdout>",
+    };
     expect(refText(output, { block: 1 })).toBe("\u001b[2mfull output\u001b[22m");
     expect(refText(output, { block: 0 })).toBe("");
     expect(refText(output, { block: 2 })).toBeNull();
@@ -116,12 +127,22 @@ describe("part texts", () => {
 
 describe("labels", () => {
   it("formats integers without a locale", () => {
-    expect([formatInteger(0), formatInteger(999), formatInteger(1000), formatInteger(142_431), formatInteger(1_234_567)]).toEqual(["0", "999", "1,000", "142,431", "1,234,567"]);
+    expect([formatInteger(0), formatInteger(999), formatInteger(1000), formatInteger(142_431), formatInteger(1_234_567)]).toEqual([
+      "0",
+      "999",
+      "1,000",
+      "142,431",
+      "1,234,567",
+    ]);
   });
 
   it("labels compactions, with or without their figures", () => {
-    expect(compactionLabel({ trigger: "auto", tokensBefore: 155_000, tokensAfter: 12_000 })).toBe("Compacted (auto) · 155,000 → 12,000 tokens");
-    expect(compactionLabel({ trigger: "manual", tokensBefore: 142_431, tokensAfter: null })).toBe("Compacted (manual) · 142,431 tokens before");
+    expect(compactionLabel({ trigger: "auto", tokensBefore: 155_000, tokensAfter: 12_000 })).toBe(
+      "Compacted (auto) · 155,000 → 12,000 tokens",
+    );
+    expect(compactionLabel({ trigger: "manual", tokensBefore: 142_431, tokensAfter: null })).toBe(
+      "Compacted (manual) · 142,431 tokens before",
+    );
     expect(compactionLabel({ tokensAfter: 9 })).toBe("Compacted · 9 tokens after");
     expect(compactionLabel({ trigger: null })).toBe("Compacted");
   });
@@ -130,7 +151,11 @@ describe("labels", () => {
     expect(usageSummary({ inputTokens: 3, cacheReadTokens: 17_842, cacheWriteTokens: 8_165, outputTokens: 209, reasoningTokens: 0 })).toBe(
       "in 3 · cache read 17,842 · cache write 8,165 · out 209",
     );
-    expect(usageSummary({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 5, reasoningTokens: 7 })).toBe("out 5 · reasoning 7");
-    expect(usageSummary({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 })).toBe("no tokens");
+    expect(usageSummary({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 5, reasoningTokens: 7 })).toBe(
+      "out 5 · reasoning 7",
+    );
+    expect(usageSummary({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 })).toBe(
+      "no tokens",
+    );
   });
 });

@@ -34,13 +34,18 @@ export function turnAnchor(turnId: string): string {
  * Pairs calls and results by id (the first of each wins) and ties sub-agents to their call: by the
  * relation's toolCallId, else (Claude Code agent files) by the agentId the call's result names.
  */
-export function buildToolIndex(turns: readonly { turn: Turn; number: number }[], children: readonly ChildThreadLink[] = [], { partial = false }: { partial?: boolean } = {}): ToolIndex {
+export function buildToolIndex(
+  turns: readonly { turn: Turn; number: number }[],
+  children: readonly ChildThreadLink[] = [],
+  { partial = false }: { partial?: boolean } = {},
+): ToolIndex {
   const index: ToolIndex = { calls: new Map(), results: new Map(), subagents: new Map(), partial };
   for (const { turn, number } of turns) {
     const ref = { turnId: turn.id, number, threadId: turn.threadId, index: turn.index };
     (turn.parts ?? []).forEach((part, partIndex) => {
       if (part.type === "tool_call" && !index.calls.has(part.id)) index.calls.set(part.id, { ...ref, part });
-      if (part.type === "tool_result" && !index.results.has(part.toolCallId)) index.results.set(part.toolCallId, { ...ref, part, partIndex });
+      if (part.type === "tool_result" && !index.results.has(part.toolCallId))
+        index.results.set(part.toolCallId, { ...ref, part, partIndex });
     });
   }
   const callByAgent = new Map<string, string>();

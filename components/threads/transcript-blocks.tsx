@@ -33,7 +33,10 @@ function Block({ block, index, turn }: { block: DisplayBlock; index: number; tur
     case "command":
       return (
         <p data-testid="command" className="flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
-          <span data-testid="command-name" className="rounded border border-indigo-200 bg-indigo-50 px-1.5 py-0.5 font-mono text-xs font-medium break-all text-indigo-800">
+          <span
+            data-testid="command-name"
+            className="rounded border border-indigo-200 bg-indigo-50 px-1.5 py-0.5 font-mono text-xs font-medium break-all text-indigo-800"
+          >
             {block.name}
           </span>
           {block.args && (
@@ -47,7 +50,9 @@ function Block({ block, index, turn }: { block: DisplayBlock; index: number; tur
       return (
         <p data-testid="shell-command" className="min-w-0 text-sm">
           <code className="rounded border border-zinc-300 bg-zinc-100 px-1.5 py-0.5 font-mono text-xs break-all text-zinc-800">
-            <span aria-label="Shell command" className="text-zinc-500">$ </span>
+            <span aria-label="Shell command" className="text-zinc-500">
+              ${" "}
+            </span>
             {block.command}
           </code>
         </p>
@@ -103,7 +108,9 @@ export function Folded({ label, size, testId, children }: { label: string; size:
  */
 export function InjectedContext({ context }: { context: JsonObject | null }) {
   const texts = [context?.environmentContext, context?.instructions].filter((v): v is string => typeof v === "string" && v.trim() !== "");
-  const blocks = texts.flatMap((text) => parseWrappedContent(text) ?? [{ kind: "folded", label: "Instructions", text, format: "markdown" } as const]);
+  const blocks = texts.flatMap(
+    (text) => parseWrappedContent(text) ?? [{ kind: "folded", label: "Instructions", text, format: "markdown" } as const],
+  );
   if (blocks.length === 0) return null;
   return (
     <div className="mb-3 space-y-2" data-testid="injected-context">

@@ -27,7 +27,12 @@ export function hasStructuredParts(turn: Turn): boolean {
 /** A compaction boundary, across the whole turn: "Compacted (auto) · 155,000 → 12,000 tokens". */
 export function CompactionMarker({ part }: { part: Extract<TurnPart, { type: "compaction" }> }) {
   return (
-    <div role="note" aria-label="Compaction boundary" data-testid="compaction" className="flex items-center gap-3 border-b border-violet-200 bg-violet-50 px-4 py-2 text-sm font-medium text-violet-900">
+    <div
+      role="note"
+      aria-label="Compaction boundary"
+      data-testid="compaction"
+      className="flex items-center gap-3 border-b border-violet-200 bg-violet-50 px-4 py-2 text-sm font-medium text-violet-900"
+    >
       <span aria-hidden className="h-px flex-1 bg-violet-300" />
       <span className="min-w-0 text-center break-words">{compactionLabel(part)}</span>
       <span aria-hidden className="h-px flex-1 bg-violet-300" />
@@ -65,14 +70,22 @@ function Part({ part, partIndex, turn, tools }: { part: TurnPart; partIndex: num
     case "tool_result": {
       const call = tools.calls.get(part.toolCallId);
       if (call?.turnId === turn.id) return null; // shown inside its call's card, just above
-      return call ? <ResultOfCall part={part} call={call} /> : <OrphanResult part={part} partIndex={partIndex} turn={turn} partial={tools.partial} />;
+      return call ? (
+        <ResultOfCall part={part} call={call} />
+      ) : (
+        <OrphanResult part={part} partIndex={partIndex} turn={turn} partial={tools.partial} />
+      );
     }
     case "image":
       return <ImagePlaceholder part={part} />;
     case "compaction":
       return null; // drawn across the turn, above its body
     default:
-      return <span className="inline-block rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs break-all text-zinc-600">[{String((part as { type: unknown }).type)} part]</span>;
+      return (
+        <span className="inline-block rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs break-all text-zinc-600">
+          [{String((part as { type: unknown }).type)} part]
+        </span>
+      );
   }
 }
 
@@ -110,9 +123,24 @@ function ThinkingPart({ text, redacted, turn, partIndex }: { text: string; redac
 }
 
 /** The collapsed card of a tool result shown outside its call's card: red when the tool failed. */
-function ResultCard({ failed, testId, title, note, children }: { failed: boolean; testId: string; title: ReactNode; note?: ReactNode; children: ReactNode }) {
+function ResultCard({
+  failed,
+  testId,
+  title,
+  note,
+  children,
+}: {
+  failed: boolean;
+  testId: string;
+  title: ReactNode;
+  note?: ReactNode;
+  children: ReactNode;
+}) {
   return (
-    <details className={`group rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`} data-testid={testId}>
+    <details
+      className={`group rounded-md border text-sm ${failed ? "border-red-300 bg-red-50/40" : "border-zinc-200 bg-zinc-50"}`}
+      data-testid={testId}
+    >
       <summary className={SUMMARY}>
         <span aria-hidden className={CHEVRON}>
           ▸
@@ -157,7 +185,11 @@ function OrphanResult({ part, partIndex, turn, partial }: { part: ToolResultPart
   const failed = part.isError === true;
   const name = typeof part.name === "string" ? part.name : typeof part.toolName === "string" ? part.toolName : null;
   return (
-    <ResultCard failed={failed} testId="tool-result-orphan" title={name ? toolNameLabel(name) : partial ? "a call in an earlier turn" : "a call not in this thread"}>
+    <ResultCard
+      failed={failed}
+      testId="tool-result-orphan"
+      title={name ? toolNameLabel(name) : partial ? "a call in an earlier turn" : "a call not in this thread"}
+    >
       <div className="space-y-2 border-t border-zinc-200 px-3 py-2">
         <p className="text-xs text-zinc-500">
           Call id <span className="font-mono break-all text-zinc-700">{part.toolCallId}</span>
@@ -199,7 +231,11 @@ function CompactionSummary({ turn }: { turn: Turn }) {
         <span className="text-xs text-zinc-500">({formatInteger(turn.content.length)} characters)</span>
       </summary>
       <div className="border-t border-violet-100 px-3 py-2">
-        <Collapsible collapsedByDefault={preview !== null} summary={`${formatCount(turn.content.length)} characters`} fullUrl={preview === null ? undefined : turnUrl(turn)}>
+        <Collapsible
+          collapsedByDefault={preview !== null}
+          summary={`${formatCount(turn.content.length)} characters`}
+          fullUrl={preview === null ? undefined : turnUrl(turn)}
+        >
           <MarkdownContent text={preview ?? turn.content} />
         </Collapsible>
       </div>

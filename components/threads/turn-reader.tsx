@@ -91,7 +91,8 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
         return;
       }
       const [offset] = instance.getOffsetForIndex(jump.index, "start") ?? [];
-      if (offset !== undefined && Math.abs(offset - (instance.scrollOffset ?? 0)) > 1) instance.scrollToIndex(jump.index, { align: "start" });
+      if (offset !== undefined && Math.abs(offset - (instance.scrollOffset ?? 0)) > 1)
+        instance.scrollToIndex(jump.index, { align: "start" });
     },
   });
 
@@ -124,7 +125,9 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
   const rendered = items ? items.map((item) => item.index) : [...Array(headCount).keys()];
 
   // The blocks of the turns on screen and their neighbours (a call's result is often in the next turn).
-  const wanted = [...new Set(rendered.filter((index) => index >= headCount).flatMap((index) => neighbours(Math.floor(index / TURN_BLOCK), turnCount)))].sort((a, b) => a - b);
+  const wanted = [
+    ...new Set(rendered.filter((index) => index >= headCount).flatMap((index) => neighbours(Math.floor(index / TURN_BLOCK), turnCount))),
+  ].sort((a, b) => a - b);
   const blocks = useTurnBlocks(threadId, wanted);
   const byIndex = useMemo(() => {
     const map = new Map<number, Turn>();
@@ -199,7 +202,15 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
     },
     [initialQuery],
   );
-  const { goTo } = useReaderHistory({ threadId, headIds, byIndex, enabled: hydrated && toolbarHeight > 0, currentIndex, scrollTo, onArrive });
+  const { goTo } = useReaderHistory({
+    threadId,
+    headIds,
+    byIndex,
+    enabled: hydrated && toolbarHeight > 0,
+    currentIndex,
+    scrollTo,
+    onArrive,
+  });
 
   const jump = useCallback(
     (to: Jump, outline?: DecodedOutline | null) => {
@@ -217,7 +228,9 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
       return open ? "Opened every tool output." : "Closed every tool output.";
     }
     const index = currentIndex();
-    const folds = [...(listRef.current?.querySelectorAll<HTMLDetailsElement>(`li[data-index="${index}"] :is(${TOOL_OUTPUT_SELECTOR})`) ?? [])];
+    const folds = [
+      ...(listRef.current?.querySelectorAll<HTMLDetailsElement>(`li[data-index="${index}"] :is(${TOOL_OUTPUT_SELECTOR})`) ?? []),
+    ];
     return turnToggleStatus(index + 1, toggleFolds(folds), folds.length);
   };
 
@@ -237,11 +250,25 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
   const first = items?.[0];
   const last = items?.at(-1);
   const paddingTop = first ? Math.max(0, first.start - scrollMargin) : 0;
-  const paddingBottom = last ? Math.max(0, virtualizer.getTotalSize() - (last.end - scrollMargin)) : Math.max(0, turnCount - headCount) * FIRST_ESTIMATE;
+  const paddingBottom = last
+    ? Math.max(0, virtualizer.getTotalSize() - (last.end - scrollMargin))
+    : Math.max(0, turnCount - headCount) * FIRST_ESTIMATE;
 
   return (
     <section aria-label="Conversation">
-      <ReaderToolbar threadId={threadId} turnCount={turnCount} ready={hydrated} current={hydrated ? currentIndex() : 0} jump={jump} onHeight={setToolbarHeight} onFound={setFound} initialQuery={initialQuery} landedAt={found?.index ?? null} onToggleOutputs={toggleOutputs} allOutputsOpen={allOutputs?.open ?? false} />
+      <ReaderToolbar
+        threadId={threadId}
+        turnCount={turnCount}
+        ready={hydrated}
+        current={hydrated ? currentIndex() : 0}
+        jump={jump}
+        onHeight={setToolbarHeight}
+        onFound={setFound}
+        initialQuery={initialQuery}
+        landedAt={found?.index ?? null}
+        onToggleOutputs={toggleOutputs}
+        allOutputsOpen={allOutputs?.open ?? false}
+      />
       <ol ref={listRef} aria-label="Turns" className="[overflow-anchor:none]" style={{ paddingTop, paddingBottom }}>
         {rows.map((item, i) => {
           const previous = i > 0 ? rows[i - 1] : undefined;
@@ -257,7 +284,13 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
               className={`pb-3 ${target === item.index ? "[&>article]:ring-2 [&>article]:ring-indigo-300" : ""}`}
               style={gap > 0 ? { marginTop: gap } : undefined}
             >
-              {item.index < headCount ? head[item.index] : turn ? <MemoTurnView turn={turn} number={item.index + 1} tools={tools} menu /> : <TurnPlaceholder number={item.index + 1} error={blocks.error} />}
+              {item.index < headCount ? (
+                head[item.index]
+              ) : turn ? (
+                <MemoTurnView turn={turn} number={item.index + 1} tools={tools} menu />
+              ) : (
+                <TurnPlaceholder number={item.index + 1} error={blocks.error} />
+              )}
             </li>
           );
         })}
@@ -282,7 +315,11 @@ function neighbours(block: number, turnCount: number): number[] {
 /** A turn whose block is being read (or failed to be). */
 function TurnPlaceholder({ number, error }: { number: number; error: string | null }) {
   return (
-    <div aria-busy={error === null} className="flex h-28 items-start rounded-lg border border-zinc-200 bg-white px-4 py-2 text-xs text-zinc-500" data-testid="turn-placeholder">
+    <div
+      aria-busy={error === null}
+      className="flex h-28 items-start rounded-lg border border-zinc-200 bg-white px-4 py-2 text-xs text-zinc-500"
+      data-testid="turn-placeholder"
+    >
       <span className="font-mono">#{formatInteger(number)}</span>
       <span className="ml-3">{error ?? "Loading…"}</span>
     </div>

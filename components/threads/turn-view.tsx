@@ -28,7 +28,19 @@ const ROLE_STYLE: Record<Turn["role"], string> = {
  * folded: describeTurn), and the usage of a model response. `tools` pairs calls with results across the page's turns; without
  * it only this turn's own are paired.
  */
-export function TurnView({ turn, number, threadLabel, tools, menu = false }: { turn: Turn; number: number; threadLabel?: string; tools?: ToolIndex; menu?: boolean }) {
+export function TurnView({
+  turn,
+  number,
+  threadLabel,
+  tools,
+  menu = false,
+}: {
+  turn: Turn;
+  number: number;
+  threadLabel?: string;
+  tools?: ToolIndex;
+  menu?: boolean;
+}) {
   const structured = hasStructuredParts(turn);
   const compaction = turn.parts?.find((p): p is Extract<TurnPart, { type: "compaction" }> => p.type === "compaction");
   const attribution = attributionBesideRole(turn);
@@ -57,12 +69,20 @@ export function TurnView({ turn, number, threadLabel, tools, menu = false }: { t
       {(turn.files.length > 0 || turn.images.length > 0) && (
         <div className="flex flex-wrap gap-2 border-b border-zinc-100 px-4 py-2 text-xs">
           {turn.files.map((path) => (
-            <span key={`f:${path}`} className="min-w-0 rounded bg-zinc-100 px-1.5 py-0.5 font-mono break-all text-zinc-700" title="File referenced by this turn">
+            <span
+              key={`f:${path}`}
+              className="min-w-0 rounded bg-zinc-100 px-1.5 py-0.5 font-mono break-all text-zinc-700"
+              title="File referenced by this turn"
+            >
               <span className="text-zinc-500">file</span> {path}
             </span>
           ))}
           {turn.images.map((path) => (
-            <span key={`i:${path}`} className="min-w-0 rounded bg-zinc-100 px-1.5 py-0.5 font-mono break-all text-zinc-700" title="Image referenced by this turn">
+            <span
+              key={`i:${path}`}
+              className="min-w-0 rounded bg-zinc-100 px-1.5 py-0.5 font-mono break-all text-zinc-700"
+              title="Image referenced by this turn"
+            >
               <span className="text-zinc-500">image</span> {path}
             </span>
           ))}

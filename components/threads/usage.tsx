@@ -1,6 +1,14 @@
 import { ReportedFigure } from "@/components/ui/cost-figure";
 import { formatUsd } from "@/lib/domain/cost";
-import type { AgentReport, CompactionRunUsage, ResponseCost, SessionUsage, SubagentUsage, ThreadUsage, TurnUsage } from "@/lib/domain/types";
+import type {
+  AgentReport,
+  CompactionRunUsage,
+  ResponseCost,
+  SessionUsage,
+  SubagentUsage,
+  ThreadUsage,
+  TurnUsage,
+} from "@/lib/domain/types";
 import { formatInteger, plural, usageFieldLabel, usageSummary } from "@/lib/format";
 
 const SOURCE_TITLE: Record<ThreadUsage["source"], string> = {
@@ -19,7 +27,11 @@ const SOURCE_STYLE: Record<ThreadUsage["source"], string> = {
 /** "reported" / "estimated" / "mixed", explained on hover. */
 export function UsageSource({ source }: { source: ThreadUsage["source"] }) {
   return (
-    <span title={SOURCE_TITLE[source]} data-testid="usage-source" className={`rounded border px-1 py-px text-[11px] leading-4 font-medium ${SOURCE_STYLE[source]}`}>
+    <span
+      title={SOURCE_TITLE[source]}
+      data-testid="usage-source"
+      className={`rounded border px-1 py-px text-[11px] leading-4 font-medium ${SOURCE_STYLE[source]}`}
+    >
       {source}
     </span>
   );
@@ -32,7 +44,10 @@ export function UsageSource({ source }: { source: ThreadUsage["source"] }) {
  */
 export function TurnUsageLine({ usage, cost, rounded = false }: { usage: TurnUsage; cost?: ResponseCost | null; rounded?: boolean }) {
   return (
-    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-600" data-testid="turn-usage">
+    <p
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-600"
+      data-testid="turn-usage"
+    >
       <span className="text-zinc-500">Usage</span>
       <span className="min-w-0 break-words" data-testid="usage-figures">
         {usageSummary(usage)}
@@ -45,7 +60,11 @@ export function TurnUsageLine({ usage, cost, rounded = false }: { usage: TurnUsa
       )}
       <UsageSource source={usage.source} />
       {rounded && (
-        <span title="The source wrote these figures rounded (3.2k): they are approximate" data-testid="usage-rounded" className="text-[11px] text-zinc-500">
+        <span
+          title="The source wrote these figures rounded (3.2k): they are approximate"
+          data-testid="usage-rounded"
+          className="text-[11px] text-zinc-500"
+        >
           rounded
         </span>
       )}
@@ -61,7 +80,11 @@ export function TurnUsageLine({ usage, cost, rounded = false }: { usage: TurnUsa
 export function ThreadUsageTotals({ usage, responses, session }: { usage: ThreadUsage; responses: number; session: SessionUsage | null }) {
   const more = session && (session.subagentThreads > 0 || session.compactionRuns > 0) ? session : null;
   return (
-    <section aria-label="Usage totals" className="mb-4 space-y-1 rounded-lg border border-zinc-200 bg-white px-4 py-2 text-sm" data-testid="thread-usage">
+    <section
+      aria-label="Usage totals"
+      className="mb-4 space-y-1 rounded-lg border border-zinc-200 bg-white px-4 py-2 text-sm"
+      data-testid="thread-usage"
+    >
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="font-medium text-zinc-700">{more ? "This thread" : "Usage"}</span>
         <span className="text-xs text-zinc-500">{plural(responses, "response")}</span>
@@ -86,7 +109,10 @@ export function ThreadUsageTotals({ usage, responses, session }: { usage: Thread
 
 /** "3 sub-agents and 1 compaction run". */
 function sessionParts(session: SessionUsage): string {
-  const parts = [session.subagentThreads > 0 ? plural(session.subagentThreads, "sub-agent") : null, session.compactionRuns > 0 ? plural(session.compactionRuns, "compaction run") : null];
+  const parts = [
+    session.subagentThreads > 0 ? plural(session.subagentThreads, "sub-agent") : null,
+    session.compactionRuns > 0 ? plural(session.compactionRuns, "compaction run") : null,
+  ];
   return parts.filter(Boolean).join(" and ");
 }
 
@@ -108,7 +134,9 @@ function SubagentUsageList({ subagents }: { subagents: SubagentUsage[] }) {
             {s.reported && (
               <span className={`block ${s.differs.length > 0 ? "text-amber-800" : ""}`} data-testid="subagent-reported">
                 Final request as the parent&apos;s tool result reports it: {reportSummary(s.reported)}
-                {s.differs.length > 0 && s.lastResponse && ` (recorded: ${usageSummary(s.lastResponse)}; differs in ${s.differs.map(usageFieldLabel).join(", ")}; totals use the recorded figures)`}
+                {s.differs.length > 0 &&
+                  s.lastResponse &&
+                  ` (recorded: ${usageSummary(s.lastResponse)}; differs in ${s.differs.map(usageFieldLabel).join(", ")}; totals use the recorded figures)`}
               </span>
             )}
           </li>
@@ -120,14 +148,20 @@ function SubagentUsageList({ subagents }: { subagents: SubagentUsage[] }) {
 
 function reportSummary(report: AgentReport): string {
   const counts = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, ...report };
-  const extra = [report.totalTokens !== undefined ? `${formatInteger(report.totalTokens)} tokens in all` : null, report.toolUses !== undefined ? plural(report.toolUses, "tool use") : null];
+  const extra = [
+    report.totalTokens !== undefined ? `${formatInteger(report.totalTokens)} tokens in all` : null,
+    report.toolUses !== undefined ? plural(report.toolUses, "tool use") : null,
+  ];
   return [usageSummary(counts), ...extra].filter(Boolean).join(" · ");
 }
 
 /** On a compaction marker: what the model calls that wrote the summary used. */
 export function CompactionRunLine({ run }: { run: CompactionRunUsage }) {
   return (
-    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-600" data-testid="compaction-run-usage">
+    <p
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-600"
+      data-testid="compaction-run-usage"
+    >
       <span className="text-zinc-500">Summariser{run.modelName ? ` (${run.modelName})` : ""}</span>
       <span className="min-w-0 break-words">{usageSummary(run.usage)}</span>
       <span className="text-zinc-500">{plural(run.responses, "response")}, counted with the session</span>

@@ -22,7 +22,19 @@ function rootOf(list: HTMLElement | null, found: Found): Element | null {
  * them, and brings the first into view when the turn's top is not where they are. A tool result
  * shown inside its call's card, in an earlier turn, is revealed there.
  */
-export function useRevealFound({ found, listRef, toolbarHeight, jumped, stopSettling }: { found: Found | null; listRef: RefObject<HTMLElement | null>; toolbarHeight: number; jumped: () => boolean; stopSettling: () => void }) {
+export function useRevealFound({
+  found,
+  listRef,
+  toolbarHeight,
+  jumped,
+  stopSettling,
+}: {
+  found: Found | null;
+  listRef: RefObject<HTMLElement | null>;
+  toolbarHeight: number;
+  jumped: () => boolean;
+  stopSettling: () => void;
+}) {
   const highlighted = useRef<Element | null>(null);
   const latest = useRef({ toolbarHeight, jumped, stopSettling });
   useEffect(() => {

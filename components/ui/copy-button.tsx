@@ -3,7 +3,15 @@
 import { useState } from "react";
 
 /** Copies `text`, or what `text()` resolves to (fetched when clicked). */
-export function CopyButton({ text, label = "Copy", disabled = false }: { text: string | (() => Promise<string>); label?: string; disabled?: boolean }) {
+export function CopyButton({
+  text,
+  label = "Copy",
+  disabled = false,
+}: {
+  text: string | (() => Promise<string>);
+  label?: string;
+  disabled?: boolean;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const copy = async () => {
     try {

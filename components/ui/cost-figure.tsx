@@ -13,7 +13,11 @@ export function CostFigure({ cost }: { cost: CostTotals | undefined }) {
   const unpriced = cost.unpricedResponses > 0 ? `unpriced: ${cost.unpricedModels.join(", ")}` : null;
   const priced = cost.totalUsd > 0 || cost.unpricedResponses === 0;
   return (
-    <span className="min-w-0 break-words" data-testid="cost" title={`Each response priced at list prices when it ran: ${split}${unpriced ? `; ${cost.unpricedResponses} ${cost.unpricedResponses === 1 ? "response" : "responses"} of models with no known price not included` : ""}`}>
+    <span
+      className="min-w-0 break-words"
+      data-testid="cost"
+      title={`Each response priced at list prices when it ran: ${split}${unpriced ? `; ${cost.unpricedResponses} ${cost.unpricedResponses === 1 ? "response" : "responses"} of models with no known price not included` : ""}`}
+    >
       {priced && <span data-testid="cost-total">{formatUsd(cost.totalUsd)}</span>}
       {priced && unpriced && " · "}
       {unpriced && (
@@ -33,7 +37,11 @@ export function CostFigure({ cost }: { cost: CostTotals | undefined }) {
 export function ReportedFigure({ reported }: { reported: ReportedCost }) {
   const over = reported.responses === 1 ? "1 response" : `${formatInteger(reported.responses)} responses`;
   return (
-    <span className="text-zinc-500" data-testid="cost-reported" title={`What the agent itself recorded as the cost of ${over}, by its own prices (a subscription records $0); Threadline's figure is computed from the tokens at list prices`}>
+    <span
+      className="text-zinc-500"
+      data-testid="cost-reported"
+      title={`What the agent itself recorded as the cost of ${over}, by its own prices (a subscription records $0); Threadline's figure is computed from the tokens at list prices`}
+    >
       {" "}
       (agent says {formatUsd(reported.usd)})
     </span>

@@ -4,10 +4,20 @@ import { fieldError, formMessage, type FormState } from "@/lib/actions/result";
  * A settings form's last row: its submit button (saying `busyLabel` while the action runs) and
  * the action's answer beside it, as a status line.
  */
-export function FormSubmitRow({ state, pending, label, busyLabel, className = "" }: Readonly<{ state: FormState; pending: boolean; label: string; busyLabel: string; className?: string }>) {
+export function FormSubmitRow({
+  state,
+  pending,
+  label,
+  busyLabel,
+  className = "",
+}: Readonly<{ state: FormState; pending: boolean; label: string; busyLabel: string; className?: string }>) {
   return (
     <div className={`flex items-center gap-3 ${className}`}>
-      <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60"
+      >
         {pending ? busyLabel : label}
       </button>
       {state && (

@@ -11,7 +11,11 @@ import type { SessionFigures } from "@/lib/domain/types";
 export function SessionFigure({ figures, none }: Readonly<{ figures: SessionFigures | undefined; none?: string }>) {
   if (!figures || figures.total.responses === 0) {
     return none ? (
-      <span className="text-zinc-500" data-testid="figure-none" title="No model response ran in this thread or its sub-agents: a fork's or a branched session's copies of another session's responses count where they ran">
+      <span
+        className="text-zinc-500"
+        data-testid="figure-none"
+        title="No model response ran in this thread or its sub-agents: a fork's or a branched session's copies of another session's responses count where they ran"
+      >
         {none}
       </span>
     ) : null;
@@ -35,7 +39,11 @@ export function FigureTokens({ figures }: Readonly<{ figures: SessionFigures }>)
     ? `an estimate: ${estimated} of ${figures.total.responses} responses had no usage recorded by their source and were counted with our tokenizer (a lower bound)`
     : "as the responses' sources reported them";
   return (
-    <span className="whitespace-nowrap" data-testid="figure-tokens" title={`${count.toLocaleString("en-US")} tokens the model responses processed (input, cache reads, cache writes and output), ${how}`}>
+    <span
+      className="whitespace-nowrap"
+      data-testid="figure-tokens"
+      title={`${count.toLocaleString("en-US")} tokens the model responses processed (input, cache reads, cache writes and output), ${how}`}
+    >
       {tokenText(figures.total)}
     </span>
   );
@@ -43,9 +51,16 @@ export function FigureTokens({ figures }: Readonly<{ figures: SessionFigures }>)
 
 /** "$1.24": each response priced alone at list prices when it ran; unpriced responses named, never counted as $0. */
 export function FigureCost({ figures }: Readonly<{ figures: SessionFigures }>) {
-  const unpriced = figures.total.unpricedResponses > 0 ? `; ${figures.total.unpricedResponses} responses of models with no known price not included (${figures.unpricedModels.join(", ")})` : "";
+  const unpriced =
+    figures.total.unpricedResponses > 0
+      ? `; ${figures.total.unpricedResponses} responses of models with no known price not included (${figures.unpricedModels.join(", ")})`
+      : "";
   return (
-    <span className={`whitespace-nowrap ${figures.total.unpricedResponses > 0 ? "text-amber-800" : ""}`} data-testid="figure-cost" title={`Each response priced alone at list prices when it ran${unpriced}`}>
+    <span
+      className={`whitespace-nowrap ${figures.total.unpricedResponses > 0 ? "text-amber-800" : ""}`}
+      data-testid="figure-cost"
+      title={`Each response priced alone at list prices when it ran${unpriced}`}
+    >
       {costText(figures.total)}
     </span>
   );
@@ -57,10 +72,17 @@ export function FigureCovers({ figures }: Readonly<{ figures: SessionFigures }>)
   if (!covers) return null;
   return (
     <details className="group min-w-0 text-zinc-600" data-testid="figure-details">
-      <summary className="cursor-pointer whitespace-nowrap underline decoration-dotted underline-offset-2" data-testid="figure-covers" title="The split: this thread, its sub-agents, its compaction runs">
+      <summary
+        className="cursor-pointer whitespace-nowrap underline decoration-dotted underline-offset-2"
+        data-testid="figure-covers"
+        title="The split: this thread, its sub-agents, its compaction runs"
+      >
         {covers}
       </summary>
-      <ul className="mt-1 space-y-0.5 rounded border border-zinc-200 bg-white px-2 py-1 text-left whitespace-normal text-zinc-700" data-testid="figure-split">
+      <ul
+        className="mt-1 space-y-0.5 rounded border border-zinc-200 bg-white px-2 py-1 text-left whitespace-normal text-zinc-700"
+        data-testid="figure-split"
+      >
         {splitLines(figures).map((line) => (
           <li key={line.label} className="flex flex-wrap gap-x-2" data-testid="figure-split-line">
             <span className="text-zinc-500">{line.label}</span>

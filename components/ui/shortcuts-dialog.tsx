@@ -22,7 +22,11 @@ export function ShortcutsDialog<A extends string>({
   note?: string;
 }) {
   return (
-    <dialog ref={ref} aria-labelledby={titleId} className="m-auto w-80 max-w-[90vw] rounded-lg border border-zinc-200 p-0 shadow-lg backdrop:bg-zinc-900/30">
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      className="m-auto w-80 max-w-[90vw] rounded-lg border border-zinc-200 p-0 shadow-lg backdrop:bg-zinc-900/30"
+    >
       <div className="p-4">
         <h2 id={titleId} className="mb-3 text-base font-semibold">
           Keyboard shortcuts

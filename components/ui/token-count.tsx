@@ -5,7 +5,15 @@ import { formatCount } from "@/lib/format";
  * else PAL's characters / 4 estimate, marked with "~". A count that had to cut a very long run of
  * one kind of character (`estimated`) is marked "~" too.
  */
-export function TokenCount({ tokens, estimate, estimated = false }: { tokens: number | null | undefined; estimate: number; estimated?: boolean }) {
+export function TokenCount({
+  tokens,
+  estimate,
+  estimated = false,
+}: {
+  tokens: number | null | undefined;
+  estimate: number;
+  estimated?: boolean;
+}) {
   if (tokens != null) {
     return (
       <span

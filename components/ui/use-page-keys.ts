@@ -10,7 +10,11 @@ import { keyAction, type KeyBinding } from "@/lib/domain/keys";
  * it did nothing with the key, which then keeps its usual effect (Enter on a button). The latest
  * `onAction` is called, so it may read the page's state freely.
  */
-export function usePageKeys<A extends string>(bindings: readonly KeyBinding<A>[], onAction: (action: A) => boolean | void, enabled = true): void {
+export function usePageKeys<A extends string>(
+  bindings: readonly KeyBinding<A>[],
+  onAction: (action: A) => boolean | void,
+  enabled = true,
+): void {
   const latest = useRef(onAction);
   useEffect(() => {
     latest.current = onAction;

@@ -20,7 +20,10 @@ export function DailyCostChart({ chart, label }: Readonly<Props>) {
       </p>
     );
   }
-  const data = chart.days.map((day) => ({ day: day.day, ...Object.fromEntries(chart.series.map((series, i) => [`s${i}`, day.costs[series.key] ?? 0])) }));
+  const data = chart.days.map((day) => ({
+    day: day.day,
+    ...Object.fromEntries(chart.series.map((series, i) => [`s${i}`, day.costs[series.key] ?? 0])),
+  }));
   const byDay = new Map(chart.days.map((day) => [day.day, day]));
 
   const costed = chart.days.filter((day) => day.totalUsd > 0);
@@ -29,11 +32,38 @@ export function DailyCostChart({ chart, label }: Readonly<Props>) {
       <div className="h-64 w-full">
         <BarChart responsive data={data} style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e4e4e7" />
-          <XAxis dataKey="day" tickFormatter={(day: string) => formatDay(day)} minTickGap={16} tick={{ fontSize: 11, fill: "#52525b" }} tickLine={false} axisLine={{ stroke: "#d4d4d8" }} />
-          <YAxis tickFormatter={(value: number) => formatUsd(value)} width={56} tick={{ fontSize: 11, fill: "#52525b" }} tickLine={false} axisLine={false} />
-          <Tooltip content={({ active, label: day }: TooltipContentProps) => <DayTooltip entry={active && typeof day === "string" ? byDay.get(day) : undefined} series={chart.series} />} cursor={{ fill: "#f4f4f5" }} isAnimationActive={false} />
+          <XAxis
+            dataKey="day"
+            tickFormatter={(day: string) => formatDay(day)}
+            minTickGap={16}
+            tick={{ fontSize: 11, fill: "#52525b" }}
+            tickLine={false}
+            axisLine={{ stroke: "#d4d4d8" }}
+          />
+          <YAxis
+            tickFormatter={(value: number) => formatUsd(value)}
+            width={56}
+            tick={{ fontSize: 11, fill: "#52525b" }}
+            tickLine={false}
+            axisLine={false}
+          />
+          <Tooltip
+            content={({ active, label: day }: TooltipContentProps) => (
+              <DayTooltip entry={active && typeof day === "string" ? byDay.get(day) : undefined} series={chart.series} />
+            )}
+            cursor={{ fill: "#f4f4f5" }}
+            isAnimationActive={false}
+          />
           {chart.series.map((series, i) => (
-            <Bar key={series.key} dataKey={`s${i}`} name={series.label} stackId="cost" fill={series.color} isAnimationActive={false} maxBarSize={48} />
+            <Bar
+              key={series.key}
+              dataKey={`s${i}`}
+              name={series.label}
+              stackId="cost"
+              fill={series.color}
+              isAnimationActive={false}
+              maxBarSize={48}
+            />
           ))}
         </BarChart>
       </div>

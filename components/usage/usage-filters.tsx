@@ -38,19 +38,30 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
           <input id="usage-until" type="date" name="until" defaultValue={range?.until ?? dateOrEmpty(params.until)} className={input} />
         </Field>
         <Field id="usage-tz" label="Time zone">
-          <input id="usage-tz" type="text" name="tz" defaultValue={params.tz ?? ""} placeholder={serverZone} aria-describedby="usage-tz-hint" className={`${input} w-44 max-w-full`} />
+          <input
+            id="usage-tz"
+            type="text"
+            name="tz"
+            defaultValue={params.tz ?? ""}
+            placeholder={serverZone}
+            aria-describedby="usage-tz-hint"
+            className={`${input} w-44 max-w-full`}
+          />
         </Field>
         <Select name="model" label="Model" allLabel="All models" options={facets.models} value={params.model} />
-        {(facets.projects.length > 0 || params.project) && <Select name="project" label="Project" allLabel="All projects" options={facets.projects} value={params.project} />}
-        {(facets.sources.length > 1 || params.source) && <Select name="source" label="Agent" allLabel="All agents" options={facets.sources} value={params.source} labelOf={sourceLabel} />}
+        {(facets.projects.length > 0 || params.project) && (
+          <Select name="project" label="Project" allLabel="All projects" options={facets.projects} value={params.project} />
+        )}
+        {(facets.sources.length > 1 || params.source) && (
+          <Select name="source" label="Agent" allLabel="All agents" options={facets.sources} value={params.source} labelOf={sourceLabel} />
+        )}
         <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
           Show
         </button>
       </form>
       <p id="usage-tz-hint" className="text-xs text-zinc-600">
         Days run midnight to midnight in {zone}
-        {zone === serverZone && !params.tz ? " (the server's time zone)" : ""}.{" "}
-        <BrowserZoneLink params={params} reportZone={zone} />
+        {zone === serverZone && !params.tz ? " (the server's time zone)" : ""}. <BrowserZoneLink params={params} reportZone={zone} />
       </p>
       <nav aria-label="Quick ranges" className="flex flex-wrap items-center gap-2 text-sm">
         {quickRanges.map((quick) => {
@@ -76,7 +87,14 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
   );
 }
 
-function Select({ name, label, allLabel, options, value, labelOf }: Readonly<{ name: string; label: string; allLabel: string; options: string[]; value?: string; labelOf?: (option: string) => string }>) {
+function Select({
+  name,
+  label,
+  allLabel,
+  options,
+  value,
+  labelOf,
+}: Readonly<{ name: string; label: string; allLabel: string; options: string[]; value?: string; labelOf?: (option: string) => string }>) {
   // A value from the URL that no thread has (yet) stays selectable, so the form shows what is asked.
   const all = value && !options.includes(value) ? [value, ...options] : options;
   return (
@@ -107,5 +125,10 @@ function Field({ id, label, children }: Readonly<{ id: string; label: string; ch
 
 /** A date input's value: what the URL gave when it is a date, else empty (the browser would drop it, with a warning). */
 function dateOrEmpty(value: string | undefined): string {
-  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? value : "";
+  return value &&
+    /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+    !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+    new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+    ? value
+    : "";
 }

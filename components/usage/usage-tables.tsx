@@ -18,9 +18,15 @@ export function UsageTotals({ totals }: Readonly<{ totals: UsageFigures }>) {
   return (
     <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7" aria-label="Totals for the range">
       {figures.map((figure, i) => (
-        <div key={figure.label} className={`rounded-lg border border-zinc-200 bg-white px-3 py-2 ${i === 0 ? "col-span-2 sm:col-span-1" : ""}`}>
+        <div
+          key={figure.label}
+          className={`rounded-lg border border-zinc-200 bg-white px-3 py-2 ${i === 0 ? "col-span-2 sm:col-span-1" : ""}`}
+        >
           <dt className="text-xs text-zinc-600">{figure.label}</dt>
-          <dd className={`font-mono ${i === 0 ? "text-2xl font-semibold text-zinc-950" : "text-lg text-zinc-900"}`} data-testid={figure.testId}>
+          <dd
+            className={`font-mono ${i === 0 ? "text-2xl font-semibold text-zinc-950" : "text-lg text-zinc-900"}`}
+            data-testid={figure.testId}
+          >
             {figure.value}
           </dd>
         </div>
@@ -37,15 +43,21 @@ export function UsageCaveats({ totals, byModel }: Readonly<{ totals: UsageFigure
   const unpriced = byModel.filter((row) => row.unpricedResponses > 0);
   if (unpriced.length === 0 && totals.estimatedResponses === 0) return null;
   return (
-    <ul className="space-y-1 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" aria-label="What the cost leaves out">
+    <ul
+      className="space-y-1 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+      aria-label="What the cost leaves out"
+    >
       {unpriced.map((row) => (
         <li key={row.key} className="min-w-0 break-words" data-testid="unpriced-note">
-          {plural(row.unpricedResponses, "response")} of model <span className="font-mono break-all">{row.key === "" ? "(no model)" : row.key}</span> unpriced: no known price, so not counted in the cost (their tokens are).
+          {plural(row.unpricedResponses, "response")} of model{" "}
+          <span className="font-mono break-all">{row.key === "" ? "(no model)" : row.key}</span> unpriced: no known price, so not counted in
+          the cost (their tokens are).
         </li>
       ))}
       {totals.estimatedResponses > 0 && (
         <li data-testid="estimated-note">
-          {plural(totals.estimatedResponses, "response")} had no usage recorded by their source: their tokens were estimated with our tokenizer, a lower bound, and their cost with them.
+          {plural(totals.estimatedResponses, "response")} had no usage recorded by their source: their tokens were estimated with our
+          tokenizer, a lower bound, and their cost with them.
         </li>
       )}
     </ul>
@@ -111,7 +123,15 @@ export function UsageTable({
   testId,
   footer,
   sessions = false,
-}: Readonly<{ title: string; keyLabel: string; rows: UsageRow[]; name: (row: UsageRow) => ReactNode; testId: string; footer?: ReactNode; sessions?: boolean }>) {
+}: Readonly<{
+  title: string;
+  keyLabel: string;
+  rows: UsageRow[];
+  name: (row: UsageRow) => ReactNode;
+  testId: string;
+  footer?: ReactNode;
+  sessions?: boolean;
+}>) {
   const columns = sessions ? SESSION_COLUMNS : COLUMNS;
   return (
     <section aria-labelledby={`${testId}-title`} className="min-w-0">
@@ -142,7 +162,11 @@ export function UsageTable({
                     {name(row)}
                   </th>
                   {columns.map((column) => (
-                    <td key={column.label} className="px-3 py-2 text-right font-mono whitespace-nowrap" data-testid={`${testId}-${column.label.toLowerCase().replace(" ", "-")}`}>
+                    <td
+                      key={column.label}
+                      className="px-3 py-2 text-right font-mono whitespace-nowrap"
+                      data-testid={`${testId}-${column.label.toLowerCase().replace(" ", "-")}`}
+                    >
                       {column.cell(row)}
                     </td>
                   ))}

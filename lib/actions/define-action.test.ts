@@ -20,7 +20,11 @@ describe("defineAction", () => {
     expect(run).not.toHaveBeenCalled();
     expect(result).toEqual({
       ok: false,
-      error: { code: "validation_failed", message: "name: must not be empty (and 1 more)", fieldErrors: { name: "must not be empty", size: "must be at least 1" } },
+      error: {
+        code: "validation_failed",
+        message: "name: must not be empty (and 1 more)",
+        fieldErrors: { name: "must not be empty", size: "must be at least 1" },
+      },
     });
   });
 
@@ -28,7 +32,10 @@ describe("defineAction", () => {
     const conflict = defineAction("saving", schema, async () => {
       throw new AppError("conflict", 'name: "a" exists already', [{ field: "name", message: '"a" exists already' }]);
     });
-    await expect(conflict({ name: "a", size: 1 })).resolves.toEqual({ ok: false, error: { code: "conflict", message: 'name: "a" exists already', fieldErrors: { name: '"a" exists already' } } });
+    await expect(conflict({ name: "a", size: 1 })).resolves.toEqual({
+      ok: false,
+      error: { code: "conflict", message: 'name: "a" exists already', fieldErrors: { name: '"a" exists already' } },
+    });
   });
 
   it("logs an unexpected error once, by name and stack but not its message, and names no internals", async () => {

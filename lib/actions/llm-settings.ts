@@ -22,7 +22,11 @@ export const saveLlmSettingsAction = defineFormAction(
   "saving",
   {
     schema: llmSettingsSchema,
-    read: (form) => ({ ...shown(form), openaiCompatibleApiKey: text(form, "openaiCompatibleApiKey"), clearOpenaiCompatibleApiKey: form.get("clearOpenaiCompatibleApiKey") !== null }),
+    read: (form) => ({
+      ...shown(form),
+      openaiCompatibleApiKey: text(form, "openaiCompatibleApiKey"),
+      clearOpenaiCompatibleApiKey: form.get("clearOpenaiCompatibleApiKey") !== null,
+    }),
     echo: shown,
   },
   async (input) => {

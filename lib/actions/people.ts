@@ -20,7 +20,8 @@ async function asAppError<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof APIError) throw new AppError(error.statusCode === 403 ? "forbidden" : "conflict", error.body?.message ?? error.message);
+    if (error instanceof APIError)
+      throw new AppError(error.statusCode === 403 ? "forbidden" : "conflict", error.body?.message ?? error.message);
     throw error;
   }
 }
@@ -35,13 +36,20 @@ export const addPersonAction = defineFormAction(
   "adding",
   {
     schema: newPersonSchema,
-    read: (form) => ({ name: text(form, "name"), email: text(form, "email"), password: text(form, "password"), role: text(form, "role") || "member" }),
+    read: (form) => ({
+      name: text(form, "name"),
+      email: text(form, "email"),
+      password: text(form, "password"),
+      role: text(form, "role") || "member",
+    }),
     echo: (form) => ({ name: text(form, "name"), email: text(form, "email"), role: text(form, "role") }),
   },
   async (input) => {
     await adminOnly("add people");
     const { auth, headers } = await adminApi();
-    await asAppError(() => auth.api.createUser({ body: { name: input.name, email: input.email, password: input.password, role: input.role }, headers }));
+    await asAppError(() =>
+      auth.api.createUser({ body: { name: input.name, email: input.email, password: input.password, role: input.role }, headers }),
+    );
     revalidatePath("/settings");
     return { message: `Added ${input.email}.` };
   },
@@ -70,7 +78,8 @@ export const resetPasswordAction = defineAction("resetting", resetPasswordSchema
 export const setRoleAction = defineAction("changing the role", setRoleSchema, async ({ userId, role }) => {
   await adminOnly("change roles");
   const { auth, headers } = await adminApi();
-  if ((await requirePrincipal(headers))?.userId === userId) throw new AppError("conflict", "You cannot change your own role; another admin can.");
+  if ((await requirePrincipal(headers))?.userId === userId)
+    throw new AppError("conflict", "You cannot change your own role; another admin can.");
   await asAppError(() => auth.api.setRole({ body: { userId, role }, headers }));
   revalidatePath("/settings");
   return { message: `Now ${role === "admin" ? "an admin" : "a member"}.` };

@@ -10,7 +10,10 @@ const FIELDS = ["name", "contextWindow", "maxOutputTokens", "tokenizer", "inputP
 /** Adds a custom model from the Settings form (useActionState). */
 export const addCustomModelAction = defineFormAction(
   "saving",
-  { schema: customModelSchema, read: (form) => Object.fromEntries(FIELDS.map((f) => [f, form.get(f)]).filter(([, v]) => typeof v === "string" && v !== "")) },
+  {
+    schema: customModelSchema,
+    read: (form) => Object.fromEntries(FIELDS.map((f) => [f, form.get(f)]).filter(([, v]) => typeof v === "string" && v !== "")),
+  },
   async (input) => {
     await adminOnly("add custom models");
     const model = await addCustomModel(input);

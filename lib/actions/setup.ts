@@ -24,13 +24,28 @@ export async function setupFirstAdminAction(_previous: FormState, form: FormData
   if (!serverSettings().auth.enabled) return { ok: false, error: { code: "conflict", message: "Sign-in is off (THREADLINE_AUTH)." } };
   let created: boolean;
   try {
-    const input = parseOrThrow(newPersonSchema, { name: text(form, "name"), email: text(form, "email"), password: text(form, "password"), role: "admin" });
+    const input = parseOrThrow(newPersonSchema, {
+      name: text(form, "name"),
+      email: text(form, "email"),
+      password: text(form, "password"),
+      role: "admin",
+    });
     const auth = await authFor(false);
     created = await createFirstPasswordAdmin(auth, await db(), input);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    const fieldErrors = Array.isArray(error.details) ? Object.fromEntries((error.details as { field: string; message: string }[]).map((d) => [d.field, d.message])) : undefined;
-    return { ok: false, error: { code: error.code, message: fieldErrors ? "Check the highlighted fields." : error.message, ...(fieldErrors ? { fieldErrors } : {}), values: { name: text(form, "name"), email: text(form, "email") } } };
+    const fieldErrors = Array.isArray(error.details)
+      ? Object.fromEntries((error.details as { field: string; message: string }[]).map((d) => [d.field, d.message]))
+      : undefined;
+    return {
+      ok: false,
+      error: {
+        code: error.code,
+        message: fieldErrors ? "Check the highlighted fields." : error.message,
+        ...(fieldErrors ? { fieldErrors } : {}),
+        values: { name: text(form, "name"), email: text(form, "email") },
+      },
+    };
   }
   redirect(created ? "/login?setup=done" : "/login?setup=taken");
 }

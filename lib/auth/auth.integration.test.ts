@@ -54,9 +54,21 @@ function apiRoutes(): { path: string; methods: string[] }[] {
       if (statSync(full).isDirectory()) walk(full);
       else if (name === "route.ts") {
         const segments = path.relative(root, dir).split(path.sep).filter(Boolean);
-        const sample = segments.map((s) => (s === "[...path]" ? "no-such-endpoint" : s === "[...all]" ? "get-session" : s === "[index]" ? "0" : s.startsWith("[") ? "3f1c0a52-9d7e-4a55-8a8e-6f7f6b0e9a11" : s));
+        const sample = segments.map((s) =>
+          s === "[...path]"
+            ? "no-such-endpoint"
+            : s === "[...all]"
+              ? "get-session"
+              : s === "[index]"
+                ? "0"
+                : s.startsWith("[")
+                  ? "3f1c0a52-9d7e-4a55-8a8e-6f7f6b0e9a11"
+                  : s,
+        );
         const source = readFileSync(full, "utf8");
-        const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => new RegExp(`function ${m}\\b|\\b${m}\\b[^\\n]*\\}\\s*;?\\s*$|as ${m}\\b`, "m").test(source));
+        const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) =>
+          new RegExp(`function ${m}\\b|\\b${m}\\b[^\\n]*\\}\\s*;?\\s*$|as ${m}\\b`, "m").test(source),
+        );
         found.push({ path: `/api/${sample.join("/")}`, methods });
       }
     }
@@ -69,7 +81,13 @@ beforeAll(async () => {
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
   }
-  setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off", THREADLINE_PEER_HEADER: "1" });
+  setServerEnv({
+    THREADLINE_AUTH: "on",
+    THREADLINE_ADMIN_EMAIL: ADMIN.email,
+    THREADLINE_ADMIN_PASSWORD: ADMIN.password,
+    THREADLINE_SOURCES: "off",
+    THREADLINE_PEER_HEADER: "1",
+  });
   resetAuthForTests();
 });
 afterAll(() => {
@@ -95,7 +113,9 @@ describe("sign-in on", () => {
 
   it("answers 401 in the API's error shape on every /api route without a session or token, after the Host check", async () => {
     const routes = apiRoutes();
-    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/api/mcp", "/api/events", "/api/tokens", "/api/sources/sync", "/api/threads"]));
+    expect(routes.map((r) => r.path)).toEqual(
+      expect.arrayContaining(["/api/mcp", "/api/events", "/api/tokens", "/api/sources/sync", "/api/threads"]),
+    );
     let checked = 0;
     for (const route of routes) {
       if (route.path.startsWith("/api/auth/")) continue; // Better Auth's own: sign-in must be reachable
@@ -124,11 +144,14 @@ describe("sign-in on", () => {
     expect((await proxy(request("GET", "/"))).headers.get("location")).toBe(`${ORIGIN}/login`);
     const action = await proxy(request("POST", "/settings", { "next-action": "abc" }, {}));
     expect(action.status).toBe(401);
-    for (const open of ["/login", "/setup", "/api/auth/get-session", "/_next/static/x.js", "/icon.svg"]) expect(passes(await proxy(request("GET", open))), open).toBe(true);
+    for (const open of ["/login", "/setup", "/api/auth/get-session", "/_next/static/x.js", "/icon.svg"])
+      expect(passes(await proxy(request("GET", open))), open).toBe(true);
   });
 
   it("signs in with email and password: a database session in an HttpOnly, SameSite=Lax cookie, Secure over https; sign-out ends it", async () => {
-    const wrong = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.9" }, { ...ADMIN, password: "wrong password" }));
+    const wrong = await authPost(
+      request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.9" }, { ...ADMIN, password: "wrong password" }),
+    );
     expect(wrong.status).toBe(401);
     const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.2" }, ADMIN));
     expect(response.status).toBe(200);
@@ -141,7 +164,9 @@ describe("sign-in on", () => {
     expect(passes(await proxy(request("GET", "/api/threads", { cookie: session })))).toBe(true);
     expect(passes(await proxy(request("GET", "/threads", { cookie: session })))).toBe(true);
 
-    const secure = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.3", "x-forwarded-proto": "https" }, ADMIN));
+    const secure = await authPost(
+      request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": "10.0.0.3", "x-forwarded-proto": "https" }, ADMIN),
+    );
     expect(secure.status).toBe(200);
     const secureCookie = secure.headers.getSetCookie().find((c) => c.startsWith("__Secure-better-auth.session_token="))!;
     expect(secureCookie).toMatch(/;\s*Secure/i);
@@ -152,7 +177,8 @@ describe("sign-in on", () => {
   });
 
   it("rate-limits sign-in attempts per client address (the peer scripts/server.mjs records), in the database", async () => {
-    const attempt = (ip: string) => authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": ip }, { email: ADMIN.email, password: "guess" }));
+    const attempt = (ip: string) =>
+      authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": ip }, { email: ADMIN.email, password: "guess" }));
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await attempt("10.9.9.9")).status);
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
@@ -166,19 +192,28 @@ describe("sign-in on", () => {
   it("lets only admins sync sources and change models and providers; a member's token is a member too", async () => {
     const admin = await signIn(ADMIN, "10.1.0.1");
     const auth = await authFor(false);
-    await auth.api.createUser({ body: { email: MEMBER.email, password: MEMBER.password, name: "Bob", role: "member" }, headers: new Headers({ cookie: admin }) });
+    await auth.api.createUser({
+      body: { email: MEMBER.email, password: MEMBER.password, name: "Bob", role: "member" },
+      headers: new Headers({ cookie: admin }),
+    });
     const member = await signIn(MEMBER, "10.1.0.2");
     await expectError(await syncRoute(request("POST", "/api/sources/sync", { cookie: member })), 403, "forbidden");
     expect((await syncRoute(request("POST", "/api/sources/sync", { cookie: admin }))).status).toBe(202);
-    await expect(requireAdmin(new Headers({ cookie: member }), "change the models and providers")).rejects.toMatchObject({ code: "forbidden" });
+    await expect(requireAdmin(new Headers({ cookie: member }), "change the models and providers")).rejects.toMatchObject({
+      code: "forbidden",
+    });
     await expect(requireAdmin(new Headers({ cookie: admin }), "change the models and providers")).resolves.toBeUndefined();
 
-    const memberToken = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: member }, { name: "bob's agent" }))).json()).token as string;
-    const adminToken = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: admin }, { name: "ada's agent" }))).json()).token as string;
+    const memberToken = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: member }, { name: "bob's agent" }))).json())
+      .token as string;
+    const adminToken = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: admin }, { name: "ada's agent" }))).json())
+      .token as string;
     await expectError(await syncRoute(request("POST", "/api/sources/sync", { authorization: `Bearer ${memberToken}` })), 403, "forbidden");
     expect((await syncRoute(request("POST", "/api/sources/sync", { authorization: `Bearer ${adminToken}` }))).status).toBe(202);
     // The admin plugin's endpoints are not reachable over HTTP, a member's request least of all.
-    const promote = await authPost(request("POST", "/api/auth/admin/set-role", { cookie: member, origin: ORIGIN }, { userId: "x", role: "admin" }));
+    const promote = await authPost(
+      request("POST", "/api/auth/admin/set-role", { cookie: member, origin: ORIGIN }, { userId: "x", role: "admin" }),
+    );
     expect(promote.status).toBe(404);
   });
 
@@ -188,7 +223,12 @@ describe("sign-in on", () => {
     const member = await database.user.findUniqueOrThrow({ where: { email: MEMBER.email } });
     const sessionsBefore = await database.session.count();
     const post = (pathname: string, body: unknown) => authPost(request("POST", pathname, { cookie: admin, origin: ORIGIN }, body));
-    for (const pathname of ["/api/auth/admin/impersonate-user", "/api/auth/admin/impersonate-user/", "/api/auth//admin/impersonate-user", "/api/auth/admin/impersonate-user?x=1"]) {
+    for (const pathname of [
+      "/api/auth/admin/impersonate-user",
+      "/api/auth/admin/impersonate-user/",
+      "/api/auth//admin/impersonate-user",
+      "/api/auth/admin/impersonate-user?x=1",
+    ]) {
       const response = await post(pathname, { userId: member.id });
       expect(response.status, pathname).toBe(404);
       expect(response.headers.getSetCookie().join(";"), pathname).not.toContain("session_token");
@@ -196,14 +236,20 @@ describe("sign-in on", () => {
     expect((await post("/api/auth/admin/stop-impersonating", {})).status).toBe(404);
     expect((await post("/api/auth/admin/ban-user", { userId: member.id })).status).toBe(404);
     expect((await post("/api/auth/admin/set-role", { userId: member.id, role: "admin" })).status).toBe(404);
-    expect((await post("/api/auth/admin/create-user", { email: "mallory@example.com", password: "mallory password", name: "Mallory" })).status).toBe(404);
+    expect(
+      (await post("/api/auth/admin/create-user", { email: "mallory@example.com", password: "mallory password", name: "Mallory" })).status,
+    ).toBe(404);
     expect((await authGet(request("GET", `/api/auth/admin/list-users`, { cookie: admin }))).status).toBe(404);
     expect((await authGet(request("GET", `/api/auth/admin/get-user?id=${member.id}`, { cookie: admin }))).status).toBe(404);
 
     // Called on the server with an admin's session, impersonation is refused as well.
     const auth = await authFor(false);
-    await expect(auth.api.impersonateUser({ body: { userId: member.id }, headers: new Headers({ cookie: admin }) })).rejects.toMatchObject({ statusCode: 404 });
-    await expect(auth.api.banUser({ body: { userId: member.id }, headers: new Headers({ cookie: admin }) })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(auth.api.impersonateUser({ body: { userId: member.id }, headers: new Headers({ cookie: admin }) })).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await expect(auth.api.banUser({ body: { userId: member.id }, headers: new Headers({ cookie: admin }) })).rejects.toMatchObject({
+      statusCode: 404,
+    });
     expect(await database.session.count()).toBe(sessionsBefore);
     expect(await database.session.count({ where: { impersonatedBy: { not: null } } })).toBe(0);
     expect(await database.user.findUniqueOrThrow({ where: { id: member.id } })).toMatchObject({ role: "member", banned: false });
@@ -234,40 +280,70 @@ describe("sign-in on", () => {
 
     // A member cannot revoke an admin's token; an API token manages no tokens.
     const adminTokenId = adminList.find((t) => t.userEmail === ADMIN.email).id as string;
-    await expectError(await revokeRoute(request("DELETE", `/api/tokens/${adminTokenId}`, { cookie: member }), { params: Promise.resolve({ id: adminTokenId }) }), 404, "not_found");
-    await expectError(await createTokenRoute(request("POST", "/api/tokens", { authorization: `Bearer ${token}` }, { name: "child" })), 403, "forbidden");
-    await expectError(await createTokenRoute(request("POST", "/api/tokens", { cookie: member }, { name: "old", expiresAt: "2020-01-01T00:00:00Z" })), 400, "validation_failed");
+    await expectError(
+      await revokeRoute(request("DELETE", `/api/tokens/${adminTokenId}`, { cookie: member }), {
+        params: Promise.resolve({ id: adminTokenId }),
+      }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await createTokenRoute(request("POST", "/api/tokens", { authorization: `Bearer ${token}` }, { name: "child" })),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await createTokenRoute(request("POST", "/api/tokens", { cookie: member }, { name: "old", expiresAt: "2020-01-01T00:00:00Z" })),
+      400,
+      "validation_failed",
+    );
 
     // Revoked: refused on the next request.
-    expect((await revokeRoute(request("DELETE", `/api/tokens/${id}`, { cookie: member }), { params: Promise.resolve({ id }) })).status).toBe(204);
+    expect(
+      (await revokeRoute(request("DELETE", `/api/tokens/${id}`, { cookie: member }), { params: Promise.resolve({ id }) })).status,
+    ).toBe(204);
     await expectError(await proxy(request("GET", "/api/threads", { authorization: `Bearer ${token}` })), 401, "unauthorized");
 
     // Expired: refused the moment its expiry passes.
-    const soon = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: member }, { name: "short", expiresAt: new Date(Date.now() + 60_000).toISOString() }))).json()) as { id: string; token: string };
+    const soon = (await (
+      await createTokenRoute(
+        request("POST", "/api/tokens", { cookie: member }, { name: "short", expiresAt: new Date(Date.now() + 60_000).toISOString() }),
+      )
+    ).json()) as { id: string; token: string };
     expect(passes(await proxy(request("GET", "/api/threads", { authorization: `Bearer ${soon.token}` })))).toBe(true);
     await (await db()).apiToken.update({ where: { id: soon.id }, data: { expiresAt: new Date(Date.now() - 1) } });
     await expectError(await proxy(request("GET", "/api/threads", { authorization: `Bearer ${soon.token}` })), 401, "unauthorized");
 
     // An admin revokes anyone's.
-    const other = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: member }, { name: "other" }))).json()) as { id: string; token: string };
-    expect((await revokeRoute(request("DELETE", `/api/tokens/${other.id}`, { cookie: admin }), { params: Promise.resolve({ id: other.id }) })).status).toBe(204);
+    const other = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: member }, { name: "other" }))).json()) as {
+      id: string;
+      token: string;
+    };
+    expect(
+      (await revokeRoute(request("DELETE", `/api/tokens/${other.id}`, { cookie: admin }), { params: Promise.resolve({ id: other.id }) }))
+        .status,
+    ).toBe(204);
     await expectError(await proxy(request("GET", "/api/threads", { authorization: `Bearer ${other.token}` })), 401, "unauthorized");
   });
 
   it("keeps no plain token, password or session cookie anywhere in the database or the logs", async () => {
     const session = await signIn(MEMBER, "10.3.0.1");
-    const { token } = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: session }, { name: "scan" }))).json()) as { token: string };
+    const { token } = (await (await createTokenRoute(request("POST", "/api/tokens", { cookie: session }, { name: "scan" }))).json()) as {
+      token: string;
+    };
     expect(passes(await proxy(request("GET", "/api/threads", { authorization: `Bearer ${token}` })))).toBe(true);
     const database = (await db()) as unknown as Record<string, { findMany(): Promise<unknown[]> }>;
     let dump = "";
-    for (const table of COPIED_TABLES) dump += JSON.stringify(await database[table.model]!.findMany(), (_k, v) => (typeof v === "bigint" ? String(v) : v));
+    for (const table of COPIED_TABLES)
+      dump += JSON.stringify(await database[table.model]!.findMany(), (_k, v) => (typeof v === "bigint" ? String(v) : v));
     expect(dump).toContain(token.slice(0, 7)); // the listed prefix
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(token.slice(7));
     expect(dump).not.toContain(MEMBER.password);
     expect(dump).not.toContain(ADMIN.password);
     const logs = logged.join("\n");
-    for (const secret of [token, MEMBER.password, ADMIN.password, decodeURIComponent(session.split("=")[1]!)]) expect(logs).not.toContain(secret);
+    for (const secret of [token, MEMBER.password, ADMIN.password, decodeURIComponent(session.split("=")[1]!)])
+      expect(logs).not.toContain(secret);
   });
 
   it("answers Better Auth's session endpoint", async () => {

@@ -6,7 +6,10 @@ import { AppError } from "@/lib/domain/errors";
 export { noUserYet };
 
 type AuthLike = {
-  $context: Promise<{ password: { hash(password: string): Promise<string> }; generateId(options: { model: string; size?: number }): string | false }>;
+  $context: Promise<{
+    password: { hash(password: string): Promise<string> };
+    generateId(options: { model: string; size?: number }): string | false;
+  }>;
 };
 
 /**
@@ -15,7 +18,11 @@ type AuthLike = {
  * lib/db/first-admin.ts in one transaction that first checks nobody exists. False when somebody
  * does (another setup or instance was first): exactly one first admin, however many try at once.
  */
-export async function createFirstPasswordAdmin(auth: AuthLike, database: Database, person: { email: string; name: string; password: string }): Promise<boolean> {
+export async function createFirstPasswordAdmin(
+  auth: AuthLike,
+  database: Database,
+  person: { email: string; name: string; password: string },
+): Promise<boolean> {
   if (!(await noUserYet(database))) return false;
   const context = await auth.$context;
   const passwordHash = await context.password.hash(person.password); // slow on purpose: outside the transaction
@@ -28,10 +35,18 @@ export async function createFirstPasswordAdmin(auth: AuthLike, database: Databas
  * THREADLINE_ADMIN_EMAIL and THREADLINE_ADMIN_PASSWORD make the first admin when no user exists
  * yet; once anyone exists they are not read again (change the password in Settings).
  */
-export async function ensureFirstAdmin(auth: AuthLike, database: Database, admin: { email: string; password: string } | null): Promise<void> {
+export async function ensureFirstAdmin(
+  auth: AuthLike,
+  database: Database,
+  admin: { email: string; password: string } | null,
+): Promise<void> {
   if (!admin || !(await noUserYet(database))) return;
   if (admin.password.length < 8) throw new AppError("validation_failed", "THREADLINE_ADMIN_PASSWORD must be at least 8 characters");
-  const created = await createFirstPasswordAdmin(auth, database, { email: admin.email, name: admin.email.split("@")[0] || "admin", password: admin.password });
+  const created = await createFirstPasswordAdmin(auth, database, {
+    email: admin.email,
+    name: admin.email.split("@")[0] || "admin",
+    password: admin.password,
+  });
   // Not created: another instance on this database made the first admin at the same moment.
   if (created) console.log(`[threadline] created the first admin, ${admin.email}, from THREADLINE_ADMIN_EMAIL`);
 }

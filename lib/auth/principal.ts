@@ -19,7 +19,10 @@ export const authEnabled = (): boolean => serverSettings().auth.enabled;
  * one (and only that: a bad token is not rescued by a cookie), otherwise Better Auth's session
  * cookie. `setCookies` receives the cookies Better Auth renews a session with, when it does.
  */
-export async function principalFrom(headers: Headers, options: { url?: string; setCookies?: (cookies: string[]) => void } = {}): Promise<Principal | null> {
+export async function principalFrom(
+  headers: Headers,
+  options: { url?: string; setCookies?: (cookies: string[]) => void } = {},
+): Promise<Principal | null> {
   const token = bearerToken(headers.get("authorization"));
   if (token !== null) {
     const user = token === "" ? null : await userOfApiToken(await db(), token);

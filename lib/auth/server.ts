@@ -16,7 +16,13 @@ import { CLIENT_HEADER, countAccountAttempt, settleAccountAttempt, withClientAdd
 /** The provider id of single sign-on: it starts at POST /api/auth/sign-in/social {provider: "oidc"} and returns to /api/auth/callback/oidc. */
 export const OIDC_PROVIDER_ID = "oidc";
 
-function createAuth(options: { settings: AuthSettings; secret: string; secure: boolean; database: Awaited<ReturnType<typeof db>>; trustedOrigins: string[] }) {
+function createAuth(options: {
+  settings: AuthSettings;
+  secret: string;
+  secure: boolean;
+  database: Awaited<ReturnType<typeof db>>;
+  trustedOrigins: string[];
+}) {
   const { settings } = options;
   // Roles for managing people; impersonation, bans and the rest are turned off below.
   const adminPlugin = admin({ defaultRole: "member", adminRoles: ["admin"], roles: { admin: adminAc, member: userAc } });

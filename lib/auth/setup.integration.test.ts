@@ -48,22 +48,33 @@ describe("the setup page", () => {
   it("creates the first admin once, then refuses", async () => {
     expect(await noUserYet(await db())).toBe(true);
     const short = await setupFirstAdminAction(null, form({ name: "Ada", email: "ada@example.com", password: "short" }));
-    expect(short).toMatchObject({ ok: false, error: { fieldErrors: { password: expect.any(String) }, values: { email: "ada@example.com" } } });
-    expect(JSON.stringify(short)).not.toContain("short\"");
+    expect(short).toMatchObject({
+      ok: false,
+      error: { fieldErrors: { password: expect.any(String) }, values: { email: "ada@example.com" } },
+    });
+    expect(JSON.stringify(short)).not.toContain('short"');
 
     // Success redirects to /login (Next.js's redirect throws).
-    expect(await outcome(setupFirstAdminAction(null, form({ name: "Ada", email: "Ada@Example.com", password: "a long password" })))).toBe("/login?setup=done");
+    expect(await outcome(setupFirstAdminAction(null, form({ name: "Ada", email: "Ada@Example.com", password: "a long password" })))).toBe(
+      "/login?setup=done",
+    );
     const users = await (await db()).user.findMany({ include: { accounts: true } });
     expect(users).toMatchObject([{ email: "ada@example.com", role: "admin", accounts: [{ providerId: "credential" }] }]);
     expect(users[0]!.accounts[0]!.password).toMatch(/^[0-9a-f]+:[0-9a-f]+$/); // Better Auth's scrypt
 
-    expect(await outcome(setupFirstAdminAction(null, form({ name: "Eve", email: "eve@example.com", password: "another password" })))).toBe("/login?setup=taken");
+    expect(await outcome(setupFirstAdminAction(null, form({ name: "Eve", email: "eve@example.com", password: "another password" })))).toBe(
+      "/login?setup=taken",
+    );
     expect(await (await db()).user.count()).toBe(1);
   });
 
   it("makes exactly one admin of many setups submitted at once; the others go to /login, told it was taken", async () => {
     await forgetEveryone();
-    const people = Array.from({ length: 6 }, (_, i) => ({ name: `Person ${i}`, email: `person${i}@example.com`, password: `password number ${i}` }));
+    const people = Array.from({ length: 6 }, (_, i) => ({
+      name: `Person ${i}`,
+      email: `person${i}@example.com`,
+      password: `password number ${i}`,
+    }));
     const outcomes = await Promise.all(people.map((person) => outcome(setupFirstAdminAction(null, form(person)))));
     expect(outcomes.filter((o) => o === "/login?setup=done")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "/login?setup=taken")).toHaveLength(people.length - 1);
@@ -76,7 +87,13 @@ describe("the setup page", () => {
   it("creates the first admin's rows once in a transaction that checks nobody exists, however many try at the same moment", async () => {
     await forgetEveryone();
     // The rows straight away (no password hashing to spread the attempts out): the transactions overlap.
-    const attempts = Array.from({ length: 10 }, (_, i) => ({ userId: `user-${i}`, accountId: `account-${i}`, email: `racer${i}@example.com`, name: `Racer ${i}`, passwordHash: "00:00" }));
+    const attempts = Array.from({ length: 10 }, (_, i) => ({
+      userId: `user-${i}`,
+      accountId: `account-${i}`,
+      email: `racer${i}@example.com`,
+      name: `Racer ${i}`,
+      passwordHash: "00:00",
+    }));
     const database = await db();
     const created = await Promise.all(attempts.map((row) => createFirstAdmin(database, row)));
     expect(created.filter(Boolean)).toHaveLength(1);
@@ -99,7 +116,9 @@ describe("the setup page", () => {
 
   it("does nothing with sign-in off", async () => {
     setServerEnv({ THREADLINE_AUTH: undefined });
-    expect(await setupFirstAdminAction(null, form({ name: "Eve", email: "eve@example.com", password: "another password" }))).toMatchObject({ ok: false });
+    expect(await setupFirstAdminAction(null, form({ name: "Eve", email: "eve@example.com", password: "another password" }))).toMatchObject({
+      ok: false,
+    });
     setServerEnv({ THREADLINE_AUTH: "on" });
   });
 });

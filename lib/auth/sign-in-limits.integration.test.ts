@@ -49,7 +49,14 @@ beforeAll(() => {
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
   }
-  setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off", THREADLINE_PEER_HEADER: "1", THREADLINE_TRUSTED_PROXIES: "" });
+  setServerEnv({
+    THREADLINE_AUTH: "on",
+    THREADLINE_ADMIN_EMAIL: ADMIN.email,
+    THREADLINE_ADMIN_PASSWORD: ADMIN.password,
+    THREADLINE_SOURCES: "off",
+    THREADLINE_PEER_HEADER: "1",
+    THREADLINE_TRUSTED_PROXIES: "",
+  });
   resetAuthForTests();
 });
 beforeEach(() => setServerEnv({ THREADLINE_PEER_HEADER: "1", THREADLINE_TRUSTED_PROXIES: "" }));
@@ -76,34 +83,48 @@ describe("per client address", () => {
 
   it("ignores a client's own x-threadline-client header", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < SIGN_IN_PEER_LIMIT.max + 1; i++) statuses.push((await attempt({ email: nobody(), password: "guess" }, "198.51.100.20", { "x-threadline-client": `10.67.0.${i}` })).status);
+    for (let i = 0; i < SIGN_IN_PEER_LIMIT.max + 1; i++)
+      statuses.push(
+        (await attempt({ email: nobody(), password: "guess" }, "198.51.100.20", { "x-threadline-client": `10.67.0.${i}` })).status,
+      );
     expect(statuses.at(-1)).toBe(429);
   });
 
   it("behind a trusted proxy, counts the address it forwards: one bucket per client, the proxy's own untouched", async () => {
     setServerEnv({ THREADLINE_TRUSTED_PROXIES: "192.0.2.10, 2001:db8:1::/48" });
-    const viaProxy = (client: string) => attempt({ email: nobody(), password: "guess" }, "192.0.2.10", { "x-forwarded-for": `6.6.6.6, ${client}` });
+    const viaProxy = (client: string) =>
+      attempt({ email: nobody(), password: "guess" }, "192.0.2.10", { "x-forwarded-for": `6.6.6.6, ${client}` });
     const statuses: number[] = [];
     for (let i = 0; i < SIGN_IN_PEER_LIMIT.max + 1; i++) statuses.push((await viaProxy("203.0.113.50")).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     // Other people behind the same proxy are other clients; so is one behind an IPv6 proxy.
     expect((await viaProxy("203.0.113.51")).status).toBe(401);
-    expect((await attempt({ email: nobody(), password: "guess" }, "2001:db8:1::7", { "x-forwarded-for": "203.0.113.50" })).status).toBe(429);
+    expect((await attempt({ email: nobody(), password: "guess" }, "2001:db8:1::7", { "x-forwarded-for": "203.0.113.50" })).status).toBe(
+      429,
+    );
     // A peer that is not a trusted proxy is its own client, whatever it forwards.
     const direct: number[] = [];
-    for (let i = 0; i < SIGN_IN_PEER_LIMIT.max + 1; i++) direct.push((await attempt({ email: nobody(), password: "guess" }, "198.51.100.30", { "x-forwarded-for": `10.68.0.${i}` })).status);
+    for (let i = 0; i < SIGN_IN_PEER_LIMIT.max + 1; i++)
+      direct.push((await attempt({ email: nobody(), password: "guess" }, "198.51.100.30", { "x-forwarded-for": `10.68.0.${i}` })).status);
     expect(direct.at(-1)).toBe(429);
     // The session remembers the forwarded address, not the proxy's.
     const signedIn = await attempt(ADMIN, "192.0.2.10", { "x-forwarded-for": "203.0.113.60" });
     expect(signedIn.status).toBe(200);
-    const token = decodeURIComponent(signedIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!.split("=")[1]!).split(".")[0]!;
+    const token = decodeURIComponent(
+      signedIn.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("better-auth.session_token="))!
+        .split(";")[0]!
+        .split("=")[1]!,
+    ).split(".")[0]!;
     expect((await (await db()).session.findUniqueOrThrow({ where: { token } })).ipAddress).toBe("203.0.113.60");
   });
 
   it("without scripts/server.mjs in front, trusts no x-threadline-peer: every attempt shares one count, and the log says why", async () => {
     setServerEnv({ THREADLINE_PEER_HEADER: undefined });
     const statuses: number[] = [];
-    for (let i = 0; i < SIGN_IN_PEER_LIMIT.max + 1; i++) statuses.push((await attempt({ email: nobody(), password: "guess" }, `198.51.100.${100 + i}`)).status);
+    for (let i = 0; i < SIGN_IN_PEER_LIMIT.max + 1; i++)
+      statuses.push((await attempt({ email: nobody(), password: "guess" }, `198.51.100.${100 + i}`)).status);
     expect(statuses.at(-1)).toBe(429);
     expect(logged.join("\n")).toContain("started without scripts/server.mjs");
   });
@@ -113,7 +134,10 @@ describe("per account", () => {
   it("locks an account after 10 wrong passwords from 10 addresses: 429 with Retry-After, the right password included; others sign in", async () => {
     const person = await newPerson();
     const statuses: number[] = [];
-    for (let i = 0; i < SIGN_IN_ACCOUNT_LIMIT.max; i++) statuses.push((await attempt({ ...person, password: `guess ${i}` }, `203.0.113.${i + 1}`, { "x-forwarded-for": `10.70.0.${i}` })).status);
+    for (let i = 0; i < SIGN_IN_ACCOUNT_LIMIT.max; i++)
+      statuses.push(
+        (await attempt({ ...person, password: `guess ${i}` }, `203.0.113.${i + 1}`, { "x-forwarded-for": `10.70.0.${i}` })).status,
+      );
     expect(statuses).toEqual(new Array(SIGN_IN_ACCOUNT_LIMIT.max).fill(401));
     // However the email is written, from a fresh address, with the right password: locked.
     for (const email of [person.email, person.email.toUpperCase()]) {
@@ -128,14 +152,18 @@ describe("per account", () => {
 
   it("counts only wrong passwords: the owner signing in again and again is never locked", async () => {
     const person = await newPerson();
-    for (let i = 0; i < SIGN_IN_ACCOUNT_LIMIT.max + 2; i++) expect((await attempt(person, `203.0.114.${i + 1}`)).status, `sign-in ${i + 1}`).toBe(200);
-    for (let i = 0; i < SIGN_IN_ACCOUNT_LIMIT.max - 1; i++) expect((await attempt({ ...person, password: "wrong" }, `203.0.115.${i + 1}`)).status).toBe(401);
+    for (let i = 0; i < SIGN_IN_ACCOUNT_LIMIT.max + 2; i++)
+      expect((await attempt(person, `203.0.114.${i + 1}`)).status, `sign-in ${i + 1}`).toBe(200);
+    for (let i = 0; i < SIGN_IN_ACCOUNT_LIMIT.max - 1; i++)
+      expect((await attempt({ ...person, password: "wrong" }, `203.0.115.${i + 1}`)).status).toBe(401);
     expect((await attempt(person, "203.0.115.100")).status).toBe(200);
   });
 
   it("lets at most 10 of 25 guesses sent at once from 25 addresses reach the password check", async () => {
     const person = await newPerson();
-    const responses = await Promise.all(Array.from({ length: 25 }, (_, i) => attempt({ ...person, password: `parallel ${i}` }, `203.0.116.${i + 1}`)));
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => attempt({ ...person, password: `parallel ${i}` }, `203.0.116.${i + 1}`)),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 401)).toHaveLength(SIGN_IN_ACCOUNT_LIMIT.max);
     expect(statuses.filter((s) => s === 429)).toHaveLength(25 - SIGN_IN_ACCOUNT_LIMIT.max);

@@ -22,7 +22,9 @@ export function withClientAddress(request: Request): Request {
   const settings = serverSettings().clientAddress;
   if (!settings.peerHeader && !warnedUnknownPeer) {
     warnedUnknownPeer = true;
-    console.warn("[threadline] started without scripts/server.mjs (npm start, npm run dev): client addresses are unknown, so every sign-in attempt counts against one shared limit");
+    console.warn(
+      "[threadline] started without scripts/server.mjs (npm start, npm run dev): client addresses are unknown, so every sign-in attempt counts against one shared limit",
+    );
   }
   const address = clientAddress({
     peer: settings.peerHeader ? request.headers.get(PEER_HEADER) : null,
@@ -63,7 +65,10 @@ export async function countAccountAttempt(database: Database, path: string, body
     const minutes = Math.ceil(reservation.retryAfter / 60);
     throw new APIError(
       "TOO_MANY_REQUESTS",
-      { code: "ACCOUNT_LOCKED", message: `Too many failed sign-ins for this account: try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
+      {
+        code: "ACCOUNT_LOCKED",
+        message: `Too many failed sign-ins for this account: try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      },
       { "Retry-After": String(reservation.retryAfter) },
     );
   }

@@ -10,6 +10,7 @@ import { authEnabled, requirePrincipal, type Principal } from "./principal";
 export async function tokenManager(headers: Headers): Promise<Principal> {
   if (!authEnabled()) throw new AppError("conflict", "API tokens need sign-in: start the server with THREADLINE_AUTH=on.");
   const principal = (await requirePrincipal(headers))!;
-  if (principal.via !== "session") throw new AppError("forbidden", "API tokens are managed by a signed-in person (Settings), not with an API token.");
+  if (principal.via !== "session")
+    throw new AppError("forbidden", "API tokens are managed by a signed-in person (Settings), not with an API token.");
   return principal;
 }

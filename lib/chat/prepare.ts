@@ -56,7 +56,10 @@ async function prepare(threadId: string, request: ChatMessageRequest) {
   const content = request.content ?? retried!.content;
   const budget = calculateTokenAllocation(contextWindow).content;
   const { tokens } = (await countTexts(catalog?.tokenizer ?? DEFAULT_TOKENIZER_ID, [content]))[0]!;
-  if (tokens > budget) throw tooLong(`the message is ${tokens} tokens; ${formatModelSpec(resolved.spec)} leaves ${budget} for the history (a ${contextWindow}-token window)`);
+  if (tokens > budget)
+    throw tooLong(
+      `the message is ${tokens} tokens; ${formatModelSpec(resolved.spec)} leaves ${budget} for the history (a ${contextWindow}-token window)`,
+    );
   return { thread, resolved, catalog, contextWindow, assumed: !request.contextWindow && !catalog, retried };
 }
 
@@ -99,7 +102,9 @@ export async function openReply(threadId: string, request: ChatMessageRequest): 
   // The user's turn is the chain's last: collected first, so it fits when any turn does.
   if (preview.turns.includedCount === 0) {
     await takeBack();
-    throw tooLong(`with the turn headers and the thread's files it does not fit in the ${preview.allocation.content}-token history budget of ${model} (a ${contextWindow}-token window)`);
+    throw tooLong(
+      `with the turn headers and the thread's files it does not fit in the ${preview.allocation.content}-token history budget of ${model} (a ${contextWindow}-token window)`,
+    );
   }
   const budget: ChatBudget = {
     catalogModel: catalog?.id ?? null,

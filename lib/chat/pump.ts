@@ -34,8 +34,10 @@ export async function pumpReply(run: ReplyRun): Promise<ChatEvent> {
   const streamed = { text: "", finishReason: "unknown", sawFinishReason: false, usage: null as LanguageModelUsage | null };
   try {
     await readStream(run, streamed);
-    if (!streamed.text.trim()) throw new LlmCallError("empty", `${run.label} returned an empty reply (finish reason: ${streamed.finishReason}).`);
-    if (run.finishReasonReported && !streamed.sawFinishReason) throw new LlmCallError("network", `The connection to ${run.label} closed before the reply finished.`);
+    if (!streamed.text.trim())
+      throw new LlmCallError("empty", `${run.label} returned an empty reply (finish reason: ${streamed.finishReason}).`);
+    if (run.finishReasonReported && !streamed.sawFinishReason)
+      throw new LlmCallError("network", `The connection to ${run.label} closed before the reply finished.`);
   } catch (error) {
     return { type: "failed", failure: await failReply(run, run.call.failure(error), streamed.text) };
   } finally {
@@ -47,9 +49,17 @@ export async function pumpReply(run: ReplyRun): Promise<ChatEvent> {
       usage: usageOf(streamed.usage),
       finishReason: streamed.finishReason,
       durationMs: Math.round(performance.now() - started),
-      context: { contextWindow: budget.contextWindow, assumed: budget.assumed, tokenizer: budget.tokenizer, historyTokens: budget.historyTokens, turnsIncluded: budget.turnsIncluded, turnsTotal: budget.turnsTotal },
+      context: {
+        contextWindow: budget.contextWindow,
+        assumed: budget.assumed,
+        tokenizer: budget.tokenizer,
+        historyTokens: budget.historyTokens,
+        turnsIncluded: budget.turnsIncluded,
+        turnsTotal: budget.turnsTotal,
+      },
     });
-    if (isUnanswered(run.userTurn)) run.userTurn = await setTurnMetadata(run.threadId, run.userTurn.index, withoutUnansweredMark(run.userTurn.modelMetadata));
+    if (isUnanswered(run.userTurn))
+      run.userTurn = await setTurnMetadata(run.threadId, run.userTurn.index, withoutUnansweredMark(run.userTurn.modelMetadata));
     return { type: "done", turn, userTurn: run.userTurn };
   } catch (error) {
     // The thread expired, filled up or went while the reply streamed: the reply is lost, and says so.
@@ -106,7 +116,8 @@ async function failReply(run: ReplyRun, error: LlmCallError | AppError, text: st
   try {
     if (text.trim() && provider) {
       partialTurn = await storeReply(run, text, { [INCOMPLETE_KEY]: { reason, kind } });
-      if (isUnanswered(run.userTurn)) run.userTurn = await setTurnMetadata(run.threadId, run.userTurn.index, withoutUnansweredMark(run.userTurn.modelMetadata));
+      if (isUnanswered(run.userTurn))
+        run.userTurn = await setTurnMetadata(run.threadId, run.userTurn.index, withoutUnansweredMark(run.userTurn.modelMetadata));
     } else {
       run.userTurn = await setTurnMetadata(run.threadId, run.userTurn.index, {
         ...withoutUnansweredMark(run.userTurn.modelMetadata),

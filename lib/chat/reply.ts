@@ -54,7 +54,10 @@ export async function stopChatReply(threadId: string): Promise<boolean> {
 export async function startChatReply(threadId: string, request: ChatMessageRequest, options: ChatOptions = {}): Promise<ChatReply> {
   // Claimed before the first await: two messages to one thread cannot both get past here.
   if (inProgress.has(threadId)) {
-    throw new AppError("conflict", `A reply is already being written in thread ${threadId}: wait for it, or stop it (DELETE /api/threads/${threadId}/messages).`);
+    throw new AppError(
+      "conflict",
+      `A reply is already being written in thread ${threadId}: wait for it, or stop it (DELETE /api/threads/${threadId}/messages).`,
+    );
   }
   const stopper = new AbortController();
   const slot = { stop: () => stopper.abort() };
@@ -68,11 +71,16 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
     released = true;
     clearInterval(heartbeat);
     if (inProgress.get(threadId) === slot) inProgress.delete(threadId);
-    await releaseReplyLease(threadId, owner).catch((error: unknown) => console.error("[threadline] could not release a chat reply lease", error));
+    await releaseReplyLease(threadId, owner).catch((error: unknown) =>
+      console.error("[threadline] could not release a chat reply lease", error),
+    );
   };
   try {
     if (!(await claimReplyLease(threadId, owner))) {
-      throw new AppError("conflict", `A reply is already being written in thread ${threadId} (by another Threadline process): wait for it, or stop it (DELETE /api/threads/${threadId}/messages).`);
+      throw new AppError(
+        "conflict",
+        `A reply is already being written in thread ${threadId} (by another Threadline process): wait for it, or stop it (DELETE /api/threads/${threadId}/messages).`,
+      );
     }
     heartbeat = setInterval(() => {
       renewReplyLease(threadId, owner)
@@ -89,7 +97,13 @@ export async function startChatReply(threadId: string, request: ChatMessageReque
   }
 }
 
-async function begin(threadId: string, request: ChatMessageRequest, options: ChatOptions, stopper: AbortController, release: () => Promise<void>): Promise<ChatReply> {
+async function begin(
+  threadId: string,
+  request: ChatMessageRequest,
+  options: ChatOptions,
+  stopper: AbortController,
+  release: () => Promise<void>,
+): Promise<ChatReply> {
   const opened = await openReply(threadId, request);
   const { resolved } = opened;
   const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;

@@ -26,7 +26,7 @@ async function readAll(chunks: Uint8Array<ArrayBuffer>[]) {
 
 describe("readServerSentEvents", () => {
   it("round-trips data holding newlines, U+2028/U+2029 and any Unicode, the body split at every byte", async () => {
-    const data = { text: "line one\nline two\u2028three\u2029four \"quoted\" é 😀 漢 \r end" };
+    const data = { text: 'line one\nline two\u2028three\u2029four "quoted" é 😀 漢 \r end' };
     const wire = formatEvent("delta", data) + formatEvent("done", { ok: true });
     expect(wire.split("\n").filter((l) => l.startsWith("data: "))).toHaveLength(2);
     const bytes = encode(wire);
@@ -51,7 +51,9 @@ describe("readServerSentEvents", () => {
   });
 
   it("drops an event the body ends before finishing", async () => {
-    expect(await readAll([encode(formatEvent("delta", { text: "kept" }) + 'event: done\ndata: {"cut":')])).toEqual([{ event: "delta", data: { text: "kept" } }]);
+    expect(await readAll([encode(formatEvent("delta", { text: "kept" }) + 'event: done\ndata: {"cut":')])).toEqual([
+      { event: "delta", data: { text: "kept" } },
+    ]);
   });
 
   it("stops at an event whose data is not JSON, naming it, and releases the body", async () => {

@@ -9,7 +9,9 @@ import { EventSourceParserStream } from "eventsource-parser/stream";
 export type ServerSentEvent = { event: string; data: unknown };
 
 export function formatEvent(event: string, data: unknown): string {
-  const json = JSON.stringify(data).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const json = JSON.stringify(data)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   return `event: ${event}\ndata: ${json}\n\n`;
 }
 

@@ -38,7 +38,8 @@ export type ChatFailure = {
   partialTurn: Turn | null;
 };
 
-export type ChatEvent = { type: "delta"; text: string } | { type: "done"; turn: Turn; userTurn: Turn } | { type: "failed"; failure: ChatFailure };
+export type ChatEvent =
+  { type: "delta"; text: string } | { type: "done"; turn: Turn; userTurn: Turn } | { type: "failed"; failure: ChatFailure };
 
 type ChatStart = { userTurn: Turn; model: string; budget: ChatBudget };
 

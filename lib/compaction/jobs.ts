@@ -66,7 +66,10 @@ async function run(jobId: string, threadId: string, request: CompactionRequest, 
     if (signal.aborted) return; // cancel() already recorded it
     const failure =
       error instanceof AppError
-        ? { kind: typeof error.details === "object" && error.details && "kind" in error.details ? String(error.details.kind) : error.code, message: error.message }
+        ? {
+            kind: typeof error.details === "object" && error.details && "kind" in error.details ? String(error.details.kind) : error.code,
+            message: error.message,
+          }
         : { kind: "internal", message: "The summariser failed unexpectedly; see the server log." };
     if (!(error instanceof AppError)) console.error("[threadline] compaction job failed", error);
     await finishJob(jobId, { status: "failed", error: failure, progress: "Failed" });
@@ -81,7 +84,10 @@ export async function getCompactionJob(jobId: string): Promise<CompactionJobReco
   const job = await findJob(jobId);
   if (!job) throw new AppError("not_found", `Compaction job ${jobId} not found`);
   if (job.status === "running" && !running.has(job.id) && Date.now() - Date.parse(job.updatedAt) > JOB_STALE_MS) {
-    await finishJob(job.id, { status: "failed", error: { kind: "interrupted", message: "The server restarted while this summary was being written; start it again." } });
+    await finishJob(job.id, {
+      status: "failed",
+      error: { kind: "interrupted", message: "The server restarted while this summary was being written; start it again." },
+    });
     return (await findJob(jobId))!;
   }
   return job;
@@ -108,13 +114,22 @@ export async function latestCompactionJob(threadId: string): Promise<CompactionJ
  */
 export async function applyCompactionJob(threadId: string, jobId: string, summary: string | undefined) {
   const job = await getCompactionJob(jobId);
-  if (job.threadId !== threadId) throw new AppError("validation_failed", "jobId: that job belongs to another thread", [{ field: "jobId", message: "belongs to another thread" }]);
-  if (job.revisionThreadId) throw new AppError("conflict", `Compaction job ${jobId} was applied already, as thread ${job.revisionThreadId}`);
+  if (job.threadId !== threadId)
+    throw new AppError("validation_failed", "jobId: that job belongs to another thread", [
+      { field: "jobId", message: "belongs to another thread" },
+    ]);
+  if (job.revisionThreadId)
+    throw new AppError("conflict", `Compaction job ${jobId} was applied already, as thread ${job.revisionThreadId}`);
   if (job.status !== "succeeded" || !job.result) {
     throw new AppError("conflict", `Compaction job ${jobId} is ${job.status}; only a finished summary can be applied`);
   }
   const generated = job.result as unknown as CompactionPreview;
-  const request = parseOrThrow(compactionRequestSchema, { ...job.request, apply: true, summary: summary ?? generated.summary ?? undefined, jobId: undefined });
+  const request = parseOrThrow(compactionRequestSchema, {
+    ...job.request,
+    apply: true,
+    summary: summary ?? generated.summary ?? undefined,
+    jobId: undefined,
+  });
   const applied = await applyCompaction(threadId, request, {
     summary: generated.summary,
     durationMs: generated.durationMs,

@@ -63,7 +63,10 @@ async function measureFor(targetModel: string | undefined): Promise<Measure> {
   }
   const custom = await listCustomModels();
   const model = findModel(targetModel, custom);
-  if (!model) throw new AppError("validation_failed", `targetModel: unknown model ${quoteInput(targetModel)}`, [{ field: "targetModel", message: "unknown model" }]);
+  if (!model)
+    throw new AppError("validation_failed", `targetModel: unknown model ${quoteInput(targetModel)}`, [
+      { field: "targetModel", message: "unknown model" },
+    ]);
   const counter = getTokenizer(model.tokenizer);
   return { id: counter.id, label: counter.label, exact: counter.exact };
 }
@@ -82,7 +85,14 @@ function compactionTurns(thread: ThreadWithTurns): CompactionTurn[] {
 }
 
 /** The request's options, as lib/validation/compactions.ts checked them for its strategy. */
-type CheckedOptions = { trigger: "turns" | "tokens"; maxTurns: number; maxTokens: number; direction: "up-to" | "from"; at: number; maxChars: number };
+type CheckedOptions = {
+  trigger: "turns" | "tokens";
+  maxTurns: number;
+  maxTokens: number;
+  direction: "up-to" | "from";
+  at: number;
+  maxChars: number;
+};
 
 function domainOptions(request: CompactionRequest, perTurnTokens: () => number[]): CompactionOptions {
   const options = request.options as CheckedOptions;
@@ -108,15 +118,21 @@ type PreviewContext = { signal?: AbortSignal; onProgress?: (text: string) => voi
  * one given), tokens before and after under the target model's tokenizer, the references the
  * summary would lose, and whether the inflation guard refuses it. Nothing is written.
  */
-export async function previewCompaction(threadId: string, request: CompactionRequest, context: PreviewContext = {}): Promise<CompactionPreview & { revision: RevisionTurn[]; thread: ThreadWithTurns; revisionTokens: TokenCount[] }> {
+export async function previewCompaction(
+  threadId: string,
+  request: CompactionRequest,
+  context: PreviewContext = {},
+): Promise<CompactionPreview & { revision: RevisionTurn[]; thread: ThreadWithTurns; revisionTokens: TokenCount[] }> {
   const thread = await getThreadWithTurns(threadId, { includeExpired: true });
   const turns = compactionTurns(thread);
   if (request.strategy === "range") {
     const at = (request.options as { at: number }).at;
     if (at >= turns.length) {
-      throw new AppError("validation_failed", `options.at: the thread has ${turns.length} turns (0-${Math.max(0, turns.length - 1)}); got ${at}`, [
-        { field: "options.at", message: `must be below ${turns.length}` },
-      ]);
+      throw new AppError(
+        "validation_failed",
+        `options.at: the thread has ${turns.length} turns (0-${Math.max(0, turns.length - 1)}); got ${at}`,
+        [{ field: "options.at", message: `must be below ${turns.length}` }],
+      );
     }
   }
   const measure = await measureFor(request.targetModel);
@@ -124,7 +140,10 @@ export async function previewCompaction(threadId: string, request: CompactionReq
   const beforeCounts = thread.turns.map((turn) => countsById.get(turn.id)!);
   const before = beforeCounts.map((counted) => counted.tokens);
 
-  const plan = planCompaction(turns, domainOptions(request, () => before));
+  const plan = planCompaction(
+    turns,
+    domainOptions(request, () => before),
+  );
   if (plan.noop) throw new AppError("compaction_refused", `Nothing to compact: ${plan.noop}`, { guard: "noop", reason: plan.noop });
 
   const replacedTurns = plan.replaced.map((index) => turns[index]!);
@@ -135,15 +154,20 @@ export async function previewCompaction(threadId: string, request: CompactionReq
   if (plan.replaced.length > 0) {
     summarizer = request.summarizer;
     // With a summary given (an applied job's, an edit) no model is called: the one named is recorded.
-    if (request.summarizer === "llm") summarizerModel = request.summary !== undefined && request.model ? request.model : ((await checkSummarizer(request)) ?? null);
+    if (request.summarizer === "llm")
+      summarizerModel = request.summary !== undefined && request.model ? request.model : ((await checkSummarizer(request)) ?? null);
     summary = request.summary ?? (await writeSummary(request, replacedTurns, summarizerModel, context));
-    if (summary.trim() === "") throw new AppError("validation_failed", "summary: must not be empty", [{ field: "summary", message: "must not be empty" }]);
+    if (summary.trim() === "")
+      throw new AppError("validation_failed", "summary: must not be empty", [{ field: "summary", message: "must not be empty" }]);
   }
   const durationMs = performance.now() - started;
 
   const revision = buildRevision(turns, plan, summary ?? "");
   const kept = (turn: RevisionTurn) => turn.from !== null && turn.content === turns[turn.from]!.content;
-  const fresh = await countTexts(measure.id, revision.filter((turn) => !kept(turn)).map((turn) => turn.content));
+  const fresh = await countTexts(
+    measure.id,
+    revision.filter((turn) => !kept(turn)).map((turn) => turn.content),
+  );
   let nextFresh = 0;
   const revisionTokens = revision.map((turn) => (kept(turn) ? beforeCounts[turn.from!]! : fresh[nextFresh++]!));
   const tokensBefore = before.reduce((a, b) => a + b, 0);
@@ -180,7 +204,12 @@ export async function previewCompaction(threadId: string, request: CompactionReq
 }
 
 /** The summary from the chosen summariser. */
-async function writeSummary(request: CompactionRequest, turns: CompactionTurn[], llmModel: string | null, context: PreviewContext): Promise<string> {
+async function writeSummary(
+  request: CompactionRequest,
+  turns: CompactionTurn[],
+  llmModel: string | null,
+  context: PreviewContext,
+): Promise<string> {
   if (request.summarizer === "extractive") return extractiveSummary(turns, { instructions: request.instructions });
   if (request.summarizer === "marker" || llmModel === null) return staticMarker(turns.length);
   context.onProgress?.(`Summarising ${turns.length} turns with ${llmModel}`);
@@ -216,12 +245,15 @@ export async function checkSummarizer(request: CompactionRequest): Promise<strin
 async function defaultCompactionModel(): Promise<string> {
   const config = await resolveLlmConfig();
   if (!config.compactionModel) {
-    throw new AppError("validation_failed", "model: no compaction model given and none configured (THREADLINE_COMPACTION_MODEL or Settings)", [
-      { field: "model", message: "give a model such as openai:gpt-4o-mini, or set one in Settings" },
-    ]);
+    throw new AppError(
+      "validation_failed",
+      "model: no compaction model given and none configured (THREADLINE_COMPACTION_MODEL or Settings)",
+      [{ field: "model", message: "give a model such as openai:gpt-4o-mini, or set one in Settings" }],
+    );
   }
   const parsed = parseModelSpec(config.compactionModel.value);
-  if (!parsed.ok) throw new AppError("validation_failed", `The compaction model set in ${config.compactionModel.origin} is invalid: ${parsed.error}`);
+  if (!parsed.ok)
+    throw new AppError("validation_failed", `The compaction model set in ${config.compactionModel.origin} is invalid: ${parsed.error}`);
   return formatModelSpec(parsed.spec);
 }
 
@@ -235,16 +267,29 @@ export async function applyCompaction(
   fromJob?: { summary: string | null; durationMs: number; expected: { turnsBefore: number; replaced: number[] } },
 ): Promise<{ thread: Awaited<ReturnType<typeof createRevision>>["thread"]; compaction: CompactionRecord }> {
   const preview = await previewCompaction(threadId, request);
-  if (fromJob && (preview.turnsBefore !== fromJob.expected.turnsBefore || preview.plan.replaced.join() !== fromJob.expected.replaced.join())) {
+  if (
+    fromJob &&
+    (preview.turnsBefore !== fromJob.expected.turnsBefore || preview.plan.replaced.join() !== fromJob.expected.replaced.join())
+  ) {
     throw new AppError(
       "conflict",
       `The thread changed since this summary was written (${fromJob.expected.turnsBefore} turns then, ${preview.turnsBefore} now): summarise it again.`,
     );
   }
-  if (preview.refusal) throw new AppError("compaction_refused", preview.refusal, { guard: "inflation", tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter });
+  if (preview.refusal)
+    throw new AppError("compaction_refused", preview.refusal, {
+      guard: "inflation",
+      tokensBefore: preview.tokensBefore,
+      tokensAfter: preview.tokensAfter,
+    });
   // The tokens under the default tokenizer are stored with the turns, as appends store them.
   const stored =
-    preview.tokenizer.id === DEFAULT_TOKENIZER_ID ? preview.revisionTokens : await countTexts(DEFAULT_TOKENIZER_ID, preview.revision.map((turn) => turn.content));
+    preview.tokenizer.id === DEFAULT_TOKENIZER_ID
+      ? preview.revisionTokens
+      : await countTexts(
+          DEFAULT_TOKENIZER_ID,
+          preview.revision.map((turn) => turn.content),
+        );
   const revisionTurns = preview.revision.map((turn) => markSummary(turn, preview));
   const edited = request.summary !== undefined && request.summary !== (fromJob?.summary ?? generatedSummary(preview, request));
   return createRevision({
@@ -275,14 +320,21 @@ function generatedSummary(preview: Awaited<ReturnType<typeof previewCompaction>>
   if (request.summarizer === "marker") return staticMarker(preview.plan.replaced.length);
   if (request.summarizer === "llm") return null;
   const turns = compactionTurns(preview.thread);
-  return extractiveSummary(preview.plan.replaced.map((i) => turns[i]!), { instructions: request.instructions });
+  return extractiveSummary(
+    preview.plan.replaced.map((i) => turns[i]!),
+    { instructions: request.instructions },
+  );
 }
 
 /** Fills the token figures into the summary turn's compaction marker. */
-function markSummary(turn: RevisionTurn, preview: Pick<CompactionPreview, "strategy" | "summarizer" | "tokensBefore" | "tokensAfter">): RevisionTurn {
+function markSummary(
+  turn: RevisionTurn,
+  preview: Pick<CompactionPreview, "strategy" | "summarizer" | "tokensBefore" | "tokensAfter">,
+): RevisionTurn {
   if (turn.from !== null || !turn.parts) return turn;
   const trigger = preview.summarizer === "none" ? preview.strategy : `${preview.strategy} · ${preview.summarizer}`;
-  const parts = turn.parts.map((part): TurnPart => (part.type === "compaction" ? { ...part, trigger, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter } : part));
+  const parts = turn.parts.map((part): TurnPart =>
+    part.type === "compaction" ? { ...part, trigger, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter } : part,
+  );
   return { ...turn, parts };
 }
-

@@ -18,7 +18,14 @@ import {
   type PlanHistoryInput,
 } from "@/lib/domain/history";
 import { listCustomModels } from "@/lib/db/custom-models";
-import { loadHistorySource, loadTurnContents, newestSnapshots, type HistorySource, type MeasureContents, type OutlinedTurn } from "@/lib/db/history-source";
+import {
+  loadHistorySource,
+  loadTurnContents,
+  newestSnapshots,
+  type HistorySource,
+  type MeasureContents,
+  type OutlinedTurn,
+} from "@/lib/db/history-source";
 import { threadNotFound } from "@/lib/db/threads";
 import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
@@ -238,7 +245,10 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
  * model's tokenizer. Turns are planned from stored per-turn measures; only the turns that fit
  * are read in full.
  */
-export async function buildContextPreview(threadId: string, query: Omit<ContextQuery, "perTurn"> & { perTurn?: boolean }): Promise<ContextPreview> {
+export async function buildContextPreview(
+  threadId: string,
+  query: Omit<ContextQuery, "perTurn"> & { perTurn?: boolean },
+): Promise<ContextPreview> {
   let model: ModelInfo | null = null;
   if (query.model) {
     const custom = await listCustomModels();
@@ -267,30 +277,35 @@ export async function buildContextPreview(threadId: string, query: Omit<ContextQ
   });
   const counted = await counting.countAhead(uncounted.map(({ block }) => block));
   uncounted.forEach(({ path, file }, i) => rememberBlockCount(file, blockKey(path), counted[i]!));
-  const built = await assemble({
-    threadId: current.id,
-    toolName: current.toolName,
-    turns,
-    maxConversationTurns: serverSettings().maxTurns.value,
-    allocation,
-    readFile: (path) => files.get(path) ?? { ok: false, reason: "not resolved" },
-    countTokens: counting.countTokens,
-    reportTokens: counting.reportTokens,
-    fileBlockTokens: (path, file) => {
-      const known = knownBlockCount(file, blockKey(path));
-      if (known !== undefined) return known;
-      const tokens = counting.countTokens(palFileBlock(path, file));
-      rememberBlockCount(file, blockKey(path), tokens);
-      return tokens;
+  const built = await assemble(
+    {
+      threadId: current.id,
+      toolName: current.toolName,
+      turns,
+      maxConversationTurns: serverSettings().maxTurns.value,
+      allocation,
+      readFile: (path) => files.get(path) ?? { ok: false, reason: "not resolved" },
+      countTokens: counting.countTokens,
+      reportTokens: counting.reportTokens,
+      fileBlockTokens: (path, file) => {
+        const known = knownBlockCount(file, blockKey(path));
+        if (known !== undefined) return known;
+        const tokens = counting.countTokens(palFileBlock(path, file));
+        rememberBlockCount(file, blockKey(path), tokens);
+        return tokens;
+      },
+      turnTokens: (turn, turnNumber) => counting.turnTokens(turn, turnNumber, turn.measure),
+      breakdown: query.perTurn ?? false,
+      fileList: paths,
     },
-    turnTokens: (turn, turnNumber) => counting.turnTokens(turn, turnNumber, turn.measure),
-    breakdown: query.perTurn ?? false,
-    fileList: paths,
-  }, counting.reportTotal);
+    counting.reportTotal,
+  );
 
   const used = built.totalTokens;
   return {
-    model: model ? { id: model.id, provider: model.provider, contextWindow: model.contextWindow, maxOutputTokens: model.maxOutputTokens } : null,
+    model: model
+      ? { id: model.id, provider: model.provider, contextWindow: model.contextWindow, maxOutputTokens: model.maxOutputTokens }
+      : null,
     mode: query.mode,
     tokenizer: counting.tokenizer,
     // A turn counted in pieces makes the figures an estimate, even with an exact tokenizer.
@@ -319,7 +334,11 @@ export async function buildContextPreview(threadId: string, query: Omit<ContextQ
           }),
         }
       : {}),
-    sections: { ...built.sections, reservedForResponse: allocation.response, free: Math.max(0, allocation.total - allocation.response - used) },
+    sections: {
+      ...built.sections,
+      reservedForResponse: allocation.response,
+      free: Math.max(0, allocation.total - allocation.response - used),
+    },
     totalTokens: used,
     text: built.text,
   };

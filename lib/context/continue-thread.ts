@@ -28,7 +28,8 @@ export async function continueThread(threadId: string, request: ContinueRequest)
   const custom = await listCustomModels();
   const model = request.model ?? previewModelFor(thread.modelsUsed, custom);
   // Checked before the turn is stored: a refused request writes nothing.
-  if (!findModel(model, custom)) throw new AppError("validation_failed", `model: unknown model ${quoteInput(model)}`, [{ field: "model", message: "unknown model" }]);
+  if (!findModel(model, custom))
+    throw new AppError("validation_failed", `model: unknown model ${quoteInput(model)}`, [{ field: "model", message: "unknown model" }]);
   const turn = await appendTurn(threadId, {
     role: "user",
     content: request.prompt,

@@ -12,7 +12,10 @@ import { turnShell, type HistoryTurnOutline } from "@/lib/domain/history";
 /** Bound on a kept template map: a few MB at most. */
 const MAX_TEMPLATES = 50_000;
 
-export function turnShellCounter(count: (text: string) => number, templates = new Map<string, number>()): (turn: HistoryTurnOutline, turnNumber: number) => number {
+export function turnShellCounter(
+  count: (text: string) => number,
+  templates = new Map<string, number>(),
+): (turn: HistoryTurnOutline, turnNumber: number) => number {
   const one = count("1");
   return (turn, turnNumber) => {
     const template = turnShell(turn, 1);

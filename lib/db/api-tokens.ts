@@ -14,17 +14,36 @@ const TOKEN_PATTERN = /^tl_[A-Za-z0-9_-]{43}$/;
 /** How long a token's last use may be out of date: at most one write a minute per token. */
 const LAST_USE_PRECISION_MS = 60_000;
 
-export type ApiTokenView = { id: string; name: string; prefix: string; userId: string; userEmail: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null };
+export type ApiTokenView = {
+  id: string;
+  name: string;
+  prefix: string;
+  userId: string;
+  userEmail: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+};
 export type TokenOwner = { userId: string };
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** Creates a token for a person; the plain token is returned here only, never stored. */
-export async function createApiToken(db: Database, input: { userId: string; name: string; expiresAt?: Date | null }): Promise<{ id: string; token: string }> {
+export async function createApiToken(
+  db: Database,
+  input: { userId: string; name: string; expiresAt?: Date | null },
+): Promise<{ id: string; token: string }> {
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const id = randomUUID();
   await db.apiToken.create({
-    data: { id, name: input.name, tokenHash: hashToken(token), prefix: token.slice(0, 7), userId: input.userId, expiresAt: input.expiresAt ?? null },
+    data: {
+      id,
+      name: input.name,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, 7),
+      userId: input.userId,
+      expiresAt: input.expiresAt ?? null,
+    },
   });
   return { id, token };
 }
@@ -58,7 +77,11 @@ export async function revokeApiToken(db: Database, id: string, owner: TokenOwner
 }
 
 /** The person a bearer token acts as, or null when it is unknown, revoked, expired or its person is banned. */
-export async function userOfApiToken(db: Database, token: string, now = new Date()): Promise<{ id: string; email: string; name: string; role: string | null } | null> {
+export async function userOfApiToken(
+  db: Database,
+  token: string,
+  now = new Date(),
+): Promise<{ id: string; email: string; name: string; role: string | null } | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
   if (!row || (row.expiresAt && row.expiresAt <= now) || row.user.banned) return null;

@@ -8,7 +8,10 @@ import { compiledLength, COMPILED_CHARS_PER_STATEMENT, withLargeValues } from ".
 import { jsonOrNull, storedParts } from "./mappers";
 
 /** A turn written in bulk into a new thread, at the index of its place in the list. */
-export type BulkTurn = Pick<Turn, "id" | "role" | "content" | "files" | "images" | "toolName" | "modelProvider" | "modelName" | "modelMetadata" | "fileSnapshots"> & {
+export type BulkTurn = Pick<
+  Turn,
+  "id" | "role" | "content" | "files" | "images" | "toolName" | "modelProvider" | "modelName" | "modelMetadata" | "fileSnapshots"
+> & {
   timestamp: Date;
   parts: Parameters<typeof storedParts>[0];
   tokenEstimate: number;
@@ -21,7 +24,12 @@ export type BulkTurn = Pick<Turn, "id" | "role" | "content" | "files" | "images"
  * statements (a 2,000-turn thread is not thousands). Long texts reach the driver beside Prisma's
  * query compiler, and each statement hands it a bounded amount of the rest (lib/db/large-values.ts).
  */
-export async function insertTurnsInBulk(tx: Prisma.TransactionClient, threadId: string, turns: BulkTurn[], tokenizer: string): Promise<void> {
+export async function insertTurnsInBulk(
+  tx: Prisma.TransactionClient,
+  threadId: string,
+  turns: BulkTurn[],
+  tokenizer: string,
+): Promise<void> {
   if (turns.length === 0) return;
   await withLargeValues(async (large) => {
     const rows = turns.map((turn, index) => ({
@@ -41,13 +49,19 @@ export async function insertTurnsInBulk(tx: Prisma.TransactionClient, threadId: 
       parts: large(storedParts(turn.parts, turn.content)),
       tokenEstimate: turn.tokenEstimate,
     }));
-    const rowWeight = (row: (typeof rows)[number]) => compiledLength(row.content) + compiledLength(row.searchContent) + compiledLength(row.parts) + (row.modelMetadata?.length ?? 0) + 200;
+    const rowWeight = (row: (typeof rows)[number]) =>
+      compiledLength(row.content) + compiledLength(row.searchContent) + compiledLength(row.parts) + (row.modelMetadata?.length ?? 0) + 200;
     for (const chunk of chunkedByWeight(rows, 500, COMPILED_CHARS_PER_STATEMENT, rowWeight)) await tx.turn.createMany({ data: chunk });
     const seqs = await tx.turn.findMany({ where: { threadId }, orderBy: { index: "asc" }, select: { seq: true } });
     const counts = seqs.map(({ seq }, index) => ({ turnSeq: seq, threadId, tokenizer, ...turns[index]!.count }));
     for (const chunk of chunked(counts, 1_000)) await tx.turnTokenCount.createMany({ data: chunk });
     const snapshots = turns.flatMap((turn, index) =>
-      turn.fileSnapshots.map((snapshot, position) => ({ turnSeq: seqs[index]!.seq, position, path: snapshot.path, content: large(snapshot.content) })),
+      turn.fileSnapshots.map((snapshot, position) => ({
+        turnSeq: seqs[index]!.seq,
+        position,
+        path: snapshot.path,
+        content: large(snapshot.content),
+      })),
     );
     for (const chunk of chunkedByWeight(snapshots, 500, COMPILED_CHARS_PER_STATEMENT, (row) => compiledLength(row.content) + 100)) {
       await tx.fileSnapshot.createMany({ data: chunk });

@@ -39,7 +39,7 @@ export async function getChainView(thread: Thread): Promise<ChainView> {
   const continuations: Thread[] = [];
   let branches: Thread[] = [];
   let continuationsCut = false;
-  for (let last = thread; ; ) {
+  for (let last = thread; ;) {
     const rows = await client.thread.findMany({ where: { parentThreadId: last.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
     const children = rows.filter((row) => !onPath.has(row.id)).map((row) => toThread(row));
     if (children.length > 1) branches = children;
@@ -76,7 +76,9 @@ export async function chainTurns(path: Thread[], start: number, end: number): Pr
     end,
   );
   if (slices.length === 0) return [];
-  const rows = await (await db()).turn.findMany({
+  const rows = await (
+    await db()
+  ).turn.findMany({
     where: { OR: slices.map((s) => ({ threadId: path[s.thread]!.id, index: { gte: s.from, lt: s.to } })) },
     include: WITH_SNAPSHOTS,
   });

@@ -20,7 +20,10 @@ describe("checkpoints after imports", () => {
     for (let i = 0; i < 20; i++) {
       const turns = [0, 1, 2].map((n) => ({ key: `t${n}`, role: "user" as const, content: `${i}.${n} ${text}` }));
       const thread = { key: `checkpointed-${i}`, toolName: "claude-code", title: null, turns };
-      await storeParsedSource({ format: "claude-code", threads: [thread], skipped: [], warnings: [] }, { name: thread.key, sha256: thread.key.padEnd(64, "0"), size: 1 });
+      await storeParsedSource(
+        { format: "claude-code", threads: [thread], skipped: [], warnings: [] },
+        { name: thread.key, sha256: thread.key.padEnd(64, "0"), size: 1 },
+      );
     }
     // 60 turns of 10 KB: far fewer pages than the writer's own threshold (FALLBACK_CHECKPOINT_PAGES),
     // and sooner than the writer's connection closes (its close may checkpoint too).

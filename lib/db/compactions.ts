@@ -12,7 +12,6 @@ import { toThread } from "./mappers";
 import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
 
-
 function toRecord(row: CompactionRow): CompactionRecord {
   return {
     id: row.id,
@@ -107,7 +106,11 @@ function lastReplacedTimestamp(original: ThreadWithTurns, replaced: number[]): s
 export async function compactionLinks(threadId: string): Promise<CompactionLinks> {
   const client = await db();
   const [made, from] = await Promise.all([
-    client.compaction.findMany({ where: { originalThreadId: threadId }, orderBy: { createdAt: "desc" }, include: { revision: { select: { title: true } } } }),
+    client.compaction.findMany({
+      where: { originalThreadId: threadId },
+      orderBy: { createdAt: "desc" },
+      include: { revision: { select: { title: true } } },
+    }),
     client.compaction.findUnique({ where: { revisionThreadId: threadId } }),
   ]);
   const original = from ? await client.thread.findUnique({ where: { id: from.originalThreadId }, select: { title: true } }) : null;
@@ -116,8 +119,6 @@ export async function compactionLinks(threadId: string): Promise<CompactionLinks
     compactedFrom: from ? { ...toRecord(from), originalTitle: original?.title ?? null, originalExists: original !== null } : null,
   };
 }
-
-
 
 function toJob(row: CompactionJobRow): CompactionJobRecord {
   return {
@@ -136,7 +137,9 @@ function toJob(row: CompactionJobRow): CompactionJobRecord {
 
 export async function createJob(threadId: string, request: JsonObject, progress: string): Promise<CompactionJobRecord> {
   const now = new Date();
-  const row = await (await db()).compactionJob.create({
+  const row = await (
+    await db()
+  ).compactionJob.create({
     data: { id: randomUUID(), threadId, status: "running", request: JSON.stringify(request), progress, createdAt: now, updatedAt: now },
   });
   return toJob(row);
@@ -161,7 +164,9 @@ export async function finishJob(
   id: string,
   update: { status: JobStatus; result?: JsonObject; error?: { kind: string; message: string }; progress?: string },
 ): Promise<boolean> {
-  const moved = await (await db()).compactionJob.updateMany({
+  const moved = await (
+    await db()
+  ).compactionJob.updateMany({
     where: { id, status: "running" },
     data: {
       status: update.status,
@@ -186,20 +191,34 @@ export async function setJobProgress(id: string, progress: string): Promise<void
 }
 
 /** Compactions made from or into any of these threads (the chain view's lineage), newest first. */
-export async function compactionsTouching(threadIds: string[]): Promise<(CompactionRecord & { originalTitle: string | null; revisionTitle: string | null })[]> {
+export async function compactionsTouching(
+  threadIds: string[],
+): Promise<(CompactionRecord & { originalTitle: string | null; revisionTitle: string | null })[]> {
   const client = await db();
   const rows = await client.compaction.findMany({
     where: { OR: [{ originalThreadId: { in: threadIds } }, { revisionThreadId: { in: threadIds } }] },
     orderBy: { createdAt: "desc" },
     include: { revision: { select: { title: true } } },
   });
-  const originals = await client.thread.findMany({ where: { id: { in: rows.map((r) => r.originalThreadId) } }, select: { id: true, title: true } });
+  const originals = await client.thread.findMany({
+    where: { id: { in: rows.map((r) => r.originalThreadId) } },
+    select: { id: true, title: true },
+  });
   const titleOf = new Map(originals.map((t) => [t.id, t.title]));
-  return rows.map((row) => ({ ...toRecord(row), originalTitle: titleOf.get(row.originalThreadId) ?? null, revisionTitle: row.revision.title }));
+  return rows.map((row) => ({
+    ...toRecord(row),
+    originalTitle: titleOf.get(row.originalThreadId) ?? null,
+    revisionTitle: row.revision.title,
+  }));
 }
 
 /** Records that a finished job was applied, once: false when it was applied already. */
 export async function markJobApplied(id: string, revisionThreadId: string): Promise<boolean> {
-  const marked = await (await db()).compactionJob.updateMany({ where: { id, status: "succeeded", revisionThreadId: null }, data: { revisionThreadId, updatedAt: new Date() } });
+  const marked = await (
+    await db()
+  ).compactionJob.updateMany({
+    where: { id, status: "succeeded", revisionThreadId: null },
+    data: { revisionThreadId, updatedAt: new Date() },
+  });
   return marked.count > 0;
 }

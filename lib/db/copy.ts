@@ -74,7 +74,11 @@ function canonicalValue(value: unknown): unknown {
 export class TableChecksum {
   #sum = 0n;
   add(row: Row): void {
-    const canonical = JSON.stringify(Object.keys(row).sort().map((column) => [column, canonicalValue(row[column])]));
+    const canonical = JSON.stringify(
+      Object.keys(row)
+        .sort()
+        .map((column) => [column, canonicalValue(row[column])]),
+    );
     const digest = createHash("sha256").update(canonical).digest();
     this.#sum = (this.#sum + digest.readBigUInt64BE(0) * 2n ** 64n + digest.readBigUInt64BE(8)) % 2n ** 128n;
   }
@@ -117,7 +121,9 @@ export async function tableChecksums(client: Database, batchSize = 2_000): Promi
 
 /** Row counts of every table that holds rows. */
 export async function nonEmptyTables(client: Database): Promise<{ table: string; rows: number }[]> {
-  const counts = await Promise.all(COPIED_TABLES.map(async (table) => ({ table: table.table, rows: await delegate(client, table).count() })));
+  const counts = await Promise.all(
+    COPIED_TABLES.map(async (table) => ({ table: table.table, rows: await delegate(client, table).count() })),
+  );
   return counts.filter((count) => count.rows > 0);
 }
 
@@ -155,7 +161,9 @@ export async function copyDatabase(
           const copied = await checksumOf(to, table, batchSize);
           const entry = { table: table.table, rows, sourceChecksum: sourceChecksum.toString(), copiedChecksum: copied.checksum };
           if (copied.rows !== rows || copied.checksum !== entry.sourceChecksum) {
-            throw new CopyError(`${table.table}: read back ${copied.rows} rows with checksum ${copied.checksum}, expected ${rows} with ${entry.sourceChecksum}; nothing was written`);
+            throw new CopyError(
+              `${table.table}: read back ${copied.rows} rows with checksum ${copied.checksum}, expected ${rows} with ${entry.sourceChecksum}; nothing was written`,
+            );
           }
           report.push(entry);
         }
@@ -202,5 +210,7 @@ export async function settleCopiedDatabase(client: Database): Promise<void> {
  */
 async function continueSequences(client: Client, kind: "sqlite" | "postgres"): Promise<void> {
   if (kind !== "postgres") return;
-  await client.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('"Turn"', 'seq'), COALESCE((SELECT MAX("seq") FROM "Turn"), 0) + 1, false)`);
+  await client.$executeRawUnsafe(
+    `SELECT setval(pg_get_serial_sequence('"Turn"', 'seq'), COALESCE((SELECT MAX("seq") FROM "Turn"), 0) + 1, false)`,
+  );
 }

@@ -33,14 +33,18 @@ export async function addCustomModel(input: CustomModelInput): Promise<ModelInfo
   const client = await db();
   const id = input.name.toLowerCase();
   if (!hasTokenizer(input.tokenizer)) {
-    const known = listTokenizers().map((t) => t.id).join(", ");
+    const known = listTokenizers()
+      .map((t) => t.id)
+      .join(", ");
     throw new AppError("validation_failed", `tokenizer: unknown tokenizer ${quoteInput(input.tokenizer)}; use one of ${known}`, [
       { field: "tokenizer", message: `unknown tokenizer ${quoteInput(input.tokenizer)}` },
     ]);
   }
   return client.$transaction(async (tx) => {
     if (await tx.customModel.findUnique({ where: { id } })) {
-      throw new AppError("conflict", `name: a custom model named ${quoteInput(input.name)} exists already`, [{ field: "name", message: `a custom model named ${quoteInput(input.name)} exists already` }]);
+      throw new AppError("conflict", `name: a custom model named ${quoteInput(input.name)} exists already`, [
+        { field: "name", message: `a custom model named ${quoteInput(input.name)} exists already` },
+      ]);
     }
     const row = await tx.customModel.create({
       data: {

@@ -62,7 +62,12 @@ export async function insertDerivedThread(tx: Prisma.TransactionClient, input: D
       expiresAt: original.thread.expiresAt === null ? null : expiresAtFor(now, serverSettings().timeoutHours.value),
       turnCount: turns.length,
       tokenEstimate: turns.reduce((sum, turn) => sum + estimateTokens(turn.content), 0),
-      modelsUsed: JSON.stringify(mergeModels([], turns.map((t) => t.modelName))),
+      modelsUsed: JSON.stringify(
+        mergeModels(
+          [],
+          turns.map((t) => t.modelName),
+        ),
+      ),
     },
   });
   const bulk: BulkTurn[] = turns.map((turn, index) => ({

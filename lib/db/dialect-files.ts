@@ -16,18 +16,41 @@ import { containsPattern, numberedFor, run, type RawReader } from "./dialect";
 export async function importedFileRecord(
   db: RawReader,
   sha256: string,
-): Promise<{ name: string; format: string; threadIds: string[]; threads: { id: string; title: string | null; metadata: string | null }[]; compactionRuns: number } | null> {
+): Promise<{
+  name: string;
+  format: string;
+  threadIds: string[];
+  threads: { id: string; title: string | null; metadata: string | null }[];
+  compactionRuns: number;
+} | null> {
   const kind = databaseKind(db);
-  const [record] = await run<{ name: string; format: string; threadIds: string }[]>(db, kind, `SELECT "name", "format", "threadIds" FROM "ImportedFile" WHERE "sha256" = ?`, sha256);
+  const [record] = await run<{ name: string; format: string; threadIds: string }[]>(
+    db,
+    kind,
+    `SELECT "name", "format", "threadIds" FROM "ImportedFile" WHERE "sha256" = ?`,
+    sha256,
+  );
   if (!record) return null;
   const threadIds = JSON.parse(record.threadIds) as string[];
   const threads: { id: string; title: string | null; metadata: string | null }[] = [];
   for (const chunk of chunked(threadIds, IN_LIST_CHUNK)) {
-    threads.push(...(await run<typeof threads>(db, kind, `SELECT "id", "title", "metadata" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`, ...chunk)));
+    threads.push(
+      ...(await run<typeof threads>(
+        db,
+        kind,
+        `SELECT "id", "title", "metadata" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
+        ...chunk,
+      )),
+    );
   }
   let compactionRuns = 0;
   if (threadIds.length === 0) {
-    const [counted] = await run<{ n: number | bigint }[]>(db, kind, `SELECT COUNT(*) AS n FROM "CompactionRun" WHERE "sourceSha256" = ?`, sha256);
+    const [counted] = await run<{ n: number | bigint }[]>(
+      db,
+      kind,
+      `SELECT COUNT(*) AS n FROM "CompactionRun" WHERE "sourceSha256" = ?`,
+      sha256,
+    );
     compactionRuns = Number(counted?.n ?? 0);
   }
   return { name: record.name, format: record.format, threadIds, threads, compactionRuns };
@@ -38,17 +61,27 @@ export type SourceFileRow = { path: string; size: number; mtime: string; failure
 
 /** The remembered files whose path starts with `prefix` (a folder, ending in "/"). */
 export async function sourceFileRowsUnder(db: Database, prefix: string): Promise<SourceFileRow[]> {
-  const rows = await run<SourceFileRow[]>(db, databaseKind(db), `SELECT "path", "size", "mtime", "failure", "warning" FROM "SourceFile" WHERE "path" LIKE ? ESCAPE '\\'`, `${containsPattern(prefix).slice(1)}`);
+  const rows = await run<SourceFileRow[]>(
+    db,
+    databaseKind(db),
+    `SELECT "path", "size", "mtime", "failure", "warning" FROM "SourceFile" WHERE "path" LIKE ? ESCAPE '\\'`,
+    `${containsPattern(prefix).slice(1)}`,
+  );
   // LIKE ignores ASCII case in SQLite: /home/User/ is not /home/user/.
-  return rows.filter((row) => row.path.startsWith(prefix)).map((row) => ({ path: row.path, size: Number(row.size), mtime: row.mtime, failure: row.failure, warning: row.warning }));
+  return rows
+    .filter((row) => row.path.startsWith(prefix))
+    .map((row) => ({ path: row.path, size: Number(row.size), mtime: row.mtime, failure: row.failure, warning: row.warning }));
 }
 
 /** Remembers files as a sync left them, a chunk of rows per statement. */
 export async function saveSourceFileRows(db: Database, rows: SourceFileRow[]): Promise<void> {
   for (const chunk of chunked(rows, Math.floor(IN_LIST_CHUNK / 5))) {
     await db.$executeRawUnsafe(
-      numberedFor(db, `INSERT INTO "SourceFile" ("path", "size", "mtime", "failure", "warning") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}
-        ON CONFLICT ("path") DO UPDATE SET "size" = excluded."size", "mtime" = excluded."mtime", "failure" = excluded."failure", "warning" = excluded."warning"`),
+      numberedFor(
+        db,
+        `INSERT INTO "SourceFile" ("path", "size", "mtime", "failure", "warning") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}
+        ON CONFLICT ("path") DO UPDATE SET "size" = excluded."size", "mtime" = excluded."mtime", "failure" = excluded."failure", "warning" = excluded."warning"`,
+      ),
       ...chunk.flatMap((row) => [row.path, row.size, row.mtime, row.failure, row.warning]),
     );
   }
@@ -60,4 +93,3 @@ export async function forgetSourceFileRows(db: Database, paths: string[]): Promi
     await db.$executeRawUnsafe(numberedFor(db, `DELETE FROM "SourceFile" WHERE "path" IN (${chunk.map(() => "?").join(", ")})`), ...chunk);
   }
 }
-

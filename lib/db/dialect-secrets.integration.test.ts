@@ -17,7 +17,7 @@ describe("the scan's batches", () => {
     const first = (await client.turn.findFirst({ where: { threadId: thread.id }, orderBy: { seq: "asc" }, select: { seq: true } }))!.seq;
     const read = async (maxTurns: number, maxBytes: number) => {
       const batches: number[][] = [];
-      for (let after = first - 1; ; ) {
+      for (let after = first - 1; ;) {
         const rows = (await turnsAfter(client, after, maxTurns, maxBytes)).filter((r) => r.threadId === thread.id);
         if (rows.length === 0) break;
         batches.push(rows.map((r) => r.content.length));

@@ -9,7 +9,16 @@ import { run } from "./dialect";
  */
 
 /** `searchMasked`: search reads a masked copy of the content (Turn.searchContent is set). */
-export type ScanRow = { seq: number; id: string; threadId: string; index: number; content: string; parts: string | null; searchMasked: boolean; snapshots: { position: number; content: string }[] };
+export type ScanRow = {
+  seq: number;
+  id: string;
+  threadId: string;
+  index: number;
+  content: string;
+  parts: string | null;
+  searchMasked: boolean;
+  snapshots: { position: number; content: string }[];
+};
 
 /**
  * The next turns after seq `after`, in seq order, with their file snapshots' contents: at most
@@ -35,7 +44,17 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
     if (bytes > maxBytes) break;
     through = Number(row.seq);
   }
-  const rows = await run<{ seq: number | bigint; id: string; threadId: string; index: number | bigint; content: string; parts: string | null; masked: number | bigint }[]>(
+  const rows = await run<
+    {
+      seq: number | bigint;
+      id: string;
+      threadId: string;
+      index: number | bigint;
+      content: string;
+      parts: string | null;
+      masked: number | bigint;
+    }[]
+  >(
     db,
     kind,
     `SELECT "seq" AS seq, "id" AS id, "threadId" AS "threadId", "index" AS "index", "content" AS content, "parts" AS parts,
@@ -73,7 +92,11 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
  * Turns and titles stored before search read masked copies, which the migration hid from search
  * (their copy is ""), after `after` in key order: the scan writes their copies (lib/db/search-texts.ts).
  */
-export async function hiddenSearchTurns(db: Database, after: number, limit: number): Promise<{ seq: number; content: string; parts: string | null }[]> {
+export async function hiddenSearchTurns(
+  db: Database,
+  after: number,
+  limit: number,
+): Promise<{ seq: number; content: string; parts: string | null }[]> {
   const rows = await run<{ seq: number | bigint; content: string; parts: string | null }[]>(
     db,
     databaseKind(db),
@@ -85,5 +108,11 @@ export async function hiddenSearchTurns(db: Database, after: number, limit: numb
 }
 
 export async function hiddenSearchTitles(db: Database, after: string, limit: number): Promise<{ id: string; title: string | null }[]> {
-  return run(db, databaseKind(db), `SELECT "id" AS id, "title" AS title FROM "Thread" WHERE "id" > ? AND "searchTitle" = '' ORDER BY "id" LIMIT ?`, after, limit);
+  return run(
+    db,
+    databaseKind(db),
+    `SELECT "id" AS id, "title" AS title FROM "Thread" WHERE "id" > ? AND "searchTitle" = '' ORDER BY "id" LIMIT ?`,
+    after,
+    limit,
+  );
 }

@@ -108,7 +108,9 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
       : `SELECT 1 FROM "TurnSearch" WHERE "TurnSearch" MATCH ? LIMIT ${COMMON_MATCH_TURNS}`;
     const [counted] = await run<{ n: number | bigint }[]>(db, kind, `SELECT count(*) AS n FROM (${matchingTurns}) matched`, match);
     const common = Number(counted?.n ?? 0) >= COMMON_MATCH_TURNS;
-    const turnMatches = pg ? `${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)` : `u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?)`;
+    const turnMatches = pg
+      ? `${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)`
+      : `u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?)`;
     if (common) {
       // OFFSET 0 keeps PostgreSQL from turning the EXISTS into one hash of every matching turn
       // (75,000 for "error": 354 ms) instead of checking the few threads the walk needs (2 ms).
@@ -264,7 +266,14 @@ export async function chainRows<E extends boolean>(
 export async function threadLiveRows(db: Database, ids: string[]): Promise<{ id: string; turnCount: number; lastUpdatedAt: Date }[]> {
   const rows: { id: string; turnCount: number | bigint; lastUpdatedAt: Date | string | number }[] = [];
   for (const chunk of chunked(ids, IN_LIST_CHUNK)) {
-    rows.push(...(await run<typeof rows>(db, databaseKind(db), `SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`, ...chunk)));
+    rows.push(
+      ...(await run<typeof rows>(
+        db,
+        databaseKind(db),
+        `SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
+        ...chunk,
+      )),
+    );
   }
   return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount), lastUpdatedAt: new Date(row.lastUpdatedAt) }));
 }
@@ -288,7 +297,10 @@ export async function snapshotStubs(db: Database, threadId: string): Promise<{ t
 }
 
 /** The contents of the snapshots at `[turnSeq, position]`, a chunk per statement. */
-export async function snapshotContents(db: Database, keys: { turnSeq: number; position: number }[]): Promise<{ turnSeq: number; position: number; content: string }[]> {
+export async function snapshotContents(
+  db: Database,
+  keys: { turnSeq: number; position: number }[],
+): Promise<{ turnSeq: number; position: number; content: string }[]> {
   const out: { turnSeq: number; position: number; content: string }[] = [];
   for (const chunk of chunked(keys, IN_LIST_CHUNK / 2)) {
     const rows = await run<{ turnSeq: number | bigint; position: number | bigint; content: string }[]>(
@@ -323,7 +335,13 @@ export async function turnContents(db: Database, seqs: number[]): Promise<{ seq:
  * the tokens of the thread's turns before `start` since its last compaction marker (the marker
  * included), each its stored `tokenizer` count, else its estimate. Zero at the thread's start.
  */
-export async function contextTokensBefore(db: RawReader, threadId: string, start: number, tokenizer: string, kind: DatabaseKind = databaseKind(db)): Promise<number> {
+export async function contextTokensBefore(
+  db: RawReader,
+  threadId: string,
+  start: number,
+  tokenizer: string,
+  kind: DatabaseKind = databaseKind(db),
+): Promise<number> {
   if (start <= 0) return 0;
   const [row] = await run<{ tokens: number | bigint | null }[]>(
     db,
@@ -359,7 +377,8 @@ const COMPACTION_MARK = `"type":"compaction"`;
  */
 export async function turnFlags(db: Database, threadId: string): Promise<TurnFlagRow[]> {
   const kind = databaseKind(db);
-  const has = (mark: string) => (kind === "postgres" ? `COALESCE(strpos("parts", '${mark}') > 0, false)` : `COALESCE(instr("parts", '${mark}') > 0, 0)`);
+  const has = (mark: string) =>
+    kind === "postgres" ? `COALESCE(strpos("parts", '${mark}') > 0, false)` : `COALESCE(instr("parts", '${mark}') > 0, 0)`;
   const rows = await run<{ index: number | bigint; role: string; toolCall: unknown; error: unknown; compaction: unknown }[]>(
     db,
     kind,
@@ -369,7 +388,13 @@ export async function turnFlags(db: Database, threadId: string): Promise<TurnFla
   );
   // SQLite answers 0 or 1, PostgreSQL a boolean.
   const flag = (value: unknown) => value === true || Number(value) === 1;
-  return rows.map((row) => ({ index: Number(row.index), role: row.role, toolCall: flag(row.toolCall), error: flag(row.error), compaction: flag(row.compaction) }));
+  return rows.map((row) => ({
+    index: Number(row.index),
+    role: row.role,
+    toolCall: flag(row.toolCall),
+    error: flag(row.error),
+    compaction: flag(row.compaction),
+  }));
 }
 
 /**
@@ -378,7 +403,11 @@ export async function turnFlags(db: Database, threadId: string): Promise<TurnFla
  * are tied to their call that way). Parts are read as JSON in the database, and only those of turns
  * that hold a tool call (or a result naming an agent).
  */
-export async function subagentCallTurns(db: Database, threadId: string, { toolCallIds, agentIds }: { toolCallIds: string[]; agentIds: string[] }): Promise<number[]> {
+export async function subagentCallTurns(
+  db: Database,
+  threadId: string,
+  { toolCallIds, agentIds }: { toolCallIds: string[]; agentIds: string[] },
+): Promise<number[]> {
   if (toolCallIds.length === 0 && agentIds.length === 0) return [];
   const kind = databaseKind(db);
   const pg = kind === "postgres";
@@ -457,7 +486,13 @@ export type UsageRow = {
  * parts (a 35,000-turn session's parts are megabytes of tool output): role, model, time, metadata,
  * counts, and whether the turn is a compaction marker.
  */
-export async function usageRows(db: RawReader, threadIds: string[], tokenizer: string, kind: DatabaseKind = databaseKind(db), fromIndex = 0): Promise<UsageRow[]> {
+export async function usageRows(
+  db: RawReader,
+  threadIds: string[],
+  tokenizer: string,
+  kind: DatabaseKind = databaseKind(db),
+  fromIndex = 0,
+): Promise<UsageRow[]> {
   if (threadIds.length === 0) return [];
   const rows = await run<UsageRow[]>(
     db,

@@ -27,7 +27,9 @@ export async function createFirstAdmin(db: Database, row: FirstAdminRow): Promis
     await lockForWrite(tx, databaseKind(db)); // read, then write: two setups must not both see nobody
     if ((await tx.user.count()) > 0) return false;
     await tx.user.create({ data: { id: row.userId, email: row.email, name: row.name, emailVerified: true, role: "admin" } });
-    await tx.account.create({ data: { id: row.accountId, userId: row.userId, accountId: row.userId, providerId: "credential", password: row.passwordHash } });
+    await tx.account.create({
+      data: { id: row.accountId, userId: row.userId, accountId: row.userId, providerId: "credential", password: row.passwordHash },
+    });
     return true;
   }, WRITE_TRANSACTION);
 }

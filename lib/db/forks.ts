@@ -12,7 +12,6 @@ import { getThreadWithTurns } from "./threads";
 import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "./transactions";
 
-
 /**
  * Forks a thread at a turn: a new thread holding copies of its turns 0..atTurn (attribution, parts
  * and file snapshots included), titled "<title> (fork)", in the source's place in its chain, with
@@ -37,21 +36,28 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
       metadata: { ...(source.thread.metadata ?? {}), forkedFrom: { threadId: sourceId, atTurn } },
       turns: kept.map((turn) => ({ ...turn, source: turn })),
       // Read with the thread, counted when it was stored: no re-tokenising.
-      tokens: kept.map((turn) => (turn.tokens !== null ? { tokens: turn.tokens, estimated: turn.tokensEstimated ?? false } : counter.measure(turn.content))),
+      tokens: kept.map((turn) =>
+        turn.tokens !== null ? { tokens: turn.tokens, estimated: turn.tokensEstimated ?? false } : counter.measure(turn.content),
+      ),
       tokenizer: DEFAULT_TOKENIZER_ID,
     });
-    const fork = await tx.fork.create({ data: { id: randomUUID(), sourceThreadId: sourceId, forkThreadId: thread.id, atTurn, createdAt: thread.createdAt } });
+    const fork = await tx.fork.create({
+      data: { id: randomUUID(), sourceThreadId: sourceId, forkThreadId: thread.id, atTurn, createdAt: thread.createdAt },
+    });
     return { thread, fork };
   }, WRITE_TRANSACTION);
   threadsWritten([thread.id]);
   return { thread: toThread(thread), fork: { ...fork, createdAt: fork.createdAt.toISOString() } };
 }
 
-
 export async function forkLinks(threadId: string): Promise<ForkLinks> {
   const client = await db();
   const [made, from] = await Promise.all([
-    client.fork.findMany({ where: { sourceThreadId: threadId }, orderBy: { createdAt: "desc" }, include: { fork: { select: { title: true } } } }),
+    client.fork.findMany({
+      where: { sourceThreadId: threadId },
+      orderBy: { createdAt: "desc" },
+      include: { fork: { select: { title: true } } },
+    }),
     client.fork.findUnique({ where: { forkThreadId: threadId } }),
   ]);
   const source = from ? await client.thread.findUnique({ where: { id: from.sourceThreadId }, select: { title: true } }) : null;

@@ -37,7 +37,9 @@ export async function threadHandoff(threadId: string, query: HandoffQuery, prote
   const to = query.to ?? total;
   if (total > 0 && from > total) throw outOfRange("from", `must be at most ${total}, the number of turns`);
   if (to > total) throw outOfRange("to", `must be at most ${total}, the number of turns`);
-  const inputs: HandoffInput[] = rows.slice(from - 1, to).map((row) => ({ role: row.role, content: protect(row.content), threadId: row.threadId, turnIndex: row.index }));
+  const inputs: HandoffInput[] = rows
+    .slice(from - 1, to)
+    .map((row) => ({ role: row.role, content: protect(row.content), threadId: row.threadId, turnIndex: row.index }));
   const handoff = orchestratorHandoff(inputs);
   const answer: HandoffAnswer = { format: "orchestrator", ...handoff, range: { from: total === 0 ? 0 : from, to, total } };
   if (query.model) {

@@ -115,7 +115,13 @@ export async function loadHistorySource(threadId: string, measureId: string, mea
   return { chain: states.map((s) => s.thread), turns, threadSignatures: states.map((s) => s.state.key) };
 }
 
-async function outlineThread(client: Database, threadId: string, measureId: string, measure: MeasureContents, fromIndex: number): Promise<OutlinedTurn[]> {
+async function outlineThread(
+  client: Database,
+  threadId: string,
+  measureId: string,
+  measure: MeasureContents,
+  fromIndex: number,
+): Promise<OutlinedTurn[]> {
   const rows = await turnOutlines(client, threadId, measureId, fromIndex);
   const unmeasured = rows.filter((row) => row.tokens === null);
   const measured = new Map<number, TokenCount>();

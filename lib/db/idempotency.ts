@@ -59,7 +59,10 @@ export class IdempotencyClaim {
   async recordIn(tx: Prisma.TransactionClient, result: IdempotentResult): Promise<void> {
     const recorded = await tx.idempotencyKey.updateMany({ where: this.pendingRow, data: doneData(result) });
     if (recorded.count === 0) {
-      throw new AppError("conflict", `${IDEMPOTENCY_HEADER} ${quoteInput(this.key)} was taken over by another request; this one wrote nothing`);
+      throw new AppError(
+        "conflict",
+        `${IDEMPOTENCY_HEADER} ${quoteInput(this.key)} was taken over by another request; this one wrote nothing`,
+      );
     }
     this.settled = true;
   }
@@ -93,7 +96,10 @@ export class IdempotencyClaim {
    * Runs the write under this claim: an answer is recorded (unless the write recorded it in its
    * transaction, or will record it later), a throw gives the key back and is rethrown.
    */
-  async run<T>(write: (claim: IdempotencyClaim) => Promise<T>, resultOf: (value: T) => IdempotentResult | Promise<IdempotentResult>): Promise<T> {
+  async run<T>(
+    write: (claim: IdempotencyClaim) => Promise<T>,
+    resultOf: (value: T) => IdempotentResult | Promise<IdempotentResult>,
+  ): Promise<T> {
     let value: T;
     try {
       value = await write(this);
@@ -163,6 +169,8 @@ async function cleanUpNowAndThen(): Promise<void> {
 /** Deletes the keys that no longer count (older than 24 hours); answers how many. */
 export async function deleteExpiredIdempotencyKeys(now = new Date()): Promise<number> {
   const client = await db();
-  const deleted = await client.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) } } });
+  const deleted = await client.idempotencyKey.deleteMany({
+    where: { createdAt: { lt: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) } },
+  });
   return deleted.count;
 }

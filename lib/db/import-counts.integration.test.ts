@@ -46,7 +46,9 @@ async function* failingAt(thread: ImportedThread, at: number): AsyncGenerator<St
 
 /** Each stored turn of these threads with its o200k counts (none, one or more). */
 async function countsOf(threadIds: string[]): Promise<{ content: string; tokens: number[] }[]> {
-  const turns = await (await db()).turn.findMany({
+  const turns = await (
+    await db()
+  ).turn.findMany({
     where: { threadId: { in: threadIds } },
     select: { content: true, tokenCounts: { where: { tokenizer: "o200k_base" }, select: { tokens: true } } },
   });
@@ -109,7 +111,9 @@ describe("token counts written after an import's commit", () => {
       ),
     ).rejects.toThrow("after taking");
     await lateCountsWritten();
-    expect(await (await db()).turnTokenCount.findMany({ where: { tokenizer: "late-test" }, select: { turnSeq: true, tokens: true } })).toEqual([{ turnSeq: seq, tokens: 3 }]);
+    expect(
+      await (await db()).turnTokenCount.findMany({ where: { tokenizer: "late-test" }, select: { turnSeq: true, tokens: true } }),
+    ).toEqual([{ turnSeq: seq, tokens: 3 }]);
   });
 
   it("are written only for the turn they were counted for, and never over a count stored meanwhile", async () => {
@@ -117,7 +121,14 @@ describe("token counts written after an import's commit", () => {
     const turn = await newTurn(thread.id, { role: "user", content: "counted twice" });
     const client = await db();
     const { seq } = await client.turn.findUniqueOrThrow({ where: { id: turn.id }, select: { seq: true } });
-    const count = (turnId: string, tokens: number): TokenCountRow => ({ turnSeq: seq, turnId, threadId: thread.id, tokenizer: "guard-test", tokens, estimated: false });
+    const count = (turnId: string, tokens: number): TokenCountRow => ({
+      turnSeq: seq,
+      turnId,
+      threadId: thread.id,
+      tokenizer: "guard-test",
+      tokens,
+      estimated: false,
+    });
     const url = serverSettings().databaseUrl;
     // Another turn's id under this seq: the turn counted is gone (its seq is never reused, but a database can be replaced).
     await withImportWriter(url, (writer) => writer.insertTokenCounts([count("another-turn", 1)]));

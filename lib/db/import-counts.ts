@@ -73,7 +73,9 @@ export function writeCountsLater(databaseUrl: string, counts: Promise<TokenCount
         // The counting worker failed (it had counted the rest); readers count these turns when asked.
         const at = late.indexOf(entry);
         if (at >= 0) late.splice(at, 1);
-        console.error(`[threadline] token counts of imported turns could not be counted: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `[threadline] token counts of imported turns could not be counted: ${error instanceof Error ? error.message : String(error)}`,
+        );
       },
     );
     late.push(entry);
@@ -85,7 +87,10 @@ export function writeCountsLater(databaseUrl: string, counts: Promise<TokenCount
  * imports that are ready: `writeReady` writes them with the import's writer; they leave the queue
  * when the transaction commits and return to it when it does not.
  */
-export async function withEarlierCounts<T>(databaseUrl: string, work: (writeReady: (writer: ImportWriter) => Promise<void>) => Promise<T>): Promise<T> {
+export async function withEarlierCounts<T>(
+  databaseUrl: string,
+  work: (writeReady: (writer: ImportWriter) => Promise<void>) => Promise<T>,
+): Promise<T> {
   importing.set(databaseUrl, (importing.get(databaseUrl) ?? 0) + 1);
   lastImportAt = performance.now();
   let taken: Late[] = [];
@@ -116,7 +121,7 @@ export async function lateCountsWritten(): Promise<void> {
 
 function takeReady(databaseUrl: string): Late[] {
   const ready: Late[] = [];
-  for (let i = 0; i < late.length; ) {
+  for (let i = 0; i < late.length;) {
     if (late[i]!.databaseUrl === databaseUrl && late[i]!.rows !== null) ready.push(...late.splice(i, 1));
     else i++;
   }
@@ -149,7 +154,9 @@ async function writeReady({ evenWhileImporting }: { evenWhileImporting: boolean 
       await withImportWriter(databaseUrl, (writer) => writer.insertTokenCounts(taken.flatMap((entry) => entry.rows!)));
     } catch (error) {
       // The database is gone or refuses the write: readers count these turns when asked.
-      console.error(`[threadline] token counts of imported turns could not be written: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `[threadline] token counts of imported turns could not be written: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   scheduleIdleWrite();

@@ -35,7 +35,23 @@ const THREAD_SET = `"parentThreadId" = $2, "title" = $3, "toolName" = $4, "sourc
   "turnCount" = $12, "tokenEstimate" = $13, "modelsUsed" = $14, "searchTitle" = $15`;
 
 function threadParams(row: ThreadWriteRow): unknown[] {
-  return [row.id, row.parentThreadId, row.title, row.toolName, row.source, row.project, row.initialContext, row.metadata, utc(row.createdAt), utc(row.lastUpdatedAt), utc(row.expiresAt), row.turnCount, row.tokenEstimate, row.modelsUsed, row.searchTitle];
+  return [
+    row.id,
+    row.parentThreadId,
+    row.title,
+    row.toolName,
+    row.source,
+    row.project,
+    row.initialContext,
+    row.metadata,
+    utc(row.createdAt),
+    utc(row.lastUpdatedAt),
+    utc(row.expiresAt),
+    row.turnCount,
+    row.tokenEstimate,
+    row.modelsUsed,
+    row.searchTitle,
+  ];
 }
 
 function postgresImportWriter(client: pg.Client): ImportWriter {
@@ -51,7 +67,10 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
     async storedTurnIds(threadId, fromIndex = 0) {
       const thread = await query(`SELECT 1 FROM "Thread" WHERE "id" = $1`, [threadId]);
       if (thread.rowCount === 0) return null;
-      const turns = await query<{ id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = $1 AND "index" >= $2 ORDER BY "index"`, [threadId, fromIndex]);
+      const turns = await query<{ id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = $1 AND "index" >= $2 ORDER BY "index"`, [
+        threadId,
+        fromIndex,
+      ]);
       return turns.rows.map((row) => decodeStoredText(row.id));
     },
     async createThread(row) {
@@ -106,7 +125,14 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
            FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::boolean[], $6::text[]) AS u(seq, thread, tokenizer, tokens, estimated, turn)
           WHERE EXISTS (SELECT 1 FROM "Turn" t WHERE t."seq" = u.seq AND t."id" = u.turn)
          ON CONFLICT DO NOTHING`,
-        [rows.map((r) => r.turnSeq), rows.map((r) => r.threadId), rows.map((r) => r.tokenizer), rows.map((r) => r.tokens), rows.map((r) => r.estimated), rows.map((r) => r.turnId)],
+        [
+          rows.map((r) => r.turnSeq),
+          rows.map((r) => r.threadId),
+          rows.map((r) => r.tokenizer),
+          rows.map((r) => r.tokens),
+          rows.map((r) => r.estimated),
+          rows.map((r) => r.turnId),
+        ],
       );
     },
     async recordFile(row) {
@@ -123,17 +149,36 @@ function postgresImportWriter(client: pg.Client): ImportWriter {
          ON CONFLICT ("id") DO UPDATE SET "threadId" = excluded."threadId", "runId" = excluded."runId", "afterTurnKey" = excluded."afterTurnKey",
            "modelProvider" = excluded."modelProvider", "modelName" = excluded."modelName", "responses" = excluded."responses",
            "sourceSha256" = excluded."sourceSha256", "importedAt" = excluded."importedAt"`,
-        [row.id, row.threadId, row.runId, row.afterTurnKey, row.modelProvider, row.modelName, row.responses, row.sourceSha256, utc(row.importedAt)],
+        [
+          row.id,
+          row.threadId,
+          row.runId,
+          row.afterTurnKey,
+          row.modelProvider,
+          row.modelName,
+          row.responses,
+          row.sourceSha256,
+          utc(row.importedAt),
+        ],
       );
       await forgetUsage(row.threadId);
     },
     async partsContaining(threadId, needle) {
-      const rows = await query<{ parts: string }>(`SELECT "parts" FROM "Turn" WHERE "threadId" = $1 AND "parts" LIKE $2 ORDER BY "index"`, [threadId, containsPattern(needle)]);
+      const rows = await query<{ parts: string }>(`SELECT "parts" FROM "Turn" WHERE "threadId" = $1 AND "parts" LIKE $2 ORDER BY "index"`, [
+        threadId,
+        containsPattern(needle),
+      ]);
       return rows.rows.map((row) => decodeStoredText(row.parts));
     },
     async childThreads(parentId) {
-      const rows = await query<{ id: string; metadata: string | null }>(`SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = $1 ORDER BY "createdAt", "id"`, [parentId]);
-      return rows.rows.map((row) => ({ id: decodeStoredText(row.id), metadata: row.metadata === null ? null : decodeStoredText(row.metadata) }));
+      const rows = await query<{ id: string; metadata: string | null }>(
+        `SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = $1 ORDER BY "createdAt", "id"`,
+        [parentId],
+      );
+      return rows.rows.map((row) => ({
+        id: decodeStoredText(row.id),
+        metadata: row.metadata === null ? null : decodeStoredText(row.metadata),
+      }));
     },
     async setThreadMetadata(threadId, metadata) {
       await query(`UPDATE "Thread" SET "metadata" = $2 WHERE "id" = $1`, [threadId, metadata]);

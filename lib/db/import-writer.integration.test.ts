@@ -36,7 +36,10 @@ function source(key: string, turnCount: number): ImportedThread {
 
 const sourceFile = (name: string) => ({ name, sha256: name.padEnd(64, "0").slice(0, 64), size: 1 });
 
-async function* slowly(thread: ImportedThread, { failAt, pauseEvery }: { failAt?: number; pauseEvery?: number } = {}): AsyncGenerator<StreamedTurn> {
+async function* slowly(
+  thread: ImportedThread,
+  { failAt, pauseEvery }: { failAt?: number; pauseEvery?: number } = {},
+): AsyncGenerator<StreamedTurn> {
   for (const [i, turn] of thread.turns.entries()) {
     if (i === failAt) throw new Error("the source broke off");
     if (pauseEvery && i % pauseEvery === 0) await sleep(5);
@@ -58,11 +61,17 @@ describe("import writer", () => {
 
   it("stores every turn with the registry's o200k count and its parts, which read back whole", async () => {
     const imported = source("counted", 1_234);
-    const report = await storeParsedSource({ format: "claude-code", threads: [imported], skipped: [], warnings: [] }, sourceFile("counted"));
+    const report = await storeParsedSource(
+      { format: "claude-code", threads: [imported], skipped: [], warnings: [] },
+      sourceFile("counted"),
+    );
     expect(report).toMatchObject({ status: "imported", turnsAdded: 1_234, threads: { created: 1 } });
     const id = importedThreadId("claude-code", "counted");
     const client = await db();
-    const counts = await client.turnTokenCount.findMany({ where: { threadId: id, tokenizer: "o200k_base" }, include: { turn: { select: { index: true, content: true } } } });
+    const counts = await client.turnTokenCount.findMany({
+      where: { threadId: id, tokenizer: "o200k_base" },
+      include: { turn: { select: { index: true, content: true } } },
+    });
     expect(counts).toHaveLength(1_234);
     const o200k = getTokenizer("o200k_base");
     for (const count of counts) expect(count.tokens).toBe(o200k.count(count.turn.content));
@@ -78,7 +87,9 @@ describe("import writer", () => {
     const countsBefore = await client.turnTokenCount.count();
     const imported = source("broken", 1_500);
     const outline = { format: "claude-code" as const, threads: [imported], skipped: [], warnings: [] };
-    await expect(storeTurnStream(outline, slowly(imported, { failAt: 1_200 }), sourceFile("broken"))).rejects.toThrow("the source broke off");
+    await expect(storeTurnStream(outline, slowly(imported, { failAt: 1_200 }), sourceFile("broken"))).rejects.toThrow(
+      "the source broke off",
+    );
     await sleep(200); // counts still on their way must not land after the rollback
     expect(await rowCounts()).toEqual(before);
     expect(await client.turnTokenCount.count()).toBe(countsBefore);
@@ -92,7 +103,11 @@ describe("import writer", () => {
   it("lets this process's other writes wait their turn during an import, and both land", async () => {
     const other = await newThread({ toolName: "chat" });
     const imported = source("alongside", 2_000);
-    const importing = storeTurnStream({ format: "claude-code", threads: [imported], skipped: [], warnings: [] }, slowly(imported, { pauseEvery: 100 }), sourceFile("alongside"));
+    const importing = storeTurnStream(
+      { format: "claude-code", threads: [imported], skipped: [], warnings: [] },
+      slowly(imported, { pauseEvery: 100 }),
+      sourceFile("alongside"),
+    );
     await sleep(20);
     const appended = await newTurn(other.id, { role: "user", content: "written while an import runs" });
     expect(appended.index).toBe(0);
@@ -125,7 +140,10 @@ describe("import writer", () => {
     await holder.query(`SELECT pg_advisory_xact_lock(${POSTGRES_WRITE_LOCK})`);
     const imported = source("waiting-pg", 10);
     let settled = false;
-    const importing = storeParsedSource({ format: "claude-code", threads: [imported], skipped: [], warnings: [] }, sourceFile("waiting-pg")).finally(() => (settled = true));
+    const importing = storeParsedSource(
+      { format: "claude-code", threads: [imported], skipped: [], warnings: [] },
+      sourceFile("waiting-pg"),
+    ).finally(() => (settled = true));
     await sleep(300);
     expect(settled).toBe(false);
     expect((await api.getThread(importedThreadId("claude-code", "waiting-pg"))).status).toBe(404);

@@ -10,10 +10,52 @@ import { isPostgresUrl } from "./postgres-adapter";
 import type { ImportWriter, ThreadWriteRow } from "./import-rows";
 import { databaseLock } from "./serialized-adapter";
 
-const TURN_COLUMNS = ["id", "threadId", "index", "role", "content", "searchContent", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts", "tokenEstimate"] as const;
-const THREAD_COLUMNS = ["id", "parentThreadId", "title", "searchTitle", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed"] as const;
+const TURN_COLUMNS = [
+  "id",
+  "threadId",
+  "index",
+  "role",
+  "content",
+  "searchContent",
+  "timestamp",
+  "files",
+  "images",
+  "toolName",
+  "modelProvider",
+  "modelName",
+  "modelMetadata",
+  "parts",
+  "tokenEstimate",
+] as const;
+const THREAD_COLUMNS = [
+  "id",
+  "parentThreadId",
+  "title",
+  "searchTitle",
+  "toolName",
+  "source",
+  "project",
+  "initialContext",
+  "metadata",
+  "createdAt",
+  "lastUpdatedAt",
+  "expiresAt",
+  "turnCount",
+  "tokenEstimate",
+  "modelsUsed",
+] as const;
 
-const RUN_COLUMNS = ["id", "threadId", "runId", "afterTurnKey", "modelProvider", "modelName", "responses", "sourceSha256", "importedAt"] as const;
+const RUN_COLUMNS = [
+  "id",
+  "threadId",
+  "runId",
+  "afterTurnKey",
+  "modelProvider",
+  "modelName",
+  "responses",
+  "sourceSha256",
+  "importedAt",
+] as const;
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
 const placeholders = (columns: readonly string[]) => columns.map(() => "?").join(", ");
@@ -110,7 +152,13 @@ function openWriter(file: string): OpenWriter {
     connection.pragma("synchronous = NORMAL");
     const offThread = checkpointsOffThread();
     if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
-    return { connection, writer: sqliteImportWriter(connection), inode: statSync(file).ino, reads: new Map(), checkpointsOffThread: offThread };
+    return {
+      connection,
+      writer: sqliteImportWriter(connection),
+      inode: statSync(file).ino,
+      reads: new Map(),
+      checkpointsOffThread: offThread,
+    };
   } catch (error) {
     connection.close();
     throw error;
@@ -147,10 +195,14 @@ async function beginImmediate(connection: BetterSqlite3.Database): Promise<void>
 
 function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   const threadExists = connection.prepare<[string], { id: string }>(`SELECT "id" FROM "Thread" WHERE "id" = ?`);
-  const turnIds = connection.prepare<[string, number], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? AND "index" >= ? ORDER BY "index"`).pluck();
+  const turnIds = connection
+    .prepare<[string, number], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? AND "index" >= ? ORDER BY "index"`)
+    .pluck();
   const insertThread = connection.prepare(`INSERT INTO "Thread" (${quoted(THREAD_COLUMNS)}) VALUES (${placeholders(THREAD_COLUMNS)})`);
   const updateThread = connection.prepare(
-    `UPDATE "Thread" SET ${THREAD_COLUMNS.filter((c) => c !== "id").map((c) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`,
+    `UPDATE "Thread" SET ${THREAD_COLUMNS.filter((c) => c !== "id")
+      .map((c) => `"${c}" = ?`)
+      .join(", ")} WHERE "id" = ?`,
   );
   const deleteTurns = connection.prepare(`DELETE FROM "Turn" WHERE "threadId" = ? AND "index" >= ?`);
   // Turns or runs rewritten in place may leave the count and the last update as they were: the
@@ -159,7 +211,9 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   const forgetUsageState = connection.prepare(`UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" = ?`);
   const forgetToolsState = connection.prepare(`DELETE FROM "ThreadToolState" WHERE "threadId" = ?`);
   const forgetUsage = { run: (threadId: string) => void (forgetUsageState.run(threadId), forgetToolsState.run(threadId)) };
-  const insertTurn = connection.prepare(`INSERT INTO "Turn" (${quoted(TURN_COLUMNS)}) VALUES (${placeholders(TURN_COLUMNS)}) RETURNING "seq"`).pluck();
+  const insertTurn = connection
+    .prepare(`INSERT INTO "Turn" (${quoted(TURN_COLUMNS)}) VALUES (${placeholders(TURN_COLUMNS)}) RETURNING "seq"`)
+    .pluck();
   const insertCount = connection.prepare(
     `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated")
      SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Turn" WHERE "seq" = ? AND "id" = ?) ON CONFLICT DO NOTHING`,
@@ -170,10 +224,16 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
   );
   const upsertRun = connection.prepare(
     `INSERT INTO "CompactionRun" (${quoted(RUN_COLUMNS)}) VALUES (${placeholders(RUN_COLUMNS)})
-     ON CONFLICT ("id") DO UPDATE SET ${RUN_COLUMNS.filter((c) => c !== "id").map((c) => `"${c}" = excluded."${c}"`).join(", ")}`,
+     ON CONFLICT ("id") DO UPDATE SET ${RUN_COLUMNS.filter((c) => c !== "id")
+       .map((c) => `"${c}" = excluded."${c}"`)
+       .join(", ")}`,
   );
-  const partsLike = connection.prepare<[string, string], string>(`SELECT "parts" FROM "Turn" WHERE "threadId" = ? AND "parts" LIKE ? ESCAPE '\\' ORDER BY "index"`).pluck();
-  const children = connection.prepare<[string], { id: string; metadata: string | null }>(`SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = ? ORDER BY "createdAt", "id"`);
+  const partsLike = connection
+    .prepare<[string, string], string>(`SELECT "parts" FROM "Turn" WHERE "threadId" = ? AND "parts" LIKE ? ESCAPE '\\' ORDER BY "index"`)
+    .pluck();
+  const children = connection.prepare<[string], { id: string; metadata: string | null }>(
+    `SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = ? ORDER BY "createdAt", "id"`,
+  );
   const setMetadata = connection.prepare(`UPDATE "Thread" SET "metadata" = ? WHERE "id" = ?`);
   const bind = (value: unknown) => (value instanceof Date ? sqliteDateTime(value) : value);
   const threadValues = (row: ThreadWriteRow) => THREAD_COLUMNS.filter((c) => c !== "id").map((c) => bind(row[c]));
@@ -198,7 +258,8 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
       return rows.map((row) => Number(insertTurn.get(...TURN_COLUMNS.map((c) => bind(row[c])))));
     },
     async insertTokenCounts(rows) {
-      for (const row of rows) insertCount.run(row.turnSeq, row.threadId, row.tokenizer, row.tokens, row.estimated ? 1 : 0, row.turnSeq, row.turnId);
+      for (const row of rows)
+        insertCount.run(row.turnSeq, row.threadId, row.tokenizer, row.tokens, row.estimated ? 1 : 0, row.turnSeq, row.turnId);
     },
     async recordFile(row) {
       upsertFile.run(row.sha256, row.name, row.size, row.format, sqliteDateTime(row.importedAt), row.threadIds);

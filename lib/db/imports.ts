@@ -40,7 +40,10 @@ export async function previousImport(sha256: string, name: string, nameless = fa
   // for anything: let the event loop in, once a file (a few microseconds).
   await setImmediate();
   const client = await db();
-  const record = databaseKind(client) === "sqlite" ? await withImportReader(serverSettings().databaseUrl, (reader) => importedFileRecord(reader, sha256)) : await importedFileRecord(client, sha256);
+  const record =
+    databaseKind(client) === "sqlite"
+      ? await withImportReader(serverSettings().databaseUrl, (reader) => importedFileRecord(reader, sha256))
+      : await importedFileRecord(client, sha256);
   if (!record) return null;
   const ids = record.threadIds;
   // A file that gave no thread (a compaction run's) is skipped while what it gave is still there.
@@ -55,7 +58,12 @@ export async function previousImport(sha256: string, name: string, nameless = fa
     if (identity === "new" || (identity === "name" && (nameless || record.name !== name))) return null;
     threadResults.push({ id, title: thread.title, change: "unchanged", turnsAdded: 0, turnsRemoved: 0, identity });
   }
-  return { ...unchangedReport(name, record.format as ImportFormat), threads: { created: 0, updated: 0, unchanged: ids.length }, threadIds: ids, threadResults };
+  return {
+    ...unchangedReport(name, record.format as ImportFormat),
+    threads: { created: 0, updated: 0, unchanged: ids.length },
+    threadIds: ids,
+    threadResults,
+  };
 }
 
 function importedFromOf(metadata: string | null): ImportedFrom | null {
@@ -66,6 +74,15 @@ function importedFromOf(metadata: string | null): ImportedFrom | null {
 
 /** The report of a file skipped because its content was imported before. */
 export function unchangedReport(name: string, format: ImportFormat | null): FileImportReport {
-  return { name, format, status: "unchanged", threads: { created: 0, updated: 0, unchanged: 0 }, turnsAdded: 0, threadIds: [], threadResults: [], skipped: [], warnings: [] };
+  return {
+    name,
+    format,
+    status: "unchanged",
+    threads: { created: 0, updated: 0, unchanged: 0 },
+    turnsAdded: 0,
+    threadIds: [],
+    threadResults: [],
+    skipped: [],
+    warnings: [],
+  };
 }
-

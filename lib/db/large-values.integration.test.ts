@@ -20,7 +20,11 @@ describe("large values", () => {
     const turn = await newTurn(thread.id, {
       role: "assistant",
       content,
-      parts: [{ type: "text", text: content }, { type: "tool_call", id: "call_1", name: "Bash", arguments: { command: "yes" } }, { type: "tool_result", toolCallId: "call_1", content: output }],
+      parts: [
+        { type: "text", text: content },
+        { type: "tool_call", id: "call_1", name: "Bash", arguments: { command: "yes" } },
+        { type: "tool_result", toolCallId: "call_1", content: output },
+      ],
       files: ["src/big.ts"],
       fileSnapshots: [{ path: "src/big.ts", content: snapshot }],
     });

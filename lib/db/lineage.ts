@@ -42,7 +42,11 @@ export async function lineageGraph(threadId: string): Promise<LineageGraph> {
       inChunks(layer, (chunk) => client.compaction.findMany({ where: { originalThreadId: { in: chunk } }, orderBy: { createdAt: "asc" } })),
       inChunks(layer, (chunk) =>
         // Forks and revisions carry their source's parent link too: they hang under their source.
-        client.thread.findMany({ where: { parentThreadId: { in: chunk }, forkedFrom: null, compaction: null }, orderBy: { createdAt: "asc" }, select: { id: true, parentThreadId: true, metadata: true } }),
+        client.thread.findMany({
+          where: { parentThreadId: { in: chunk }, forkedFrom: null, compaction: null },
+          orderBy: { createdAt: "asc" },
+          select: { id: true, parentThreadId: true, metadata: true },
+        }),
       ),
     ]);
     const next: string[] = [];
@@ -53,18 +57,45 @@ export async function lineageGraph(threadId: string): Promise<LineageGraph> {
       ids.add(edge.to);
       next.push(edge.to);
     };
-    for (const child of children) add({ from: child.parentThreadId!, to: child.id, kind: relationOf(child.metadata)?.kind === "subagent" ? "subagent" : "continuation" });
+    for (const child of children)
+      add({
+        from: child.parentThreadId!,
+        to: child.id,
+        kind: relationOf(child.metadata)?.kind === "subagent" ? "subagent" : "continuation",
+      });
     for (const fork of forks) add({ from: fork.sourceThreadId, to: fork.forkThreadId, kind: "fork", atTurn: fork.atTurn });
     for (const compaction of compactions) add({ from: compaction.originalThreadId, to: compaction.revisionThreadId, kind: "compaction" });
     layer = next;
   }
 
   const rows = await inChunks([...ids], (chunk) =>
-    client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, title: true, turnCount: true, tokenEstimate: true, expiresAt: true, source: true } }),
+    client.thread.findMany({
+      where: { id: { in: chunk } },
+      select: { id: true, title: true, turnCount: true, tokenEstimate: true, expiresAt: true, source: true },
+    }),
   );
   const now = Date.now();
   const threads = Object.fromEntries(
-    rows.map((row) => [row.id, { id: row.id, title: row.title, turnCount: row.turnCount, tokenEstimate: row.tokenEstimate, expired: row.expiresAt !== null && row.expiresAt.getTime() <= now, source: row.source }]),
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        title: row.title,
+        turnCount: row.turnCount,
+        tokenEstimate: row.tokenEstimate,
+        expired: row.expiresAt !== null && row.expiresAt.getTime() <= now,
+        source: row.source,
+      },
+    ]),
   );
-  return { ...layoutLineage(root, edges.filter((e) => threads[e.to] && threads[e.from])), root, current: threadId, threads, truncated };
+  return {
+    ...layoutLineage(
+      root,
+      edges.filter((e) => threads[e.to] && threads[e.from]),
+    ),
+    root,
+    current: threadId,
+    threads,
+    truncated,
+  };
 }

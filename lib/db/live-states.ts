@@ -9,7 +9,9 @@ export async function threadLiveStates(ids: string[]): Promise<ThreadLiveState[]
   const rows = new Map((await threadLiveRows(await db(), ids)).map((row) => [row.id, row]));
   return ids.map((id) => {
     const row = rows.get(id);
-    return row ? { id, turnCount: row.turnCount, lastUpdatedAt: row.lastUpdatedAt.toISOString() } : { id, turnCount: 0, lastUpdatedAt: null };
+    return row
+      ? { id, turnCount: row.turnCount, lastUpdatedAt: row.lastUpdatedAt.toISOString() }
+      : { id, turnCount: 0, lastUpdatedAt: null };
   });
 }
 

@@ -8,7 +8,10 @@ describe("stored parts", () => {
     const parts: TurnPart[] = [{ type: "tool_result", toolCallId: "call_1", content, isError: false, extra: { kept: true } }];
     const stored = storedParts(parts, content)!;
     expect(stored).not.toContain("line 2");
-    expect(JSON.parse(stored)).toEqual({ contentAt: [0, "content"], parts: [{ type: "tool_result", toolCallId: "call_1", content: null, isError: false, extra: { kept: true } }] });
+    expect(JSON.parse(stored)).toEqual({
+      contentAt: [0, "content"],
+      parts: [{ type: "tool_result", toolCallId: "call_1", content: null, isError: false, extra: { kept: true } }],
+    });
     const read = partsFromStored(stored, content);
     expect(JSON.stringify(read)).toBe(JSON.stringify(parts));
   });
@@ -26,7 +29,10 @@ describe("stored parts", () => {
   });
 
   it("stores parts as they are when no part is the content, and reads plain arrays (rows written before sharing)", () => {
-    const parts: TurnPart[] = [{ type: "text", text: "part of it" }, { type: "image", path: "a.png" }];
+    const parts: TurnPart[] = [
+      { type: "text", text: "part of it" },
+      { type: "image", path: "a.png" },
+    ];
     const stored = storedParts(parts, "part of it, and more")!;
     expect(stored).toBe(JSON.stringify(parts));
     expect(partsFromStored(stored, "part of it, and more")).toEqual(parts);

@@ -88,7 +88,8 @@ export function storedParts(parts: readonly { type: string; [key: string]: unkno
   if (parts === null || parts === undefined) return null;
   if (content !== "") {
     for (const [index, part] of parts.entries()) {
-      const field = part.type === "text" && part.text === content ? "text" : part.type === "tool_result" && part.content === content ? "content" : null;
+      const field =
+        part.type === "text" && part.text === content ? "text" : part.type === "tool_result" && part.content === content ? "content" : null;
       if (field === null) continue;
       const shared = { contentAt: [index, field], parts: parts.map((p, i) => (i === index ? { ...p, [field]: null } : p)) };
       return JSON.stringify(shared);

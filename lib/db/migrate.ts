@@ -9,7 +9,11 @@ import { sqliteFilePath } from "./database-url";
  * on PostgreSQL (scripts/prisma-cli-timers.cjs; scripts/lib.mjs does the same).
  */
 export function prismaCliArgs(projectRoot: string = process.cwd()): string[] {
-  return ["--require", path.join(projectRoot, "scripts", "prisma-cli-timers.cjs"), path.join(projectRoot, "node_modules", "prisma", "build", "index.js")];
+  return [
+    "--require",
+    path.join(projectRoot, "scripts", "prisma-cli-timers.cjs"),
+    path.join(projectRoot, "node_modules", "prisma", "build", "index.js"),
+  ];
 }
 
 /**
@@ -27,7 +31,8 @@ export function migrateDatabase(url: string, projectRoot: string = process.cwd()
 
 /** The committed migrations of a database kind, oldest first. */
 export function committedMigrations(kind: DatabaseKind, projectRoot: string = process.cwd()): string[] {
-  const folder = kind === "postgres" ? path.join(projectRoot, "prisma", "postgres", "migrations") : path.join(projectRoot, "prisma", "migrations");
+  const folder =
+    kind === "postgres" ? path.join(projectRoot, "prisma", "postgres", "migrations") : path.join(projectRoot, "prisma", "migrations");
   return readdirSync(folder, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
@@ -40,7 +45,9 @@ export async function pendingMigrations(client: Database): Promise<string[]> {
   const committed = committedMigrations(kind);
   let applied: Set<string>;
   try {
-    const rows = await client.$queryRawUnsafe<{ migration_name: string }[]>(`SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL`);
+    const rows = await client.$queryRawUnsafe<{ migration_name: string }[]>(
+      `SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL`,
+    );
     applied = new Set(rows.map((row) => row.migration_name));
   } catch {
     return committed; // no _prisma_migrations table

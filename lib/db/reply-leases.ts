@@ -30,7 +30,10 @@ export async function claimReplyLease(threadId: string, owner: string): Promise<
  */
 export async function renewReplyLease(threadId: string, owner: string): Promise<{ held: boolean; stopRequested: boolean }> {
   const client = await db();
-  const renewed = await client.replyLease.updateMany({ where: { threadId, owner }, data: { expiresAt: new Date(Date.now() + REPLY_LEASE_MS) } });
+  const renewed = await client.replyLease.updateMany({
+    where: { threadId, owner },
+    data: { expiresAt: new Date(Date.now() + REPLY_LEASE_MS) },
+  });
   if (renewed.count === 0) return { held: false, stopRequested: false };
   const lease = await client.replyLease.findUnique({ where: { threadId }, select: { owner: true, stopRequested: true } });
   return { held: lease?.owner === owner, stopRequested: lease?.owner === owner && lease.stopRequested };

@@ -58,14 +58,18 @@ describe("database schemas", () => {
   it("has the full-text search index the migrations add by hand", async () => {
     const client = await db();
     if (databaseKind(client) === "postgres") {
-      const rows = await client.$queryRawUnsafe<{ indexdef: string }[]>(`SELECT indexdef FROM pg_indexes WHERE indexdef LIKE '%USING gin%' ORDER BY indexname`);
+      const rows = await client.$queryRawUnsafe<{ indexdef: string }[]>(
+        `SELECT indexdef FROM pg_indexes WHERE indexdef LIKE '%USING gin%' ORDER BY indexname`,
+      );
       expect(rows.map((row) => row.indexdef)).toEqual([
         expect.stringMatching(/ON public."Thread" USING gin \(COALESCE\("searchTitle", title\) gin_trgm_ops\)/),
         expect.stringMatching(/ON public."Turn" USING gin \("searchVector"\)/),
       ]);
     } else {
       // The index reads the masked copy of a turn through the view (search matches nothing inside a secret).
-      const rows = await client.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM sqlite_master WHERE name IN ('TurnSearch', 'TurnSearchText') ORDER BY name`);
+      const rows = await client.$queryRawUnsafe<{ name: string }[]>(
+        `SELECT name FROM sqlite_master WHERE name IN ('TurnSearch', 'TurnSearchText') ORDER BY name`,
+      );
       expect(rows.map((row) => row.name)).toEqual(["TurnSearch", "TurnSearchText"]);
     }
   });

@@ -24,26 +24,31 @@ export async function revealHiddenSearchTexts(pause: () => Promise<void>): Promi
   const client = await db();
   if (!(await client.appSetting.findUnique({ where: { key: HIDDEN_KEY } }))) return 0;
   let read = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const turns = await hiddenSearchTurns(client, after, BATCH);
     if (turns.length === 0) break;
-    const copies = turns.map((turn) => ({ seq: turn.seq, copy: searchableTurnText(turn.content, partsFromStored(turn.parts, turn.content)) }));
+    const copies = turns.map((turn) => ({
+      seq: turn.seq,
+      copy: searchableTurnText(turn.content, partsFromStored(turn.parts, turn.content)),
+    }));
     await withLargeValues((large) =>
       client.$transaction(async (tx) => {
         const plain = copies.filter((c) => c.copy === null).map((c) => c.seq);
         // Conditional: a write since (a redaction) has stored its own copy.
         if (plain.length > 0) await tx.turn.updateMany({ where: { seq: { in: plain }, searchContent: "" }, data: { searchContent: null } });
-        for (const { seq, copy } of copies) if (copy !== null) await tx.turn.updateMany({ where: { seq, searchContent: "" }, data: { searchContent: large(copy) } });
+        for (const { seq, copy } of copies)
+          if (copy !== null) await tx.turn.updateMany({ where: { seq, searchContent: "" }, data: { searchContent: large(copy) } });
       }, WRITE_TRANSACTION),
     );
     [after, read] = [turns.at(-1)!.seq, read + turns.length];
     await pause();
   }
-  for (let after = ""; ; ) {
+  for (let after = ""; ;) {
     const threads = await hiddenSearchTitles(client, after, BATCH);
     if (threads.length === 0) break;
     await client.$transaction(async (tx) => {
-      for (const { id, title } of threads) await tx.thread.updateMany({ where: { id, searchTitle: "" }, data: { searchTitle: searchableText(title) } });
+      for (const { id, title } of threads)
+        await tx.thread.updateMany({ where: { id, searchTitle: "" }, data: { searchTitle: searchableText(title) } });
     }, WRITE_TRANSACTION);
     [after, read] = [threads.at(-1)!.id, read + threads.length];
     await pause();
@@ -63,7 +68,8 @@ export async function maskForSearch(turns: { seq: number; content: string; parts
     client.$transaction(async (tx) => {
       for (const { seq, content, parts } of turns) {
         const copy = searchableTurnText(content, partsFromStored(parts, content));
-        if (copy !== null) await tx.turn.updateMany({ where: { seq, searchContent: null, content: large(content) }, data: { searchContent: large(copy) } });
+        if (copy !== null)
+          await tx.turn.updateMany({ where: { seq, searchContent: null, content: large(content) }, data: { searchContent: large(copy) } });
       }
     }, WRITE_TRANSACTION),
   );

@@ -16,29 +16,52 @@ import { run, toTsQuery, TURN_TSVECTOR } from "./dialect";
  * never a secret) and the offsets of its matches in it.
  */
 
-
-
 /** What search reads of a turn, as PostgreSQL's words column reads it (its first 256 KiB). */
 const SEARCHED_CHARS = 262_144;
 const SEARCHED_TEXT = (alias: string) => `substr(COALESCE(${alias}."searchContent", ${alias}."content"), 1, ${SEARCHED_CHARS})`;
 /** About how many words a snippet holds. */
 const SNIPPET_WORDS = 24;
 
-type HitRow = { seq: number | bigint; score: number; id: string; threadId: string; index: number | bigint; role: string; title: string | null; text: string };
+type HitRow = {
+  seq: number | bigint;
+  score: number;
+  id: string;
+  threadId: string;
+  index: number | bigint;
+  role: string;
+  title: string | null;
+  text: string;
+};
 
 export async function searchTurns(query: SearchQuery): Promise<SearchPage> {
   const after = query.cursor === undefined ? null : decodeSearchCursor(query.cursor);
   if (query.cursor !== undefined && after === null) {
-    throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [{ field: "cursor", message: "not a cursor returned by this API" }]);
+    throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [
+      { field: "cursor", message: "not a cursor returned by this API" },
+    ]);
   }
   const terms = searchTerms(query.q);
   const client = await db();
   const rows = await rankedHits(client, terms, after, query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const snippets = databaseKind(client) === "postgres" ? page.map((row) => row.text) : sqliteSnippets(page.map((row) => row.text), toFtsMatch(terms));
+  const snippets =
+    databaseKind(client) === "postgres"
+      ? page.map((row) => row.text)
+      : sqliteSnippets(
+          page.map((row) => row.text),
+          toFtsMatch(terms),
+        );
   const items = page.map((row, i): SearchHit => {
     const { snippet, highlights } = parseMarkedSnippet(snippets[i] ?? "");
-    return { threadId: row.threadId, threadTitle: row.title, turnId: row.id, turnIndex: Number(row.index) + 1, role: row.role, snippet, highlights };
+    return {
+      threadId: row.threadId,
+      threadTitle: row.title,
+      turnId: row.id,
+      turnIndex: Number(row.index) + 1,
+      role: row.role,
+      snippet,
+      highlights,
+    };
   });
   const last = page.at(-1);
   const nextCursor = rows.length > query.limit && last ? encodeSearchCursor({ score: Number(last.score), seq: Number(last.seq) }) : null;

@@ -63,7 +63,10 @@ export async function turnsToScan(after: number, batch: { maxTurns: number; maxB
 }
 
 /** Records what the scan found in turns up to `throughSeq` and moves the cursor there, at once. */
-export async function recordScan(throughSeq: number, found: { turn: Pick<ScannedTurn, "seq" | "id" | "threadId" | "index">; field: string; match: SecretMatch }[]): Promise<void> {
+export async function recordScan(
+  throughSeq: number,
+  found: { turn: Pick<ScannedTurn, "seq" | "id" | "threadId" | "index">; field: string; match: SecretMatch }[],
+): Promise<void> {
   const client = await db();
   const now = new Date();
   await client.$transaction(async (tx) => {
@@ -85,20 +88,36 @@ export async function recordScan(throughSeq: number, found: { turn: Pick<Scanned
         })),
       });
     }
-    await tx.appSetting.upsert({ where: { key: CURSOR_KEY }, create: { key: CURSOR_KEY, value: String(throughSeq) }, update: { value: String(throughSeq) } });
+    await tx.appSetting.upsert({
+      where: { key: CURSOR_KEY },
+      create: { key: CURSOR_KEY, value: String(throughSeq) },
+      update: { value: String(throughSeq) },
+    });
   }, WRITE_TRANSACTION);
 }
 
 /** Findings across threads, newest thread and turn order first, paged by id. */
-export async function listSecretFindings(query: { threadId?: string; cursor?: number; limit: number }): Promise<{ findings: SecretFindingRow[]; nextCursor: number | null; total: number }> {
+export async function listSecretFindings(query: {
+  threadId?: string;
+  cursor?: number;
+  limit: number;
+}): Promise<{ findings: SecretFindingRow[]; nextCursor: number | null; total: number }> {
   const client = await db();
   const where = query.threadId ? { threadId: query.threadId } : {};
   const [rows, total] = await Promise.all([
-    client.secretFinding.findMany({ where: { ...where, ...(query.cursor ? { id: { gt: query.cursor } } : {}) }, orderBy: { id: "asc" }, take: query.limit + 1 }),
+    client.secretFinding.findMany({
+      where: { ...where, ...(query.cursor ? { id: { gt: query.cursor } } : {}) },
+      orderBy: { id: "asc" },
+      take: query.limit + 1,
+    }),
     client.secretFinding.count({ where }),
   ]);
   const page = rows.slice(0, query.limit);
-  const titles = new Map((await client.thread.findMany({ where: { id: { in: [...new Set(page.map((r) => r.threadId))] } }, select: { id: true, title: true } })).map((t) => [t.id, t.title]));
+  const titles = new Map(
+    (
+      await client.thread.findMany({ where: { id: { in: [...new Set(page.map((r) => r.threadId))] } }, select: { id: true, title: true } })
+    ).map((t) => [t.id, t.title]),
+  );
   return {
     findings: page.map((r) => ({
       id: r.id,
@@ -123,7 +142,12 @@ export async function threadFindingCount(threadId: string): Promise<number> {
 
 /** The value of the secret with this fingerprint in this turn (for a reveal), or null. */
 export async function secretValue(threadId: string, turnId: string, fingerprint: string): Promise<string | null> {
-  const turn = await (await db()).turn.findFirst({ where: { threadId, id: turnId }, select: { content: true, parts: true, snapshots: { select: { position: true, content: true } } } });
+  const turn = await (
+    await db()
+  ).turn.findFirst({
+    where: { threadId, id: turnId },
+    select: { content: true, parts: true, snapshots: { select: { position: true, content: true } } },
+  });
   if (!turn) return null;
   for (const [, text] of turnTexts(turn)) {
     for (const m of detectSecrets(text)) if (m.fingerprint.endsWith(fingerprint)) return text.slice(m.start, m.end);
@@ -137,14 +161,22 @@ export async function secretValue(threadId: string, turnId: string, fingerprint:
  * `fingerprint` is null), its estimate is counted again, its stored tokenizer counts go (they
  * are counted again when asked for), and each redaction is recorded on the thread.
  */
-export async function redactInPlace(threadId: string, target: { turnId: string; fingerprint: string | null } | null): Promise<{ redacted: number }> {
+export async function redactInPlace(
+  threadId: string,
+  target: { turnId: string; fingerprint: string | null } | null,
+): Promise<{ redacted: number }> {
   const client = await db();
-  const turnIds = target ? [target.turnId] : [...new Set((await client.secretFinding.findMany({ where: { threadId }, select: { turnId: true } })).map((f) => f.turnId))];
+  const turnIds = target
+    ? [target.turnId]
+    : [...new Set((await client.secretFinding.findMany({ where: { threadId }, select: { turnId: true } })).map((f) => f.turnId))];
   if (turnIds.length === 0) throw new AppError("not_found", `Thread ${threadId} has no secret to redact.`);
   let redacted = 0;
   await client.$transaction(async (tx) => {
     for (const turnId of turnIds) {
-      const turn = await tx.turn.findFirst({ where: { threadId, id: turnId }, select: { seq: true, content: true, parts: true, tokenEstimate: true, snapshots: { select: { position: true, content: true } } } });
+      const turn = await tx.turn.findFirst({
+        where: { threadId, id: turnId },
+        select: { seq: true, content: true, parts: true, tokenEstimate: true, snapshots: { select: { position: true, content: true } } },
+      });
       if (!turn) continue;
       const pick = (m: SecretMatch) => target?.fingerprint == null || m.fingerprint === target.fingerprint;
       const done: SecretMatch[] = [];
@@ -160,19 +192,32 @@ export async function redactInPlace(threadId: string, target: { turnId: string; 
       };
       const content = redact(turn.content);
       // Parts are redacted as values (each string), so their JSON stays valid.
-      const redactedParts = turn.parts === null ? null : (redactStrings(partsFromStored(turn.parts, turn.content), redact) as { type: string }[]);
+      const redactedParts =
+        turn.parts === null ? null : (redactStrings(partsFromStored(turn.parts, turn.content), redact) as { type: string }[]);
       const parts = redactedParts === null ? null : storedParts(redactedParts, content);
       const tokenEstimate = estimateTokens(content);
       // A secret the redaction left (another fingerprint) stays masked for search.
-      await tx.turn.update({ where: { seq: turn.seq }, data: { content, searchContent: searchableTurnText(content, redactedParts), parts, tokenEstimate } });
-      for (const s of turn.snapshots) await tx.fileSnapshot.update({ where: { turnSeq_position: { turnSeq: turn.seq, position: s.position } }, data: { content: redact(s.content) } });
+      await tx.turn.update({
+        where: { seq: turn.seq },
+        data: { content, searchContent: searchableTurnText(content, redactedParts), parts, tokenEstimate },
+      });
+      for (const s of turn.snapshots)
+        await tx.fileSnapshot.update({
+          where: { turnSeq_position: { turnSeq: turn.seq, position: s.position } },
+          data: { content: redact(s.content) },
+        });
       await tx.turnTokenCount.deleteMany({ where: { turnSeq: turn.seq } });
       await tx.thread.update({ where: { id: threadId }, data: { tokenEstimate: { increment: tokenEstimate - turn.tokenEstimate } } });
       // Estimated usage counts the turns before a response: the thread's usage is summed again.
       await tx.usageThread.updateMany({ where: { threadId }, data: { turnCount: -1 } });
-      await tx.secretFinding.deleteMany({ where: { turnSeq: turn.seq, ...(target?.fingerprint ? { fingerprint: target.fingerprint } : {}) } });
+      await tx.secretFinding.deleteMany({
+        where: { turnSeq: turn.seq, ...(target?.fingerprint ? { fingerprint: target.fingerprint } : {}) },
+      });
       const unique = [...new Map(done.map((m) => [m.fingerprint, m])).values()];
-      if (unique.length > 0) await tx.secretRedaction.createMany({ data: unique.map((m) => ({ threadId, turnId, kind: m.kind, fingerprint: m.fingerprint, redactedAt: new Date() })) });
+      if (unique.length > 0)
+        await tx.secretRedaction.createMany({
+          data: unique.map((m) => ({ threadId, turnId, kind: m.kind, fingerprint: m.fingerprint, redactedAt: new Date() })),
+        });
       redacted += unique.length;
     }
   }, WRITE_TRANSACTION);
@@ -183,11 +228,14 @@ export async function redactInPlace(threadId: string, target: { turnId: string; 
 function redactStrings(value: unknown, redact: (s: string) => string): unknown {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((v) => redactStrings(v, redact));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, redact)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, redact)]));
   return value;
 }
 
-export async function threadRedactions(threadId: string): Promise<{ turnId: string; kind: string; fingerprint: string; redactedAt: string }[]> {
+export async function threadRedactions(
+  threadId: string,
+): Promise<{ turnId: string; kind: string; fingerprint: string; redactedAt: string }[]> {
   const rows = await (await db()).secretRedaction.findMany({ where: { threadId }, orderBy: { id: "asc" } });
   return rows.map((r) => ({ turnId: r.turnId, kind: r.kind, fingerprint: r.fingerprint, redactedAt: r.redactedAt.toISOString() }));
 }
@@ -201,6 +249,11 @@ export async function threadSendsSecrets(threadId: string): Promise<boolean> {
 
 export async function setThreadSendsSecrets(threadId: string, on: boolean): Promise<void> {
   const client = await db();
-  if (on) await client.appSetting.upsert({ where: { key: sendKey(threadId) }, create: { key: sendKey(threadId), value: "on" }, update: { value: "on" } });
+  if (on)
+    await client.appSetting.upsert({
+      where: { key: sendKey(threadId) },
+      create: { key: sendKey(threadId), value: "on" },
+      update: { value: "on" },
+    });
   else await client.appSetting.deleteMany({ where: { key: sendKey(threadId) } });
 }

@@ -2,7 +2,15 @@ import "server-only";
 import { compactionRunResponses, type PricedResponse, type Pricer } from "@/lib/domain/cost";
 import { relationOf } from "@/lib/domain/links";
 import type { CompactionRunRecord } from "@/lib/domain/session-usage";
-import { addParts, emptyPart, partOfResponses, sessionFigures, withoutPart, type SessionFigures, type UsagePart } from "@/lib/domain/thread-figures";
+import {
+  addParts,
+  emptyPart,
+  partOfResponses,
+  sessionFigures,
+  withoutPart,
+  type SessionFigures,
+  type UsagePart,
+} from "@/lib/domain/thread-figures";
 import type { JsonValue, ReportedCost, Thread } from "@/lib/domain/types";
 import { pricerWith } from "@/lib/models/pricing";
 import { inChunks } from "./chunks";
@@ -38,7 +46,11 @@ export async function sessionFiguresOf(threadIds: string[]): Promise<Map<string,
   for (const list of subagents.values()) for (const member of list) all.set(member.id, member);
   const ids = [...all.keys()];
   await ensureFreshBuckets(ids);
-  const [buckets, runs, reported] = await Promise.all([bucketParts(ids), compactionRunParts([...all.values()]), reportedCosts([...all.values()])]);
+  const [buckets, runs, reported] = await Promise.all([
+    bucketParts(ids),
+    compactionRunParts([...all.values()]),
+    reportedCosts([...all.values()]),
+  ]);
   for (const [rootId] of roots) {
     const members = subagents.get(rootId) ?? [];
     const runOf = (id: string) => runs.get(id) ?? { part: emptyPart(), count: 0 };
@@ -53,7 +65,10 @@ export async function sessionFiguresOf(threadIds: string[]): Promise<Map<string,
         compactionRuns: addParts(...everyone.map((id) => runOf(id).part)),
         compactionRunCount: everyone.reduce((n, id) => n + runOf(id).count, 0),
         unpricedModels: everyone.flatMap((id) => [...(buckets.unpriced.get(id) ?? [])]),
-        reported: reports.length > 0 ? { usd: reports.reduce((n, r) => n + r.usd, 0), responses: reports.reduce((n, r) => n + r.responses, 0) } : null,
+        reported:
+          reports.length > 0
+            ? { usd: reports.reduce((n, r) => n + r.usd, 0), responses: reports.reduce((n, r) => n + r.responses, 0) }
+            : null,
       }),
     );
   }
@@ -74,7 +89,9 @@ export async function withThreadFigures<T extends { thread: Thread }>(entry: T):
 
 async function membersOf(ids: string[]): Promise<Map<string, Member>> {
   const client = await db();
-  const rows = await inChunks([...new Set(ids)], (chunk) => client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, turnCount: true, lastUpdatedAt: true } }));
+  const rows = await inChunks([...new Set(ids)], (chunk) =>
+    client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, turnCount: true, lastUpdatedAt: true } }),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   // In the order asked for.
   return new Map(ids.flatMap((id) => (byId.has(id) ? [[id, byId.get(id)!] as const] : [])));
@@ -118,8 +135,12 @@ export async function subagentsOf(rootIds: string[]): Promise<Map<string, Member
 async function ensureFreshBuckets(ids: string[]): Promise<void> {
   const client = await db();
   const [threads, states] = await Promise.all([
-    inChunks(ids, (chunk) => client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, turnCount: true, lastUpdatedAt: true } })),
-    inChunks(ids, (chunk) => client.usageThread.findMany({ where: { threadId: { in: chunk } }, select: { threadId: true, turnCount: true, lastUpdatedAt: true } })),
+    inChunks(ids, (chunk) =>
+      client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, turnCount: true, lastUpdatedAt: true } }),
+    ),
+    inChunks(ids, (chunk) =>
+      client.usageThread.findMany({ where: { threadId: { in: chunk } }, select: { threadId: true, turnCount: true, lastUpdatedAt: true } }),
+    ),
   ]);
   const stateOf = new Map(states.map((s) => [s.threadId, s]));
   const stale = threads.some((t) => {
@@ -136,7 +157,17 @@ async function bucketParts(ids: string[]): Promise<{ parts: Map<string, UsagePar
     client.usageBucket.groupBy({
       by: ["threadId", "modelName"],
       where: { threadId: { in: chunk } },
-      _sum: { inputTokens: true, cacheReadTokens: true, cacheWriteTokens: true, outputTokens: true, reasoningTokens: true, costUsd: true, responses: true, unpricedResponses: true, estimatedResponses: true },
+      _sum: {
+        inputTokens: true,
+        cacheReadTokens: true,
+        cacheWriteTokens: true,
+        outputTokens: true,
+        reasoningTokens: true,
+        costUsd: true,
+        responses: true,
+        unpricedResponses: true,
+        estimatedResponses: true,
+      },
     }),
   );
   const parts = new Map<string, UsagePart>();
@@ -155,13 +186,21 @@ async function bucketParts(ids: string[]): Promise<{ parts: Map<string, UsagePar
       estimatedResponses: sum.estimatedResponses ?? 0,
     };
     parts.set(row.threadId, addParts(parts.get(row.threadId) ?? emptyPart(), part));
-    if (part.unpricedResponses > 0) unpriced.set(row.threadId, (unpriced.get(row.threadId) ?? new Set()).add(row.modelName || "(no model)"));
+    if (part.unpricedResponses > 0)
+      unpriced.set(row.threadId, (unpriced.get(row.threadId) ?? new Set()).add(row.modelName || "(no model)"));
   }
   return { parts, unpriced };
 }
 
 /** A compaction run's row as the domain reads it. */
-export function runRecord(row: { threadId: string; runId: string; afterTurnKey: string | null; modelProvider: string | null; modelName: string | null; responses: string }): CompactionRunRecord {
+export function runRecord(row: {
+  threadId: string;
+  runId: string;
+  afterTurnKey: string | null;
+  modelProvider: string | null;
+  modelName: string | null;
+  responses: string;
+}): CompactionRunRecord {
   return { ...row, responses: parsedOrNull<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
 }
 
@@ -172,10 +211,14 @@ export function runRecord(row: { threadId: string; runId: string; afterTurnKey: 
 export async function compactionRunResponsesOf(threads: Member[], price: Pricer): Promise<Map<string, PricedResponse[][]>> {
   const client = await db();
   const lastUpdate = new Map(threads.map((t) => [t.id, t.lastUpdatedAt]));
-  const rows = await inChunks([...lastUpdate.keys()], (chunk) => client.compactionRun.findMany({ where: { threadId: { in: chunk } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] }));
+  const rows = await inChunks([...lastUpdate.keys()], (chunk) =>
+    client.compactionRun.findMany({ where: { threadId: { in: chunk } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] }),
+  );
   const result = new Map<string, PricedResponse[][]>();
   for (const row of rows) {
-    const responses = compactionRunResponses(runRecord(row), price, lastUpdate.get(row.threadId)!).filter((r) => Number.isFinite(r.at.getTime()));
+    const responses = compactionRunResponses(runRecord(row), price, lastUpdate.get(row.threadId)!).filter((r) =>
+      Number.isFinite(r.at.getTime()),
+    );
     if (responses.length === 0) continue;
     result.set(row.threadId, [...(result.get(row.threadId) ?? []), responses]);
   }
@@ -189,6 +232,8 @@ async function compactionRunParts(threads: Member[]): Promise<Map<string, { part
 
 /** What the agents themselves said each thread's responses cost, where they said it. */
 async function reportedCosts(threads: Member[]): Promise<Map<string, ReportedCost>> {
-  const costs = await storedThreadCosts(threads.map((t) => ({ id: t.id, turnCount: t.turnCount, lastUpdatedAt: t.lastUpdatedAt.toISOString() })));
+  const costs = await storedThreadCosts(
+    threads.map((t) => ({ id: t.id, turnCount: t.turnCount, lastUpdatedAt: t.lastUpdatedAt.toISOString() })),
+  );
   return new Map([...costs].flatMap(([id, cost]) => (cost.reported ? [[id, cost.reported] as const] : [])));
 }

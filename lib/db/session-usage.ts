@@ -1,9 +1,28 @@
 import "server-only";
 import { addCostTotals, compactionRunCosts, costTotals, turnCosts, type Pricer } from "@/lib/domain/cost";
 import { relationOf } from "@/lib/domain/links";
-import { agentReportOf, compactionRunUsage, sessionUsage, type AgentReportSighting, type CompactionRunRecord, type SubagentNode } from "@/lib/domain/session-usage";
+import {
+  agentReportOf,
+  compactionRunUsage,
+  sessionUsage,
+  type AgentReportSighting,
+  type CompactionRunRecord,
+  type SubagentNode,
+} from "@/lib/domain/session-usage";
 import { sessionTotalsCost } from "@/lib/domain/session-totals";
-import type { CompactionRunUsage, CostTotals, JsonObject, JsonValue, Thread, ThreadHead, ThreadUsage, Turn, TurnPart, TurnRole, UsageCounts } from "@/lib/domain/types";
+import type {
+  CompactionRunUsage,
+  CostTotals,
+  JsonObject,
+  JsonValue,
+  Thread,
+  ThreadHead,
+  ThreadUsage,
+  Turn,
+  TurnPart,
+  TurnRole,
+  UsageCounts,
+} from "@/lib/domain/types";
 import { threadUsage, turnUsages, type UsageInput } from "@/lib/domain/usage";
 import { pricerWith } from "@/lib/models/pricing";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
@@ -27,17 +46,32 @@ export async function withSessionUsage<T extends ThreadHead>(entry: T): Promise<
   const { thread, turns } = entry;
   const price = await pricer();
   const subagents = await subagentThreads(thread.id);
-  const usages = await storedUsages(subagents.map((s) => s.threadId), price);
+  const usages = await storedUsages(
+    subagents.map((s) => s.threadId),
+    price,
+  );
   const runs = await compactionRuns([thread.id, ...subagents.map((s) => s.threadId)]);
   // A thread read in part: its own tool results are read from the store, as its sub-agents' are.
   const stored = await storedAgentReports([...(entry.turnsTruncated ? [thread.id] : []), ...subagents.map((s) => s.threadId)]);
   const reports = entry.turnsTruncated ? stored : [...agentReports(thread.id, turns), ...stored];
-  const nodes: SubagentNode[] = subagents.map((s) => ({ ...s, usage: usages.get(s.threadId)?.usage ?? threadUsage([]), lastResponse: usages.get(s.threadId)?.lastResponse ?? null }));
+  const nodes: SubagentNode[] = subagents.map((s) => ({
+    ...s,
+    usage: usages.get(s.threadId)?.usage ?? threadUsage([]),
+    lastResponse: usages.get(s.threadId)?.lastResponse ?? null,
+  }));
   const own = thread.usage ?? threadUsage(turnUsages(turns));
-  const runsByMarker = new Map(runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]));
-  const costs = turnCosts(turns, turns.map((turn) => turn.usage), price);
+  const runsByMarker = new Map(
+    runs.filter((r) => r.threadId === thread.id && r.afterTurnKey).map((r) => [r.afterTurnKey!, compactionRunUsage(r)]),
+  );
+  const costs = turnCosts(
+    turns,
+    turns.map((turn) => turn.usage),
+    price,
+  );
   // A thread read in part is priced over all its stored responses, as its usage is counted.
-  const ownCost = entry.turnsTruncated ? (thread.cost ?? (await storedThreadCosts([thread])).get(thread.id)!) : withSessionTotals(costTotals(costs), sessionTotalsCost(thread.metadata, price));
+  const ownCost = entry.turnsTruncated
+    ? (thread.cost ?? (await storedThreadCosts([thread])).get(thread.id)!)
+    : withSessionTotals(costTotals(costs), sessionTotalsCost(thread.metadata, price));
   const fallback = new Date(thread.lastUpdatedAt);
   const runCosts = costTotals(runs.flatMap((run) => compactionRunCosts(run, price, fallback)));
   const costWithSubagents = addCostTotals(ownCost, runCosts, ...subagents.map((s) => usages.get(s.threadId)?.cost ?? costTotals([])));
@@ -60,7 +94,11 @@ async function pricer(): Promise<Pricer> {
 /** Each turn's cost (null for non-responses), for a page of turns read with their usage. */
 export async function withTurnCosts(turns: Turn[]): Promise<Turn[]> {
   if (!turns.some((turn) => turn.usage)) return turns.map((turn) => ({ ...turn, cost: null }));
-  const costs = turnCosts(turns, turns.map((turn) => turn.usage), await pricer());
+  const costs = turnCosts(
+    turns,
+    turns.map((turn) => turn.usage),
+    await pricer(),
+  );
   return turns.map((turn, i) => ({ ...turn, cost: costs[i] ?? null }));
 }
 
@@ -85,7 +123,10 @@ export async function storedThreadCosts(threads: CostedThread[]): Promise<Map<st
  * Threads' stored usage (when `withUsage`, else only for those it reads) and own costs: a cost
  * remembered for a thread unchanged is not priced again, and whatever is read is read once.
  */
-async function storedWithCosts(threads: CostedThread[], withUsage: boolean): Promise<Map<string, { usage?: ThreadUsage; cost: CostTotals }>> {
+async function storedWithCosts(
+  threads: CostedThread[],
+  withUsage: boolean,
+): Promise<Map<string, { usage?: ThreadUsage; cost: CostTotals }>> {
   const custom = await listCustomModels();
   const versionOf = (thread: CostedThread) => `${thread.turnCount}|${thread.lastUpdatedAt}|${JSON.stringify(custom)}`;
   const result = new Map<string, { usage?: ThreadUsage; cost: CostTotals }>();
@@ -101,11 +142,17 @@ async function storedWithCosts(threads: CostedThread[], withUsage: boolean): Pro
     }
   }
   if (usageOnly.length > 0) {
-    const usages = await storedUsages(usageOnly.map((t) => t.id), null);
+    const usages = await storedUsages(
+      usageOnly.map((t) => t.id),
+      null,
+    );
     for (const thread of usageOnly) result.get(thread.id)!.usage = usages.get(thread.id)?.usage ?? threadUsage([]);
   }
   if (missing.length > 0) {
-    const usages = await storedUsages(missing.map((t) => t.id), pricerWith(custom));
+    const usages = await storedUsages(
+      missing.map((t) => t.id),
+      pricerWith(custom),
+    );
     for (const thread of missing) {
       const stored = usages.get(thread.id);
       const cost = stored?.cost ?? costTotals([]);
@@ -152,7 +199,11 @@ async function subagentThreads(rootId: string): Promise<SubagentThread[]> {
   let frontier = [rootId];
   for (let depth = 0; depth < MAX_SUBAGENT_DEPTH && frontier.length > 0 && found.length < MAX_SUBAGENTS; depth++) {
     const children = await inChunks(frontier, (chunk) =>
-      client.thread.findMany({ where: { parentThreadId: { in: chunk } }, select: { id: true, parentThreadId: true, title: true, metadata: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+      client.thread.findMany({
+        where: { parentThreadId: { in: chunk } },
+        select: { id: true, parentThreadId: true, title: true, metadata: true },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      }),
     );
     frontier = [];
     for (const child of children) {
@@ -160,7 +211,13 @@ async function subagentThreads(rootId: string): Promise<SubagentThread[]> {
       if (relation?.kind !== "subagent" || seen.has(child.id) || found.length >= MAX_SUBAGENTS) continue;
       seen.add(child.id);
       frontier.push(child.id);
-      found.push({ threadId: child.id, parentThreadId: child.parentThreadId!, title: child.title, agentId: relation.agentId, toolCallId: relation.toolCallId });
+      found.push({
+        threadId: child.id,
+        parentThreadId: child.parentThreadId!,
+        title: child.title,
+        agentId: relation.agentId,
+        toolCallId: relation.toolCallId,
+      });
     }
   }
   return found;
@@ -203,7 +260,10 @@ async function sessionTotalsCosts(threadIds: string[], price: Pricer): Promise<M
   const client = await db();
   const result = new Map<string, CostTotals>();
   for (let start = 0; start < threadIds.length; start += THREADS_PER_QUERY) {
-    const rows = await client.thread.findMany({ where: { id: { in: threadIds.slice(start, start + THREADS_PER_QUERY) }, metadata: { contains: '"sessionTotals"' } }, select: { id: true, metadata: true } });
+    const rows = await client.thread.findMany({
+      where: { id: { in: threadIds.slice(start, start + THREADS_PER_QUERY) }, metadata: { contains: '"sessionTotals"' } },
+      select: { id: true, metadata: true },
+    });
     for (const row of rows) {
       const cost = sessionTotalsCost(parsedOrNull<JsonObject>(row.metadata), price);
       if (cost) result.set(row.id, cost);
@@ -248,7 +308,9 @@ async function storedAgentReports(threadIds: string[]): Promise<AgentReportSight
 
 async function compactionRuns(threadIds: string[]): Promise<CompactionRunRecord[]> {
   const client = await db();
-  const rows = await inChunks(threadIds, (chunk) => client.compactionRun.findMany({ where: { threadId: { in: chunk } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] }));
+  const rows = await inChunks(threadIds, (chunk) =>
+    client.compactionRun.findMany({ where: { threadId: { in: chunk } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] }),
+  );
   return rows.map((row) => ({
     threadId: row.threadId,
     runId: row.runId,
@@ -266,7 +328,13 @@ function agentReports(threadId: string, turns: readonly { parts: TurnPart[] | nu
     for (const part of turn.parts ?? []) {
       if (part.type !== "tool_result") continue;
       const report = agentReportOf(part.agentReport);
-      if (report) sightings.push({ parentThreadId: threadId, toolCallId: part.toolCallId, agentId: typeof part.agentId === "string" ? part.agentId : null, report });
+      if (report)
+        sightings.push({
+          parentThreadId: threadId,
+          toolCallId: part.toolCallId,
+          agentId: typeof part.agentId === "string" ? part.agentId : null,
+          report,
+        });
     }
   }
   return sightings;

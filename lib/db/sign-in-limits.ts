@@ -38,12 +38,18 @@ export async function reserveSignInAttempt(db: Database, key: string, limit: Sig
     if (row.lastRequest > at) {
       if (row.count >= limit.max) return { allowed: false, retryAfter: retryAfterSeconds(Number(row.lastRequest), now) };
       // Only in the window read, and only while there is room.
-      const counted = await db.rateLimit.updateMany({ where: { key, lastRequest: row.lastRequest, count: { lt: limit.max } }, data: { count: { increment: 1 } } });
+      const counted = await db.rateLimit.updateMany({
+        where: { key, lastRequest: row.lastRequest, count: { lt: limit.max } },
+        data: { count: { increment: 1 } },
+      });
       if (counted.count === 1) return { allowed: true, windowEnd: row.lastRequest };
     } else {
       // The window is over: this attempt starts the next one.
       const windowEnd = at + BigInt(limit.window * 1000);
-      const restarted = await db.rateLimit.updateMany({ where: { key, lastRequest: row.lastRequest }, data: { count: 1, lastRequest: windowEnd } });
+      const restarted = await db.rateLimit.updateMany({
+        where: { key, lastRequest: row.lastRequest },
+        data: { count: 1, lastRequest: windowEnd },
+      });
       if (restarted.count === 1) return { allowed: true, windowEnd };
     }
   }

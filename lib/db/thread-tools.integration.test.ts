@@ -16,7 +16,15 @@ async function allIds(query: { tool?: string; source?: string; q?: string }): Pr
   const ids: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listThreads({ q: query.q, tool: query.tool, source: query.source, model: undefined, project: undefined, cursor, limit: 50 });
+    const page = await listThreads({
+      q: query.q,
+      tool: query.tool,
+      source: query.source,
+      model: undefined,
+      project: undefined,
+      cursor,
+      limit: 50,
+    });
     ids.push(...page.items.map((thread) => thread.id));
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -43,7 +51,9 @@ describe("Tool and Agent filters", () => {
 
   it("finds a tool in every agent's sessions whatever its case: Claude Code's Bash with Pi's and Copilot's bash", async () => {
     const expected = await threadsUsing("bash");
-    const sources = new Set((await (await db()).thread.findMany({ where: { id: { in: expected } }, select: { source: true } })).map((t) => t.source));
+    const sources = new Set(
+      (await (await db()).thread.findMany({ where: { id: { in: expected } }, select: { source: true } })).map((t) => t.source),
+    );
     // The fixtures' own facts: each of these agents ran a shell tool under one spelling or the other.
     expect([...sources].sort()).toEqual(expect.arrayContaining(["import:claude-code", "import:copilot", "import:pi"]));
     expect(await allIds({ tool: "bash" })).toEqual(expected);
@@ -67,7 +77,18 @@ describe("Tool and Agent filters", () => {
 
   it("filters by agent: the thread's source", async () => {
     const facets = await listFacets();
-    expect(facets.sources).toEqual(expect.arrayContaining(["import:claude-code", "import:codex", "import:pi", "import:copilot", "import:opencode", "import:aider", "import:gemini-cli", "import:chatgpt"]));
+    expect(facets.sources).toEqual(
+      expect.arrayContaining([
+        "import:claude-code",
+        "import:codex",
+        "import:pi",
+        "import:copilot",
+        "import:opencode",
+        "import:aider",
+        "import:gemini-cli",
+        "import:chatgpt",
+      ]),
+    );
     // The label map's order: Claude Code first.
     expect(facets.sources[0]).toBe("import:claude-code");
     for (const source of ["import:claude-code", "import:pi"]) {
@@ -83,7 +104,11 @@ describe("Tool and Agent filters", () => {
   it("keeps up with new turns, and an API thread's own tool counts", async () => {
     const thread = await newThread({ toolName: "Analyze" });
     expect(await allIds({ tool: "analyze" })).toContain(thread.id);
-    await newTurn(thread.id, { role: "assistant", content: "ran it", parts: [{ type: "tool_call", id: "c1", name: "WebFetch", arguments: {} }] });
+    await newTurn(thread.id, {
+      role: "assistant",
+      content: "ran it",
+      parts: [{ type: "tool_call", id: "c1", name: "WebFetch", arguments: {} }],
+    });
     expect(await allIds({ tool: "webfetch" })).toContain(thread.id);
     expect(await refreshThreadTools()).toBe(0);
   });

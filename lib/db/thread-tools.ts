@@ -60,7 +60,9 @@ async function refreshBatch(client: Database, batch: StaleThread[]): Promise<voi
   );
   const byThread = new Map<string, typeof turns>();
   for (const turn of turns) byThread.set(turn.threadId, [...(byThread.get(turn.threadId) ?? []), turn]);
-  const rows = batch.flatMap((thread) => threadTools(thread, byThread.get(thread.id) ?? []).map((tool) => ({ threadId: thread.id, ...tool })));
+  const rows = batch.flatMap((thread) =>
+    threadTools(thread, byThread.get(thread.id) ?? []).map((tool) => ({ threadId: thread.id, ...tool })),
+  );
   await client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
     // A thread purged meanwhile gets no rows (the foreign key would refuse them).
@@ -69,7 +71,9 @@ async function refreshBatch(client: Database, batch: StaleThread[]): Promise<voi
     await tx.threadToolState.deleteMany({ where: { threadId: { in: ids } } });
     const kept = rows.filter((row) => present.has(row.threadId));
     if (kept.length > 0) await tx.threadTool.createMany({ data: kept });
-    const states = batch.filter((thread) => present.has(thread.id)).map((thread) => ({ threadId: thread.id, turnCount: Number(thread.turnCount), lastUpdatedAt: new Date(thread.lastUpdatedAt) }));
+    const states = batch
+      .filter((thread) => present.has(thread.id))
+      .map((thread) => ({ threadId: thread.id, turnCount: Number(thread.turnCount), lastUpdatedAt: new Date(thread.lastUpdatedAt) }));
     if (states.length > 0) await tx.threadToolState.createMany({ data: states });
   }, WRITE_TRANSACTION);
 }

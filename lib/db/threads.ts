@@ -70,7 +70,10 @@ export async function getThreadWithTurns(id: string, visibility?: Visibility): P
   // Both reads in one transaction (one snapshot): a turn appended between two separate reads
   // would show turns that turnCount does not count.
   const [row, turns] = await client.$transaction(
-    [client.thread.findUnique({ where: { id } }), client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, include: WITH_SNAPSHOTS })],
+    [
+      client.thread.findUnique({ where: { id } }),
+      client.turn.findMany({ where: { threadId: id }, orderBy: { index: "asc" }, include: WITH_SNAPSHOTS }),
+    ],
     snapshotReads(databaseKind(client)),
   );
   const [counted] = await withCountedTokens([{ thread: toThread(visibleRow(id, row, visibility)), turns: turns.map(toTurn) }]);
@@ -138,58 +141,66 @@ export async function appendTurn(
   if (existing.turnCount >= maxTurns.value) throw turnLimitError(threadId, maxTurns.value);
   const [counted] = await countTexts(DEFAULT_TOKENIZER_ID, [input.content]);
   // Long texts go to the driver beside Prisma's query compiler (lib/db/large-values.ts).
-  const stored = await withLargeValues((large) => client.$transaction(async (tx) => {
-    const now = new Date();
-    const claimed = await tx.thread.updateMany({
-      where: { id: threadId, turnCount: { lt: maxTurns.value }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-      data: {
-        turnCount: { increment: 1 },
-        tokenEstimate: { increment: tokens },
-        lastUpdatedAt: now,
-        expiresAt: expiresAtFor(now, timeoutHours.value),
-      },
-    });
-    const row = await tx.thread.findUnique({ where: { id: threadId } });
-    if (!row) throw threadNotFound(threadId);
-    if (claimed.count === 0) {
-      if (toThread(row, now).expired) throw expiredError(row);
-      throw turnLimitError(threadId, maxTurns.value);
-    }
-    const turn = await tx.turn.create({
-      data: {
-        id: randomUUID(),
-        threadId,
-        index: row.turnCount - 1,
-        role: input.role,
-        content: large(input.content),
-        searchContent: large(searchableTurnText(input.content, input.parts)),
-        timestamp: now,
-        files: JSON.stringify(input.files ?? []),
-        images: JSON.stringify(input.images ?? []),
-        toolName: input.toolName ?? null,
-        modelProvider: input.modelProvider ?? null,
-        modelName: input.modelName ?? null,
-        modelMetadata: jsonOrNull(input.modelMetadata),
-        parts: large(storedParts(input.parts, input.content)),
-        tokenEstimate: tokens,
-        snapshots: { create: (input.fileSnapshots ?? []).map((snapshot, position) => ({ position, path: snapshot.path, content: large(snapshot.content) })) },
-      },
-      include: WITH_SNAPSHOTS,
-    });
-    const threadUpdate: Prisma.ThreadUpdateInput = {};
-    if (row.title === null && input.role === "user") {
-      const title = titleFromContent(input.content);
-      if (title) Object.assign(threadUpdate, { title, searchTitle: searchableText(title) });
-    }
-    const known = JSON.parse(row.modelsUsed) as string[];
-    const models = mergeModels(known, [input.modelName ?? null]);
-    if (models.length !== known.length) threadUpdate.modelsUsed = JSON.stringify(models);
-    if (Object.keys(threadUpdate).length > 0) await tx.thread.update({ where: { id: threadId }, data: threadUpdate });
-    await tx.turnTokenCount.create({ data: { turnSeq: turn.seq, threadId, tokenizer: DEFAULT_TOKENIZER_ID, ...counted! } });
-    const stored = { ...toTurn(turn), tokens: counted!.tokens, tokensEstimated: counted!.estimated };
-    await beforeCommit?.(tx, stored);
-    return stored;
-  }, WRITE_TRANSACTION));
+  const stored = await withLargeValues((large) =>
+    client.$transaction(async (tx) => {
+      const now = new Date();
+      const claimed = await tx.thread.updateMany({
+        where: { id: threadId, turnCount: { lt: maxTurns.value }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+        data: {
+          turnCount: { increment: 1 },
+          tokenEstimate: { increment: tokens },
+          lastUpdatedAt: now,
+          expiresAt: expiresAtFor(now, timeoutHours.value),
+        },
+      });
+      const row = await tx.thread.findUnique({ where: { id: threadId } });
+      if (!row) throw threadNotFound(threadId);
+      if (claimed.count === 0) {
+        if (toThread(row, now).expired) throw expiredError(row);
+        throw turnLimitError(threadId, maxTurns.value);
+      }
+      const turn = await tx.turn.create({
+        data: {
+          id: randomUUID(),
+          threadId,
+          index: row.turnCount - 1,
+          role: input.role,
+          content: large(input.content),
+          searchContent: large(searchableTurnText(input.content, input.parts)),
+          timestamp: now,
+          files: JSON.stringify(input.files ?? []),
+          images: JSON.stringify(input.images ?? []),
+          toolName: input.toolName ?? null,
+          modelProvider: input.modelProvider ?? null,
+          modelName: input.modelName ?? null,
+          modelMetadata: jsonOrNull(input.modelMetadata),
+          parts: large(storedParts(input.parts, input.content)),
+          tokenEstimate: tokens,
+          snapshots: {
+            create: (input.fileSnapshots ?? []).map((snapshot, position) => ({
+              position,
+              path: snapshot.path,
+              content: large(snapshot.content),
+            })),
+          },
+        },
+        include: WITH_SNAPSHOTS,
+      });
+      const threadUpdate: Prisma.ThreadUpdateInput = {};
+      if (row.title === null && input.role === "user") {
+        const title = titleFromContent(input.content);
+        if (title) Object.assign(threadUpdate, { title, searchTitle: searchableText(title) });
+      }
+      const known = JSON.parse(row.modelsUsed) as string[];
+      const models = mergeModels(known, [input.modelName ?? null]);
+      if (models.length !== known.length) threadUpdate.modelsUsed = JSON.stringify(models);
+      if (Object.keys(threadUpdate).length > 0) await tx.thread.update({ where: { id: threadId }, data: threadUpdate });
+      await tx.turnTokenCount.create({ data: { turnSeq: turn.seq, threadId, tokenizer: DEFAULT_TOKENIZER_ID, ...counted! } });
+      const stored = { ...toTurn(turn), tokens: counted!.tokens, tokensEstimated: counted!.estimated };
+      await beforeCommit?.(tx, stored);
+      return stored;
+    }, WRITE_TRANSACTION),
+  );
   threadsWritten([threadId]);
   return stored;
 }
@@ -256,7 +267,9 @@ async function withParentTitles(threads: Thread[]): Promise<Thread[]> {
   if (parentIds.length === 0) return threads;
   const parents = await (await db()).thread.findMany({ where: { id: { in: parentIds } }, select: { id: true, title: true } });
   const titles = new Map(parents.map((parent) => [parent.id, parent.title]));
-  return threads.map((thread) => (isSubagentThread(thread) ? { ...thread, parentTitle: titles.get(thread.parentThreadId ?? "") ?? null } : thread));
+  return threads.map((thread) =>
+    isSubagentThread(thread) ? { ...thread, parentTitle: titles.get(thread.parentThreadId ?? "") ?? null } : thread,
+  );
 }
 
 /**
@@ -273,7 +286,10 @@ export async function getChainThreads(id: string, visibility: Visibility = {}): 
 export type ThreadTurnsState = { key: string; turnCount: number; firstTurnSeq: number | null; lastTurnSeq: number | null };
 
 /** getChainThreads, each thread with the state of its turns, in one query. */
-export async function getChainThreadStates(id: string, visibility: Visibility = {}): Promise<{ thread: Thread; state: ThreadTurnsState }[]> {
+export async function getChainThreadStates(
+  id: string,
+  visibility: Visibility = {},
+): Promise<{ thread: Thread; state: ThreadTurnsState }[]> {
   const rows = await chainRows(await db(), id, MAX_CHAIN_DEPTH, { withExtents: true });
   const extents = new Map(rows.map((row) => [row.id, row]));
   return (await collectChainRows(id, rows, visibility)).map((thread) => {
@@ -368,13 +384,15 @@ export async function findThread(rawId: string): Promise<Thread | null> {
   return row ? toThread(row) : null;
 }
 
-
 /**
  * The parent (null when it is not in the database) and the first children of a thread (at most
  * `childLimit`, oldest first), each child with its relation, so a page can tie a sub-agent to the
  * tool call that started it.
  */
-export async function getThreadLinks(thread: Thread, { childLimit = 50 }: { childLimit?: number } = {}): Promise<{ parent: ThreadLink | null; children: ChildThreadLink[] }> {
+export async function getThreadLinks(
+  thread: Thread,
+  { childLimit = 50 }: { childLimit?: number } = {},
+): Promise<{ parent: ThreadLink | null; children: ChildThreadLink[] }> {
   const client = await db();
   const select = { id: true, title: true } as const;
   const [parent, children] = await Promise.all([
@@ -408,6 +426,9 @@ export async function withTokenTotals(threads: Thread[]): Promise<Thread[]> {
     const row = byThread.get(thread.id);
     const counted = row?._count._all ?? 0;
     if (counted !== thread.turnCount) return thread;
-    return { ...thread, tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: row?._sum.tokens ?? 0, estimated: withEstimates.has(thread.id) } };
+    return {
+      ...thread,
+      tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count: row?._sum.tokens ?? 0, estimated: withEstimates.has(thread.id) },
+    };
   });
 }

@@ -31,10 +31,14 @@ export async function contentTokenCounts(turns: CountedTurn[], tokenizer: Tokeni
   const missing = turns.filter((turn) => !counts.has(turn.id));
   if (missing.length === 0) return counts;
 
-  const measured = await countTexts(tokenizer, missing.map((turn) => turn.content));
+  const measured = await countTexts(
+    tokenizer,
+    missing.map((turn) => turn.content),
+  );
   missing.forEach((turn, i) => counts.set(turn.id, measured[i]!));
-  const keys = await inChunks(missing.map((turn) => turn.id), (chunk) =>
-    client.turn.findMany({ where: { id: { in: chunk } }, select: { id: true, seq: true, threadId: true } }),
+  const keys = await inChunks(
+    missing.map((turn) => turn.id),
+    (chunk) => client.turn.findMany({ where: { id: { in: chunk } }, select: { id: true, seq: true, threadId: true } }),
   );
   await storeTokenCounts(
     tokenizer,
@@ -52,9 +56,12 @@ export async function storeTokenCounts(tokenizer: string, rows: TokenCountRow[])
   const client = await db();
   await client.$transaction(async (tx) => {
     const present = new Set(
-      (await inChunks(rows.map((r) => r.turnSeq), (chunk) => tx.turnTokenCount.findMany({ where: { tokenizer, turnSeq: { in: chunk } }, select: { turnSeq: true } }))).map(
-        (row) => row.turnSeq,
-      ),
+      (
+        await inChunks(
+          rows.map((r) => r.turnSeq),
+          (chunk) => tx.turnTokenCount.findMany({ where: { tokenizer, turnSeq: { in: chunk } }, select: { turnSeq: true } }),
+        )
+      ).map((row) => row.turnSeq),
     );
     const fresh = rows.filter((r) => !present.has(r.turnSeq)).map((r) => ({ ...r, tokenizer }));
     for (let start = 0; start < fresh.length; start += 500) await tx.turnTokenCount.createMany({ data: fresh.slice(start, start + 500) });
@@ -66,7 +73,10 @@ export async function storeTokenCounts(tokenizer: string, rows: TokenCountRow[])
  * counted, and the usage per response and per thread (reported, else estimated from those counts).
  */
 export async function withCountedTokens<T extends { thread: Thread; turns: Turn[] }>(threads: T[]): Promise<T[]> {
-  const counts = await contentTokenCounts(threads.flatMap((t) => t.turns), DEFAULT_TOKENIZER_ID);
+  const counts = await contentTokenCounts(
+    threads.flatMap((t) => t.turns),
+    DEFAULT_TOKENIZER_ID,
+  );
   return threads.map((entry) => {
     const counted = entry.turns.map((turn) => {
       const count = counts.get(turn.id) ?? { tokens: 0, estimated: false };
@@ -76,6 +86,10 @@ export async function withCountedTokens<T extends { thread: Thread; turns: Turn[
     const turns = counted.map((turn, i) => ({ ...turn, usage: usages[i] ?? null }));
     const count = counted.reduce((sum, turn) => sum + turn.tokens, 0);
     const estimated = counted.some((turn) => turn.tokensEstimated);
-    return { ...entry, turns, thread: { ...entry.thread, tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count, estimated }, usage: threadUsage(usages) } };
+    return {
+      ...entry,
+      turns,
+      thread: { ...entry.thread, tokens: { tokenizer: DEFAULT_TOKENIZER_ID, count, estimated }, usage: threadUsage(usages) },
+    };
   });
 }

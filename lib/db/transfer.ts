@@ -26,7 +26,10 @@ import { WRITE_TRANSACTION } from "./transactions";
 
 /** The export document of a thread, or of its whole chain (oldest first), as exact bytes. */
 /** `redact`: every secret found in the text is replaced by `[REDACTED:<kind>:<fingerprint>]` (the default export is lossless: a backup). */
-export async function exportThread(id: string, options: { chain?: boolean; includeExpired?: boolean; redact?: boolean } = {}): Promise<string> {
+export async function exportThread(
+  id: string,
+  options: { chain?: boolean; includeExpired?: boolean; redact?: boolean } = {},
+): Promise<string> {
   const visibility = { includeExpired: options.includeExpired ?? false };
   const threads = options.chain ? await getChain(id, visibility) : [await getThreadWithTurns(id, visibility)];
   const document = toNativeDocument(threads);
@@ -69,13 +72,18 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     ),
   );
   // Where each thread of `all` came from, to name its fields: documents[d].threads[t].
-  const positions = documents.flatMap((doc, d) => doc.threads.map((_, t) => (documents.length > 1 ? `[${d}].threads[${t}]` : `threads[${t}]`)));
+  const positions = documents.flatMap((doc, d) =>
+    doc.threads.map((_, t) => (documents.length > 1 ? `[${d}].threads[${t}]` : `threads[${t}]`)),
+  );
   const threads = mode === "copy" ? withNewIds(all) : all;
   const client = await db();
   const warnings: string[] = [];
   // Real per-turn counts, stored with the turns; measured before the write lock is taken.
   const allTurns = threads.flatMap((t) => t.turns);
-  const measured = await countTexts(DEFAULT_TOKENIZER_ID, allTurns.map((turn) => turn.content));
+  const measured = await countTexts(
+    DEFAULT_TOKENIZER_ID,
+    allTurns.map((turn) => turn.content),
+  );
   const realTokens = new Map(allTurns.map((turn, i) => [turn.id, measured[i]!]));
 
   const result = await client.$transaction(async (tx) => {
@@ -84,7 +92,9 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
       const threadIds = threads.map((t) => t.id);
       const turnIds = threads.flatMap((t) => t.turns.map((turn) => turn.id));
       const existingThreads = await inChunks(threadIds, (ids) => tx.thread.findMany({ where: { id: { in: ids } }, select: { id: true } }));
-      const existingTurns = (await inChunks(turnIds, (ids) => tx.turn.findMany({ where: { id: { in: ids } }, select: { id: true } }))).slice(0, 10);
+      const existingTurns = (
+        await inChunks(turnIds, (ids) => tx.turn.findMany({ where: { id: { in: ids } }, select: { id: true } }))
+      ).slice(0, 10);
       if (existingThreads.length > 0 || existingTurns.length > 0) {
         const ids = existingThreads.map((t) => t.id);
         throw new AppError(
@@ -100,12 +110,15 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
     // through the database; the document's own links are the same in both modes.
     await refuseParentCycles(all, positions, mode === "strict" ? tx : null);
     const importedIds = new Set(threads.map((t) => t.id));
-    const outsideParents = [...new Set(threads.flatMap((t) => (t.parentThreadId && !importedIds.has(t.parentThreadId) ? [t.parentThreadId] : [])))];
+    const outsideParents = [
+      ...new Set(threads.flatMap((t) => (t.parentThreadId && !importedIds.has(t.parentThreadId) ? [t.parentThreadId] : []))),
+    ];
     if (outsideParents.length > 0) {
       const found = await inChunks(outsideParents, (ids) => tx.thread.findMany({ where: { id: { in: ids } }, select: { id: true } }));
       const present = new Set(found.map((t) => t.id));
       for (const parentId of outsideParents) {
-        if (!present.has(parentId)) warnings.push(`Parent thread ${parentId} is not in this database; the link is kept and the chain stops there.`);
+        if (!present.has(parentId))
+          warnings.push(`Parent thread ${parentId} is not in this database; the link is kept and the chain stops there.`);
       }
     }
     let turnCount = 0;
@@ -127,7 +140,12 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
           expiresAt: thread.expiresAt ? new Date(thread.expiresAt) : null,
           turnCount: thread.turns.length,
           tokenEstimate: tokens.reduce((a, b) => a + b, 0),
-          modelsUsed: JSON.stringify(mergeModels([], thread.turns.map((t) => t.modelName))),
+          modelsUsed: JSON.stringify(
+            mergeModels(
+              [],
+              thread.turns.map((t) => t.modelName),
+            ),
+          ),
         },
       });
       const bulk: BulkTurn[] = thread.turns.map((turn, index) => ({
@@ -158,7 +176,9 @@ async function refuseParentCycles(threads: NativeThread[], positions: string[], 
   const inDocument = new Map(threads.map((t) => [t.id, t.parentThreadId]));
   // No stored thread names an imported one as its parent: then no loop can pass through stored ones.
   const storedChildren = stored
-    ? await inChunks([...inDocument.keys()], (ids) => stored.thread.findMany({ where: { parentThreadId: { in: ids } }, select: { id: true } }))
+    ? await inChunks([...inDocument.keys()], (ids) =>
+        stored.thread.findMany({ where: { parentThreadId: { in: ids } }, select: { id: true } }),
+      )
     : [];
   let storedWalk = 0;
   const storedParents = new Map<string, string | null>();
@@ -181,7 +201,9 @@ async function refuseParentCycles(threads: NativeThread[], positions: string[], 
   const loop = [...cycle.slice(at), ...cycle.slice(0, at)]; // starting at this thread
   const shown = loop.length > 6 ? [...loop.slice(0, 5), "..."] : loop;
   const message =
-    loop.length === 1 ? "must not be the thread's own id" : `makes the parent links loop: ${[...shown, thread.id].join(" -> ")} (each continues the next)`;
+    loop.length === 1
+      ? "must not be the thread's own id"
+      : `makes the parent links loop: ${[...shown, thread.id].join(" -> ")} (each continues the next)`;
   throw new AppError("validation_failed", `${field}: ${message}`, [{ field, message }]);
 }
 

@@ -40,7 +40,11 @@ export type FindInThread = { terms: string[]; indexes: number[]; capped: boolean
  * The turns of one thread whose content matches every word of `query` in the full-text index (as
  * the thread list's search does), as 0-based indexes in order: the thread page steps through them.
  */
-export async function findInThread(threadId: string, query: string, { limit = FIND_LIMIT, ...visibility }: Visibility & { limit?: number } = {}): Promise<FindInThread> {
+export async function findInThread(
+  threadId: string,
+  query: string,
+  { limit = FIND_LIMIT, ...visibility }: Visibility & { limit?: number } = {},
+): Promise<FindInThread> {
   await getThread(threadId, visibility);
   const terms = searchTerms(query);
   const found = await findTurnIndexes(await db(), threadId, terms, limit + 1);

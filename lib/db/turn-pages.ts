@@ -22,7 +22,11 @@ export const THREAD_TURN_CAP = 1_000;
 export async function getThreadHead(threadId: string, cap = THREAD_TURN_CAP, visibility: Visibility = {}): Promise<ThreadHead> {
   const thread = await getThread(threadId, visibility);
   if (thread.turnCount <= cap) return getThreadWithTurns(threadId, visibility);
-  const [page, [counted], { usage, cost }] = await Promise.all([listTurns(threadId, 0, cap, visibility), withTokenTotals([thread]), storedThreadUsage(thread)]);
+  const [page, [counted], { usage, cost }] = await Promise.all([
+    listTurns(threadId, 0, cap, visibility),
+    withTokenTotals([thread]),
+    storedThreadUsage(thread),
+  ]);
   return {
     thread: { ...counted!, usage, cost },
     turns: page.items,
@@ -65,7 +69,9 @@ export async function listTurns(threadId: string, start: number, limit: number, 
  */
 export async function countResponses(threadId: string): Promise<number> {
   const rows = await (await db()).turn.findMany({ where: { threadId }, select: { role: true, modelMetadata: true } });
-  const usages = turnUsages(rows.map((row) => ({ role: row.role as TurnRole, modelMetadata: metadataOf(row.modelMetadata), tokens: 0, tokenEstimate: 0 })));
+  const usages = turnUsages(
+    rows.map((row) => ({ role: row.role as TurnRole, modelMetadata: metadataOf(row.modelMetadata), tokens: 0, tokenEstimate: 0 })),
+  );
   return usages.filter((usage) => usage !== null).length;
 }
 

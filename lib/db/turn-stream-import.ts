@@ -5,7 +5,15 @@ import { estimateTokens } from "@/lib/domain/tokens";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
 import { importedThreadId, importedTurnId, stableUuid } from "@/lib/importers/stable-id";
-import type { ImportedCompactionRun, ImportedThread, ImportedTurn, ImportFormat, ParsedSource, SkippedEntry, ThreadImportResult } from "@/lib/importers/types";
+import type {
+  ImportedCompactionRun,
+  ImportedThread,
+  ImportedTurn,
+  ImportFormat,
+  ParsedSource,
+  SkippedEntry,
+  ThreadImportResult,
+} from "@/lib/importers/types";
 import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
@@ -66,7 +74,6 @@ export type StoreResume = { from?: ThreadCheckpoint[]; saved?: ThreadCheckpoint[
 /** What is stored is not what the checkpoint says (another import, a purge): the source must be read whole. */
 export class ResumeMismatch extends Error {}
 
-
 /**
  * Stores a source's turns as they stream in (a 200 MB session is never in memory at once), in one
  * transaction: new threads are created; a thread imported before keeps the turns that are
@@ -78,7 +85,12 @@ export class ResumeMismatch extends Error {}
  * commit: lib/db/import-counts.ts). The file's hash is recorded, and each thread notes it, so an
  * unchanged file is skipped next time (previousImport).
  */
-export async function storeTurnStream(outline: SourceOutline, turns: AsyncIterable<StreamItem>, file: SourceFile, resume?: StoreResume): Promise<FileImportReport> {
+export async function storeTurnStream(
+  outline: SourceOutline,
+  turns: AsyncIterable<StreamItem>,
+  file: SourceFile,
+  resume?: StoreResume,
+): Promise<FileImportReport> {
   await db(); // migrated, connection prepared
   const databaseUrl = serverSettings().databaseUrl;
   const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
@@ -309,7 +321,8 @@ class TurnStreamImport {
     const calls = new Map<string, string>();
     for (const parts of await this.writer.partsContaining(threadId, `"agentId"`)) {
       for (const part of partsFromStored(parts, "") ?? []) {
-        if (part.type === "tool_result" && typeof part.agentId === "string" && !calls.has(part.agentId)) calls.set(part.agentId, part.toolCallId);
+        if (part.type === "tool_result" && typeof part.agentId === "string" && !calls.has(part.agentId))
+          calls.set(part.agentId, part.toolCallId);
       }
     }
     return calls;
@@ -341,7 +354,9 @@ class TurnStreamImport {
     const shorter = state.divergedAt === null && state.index < storedCount(state);
     if (shorter) await this.writer.deleteTurnsFrom(state.id, state.index);
     if (state.divergedAt !== null || shorter) {
-      warnings.push(`${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`);
+      warnings.push(
+        `${state.header.title ?? state.header.key}: turns from ${(state.divergedAt ?? state.index) + 1} on differ from the stored ones and were replaced`,
+      );
     }
     const data = this.threadRow(state);
     if (data.title === null) {
@@ -387,7 +402,9 @@ class TurnStreamImport {
     const { format } = this.outline;
     const parentThreadId = header.parentKey ? this.threadIdOf(header.parentKey) : null;
     const createdAt = header.createdAt ? new Date(header.createdAt) : new Date(state.firstTime ?? this.now.getTime());
-    const lastUpdatedAt = new Date(Math.max(header.lastUpdatedAt ? Date.parse(header.lastUpdatedAt) || 0 : 0, state.lastTime, createdAt.getTime()));
+    const lastUpdatedAt = new Date(
+      Math.max(header.lastUpdatedAt ? Date.parse(header.lastUpdatedAt) || 0 : 0, state.lastTime, createdAt.getTime()),
+    );
     const title = header.title?.trim() ? header.title.trim().slice(0, 500) : null;
     return {
       id: state.id,
@@ -439,14 +456,21 @@ function threadResult(state: ThreadProgress, title: string | null): ThreadImport
   const base = { id: state.id, title, turnsAdded: state.added, turnsRemoved: 0, identity: state.header.identity ?? "source" };
   if (!state.existed) return { ...base, change: "created" };
   const stored = storedCount(state);
-  if (state.divergedAt !== null) return { ...base, change: "rewritten", fromTurn: state.divergedAt + 1, turnsRemoved: stored - state.divergedAt };
+  if (state.divergedAt !== null)
+    return { ...base, change: "rewritten", fromTurn: state.divergedAt + 1, turnsRemoved: stored - state.divergedAt };
   if (state.index < stored) return { ...base, change: "truncated", fromTurn: state.index + 1, turnsRemoved: stored - state.index };
   return { ...base, change: state.added > 0 ? "appended" : "unchanged" };
 }
 
 function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallbackTime: Date): TurnInsertRow {
   const parts: TurnPart[] = [...(turn.parts ?? [])];
-  if (turn.compaction) parts.push({ type: "compaction", trigger: turn.compaction.trigger ?? null, tokensBefore: turn.compaction.tokensBefore ?? null, tokensAfter: turn.compaction.tokensAfter ?? null });
+  if (turn.compaction)
+    parts.push({
+      type: "compaction",
+      trigger: turn.compaction.trigger ?? null,
+      tokensBefore: turn.compaction.tokensBefore ?? null,
+      tokensAfter: turn.compaction.tokensAfter ?? null,
+    });
   const metadata: JsonObject = { ...(turn.metadata ?? {}) };
   if (turn.usage && Object.values(turn.usage).some((v) => v !== undefined)) {
     metadata.usage = { ...(turn.usage as Record<string, JsonValue>), source: "reported" };
@@ -470,17 +494,33 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     tokenEstimate: estimateTokens(turn.content),
   };
   // Everything stored but the index and the fallback time (a source without times gets "now").
-  row.id = importedTurnId(threadId, turn.key, [row.role, row.content, turn.timestamp ?? null, row.files, row.images, row.toolName, row.modelProvider, row.modelName, row.modelMetadata, row.parts]);
+  row.id = importedTurnId(threadId, turn.key, [
+    row.role,
+    row.content,
+    turn.timestamp ?? null,
+    row.files,
+    row.images,
+    row.toolName,
+    row.modelProvider,
+    row.modelName,
+    row.modelMetadata,
+    row.parts,
+  ]);
   return row;
 }
 
 /** The thread's own metadata and where it was imported from; `sha256` is the content it holds now (previousImport). */
 function threadMetadata(thread: Omit<ImportedThread, "turns">, format: ImportFormat, file: SourceFile): JsonObject {
-  const importedFrom: ImportedFrom = { format, file: file.name, key: thread.key, identity: thread.identity ?? "source", sha256: file.sha256 };
+  const importedFrom: ImportedFrom = {
+    format,
+    file: file.name,
+    key: thread.key,
+    identity: thread.identity ?? "source",
+    sha256: file.sha256,
+  };
   return {
     ...(thread.metadata ?? {}),
     ...(thread.relation ? { relation: thread.relation as unknown as JsonObject } : {}),
     importedFrom,
   };
 }
-

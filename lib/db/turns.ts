@@ -15,7 +15,9 @@ import { threadsWritten } from "./thread-writes";
  */
 export async function getTurn(threadId: string, index: number, visibility: { includeExpired?: boolean } = {}): Promise<Turn> {
   await getThread(threadId, visibility); // not_found or expired, as for the whole thread
-  const row = await (await db()).turn.findUnique({
+  const row = await (
+    await db()
+  ).turn.findUnique({
     where: { threadId_index: { threadId, index } },
     include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
   });
@@ -27,14 +29,15 @@ export async function getTurn(threadId: string, index: number, visibility: { inc
 /** One turn of a thread by its id (a link to a turn names its id): as getTurn. */
 export async function getTurnById(threadId: string, turnId: string, visibility: { includeExpired?: boolean } = {}): Promise<Turn> {
   await getThread(threadId, visibility);
-  const row = await (await db()).turn.findFirst({
+  const row = await (
+    await db()
+  ).turn.findFirst({
     where: { threadId, id: turnId },
     include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
   });
   if (!row) throw new AppError("not_found", `Thread ${threadId} has no turn ${turnId}`);
   return withStoredCount(row);
 }
-
 
 /**
  * Replaces a turn's modelMetadata (the chat marks a user turn its model never answered, and
@@ -46,7 +49,10 @@ export async function setTurnMetadata(threadId: string, index: number, metadata:
     client.turn.update({
       where: { threadId_index: { threadId, index } },
       data: { modelMetadata: jsonOrNull(metadata) },
-      include: { ...WITH_SNAPSHOTS, tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } } },
+      include: {
+        ...WITH_SNAPSHOTS,
+        tokenCounts: { where: { tokenizer: DEFAULT_TOKENIZER_ID }, select: { tokens: true, estimated: true } },
+      },
     }),
     // The metadata may carry usage: the thread's usage is summed again (lib/db/usage-aggregates.ts).
     client.usageThread.updateMany({ where: { threadId }, data: { turnCount: -1 } }),
@@ -73,7 +79,11 @@ export async function removeLastTurn(threadId: string, turnId: string, title: { 
     await tx.usageThread.updateMany({ where: { threadId }, data: { turnCount: -1 } });
     await tx.thread.update({
       where: { id: threadId },
-      data: { turnCount: { decrement: 1 }, tokenEstimate: { decrement: turn.tokenEstimate }, ...(title ? { title: title.restore, searchTitle: searchableText(title.restore) } : {}) },
+      data: {
+        turnCount: { decrement: 1 },
+        tokenEstimate: { decrement: turn.tokenEstimate },
+        ...(title ? { title: title.restore, searchTitle: searchableText(title.restore) } : {}),
+      },
     });
   }, WRITE_TRANSACTION);
   threadsWritten([threadId]);

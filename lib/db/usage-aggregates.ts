@@ -44,7 +44,13 @@ const THREADS_PER_TRANSACTION = 400;
 type RefreshResult = { threads: number; turns: number };
 
 /** `reading`: the running pass has begun to read which threads are stale (a later call needs another pass). */
-type State = { running: Promise<RefreshResult> | null; reading: boolean; again: boolean; listening: boolean; wake: ReturnType<typeof setTimeout> | null };
+type State = {
+  running: Promise<RefreshResult> | null;
+  reading: boolean;
+  again: boolean;
+  listening: boolean;
+  wake: ReturnType<typeof setTimeout> | null;
+};
 const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
 
 function state(): State {
@@ -120,13 +126,19 @@ async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   for (const batch of batches(whole)) {
-    turns += await sumThreads(client, kind, batch.map((t) => t.id), price);
+    turns += await sumThreads(
+      client,
+      kind,
+      batch.map((t) => t.id),
+      price,
+    );
     // Other requests run between batches of a long backfill.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   // PostgreSQL plans from statistics that autovacuum gathers later: after a backfill the new rows
   // would be read with plans made for empty tables.
-  if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS) await client.$executeRawUnsafe(`ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread"`);
+  if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS)
+    await client.$executeRawUnsafe(`ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread"`);
   return { threads: stale.length + purged.length, turns };
 }
 
@@ -142,12 +154,20 @@ async function staleThreads(client: Database, kind: DatabaseKind): Promise<Stale
     `SELECT t."id" AS id, t."turnCount" AS "turnCount", u."turnCount" AS "summedTurns" FROM "Thread" t LEFT JOIN "UsageThread" u ON u."threadId" = t."id"
       WHERE u."threadId" IS NULL OR u."turnCount" <> t."turnCount" OR u."lastUpdatedAt" <> t."lastUpdatedAt"`,
   );
-  return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount), summedTurns: row.summedTurns === null ? null : Number(row.summedTurns) }));
+  return rows.map((row) => ({
+    id: row.id,
+    turnCount: Number(row.turnCount),
+    summedTurns: row.summedTurns === null ? null : Number(row.summedTurns),
+  }));
 }
 
 /** Threads that have buckets (a state row) but are gone: purged, expired and deleted. */
 async function purgedThreads(client: Database, kind: DatabaseKind): Promise<string[]> {
-  const rows = await run<{ threadId: string }[]>(client, kind, `SELECT u."threadId" AS "threadId" FROM "UsageThread" u LEFT JOIN "Thread" t ON t."id" = u."threadId" WHERE t."id" IS NULL`);
+  const rows = await run<{ threadId: string }[]>(
+    client,
+    kind,
+    `SELECT u."threadId" AS "threadId" FROM "UsageThread" u LEFT JOIN "Thread" t ON t."id" = u."threadId" WHERE t."id" IS NULL`,
+  );
   return rows.map((row) => row.threadId);
 }
 
@@ -166,7 +186,12 @@ type Tx = Pick<Database, "$queryRawUnsafe">;
 
 /** The UTC hours some threads' buckets are in. */
 async function bucketHours(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<Set<number>> {
-  const rows = await run<{ hour: number | bigint }[]>(tx, kind, `SELECT DISTINCT "quarter" / 4 AS hour FROM "UsageBucket" WHERE "threadId" IN (${threadIds.map(() => "?").join(", ")})`, ...threadIds);
+  const rows = await run<{ hour: number | bigint }[]>(
+    tx,
+    kind,
+    `SELECT DISTINCT "quarter" / 4 AS hour FROM "UsageBucket" WHERE "threadId" IN (${threadIds.map(() => "?").join(", ")})`,
+    ...threadIds,
+  );
   return new Set(rows.map((row) => Number(row.hour)));
 }
 
@@ -193,7 +218,16 @@ async function rebuildDerived(tx: Tx, kind: DatabaseKind, threadIds: string[], h
  * Sums a table of finer units into a coarser one (quarter-hours into hours, hours into days) for
  * some of the coarser units: their rows replaced by the sums of the finer rows within them.
  */
-async function resum(tx: Tx, kind: DatabaseKind, table: string, unit: string, from: string, fromUnit: string, per: number, units: Set<number>): Promise<void> {
+async function resum(
+  tx: Tx,
+  kind: DatabaseKind,
+  table: string,
+  unit: string,
+  from: string,
+  fromUnit: string,
+  per: number,
+  units: Set<number>,
+): Promise<void> {
   const columns = ADDED.map((c) => `"${c}"`).join(", ");
   const sums = ADDED.map((c) => `SUM("${c}")`).join(", ");
   for (const [first, last] of runsOf(units)) {
@@ -245,10 +279,19 @@ function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
 async function sumThreads(client: Database, kind: DatabaseKind, threadIds: string[], price: Pricer): Promise<number> {
   return client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
-    const threads = await tx.thread.findMany({ where: { id: { in: threadIds } }, select: { id: true, lastUpdatedAt: true, metadata: true } });
+    const threads = await tx.thread.findMany({
+      where: { id: { in: threadIds } },
+      select: { id: true, lastUpdatedAt: true, metadata: true },
+    });
     const forks = await tx.fork.findMany({ where: { forkThreadId: { in: threadIds } }, select: { forkThreadId: true, atTurn: true } });
-    const revisions = await tx.compaction.findMany({ where: { revisionThreadId: { in: threadIds } }, select: { revisionThreadId: true, createdAt: true } });
-    const runs = await tx.compactionRun.findMany({ where: { threadId: { in: threadIds } }, orderBy: [{ threadId: "asc" }, { runId: "asc" }] });
+    const revisions = await tx.compaction.findMany({
+      where: { revisionThreadId: { in: threadIds } },
+      select: { revisionThreadId: true, createdAt: true },
+    });
+    const runs = await tx.compactionRun.findMany({
+      where: { threadId: { in: threadIds } },
+      orderBy: [{ threadId: "asc" }, { runId: "asc" }],
+    });
     const rows = await usageRows(tx, threadIds, DEFAULT_TOKENIZER_ID, kind);
     const turnsByThread = groupBy(rows, (row) => row.threadId);
     const runsByThread = groupBy(runs, (row) => row.threadId);
@@ -334,7 +377,17 @@ function sessionTotalsResponsesOf(metadata: string | null, price: Pricer): Price
   return totals ? sessionTotalResponses(totals, price) : [];
 }
 
-const ADDED = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const;
+const ADDED = [
+  "inputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "outputTokens",
+  "reasoningTokens",
+  "costUsd",
+  "responses",
+  "unpricedResponses",
+  "estimatedResponses",
+] as const;
 
 /**
  * Records the state a thread's buckets were made from: its own row's turn count and last update
@@ -352,7 +405,13 @@ async function recordState(tx: Tx, kind: DatabaseKind, threadId: string, summedT
     summedTurns,
     threadId,
   );
-  await run(tx, kind, `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") VALUES (?, -1, ?) ON CONFLICT DO NOTHING RETURNING "threadId"`, threadId, new Date(0));
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") VALUES (?, -1, ?) ON CONFLICT DO NOTHING RETURNING "threadId"`,
+    threadId,
+    new Date(0),
+  );
 }
 
 /**
@@ -362,7 +421,12 @@ async function recordState(tx: Tx, kind: DatabaseKind, threadId: string, summedT
  * first `atTurn` + 1 turns read, or those up to `until`), and turns an importer marked as copied
  * from the parent session, are then left out: each was paid for in its source.
  */
-function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: number; until: Date | null } | undefined, context: number): PricedResponse[] {
+function threadResponses(
+  rows: UsageRow[],
+  price: Pricer,
+  copied: { atTurn: number; until: Date | null } | undefined,
+  context: number,
+): PricedResponse[] {
   const inputs = rows.map(usageInputOf);
   const usages = turnUsages(inputs, context);
   const costs = turnCosts(inputs, usages, price);
@@ -379,7 +443,14 @@ function threadResponses(rows: UsageRow[], price: Pricer, copied: { atTurn: numb
   return responses;
 }
 
-function runRecord(row: { threadId: string; runId: string; afterTurnKey: string | null; modelProvider: string | null; modelName: string | null; responses: string }): CompactionRunRecord {
+function runRecord(row: {
+  threadId: string;
+  runId: string;
+  afterTurnKey: string | null;
+  modelProvider: string | null;
+  modelName: string | null;
+  responses: string;
+}): CompactionRunRecord {
   return { ...row, responses: parsedOrNull<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
 }
 
@@ -398,12 +469,23 @@ async function forgetRepriced(client: Database, kind: DatabaseKind, custom: Mode
       await tx.usageThread.updateMany({ data: { turnCount: -1 } });
     } else {
       const models = await tx.usageBucket.findMany({ distinct: ["modelName"], select: { modelName: true } });
-      const changed = models.map((m) => m.modelName).filter((name) => JSON.stringify(catalogPricing(name, previous.custom)) !== JSON.stringify(catalogPricing(name, custom)));
+      const changed = models
+        .map((m) => m.modelName)
+        .filter((name) => JSON.stringify(catalogPricing(name, previous.custom)) !== JSON.stringify(catalogPricing(name, custom)));
       for (const chunk of chunked(changed, 200)) {
-        await run(tx, kind, `UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" IN (SELECT DISTINCT "threadId" FROM "UsageBucket" WHERE "modelName" IN (${chunk.map(() => "?").join(", ")})) RETURNING "threadId"`, ...chunk);
+        await run(
+          tx,
+          kind,
+          `UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" IN (SELECT DISTINCT "threadId" FROM "UsageBucket" WHERE "modelName" IN (${chunk.map(() => "?").join(", ")})) RETURNING "threadId"`,
+          ...chunk,
+        );
       }
     }
-    await tx.appSetting.upsert({ where: { key: PRICING_SETTING }, create: { key: PRICING_SETTING, value: wanted }, update: { value: wanted } });
+    await tx.appSetting.upsert({
+      where: { key: PRICING_SETTING },
+      create: { key: PRICING_SETTING, value: wanted },
+      update: { value: wanted },
+    });
   }, WRITE_TRANSACTION);
 }
 

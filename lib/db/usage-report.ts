@@ -1,6 +1,25 @@
 import "server-only";
-import { dayKey, dayNumber, monthKey, offsetSpans, QUARTERS_PER_DAY, rangeQuarters, weekKey, type OffsetSpan } from "@/lib/domain/usage-period";
-import { addFigures, emptyFigures, sortRows, TIME_GROUPS, type UsageFigures, type UsageGroup, type UsageQuery, type UsageReport, type UsageRow } from "@/lib/domain/usage-report";
+import {
+  dayKey,
+  dayNumber,
+  monthKey,
+  offsetSpans,
+  QUARTERS_PER_DAY,
+  rangeQuarters,
+  weekKey,
+  type OffsetSpan,
+} from "@/lib/domain/usage-period";
+import {
+  addFigures,
+  emptyFigures,
+  sortRows,
+  TIME_GROUPS,
+  type UsageFigures,
+  type UsageGroup,
+  type UsageQuery,
+  type UsageReport,
+  type UsageRow,
+} from "@/lib/domain/usage-report";
 import { db } from "./client";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import { run } from "./dialect";
@@ -15,7 +34,10 @@ import { partOfRow, rollUpSessions, withSessionSplits } from "./usage-sessions";
  * groups a bucket per thread, quarter-hour and model it used. Days, weeks and months of all threads
  * in a zone of whole-hour offsets (most of them) read hourly sums without the thread instead.
  */
-export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }: { fromBucketsOnly?: boolean } = {}): Promise<UsageReport> {
+export async function usageReport(
+  query: UsageQuery,
+  { fromBucketsOnly = false }: { fromBucketsOnly?: boolean } = {},
+): Promise<UsageReport> {
   await refreshUsageBuckets();
   const client = await db();
   const kind = databaseKind(client);
@@ -24,7 +46,12 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
   // Days, weeks and months in a zone whose offsets are whole hours, for all threads: from the
   // hourly sums and the threads' spans. Anything else from the buckets themselves.
   // (fromBucketsOnly: for the tests that hold the two ways to each other.)
-  const fromHours = !fromBucketsOnly && TIME_GROUPS.includes(query.groupBy) && query.source === undefined && query.project === undefined && spans.every((span) => span.offsetQuarters % 4 === 0);
+  const fromHours =
+    !fromBucketsOnly &&
+    TIME_GROUPS.includes(query.groupBy) &&
+    query.source === undefined &&
+    query.project === undefined &&
+    spans.every((span) => span.offsetQuarters % 4 === 0);
   const withThreadsPerModel = query.breakdown === "model" && query.groupBy !== "model";
   const { keyed, threadsPerKey, threadsPerKeyAndModel, totalThreads } = fromHours
     ? await readHours(client, kind, query, spans, startQuarter, endQuarter, withThreadsPerModel)
@@ -61,13 +88,18 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
   if (query.groupBy === "thread" && rows.length > 0) {
     const titles = new Map<string, string | null>();
     for (let i = 0; i < rows.length; i += 500) {
-      const found = await client.thread.findMany({ where: { id: { in: rows.slice(i, i + 500).map((r) => r.key) } }, select: { id: true, title: true } });
+      const found = await client.thread.findMany({
+        where: { id: { in: rows.slice(i, i + 500).map((r) => r.key) } },
+        select: { id: true, title: true },
+      });
       for (const thread of found) titles.set(thread.id, thread.title);
     }
     rows = rows.map((row) => ({ ...row, title: titles.get(row.key) ?? null }));
   }
 
-  const filters = Object.fromEntries((["source", "project", "model"] as const).filter((f) => query[f] !== undefined).map((f) => [f, query[f]!]));
+  const filters = Object.fromEntries(
+    (["source", "project", "model"] as const).filter((f) => query[f] !== undefined).map((f) => [f, query[f]!]),
+  );
   return {
     groupBy: query.groupBy,
     since: query.since,
@@ -82,7 +114,8 @@ export async function usageReport(query: UsageQuery, { fromBucketsOnly = false }
 /** The models of each key's unpriced responses. */
 function unpricedByKey(keyed: Keyed[]): Map<string, Set<string>> {
   const result = new Map<string, Set<string>>();
-  for (const { key, model, figures } of keyed) if (figures.unpricedResponses > 0) result.set(key, (result.get(key) ?? new Set()).add(model || "(no model)"));
+  for (const { key, model, figures } of keyed)
+    if (figures.unpricedResponses > 0) result.set(key, (result.get(key) ?? new Set()).add(model || "(no model)"));
   return result;
 }
 
@@ -94,7 +127,15 @@ type Read = { keyed: Keyed[]; threadsPerKey: Map<string, number>; threadsPerKeyA
  * The figures by key and model from the buckets (one pass), with distinct threads counted apart,
  * per key and in all (on the (quarter, threadId) index alone when nothing is joined).
  */
-async function readBuckets(client: Database, kind: DatabaseKind, query: UsageQuery, spans: OffsetSpan[], startQuarter: number, endQuarter: number, threadsPerModel: boolean): Promise<Read> {
+async function readBuckets(
+  client: Database,
+  kind: DatabaseKind,
+  query: UsageQuery,
+  spans: OffsetSpan[],
+  startQuarter: number,
+  endQuarter: number,
+  threadsPerModel: boolean,
+): Promise<Read> {
   const group = groupExpression(query.groupBy, localDayExpression(spans, `b."quarter"`), query);
   const joinThread = query.groupBy === "project" || query.groupBy === "source" || query.source !== undefined || query.project !== undefined;
   const where = [`b."quarter" >= ?`, `b."quarter" < ?`];
@@ -112,12 +153,26 @@ async function readBuckets(client: Database, kind: DatabaseKind, query: UsageQue
     params.push(query.project);
   }
   const from = `FROM "UsageBucket" b${joinThread ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""} WHERE ${where.join(" AND ")}`;
-  const grouped = (keys: string[], figures: string) => `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
+  const grouped = (keys: string[], figures: string) =>
+    `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
   const byModel = query.groupBy !== "model";
-  const rows = await run<FigureRow[]>(client, kind, grouped(byModel ? [group.sql, `b."modelName"`] : [group.sql], threadsPerModel ? `${SUMS}, ${THREADS}` : SUMS), ...params);
-  const keyed = rows.map((row) => ({ key: group.key(row.k0), model: byModel ? String(row.k1 ?? "") : group.key(row.k0), figures: figuresOf(row) }));
-  const threadsPerKey = new Map((await run<FigureRow[]>(client, kind, grouped([group.sql], THREADS), ...params)).map((row) => [group.key(row.k0), Number(row.threads)]));
-  const threadsPerKeyAndModel = new Map(threadsPerModel ? keyed.map((row) => [JSON.stringify([row.key, row.model]), row.figures.threads]) : []);
+  const rows = await run<FigureRow[]>(
+    client,
+    kind,
+    grouped(byModel ? [group.sql, `b."modelName"`] : [group.sql], threadsPerModel ? `${SUMS}, ${THREADS}` : SUMS),
+    ...params,
+  );
+  const keyed = rows.map((row) => ({
+    key: group.key(row.k0),
+    model: byModel ? String(row.k1 ?? "") : group.key(row.k0),
+    figures: figuresOf(row),
+  }));
+  const threadsPerKey = new Map(
+    (await run<FigureRow[]>(client, kind, grouped([group.sql], THREADS), ...params)).map((row) => [group.key(row.k0), Number(row.threads)]),
+  );
+  const threadsPerKeyAndModel = new Map(
+    threadsPerModel ? keyed.map((row) => [JSON.stringify([row.key, row.model]), row.figures.threads]) : [],
+  );
   const [all] = await run<FigureRow[]>(client, kind, grouped([], THREADS), ...params);
   return { keyed, threadsPerKey, threadsPerKeyAndModel, totalThreads: all ? Number(all.threads) : 0 };
 }
@@ -127,14 +182,29 @@ async function readBuckets(client: Database, kind: DatabaseKind, query: UsageQue
  * thousand rows a year) and the threads' half-day spans: a thread was active on the local days of
  * its spans' first and last quarters, and on no other (lib/db/usage-aggregates.ts UsageThreadSpan).
  */
-async function readHours(client: Database, kind: DatabaseKind, query: UsageQuery, spans: OffsetSpan[], startQuarter: number, endQuarter: number, threadsPerModel: boolean): Promise<Read> {
+async function readHours(
+  client: Database,
+  kind: DatabaseKind,
+  query: UsageQuery,
+  spans: OffsetSpan[],
+  startQuarter: number,
+  endQuarter: number,
+  threadsPerModel: boolean,
+): Promise<Read> {
   const model = query.model !== undefined ? ` AND b."modelName" = ?` : "";
   const modelParams = query.model !== undefined ? [query.model] : [];
   // Each UTC day's sums, then the hours that fall on another local day moved there: in a zone
   // some hours off UTC, that many hours a day (the offset is whole hours, so hours never split).
   const firstDay = Math.floor(startQuarter / QUARTERS_PER_DAY) - 1;
   const lastDay = Math.floor((endQuarter - 1) / QUARTERS_PER_DAY) + 1;
-  const byDay = await run<FigureRow[]>(client, kind, `SELECT b."day" AS k0, b."modelName" AS k1, ${SUMS} FROM "UsageDay" b WHERE b."day" >= ? AND b."day" <= ?${model} GROUP BY 1, 2`, firstDay, lastDay, ...modelParams);
+  const byDay = await run<FigureRow[]>(
+    client,
+    kind,
+    `SELECT b."day" AS k0, b."modelName" AS k1, ${SUMS} FROM "UsageDay" b WHERE b."day" >= ? AND b."day" <= ?${model} GROUP BY 1, 2`,
+    firstDay,
+    lastDay,
+    ...modelParams,
+  );
   const localDay = localDayExpression(spans, `(b."hour" * 4)`);
   const moved = await run<(FigureRow & { k2: unknown })[]>(
     client,
@@ -174,14 +244,26 @@ async function readHours(client: Database, kind: DatabaseKind, query: UsageQuery
   const group = groupExpression(query.groupBy, localDay, query);
   // A span counts on the key of its first quarter and, where that differs or lies before the
   // range, on the key of its last: most spans start and end on one day, and are read once.
-  const keyOf = (column: "firstQuarter" | "lastQuarter") => groupExpression(query.groupBy, localDayExpression(spans, `b."${column}"`), query).sql;
-  const select = (column: "firstQuarter" | "lastQuarter") => `SELECT ${keyOf(column)} AS k0, b."modelName" AS k1, b."threadId" AS "threadId" FROM "UsageThreadSpan" b`;
+  const keyOf = (column: "firstQuarter" | "lastQuarter") =>
+    groupExpression(query.groupBy, localDayExpression(spans, `b."${column}"`), query).sql;
+  const select = (column: "firstQuarter" | "lastQuarter") =>
+    `SELECT ${keyOf(column)} AS k0, b."modelName" AS k1, b."threadId" AS "threadId" FROM "UsageThreadSpan" b`;
   const active = `${select("firstQuarter")} WHERE b."firstQuarter" >= ? AND b."firstQuarter" < ?${model}
      UNION ALL ${select("lastQuarter")} WHERE b."lastQuarter" >= ? AND b."lastQuarter" < ?${model} AND (b."firstQuarter" < ? OR ${keyOf("lastQuarter")} <> ${keyOf("firstQuarter")})`;
   const activeParams = [startQuarter, endQuarter, ...modelParams, startQuarter, endQuarter, ...modelParams, startQuarter];
-  const perKey = await run<{ k0: unknown; threads: Numeric }[]>(client, kind, `SELECT k0, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0`, ...activeParams);
+  const perKey = await run<{ k0: unknown; threads: Numeric }[]>(
+    client,
+    kind,
+    `SELECT k0, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0`,
+    ...activeParams,
+  );
   const perKeyAndModel = threadsPerModel
-    ? await run<{ k0: unknown; k1: unknown; threads: Numeric }[]>(client, kind, `SELECT k0, k1, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0, k1`, ...activeParams)
+    ? await run<{ k0: unknown; k1: unknown; threads: Numeric }[]>(
+        client,
+        kind,
+        `SELECT k0, k1, COUNT(DISTINCT "threadId") AS threads FROM (${active}) x GROUP BY k0, k1`,
+        ...activeParams,
+      )
     : [];
   // A span is at most half a day and a range at least 23 hours: one that meets the range has its
   // first or last quarter in it.
@@ -196,12 +278,24 @@ async function readHours(client: Database, kind: DatabaseKind, query: UsageQuery
   return {
     keyed,
     threadsPerKey: new Map(perKey.map((row) => [group.key(row.k0), Number(row.threads)])),
-    threadsPerKeyAndModel: new Map(perKeyAndModel.map((row) => [JSON.stringify([group.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)])),
+    threadsPerKeyAndModel: new Map(
+      perKeyAndModel.map((row) => [JSON.stringify([group.key(row.k0), String(row.k1 ?? "")]), Number(row.threads)]),
+    ),
     totalThreads: all ? Number(all.threads) : 0,
   };
 }
 
-const SUMMED_FIELDS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const;
+const SUMMED_FIELDS = [
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "reasoningTokens",
+  "costUsd",
+  "responses",
+  "unpricedResponses",
+  "estimatedResponses",
+] as const;
 
 /** A local day number's key under a time group. */
 function periodOf(query: UsageQuery): (day: number) => string {
@@ -235,7 +329,9 @@ function figuresOf(row: FigureRow): UsageFigures {
  * in whole days. Every number in it is computed here, none comes from the request.
  */
 function localDayExpression(spans: OffsetSpan[], quarter: string): string {
-  for (const span of spans) if (!Number.isInteger(span.fromQuarter) || !Number.isInteger(span.offsetQuarters)) throw new Error("offsetSpans: not whole quarter-hours");
+  for (const span of spans)
+    if (!Number.isInteger(span.fromQuarter) || !Number.isInteger(span.offsetQuarters))
+      throw new Error("offsetSpans: not whole quarter-hours");
   const offset =
     spans.length === 1
       ? String(spans[0]!.offsetQuarters)
@@ -259,9 +355,13 @@ function groupExpression(group: UsageGroup, localDay: string, range: UsageQuery)
     case "month": {
       // The first day of each month the range touches, after the first.
       const starts: number[] = [];
-      for (let day = dayNumber(range.since); day <= dayNumber(range.until); day++) if (dayKey(day).endsWith("-01") && day > dayNumber(range.since)) starts.push(day);
+      for (let day = dayNumber(range.since); day <= dayNumber(range.until); day++)
+        if (dayKey(day).endsWith("-01") && day > dayNumber(range.since)) starts.push(day);
       const firstDays = [dayNumber(range.since), ...starts];
-      const sql = starts.length === 0 ? "0" : `CASE ${starts.map((day, i) => `WHEN ${localDay} < ${day} THEN ${i}`).join(" ")} ELSE ${starts.length} END`;
+      const sql =
+        starts.length === 0
+          ? "0"
+          : `CASE ${starts.map((day, i) => `WHEN ${localDay} < ${day} THEN ${i}`).join(" ")} ELSE ${starts.length} END`;
       return { sql, key: (value) => monthKey(firstDays[Number(value)]!) };
     }
     case "model":

@@ -41,7 +41,10 @@ export async function rollUpSessions(rows: UsageRow[]): Promise<{ rows: UsageRow
   return { rows: [...byRoot.values()], members };
 }
 
-function mergedBreakdown(into: (UsageFigures & { key: string })[], from: (UsageFigures & { key: string })[]): (UsageFigures & { key: string })[] {
+function mergedBreakdown(
+  into: (UsageFigures & { key: string })[],
+  from: (UsageFigures & { key: string })[],
+): (UsageFigures & { key: string })[] {
   const byModel = new Map(into.map((part) => [part.key, part]));
   for (const part of from) {
     const known = byModel.get(part.key);
@@ -60,10 +63,13 @@ async function sessionRoots(ids: string[]): Promise<Map<string, string>> {
   const parentOf = new Map<string, string | null>();
   let asking = [...new Set(ids)];
   for (let depth = 0; depth <= MAX_DEPTH && asking.length > 0; depth++) {
-    const rows = await inChunks(asking, (chunk) => client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, parentThreadId: true, metadata: true } }));
+    const rows = await inChunks(asking, (chunk) =>
+      client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, parentThreadId: true, metadata: true } }),
+    );
     const next = new Set<string>();
     for (const row of rows) {
-      const parent = row.parentThreadId && row.parentThreadId !== row.id && relationOf(row.metadata)?.kind === "subagent" ? row.parentThreadId : null;
+      const parent =
+        row.parentThreadId && row.parentThreadId !== row.id && relationOf(row.metadata)?.kind === "subagent" ? row.parentThreadId : null;
       parentOf.set(row.id, parent);
       if (parent && !parentOf.has(parent)) next.add(parent);
     }
@@ -97,13 +103,17 @@ export async function withSessionSplits(
   if (rows.length === 0) return rows;
   const client = await db();
   const ids = rows.flatMap((row) => members.get(row.key) ?? [row.key]);
-  const stored = await inChunks(ids, (chunk) => client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, lastUpdatedAt: true, turnCount: true } }));
+  const stored = await inChunks(ids, (chunk) =>
+    client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, lastUpdatedAt: true, turnCount: true } }),
+  );
   const runs = await compactionRunResponsesOf(stored, pricerWith(await listCustomModels()));
   const inRange = (at: Date) => quarterOf(at) >= range.startQuarter && quarterOf(at) < range.endQuarter;
   return rows.map((row) => {
     const runParts = new Map<string, { part: UsagePart; count: number }>();
     for (const id of members.get(row.key) ?? [row.key]) {
-      const kept = (runs.get(id) ?? []).map((run) => run.filter((r) => inRange(r.at) && (query.model === undefined || (r.model ?? "") === query.model))).filter((run) => run.length > 0);
+      const kept = (runs.get(id) ?? [])
+        .map((run) => run.filter((r) => inRange(r.at) && (query.model === undefined || (r.model ?? "") === query.model)))
+        .filter((run) => run.length > 0);
       if (kept.length > 0) runParts.set(id, { part: partOfResponses(kept.flat()), count: kept.length });
     }
     const own = (id: string) => withoutPart(threads.parts.get(id) ?? emptyPart(), runParts.get(id)?.part ?? emptyPart());
@@ -122,6 +132,26 @@ export async function withSessionSplits(
 
 /** A row's figures as a part (its tokens, cost and response counts; not its threads). */
 export function partOfRow(row: UsageFigures): UsagePart {
-  const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, reasoningTokens, costUsd, responses, unpricedResponses, estimatedResponses } = row;
-  return { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, reasoningTokens, costUsd, responses, unpricedResponses, estimatedResponses };
+  const {
+    inputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    outputTokens,
+    reasoningTokens,
+    costUsd,
+    responses,
+    unpricedResponses,
+    estimatedResponses,
+  } = row;
+  return {
+    inputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    outputTokens,
+    reasoningTokens,
+    costUsd,
+    responses,
+    unpricedResponses,
+    estimatedResponses,
+  };
 }

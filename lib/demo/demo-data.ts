@@ -37,7 +37,15 @@ function turnId(threadId: string, index: number): string {
 
 function thread(
   id: string,
-  opts: { title: string | null; toolName: string; parentThreadId?: string; start: Date; stepMs: number; expiresAt: Date | null; initialContext?: JsonObject },
+  opts: {
+    title: string | null;
+    toolName: string;
+    parentThreadId?: string;
+    start: Date;
+    stepMs: number;
+    expiresAt: Date | null;
+    initialContext?: JsonObject;
+  },
   turns: DemoTurn[],
 ) {
   const at = (i: number) => new Date(opts.start.getTime() + i * opts.stepMs).toISOString();
@@ -99,7 +107,7 @@ const SOURCES: Record<string, string> = {
     "",
     "export async function exchangeRefreshToken(refreshToken: string) {",
     '  const response = await fetch("/oauth/token", { method: "POST", body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }) });',
-    '  if (!response.ok) throw new Error(`refresh failed: ${response.status}`);',
+    "  if (!response.ok) throw new Error(`refresh failed: ${response.status}`);",
     "  return (await response.json()) as { accessToken: string };",
     "}",
     "",
@@ -144,11 +152,19 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
   const chainStart = new Date(now.getTime() - 5 * HOUR);
   const analyze = thread(
     DEMO_IDS.analyze,
-    { title: "Why do sessions drop after a token refresh?", toolName: "analyze", start: chainStart, stepMs: 4 * MINUTE, expiresAt: null, initialContext: { relevant_files: ["src/auth/session.ts", "src/auth/tokens.ts"], thinking_mode: "medium" } },
+    {
+      title: "Why do sessions drop after a token refresh?",
+      toolName: "analyze",
+      start: chainStart,
+      stepMs: 4 * MINUTE,
+      expiresAt: null,
+      initialContext: { relevant_files: ["src/auth/session.ts", "src/auth/tokens.ts"], thinking_mode: "medium" },
+    },
     [
       {
         role: "user",
-        content: "Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.",
+        content:
+          "Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.",
         files: ["src/auth/session.ts", "src/auth/tokens.ts"],
         fileSnapshots: snapshots(["src/auth/session.ts", "src/auth/tokens.ts"]),
         toolName: "analyze",
@@ -188,11 +204,19 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
 
   const codereview = thread(
     DEMO_IDS.codereview,
-    { title: "Review the token refresh path", toolName: "codereview", parentThreadId: DEMO_IDS.analyze, start: new Date(chainStart.getTime() + 20 * MINUTE), stepMs: 5 * MINUTE, expiresAt: null },
+    {
+      title: "Review the token refresh path",
+      toolName: "codereview",
+      parentThreadId: DEMO_IDS.analyze,
+      start: new Date(chainStart.getTime() + 20 * MINUTE),
+      stepMs: 5 * MINUTE,
+      expiresAt: null,
+    },
     [
       {
         role: "user",
-        content: "Review the token refresh path with the finding from the analysis in mind. Focus on expiry handling and races between tabs.",
+        content:
+          "Review the token refresh path with the finding from the analysis in mind. Focus on expiry handling and races between tabs.",
         files: ["src/auth/tokens.ts", "src/auth/refresh.ts"],
         fileSnapshots: snapshots(["src/auth/tokens.ts", "src/auth/refresh.ts"]),
         toolName: "codereview",
@@ -235,7 +259,14 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
 
   const debug = thread(
     DEMO_IDS.debug,
-    { title: "Intermittent 401 right after refresh", toolName: "debug", parentThreadId: DEMO_IDS.codereview, start: new Date(chainStart.getTime() + 50 * MINUTE), stepMs: 6 * MINUTE, expiresAt: null },
+    {
+      title: "Intermittent 401 right after refresh",
+      toolName: "debug",
+      parentThreadId: DEMO_IDS.codereview,
+      start: new Date(chainStart.getTime() + 50 * MINUTE),
+      stepMs: 6 * MINUTE,
+      expiresAt: null,
+    },
     [
       {
         role: "user",
@@ -252,7 +283,10 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
         modelName: "claude-sonnet-4-5",
         modelMetadata: { thinking: { budget_tokens: 4000 }, usage: { input_tokens: 11873, output_tokens: 902 } },
         parts: [
-          { type: "thinking", text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header." },
+          {
+            type: "thinking",
+            text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header.",
+          },
           { type: "tool_call", id: "call_01", name: "read_file", arguments: { path: "src/auth/refresh.ts" } },
           { type: "tool_result", toolCallId: "call_01", content: "export async function retryWithFreshToken(request) { ... }" },
           { type: "text", text: DEBUG_ANSWER },
@@ -285,7 +319,18 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
     ],
   );
 
-  const topics = ["schema", "migrations", "connection pool", "indexes", "backfill", "rollback plan", "dual writes", "read replicas", "cut-over", "monitoring"];
+  const topics = [
+    "schema",
+    "migrations",
+    "connection pool",
+    "indexes",
+    "backfill",
+    "rollback plan",
+    "dual writes",
+    "read replicas",
+    "cut-over",
+    "monitoring",
+  ];
   const models = [
     { modelProvider: "openai", modelName: "gpt-5" },
     { modelProvider: "anthropic", modelName: "claude-sonnet-4-5" },
@@ -298,7 +343,8 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
       return {
         role: "user",
         toolName: "chat",
-        content: `Step ${step} (${topic}): what should we check before moving on? ${i % 10 === 0 ? "Here is the current plan file." : ""}`.trim(),
+        content:
+          `Step ${step} (${topic}): what should we check before moving on? ${i % 10 === 0 ? "Here is the current plan file." : ""}`.trim(),
         files: i % 10 === 0 ? [`docs/billing-migration/${topic.replaceAll(" ", "-")}.md`] : [],
       };
     }
@@ -313,7 +359,10 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
         "",
         `- Verify the ${topic} change on a staging copy of the billing database.`,
         `- Record the row counts before and after; they must match.`,
-        long ? "\n" + Array.from({ length: 40 }, (_, k) => `${k + 1}. Check invoice batch ${k + 1} totals against the ledger export.`).join("\n") : "",
+        long
+          ? "\n" +
+            Array.from({ length: 40 }, (_, k) => `${k + 1}. Check invoice batch ${k + 1} totals against the ledger export.`).join("\n")
+          : "",
         "",
         "```sql",
         `SELECT count(*) FROM invoices WHERE migrated_at IS NULL; -- ${topic}`,
@@ -323,7 +372,13 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
   });
   const longSession = thread(
     DEMO_IDS.longSession,
-    { title: "Pairing: migrating the billing service to PostgreSQL", toolName: "chat", start: new Date(now.getTime() - 3 * HOUR), stepMs: 30_000, expiresAt: null },
+    {
+      title: "Pairing: migrating the billing service to PostgreSQL",
+      toolName: "chat",
+      start: new Date(now.getTime() - 3 * HOUR),
+      stepMs: 30_000,
+      expiresAt: null,
+    },
     longTurns,
   );
 
@@ -333,7 +388,13 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
     { title: null, toolName: "chat", start: expiredStart, stepMs: MINUTE, expiresAt: new Date(expiredStart.getTime() + MINUTE + 3 * HOUR) },
     [
       { role: "user", toolName: "chat", content: "Does JavaScript support regex lookbehind in all current browsers?" },
-      { role: "assistant", toolName: "chat", modelProvider: "openai", modelName: "gpt-4o-mini", content: "Yes: `(?<=...)` and `(?<!...)` work in every current major browser, Safari since 16.4." },
+      {
+        role: "assistant",
+        toolName: "chat",
+        modelProvider: "openai",
+        modelName: "gpt-4o-mini",
+        content: "Yes: `(?<=...)` and `(?<!...)` work in every current major browser, Safari since 16.4.",
+      },
     ],
   );
   expired.title = "Does JavaScript support regex lookbehind in all current browsers?";

@@ -21,7 +21,10 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 describe("decideDemoSeeding", () => {
   it("seeds when no default folder exists, or they hold no session (files of other kinds do not count)", async () => {
-    expect(await decideDemoSeeding({ demoData: undefined, sources: defaults(), threads: noThreads })).toMatchObject({ seed: true, warning: null });
+    expect(await decideDemoSeeding({ demoData: undefined, sources: defaults(), threads: noThreads })).toMatchObject({
+      seed: true,
+      warning: null,
+    });
     mkdirSync(path.join(home, ".claude", "projects", "-empty"), { recursive: true });
     writeFileSync(path.join(home, ".claude", "projects", "-empty", "notes.txt"), "not a session");
     expect(await firstFollowedSession(defaults())).toBeNull();
@@ -38,7 +41,10 @@ describe("decideDemoSeeding", () => {
     expect(decision.reason).toContain(file);
     expect((await decideDemoSeeding({ demoData: "on", sources: defaults(), threads: noThreads })).seed).toBe(true);
     // Not followed (THREADLINE_SOURCES=off): the session is not looked at.
-    expect((await decideDemoSeeding({ demoData: undefined, sources: parseSourcesSetting("off", { home, postgres: false }), threads: noThreads })).seed).toBe(true);
+    expect(
+      (await decideDemoSeeding({ demoData: undefined, sources: parseSourcesSetting("off", { home, postgres: false }), threads: noThreads }))
+        .seed,
+    ).toBe(true);
   });
 
   it("finds a session in a folder THREADLINE_SOURCES names, and never seeds with off", async () => {
@@ -48,7 +54,10 @@ describe("decideDemoSeeding", () => {
     cpSync(path.join(process.cwd(), SESSION), file);
     const named = parseSourcesSetting(folder, { home, postgres: false });
     expect((await decideDemoSeeding({ demoData: undefined, sources: named, threads: noThreads })).seed).toBe(false);
-    expect((await decideDemoSeeding({ demoData: "off", sources: parseSourcesSetting("off", { home, postgres: false }), threads: noThreads })).seed).toBe(false);
+    expect(
+      (await decideDemoSeeding({ demoData: "off", sources: parseSourcesSetting("off", { home, postgres: false }), threads: noThreads }))
+        .seed,
+    ).toBe(false);
   });
 
   it("does not seed into a database that already holds threads", async () => {

@@ -19,7 +19,15 @@ export async function firstFollowedSession(sources: SourcesSetting): Promise<str
 }
 
 /** Whether `npm start` seeds the demo threads (lib/domain/demo-seeding.ts), and why, with a warning for a THREADLINE_DEMO_DATA it did not understand. */
-export async function decideDemoSeeding({ demoData, sources, threads }: { demoData: string | undefined; sources: SourcesSetting; threads: () => Promise<number> }): Promise<DemoSeeding & { warning: string | null }> {
+export async function decideDemoSeeding({
+  demoData,
+  sources,
+  threads,
+}: {
+  demoData: string | undefined;
+  sources: SourcesSetting;
+  threads: () => Promise<number>;
+}): Promise<DemoSeeding & { warning: string | null }> {
   const { setting, warning } = parseDemoDataSetting(demoData);
   // Forced either way, nothing is looked at.
   const session = setting === "auto" ? await firstFollowedSession(sources) : null;

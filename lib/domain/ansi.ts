@@ -34,8 +34,24 @@ const ST = "\u001b\\";
 
 type Flag = "bold" | "dim" | "italic" | "underline" | "strike" | "inverse" | "hidden";
 const FLAGS: Flag[] = ["bold", "dim", "italic", "underline", "strike", "inverse", "hidden"];
-const SET: Record<number, Flag> = { 1: "bold", 2: "dim", 3: "italic", 4: "underline", 21: "underline", 7: "inverse", 8: "hidden", 9: "strike" };
-const RESET: Record<number, Flag[]> = { 22: ["bold", "dim"], 23: ["italic"], 24: ["underline"], 27: ["inverse"], 28: ["hidden"], 29: ["strike"] };
+const SET: Record<number, Flag> = {
+  1: "bold",
+  2: "dim",
+  3: "italic",
+  4: "underline",
+  21: "underline",
+  7: "inverse",
+  8: "hidden",
+  9: "strike",
+};
+const RESET: Record<number, Flag[]> = {
+  22: ["bold", "dim"],
+  23: ["italic"],
+  24: ["underline"],
+  27: ["inverse"],
+  28: ["hidden"],
+  29: ["strike"],
+};
 
 /** The graphic rendition as SGR codes leave it; a snapshot is taken only when text is emitted. */
 class Rendition {

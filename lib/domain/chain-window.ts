@@ -23,7 +23,11 @@ export function parseTurnParam(value: string | string[] | undefined): number {
 }
 
 /** The first turn (1-based) of the previous, next and last windows; null where there is none. */
-export function windowLinks(start: number, total: number, size = CHAIN_WINDOW): { previous: number | null; next: number | null; last: number | null } {
+export function windowLinks(
+  start: number,
+  total: number,
+  size = CHAIN_WINDOW,
+): { previous: number | null; next: number | null; last: number | null } {
   const lastStart = total > 0 ? Math.floor((total - 1) / size) * size : 0;
   return {
     previous: start > 0 ? Math.max(0, start - size) + 1 : null,

@@ -3,8 +3,14 @@ import { chatMark, isUnanswered, withoutUnansweredMark } from "./chat";
 
 describe("chat marks", () => {
   it("reads an unanswered user turn and an incomplete reply, and nothing else", () => {
-    expect(chatMark({ role: "user", modelMetadata: { unanswered: { reason: "HTTP 503", kind: "provider" } } })).toEqual({ kind: "unanswered", reason: "HTTP 503" });
-    expect(chatMark({ role: "assistant", modelMetadata: { incomplete: { reason: "The reply was cancelled." } } })).toEqual({ kind: "incomplete", reason: "The reply was cancelled." });
+    expect(chatMark({ role: "user", modelMetadata: { unanswered: { reason: "HTTP 503", kind: "provider" } } })).toEqual({
+      kind: "unanswered",
+      reason: "HTTP 503",
+    });
+    expect(chatMark({ role: "assistant", modelMetadata: { incomplete: { reason: "The reply was cancelled." } } })).toEqual({
+      kind: "incomplete",
+      reason: "The reply was cancelled.",
+    });
     // The key on the other role, a non-object mark, or none at all: no mark.
     expect(chatMark({ role: "assistant", modelMetadata: { unanswered: { reason: "x" } } })).toBeNull();
     expect(chatMark({ role: "user", modelMetadata: { unanswered: "yes" } })).toBeNull();

@@ -6,7 +6,8 @@ const ranges = (raw: string): AddressRange[] => {
   if (!parsed.ok) throw new Error(`bad entry ${parsed.entry}`);
   return parsed.ranges;
 };
-const client = (peer: string | null, forwardedFor: string | null, trusted = "") => clientAddress({ peer, forwardedFor, trustedProxies: ranges(trusted) });
+const client = (peer: string | null, forwardedFor: string | null, trusted = "") =>
+  clientAddress({ peer, forwardedFor, trustedProxies: ranges(trusted) });
 
 describe("clientAddress without trusted proxies (the default)", () => {
   it("is the peer's address whatever X-Forwarded-For says", () => {
@@ -22,7 +23,8 @@ describe("clientAddress without trusted proxies (the default)", () => {
   });
 
   it("is null when the peer is unknown or malformed", () => {
-    for (const peer of [null, "", "not an address", "300.1.1.1", "1.2.3", "01.2.3.4", "1::2::3", "1:2:3:4:5:6:7:8:9", "fe80::1%"]) expect(client(peer, "10.0.0.1"), String(peer)).toBeNull();
+    for (const peer of [null, "", "not an address", "300.1.1.1", "1.2.3", "01.2.3.4", "1::2::3", "1:2:3:4:5:6:7:8:9", "fe80::1%"])
+      expect(client(peer, "10.0.0.1"), String(peer)).toBeNull();
   });
 
   it("drops a link-local peer's zone", () => {
@@ -84,7 +86,19 @@ describe("parseTrustedProxies", () => {
   });
 
   it("names the first malformed entry", () => {
-    for (const bad of ["10.0.0.300", "10.0.0.0/33", "fd00::/129", "10.0.0.0/", "10.0.0.0/-1", "localhost", "10.0.0.0/8/8", "fe80::1%eth0", "[::1]", "10.0.0.1:80", "1.2.3.4/0x8"]) {
+    for (const bad of [
+      "10.0.0.300",
+      "10.0.0.0/33",
+      "fd00::/129",
+      "10.0.0.0/",
+      "10.0.0.0/-1",
+      "localhost",
+      "10.0.0.0/8/8",
+      "fe80::1%eth0",
+      "[::1]",
+      "10.0.0.1:80",
+      "1.2.3.4/0x8",
+    ]) {
       expect(parseTrustedProxies(`127.0.0.1, ${bad}, ::1`), bad).toEqual({ ok: false, entry: bad });
     }
   });
@@ -96,7 +110,9 @@ describe("parseTrustedProxies", () => {
     const odd = parseAddressRange("192.168.0.0/23")!;
     expect(clientAddress({ peer: "192.168.1.255", forwardedFor: "198.51.100.2", trustedProxies: [odd] })).toBe("198.51.100.2");
     expect(clientAddress({ peer: "192.168.2.0", forwardedFor: "198.51.100.2", trustedProxies: [odd] })).toBe("192.168.2.0");
-    expect(clientAddress({ peer: "2001:db8::1", forwardedFor: "198.51.100.2", trustedProxies: [parseAddressRange("::/0")!] })).toBe("198.51.100.2");
+    expect(clientAddress({ peer: "2001:db8::1", forwardedFor: "198.51.100.2", trustedProxies: [parseAddressRange("::/0")!] })).toBe(
+      "198.51.100.2",
+    );
   });
 });
 

@@ -80,7 +80,7 @@ export function formatAddress(bytes: Uint8Array): string {
   const words = Array.from({ length: 8 }, (_, i) => (bytes[i * 2]! << 8) | bytes[i * 2 + 1]!);
   // The longest run of two or more zero groups (the first of equal ones) becomes "::".
   let best = { start: -1, length: 1 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && words[j] === 0) j++;
     if (j - i > best.length) best = { start: i, length: j - i };
@@ -134,7 +134,11 @@ function inRange(bytes: Uint8Array, range: AddressRange): boolean {
  * skipped over: the last trusted hop before it is the client then (so everyone behind it shares
  * one count rather than anyone naming themselves). Null when the peer is unknown or malformed.
  */
-export function clientAddress(input: { peer: string | null; forwardedFor: string | null; trustedProxies: readonly AddressRange[] }): string | null {
+export function clientAddress(input: {
+  peer: string | null;
+  forwardedFor: string | null;
+  trustedProxies: readonly AddressRange[];
+}): string | null {
   const peer = input.peer ? addressBytes(input.peer.trim()) : null;
   if (!peer) return null;
   const trusted = (bytes: Uint8Array) => input.trustedProxies.some((range) => inRange(bytes, range));

@@ -80,7 +80,12 @@ export type PricedResponse = {
 };
 
 /** What pricing needs of a response besides its usage. */
-export type PricedTurn = { modelProvider: string | null; modelName: string | null; timestamp: string | Date; modelMetadata: JsonObject | null };
+export type PricedTurn = {
+  modelProvider: string | null;
+  modelName: string | null;
+  timestamp: string | Date;
+  modelMetadata: JsonObject | null;
+};
 
 /** The cost of each turn that has a usage (null for the others), each priced alone. */
 export function turnCosts(turns: readonly PricedTurn[], usages: readonly (TurnUsage | null)[], price: Pricer): (ResponseCost | null)[] {
@@ -88,7 +93,11 @@ export function turnCosts(turns: readonly PricedTurn[], usages: readonly (TurnUs
     const usage = usages[i];
     if (!usage) return null;
     const at = turn.timestamp instanceof Date ? turn.timestamp : new Date(turn.timestamp);
-    return responseCost({ provider: turn.modelProvider, model: turn.modelName, at, usage, reasoningInOutput: reasoningInOutput(turn.modelMetadata) }, usage, price);
+    return responseCost(
+      { provider: turn.modelProvider, model: turn.modelName, at, usage, reasoningInOutput: reasoningInOutput(turn.modelMetadata) },
+      usage,
+      price,
+    );
   });
 }
 
@@ -116,7 +125,11 @@ export function compactionRunCosts(run: CompactionRunRecord, price: Pricer, fall
 const zero = (): CostBreakdown => ({ totalUsd: 0, inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0 });
 
 /** A response's cost: its price from `price`, or unpriced (amounts 0) naming its model. */
-export function responseCost(request: PricingRequest, usage: TurnUsage | (UsageCounts & UsageDetails & { source?: TurnUsage["source"] }), price: Pricer): ResponseCost {
+export function responseCost(
+  request: PricingRequest,
+  usage: TurnUsage | (UsageCounts & UsageDetails & { source?: TurnUsage["source"] }),
+  price: Pricer,
+): ResponseCost {
   const found = price(request);
   const cost: ResponseCost = { ...(found ?? zero()), priced: found !== null, model: request.model };
   if (usage.source === "estimated") cost.estimated = true;

@@ -14,12 +14,17 @@ describe("list cursor", () => {
 });
 
 describe("search cursor", () => {
-  it.each([{ score: -1.2345678901234567e-7, seq: 42 }, { score: 0, seq: 1 }, { score: -0.75, seq: 999_999_999 }])("round-trips %j exactly", (cursor) => {
+  it.each([
+    { score: -1.2345678901234567e-7, seq: 42 },
+    { score: 0, seq: 1 },
+    { score: -0.75, seq: 999_999_999 },
+  ])("round-trips %j exactly", (cursor) => {
     expect(decodeSearchCursor(encodeSearchCursor(cursor))).toEqual(cursor);
   });
 
-  it.each(["", "not-a-cursor", "hit:NaN|1", "hit:Infinity|1", "hit:1.50|2", "hit:1|0", "hit:1|01", "hit:1|2|3", "turn:4"].map((text) => Buffer.from(text).toString("base64url")))(
-    "rejects %j",
-    (raw) => expect(decodeSearchCursor(raw)).toBeNull(),
-  );
+  it.each(
+    ["", "not-a-cursor", "hit:NaN|1", "hit:Infinity|1", "hit:1.50|2", "hit:1|0", "hit:1|01", "hit:1|2|3", "turn:4"].map((text) =>
+      Buffer.from(text).toString("base64url"),
+    ),
+  )("rejects %j", (raw) => expect(decodeSearchCursor(raw)).toBeNull());
 });

@@ -22,7 +22,10 @@ describe("demoSeeding", () => {
     const withSession = demoSeeding({ setting: "auto", session: "/home/me/.claude/projects/-x/a.jsonl", threads: 0 });
     expect(withSession.seed).toBe(false);
     expect(withSession.reason).toContain("/home/me/.claude/projects/-x/a.jsonl");
-    expect(demoSeeding({ setting: "auto", session: null, threads: 3 })).toEqual({ seed: false, reason: "not seeding the demo threads: the database already holds 3 threads" });
+    expect(demoSeeding({ setting: "auto", session: null, threads: 3 })).toEqual({
+      seed: false,
+      reason: "not seeding the demo threads: the database already holds 3 threads",
+    });
   });
 
   it("obeys on and off whatever it finds", () => {

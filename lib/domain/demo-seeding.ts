@@ -12,7 +12,10 @@ export function parseDemoDataSetting(raw: string | undefined): { setting: DemoDa
   const text = raw?.trim().toLowerCase() ?? "";
   if (text === "") return { setting: "auto", warning: null };
   if (text === "on" || text === "off") return { setting: text, warning: null };
-  return { setting: "auto", warning: `THREADLINE_DEMO_DATA: ignored ${JSON.stringify(raw)} (on or off; unset seeds the demo threads only for someone without sessions)` };
+  return {
+    setting: "auto",
+    warning: `THREADLINE_DEMO_DATA: ignored ${JSON.stringify(raw)} (on or off; unset seeds the demo threads only for someone without sessions)`,
+  };
 }
 
 export type DemoSeeding = { seed: boolean; reason: string };
@@ -21,10 +24,23 @@ export type DemoSeeding = { seed: boolean; reason: string };
  * The decision, from the setting, the first session found in a followed folder (null: none), and
  * how many threads the database holds.
  */
-export function demoSeeding({ setting, session, threads }: { setting: DemoDataSetting; session: string | null; threads: number }): DemoSeeding {
+export function demoSeeding({
+  setting,
+  session,
+  threads,
+}: {
+  setting: DemoDataSetting;
+  session: string | null;
+  threads: number;
+}): DemoSeeding {
   if (setting === "off") return { seed: false, reason: "not seeding the demo threads: THREADLINE_DEMO_DATA=off" };
   if (setting === "on") return { seed: true, reason: "seeding the demo threads: THREADLINE_DEMO_DATA=on" };
-  if (session !== null) return { seed: false, reason: `not seeding the demo threads: a followed folder holds sessions (${session}); THREADLINE_DEMO_DATA=on seeds them anyway` };
-  if (threads > 0) return { seed: false, reason: `not seeding the demo threads: the database already holds ${threads} thread${threads === 1 ? "" : "s"}` };
+  if (session !== null)
+    return {
+      seed: false,
+      reason: `not seeding the demo threads: a followed folder holds sessions (${session}); THREADLINE_DEMO_DATA=on seeds them anyway`,
+    };
+  if (threads > 0)
+    return { seed: false, reason: `not seeding the demo threads: the database already holds ${threads} thread${threads === 1 ? "" : "s"}` };
   return { seed: true, reason: "seeding the demo threads: no followed folder holds a session (THREADLINE_DEMO_DATA=off leaves them out)" };
 }

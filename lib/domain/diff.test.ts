@@ -14,7 +14,16 @@ describe("unified diffs", () => {
   });
 
   it("tells file headers, hunk headers, additions, removals and context apart", () => {
-    expect(["--- a/x", "+++ b/x", "diff --git a/x b/x", "@@ -1 +1 @@", "+new", "-old", " same", ""].map(diffLineKind)).toEqual(["file", "file", "file", "hunk", "added", "removed", "context", "context"]);
+    expect(["--- a/x", "+++ b/x", "diff --git a/x b/x", "@@ -1 +1 @@", "+new", "-old", " same", ""].map(diffLineKind)).toEqual([
+      "file",
+      "file",
+      "file",
+      "hunk",
+      "added",
+      "removed",
+      "context",
+      "context",
+    ]);
   });
 
   it("answers at once for a long text with no hunk header", () => {

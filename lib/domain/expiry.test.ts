@@ -38,7 +38,9 @@ describe("expiry", () => {
 
   it("does not blame expiry when threads never expire", () => {
     const message = threadNotFoundMessage("6f1c1d1e-0000-4000-8000-000000000000", 0);
-    expect(message).toBe("Thread 6f1c1d1e-0000-4000-8000-000000000000 not found: threads do not expire here (CONVERSATION_TIMEOUT_HOURS is 0), so it was never stored or has been purged.");
+    expect(message).toBe(
+      "Thread 6f1c1d1e-0000-4000-8000-000000000000 not found: threads do not expire here (CONVERSATION_TIMEOUT_HOURS is 0), so it was never stored or has been purged.",
+    );
     expect(message).not.toContain("may have expired");
   });
 });

@@ -23,6 +23,7 @@ export function describeTimeout(timeoutHours: number): string {
  * naming the timeout in effect; with expiry off (0), expiry is not offered as the reason.
  */
 export function threadNotFoundMessage(id: string, timeoutHours: number): string {
-  if (timeoutHours <= 0) return `Thread ${id} not found: threads do not expire here (CONVERSATION_TIMEOUT_HOURS is 0), so it was never stored or has been purged.`;
+  if (timeoutHours <= 0)
+    return `Thread ${id} not found: threads do not expire here (CONVERSATION_TIMEOUT_HOURS is 0), so it was never stored or has been purged.`;
   return `Thread ${id} not found or may have expired: threads expire after ${describeTimeout(timeoutHours)} without activity (CONVERSATION_TIMEOUT_HOURS).`;
 }

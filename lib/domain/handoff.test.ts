@@ -9,12 +9,20 @@ const turn = (role: string, content: string, turnIndex = 0): HandoffInput => ({ 
 describe("truncation at the edges", () => {
   it("keeps a user message of 150 characters and cuts one of 151 to 150 plus the marker", () => {
     expect(truncateMessage("user", "u".repeat(150))).toEqual({ role: "user", content: "u".repeat(150), truncated: false });
-    expect(truncateMessage("user", "u".repeat(151))).toEqual({ role: "user", content: `${"u".repeat(150)}... [truncated]`, truncated: true });
+    expect(truncateMessage("user", "u".repeat(151))).toEqual({
+      role: "user",
+      content: `${"u".repeat(150)}... [truncated]`,
+      truncated: true,
+    });
   });
 
   it("keeps an assistant message of 8,192 characters and cuts one of 8,193", () => {
     expect(truncateMessage("assistant", "a".repeat(8192)).truncated).toBe(false);
-    expect(truncateMessage("assistant", "a".repeat(8193))).toEqual({ role: "assistant", content: `${"a".repeat(8192)}... [truncated at 8192 chars]`, truncated: true });
+    expect(truncateMessage("assistant", "a".repeat(8193))).toEqual({
+      role: "assistant",
+      content: `${"a".repeat(8192)}... [truncated at 8192 chars]`,
+      truncated: true,
+    });
   });
 
   it("never cuts a system message, however long", () => {
@@ -45,15 +53,33 @@ describe("truncation at the edges", () => {
 
 describe("validation", () => {
   it("skips tool turns and empty contents with the seed's warnings, keeps the rest stripped and in order", () => {
-    const handoff = orchestratorHandoff([turn("user", "  hi  ", 0), turn("tool", "result", 1), turn("assistant", " \n\t ", 2), turn("system", "\nbe brief\n", 3), turn("assistant", "ok", 4)]);
+    const handoff = orchestratorHandoff([
+      turn("user", "  hi  ", 0),
+      turn("tool", "result", 1),
+      turn("assistant", " \n\t ", 2),
+      turn("system", "\nbe brief\n", 3),
+      turn("assistant", "ok", 4),
+    ]);
     expect(handoff.messages).toEqual([
       { role: "user", content: "hi", truncated: false },
       { role: "system", content: "be brief", truncated: false },
       { role: "assistant", content: "ok", truncated: false },
     ]);
     expect(handoff.skipped).toEqual([
-      { index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: "t", turnIndex: 1 },
-      { index: 2, reason: "conversation_history[2] has empty/invalid content, skipping", cause: { kind: "empty" }, threadId: "t", turnIndex: 2 },
+      {
+        index: 1,
+        reason: "conversation_history[1] has invalid role 'tool', skipping",
+        cause: { kind: "role", role: "tool" },
+        threadId: "t",
+        turnIndex: 1,
+      },
+      {
+        index: 2,
+        reason: "conversation_history[2] has empty/invalid content, skipping",
+        cause: { kind: "empty" },
+        threadId: "t",
+        turnIndex: 2,
+      },
     ]);
     expect(handoff.conversationMessagesCount).toBe(3);
     expect(handoff.cut).toEqual({ messages: 0, characters: 0 });
@@ -90,7 +116,11 @@ describe("the layout", () => {
   });
 
   it("counts what truncation cut, in characters", () => {
-    const handoff = orchestratorHandoff([turn("user", "😀".repeat(160)), turn("assistant", "a".repeat(8200)), turn("system", "s".repeat(9000))]);
+    const handoff = orchestratorHandoff([
+      turn("user", "😀".repeat(160)),
+      turn("assistant", "a".repeat(8200)),
+      turn("system", "s".repeat(9000)),
+    ]);
     expect(handoff.cut).toEqual({ messages: 2, characters: 10 + 8 });
   });
 
@@ -112,7 +142,8 @@ describe.skipIf(!PYTHON)("against the seed's own Python", () => {
     const astral = ["😀", "𝄞", "👩‍💻", "e\u0301", "\u00a0", "\ufeff", "\u001c", "\u3000", "\r\n", "\t", " ", "é", "中"];
     let seed = 7;
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-    const text = (length: number) => Array.from({ length }, () => (random(4) === 0 ? astral[random(astral.length)] : String.fromCharCode(97 + random(26)))).join("");
+    const text = (length: number) =>
+      Array.from({ length }, () => (random(4) === 0 ? astral[random(astral.length)] : String.fromCharCode(97 + random(26)))).join("");
     const inputs: HandoffInput[] = [
       turn("user", "u".repeat(150)),
       turn("user", "u".repeat(151)),
@@ -124,10 +155,15 @@ describe.skipIf(!PYTHON)("against the seed's own Python", () => {
       turn("user", " \u3000\u0085 "),
       turn("assistant", "\ufeff"),
     ];
-    for (let i = 0; i < 200; i++) inputs.push(turn(["user", "assistant", "system", "tool"][random(4)]!, text(random(3) === 0 ? 140 + random(20) : random(300))));
+    for (let i = 0; i < 200; i++)
+      inputs.push(turn(["user", "assistant", "system", "tool"][random(4)]!, text(random(3) === 0 ? 140 + random(20) : random(300))));
     for (let i = 0; i < 5; i++) inputs.push(turn("assistant", text(8180 + random(30))));
     const oracle = JSON.parse(
-      execFileSync(PYTHON!, [path.join(process.cwd(), "lib/testing/handoff-oracle.py")], { input: JSON.stringify(inputs.map(({ role, content }) => ({ role, content }))), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }),
+      execFileSync(PYTHON!, [path.join(process.cwd(), "lib/testing/handoff-oracle.py")], {
+        input: JSON.stringify(inputs.map(({ role, content }) => ({ role, content }))),
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      }),
     ) as { text: string; messages: unknown[]; warnings: string[] };
     const handoff = orchestratorHandoff(inputs);
     expect(handoff.messages).toEqual(oracle.messages);

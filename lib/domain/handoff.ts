@@ -54,8 +54,8 @@ export type Handoff = {
 
 /** Python's whitespace (str.isspace), which strip() removes from both ends. */
 const PYTHON_SPACE = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028,
-  0x2029, 0x202f, 0x205f, 0x3000,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
+  0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
 /** `text.strip()` as Python does it (every such whitespace character is one UTF-16 unit). */
@@ -93,7 +93,11 @@ export function truncateMessage(role: HandoffRole, content: string): HandoffMess
   const max = role === "user" ? USER_MAX_CHARS : ASSISTANT_MAX_CHARS;
   const { prefix, cut } = codePointPrefix(content, max);
   if (!cut) return { role, content, truncated: false };
-  return { role, content: prefix + (role === "user" ? "... [truncated]" : `... [truncated at ${ASSISTANT_MAX_CHARS} chars]`), truncated: true };
+  return {
+    role,
+    content: prefix + (role === "user" ? "... [truncated]" : `... [truncated at ${ASSISTANT_MAX_CHARS} chars]`),
+    truncated: true,
+  };
 }
 
 /** The conversation section `format_task_enrichment_prompt` builds from stored messages ("" for none). */
@@ -119,12 +123,24 @@ export function orchestratorHandoff(inputs: readonly HandoffInput[]): Handoff {
   const cut = { messages: 0, characters: 0 };
   inputs.forEach((input, index) => {
     if (!ROLES.includes(input.role)) {
-      skipped.push({ index, reason: `conversation_history[${index}] has invalid role '${input.role}', skipping`, cause: { kind: "role", role: input.role }, threadId: input.threadId, turnIndex: input.turnIndex });
+      skipped.push({
+        index,
+        reason: `conversation_history[${index}] has invalid role '${input.role}', skipping`,
+        cause: { kind: "role", role: input.role },
+        threadId: input.threadId,
+        turnIndex: input.turnIndex,
+      });
       return;
     }
     const content = pythonStrip(input.content);
     if (content.length === 0) {
-      skipped.push({ index, reason: `conversation_history[${index}] has empty/invalid content, skipping`, cause: { kind: "empty" }, threadId: input.threadId, turnIndex: input.turnIndex });
+      skipped.push({
+        index,
+        reason: `conversation_history[${index}] has empty/invalid content, skipping`,
+        cause: { kind: "empty" },
+        threadId: input.threadId,
+        turnIndex: input.turnIndex,
+      });
       return;
     }
     const message = truncateMessage(input.role as HandoffRole, content);

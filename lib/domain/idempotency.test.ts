@@ -52,7 +52,9 @@ describe("request hashes", () => {
     expect(idempotencyRequestText("append_turn", body)).not.toBe(idempotencyRequestText("append_turn", { ...body, content: "hi!" }));
     expect(idempotencyRequestText("append_turn", body)).not.toBe(idempotencyRequestText("continue", body));
     // Array order is part of the request.
-    expect(idempotencyRequestText("append_turn", { files: ["a", "b"] })).not.toBe(idempotencyRequestText("append_turn", { files: ["b", "a"] }));
+    expect(idempotencyRequestText("append_turn", { files: ["a", "b"] })).not.toBe(
+      idempotencyRequestText("append_turn", { files: ["b", "a"] }),
+    );
   });
 });
 
@@ -62,7 +64,9 @@ describe("idempotencyVerdict", () => {
 
   it("replays a finished request, and answers 409 while it runs or for another request", () => {
     expect(idempotencyVerdict({ requestHash: "h", state: "done", createdAt: ago(1_000) }, "h", "k", now)).toBe("replay");
-    expect(refusal(() => idempotencyVerdict({ requestHash: "h", state: "pending", createdAt: ago(1_000) }, "h", "k", now)).details).toMatchObject({
+    expect(
+      refusal(() => idempotencyVerdict({ requestHash: "h", state: "pending", createdAt: ago(1_000) }, "h", "k", now)).details,
+    ).toMatchObject({
       reason: "in_progress",
     });
     for (const state of ["pending", "done"]) {
@@ -73,10 +77,20 @@ describe("idempotencyVerdict", () => {
   });
 
   it("lets a key be taken over after 24 hours, and a pending one once it was abandoned", () => {
-    expect(idempotencyVerdict({ requestHash: "other", state: "done", createdAt: ago(IDEMPOTENCY_KEY_TTL_MS) }, "h", "k", now)).toBe("takeOver");
-    expect(idempotencyVerdict({ requestHash: "h", state: "done", createdAt: ago(IDEMPOTENCY_KEY_TTL_MS - 1) }, "h", "k", now)).toBe("replay");
-    expect(idempotencyVerdict({ requestHash: "h", state: "pending", createdAt: ago(IDEMPOTENCY_PENDING_ABANDONED_MS) }, "h", "k", now)).toBe("takeOver");
+    expect(idempotencyVerdict({ requestHash: "other", state: "done", createdAt: ago(IDEMPOTENCY_KEY_TTL_MS) }, "h", "k", now)).toBe(
+      "takeOver",
+    );
+    expect(idempotencyVerdict({ requestHash: "h", state: "done", createdAt: ago(IDEMPOTENCY_KEY_TTL_MS - 1) }, "h", "k", now)).toBe(
+      "replay",
+    );
+    expect(
+      idempotencyVerdict({ requestHash: "h", state: "pending", createdAt: ago(IDEMPOTENCY_PENDING_ABANDONED_MS) }, "h", "k", now),
+    ).toBe("takeOver");
     // An abandoned claim of another request is still another request.
-    expect(refusal(() => idempotencyVerdict({ requestHash: "other", state: "pending", createdAt: ago(IDEMPOTENCY_PENDING_ABANDONED_MS) }, "h", "k", now)).code).toBe("conflict");
+    expect(
+      refusal(() =>
+        idempotencyVerdict({ requestHash: "other", state: "pending", createdAt: ago(IDEMPOTENCY_PENDING_ABANDONED_MS) }, "h", "k", now),
+      ).code,
+    ).toBe("conflict");
   });
 });

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import type { Thread, Turn } from "./types";
-import { jsonObjectSchema, pathListSchema, roleSchema, turnPartsSchema, uuidSchema, checkSnapshotPaths, fileSnapshotsSchema, refuseProtoKeys } from "./schemas";
+import {
+  jsonObjectSchema,
+  pathListSchema,
+  roleSchema,
+  turnPartsSchema,
+  uuidSchema,
+  checkSnapshotPaths,
+  fileSnapshotsSchema,
+  refuseProtoKeys,
+} from "./schemas";
 
 /**
  * "threadline/v1": Threadline's native, lossless JSON document. Export writes every stored field
@@ -53,14 +62,20 @@ export const nativeDocumentSchema = refuseProtoKeys(
       const threadIds = new Set<string>();
       const turnIds = new Set<string>();
       doc.threads.forEach((thread, t) => {
-        if (threadIds.has(thread.id)) ctx.addIssue({ code: "custom", path: ["threads", t, "id"], message: "appears twice in the document" });
+        if (threadIds.has(thread.id))
+          ctx.addIssue({ code: "custom", path: ["threads", t, "id"], message: "appears twice in the document" });
         threadIds.add(thread.id);
         thread.turns.forEach((turn, i) => {
           if (turn.index !== undefined && turn.index !== i) {
-            ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "index"], message: `must be ${i}: turns are 0-based and contiguous` });
+            ctx.addIssue({
+              code: "custom",
+              path: ["threads", t, "turns", i, "index"],
+              message: `must be ${i}: turns are 0-based and contiguous`,
+            });
           }
           checkSnapshotPaths(turn, ctx, ["threads", t, "turns", i]);
-          if (turnIds.has(turn.id)) ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "id"], message: "appears twice in the document" });
+          if (turnIds.has(turn.id))
+            ctx.addIssue({ code: "custom", path: ["threads", t, "turns", i, "id"], message: "appears twice in the document" });
           turnIds.add(turn.id);
         });
       });

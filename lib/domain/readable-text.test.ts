@@ -6,12 +6,15 @@ import { extractiveSummary } from "./compaction/extractive";
 import type { CompactionTurn } from "./compaction/types";
 import { readableText, stripEscapeCodes } from "./transcript-display";
 
-const SESSION = "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl";
+const SESSION =
+  "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl";
 const entries = readFileSync(SESSION, "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")
   .map((line) => JSON.parse(line) as { type: string; message?: { content?: unknown } });
-const userStrings = entries.map((e) => (e.type === "user" && typeof e.message?.content === "string" ? e.message.content : null)).filter((c): c is string => c !== null);
+const userStrings = entries
+  .map((e) => (e.type === "user" && typeof e.message?.content === "string" ? e.message.content : null))
+  .filter((c): c is string => c !== null);
 const command = userStrings.find((c) => c.includes("<command-name>/compact</command-name>"))!;
 const stdout = userStrings.find((c) => c.startsWith("<local-command-stdout>") && c.includes("\u001b["))!;
 const caveat = userStrings.find((c) => c.includes("<local-command-caveat>"))!;

@@ -3,7 +3,11 @@ import { allowedHostsFor, checkRequest, parseAllowedOrigins, type GuardedRequest
 
 function config(input: { port?: string; bindHost?: string; extraHosts?: string; origins?: string } = {}): RequestGuardConfig {
   const port = input.port ?? "3000";
-  return { port, allowedHosts: allowedHostsFor({ port, bindHost: input.bindHost, extraHosts: input.extraHosts }), allowedOrigins: parseAllowedOrigins(input.origins).origins };
+  return {
+    port,
+    allowedHosts: allowedHostsFor({ port, bindHost: input.bindHost, extraHosts: input.extraHosts }),
+    allowedOrigins: parseAllowedOrigins(input.origins).origins,
+  };
 }
 
 function request(overrides: Partial<GuardedRequest>): GuardedRequest {
@@ -18,7 +22,17 @@ describe("the Host check (DNS rebinding)", () => {
   });
 
   it("refuses other names, other ports, no port and no Host, for reads too", () => {
-    for (const host of ["evil.example:3000", "evil.example", "127.0.0.1:3001", "localhost", "127.0.0.1", "127.0.0.2:3000", "localhost.evil.example:3000", "", null]) {
+    for (const host of [
+      "evil.example:3000",
+      "evil.example",
+      "127.0.0.1:3001",
+      "localhost",
+      "127.0.0.1",
+      "127.0.0.2:3000",
+      "localhost.evil.example:3000",
+      "",
+      null,
+    ]) {
       expect(allowed({ host }), String(host)).toBe(false);
     }
     const verdict = checkRequest(request({ host: "evil.example:3000" }), config());
@@ -47,12 +61,15 @@ describe("the Host check (DNS rebinding)", () => {
 });
 
 describe("the Origin check (cross-site writes)", () => {
-  const write = (origin: string | null, extra: Partial<GuardedRequest> = {}, c = config()) => allowed({ method: "POST", origin, ...extra }, c);
+  const write = (origin: string | null, extra: Partial<GuardedRequest> = {}, c = config()) =>
+    allowed({ method: "POST", origin, ...extra }, c);
 
   it("lets the server's own pages write, under http or https", () => {
     expect(write("http://127.0.0.1:3000")).toBe(true);
     expect(write("http://localhost:3000", { host: "localhost:3000" })).toBe(true);
-    expect(write("https://threadline.example.com", { host: "threadline.example.com" }, config({ extraHosts: "threadline.example.com" }))).toBe(true);
+    expect(
+      write("https://threadline.example.com", { host: "threadline.example.com" }, config({ extraHosts: "threadline.example.com" })),
+    ).toBe(true);
   });
 
   it("refuses every other origin, whatever the method: another site, another port, another loopback name, null", () => {

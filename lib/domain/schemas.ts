@@ -60,7 +60,12 @@ export const turnPartSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("text"), text: z.string() }),
   z.looseObject({ type: z.literal("thinking"), text: z.string() }),
   z.looseObject({ type: z.literal("tool_call"), id: z.string().min(1), name: z.string().min(1), arguments: jsonValueSchema.optional() }),
-  z.looseObject({ type: z.literal("tool_result"), toolCallId: z.string().min(1), content: jsonValueSchema, isError: z.boolean().optional() }),
+  z.looseObject({
+    type: z.literal("tool_result"),
+    toolCallId: z.string().min(1),
+    content: jsonValueSchema,
+    isError: z.boolean().optional(),
+  }),
   z.looseObject({ type: z.literal("image"), path: z.string().optional(), mediaType: z.string().optional(), alt: z.string().optional() }),
   z.looseObject({
     type: z.literal("compaction"),

@@ -26,7 +26,12 @@ describe("what search reads of a turn", () => {
       { type: "tool_call", id: "c1", name: "bash", arguments: { command: "grep -rn needle src/" } },
       { type: "tool_result", toolCallId: "c1", content: [{ type: "text", text: "src/a.ts: needle" }], diff: "+added line" },
     ]);
-    expect(text.split("\n\n")).toEqual(["Running it.", "Check the logs first", 'bash {"command":"grep -rn needle src/"}', "src/a.ts: needle\n+added line"]);
+    expect(text.split("\n\n")).toEqual([
+      "Running it.",
+      "Check the logs first",
+      'bash {"command":"grep -rn needle src/"}',
+      "src/a.ts: needle\n+added line",
+    ]);
   });
 
   it("is the content itself when the parts add nothing to it", () => {

@@ -16,9 +16,7 @@ export const MIN_PREFIX_LENGTH = 3;
  * so no user input is read as FTS syntax.
  */
 export function toFtsMatch(terms: string[]): string {
-  return terms
-    .map((term) => `"${term.replaceAll('"', '""')}"${Array.from(term).length >= MIN_PREFIX_LENGTH ? "*" : ""}`)
-    .join(" AND ");
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"${Array.from(term).length >= MIN_PREFIX_LENGTH ? "*" : ""}`).join(" AND ");
 }
 
 /** Only the parts search needs to read (lib/domain/types TurnPart), so any stored shape is taken. */
@@ -28,7 +26,10 @@ type SearchablePart = { type: string; [key: string]: unknown };
 function valueText(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined || value === null) return "";
-  if (Array.isArray(value) && value.every((block) => block !== null && typeof block === "object" && typeof (block as { text?: unknown }).text === "string")) {
+  if (
+    Array.isArray(value) &&
+    value.every((block) => block !== null && typeof block === "object" && typeof (block as { text?: unknown }).text === "string")
+  ) {
     return value.map((block) => (block as { text: string }).text).join("\n\n");
   }
   return JSON.stringify(value);
@@ -44,8 +45,10 @@ export function turnSearchDocument(content: string, parts: readonly SearchablePa
   const extra: string[] = [];
   for (const part of parts ?? []) {
     let text = "";
-    if (part.type === "tool_call") text = [typeof part.name === "string" ? part.name : "", valueText(part.arguments)].filter(Boolean).join(" ");
-    else if (part.type === "tool_result") text = [valueText(part.content), typeof part.diff === "string" ? part.diff : ""].filter(Boolean).join("\n");
+    if (part.type === "tool_call")
+      text = [typeof part.name === "string" ? part.name : "", valueText(part.arguments)].filter(Boolean).join(" ");
+    else if (part.type === "tool_result")
+      text = [valueText(part.content), typeof part.diff === "string" ? part.diff : ""].filter(Boolean).join("\n");
     else if (part.type === "text" || part.type === "thinking") text = typeof part.text === "string" ? part.text : "";
     if (text.trim() !== "" && !content.includes(text)) extra.push(text);
   }

@@ -58,7 +58,13 @@ export function priceSessionTotals(totals: SessionTotals, price: Pricer): Priced
   return Object.entries(totals.models)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([model, t]) => {
-      const usage = { inputTokens: t.inputTokens, cacheReadTokens: t.cacheReadTokens, cacheWriteTokens: t.cacheWriteTokens, outputTokens: t.outputTokens, reasoningTokens: t.reasoningTokens };
+      const usage = {
+        inputTokens: t.inputTokens,
+        cacheReadTokens: t.cacheReadTokens,
+        cacheWriteTokens: t.cacheWriteTokens,
+        outputTokens: t.outputTokens,
+        reasoningTokens: t.reasoningTokens,
+      };
       return { model, totals: t, cost: responseCost({ provider: null, model, at, usage, reasoningInOutput: true }, usage, price) };
     });
 }
@@ -74,7 +80,14 @@ export function sessionTotalResponses(totals: SessionTotals, price: Pricer): Pri
     at,
     provider: null,
     model,
-    usage: { inputTokens: t.inputTokens, cacheReadTokens: t.cacheReadTokens, cacheWriteTokens: t.cacheWriteTokens, outputTokens: t.outputTokens, reasoningTokens: t.reasoningTokens, source: "reported" },
+    usage: {
+      inputTokens: t.inputTokens,
+      cacheReadTokens: t.cacheReadTokens,
+      cacheWriteTokens: t.cacheWriteTokens,
+      outputTokens: t.outputTokens,
+      reasoningTokens: t.reasoningTokens,
+      source: "reported",
+    },
     cost,
   }));
 }

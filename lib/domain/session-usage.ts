@@ -3,7 +3,17 @@
  * compacted it. What the sub-agents' transcripts recorded is what is summed; what a parent's tool
  * result reports of a sub-agent is shown beside it, never added too. Pure.
  */
-import { USAGE_FIELDS, type AgentReport, type CompactionRunUsage, type JsonValue, type SessionUsage, type SubagentUsage, type ThreadUsage, type UsageCounts, type UsageField } from "./types";
+import {
+  USAGE_FIELDS,
+  type AgentReport,
+  type CompactionRunUsage,
+  type JsonValue,
+  type SessionUsage,
+  type SubagentUsage,
+  type ThreadUsage,
+  type UsageCounts,
+  type UsageField,
+} from "./types";
 import { reportedUsage } from "./usage";
 
 /** A sub-agent thread as the sum needs it: its entry before the parent's report is matched to it. */
@@ -61,7 +71,12 @@ function differences(report: AgentReport, recorded: UsageCounts | null): UsageFi
  * `own`: the thread's own responses; `subagents`: every sub-agent thread below it; `runs`: the
  * compaction runs of the thread and of its sub-agents; `reports`: the sub-agents' parents' reports.
  */
-export function sessionUsage(own: ThreadUsage, subagents: readonly SubagentNode[], runs: readonly CompactionRunRecord[], reports: readonly AgentReportSighting[]): SessionUsage {
+export function sessionUsage(
+  own: ThreadUsage,
+  subagents: readonly SubagentNode[],
+  runs: readonly CompactionRunRecord[],
+  reports: readonly AgentReportSighting[],
+): SessionUsage {
   const total = zero();
   add(total, own);
   const sources = new Set<ThreadUsage["source"]>([own.source]);
@@ -95,6 +110,11 @@ export function sessionUsage(own: ThreadUsage, subagents: readonly SubagentNode[
       differs: sighting ? differences(sighting.report, node.lastResponse) : [],
     };
   });
-  const source = sources.has("mixed") || (sources.has("reported") && sources.has("estimated")) ? "mixed" : sources.has("reported") ? "reported" : "estimated";
+  const source =
+    sources.has("mixed") || (sources.has("reported") && sources.has("estimated"))
+      ? "mixed"
+      : sources.has("reported")
+        ? "reported"
+        : "estimated";
   return { ...total, source, subagentThreads: subagents.length, compactionRuns: runs.length, subagents: listed };
 }

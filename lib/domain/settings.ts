@@ -28,8 +28,7 @@ export function parseNumericSetting(raw: string | undefined, rule: Rule): Parsed
   const value = Number(text);
   // Integers must be safe ones: MAX_CONVERSATION_TURNS=1e20 is an integer to JavaScript, but the
   // database refuses it and every append failed.
-  const valid =
-    Number.isFinite(value) && (rule.integer ? Number.isSafeInteger(value) : true) && (rule.allowZero ? value >= 0 : value > 0);
+  const valid = Number.isFinite(value) && (rule.integer ? Number.isSafeInteger(value) : true) && (rule.allowZero ? value >= 0 : value > 0);
   const tooLarge = valid && rule.max !== undefined && value > rule.max;
   if (!valid || tooLarge) {
     const limit = tooLarge ? ` (at most ${rule.max} ${rule.unit})` : "";

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, disabledAuthPaths, isPublicPath, retryAfterSeconds, safeNextPath, SIGN_IN_ACCOUNT_LIMIT, SIGN_IN_PEER_LIMIT, signInAccountKey, tooManyAttemptsMessage } from "./sign-in";
+import {
+  bearerToken,
+  disabledAuthPaths,
+  isPublicPath,
+  retryAfterSeconds,
+  safeNextPath,
+  SIGN_IN_ACCOUNT_LIMIT,
+  SIGN_IN_PEER_LIMIT,
+  signInAccountKey,
+  tooManyAttemptsMessage,
+} from "./sign-in";
 
 describe("safeNextPath", () => {
   it("keeps a path of this site, with its query", () => {
@@ -8,7 +18,18 @@ describe("safeNextPath", () => {
   });
 
   it("sends anything else home: other sites, schemes, backslashes, nothing", () => {
-    for (const raw of ["//evil.example/x", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "evil", "", null, undefined, "/\t/evil.example", "/%0a/x\\y"]) {
+    for (const raw of [
+      "//evil.example/x",
+      "/\\evil.example",
+      "https://evil.example",
+      "javascript:alert(1)",
+      "evil",
+      "",
+      null,
+      undefined,
+      "/\t/evil.example",
+      "/%0a/x\\y",
+    ]) {
       expect(safeNextPath(raw), String(raw)).toBe("/");
     }
   });
@@ -16,8 +37,20 @@ describe("safeNextPath", () => {
 
 describe("isPublicPath", () => {
   it("opens the sign-in pages, Better Auth's endpoints and static assets only", () => {
-    for (const path of ["/login", "/setup", "/api/auth/sign-in/email", "/_next/static/chunks/a.js", "/icon.svg"]) expect(isPublicPath(path), path).toBe(true);
-    for (const path of ["/", "/threads", "/login/x", "/api/threads", "/api/authx", "/api/mcp", "/api/events", "/_next/data/x.json", "/settings"]) expect(isPublicPath(path), path).toBe(false);
+    for (const path of ["/login", "/setup", "/api/auth/sign-in/email", "/_next/static/chunks/a.js", "/icon.svg"])
+      expect(isPublicPath(path), path).toBe(true);
+    for (const path of [
+      "/",
+      "/threads",
+      "/login/x",
+      "/api/threads",
+      "/api/authx",
+      "/api/mcp",
+      "/api/events",
+      "/_next/data/x.json",
+      "/settings",
+    ])
+      expect(isPublicPath(path), path).toBe(false);
   });
 });
 
@@ -33,10 +66,25 @@ describe("bearerToken", () => {
 
 describe("disabledAuthPaths", () => {
   it("turns every admin endpoint off over HTTP, and the unused ones (impersonation, bans, new ones) for any caller", () => {
-    const paths = ["/admin/set-role", "/admin/impersonate-user", "/admin/stop-impersonating", "/admin/ban-user", "/admin/create-user", "/admin/remove-user", "/admin/set-user-password", "/admin/revoke-user-sessions", "/admin/some-future-endpoint"];
+    const paths = [
+      "/admin/set-role",
+      "/admin/impersonate-user",
+      "/admin/stop-impersonating",
+      "/admin/ban-user",
+      "/admin/create-user",
+      "/admin/remove-user",
+      "/admin/set-user-password",
+      "/admin/revoke-user-sessions",
+      "/admin/some-future-endpoint",
+    ];
     const disabled = disabledAuthPaths(paths);
     expect(disabled.overHttp).toEqual([...paths].sort());
-    expect(disabled.always).toEqual(["/admin/ban-user", "/admin/impersonate-user", "/admin/some-future-endpoint", "/admin/stop-impersonating"]);
+    expect(disabled.always).toEqual([
+      "/admin/ban-user",
+      "/admin/impersonate-user",
+      "/admin/some-future-endpoint",
+      "/admin/stop-impersonating",
+    ]);
   });
 });
 
@@ -50,7 +98,8 @@ describe("the sign-in limits", () => {
     expect(signInAccountKey("Ada@Example.com")).toBe("sign-in-account:ada@example.com");
     expect(signInAccountKey(" ada@example.com ")).toBe(signInAccountKey("ADA@EXAMPLE.COM"));
     expect(signInAccountKey("nobody@example.com")).toBe("sign-in-account:nobody@example.com");
-    for (const claim of [undefined, null, 42, {}, ["ada@example.com"], "", "   ", `${"a".repeat(320)}@x`]) expect(signInAccountKey(claim), String(claim)).toBeNull();
+    for (const claim of [undefined, null, 42, {}, ["ada@example.com"], "", "   ", `${"a".repeat(320)}@x`])
+      expect(signInAccountKey(claim), String(claim)).toBeNull();
   });
 
   it("say when to come back in whole seconds, never 0", () => {

@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { cutAround, groupHitsByThread, highlightSegments, parseMarkedSnippet, SNIPPET_CLOSE as C, SNIPPET_OPEN as O, withoutMarkers, type SearchHit } from "./snippet";
+import {
+  cutAround,
+  groupHitsByThread,
+  highlightSegments,
+  parseMarkedSnippet,
+  SNIPPET_CLOSE as C,
+  SNIPPET_OPEN as O,
+  withoutMarkers,
+  type SearchHit,
+} from "./snippet";
 
 /** The marked pieces of a parsed snippet. */
-const pieces = ({ snippet, highlights }: { snippet: string; highlights: [number, number][] }) => highlights.map(([s, e]) => snippet.slice(s, e));
+const pieces = ({ snippet, highlights }: { snippet: string; highlights: [number, number][] }) =>
+  highlights.map(([s, e]) => snippet.slice(s, e));
 
 describe("parseMarkedSnippet", () => {
   it("strips the markers into offsets of the marked words", () => {
@@ -83,7 +93,15 @@ describe("highlightSegments", () => {
 });
 
 describe("groupHitsByThread", () => {
-  const hit = (threadId: string, turnIndex: number): SearchHit => ({ threadId, threadTitle: `T ${threadId}`, turnId: `${threadId}-${turnIndex}`, turnIndex, role: "user", snippet: "", highlights: [] });
+  const hit = (threadId: string, turnIndex: number): SearchHit => ({
+    threadId,
+    threadTitle: `T ${threadId}`,
+    turnId: `${threadId}-${turnIndex}`,
+    turnIndex,
+    role: "user",
+    snippet: "",
+    highlights: [],
+  });
 
   it("keeps threads in the order of their best hit and each thread's hits in rank order, once each", () => {
     const groups = groupHitsByThread([hit("b", 4), hit("a", 9), hit("b", 1), hit("a", 2), hit("b", 4)]);

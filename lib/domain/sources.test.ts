@@ -5,14 +5,29 @@ const home = "/home/ada";
 
 describe("parseSourcesSetting (THREADLINE_SOURCES)", () => {
   it("unset or blank: the default folders under the home folder", () => {
-    const expected = { origin: "default", folders: ["/home/ada/.claude/projects", "/home/ada/.codex/sessions", "/home/ada/.gemini/tmp", "/home/ada/.local/share/opencode", "/home/ada/.pi/agent/sessions", "/home/ada/.copilot/session-state", "/home/ada/.copilot/history-session-state"], warnings: [] };
+    const expected = {
+      origin: "default",
+      folders: [
+        "/home/ada/.claude/projects",
+        "/home/ada/.codex/sessions",
+        "/home/ada/.gemini/tmp",
+        "/home/ada/.local/share/opencode",
+        "/home/ada/.pi/agent/sessions",
+        "/home/ada/.copilot/session-state",
+        "/home/ada/.copilot/history-session-state",
+      ],
+      warnings: [],
+    };
     expect(parseSourcesSetting(undefined, { home, postgres: false })).toEqual(expected);
     expect(parseSourcesSetting("  ", { home, postgres: false })).toEqual(expected);
   });
 
   it("unset on PostgreSQL: off; an explicit list is still followed there", () => {
     expect(parseSourcesSetting(undefined, { home, postgres: true })).toEqual({ origin: "off", folders: [], warnings: [] });
-    expect(parseSourcesSetting("/srv/transcripts", { home, postgres: true })).toMatchObject({ origin: "setting", folders: ["/srv/transcripts"] });
+    expect(parseSourcesSetting("/srv/transcripts", { home, postgres: true })).toMatchObject({
+      origin: "setting",
+      folders: ["/srv/transcripts"],
+    });
   });
 
   it("off, in any case", () => {

@@ -5,7 +5,15 @@
  */
 
 /** The agents' own folders under the home folder, followed when THREADLINE_SOURCES is unset. */
-export const DEFAULT_SOURCE_FOLDERS = [".claude/projects", ".codex/sessions", ".gemini/tmp", ".local/share/opencode", ".pi/agent/sessions", ".copilot/session-state", ".copilot/history-session-state"] as const;
+export const DEFAULT_SOURCE_FOLDERS = [
+  ".claude/projects",
+  ".codex/sessions",
+  ".gemini/tmp",
+  ".local/share/opencode",
+  ".pi/agent/sessions",
+  ".copilot/session-state",
+  ".copilot/history-session-state",
+] as const;
 
 /**
  * - `default`: THREADLINE_SOURCES unset; the default folders, those of them that exist.
@@ -41,7 +49,9 @@ export function parseSourcesSetting(raw: string | undefined, { home, postgres }:
     if (entry === "") continue;
     const expanded = entry === "~" ? home : entry.startsWith("~/") ? joinPath(home, entry.slice(2)) : entry;
     if (!expanded.startsWith("/") || expanded.includes("\0")) {
-      warnings.push(`THREADLINE_SOURCES: ignored ${JSON.stringify(entry)}: not an absolute folder (such as /home/me/.claude/projects or ~/.codex/sessions)`);
+      warnings.push(
+        `THREADLINE_SOURCES: ignored ${JSON.stringify(entry)}: not an absolute folder (such as /home/me/.claude/projects or ~/.codex/sessions)`,
+      );
       continue;
     }
     const folder = normalizePath(expanded);
@@ -126,5 +136,21 @@ export type SourcesStatus = {
 export const MAX_LISTED_FAILURES = 100;
 
 export function emptyFolderStatus(path: string): SourceFolderStatus {
-  return { path, state: "found", error: null, filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], warnings: [], lastSyncAt: null, lastChangeAt: null, watchMode: null, watchNote: null };
+  return {
+    path,
+    state: "found",
+    error: null,
+    filesSeen: 0,
+    imported: 0,
+    unchanged: 0,
+    failed: 0,
+    failures: [],
+    skipped: 0,
+    skippedEntries: [],
+    warnings: [],
+    lastSyncAt: null,
+    lastChangeAt: null,
+    watchMode: null,
+    watchNote: null,
+  };
 }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { PricedResponse } from "./cost";
-import { addParts, costText, coverageText, emptyPart, partOfResponses, sessionFigures, splitLines, tokenFigure, tokenText, withoutPart } from "./thread-figures";
+import {
+  addParts,
+  costText,
+  coverageText,
+  emptyPart,
+  partOfResponses,
+  sessionFigures,
+  splitLines,
+  tokenFigure,
+  tokenText,
+  withoutPart,
+} from "./thread-figures";
 import type { UsagePart } from "./types";
 import { usageBuckets } from "./usage-buckets";
 
@@ -16,7 +27,9 @@ const response = (usage: Partial<PricedResponse["usage"]>, costUsd: number | nul
 
 describe("tokenFigure, the rule every page shows a thread's tokens by", () => {
   it("counts input, cache reads, cache writes and output, as reported; reasoning is inside output and not added again", () => {
-    const figure = tokenFigure(part({ inputTokens: 20, cacheReadTokens: 189_589, cacheWriteTokens: 77_978, outputTokens: 763, reasoningTokens: 400 }));
+    const figure = tokenFigure(
+      part({ inputTokens: 20, cacheReadTokens: 189_589, cacheWriteTokens: 77_978, outputTokens: 763, reasoningTokens: 400 }),
+    );
     expect(figure).toEqual({ count: 20 + 189_589 + 77_978 + 763, approximate: false });
   });
 
@@ -41,10 +54,23 @@ describe("costText", () => {
 
 describe("partOfResponses", () => {
   it("sums responses exactly as usage buckets do, so a split matches the buckets it is taken from", () => {
-    const responses = [response({ inputTokens: 3, cacheWriteTokens: 121_689, outputTokens: 9 }, 0.77), response({ outputTokens: 4, source: "estimated" }, null, "mystery")];
+    const responses = [
+      response({ inputTokens: 3, cacheWriteTokens: 121_689, outputTokens: 9 }, 0.77),
+      response({ outputTokens: 4, source: "estimated" }, null, "mystery"),
+    ];
     const summed = partOfResponses(responses);
     const buckets = usageBuckets(responses);
-    for (const field of ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const) {
+    for (const field of [
+      "inputTokens",
+      "cacheReadTokens",
+      "cacheWriteTokens",
+      "outputTokens",
+      "reasoningTokens",
+      "costUsd",
+      "responses",
+      "unpricedResponses",
+      "estimatedResponses",
+    ] as const) {
       expect(summed[field]).toBe(buckets.reduce((n, b) => n + b[field], 0));
     }
     expect(summed).toMatchObject({ responses: 2, unpricedResponses: 1, estimatedResponses: 1, costUsd: 0.77 });
@@ -52,8 +78,22 @@ describe("partOfResponses", () => {
 });
 
 describe("sessionFigures", () => {
-  const thread = part({ inputTokens: 20, cacheReadTokens: 189_589, cacheWriteTokens: 77_978, outputTokens: 763, costUsd: 0.385, responses: 9 });
-  const agent = part({ inputTokens: 2_408, cacheReadTokens: 29_274, cacheWriteTokens: 18_814, outputTokens: 7, costUsd: 0.0867, responses: 3 });
+  const thread = part({
+    inputTokens: 20,
+    cacheReadTokens: 189_589,
+    cacheWriteTokens: 77_978,
+    outputTokens: 763,
+    costUsd: 0.385,
+    responses: 9,
+  });
+  const agent = part({
+    inputTokens: 2_408,
+    cacheReadTokens: 29_274,
+    cacheWriteTokens: 18_814,
+    outputTokens: 7,
+    costUsd: 0.0867,
+    responses: 3,
+  });
   const run = part({ inputTokens: 3, cacheReadTokens: 17_842, cacheWriteTokens: 121_689, outputTokens: 8, costUsd: 0.77, responses: 1 });
 
   it("adds the thread, its sub-agents and its compaction runs, and keeps each share for the split", () => {
@@ -80,10 +120,18 @@ describe("sessionFigures", () => {
   });
 
   it("keeps what the agents said beside ours, never in it", () => {
-    const figures = sessionFigures({ thread, subagents: [], compactionRuns: emptyPart(), compactionRunCount: 0, reported: { usd: 9, responses: 2 } });
+    const figures = sessionFigures({
+      thread,
+      subagents: [],
+      compactionRuns: emptyPart(),
+      compactionRunCount: 0,
+      reported: { usd: 9, responses: 2 },
+    });
     expect(figures.reported).toEqual({ usd: 9, responses: 2 });
     expect(figures.total.costUsd).toBe(0.385);
-    expect(sessionFigures({ thread, subagents: [], compactionRuns: emptyPart(), compactionRunCount: 0, reported: null }).reported).toBeUndefined();
+    expect(
+      sessionFigures({ thread, subagents: [], compactionRuns: emptyPart(), compactionRunCount: 0, reported: null }).reported,
+    ).toBeUndefined();
   });
 });
 

@@ -10,10 +10,30 @@ import type { ReportedCost, SessionFigures, UsagePart } from "./types";
 
 export type { SessionFigures, UsagePart } from "./types";
 
-const FIELDS = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const;
+const FIELDS = [
+  "inputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "outputTokens",
+  "reasoningTokens",
+  "costUsd",
+  "responses",
+  "unpricedResponses",
+  "estimatedResponses",
+] as const;
 
 export function emptyPart(): UsagePart {
-  return { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, responses: 0, unpricedResponses: 0, estimatedResponses: 0 };
+  return {
+    inputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 0,
+    reasoningTokens: 0,
+    costUsd: 0,
+    responses: 0,
+    unpricedResponses: 0,
+    estimatedResponses: 0,
+  };
 }
 
 /** The sum of some parts. */
@@ -87,7 +107,10 @@ export type TokenFigure = { count: number; approximate: boolean };
  * then the whole figure is an estimate, "~". A thread without responses used no tokens: 0, counted.
  */
 export function tokenFigure(part: UsagePart): TokenFigure {
-  return { count: part.inputTokens + part.cacheReadTokens + part.cacheWriteTokens + part.outputTokens, approximate: part.estimatedResponses > 0 };
+  return {
+    count: part.inputTokens + part.cacheReadTokens + part.cacheWriteTokens + part.outputTokens,
+    approximate: part.estimatedResponses > 0,
+  };
 }
 
 /** 1234 -> "1.2k", 1234567 -> "1.2M" (as lib/format.ts formatCount, which lib/domain may not import). */
@@ -124,7 +147,15 @@ export function coverageText(figures: Pick<SessionFigures, "subagentThreads" | "
 export function splitLines(figures: SessionFigures): { label: string; cost: string; tokens: string }[] {
   const { thread, subagents, compactionRuns } = figures.parts;
   const lines = [{ label: "This thread", part: thread, show: true }];
-  lines.push({ label: figures.subagentThreads === 1 ? "Its sub-agent" : `Its ${figures.subagentThreads} sub-agents`, part: subagents, show: figures.subagentThreads > 0 });
-  lines.push({ label: figures.compactionRuns === 1 ? "Its compaction run" : `Its ${figures.compactionRuns} compaction runs`, part: compactionRuns, show: figures.compactionRuns > 0 });
+  lines.push({
+    label: figures.subagentThreads === 1 ? "Its sub-agent" : `Its ${figures.subagentThreads} sub-agents`,
+    part: subagents,
+    show: figures.subagentThreads > 0,
+  });
+  lines.push({
+    label: figures.compactionRuns === 1 ? "Its compaction run" : `Its ${figures.compactionRuns} compaction runs`,
+    part: compactionRuns,
+    show: figures.compactionRuns > 0,
+  });
   return lines.filter((line) => line.show).map(({ label, part }) => ({ label, cost: costText(part), tokens: tokenText(part) }));
 }

@@ -20,7 +20,9 @@ describe("threadTools", () => {
   it("leaves an agent's own name out, and keeps an API or PAL thread's tool", () => {
     expect(threadTools({ source: "import:pi", toolName: "pi" }, [])).toEqual([]);
     expect(threadTools({ source: "api", toolName: "chat" }, [])).toEqual([{ key: "chat", name: "chat" }]);
-    expect(threadTools({ source: "import:pal", toolName: "analyze" }, [{ toolName: "analyze", parts: null }])).toEqual([{ key: "analyze", name: "analyze" }]);
+    expect(threadTools({ source: "import:pal", toolName: "analyze" }, [{ toolName: "analyze", parts: null }])).toEqual([
+      { key: "analyze", name: "analyze" },
+    ]);
   });
 
   it("reads no names from parts without tool calls", () => {

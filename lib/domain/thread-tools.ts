@@ -24,7 +24,10 @@ export function toolKey(name: string): string {
 export type ThreadToolName = { key: string; name: string };
 
 /** A thread's tools, each once by key, spelled as first seen. */
-export function threadTools(thread: { source: string; toolName: string }, turns: Iterable<{ toolName: string | null; parts: string | null }>): ThreadToolName[] {
+export function threadTools(
+  thread: { source: string; toolName: string },
+  turns: Iterable<{ toolName: string | null; parts: string | null }>,
+): ThreadToolName[] {
   const tools = new Map<string, string>();
   const add = (name: string | null | undefined) => {
     const trimmed = name?.trim();
@@ -49,7 +52,9 @@ export function toolCallNames(parts: string | null): string[] {
   }
   if (!Array.isArray(parsed)) return [];
   return parsed.flatMap((part) =>
-    part && typeof part === "object" && !Array.isArray(part) && part.type === "tool_call" && typeof part.name === "string" ? [part.name] : [],
+    part && typeof part === "object" && !Array.isArray(part) && part.type === "tool_call" && typeof part.name === "string"
+      ? [part.name]
+      : [],
   );
 }
 
@@ -58,7 +63,8 @@ export function toolOptions(rows: Iterable<{ key: string; name: string; threads:
   const best = new Map<string, { name: string; threads: number }>();
   for (const row of rows) {
     const seen = best.get(row.key);
-    if (!seen || row.threads > seen.threads || (row.threads === seen.threads && row.name < seen.name)) best.set(row.key, { name: row.name, threads: row.threads });
+    if (!seen || row.threads > seen.threads || (row.threads === seen.threads && row.name < seen.name))
+      best.set(row.key, { name: row.name, threads: row.threads });
   }
   return [...best].sort(([a], [b]) => a.localeCompare(b)).map(([key, { name }]) => ({ value: key, label: name }));
 }

@@ -24,7 +24,14 @@ describe("titleFromContent", () => {
 
 describe("titleFromContent on long text", () => {
   it("equals collapsing the whole text, reading only the start", () => {
-    const cases = [`${"  \n".repeat(50_000)}first words here`, `${"many words ".repeat(100_000)}`, "A".repeat(1_000_000), `a ${" ".repeat(1_000_000)} b`, `${"😀".repeat(150)} tail`, `${"x".repeat(201)}😀 more`];
+    const cases = [
+      `${"  \n".repeat(50_000)}first words here`,
+      `${"many words ".repeat(100_000)}`,
+      "A".repeat(1_000_000),
+      `a ${" ".repeat(1_000_000)} b`,
+      `${"😀".repeat(150)} tail`,
+      `${"x".repeat(201)}😀 more`,
+    ];
     for (const text of cases) {
       const collapsed = text.replace(/\s+/g, " ").trim();
       expect(titleFromContent(text)).toBe(cutTitle(collapsed, 100));
@@ -119,14 +126,21 @@ describe("isRealPrompt and titleFromFirstPrompt", () => {
     }
   });
 
-  it("accepts what people type, including prompts that start with \"You are\"", () => {
-    for (const text of ["mix phx.server doesnt seem to start", "You are auditing the core repository to prepare it for release.", "/review the diff", "請幫我更新 README.md"]) {
+  it('accepts what people type, including prompts that start with "You are"', () => {
+    for (const text of [
+      "mix phx.server doesnt seem to start",
+      "You are auditing the core repository to prepare it for release.",
+      "/review the diff",
+      "請幫我更新 README.md",
+    ]) {
       expect(isRealPrompt(text), text).toBe(true);
     }
   });
 
   it("titles by the first real prompt", () => {
-    expect(titleFromFirstPrompt(["System: Please continue.", "<environment_context>x</environment_context>", "fix the login bug", "later"])).toBe("fix the login bug");
+    expect(
+      titleFromFirstPrompt(["System: Please continue.", "<environment_context>x</environment_context>", "fix the login bug", "later"]),
+    ).toBe("fix the login bug");
     expect(titleFromFirstPrompt(["System: Please continue."])).toBeNull();
   });
 });

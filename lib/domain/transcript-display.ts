@@ -157,13 +157,24 @@ export function describeTurn(turn: { role: TurnRole; content: string; modelMetad
   const shown = metadata.displayContent;
   if (turn.role === "user" && typeof shown === "string" && /^\s*\/\S/.test(shown)) {
     const [, name = "", args = ""] = /^\s*(\S+)\s*([\s\S]*)$/.exec(shown) ?? [];
-    return { folded: null, blocks: [{ kind: "command", name, args: args.trim() }, { kind: "folded", label: "Expanded prompt", text: turn.content, format: "markdown" }] };
+    return {
+      folded: null,
+      blocks: [
+        { kind: "command", name, args: args.trim() },
+        { kind: "folded", label: "Expanded prompt", text: turn.content, format: "markdown" },
+      ],
+    };
   }
   const blocks = parseWrappedContent(turn.content);
-  const injected = blocks?.every((b): b is Extract<DisplayBlock, { kind: "folded" }> => b.kind === "folded") ? (blocks as Extract<DisplayBlock, { kind: "folded" }>[]) : null;
+  const injected = blocks?.every((b): b is Extract<DisplayBlock, { kind: "folded" }> => b.kind === "folded")
+    ? (blocks as Extract<DisplayBlock, { kind: "folded" }>[])
+    : null;
   if (injected) {
     // Folded once, as a whole: the blocks inside are shown open.
-    return { folded: injected.map((b) => b.label).join(" · "), blocks: injected.map((b) => ({ kind: "text", text: b.text, format: b.format })) };
+    return {
+      folded: injected.map((b) => b.label).join(" · "),
+      blocks: injected.map((b) => ({ kind: "text", text: b.text, format: b.format })),
+    };
   }
   if (metadata.meta === true) return { folded: blocks ? "Meta entry" : `Meta: ${firstLine(turn.content)}`, blocks };
   if (turn.role === "system" && typeof metadata.subtype === "string" && metadata.subtype !== "local_command" && !blocks) {
@@ -206,6 +217,11 @@ function blockText(block: DisplayBlock): string | null {
  */
 export function readableText(role: TurnRole, text: string): string {
   const blocks = role === "user" || role === "system" ? parseWrappedContent(text) : null;
-  const joined = blocks ? blocks.map(blockText).filter((t): t is string => t !== null).join("\n\n") : text;
+  const joined = blocks
+    ? blocks
+        .map(blockText)
+        .filter((t): t is string => t !== null)
+        .join("\n\n")
+    : text;
   return stripEscapeCodes(joined);
 }

@@ -13,7 +13,7 @@ describe("encodeIndexes / decodeIndexes", () => {
 
   it("round-trips any increasing set, and an agent session's alternating turns stay small", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 50; trial++) {
       const set: number[] = [];
       for (let i = 0, at = 0; i < 200; i++) set.push((at += 1 + Math.floor(random() * 4)));

@@ -71,7 +71,10 @@ export function buildOutline(rows: readonly OutlineRow[], subagentTurns: Iterabl
 }
 
 export function decodeOutline(outline: ThreadOutline): DecodedOutline {
-  const kinds = Object.fromEntries(OUTLINE_KINDS.map((kind) => [kind, decodeIndexes(outline.kinds[kind] ?? [])])) as Record<OutlineKind, number[]>;
+  const kinds = Object.fromEntries(OUTLINE_KINDS.map((kind) => [kind, decodeIndexes(outline.kinds[kind] ?? [])])) as Record<
+    OutlineKind,
+    number[]
+  >;
   return { turnCount: outline.turnCount, kinds };
 }
 

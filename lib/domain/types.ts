@@ -81,7 +81,13 @@ export type TurnPart =
   | { type: "tool_result"; toolCallId: string; content: JsonValue; isError?: boolean; [key: string]: JsonValue | undefined }
   | { type: "image"; path?: string; mediaType?: string; alt?: string; [key: string]: JsonValue | undefined }
   /** A compaction boundary: the turn's content is the summary that replaced the history before it. */
-  | { type: "compaction"; trigger?: string | null; tokensBefore?: number | null; tokensAfter?: number | null; [key: string]: JsonValue | undefined };
+  | {
+      type: "compaction";
+      trigger?: string | null;
+      tokensBefore?: number | null;
+      tokensAfter?: number | null;
+      [key: string]: JsonValue | undefined;
+    };
 
 /** A file's content as the turn saw it; budget previews embed files only from these (or allowed roots). */
 export type FileSnapshot = { path: string; content: string };

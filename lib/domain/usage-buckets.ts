@@ -29,7 +29,20 @@ export function usageBuckets(responses: readonly PricedResponse[]): UsageBucketR
     const key = JSON.stringify([quarter, modelProvider, modelName]);
     let bucket = buckets.get(key);
     if (!bucket) {
-      bucket = { quarter, modelProvider, modelName, inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, responses: 0, unpricedResponses: 0, estimatedResponses: 0 };
+      bucket = {
+        quarter,
+        modelProvider,
+        modelName,
+        inputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        costUsd: 0,
+        responses: 0,
+        unpricedResponses: 0,
+        estimatedResponses: 0,
+      };
       buckets.set(key, bucket);
     }
     bucket.inputTokens += usage.inputTokens;

@@ -3,11 +3,21 @@ import { dailyChart, formatDay, OTHER_COLOR, OTHER_KEY, SERIES_COLORS, seriesCol
 import { emptyFigures, type UsageRow } from "./usage-report";
 
 const part = (key: string, costUsd: number) => ({ key, ...emptyFigures(), costUsd, responses: 1 });
-const day = (key: string, parts: ReturnType<typeof part>[]): UsageRow => ({ key, ...emptyFigures(), costUsd: parts.reduce((s, p) => s + p.costUsd, 0), responses: parts.length, breakdown: parts });
+const day = (key: string, parts: ReturnType<typeof part>[]): UsageRow => ({
+  key,
+  ...emptyFigures(),
+  costUsd: parts.reduce((s, p) => s + p.costUsd, 0),
+  responses: parts.length,
+  breakdown: parts,
+});
 
 describe("the daily chart's data", () => {
   it("has every day of the range, days without usage as zeros, and the models costliest first", () => {
-    const chart = dailyChart([day("2026-01-02", [part("opus", 2), part("haiku", 0.5)]), day("2026-01-04", [part("haiku", 0.25)])], "2026-01-01", "2026-01-04");
+    const chart = dailyChart(
+      [day("2026-01-02", [part("opus", 2), part("haiku", 0.5)]), day("2026-01-04", [part("haiku", 0.25)])],
+      "2026-01-01",
+      "2026-01-04",
+    );
     expect(chart.days.map((d) => [d.day, d.totalUsd, d.costs])).toEqual([
       ["2026-01-01", 0, {}],
       ["2026-01-02", 2.5, { opus: 2, haiku: 0.5 }],

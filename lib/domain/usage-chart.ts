@@ -61,9 +61,19 @@ export function dailyChart(rows: readonly UsageRow[], since: string, until: stri
   const shown = ranked.length > maxSeries ? ranked.slice(0, maxSeries - 1) : ranked;
   const rest = ranked.slice(shown.length);
   const colors = seriesColors(shown.map(([model]) => model));
-  const series: ChartSeries[] = shown.map(([model, costUsd]) => ({ key: model, label: modelLabel(model), color: colors.get(model)!, costUsd }));
+  const series: ChartSeries[] = shown.map(([model, costUsd]) => ({
+    key: model,
+    label: modelLabel(model),
+    color: colors.get(model)!,
+    costUsd,
+  }));
   if (rest.length > 0) {
-    series.push({ key: OTHER_KEY, label: `${rest.length} other models`, color: OTHER_COLOR, costUsd: rest.reduce((sum, [, cost]) => sum + cost, 0) });
+    series.push({
+      key: OTHER_KEY,
+      label: `${rest.length} other models`,
+      color: OTHER_COLOR,
+      costUsd: rest.reduce((sum, [, cost]) => sum + cost, 0),
+    });
   }
   const inSeries = new Set(shown.map(([model]) => model));
 

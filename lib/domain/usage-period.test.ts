@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { dayKey, dayNumber, defaultRange, isTimeZone, localDayOf, localDayStart, monthKey, offsetMinutes, offsetSpans, QUARTER_MS, quarterOf, rangeQuarters, weekKey } from "./usage-period";
+import {
+  dayKey,
+  dayNumber,
+  defaultRange,
+  isTimeZone,
+  localDayOf,
+  localDayStart,
+  monthKey,
+  offsetMinutes,
+  offsetSpans,
+  QUARTER_MS,
+  quarterOf,
+  rangeQuarters,
+  weekKey,
+} from "./usage-period";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -79,7 +93,11 @@ describe("days", () => {
   });
 
   it("defaults to the last 30 days up to today in the zone", () => {
-    expect(defaultRange("Asia/Tokyo", new Date("2026-11-25T16:00:00Z"))).toEqual({ since: "2026-10-28", until: "2026-11-26", timeZone: "Asia/Tokyo" });
+    expect(defaultRange("Asia/Tokyo", new Date("2026-11-25T16:00:00Z"))).toEqual({
+      since: "2026-10-28",
+      until: "2026-11-26",
+      timeZone: "Asia/Tokyo",
+    });
     expect(defaultRange("UTC", new Date("2026-11-25T16:00:00Z"))).toEqual({ since: "2026-10-27", until: "2026-11-25", timeZone: "UTC" });
   });
 });

@@ -58,10 +58,31 @@ export type UsageReport = {
 };
 
 export function emptyFigures(): UsageFigures {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costUsd: 0, responses: 0, threads: 0, unpricedResponses: 0, estimatedResponses: 0 };
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    costUsd: 0,
+    responses: 0,
+    threads: 0,
+    unpricedResponses: 0,
+    estimatedResponses: 0,
+  };
 }
 
-const SUMMED = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "costUsd", "responses", "unpricedResponses", "estimatedResponses"] as const;
+const SUMMED = [
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "reasoningTokens",
+  "costUsd",
+  "responses",
+  "unpricedResponses",
+  "estimatedResponses",
+] as const;
 
 /** Adds `from` into `into` (all but `threads`, which are distinct and cannot be summed). */
 export function addFigures(into: UsageFigures, from: UsageFigures): UsageFigures {

@@ -9,7 +9,19 @@ function figures(over: Partial<UsageFigures>): UsageFigures {
 function report(over: Partial<UsageReport> & Pick<UsageReport, "rows">): UsageReport {
   const totals = over.rows.reduce(
     (sum, row) => {
-      for (const field of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "costUsd", "responses", "threads", "unpricedResponses", "estimatedResponses"] as const) sum[field] += row[field];
+      for (const field of [
+        "inputTokens",
+        "outputTokens",
+        "cacheReadTokens",
+        "cacheWriteTokens",
+        "reasoningTokens",
+        "costUsd",
+        "responses",
+        "threads",
+        "unpricedResponses",
+        "estimatedResponses",
+      ] as const)
+        sum[field] += row[field];
       return sum;
     },
     { ...emptyFigures(), unpricedModels: [] as string[] },
@@ -24,8 +36,22 @@ describe("usageTable", () => {
     const text = usageTable(
       report({
         rows: [
-          day("2026-03-01", { inputTokens: 1_234, outputTokens: 56, cacheReadTokens: 1_234_567, cacheWriteTokens: 12_345, costUsd: 1.5, responses: 12 }),
-          day("2026-03-02", { inputTokens: 7, outputTokens: 120_000, cacheReadTokens: 0, cacheWriteTokens: 9, costUsd: 0.0123, responses: 3 }),
+          day("2026-03-01", {
+            inputTokens: 1_234,
+            outputTokens: 56,
+            cacheReadTokens: 1_234_567,
+            cacheWriteTokens: 12_345,
+            costUsd: 1.5,
+            responses: 12,
+          }),
+          day("2026-03-02", {
+            inputTokens: 7,
+            outputTokens: 120_000,
+            cacheReadTokens: 0,
+            cacheWriteTokens: 9,
+            costUsd: 0.0123,
+            responses: 3,
+          }),
         ],
       }),
     );
@@ -64,7 +90,9 @@ describe("usageTable", () => {
     expect(text).toMatch(/^my-local-llama .* unpriced\* +2$/m);
     expect(text).toMatch(/^gpt-5 .* \$0\.5\* +3$/m);
     expect(text).toMatch(/^Total .* \$2\.75\* +9$/m);
-    expect(text).toContain("* 3 responses of models without a known price, counted in the tokens but not in the cost: my-local-llama, gpt-5-preview.");
+    expect(text).toContain(
+      "* 3 responses of models without a known price, counted in the tokens but not in the cost: my-local-llama, gpt-5-preview.",
+    );
   });
 
   it("says how many responses were estimated", () => {
@@ -93,7 +121,11 @@ describe("usageTable", () => {
       report({
         groupBy: "thread",
         rows: [
-          { key: "3f0b8c3e-1d2a-4b5c-8d9e-0a1b2c3d4e5f", title: "Fix the \u001b[31mlogin\u001b[0m\nbug", ...figures({ responses: 2, threads: 1, costUsd: 1 }) },
+          {
+            key: "3f0b8c3e-1d2a-4b5c-8d9e-0a1b2c3d4e5f",
+            title: "Fix the \u001b[31mlogin\u001b[0m\nbug",
+            ...figures({ responses: 2, threads: 1, costUsd: 1 }),
+          },
           { key: "0a0b8c3e-1d2a-4b5c-8d9e-0a1b2c3d4e5f", title: null, ...figures({ responses: 1, threads: 1 }) },
           { key: "1b0b8c3e-1d2a-4b5c-8d9e-0a1b2c3d4e5f", title: "x".repeat(80), ...figures({ responses: 1, threads: 1 }) },
         ],
@@ -124,7 +156,9 @@ describe("usageTable", () => {
   });
 
   it("says so when nothing was used", () => {
-    expect(usageTable(report({ since: "2026-03-05", until: "2026-03-05", rows: [] }))).toBe("Usage by day, 2026-03-05 (Europe/Berlin)\n\nNo model responses with usage in this range.\n");
+    expect(usageTable(report({ since: "2026-03-05", until: "2026-03-05", rows: [] }))).toBe(
+      "Usage by day, 2026-03-05 (Europe/Berlin)\n\nNo model responses with usage in this range.\n",
+    );
   });
 });
 
@@ -147,7 +181,9 @@ describe("wide characters", () => {
   });
 
   it("measures text in terminal columns", () => {
-    expect([displayWidth("abc"), displayWidth("漢字"), displayWidth("한국"), displayWidth("🚀 go"), displayWidth("ü")]).toEqual([3, 4, 4, 5, 1]);
+    expect([displayWidth("abc"), displayWidth("漢字"), displayWidth("한국"), displayWidth("🚀 go"), displayWidth("ü")]).toEqual([
+      3, 4, 4, 5, 1,
+    ]);
   });
 });
 

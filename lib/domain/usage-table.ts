@@ -44,7 +44,8 @@ export function printable(text: string): string {
 }
 
 /** East Asian wide and fullwidth characters and emoji: two columns of a terminal (the common ranges). */
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f680}-\u{1f6ff}\u{1f900}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f680}-\u{1f6ff}\u{1f900}-\u{1faff}\u{20000}-\u{3fffd}]/u;
 
 /** The columns a character takes in a terminal. */
 const columnsOf = (char: string) => (WIDE.test(char) ? 2 : 1);
@@ -125,9 +126,18 @@ export function usageTable(report: UsageReport): string {
   type Line = { key: string; cells: string[]; id?: string; kind: "row" | "part" | "total" };
   const body: Line[] = [];
   for (const row of report.rows) {
-    body.push({ key: keyLabel(report, row.key, row.title), cells: cols.map((c) => c.value(row)), kind: "row", ...(isThread && { id: row.key }) });
+    body.push({
+      key: keyLabel(report, row.key, row.title),
+      cells: cols.map((c) => c.value(row)),
+      kind: "row",
+      ...(isThread && { id: row.key }),
+    });
     for (const part of row.breakdown ?? []) {
-      body.push({ key: `  ${part.key === "" ? "(no model)" : cut(printable(part.key), MAX_KEY_WIDTH - 2, false)}`, cells: cols.map((c) => c.value(part)), kind: "part" });
+      body.push({
+        key: `  ${part.key === "" ? "(no model)" : cut(printable(part.key), MAX_KEY_WIDTH - 2, false)}`,
+        cells: cols.map((c) => c.value(part)),
+        kind: "part",
+      });
     }
   }
   const total: Line = { key: "Total", cells: cols.map((c) => c.value(report.totals)), kind: "total" };
@@ -136,9 +146,17 @@ export function usageTable(report: UsageReport): string {
   const keyWidth = Math.max(width(keyHeading), width(total.key), ...body.map((l) => width(l.key)));
   const cellWidths = cols.map((c, i) => Math.max(width(c.heading), width(total.cells[i]!), ...body.map((l) => width(l.cells[i]!))));
   const render = (key: string, cells: string[], id?: string) =>
-    [padEnd(key, keyWidth), ...cells.map((cell, i) => padStart(cell, cellWidths[i]!)), ...(id !== undefined ? [id] : [])].join("  ").trimEnd();
+    [padEnd(key, keyWidth), ...cells.map((cell, i) => padStart(cell, cellWidths[i]!)), ...(id !== undefined ? [id] : [])]
+      .join("  ")
+      .trimEnd();
 
-  lines.push(render(keyHeading, cols.map((c) => c.heading), isThread ? "Thread id" : undefined));
+  lines.push(
+    render(
+      keyHeading,
+      cols.map((c) => c.heading),
+      isThread ? "Thread id" : undefined,
+    ),
+  );
   const idWidth = isThread ? Math.max(width("Thread id"), ...body.map((l) => width(l.id ?? ""))) + 2 : 0;
   const rule = "─".repeat(keyWidth + cellWidths.reduce((sum, w) => sum + w + 2, 0) + idWidth);
   lines.push(rule);
@@ -148,10 +166,14 @@ export function usageTable(report: UsageReport): string {
   lines.push("");
 
   const { totals } = report;
-  lines.push(`${plural(totals.responses, "response")} in ${plural(totals.threads, "thread")}${report.rows.length > 1 ? `, ${plural(report.rows.length, GROUP_NAMES[report.groupBy])}` : ""}.`);
+  lines.push(
+    `${plural(totals.responses, "response")} in ${plural(totals.threads, "thread")}${report.rows.length > 1 ? `, ${plural(report.rows.length, GROUP_NAMES[report.groupBy])}` : ""}.`,
+  );
   if (totals.unpricedResponses > 0) {
     const models = totals.unpricedModels.length > 0 ? `: ${totals.unpricedModels.map((m) => printable(m)).join(", ")}` : "";
-    lines.push(`* ${plural(totals.unpricedResponses, "response")} of models without a known price, counted in the tokens but not in the cost${models}.`);
+    lines.push(
+      `* ${plural(totals.unpricedResponses, "response")} of models without a known price, counted in the tokens but not in the cost${models}.`,
+    );
   }
   if (totals.estimatedResponses > 0) {
     lines.push(`${plural(totals.estimatedResponses, "response")} without reported usage: estimated by our tokenizer (a lower bound).`);

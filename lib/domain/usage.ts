@@ -3,7 +3,16 @@
  * modelMetadata.usage, counted once per response), or estimated with our tokenizer where the
  * source reported none. Pure.
  */
-import { USAGE_FIELDS, type JsonObject, type JsonValue, type ThreadUsage, type TurnRole, type TurnUsage, type UsageCounts, type UsageDetails } from "./types";
+import {
+  USAGE_FIELDS,
+  type JsonObject,
+  type JsonValue,
+  type ThreadUsage,
+  type TurnRole,
+  type TurnUsage,
+  type UsageCounts,
+  type UsageDetails,
+} from "./types";
 
 /** What usage needs of a turn. */
 export type UsageInput = {
@@ -103,7 +112,8 @@ export function turnUsages(turns: readonly UsageInput[], context = 0): (TurnUsag
     const reported = reportedUsage(turn.modelMetadata);
     let usage: TurnUsage | null = null;
     if (reported) usage = { ...reported, source: "reported" };
-    else if (turn.role === "assistant" && !usageInSessionTotals(turn.modelMetadata)) usage = { ...zero(), inputTokens: context, outputTokens: tokens, source: "estimated" };
+    else if (turn.role === "assistant" && !usageInSessionTotals(turn.modelMetadata))
+      usage = { ...zero(), inputTokens: context, outputTokens: tokens, source: "estimated" };
     context += tokens;
     return usage;
   });

@@ -73,8 +73,10 @@ async function readRegularFile(real: string, realRoot: string): Promise<FileRead
     if (Buffer.byteLength(content) > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
     return { ok: true, content };
   } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError") return { ok: false, reason: `not read within ${READ_TIMEOUT_MS / 1000} s` };
-    if (error instanceof RefusedPathError) return { ok: false, reason: error.kind === "outside" ? OUTSIDE_THROUGH_LINK : "changed while being read" };
+    if (error instanceof Error && error.name === "TimeoutError")
+      return { ok: false, reason: `not read within ${READ_TIMEOUT_MS / 1000} s` };
+    if (error instanceof RefusedPathError)
+      return { ok: false, reason: error.kind === "outside" ? OUTSIDE_THROUGH_LINK : "changed while being read" };
     return { ok: false, reason: "not readable" };
   } finally {
     await handle?.close();

@@ -49,7 +49,10 @@ describe("openInside", () => {
       links.push(path.join(root, "environ.jsonl"));
     }
     for (const link of links) {
-      expect(await refusal(() => openInside(link, root))).toEqual({ kind: "outside", reason: "a symbolic link to a place outside the followed folder" });
+      expect(await refusal(() => openInside(link, root))).toEqual({
+        kind: "outside",
+        reason: "a symbolic link to a place outside the followed folder",
+      });
     }
     // Without a folder to stay in (a file a person named), a link is read as it is.
     expect((await readWhole(path.join(root, "leak.jsonl"))).toString()).toBe("OUTSIDE SECRET\n");
@@ -57,7 +60,10 @@ describe("openInside", () => {
 
   it("refuses a named pipe and a device without blocking", async () => {
     execFileSync("mkfifo", [path.join(root, "pipe.jsonl")]);
-    expect(await refusal(() => openInside(path.join(root, "pipe.jsonl"), root))).toEqual({ kind: "special", reason: "a named pipe, not a regular file" });
+    expect(await refusal(() => openInside(path.join(root, "pipe.jsonl"), root))).toEqual({
+      kind: "special",
+      reason: "a named pipe, not a regular file",
+    });
     expect(await refusal(() => openInside("/dev/zero", "/dev"))).toEqual({ kind: "special", reason: "a device, not a regular file" });
   });
 

@@ -13,7 +13,16 @@ import { looksLikePalThreads, parsePalThreads } from "./pal";
 import { looksLikePiSession, parsePiSession } from "./pi";
 import { looksLikePlainMessages, parsePlainMessages } from "./plain";
 import { looksLikePydanticAiMessages, parsePydanticAiMessages } from "./pydantic-ai";
-import { FORMAT_LABELS, IMPORT_FORMATS, ImportFormatError, isObject, isTranscriptPath, type ImportFormat, type NumberedLine, type ParsedSource } from "./types";
+import {
+  FORMAT_LABELS,
+  IMPORT_FORMATS,
+  ImportFormatError,
+  isObject,
+  isTranscriptPath,
+  type ImportFormat,
+  type NumberedLine,
+  type ParsedSource,
+} from "./types";
 
 export { FORMAT_LABELS, IMPORT_FORMATS, ImportFormatError, isTranscriptPath, type ImportFormat, type ParsedSource };
 
@@ -40,7 +49,6 @@ const DOCUMENT_FORMATS = [
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
   { format: "plain", looksLike: looksLikePlainMessages },
 ] as const;
-
 
 export function supportedFormatsText(): string {
   return IMPORT_FORMATS.map((f) => FORMAT_LABELS[f]).join("; ");
@@ -111,20 +119,29 @@ export function detectFormat(name: string, text: string, forced?: ImportFormat):
 export function detectLineFormat(name: string, lines: NumberedLine[], forced?: ImportFormat): Detected {
   const first = lines.find((l) => l.text.trim())?.text;
   if (first === undefined) throw unknownFormat(name, "the file is empty");
-  if (/^\s*[\x00-\x08\x0e-\x1f]/.test(first) || lines.some((l) => l.text.includes("\u0000"))) throw unknownFormat(name, "the file is binary, not text");
+  if (/^\s*[\x00-\x08\x0e-\x1f]/.test(first) || lines.some((l) => l.text.includes("\u0000")))
+    throw unknownFormat(name, "the file is binary, not text");
   const textFormat = forced ? TEXT_FORMATS.find((f) => f.format === forced) : TEXT_FORMATS.find((f) => f.looksLike(first, name));
   if (textFormat) return { format: textFormat.format, lines };
   return detectLines(name, lines, forced, undefined, first.trimStart().startsWith("{"));
 }
 
-function detectLines(name: string, lines: NumberedLine[], forced: ImportFormat | undefined, document: unknown, startsAsObject: boolean): Detected {
+function detectLines(
+  name: string,
+  lines: NumberedLine[],
+  forced: ImportFormat | undefined,
+  document: unknown,
+  startsAsObject: boolean,
+): Detected {
   const first = firstJsonLine(lines);
   if (forced) {
     if (LINE_FORMATS.some((f) => f.format === forced)) return { format: forced, lines };
-    if (document === undefined) throw new ImportFormatError(`${name}: ${FORMAT_LABELS[forced]} is one JSON document, and this file is not valid JSON`);
+    if (document === undefined)
+      throw new ImportFormatError(`${name}: ${FORMAT_LABELS[forced]} is one JSON document, and this file is not valid JSON`);
     return { format: forced, document };
   }
-  if (first === undefined) throw unknownFormat(name, document === undefined && startsAsObject ? "not valid JSON or JSON lines" : "not JSON");
+  if (first === undefined)
+    throw unknownFormat(name, document === undefined && startsAsObject ? "not valid JSON or JSON lines" : "not JSON");
   const match = LINE_FORMATS.find((f) => f.looksLike(first, name));
   if (!match) throw unknownFormat(name, "JSON lines in no format Threadline reads");
   return { format: match.format, lines };
@@ -139,7 +156,9 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
     case "codex":
       return parseCodexRollout(detected.lines!, source);
     case "gemini-cli":
-      return detected.lines ? parseGeminiJsonl(detected.lines, { ...source, ...extra }) : parseGeminiLegacy(detected.document, { ...source, ...extra });
+      return detected.lines
+        ? parseGeminiJsonl(detected.lines, { ...source, ...extra })
+        : parseGeminiLegacy(detected.document, { ...source, ...extra });
     case "pi":
       return parsePiSession(detected.lines!, source);
     case "copilot":

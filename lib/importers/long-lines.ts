@@ -15,7 +15,10 @@ export type ImportLimits = {
 };
 
 const MB = 1024 * 1024;
-export const DEFAULT_IMPORT_LIMITS: ImportLimits = { maxLineBytes: DEFAULT_MAX_LINE_MB * MB, maxDocumentBytes: DEFAULT_MAX_DOCUMENT_MB * MB };
+export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
+  maxLineBytes: DEFAULT_MAX_LINE_MB * MB,
+  maxDocumentBytes: DEFAULT_MAX_DOCUMENT_MB * MB,
+};
 
 /**
  * JSON.parse costs about 3-7 ms a MB for text and base64 (a 60 MB image line: 0.2 s) but 40 ms a MB
@@ -58,7 +61,11 @@ export function longLineEntry(line: number, bytes: number, why: "bytes" | "value
 
 /** A record read whole (an OpenCode message or part, a file or a database row) left unread, like a long line. */
 export function longRecordEntry(path: string, bytes: number, limits: ImportLimits): SkippedEntry {
-  return { path, bytes, reason: `record too large (${megabytes(bytes)}): over the ${limitMb(limits.maxLineBytes)} a line or record may have (THREADLINE_MAX_LINE_MB), not read` };
+  return {
+    path,
+    bytes,
+    reason: `record too large (${megabytes(bytes)}): over the ${limitMb(limits.maxLineBytes)} a line or record may have (THREADLINE_MAX_LINE_MB), not read`,
+  };
 }
 
 /**

@@ -148,9 +148,15 @@ describe("parsePalThreads: one ThreadContext", () => {
   it("assistant turns: model, provider, usage from model_metadata.usage, metadata kept whole", () => {
     const [, first, , second] = thread.turns;
     expect(first).toMatchObject({ modelProvider: "google", modelName: "gemini-2.5-pro", usage: { inputTokens: 2100, outputTokens: 300 } });
-    expect(first!.metadata).toEqual({ usage: { input_tokens: 2100, output_tokens: 300, total_tokens: 2400 }, metadata: { finish_reason: "STOP" } });
+    expect(first!.metadata).toEqual({
+      usage: { input_tokens: 2100, output_tokens: 300, total_tokens: 2400 },
+      metadata: { finish_reason: "STOP" },
+    });
     expect(second).toMatchObject({ modelProvider: "openai", modelName: "o3-mini", usage: { inputTokens: 3200, outputTokens: 450 } });
-    const totals = thread.turns.reduce((sum, t) => ({ input: sum.input + (t.usage?.inputTokens ?? 0), output: sum.output + (t.usage?.outputTokens ?? 0) }), { input: 0, output: 0 });
+    const totals = thread.turns.reduce(
+      (sum, t) => ({ input: sum.input + (t.usage?.inputTokens ?? 0), output: sum.output + (t.usage?.outputTokens ?? 0) }),
+      { input: 0, output: 0 },
+    );
     expect(totals).toEqual({ input: 5300, output: 750 });
   });
 
@@ -196,7 +202,10 @@ describe("parsePalThreads: bad entries are skipped, not fatal", () => {
   });
 
   it("skips list entries that are not threads, lack a thread_id or turns, or repeat a thread_id", () => {
-    const result = parsePalThreads([chatThread(), 7, { ...reviewThread(), thread_id: "" }, { ...reviewThread(), turns: "none" }, chatThread(), reviewThread()], source);
+    const result = parsePalThreads(
+      [chatThread(), 7, { ...reviewThread(), thread_id: "" }, { ...reviewThread(), turns: "none" }, chatThread(), reviewThread()],
+      source,
+    );
     expect(result.threads.map((t) => t.key)).toEqual([CHAT_THREAD_ID, REVIEW_THREAD_ID]);
     expect(result.skipped).toEqual([
       { path: "[1]", reason: "must be a ThreadContext object" },

@@ -14,7 +14,15 @@
  */
 import { isUuid } from "@/lib/domain/ids";
 import type { JsonValue } from "@/lib/domain/types";
-import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
+import {
+  ImportFormatError,
+  isObject,
+  type ImportedThread,
+  type ImportedTurn,
+  type ImportedUsage,
+  type ParsedSource,
+  type SkippedEntry,
+} from "./types";
 import { collapse, isoUtc } from "./text";
 import { isRealPrompt } from "@/lib/domain/title";
 
@@ -41,7 +49,9 @@ export function parsePalThreads(doc: unknown, source: { name: string }): ParsedS
   const single = !Array.isArray(doc);
   const candidates: unknown[] = Array.isArray(doc) ? doc : [doc];
   if (single && !isThreadContextLike(doc)) {
-    throw new ImportFormatError(`${source.name}: not a PAL ThreadContext (expected an object with thread_id and a turns list, or a list of them)`);
+    throw new ImportFormatError(
+      `${source.name}: not a PAL ThreadContext (expected an object with thread_id and a turns list, or a list of them)`,
+    );
   }
   if (!single && candidates.length > 0 && !candidates.some((c) => isObject(c) && "thread_id" in c)) {
     throw new ImportFormatError(`${source.name}: not PAL ThreadContext dumps (no element of the list has a thread_id)`);
@@ -188,7 +198,3 @@ function stringList(value: JsonValue | undefined): string[] {
 function nonEmptyString(value: JsonValue | undefined): string | null {
   return typeof value === "string" && value.trim() ? value : null;
 }
-
-
-
-

@@ -56,7 +56,10 @@ describe("parsePlainMessages: a valid list", () => {
   });
 
   it("titles by the first user message (not a system one), collapsed and cut at 100 characters", () => {
-    const long = [{ role: "system", content: "Be brief." }, { role: "user", content: `Please\n\n${"look ".repeat(30)}` }];
+    const long = [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: `Please\n\n${"look ".repeat(30)}` },
+    ];
     const title = parsePlainMessages(long, source).threads[0]!.title!;
     expect(title.startsWith("Please look look")).toBe(true);
     // "Please" and 18 "look"s and their spaces are 97 characters: a 19th would not leave room for the "…".
@@ -86,7 +89,15 @@ describe("parsePlainMessages: entries failing validation are skipped one by one"
 
   it("None entries, blank or non-string content, and a tool role are skipped; keys keep their index", () => {
     const result = parsePlainMessages(
-      [null, { role: "user", content: "Help me" }, null, { role: "assistant", content: "   \n" }, { role: "assistant", content: ["a"] }, { role: "tool", content: "x" }, { role: "assistant", content: "Sure, I'll help" }],
+      [
+        null,
+        { role: "user", content: "Help me" },
+        null,
+        { role: "assistant", content: "   \n" },
+        { role: "assistant", content: ["a"] },
+        { role: "tool", content: "x" },
+        { role: "assistant", content: "Sure, I'll help" },
+      ],
       source,
     );
     expect(result.threads[0]!.turns.map((t) => [t.key, t.content])).toEqual([
@@ -150,9 +161,31 @@ function realFixtures(): { name: string; value: unknown }[] {
 describe("looksLikePlainMessages and the other JSON detectors are mutually exclusive", () => {
   const samples: { name: string; doc: unknown; expected: "plain" | "pal" | "pydantic-ai" | null }[] = [
     { name: "history.json", doc: seedConversation, expected: "plain" },
-    { name: "history.json", doc: [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }], expected: "plain" },
-    { name: "session.json", doc: [{ kind: "request", parts: [{ part_kind: "user-prompt", content: "hi", timestamp: "2026-01-01T10:00:00Z" }] }], expected: "pydantic-ai" },
-    { name: "pal.json", doc: { thread_id: "7d0c5e2a-8f3b-4c1d-9e6a-2b4f8a1c3d5e", turns: [], tool_name: "chat", created_at: "", last_updated_at: "", initial_context: {} }, expected: "pal" },
+    {
+      name: "history.json",
+      doc: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "hi" },
+      ],
+      expected: "plain",
+    },
+    {
+      name: "session.json",
+      doc: [{ kind: "request", parts: [{ part_kind: "user-prompt", content: "hi", timestamp: "2026-01-01T10:00:00Z" }] }],
+      expected: "pydantic-ai",
+    },
+    {
+      name: "pal.json",
+      doc: {
+        thread_id: "7d0c5e2a-8f3b-4c1d-9e6a-2b4f8a1c3d5e",
+        turns: [],
+        tool_name: "chat",
+        created_at: "",
+        last_updated_at: "",
+        initial_context: {},
+      },
+      expected: "pal",
+    },
     { name: "export.json", doc: { format: "threadline/v1", threads: [] }, expected: null },
     { name: "conversations.json", doc: [{ id: "c", title: "t", mapping: {}, current_node: null }], expected: null },
     { name: "openai-style.json", doc: { messages: seedConversation }, expected: null },
@@ -174,7 +207,12 @@ describe("looksLikePlainMessages and the other JSON detectors are mutually exclu
     // twice: `find fixtures/real -name "*.json" | wc -l` = 6, `-name "*.jsonl"` = 14.
     expect(fixtures).toHaveLength(6 + 14 * 2);
     for (const { name, value } of fixtures) {
-      expect([name, looksLikePlainMessages(value, name), looksLikePalThreads(value, name), looksLikePydanticAiMessages(value, name)]).toEqual([name, false, false, false]);
+      expect([
+        name,
+        looksLikePlainMessages(value, name),
+        looksLikePalThreads(value, name),
+        looksLikePydanticAiMessages(value, name),
+      ]).toEqual([name, false, false, false]);
     }
   });
 });

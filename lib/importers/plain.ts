@@ -81,7 +81,15 @@ export function parsePlainMessages(doc: unknown, source: { name: string }): Pars
   const firstUser = turns.find((t) => t.role === "user" && isRealPrompt(t.content));
   return {
     format: "plain",
-    threads: [{ key: fileStem(source.name, "plain"), identity: "name", title: firstUser ? collapse(firstUser.content) : null, toolName: "import", turns }],
+    threads: [
+      {
+        key: fileStem(source.name, "plain"),
+        identity: "name",
+        title: firstUser ? collapse(firstUser.content) : null,
+        toolName: "import",
+        turns,
+      },
+    ],
     skipped,
     warnings,
   };

@@ -32,8 +32,17 @@ const audioZeros = { input_audio_tokens: 0, cache_audio_read_tokens: 0, output_a
 const session = [
   {
     parts: [
-      { content: "You are co, a personal assistant in the terminal. Be concise.", timestamp: "2026-03-01T09:00:00.123456Z", dynamic_ref: null, part_kind: "system-prompt" },
-      { content: "What's the weather in Paris and should I bring an umbrella?", timestamp: "2026-03-01T09:00:00.123456Z", part_kind: "user-prompt" },
+      {
+        content: "You are co, a personal assistant in the terminal. Be concise.",
+        timestamp: "2026-03-01T09:00:00.123456Z",
+        dynamic_ref: null,
+        part_kind: "system-prompt",
+      },
+      {
+        content: "What's the weather in Paris and should I bring an umbrella?",
+        timestamp: "2026-03-01T09:00:00.123456Z",
+        part_kind: "user-prompt",
+      },
     ],
     instructions: null,
     kind: "request",
@@ -41,10 +50,23 @@ const session = [
   },
   {
     parts: [
-      { content: "The user wants current weather; call get_weather.", id: "rs_01", signature: SIGNATURE, provider_name: "openai", part_kind: "thinking" },
+      {
+        content: "The user wants current weather; call get_weather.",
+        id: "rs_01",
+        signature: SIGNATURE,
+        provider_name: "openai",
+        part_kind: "thinking",
+      },
       { tool_name: "get_weather", args: '{"city":"Paris"}', tool_call_id: "call_w1", id: null, part_kind: "tool-call" },
     ],
-    usage: { input_tokens: 820, cache_write_tokens: 0, cache_read_tokens: 512, output_tokens: 64, ...audioZeros, details: { accepted_prediction_tokens: 0, reasoning_tokens: 32 } },
+    usage: {
+      input_tokens: 820,
+      cache_write_tokens: 0,
+      cache_read_tokens: 512,
+      output_tokens: 64,
+      ...audioZeros,
+      details: { accepted_prediction_tokens: 0, reasoning_tokens: 32 },
+    },
     model_name: "gpt-4o-2024-08-06",
     timestamp: "2026-03-01T09:00:02Z",
     kind: "response",
@@ -55,14 +77,30 @@ const session = [
     run_id: "run-1",
   },
   {
-    parts: [{ tool_name: "get_weather", content: { temp_c: 14, conditions: "light rain" }, tool_call_id: "call_w1", metadata: null, timestamp: "2026-03-01T09:00:02.500000Z", part_kind: "tool-return" }],
+    parts: [
+      {
+        tool_name: "get_weather",
+        content: { temp_c: 14, conditions: "light rain" },
+        tool_call_id: "call_w1",
+        metadata: null,
+        timestamp: "2026-03-01T09:00:02.500000Z",
+        part_kind: "tool-return",
+      },
+    ],
     instructions: null,
     kind: "request",
     run_id: "run-1",
   },
   {
     parts: [{ tool_name: "get_forecast", args: { city: "Paris", days: "two" }, tool_call_id: "call_f1", id: null, part_kind: "tool-call" }],
-    usage: { input_tokens: 900, cache_write_tokens: 0, cache_read_tokens: 768, output_tokens: 40, ...audioZeros, details: { reasoning_tokens: 0 } },
+    usage: {
+      input_tokens: 900,
+      cache_write_tokens: 0,
+      cache_read_tokens: 768,
+      output_tokens: 40,
+      ...audioZeros,
+      details: { reasoning_tokens: 0 },
+    },
     model_name: "gpt-4o-2024-08-06",
     timestamp: "2026-03-01T09:00:03Z",
     kind: "response",
@@ -73,7 +111,14 @@ const session = [
   {
     parts: [
       {
-        content: [{ type: "int_parsing", loc: ["days"], msg: "Input should be a valid integer, unable to parse string as an integer", input: "two" }],
+        content: [
+          {
+            type: "int_parsing",
+            loc: ["days"],
+            msg: "Input should be a valid integer, unable to parse string as an integer",
+            input: "two",
+          },
+        ],
         tool_name: "get_forecast",
         tool_call_id: "call_f1",
         timestamp: "2026-03-01T09:00:03.200000Z",
@@ -95,7 +140,16 @@ const session = [
     run_id: "run-1",
   },
   {
-    parts: [{ tool_name: "get_forecast", content: "Rain until Tuesday", tool_call_id: "call_f2", metadata: null, timestamp: "2026-03-01T09:00:04.400000Z", part_kind: "tool-return" }],
+    parts: [
+      {
+        tool_name: "get_forecast",
+        content: "Rain until Tuesday",
+        tool_call_id: "call_f2",
+        metadata: null,
+        timestamp: "2026-03-01T09:00:04.400000Z",
+        part_kind: "tool-return",
+      },
+    ],
     instructions: null,
     kind: "request",
     run_id: "run-1",
@@ -116,7 +170,14 @@ const session = [
         content: [
           "Is this jacket waterproof enough?",
           { data: PNG_BASE64, media_type: "image/png", identifier: "4f2a1c", vendor_metadata: null, kind: "binary" },
-          { url: "https://shop.example.com/jacket.jpg", force_download: false, vendor_metadata: null, kind: "image-url", media_type: "image/jpeg", identifier: "9b8e7d" },
+          {
+            url: "https://shop.example.com/jacket.jpg",
+            force_download: false,
+            vendor_metadata: null,
+            kind: "image-url",
+            media_type: "image/jpeg",
+            identifier: "9b8e7d",
+          },
         ],
         timestamp: "2026-03-01T09:05:00Z",
         part_kind: "user-prompt",
@@ -150,16 +211,45 @@ const session = [
     run_id: "run-3",
   },
   {
-    parts: [{ content: "Please return JSON matching the PackingList schema", tool_name: null, tool_call_id: "pyd_ai_2f9c0e7d", timestamp: "2026-03-01T09:06:02.100000Z", part_kind: "retry-prompt" }],
+    parts: [
+      {
+        content: "Please return JSON matching the PackingList schema",
+        tool_name: null,
+        tool_call_id: "pyd_ai_2f9c0e7d",
+        timestamp: "2026-03-01T09:06:02.100000Z",
+        part_kind: "retry-prompt",
+      },
+    ],
     instructions: "Answer in one paragraph.",
     kind: "request",
     run_id: "run-3",
   },
   {
     parts: [
-      { content: "Summary: the user asked about Paris weather and a jacket; rain until Tuesday.", id: "cmp_1", provider_name: "anthropic", provider_details: null, part_kind: "compaction" },
-      { tool_name: "web_search", args: { query: "Paris rain forecast" }, tool_call_id: "srvtoolu_1", id: null, provider_name: "anthropic", part_kind: "builtin-tool-call" },
-      { tool_name: "web_search", content: [{ title: "Paris weather", url: "https://weather.example.com/paris" }], tool_call_id: "srvtoolu_1", metadata: null, timestamp: "2026-03-01T09:06:06Z", provider_name: "anthropic", part_kind: "builtin-tool-return" },
+      {
+        content: "Summary: the user asked about Paris weather and a jacket; rain until Tuesday.",
+        id: "cmp_1",
+        provider_name: "anthropic",
+        provider_details: null,
+        part_kind: "compaction",
+      },
+      {
+        tool_name: "web_search",
+        args: { query: "Paris rain forecast" },
+        tool_call_id: "srvtoolu_1",
+        id: null,
+        provider_name: "anthropic",
+        part_kind: "builtin-tool-call",
+      },
+      {
+        tool_name: "web_search",
+        content: [{ title: "Paris weather", url: "https://weather.example.com/paris" }],
+        tool_call_id: "srvtoolu_1",
+        metadata: null,
+        timestamp: "2026-03-01T09:06:06Z",
+        provider_name: "anthropic",
+        part_kind: "builtin-tool-return",
+      },
       { content: '{"items":["umbrella","rain jacket"]}', id: null, part_kind: "text" },
     ],
     usage: { input_tokens: 4000, cache_write_tokens: 1000, cache_read_tokens: 2500, output_tokens: 120, ...audioZeros, details: {} },
@@ -225,7 +315,12 @@ describe("parsePydanticAiMessages: a co-cli session", () => {
   it("tool calls pair with their results by tool_call_id", () => {
     const calls = partsOf(turns, "tool_call") as Extract<TurnPart, { type: "tool_call" }>[];
     const results = partsOf(turns, "tool_result") as Extract<TurnPart, { type: "tool_result" }>[];
-    expect(calls.map((c) => `${c.id} ${c.name}`)).toEqual(["call_w1 get_weather", "call_f1 get_forecast", "call_f2 get_forecast", "srvtoolu_1 web_search"]);
+    expect(calls.map((c) => `${c.id} ${c.name}`)).toEqual([
+      "call_w1 get_weather",
+      "call_f1 get_forecast",
+      "call_f2 get_forecast",
+      "srvtoolu_1 web_search",
+    ]);
     expect(results.map((r) => r.toolCallId)).toEqual(["call_w1", "call_f1", "call_f2", "srvtoolu_1"]);
     expect(results.map((r) => r.isError === true)).toEqual([false, true, false, false]);
   });
@@ -240,7 +335,9 @@ describe("parsePydanticAiMessages: a co-cli session", () => {
 
   it("tool returns become tool turns whose text is the result", () => {
     expect(byKey("2").content).toBe('{"temp_c":14,"conditions":"light rain"}');
-    expect(byKey("2").parts).toEqual([{ type: "tool_result", toolCallId: "call_w1", content: { temp_c: 14, conditions: "light rain" }, toolName: "get_weather" }]);
+    expect(byKey("2").parts).toEqual([
+      { type: "tool_result", toolCallId: "call_w1", content: { temp_c: 14, conditions: "light rain" }, toolName: "get_weather" },
+    ]);
     expect(byKey("6").content).toBe("Rain until Tuesday");
     expect(byKey("2").timestamp).toBe("2026-03-01T09:00:02.500Z");
   });
@@ -248,7 +345,11 @@ describe("parsePydanticAiMessages: a co-cli session", () => {
   it("a tool retry is an error result; an output-validation retry is a user turn", () => {
     expect(byKey("4").role).toBe("tool");
     expect(byKey("4").content).toBe("days: Input should be a valid integer, unable to parse string as an integer");
-    expect(byKey("12")).toMatchObject({ role: "user", content: "Please return JSON matching the PackingList schema", metadata: { retryPrompt: true } });
+    expect(byKey("12")).toMatchObject({
+      role: "user",
+      content: "Please return JSON matching the PackingList schema",
+      metadata: { retryPrompt: true },
+    });
   });
 
   it("thinking is a part but not in the text, and its encrypted signature is dropped", () => {
@@ -263,13 +364,22 @@ describe("parsePydanticAiMessages: a co-cli session", () => {
     expect(user.parts).toEqual([
       { type: "text", text: "Is this jacket waterproof enough?" },
       { type: "image", mediaType: "image/png", alt: "image 4f2a1c" },
-      { type: "image", mediaType: "image/jpeg", alt: "image https://shop.example.com/jacket.jpg", url: "https://shop.example.com/jacket.jpg" },
+      {
+        type: "image",
+        mediaType: "image/jpeg",
+        alt: "image https://shop.example.com/jacket.jpg",
+        url: "https://shop.example.com/jacket.jpg",
+      },
     ]);
     expect(JSON.stringify(result)).not.toContain(PNG_BASE64.slice(0, 20));
   });
 
   it("instructions give a system turn when they appear or change, not on every request", () => {
-    expect(byKey("8:instructions")).toMatchObject({ role: "system", content: "Answer in one paragraph.", metadata: { instructions: true } });
+    expect(byKey("8:instructions")).toMatchObject({
+      role: "system",
+      content: "Answer in one paragraph.",
+      metadata: { instructions: true },
+    });
     expect(turns.filter((t) => t.metadata?.instructions === true)).toHaveLength(1);
   });
 
@@ -288,14 +398,23 @@ describe("parsePydanticAiMessages: a co-cli session", () => {
   });
 
   it("usage once per response, input without cache reads and writes", () => {
-    expect(byKey("1").usage).toEqual({ inputTokens: 308, cacheReadTokens: 512, cacheWriteTokens: 0, outputTokens: 64, reasoningTokens: 32 });
+    expect(byKey("1").usage).toEqual({
+      inputTokens: 308,
+      cacheReadTokens: 512,
+      cacheWriteTokens: 0,
+      outputTokens: 64,
+      reasoningTokens: 32,
+    });
     expect(byKey("9").usage).toEqual({ inputTokens: 1500, outputTokens: 80 });
     expect(byKey("13").usage).toEqual({ inputTokens: 500, cacheReadTokens: 2500, cacheWriteTokens: 1000, outputTokens: 120 });
     expect(turns.filter((t) => t.usage).map((t) => t.key)).toEqual(["1", "3", "5", "7", "9", "11", "13"]);
     // By hand from the sample: input 308+132+64+114+1500+1700+500, output 64+40+38+30+80+25+120,
     // cache reads 512+768+896+896+0+2500, cache writes 1000, reasoning 32+0.
-    const sum = (field: "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "reasoningTokens") => turns.reduce((n, t) => n + (t.usage?.[field] ?? 0), 0);
-    expect([sum("inputTokens"), sum("outputTokens"), sum("cacheReadTokens"), sum("cacheWriteTokens"), sum("reasoningTokens")]).toEqual([4318, 397, 5572, 1000, 32]);
+    const sum = (field: "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "reasoningTokens") =>
+      turns.reduce((n, t) => n + (t.usage?.[field] ?? 0), 0);
+    expect([sum("inputTokens"), sum("outputTokens"), sum("cacheReadTokens"), sum("cacheWriteTokens"), sum("reasoningTokens")]).toEqual([
+      4318, 397, 5572, 1000, 32,
+    ]);
   });
 
   it("a compaction part is a system turn marking it, before the response's own turn", () => {
@@ -312,49 +431,144 @@ describe("parsePydanticAiMessages: a co-cli session", () => {
 });
 
 describe("parsePydanticAiMessages: smaller rules", () => {
-  const response = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ parts, usage: { input_tokens: 10, output_tokens: 2 }, model_name: "gpt-4o", timestamp: "2026-01-01T10:00:01Z", kind: "response", ...extra });
+  const response = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
+    parts,
+    usage: { input_tokens: 10, output_tokens: 2 },
+    model_name: "gpt-4o",
+    timestamp: "2026-01-01T10:00:01Z",
+    kind: "response",
+    ...extra,
+  });
 
   it("a minimal history: a prompt, a tool call, its return and the answer", () => {
     const doc = [
-      { kind: "request", parts: [{ part_kind: "system-prompt", content: "Be brief.", timestamp: "2026-01-01T10:00:00Z" }, { part_kind: "user-prompt", content: "weather in Paris?", timestamp: "2026-01-01T10:00:00Z" }], instructions: null, run_id: "r1" },
-      { kind: "response", parts: [{ part_kind: "tool-call", tool_name: "get_weather", args: { city: "Paris" }, tool_call_id: "call_1" }], usage: { input_tokens: 50, cache_write_tokens: 0, cache_read_tokens: 0, output_tokens: 12, details: {} }, model_name: "gpt-4o", provider_name: "openai", timestamp: "2026-01-01T10:00:01Z", finish_reason: "tool_call", run_id: "r1" },
-      { kind: "request", parts: [{ part_kind: "tool-return", tool_name: "get_weather", content: "sunny", tool_call_id: "call_1", timestamp: "2026-01-01T10:00:02Z" }], run_id: "r1" },
-      { kind: "response", parts: [{ part_kind: "text", content: "Sunny." }], usage: { input_tokens: 70, output_tokens: 3 }, model_name: "gpt-4o", timestamp: "2026-01-01T10:00:03Z", finish_reason: "stop", run_id: "r1" },
+      {
+        kind: "request",
+        parts: [
+          { part_kind: "system-prompt", content: "Be brief.", timestamp: "2026-01-01T10:00:00Z" },
+          { part_kind: "user-prompt", content: "weather in Paris?", timestamp: "2026-01-01T10:00:00Z" },
+        ],
+        instructions: null,
+        run_id: "r1",
+      },
+      {
+        kind: "response",
+        parts: [{ part_kind: "tool-call", tool_name: "get_weather", args: { city: "Paris" }, tool_call_id: "call_1" }],
+        usage: { input_tokens: 50, cache_write_tokens: 0, cache_read_tokens: 0, output_tokens: 12, details: {} },
+        model_name: "gpt-4o",
+        provider_name: "openai",
+        timestamp: "2026-01-01T10:00:01Z",
+        finish_reason: "tool_call",
+        run_id: "r1",
+      },
+      {
+        kind: "request",
+        parts: [
+          {
+            part_kind: "tool-return",
+            tool_name: "get_weather",
+            content: "sunny",
+            tool_call_id: "call_1",
+            timestamp: "2026-01-01T10:00:02Z",
+          },
+        ],
+        run_id: "r1",
+      },
+      {
+        kind: "response",
+        parts: [{ part_kind: "text", content: "Sunny." }],
+        usage: { input_tokens: 70, output_tokens: 3 },
+        model_name: "gpt-4o",
+        timestamp: "2026-01-01T10:00:03Z",
+        finish_reason: "stop",
+        run_id: "r1",
+      },
     ];
     const turns = parsePydanticAiMessages(doc, { name: "weather.json" }).threads[0]!.turns;
-    expect(turns.map((t) => `${t.key}:${t.role}:${t.content}`)).toEqual(["0:0:system:Be brief.", "0:1:user:weather in Paris?", '1:assistant:[get_weather] {"city":"Paris"}', "2:tool:sunny", "3:assistant:Sunny."]);
+    expect(turns.map((t) => `${t.key}:${t.role}:${t.content}`)).toEqual([
+      "0:0:system:Be brief.",
+      "0:1:user:weather in Paris?",
+      '1:assistant:[get_weather] {"city":"Paris"}',
+      "2:tool:sunny",
+      "3:assistant:Sunny.",
+    ]);
     expect(turns[4]!.modelProvider).toBe("openai"); // no provider_name: from "gpt-4o"
   });
 
   it("keeps tool arguments that are not valid JSON as the raw string", () => {
-    const doc = [{ kind: "request", parts: [{ part_kind: "user-prompt", content: "go" }] }, response([{ part_kind: "tool-call", tool_name: "run", args: '{"cmd": "ls', tool_call_id: "c1" }])];
+    const doc = [
+      { kind: "request", parts: [{ part_kind: "user-prompt", content: "go" }] },
+      response([{ part_kind: "tool-call", tool_name: "run", args: '{"cmd": "ls', tool_call_id: "c1" }]),
+    ];
     const call = parsePydanticAiMessages(doc, source).threads[0]!.turns[1]!.parts![0]!;
     expect(call).toEqual({ type: "tool_call", id: "c1", name: "run", arguments: '{"cmd": "ls' });
   });
 
   it("a tool return whose outcome failed or was denied is an error", () => {
-    const doc = [response([{ part_kind: "tool-call", tool_name: "rm", args: {}, tool_call_id: "c1" }]), { kind: "request", parts: [{ part_kind: "tool-return", tool_name: "rm", content: "denied by user", tool_call_id: "c1", outcome: "denied" }] }];
+    const doc = [
+      response([{ part_kind: "tool-call", tool_name: "rm", args: {}, tool_call_id: "c1" }]),
+      {
+        kind: "request",
+        parts: [{ part_kind: "tool-return", tool_name: "rm", content: "denied by user", tool_call_id: "c1", outcome: "denied" }],
+      },
+    ];
     expect(parsePydanticAiMessages(doc, source).threads[0]!.turns[1]!.parts![0]).toMatchObject({ toolCallId: "c1", isError: true });
   });
 
   it("strips base64 payloads from tool results (BinaryContent, data: URLs)", () => {
     const doc = [
       response([{ part_kind: "tool-call", tool_name: "screenshot", args: null, tool_call_id: "c1" }]),
-      { kind: "request", parts: [{ part_kind: "tool-return", tool_name: "screenshot", content: [{ data: PNG_BASE64, media_type: "image/png", identifier: "aa11bb", kind: "binary" }, `data:image/png;base64,${PNG_BASE64}`], tool_call_id: "c1" }] },
+      {
+        kind: "request",
+        parts: [
+          {
+            part_kind: "tool-return",
+            tool_name: "screenshot",
+            content: [
+              { data: PNG_BASE64, media_type: "image/png", identifier: "aa11bb", kind: "binary" },
+              `data:image/png;base64,${PNG_BASE64}`,
+            ],
+            tool_call_id: "c1",
+          },
+        ],
+      },
     ];
     const tool = parsePydanticAiMessages(doc, source).threads[0]!.turns[1]!;
     expect(JSON.stringify(tool)).not.toContain(PNG_BASE64.slice(0, 20));
     expect(tool.content).toBe("[image]\n[image/png omitted]");
-    expect(tool.parts![0]).toMatchObject({ content: [{ data: "[binary data omitted]", media_type: "image/png", kind: "binary" }, "[image/png omitted]"] });
+    expect(tool.parts![0]).toMatchObject({
+      content: [{ data: "[binary data omitted]", media_type: "image/png", kind: "binary" }, "[image/png omitted]"],
+    });
   });
 
   it("other attachments are labelled in the text", () => {
-    const doc = [{ kind: "request", parts: [{ part_kind: "user-prompt", content: ["Summarise", { url: "https://example.com/a.pdf", kind: "document-url", media_type: "application/pdf" }, { kind: "cache-point", ttl: "5m" }] }] }];
+    const doc = [
+      {
+        kind: "request",
+        parts: [
+          {
+            part_kind: "user-prompt",
+            content: [
+              "Summarise",
+              { url: "https://example.com/a.pdf", kind: "document-url", media_type: "application/pdf" },
+              { kind: "cache-point", ttl: "5m" },
+            ],
+          },
+        ],
+      },
+    ];
     expect(parsePydanticAiMessages(doc, source).threads[0]!.turns[0]!.content).toBe("Summarise\n\n[document: https://example.com/a.pdf]");
   });
 
   it("an encrypted compaction (OpenAI: content null) is marked but not rendered; a response with nothing else and no usage gives no assistant turn", () => {
-    const doc = [{ kind: "request", parts: [{ part_kind: "user-prompt", content: "hi" }] }, { kind: "response", parts: [{ part_kind: "compaction", content: null, provider_name: "openai", provider_details: { encrypted_content: "ENC123" } }], timestamp: "2026-01-01T10:00:00Z" }];
+    const doc = [
+      { kind: "request", parts: [{ part_kind: "user-prompt", content: "hi" }] },
+      {
+        kind: "response",
+        parts: [{ part_kind: "compaction", content: null, provider_name: "openai", provider_details: { encrypted_content: "ENC123" } }],
+        timestamp: "2026-01-01T10:00:00Z",
+      },
+    ];
     const turns = parsePydanticAiMessages(doc, source).threads[0]!.turns;
     expect(turns.map((t) => `${t.key}:${t.role}:${t.content}`)).toEqual(["0:user:hi", "1:0:system:Conversation compacted"]);
     expect(JSON.stringify(turns)).not.toContain("ENC123");
@@ -384,7 +598,14 @@ describe("parsePydanticAiMessages: bad entries are skipped, not fatal", () => {
         ],
         timestamp: "2026-01-01T10:00:00Z",
       },
-      { kind: "request", parts: [{ part_kind: "tool-return", tool_name: "x", content: "r" }, { part_kind: "user-prompt", content: 42 }, { part_kind: "user-prompt", content: "again" }] },
+      {
+        kind: "request",
+        parts: [
+          { part_kind: "tool-return", tool_name: "x", content: "r" },
+          { part_kind: "user-prompt", content: 42 },
+          { part_kind: "user-prompt", content: "again" },
+        ],
+      },
     ];
     const result = parsePydanticAiMessages(doc, source);
     expect(result.skipped).toEqual([
@@ -396,7 +617,11 @@ describe("parsePydanticAiMessages: bad entries are skipped, not fatal", () => {
       { path: "[6].parts[0]", reason: "tool_call_id: must be a non-empty string" },
       { path: "[6].parts[1]", reason: "content: must be a string or a list of user content" },
     ]);
-    expect(result.threads[0]!.turns.map((t) => `${t.key}:${t.role}:${t.content}`)).toEqual(["0:user:start", "5:assistant:done", "6:user:again"]);
+    expect(result.threads[0]!.turns.map((t) => `${t.key}:${t.role}:${t.content}`)).toEqual([
+      "0:user:start",
+      "5:assistant:done",
+      "6:user:again",
+    ]);
   });
 
   it("an empty list is no thread and a warning", () => {

@@ -30,7 +30,16 @@
  * difference and the thread is rewritten from there.
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
-import { fileStem, ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ImportedUsage, type ParsedSource, type SkippedEntry } from "./types";
+import {
+  fileStem,
+  ImportFormatError,
+  isObject,
+  type ImportedThread,
+  type ImportedTurn,
+  type ImportedUsage,
+  type ParsedSource,
+  type SkippedEntry,
+} from "./types";
 import { callLine, collapse, isoUtc } from "./text";
 import { isRealPrompt } from "@/lib/domain/title";
 
@@ -54,7 +63,9 @@ export function looksLikePydanticAiMessages(doc: unknown, fileName: string): boo
 
 export function parsePydanticAiMessages(doc: unknown, source: { name: string }): ParsedSource {
   if (!Array.isArray(doc)) {
-    throw new ImportFormatError(`${source.name}: not a pydantic-ai message history (expected a JSON list of messages with kind "request" or "response")`);
+    throw new ImportFormatError(
+      `${source.name}: not a pydantic-ai message history (expected a JSON list of messages with kind "request" or "response")`,
+    );
   }
   const skipped: SkippedEntry[] = [];
   const warnings: string[] = [];
@@ -92,7 +103,13 @@ export function parsePydanticAiMessages(doc: unknown, source: { name: string }):
     if (message.kind === "request") {
       const instructions = typeof message.instructions === "string" && message.instructions.trim() ? message.instructions : null;
       if (instructions && instructions !== currentInstructions) {
-        turns.push({ key: `${index}:instructions`, role: "system", content: instructions, timestamp: isoUtc(message.timestamp), metadata: { instructions: true } });
+        turns.push({
+          key: `${index}:instructions`,
+          role: "system",
+          content: instructions,
+          timestamp: isoUtc(message.timestamp),
+          metadata: { instructions: true },
+        });
       }
       if (instructions) currentInstructions = instructions;
       turns.push(...requestTurns(message, message.parts, index, skipped));
@@ -103,13 +120,20 @@ export function parsePydanticAiMessages(doc: unknown, source: { name: string }):
 
   const conversationId = conversationIds.size === 1 ? [...conversationIds][0]! : null;
   const thread: ImportedThread = {
-    ...(conversationId ? ({ key: `conversation:${conversationId}`, identity: "source" } as const) : ({ key: fileStem(source.name, "pydantic-ai"), identity: "name" } as const)),
+    ...(conversationId
+      ? ({ key: `conversation:${conversationId}`, identity: "source" } as const)
+      : ({ key: fileStem(source.name, "pydantic-ai"), identity: "name" } as const)),
     title: titleOf(turns),
     toolName: "pydantic-ai",
     createdAt: earliest(turns),
     lastUpdatedAt: latest(turns),
     ...(runIds.size > 0 || conversationIds.size > 0
-      ? { metadata: { ...(runIds.size > 0 ? { runIds: [...runIds] } : {}), ...(conversationIds.size > 0 ? { conversationIds: [...conversationIds] } : {}) } }
+      ? {
+          metadata: {
+            ...(runIds.size > 0 ? { runIds: [...runIds] } : {}),
+            ...(conversationIds.size > 0 ? { conversationIds: [...conversationIds] } : {}),
+          },
+        }
       : {}),
     turns,
   };
@@ -133,7 +157,12 @@ function requestTurns(message: JsonRecord, parts: JsonValue[], index: number, sk
     const timestamp = isoUtc(part.timestamp) ?? fallbackTime;
     const kind = part.part_kind;
     if (kind === "system-prompt" || kind === "user-prompt") {
-      const rendered = kind === "user-prompt" ? renderUserContent(part.content) : typeof part.content === "string" ? { text: part.content, parts: null } : null;
+      const rendered =
+        kind === "user-prompt"
+          ? renderUserContent(part.content)
+          : typeof part.content === "string"
+            ? { text: part.content, parts: null }
+            : null;
       if (!rendered) {
         skipped.push({ path, reason: `content: must be a string${kind === "user-prompt" ? " or a list of user content" : ""}` });
         return;
@@ -152,7 +181,15 @@ function requestTurns(message: JsonRecord, parts: JsonValue[], index: number, sk
         partIndex,
         role: "tool",
         content: renderToolContent(part.content),
-        parts: [{ type: "tool_result", toolCallId, content: withoutBinaryData(part.content ?? null), ...(isError ? { isError: true } : {}), ...toolNameKey(part) }],
+        parts: [
+          {
+            type: "tool_result",
+            toolCallId,
+            content: withoutBinaryData(part.content ?? null),
+            ...(isError ? { isError: true } : {}),
+            ...toolNameKey(part),
+          },
+        ],
         timestamp,
       });
     } else if (kind === "retry-prompt") {
@@ -160,7 +197,13 @@ function requestTurns(message: JsonRecord, parts: JsonValue[], index: number, sk
       const toolCallId = nonEmptyString(part.tool_call_id);
       // pydantic-ai fills tool_call_id even for output-validation retries; tool_name tells them apart.
       if (toolCallId && nonEmptyString(part.tool_name)) {
-        made.push({ partIndex, role: "tool", content: text, parts: [{ type: "tool_result", toolCallId, content: text, isError: true, ...toolNameKey(part) }], timestamp });
+        made.push({
+          partIndex,
+          role: "tool",
+          content: text,
+          parts: [{ type: "tool_result", toolCallId, content: text, isError: true, ...toolNameKey(part) }],
+          timestamp,
+        });
       } else {
         made.push({ partIndex, role: "user", content: text, timestamp, metadata: { retryPrompt: true } });
       }
@@ -205,13 +248,17 @@ const URL_KINDS: Record<string, string> = { "image-url": "image", "audio-url": "
  */
 function renderAttachment(item: JsonRecord): { part: TurnPart; text: string } | null {
   const kind = typeof item.kind === "string" ? item.kind : "";
-  if (kind === "text-content" && typeof item.content === "string") return { part: { type: "text", text: item.content }, text: item.content };
+  if (kind === "text-content" && typeof item.content === "string")
+    return { part: { type: "text", text: item.content }, text: item.content };
   const mediaType = nonEmptyString(item.media_type) ?? mediaTypeOfDataUrl(item.url);
   const url = typeof item.url === "string" && !item.url.startsWith("data:") ? item.url : null;
   const identifier = nonEmptyString(item.identifier);
   const label = url ?? identifier ?? mediaType ?? kind;
   if (kind === "image-url" || (kind === "binary" && mediaType?.startsWith("image/"))) {
-    return { part: { type: "image", ...(mediaType ? { mediaType } : {}), alt: `image ${label}`.trim(), ...(url ? { url } : {}) }, text: "[image]" };
+    return {
+      part: { type: "image", ...(mediaType ? { mediaType } : {}), alt: `image ${label}`.trim(), ...(url ? { url } : {}) },
+      text: "[image]",
+    };
   }
   if (kind in URL_KINDS || kind === "binary") {
     const noun = URL_KINDS[kind] ?? "file";
@@ -320,7 +367,13 @@ function responseTurns(message: JsonRecord, parts: JsonValue[], index: number, s
         }
         const name = nonEmptyString(part.tool_name) ?? "tool";
         const args = parseArguments(part.args);
-        turnParts.push({ type: "tool_call", id, name, ...(args !== undefined ? { arguments: args } : {}), ...(part.part_kind === "builtin-tool-call" ? { builtin: true } : {}) });
+        turnParts.push({
+          type: "tool_call",
+          id,
+          name,
+          ...(args !== undefined ? { arguments: args } : {}),
+          ...(part.part_kind === "builtin-tool-call" ? { builtin: true } : {}),
+        });
         texts.push(callLine(name, args));
         break;
       }
@@ -331,7 +384,13 @@ function responseTurns(message: JsonRecord, parts: JsonValue[], index: number, s
           skipped.push({ path, reason: "tool_call_id: must be a non-empty string" });
           break;
         }
-        turnParts.push({ type: "tool_result", toolCallId, content: withoutBinaryData(part.content ?? null), builtin: true, ...toolNameKey(part) });
+        turnParts.push({
+          type: "tool_result",
+          toolCallId,
+          content: withoutBinaryData(part.content ?? null),
+          builtin: true,
+          ...toolNameKey(part),
+        });
         break;
       }
       case "file": {
@@ -364,7 +423,11 @@ function responseTurns(message: JsonRecord, parts: JsonValue[], index: number, s
 
   const usage = usageOf(message.usage);
   const metadata: JsonObject = {};
-  const extras = { providerName: message.provider_name, finishReason: message.finish_reason, providerResponseId: message.provider_response_id };
+  const extras = {
+    providerName: message.provider_name,
+    finishReason: message.finish_reason,
+    providerResponseId: message.provider_response_id,
+  };
   for (const [name, value] of Object.entries(extras)) {
     const text = nonEmptyString(value);
     if (text) metadata[name] = text;
@@ -395,7 +458,6 @@ function parseArguments(args: JsonValue | undefined): JsonValue | undefined {
     return args;
   }
 }
-
 
 /**
  * RequestUsage -> ImportedUsage. pydantic-ai's input_tokens include cache reads and writes
@@ -439,17 +501,21 @@ function titleOf(turns: ImportedTurn[]): string | null {
 }
 
 function earliest(turns: ImportedTurn[]): string | null {
-  const times = turns.map((t) => t.timestamp).filter((t): t is string => !!t).sort();
+  const times = turns
+    .map((t) => t.timestamp)
+    .filter((t): t is string => !!t)
+    .sort();
   return times[0] ?? null;
 }
 
 function latest(turns: ImportedTurn[]): string | null {
-  const times = turns.map((t) => t.timestamp).filter((t): t is string => !!t).sort();
+  const times = turns
+    .map((t) => t.timestamp)
+    .filter((t): t is string => !!t)
+    .sort();
   return times.at(-1) ?? null;
 }
 
 function nonEmptyString(value: JsonValue | undefined): string | null {
   return typeof value === "string" && value.trim() ? value : null;
 }
-
-

@@ -32,23 +32,29 @@ function firstUserText(thread: ImportedThread): string | undefined {
 }
 
 describe("titles of the real fixtures", () => {
-  it.each(["claude-code", "codex", "gemini-cli", "pi", "copilot", "opencode", "aider", "chatgpt"])("%s: every title is short, whole-worded and never a preamble", async (agent) => {
-    const threads = await mainThreads(agent);
-    expect(threads.length).toBeGreaterThan(0);
-    for (const { file, thread } of threads) {
-      const title = thread.title ?? "";
-      expect(title, file).not.toBe("");
-      expect(Array.from(title).length, file).toBeLessThanOrEqual(100);
-      expect(isRealPrompt(title), `${file}: ${title}`).toBe(true);
-      expect(title, file).not.toMatch(/^You are an AI agent|<command-|<local-command|<environment_context>|^System:/);
-    }
-  });
+  it.each(["claude-code", "codex", "gemini-cli", "pi", "copilot", "opencode", "aider", "chatgpt"])(
+    "%s: every title is short, whole-worded and never a preamble",
+    async (agent) => {
+      const threads = await mainThreads(agent);
+      expect(threads.length).toBeGreaterThan(0);
+      for (const { file, thread } of threads) {
+        const title = thread.title ?? "";
+        expect(title, file).not.toBe("");
+        expect(Array.from(title).length, file).toBeLessThanOrEqual(100);
+        expect(isRealPrompt(title), `${file}: ${title}`).toBe(true);
+        expect(title, file).not.toMatch(/^You are an AI agent|<command-|<local-command|<environment_context>|^System:/);
+      }
+    },
+  );
 
-  it("Gemini CLI: the /init preamble and \"System: Please continue.\" are passed over for the first typed prompt", async () => {
+  it('Gemini CLI: the /init preamble and "System: Please continue." are passed over for the first typed prompt', async () => {
     const threads = await mainThreads("gemini-cli");
     const init = threads.find(({ thread }) => /^\s*You are an AI agent/.test(firstUserText(thread) ?? ""))!;
     expect(init).toBeDefined();
-    const typed = init.thread.turns.filter((t) => t.role === "user").map((t) => t.content).find(isRealPrompt)!;
+    const typed = init.thread.turns
+      .filter((t) => t.role === "user")
+      .map((t) => t.content)
+      .find(isRealPrompt)!;
     expect(init.thread.title).toBe(typed.replace(/\s+/g, " ").trim());
   });
 
@@ -75,7 +81,10 @@ describe("titles of the real fixtures", () => {
     const chatgpt = await mainThreads("chatgpt");
     expect(chatgpt.map(({ thread }) => thread.title)).toContain("GitHub Wikis & Source Code");
     const opencode = await mainThreads("opencode");
-    expect(opencode.map(({ thread }) => thread.title).sort()).toEqual(["Gitter-commit workflow summary for repository commits", "Gitter-commit: Clean, multi-commit repo preparation"]);
+    expect(opencode.map(({ thread }) => thread.title).sort()).toEqual([
+      "Gitter-commit workflow summary for repository commits",
+      "Gitter-commit: Clean, multi-commit repo preparation",
+    ]);
     const pi = await mainThreads("pi");
     expect(pi.map(({ thread }) => thread.title)).toContain("agent-history pi smoke");
   });

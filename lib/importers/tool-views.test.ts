@@ -12,10 +12,14 @@ type Call = Extract<TurnPart, { type: "tool_call" }>;
 const FIXTURES = {
   codex: "fixtures/real/codex/sessions/2025/09/19/rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl",
   claudeDemo: "fixtures/real/claude-code/projects/-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
-  claudeSpotter: "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl",
-  claudeSession: "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
-  claudeGrep: "fixtures/real/claude-code/projects/-Users-jnarowski-Dev-sourceborn-src-agent-workflows-monorepo-v2/10cd5911-8704-4996-9e33-32010589c357.jsonl",
-  gemini: "fixtures/real/gemini-cli/tmp/9da8b3dfb8655182ac1f0e66601c367e34f8d18447a29759eeba4d7e45dc60ea/chats/session-2026-04-23T12-52-0ab84937.jsonl",
+  claudeSpotter:
+    "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl",
+  claudeSession:
+    "fixtures/real/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
+  claudeGrep:
+    "fixtures/real/claude-code/projects/-Users-jnarowski-Dev-sourceborn-src-agent-workflows-monorepo-v2/10cd5911-8704-4996-9e33-32010589c357.jsonl",
+  gemini:
+    "fixtures/real/gemini-cli/tmp/9da8b3dfb8655182ac1f0e66601c367e34f8d18447a29759eeba4d7e45dc60ea/chats/session-2026-04-23T12-52-0ab84937.jsonl",
   opencode: "fixtures/real/opencode/export/ses_39b7f9e89ffe7J0WzLzYrUt4eW.json",
   pi: "fixtures/real/pi/agent/sessions/--Users-badlogic-workspaces-pi-mono--/2025-12-09T00-53-29-825Z_ffae836b-9420-4060-ac13-7745215f90ff.jsonl",
   copilot: "fixtures/real/copilot/session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl",
@@ -28,7 +32,9 @@ const calls: Record<keyof typeof FIXTURES, Call[]> = {} as never;
 beforeAll(async () => {
   for (const [agent, file] of Object.entries(FIXTURES)) {
     const parsed = await parseDetected(file, detectFormat(file, readFileSync(file, "utf8")));
-    calls[agent as keyof typeof FIXTURES] = parsed.threads.flatMap((t) => t.turns.flatMap((turn) => (turn.parts ?? []).filter((p): p is Call => p.type === "tool_call")));
+    calls[agent as keyof typeof FIXTURES] = parsed.threads.flatMap((t) =>
+      t.turns.flatMap((turn) => (turn.parts ?? []).filter((p): p is Call => p.type === "tool_call")),
+    );
   }
 });
 
@@ -83,17 +89,40 @@ describe("Codex", () => {
   });
 
   it("exec_command (cmd, workdir), local_shell (an exec action) and a custom apply_patch (raw text)", () => {
-    expect(describeToolCall("exec_command", JSON.stringify({ cmd: "npm test\nnpm run lint", workdir: "/repo" }))).toMatchObject({ kind: "shell", command: "npm test\nnpm run lint", workdir: "/repo" });
-    expect(describeToolCall("local_shell", { type: "exec", command: ["bash", "-lc", "echo hi"], working_directory: "/w" })).toMatchObject({ kind: "shell", command: "echo hi", workdir: "/w" });
-    expect(describeToolCall("local_shell", { action: { type: "exec", command: ["git", "commit", "-m", "it's done"] } })).toMatchObject({ command: "git commit -m 'it'\\''s done'" });
-    const custom = describeToolCall("apply_patch", "*** Begin Patch\n*** Add File: a.txt\n+hello\n*** Delete File: b.txt\n*** Update File: c.ts\n*** Move to: d.ts\n@@ class C\n-x\n+y\n*** End of File\n*** End Patch");
+    expect(describeToolCall("exec_command", JSON.stringify({ cmd: "npm test\nnpm run lint", workdir: "/repo" }))).toMatchObject({
+      kind: "shell",
+      command: "npm test\nnpm run lint",
+      workdir: "/repo",
+    });
+    expect(describeToolCall("local_shell", { type: "exec", command: ["bash", "-lc", "echo hi"], working_directory: "/w" })).toMatchObject({
+      kind: "shell",
+      command: "echo hi",
+      workdir: "/w",
+    });
+    expect(describeToolCall("local_shell", { action: { type: "exec", command: ["git", "commit", "-m", "it's done"] } })).toMatchObject({
+      command: "git commit -m 'it'\\''s done'",
+    });
+    const custom = describeToolCall(
+      "apply_patch",
+      "*** Begin Patch\n*** Add File: a.txt\n+hello\n*** Delete File: b.txt\n*** Update File: c.ts\n*** Move to: d.ts\n@@ class C\n-x\n+y\n*** End of File\n*** End Patch",
+    );
     expect(as(custom, "patch").files).toEqual([
       { path: "a.txt", action: "add", moveTo: null, diff: "+hello" },
       { path: "b.txt", action: "delete", moveTo: null, diff: "" },
       { path: "c.ts", action: "update", moveTo: "d.ts", diff: "@@ class C\n-x\n+y" },
     ]);
-    expect(as(describeToolCall("shell", { command: ["apply_patch", "*** Begin Patch\n*** Add File: x\n+1\n*** End Patch"] }), "patch").files[0]!.path).toBe("x");
-    expect(as(describeToolCall("exec_command", { cmd: "cd /repo && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: y\n+2\n*** End Patch\nEOF" }), "patch").files[0]!.diff).toBe("+2");
+    expect(
+      as(describeToolCall("shell", { command: ["apply_patch", "*** Begin Patch\n*** Add File: x\n+1\n*** End Patch"] }), "patch").files[0]!
+        .path,
+    ).toBe("x");
+    expect(
+      as(
+        describeToolCall("exec_command", {
+          cmd: "cd /repo && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: y\n+2\n*** End Patch\nEOF",
+        }),
+        "patch",
+      ).files[0]!.diff,
+    ).toBe("+2");
   });
 });
 
@@ -107,14 +136,27 @@ describe("Claude Code", () => {
   });
 
   it("Read, Glob, Grep, WebSearch, WebFetch, Task and TodoWrite", () => {
-    for (const call of named("claudeDemo", "Read")) expect(view(call)).toEqual({ kind: "read", paths: [args(call).file_path], range: null });
-    for (const call of named("claudeDemo", "Glob")) expect(view(call)).toMatchObject({ kind: "search", mode: "glob", pattern: args(call).pattern, path: (args(call).path as string | undefined) ?? null });
+    for (const call of named("claudeDemo", "Read"))
+      expect(view(call)).toEqual({ kind: "read", paths: [args(call).file_path], range: null });
+    for (const call of named("claudeDemo", "Glob"))
+      expect(view(call)).toMatchObject({
+        kind: "search",
+        mode: "glob",
+        pattern: args(call).pattern,
+        path: (args(call).path as string | undefined) ?? null,
+      });
     const grep = named("claudeGrep", "Grep")[0]!;
     expect(view(grep)).toMatchObject({ kind: "search", mode: "grep", pattern: args(grep).pattern, path: args(grep).path });
     for (const call of named("claudeSpotter", "WebSearch")) expect(view(call)).toEqual({ kind: "web-search", query: args(call).query });
-    for (const call of named("claudeSpotter", "WebFetch")) expect(view(call)).toEqual({ kind: "web-fetch", url: args(call).url, prompt: args(call).prompt });
+    for (const call of named("claudeSpotter", "WebFetch"))
+      expect(view(call)).toEqual({ kind: "web-fetch", url: args(call).url, prompt: args(call).prompt });
     for (const call of named("claudeSession", "Task")) {
-      expect(view(call)).toEqual({ kind: "task", description: args(call).description, prompt: args(call).prompt, agent: args(call).subagent_type });
+      expect(view(call)).toEqual({
+        kind: "task",
+        description: args(call).description,
+        prompt: args(call).prompt,
+        agent: args(call).subagent_type,
+      });
     }
     const todo = named("claudeDemo", "TodoWrite")[0]!;
     expect(as(view(todo), "plan").items).toEqual((args(todo).todos as JsonObject[]).map((t) => ({ text: t.content, status: t.status })));
@@ -124,8 +166,14 @@ describe("Claude Code", () => {
     const edit = named("claudeDemo", "Edit")[0]!;
     const diff = as(view(edit), "edit");
     expect(diff.path).toBe(args(edit).file_path);
-    const removed = diff.diff.split("\n").filter((l) => l.startsWith("-")).map((l) => l.slice(1));
-    const added = diff.diff.split("\n").filter((l) => l.startsWith("+")).map((l) => l.slice(1));
+    const removed = diff.diff
+      .split("\n")
+      .filter((l) => l.startsWith("-"))
+      .map((l) => l.slice(1));
+    const added = diff.diff
+      .split("\n")
+      .filter((l) => l.startsWith("+"))
+      .map((l) => l.slice(1));
     expect(removed.every((l) => (args(edit).old_string as string).includes(l))).toBe(true);
     expect(added.every((l) => (args(edit).new_string as string).includes(l))).toBe(true);
     expect(added).toContain((args(edit).new_string as string).split("\n").find((l) => !(args(edit).old_string as string).includes(l)));
@@ -148,7 +196,8 @@ describe("Gemini CLI", () => {
       expect(view(call)).toEqual({ kind: "read", paths: [args(call).file_path], range });
     }
     expect(named("gemini", "read_file", (a) => typeof a.start_line === "number").length).toBeGreaterThan(0);
-    for (const call of named("gemini", "write_file")) expect(view(call)).toEqual({ kind: "write", path: args(call).file_path, content: args(call).content });
+    for (const call of named("gemini", "write_file"))
+      expect(view(call)).toEqual({ kind: "write", path: args(call).file_path, content: args(call).content });
     const replace = named("gemini", "replace")[0]!;
     const edit = as(view(replace), "edit");
     expect(edit.path).toBe(args(replace).file_path);
@@ -158,8 +207,17 @@ describe("Gemini CLI", () => {
 
   it("read_file counts lines from 0; run_shell_command, web_fetch and google_web_search", () => {
     expect(describeToolCall("read_file", { file_path: "a.ts", offset: 10, limit: 5 })).toMatchObject({ range: "lines 11–15" });
-    expect(describeToolCall("run_shell_command", { command: "ls", dir_path: "src", description: "List" })).toMatchObject({ kind: "shell", command: "ls", workdir: "src", description: "List" });
-    expect(describeToolCall("web_fetch", { prompt: "Summarise https://example.com" })).toEqual({ kind: "web-fetch", url: null, prompt: "Summarise https://example.com" });
+    expect(describeToolCall("run_shell_command", { command: "ls", dir_path: "src", description: "List" })).toMatchObject({
+      kind: "shell",
+      command: "ls",
+      workdir: "src",
+      description: "List",
+    });
+    expect(describeToolCall("web_fetch", { prompt: "Summarise https://example.com" })).toEqual({
+      kind: "web-fetch",
+      url: null,
+      prompt: "Summarise https://example.com",
+    });
     expect(describeToolCall("google_web_search", { query: "vitest" })).toEqual({ kind: "web-search", query: "vitest" });
   });
 });
@@ -172,7 +230,12 @@ describe("OpenCode, Pi and Copilot CLI", () => {
     expect(patch.files.map((f) => f.path)).toEqual(headers);
     expect(patch.files[0]!.diff.split("\n").some((l) => l.startsWith("+"))).toBe(true);
     const task = named("opencode", "task")[0]!;
-    expect(view(task)).toEqual({ kind: "task", description: args(task).description, prompt: args(task).prompt, agent: args(task).subagent_type });
+    expect(view(task)).toEqual({
+      kind: "task",
+      description: args(task).description,
+      prompt: args(task).prompt,
+      agent: args(task).subagent_type,
+    });
     const skill = named("opencode", "skill")[0]!;
     expect(view(skill)).toEqual({ kind: "fields", fields: [{ key: "name", value: args(skill).name }] });
   });
@@ -191,17 +254,34 @@ describe("OpenCode, Pi and Copilot CLI", () => {
   });
 
   it("Copilot's bash, view, web_search, str_replace_editor, and report_intent as fields", () => {
-    for (const call of named("copilot", "bash")) expect(view(call)).toMatchObject({ kind: "shell", command: args(call).command, description: args(call).description });
+    for (const call of named("copilot", "bash"))
+      expect(view(call)).toMatchObject({ kind: "shell", command: args(call).command, description: args(call).description });
     for (const call of named("copilot", "view")) expect(view(call)).toEqual({ kind: "read", paths: [args(call).path], range: null });
     for (const call of named("copilot", "web_search")) expect(view(call)).toEqual({ kind: "web-search", query: args(call).query });
-    for (const call of named("copilotLegacy", "str_replace_editor")) expect(view(call)).toMatchObject({ kind: "read", paths: [args(call).path] });
+    for (const call of named("copilotLegacy", "str_replace_editor"))
+      expect(view(call)).toMatchObject({ kind: "read", paths: [args(call).path] });
     const intent = named("copilot", "report_intent")[0]!;
     expect(view(intent)).toEqual({ kind: "fields", fields: [{ key: "intent", value: args(intent).intent }] });
     // Documented shapes of Copilot CLI's edit and create (no real session in the fixtures uses them).
-    expect(describeToolCall("edit", { path: "a.rs", old_str: "a\nb", new_str: "a\nc" })).toEqual({ kind: "edit", path: "a.rs", diff: " a\n-b\n+c", note: null });
-    expect(describeToolCall("create", { path: "n.md", file_text: "# Title\n" })).toEqual({ kind: "write", path: "n.md", content: "# Title\n" });
-    expect(describeToolCall("str_replace_editor", { command: "view", path: "x", view_range: [10, -1] })).toMatchObject({ range: "from line 10" });
-    expect(describeToolCall("str_replace_editor", { command: "insert", path: "x", insert_line: 4, new_str: "y" })).toMatchObject({ kind: "edit", diff: "+y", note: "Inserted after line 4." });
+    expect(describeToolCall("edit", { path: "a.rs", old_str: "a\nb", new_str: "a\nc" })).toEqual({
+      kind: "edit",
+      path: "a.rs",
+      diff: " a\n-b\n+c",
+      note: null,
+    });
+    expect(describeToolCall("create", { path: "n.md", file_text: "# Title\n" })).toEqual({
+      kind: "write",
+      path: "n.md",
+      content: "# Title\n",
+    });
+    expect(describeToolCall("str_replace_editor", { command: "view", path: "x", view_range: [10, -1] })).toMatchObject({
+      range: "from line 10",
+    });
+    expect(describeToolCall("str_replace_editor", { command: "insert", path: "x", insert_line: 4, new_str: "y" })).toMatchObject({
+      kind: "edit",
+      diff: "+y",
+      note: "Inserted after line 4.",
+    });
   });
 });
 
@@ -227,7 +307,11 @@ describe("anything else", () => {
   });
 
   it("an unknown name with an edit's shape is an edit; a patch's shape a patch", () => {
-    expect(describeToolCall("my_editor", { filePath: "f", oldString: "a", newString: "b" })).toMatchObject({ kind: "edit", path: "f", diff: "-a\n+b" });
+    expect(describeToolCall("my_editor", { filePath: "f", oldString: "a", newString: "b" })).toMatchObject({
+      kind: "edit",
+      path: "f",
+      diff: "-a\n+b",
+    });
     expect(describeToolCall("custom", { input: "*** Begin Patch\n*** Add File: z\n+z\n*** End Patch" })).toMatchObject({ kind: "patch" });
   });
 

@@ -6,7 +6,20 @@
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
 import { isOpenCodeDatabase, isOpenCodeSideFile } from "./opencode/paths";
 
-export const IMPORT_FORMATS = ["claude-code", "codex", "gemini-cli", "opencode", "pi", "copilot", "aider", "chatgpt", "pal", "pydantic-ai", "plain", "threadline"] as const;
+export const IMPORT_FORMATS = [
+  "claude-code",
+  "codex",
+  "gemini-cli",
+  "opencode",
+  "pi",
+  "copilot",
+  "aider",
+  "chatgpt",
+  "pal",
+  "pydantic-ai",
+  "plain",
+  "threadline",
+] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Human names, for messages and the UI. */
@@ -26,7 +39,8 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
 };
 
 /** Side files agents keep next to their transcripts (indexes, settings, logs): not conversations. */
-const NOT_TRANSCRIPTS = /(^|[\\/])(history\.jsonl|session_index\.jsonl|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
+const NOT_TRANSCRIPTS =
+  /(^|[\\/])(history\.jsonl|session_index\.jsonl|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
 
 /** Aider's chat history, in each repository it ran in (lib/importers/aider). */
 const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;
@@ -37,7 +51,9 @@ const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;
  */
 export function isTranscriptPath(filePath: string): boolean {
   if (AIDER_HISTORY.test(filePath)) return true;
-  return ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isOpenCodeDatabase(filePath)) && !isOpenCodeSideFile(filePath);
+  return (
+    ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isOpenCodeDatabase(filePath)) && !isOpenCodeSideFile(filePath)
+  );
 }
 
 /**

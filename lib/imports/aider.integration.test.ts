@@ -22,7 +22,8 @@ const FIXTURE = path.join(process.cwd(), "fixtures/real/aider/afi-core/.aider.ch
 const RUN_TURNS = [4, 9, 4, 9, 1, 53, 11, 7, 36];
 
 const GROWN_RUN = "\n#### one more thing  \n\nSure, done.\n\n> Tokens: 18k sent, 4 received. Cost: $0.04 message, $0.45 session.  \n";
-const NEW_RUN = "\n# aider chat started at 2025-08-05 09:00:00\n\n> Aider v0.86.1  \n> Main model: gpt-4.1 with diff edit format  \n\n#### hello again  \n\nHello!\n\n> Tokens: 2.1k sent, 3 received. Cost: $0.0042 message, $0.0042 session.  \n";
+const NEW_RUN =
+  "\n# aider chat started at 2025-08-05 09:00:00\n\n> Aider v0.86.1  \n> Main model: gpt-4.1 with diff edit format  \n\n#### hello again  \n\nHello!\n\n> Tokens: 2.1k sent, 3 received. Cost: $0.0042 message, $0.0042 session.  \n";
 
 let dir: string;
 let repo: string;
@@ -45,7 +46,16 @@ afterEach(async () => {
 
 async function turnsOf(threadId: string) {
   const { turns } = await fetchThread(threadId);
-  return turns.map((t) => ({ role: t.role, content: t.content, parts: t.parts, modelName: t.modelName, modelProvider: t.modelProvider, modelMetadata: t.modelMetadata, timestamp: t.timestamp, files: t.files }));
+  return turns.map((t) => ({
+    role: t.role,
+    content: t.content,
+    parts: t.parts,
+    modelName: t.modelName,
+    modelProvider: t.modelProvider,
+    modelMetadata: t.modelMetadata,
+    timestamp: t.timestamp,
+    files: t.files,
+  }));
 }
 
 describe("Aider chat history import", () => {
@@ -55,7 +65,13 @@ describe("Aider chat history import", () => {
     expect(found).toEqual([history]);
 
     const first = await importPath(history);
-    expect(first).toMatchObject({ status: "imported", format: "aider", skipped: [], warnings: [], threads: { created: 9, updated: 0, unchanged: 0 } });
+    expect(first).toMatchObject({
+      status: "imported",
+      format: "aider",
+      skipped: [],
+      warnings: [],
+      threads: { created: 9, updated: 0, unchanged: 0 },
+    });
     expect(first.turnsAdded).toBe(RUN_TURNS.reduce((a, b) => a + b, 0));
     expect(first.threadResults.map((r) => r.identity)).toEqual(Array(9).fill("name"));
     const last = await fetchThread(first.threadIds[8]!);
@@ -63,7 +79,10 @@ describe("Aider chat history import", () => {
     expect(last.turns).toHaveLength(36);
     const reply = last.turns.find((t) => t.role === "assistant")!;
     expect(reply.modelName).toBe("gpt-4.1");
-    expect(reply.modelMetadata).toMatchObject({ usageRounded: true, usage: { inputTokens: 11000, outputTokens: 248, reportedCostUsd: 0.02, source: "reported" } });
+    expect(reply.modelMetadata).toMatchObject({
+      usageRounded: true,
+      usage: { inputTokens: 11000, outputTokens: 248, reportedCostUsd: 0.02, source: "reported" },
+    });
     expect(reply.timestamp).toBe("2025-08-04T13:59:12.000Z");
 
     expect(await importPath(history)).toMatchObject({ status: "unchanged", threadIds: first.threadIds });
@@ -91,7 +110,8 @@ describe("Aider chat history import", () => {
   });
 
   it("is taken by POST /api/import by its content; forced on a file that is not one, fails with the reason", async () => {
-    const post = (query: string, body: string) => importRoute(new Request(`http://localhost/api/import?${query}`, { method: "POST", body }));
+    const post = (query: string, body: string) =>
+      importRoute(new Request(`http://localhost/api/import?${query}`, { method: "POST", body }));
     const ok = await post("name=afi-core/.aider.chat.history.md", readFileSync(FIXTURE, "utf8"));
     expect(ok.status).toBe(201);
     expect(await ok.json()).toMatchObject({ format: "aider", threads: { created: 9 } });
@@ -105,7 +125,10 @@ describe("Aider chat history import", () => {
   it("follows a repository folder named in THREADLINE_SOURCES: the history imports, appended runs follow", async () => {
     setServerEnv({ HOME: dir, THREADLINE_SOURCES: repo });
     const read: string[] = [];
-    const sync = createSourceSync({ importFile: (file) => (read.push(file), importPath(file, file, undefined, { follow: true })), log: () => undefined });
+    const sync = createSourceSync({
+      importFile: (file) => (read.push(file), importPath(file, file, undefined, { follow: true })),
+      log: () => undefined,
+    });
     const first = await sync.sync();
     expect(first.folders).toHaveLength(1);
     expect(first.folders[0]).toMatchObject({ path: repo, state: "found", filesSeen: 1, imported: 1, failed: 0 });

@@ -40,7 +40,10 @@ async function storedState() {
   const runs = await client.compactionRun.findMany({ orderBy: { id: "asc" } });
   return {
     threads,
-    turns: turns.map(({ seq: _seq, tokenCounts, ...turn }) => ({ ...turn, counts: tokenCounts.map(({ turnSeq: _turnSeq, ...count }) => count) })),
+    turns: turns.map(({ seq: _seq, tokenCounts, ...turn }) => ({
+      ...turn,
+      counts: tokenCounts.map(({ turnSeq: _turnSeq, ...count }) => count),
+    })),
     files: files.map(({ importedAt: _at, ...file }) => file),
     runs: runs.map(({ importedAt: _at, ...run }) => run),
   };

@@ -74,7 +74,12 @@ export function resumeCounts(): { resumed: number; readWhole: number; bytesRead:
  * Imports a Claude Code session read whole. `follow`: the file at `path` is being written (a
  * session followed live); its state is kept so that the next import reads only what was appended.
  */
-export async function importClaudeCodeSession(source: SourceBytes, file: SourceFile, follow: { path: string; dev: number; ino: number } | null, limits: ImportLimits): Promise<FileImportReport> {
+export async function importClaudeCodeSession(
+  source: SourceBytes,
+  file: SourceFile,
+  follow: { path: string; dev: number; ino: number } | null,
+  limits: ImportLimits,
+): Promise<FileImportReport> {
   const lines = new LineReader(source, { limits, json: true });
   const planner = claudeCodePlanner({ name: file.name });
   const taken = follow ? new TakenBytes(createHash("sha256"), null) : undefined;
@@ -82,7 +87,20 @@ export async function importClaudeCodeSession(source: SourceBytes, file: SourceF
   const run = await importLines(planner, claudeCodeTurnReader, lines, file, {});
   if (follow && taken && run.keep) {
     const { hash, head, probe, bytes } = taken.result();
-    keep(follow.path, { dev: follow.dev, ino: follow.ino, offset: bytes, lines: lines.count, open: lines.open, head, probe, hash, planner, reader: run.reader, plan: run.plan, checkpoint: run.checkpoint });
+    keep(follow.path, {
+      dev: follow.dev,
+      ino: follow.ino,
+      offset: bytes,
+      lines: lines.count,
+      open: lines.open,
+      head,
+      probe,
+      hash,
+      planner,
+      reader: run.reader,
+      plan: run.plan,
+      checkpoint: run.checkpoint,
+    });
   }
   return run.report;
 }
@@ -93,7 +111,12 @@ export async function importClaudeCodeSession(source: SourceBytes, file: SourceF
  * every earlier line in the thread it was in (a rewind moves lines to a fork thread). Answers null
  * when it cannot go on from there; the caller then imports the file whole.
  */
-export async function resumeClaudeCodeSession(path: string, name: string, limits: ImportLimits, within?: string): Promise<FileImportReport | null> {
+export async function resumeClaudeCodeSession(
+  path: string,
+  name: string,
+  limits: ImportLimits,
+  within?: string,
+): Promise<FileImportReport | null> {
   const session = followed.get(path);
   if (!session) return null;
   followed.delete(path); // taken; put back only when this import succeeds
@@ -103,14 +126,22 @@ export async function resumeClaudeCodeSession(path: string, name: string, limits
   return report;
 }
 
-async function resume(path: string, name: string, session: FollowedSession, limits: ImportLimits, within: string | undefined): Promise<FileImportReport | null> {
+async function resume(
+  path: string,
+  name: string,
+  session: FollowedSession,
+  limits: ImportLimits,
+  within: string | undefined,
+): Promise<FileImportReport | null> {
   const handle = await openForReading(path, within);
   let size: number;
   try {
     const info = await handle.stat();
     size = info.size;
-    if (info.dev !== session.dev || info.ino !== session.ino || size < session.offset || size - session.offset > MAX_RESUMED_BYTES) return null;
-    const same = async (at: number, bytes: Buffer) => bytes.equals((await handle.read(Buffer.alloc(bytes.length), 0, bytes.length, at)).buffer);
+    if (info.dev !== session.dev || info.ino !== session.ino || size < session.offset || size - session.offset > MAX_RESUMED_BYTES)
+      return null;
+    const same = async (at: number, bytes: Buffer) =>
+      bytes.equals((await handle.read(Buffer.alloc(bytes.length), 0, bytes.length, at)).buffer);
     if (!(await same(0, session.head)) || !(await same(session.offset - session.probe.length, session.probe))) return null;
   } finally {
     await handle.close();
@@ -184,7 +215,13 @@ type LinesImport = { report: FileImportReport; keep: boolean; plan: Plan; reader
  * a cut one is reported as skipped), then stores their turns, read again, with the settled mark
  * before the turns still open.
  */
-async function importLines(planner: SessionPlanner, turnReader: (plan: Plan) => TurnReader | null, lines: LineReader, file: SourceFile, resume: StoreResume): Promise<LinesImport> {
+async function importLines(
+  planner: SessionPlanner,
+  turnReader: (plan: Plan) => TurnReader | null,
+  lines: LineReader,
+  file: SourceFile,
+  resume: StoreResume,
+): Promise<LinesImport> {
   // A line being written rarely ends as an object does: it is decoded and parsed only when it may be one.
   const tail = lines.tailMayBeJson() ? lines.tailLine() : null;
   const finished = tail !== null && isJson(tail.text);
@@ -203,7 +240,13 @@ async function importLines(planner: SessionPlanner, turnReader: (plan: Plan) => 
     yield { settled: true };
     yield* reader!.end();
   }
-  const outline = { format: "claude-code" as const, threads: plan.threads.map((p) => p.thread), skipped: plan.skipped, warnings: plan.warnings, compactionRuns: plan.compactionRuns };
+  const outline = {
+    format: "claude-code" as const,
+    threads: plan.threads.map((p) => p.thread),
+    skipped: plan.skipped,
+    warnings: plan.warnings,
+    compactionRuns: plan.compactionRuns,
+  };
   const report = await storeTurnStream(outline, items(), file, resume);
   return { report, keep: !finished && resume.saved !== undefined, plan, reader, checkpoint: resume.saved ?? [] };
 }
@@ -267,6 +310,11 @@ class TakenBytes {
     const head = Buffer.concat(this.first).subarray(0, PROBE_BYTES);
     const last = Buffer.concat(this.last);
     // Copies: the pieces are views of the chunks read, which are not kept.
-    return { hash: this.hash, head: Buffer.from(head), probe: Buffer.from(last.subarray(Math.max(0, last.length - PROBE_BYTES))), bytes: this.bytes };
+    return {
+      hash: this.hash,
+      head: Buffer.from(head),
+      probe: Buffer.from(last.subarray(Math.max(0, last.length - PROBE_BYTES))),
+      bytes: this.bytes,
+    };
   }
 }

@@ -19,7 +19,17 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A turn without what a copy changes (ids) or what is computed on read. */
 function portable(turn: Turn) {
-  return { role: turn.role, content: turn.content, parts: turn.parts, timestamp: turn.timestamp, modelName: turn.modelName, modelProvider: turn.modelProvider, toolName: turn.toolName, files: turn.files, modelMetadata: turn.modelMetadata };
+  return {
+    role: turn.role,
+    content: turn.content,
+    parts: turn.parts,
+    timestamp: turn.timestamp,
+    modelName: turn.modelName,
+    modelProvider: turn.modelProvider,
+    toolName: turn.toolName,
+    files: turn.files,
+    modelMetadata: turn.modelMetadata,
+  };
 }
 
 describe.each([
@@ -30,7 +40,14 @@ describe.each([
 
   it("imports as one thread, re-imports unchanged, and comes back from its export with the same turns", async () => {
     const first = await importPath(file, name);
-    expect(first, first.error).toMatchObject({ status: "imported", format: "copilot", threads: { created: 1, updated: 0, unchanged: 0 }, turnsAdded: turns, skipped: [], warnings: [] });
+    expect(first, first.error).toMatchObject({
+      status: "imported",
+      format: "copilot",
+      threads: { created: 1, updated: 0, unchanged: 0 },
+      turnsAdded: turns,
+      skipped: [],
+      warnings: [],
+    });
     const again = await importPath(file, name);
     expect(again).toMatchObject({ status: "unchanged", threadIds: first.threadIds });
 
@@ -51,7 +68,9 @@ describe.each([
 
 describe("a growing events.jsonl", () => {
   it("appends the new events' turns and updates the session totals, ending as the whole file imports", async () => {
-    const lines = readFileSync(EVENTS_FILE, "utf8").split("\n").filter((line) => line.trim());
+    const lines = readFileSync(EVENTS_FILE, "utf8")
+      .split("\n")
+      .filter((line) => line.trim());
     const dir = path.join(work, "session-state", "96ef38f0-9d09-45c3-8124-6448c36090ed");
     const grown = path.join(dir, "events.jsonl");
     mkdirSync(dir, { recursive: true });
@@ -68,6 +87,11 @@ describe("a growing events.jsonl", () => {
     expect(later.threadResults[0]).toMatchObject({ change: "appended", turnsRemoved: 0 });
     const stored = await fetchThread(later.threadIds[0]!);
     expect(stored.turns).toHaveLength(20);
-    expect(sessionTotalsOf(stored.thread.metadata)?.models["claude-sonnet-4.6"]).toMatchObject({ inputTokens: 35071, cacheReadTokens: 151738, outputTokens: 2848, premiumRequests: 2 });
+    expect(sessionTotalsOf(stored.thread.metadata)?.models["claude-sonnet-4.6"]).toMatchObject({
+      inputTokens: 35071,
+      cacheReadTokens: 151738,
+      outputTokens: 2848,
+      premiumRequests: 2,
+    });
   });
 });

@@ -39,7 +39,11 @@ describe("LineReader: lines over the limit", () => {
       [3, ""],
       [4, "after"],
     ]);
-    expect(lines[2]!.skipped).toEqual({ line: 3, bytes: 250, reason: "line too long (250 bytes): over the 100 bytes a line may have (THREADLINE_MAX_LINE_MB), not read" });
+    expect(lines[2]!.skipped).toEqual({
+      line: 3,
+      bytes: 250,
+      reason: "line too long (250 bytes): over the 100 bytes a line may have (THREADLINE_MAX_LINE_MB), not read",
+    });
     expect(lines.filter((l) => l.skipped)).toHaveLength(1);
     expect(reader.count).toBe(4);
     expect(reader.tail.length).toBe(0);
@@ -63,7 +67,12 @@ describe("LineReader: lines over the limit", () => {
       expect(lines, `cut at ${cut}`).toEqual(whole.lines);
       expect(taken).toBe(text); // every byte taken once, the long line's too
     }
-    const bytewise = await read(pieces(text, Array.from({ length }, (_, i) => i)));
+    const bytewise = await read(
+      pieces(
+        text,
+        Array.from({ length }, (_, i) => i),
+      ),
+    );
     expect(bytewise.lines).toEqual(whole.lines);
     // A chunk that ends on the newline after the long line, and one that starts with it.
     const at = text.indexOf(long) + long.length;
@@ -137,7 +146,10 @@ describe("reading the lines again without the long ones", () => {
   it("again() numbers the lines as before, the long ones blank, and never asks for their bytes", async () => {
     const bytes = Buffer.from(twoLong);
     const asked: [number, number][] = [];
-    const source: SourceBytes = { chunks: () => [bytes.subarray(0, 100), bytes.subarray(100)], range: (start, end) => (asked.push([start, Math.min(end, bytes.length)]), [bytes.subarray(start, end)]) };
+    const source: SourceBytes = {
+      chunks: () => [bytes.subarray(0, 100), bytes.subarray(100)],
+      range: (start, end) => (asked.push([start, Math.min(end, bytes.length)]), [bytes.subarray(start, end)]),
+    };
     const { reader, lines } = await read(source);
     expect(reader.longSpans).toEqual([
       { start: 2, end: 252 },
@@ -212,7 +224,9 @@ describe("sourceLines and readLines", () => {
     expect(lines.map((l) => l.text)).toEqual(['{"a":1}', "short", "", "after"]);
     expect(skipped).toEqual([expect.objectContaining({ line: 3, bytes: 250 })]);
     const big = Array.from({ length: 20 }, (_, i) => `{"line":${i},"pad":"${"p".repeat(60)}"}`).join("\n");
-    await expect(readLines("rollout.jsonl", pieces(big), SMALL)).rejects.toThrow(/^rollout\.jsonl: 1,\d{3} bytes, larger than the 1,000 bytes the lines of a file read whole may be \(THREADLINE_MAX_DOCUMENT_MB\); not read$/);
+    await expect(readLines("rollout.jsonl", pieces(big), SMALL)).rejects.toThrow(
+      /^rollout\.jsonl: 1,\d{3} bytes, larger than the 1,000 bytes the lines of a file read whole may be \(THREADLINE_MAX_DOCUMENT_MB\); not read$/,
+    );
   });
 
   it("tailMayBeJson and tailNumber look at the tail's bytes without decoding it", async () => {

@@ -3,7 +3,15 @@ import { createReadStream, readFileSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { openInside } from "@/lib/files/inside";
-import { COUNT_VALUES_FROM, DEFAULT_IMPORT_LIMITS, JsonValueCounter, MAX_LINE_VALUES, documentTooLarge, longLineEntry, type ImportLimits } from "@/lib/importers/long-lines";
+import {
+  COUNT_VALUES_FROM,
+  DEFAULT_IMPORT_LIMITS,
+  JsonValueCounter,
+  MAX_LINE_VALUES,
+  documentTooLarge,
+  longLineEntry,
+  type ImportLimits,
+} from "@/lib/importers/long-lines";
 import { ImportFormatError, type NumberedLine, type SkippedEntry } from "@/lib/importers/types";
 
 const CHUNK_BYTES = 1 << 20;
@@ -122,7 +130,7 @@ export function withoutSpans(source: SourceBytes, spans: readonly Span[]): Sourc
 async function* chunksInside(path: string, within: string, from: number, to: number): AsyncGenerator<Buffer> {
   const handle = await openInside(path, within);
   try {
-    for (let at = from; at < to; ) {
+    for (let at = from; at < to;) {
       const length = Math.min(CHUNK_BYTES, to - at);
       const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, at);
       if (bytesRead === 0) return;
@@ -306,7 +314,11 @@ export async function* sourceLines(source: SourceBytes, options: LineReaderOptio
  * Every line of a source for a format parsed at once, with the long lines left out (each a blank
  * line, its entry in `skipped`). Throws ImportFormatError when the lines kept pass the document limit.
  */
-export async function readLines(name: string, source: SourceBytes, limits: ImportLimits): Promise<{ lines: NumberedLine[]; skipped: SkippedEntry[] }> {
+export async function readLines(
+  name: string,
+  source: SourceBytes,
+  limits: ImportLimits,
+): Promise<{ lines: NumberedLine[]; skipped: SkippedEntry[] }> {
   const lines: NumberedLine[] = [];
   const skipped: SkippedEntry[] = [];
   let kept = 0;

@@ -50,7 +50,12 @@ const LIVE_WITHIN_MS = 60 * 60 * 1000;
  * stored in one transaction. Never throws for bad input: a file that cannot be imported comes back
  * with status "failed" and the reason, so one bad file never stops the others.
  */
-export async function importFile(name: string, text: string, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
+export async function importFile(
+  name: string,
+  text: string,
+  format?: ImportFormat,
+  options: ImportOptions = {},
+): Promise<FileImportReport> {
   const file: SourceFile = { name, sha256: createHash("sha256").update(text).digest("hex"), size: Buffer.byteLength(text) };
   return reportFailures(name, format, async () => {
     return (await previousImport(file.sha256, name, options.nameless)) ?? importText(file, text, format, options);
@@ -74,7 +79,10 @@ export async function importPath(path: string, name = path, format?: ImportForma
     // OpenCode's storage: a session record is read with its message and part files, the database
     // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
     // Transcripts by name (.json, .jsonl, .md: every file a folder walk finds) are never opened for it.
-    const openCode = format === undefined || format === "opencode" ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path, within)) ? "database" : null)) : null;
+    const openCode =
+      format === undefined || format === "opencode"
+        ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path, within)) ? "database" : null))
+        : null;
     if (openCode === "database") return importOpenCodeDatabase(path, name, limits, within);
     if (openCode === "storage-session") return importStorageSession(path, name, limits, within);
     if (options.follow && (format === undefined || format === "claude-code")) {
@@ -100,9 +108,16 @@ export async function importPath(path: string, name = path, format?: ImportForma
 }
 
 /** A file of lines parsed at once (Codex, Gemini CLI, Pi, Copilot CLI): its lines read in bounded pieces, long ones left out and reported. */
-async function importLineFile(file: SourceFile, source: SourceBytes, format: ImportFormat | undefined, options: ImportOptions, limits: ImportLimits): Promise<FileImportReport> {
+async function importLineFile(
+  file: SourceFile,
+  source: SourceBytes,
+  format: ImportFormat | undefined,
+  options: ImportOptions,
+  limits: ImportLimits,
+): Promise<FileImportReport> {
   const { lines, skipped } = await readLines(file.name, source, limits);
-  if (skipped.length > 0 && !lines.some((l) => l.text.trim())) throw new ImportFormatError(`${file.name}: nothing to import. ${longLinesWarning(skipped)}`);
+  if (skipped.length > 0 && !lines.some((l) => l.text.trim()))
+    throw new ImportFormatError(`${file.name}: nothing to import. ${longLinesWarning(skipped)}`);
   return importDetected(file, detectLineFormat(file.name, lines, format), options, skipped);
 }
 
@@ -139,7 +154,12 @@ function isClaudeCodeLine(line: string | null, name: string): boolean {
   }
 }
 
-async function importText(file: SourceFile, text: string, format: ImportFormat | undefined, options: ImportOptions): Promise<FileImportReport> {
+async function importText(
+  file: SourceFile,
+  text: string,
+  format: ImportFormat | undefined,
+  options: ImportOptions,
+): Promise<FileImportReport> {
   const detected = detectFormat(file.name, text, format);
   if (detected.lines) {
     const { lines, skipped } = withoutLongLines(detected.lines, serverSettings().importLimits);
@@ -149,19 +169,42 @@ async function importText(file: SourceFile, text: string, format: ImportFormat |
     const parsed = nativeDocumentSchema.safeParse(detected.document);
     if (!parsed.success) {
       const first = issuesOf(parsed.error)[0];
-      throw new ImportFormatError(`${file.name}: not a valid threadline/v1 document: ${first ? `${first.field}: ${first.message}` : "invalid"}`);
+      throw new ImportFormatError(
+        `${file.name}: not a valid threadline/v1 document: ${first ? `${first.field}: ${first.message}` : "invalid"}`,
+      );
     }
     const result = await importDocuments([parsed.data], "strict");
-    const threadResults = result.threadIds.map((id) => ({ id, title: null, change: "created" as const, turnsAdded: 0, turnsRemoved: 0, identity: "source" as const }));
-    return { ...unchangedReport(file.name, "threadline"), status: "imported", threads: { created: result.threadIds.length, updated: 0, unchanged: 0 }, turnsAdded: result.turnCount, threadIds: result.threadIds, threadResults, warnings: result.warnings };
+    const threadResults = result.threadIds.map((id) => ({
+      id,
+      title: null,
+      change: "created" as const,
+      turnsAdded: 0,
+      turnsRemoved: 0,
+      identity: "source" as const,
+    }));
+    return {
+      ...unchangedReport(file.name, "threadline"),
+      status: "imported",
+      threads: { created: result.threadIds.length, updated: 0, unchanged: 0 },
+      turnsAdded: result.turnCount,
+      threadIds: result.threadIds,
+      threadResults,
+      warnings: result.warnings,
+    };
   }
   return importDetected(file, detected, options, []);
 }
 
 /** Parses and stores a detected source; `long`: the lines left out as too long, reported with the parser's own skipped entries. */
-async function importDetected(file: SourceFile, detected: Detected, options: ImportOptions, long: SkippedEntry[]): Promise<FileImportReport> {
+async function importDetected(
+  file: SourceFile,
+  detected: Detected,
+  options: ImportOptions,
+  long: SkippedEntry[],
+): Promise<FileImportReport> {
   const parsed = await parseDetected(file.name, detected);
-  const withLong = long.length > 0 ? { ...parsed, skipped: [...parsed.skipped, ...long].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) } : parsed;
+  const withLong =
+    long.length > 0 ? { ...parsed, skipped: [...parsed.skipped, ...long].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) } : parsed;
   return storeParsedSource(options.nameless ? asNewConversations(withLong) : withLong, file);
 }
 
@@ -170,11 +213,23 @@ function asNewConversations(parsed: ParsedSource): ParsedSource {
   const keys = new Map(parsed.threads.filter((t) => t.identity === "name").map((t) => [t.key, `upload:${randomUUID()}`]));
   if (keys.size === 0) return parsed;
   const rekey = (key: string | null | undefined) => (key ? (keys.get(key) ?? key) : key);
-  return { ...parsed, threads: parsed.threads.map((t) => ({ ...t, key: rekey(t.key)!, parentKey: rekey(t.parentKey), ...(keys.has(t.key) ? { identity: "new" as const } : {}) })) };
+  return {
+    ...parsed,
+    threads: parsed.threads.map((t) => ({
+      ...t,
+      key: rekey(t.key)!,
+      parentKey: rekey(t.parentKey),
+      ...(keys.has(t.key) ? { identity: "new" as const } : {}),
+    })),
+  };
 }
 
 /** Bad input becomes a "failed" report naming the reason; anything else is a bug and throws. */
-async function reportFailures(name: string, format: ImportFormat | undefined, run: () => Promise<FileImportReport>): Promise<FileImportReport> {
+async function reportFailures(
+  name: string,
+  format: ImportFormat | undefined,
+  run: () => Promise<FileImportReport>,
+): Promise<FileImportReport> {
   try {
     return await run();
   } catch (error) {

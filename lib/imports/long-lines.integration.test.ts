@@ -18,7 +18,10 @@ import { forgetFollowedSessions, resumeCounts } from "./claude-code-session";
 import { importPath } from "./import-file";
 
 const MB = 1024 * 1024;
-const CODEX_ROLLOUT = path.join(REAL_TRANSCRIPTS, "codex/sessions/2025/09/19/rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl");
+const CODEX_ROLLOUT = path.join(
+  REAL_TRANSCRIPTS,
+  "codex/sessions/2025/09/19/rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl",
+);
 const CHATGPT_EXPORT = path.join(REAL_TRANSCRIPTS, "chatgpt/conversations.json");
 
 const work = mkdtempSync(path.join(os.tmpdir(), "threadline-long-lines-"));
@@ -40,11 +43,16 @@ describe("a long line in a file imported", () => {
     setServerEnv({ THREADLINE_MAX_LINE_MB: "1" });
     await switchToFreshDatabase();
     const session = writeLongLineSession(path.join(work, "live"), 3 * MB, { ended: false });
-    const reasonOf = (report: { skipped: { line?: number; bytes?: number; reason: string }[] }) => report.skipped.find((entry) => entry.line === session.line);
+    const reasonOf = (report: { skipped: { line?: number; bytes?: number; reason: string }[] }) =>
+      report.skipped.find((entry) => entry.line === session.line);
 
     let report = await importPath(session.file, session.file, undefined, { follow: true });
     expect(report.status).toBe("imported");
-    expect(reasonOf(report)).toEqual({ line: 25, bytes: session.bytes, reason: "line too long (3.00 MB so far, no line end yet): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read" });
+    expect(reasonOf(report)).toEqual({
+      line: 25,
+      bytes: session.bytes,
+      reason: "line too long (3.00 MB so far, no line end yet): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read",
+    });
     const firstTurns = (await storedTurns()).length;
     expect(firstTurns).toBeGreaterThan(5);
 
@@ -63,7 +71,11 @@ describe("a long line in a file imported", () => {
     expect(resumeCounts().resumed).toBe(ended.resumed + 1);
     expect(resumeCounts().bytesRead - ended.bytesRead).toBe(Buffer.byteLength(session.rest));
     const total = session.bytes + 2 * MB + session.rest.indexOf("\n");
-    expect(reasonOf(report)).toEqual({ line: 25, bytes: total, reason: "line too long (5.00 MB): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read" });
+    expect(reasonOf(report)).toEqual({
+      line: 25,
+      bytes: total,
+      reason: "line too long (5.00 MB): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read",
+    });
     const grown = await storedTurns();
     expect(grown.length).toBeGreaterThan(firstTurns);
 
@@ -79,13 +91,23 @@ describe("a long line in a file imported", () => {
     setServerEnv({ THREADLINE_MAX_LINE_MB: "1" });
     await switchToFreshDatabase();
     const lines = readFileSync(CODEX_ROLLOUT, "utf8").split("\n").filter(Boolean);
-    const long = JSON.stringify({ timestamp: "2025-09-19T09:03:00.000Z", type: "response_item", payload: { type: "function_call_output", call_id: "call_long", output: "x".repeat(2 * MB) } });
+    const long = JSON.stringify({
+      timestamp: "2025-09-19T09:03:00.000Z",
+      type: "response_item",
+      payload: { type: "function_call_output", call_id: "call_long", output: "x".repeat(2 * MB) },
+    });
     const file = path.join(work, "codex", path.basename(CODEX_ROLLOUT));
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${[...lines.slice(0, 11), long, ...lines.slice(11)].join("\n")}\n`);
     const report = await importPath(file);
     expect(report.status).toBe("imported");
-    expect(report.skipped.filter((entry) => entry.bytes !== undefined)).toEqual([{ line: 12, bytes: Buffer.byteLength(long), reason: "line too long (2.00 MB): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read" }]);
+    expect(report.skipped.filter((entry) => entry.bytes !== undefined)).toEqual([
+      {
+        line: 12,
+        bytes: Buffer.byteLength(long),
+        reason: "line too long (2.00 MB): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read",
+      },
+    ]);
     const withLong = await storedTurns();
 
     // Without it: a blank line in its place, so that the lines keep their numbers (Codex keys turns by them).
@@ -102,7 +124,9 @@ describe("a long line in a file imported", () => {
     writeFileSync(file, `${JSON.stringify({ type: "session_meta", payload: { pad: "p".repeat(2 * MB) } })}\n`);
     const report = await importPath(file);
     expect(report.status).toBe("failed");
-    expect(report.error).toMatch(/^.*rollout-long\.jsonl: nothing to import\. 1 line skipped, the rest imported\. line 1: line too long \(2\.00 MB\)/);
+    expect(report.error).toMatch(
+      /^.*rollout-long\.jsonl: nothing to import\. 1 line skipped, the rest imported\. line 1: line too long \(2\.00 MB\)/,
+    );
   });
 });
 
@@ -120,7 +144,15 @@ describe("OpenCode records too large to read", () => {
     writeFileSync(partFile, JSON.stringify(big));
     const fromTree = await importPath(sessionFile!);
     expect(fromTree.status).toBe("imported");
-    expect(fromTree.skipped).toEqual([{ path: partFile, bytes: Buffer.byteLength(JSON.stringify(big)), reason: expect.stringMatching(/^record too large \(2\.00 MB\): over the 1 MB a line or record may have \(THREADLINE_MAX_LINE_MB\), not read$/) }]);
+    expect(fromTree.skipped).toEqual([
+      {
+        path: partFile,
+        bytes: Buffer.byteLength(JSON.stringify(big)),
+        reason: expect.stringMatching(
+          /^record too large \(2\.00 MB\): over the 1 MB a line or record may have \(THREADLINE_MAX_LINE_MB\), not read$/,
+        ),
+      },
+    ]);
 
     const dbFile = path.join(work, "opencode-db", "opencode.db");
     const writer = writeOpenCodeDatabase(dbFile, [{ ...doc, messages: doc.messages.filter((m) => m !== message) }]);
@@ -128,13 +160,21 @@ describe("OpenCode records too large to read", () => {
     writer.close();
     const fromDatabase = await importPath(dbFile);
     expect(fromDatabase.status).not.toBe("failed");
-    expect(fromDatabase.skipped).toEqual([expect.objectContaining({ path: `${session}/part/${big.id}`, reason: expect.stringContaining("record too large (2.00 MB)") })]);
+    expect(fromDatabase.skipped).toEqual([
+      expect.objectContaining({ path: `${session}/part/${big.id}`, reason: expect.stringContaining("record too large (2.00 MB)") }),
+    ]);
 
     setServerEnv({ THREADLINE_MAX_LINE_MB: "1", THREADLINE_MAX_DOCUMENT_MB: "0.01" });
     const small = await importPath(dbFile);
     expect(small.skipped).toEqual([
       expect.objectContaining({ path: `${session}/part/${big.id}` }),
-      { path: session, bytes: expect.any(Number), reason: expect.stringMatching(/^session too large: [\d,]+ bytes, larger than the 0\.01 MB an OpenCode session's rows together may be \(THREADLINE_MAX_DOCUMENT_MB\); not read$/) },
+      {
+        path: session,
+        bytes: expect.any(Number),
+        reason: expect.stringMatching(
+          /^session too large: [\d,]+ bytes, larger than the 0\.01 MB an OpenCode session's rows together may be \(THREADLINE_MAX_DOCUMENT_MB\); not read$/,
+        ),
+      },
     ]);
     expect(small.threadIds).toEqual([]);
   });
@@ -148,7 +188,10 @@ describe("a file read whole past the document limit", () => {
     mkdirSync(path.dirname(exported), { recursive: true });
     writeFileSync(exported, readFileSync(CHATGPT_EXPORT));
     let report = await importPath(exported);
-    expect(report).toMatchObject({ status: "failed", error: `${exported}: 0.12 MB, larger than the 0.1 MB a file read whole may be (THREADLINE_MAX_DOCUMENT_MB); not read` });
+    expect(report).toMatchObject({
+      status: "failed",
+      error: `${exported}: 0.12 MB, larger than the 0.1 MB a file read whole may be (THREADLINE_MAX_DOCUMENT_MB); not read`,
+    });
 
     const minified = path.join(work, "docs", "minified.json");
     writeFileSync(minified, JSON.stringify(JSON.parse(readFileSync(CHATGPT_EXPORT, "utf8"))));
@@ -179,7 +222,8 @@ describe("a followed folder with a long line", () => {
     const first = countingSync();
     let status = await first.sync.sync();
     await first.sync.close();
-    const reason = "1 line skipped, the rest imported. line 25: line too long (2.00 MB): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read";
+    const reason =
+      "1 line skipped, the rest imported. line 25: line too long (2.00 MB): over the 1 MB a line may have (THREADLINE_MAX_LINE_MB), not read";
     expect(status.folders[0]).toMatchObject({ imported: 1, failed: 0, failures: [], warnings: [{ file: session.file, reason }] });
 
     // A restarted server: the file is unchanged, not read, and still listed.

@@ -69,15 +69,21 @@ const unreadReason = (error: unknown, notJson: string) => (error instanceof Refu
  * part file that is not JSON (being written, or broken) is left out and reported; so is one that
  * leads out of `within` (ImportOptions.within), unopened.
  */
-export async function assembleStorageSession(sessionFile: string, limits: ImportLimits, within?: string): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
+export async function assembleStorageSession(
+  sessionFile: string,
+  limits: ImportLimits,
+  within?: string,
+): Promise<{ doc: SessionDocument; skipped: SkippedEntry[] }> {
   const where = openCodeStoragePath(sessionFile);
-  if (where?.kind !== "session") throw new ImportFormatError(`${sessionFile}: not an OpenCode session record (storage/session/<project>/<session>.json)`);
+  if (where?.kind !== "session")
+    throw new ImportFormatError(`${sessionFile}: not an OpenCode session record (storage/session/<project>/<session>.json)`);
   // Each file is a record, held to the line limit; all of them together to the document limit.
   let total = 0;
   const read = async (file: string) => {
     const { value, size } = await readSizedJson(file, limits.maxLineBytes, within);
     total += size;
-    if (total > limits.maxDocumentBytes) throw new ImportFormatError(documentTooLarge(sessionFile, total, limits, "an OpenCode session's files together"));
+    if (total > limits.maxDocumentBytes)
+      throw new ImportFormatError(documentTooLarge(sessionFile, total, limits, "an OpenCode session's files together"));
     return value;
   };
   let info: unknown;
@@ -85,8 +91,11 @@ export async function assembleStorageSession(sessionFile: string, limits: Import
     info = await read(sessionFile);
   } catch (error) {
     if (error instanceof ImportFormatError || error instanceof RefusedPathError) throw error;
-    if (error instanceof TooLarge) throw new ImportFormatError(`${sessionFile}: ${longRecordEntry(sessionFile, error.bytes, limits).reason}`);
-    throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    if (error instanceof TooLarge)
+      throw new ImportFormatError(`${sessionFile}: ${longRecordEntry(sessionFile, error.bytes, limits).reason}`);
+    throw new ImportFormatError(
+      `${sessionFile}: an OpenCode session record that is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   if (!isObject(info)) throw new ImportFormatError(`${sessionFile}: an OpenCode session record that is not a JSON object`);
   const skipped: SkippedEntry[] = [];
@@ -99,7 +108,11 @@ export async function assembleStorageSession(sessionFile: string, limits: Import
       message = await read(messagePath);
     } catch (error) {
       if (error instanceof ImportFormatError) throw error;
-      skipped.push(error instanceof TooLarge ? longRecordEntry(messagePath, error.bytes, limits) : { path: messagePath, reason: unreadReason(error, "message file is not valid JSON") });
+      skipped.push(
+        error instanceof TooLarge
+          ? longRecordEntry(messagePath, error.bytes, limits)
+          : { path: messagePath, reason: unreadReason(error, "message file is not valid JSON") },
+      );
       continue;
     }
     if (!isObject(message)) {
@@ -117,7 +130,11 @@ export async function assembleStorageSession(sessionFile: string, limits: Import
         else skipped.push({ path: partPath, reason: "part file is not a JSON object" });
       } catch (error) {
         if (error instanceof ImportFormatError) throw error;
-        skipped.push(error instanceof TooLarge ? longRecordEntry(partPath, error.bytes, limits) : { path: partPath, reason: unreadReason(error, "part file is not valid JSON") });
+        skipped.push(
+          error instanceof TooLarge
+            ? longRecordEntry(partPath, error.bytes, limits)
+            : { path: partPath, reason: unreadReason(error, "part file is not valid JSON") },
+        );
       }
     }
     messages.push({ info: { ...message, id: messageId, sessionID: where.sessionId }, parts });
@@ -138,7 +155,11 @@ export async function assembleStorageSession(sessionFile: string, limits: Import
  * of the session file the sync compares. Stats every file of the session, and nothing more; lists
  * no folder that leads out of `within`.
  */
-export async function storageSessionStamp(sessionFile: string, own: { size: number; mtimeMs: number; ctimeMs: number }, within?: string): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
+export async function storageSessionStamp(
+  sessionFile: string,
+  own: { size: number; mtimeMs: number; ctimeMs: number },
+  within?: string,
+): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
   const where = openCodeStoragePath(sessionFile);
   if (where?.kind !== "session") return own;
   const stamp = { ...own };
@@ -160,7 +181,10 @@ export async function storageSessionStamp(sessionFile: string, own: { size: numb
 }
 
 /** The database and its write-ahead log together: a write lands in the -wal file long before the .db changes. */
-export async function databaseStamp(dbFile: string, own: { size: number; mtimeMs: number; ctimeMs: number }): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
+export async function databaseStamp(
+  dbFile: string,
+  own: { size: number; mtimeMs: number; ctimeMs: number },
+): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
   const wal = await stat(`${dbFile}-wal`).catch(() => null);
   if (!wal) return own;
   return { size: own.size + wal.size, mtimeMs: Math.max(own.mtimeMs, wal.mtimeMs), ctimeMs: Math.max(own.ctimeMs, wal.ctimeMs) };
@@ -191,13 +215,19 @@ export async function openCodeTranscriptOf(changed: string, within?: string): Pr
     else {
       // Only to learn its session: a part too large to read is found through its message instead.
       const part = await readJson(changed, PART_PEEK_BYTES, within).catch(() => null);
-      sessionId = isObject(part) && typeof part.sessionID === "string" ? part.sessionID : await sessionOfMessage(where.storage, where.messageId);
+      sessionId =
+        isObject(part) && typeof part.sessionID === "string" ? part.sessionID : await sessionOfMessage(where.storage, where.messageId);
     }
   }
   if (!sessionId || !base) return null;
   for (const project of await readdir(path.join(base, "session")).catch(() => [] as string[])) {
     const candidate = path.join(base, "session", project, `${sessionId}.json`);
-    if (await stat(candidate).then((s) => s.isFile()).catch(() => false)) return candidate;
+    if (
+      await stat(candidate)
+        .then((s) => s.isFile())
+        .catch(() => false)
+    )
+      return candidate;
   }
   return null;
 }
@@ -207,7 +237,12 @@ const PART_PEEK_BYTES = 1024 * 1024;
 /** The session a message belongs to: the folder holding its file (one look per session folder). */
 async function sessionOfMessage(storage: string, messageId: string): Promise<string | null> {
   for (const session of await readdir(path.join(storage, "message")).catch(() => [] as string[])) {
-    if (await stat(path.join(storage, "message", session, `${messageId}.json`)).then(() => true).catch(() => false)) return session;
+    if (
+      await stat(path.join(storage, "message", session, `${messageId}.json`))
+        .then(() => true)
+        .catch(() => false)
+    )
+      return session;
   }
   return null;
 }

@@ -14,7 +14,13 @@ import { db } from "@/lib/db/client";
 import { exportThread, importDocuments } from "@/lib/db/transfer";
 import { nativeDocumentSchema } from "@/lib/domain/native-format";
 import { fetchThread, restoreServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
-import { insertMessage, realOpenCodeExports, writeOpenCodeDatabase, writeStorageTree, type ExportDocument } from "@/lib/testing/opencode-storage";
+import {
+  insertMessage,
+  realOpenCodeExports,
+  writeOpenCodeDatabase,
+  writeStorageTree,
+  type ExportDocument,
+} from "@/lib/testing/opencode-storage";
 import { importPath } from "./import-file";
 import { openCodeTranscriptOf } from "./opencode-files";
 import { transcriptFiles } from "./transcript-files";
@@ -50,7 +56,9 @@ describe.each(EXPORTS.map(({ file, doc }) => ({ name: path.basename(file), file,
 
     const before = await fetchThread(threadId);
     // Usage exactly as the messages report it, the cost OpenCode reported kept beside Threadline's price.
-    const raw = doc.messages.filter((m) => m.info.role === "assistant").reduce((sum, m) => sum + m.info.tokens.input + m.info.tokens.cache.read, 0);
+    const raw = doc.messages
+      .filter((m) => m.info.role === "assistant")
+      .reduce((sum, m) => sum + m.info.tokens.input + m.info.tokens.cache.read, 0);
     expect(before.thread.usage!.inputTokens + before.thread.usage!.cacheReadTokens).toBe(raw);
     expect(before.thread.usage!.source).toBe("reported");
 
@@ -92,14 +100,37 @@ describe("OpenCode's own storage", () => {
     const writer = writeOpenCodeDatabase(file, docs);
     const report = await importPath(file);
     // Imported before from the exports: read from the database, the very same threads and turns.
-    expect(report).toMatchObject({ status: "unchanged", format: "opencode", threads: { created: 0, updated: 0, unchanged: docs.length }, skipped: [] });
+    expect(report).toMatchObject({
+      status: "unchanged",
+      format: "opencode",
+      threads: { created: 0, updated: 0, unchanged: docs.length },
+      skipped: [],
+    });
     expect(report.threadResults.map((r) => r.change)).toEqual(docs.map(() => "unchanged"));
     expect(report.threadIds.sort()).toEqual(exported.flatMap((r) => r.threadIds).sort());
     expect(await importPath(file)).toMatchObject({ status: "unchanged", threads: { unchanged: docs.length } });
 
     // OpenCode keeps writing while we read: a new prompt lands in the write-ahead log.
     const session = docs[0]!.info.id as string;
-    insertMessage(writer, session, { info: { id: "msg_ffffffffffffZZZZZZZZZZZZZZ", sessionID: session, role: "user", time: { created: Date.now() }, agent: "build", model: { providerID: "openai", modelID: "gpt-5.3-codex" } }, parts: [{ id: "prt_ffffffffffffZZZZZZZZZZZZZZ", sessionID: session, messageID: "msg_ffffffffffffZZZZZZZZZZZZZZ", type: "text", text: "one more thing" }] });
+    insertMessage(writer, session, {
+      info: {
+        id: "msg_ffffffffffffZZZZZZZZZZZZZZ",
+        sessionID: session,
+        role: "user",
+        time: { created: Date.now() },
+        agent: "build",
+        model: { providerID: "openai", modelID: "gpt-5.3-codex" },
+      },
+      parts: [
+        {
+          id: "prt_ffffffffffffZZZZZZZZZZZZZZ",
+          sessionID: session,
+          messageID: "msg_ffffffffffffZZZZZZZZZZZZZZ",
+          type: "text",
+          text: "one more thing",
+        },
+      ],
+    });
     const grown = await importPath(file);
     expect(grown.status).toBe("imported");
     expect(grown.threadResults.find((r) => r.change !== "unchanged")).toMatchObject({ change: "appended", turnsAdded: 1 });
@@ -110,7 +141,8 @@ describe("OpenCode's own storage", () => {
     await switchToFreshDatabase();
     const file = path.join(work, "upload", "opencode.db");
     writeOpenCodeDatabase(file, docs).close();
-    const post = (query: string, body: Buffer) => importRoute(new Request(`http://localhost/api/import?${query}`, { method: "POST", body: new Uint8Array(body) }));
+    const post = (query: string, body: Buffer) =>
+      importRoute(new Request(`http://localhost/api/import?${query}`, { method: "POST", body: new Uint8Array(body) }));
     const ok = await post("name=opencode.db", readFileSync(file));
     expect(ok.status, await ok.clone().text()).toBe(201);
     expect(await ok.json()).toMatchObject({ status: "imported", format: "opencode", threads: { created: docs.length } });
@@ -121,7 +153,9 @@ describe("OpenCode's own storage", () => {
     notes.close();
     const refused = await post("name=notes.db", readFileSync(other));
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/not an OpenCode database: no session, message, part table/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /not an OpenCode database: no session, message, part table/,
+    );
   });
 
   it("ties a child session stored after its parent to the parent's task call", async () => {
@@ -129,15 +163,37 @@ describe("OpenCode's own storage", () => {
     const parentFile = EXPORTS.find(({ doc }) => doc.info.id === "ses_39b5d713cffeRgAoxPIwS3Plus")!;
     const parent = await importPath(parentFile.file);
     const child: ExportDocument = {
-      info: { ...parentFile.doc.info, id: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO", slug: "brave-child", title: "Commit changes via gitter (@gitter subagent)", parentID: "ses_39b5d713cffeRgAoxPIwS3Plus" },
-      messages: [{ info: { id: "msg_c64a2b0b1001aaaaaaaaaaaaaa", sessionID: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO", role: "user", time: { created: 1771214913900 }, agent: "gitter", model: { providerID: "openai", modelID: "gpt-5.3-codex" } }, parts: [{ id: "prt_c64a2b0b1002aaaaaaaaaaaaaa", type: "text", text: "Goal: Turn current working tree into commits" }] }],
+      info: {
+        ...parentFile.doc.info,
+        id: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO",
+        slug: "brave-child",
+        title: "Commit changes via gitter (@gitter subagent)",
+        parentID: "ses_39b5d713cffeRgAoxPIwS3Plus",
+      },
+      messages: [
+        {
+          info: {
+            id: "msg_c64a2b0b1001aaaaaaaaaaaaaa",
+            sessionID: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO",
+            role: "user",
+            time: { created: 1771214913900 },
+            agent: "gitter",
+            model: { providerID: "openai", modelID: "gpt-5.3-codex" },
+          },
+          parts: [{ id: "prt_c64a2b0b1002aaaaaaaaaaaaaa", type: "text", text: "Goal: Turn current working tree into commits" }],
+        },
+      ],
     };
     const [sessionFile] = writeStorageTree(path.join(work, "child", "opencode"), [child]);
     const report = await importPath(sessionFile!);
     expect(report.status).toBe("imported");
     const stored = await (await db()).thread.findUnique({ where: { id: report.threadIds[0]! } });
     expect(stored!.parentThreadId).toBe(parent.threadIds[0]);
-    expect(JSON.parse(stored!.metadata!).relation).toMatchObject({ kind: "subagent", toolCallId: "call_JV2AfZQdyiUa2gcwxGFvJ1FF", agentId: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO" });
+    expect(JSON.parse(stored!.metadata!).relation).toMatchObject({
+      kind: "subagent",
+      toolCallId: "call_JV2AfZQdyiUa2gcwxGFvJ1FF",
+      agentId: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO",
+    });
   });
 
   it("maps a changed message, part or -wal file to the transcript it belongs to", async () => {
@@ -160,17 +216,26 @@ describe("OpenCode's own storage", () => {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(path.dirname(brokenSession), { recursive: true });
     writeFileSync(brokenSession, "{ not json");
-    expect(await importPath(brokenSession)).toMatchObject({ status: "failed", error: expect.stringContaining("ses_broken.json: an OpenCode session record that is not valid JSON") });
+    expect(await importPath(brokenSession)).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("ses_broken.json: an OpenCode session record that is not valid JSON"),
+    });
 
     const notOpenCode = path.join(work, "bad", "opencode.db");
     const other = new Database(notOpenCode);
     other.exec("CREATE TABLE notes (id text)");
     other.close();
-    expect(await importPath(notOpenCode)).toMatchObject({ status: "failed", error: expect.stringContaining("not an OpenCode database: no session, message, part table") });
+    expect(await importPath(notOpenCode)).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("not an OpenCode database: no session, message, part table"),
+    });
     const garbage = path.join(work, "bad2", "opencode.db");
     mkdirSync(path.dirname(garbage), { recursive: true });
     writeFileSync(garbage, "hello, not sqlite at all".repeat(100));
-    expect(await importPath(garbage)).toMatchObject({ status: "failed", error: expect.stringContaining("opencode.db: not an SQLite database") });
+    expect(await importPath(garbage)).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("opencode.db: not an SQLite database"),
+    });
     expect(await (await db()).thread.count()).toBe(0);
   });
 });

@@ -32,18 +32,41 @@ function parsedJson(text: unknown): unknown {
  * record (OpenCode's own JSON migration maps them the other way); message and part rows hold
  * their record as JSON in `data`, without the ids their columns carry.
  */
-function databaseSession(db: Database.Database, sessionId: string, skipped: SkippedEntry[], hasTodo: boolean, limits: ImportLimits): SessionDocument | null {
+function databaseSession(
+  db: Database.Database,
+  sessionId: string,
+  skipped: SkippedEntry[],
+  hasTodo: boolean,
+  limits: ImportLimits,
+): SessionDocument | null {
   const row = db.prepare("SELECT * FROM session WHERE id = ?").get(sessionId) as Json | undefined;
   if (!row) return null; // deleted since it was listed
-  const info: Json = { id: row.id, slug: row.slug, projectID: row.project_id, directory: row.directory ?? undefined, title: row.title, version: row.version };
+  const info: Json = {
+    id: row.id,
+    slug: row.slug,
+    projectID: row.project_id,
+    directory: row.directory ?? undefined,
+    title: row.title,
+    version: row.version,
+  };
   if (row.parent_id) info.parentID = row.parent_id;
   if (row.share_url) info.share = { url: row.share_url };
   if (row.summary_additions != null || row.summary_deletions != null || row.summary_files != null || row.summary_diffs != null) {
-    info.summary = { additions: row.summary_additions ?? 0, deletions: row.summary_deletions ?? 0, files: row.summary_files ?? 0, ...(row.summary_diffs != null ? { diffs: parsedJson(row.summary_diffs) } : {}) };
+    info.summary = {
+      additions: row.summary_additions ?? 0,
+      deletions: row.summary_deletions ?? 0,
+      files: row.summary_files ?? 0,
+      ...(row.summary_diffs != null ? { diffs: parsedJson(row.summary_diffs) } : {}),
+    };
   }
   if (row.revert != null) info.revert = parsedJson(row.revert);
   if (row.permission != null) info.permission = parsedJson(row.permission);
-  info.time = { created: row.time_created, updated: row.time_updated, ...(row.time_compacting != null ? { compacting: row.time_compacting } : {}), ...(row.time_archived != null ? { archived: row.time_archived } : {}) };
+  info.time = {
+    created: row.time_created,
+    updated: row.time_updated,
+    ...(row.time_compacting != null ? { compacting: row.time_compacting } : {}),
+    ...(row.time_archived != null ? { archived: row.time_archived } : {}),
+  };
   const partsOf = new Map<string, Json[]>();
   // A row's data over the line limit is left in the database (only its size is read), and a
   // session's rows together may hold the document limit: past it, the session is left out.
@@ -60,10 +83,19 @@ function databaseSession(db: Database.Database, sessionId: string, skipped: Skip
   };
   const sessionTooLarge = (): boolean => {
     if (total <= limits.maxDocumentBytes) return false;
-    skipped.push({ path: sessionId, bytes: total, reason: documentTooLarge("the session", total, limits, "an OpenCode session's rows together").replace(/^the session: /, "session too large: ") });
+    skipped.push({
+      path: sessionId,
+      bytes: total,
+      reason: documentTooLarge("the session", total, limits, "an OpenCode session's rows together").replace(
+        /^the session: /,
+        "session too large: ",
+      ),
+    });
     return true;
   };
-  for (const part of db.prepare(`SELECT id, message_id, ${dataColumn} FROM part WHERE session_id = ? ORDER BY message_id, id`).iterate(limits.maxLineBytes, sessionId) as Iterable<Json>) {
+  for (const part of db
+    .prepare(`SELECT id, message_id, ${dataColumn} FROM part WHERE session_id = ? ORDER BY message_id, id`)
+    .iterate(limits.maxLineBytes, sessionId) as Iterable<Json>) {
     if (tooLarge(part, "part")) continue;
     if (sessionTooLarge()) return null;
     const data = parsedJson(part.data);
@@ -76,7 +108,9 @@ function databaseSession(db: Database.Database, sessionId: string, skipped: Skip
     partsOf.set(String(part.message_id), list);
   }
   const messages: SessionDocument["messages"] = [];
-  for (const message of db.prepare(`SELECT id, ${dataColumn} FROM message WHERE session_id = ? ORDER BY id`).iterate(limits.maxLineBytes, sessionId) as Iterable<Json>) {
+  for (const message of db
+    .prepare(`SELECT id, ${dataColumn} FROM message WHERE session_id = ? ORDER BY id`)
+    .iterate(limits.maxLineBytes, sessionId) as Iterable<Json>) {
     if (tooLarge(message, "message")) continue;
     if (sessionTooLarge()) return null;
     const data = parsedJson(message.data);

@@ -29,7 +29,8 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 async function walk(entry: string, options: WalkOptions = {}): Promise<{ files: string[]; skipped: WalkProblem[] }> {
   const files: string[] = [];
   const skipped: WalkProblem[] = [];
-  for await (const file of transcriptFiles(entry, { ...options, onSkip: (skip) => skipped.push(skip) })) files.push(path.relative(base, file.path));
+  for await (const file of transcriptFiles(entry, { ...options, onSkip: (skip) => skipped.push(skip) }))
+    files.push(path.relative(base, file.path));
   return { files, skipped: skipped.map((s) => ({ ...s, path: path.relative(base, s.path) })) };
 }
 
@@ -53,20 +54,29 @@ describe("transcriptFiles", () => {
   it("a folder named through a link is walked at its real place; a file named directly is read, wherever it leads", async () => {
     symlinkSync(folder, path.join(base, "projects-link"));
     symlinkSync(path.join(outside, "secret.jsonl"), path.join(folder, "leak.jsonl"));
-    expect(await walk(path.join(base, "projects-link"))).toEqual({ files: ["projects-link/a/one.jsonl"], skipped: [{ path: "projects-link/leak.jsonl", reason: OUTSIDE }] });
+    expect(await walk(path.join(base, "projects-link"))).toEqual({
+      files: ["projects-link/a/one.jsonl"],
+      skipped: [{ path: "projects-link/leak.jsonl", reason: OUTSIDE }],
+    });
     expect(await walk(path.join(folder, "leak.jsonl"))).toEqual({ files: ["projects/leak.jsonl"], skipped: [] });
   });
 
   it("with a folder to stay within, an entry that leads out of it is skipped itself", async () => {
     symlinkSync(path.join(outside, "project"), path.join(folder, "c-project"));
     const within = realpathSync(folder);
-    expect(await walk(path.join(folder, "c-project"), { within })).toEqual({ files: [], skipped: [{ path: "projects/c-project", reason: OUTSIDE }] });
+    expect(await walk(path.join(folder, "c-project"), { within })).toEqual({
+      files: [],
+      skipped: [{ path: "projects/c-project", reason: OUTSIDE }],
+    });
     expect(await walk(path.join(folder, "a"), { within })).toEqual({ files: ["projects/a/one.jsonl"], skipped: [] });
   });
 
   it("says a named pipe with a transcript's name is skipped, and is not held up by it", async () => {
     execFileSync("mkfifo", [path.join(folder, "a", "pipe.jsonl")]);
     execFileSync("mkfifo", [path.join(folder, "a", "other-pipe")]);
-    expect(await walk(folder)).toEqual({ files: ["projects/a/one.jsonl"], skipped: [{ path: "projects/a/pipe.jsonl", reason: "a named pipe, not a regular file" }] });
+    expect(await walk(folder)).toEqual({
+      files: ["projects/a/one.jsonl"],
+      skipped: [{ path: "projects/a/pipe.jsonl", reason: "a named pipe, not a regular file" }],
+    });
   });
 });

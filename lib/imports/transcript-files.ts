@@ -29,7 +29,8 @@ export type WalkOptions = {
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 
 /** What a walk makes of one path. */
-type Look = { kind: "folder" | "file"; stat: Stats; path: string } | { kind: "skip"; reason: string; path: string } | { kind: "none"; path: string };
+type Look =
+  { kind: "folder" | "file"; stat: Stats; path: string } | { kind: "skip"; reason: string; path: string } | { kind: "none"; path: string };
 
 /**
  * What `child` is, looked at without opening it. `mayBeLink`: the listing said it is a link (or
@@ -130,10 +131,19 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
  * files than itself (its messages and parts; its write-ahead log): their sizes and times are
  * folded in, so that a change to any of them is a change of the transcript (none out of `within`).
  */
-export async function transcriptFileAt(filePath: string, info: { size: number; mtimeMs: number; ctimeMs: number }, within?: string): Promise<TranscriptFile> {
+export async function transcriptFileAt(
+  filePath: string,
+  info: { size: number; mtimeMs: number; ctimeMs: number },
+  within?: string,
+): Promise<TranscriptFile> {
   const own = { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
   const openCode = openCodeSourceOf(filePath);
-  const stamp = openCode === "storage-session" ? await storageSessionStamp(filePath, own, within) : openCode === "database" ? await databaseStamp(filePath, own) : own;
+  const stamp =
+    openCode === "storage-session"
+      ? await storageSessionStamp(filePath, own, within)
+      : openCode === "database"
+        ? await databaseStamp(filePath, own)
+        : own;
   return { path: filePath, ...stamp };
 }
 

@@ -4,7 +4,10 @@ import type { LiveEvent } from "@/lib/domain/live";
 import { createBus } from "./bus";
 import { liveEventStream, MAX_QUEUED } from "./event-stream";
 
-const thread = (id: string, turnCount: number): LiveEvent => ({ type: "thread", thread: { id, turnCount, lastUpdatedAt: "2026-11-25T10:00:00.000Z" } });
+const thread = (id: string, turnCount: number): LiveEvent => ({
+  type: "thread",
+  thread: { id, turnCount, lastUpdatedAt: "2026-11-25T10:00:00.000Z" },
+});
 const sources: LiveEvent = { type: "sources", status: { origin: "off", syncing: false, heldElsewhere: false, folders: [] } };
 
 async function readText(reader: ReadableStreamDefaultReader<Uint8Array>, until: (text: string) => boolean): Promise<string> {
@@ -25,7 +28,10 @@ describe("liveEventStream", () => {
     const events = readServerSentEvents(stream as ReadableStream<Uint8Array<ArrayBuffer>>);
     expect((await events.next()).value).toEqual({ event: "sources", data: sources.type === "sources" && sources.status });
     bus.publish(thread("a", 2));
-    expect((await events.next()).value).toEqual({ event: "thread", data: { id: "a", turnCount: 2, lastUpdatedAt: "2026-11-25T10:00:00.000Z" } });
+    expect((await events.next()).value).toEqual({
+      event: "thread",
+      data: { id: "a", turnCount: 2, lastUpdatedAt: "2026-11-25T10:00:00.000Z" },
+    });
     await events.return(undefined);
     expect(bus.size()).toBe(0); // cancelled by the reader: unsubscribed
   });

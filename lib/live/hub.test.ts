@@ -16,7 +16,9 @@ function hubWith(states: Record<string, number>) {
   const readStates = vi.fn(async (ids: string[]): Promise<ThreadLiveState[]> => {
     asked.push(ids);
     if (gate) await gate;
-    return ids.map((id) => (id in states ? { id, turnCount: states[id]!, lastUpdatedAt: "2026-11-25T10:00:00.000Z" } : { id, turnCount: 0, lastUpdatedAt: null }));
+    return ids.map((id) =>
+      id in states ? { id, turnCount: states[id]!, lastUpdatedAt: "2026-11-25T10:00:00.000Z" } : { id, turnCount: 0, lastUpdatedAt: null },
+    );
   });
   const clock = fakeTimers();
   const hub = createLiveHub({ timers: clock.timers, readStates });
@@ -78,7 +80,12 @@ describe("the live hub", () => {
     const { hub, clock } = hubWith({});
     const sent: SourcesStatus[] = [];
     hub.subscribe((event) => event.type === "sources" && sent.push(event.status));
-    let status: SourcesStatus = { origin: "setting", syncing: true, heldElsewhere: false, folders: [{ ...emptyFolderStatus("/f"), state: "syncing" }] };
+    let status: SourcesStatus = {
+      origin: "setting",
+      syncing: true,
+      heldElsewhere: false,
+      folders: [{ ...emptyFolderStatus("/f"), state: "syncing" }],
+    };
     const read = () => structuredClone(status);
     hub.sourcesChanged(read, true);
     expect(sent).toHaveLength(1);

@@ -29,7 +29,10 @@ const serverTimers: Timers = {
  * statement for their turnCount and lastUpdatedAt, and only while someone listens: ids written
  * while a read runs wait for the next one, so a busy import costs one read at a time.
  */
-export function createLiveHub({ timers = serverTimers, readStates = threadLiveStates }: { timers?: Timers; readStates?: typeof threadLiveStates } = {}): LiveHub & { close(): void } {
+export function createLiveHub({
+  timers = serverTimers,
+  readStates = threadLiveStates,
+}: { timers?: Timers; readStates?: typeof threadLiveStates } = {}): LiveHub & { close(): void } {
   const bus = createBus<LiveEvent>({ onListenerError: (error) => console.error("[threadline] a live event listener failed", error) });
   const pending = new Set<string>();
   let reading = false;

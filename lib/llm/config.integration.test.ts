@@ -92,7 +92,10 @@ describe("resolveLlmConfig", () => {
 
 describe("the default chat model", () => {
   it("comes from THREADLINE_CHAT_MODEL, independently of the compaction model", async () => {
-    Object.assign(process.env, { THREADLINE_CHAT_MODEL: " anthropic:claude-3-5-haiku-latest ", THREADLINE_COMPACTION_MODEL: "openai:gpt-4o-mini" });
+    Object.assign(process.env, {
+      THREADLINE_CHAT_MODEL: " anthropic:claude-3-5-haiku-latest ",
+      THREADLINE_COMPACTION_MODEL: "openai:gpt-4o-mini",
+    });
     const config = await resolveLlmConfig();
     expect(config.chatModel).toEqual({ value: "anthropic:claude-3-5-haiku-latest", source: "env", origin: "THREADLINE_CHAT_MODEL" });
     expect(config.compactionModel?.value).toBe("openai:gpt-4o-mini");

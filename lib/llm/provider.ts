@@ -109,7 +109,13 @@ function secretsOf(config: LlmConfig): string[] {
     if (!baseUrl) continue;
     try {
       const url = new URL(baseUrl.value);
-      secrets.push(decodeURIComponent(url.username), decodeURIComponent(url.password), url.username, url.password, ...url.searchParams.values());
+      secrets.push(
+        decodeURIComponent(url.username),
+        decodeURIComponent(url.password),
+        url.username,
+        url.password,
+        ...url.searchParams.values(),
+      );
     } catch {
       // not a URL: providerProblem refuses it before any request
     }
@@ -140,12 +146,22 @@ function classify(error: unknown, provider: LlmProvider, config: LlmConfig): Llm
     const code = providerErrorCode(error.data);
     const http = `HTTP ${status}${code ? `, ${code}` : ""}`;
     if (status === 429) {
-      return new LlmCallError("rate-limit", fitted(`${label} is rate limiting requests (${http}): `, said, ". Wait a moment and retry."), status, `${label} is rate limiting requests (${http})`);
+      return new LlmCallError(
+        "rate-limit",
+        fitted(`${label} is rate limiting requests (${http}): `, said, ". Wait a moment and retry."),
+        status,
+        `${label} is rate limiting requests (${http})`,
+      );
     }
     if (status === 401 || status === 403) {
       const key = config.providers[provider].apiKey;
       const where = key ? ` Check the API key from ${key.origin}.` : "";
-      return new LlmCallError("auth", fitted(`${label} refused the request (${http}): `, said, `.${where}`), status, `${label} refused the request (${http})`);
+      return new LlmCallError(
+        "auth",
+        fitted(`${label} refused the request (${http}): `, said, `.${where}`),
+        status,
+        `${label} refused the request (${http})`,
+      );
     }
     return new LlmCallError("provider", fitted(`${label} answered ${http}: `, said, "."), status, `${label} answered ${http}`);
   }
@@ -155,7 +171,12 @@ function classify(error: unknown, provider: LlmProvider, config: LlmConfig): Llm
     }
     if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
       const cause = error.cause instanceof Error ? error.cause.message : error.message;
-      return new LlmCallError("network", fitted(`Could not reach ${label}: `, detail(cause, secrets), ""), null, `Could not reach ${label}`);
+      return new LlmCallError(
+        "network",
+        fitted(`Could not reach ${label}: `, detail(cause, secrets), ""),
+        null,
+        `Could not reach ${label}`,
+      );
     }
     return new LlmCallError("provider", fitted(`${label} failed: `, detail(error.message, secrets), ""), null, `${label} failed`);
   }

@@ -195,7 +195,8 @@ describe("summarizeWithLlm: what is sent and what comes back", () => {
 
 describe("summarizeWithLlm: failures", () => {
   beforeEach(() => setEnv({ OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${baseUrl}/v1` }));
-  const run = (extra: { timeoutMs?: number; signal?: AbortSignal } = {}) => summarizeWithLlm({ model: "openai:gpt-4o-mini", turns: TURNS, ...extra });
+  const run = (extra: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
+    summarizeWithLlm({ model: "openai:gpt-4o-mini", turns: TURNS, ...extra });
 
   it("429 -> rate-limit, once (no automatic retries)", async () => {
     fake.answerWith(fail(429, "Rate limit reached for gpt-4o-mini on requests per min."));

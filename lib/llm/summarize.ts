@@ -174,7 +174,11 @@ export async function summarizeWithLlm(request: SummarizeRequest): Promise<Summa
     fallback: (config) => config.compactionModel,
     noModel: "No compaction model chosen: pick one, or set THREADLINE_COMPACTION_MODEL or the model in Settings.",
   });
-  const call = startCall(resolved, { activity: "Summarising", signal: request.signal, timeoutMs: request.timeoutMs ?? DEFAULT_SUMMARIZER_TIMEOUT_MS });
+  const call = startCall(resolved, {
+    activity: "Summarising",
+    signal: request.signal,
+    timeoutMs: request.timeoutMs ?? DEFAULT_SUMMARIZER_TIMEOUT_MS,
+  });
   const started = performance.now();
   try {
     const result = await generateText({
@@ -187,7 +191,11 @@ export async function summarizeWithLlm(request: SummarizeRequest): Promise<Summa
     });
     const durationMs = Math.round(performance.now() - started);
     const text = result.text.trim();
-    if (!text) throw new LlmCallError("empty", `${PROVIDER_LABELS[resolved.spec.provider]} returned an empty summary (finish reason: ${result.finishReason}).`);
+    if (!text)
+      throw new LlmCallError(
+        "empty",
+        `${PROVIDER_LABELS[resolved.spec.provider]} returned an empty summary (finish reason: ${result.finishReason}).`,
+      );
     return {
       text,
       model: formatModelSpec(resolved.spec),

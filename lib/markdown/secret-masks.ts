@@ -24,12 +24,22 @@ function walk(node: Root | Element, inLink: boolean): void {
     if (child.type === "text" && !inLink && hasMask(child.value)) {
       changed = true;
       for (const piece of splitMasks(child.value)) {
-        children.push("mask" in piece ? { type: "element", tagName: "span", properties: { [MASK_PROPERTY]: piece.mask }, children: [{ type: "text", value: piece.mask }] } : { type: "text", value: piece.text });
+        children.push(
+          "mask" in piece
+            ? {
+                type: "element",
+                tagName: "span",
+                properties: { [MASK_PROPERTY]: piece.mask },
+                children: [{ type: "text", value: piece.mask }],
+              }
+            : { type: "text", value: piece.text },
+        );
       }
       continue;
     }
     if (child.type === "element") {
-      if (child.tagName === "code" && hasMask(textOf(child))) child.properties = { ...child.properties, className: classesWithoutLanguage(child.properties?.className) };
+      if (child.tagName === "code" && hasMask(textOf(child)))
+        child.properties = { ...child.properties, className: classesWithoutLanguage(child.properties?.className) };
       walk(child, inLink || child.tagName === "a");
     }
     children.push(child);

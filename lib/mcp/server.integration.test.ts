@@ -55,9 +55,16 @@ async function toolError(name: string, args: Record<string, unknown>): Promise<s
 describe("MCP server at /api/mcp", () => {
   it("lists the eight tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ["add_turn", "build_history", "create_thread", "export_thread", "fork_thread", "get_handoff", "get_thread", "list_threads"],
-    );
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "add_turn",
+      "build_history",
+      "create_thread",
+      "export_thread",
+      "fork_thread",
+      "get_handoff",
+      "get_thread",
+      "list_threads",
+    ]);
     const addTurn = tools.find((tool) => tool.name === "add_turn")!;
     expect(addTurn.inputSchema.required).toEqual(expect.arrayContaining(["threadId", "role", "content"]));
     expect(addTurn.inputSchema.properties?.role).toMatchObject({ enum: ["user", "assistant", "system", "tool"] });
@@ -75,7 +82,15 @@ describe("MCP server at /api/mcp", () => {
     const chain = await ok("get_handoff", { threadId: second.id, chain: true, from: 1, to: 3, model: null });
     expect(chain).toMatchObject({ conversationMessagesCount: 2, range: { from: 1, to: 3, total: 3 }, cut: { messages: 1, characters: 1 } });
     expect(chain.messages[0]).toEqual({ role: "user", content: `${"q".repeat(150)}... [truncated]`, truncated: true });
-    expect(chain.skipped).toEqual([{ index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: first.id, turnIndex: 1 }]);
+    expect(chain.skipped).toEqual([
+      {
+        index: 1,
+        reason: "conversation_history[1] has invalid role 'tool', skipping",
+        cause: { kind: "role", role: "tool" },
+        threadId: first.id,
+        turnIndex: 1,
+      },
+    ]);
     expect(chain.text).toBe(
       `\n💬 CONVERSATION HISTORY (Context leading to this task):\n1. 👤 USER [TRUNCATED]:\n   ${"q".repeat(150)}... [truncated]\n\n2. 🤖 ASSISTANT:\n   Done.\n\n`,
     );
@@ -111,7 +126,12 @@ describe("MCP server at /api/mcp", () => {
     for (const text of texts) expect(history.history).toContain(text);
     expect(history.history).toContain("export const SNAPSHOT_MARKER = 1;");
     expect(history.files.included).toEqual([expect.objectContaining({ path: "src/auth/session.ts", source: "snapshot" })]);
-    expect(history).toMatchObject({ mode: "exact", exact: true, model: { id: "gpt-4o" }, turns: { total: 3, includedCount: 3, excludedCount: 0, firstIncluded: 1 } });
+    expect(history).toMatchObject({
+      mode: "exact",
+      exact: true,
+      model: { id: "gpt-4o" },
+      turns: { total: 3, includedCount: 3, excludedCount: 0, firstIncluded: 1 },
+    });
     expect(history.tokenizer.id).toBe("o200k_base");
     expect(history.totalTokens).toBeGreaterThan(0);
 
@@ -181,7 +201,9 @@ describe("unknown thread ids", () => {
   it("answer every tool that takes one as PAL does, naming CONVERSATION_TIMEOUT_HOURS' value", async () => {
     setServerEnv({ CONVERSATION_TIMEOUT_HOURS: "9" });
     const { tools } = await client.listTools();
-    const taking = tools.filter((tool) => tool.inputSchema.properties && "threadId" in tool.inputSchema.properties).map((tool) => tool.name);
+    const taking = tools
+      .filter((tool) => tool.inputSchema.properties && "threadId" in tool.inputSchema.properties)
+      .map((tool) => tool.name);
     expect(taking.sort()).toEqual(Object.keys(ARGS).sort());
     const unknown = crypto.randomUUID();
     const before = await rowCounts();
@@ -203,9 +225,13 @@ describe("idempotencyKey on the MCP writes", () => {
     const first = await ok("add_turn", args);
     expect(await ok("add_turn", args)).toEqual(first);
     expect((await ok("get_thread", { threadId: thread.id })).turns).toHaveLength(1);
-    expect(await toolError("add_turn", { ...args, content: "Something else." })).toMatch(/idempotency-key "mcp-retry" was already used in this thread for a different request/i);
+    expect(await toolError("add_turn", { ...args, content: "Something else." })).toMatch(
+      /idempotency-key "mcp-retry" was already used in this thread for a different request/i,
+    );
     expect(await toolError("add_turn", { ...args, idempotencyKey: "" })).toBe("idempotencyKey: must not be empty");
-    expect(await toolError("add_turn", { ...args, idempotencyKey: "x".repeat(256) })).toBe("idempotencyKey: must be at most 255 characters");
+    expect(await toolError("add_turn", { ...args, idempotencyKey: "x".repeat(256) })).toBe(
+      "idempotencyKey: must be at most 255 characters",
+    );
 
     // The same key and turn through REST's header: the same turn, not a second one.
     const rest = await turnsPost(
@@ -253,10 +279,14 @@ describe("the /api/mcp route", () => {
     expect(await local.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
   });
 
-  it("refuses a \"__proto__\" key anywhere in tool arguments as REST does (the SDK would drop it), and writes nothing", async () => {
+  it('refuses a "__proto__" key anywhere in tool arguments as REST does (the SDK would drop it), and writes nothing', async () => {
     const before = await rowCounts();
-    const callWith = (id: number, args: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"create_thread","arguments":${args}}}`;
-    for (const args of ['{"toolName":"chat","__proto__":{"admin":true}}', '{"toolName":"chat","initialContext":{"repo":"auth","__proto__":{"admin":true}}}']) {
+    const callWith = (id: number, args: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"create_thread","arguments":${args}}}`;
+    for (const args of [
+      '{"toolName":"chat","__proto__":{"admin":true}}',
+      '{"toolName":"chat","initialContext":{"repo":"auth","__proto__":{"admin":true}}}',
+    ]) {
       const rest = (await json(await api.createThread(args))).error;
       expect(rest.message).toMatch(/"__proto__" is not allowed as a key/);
       const response = await post(callWith(7, args));
@@ -270,7 +300,10 @@ describe("the /api/mcp route", () => {
     // In a batch, the batch is refused as invalid params.
     const batch = await post(`[${callWith(1, '{"toolName":"chat"}')},${callWith(2, '{"toolName":"chat","__proto__":{}}')}]`);
     expect(batch.status).toBe(400);
-    expect(await batch.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32602, message: expect.stringContaining('"__proto__" is not allowed as a key') } });
+    expect(await batch.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { code: -32602, message: expect.stringContaining('"__proto__" is not allowed as a key') },
+    });
     expect(await rowCounts()).toEqual(before);
   });
 });

@@ -14,7 +14,16 @@ import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/err
 import { MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/idempotency";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { maskDeep, maskSecrets } from "@/lib/domain/secrets/detect";
-import { jsonObjectSchema, modelFieldSchema, pathListSchema, refuseProtoKeys, roleSchema, toolNameSchema, uuidSchema, fileSnapshotsSchema } from "@/lib/domain/schemas";
+import {
+  jsonObjectSchema,
+  modelFieldSchema,
+  pathListSchema,
+  refuseProtoKeys,
+  roleSchema,
+  toolNameSchema,
+  uuidSchema,
+  fileSnapshotsSchema,
+} from "@/lib/domain/schemas";
 import { contextQuerySchema } from "@/lib/validation/context";
 import { forkRequestSchema } from "@/lib/validation/forks";
 import { handoffQuerySchema } from "@/lib/validation/handoff";
@@ -67,7 +76,10 @@ const buildHistoryShape = {
   threadId,
   model: optional(z.string().max(200), 'A model id from the catalog, e.g. "gpt-4o" (sets window and tokenizer)'),
   contextWindow: optional(wholeNumber(1_000, 100_000_000), "Context window in tokens; overrides the model's"),
-  mode: optional(z.enum(["exact", "pal"], { error: 'must be "exact" or "pal"' }), '"exact" (default): the model\'s tokenizer; "pal": PAL\'s text and estimates byte for byte'),
+  mode: optional(
+    z.enum(["exact", "pal"], { error: 'must be "exact" or "pal"' }),
+    '"exact" (default): the model\'s tokenizer; "pal": PAL\'s text and estimates byte for byte',
+  ),
 };
 
 const forkThreadShape = {
@@ -83,7 +95,10 @@ const exportThreadShape = {
 
 const getHandoffShape = {
   threadId,
-  format: optional(z.enum(["orchestrator"], { error: 'must be "orchestrator"' }), '"orchestrator" (default): the orchestrator seed\'s conversation_history'),
+  format: optional(
+    z.enum(["orchestrator"], { error: 'must be "orchestrator"' }),
+    '"orchestrator" (default): the orchestrator seed\'s conversation_history',
+  ),
   chain: optional(z.boolean(), "Hand over the whole chain (oldest first) instead of the one thread"),
   from: optional(wholeNumber(1), "The first turn handed over (1-based position in the thread's, or the chain's, turns)"),
   to: optional(wholeNumber(1), "The last turn handed over (1-based, included)"),
@@ -103,7 +118,10 @@ function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
  */
 function answer(value: object, text?: string): CallToolResult {
   const masked = maskDeep(value);
-  return { content: [{ type: "text", text: text === undefined ? JSON.stringify(masked) : maskSecrets(text) }], structuredContent: masked as Record<string, unknown> };
+  return {
+    content: [{ type: "text", text: text === undefined ? JSON.stringify(masked) : maskSecrets(text) }],
+    structuredContent: masked as Record<string, unknown>,
+  };
 }
 
 /** A tool error: the message as text, and the REST API's error shape as structured content. */
@@ -123,7 +141,8 @@ async function idempotentTool(
   body: unknown,
   write: Parameters<typeof runIdempotent>[1],
 ): Promise<CallToolResult> {
-  const scope: IdempotencyScope | null = key == null ? null : { threadId, key: parseIdempotencyKey(key, "idempotencyKey"), operation, body };
+  const scope: IdempotencyScope | null =
+    key == null ? null : { threadId, key: parseIdempotencyKey(key, "idempotencyKey"), operation, body };
   return storedAnswer(await runIdempotent(scope, write));
 }
 
@@ -141,7 +160,10 @@ function storedAnswer({ status, body }: IdempotentResult): CallToolResult {
  * (in a batch, the whole batch is refused as invalid params). Null when there is none.
  */
 export function protoKeyRefusal(body: unknown): { status: number; body: object } | null {
-  const refusals = (Array.isArray(body) ? body : [body]).map((message) => ({ id: (message as { id?: unknown } | null)?.id ?? null, error: protoKeyError(message) }));
+  const refusals = (Array.isArray(body) ? body : [body]).map((message) => ({
+    id: (message as { id?: unknown } | null)?.id ?? null,
+    error: protoKeyError(message),
+  }));
   const refused = refusals.find(({ error }) => error !== null);
   if (!refused?.error) return null;
   const { code, message, details } = refused.error;
@@ -288,21 +310,33 @@ export function createMcpServer(): McpServer {
       annotations: READ,
     },
     ({ threadId, chain, ...query }) =>
-      run(async () => answer(await threadHandoff(threadId, parseOrThrow(handoffQuerySchema, withoutNulls({ ...query, chain: chain ? "1" : undefined })), maskSecrets))),
+      run(async () =>
+        answer(
+          await threadHandoff(
+            threadId,
+            parseOrThrow(handoffQuerySchema, withoutNulls({ ...query, chain: chain ? "1" : undefined })),
+            maskSecrets,
+          ),
+        ),
+      ),
   );
 
   server.registerTool(
     "fork_thread",
     {
       title: "Fork a thread",
-      description: 'A new thread holding copies of turns 0..atTurn, titled "<title> (fork)"; the source is not written. Answers {thread, fork}.',
+      description:
+        'A new thread holding copies of turns 0..atTurn, titled "<title> (fork)"; the source is not written. Answers {thread, fork}.',
       inputSchema: z.strictObject(forkThreadShape),
       annotations: WRITE,
     },
     ({ threadId, atTurn, idempotencyKey }) =>
       run(async () => {
         const body = parseOrThrow(forkRequestSchema, { atTurn });
-        return idempotentTool(threadId, idempotencyKey, "fork", body, async () => ({ status: 201, body: await forkThread(threadId, body.atTurn) }));
+        return idempotentTool(threadId, idempotencyKey, "fork", body, async () => ({
+          status: 201,
+          body: await forkThread(threadId, body.atTurn),
+        }));
       }),
   );
 

@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getTokenizer, hasTokenizer } from "@/lib/tokenizers";
-import { CATALOG_REVIEWED, findModel, listModels, suggestModels, type ModelInfo, DEFAULT_PREVIEW_MODEL, previewModelFor, previewModelChoice, previewModelNote } from "./catalog";
+import {
+  CATALOG_REVIEWED,
+  findModel,
+  listModels,
+  suggestModels,
+  type ModelInfo,
+  DEFAULT_PREVIEW_MODEL,
+  previewModelFor,
+  previewModelChoice,
+  previewModelNote,
+} from "./catalog";
 import { CATALOG } from "./catalog-data";
 
 function custom(overrides: Partial<ModelInfo> & { id: string }): ModelInfo {
@@ -53,11 +63,37 @@ describe("model catalog data", () => {
     const providers = new Set(listModels().map((m) => m.provider));
     expect([...providers].sort()).toEqual(["anthropic", "deepseek", "google", "mistral", "ollama", "openai", "xai"]);
     for (const id of [
-      "gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini",
-      "o3", "o3-mini", "o4-mini", "claude-opus-4-1", "claude-sonnet-4-5", "claude-sonnet-4", "claude-haiku-4-5",
-      "claude-3-7-sonnet", "claude-3-5-haiku", "gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite",
-      "gemini-3-pro-preview", "grok-4", "grok-3", "deepseek-chat", "deepseek-reasoner", "mistral-large", "codestral",
-      "llama3.1:8b", "llama3.3:70b", "qwen2.5-coder", "qwen3",
+      "gpt-5",
+      "gpt-5-mini",
+      "gpt-5-nano",
+      "gpt-4.1",
+      "gpt-4.1-mini",
+      "gpt-4.1-nano",
+      "gpt-4o",
+      "gpt-4o-mini",
+      "o3",
+      "o3-mini",
+      "o4-mini",
+      "claude-opus-4-1",
+      "claude-sonnet-4-5",
+      "claude-sonnet-4",
+      "claude-haiku-4-5",
+      "claude-3-7-sonnet",
+      "claude-3-5-haiku",
+      "gemini-2.5-pro",
+      "gemini-2.5-flash",
+      "gemini-2.5-flash-lite",
+      "gemini-3-pro-preview",
+      "grok-4",
+      "grok-3",
+      "deepseek-chat",
+      "deepseek-reasoner",
+      "mistral-large",
+      "codestral",
+      "llama3.1:8b",
+      "llama3.3:70b",
+      "qwen2.5-coder",
+      "qwen3",
     ]) {
       expect(findModel(id)?.id, id).toBe(id);
     }
@@ -65,8 +101,13 @@ describe("model catalog data", () => {
 
   it("takes values from the packages, and our overrides where they are missing or stale", () => {
     expect(findModel("gpt-4o")).toMatchObject({
-      contextWindow: 128_000, maxOutputTokens: 16_384, inputPricePerMTok: 2.5, outputPricePerMTok: 10,
-      tokenizer: "o200k_base", exactTokenizer: true, source: "catalog",
+      contextWindow: 128_000,
+      maxOutputTokens: 16_384,
+      inputPricePerMTok: 2.5,
+      outputPricePerMTok: 10,
+      tokenizer: "o200k_base",
+      exactTokenizer: true,
+      source: "catalog",
     });
     expect(findModel("gpt-4.1")).toMatchObject({ contextWindow: 1_047_576, maxOutputTokens: 32_768 });
     expect(findModel("gpt-4")).toMatchObject({ tokenizer: "cl100k_base", contextWindow: 8_192 });
@@ -74,19 +115,35 @@ describe("model catalog data", () => {
     expect(findModel("o3")).toMatchObject({ inputPricePerMTok: 2, outputPricePerMTok: 8 });
     // Gemini 2.5 Pro's base tier (prompts up to 200k tokens); genai-prices has no context window.
     expect(findModel("gemini-2.5-pro")).toMatchObject({
-      contextWindow: 1_048_576, maxOutputTokens: 65_536, inputPricePerMTok: 1.25, outputPricePerMTok: 10,
-      tokenizer: "gemini", exactTokenizer: false, source: "override",
+      contextWindow: 1_048_576,
+      maxOutputTokens: 65_536,
+      inputPricePerMTok: 1.25,
+      outputPricePerMTok: 10,
+      tokenizer: "gemini",
+      exactTokenizer: false,
+      source: "override",
     });
     expect(findModel("claude-sonnet-4-5")).toMatchObject({
-      contextWindow: 200_000, maxOutputTokens: 64_000, inputPricePerMTok: 3, outputPricePerMTok: 15,
-      tokenizer: "claude", source: "catalog",
+      contextWindow: 200_000,
+      maxOutputTokens: 64_000,
+      inputPricePerMTok: 3,
+      outputPricePerMTok: 15,
+      tokenizer: "claude",
+      source: "catalog",
     });
     expect(findModel("claude-opus-4-7")).toMatchObject({ contextWindow: 1_000_000, tokenizer: "claude-4.7" });
     expect(findModel("deepseek-chat")).toMatchObject({
-      contextWindow: 128_000, inputPricePerMTok: 0.28, outputPricePerMTok: 0.42, source: "override",
+      contextWindow: 128_000,
+      inputPricePerMTok: 0.28,
+      outputPricePerMTok: 0.42,
+      source: "override",
     });
     expect(findModel("llama3.1:8b")).toMatchObject({
-      provider: "ollama", tokenizer: "llama3", exactTokenizer: true, inputPricePerMTok: null, source: "override",
+      provider: "ollama",
+      tokenizer: "llama3",
+      exactTokenizer: true,
+      inputPricePerMTok: null,
+      source: "override",
     });
   });
 });
@@ -130,12 +187,9 @@ describe("findModel", () => {
     expect(findModel(name)?.id).toBe(id);
   });
 
-  it.each(["", "   ", "gpt5", "claude-3-opus-20240229", "gpt-4.5-preview", "llama2", "sonet-4.5"])(
-    "knows no model %j",
-    (name) => {
-      expect(findModel(name)).toBeNull();
-    },
-  );
+  it.each(["", "   ", "gpt5", "claude-3-opus-20240229", "gpt-4.5-preview", "llama2", "sonet-4.5"])("knows no model %j", (name) => {
+    expect(findModel(name)).toBeNull();
+  });
 
   it("prefers a custom model over a built-in one with the same name", () => {
     const mine = custom({ id: "GPT-4o", contextWindow: 32_000 });
@@ -214,11 +268,19 @@ describe("previewModelFor", () => {
 
 describe("previewModelChoice: the budget page's default model", () => {
   it("matches date-suffixed ids to their catalog entry", () => {
-    expect(previewModelChoice(["claude-haiku-4-5-20251001"])).toEqual({ id: "claude-haiku-4-5", lastModel: "claude-haiku-4-5-20251001", known: true });
+    expect(previewModelChoice(["claude-haiku-4-5-20251001"])).toEqual({
+      id: "claude-haiku-4-5",
+      lastModel: "claude-haiku-4-5-20251001",
+      known: true,
+    });
     expect(previewModelChoice(["gpt-4o-2024-08-06"]).id).toBe("gpt-4o");
     expect(previewModelChoice(["claude-opus-4-1@20250805"]).id).toBe("claude-opus-4-1");
     // Claude Code's placeholder for responses it wrote itself is not a model.
-    expect(previewModelChoice(["claude-sonnet-4-5-20250929", "<synthetic>"])).toEqual({ id: "claude-sonnet-4-5", lastModel: "claude-sonnet-4-5-20250929", known: true });
+    expect(previewModelChoice(["claude-sonnet-4-5-20250929", "<synthetic>"])).toEqual({
+      id: "claude-sonnet-4-5",
+      lastModel: "claude-sonnet-4-5-20250929",
+      known: true,
+    });
   });
 
   it("says in a sentence when it falls back, and names what it fell back to", () => {
@@ -228,12 +290,18 @@ describe("previewModelChoice: the budget page's default model", () => {
       `This thread last used my-local-model-7b, which the model catalog does not know, so the preview assumes ${DEFAULT_PREVIEW_MODEL} instead. Add it as a custom model in Settings to preview for it.`,
     );
     expect(previewModelNote(previewModelChoice([]))).toBe(`This thread names no model, so the preview assumes ${DEFAULT_PREVIEW_MODEL}.`);
-    expect(previewModelNote(previewModelChoice(["claude-haiku-4-5-20251001"]))).toBe("This thread last used claude-haiku-4-5-20251001, previewed as claude-haiku-4-5.");
+    expect(previewModelNote(previewModelChoice(["claude-haiku-4-5-20251001"]))).toBe(
+      "This thread last used claude-haiku-4-5-20251001, previewed as claude-haiku-4-5.",
+    );
     expect(previewModelNote(previewModelChoice(["gpt-4o"]))).toBeNull();
   });
 
   it("prefers a custom model with the name", () => {
     const custom: ModelInfo = { ...findModel("gpt-4o")!, id: "my-local-model-7b", source: "custom" };
-    expect(previewModelChoice(["my-local-model-7b"], [custom])).toEqual({ id: "my-local-model-7b", lastModel: "my-local-model-7b", known: true });
+    expect(previewModelChoice(["my-local-model-7b"], [custom])).toEqual({
+      id: "my-local-model-7b",
+      lastModel: "my-local-model-7b",
+      known: true,
+    });
   });
 });

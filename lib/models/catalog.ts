@@ -96,8 +96,7 @@ function resolve(entry: CatalogEntry): ModelInfo {
   if (!contextWindow || !maxOutputTokens) {
     throw new Error(`Model catalog: "${entry.id}" has no ${contextWindow ? "maximum output" : "context window"}`);
   }
-  const overridden =
-    entry.contextWindow !== undefined || entry.inputPricePerMTok !== undefined || entry.outputPricePerMTok !== undefined;
+  const overridden = entry.contextWindow !== undefined || entry.inputPricePerMTok !== undefined || entry.outputPricePerMTok !== undefined;
 
   return {
     id: entry.id,
@@ -255,7 +254,8 @@ export function catalogPricing(name: string, custom: ModelInfo[] = []): CatalogP
   if (!found) return null;
   const { model, exact } = found;
   // A custom model without prices (one defined for its window) leaves pricing to the built-in ones.
-  if (model.source === "custom" && (model.inputPricePerMTok === null || model.outputPricePerMTok === null)) return custom.length > 0 ? catalogPricing(name) : null;
+  if (model.source === "custom" && (model.inputPricePerMTok === null || model.outputPricePerMTok === null))
+    return custom.length > 0 ? catalogPricing(name) : null;
   const entry = model.source === "custom" ? undefined : CATALOG.find((e) => e.id === model.id);
   const library = entry?.prices ?? null;
   // Our own prices: a custom model's, or an entry that overrides the package's (not only its window).
@@ -292,8 +292,10 @@ export function previewModelFor(modelsUsed: string[], custom: ModelInfo[] = []):
 /** The sentence a preview shows about its default model, or null when it is the thread's own model under its own name. */
 export function previewModelNote(choice: PreviewModelChoice): string | null {
   if (choice.lastModel === null) return `This thread names no model, so the preview assumes ${choice.id}.`;
-  if (!choice.known) return `This thread last used ${choice.lastModel}, which the model catalog does not know, so the preview assumes ${choice.id} instead. Add it as a custom model in Settings to preview for it.`;
-  if (choice.lastModel.toLowerCase() !== choice.id.toLowerCase()) return `This thread last used ${choice.lastModel}, previewed as ${choice.id}.`;
+  if (!choice.known)
+    return `This thread last used ${choice.lastModel}, which the model catalog does not know, so the preview assumes ${choice.id} instead. Add it as a custom model in Settings to preview for it.`;
+  if (choice.lastModel.toLowerCase() !== choice.id.toLowerCase())
+    return `This thread last used ${choice.lastModel}, previewed as ${choice.id}.`;
   return null;
 }
 

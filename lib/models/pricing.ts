@@ -11,7 +11,14 @@
  * cache write shares are priced again with every other price set to 0, so tiers (chosen by the
  * whole input) and the 5-minute / 1-hour split apply as in the total.
  */
-import { calcPrice, findProvider, type ModelInfo as LibraryModel, type ModelPrice, type Provider, type Usage } from "@pydantic/genai-prices";
+import {
+  calcPrice,
+  findProvider,
+  type ModelInfo as LibraryModel,
+  type ModelPrice,
+  type Provider,
+  type Usage,
+} from "@pydantic/genai-prices";
 import { libraryUsage, type LibraryUsage, type Pricer, type PricingRequest } from "@/lib/domain/cost";
 import type { CostBreakdown } from "@/lib/domain/types";
 import { catalogPricing, type CatalogPricing, type ModelInfo } from "./catalog";
@@ -67,7 +74,9 @@ function fixed(pricing: Extract<CatalogPricing, { kind: "fixed" }>, modelId: str
   const ours = { input_mtok: pricing.inputPerMTok, output_mtok: pricing.outputPerMTok };
   const found = pricing.library ? libraryModel(pricing.library[1], pricing.library[0])?.prices : undefined;
   const base = found ? slim(found) : undefined;
-  const prices: Prices = Array.isArray(base) ? base.map((entry) => ({ ...entry, prices: { ...entry.prices, ...ours } })) : { ...(base ?? {}), ...ours };
+  const prices: Prices = Array.isArray(base)
+    ? base.map((entry) => ({ ...entry, prices: { ...entry.prices, ...ours } }))
+    : { ...(base ?? {}), ...ours };
   return { modelId, provider: providerWith(modelId, prices) };
 }
 
@@ -144,7 +153,10 @@ function inputShares(prices: ModelPrice, usage: LibraryUsage): { inputUsd: numbe
   return {
     inputUsd: amount(prices.input_mtok, whole - reads - writes, whole),
     cacheReadUsd: amount(prices.cache_read_mtok, reads, whole),
-    cacheWriteUsd: amount(prices.cache_write_mtok, writes - oneHour - fiveMinutes, whole) + amount(prices.cache_write_1h_mtok, oneHour, whole) + amount(prices.cache_write_5m_mtok, fiveMinutes, whole),
+    cacheWriteUsd:
+      amount(prices.cache_write_mtok, writes - oneHour - fiveMinutes, whole) +
+      amount(prices.cache_write_1h_mtok, oneHour, whole) +
+      amount(prices.cache_write_5m_mtok, fiveMinutes, whole),
   };
 }
 
@@ -164,9 +176,14 @@ export function priceResponse(request: PricingRequest, custom: ModelInfo[] = [],
     const result = calcPrice(usage, model.modelId, { provider: model.provider, timestamp });
     if (!result) return null;
     const breakdown = { totalUsd: result.total_price, outputUsd: result.output_price };
-    if (!mapped.cache_read_tokens && !mapped.cache_write_tokens) return { ...breakdown, inputUsd: result.input_price, cacheReadUsd: 0, cacheWriteUsd: 0 };
+    if (!mapped.cache_read_tokens && !mapped.cache_write_tokens)
+      return { ...breakdown, inputUsd: result.input_price, cacheReadUsd: 0, cacheWriteUsd: 0 };
     const shares = inputShares(result.model_price, mapped);
-    if (shares && Math.abs(shares.inputUsd + shares.cacheReadUsd + shares.cacheWriteUsd - result.input_price) <= 1e-9 * Math.max(1, result.input_price)) return { ...breakdown, ...shares };
+    if (
+      shares &&
+      Math.abs(shares.inputUsd + shares.cacheReadUsd + shares.cacheWriteUsd - result.input_price) <= 1e-9 * Math.max(1, result.input_price)
+    )
+      return { ...breakdown, ...shares };
     const share = (kind: Kind) => {
       const provider = providerWith(model.modelId, masked(result.model_price, kind));
       return calcPrice(usage, model.modelId, { provider, timestamp })?.input_price ?? 0;

@@ -8,8 +8,26 @@ const totals = {
   source: "copilot session.shutdown",
   reports: 1,
   models: {
-    "claude-sonnet-4.6": { requests: 6, premiumRequests: 2, reportedInputTokens: 186809, inputTokens: 35071, cacheReadTokens: 151738, cacheWriteTokens: 0, outputTokens: 2848, reasoningTokens: 0 },
-    "made-up-model": { requests: 1, premiumRequests: 0, reportedInputTokens: 10, inputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1, reasoningTokens: 0 },
+    "claude-sonnet-4.6": {
+      requests: 6,
+      premiumRequests: 2,
+      reportedInputTokens: 186809,
+      inputTokens: 35071,
+      cacheReadTokens: 151738,
+      cacheWriteTokens: 0,
+      outputTokens: 2848,
+      reasoningTokens: 0,
+    },
+    "made-up-model": {
+      requests: 1,
+      premiumRequests: 0,
+      reportedInputTokens: 10,
+      inputTokens: 10,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      outputTokens: 1,
+      reasoningTokens: 0,
+    },
   },
   reportedAt: "2026-04-23T17:18:20.178Z",
 };
@@ -25,7 +43,10 @@ describe("session totals", () => {
     const [claude, unknown] = priceSessionTotals(sessionTotalsOf({ sessionTotals: totals })!, pricerWith([]));
     expect(unknown).toMatchObject({ model: "made-up-model", cost: { priced: false, totalUsd: 0 } });
     // Independently: the library's own usage (input includes cache reads) for Anthropic's name of the model.
-    const expected = calcPrice({ input_tokens: 186809, cache_read_tokens: 151738, output_tokens: 2848 }, "claude-sonnet-4-6", { providerId: "anthropic", timestamp: new Date(totals.reportedAt) });
+    const expected = calcPrice({ input_tokens: 186809, cache_read_tokens: 151738, output_tokens: 2848 }, "claude-sonnet-4-6", {
+      providerId: "anthropic",
+      timestamp: new Date(totals.reportedAt),
+    });
     expect(expected).not.toBeNull();
     expect(claude).toMatchObject({ model: "claude-sonnet-4.6", cost: { priced: true } });
     expect(claude!.cost.totalUsd).toBeCloseTo(expected!.total_price, 9);

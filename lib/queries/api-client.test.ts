@@ -5,7 +5,11 @@ import { ApiError, apiErrorOf, apiFetch } from "./api-client";
 
 describe("apiErrorOf", () => {
   it("takes the API's error shape: message, code, details", () => {
-    const error = apiErrorOf(422, { error: { code: "compaction_refused", message: "It would not shrink", details: { guard: "no_gain" } } }, "fallback");
+    const error = apiErrorOf(
+      422,
+      { error: { code: "compaction_refused", message: "It would not shrink", details: { guard: "no_gain" } } },
+      "fallback",
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect([error.message, error.status, error.code, error.kind]).toEqual(["It would not shrink", 422, "compaction_refused", "no_gain"]);
   });
@@ -18,7 +22,9 @@ describe("apiErrorOf", () => {
   });
 
   it("reads a kind only from object details", () => {
-    expect(apiErrorOf(400, { error: { code: "validation_failed", message: "m", details: [{ field: "a", message: "b" }] } }, "f").kind).toBeNull();
+    expect(
+      apiErrorOf(400, { error: { code: "validation_failed", message: "m", details: [{ field: "a", message: "b" }] } }, "f").kind,
+    ).toBeNull();
     expect(apiErrorOf(502, { error: { code: "summarizer_failed", message: "m", details: { kind: "timeout" } } }, "f").kind).toBe("timeout");
   });
 });
@@ -35,7 +41,9 @@ describe("apiFetch, against a real local server", () => {
         received.push({ method: request.method, type: request.headers["content-type"], body });
         if (request.url === "/ok") return void response.writeHead(200, { "content-type": "application/json" }).end('{"turn":{"id":"t"}}');
         if (request.url === "/html") return void response.writeHead(502, { "content-type": "text/html" }).end("<h1>Bad gateway</h1>");
-        response.writeHead(404, { "content-type": "application/json" }).end('{"error":{"code":"not_found","message":"Thread x not found"}}');
+        response
+          .writeHead(404, { "content-type": "application/json" })
+          .end('{"error":{"code":"not_found","message":"Thread x not found"}}');
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -50,7 +58,11 @@ describe("apiFetch, against a real local server", () => {
 
   it("throws the API's error, or the fallback when the answer is not JSON", async () => {
     await expect(apiFetch(`${base}/missing`)).rejects.toMatchObject({ status: 404, code: "not_found", message: "Thread x not found" });
-    await expect(apiFetch(`${base}/html`, { fallback: "Loading failed" })).rejects.toMatchObject({ status: 502, code: "unknown", message: "Loading failed" });
+    await expect(apiFetch(`${base}/html`, { fallback: "Loading failed" })).rejects.toMatchObject({
+      status: 502,
+      code: "unknown",
+      message: "Loading failed",
+    });
     expect(received.at(-1)?.method).toBe("GET");
   });
 });

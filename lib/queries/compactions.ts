@@ -39,14 +39,25 @@ const EXCERPT_CHARS = 240;
  */
 export async function fetchTurnSummaries(threadId: string, from: number, limit: number, signal?: AbortSignal): Promise<TurnSummary[]> {
   const page = await apiFetch<{ items: Turn[] }>(`/api/threads/${threadId}/turns?from=${from}&limit=${limit}`, { signal });
-  return page.items.map((t) => ({ index: t.index, role: t.role, toolName: t.toolName, excerpt: contentPreview(turnPreviewText(t), EXCERPT_CHARS), chars: t.content.length }));
+  return page.items.map((t) => ({
+    index: t.index,
+    role: t.role,
+    toolName: t.toolName,
+    excerpt: contentPreview(turnPreviewText(t), EXCERPT_CHARS),
+    chars: t.content.length,
+  }));
 }
 
 export function fetchCompactionPreview(threadId: string, body: CompactionRequestBody, signal?: AbortSignal): Promise<CompactionPreview> {
-  return apiFetch<{ preview: CompactionPreview }>(`/api/threads/${threadId}/compactions`, { json: { ...body, apply: false }, signal }).then((r) => r.preview);
+  return apiFetch<{ preview: CompactionPreview }>(`/api/threads/${threadId}/compactions`, { json: { ...body, apply: false }, signal }).then(
+    (r) => r.preview,
+  );
 }
 
-export function requestCompactionApply(threadId: string, body: CompactionRequestBody & { jobId?: string }): Promise<{ thread: Thread; compaction: CompactionRecord }> {
+export function requestCompactionApply(
+  threadId: string,
+  body: CompactionRequestBody & { jobId?: string },
+): Promise<{ thread: Thread; compaction: CompactionRecord }> {
   return apiFetch(`/api/threads/${threadId}/compactions`, { json: { ...body, apply: true } });
 }
 

@@ -7,7 +7,12 @@ function answerOf(inputs: HandoffInput[], from = 1, to = inputs.length): Handoff
   return { format: "orchestrator", ...orchestratorHandoff(inputs.slice(from - 1, to)), range: { from, to, total: inputs.length } };
 }
 
-const turn = (role: string, threadId: string, turnIndex: number, content = `${role} ${turnIndex}`): HandoffInput => ({ role, content, threadId, turnIndex });
+const turn = (role: string, threadId: string, turnIndex: number, content = `${role} ${turnIndex}`): HandoffInput => ({
+  role,
+  content,
+  threadId,
+  turnIndex,
+});
 
 describe("handoffTurns", () => {
   it("lays kept and skipped turns out in order, positions 1-based", () => {
@@ -22,7 +27,10 @@ describe("handoffTurns", () => {
     expect(turns[1]).toMatchObject({ kept: false, cause: { kind: "role", role: "tool" }, origin: { threadId: "t", turnIndex: 1 } });
     expect(turns[3]).toMatchObject({ kept: false, cause: { kind: "empty" } });
     // The seed's own warnings, which count from 0, stay in the answer only.
-    expect(answer.skipped.map((s) => s.reason)).toEqual(["conversation_history[1] has invalid role 'tool', skipping", "conversation_history[3] has empty/invalid content, skipping"]);
+    expect(answer.skipped.map((s) => s.reason)).toEqual([
+      "conversation_history[1] has invalid role 'tool', skipping",
+      "conversation_history[3] has empty/invalid content, skipping",
+    ]);
     expect(turns[2]).toMatchObject({ kept: true, origin: { threadId: "t", turnIndex: 2 }, message: { role: "assistant" } });
   });
 
@@ -34,7 +42,13 @@ describe("handoffTurns", () => {
   });
 
   it("in a chain, places every turn, skipped or kept, on its own thread", () => {
-    const inputs = [turn("tool", "root", 0), turn("tool", "parent", 0), turn("user", "parent", 1), turn("user", "child", 0), turn("tool", "child", 1)];
+    const inputs = [
+      turn("tool", "root", 0),
+      turn("tool", "parent", 0),
+      turn("user", "parent", 1),
+      turn("user", "child", 0),
+      turn("tool", "child", 1),
+    ];
     expect(handoffTurns(answerOf(inputs)).map((t) => [t.position, t.kept, t.origin])).toEqual([
       [1, false, { threadId: "root", turnIndex: 0 }],
       [2, false, { threadId: "parent", turnIndex: 0 }],
@@ -55,7 +69,13 @@ describe("handoffTurns", () => {
 
 describe("skippedGroups: what the pages say about skipped turns", () => {
   it("says one sentence per cause, with its turns, never the seed's log lines", () => {
-    const inputs = [turn("user", "t", 0), ...Array.from({ length: 14 }, (_, i) => turn("tool", "t", i + 1)), turn("assistant", "t", 15, " \n "), turn("assistant", "t", 16, ""), turn("user", "t", 17)];
+    const inputs = [
+      turn("user", "t", 0),
+      ...Array.from({ length: 14 }, (_, i) => turn("tool", "t", i + 1)),
+      turn("assistant", "t", 15, " \n "),
+      turn("assistant", "t", 16, ""),
+      turn("user", "t", 17),
+    ];
     const groups = skippedGroups(handoffTurns(answerOf(inputs)));
     expect(groups.map((g) => g.sentence)).toEqual(["14 tool turns skipped", "2 empty turns skipped"]);
     expect(groups[0]!.turns.map((t) => t.position)).toEqual(Array.from({ length: 14 }, (_, i) => i + 2));
@@ -64,7 +84,9 @@ describe("skippedGroups: what the pages say about skipped turns", () => {
   });
 
   it("says it in the singular for one, and nothing when none is skipped", () => {
-    expect(skippedGroups(handoffTurns(answerOf([turn("user", "t", 0), turn("tool", "t", 1)]))).map((g) => g.sentence)).toEqual(["1 tool turn skipped"]);
+    expect(skippedGroups(handoffTurns(answerOf([turn("user", "t", 0), turn("tool", "t", 1)]))).map((g) => g.sentence)).toEqual([
+      "1 tool turn skipped",
+    ]);
     expect(skippedGroups(handoffTurns(answerOf([turn("user", "t", 0)])))).toEqual([]);
   });
 });

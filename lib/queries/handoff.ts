@@ -60,7 +60,10 @@ export function skippedGroups(turns: readonly HandoffTurn[]): { sentence: string
     const what = turn.cause.kind === "empty" ? "empty turn" : `${turn.cause.role} turn`;
     groups.set(what, [...(groups.get(what) ?? []), turn]);
   }
-  return [...groups].map(([what, group]) => ({ sentence: `${group.length.toLocaleString("en-US")} ${what}${group.length === 1 ? "" : "s"} skipped`, turns: group }));
+  return [...groups].map(([what, group]) => ({
+    sentence: `${group.length.toLocaleString("en-US")} ${what}${group.length === 1 ? "" : "s"} skipped`,
+    turns: group,
+  }));
 }
 
 /** The link to a turn on its thread's page (`#turn-<n>`, n 1-based, as the reader's anchors). */

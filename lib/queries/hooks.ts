@@ -7,7 +7,15 @@
  * stale: purging, forking or undoing a compaction changes the thread list and lineage, so every
  * query under threadKeys.all goes (the list refetches its first page from the server).
  */
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+  type UseQueryResult,
+} from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { threadGrew } from "@/lib/domain/live";
 import { createThrottle } from "@/lib/live/bus";
@@ -21,7 +29,19 @@ import type { SourcesStatus } from "@/lib/domain/sources";
 import { fetchHandoff, type HandoffOptions } from "./handoff";
 import { browserTimers, useLiveEvents, useOnLiveOpen } from "./live-events";
 import { fetchSourcesStatus, requestSourcesSync, sourceKeys, SOURCES_POLL_MS } from "./sources";
-import { fetchContextPreview, fetchFind, fetchOutline, fetchThreadLiveState, fetchThreadPage, fetchTurn, fetchTurnBlock, threadKeys, threadListQuery, type ContextSelection, type ThreadFilters } from "./threads";
+import {
+  fetchContextPreview,
+  fetchFind,
+  fetchOutline,
+  fetchThreadLiveState,
+  fetchThreadPage,
+  fetchTurn,
+  fetchTurnBlock,
+  threadKeys,
+  threadListQuery,
+  type ContextSelection,
+  type ThreadFilters,
+} from "./threads";
 
 export function useThreadList(filters: ThreadFilters) {
   return useInfiniteQuery(threadListQuery(filters));
@@ -41,7 +61,11 @@ export const LIST_POLL_MS = { polled: 3_000, streamed: 15_000, event: 1_000 };
 export function useThreadListHead(filters: ThreadFilters) {
   const queryClient = useQueryClient();
   const [throttle] = useState(() =>
-    createThrottle(() => void queryClient.invalidateQueries({ queryKey: [...threadKeys.all, "list-head"] }), LIST_POLL_MS.event, browserTimers),
+    createThrottle(
+      () => void queryClient.invalidateQueries({ queryKey: [...threadKeys.all, "list-head"] }),
+      LIST_POLL_MS.event,
+      browserTimers,
+    ),
   );
   useEffect(() => () => throttle.cancel(), [throttle]);
   const connected = useLiveEvents((event) => event.type === "thread" && throttle.request());
@@ -122,7 +146,13 @@ export function useThreadGrowth(threadId: string, turnCount: number, lastUpdated
     queryKey: threadKeys.growth(threadId, turnCount),
     queryFn: async ({ signal }) => (await fetchThreadLiveState(threadId, signal)).turnCount > turnCount,
     refetchInterval: (q) =>
-      q.state.data ? false : connected ? LIVE_POLL_MS.streamed : Date.now() - Date.parse(lastUpdatedAt) < ACTIVE_MS ? LIVE_POLL_MS.active : LIVE_POLL_MS.quiet,
+      q.state.data
+        ? false
+        : connected
+          ? LIVE_POLL_MS.streamed
+          : Date.now() - Date.parse(lastUpdatedAt) < ACTIVE_MS
+            ? LIVE_POLL_MS.active
+            : LIVE_POLL_MS.quiet,
     retry: false,
   });
   // Writes made while the stream was closed were not announced: ask once it opens.
@@ -208,7 +238,14 @@ export function useSourcesStatus(initial: SourcesStatus) {
     queryKey: sourceKeys.status(),
     queryFn: ({ signal }) => fetchSourcesStatus(signal),
     initialData: initial,
-    refetchInterval: (q) => (connected ? (q.state.data?.syncing ? SOURCES_POLL_MS.streamedSyncing : false) : q.state.data?.syncing ? SOURCES_POLL_MS.syncing : SOURCES_POLL_MS.idle),
+    refetchInterval: (q) =>
+      connected
+        ? q.state.data?.syncing
+          ? SOURCES_POLL_MS.streamedSyncing
+          : false
+        : q.state.data?.syncing
+          ? SOURCES_POLL_MS.syncing
+          : SOURCES_POLL_MS.idle,
   });
   return { ...query, connected };
 }

@@ -34,7 +34,13 @@ class FakeSource implements EventSourceLike {
 function connection() {
   const sources: FakeSource[] = [];
   const clock = fakeTimers();
-  const live = createLiveConnection({ open: (url) => (sources.push(new FakeSource(url)), sources.at(-1)!), timers: clock.timers, lingerMs: 1000, retryMs: 100, maxRetryMs: 400 });
+  const live = createLiveConnection({
+    open: (url) => (sources.push(new FakeSource(url)), sources.at(-1)!),
+    timers: clock.timers,
+    lingerMs: 1000,
+    retryMs: 100,
+    maxRetryMs: 400,
+  });
   let changes = 0;
   live.onConnectedChange(() => changes++);
   return { live, sources, clock, changes: () => changes };

@@ -44,7 +44,14 @@ export type LiveConnectionOptions = {
   maxRetryMs?: number;
 };
 
-export function createLiveConnection({ open, timers, url = EVENTS_URL, lingerMs = 5_000, retryMs = 2_000, maxRetryMs = 30_000 }: LiveConnectionOptions): LiveConnection {
+export function createLiveConnection({
+  open,
+  timers,
+  url = EVENTS_URL,
+  lingerMs = 5_000,
+  retryMs = 2_000,
+  maxRetryMs = 30_000,
+}: LiveConnectionOptions): LiveConnection {
   const events = createBus<LiveEvent>({ onListenerError: (error) => console.error("A live event listener failed", error) });
   const changes = createBus<void>();
   let source: EventSourceLike | null = null;
@@ -113,10 +120,11 @@ export function createLiveConnection({ open, timers, url = EVENTS_URL, lingerMs 
         if (!subscribed) return;
         subscribed = false;
         unsubscribe();
-        if (events.size() === 0 && lingerTimer === null) lingerTimer = timers.setTimeout(() => {
-          lingerTimer = null;
-          if (events.size() === 0) disconnect();
-        }, lingerMs);
+        if (events.size() === 0 && lingerTimer === null)
+          lingerTimer = timers.setTimeout(() => {
+            lingerTimer = null;
+            if (events.size() === 0) disconnect();
+          }, lingerMs);
       };
     },
     connected: () => isConnected,

@@ -22,7 +22,9 @@ export const browserTimers: Timers = {
 export function LiveEventsProvider({ children }: Readonly<{ children: ReactNode }>) {
   // In the browser only (the server has no EventSource), and the stream opens only when a page
   // listens. Where there is no EventSource at all, pages poll as they did before it.
-  const [connection] = useState(() => (typeof EventSource === "undefined" ? null : createLiveConnection({ open: (url) => new EventSource(url), timers: browserTimers })));
+  const [connection] = useState(() =>
+    typeof EventSource === "undefined" ? null : createLiveConnection({ open: (url) => new EventSource(url), timers: browserTimers }),
+  );
   useEffect(() => () => connection?.close(), [connection]);
   return <LiveContext.Provider value={connection}>{children}</LiveContext.Provider>;
 }

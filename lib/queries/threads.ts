@@ -83,7 +83,10 @@ export function fetchThreadLiveState(threadId: string, signal?: AbortSignal): Pr
 }
 
 export function fetchOutline(threadId: string, signal?: AbortSignal): Promise<ThreadOutline> {
-  return apiFetch<ThreadOutline>(`/api/threads/${threadId}/outline?includeExpired=1`, { signal, fallback: "Loading the thread's outline failed" });
+  return apiFetch<ThreadOutline>(`/api/threads/${threadId}/outline?includeExpired=1`, {
+    signal,
+    fallback: "Loading the thread's outline failed",
+  });
 }
 
 export type FindResult = { terms: string[]; indexes: number[]; capped: boolean };

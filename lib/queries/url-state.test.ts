@@ -19,8 +19,16 @@ describe("thread list filters in the URL", () => {
 describe("the budget page's selection in the URL", () => {
   it("falls back to the default model and exact counting, and drops a malformed window", () => {
     expect(readBudgetSelection({}, "gpt-4o")).toEqual({ model: "gpt-4o", contextWindow: "", mode: "exact" });
-    expect(readBudgetSelection({ model: "claude-sonnet-4-5", contextWindow: "32000", mode: "pal" }, "gpt-4o")).toEqual({ model: "claude-sonnet-4-5", contextWindow: "32000", mode: "pal" });
-    expect(readBudgetSelection(new URLSearchParams("contextWindow=12abc&mode=fast"), "gpt-4o")).toEqual({ model: "gpt-4o", contextWindow: "", mode: "exact" });
+    expect(readBudgetSelection({ model: "claude-sonnet-4-5", contextWindow: "32000", mode: "pal" }, "gpt-4o")).toEqual({
+      model: "claude-sonnet-4-5",
+      contextWindow: "32000",
+      mode: "pal",
+    });
+    expect(readBudgetSelection(new URLSearchParams("contextWindow=12abc&mode=fast"), "gpt-4o")).toEqual({
+      model: "gpt-4o",
+      contextWindow: "",
+      mode: "exact",
+    });
   });
 
   it("writes what differs from the defaults, and reads back what it wrote", () => {

@@ -27,7 +27,9 @@ function queryString(values: Record<string, string | undefined>): string {
 
 export function readThreadFilters(params: SearchParams): ThreadFilters {
   const parsed = listThreadsQuerySchema.safeParse(Object.fromEntries(FILTER_KEYS.map((key) => [key, firstValue(params, key)])));
-  return parsed.success ? Object.fromEntries(FILTER_KEYS.map((key) => [key, parsed.data[key]]).filter(([, value]) => value !== undefined)) : {};
+  return parsed.success
+    ? Object.fromEntries(FILTER_KEYS.map((key) => [key, parsed.data[key]]).filter(([, value]) => value !== undefined))
+    : {};
 }
 
 export function threadFiltersQuery(filters: ThreadFilters): string {
@@ -36,7 +38,12 @@ export function threadFiltersQuery(filters: ThreadFilters): string {
 
 const budgetSchema = z.object({
   model: z.string().trim().max(300).optional().catch(undefined),
-  contextWindow: z.string().trim().regex(/^\d{1,12}$/).optional().catch(undefined),
+  contextWindow: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}$/)
+    .optional()
+    .catch(undefined),
   mode: z.enum(["exact", "pal"]).optional().catch(undefined),
 });
 
@@ -52,7 +59,11 @@ export function readBudgetSelection(params: SearchParams, defaultModel: string):
 
 /** "exact" is the default and stays out of the URL. */
 export function budgetSelectionQuery(selection: ContextSelection): string {
-  return queryString({ model: selection.model, contextWindow: selection.contextWindow, mode: selection.mode === "exact" ? undefined : selection.mode });
+  return queryString({
+    model: selection.model,
+    contextWindow: selection.contextWindow,
+    mode: selection.mode === "exact" ? undefined : selection.mode,
+  });
 }
 
 /** The search page's words (`?q=`), also kept by a hit's link to a thread: undefined when absent or not searchable. */

@@ -5,8 +5,14 @@ const now = () => new Date("2026-03-10T12:00:00Z");
 
 describe("the /usage page's URL", () => {
   it("reads the API's parameter names, the same from a page's searchParams and from the address bar", () => {
-    const fromServer = readUsagePageQuery({ since: "2026-01-01", until: "2026-02-01", tz: "Europe/Berlin", model: "claude-opus-4-6", project: "", source: "import:codex" }, now);
-    const fromBrowser = readUsagePageQuery(new URLSearchParams("since=2026-01-01&until=2026-02-01&tz=Europe%2FBerlin&model=claude-opus-4-6&project=&source=import%3Acodex"), now);
+    const fromServer = readUsagePageQuery(
+      { since: "2026-01-01", until: "2026-02-01", tz: "Europe/Berlin", model: "claude-opus-4-6", project: "", source: "import:codex" },
+      now,
+    );
+    const fromBrowser = readUsagePageQuery(
+      new URLSearchParams("since=2026-01-01&until=2026-02-01&tz=Europe%2FBerlin&model=claude-opus-4-6&project=&source=import%3Acodex"),
+      now,
+    );
     expect(fromServer).toEqual({
       ok: true,
       query: { since: "2026-01-01", until: "2026-02-01", timeZone: "Europe/Berlin", model: "claude-opus-4-6", source: "import:codex" },
@@ -30,9 +36,13 @@ describe("the /usage page's URL", () => {
     expect(issues({ since: "2026-13-01" })).toEqual([{ field: "since", message: "is not a calendar date" }]);
     expect(issues({ since: "yesterday" })).toEqual([{ field: "since", message: "must be a date as YYYY-MM-DD" }]);
     expect(issues({ tz: "Mars/Olympus" })[0]?.field).toBe("tz");
-    expect(issues({ modle: "x" })).toEqual([{ field: "modle", message: "is not a parameter of this page (it takes since, until, tz, model, project, source)" }]);
+    expect(issues({ modle: "x" })).toEqual([
+      { field: "modle", message: "is not a parameter of this page (it takes since, until, tz, model, project, source)" },
+    ]);
     expect(issues({ model: ["a", "b"] })).toEqual([{ field: "model", message: "is given 2 times: give it once" }]);
-    expect(issues({ since: "2026-02-01", until: "2026-01-01", tz: "UTC" })).toEqual([{ field: "until", message: "must not be before since (2026-02-01)" }]);
+    expect(issues({ since: "2026-02-01", until: "2026-01-01", tz: "UTC" })).toEqual([
+      { field: "until", message: "must not be before since (2026-02-01)" },
+    ]);
   });
 
   it("keeps what the URL gave when it refuses it, so the form can show it again", () => {

@@ -21,13 +21,16 @@ const API_ONLY_KEYS = ["groupBy", "breakdown", "limit"];
 /** What the page reports on: a range in a zone and the filters, for each of its usageReport calls. */
 export type UsagePageQuery = Omit<UsageQuery, "groupBy" | "breakdown" | "limit">;
 
-export type UsagePageRead = { ok: true; query: UsagePageQuery; params: UsagePageParams } | { ok: false; issues: FieldIssue[]; params: UsagePageParams };
+export type UsagePageRead =
+  { ok: true; query: UsagePageQuery; params: UsagePageParams } | { ok: false; issues: FieldIssue[]; params: UsagePageParams };
 
 type SearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
 
 function entries(params: SearchParams): [string, string[]][] {
   if (params instanceof URLSearchParams) return [...new Set(params.keys())].map((key) => [key, params.getAll(key)]);
-  return Object.entries(params).flatMap(([key, value]): [string, string[]][] => (value === undefined ? [] : [[key, Array.isArray(value) ? value : [value]]]));
+  return Object.entries(params).flatMap(([key, value]): [string, string[]][] =>
+    value === undefined ? [] : [[key, Array.isArray(value) ? value : [value]]],
+  );
 }
 
 /**

@@ -15,11 +15,14 @@ describe("secrets in the real transcripts", () => {
       for (const file of realTranscriptFiles(dir)) {
         files++;
         for (const m of detectSecrets(readFileSync(file, "utf8"))) findings.push(`${file}: ${m.kind} ${m.rules.join(",")}`);
-        const parsed = await Promise.resolve().then(() => parseRealTranscript(file)).catch(() => null); // a format this build does not read
+        const parsed = await Promise.resolve()
+          .then(() => parseRealTranscript(file))
+          .catch(() => null); // a format this build does not read
         for (const thread of parsed?.threads ?? []) {
           for (const turn of thread.turns) {
             const texts = [turn.content, JSON.stringify(turn.parts ?? null)];
-            for (const text of texts) for (const m of detectSecrets(text)) findings.push(`${file} turn ${thread.turns.indexOf(turn)}: ${m.kind}`);
+            for (const text of texts)
+              for (const m of detectSecrets(text)) findings.push(`${file} turn ${thread.turns.indexOf(turn)}: ${m.kind}`);
           }
         }
       }

@@ -52,7 +52,14 @@ type State = {
 const globalForScan = globalThis as unknown as { threadlineSecretScan?: State };
 
 function state(): State {
-  globalForScan.threadlineSecretScan ??= { owner: randomUUID(), running: null, again: false, listening: false, lastError: null, wake: null };
+  globalForScan.threadlineSecretScan ??= {
+    owner: randomUUID(),
+    running: null,
+    again: false,
+    listening: false,
+    lastError: null,
+    wake: null,
+  };
   return globalForScan.threadlineSecretScan;
 }
 
@@ -163,7 +170,13 @@ function wakeAfterWrites(): void {
   s.wake = { timer, since };
 }
 
-export async function secretScanStatus(): Promise<{ scannedSeq: number; lastSeq: number; findings: number; running: boolean; error: string | null }> {
+export async function secretScanStatus(): Promise<{
+  scannedSeq: number;
+  lastSeq: number;
+  findings: number;
+  running: boolean;
+  error: string | null;
+}> {
   const progress = await scanProgress();
   return { ...progress, running: state().running !== null, error: state().lastError };
 }

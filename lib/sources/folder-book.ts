@@ -83,8 +83,18 @@ export function countFolder(folder: SourceFolderStatus, book: FolderBook, sync: 
   }
   const skippedEntries = [...book.skipped].slice(0, MAX_LISTED_FAILURES).map(([file, reason]) => ({ file, reason }));
   const warnings: SourceFolderStatus["warnings"] = [];
-  for (const [file, reason] of book.warnings) if (warnings.length < MAX_LISTED_FAILURES && book.files.has(file)) warnings.push({ file, reason });
-  Object.assign(folder, { filesSeen: book.files.size, imported, unchanged: book.files.size - imported - failedFiles, failed: book.failures.size, failures, skipped: book.skipped.size, skippedEntries, warnings });
+  for (const [file, reason] of book.warnings)
+    if (warnings.length < MAX_LISTED_FAILURES && book.files.has(file)) warnings.push({ file, reason });
+  Object.assign(folder, {
+    filesSeen: book.files.size,
+    imported,
+    unchanged: book.files.size - imported - failedFiles,
+    failed: book.failures.size,
+    failures,
+    skipped: book.skipped.size,
+    skippedEntries,
+    warnings,
+  });
 }
 
 /** Counts one outcome of a full sync as it goes (the page shows its progress); countFolder gives the same totals at its end. */

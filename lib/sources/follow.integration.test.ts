@@ -16,10 +16,16 @@ import { CLAUDE_CODE_FIXTURES, makeSourcesHome } from "@/lib/testing/sources-hom
 import { createSourceSync, type SourceSync, type SourceSyncOptions } from "./sync";
 
 const DEMO_SESSION = path.join(CLAUDE_CODE_FIXTURES, "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
-const CODEX_ROLLOUT = path.join(REAL_TRANSCRIPTS, "codex/sessions/2025/09/19/rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl");
+const CODEX_ROLLOUT = path.join(
+  REAL_TRANSCRIPTS,
+  "codex/sessions/2025/09/19/rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl",
+);
 const GEMINI_CHATS = path.join(REAL_TRANSCRIPTS, "gemini-cli/tmp/9da8b3dfb8655182ac1f0e66601c367e34f8d18447a29759eeba4d7e45dc60ea/chats");
 const GEMINI_JSONL = path.join(GEMINI_CHATS, "session-2026-04-23T12-52-0ab84937.jsonl");
-const GEMINI_LEGACY = path.join(REAL_TRANSCRIPTS, "gemini-cli/tmp/ab14fe397f91d5f283525b3178d2314aef552f761131c42172a21b7bf735e73d/chats/session-2025-10-11T13-00-2d9ea14f.json");
+const GEMINI_LEGACY = path.join(
+  REAL_TRANSCRIPTS,
+  "gemini-cli/tmp/ab14fe397f91d5f283525b3178d2314aef552f761131c42172a21b7bf735e73d/chats/session-2025-10-11T13-00-2d9ea14f.json",
+);
 const runningAsRoot = process.getuid?.() === 0;
 /** Long enough for a debounced sync on a loaded machine; a test waits for the outcome, not this long. */
 const SOON = { timeout: 15_000, interval: 50 };
@@ -54,8 +60,10 @@ function following(extra: Partial<SourceSyncOptions> = {}) {
   return { sync, read };
 }
 
-const turnTexts = async (threadId: string) => (await (await db()).turn.findMany({ where: { threadId }, orderBy: { index: "asc" }, select: { content: true } })).map((t) => t.content);
-const threadsOf = async (source: string) => (await db()).thread.findMany({ where: { source }, select: { id: true, parentThreadId: true, turnCount: true } });
+const turnTexts = async (threadId: string) =>
+  (await (await db()).turn.findMany({ where: { threadId }, orderBy: { index: "asc" }, select: { content: true } })).map((t) => t.content);
+const threadsOf = async (source: string) =>
+  (await db()).thread.findMany({ where: { source }, select: { id: true, parentThreadId: true, turnCount: true } });
 const jsonLines = (file: string) => readFileSync(file, "utf8").split("\n").filter(Boolean);
 
 describe("following folders between syncs", () => {
@@ -67,14 +75,28 @@ describe("following folders between syncs", () => {
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const main = entries.filter((e) => e.isSidechain === false);
     // A prompt as this Claude Code version writes one (not a meta entry, not a tool result).
-    const promptTemplate = main.find((e) => e.type === "user" && e.isMeta !== true && typeof (e.message as { content: unknown }).content === "string")!;
+    const promptTemplate = main.find(
+      (e) => e.type === "user" && e.isMeta !== true && typeof (e.message as { content: unknown }).content === "string",
+    )!;
     const replyTemplate = main.findLast((e) => e.type === "assistant")!;
     const last = main.at(-1)!.uuid as string;
     let clock = Date.parse("2025-09-07T10:00:00.000Z");
     const turn = (parent: string, prompt: string, answer: string) => {
       const [u, a] = [randomUUID(), randomUUID()];
-      const user = { ...promptTemplate, uuid: u, parentUuid: parent, timestamp: new Date((clock += 1000)).toISOString(), message: { role: "user", content: prompt } };
-      const reply = { ...replyTemplate, uuid: a, parentUuid: u, timestamp: new Date((clock += 1000)).toISOString(), message: { ...(replyTemplate.message as object), id: `msg_${u}`, content: [{ type: "text", text: answer }] } };
+      const user = {
+        ...promptTemplate,
+        uuid: u,
+        parentUuid: parent,
+        timestamp: new Date((clock += 1000)).toISOString(),
+        message: { role: "user", content: prompt },
+      };
+      const reply = {
+        ...replyTemplate,
+        uuid: a,
+        parentUuid: u,
+        timestamp: new Date((clock += 1000)).toISOString(),
+        message: { ...(replyTemplate.message as object), id: `msg_${u}`, content: [{ type: "text", text: answer }] },
+      };
       return `${JSON.stringify(user)}\n${JSON.stringify(reply)}\n`;
     };
     // The session as it was: the real one and one more exchange after its last answer.
@@ -128,9 +150,14 @@ describe("following folders between syncs", () => {
         .map((record) => `${JSON.stringify(record)}\n`)
         .join(""),
     );
-    await expect.poll(async () => (await turnTexts(thread!.id)).some((text) => text.includes("Answered after the rewind")), SOON).toBe(true);
+    await expect
+      .poll(async () => (await turnTexts(thread!.id)).some((text) => text.includes("Answered after the rewind")), SOON)
+      .toBe(true);
     const after = await turnTexts(thread!.id);
-    expect(after.some((text) => text.includes(droppedText)), "the rewound message is gone from the thread").toBe(false);
+    expect(
+      after.some((text) => text.includes(droppedText)),
+      "the rewound message is gone from the thread",
+    ).toBe(false);
     expect(after.some((text) => text.includes("Asked again after the rewind"))).toBe(true);
 
     // A legacy .json session rewritten whole, by writing a temporary file and renaming it over.
@@ -212,7 +239,9 @@ describe("following folders between syncs", () => {
     const { sync } = following();
     const first = (await sync.sync()).folders[0]!;
     expect(first).toMatchObject({ state: "watching", failed: 1, imported: 0 });
-    expect(first.failures).toEqual([{ file: session, reason: runningAsRoot ? expect.stringMatching(/ELOOP/) : expect.stringMatching(/permission denied/) }]);
+    expect(first.failures).toEqual([
+      { file: session, reason: runningAsRoot ? expect.stringMatching(/ELOOP/) : expect.stringMatching(/permission denied/) },
+    ]);
 
     if (runningAsRoot) {
       rmSync(session);
@@ -229,7 +258,10 @@ describe("following folders between syncs", () => {
     chmodSync(folder, 0o000);
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
     const { sync } = following();
-    expect((await sync.sync()).folders[0]).toMatchObject({ failed: 1, failures: [{ file: folder, reason: expect.stringMatching(/permission denied/) }] });
+    expect((await sync.sync()).folders[0]).toMatchObject({
+      failed: 1,
+      failures: [{ file: folder, reason: expect.stringMatching(/permission denied/) }],
+    });
     chmodSync(folder, 0o755);
     await expect.poll(() => sync.status().folders[0], SOON).toMatchObject({ failed: 0, filesSeen: 1, imported: 1 });
   });
@@ -290,12 +322,19 @@ describe("following folders between syncs", () => {
 
     // A watch that starts, then fails: polled from then on.
     let fail: ((reason: string, error: NodeJS.ErrnoException) => void) | null = null;
-    const later = following({ pollMs: 200, watchTree: async (_root, options) => ((fail = options.onFail), { folders: () => 1, close: () => undefined }) });
+    const later = following({
+      pollMs: 200,
+      watchTree: async (_root, options) => ((fail = options.onFail), { folders: () => 1, close: () => undefined }),
+    });
     // The lease the first one held is released once its last sync has ended.
     await expect.poll(async () => (await later.sync.sync()).heldElsewhere, SOON).toBe(false);
     expect(later.sync.status().folders[0]).toMatchObject({ watchMode: "events" });
     fail!("too many open files or watchers (EMFILE)", limit);
-    expect(later.sync.status().folders[0]).toMatchObject({ state: "watching", watchMode: "polling", watchNote: expect.stringMatching(/watching stopped.*EMFILE/) });
+    expect(later.sync.status().folders[0]).toMatchObject({
+      state: "watching",
+      watchMode: "polling",
+      watchNote: expect.stringMatching(/watching stopped.*EMFILE/),
+    });
     cpSync(DEMO_SESSION, path.join(home.claudeProjects, "p", "0b7e6a0c-0000-4000-8000-000000000000.jsonl"));
     await expect.poll(() => later.read, SOON).toContain(path.join(home.claudeProjects, "p", "0b7e6a0c-0000-4000-8000-000000000000.jsonl"));
   });

@@ -94,7 +94,8 @@ export async function followFolder(folder: string, options: FollowOptions): Prom
 
   const network = options.forcePoll ? null : await networkFileSystem(folder);
   if (options.forcePoll) mode = { mode: "polling", note: `THREADLINE_SOURCES_POLL is set: ${every}` };
-  else if (network) mode = { mode: "polling", note: `on a network file system (${network}), where changes made elsewhere raise no event: ${every}` };
+  else if (network)
+    mode = { mode: "polling", note: `on a network file system (${network}), where changes made elsewhere raise no event: ${every}` };
   else {
     try {
       tree = await (options.watch ?? watchTree)(folder, {

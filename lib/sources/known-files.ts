@@ -34,13 +34,25 @@ export function knownFiles(store: KnownFilesStore, log: (line: string) => void) 
         async load(folder: string) {
           if (loaded.has(folder)) return;
           // A restarted server knows what the last sync saw: unchanged files are not read again.
-          for (const row of await store.under(folder)) known.set(row.path, { size: row.size, mtimeMs: Number(row.mtime), ...(row.failure !== null ? { failure: row.failure } : {}), ...(row.warning !== null ? { warning: row.warning } : {}) });
+          for (const row of await store.under(folder))
+            known.set(row.path, {
+              size: row.size,
+              mtimeMs: Number(row.mtime),
+              ...(row.failure !== null ? { failure: row.failure } : {}),
+              ...(row.warning !== null ? { warning: row.warning } : {}),
+            });
           loaded.add(folder);
         },
         remember(path: string, file: KnownFile | null) {
           if (file) {
             known.set(path, file);
-            toSave.push({ path, size: file.size, mtime: String(file.mtimeMs), failure: file.failure ?? null, warning: file.warning ?? null });
+            toSave.push({
+              path,
+              size: file.size,
+              mtime: String(file.mtimeMs),
+              failure: file.failure ?? null,
+              warning: file.warning ?? null,
+            });
           } else if (known.delete(path)) toForget.push(path);
         },
         /** Writes the batch once it holds `atLeast` changes. */

@@ -34,7 +34,13 @@ beforeEach(() => {
   outside = mkdtempSync(path.join(os.tmpdir(), "threadline-outside-"));
   marker = `outside-marker-${randomUUID()}`;
   // A role/content list: any folder walk would import it, so its marker would reach the turns.
-  writeFileSync(path.join(outside, "secret.json"), JSON.stringify([{ role: "user", content: `the secret is ${marker}` }, { role: "assistant", content: "noted" }]));
+  writeFileSync(
+    path.join(outside, "secret.json"),
+    JSON.stringify([
+      { role: "user", content: `the secret is ${marker}` },
+      { role: "assistant", content: "noted" },
+    ]),
+  );
   mkdirSync(path.join(outside, "project"));
   cpSync(DEMO_SESSION, path.join(outside, "project", path.basename(DEMO_SESSION)));
   writeFileSync(path.join(outside, "project", "notes.json"), JSON.stringify([{ role: "user", content: `project ${marker}` }]));
@@ -100,7 +106,11 @@ describe("followed folders stay inside", () => {
     const status = (await sync.sync()).folders[0]!;
     expect(status.skippedEntries).toEqual(links.map((file) => ({ file, reason: OUTSIDE })));
     expect(status).toMatchObject({ state: "found", skipped: links.length, failed: 0, failures: [] });
-    for (const link of links) expect(read.some((file) => file.startsWith(link)), `${link} read`).toBe(false);
+    for (const link of links)
+      expect(
+        read.some((file) => file.startsWith(link)),
+        `${link} read`,
+      ).toBe(false);
     expect(read.some((file) => file.includes(outside))).toBe(false);
     expect(await markerStored()).toBe(false);
 
@@ -234,7 +244,9 @@ describe("followed folders stay inside", () => {
       mkdirSync(path.join(folder, "-path-to-Demo"));
       const inside = path.join(folder, "-path-to-Demo", path.basename(DEMO_SESSION));
       cpSync(DEMO_SESSION, inside);
-      await expect.poll(() => sync.status().folders[0], SOON).toMatchObject({ filesSeen: 1, imported: 1, skipped: links.length, failed: 0 });
+      await expect
+        .poll(() => sync.status().folders[0], SOON)
+        .toMatchObject({ filesSeen: 1, imported: 1, skipped: links.length, failed: 0 });
 
       // A session written in the outside folder, through which a link leads: not followed there.
       cpSync(SPOTTER_SESSION, path.join(outside, "project", path.basename(SPOTTER_SESSION)));

@@ -58,7 +58,10 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), "threadline-long-line-"));
   const warmUp = path.join(dir, "warm-up", "-home-marco-projects-spotter");
   mkdirSync(warmUp, { recursive: true });
-  cpSync(path.join(CLAUDE_CODE_FIXTURES, "-home-marco-projects-spotter", "55604662-cf2a-4331-851a-ec234028f8ca.jsonl"), path.join(warmUp, "55604662-cf2a-4331-851a-ec234028f8ca.jsonl"));
+  cpSync(
+    path.join(CLAUDE_CODE_FIXTURES, "-home-marco-projects-spotter", "55604662-cf2a-4331-851a-ec234028f8ca.jsonl"),
+    path.join(warmUp, "55604662-cf2a-4331-851a-ec234028f8ca.jsonl"),
+  );
   session = writeLongLineSession(path.join(dir, "followed"), 200 * MB);
 });
 afterAll(async () => {
@@ -67,33 +70,45 @@ afterAll(async () => {
 });
 
 describe("a 200 MB line in a followed session", () => {
-  it("is skipped and reported with its file, line and size; the rest imports, in bounded memory, while reads go on", { timeout: 180_000 }, async () => {
-    const measured = await runWorker(path.join(dir, "warm-up"), path.join(dir, "followed"));
-    console.log(`[long line] ${JSON.stringify({ ...measured, status: undefined })}`);
+  it(
+    "is skipped and reported with its file, line and size; the rest imports, in bounded memory, while reads go on",
+    { timeout: 180_000 },
+    async () => {
+      const measured = await runWorker(path.join(dir, "warm-up"), path.join(dir, "followed"));
+      console.log(`[long line] ${JSON.stringify({ ...measured, status: undefined })}`);
 
-    const folder = measured.status.folders[0]!;
-    expect(folder).toMatchObject({ state: "found", filesSeen: 1, imported: 1, failed: 0, failures: [] });
-    expect(folder.warnings).toEqual([{ file: session.file, reason: expect.stringContaining(`line ${session.line}: line too long (200.0 MB)`) }]);
-    expect(folder.warnings[0]!.reason).toContain("THREADLINE_MAX_LINE_MB");
-    // Remembered: a restarted server shows it without reading the file.
-    expect((await sourceFilesUnder(path.join(dir, "followed"))).map((row) => [row.path, row.failure, row.warning])).toEqual([[session.file, null, folder.warnings[0]!.reason]]);
+      const folder = measured.status.folders[0]!;
+      expect(folder).toMatchObject({ state: "found", filesSeen: 1, imported: 1, failed: 0, failures: [] });
+      expect(folder.warnings).toEqual([
+        { file: session.file, reason: expect.stringContaining(`line ${session.line}: line too long (200.0 MB)`) },
+      ]);
+      expect(folder.warnings[0]!.reason).toContain("THREADLINE_MAX_LINE_MB");
+      // Remembered: a restarted server shows it without reading the file.
+      expect((await sourceFilesUnder(path.join(dir, "followed"))).map((row) => [row.path, row.failure, row.warning])).toEqual([
+        [session.file, null, folder.warnings[0]!.reason],
+      ]);
 
-    // Every other line imported: the threads hold what the fixture alone gives.
-    const expected = await parseClaudeCodeSession(numberedLines(`${session.fixture.join("\n")}\n`), { name: session.file });
-    const client = await db();
-    for (const thread of expected.threads) {
-      const turns = await client.turn.findMany({ where: { threadId: importedThreadId("claude-code", thread.key) }, orderBy: { index: "asc" }, select: { content: true } });
-      expect(turns.map((t) => t.content)).toEqual(thread.turns.map((t) => t.content));
-    }
-    expect(expected.threads.reduce((n, t) => n + t.turns.length, 0)).toBeGreaterThan(20);
+      // Every other line imported: the threads hold what the fixture alone gives.
+      const expected = await parseClaudeCodeSession(numberedLines(`${session.fixture.join("\n")}\n`), { name: session.file });
+      const client = await db();
+      for (const thread of expected.threads) {
+        const turns = await client.turn.findMany({
+          where: { threadId: importedThreadId("claude-code", thread.key) },
+          orderBy: { index: "asc" },
+          select: { content: true },
+        });
+        expect(turns.map((t) => t.content)).toEqual(thread.turns.map((t) => t.content));
+      }
+      expect(expected.threads.reduce((n, t) => n + t.turns.length, 0)).toBeGreaterThan(20);
 
-    // Memory: bounded while the line is read (a line is carried up to the 16 MB limit, then
-    // dropped), and given back after. Reads every 20 ms keep being answered.
-    const peak = Math.max(measured.rssMb.peakSampled, measured.rssMb.peakMaxRss ?? 0);
-    expect(peak - measured.rssMb.rest).toBeLessThan(400);
-    expect(measured.rssMb.after - measured.rssMb.rest).toBeLessThan(100);
-    expect(measured.readsMs.n).toBeGreaterThan(10);
-    expect(measured.readsMs.p95).toBeLessThan(1000);
-    expect(measured.eventLoopLagMs.p95).toBeLessThan(1000);
-  });
+      // Memory: bounded while the line is read (a line is carried up to the 16 MB limit, then
+      // dropped), and given back after. Reads every 20 ms keep being answered.
+      const peak = Math.max(measured.rssMb.peakSampled, measured.rssMb.peakMaxRss ?? 0);
+      expect(peak - measured.rssMb.rest).toBeLessThan(400);
+      expect(measured.rssMb.after - measured.rssMb.rest).toBeLessThan(100);
+      expect(measured.readsMs.n).toBeGreaterThan(10);
+      expect(measured.readsMs.p95).toBeLessThan(1000);
+      expect(measured.eventLoopLagMs.p95).toBeLessThan(1000);
+    },
+  );
 });

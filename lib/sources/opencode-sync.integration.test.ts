@@ -49,10 +49,15 @@ describe.skipIf(ON_POSTGRES)("following OpenCode's data folder", () => {
     expect(read).toEqual([]);
 
     // A live session rewrites a text part: its session is read again, and only it.
-    const message = tree!.messages.findLast((m) => m.info.role === "assistant" && m.info.summary !== true && m.parts.some((p) => p.type === "text"))!;
+    const message = tree!.messages.findLast(
+      (m) => m.info.role === "assistant" && m.info.summary !== true && m.parts.some((p) => p.type === "text"),
+    )!;
     const textPart = message.parts.find((p) => p.type === "text")!;
     const partFile = path.join(data, "storage", "part", message.info.id, `${textPart.id}.json`);
-    writeFileSync(partFile, JSON.stringify({ ...JSON.parse(readFileSync(partFile, "utf8")), text: `${textPart.text}\n\n(edited by the sync test)` }, null, 2));
+    writeFileSync(
+      partFile,
+      JSON.stringify({ ...JSON.parse(readFileSync(partFile, "utf8")), text: `${textPart.text}\n\n(edited by the sync test)` }, null, 2),
+    );
     await sync.sync();
     expect(read).toEqual([sessionFile]);
     const edited = await (await db()).turn.findFirst({ where: { content: { contains: "(edited by the sync test)" } } });
@@ -61,7 +66,10 @@ describe.skipIf(ON_POSTGRES)("following OpenCode's data folder", () => {
     // OpenCode writes a new prompt: it lands in opencode.db-wal; the database is read again.
     read.length = 0;
     const sessionId = database!.info.id as string;
-    insertMessage(writer, sessionId, { info: { id: "msg_ffffffffffffZZZZZZZZZZZZZZ", sessionID: sessionId, role: "user", time: { created: Date.now() }, agent: "build" }, parts: [{ id: "prt_ffffffffffffZZZZZZZZZZZZZZ", type: "text", text: "and the README too" }] });
+    insertMessage(writer, sessionId, {
+      info: { id: "msg_ffffffffffffZZZZZZZZZZZZZZ", sessionID: sessionId, role: "user", time: { created: Date.now() }, agent: "build" },
+      parts: [{ id: "prt_ffffffffffffZZZZZZZZZZZZZZ", type: "text", text: "and the README too" }],
+    });
     await sync.sync();
     expect(read).toEqual([dbFile]);
     expect(await (await db()).turn.count({ where: { content: "and the README too" } })).toBe(1);

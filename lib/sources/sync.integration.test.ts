@@ -39,32 +39,47 @@ describe("followed sources", () => {
     expect(read).toEqual([]);
   });
 
-  it.skipIf(ON_POSTGRES)("follows the default folders that exist under HOME, imports them, then skips them by size and mtime without reading them", async () => {
-    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
-    const { sync, read } = countingSync();
-    // ~/.codex/sessions and ~/.gemini/tmp do not exist: not followed.
-    expect(sync.status()).toMatchObject({ origin: "default", syncing: false, folders: [{ path: home.claudeProjects, state: "found", filesSeen: 0 }] });
+  it.skipIf(ON_POSTGRES)(
+    "follows the default folders that exist under HOME, imports them, then skips them by size and mtime without reading them",
+    async () => {
+      setServerEnv({ HOME: home.home, THREADLINE_SOURCES: undefined });
+      const { sync, read } = countingSync();
+      // ~/.codex/sessions and ~/.gemini/tmp do not exist: not followed.
+      expect(sync.status()).toMatchObject({
+        origin: "default",
+        syncing: false,
+        folders: [{ path: home.claudeProjects, state: "found", filesSeen: 0 }],
+      });
 
-    const first = await sync.sync();
-    expect(first.folders).toHaveLength(1);
-    // 5 sessions, a sub-agent, and a compaction summariser's run (no thread of its own).
-    expect(first.folders[0]).toMatchObject({ path: home.claudeProjects, state: "found", filesSeen: 7, imported: 7, unchanged: 0, failed: 0, failures: [] });
-    expect(first.folders[0]!.lastSyncAt).not.toBeNull();
-    expect(first.folders[0]!.lastChangeAt).not.toBeNull();
-    expect(read).toHaveLength(7);
-    const threads = await threadCount();
-    expect(threads).toBeGreaterThanOrEqual(6);
+      const first = await sync.sync();
+      expect(first.folders).toHaveLength(1);
+      // 5 sessions, a sub-agent, and a compaction summariser's run (no thread of its own).
+      expect(first.folders[0]).toMatchObject({
+        path: home.claudeProjects,
+        state: "found",
+        filesSeen: 7,
+        imported: 7,
+        unchanged: 0,
+        failed: 0,
+        failures: [],
+      });
+      expect(first.folders[0]!.lastSyncAt).not.toBeNull();
+      expect(first.folders[0]!.lastChangeAt).not.toBeNull();
+      expect(read).toHaveLength(7);
+      const threads = await threadCount();
+      expect(threads).toBeGreaterThanOrEqual(6);
 
-    const second = await sync.sync();
-    expect(second.folders[0]).toMatchObject({ filesSeen: 7, imported: 0, unchanged: 7, failed: 0 });
-    expect(read).toHaveLength(7); // nothing read, nothing hashed
-    expect(await threadCount()).toBe(threads);
+      const second = await sync.sync();
+      expect(second.folders[0]).toMatchObject({ filesSeen: 7, imported: 0, unchanged: 7, failed: 0 });
+      expect(read).toHaveLength(7); // nothing read, nothing hashed
+      expect(await threadCount()).toBe(threads);
 
-    // A default folder made later is followed from the next sync on.
-    const codex = path.join(home.home, ".codex", "sessions");
-    mkdirSync(codex, { recursive: true });
-    expect((await sync.sync()).folders.map((f) => f.path)).toEqual([home.claudeProjects, codex]);
-  });
+      // A default folder made later is followed from the next sync on.
+      const codex = path.join(home.home, ".codex", "sessions");
+      mkdirSync(codex, { recursive: true });
+      expect((await sync.sync()).folders.map((f) => f.path)).toEqual([home.claudeProjects, codex]);
+    },
+  );
 
   it("follows nothing when THREADLINE_SOURCES is off", async () => {
     setServerEnv({ HOME: home.home, THREADLINE_SOURCES: "off" });
@@ -119,7 +134,11 @@ describe("followed sources", () => {
     // Unreadable: read again at each sync. Bad content: not read again until the file changes.
     expect(read.filter((f) => f === bad)).toHaveLength(runningAsRoot ? 1 : 2);
 
-    if (runningAsRoot) writeFileSync(bad, readFileSync(DEMO_SESSION, "utf8").replaceAll("5c0375b4-57a5-4f26-b12d-d022ee4e51b7", "0b7e6a0c-0000-4000-8000-000000000000"));
+    if (runningAsRoot)
+      writeFileSync(
+        bad,
+        readFileSync(DEMO_SESSION, "utf8").replaceAll("5c0375b4-57a5-4f26-b12d-d022ee4e51b7", "0b7e6a0c-0000-4000-8000-000000000000"),
+      );
     else chmodSync(bad, 0o644);
     const third = (await sync.sync()).folders[0]!;
     expect(third).toMatchObject({ filesSeen: 8, failed: 0, failures: [] });
@@ -138,7 +157,12 @@ describe("followed sources", () => {
     const first = reports.get(session)!;
     expect(first.status).toBe("imported");
     const client = await db();
-    const turnsOf = (ids: string[]) => client.turn.findMany({ where: { threadId: { in: ids } }, orderBy: [{ threadId: "asc" }, { index: "asc" }], select: { id: true, threadId: true, index: true } });
+    const turnsOf = (ids: string[]) =>
+      client.turn.findMany({
+        where: { threadId: { in: ids } },
+        orderBy: [{ threadId: "asc" }, { index: "asc" }],
+        select: { id: true, threadId: true, index: true },
+      });
     const before = await turnsOf(first.threadIds);
     expect(before.length).toBeGreaterThan(0);
 

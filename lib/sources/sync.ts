@@ -16,12 +16,32 @@ import { isTranscriptPath } from "@/lib/importers";
 import { longLinesWarning } from "@/lib/importers/long-lines";
 import { importPath } from "@/lib/imports/import-file";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
-import { describeFsError, lookInside, transcriptFileAt, transcriptFiles, type TranscriptFile, type WalkProblem } from "@/lib/imports/transcript-files";
+import {
+  describeFsError,
+  lookInside,
+  transcriptFileAt,
+  transcriptFiles,
+  type TranscriptFile,
+  type WalkProblem,
+} from "@/lib/imports/transcript-files";
 import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";
 import { liveHub } from "@/lib/live/hub";
 import { dbFiles, knownFiles, type FileMemory, type KnownFilesStore } from "./known-files";
 import { followFolder, type FolderFollower, type FollowMode } from "./follow";
-import { clearNotes, countFolder, countOne, differences, forgetUnder, isGone, newFolderBook, noteFailure, skipIn, stampOf, type FolderBook, type Walked } from "./folder-book";
+import {
+  clearNotes,
+  countFolder,
+  countOne,
+  differences,
+  forgetUnder,
+  isGone,
+  newFolderBook,
+  noteFailure,
+  skipIn,
+  stampOf,
+  type FolderBook,
+  type Walked,
+} from "./folder-book";
 import type { TreeWatch, TreeWatchOptions } from "./watch";
 
 /** The lease that lets one instance at a time sync on a shared database. */
@@ -198,14 +218,22 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     if (origin === null) {
       // Not synced yet: the folders as configured, each found or missing.
       const current = setting();
-      const list = followed(current).map((path) => folders.get(path) ?? { ...emptyFolderStatus(path), state: exists(path) ? ("found" as const) : ("missing" as const) });
+      const list = followed(current).map(
+        (path) => folders.get(path) ?? { ...emptyFolderStatus(path), state: exists(path) ? ("found" as const) : ("missing" as const) },
+      );
       return structuredClone({ origin: current.origin, syncing, heldElsewhere, folders: list });
     }
     return structuredClone({ origin, syncing, heldElsewhere, folders: [...folders.values()] });
   }
 
   /** Imports a file unless it is as the last sync left it; notes the outcome in the folder's book. */
-  async function visit(folder: SourceFolderStatus, book: FolderBook, file: TranscriptFile, mem: FileMemory, sync: number): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
+  async function visit(
+    folder: SourceFolderStatus,
+    book: FolderBook,
+    file: TranscriptFile,
+    mem: FileMemory,
+    sync: number,
+  ): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
     clearNotes(book, file.path);
     const entry = { stamp: stampOf(file), importedBy: 0 };
     book.files.set(file.path, entry);
@@ -248,7 +276,18 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
 
   /** A full sync of one folder: every file walked, compared, and read when it changed. */
   async function syncFolder(folder: SourceFolderStatus, sync: number): Promise<void> {
-    Object.assign(folder, { filesSeen: 0, imported: 0, unchanged: 0, failed: 0, failures: [], skipped: 0, skippedEntries: [], warnings: [], state: "syncing", error: null });
+    Object.assign(folder, {
+      filesSeen: 0,
+      imported: 0,
+      unchanged: 0,
+      failed: 0,
+      failures: [],
+      skipped: 0,
+      skippedEntries: [],
+      warnings: [],
+      state: "syncing",
+      error: null,
+    });
     let root: string;
     try {
       const info = await stat(folder.path);
@@ -257,7 +296,11 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       root = await realpath(folder.path);
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-      Object.assign(folder, { state: missing ? "missing" : "error", error: missing ? null : describeFsError(error), lastSyncAt: now().toISOString() });
+      Object.assign(folder, {
+        state: missing ? "missing" : "error",
+        error: missing ? null : describeFsError(error),
+        lastSyncAt: now().toISOString(),
+      });
       return;
     }
     const book = newFolderBook(root);
@@ -278,9 +321,15 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
       };
       for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) {
         const outcome = await visit(folder, book, file, mem, sync);
-        const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
+        const reason =
+          outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
         const warning = book.warnings.get(file.path);
-        countOne(folder, outcome, reason === undefined ? undefined : { file: file.path, reason }, warning === undefined ? undefined : { file: file.path, reason: warning });
+        countOne(
+          folder,
+          outcome,
+          reason === undefined ? undefined : { file: file.path, reason },
+          warning === undefined ? undefined : { file: file.path, reason: warning },
+        );
         statusChanged(false);
       }
       Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
@@ -373,10 +422,12 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     const synced = await withLease(async () => {
       for (const folder of folders.values()) {
         // A followed link that leads elsewhere now: its watches are on the old place.
-        if (followers.has(folder.path) && (await realpath(folder.path).catch(() => null)) !== books.get(folder.path)?.root) unfollow(folder.path);
+        if (followers.has(folder.path) && (await realpath(folder.path).catch(() => null)) !== books.get(folder.path)?.root)
+          unfollow(folder.path);
         await follow(folder);
         await syncFolder(folder, sync);
-        if (folder.state !== "found" || !followers.has(folder.path)) unfollow(folder.path); // looked for again by a later sync
+        if (folder.state !== "found" || !followers.has(folder.path))
+          unfollow(folder.path); // looked for again by a later sync
         else {
           folder.state = "watching";
           applyMode(folder.path, followers.get(folder.path)!.mode());
@@ -386,7 +437,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     if (!synced) return status();
     const all = [...folders.values()];
     const sum = (key: "filesSeen" | "imported" | "unchanged" | "failed" | "skipped") => all.reduce((n, f) => n + f[key], 0);
-    log(`sources: ${all.length} folder(s), ${sum("filesSeen")} file(s): ${sum("imported")} imported, ${sum("unchanged")} unchanged, ${sum("failed")} failed, ${sum("skipped")} skipped`);
+    log(
+      `sources: ${all.length} folder(s), ${sum("filesSeen")} file(s): ${sum("imported")} imported, ${sum("unchanged")} unchanged, ${sum("failed")} failed, ${sum("skipped")} skipped`,
+    );
     return status();
   }
 
@@ -399,7 +452,16 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
     await withLease(async () => {
       for (const folder of touched) {
         const book = books.get(folder.path);
-        if (book && !(await syncPaths(folder, book, paths.filter((path) => isWithin(folder.path, path)), sync))) fullNeeded = true;
+        if (
+          book &&
+          !(await syncPaths(
+            folder,
+            book,
+            paths.filter((path) => isWithin(folder.path, path)),
+            sync,
+          ))
+        )
+          fullNeeded = true;
       }
     });
     if (fullNeeded) void syncAll();

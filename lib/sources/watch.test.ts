@@ -2,7 +2,18 @@
  * The tree watch on real temporary folders: what it reports, and that it watches folders, not
  * files. No database. Waits are for events (expect.poll, generous bounds), never timed.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -43,7 +54,10 @@ function inotifyWatches(): number | null {
           return "";
         }
       })();
-      if (target === "anon_inode:inotify") count += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8").split("\n").filter((l) => l.startsWith("inotify wd")).length;
+      if (target === "anon_inode:inotify")
+        count += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8")
+          .split("\n")
+          .filter((l) => l.startsWith("inotify wd")).length;
     }
     return count;
   } catch {
@@ -139,7 +153,9 @@ describe("watchTree", () => {
   });
 
   it("rejects a root that is not there", async () => {
-    await expect(watchTree(path.join(root, "missing"), { wanted: isTranscriptPath, onChange: () => undefined, onFail: () => undefined })).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(
+      watchTree(path.join(root, "missing"), { wanted: isTranscriptPath, onChange: () => undefined, onFail: () => undefined }),
+    ).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("knows a local folder is not on a network file system", async () => {

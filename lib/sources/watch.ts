@@ -97,7 +97,13 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
     const id = `${info.dev}:${info.ino}`;
     if (closed || watched.has(dir) || ids.has(id)) return;
     // Where it really is, right before it is watched: a link out of the folder is the sync's to list as skipped.
-    if (dir !== root && !(await realpath(dir).then((real) => isWithin(boundary, real), () => false))) {
+    if (
+      dir !== root &&
+      !(await realpath(dir).then(
+        (real) => isWithin(boundary, real),
+        () => false,
+      ))
+    ) {
       declined.add(dir);
       return;
     }

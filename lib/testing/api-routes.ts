@@ -24,7 +24,8 @@ export function routeFiles(): RouteFile[] {
     for (const name of readdirSync(dir).sort()) {
       const full = path.join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (name === "route.ts") found.push({ route: path.relative(API_ROOT, dir).split(path.sep).join("/"), file: full, source: readFileSync(full, "utf8") });
+      else if (name === "route.ts")
+        found.push({ route: path.relative(API_ROOT, dir).split(path.sep).join("/"), file: full, source: readFileSync(full, "utf8") });
     }
   };
   walk(API_ROOT);

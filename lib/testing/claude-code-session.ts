@@ -21,8 +21,10 @@ export type GeneratedSession = {
 
 export const TURNS_PER_EXCHANGE = 4;
 
-
-const WORDS = "the session token refresh handler returns cache invalidation retry budget model context window summary file import stream parser thread turn request response error value config test build deploy".split(" ");
+const WORDS =
+  "the session token refresh handler returns cache invalidation retry budget model context window summary file import stream parser thread turn request response error value config test build deploy".split(
+    " ",
+  );
 const CODE = [
   "export async function refreshSession(token: string): Promise<Session> {",
   "  const session = await store.get(token);",
@@ -38,12 +40,28 @@ export function writeClaudeCodeSession(file: string, targetBytes: number, seed =
   const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join("");
   const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
   const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
-  const code = (lines: number) => Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(5)}\t${CODE[Math.floor(random() * CODE.length)]}`).join("\n");
+  const code = (lines: number) =>
+    Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(5)}\t${CODE[Math.floor(random() * CODE.length)]}`).join("\n");
 
   const sessionId = uuid();
-  const envelope = { isSidechain: false, userType: "external", cwd: "/home/user/projects/generated", sessionId, version: "2.1.39", gitBranch: "main" };
+  const envelope = {
+    isSidechain: false,
+    userType: "external",
+    cwd: "/home/user/projects/generated",
+    sessionId,
+    version: "2.1.39",
+    gitBranch: "main",
+  };
   const fd = openSync(file, "w");
-  const result: GeneratedSession = { sessionId, bytes: 0, lines: 0, exchanges: 0, turns: 0, toolCalls: 0, usage: { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 } };
+  const result: GeneratedSession = {
+    sessionId,
+    bytes: 0,
+    lines: 0,
+    exchanges: 0,
+    turns: 0,
+    toolCalls: 0,
+    usage: { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 },
+  };
   let parent: string | null = null;
   let clock = Date.parse("2026-01-05T09:00:00.000Z");
   let pending = "";
@@ -65,7 +83,12 @@ export function writeClaudeCodeSession(file: string, targetBytes: number, seed =
       const n = result.exchanges;
       const messageId = `msg_${hex(24)}`;
       const requestId = `req_${hex(24)}`;
-      const usage = { input_tokens: 3 + (n % 7), cache_creation_input_tokens: 200 + (n % 50), cache_read_input_tokens: 10_000 + n * 3, output_tokens: 150 + (n % 90) };
+      const usage = {
+        input_tokens: 3 + (n % 7),
+        cache_creation_input_tokens: 200 + (n % 50),
+        cache_read_input_tokens: 10_000 + n * 3,
+        output_tokens: 150 + (n % 90),
+      };
       const assistant = (content: unknown[], id = messageId, request = requestId, u = usage) => ({
         type: "assistant",
         requestId: request,
@@ -81,10 +104,25 @@ export function writeClaudeCodeSession(file: string, targetBytes: number, seed =
       write({
         type: "user",
         message: { role: "user", content: [{ tool_use_id: callId, type: "tool_result", content: body }] },
-        toolUseResult: { type: "text", file: { filePath: path, content: body, numLines: body.split("\n").length, startLine: 1, totalLines: 400 } },
+        toolUseResult: {
+          type: "text",
+          file: { filePath: path, content: body, numLines: body.split("\n").length, startLine: 1, totalLines: 400 },
+        },
       });
-      const closing = { input_tokens: 2, cache_creation_input_tokens: 1200, cache_read_input_tokens: 10_500 + n * 3, output_tokens: 300 + (n % 200) };
-      write(assistant([{ type: "text", text: `${words(60 + Math.floor(random() * 120))}.\n\n\`\`\`ts\n${code(6)}\n\`\`\`` }], `msg_${hex(24)}`, `req_${hex(24)}`, closing));
+      const closing = {
+        input_tokens: 2,
+        cache_creation_input_tokens: 1200,
+        cache_read_input_tokens: 10_500 + n * 3,
+        output_tokens: 300 + (n % 200),
+      };
+      write(
+        assistant(
+          [{ type: "text", text: `${words(60 + Math.floor(random() * 120))}.\n\n\`\`\`ts\n${code(6)}\n\`\`\`` }],
+          `msg_${hex(24)}`,
+          `req_${hex(24)}`,
+          closing,
+        ),
+      );
       for (const u of [usage, closing]) {
         result.usage.inputTokens += u.input_tokens;
         result.usage.cacheWriteTokens += u.cache_creation_input_tokens;

@@ -7,7 +7,9 @@ import { startFakeOpenAi, type FakeOpenAi } from "./fake-openai";
  * it: every LLM variable is cleared before each test, then `env` is set (its values may use the
  * server's base URL), and the real values come back after. `llm.server` is the running server.
  */
-export function withFakeOpenAi(env: (server: FakeOpenAi) => Partial<Record<keyof typeof LLM_ENV, string>>): { readonly server: FakeOpenAi } {
+export function withFakeOpenAi(env: (server: FakeOpenAi) => Partial<Record<keyof typeof LLM_ENV, string>>): {
+  readonly server: FakeOpenAi;
+} {
   let server: FakeOpenAi | undefined;
   const saved = Object.fromEntries(Object.values(LLM_ENV).map((name) => [name, process.env[name]]));
   const running = () => {

@@ -62,7 +62,9 @@ export const stream =
         }
         if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
         if (gone) return;
-        res.write(chunk(request, [{ index: 0, delta: i === 0 ? { role: "assistant", content: piece } : { content: piece }, finish_reason: null }]));
+        res.write(
+          chunk(request, [{ index: 0, delta: i === 0 ? { role: "assistant", content: piece } : { content: piece }, finish_reason: null }]),
+        );
       }
       res.write(chunk(request, [{ index: 0, delta: {}, finish_reason: options.finishReason ?? "stop" }]));
       res.write(chunk(request, [], { usage: USAGE }));
@@ -109,7 +111,12 @@ export async function startFakeOpenAi(initial: ChatHandler = answer("A summary."
         sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
         return;
       }
-      const recorded: RecordedRequest = { method: req.method, url: req.url ?? "", headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequestBody };
+      const recorded: RecordedRequest = {
+        method: req.method,
+        url: req.url ?? "",
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequestBody,
+      };
       requests.push(recorded);
       handler(recorded, res);
     });

@@ -85,16 +85,31 @@ export function expectNoInternals(text: string): void {
 }
 
 // HOME: the followed sources' default folders are under it (os.homedir() reads it).
-const SETTING_NAMES = ["DATABASE_URL", "CONVERSATION_TIMEOUT_HOURS", "MAX_CONVERSATION_TURNS", "THREADLINE_MAX_BODY_BYTES", "THREADLINE_MAX_LINE_MB", "THREADLINE_MAX_DOCUMENT_MB", "THREADLINE_FILE_ROOTS", "THREADLINE_SOURCES", "THREADLINE_SOURCES_POLL", "HOME", "THREADLINE_AUTH", "THREADLINE_ADMIN_EMAIL", "THREADLINE_ADMIN_PASSWORD", "THREADLINE_URL", "THREADLINE_AUTH_SECRET", "THREADLINE_PEER_HEADER", "THREADLINE_TRUSTED_PROXIES"] as const;
+const SETTING_NAMES = [
+  "DATABASE_URL",
+  "CONVERSATION_TIMEOUT_HOURS",
+  "MAX_CONVERSATION_TURNS",
+  "THREADLINE_MAX_BODY_BYTES",
+  "THREADLINE_MAX_LINE_MB",
+  "THREADLINE_MAX_DOCUMENT_MB",
+  "THREADLINE_FILE_ROOTS",
+  "THREADLINE_SOURCES",
+  "THREADLINE_SOURCES_POLL",
+  "HOME",
+  "THREADLINE_AUTH",
+  "THREADLINE_ADMIN_EMAIL",
+  "THREADLINE_ADMIN_PASSWORD",
+  "THREADLINE_URL",
+  "THREADLINE_AUTH_SECRET",
+  "THREADLINE_PEER_HEADER",
+  "THREADLINE_TRUSTED_PROXIES",
+] as const;
 type SettingName = (typeof SETTING_NAMES)[number];
 let originalEnv: Record<SettingName, string | undefined> | undefined;
 
 /** Sets server settings for this test and re-reads them (restore with restoreServerEnv()). */
 export function setServerEnv(values: Partial<Record<SettingName, string | undefined>>): void {
-  originalEnv ??= Object.fromEntries(SETTING_NAMES.map((name) => [name, process.env[name]])) as Record<
-    SettingName,
-    string | undefined
-  >;
+  originalEnv ??= Object.fromEntries(SETTING_NAMES.map((name) => [name, process.env[name]])) as Record<SettingName, string | undefined>;
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
@@ -135,10 +150,25 @@ export async function expireThread(id: string): Promise<void> {
 }
 
 /** A thread's usage read with its turns, before any model response. */
-export const ZERO_USAGE = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, source: "estimated" };
+export const ZERO_USAGE = {
+  inputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  source: "estimated",
+};
 
 /** A thread's cost read with its turns, before any model response. */
-export const ZERO_COST = { totalUsd: 0, inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, unpricedResponses: 0, unpricedModels: [] };
+export const ZERO_COST = {
+  totalUsd: 0,
+  inputUsd: 0,
+  outputUsd: 0,
+  cacheReadUsd: 0,
+  cacheWriteUsd: 0,
+  unpricedResponses: 0,
+  unpricedModels: [],
+};
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -39,7 +39,8 @@ const percentile = (values: number[], p: number) => {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
-const syncOf = (path: string) => createSourceSync({ setting: () => ({ origin: "setting", folders: [path], warnings: [] }), log: () => undefined });
+const syncOf = (path: string) =>
+  createSourceSync({ setting: () => ({ origin: "setting", folders: [path], warnings: [] }), log: () => undefined });
 const client = await db();
 const read = () => client.thread.count();
 await read(); // connected, the query compiled once

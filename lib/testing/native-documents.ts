@@ -13,14 +13,17 @@ export async function buildRichChain(): Promise<Thread[]> {
     toolName: "consensus",
     initialContext: {
       prompt: "Décide: REST or gRPC? 🤔",
-      models: [{ model: "gpt-5", stance: "for" }, { model: "gemini-2.5-pro", stance: "against" }],
+      models: [
+        { model: "gpt-5", stance: "for" },
+        { model: "gemini-2.5-pro", stance: "against" },
+      ],
       nested: { deep: { deeper: [1, 2.5, -3, true, null, "ß"] } },
       empty: {},
     },
   });
   await newTurn(root.id, {
     role: "user",
-    content: "Compare REST and gRPC for our 内部 services 🚀\nLine two\twith a tab, \"quotes\" and \\backslashes\\.",
+    content: 'Compare REST and gRPC for our 内部 services 🚀\nLine two\twith a tab, "quotes" and \\backslashes\\.',
     files: ["/repo/api/server.ts", "/repo/docs/ADR-7 design (final).md"],
     images: ["/tmp/diagram 1.png"],
     toolName: "consensus",
@@ -32,7 +35,11 @@ export async function buildRichChain(): Promise<Thread[]> {
     toolName: "consensus",
     modelProvider: "openai",
     modelName: "gpt-5",
-    modelMetadata: { thinking_mode: "high", usage: { input_tokens: 1234, output_tokens: 567, details: { cached: [0, 12] } }, temperature: 0.2 },
+    modelMetadata: {
+      thinking_mode: "high",
+      usage: { input_tokens: 1234, output_tokens: 567, details: { cached: [0, 12] } },
+      temperature: 0.2,
+    },
     parts: [
       { type: "thinking", text: "Weigh HTTP/2 multiplexing…", signature: "sig==" },
       { type: "tool_call", id: "call_1", name: "read_file", arguments: { path: "/repo/api/server.ts", lines: [1, 40] } },

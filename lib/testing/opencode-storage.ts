@@ -16,7 +16,10 @@ export const OPENCODE_EXPORTS = path.join(process.cwd(), "fixtures/real/opencode
 export function realOpenCodeExports(): { file: string; doc: ExportDocument }[] {
   return readdirSync(OPENCODE_EXPORTS)
     .filter((name) => name.endsWith(".json"))
-    .map((name) => ({ file: path.join(OPENCODE_EXPORTS, name), doc: JSON.parse(readFileSync(path.join(OPENCODE_EXPORTS, name), "utf8")) as ExportDocument }));
+    .map((name) => ({
+      file: path.join(OPENCODE_EXPORTS, name),
+      doc: JSON.parse(readFileSync(path.join(OPENCODE_EXPORTS, name), "utf8")) as ExportDocument,
+    }));
 }
 
 function writeJson(file: string, value: unknown): void {
@@ -29,7 +32,12 @@ export function writeStorageTree(dataDir: string, docs: ExportDocument[]): strin
   const storage = path.join(dataDir, "storage");
   return docs.map((doc) => {
     const { info } = doc;
-    writeJson(path.join(storage, "project", `${info.projectID}.json`), { id: info.projectID, worktree: info.directory, vcs: "git", time: { created: info.time.created, updated: info.time.updated } });
+    writeJson(path.join(storage, "project", `${info.projectID}.json`), {
+      id: info.projectID,
+      worktree: info.directory,
+      vcs: "git",
+      time: { created: info.time.created, updated: info.time.updated },
+    });
     const sessionFile = path.join(storage, "session", info.projectID, `${info.id}.json`);
     writeJson(sessionFile, info);
     for (const message of doc.messages) {
@@ -70,9 +78,22 @@ function withoutKeys(record: any, keys: string[]): any {
 /** Inserts one message and its parts, as OpenCode's storage layer does. */
 export function insertMessage(db: Database.Database, sessionId: string, message: { info: any; parts: any[] }): void {
   const time = message.info.time?.created ?? 0;
-  db.prepare("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)").run(message.info.id, sessionId, time, time, JSON.stringify(withoutKeys(message.info, ["id", "sessionID"])));
+  db.prepare("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)").run(
+    message.info.id,
+    sessionId,
+    time,
+    time,
+    JSON.stringify(withoutKeys(message.info, ["id", "sessionID"])),
+  );
   for (const part of message.parts) {
-    db.prepare("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)").run(part.id, message.info.id, sessionId, time, time, JSON.stringify(withoutKeys(part, ["id", "sessionID", "messageID"])));
+    db.prepare("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)").run(
+      part.id,
+      message.info.id,
+      sessionId,
+      time,
+      time,
+      JSON.stringify(withoutKeys(part, ["id", "sessionID", "messageID"])),
+    );
   }
 }
 
@@ -83,17 +104,34 @@ export function writeOpenCodeDatabase(file: string, docs: ExportDocument[]): Dat
   db.pragma("journal_mode = WAL");
   db.exec(OPENCODE_SCHEMA);
   for (const { info, messages, todos } of docs) {
-    db.prepare("INSERT OR IGNORE INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?, ?, 'git', ?, ?, '[]')").run(info.projectID, info.directory, info.time.created, info.time.updated);
+    db.prepare(
+      "INSERT OR IGNORE INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?, ?, 'git', ?, ?, '[]')",
+    ).run(info.projectID, info.directory, info.time.created, info.time.updated);
     db.prepare(
       `INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, share_url, summary_additions, summary_deletions, summary_files, summary_diffs, revert, permission, time_created, time_updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      info.id, info.projectID, info.parentID ?? null, info.slug, info.directory, info.title, info.version, info.share?.url ?? null,
-      info.summary?.additions ?? null, info.summary?.deletions ?? null, info.summary?.files ?? null, info.summary?.diffs ? JSON.stringify(info.summary.diffs) : null,
-      info.revert ? JSON.stringify(info.revert) : null, info.permission ? JSON.stringify(info.permission) : null, info.time.created, info.time.updated,
+      info.id,
+      info.projectID,
+      info.parentID ?? null,
+      info.slug,
+      info.directory,
+      info.title,
+      info.version,
+      info.share?.url ?? null,
+      info.summary?.additions ?? null,
+      info.summary?.deletions ?? null,
+      info.summary?.files ?? null,
+      info.summary?.diffs ? JSON.stringify(info.summary.diffs) : null,
+      info.revert ? JSON.stringify(info.revert) : null,
+      info.permission ? JSON.stringify(info.permission) : null,
+      info.time.created,
+      info.time.updated,
     );
     for (const message of messages) insertMessage(db, info.id, message);
-    (todos ?? []).forEach((todo: any, position: number) => db.prepare("INSERT INTO todo VALUES (?, ?, ?, ?, ?, 0, 0)").run(info.id, todo.content, todo.status, todo.priority, position));
+    (todos ?? []).forEach((todo: any, position: number) =>
+      db.prepare("INSERT INTO todo VALUES (?, ?, ?, ?, ?, 0, 0)").run(info.id, todo.content, todo.status, todo.priority, position),
+    );
   }
   return db;
 }

@@ -20,7 +20,9 @@ function filesUnder(dir: string): string[] {
 
 /** Each file with the name it is imported under: its path below the format's folder (a sub-agent's names its session). */
 export const fixtureFiles = REAL_FIXTURE_ROOTS.filter((root) => existsSync(root)).flatMap((root) =>
-  IMPORTED.filter((format) => existsSync(path.join(root, format))).flatMap((format) => filesUnder(path.join(root, format)).map((file) => ({ file, name: path.relative(path.join(root, format), file) }))),
+  IMPORTED.filter((format) => existsSync(path.join(root, format))).flatMap((format) =>
+    filesUnder(path.join(root, format)).map((file) => ({ file, name: path.relative(path.join(root, format), file) })),
+  ),
 );
 
 /**
@@ -37,7 +39,11 @@ export function independentClaudeCost(files: string[]): number {
       const usage = entry.type === "assistant" ? entry.message?.usage : null;
       if (!usage || entry.message.model === "<synthetic>") continue;
       const key = `${entry.message.id}|${entry.requestId}`;
-      const known = responses.get(key) ?? { model: entry.message.model as string, at: new Date(entry.timestamp), usage: {} as Record<string, number> };
+      const known = responses.get(key) ?? {
+        model: entry.message.model as string,
+        at: new Date(entry.timestamp),
+        usage: {} as Record<string, number>,
+      };
       const counts: Record<string, number> = {
         input_tokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
         cache_write_tokens: usage.cache_creation_input_tokens ?? 0,
@@ -60,4 +66,3 @@ export function independentClaudeCost(files: string[]): number {
   }
   return total;
 }
-

@@ -118,15 +118,20 @@ class ImportQueue {
     if (queued.length === 0 || engine === null) return;
     if (!importWorker || importWorker.failure) importWorker = new CountWorker();
     countingStats.importMessages++;
-    importWorker.count(engine, queued.flatMap((batch) => batch.texts)).then(
-      (counts) => {
-        let at = 0;
-        for (const batch of queued) batch.resolve(counts.slice(at, (at += batch.texts.length)));
-      },
-      (error: Error) => {
-        for (const batch of queued) batch.reject(error);
-      },
-    );
+    importWorker
+      .count(
+        engine,
+        queued.flatMap((batch) => batch.texts),
+      )
+      .then(
+        (counts) => {
+          let at = 0;
+          for (const batch of queued) batch.resolve(counts.slice(at, (at += batch.texts.length)));
+        },
+        (error: Error) => {
+          for (const batch of queued) batch.reject(error);
+        },
+      );
   }
 }
 

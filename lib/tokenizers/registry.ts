@@ -75,16 +75,14 @@ const DEFINITIONS: Definition[] = [
     id: "chars/3",
     label: "Characters / 3 (PAL budget)",
     exact: false,
-    description:
-      "PAL's budget estimate: Python len(text) // 3, counting Unicode code points (an emoji is one character, not two).",
+    description: "PAL's budget estimate: Python len(text) // 3, counting Unicode code points (an emoji is one character, not two).",
     direct: palBudgetEstimate,
   },
   {
     id: "chars/4",
     label: "Characters / 4 (PAL total)",
     exact: false,
-    description:
-      "PAL's reported total: Python len(text) // 4, counting Unicode code points (an emoji is one character, not two).",
+    description: "PAL's reported total: Python len(text) // 4, counting Unicode code points (an emoji is one character, not two).",
     direct: palReportedEstimate,
   },
 ];
@@ -104,7 +102,9 @@ function toCounter(definition: Definition): TokenCounter {
 }
 
 const COUNTERS: ReadonlyMap<TokenizerId, TokenCounter> = new Map(DEFINITIONS.map((d) => [d.id, toCounter(d)]));
-const RECIPES: ReadonlyMap<TokenizerId, EngineRecipe> = new Map(DEFINITIONS.flatMap((d) => ("engine" in d ? [[d.id, { engine: d.engine, factor: d.factor }] as const] : [])));
+const RECIPES: ReadonlyMap<TokenizerId, EngineRecipe> = new Map(
+  DEFINITIONS.flatMap((d) => ("engine" in d ? [[d.id, { engine: d.engine, factor: d.factor }] as const] : [])),
+);
 
 /** The engine and factor behind counter `id`; null for PAL's estimates (cheap, counted in place). */
 export function engineRecipe(id: TokenizerId): EngineRecipe | null {

@@ -41,12 +41,38 @@ async function realHistories(): Promise<string[]> {
 }
 
 /** Line endings a pre-tokenizer could carry across a line break, and section lines after them. */
-const ENDINGS = ["word", "word.", "x)", "`", "42", "1234", "it's", "  ", "\t", "\r", "\r\n", "\n\n", " \n ", "/", "./", "—", "語", "😀", "👍🏽", "'", "-", "=", "--- ", "=== ", ""];
+const ENDINGS = [
+  "word",
+  "word.",
+  "x)",
+  "`",
+  "42",
+  "1234",
+  "it's",
+  "  ",
+  "\t",
+  "\r",
+  "\r\n",
+  "\n\n",
+  " \n ",
+  "/",
+  "./",
+  "—",
+  "語",
+  "😀",
+  "👍🏽",
+  "'",
+  "-",
+  "=",
+  "--- ",
+  "=== ",
+  "",
+];
 const STARTS = ["--- Turn 3 (Agent) ---", "=== END ===", "--- BEGIN FILE: /a/b.ts ---", "---", "===", "--- /x", "=== 語", "--- 's"];
 
 function generatedTexts(count: number): string[] {
   const random = makeRng(20261125);
-  const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   return Array.from({ length: count }, () => {
     let text = "";
     const lines = 2 + Math.floor(random() * 8);
@@ -58,7 +84,12 @@ function generatedTexts(count: number): string[] {
 describe("countingSegments", () => {
   it("cuts before each line that starts with '--- ' or '=== ', and the pieces join to the text", () => {
     const text = "=== HEAD ===\nThread: x\n\n--- Turn 1 (Agent) ---\nhello\n--- x\n===no cut\n---no cut\n=== END ===\nbye";
-    expect(countingSegments(text)).toEqual(["=== HEAD ===\nThread: x\n\n", "--- Turn 1 (Agent) ---\nhello\n", "--- x\n===no cut\n---no cut\n", "=== END ===\nbye"]);
+    expect(countingSegments(text)).toEqual([
+      "=== HEAD ===\nThread: x\n\n",
+      "--- Turn 1 (Agent) ---\nhello\n",
+      "--- x\n===no cut\n---no cut\n",
+      "=== END ===\nbye",
+    ]);
     expect(countingSegments("")).toEqual([""]);
     expect(countingSegments("no section lines")).toEqual(["no section lines"]);
   });

@@ -38,13 +38,20 @@ export type SummarizerKind = (typeof SUMMARIZERS)[number];
 export const compactionRequestSchema = refuseProtoKeys(
   z
     .strictObject({
-      strategy: z.enum(COMPACTION_STRATEGIES as [CompactionStrategy, ...CompactionStrategy[]], { error: `must be one of ${COMPACTION_STRATEGIES.join(", ")}` }),
+      strategy: z.enum(COMPACTION_STRATEGIES as [CompactionStrategy, ...CompactionStrategy[]], {
+        error: `must be one of ${COMPACTION_STRATEGIES.join(", ")}`,
+      }),
       summarizer: z.enum(SUMMARIZERS, { error: `must be one of ${SUMMARIZERS.join(", ")}` }).default("extractive"),
       /** The LLM summariser, "<provider>:<model>"; the configured compaction model when absent. */
       model: modelSpecSchema.transform(formatModelSpec).optional(),
       /** The model the thread is meant for: its tokenizer measures before and after. */
       targetModel: z.string().trim().min(1, "must not be empty").max(200).optional(),
-      instructions: z.string().trim().max(2_000, "must be at most 2000 characters").optional().transform((v) => v || undefined),
+      instructions: z
+        .string()
+        .trim()
+        .max(2_000, "must be at most 2000 characters")
+        .optional()
+        .transform((v) => v || undefined),
       options: z.record(z.string(), z.unknown()).default({}),
       apply: z.boolean({ error: "must be true or false" }).default(false),
       summary: z.string().max(200_000, "must be at most 200000 characters").optional(),
@@ -53,7 +60,8 @@ export const compactionRequestSchema = refuseProtoKeys(
     .transform((request, ctx) => {
       const parsed = OPTION_SCHEMAS[request.strategy].safeParse(request.options);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: ["options", ...issue.path.map(String)], message: issue.message });
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: "custom", path: ["options", ...issue.path.map(String)], message: issue.message });
         return z.NEVER;
       }
       if (!request.apply && request.jobId !== undefined) {

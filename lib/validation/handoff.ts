@@ -13,7 +13,9 @@ const KNOWN = new Set(["format", "chain", "from", "to", "model"]);
  */
 export const handoffQuerySchema = z
   .looseObject({
-    format: z.enum(["orchestrator"], { error: 'must be "orchestrator" (the orchestrator seed\'s conversation_history)' }).default("orchestrator"),
+    format: z
+      .enum(["orchestrator"], { error: 'must be "orchestrator" (the orchestrator seed\'s conversation_history)' })
+      .default("orchestrator"),
     /** The whole chain, oldest first, rather than the thread alone. */
     chain: queryFlag(),
     /** 1-based positions in the thread's (or the chain's) turns, both included. */
@@ -24,9 +26,11 @@ export const handoffQuerySchema = z
   })
   .superRefine((query, ctx) => {
     for (const key of Object.keys(query)) {
-      if (!KNOWN.has(key)) ctx.addIssue({ code: "custom", path: [key], message: `is not a parameter of handoffs (they are ${[...KNOWN].join(", ")})` });
+      if (!KNOWN.has(key))
+        ctx.addIssue({ code: "custom", path: [key], message: `is not a parameter of handoffs (they are ${[...KNOWN].join(", ")})` });
     }
-    if (query.from !== undefined && query.to !== undefined && query.to < query.from) ctx.addIssue({ code: "custom", path: ["to"], message: `must be at least from (${query.from})` });
+    if (query.from !== undefined && query.to !== undefined && query.to < query.from)
+      ctx.addIssue({ code: "custom", path: ["to"], message: `must be at least from (${query.from})` });
   })
   .transform(({ format, chain, from, to, model }) => ({ format, chain, from, to, model }));
 export type HandoffQuery = z.output<typeof handoffQuerySchema>;

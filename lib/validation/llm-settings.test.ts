@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { llmSettingsSchema } from "./llm-settings";
 
-const form = (fields: Record<string, unknown>) => llmSettingsSchema.safeParse({ compactionModel: "", chatModel: "", openaiCompatibleBaseUrl: "", ...fields });
+const form = (fields: Record<string, unknown>) =>
+  llmSettingsSchema.safeParse({ compactionModel: "", chatModel: "", openaiCompatibleBaseUrl: "", ...fields });
 
 describe("llmSettingsSchema: the default models", () => {
   it("takes a chat model beside the compaction model, trimmed", () => {
     const parsed = form({ chatModel: "  openai-compatible:llama3.1:8b ", compactionModel: "openai:gpt-4o-mini" });
-    expect(parsed.success && parsed.data).toMatchObject({ chatModel: "openai-compatible:llama3.1:8b", compactionModel: "openai:gpt-4o-mini" });
+    expect(parsed.success && parsed.data).toMatchObject({
+      chatModel: "openai-compatible:llama3.1:8b",
+      compactionModel: "openai:gpt-4o-mini",
+    });
   });
 
   it("a blank chat model removes the saved one (null), as does leaving it out", () => {

@@ -19,7 +19,10 @@ const baseUrlSchema = z
       return false;
     }
   }, 'must be an http(s) URL, e.g. "http://127.0.0.1:11434/v1"')
-  .refine((value) => !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), "must not hold credentials; put the key in the API key field")
+  .refine(
+    (value) => !URL.canParse(value) || (!new URL(value).username && !new URL(value).password),
+    "must not hold credentials; put the key in the API key field",
+  )
   .transform((value) => value.replace(/\/+$/, ""));
 
 /** A default model: "<provider>:<model>" normalised, or null (blank) to remove the saved one. */

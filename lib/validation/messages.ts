@@ -12,7 +12,10 @@ const MAX_WINDOW = 100_000_000;
 export const chatMessageSchema = refuseProtoKeys(
   z
     .strictObject({
-      content: z.string().refine((text) => text.trim() !== "", "must not be empty").optional(),
+      content: z
+        .string()
+        .refine((text) => text.trim() !== "", "must not be empty")
+        .optional(),
       retry: z.literal(true, { error: "must be true when given" }).optional(),
       /** "<provider>:<model>"; default: the default chat model (Settings, then THREADLINE_CHAT_MODEL). */
       model: z.string().trim().max(300, "must be at most 300 characters").optional(),
@@ -20,8 +23,10 @@ export const chatMessageSchema = refuseProtoKeys(
       contextWindow: wholeNumber(1_000, MAX_WINDOW).optional(),
     })
     .superRefine((body, ctx) => {
-      if (body.retry && body.content !== undefined) ctx.addIssue({ code: "custom", path: ["content"], message: "must be left out with retry" });
-      if (!body.retry && body.content === undefined) ctx.addIssue({ code: "custom", path: ["content"], message: "is required (or retry: true)" });
+      if (body.retry && body.content !== undefined)
+        ctx.addIssue({ code: "custom", path: ["content"], message: "must be left out with retry" });
+      if (!body.retry && body.content === undefined)
+        ctx.addIssue({ code: "custom", path: ["content"], message: "is required (or retry: true)" });
     }),
 );
 export type ChatMessageRequest = z.output<typeof chatMessageSchema>;

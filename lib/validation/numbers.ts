@@ -17,7 +17,11 @@ export const LEADING_ZERO = "must be written without leading zeros (10, not 010)
 /** A whole number from `min` to `max` as a JSON number: request bodies and MCP tool arguments. */
 export function wholeNumber(min: number, max = MAX_WHOLE_NUMBER) {
   // The bounds before int(): 1e20 is first of all too large (int() alone calls it not whole).
-  return z.number({ error: "must be a number" }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).int("must be a whole number");
+  return z
+    .number({ error: "must be a number" })
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .int("must be a whole number");
 }
 
 /**
@@ -27,13 +31,16 @@ export function wholeNumber(min: number, max = MAX_WHOLE_NUMBER) {
  */
 export function decimalInteger(min: number, max = MAX_WHOLE_NUMBER) {
   if (min < 0) throw new Error("decimalInteger: ranges start at 0 or more");
-  return z.preprocess((value, ctx) => {
-    if (typeof value !== "string") return value;
-    const read = readDecimal(value, min, max);
-    if (typeof read === "number") return read;
-    ctx.addIssue({ code: "custom", message: read });
-    return z.NEVER;
-  }, wholeNumber(min, max));
+  return z.preprocess(
+    (value, ctx) => {
+      if (typeof value !== "string") return value;
+      const read = readDecimal(value, min, max);
+      if (typeof read === "number") return read;
+      ctx.addIssue({ code: "custom", message: read });
+      return z.NEVER;
+    },
+    wholeNumber(min, max),
+  );
 }
 
 /** The number `text` writes, or what is wrong with it. */

@@ -45,7 +45,13 @@ describe("queryObject", () => {
 describe("queryFlag", () => {
   it("reads 1, true, 0 and false, and the fallback when absent", () => {
     const flag = queryFlag();
-    expect([flag.parse("1"), flag.parse("true"), flag.parse("0"), flag.parse("false"), flag.parse(undefined)]).toEqual([true, true, false, false, false]);
+    expect([flag.parse("1"), flag.parse("true"), flag.parse("0"), flag.parse("false"), flag.parse(undefined)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(queryFlag(true).parse(undefined)).toBe(true);
   });
 

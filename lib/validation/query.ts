@@ -9,7 +9,9 @@ import { validationError, type FieldIssue } from "@/lib/domain/parse";
 export function queryObject(params: URLSearchParams): Record<string, string> {
   const counts = new Map<string, number>();
   for (const key of params.keys()) counts.set(key, (counts.get(key) ?? 0) + 1);
-  const issues: FieldIssue[] = [...counts].filter(([, count]) => count > 1).map(([key, count]) => ({ field: key, message: `is given ${count} times: give it once` }));
+  const issues: FieldIssue[] = [...counts]
+    .filter(([, count]) => count > 1)
+    .map(([key, count]) => ({ field: key, message: `is given ${count} times: give it once` }));
   if (issues.length > 0) throw validationError(issues);
   // fromEntries, not assignment: a "__proto__" parameter stays an own key.
   return Object.fromEntries(params);

@@ -23,7 +23,10 @@ export const revealSecretSchema = z.object({
 export const redactSecretsSchema = z.object({
   threadId: z.string().uuid(),
   turnId: z.string().min(1).max(200).optional(),
-  fingerprint: z.string().regex(/^[0-9a-f]{12}$/).optional(),
+  fingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{12}$/)
+    .optional(),
   confirm: z.literal(true),
 });
 
@@ -34,4 +37,7 @@ export const redactSecretsSchema = z.object({
  */
 export const secretSettingsSchema = z
   .strictObject({ sendToModels: z.boolean({ error: "must be true or false" }), confirm: z.literal(true).optional() })
-  .refine((body) => !body.sendToModels || body.confirm === true, { path: ["confirm"], message: "must be true to send this thread's secrets to models" });
+  .refine((body) => !body.sendToModels || body.confirm === true, {
+    path: ["confirm"],
+    message: "must be true to send this thread's secrets to models",
+  });

@@ -5,7 +5,10 @@ const model = { name: "my-finetune-7b", contextWindow: "32768", tokenizer: "o200
 
 describe("customModelSchema", () => {
   it("takes a custom model's prices (USD per million tokens) from form text, both or neither", () => {
-    expect(customModelSchema.parse({ ...model, inputPricePerMTok: "0.5", outputPricePerMTok: "1.5" })).toMatchObject({ inputPricePerMTok: 0.5, outputPricePerMTok: 1.5 });
+    expect(customModelSchema.parse({ ...model, inputPricePerMTok: "0.5", outputPricePerMTok: "1.5" })).toMatchObject({
+      inputPricePerMTok: 0.5,
+      outputPricePerMTok: 1.5,
+    });
     expect(customModelSchema.parse(model)).not.toHaveProperty("inputPricePerMTok");
     const one = customModelSchema.safeParse({ ...model, inputPricePerMTok: "0.5" });
     expect(one.success).toBe(false);

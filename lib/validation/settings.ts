@@ -19,7 +19,10 @@ export const customModelSchema = z
     inputPricePerMTok: pricePerMTok,
     outputPricePerMTok: pricePerMTok,
   })
-  .refine((m) => (m.inputPricePerMTok === undefined) === (m.outputPricePerMTok === undefined), { message: "give both prices or neither", path: ["outputPricePerMTok"] });
+  .refine((m) => (m.inputPricePerMTok === undefined) === (m.outputPricePerMTok === undefined), {
+    message: "give both prices or neither",
+    path: ["outputPricePerMTok"],
+  });
 export type CustomModelInput = z.output<typeof customModelSchema>;
 
 export const customModelRefSchema = z.strictObject({ name: customModelSchema.shape.name });

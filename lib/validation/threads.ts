@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { searchTerms } from "@/lib/domain/search";
-import { jsonObjectSchema, modelFieldSchema, pathListSchema, roleSchema, toolNameSchema, turnPartsSchema, uuidSchema, checkSnapshotPaths, fileSnapshotsSchema, refuseProtoKeys } from "@/lib/domain/schemas";
+import {
+  jsonObjectSchema,
+  modelFieldSchema,
+  pathListSchema,
+  roleSchema,
+  toolNameSchema,
+  turnPartsSchema,
+  uuidSchema,
+  checkSnapshotPaths,
+  fileSnapshotsSchema,
+  refuseProtoKeys,
+} from "@/lib/domain/schemas";
 import { decimalInteger } from "./numbers";
 import { queryFlag } from "./query";
 
@@ -50,14 +61,43 @@ export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 25;
 
 export const listThreadsQuerySchema = z.object({
-  q: z.string().trim().max(500, "must be at most 500 characters").optional().transform((v) => v || undefined),
-  tool: z.string().trim().max(200).optional().transform((v) => v || undefined),
-  model: z.string().trim().max(200).optional().transform((v) => v || undefined),
+  q: z
+    .string()
+    .trim()
+    .max(500, "must be at most 500 characters")
+    .optional()
+    .transform((v) => v || undefined),
+  tool: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((v) => v || undefined),
+  model: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((v) => v || undefined),
   /** Where threads came from: "api", "import:claude-code", ... */
-  source: z.string().trim().max(100).optional().transform((v) => v || undefined),
+  source: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((v) => v || undefined),
   /** The working directory an imported session ran in. */
-  project: z.string().trim().max(1000).optional().transform((v) => v || undefined),
-  cursor: z.string().max(500).optional().transform((v) => v || undefined),
+  project: z
+    .string()
+    .trim()
+    .max(1000)
+    .optional()
+    .transform((v) => v || undefined),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .transform((v) => v || undefined),
   limit: pageLimitSchema(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
 });
 export type ListThreadsQuery = z.output<typeof listThreadsQuerySchema>;
@@ -72,7 +112,11 @@ const includeExpiredSchema = queryFlag();
 export const listTurnsQuerySchema = z
   .object({
     includeExpired: includeExpiredSchema,
-    cursor: z.string().max(200).optional().transform((v) => v || undefined),
+    cursor: z
+      .string()
+      .max(200)
+      .optional()
+      .transform((v) => v || undefined),
     from: decimalInteger(0).optional(),
     limit: pageLimitSchema(MAX_TURN_PAGE_SIZE, DEFAULT_TURN_PAGE_SIZE),
   })

@@ -11,21 +11,55 @@ describe("parseUsageCommand", () => {
         return [command, parsed.ok ? parsed.query.groupBy : parsed.error];
       }),
     );
-    expect(groups).toEqual({ daily: "day", weekly: "week", monthly: "month", session: "thread", model: "model", provider: "provider", project: "project", source: "source" });
-    expect(parseUsageCommand([], { tz: "UTC" }, now)).toEqual({ ok: true, command: "daily", json: false, query: { groupBy: "day", since: "2026-02-14", until: "2026-03-15", timeZone: "UTC" } });
+    expect(groups).toEqual({
+      daily: "day",
+      weekly: "week",
+      monthly: "month",
+      session: "thread",
+      model: "model",
+      provider: "provider",
+      project: "project",
+      source: "source",
+    });
+    expect(parseUsageCommand([], { tz: "UTC" }, now)).toEqual({
+      ok: true,
+      command: "daily",
+      json: false,
+      query: { groupBy: "day", since: "2026-02-14", until: "2026-03-15", timeZone: "UTC" },
+    });
   });
 
   it("passes every option through the API's schema", () => {
     const parsed = parseUsageCommand(
       ["monthly"],
-      { since: "2026-01-01", until: "2026-03-31", tz: "Europe/Berlin", source: "import:codex", project: "/home/dev/app", model: "gpt-5", limit: "20", breakdown: true, json: true },
+      {
+        since: "2026-01-01",
+        until: "2026-03-31",
+        tz: "Europe/Berlin",
+        source: "import:codex",
+        project: "/home/dev/app",
+        model: "gpt-5",
+        limit: "20",
+        breakdown: true,
+        json: true,
+      },
       now,
     );
     expect(parsed).toEqual({
       ok: true,
       command: "monthly",
       json: true,
-      query: { groupBy: "month", since: "2026-01-01", until: "2026-03-31", timeZone: "Europe/Berlin", source: "import:codex", project: "/home/dev/app", model: "gpt-5", limit: 20, breakdown: "model" },
+      query: {
+        groupBy: "month",
+        since: "2026-01-01",
+        until: "2026-03-31",
+        timeZone: "Europe/Berlin",
+        source: "import:codex",
+        project: "/home/dev/app",
+        model: "gpt-5",
+        limit: 20,
+        breakdown: "model",
+      },
     });
   });
 

@@ -45,7 +45,11 @@ function apiDate(value: string | undefined): string | undefined {
  * schema (usageQuerySchema), so both refuse the same things; an error names the option
  * ("--since: must be a date as YYYY-MM-DD"). Without a command: daily.
  */
-export function parseUsageCommand(positionals: readonly string[], options: UsageCommandOptions, now: () => Date = () => new Date()): UsageCommandLine {
+export function parseUsageCommand(
+  positionals: readonly string[],
+  options: UsageCommandOptions,
+  now: () => Date = () => new Date(),
+): UsageCommandLine {
   if (positionals.length > 1) return { ok: false, error: `one command at a time, got ${positionals.length}: ${positionals.join(" ")}` };
   const command = positionals[0] ?? "daily";
   if (!isCommand(command)) return { ok: false, error: `unknown command "${command}": use one of ${commandNames()}` };

@@ -16,7 +16,9 @@ describe("usage query", () => {
   });
 
   it("keeps filters, the breakdown and a limit", () => {
-    expect(parse({ tz: "Europe/Berlin", groupBy: "thread", model: "gpt-5", project: "/p", source: "codex", breakdown: "model", limit: "10" })).toEqual({
+    expect(
+      parse({ tz: "Europe/Berlin", groupBy: "thread", model: "gpt-5", project: "/p", source: "codex", breakdown: "model", limit: "10" }),
+    ).toEqual({
       groupBy: "thread",
       since: "2026-10-28",
       until: "2026-11-26",

@@ -27,10 +27,7 @@ export function usageQuerySchema(now: () => Date = () => new Date()) {
       groupBy: z.enum(USAGE_GROUPS, { error: `must be one of ${USAGE_GROUPS.join(", ")}` }).default("day"),
       since: day.optional(),
       until: day.optional(),
-      tz: z
-        .string()
-        .refine(isTimeZone, "is not a time zone this server knows (use an IANA name such as Europe/Berlin or UTC)")
-        .optional(),
+      tz: z.string().refine(isTimeZone, "is not a time zone this server knows (use an IANA name such as Europe/Berlin or UTC)").optional(),
       source: filter,
       project: filter,
       model: filter,
@@ -39,7 +36,8 @@ export function usageQuerySchema(now: () => Date = () => new Date()) {
     })
     .superRefine((query, ctx) => {
       for (const key of Object.keys(query)) {
-        if (!KNOWN.has(key)) ctx.addIssue({ code: "custom", path: [key], message: `is not a parameter of usage reports (they are ${[...KNOWN].join(", ")})` });
+        if (!KNOWN.has(key))
+          ctx.addIssue({ code: "custom", path: [key], message: `is not a parameter of usage reports (they are ${[...KNOWN].join(", ")})` });
       }
     })
     .transform((query, ctx): UsageQuery => {

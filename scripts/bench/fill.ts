@@ -5,7 +5,26 @@ import Database from "better-sqlite3";
 import { titleFromContent } from "../../lib/domain/title";
 import { estimateTokens } from "../../lib/domain/tokens";
 import { CONFIG, PLANTED_TURNS } from "./config";
-import { CONTENT_WORDS, DIRS, THREAD_TOOLS, TITLE_TEMPLATES, assistantContent, chance, filePath, int, pick, pickModel, rng, sourceFile, stored, systemContent, toolContent, turnCounts, userContent, word } from "./generate";
+import {
+  CONTENT_WORDS,
+  DIRS,
+  THREAD_TOOLS,
+  TITLE_TEMPLATES,
+  assistantContent,
+  chance,
+  filePath,
+  int,
+  pick,
+  pickModel,
+  rng,
+  sourceFile,
+  stored,
+  systemContent,
+  toolContent,
+  turnCounts,
+  userContent,
+  word,
+} from "./generate";
 
 type ChainSummary = {
   label: string;
@@ -85,9 +104,20 @@ export function fillDatabase(file: string): FillSummary {
       let previous = "";
       for (let i = 0; i < count; i++) {
         const role =
-          i === 0 ? (startsWithSystem ? "system" : "user") : previous === "assistant" ? (chance(0.12) ? "tool" : "user") : previous === "user" || previous === "tool" ? "assistant" : "user";
+          i === 0
+            ? startsWithSystem
+              ? "system"
+              : "user"
+            : previous === "assistant"
+              ? chance(0.12)
+                ? "tool"
+                : "user"
+              : previous === "user" || previous === "tool"
+                ? "assistant"
+                : "user";
         previous = role;
-        let content = role === "user" ? userContent() : role === "assistant" ? assistantContent() : role === "tool" ? toolContent() : systemContent();
+        let content =
+          role === "user" ? userContent() : role === "assistant" ? assistantContent() : role === "tool" ? toolContent() : systemContent();
         if (planted.has(turnOrdinal)) content += ` The lease fence failure comes from \`flakyLeaseRenewal\` in \`${filePath()}\`.`;
         turnOrdinal += 1;
         contentChars += content.length;
@@ -112,7 +142,12 @@ export function fillDatabase(file: string): FillSummary {
           chance(0.8) ? (chance(0.9) ? toolName : pick(THREAD_TOOLS)) : null,
           model?.provider ?? null,
           model?.name ?? null,
-          model && chance(0.5) ? JSON.stringify({ thinking_mode: pick(["low", "medium", "high"]), usage: { input_tokens: int(200, 90_000), output_tokens: int(50, 4_000) } }) : null,
+          model && chance(0.5)
+            ? JSON.stringify({
+                thinking_mode: pick(["low", "medium", "high"]),
+                usage: { input_tokens: int(200, 90_000), output_tokens: int(50, 4_000) },
+              })
+            : null,
           null,
           tokenEstimate,
         ]);
@@ -144,7 +179,14 @@ export function fillDatabase(file: string): FillSummary {
   let chainTs = firstCreated + Math.floor(spanMs / 4);
   const fillChains = sqlite.transaction(() => {
     for (const spec of CONFIG.chains) {
-      const summary: ChainSummary = { ...spec, turns: spec.threads * spec.turnsPerThread, threadIds: [], lastThreadId: "", snapshots: 0, contentChars: 0 };
+      const summary: ChainSummary = {
+        ...spec,
+        turns: spec.threads * spec.turnsPerThread,
+        threadIds: [],
+        lastThreadId: "",
+        snapshots: 0,
+        contentChars: 0,
+      };
       let parent: string | null = null;
       for (let t = 0; t < spec.threads; t++) {
         const id = randomUUID();
@@ -164,7 +206,8 @@ export function fillDatabase(file: string): FillSummary {
           tokens += tokenEstimate;
           if (title === null && role === "user") title = titleFromContent(content);
           const files = role === "user" && chance(0.3) ? [filePath(), filePath()] : [];
-          const snapshot: [string, string] | null = files.length > 0 && chance(CONFIG.chainSnapshotChance) ? [files[0]!, sourceFile()] : null;
+          const snapshot: [string, string] | null =
+            files.length > 0 && chance(CONFIG.chainSnapshotChance) ? [files[0]!, sourceFile()] : null;
           const assistant = role === "assistant";
           chainTs += int(10_000, 80_000);
           turnRows.push({
@@ -180,14 +223,33 @@ export function fillDatabase(file: string): FillSummary {
               toolName,
               assistant ? model.provider : null,
               assistant ? model.name : null,
-              assistant && chance(0.5) ? JSON.stringify({ thinking_mode: pick(["low", "medium", "high"]), usage: { input_tokens: int(200, 90_000), output_tokens: int(50, 4_000) } }) : null,
+              assistant && chance(0.5)
+                ? JSON.stringify({
+                    thinking_mode: pick(["low", "medium", "high"]),
+                    usage: { input_tokens: int(200, 90_000), output_tokens: int(50, 4_000) },
+                  })
+                : null,
               null,
               tokenEstimate,
             ],
             snapshot,
           });
         }
-        insertThread.run(id, parent, title, toolName, "{}", null, "api", stored(createdAt), stored(chainTs), null, spec.turnsPerThread, tokens, JSON.stringify([model.name]));
+        insertThread.run(
+          id,
+          parent,
+          title,
+          toolName,
+          "{}",
+          null,
+          "api",
+          stored(createdAt),
+          stored(chainTs),
+          null,
+          spec.turnsPerThread,
+          tokens,
+          JSON.stringify([model.name]),
+        );
         for (const { row, snapshot } of turnRows) {
           const seq = insertTurn.run(...row).lastInsertRowid;
           if (snapshot) {

@@ -6,7 +6,6 @@ import { CONFIG } from "./config";
 // Deterministic data generation
 // ---------------------------------------------------------------------------------------------
 
-
 export const rng = makeRng(CONFIG.seed);
 export const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
 export const chance = (p: number) => rng() < p;
@@ -115,7 +114,21 @@ export const word = zipfSampler(VOCABULARY, 1.0);
 const identifier = zipfSampler(IDENTIFIERS, 0.9);
 
 export const DIRS = ["auth", "api", "db", "billing", "search", "jobs", "ui", "lib", "workers", "infra", "payments", "sync", "cli"];
-const FILES = ["session", "tokens", "client", "handler", "router", "schema", "queue", "retry", "index", "config", "migrate", "cache", "store"];
+const FILES = [
+  "session",
+  "tokens",
+  "client",
+  "handler",
+  "router",
+  "schema",
+  "queue",
+  "retry",
+  "index",
+  "config",
+  "migrate",
+  "cache",
+  "store",
+];
 const EXTS = ["ts", "ts", "ts", "tsx", "py", "go", "rs", "sql"];
 export const filePath = () => `src/${pick(DIRS)}/${pick(FILES)}.${pick(EXTS)}`;
 
@@ -212,7 +225,21 @@ export function toolContent(): string {
 
 export const systemContent = () => `You are a careful ${word()} assistant. ${paragraph(1, 2)}`;
 
-export const THREAD_TOOLS = ["chat", "chat", "chat", "analyze", "codereview", "debug", "thinkdeep", "planner", "consensus", "precommit", "refactor", "testgen", "secaudit"];
+export const THREAD_TOOLS = [
+  "chat",
+  "chat",
+  "chat",
+  "analyze",
+  "codereview",
+  "debug",
+  "thinkdeep",
+  "planner",
+  "consensus",
+  "precommit",
+  "refactor",
+  "testgen",
+  "secaudit",
+];
 const MODELS: { provider: string; name: string }[] = [
   { provider: "anthropic", name: "claude-sonnet-4-5" },
   { provider: "anthropic", name: "claude-opus-4-1" },
@@ -224,7 +251,10 @@ const MODELS: { provider: string; name: string }[] = [
   { provider: "xai", name: "grok-4" },
   { provider: "openrouter", name: "deepseek-r1" },
 ];
-const MODEL_WEIGHTS = zipfSampler(MODELS.map((_, i) => String(i)), 0.8);
+const MODEL_WEIGHTS = zipfSampler(
+  MODELS.map((_, i) => String(i)),
+  0.8,
+);
 export const pickModel = () => MODELS[Number(MODEL_WEIGHTS())]!;
 
 /** The adapter's stored text form of a DateTime: ISO 8601 with "+00:00" instead of "Z". */

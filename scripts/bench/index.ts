@@ -85,7 +85,6 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "usage", run: sectionUsage },
 ];
 
-
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
@@ -116,7 +115,9 @@ async function copyToPostgres(admin: string): Promise<CopySummary> {
 async function main(): Promise<void> {
   const benchStarted = performance.now();
   const info = machine();
-  console.log(`[bench] machine: ${info.cores} cores, ${info.cpuModel}, ${info.memoryGiB} GiB, node ${info.node}, ${info.platform}, load ${info.loadAverage.join(" ")}`);
+  console.log(
+    `[bench] machine: ${info.cores} cores, ${info.cpuModel}, ${info.memoryGiB} GiB, node ${info.node}, ${info.platform}, load ${info.loadAverage.join(" ")}`,
+  );
 
   // Require a current production build first: it is the slow, failure-prone step.
   ensureBuild();
@@ -163,9 +164,12 @@ async function main(): Promise<void> {
   console.log(`[bench] server ready at ${server.baseUrl} in ${readySeconds.toFixed(1)} s`);
   const contention: Record<string, number | null> = {};
   try {
-    const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim()).filter(Boolean);
+    const only = process.env.BENCH_ONLY?.split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
     const unknown = only?.filter((name) => !SECTIONS.some((section) => section.name === name)) ?? [];
-    if (unknown.length > 0) throw new Error(`BENCH_ONLY: no section ${unknown.join(", ")}; sections: ${SECTIONS.map((x) => x.name).join(", ")}`);
+    if (unknown.length > 0)
+      throw new Error(`BENCH_ONLY: no section ${unknown.join(", ")}; sections: ${SECTIONS.map((x) => x.name).join(", ")}`);
     for (const section of SECTIONS.filter((x) => !only || only.includes(x.name))) {
       const before = cpuSnapshot(server.child.pid);
       await section.run(bench);
@@ -189,7 +193,10 @@ async function main(): Promise<void> {
   );
   console.log(
     `Chains:   ${fill.chains
-      .map((c) => `${c.threads} threads x ${c.turnsPerThread} turns (${c.turns} turns, ${fmtBytes(c.contentChars)} of text, ${c.snapshots} file snapshots)`)
+      .map(
+        (c) =>
+          `${c.threads} threads x ${c.turnsPerThread} turns (${c.turns} turns, ${fmtBytes(c.contentChars)} of text, ${c.snapshots} file snapshots)`,
+      )
       .join("; ")}, linked by parentThreadId, in addition to the above`,
   );
   console.log(
@@ -199,7 +206,9 @@ async function main(): Promise<void> {
       .join(", ")}); ${fmtBytes(sizesAfterRun.fileBytes)} + ${fmtBytes(sizesAfterRun.walBytes)} WAL after the run`,
   );
   if (copied) {
-    console.log(`Database: PostgreSQL (${new URL(copied.url).host}); the fill copied into it from SQLite by db:copy's code in ${copied.seconds.toFixed(1)} s (${Math.round(copied.rows / copied.seconds)} rows/s, ${copied.rows} rows, verified by count and checksum)`);
+    console.log(
+      `Database: PostgreSQL (${new URL(copied.url).host}); the fill copied into it from SQLite by db:copy's code in ${copied.seconds.toFixed(1)} s (${Math.round(copied.rows / copied.seconds)} rows/s, ${copied.rows} rows, verified by count and checksum)`,
+    );
   }
   console.log(`Server:   next start ready in ${readySeconds.toFixed(1)} s`);
   const contended = Object.entries(contention).filter(([, v]) => v !== null);
@@ -227,7 +236,12 @@ async function main(): Promise<void> {
         config: CONFIG,
         targets: TARGETS,
         fill,
-        database: { kind: store.kind, afterFill: sizesAfterFill, afterRun: sizesAfterRun, copiedFromSqlite: copied && { rows: copied.rows, seconds: copied.seconds } },
+        database: {
+          kind: store.kind,
+          afterFill: sizesAfterFill,
+          afterRun: sizesAfterRun,
+          copiedFromSqlite: copied && { rows: copied.rows, seconds: copied.seconds },
+        },
         serverReadySeconds: readySeconds,
         otherCpuPercentBySection: contention,
         results: rows.map((r) => ({ ...r, met: meets(r) })),
@@ -248,7 +262,13 @@ async function main(): Promise<void> {
   }
 }
 
-const child = process.argv.includes(TOKENIZER_CHILD) ? tokenizerChild : process.argv.includes(SOURCES_CHILD) ? sourcesChild : process.argv.includes(USAGE_CHILD) ? usageChild : null;
+const child = process.argv.includes(TOKENIZER_CHILD)
+  ? tokenizerChild
+  : process.argv.includes(SOURCES_CHILD)
+    ? sourcesChild
+    : process.argv.includes(USAGE_CHILD)
+      ? usageChild
+      : null;
 (child ?? main)().catch((error: unknown) => {
   console.error("[bench] failed:", error instanceof Error ? (error.stack ?? error.message) : error);
   killServer("SIGKILL");

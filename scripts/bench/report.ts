@@ -42,7 +42,11 @@ export function printTokenizerTable(facts: TokenizerFacts | undefined): void {
     fmtMs(r.loadMs),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const fmt = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   console.log(fmt(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const l of lines) console.log(fmt(l));
@@ -66,7 +70,11 @@ export function printTable(rows: ResultRow[]): void {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 1 || i === 2 || i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const fmt = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 1 || i === 2 || i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   console.log(fmt(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const l of lines) console.log(fmt(l));

@@ -24,7 +24,8 @@ export type Bench = {
 export const fmtMs = (ms: number) => (Number.isNaN(ms) ? "-" : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
 /** Rates and single figures: whole numbers from 100 up, one decimal below. */
 export const fmtValue = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
-export const fmtBytes = (b: number) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`);
+export const fmtBytes = (b: number) =>
+  b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`;
 
 /**
  * Runs the bench script again in a child process with `args` (a section's child mode), and

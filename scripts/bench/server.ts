@@ -66,7 +66,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
  * `logFile` is where its output goes (SERVER_LOG unless given): a section may start a second
  * server of its own, following a folder, say.
  */
-export async function startServer(databaseUrl: string, { env = {}, logFile = SERVER_LOG }: { env?: Record<string, string>; logFile?: string } = {}): Promise<Server> {
+export async function startServer(
+  databaseUrl: string,
+  { env = {}, logFile = SERVER_LOG }: { env?: Record<string, string>; logFile?: string } = {},
+): Promise<Server> {
   const port = await freePort();
   const log = openSync(logFile, "w");
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -141,7 +144,11 @@ export async function getBody(baseUrl: string, pathname: string): Promise<number
 }
 
 export async function postJson<T>(baseUrl: string, pathname: string, body: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(baseUrl + pathname, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(baseUrl + pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
 }

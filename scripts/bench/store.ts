@@ -27,7 +27,6 @@ export type BenchStore = {
   close(): Promise<void>;
 };
 
-
 export function sqliteStore(file: string): BenchStore {
   const read = <T>(work: (sqlite: Database.Database) => T): T => {
     // A connection per read: WAL lets it read while the server writes.
@@ -50,7 +49,10 @@ export function sqliteStore(file: string): BenchStore {
         for (const row of sqlite.prepare(`SELECT name, tbl_name AS tbl FROM sqlite_schema`).all() as { name: string; tbl: string }[]) {
           owners.set(row.name, row.tbl.startsWith("TurnSearch") ? "TurnSearch (FTS)" : row.tbl);
         }
-        for (const row of sqlite.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name`).all() as { name: string; bytes: number }[]) {
+        for (const row of sqlite.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name`).all() as {
+          name: string;
+          bytes: number;
+        }[]) {
           const owner = owners.get(row.name) ?? row.name;
           objects[owner] = (objects[owner] ?? 0) + row.bytes;
         }
@@ -61,24 +63,38 @@ export function sqliteStore(file: string): BenchStore {
         const match = toFtsMatch(searchTerms(q));
         const like = containsPattern(q);
         const turns = (sqlite.prepare(`SELECT count(*) AS n FROM "TurnSearch" WHERE "TurnSearch" MATCH ?`).get(match) as { n: number }).n;
-        const titleThreads = (sqlite.prepare(`SELECT count(*) AS n FROM "Thread" WHERE "title" LIKE ? ESCAPE '\\'`).get(like) as { n: number }).n;
+        const titleThreads = (
+          sqlite.prepare(`SELECT count(*) AS n FROM "Thread" WHERE "title" LIKE ? ESCAPE '\\'`).get(like) as { n: number }
+        ).n;
         const threads = (
           sqlite
-            .prepare(`SELECT count(*) AS n FROM "Thread" t WHERE t."title" LIKE ? ESCAPE '\\' OR t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?))`)
+            .prepare(
+              `SELECT count(*) AS n FROM "Thread" t WHERE t."title" LIKE ? ESCAPE '\\' OR t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?))`,
+            )
             .get(like, match) as { n: number }
         ).n;
         return { turns, threads, titleThreads };
       }),
     storedThread: async (threadId) =>
       read((sqlite) => {
-        const thread = sqlite.prepare(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = ?`).get(threadId) as { c: number; t: number };
-        const turns = sqlite.prepare(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = ? ORDER BY "index"`).all(threadId) as { id: string; index: number }[];
+        const thread = sqlite.prepare(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = ?`).get(threadId) as {
+          c: number;
+          t: number;
+        };
+        const turns = sqlite.prepare(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = ? ORDER BY "index"`).all(threadId) as {
+          id: string;
+          index: number;
+        }[];
         return { turnCount: thread.c, tokenEstimate: thread.t, turns };
       }),
     storedTokenCounts: async (threadIds, tokenizer) =>
       read((sqlite) => {
         const marks = threadIds.map(() => "?").join(", ");
-        return (sqlite.prepare(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = ? AND "threadId" IN (${marks})`).get(tokenizer, ...threadIds) as { n: number }).n;
+        return (
+          sqlite
+            .prepare(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = ? AND "threadId" IN (${marks})`)
+            .get(tokenizer, ...threadIds) as { n: number }
+        ).n;
       }),
     close: async () => {},
   };
@@ -107,15 +123,27 @@ export async function postgresStore(url: string): Promise<BenchStore> {
       const turns = await one(`SELECT count(*) AS n FROM "Turn" u WHERE ${matches}`, [match]);
       const titleThreads = await one(`SELECT count(*) AS n FROM "Thread" WHERE "title" ILIKE $1 ESCAPE '\\'`, [like]);
       // A union, not "title ILIKE ... OR id IN (...)": PostgreSQL plans that OR as a scan per thread.
-      const threads = await one(`SELECT count(*) AS n FROM (SELECT "id" FROM "Thread" WHERE "title" ILIKE $2 ESCAPE '\\' UNION SELECT u."threadId" FROM "Turn" u WHERE ${matches}) matched`, [match, like]);
+      const threads = await one(
+        `SELECT count(*) AS n FROM (SELECT "id" FROM "Thread" WHERE "title" ILIKE $2 ESCAPE '\\' UNION SELECT u."threadId" FROM "Turn" u WHERE ${matches}) matched`,
+        [match, like],
+      );
       return { turns, threads, titleThreads };
     },
     storedThread: async (threadId) => {
-      const thread = (await client.query<{ c: number; t: number }>(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = $1`, [threadId])).rows[0]!;
-      const turns = (await client.query<{ id: string; index: number }>(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = $1 ORDER BY "index"`, [threadId])).rows;
+      const thread = (
+        await client.query<{ c: number; t: number }>(`SELECT "turnCount" AS c, "tokenEstimate" AS t FROM "Thread" WHERE "id" = $1`, [
+          threadId,
+        ])
+      ).rows[0]!;
+      const turns = (
+        await client.query<{ id: string; index: number }>(`SELECT "id", "index" FROM "Turn" WHERE "threadId" = $1 ORDER BY "index"`, [
+          threadId,
+        ])
+      ).rows;
       return { turnCount: thread.c, tokenEstimate: thread.t, turns };
     },
-    storedTokenCounts: (threadIds, tokenizer) => one(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = $1 AND "threadId" = ANY($2)`, [tokenizer, threadIds]),
+    storedTokenCounts: (threadIds, tokenizer) =>
+      one(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = $1 AND "threadId" = ANY($2)`, [tokenizer, threadIds]),
     close: () => client.end(),
   };
 }

@@ -10,7 +10,14 @@ import { CONFIG } from "./config";
 import { stored } from "./generate";
 
 /** The usage the fill wrote, summed, to check a year's report against. */
-export type UsageSums = { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; reasoningTokens: number; responses: number };
+export type UsageSums = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  responses: number;
+};
 
 export type UsageFillSummary = {
   threads: number;
@@ -43,7 +50,9 @@ const SOURCES: { source: string; tool: string; share: number; models: Model[] }[
   { source: "import:gemini-cli", tool: "gemini-cli", share: 0.1, models: [GEMINI] },
   { source: "api", tool: "chat", share: 0.15, models: [SONNET, GPT5, UNKNOWN] },
 ];
-const PROJECTS = ["threadline", "billing-service", "mobile-app", "infra", "data-pipeline", "docs-site", "auth-gateway", "search"].map((p) => `/home/dev/${p}`);
+const PROJECTS = ["threadline", "billing-service", "mobile-app", "infra", "data-pipeline", "docs-site", "auth-gateway", "search"].map(
+  (p) => `/home/dev/${p}`,
+);
 const WORDS = `the a to of and in is it that for on with this we fix test build error type file function call return value state
 cache token session query update change response client handler module route database schema index thread turn model retry
 async promise queue worker job api field string list import export component render hook props config server deploy release`.split(/\s+/);
@@ -67,7 +76,9 @@ export function fillUsageDatabase(file: string): UsageFillSummary {
   const threads = CONFIG.usageThreads;
   const total = CONFIG.usageTurns;
   // Lengths: log-normal around 120 turns (a few of thousands), scaled to the total.
-  const raw = Array.from({ length: threads }, () => Math.exp(Math.log(120) + (Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng())) * 0.9));
+  const raw = Array.from({ length: threads }, () =>
+    Math.exp(Math.log(120) + Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng()) * 0.9),
+  );
   const rawSum = raw.reduce((a, b) => a + b, 0);
   const counts = raw.map((r) => Math.max(2, Math.round((r * total) / rawSum)));
   let diff = total - counts.reduce((a, b) => a + b, 0);
@@ -102,7 +113,15 @@ export function fillUsageDatabase(file: string): UsageFillSummary {
     const output = int(20, 1_500);
     if (model.style === "anthropic") {
       const write = chance(0.3) ? int(200, 6_000) : 0;
-      const u = { inputTokens: int(1, 40), cacheWriteTokens: write, cacheReadTokens: context, outputTokens: output, cacheWrite5mTokens: write, cacheWrite1hTokens: 0, source: "reported" };
+      const u = {
+        inputTokens: int(1, 40),
+        cacheWriteTokens: write,
+        cacheReadTokens: context,
+        outputTokens: output,
+        cacheWrite5mTokens: write,
+        cacheWrite1hTokens: 0,
+        source: "reported",
+      };
       sums.inputTokens += u.inputTokens;
       sums.cacheWriteTokens += write;
       sums.cacheReadTokens += context;
@@ -111,12 +130,22 @@ export function fillUsageDatabase(file: string): UsageFillSummary {
     }
     const reasoning = model.style === "plain" ? 0 : int(0, output);
     const fresh = int(100, 4_000);
-    const u = { inputTokens: fresh, cacheReadTokens: context, outputTokens: output, ...(reasoning > 0 && { reasoningTokens: reasoning }), source: "reported" };
+    const u = {
+      inputTokens: fresh,
+      cacheReadTokens: context,
+      outputTokens: output,
+      ...(reasoning > 0 && { reasoningTokens: reasoning }),
+      source: "reported",
+    };
     sums.inputTokens += fresh;
     sums.cacheReadTokens += context;
     sums.outputTokens += output;
     sums.reasoningTokens += reasoning;
-    if (model.style === "gemini") return { tokens: { input: fresh, output, cached: context, thoughts: reasoning, tool: 0, total: fresh + output + context + reasoning }, usage: u };
+    if (model.style === "gemini")
+      return {
+        tokens: { input: fresh, output, cached: context, thoughts: reasoning, tool: 0, total: fresh + output + context + reasoning },
+        usage: u,
+      };
     return model.style === "openai" ? { effort: "medium", usage: u } : { usage: u };
   }
 
@@ -159,9 +188,32 @@ export function fillUsageDatabase(file: string): UsageFillSummary {
           sums.responses += 1;
           context = Math.min(190_000, context + int(200, 3_000));
         }
-        rows.push([randomUUID(), id, i, role, content, stored(ts), origin.tool, model?.provider ?? null, model?.name ?? null, metadata, tokenEstimate]);
+        rows.push([
+          randomUUID(),
+          id,
+          i,
+          role,
+          content,
+          stored(ts),
+          origin.tool,
+          model?.provider ?? null,
+          model?.name ?? null,
+          metadata,
+          tokenEstimate,
+        ]);
       }
-      insertThread.run(id, title, origin.tool, origin.source, project, stored(createdAt), stored(ts), count, tokens, JSON.stringify(modelsUsed));
+      insertThread.run(
+        id,
+        title,
+        origin.tool,
+        origin.source,
+        project,
+        stored(createdAt),
+        stored(ts),
+        count,
+        tokens,
+        JSON.stringify(modelsUsed),
+      );
       for (const row of rows) insertTurn.run(...row);
       if (count > longest.turns) longest = { id, turns: count };
       lastDay = Math.max(lastDay, Math.floor(ts / DAY_MS));

@@ -76,14 +76,28 @@ describe("DELETE /api/demo-threads with sign-in on", () => {
   async function signIn(person: { email: string; password: string }, ip: string): Promise<string> {
     const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": ip }, person));
     expect(response.status, await response.clone().text()).toBe(200);
-    return response.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+    return response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("better-auth.session_token="))!
+      .split(";")[0]!;
   }
 
   beforeAll(async () => {
-    setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off", THREADLINE_PEER_HEADER: "1" });
+    setServerEnv({
+      THREADLINE_AUTH: "on",
+      THREADLINE_ADMIN_EMAIL: ADMIN.email,
+      THREADLINE_ADMIN_PASSWORD: ADMIN.password,
+      THREADLINE_SOURCES: "off",
+      THREADLINE_PEER_HEADER: "1",
+    });
     resetAuthForTests();
     admin = await signIn(ADMIN, "10.5.0.1");
-    await (await authFor(false)).api.createUser({ body: { email: MEMBER.email, password: MEMBER.password, name: "Bob", role: "member" }, headers: new Headers({ cookie: admin }) });
+    await (
+      await authFor(false)
+    ).api.createUser({
+      body: { email: MEMBER.email, password: MEMBER.password, name: "Bob", role: "member" },
+      headers: new Headers({ cookie: admin }),
+    });
     member = await signIn(MEMBER, "10.5.0.2");
   });
 

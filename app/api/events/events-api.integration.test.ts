@@ -71,7 +71,9 @@ describe("GET /api/events", () => {
     expect(polled).toMatchObject({ id: thread.id, turnCount: 2 });
     expect(Date.parse(polled.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(thread.lastUpdatedAt));
 
-    const document = nativeDocument([{ turns: [{ id: crypto.randomUUID(), role: "user", content: "Imported", timestamp: new Date().toISOString() }] }]);
+    const document = nativeDocument([
+      { turns: [{ id: crypto.randomUUID(), role: "user", content: "Imported", timestamp: new Date().toISOString() }] },
+    ]);
     const [importedId] = (await importOk(document)).threadIds;
     expect((await client.next(threadEvent(importedId!))).data).toMatchObject({ id: importedId, turnCount: 1 });
 

@@ -38,8 +38,18 @@ describe("GET /api/threads/:id/export", () => {
     const stored = await fetchThread(leaf!.id);
     const [thread] = doc.threads;
     expect(Object.keys(thread!)).toEqual([
-      "id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata",
-      "createdAt", "lastUpdatedAt", "expiresAt", "turns",
+      "id",
+      "parentThreadId",
+      "title",
+      "toolName",
+      "source",
+      "project",
+      "initialContext",
+      "metadata",
+      "createdAt",
+      "lastUpdatedAt",
+      "expiresAt",
+      "turns",
     ]);
     const { turns: exportedTurns, ...exportedThread } = thread!;
     expect(exportedThread).toEqual({
@@ -57,10 +67,24 @@ describe("GET /api/threads/:id/export", () => {
     });
     // fileSnapshots is written only when a turn has some.
     expect(exportedTurns).toEqual(
-      stored.turns.map(({ threadId: _t, tokenEstimate: _e, tokens: _c, tokensEstimated: _ce, usage: _u, cost: _cost, fileSnapshots, ...turn }) => (fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn)),
+      stored.turns.map(
+        ({ threadId: _t, tokenEstimate: _e, tokens: _c, tokensEstimated: _ce, usage: _u, cost: _cost, fileSnapshots, ...turn }) =>
+          fileSnapshots.length > 0 ? { ...turn, fileSnapshots } : turn,
+      ),
     );
     expect(Object.keys(exportedTurns[0]!)).toEqual([
-      "id", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "parts",
+      "id",
+      "index",
+      "role",
+      "content",
+      "timestamp",
+      "files",
+      "images",
+      "toolName",
+      "modelProvider",
+      "modelName",
+      "modelMetadata",
+      "parts",
     ]);
   });
 
@@ -114,7 +138,9 @@ describe("export -> import -> export round trip", () => {
     // Derived values (counts, token estimates, models used) are recomputed to the same numbers.
     for (const original of originals) expect(await fetchThread(original.thread.id)).toEqual(original);
     // Single-thread exports agree too, and so does the chain view.
-    expect(await exportText(middle!.id)).toBe(JSON.stringify({ format: "threadline/v1", threads: [JSON.parse(first).threads[1]] }, null, 2) + "\n");
+    expect(await exportText(middle!.id)).toBe(
+      JSON.stringify({ format: "threadline/v1", threads: [JSON.parse(first).threads[1]] }, null, 2) + "\n",
+    );
     const chain = await json<{ threads: Thread[] }>(await api.chain(leaf!.id));
     expect(chain.threads.map((t) => t.id)).toEqual([root!.id, middle!.id, leaf!.id]);
   });

@@ -66,14 +66,18 @@ describe("role/content lists with a name", () => {
     const again = await post(turns, "same.json");
     expect(again.status).toBe(200);
     expect(again.report).toMatchObject({ status: "unchanged", threadIds: created.report.threadIds });
-    expect(again.report.threadResults).toEqual([expect.objectContaining({ id: created.report.threadIds[0], change: "unchanged", identity: "name" })]);
+    expect(again.report.threadResults).toEqual([
+      expect.objectContaining({ id: created.report.threadIds[0], change: "unchanged", identity: "name" }),
+    ]);
   });
 
   it("extended: appended, the stored turns kept", async () => {
     const id = (await post(list("q1", "a1"), "grows.json")).report.threadIds[0]!;
     const grown = list("q1", "a1", "q2", "a2", "q3");
     const { report } = await post(grown, "grows.json");
-    expect(report.threadResults).toEqual([expect.objectContaining({ id, change: "appended", turnsAdded: 3, turnsRemoved: 0, identity: "name" })]);
+    expect(report.threadResults).toEqual([
+      expect.objectContaining({ id, change: "appended", turnsAdded: 3, turnsRemoved: 0, identity: "name" }),
+    ]);
     expect(report.threads).toEqual({ created: 0, updated: 1, unchanged: 0 });
     expect(await stored(id)).toEqual(grown);
   });
@@ -82,7 +86,9 @@ describe("role/content lists with a name", () => {
     const id = (await post(list("q1", "a1", "q2", "a2", "q3"), "edited.json")).report.threadIds[0]!;
     const edited = list("q1", "a1", "q2 changed", "a2", "q3");
     const { report } = await post(edited, "edited.json");
-    expect(report.threadResults).toEqual([expect.objectContaining({ id, change: "rewritten", fromTurn: 3, turnsAdded: 3, turnsRemoved: 3 })]);
+    expect(report.threadResults).toEqual([
+      expect.objectContaining({ id, change: "rewritten", fromTurn: 3, turnsAdded: 3, turnsRemoved: 3 }),
+    ]);
     expect(await stored(id)).toEqual(edited);
 
     // A role alone is a difference too.
@@ -95,7 +101,9 @@ describe("role/content lists with a name", () => {
   it("shorter: truncated", async () => {
     const id = (await post(list("q1", "a1", "q2", "a2"), "shrinks.json")).report.threadIds[0]!;
     const { report } = await post(list("q1", "a1"), "shrinks.json");
-    expect(report.threadResults).toEqual([expect.objectContaining({ id, change: "truncated", fromTurn: 3, turnsAdded: 0, turnsRemoved: 2 })]);
+    expect(report.threadResults).toEqual([
+      expect.objectContaining({ id, change: "truncated", fromTurn: 3, turnsAdded: 0, turnsRemoved: 2 }),
+    ]);
     expect(await stored(id)).toEqual(list("q1", "a1"));
   });
 
@@ -161,14 +169,23 @@ describe("formats with ids", () => {
       created_at: "2026-01-01T10:00:00+00:00",
       last_updated_at: "2026-01-01T10:05:00+00:00",
       tool_name: "chat",
-      turns: contents.map((content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content, timestamp: `2026-01-01T10:0${i}:00+00:00`, tool_name: "chat" })),
+      turns: contents.map((content, i) => ({
+        role: i % 2 === 0 ? "user" : "assistant",
+        content,
+        timestamp: `2026-01-01T10:0${i}:00+00:00`,
+        tool_name: "chat",
+      })),
       initial_context: {},
     },
   ];
 
   it("keep their identity from the source, named or not; a turn edited in place is rewritten (PAL keys turns by position)", async () => {
     const first = await post(palThread(["q1", "a1", "q2"]));
-    expect(first.report.threadResults[0]).toMatchObject({ id: "6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f", change: "created", identity: "source" });
+    expect(first.report.threadResults[0]).toMatchObject({
+      id: "6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+      change: "created",
+      identity: "source",
+    });
     const same = await post(palThread(["q1", "a1", "q2"]), "pal.json");
     expect(same.report.threadResults[0]).toMatchObject({ change: "unchanged", identity: "source" });
     const edited = await post(palThread(["q1", "a1 fixed", "q2"]));
@@ -182,9 +199,11 @@ type Edit = (entries: unknown[], rng: () => number) => unknown[];
 describe("property: after any sequence of imports under one name, what is stored is the last import", () => {
   const words = ["alpha", "beta", "gamma", "delta", "  padded  ", "ünïcode ✅", "multi\nline"];
   const roles = ["user", "assistant", "system"];
-  const pick = <T,>(rng: () => number, from: readonly T[]): T => from[Math.floor(rng() * from.length)]!;
+  const pick = <T>(rng: () => number, from: readonly T[]): T => from[Math.floor(rng() * from.length)]!;
   const entry = (rng: () => number): unknown =>
-    rng() < 0.1 ? pick(rng, [{ role: "user", content: "   " }, { role: "robot", content: "x" }, "not an object"]) : { role: pick(rng, roles), content: `${pick(rng, words)} ${Math.floor(rng() * 5)}` };
+    rng() < 0.1
+      ? pick(rng, [{ role: "user", content: "   " }, { role: "robot", content: "x" }, "not an object"])
+      : { role: pick(rng, roles), content: `${pick(rng, words)} ${Math.floor(rng() * 5)}` };
   const at = (entries: unknown[], rng: () => number) => Math.floor(rng() * (entries.length + 1));
 
   const edits: Edit[] = [
@@ -199,8 +218,12 @@ describe("property: after any sequence of imports under one name, what is stored
       const i = Math.floor(rng() * e.length);
       return [...e.slice(0, i), ...e.slice(i + 1)];
     }, // delete
-    (e, rng) => e.map((x, i, all) => (i === Math.floor(rng() * all.length) && typeof x === "object" ? { ...x, content: `${pick(rng, words)} edited` } : x)), // edit content
-    (e, rng) => e.map((x, i, all) => (i === Math.floor(rng() * all.length) && typeof x === "object" ? { ...x, role: pick(rng, roles) } : x)), // edit role
+    (e, rng) =>
+      e.map((x, i, all) =>
+        i === Math.floor(rng() * all.length) && typeof x === "object" ? { ...x, content: `${pick(rng, words)} edited` } : x,
+      ), // edit content
+    (e, rng) =>
+      e.map((x, i, all) => (i === Math.floor(rng() * all.length) && typeof x === "object" ? { ...x, role: pick(rng, roles) } : x)), // edit role
     (e, rng) => {
       const copy = [...e];
       const i = Math.floor(rng() * copy.length);
@@ -216,7 +239,9 @@ describe("property: after any sequence of imports under one name, what is stored
     entries.flatMap((x) => {
       if (typeof x !== "object" || x === null) return [];
       const { role, content } = x as { role?: unknown; content?: unknown };
-      return typeof role === "string" && roles.includes(role) && typeof content === "string" && content.trim() ? [{ role, content: content.trim() }] : [];
+      return typeof role === "string" && roles.includes(role) && typeof content === "string" && content.trim()
+        ? [{ role, content: content.trim() }]
+        : [];
     });
 
   for (const seed of [1, 2, 3]) {

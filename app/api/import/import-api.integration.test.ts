@@ -92,7 +92,9 @@ describe("POST /api/import", () => {
 
   it("stores each imported turn's real token count, so the thread's total is known at once", async () => {
     const result = await importOk(nativeDocument([{}]));
-    const stored = await (await db()).turnTokenCount.findMany({ where: { threadId: result.threadIds[0], tokenizer: "o200k_base" }, orderBy: { turnSeq: "asc" } });
+    const stored = await (
+      await db()
+    ).turnTokenCount.findMany({ where: { threadId: result.threadIds[0], tokenizer: "o200k_base" }, orderBy: { turnSeq: "asc" } });
     const o200k = getTokenizer("o200k_base");
     const expected = ["hello", "hi there"].map((text) => o200k.count(text));
     expect(stored.map((row) => row.tokens)).toEqual(expected);
@@ -152,9 +154,17 @@ describe("POST /api/import", () => {
     ["a bad parentThreadId", (d) => ((d.threads[0]!.parentThreadId = 7), d), "threads[0].parentThreadId"],
     ["a missing toolName", (d) => (delete d.threads[0]!.toolName, d), "threads[0].toolName"],
     ["an unknown thread key", (d) => ((d.threads[0]!.colour = "red"), d), "threads[0]"],
-    ["a bad part", (d) => ((d.threads[0]!.turns[0]!.parts = [{ type: "tool_call", id: "" , name: "x" }]), d), "threads[0].turns[0].parts[0].id"],
+    [
+      "a bad part",
+      (d) => ((d.threads[0]!.turns[0]!.parts = [{ type: "tool_call", id: "", name: "x" }]), d),
+      "threads[0].turns[0].parts[0].id",
+    ],
     ["no threads", (d) => ((d.threads = []), d), "threads"],
-    ["the second document of an array", (d) => [nativeDocument([{}]), ((d.threads[0]!.turns[1]!.role = "robot"), d)], "[1].threads[0].turns[1].role"],
+    [
+      "the second document of an array",
+      (d) => [nativeDocument([{}]), ((d.threads[0]!.turns[1]!.role = "robot"), d)],
+      "[1].threads[0].turns[1].role",
+    ],
   ];
 
   it.each(invalid)("answers 400 naming the field for %s, and writes nothing", async (_name, corrupt, field) => {
@@ -167,7 +177,11 @@ describe("POST /api/import", () => {
   });
 
   const unreadable: [string, unknown, RegExp][] = [
-    ["a document in an unknown format", { ...nativeDocument([{}]), format: "pal/v1" }, /no format Threadline reads\. Supported formats: .*Claude Code/],
+    [
+      "a document in an unknown format",
+      { ...nativeDocument([{}]), format: "pal/v1" },
+      /no format Threadline reads\. Supported formats: .*Claude Code/,
+    ],
     ["an empty array", [], /an empty JSON list: nothing to import/],
   ];
 
@@ -201,7 +215,11 @@ describe("POST /api/import", () => {
     const before = await rowCounts();
     const mode = await expectError(await api.importDocuments(nativeDocument([{}]), "?mode=merge"), 400, "validation_failed");
     expect(mode.message).toContain("mode");
-    await expectError(await importRoute(jsonRequest("POST", "/api/import", '{"format": "threadline/v1", "threads": [')), 400, "invalid_json");
+    await expectError(
+      await importRoute(jsonRequest("POST", "/api/import", '{"format": "threadline/v1", "threads": [')),
+      400,
+      "invalid_json",
+    );
     await expectError(await importRoute(jsonRequest("POST", "/api/import", "")), 400, "invalid_json");
     await expectError(
       await importRoute(jsonRequest("POST", "/api/import", JSON.stringify(nativeDocument([{}])).replace('"hello"', '"he\\udc00llo"'))),
@@ -225,7 +243,9 @@ describe("POST /api/import", () => {
       const doc = nativeDocument([{}, {}]);
       doc.threads[1]!.parentThreadId = doc.threads[1]!.id;
       for (const query of ["", "?mode=copy"]) {
-        expect(await expectLoopRefused(doc, "threads[1].parentThreadId", query)).toBe("threads[1].parentThreadId: must not be the thread's own id");
+        expect(await expectLoopRefused(doc, "threads[1].parentThreadId", query)).toBe(
+          "threads[1].parentThreadId: must not be the thread's own id",
+        );
       }
     });
 
@@ -267,7 +287,10 @@ describe("POST /api/import", () => {
 
   it("answers 400 invalid_json naming the limit for JSON nested deeper than 64 levels (was a 500)", async () => {
     const doc = nativeDocument([{}]);
-    const text = JSON.stringify(doc).replace('"toolName":"chat"', `"toolName":"chat","initialContext":{"deep":${"[".repeat(2000)}${"]".repeat(2000)}}`);
+    const text = JSON.stringify(doc).replace(
+      '"toolName":"chat"',
+      `"toolName":"chat","initialContext":{"deep":${"[".repeat(2000)}${"]".repeat(2000)}}`,
+    );
     const before = await rowCounts();
     for (const body of [text, `[${text}]`]) {
       const error = await expectError(await importRoute(jsonRequest("POST", "/api/import", body)), 400, "invalid_json");
@@ -280,7 +303,10 @@ describe("POST /api/import", () => {
     const doc = nativeDocument([{}]);
     const text = JSON.stringify(doc).replace('"toolName":"chat"', '"toolName":"chat","metadata":{"ok":1,"__proto__":{"polluted":true}}');
     const before = await rowCounts();
-    for (const [body, field] of [[text, "threads[0].metadata.__proto__"], [`[${text}]`, "[0].threads[0].metadata.__proto__"]] as const) {
+    for (const [body, field] of [
+      [text, "threads[0].metadata.__proto__"],
+      [`[${text}]`, "[0].threads[0].metadata.__proto__"],
+    ] as const) {
       const error = await expectError(await importRoute(jsonRequest("POST", "/api/import", body)), 400, "validation_failed");
       expect(error.details).toEqual([{ field, message: '"__proto__" is not allowed as a key' }]);
     }

@@ -38,7 +38,12 @@ describe("POST /api/import with agent transcripts", () => {
     const agentResponse = await upload(read(AGENT), { name: AGENT });
     expect(agentResponse.status).toBe(201);
     const agent = await json<Report>(agentResponse);
-    expect(agent).toMatchObject({ format: "claude-code", status: "imported", threads: { created: 1, updated: 0, unchanged: 0 }, turnsAdded: 16 });
+    expect(agent).toMatchObject({
+      format: "claude-code",
+      status: "imported",
+      threads: { created: 1, updated: 0, unchanged: 0 },
+      turnsAdded: 16,
+    });
 
     const mainResponse = await upload(read(SESSION), { name: SESSION });
     expect(mainResponse.status).toBe(201);
@@ -46,26 +51,44 @@ describe("POST /api/import with agent transcripts", () => {
     expect(main).toMatchObject({ format: "claude-code", status: "imported", threads: { created: 1 }, turnsAdded: 29, threadIds: [mainId] });
 
     const { thread, turns } = await fetchThread(mainId);
-    expect(thread).toMatchObject({ source: "import:claude-code", toolName: "claude-code", project: "/home/USER/projects/spotter-worktrees/spotter-4te", turnCount: 29 });
-    expect(thread.metadata).toMatchObject({ version: "2.1.39", importedFrom: { format: "claude-code", key: "ae4a77f8-aedd-4bc1-888f-c94edc91af04" } });
+    expect(thread).toMatchObject({
+      source: "import:claude-code",
+      toolName: "claude-code",
+      project: "/home/USER/projects/spotter-worktrees/spotter-4te",
+      turnCount: 29,
+    });
+    expect(thread.metadata).toMatchObject({
+      version: "2.1.39",
+      importedFrom: { format: "claude-code", key: "ae4a77f8-aedd-4bc1-888f-c94edc91af04" },
+    });
     expect(thread.tokens?.count).toBeGreaterThan(0);
     const compaction = turns.find((t) => t.parts?.some((p) => p.type === "compaction"));
     expect(compaction?.parts).toEqual([{ type: "compaction", trigger: "manual", tokensBefore: 142_431, tokensAfter: null }]);
     const usage = turns.find((t) => t.role === "assistant")?.modelMetadata?.usage;
     expect(usage).toMatchObject({ source: "reported" });
     // 8 API responses (message id + request id), each counted once with its last (final) usage, summed by reading the file in Python.
-    expect(thread.usage).toEqual({ inputTokens: 20, cacheReadTokens: 189_589, cacheWriteTokens: 77_978, outputTokens: 763, reasoningTokens: 0, source: "reported" });
+    expect(thread.usage).toEqual({
+      inputTokens: 20,
+      cacheReadTokens: 189_589,
+      cacheWriteTokens: 77_978,
+      outputTokens: 763,
+      reasoningTokens: 0,
+      source: "reported",
+    });
     expect(turns.filter((t) => t.usage?.source === "reported")).toHaveLength(8);
 
     const child = await fetchThread(agent.threadIds[0]!);
     expect(child.thread.parentThreadId).toBe(mainId);
 
     // The list filters by source and by project, alone, together and with a search.
-    const listIds = async (query: Record<string, string>) => (await json<{ items: { id: string }[] }>(await api.listThreads(query))).items.map((t) => t.id).sort();
+    const listIds = async (query: Record<string, string>) =>
+      (await json<{ items: { id: string }[] }>(await api.listThreads(query))).items.map((t) => t.id).sort();
     const both = [mainId, agent.threadIds[0]!].sort();
     expect(await listIds({ source: "import:claude-code" })).toEqual(both);
     expect(await listIds({ project: "/home/USER/projects/spotter-worktrees/spotter-4te", source: "import:claude-code" })).toEqual(both);
-    expect(await listIds({ project: "/home/USER/projects/spotter-worktrees/spotter-4te", q: "opentelemetry" })).toEqual(expect.arrayContaining([agent.threadIds[0]!]));
+    expect(await listIds({ project: "/home/USER/projects/spotter-worktrees/spotter-4te", q: "opentelemetry" })).toEqual(
+      expect.arrayContaining([agent.threadIds[0]!]),
+    );
     expect(await listIds({ source: "import:codex" })).toEqual([]);
     expect(await listIds({ project: "/nowhere" })).toEqual([]);
     expect(child.thread.metadata).toMatchObject({ relation: { kind: "subagent", agentId: "aac57f5" } });
@@ -85,7 +108,13 @@ describe("POST /api/import with agent transcripts", () => {
     const again = await upload(half, { name });
     expect(again.status).toBe(200);
     // Unchanged says what the file made before, so the page can link to it.
-    expect(await json<Report>(again)).toMatchObject({ status: "unchanged", format: "claude-code", turnsAdded: 0, threads: { unchanged: 1 }, threadIds: [id] });
+    expect(await json<Report>(again)).toMatchObject({
+      status: "unchanged",
+      format: "claude-code",
+      turnsAdded: 0,
+      threads: { unchanged: 1 },
+      threadIds: [id],
+    });
 
     const counts = await rowCounts();
     const grown = await json<Report>(await upload(full, { name }));
@@ -110,7 +139,9 @@ describe("POST /api/import with agent transcripts", () => {
     const streamed = before.findIndex((t) => t.role === "assistant" && t.parts?.some((p) => p.type === "thinking"));
     expect(before[streamed]!.parts?.some((p) => p.type === "tool_call")).toBe(false);
 
-    const grown = await json<Report & { threadResults: { change: string; fromTurn?: number }[] }>(await upload(full, { name: `grows-${SESSION}` }));
+    const grown = await json<Report & { threadResults: { change: string; fromTurn?: number }[] }>(
+      await upload(full, { name: `grows-${SESSION}` }),
+    );
     expect(grown.threadResults.find((t) => t.change !== "created")).toMatchObject({ change: "rewritten", fromTurn: streamed + 1 });
     const after = (await fetchThread(id)).turns;
     expect(after).toHaveLength(29);
@@ -133,7 +164,8 @@ describe("POST /api/import with agent transcripts", () => {
   });
 
   it("reports skipped lines with their number and reason", async () => {
-    const text = read("-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl").trimEnd() + '\n{"type":"assistant","uuid":"cut-sh';
+    const text =
+      read("-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl").trimEnd() + '\n{"type":"assistant","uuid":"cut-sh';
     const report = await json<Report>(await upload(text, { name: "55604662-cf2a-4331-851a-ec234028f8ca.jsonl" }));
     expect(report.status).toBe("imported");
     expect(report.skipped).toEqual([{ line: 16, reason: "truncated last line (the session may still be running)" }]);
@@ -142,7 +174,9 @@ describe("POST /api/import with agent transcripts", () => {
   it("answers 400 naming the supported formats for unknown, empty or binary input, and writes nothing", async () => {
     const counts = await rowCounts();
     const unknown = await expectError(await upload('{"hello": "world"}', { name: "notes.json" }), 400, "unsupported_format");
-    expect(unknown.message).toMatch(/^notes\.json: a JSON document in no format Threadline reads\. Supported formats: Claude Code session \(JSONL\);/);
+    expect(unknown.message).toMatch(
+      /^notes\.json: a JSON document in no format Threadline reads\. Supported formats: Claude Code session \(JSONL\);/,
+    );
     const binary = await expectError(await upload("\u0000\u0001\u0002PNG garbage", { name: "x.jsonl" }), 400, "unsupported_format");
     expect(binary.message).toMatch(/binary/);
     const lines = await expectError(await upload('{"a":1}\n{"b":2}\n', { name: "x.jsonl" }), 400, "unsupported_format");

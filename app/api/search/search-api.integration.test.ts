@@ -8,7 +8,15 @@ import { scanForSecrets } from "@/lib/secrets/scan";
 import { json, jsonRequest } from "@/lib/testing/api";
 import { newThread, newTurn } from "@/lib/testing/integration";
 
-type Hit = { threadId: string; threadTitle: string | null; turnId: string; turnIndex: number; role: string; snippet: string; highlights: [number, number][] };
+type Hit = {
+  threadId: string;
+  threadTitle: string | null;
+  turnId: string;
+  turnIndex: number;
+  role: string;
+  snippet: string;
+  highlights: [number, number][];
+};
 type Page = { items: Hit[]; nextCursor: string | null };
 
 const search = (query: string) => searchRoute(jsonRequest("GET", `/api/search${query}`));
@@ -21,7 +29,9 @@ async function hits(q: string, extra = ""): Promise<Page> {
 
 /** A word no other test writes: letters only, so it is one word to both databases. */
 function word(): string {
-  return `zq${randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}`;
+  return `zq${randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 10)}`;
 }
 
 /** The highlighted pieces of a hit's snippet, lower-cased. */
@@ -34,7 +44,10 @@ describe("GET /api/search", () => {
     const w = word();
     const thread = await newThread({ toolName: "chat", title: `Search ${w}` });
     await newTurn(thread.id, { role: "user", content: "Nothing to find in the first turn." });
-    await newTurn(thread.id, { role: "assistant", content: `The session drops after a refresh because ${w}Cookie expires before the ${w} token is renewed.` });
+    await newTurn(thread.id, {
+      role: "assistant",
+      content: `The session drops after a refresh because ${w}Cookie expires before the ${w} token is renewed.`,
+    });
 
     const page = await hits(w);
     expect(page.items).toHaveLength(1);
@@ -155,11 +168,19 @@ describe("GET /api/search", () => {
   it("reads the tool text of turns stored before search read it once the scan has written their copy", async () => {
     const w = word();
     const thread = await newThread({ toolName: "chat" });
-    await newTurn(thread.id, { role: "assistant", content: "Calling.", parts: [{ type: "tool_call", id: "c", name: "bash", arguments: { command: `ls ${w}` } }] });
+    await newTurn(thread.id, {
+      role: "assistant",
+      content: "Calling.",
+      parts: [{ type: "tool_call", id: "c", name: "bash", arguments: { command: `ls ${w}` } }],
+    });
     const client = await db();
     // As the migration leaves a turn with tool parts: hidden ("") until the scan writes its copy.
     await client.turn.updateMany({ where: { threadId: thread.id }, data: { searchContent: "" } });
-    await client.appSetting.upsert({ where: { key: "search.hiddenUntilMasked" }, create: { key: "search.hiddenUntilMasked", value: "pending" }, update: {} });
+    await client.appSetting.upsert({
+      where: { key: "search.hiddenUntilMasked" },
+      create: { key: "search.hiddenUntilMasked", value: "pending" },
+      update: {},
+    });
     expect((await hits(w)).items).toEqual([]);
     await scanForSecrets();
     const [hit] = (await hits(w)).items;

@@ -75,7 +75,10 @@ beforeAll(async () => {
   threadId = thread.id;
   const secretPath = `/home/ada/.config/${value("github-token", 2)}/hosts.yml`;
   for (const [i, sample] of samples.entries()) {
-    await newTurn(threadId, { role: i % 2 === 0 ? "user" : "assistant", content: `step ${i}: export things\n${sample.line(sample.value)}` });
+    await newTurn(threadId, {
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: `step ${i}: export things\n${sample.line(sample.value)}`,
+    });
   }
   await newTurn(threadId, {
     role: "user",
@@ -89,15 +92,30 @@ beforeAll(async () => {
     toolName: "Bash",
     parts: [
       { type: "text", text: `Deploying with ${value("anthropic-key")}` },
-      { type: "tool_call", id: "call_1", name: "Bash", arguments: { command: `curl -H "Authorization: Bearer ${value("jwt")}" https://api.example.com`, env: { TOKEN: value("huggingface-token") } } },
-      { type: "tool_result", toolCallId: "call_1", content: [{ type: "text", text: `DATABASE_URL=postgresql://app:${value("database-password")}@db:5432/app\n${key}` }] },
+      {
+        type: "tool_call",
+        id: "call_1",
+        name: "Bash",
+        arguments: {
+          command: `curl -H "Authorization: Bearer ${value("jwt")}" https://api.example.com`,
+          env: { TOKEN: value("huggingface-token") },
+        },
+      },
+      {
+        type: "tool_result",
+        toolCallId: "call_1",
+        content: [{ type: "text", text: `DATABASE_URL=postgresql://app:${value("database-password")}@db:5432/app\n${key}` }],
+      },
       { type: "thinking", text: `The key ${value("aws-access-key")} is the deploy user's` },
     ],
   });
   turns = await listTurnRefs(threadId);
   const fork = await forkRoute(jsonRequest("POST", `/api/threads/${threadId}/forks`, { atTurn: 2 }), params({ id: threadId }));
   expect(fork.status, await fork.clone().text()).toBe(201);
-  const job = await startJob(jsonRequest("POST", `/api/threads/${threadId}/compaction-jobs`, { strategy: "full" }), params({ id: threadId }));
+  const job = await startJob(
+    jsonRequest("POST", `/api/threads/${threadId}/compaction-jobs`, { strategy: "full" }),
+    params({ id: threadId }),
+  );
   expect(job.status, await job.clone().text()).toBe(202);
   jobId = (await json<{ job: { id: string } }>(job)).job.id;
   await waitForJob(jobId);
@@ -105,14 +123,22 @@ beforeAll(async () => {
 }, 60_000);
 
 async function listTurnRefs(id: string): Promise<{ id: string; index: number }[]> {
-  const { GET } = (await import("@/app/api/threads/[id]/turns/route")) as { GET: (r: Request, c: { params: Promise<{ id: string }> }) => Promise<Response> };
-  return (await json<{ items: { id: string; index: number }[] }>(await GET(jsonRequest("GET", `/api/threads/${id}/turns?limit=100`), params({ id })))).items;
+  const { GET } = (await import("@/app/api/threads/[id]/turns/route")) as {
+    GET: (r: Request, c: { params: Promise<{ id: string }> }) => Promise<Response>;
+  };
+  return (
+    await json<{ items: { id: string; index: number }[] }>(
+      await GET(jsonRequest("GET", `/api/threads/${id}/turns?limit=100`), params({ id })),
+    )
+  ).items;
 }
 
 async function waitForJob(id: string): Promise<void> {
   const { GET } = await import("@/app/api/compaction-jobs/[jobId]/route");
   for (let i = 0; i < 200; i++) {
-    const { job } = await json<{ job: { status: string } }>(await GET(jsonRequest("GET", `/api/compaction-jobs/${id}`), params({ jobId: id })));
+    const { job } = await json<{ job: { status: string } }>(
+      await GET(jsonRequest("GET", `/api/compaction-jobs/${id}`), params({ jobId: id })),
+    );
     if (job.status !== "running") {
       expect(job.status).toBe("succeeded");
       return;
@@ -149,7 +175,9 @@ describe("no secret in any API answer", () => {
 
   it("finds the thread's secrets in the first place (the samples are detected)", async () => {
     const { GET } = await import("@/app/api/secrets/route");
-    const body = await json<{ findings: { fingerprint: string; field: string }[] }>(await GET(jsonRequest("GET", `/api/secrets?threadId=${threadId}&limit=500`)));
+    const body = await json<{ findings: { fingerprint: string; field: string }[] }>(
+      await GET(jsonRequest("GET", `/api/secrets?threadId=${threadId}&limit=500`)),
+    );
     const found = new Set(body.findings.map((f) => f.fingerprint));
     for (const secret of SECRETS) expect(found.has(fingerprintOf(secret)), secret.slice(0, 12)).toBe(true);
     // The scan reads content, parts and file snapshots.
@@ -161,7 +189,9 @@ describe("no secret in any API answer", () => {
       if (route in NOT_THROUGH_HANDLE_ROUTE) continue;
       const handlers = [...source.matchAll(/export async function (GET|POST|PUT|PATCH|DELETE)\b/g)].length;
       const wrapped = [...source.matchAll(/return handleRoute\(/g)].length;
-      expect(wrapped, `app/api/${route}/route.ts: every handler returns handleRoute(...) (it masks the answer)`).toBeGreaterThanOrEqual(handlers);
+      expect(wrapped, `app/api/${route}/route.ts: every handler returns handleRoute(...) (it masks the answer)`).toBeGreaterThanOrEqual(
+        handlers,
+      );
       expect(handlers, `app/api/${route}/route.ts exports no handler this test recognises`).toBeGreaterThan(0);
     }
   });
@@ -193,11 +223,16 @@ describe("no secret in any API answer", () => {
   }, 120_000);
 
   it("answers the MCP tools that read threads without a value", async () => {
-    const listed = JSON.parse(await mcp("tools/list", {})) as { result: { tools: { name: string; annotations?: { readOnlyHint?: boolean } }[] } };
+    const listed = JSON.parse(await mcp("tools/list", {})) as {
+      result: { tools: { name: string; annotations?: { readOnlyHint?: boolean } }[] };
+    };
     const CALLS: Record<string, object[]> = {
       get_thread: [{ threadId }, { threadId: parentId }],
       list_threads: [{}, { q: "deploy" }],
-      build_history: [{ threadId, model: "gpt-4o" }, { threadId, model: "gpt-4o", mode: "pal" }],
+      build_history: [
+        { threadId, model: "gpt-4o" },
+        { threadId, model: "gpt-4o", mode: "pal" },
+      ],
       export_thread: [{ threadId }, { threadId, chain: true }],
       get_handoff: [{ threadId }, { threadId, chain: true, model: "gpt-4o" }],
     };
@@ -216,7 +251,11 @@ describe("no secret in any API answer", () => {
     const content = `Here: ${value("sendgrid-key")}`;
     const append = () =>
       turnsPost(
-        new Request(`${BASE}/api/threads/${threadId}/turns`, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "masking-replay-1" }, body: JSON.stringify({ role: "user", content }) }),
+        new Request(`${BASE}/api/threads/${threadId}/turns`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "idempotency-key": "masking-replay-1" },
+          body: JSON.stringify({ role: "user", content }),
+        }),
         params({ id: threadId }),
       );
     const first = await append();

@@ -52,7 +52,9 @@ vi.mock("@/lib/http/responses", async (importOriginal) => {
 });
 
 /** Secrets the detector knows on their own (a generic 40-character string is a secret only where it is assigned). */
-const SECRETS = ["github-pat", "aws-access-token", "openai-api-key", "jwt"].map((rule) => secretSamples(29).find((s) => s.rule === rule)!.value);
+const SECRETS = ["github-pat", "aws-access-token", "openai-api-key", "jwt"].map(
+  (rule) => secretSamples(29).find((s) => s.rule === rule)!.value,
+);
 const PIECE = 8;
 
 /** Where an answer held PIECE characters of a secret, and what it said: every one, not just the first. */
@@ -84,7 +86,10 @@ beforeAll(async () => {
   await newTurn(writeThread, { role: "user", content: "hello" });
   await newTurn(writeThread, { role: "assistant", content: "hi" });
   const { POST } = await import("@/app/api/threads/[id]/compaction-jobs/route");
-  const job = await POST(jsonRequest("POST", `/api/threads/${readThread}/compaction-jobs`, { strategy: "full" }), params({ id: readThread }));
+  const job = await POST(
+    jsonRequest("POST", `/api/threads/${readThread}/compaction-jobs`, { strategy: "full" }),
+    params({ id: readThread }),
+  );
   expect(job.status, await job.clone().text()).toBe(202);
   jobId = (await json<{ job: { id: string } }>(job)).job.id;
   await settleJobs(readThread);
@@ -102,7 +107,9 @@ afterAll(async () => {
 async function settleJobs(threadId: string): Promise<void> {
   const { GET } = await import("@/app/api/threads/[id]/compaction-jobs/route");
   for (let i = 0; i < 200; i++) {
-    const { job } = await json<{ job: { status: string } | null }>(await GET(jsonRequest("GET", `/api/threads/${threadId}/compaction-jobs`), params({ id: threadId })));
+    const { job } = await json<{ job: { status: string } | null }>(
+      await GET(jsonRequest("GET", `/api/threads/${threadId}/compaction-jobs`), params({ id: threadId })),
+    );
     if (job?.status !== "running") return;
     await sleep(50);
   }
@@ -126,7 +133,11 @@ type Call = { method: HttpMethod; url: string; set: RouteParams; body?: string }
 
 async function send(handler: RouteHandler, call: Call): Promise<void> {
   const controller = new AbortController();
-  const init: RequestInit = { method: call.method, signal: controller.signal, headers: call.body === undefined ? {} : { "content-type": "application/json" } };
+  const init: RequestInit = {
+    method: call.method,
+    signal: controller.signal,
+    headers: call.body === undefined ? {} : { "content-type": "application/json" },
+  };
   if (call.body !== undefined) init.body = call.body;
   const response = await handler(new Request(`${BASE}${call.url}`, init), { params: Promise.resolve(call.set) });
   const text = await bodyText(response);
@@ -162,7 +173,8 @@ describe("errors name a caller's value without repeating it", () => {
             await run({ url: urlOf(route, set) + query, set, body: json });
           }
           if (body !== undefined) {
-            for (const field of Object.keys(body)) await run({ url: urlOf(route, valid) + query, set: valid, body: JSON.stringify({ ...body, [field]: secret }) });
+            for (const field of Object.keys(body))
+              await run({ url: urlOf(route, valid) + query, set: valid, body: JSON.stringify({ ...body, [field]: secret }) });
             await run({ url: urlOf(route, valid) + query, set: valid, body: JSON.stringify({ ...body, [secret]: 1 }) });
           }
           if (method !== "GET" && method !== "DELETE") await run({ url: urlOf(route, valid) + query, set: valid, body: secret });
@@ -175,18 +187,31 @@ describe("errors name a caller's value without repeating it", () => {
             search.set(key, secret);
             await run({ url: `${urlOf(route, valid)}?${search}`, set: valid, body: json });
           }
-          if (keys.length > 0) await run({ url: `${urlOf(route, valid)}${query ? `${query}&` : "?"}${encodeURIComponent(secret)}=1`, set: valid, body: json });
+          if (keys.length > 0)
+            await run({ url: `${urlOf(route, valid)}${query ? `${query}&` : "?"}${encodeURIComponent(secret)}=1`, set: valid, body: json });
         }
       }
     }
     expect(leaks).toEqual([]);
     // The probe's route, and the ones whose queries have numbers, were reached with their parameters.
-    expect([...routesReadingQueries]).toEqual(expect.arrayContaining(["GET threads/[id]/turns/[index]", "GET threads/[id]/turns", "GET threads/[id]/handoff", "GET usage", "POST import"]));
+    expect([...routesReadingQueries]).toEqual(
+      expect.arrayContaining([
+        "GET threads/[id]/turns/[index]",
+        "GET threads/[id]/turns",
+        "GET threads/[id]/handoff",
+        "GET usage",
+        "POST import",
+      ]),
+    );
     expect(calls).toBeGreaterThan(500);
   }, 300_000);
 
   it("answers no piece of a secret sent in any argument of any MCP tool", async () => {
-    const listed = JSON.parse(await mcp("tools/list", {})) as { result: { tools: { name: string; inputSchema: { properties?: Record<string, unknown> }; annotations?: { readOnlyHint?: boolean } }[] } };
+    const listed = JSON.parse(await mcp("tools/list", {})) as {
+      result: {
+        tools: { name: string; inputSchema: { properties?: Record<string, unknown> }; annotations?: { readOnlyHint?: boolean } }[];
+      };
+    };
     const ARGS: Record<string, Record<string, unknown>> = {
       create_thread: { toolName: "chat" },
       add_turn: { role: "user", content: "hello" },
@@ -202,10 +227,15 @@ describe("errors name a caller's value without repeating it", () => {
       const sample = ARGS[tool.name];
       if (!sample) throw new Error(`${tool.name}: no sample arguments; add them to ARGS`);
       const properties = Object.keys(tool.inputSchema.properties ?? {});
-      const valid = properties.includes("threadId") ? { threadId: tool.annotations?.readOnlyHint ? readThread : writeThread, ...sample } : sample;
+      const valid = properties.includes("threadId")
+        ? { threadId: tool.annotations?.readOnlyHint ? readThread : writeThread, ...sample }
+        : sample;
       for (const secret of SECRETS) {
         for (const args of [...properties.map((property) => ({ ...valid, [property]: secret })), { ...valid, [secret]: 1 }]) {
-          expectNoPiece(`MCP ${tool.name} ${JSON.stringify(args).slice(0, 200)}`, await mcp("tools/call", { name: tool.name, arguments: args }));
+          expectNoPiece(
+            `MCP ${tool.name} ${JSON.stringify(args).slice(0, 200)}`,
+            await mcp("tools/call", { name: tool.name, arguments: args }),
+          );
           calls += 1;
         }
       }
@@ -216,7 +246,13 @@ describe("errors name a caller's value without repeating it", () => {
 
   it("answers no piece of a secret sent as an MCP request that is not JSON", async () => {
     for (const secret of SECRETS) {
-      const response = await mcpPost(new Request(`${BASE}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: secret }));
+      const response = await mcpPost(
+        new Request(`${BASE}/api/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: secret,
+        }),
+      );
       expect(response.status).toBe(400);
       expectNoPiece("MCP, a body that is not JSON", await response.text());
     }

@@ -21,7 +21,12 @@ import { answer, type FakeOpenAi } from "@/lib/testing/fake-openai";
 import { withFakeOpenAi } from "@/lib/testing/fake-openai-env";
 import { api, newThread, newTurn, restoreServerEnv } from "@/lib/testing/integration";
 
-const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: "test-key", chatModel: "openai-compatible:test-model", compactionModel: "openai-compatible:test-model" }));
+const llm = withFakeOpenAi((server) => ({
+  openaiCompatibleBaseUrl: server.baseUrl,
+  openaiCompatibleApiKey: "test-key",
+  chatModel: "openai-compatible:test-model",
+  compactionModel: "openai-compatible:test-model",
+}));
 let fake: FakeOpenAi;
 beforeEach(() => {
   fake = llm.server;
@@ -55,7 +60,11 @@ describe("secrets in transcripts", () => {
     const response = await listSecrets(jsonRequest("GET", `/api/secrets?threadId=${id}&limit=500`));
     const text = await response.text();
     expectNoSecret(text);
-    const body = JSON.parse(text) as { findings: { kind: string; fingerprint: string; field: string; turnIndex: number }[]; total: number; scan: { scannedSeq: number; lastSeq: number } };
+    const body = JSON.parse(text) as {
+      findings: { kind: string; fingerprint: string; field: string; turnIndex: number }[];
+      total: number;
+      scan: { scannedSeq: number; lastSeq: number };
+    };
     expect(body.scan.scannedSeq).toBe(body.scan.lastSeq);
     const inContent = body.findings.filter((f) => f.field === "content");
     expect(inContent.map((f) => f.kind)).toEqual(samples.map((s) => s.kind));
@@ -65,13 +74,31 @@ describe("secrets in transcripts", () => {
 
   it("masks every answer that carries turn text, and reveals one value on request", async () => {
     const id = await threadWithSecrets();
-    for (const response of [await api.getThread(id), await listTurnsRoute(jsonRequest("GET", `/api/threads/${id}/turns?limit=200`), params({ id })), await api.getTurn(id, 0), await api.chain(id), await api.listThreads()]) {
+    for (const response of [
+      await api.getThread(id),
+      await listTurnsRoute(jsonRequest("GET", `/api/threads/${id}/turns?limit=200`), params({ id })),
+      await api.getTurn(id, 0),
+      await api.chain(id),
+      await api.listThreads(),
+    ]) {
       const text = await response.text();
       expectNoSecret(text);
     }
-    const turns = (await json<{ items: { id: string; content: string }[] }>(await listTurnsRoute(jsonRequest("GET", `/api/threads/${id}/turns?limit=200`), params({ id })))).items;
+    const turns = (
+      await json<{ items: { id: string; content: string }[] }>(
+        await listTurnsRoute(jsonRequest("GET", `/api/threads/${id}/turns?limit=200`), params({ id })),
+      )
+    ).items;
     expect(turns[0]!.content).toContain(`[AWS access key …${fingerprintOf(samples[0]!.value).slice(-4)}]`);
-    const revealed = await json<{ value: string }>(await reveal(jsonRequest("POST", "/api/secrets/reveal", { threadId: id, turnId: turns[0]!.id, fingerprint: fingerprintOf(samples[0]!.value).slice(-4) })));
+    const revealed = await json<{ value: string }>(
+      await reveal(
+        jsonRequest("POST", "/api/secrets/reveal", {
+          threadId: id,
+          turnId: turns[0]!.id,
+          fingerprint: fingerprintOf(samples[0]!.value).slice(-4),
+        }),
+      ),
+    );
     expect(revealed.value).toBe(samples[0]!.value);
   });
 
@@ -89,7 +116,10 @@ describe("secrets in transcripts", () => {
     const reply = await sendMessage(jsonRequest("POST", `/api/threads/${id}/messages?stream=0`, { content: "What next?" }), params({ id }));
     expect(reply.status, await reply.clone().text()).toBe(201);
     await reply.text();
-    const summary = await compact(jsonRequest("POST", `/api/threads/${id}/compactions`, { strategy: "full", summarizer: "llm" }), params({ id }));
+    const summary = await compact(
+      jsonRequest("POST", `/api/threads/${id}/compactions`, { strategy: "full", summarizer: "llm" }),
+      params({ id }),
+    );
     expect(summary.status).toBe(200);
     expect(fake.requests.length).toBeGreaterThanOrEqual(2);
     for (const request of fake.requests) {
@@ -117,11 +147,13 @@ describe("secrets in transcripts", () => {
     const before = await (await db()).thread.findUnique({ where: { id } });
     const refused = await redact(jsonRequest("POST", "/api/secrets/redact", { threadId: id }));
     expect(refused.status).toBe(400);
-    const done = await json<{ redacted: number }>(await redact(jsonRequest("POST", "/api/secrets/redact", { threadId: id, confirm: true })));
+    const done = await json<{ redacted: number }>(
+      await redact(jsonRequest("POST", "/api/secrets/redact", { threadId: id, confirm: true })),
+    );
     expect(done.redacted).toBeGreaterThanOrEqual(samples.length);
     const stored = await (await db()).turn.findMany({ where: { threadId: id } });
     expectNoSecret(JSON.stringify(stored));
-    expect((await (await db()).secretFinding.count({ where: { threadId: id } }))).toBe(0);
+    expect(await (await db()).secretFinding.count({ where: { threadId: id } })).toBe(0);
     expect(await (await db()).secretRedaction.count({ where: { threadId: id } })).toBeGreaterThanOrEqual(samples.length);
     const after = await (await db()).thread.findUnique({ where: { id } });
     expect(after!.tokenEstimate).not.toBe(before!.tokenEstimate);

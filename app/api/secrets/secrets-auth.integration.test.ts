@@ -35,7 +35,10 @@ function request(method: string, pathname: string, headers: Record<string, strin
 async function signIn(person: { email: string; password: string }, ip: string): Promise<string> {
   const response = await authPost(request("POST", "/api/auth/sign-in/email", { "x-threadline-peer": ip }, person));
   expect(response.status, await response.clone().text()).toBe(200);
-  return response.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+  return response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("better-auth.session_token="))!
+    .split(";")[0]!;
 }
 
 let admin: string;
@@ -48,12 +51,24 @@ beforeAll(async () => {
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
   }
-  setServerEnv({ THREADLINE_AUTH: "on", THREADLINE_ADMIN_EMAIL: ADMIN.email, THREADLINE_ADMIN_PASSWORD: ADMIN.password, THREADLINE_SOURCES: "off", THREADLINE_PEER_HEADER: "1" });
+  setServerEnv({
+    THREADLINE_AUTH: "on",
+    THREADLINE_ADMIN_EMAIL: ADMIN.email,
+    THREADLINE_ADMIN_PASSWORD: ADMIN.password,
+    THREADLINE_SOURCES: "off",
+    THREADLINE_PEER_HEADER: "1",
+  });
   resetAuthForTests();
   admin = await signIn(ADMIN, "10.4.0.1");
-  await (await authFor(false)).api.createUser({ body: { email: MEMBER.email, password: MEMBER.password, name: "Bob", role: "member" }, headers: new Headers({ cookie: admin }) });
+  await (
+    await authFor(false)
+  ).api.createUser({
+    body: { email: MEMBER.email, password: MEMBER.password, name: "Bob", role: "member" },
+    headers: new Headers({ cookie: admin }),
+  });
   member = await signIn(MEMBER, "10.4.0.2");
-  memberToken = (await (await createToken(request("POST", "/api/tokens", { cookie: member }, { name: "bob's agent" }))).json()).token as string;
+  memberToken = (await (await createToken(request("POST", "/api/tokens", { cookie: member }, { name: "bob's agent" }))).json())
+    .token as string;
   // The proxy lets people through; the routes themselves do not ask who appends.
   const thread = await newThread({ toolName: "claude-code" });
   threadId = thread.id;
@@ -67,7 +82,8 @@ afterAll(() => {
 
 const revealAs = (headers: Record<string, string>) =>
   reveal(request("POST", "/api/secrets/reveal", headers, { threadId, turnId, fingerprint: fingerprintOf(sample.value).slice(-4) }));
-const setAs = (headers: Record<string, string>, body: unknown) => putSetting(request("PUT", `/api/threads/${threadId}/secret-settings`, headers, body), params({ id: threadId }));
+const setAs = (headers: Record<string, string>, body: unknown) =>
+  putSetting(request("PUT", `/api/threads/${threadId}/secret-settings`, headers, body), params({ id: threadId }));
 
 describe("secrets with sign-in on", () => {
   it("reveals a value to an admin only: a member's session or token gets 403, and no value is logged", async () => {
@@ -81,7 +97,8 @@ describe("secrets with sign-in on", () => {
   });
 
   it("exports losslessly to an admin only; a member gets the redacted copy with ?redact=1", async () => {
-    const exportAs = (headers: Record<string, string>, query = "") => exportRoute(request("GET", `/api/threads/${threadId}/export${query}`, headers), params({ id: threadId }));
+    const exportAs = (headers: Record<string, string>, query = "") =>
+      exportRoute(request("GET", `/api/threads/${threadId}/export${query}`, headers), params({ id: threadId }));
     const refused = await expectError(await exportAs({ cookie: member }), 403, "forbidden");
     expect(refused.message).toContain("redact=1");
     await expectError(await exportAs({ authorization: `Bearer ${memberToken}` }, "?chain=1"), 403, "forbidden");
@@ -95,7 +112,11 @@ describe("secrets with sign-in on", () => {
     await expectError(await setAs({ cookie: member }, { sendToModels: true, confirm: true }), 403, "forbidden");
     await expectError(await setAs({ authorization: `Bearer ${memberToken}` }, { sendToModels: true, confirm: true }), 403, "forbidden");
     const setting = async (headers: Record<string, string>) =>
-      ((await (await getSetting(request("GET", `/api/threads/${threadId}/secret-settings`, headers), params({ id: threadId }))).json()) as { sendToModels: boolean }).sendToModels;
+      (
+        (await (
+          await getSetting(request("GET", `/api/threads/${threadId}/secret-settings`, headers), params({ id: threadId }))
+        ).json()) as { sendToModels: boolean }
+      ).sendToModels;
     expect(await setting({ cookie: member })).toBe(false);
     const unconfirmed = await expectError(await setAs({ cookie: admin }, { sendToModels: true }), 400, "validation_failed");
     expect(unconfirmed.message).toMatch(/confirm/);
@@ -109,7 +130,8 @@ describe("secrets with sign-in on", () => {
 
   it("redacts in place for an admin only: a member's session or token gets 403 and the turn keeps its text", async () => {
     await scanForSecrets(); // redaction works on the scan's findings
-    const redactAs = (headers: Record<string, string>) => redact(request("POST", "/api/secrets/redact", headers, { threadId, confirm: true }));
+    const redactAs = (headers: Record<string, string>) =>
+      redact(request("POST", "/api/secrets/redact", headers, { threadId, confirm: true }));
     const refused = await expectError(await redactAs({ cookie: member }), 403, "forbidden");
     expect(refused.message).toMatch(/admin/);
     await expectError(await redactAs({ authorization: `Bearer ${memberToken}` }), 403, "forbidden");

@@ -27,7 +27,11 @@ const status = async () => (await (await GET()).json()) as SourcesStatus;
 
 describe("/api/sources", () => {
   it("answers the followed folders before any sync, starts a sync with 202, then reports its counts", async () => {
-    expect(await status()).toMatchObject({ origin: "setting", syncing: false, folders: [{ path: home.claudeProjects, state: "found", filesSeen: 0 }] });
+    expect(await status()).toMatchObject({
+      origin: "setting",
+      syncing: false,
+      folders: [{ path: home.claudeProjects, state: "found", filesSeen: 0 }],
+    });
 
     const started = await POST(new Request("http://threadline.test/api/sources/sync", { method: "POST" }));
     expect(started.status).toBe(202);
@@ -44,6 +48,10 @@ describe("/api/sources", () => {
     expect((await POST(jsonRequest("POST", "/api/sources/sync", {}))).status).toBe(202);
     await sourceSync().sync();
     await expectError(await POST(jsonRequest("POST", "/api/sources/sync", { folder: "/etc" })), 400, "validation_failed");
-    await expectError(await POST(new Request("http://threadline.test/api/sources/sync", { method: "POST", body: "{" })), 400, "invalid_json");
+    await expectError(
+      await POST(new Request("http://threadline.test/api/sources/sync", { method: "POST", body: "{" })),
+      400,
+      "invalid_json",
+    );
   });
 });

@@ -35,7 +35,12 @@ async function writer(threadId: string, name: string, count: number): Promise<Wr
  * Checks the stored thread against what the writers were told: every acknowledged turn stored
  * once, at the index it was given, indexes contiguous, each writer's turns in its own order.
  */
-async function expectIntact(threadId: string, written: Written[], writers: string[], perWriter: number): Promise<{ thread: Thread; turns: Turn[] }> {
+async function expectIntact(
+  threadId: string,
+  written: Written[],
+  writers: string[],
+  perWriter: number,
+): Promise<{ thread: Thread; turns: Turn[] }> {
   const stored = await fetchThread(threadId);
   const total = writers.length * perWriter;
   expect(written.filter((w) => w.status === 201)).toHaveLength(total);
@@ -134,7 +139,10 @@ describe("in-process concurrency", () => {
     const now = new Date().toISOString();
     const full = { id: crypto.randomUUID() };
     const turns = Array.from({ length: 100 }, (_, i) => ({ id: crypto.randomUUID(), role: "user", content: `fill:${i}`, timestamp: now }));
-    const filled = await api.importDocuments({ format: "threadline/v1", threads: [{ ...full, toolName: "concurrency", createdAt: now, lastUpdatedAt: now, turns }] });
+    const filled = await api.importDocuments({
+      format: "threadline/v1",
+      threads: [{ ...full, toolName: "concurrency", createdAt: now, lastUpdatedAt: now, turns }],
+    });
     expect(filled.status).toBe(201);
     const busy = await newThread({ toolName: "concurrency" });
 
@@ -259,7 +267,15 @@ describe("multi-process concurrency", () => {
       const now = new Date().toISOString();
       const doc = {
         format: "threadline/v1",
-        threads: [{ id, toolName: "mp-import", createdAt: now, lastUpdatedAt: now, turns: [{ id: crypto.randomUUID(), role: "user", content: "x", timestamp: now }] }],
+        threads: [
+          {
+            id,
+            toolName: "mp-import",
+            createdAt: now,
+            lastUpdatedAt: now,
+            turns: [{ id: crypto.randomUUID(), role: "user", content: "x", timestamp: now }],
+          },
+        ],
       };
       const imported = await api.importDocuments(doc);
       if (imported.status !== 201) answers.push(`import ${imported.status} ${await imported.text()}`);

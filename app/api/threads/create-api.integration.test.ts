@@ -69,7 +69,13 @@ describe("POST /api/threads", () => {
       usageWithSubagents: { ...ZERO_USAGE, subagentThreads: 0, compactionRuns: 0, subagents: [] },
       cost: ZERO_COST,
       costWithSubagents: ZERO_COST,
-      figures: { total: ZERO_PART, parts: { thread: ZERO_PART, subagents: ZERO_PART, compactionRuns: ZERO_PART }, subagentThreads: 0, compactionRuns: 0, unpricedModels: [] },
+      figures: {
+        total: ZERO_PART,
+        parts: { thread: ZERO_PART, subagents: ZERO_PART, compactionRuns: ZERO_PART },
+        subagentThreads: 0,
+        compactionRuns: 0,
+        unpricedModels: [],
+      },
     });
   });
 
@@ -281,18 +287,37 @@ describe("unusual JSON on create and append", () => {
     // 64 levels in all (the body object, initialContext, then 62 arrays) are fine.
     const deepest = await createRoute(jsonRequest("POST", "/api/threads", `{"toolName": "chat", "initialContext": {"a": ${nested(62)}}}`));
     expect(deepest.status, await deepest.clone().text()).toBe(201);
-    await expectError(await createRoute(jsonRequest("POST", "/api/threads", `{"toolName": "chat", "initialContext": {"a": ${nested(63)}}}`)), 400, "invalid_json");
+    await expectError(
+      await createRoute(jsonRequest("POST", "/api/threads", `{"toolName": "chat", "initialContext": {"a": ${nested(63)}}}`)),
+      400,
+      "invalid_json",
+    );
   });
 
   it("refuses a __proto__ key in JSON objects with 400 naming the field, instead of dropping it", async () => {
     const thread = await newThread();
     const before = await rowCounts();
     const cases = [
-      [await createRoute(jsonRequest("POST", "/api/threads", '{"toolName": "chat", "initialContext": {"a": 1, "__proto__": {"x": 1}}}')), "initialContext.__proto__"],
-      [await createRoute(jsonRequest("POST", "/api/threads", '{"toolName": "chat", "initialContext": {"a": [0, {"__proto__": 1}]}}')), "initialContext.a[1].__proto__"],
-      [await turnsRoute(jsonRequest("POST", "/x", '{"role": "assistant", "content": "x", "modelMetadata": {"__proto__": null}}'), params({ id: thread.id })), "modelMetadata.__proto__"],
       [
-        await turnsRoute(jsonRequest("POST", "/x", '{"role": "assistant", "content": "x", "parts": [{"type": "text", "text": "x", "__proto__": "y"}]}'), params({ id: thread.id })),
+        await createRoute(jsonRequest("POST", "/api/threads", '{"toolName": "chat", "initialContext": {"a": 1, "__proto__": {"x": 1}}}')),
+        "initialContext.__proto__",
+      ],
+      [
+        await createRoute(jsonRequest("POST", "/api/threads", '{"toolName": "chat", "initialContext": {"a": [0, {"__proto__": 1}]}}')),
+        "initialContext.a[1].__proto__",
+      ],
+      [
+        await turnsRoute(
+          jsonRequest("POST", "/x", '{"role": "assistant", "content": "x", "modelMetadata": {"__proto__": null}}'),
+          params({ id: thread.id }),
+        ),
+        "modelMetadata.__proto__",
+      ],
+      [
+        await turnsRoute(
+          jsonRequest("POST", "/x", '{"role": "assistant", "content": "x", "parts": [{"type": "text", "text": "x", "__proto__": "y"}]}'),
+          params({ id: thread.id }),
+        ),
         "parts[0].__proto__",
       ],
     ] as const;
@@ -324,7 +349,16 @@ describe("unusual JSON on create and append", () => {
       parts: null,
       fileSnapshots: null,
     });
-    expect(turn).toMatchObject({ files: [], images: [], toolName: null, modelProvider: null, modelName: null, modelMetadata: null, parts: null, fileSnapshots: [] });
+    expect(turn).toMatchObject({
+      files: [],
+      images: [],
+      toolName: null,
+      modelProvider: null,
+      modelName: null,
+      modelMetadata: null,
+      parts: null,
+      fileSnapshots: [],
+    });
     // Required fields still are.
     await expectError(await api.createThread({ toolName: null }), 400, "validation_failed");
     await expectError(await api.appendTurn(thread.id, { role: "user", content: null }), 400, "validation_failed");

@@ -25,12 +25,31 @@ type Response_ = { at: string; usage?: Record<string, number>; content?: string 
 function threadOf(id: string, responses: Response_[], extra: Record<string, unknown> = {}) {
   const turns = responses.flatMap((r, i) => [
     { id: randomUUID(), role: "user", content: `question ${i} of ${id.slice(0, 8)}`, timestamp: r.at },
-    { id: randomUUID(), role: "assistant", content: r.content ?? `answer ${i}`, timestamp: r.at, ...MODEL, ...(r.usage ? { modelMetadata: { usage: r.usage } } : {}) },
+    {
+      id: randomUUID(),
+      role: "assistant",
+      content: r.content ?? `answer ${i}`,
+      timestamp: r.at,
+      ...MODEL,
+      ...(r.usage ? { modelMetadata: { usage: r.usage } } : {}),
+    },
   ]);
-  return { id, title: `figures ${id.slice(0, 8)}`, toolName: "claude-code", source: "api", createdAt: responses[0]!.at, lastUpdatedAt: responses.at(-1)!.at, turns, ...extra };
+  return {
+    id,
+    title: `figures ${id.slice(0, 8)}`,
+    toolName: "claude-code",
+    source: "api",
+    createdAt: responses[0]!.at,
+    lastUpdatedAt: responses.at(-1)!.at,
+    turns,
+    ...extra,
+  };
 }
 
-const subagent = (parentThreadId: string, agentId: string) => ({ parentThreadId, metadata: { relation: { kind: "subagent", agentId, toolCallId: `toolu_${agentId}` } } });
+const subagent = (parentThreadId: string, agentId: string) => ({
+  parentThreadId,
+  metadata: { relation: { kind: "subagent", agentId, toolCallId: `toolu_${agentId}` } },
+});
 
 const RUN_USAGE = { input_tokens: 3, cache_read_input_tokens: 17_842, cache_creation_input_tokens: 121_689, output_tokens: 8 };
 
@@ -40,10 +59,25 @@ async function buildSession() {
     format: "threadline/v1",
     threads: [
       threadOf(root, [
-        { at: "2026-03-02T10:00:00Z", usage: { input_tokens: 20, cache_read_input_tokens: 90_000, cache_creation_input_tokens: 40_000, output_tokens: 300 } },
-        { at: "2026-03-02T10:20:00Z", usage: { input_tokens: 5, cache_read_input_tokens: 99_589, cache_creation_input_tokens: 37_978, output_tokens: 463 } },
+        {
+          at: "2026-03-02T10:00:00Z",
+          usage: { input_tokens: 20, cache_read_input_tokens: 90_000, cache_creation_input_tokens: 40_000, output_tokens: 300 },
+        },
+        {
+          at: "2026-03-02T10:20:00Z",
+          usage: { input_tokens: 5, cache_read_input_tokens: 99_589, cache_creation_input_tokens: 37_978, output_tokens: 463 },
+        },
       ]),
-      threadOf(agent, [{ at: "2026-03-02T10:05:00Z", usage: { input_tokens: 2_408, cache_read_input_tokens: 29_274, cache_creation_input_tokens: 18_814, output_tokens: 7 } }], subagent(root, "a1")),
+      threadOf(
+        agent,
+        [
+          {
+            at: "2026-03-02T10:05:00Z",
+            usage: { input_tokens: 2_408, cache_read_input_tokens: 29_274, cache_creation_input_tokens: 18_814, output_tokens: 7 },
+          },
+        ],
+        subagent(root, "a1"),
+      ),
       // A sub-agent of the sub-agent, whose source recorded no usage: estimated, so the session's figure is "~".
       threadOf(nested, [{ at: "2026-03-02T10:06:00Z", content: "a reply whose usage nobody recorded" }], subagent(agent, "a2")),
     ],
@@ -51,7 +85,9 @@ async function buildSession() {
   const imported = await api.importDocuments(document);
   expect(imported.status, await imported.clone().text()).toBe(201);
   // The summariser's run, as the Claude Code importer stores an acompact file's.
-  await (await db()).compactionRun.create({
+  await (
+    await db()
+  ).compactionRun.create({
     data: {
       id: randomUUID(),
       threadId: root,
@@ -91,7 +127,10 @@ function expectSameFigures(actual: SessionFigures, expected: SessionFigures, whe
     for (const field of TOKEN_FIELDS) expect(actual.parts[part][field], `${where}: ${part} ${field}`).toBe(expected.parts[part][field]);
     expect(actual.parts[part].costUsd, `${where}: ${part} cost`).toBeCloseTo(expected.parts[part].costUsd, 9);
   }
-  expect({ subagents: actual.subagentThreads, runs: actual.compactionRuns }, where).toEqual({ subagents: expected.subagentThreads, runs: expected.compactionRuns });
+  expect({ subagents: actual.subagentThreads, runs: actual.compactionRuns }, where).toEqual({
+    subagents: expected.subagentThreads,
+    runs: expected.compactionRuns,
+  });
 }
 
 const tokensOf = (part: UsagePart) => tokenFigure(part).count;
@@ -104,7 +143,8 @@ describe("one figure per thread", () => {
     const rootRead = await fetchThread(root);
     const agentRead = await fetchThread(agent);
     const nestedRead = await fetchThread(nested);
-    const runTokens = RUN_USAGE.input_tokens + RUN_USAGE.cache_read_input_tokens + RUN_USAGE.cache_creation_input_tokens + RUN_USAGE.output_tokens;
+    const runTokens =
+      RUN_USAGE.input_tokens + RUN_USAGE.cache_read_input_tokens + RUN_USAGE.cache_creation_input_tokens + RUN_USAGE.output_tokens;
     const own = usageOf(rootRead.turns);
     const subs = [usageOf(agentRead.turns), usageOf(nestedRead.turns)];
     const tokens = (u: Record<string, number>) => TOKEN_FIELDS.reduce((n, f) => n + u[f]!, 0);
@@ -124,7 +164,10 @@ describe("one figure per thread", () => {
     expect(tokensOf(figures.parts.subagents)).toBe(tokens(subs[0]!) + tokens(subs[1]!));
     expect(tokensOf(figures.parts.compactionRuns)).toBe(runTokens);
     expect(figures.parts.compactionRuns.costUsd).toBeGreaterThan(0);
-    expect(figures.parts.compactionRuns.costUsd).toBeCloseTo(rootRead.thread.costWithSubagents!.totalUsd - rootRead.thread.cost!.totalUsd - figures.parts.subagents.costUsd, 9);
+    expect(figures.parts.compactionRuns.costUsd).toBeCloseTo(
+      rootRead.thread.costWithSubagents!.totalUsd - rootRead.thread.cost!.totalUsd - figures.parts.subagents.costUsd,
+      9,
+    );
     expect(figures).toMatchObject({ subagentThreads: 2, compactionRuns: 1 });
 
     // The header's data (app/threads/[id]/layout.tsx) is the thread API's.
@@ -144,7 +187,10 @@ describe("one figure per thread", () => {
     expect(row.costUsd).toBeCloseTo(figures.total.costUsd, 9);
     // Totals count every response once: the rows' sum, the days' sum, the session's figure.
     const byDay = await usage({ ...ALL_TIME, groupBy: "day" });
-    expect(byThread.totals.costUsd).toBeCloseTo(byThread.rows.reduce((n, r) => n + r.costUsd, 0), 9);
+    expect(byThread.totals.costUsd).toBeCloseTo(
+      byThread.rows.reduce((n, r) => n + r.costUsd, 0),
+      9,
+    );
     expect(byDay.totals.costUsd).toBeCloseTo(byThread.totals.costUsd, 9);
     expect(byDay.totals.costUsd).toBeCloseTo(figures.total.costUsd, 9);
     expect(byThread.totals.responses).toBe(figures.total.responses);

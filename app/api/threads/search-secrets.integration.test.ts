@@ -26,7 +26,10 @@ async function listed(q: string): Promise<string[]> {
 }
 
 async function foundIn(threadId: string, q: string): Promise<number[]> {
-  const response = await findRoute(jsonRequest("GET", `/api/threads/${threadId}/find?q=${encodeURIComponent(q)}`), params({ id: threadId }));
+  const response = await findRoute(
+    jsonRequest("GET", `/api/threads/${threadId}/find?q=${encodeURIComponent(q)}`),
+    params({ id: threadId }),
+  );
   expect(response.status).toBe(200);
   return (await json<{ indexes: number[] }>(response)).indexes;
 }
@@ -143,7 +146,11 @@ describe("search over what people may see", () => {
     // As the migration leaves a database written before: the copies hidden ("") and the scan to do.
     await client.turn.updateMany({ where: { threadId: appended!.id }, data: { searchContent: "" } });
     await client.thread.update({ where: { id: appended!.id }, data: { searchTitle: "" } });
-    await client.appSetting.upsert({ where: { key: "search.hiddenUntilMasked" }, create: { key: "search.hiddenUntilMasked", value: "pending" }, update: {} });
+    await client.appSetting.upsert({
+      where: { key: "search.hiddenUntilMasked" },
+      create: { key: "search.hiddenUntilMasked", value: "pending" },
+      update: {},
+    });
     expect(await listed(key)).not.toContain(appended!.id);
     expect(await listed("export")).not.toContain(appended!.id);
 
@@ -151,7 +158,11 @@ describe("search over what people may see", () => {
     expect(await listed("export")).toContain(appended!.id);
     expect(await listed(key)).not.toContain(appended!.id);
     expect(await client.appSetting.findUnique({ where: { key: "search.hiddenUntilMasked" } })).toBeNull();
-    const stored = await client.turn.findMany({ where: { threadId: appended!.id }, orderBy: { index: "asc" }, select: { searchContent: true } });
+    const stored = await client.turn.findMany({
+      where: { threadId: appended!.id },
+      orderBy: { index: "asc" },
+      select: { searchContent: true },
+    });
     expect(stored.map((t) => t.searchContent === null)).toEqual([false, true]);
   });
 

@@ -209,7 +209,11 @@ describe("unexpected failures", () => {
   it("answer 500 internal with a generic message; the details go to the server log only", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     setServerEnv({ DATABASE_URL: `file:${process.cwd()}/.tmp/no-such-directory/${crypto.randomUUID()}/x.db` });
-    for (const response of [await api.createThread({ toolName: "chat" }), await api.listThreads(), await api.getThread(crypto.randomUUID())]) {
+    for (const response of [
+      await api.createThread({ toolName: "chat" }),
+      await api.listThreads(),
+      await api.getThread(crypto.randomUUID()),
+    ]) {
       const error = await expectError(response, 500, "internal");
       expect(error).toEqual({ code: "internal", message: "Internal error; see the server log." });
     }

@@ -60,7 +60,15 @@ describe("POST /api/threads/:id/turns", () => {
     expect([first.index, second.index, third.index]).toEqual([0, 1, 2]);
     expect(second.id).toMatch(UUID_V4);
     expect(second).toMatchObject({ ...rich, threadId: thread.id, index: 1, tokenEstimate: Math.floor(rich.content.length / 4) });
-    expect(first).toMatchObject({ files: [], images: [], toolName: null, modelProvider: null, modelName: null, modelMetadata: null, parts: null });
+    expect(first).toMatchObject({
+      files: [],
+      images: [],
+      toolName: null,
+      modelProvider: null,
+      modelName: null,
+      modelMetadata: null,
+      parts: null,
+    });
 
     const stored = await fetchThread(thread.id);
     expect(stored.turns.map(({ usage: _usage, cost: _cost, ...turn }) => ({ ...turn, usage: null }))).toEqual([first, second, third]);
@@ -156,7 +164,11 @@ describe("POST /api/threads/:id/turns", () => {
 
   it("rejects unknown fields and malformed JSON on turns", async () => {
     const thread = await newThread();
-    const unknown = await expectError(await api.appendTurn(thread.id, { role: "user", content: "x", mood: "happy" }), 400, "validation_failed");
+    const unknown = await expectError(
+      await api.appendTurn(thread.id, { role: "user", content: "x", mood: "happy" }),
+      400,
+      "validation_failed",
+    );
     expect(unknown.message).toContain("mood");
     await expectError(
       await turnsRoute(jsonRequest("POST", "/x", '{"role": "user", "content": }'), params({ id: thread.id })),
@@ -189,7 +201,12 @@ describe("file snapshots on turns", () => {
 
   it("refuses a snapshot of a file the turn does not name, or two of one file", async () => {
     const thread = await newThread();
-    const stray = await api.appendTurn(thread.id, { role: "user", content: "x", files: ["a.py"], fileSnapshots: [{ path: "/etc/passwd", content: "" }] });
+    const stray = await api.appendTurn(thread.id, {
+      role: "user",
+      content: "x",
+      files: ["a.py"],
+      fileSnapshots: [{ path: "/etc/passwd", content: "" }],
+    });
     const body = await expectError(stray, 400, "validation_failed");
     expect(body.message).toBe("fileSnapshots[0].path: must be one of this turn's files");
     const twice = await api.appendTurn(thread.id, {

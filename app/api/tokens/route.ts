@@ -13,7 +13,10 @@ export async function POST(request: Request): Promise<Response> {
     const input = parseOrThrow(createTokenSchema, parseJsonText(await readBodyText(request)));
     const created = await createApiToken(await db(), { userId: principal.userId, name: input.name, expiresAt: input.expiresAt });
     // The new token in full, shown once to its owner: no transcript text, and it must arrive whole.
-    return unmasked(Response.json(created, { status: 201, headers: { "cache-control": "no-store" } }), "the API token just created, for its owner");
+    return unmasked(
+      Response.json(created, { status: 201, headers: { "cache-control": "no-store" } }),
+      "the API token just created, for its owner",
+    );
   });
 }
 

@@ -35,14 +35,37 @@ async function usage(query: Record<string, string>): Promise<UsageReport> {
 const sum = (rows: { costUsd: number }[]) => rows.reduce((n, r) => n + r.costUsd, 0);
 
 /** A threadline/v1 document of one thread whose assistant turns carry Anthropic usage at the given times. */
-function documentWith(id: string, responses: { at: string; model: string; input: number; output: number }[], extra: Record<string, unknown> = {}) {
+function documentWith(
+  id: string,
+  responses: { at: string; model: string; input: number; output: number }[],
+  extra: Record<string, unknown> = {},
+) {
   const turns = responses.flatMap((r, i) => [
     { id: randomUUID(), role: "user", content: `question ${i}`, timestamp: r.at },
-    { id: randomUUID(), role: "assistant", content: `answer ${i}`, timestamp: r.at, modelProvider: "anthropic", modelName: r.model, modelMetadata: { usage: { input_tokens: r.input, output_tokens: r.output } } },
+    {
+      id: randomUUID(),
+      role: "assistant",
+      content: `answer ${i}`,
+      timestamp: r.at,
+      modelProvider: "anthropic",
+      modelName: r.model,
+      modelMetadata: { usage: { input_tokens: r.input, output_tokens: r.output } },
+    },
   ]);
   return {
     format: "threadline/v1",
-    threads: [{ id, title: `usage ${id.slice(0, 8)}`, toolName: "chat", source: "api", createdAt: responses[0]!.at, lastUpdatedAt: responses.at(-1)!.at, turns, ...extra }],
+    threads: [
+      {
+        id,
+        title: `usage ${id.slice(0, 8)}`,
+        toolName: "chat",
+        source: "api",
+        createdAt: responses[0]!.at,
+        lastUpdatedAt: responses.at(-1)!.at,
+        turns,
+        ...extra,
+      },
+    ],
   };
 }
 
@@ -115,15 +138,23 @@ describe("GET /api/usage over the real transcripts", () => {
       // Sums of floating-point prices in another order may differ in the last bits.
       expect({ ...report.totals, costUsd: 0 }, groupBy).toEqual({ ...byThread.totals, costUsd: 0 });
       expect(report.totals.costUsd, groupBy).toBeCloseTo(byThread.totals.costUsd, 9);
-      expect(report.rows.reduce((n, r) => n + r.responses, 0), groupBy).toBe(byThread.totals.responses);
+      expect(
+        report.rows.reduce((n, r) => n + r.responses, 0),
+        groupBy,
+      ).toBe(byThread.totals.responses);
       expect(sum(report.rows), groupBy).toBeCloseTo(byThread.totals.costUsd, 9);
     }
   });
 
   it("a Claude Code session, its sub-agent and its compaction run cost what calcPrice gives for the raw files, by day and in all", async () => {
     const dir = path.join(REAL_FIXTURE_ROOTS[0]!, "claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-4te");
-    const files = ["ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl", "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl", "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl"];
-    for (const name of files) expect(["imported", "unchanged"]).toContain((await importFile(name, readFileSync(path.join(dir, name), "utf8"))).status);
+    const files = [
+      "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
+      "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl",
+      "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl",
+    ];
+    for (const name of files)
+      expect(["imported", "unchanged"]).toContain((await importFile(name, readFileSync(path.join(dir, name), "utf8"))).status);
     const sessionId = importedThreadId("claude-code", "ae4a77f8-aedd-4bc1-888f-c94edc91af04");
     const { thread } = await fetchThread(sessionId);
     const project = thread.project!;
@@ -162,14 +193,44 @@ describe("GET /api/usage over sessions that report tokens only per session", () 
     const last = JSON.parse(lines.at(-1)!).id as string;
     const at = (s: number) => new Date(Date.UTC(2026, 3, 24, 9, 0, s)).toISOString();
     const resumed = [
-      { type: "user.message", data: { content: "One more", transformedContent: "One more", attachments: [] }, id: randomUUID(), timestamp: at(1), parentId: last },
-      { type: "assistant.message", data: { messageId: "m9", content: "Sure.", toolRequests: [], outputTokens: 12 }, id: randomUUID(), timestamp: at(2), parentId: null },
-      { type: "session.shutdown", data: { modelMetrics: { "claude-sonnet-4.6": { requests: { count: 1, cost: 1 }, usage: { inputTokens: 40000, outputTokens: 12, cacheReadTokens: 35000, cacheWriteTokens: 1000, reasoningTokens: 0 } } } }, id: randomUUID(), timestamp: at(3), parentId: null },
+      {
+        type: "user.message",
+        data: { content: "One more", transformedContent: "One more", attachments: [] },
+        id: randomUUID(),
+        timestamp: at(1),
+        parentId: last,
+      },
+      {
+        type: "assistant.message",
+        data: { messageId: "m9", content: "Sure.", toolRequests: [], outputTokens: 12 },
+        id: randomUUID(),
+        timestamp: at(2),
+        parentId: null,
+      },
+      {
+        type: "session.shutdown",
+        data: {
+          modelMetrics: {
+            "claude-sonnet-4.6": {
+              requests: { count: 1, cost: 1 },
+              usage: { inputTokens: 40000, outputTokens: 12, cacheReadTokens: 35000, cacheWriteTokens: 1000, reasoningTokens: 0 },
+            },
+          },
+        },
+        id: randomUUID(),
+        timestamp: at(3),
+        parentId: null,
+      },
     ];
     const grown = `${lines.join("\n")}\n${resumed.map((e) => JSON.stringify(e)).join("\n")}\n`;
     expect((await importFile(name, grown)).status).toBe("imported");
     const [after] = (await usage(APRIL)).rows;
-    expect(after).toMatchObject({ responses: metrics.requests.count + 1, outputTokens: metrics.usage.outputTokens + 12, cacheReadTokens: metrics.usage.cacheReadTokens + 35000, cacheWriteTokens: 1000 });
+    expect(after).toMatchObject({
+      responses: metrics.requests.count + 1,
+      outputTokens: metrics.usage.outputTokens + 12,
+      cacheReadTokens: metrics.usage.cacheReadTokens + 35000,
+      cacheWriteTokens: 1000,
+    });
     // No estimate is made for its replies: the session's totals are all it reports.
     expect(after!.estimatedResponses).toBe(0);
   });
@@ -179,18 +240,26 @@ describe("GET /api/usage over time", () => {
   it("puts responses on the days of the asked time zone and sums each day's responses", async () => {
     const PROJECT = "/work/usage-in-time-zones";
     const id = "5b0e1d2c-0000-4000-8000-00000000a001";
-    const document = documentWith(id, [
-      { at: "2026-03-28T22:30:00.000Z", model: "claude-sonnet-4-5", input: 1000, output: 100 }, // Berlin: 28 March 23:30 (UTC+1)
-      { at: "2026-03-29T00:30:00.000Z", model: "claude-sonnet-4-5", input: 2000, output: 200 }, // Berlin: 29 March 01:30, the day the clocks go forward
-      { at: "2026-03-29T22:30:00.000Z", model: "claude-haiku-4-5", input: 4000, output: 400 }, // Berlin: 30 March 00:30 (UTC+2)
-      { at: "2026-03-30T05:00:00.000Z", model: "claude-haiku-4-5", input: 8000, output: 800 }, // Los Angeles: 29 March 22:00
-    ], { project: PROJECT });
+    const document = documentWith(
+      id,
+      [
+        { at: "2026-03-28T22:30:00.000Z", model: "claude-sonnet-4-5", input: 1000, output: 100 }, // Berlin: 28 March 23:30 (UTC+1)
+        { at: "2026-03-29T00:30:00.000Z", model: "claude-sonnet-4-5", input: 2000, output: 200 }, // Berlin: 29 March 01:30, the day the clocks go forward
+        { at: "2026-03-29T22:30:00.000Z", model: "claude-haiku-4-5", input: 4000, output: 400 }, // Berlin: 30 March 00:30 (UTC+2)
+        { at: "2026-03-30T05:00:00.000Z", model: "claude-haiku-4-5", input: 8000, output: 800 }, // Los Angeles: 29 March 22:00
+      ],
+      { project: PROJECT },
+    );
     const imported = await api.importDocuments(document);
     expect(imported.status, await imported.clone().text()).toBe(201);
     const range = { since: "2026-03-27", until: "2026-03-31", groupBy: "day", project: PROJECT };
     const inputsBy = (report: UsageReport) => Object.fromEntries(report.rows.map((r) => [r.key, r.inputTokens]));
     expect(inputsBy(await usage({ ...range, tz: "UTC" }))).toMatchObject({ "2026-03-28": 1000, "2026-03-29": 6000, "2026-03-30": 8000 });
-    expect(inputsBy(await usage({ ...range, tz: "Europe/Berlin" }))).toMatchObject({ "2026-03-28": 1000, "2026-03-29": 2000, "2026-03-30": 12000 });
+    expect(inputsBy(await usage({ ...range, tz: "Europe/Berlin" }))).toMatchObject({
+      "2026-03-28": 1000,
+      "2026-03-29": 2000,
+      "2026-03-30": 12000,
+    });
     expect(inputsBy(await usage({ ...range, tz: "America/Los_Angeles" }))).toMatchObject({ "2026-03-28": 3000, "2026-03-29": 12000 });
     expect(inputsBy(await usage({ ...range, tz: "Asia/Kathmandu" }))).toMatchObject({ "2026-03-29": 3000, "2026-03-30": 12000 });
 
@@ -216,12 +285,24 @@ describe("GET /api/usage over time", () => {
     expect(await rowOf(thread.id)).toBeUndefined();
 
     await newTurn(thread.id, { role: "user", content: "hello" });
-    await newTurn(thread.id, { role: "assistant", content: "hi", modelProvider: "openai", modelName: "gpt-5", modelMetadata: { usage: { input_tokens: 1_000_000, output_tokens: 0 } } });
+    await newTurn(thread.id, {
+      role: "assistant",
+      content: "hi",
+      modelProvider: "openai",
+      modelName: "gpt-5",
+      modelMetadata: { usage: { input_tokens: 1_000_000, output_tokens: 0 } },
+    });
     const first = (await rowOf(thread.id))!;
     expect(first.inputTokens).toBe(1_000_000);
     expect(first.responses).toBe(1);
     expect(first.costUsd).toBeGreaterThan(0);
-    await newTurn(thread.id, { role: "assistant", content: "more", modelProvider: "openai", modelName: "gpt-5", modelMetadata: { usage: { input_tokens: 1_000_000, output_tokens: 0 } } });
+    await newTurn(thread.id, {
+      role: "assistant",
+      content: "more",
+      modelProvider: "openai",
+      modelName: "gpt-5",
+      modelMetadata: { usage: { input_tokens: 1_000_000, output_tokens: 0 } },
+    });
     const second = (await rowOf(thread.id))!;
     expect(second.responses).toBe(2);
     expect(second.costUsd).toBeCloseTo(2 * first.costUsd, 12);
@@ -246,17 +327,34 @@ describe("GET /api/usage over time", () => {
     expect(forked.status, await forked.clone().text()).toBe(201);
     const fork = (await json<{ thread: Thread }>(forked)).thread;
     expect(await rowOf(fork.id)).toBeUndefined();
-    await newTurn(fork.id, { role: "assistant", content: "in the fork", modelProvider: "openai", modelName: "gpt-5", modelMetadata: { usage: { input_tokens: 0, output_tokens: 1_000 } } });
+    await newTurn(fork.id, {
+      role: "assistant",
+      content: "in the fork",
+      modelProvider: "openai",
+      modelName: "gpt-5",
+      modelMetadata: { usage: { input_tokens: 0, output_tokens: 1_000 } },
+    });
     expect((await rowOf(fork.id))!.responses).toBe(1);
 
     // A custom model's prices, added and changed, price its past responses.
     const custom = await newThread({ toolName: "chat" });
-    await newTurn(custom.id, { role: "assistant", content: "local", modelName: "house-model-7", modelMetadata: { usage: { input_tokens: 2_000_000, output_tokens: 1_000_000 } } });
+    await newTurn(custom.id, {
+      role: "assistant",
+      content: "local",
+      modelName: "house-model-7",
+      modelMetadata: { usage: { input_tokens: 2_000_000, output_tokens: 1_000_000 } },
+    });
     let row = (await rowOf(custom.id))!;
     expect(row.unpricedResponses).toBe(1);
     expect(row.costUsd).toBe(0);
     expect((await report()).totals.unpricedModels).toContain("house-model-7");
-    await addCustomModel({ name: "house-model-7", contextWindow: 100_000, tokenizer: "o200k_base", inputPricePerMTok: 1, outputPricePerMTok: 3 });
+    await addCustomModel({
+      name: "house-model-7",
+      contextWindow: 100_000,
+      tokenizer: "o200k_base",
+      inputPricePerMTok: 1,
+      outputPricePerMTok: 3,
+    });
     row = (await rowOf(custom.id))!;
     expect(row.unpricedResponses).toBe(0);
     expect(row.costUsd).toBeCloseTo(2 * 1 + 1 * 3, 12);
@@ -288,7 +386,13 @@ describe("GET /api/usage over time", () => {
   it("reads days, weeks and months from the hourly sums and the threads' spans as the buckets give them, in every zone of whole-hour offsets", async () => {
     for (const { file, name } of fixtureFiles) await importFile(name, readFileSync(file, "utf8"));
     const thread = await newThread({ toolName: "chat" });
-    await newTurn(thread.id, { role: "assistant", content: "now", modelProvider: "openai", modelName: "gpt-5", modelMetadata: { usage: { input_tokens: 10, output_tokens: 5 } } });
+    await newTurn(thread.id, {
+      role: "assistant",
+      content: "now",
+      modelProvider: "openai",
+      modelName: "gpt-5",
+      modelMetadata: { usage: { input_tokens: 10, output_tokens: 5 } },
+    });
     const ranges = [ALL_TIME, { since: "2026-02-10", until: "2026-02-12" }, { since: "2025-12-30", until: "2026-03-29" }];
     let compared = 0;
     for (const range of ranges) {
@@ -298,7 +402,8 @@ describe("GET /api/usage over time", () => {
             const query = parseOrThrow(usageQuerySchema(), { ...range, tz, groupBy, breakdown: "model", ...filter });
             const fast = await usageReport(query);
             const exact = await usageReport(query, { fromBucketsOnly: true });
-            const withoutCost = (report: UsageReport) => JSON.parse(JSON.stringify(report, (key, value) => (key === "costUsd" ? 0 : value)));
+            const withoutCost = (report: UsageReport) =>
+              JSON.parse(JSON.stringify(report, (key, value) => (key === "costUsd" ? 0 : value)));
             expect(withoutCost(fast), JSON.stringify(query)).toEqual(withoutCost(exact));
             fast.rows.forEach((row, i) => expect(row.costUsd).toBeCloseTo(exact.rows[i]!.costUsd, 9));
             compared += fast.rows.length;

@@ -19,7 +19,13 @@ export default async function ThreadLayout({ children, params }: { children: Rea
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
   const [[links, compactions, forks, custom, secretCount], sendsSecrets, admin, figures] = await Promise.all([
-    Promise.all([getThreadLinks(thread), compactionLinks(thread.id), forkLinks(thread.id), listCustomModelsOnce(), threadFindingCount(thread.id)]).then(maskDeep),
+    Promise.all([
+      getThreadLinks(thread),
+      compactionLinks(thread.id),
+      forkLinks(thread.id),
+      listCustomModelsOnce(),
+      threadFindingCount(thread.id),
+    ]).then(maskDeep),
     threadSendsSecrets(thread.id),
     headers().then(mayAdminister),
     sessionFiguresOf([thread.id]).then((all) => all.get(thread.id)),

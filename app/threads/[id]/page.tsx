@@ -67,7 +67,8 @@ export default async function ThreadPage({ params, searchParams }: { params: Par
     return (
       <>
         <p className="rounded border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600">
-          No turns yet. Write below, or agents add them with <code className="rounded bg-zinc-100 px-1">POST /api/threads/{data.thread.id}/turns</code>.
+          No turns yet. Write below, or agents add them with{" "}
+          <code className="rounded bg-zinc-100 px-1">POST /api/threads/{data.thread.id}/turns</code>.
         </p>
         <ThreadComposer thread={data.thread} lastTurn={null} />
         <LiveThread threadId={thread.id} turnCount={0} lastUpdatedAt={data.thread.lastUpdatedAt} />
@@ -91,7 +92,9 @@ export default async function ThreadPage({ params, searchParams }: { params: Par
   return (
     <>
       {/* The header (layout) reads no turns; the totals need them, so they head the conversation. */}
-      {data.thread.usage && responses > 0 && <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} />}
+      {data.thread.usage && responses > 0 && (
+        <ThreadUsageTotals usage={data.thread.usage} responses={responses} session={data.thread.usageWithSubagents ?? null} />
+      )}
       {sessionTotals && <SessionTotalsPanel totals={sessionTotals} priced={pricedTotals} />}
       <InjectedContext context={data.thread.initialContext} />
       <TurnReader

@@ -21,9 +21,18 @@ describe("getThreadLinks with relations", () => {
     const [session, agent] = [await importFile(SESSION, read(SESSION)), await importFile(AGENT, read(AGENT))];
     const main = (await findThreadWithTurns(session.threadIds[0]!))!;
     const links = await getThreadLinks(main.thread);
-    expect(links.children).toEqual([{ id: agent.threadIds[0], title: expect.stringMatching(/^Search hex\.pm for the latest versions/), relation: { kind: "subagent", toolCallId: "toolu_01Hf8v1Za7y4af8VUwSR4CXU", agentId: "aac57f5" } }]);
+    expect(links.children).toEqual([
+      {
+        id: agent.threadIds[0],
+        title: expect.stringMatching(/^Search hex\.pm for the latest versions/),
+        relation: { kind: "subagent", toolCallId: "toolu_01Hf8v1Za7y4af8VUwSR4CXU", agentId: "aac57f5" },
+      },
+    ]);
 
-    const tools = buildToolIndex(main.turns.map((turn) => ({ turn, number: turn.index + 1 })), links.children);
+    const tools = buildToolIndex(
+      main.turns.map((turn) => ({ turn, number: turn.index + 1 })),
+      links.children,
+    );
     // The Task call whose result names agent aac57f5 (the fixture's line 99, toolUseResult.agentId).
     expect([...tools.subagents.keys()]).toEqual(["toolu_01Hf8v1Za7y4af8VUwSR4CXU"]);
     expect(tools.calls.get("toolu_01Hf8v1Za7y4af8VUwSR4CXU")?.part.name).toBe("Task");
@@ -31,7 +40,12 @@ describe("getThreadLinks with relations", () => {
 
   it("reads no relation from metadata that is missing, malformed or of an unknown kind, and honours the limit", async () => {
     const parent = await newThread({ toolName: "chat" });
-    const metadata = [null, "not json", JSON.stringify({ relation: { kind: "sibling" } }), JSON.stringify({ relation: { kind: "fork", atTurnKey: 3 } })];
+    const metadata = [
+      null,
+      "not json",
+      JSON.stringify({ relation: { kind: "sibling" } }),
+      JSON.stringify({ relation: { kind: "fork", atTurnKey: 3 } }),
+    ];
     for (const value of metadata) {
       const child = await newThread({ toolName: "chat", parentThreadId: parent.id });
       await (await db()).thread.update({ where: { id: child.id }, data: { metadata: value } });

@@ -24,7 +24,13 @@ describe("extractiveSummary on the auth-refresh debugging run", () => {
 
   it("has each section the thread calls for, in order", () => {
     const titles = [...summary.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    expect(titles).toEqual(["User requests", "Decisions and outcomes", "Files and tools referenced", "Errors and resolutions", "Open tasks and next steps"]);
+    expect(titles).toEqual([
+      "User requests",
+      "Decisions and outcomes",
+      "Files and tools referenced",
+      "Errors and resolutions",
+      "Open tasks and next steps",
+    ]);
   });
 
   it("keeps every path and tool name", () => {
@@ -46,7 +52,9 @@ describe("extractiveSummary on the auth-refresh debugging run", () => {
     const decisions = section(summary, "Decisions and outcomes");
     expect(decisions).toContain("keeps the stale `expiresAt` (confirmed)");
     expect(decisions).toContain("The CI test passes 200/200 runs with that change.");
-    expect(decisions).toContain("Last explanation (turn #6): The retry in `retryWithFreshToken()` builds the request before awaiting the refresh");
+    expect(decisions).toContain(
+      "Last explanation (turn #6): The retry in `retryWithFreshToken()` builds the request before awaiting the refresh",
+    );
     expect(decisions).toContain("Final answer (turn #8): a ts code block");
   });
 
@@ -125,7 +133,9 @@ describe("extractiveSummary", () => {
   it("cuts long sections in proportion and keeps a long reference list whole", () => {
     const turns = turnsOf(
       ...Array.from({ length: 300 }, (_, i) =>
-        i % 2 === 0 ? user(`Please update module ${i} in src/mod${i}/index.ts now.`) : assistant(`I updated src/mod${i - 1}/index.ts because it was stale.`),
+        i % 2 === 0
+          ? user(`Please update module ${i} in src/mod${i}/index.ts now.`)
+          : assistant(`I updated src/mod${i - 1}/index.ts because it was stale.`),
       ),
     );
     const summary = extractiveSummary(turns, { maxChars: 2_000 });
@@ -146,7 +156,9 @@ describe("extractiveSummary", () => {
         if (i % 4 === 0) return user(`Step ${i}: check src/billing/step${i % 50}.ts? ${filler}`);
         if (i % 4 === 1) return call(`c${i}`, "read_file", { path: `src/billing/step${i % 50}.ts` });
         if (i % 4 === 2) return result(`c${i - 1}`, `${i % 40 === 2 ? "Error: timeout\n" : ""}${filler}`, i % 40 === 2);
-        return assistant(`I decided to keep the batch size because it works. Next: verify step ${i}. ${filler}\n\n\`\`\`sql\nSELECT 1;\n\`\`\``);
+        return assistant(
+          `I decided to keep the batch size because it works. Next: verify step ${i}. ${filler}\n\n\`\`\`sql\nSELECT 1;\n\`\`\``,
+        );
       }),
     );
     expect(turns.reduce((n, t) => n + t.content.length, 0)).toBeGreaterThan(4_000_000);

@@ -105,7 +105,11 @@ function decisions(reader: TurnReader, focus: Focus): Item[] {
   // Newest first when cutting; the final answer goes last and is kept first.
   const ranked = items.map((item, k) => ({ ...item, rank: items.length - k }));
   for (const f of [...finals].reverse()) {
-    ranked.push({ text: `- ${f.label} (turn ${numberOf(reader.turns[f.turn]!)}): ${shorten(f.text, SENTENCE_CHARS * 2)}`, order: ranked.length, rank: -1 });
+    ranked.push({
+      text: `- ${f.label} (turn ${numberOf(reader.turns[f.turn]!)}): ${shorten(f.text, SENTENCE_CHARS * 2)}`,
+      order: ranked.length,
+      rank: -1,
+    });
   }
   return ranked;
 }

@@ -58,7 +58,14 @@ describe("firstRunEnd", () => {
     const turns = turnsOf(
       user("q"),
       { role: "assistant", content: "ignored when parts exist", parts: [{ type: "text", text: "  " }] },
-      { role: "assistant", content: "", parts: [{ type: "thinking", text: "hmm" }, { type: "text", text: "Answer." }] },
+      {
+        role: "assistant",
+        content: "",
+        parts: [
+          { type: "thinking", text: "hmm" },
+          { type: "text", text: "Answer." },
+        ],
+      },
     );
     expect(firstRunEnd(turns)).toBe(2);
   });
@@ -83,7 +90,14 @@ describe("planCompaction: window by turns", () => {
   it("keeps the first run and the newest max(4, maxTurns/2) turns and replaces the middle", () => {
     const turns = turnsOf(...chat(12));
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
-    expect(plan).toMatchObject({ strategy: "window", noop: null, keptBefore: [0, 1], replaced: span(2, 7), keptAfter: span(8, 11), adjustments: [] });
+    expect(plan).toMatchObject({
+      strategy: "window",
+      noop: null,
+      keptBefore: [0, 1],
+      replaced: span(2, 7),
+      keptAfter: span(8, 11),
+      adjustments: [],
+    });
   });
 
   it("keeps half the limit when that is more than 4", () => {
@@ -178,7 +192,13 @@ describe("planCompaction: window by turns", () => {
       { type: "text", text: "Let me look." },
       { type: "tool_call", id: "c1", name: "bash", arguments: { command: "ls" } },
     ];
-    const turns = turnsOf(user("q"), { role: "assistant", content: "Let me look.", parts: answerWithCall }, toolOutput("a"), toolOutput("b"), ...chat(10));
+    const turns = turnsOf(
+      user("q"),
+      { role: "assistant", content: "Let me look.", parts: answerWithCall },
+      toolOutput("a"),
+      toolOutput("b"),
+      ...chat(10),
+    );
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
     expect(plan.keptBefore).toEqual([0, 1, 2, 3]);
     expect(plan.replaced).toEqual(span(4, 9));
@@ -211,12 +231,18 @@ describe("planCompaction: window by tokens", () => {
 
   it("is a noop at or under the limit; 0 disables it", () => {
     const tokens = Array.from({ length: 10 }, () => 60);
-    expect(planCompaction(turnsOf(...chat(10)), { strategy: "window", trigger: "tokens", maxTokens: 600, tokens }).noop).toMatch(/600 tokens/);
-    expect(planCompaction(turnsOf(...chat(10)), { strategy: "window", trigger: "tokens", maxTokens: 0, tokens }).noop).toMatch(/0.*disables/);
+    expect(planCompaction(turnsOf(...chat(10)), { strategy: "window", trigger: "tokens", maxTokens: 600, tokens }).noop).toMatch(
+      /600 tokens/,
+    );
+    expect(planCompaction(turnsOf(...chat(10)), { strategy: "window", trigger: "tokens", maxTokens: 0, tokens }).noop).toMatch(
+      /0.*disables/,
+    );
   });
 
   it("needs one count per turn", () => {
-    expect(() => planCompaction(turnsOf(...chat(4)), { strategy: "window", trigger: "tokens", maxTokens: 10, tokens: [1, 2] })).toThrow(RangeError);
+    expect(() => planCompaction(turnsOf(...chat(4)), { strategy: "window", trigger: "tokens", maxTokens: 10, tokens: [1, 2] })).toThrow(
+      RangeError,
+    );
   });
 
   it("moves the token tail to take in a call", () => {
@@ -247,7 +273,10 @@ describe("planCompaction: full", () => {
     const turns = turnsOf(user("q"), call("c1"), toolOutput("one"), toolOutput("two"), assistant("a"));
     const plan = planCompaction(turns, { strategy: "full" });
     expect(plan).toMatchObject({ keptBefore: [], replaced: span(0, 4), keptAfter: [], noop: null, adjustments: [] });
-    expect(bareOutputPairs(turns)).toEqual([[1, 2], [1, 3]]);
+    expect(bareOutputPairs(turns)).toEqual([
+      [1, 2],
+      [1, 3],
+    ]);
     expectNoSplitPairs(turns, plan);
   });
 
@@ -435,7 +464,12 @@ describe("planCompaction: no strategy splits a tool pair (seeded random threads)
       const options: CompactionOptions[] = [
         { strategy: "full" },
         { strategy: "window", trigger: "turns", maxTurns: 1 + Math.floor(rand() * n) },
-        { strategy: "window", trigger: "tokens", maxTokens: 1 + Math.floor(rand() * n * 10), tokens: turns.map(() => 1 + Math.floor(rand() * 20)) },
+        {
+          strategy: "window",
+          trigger: "tokens",
+          maxTokens: 1 + Math.floor(rand() * n * 10),
+          tokens: turns.map(() => 1 + Math.floor(rand() * 20)),
+        },
         { strategy: "range", direction: "up-to", at: Math.floor(rand() * n) },
         { strategy: "range", direction: "from", at: Math.floor(rand() * n) },
       ];

@@ -53,7 +53,8 @@ export function lastExchangeStart(turns: CompactionTurn[]): number {
 
 function planFull(turns: CompactionTurn[]): CompactionPlan {
   // A full compaction writes two turns (summary + acknowledgement): fewer than two can't shrink.
-  if (turns.length < 2) return noop(turns, "full", `Nothing to compact: a full compaction writes 2 turns and the thread has ${turns.length}.`);
+  if (turns.length < 2)
+    return noop(turns, "full", `Nothing to compact: a full compaction writes 2 turns and the thread has ${turns.length}.`);
   // Everything is replaced, so every tool call goes with its result and no boundary needs moving.
   return { ...emptyPlan("full"), replaced: range(0, turns.length - 1) };
 }
@@ -83,7 +84,7 @@ function planWindow(turns: CompactionTurn[], options: WindowOptions): Compaction
   const adjustments: string[] = [];
   const groups = toolPairGroups(turns);
   // Boundaries only move outwards (head later, tail earlier), so this settles.
-  for (let changed = true; changed && tailStart > headEnd + 1; ) {
+  for (let changed = true; changed && tailStart > headEnd + 1;) {
     changed = false;
     for (const group of groups) {
       if (tailStart <= headEnd + 1) break;
@@ -141,7 +142,7 @@ function planRange(turns: CompactionTurn[], options: RangeOptions): CompactionPl
   // Replaced run is [first, last]; a split pair shrinks it from the inner side.
   let first = direction === "up-to" ? 0 : at;
   let last = direction === "up-to" ? at : n - 1;
-  for (let changed = true; changed && first <= last; ) {
+  for (let changed = true; changed && first <= last;) {
     changed = false;
     for (const group of groups) {
       if (first > last) break;

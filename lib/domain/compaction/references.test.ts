@@ -10,12 +10,17 @@ describe("pathsInText", () => {
   });
 
   it("keeps Next.js route segments and drops the prose's brackets and punctuation", () => {
-    expect(pathsInText("In app/(dash)/[id]/page.tsx; (src/a.ts) and 'lib/a.test.tsx'.")).toEqual(["app/(dash)/[id]/page.tsx", "src/a.ts", "lib/a.test.tsx"]);
+    expect(pathsInText("In app/(dash)/[id]/page.tsx; (src/a.ts) and 'lib/a.test.tsx'.")).toEqual([
+      "app/(dash)/[id]/page.tsx",
+      "src/a.ts",
+      "lib/a.test.tsx",
+    ]);
     expect(pathsInText("at src/a.ts:42 and src/b.ts#L10")).toEqual(["src/a.ts", "src/b.ts"]);
   });
 
   it("ignores URLs, versions, dates, ratios and words with slashes", () => {
-    const text = "See https://a.b/c/d.html, https://x.io/view?file=docs/a.md, www.x.com/a/b.html and example.com/docs/x.html. v1.2.3, 2024/01/02, /2024/01/02, 200/200 runs, and/or, I/O, text/plain, session.ts";
+    const text =
+      "See https://a.b/c/d.html, https://x.io/view?file=docs/a.md, www.x.com/a/b.html and example.com/docs/x.html. v1.2.3, 2024/01/02, /2024/01/02, 200/200 runs, and/or, I/O, text/plain, session.ts";
     expect(pathsInText(text)).toEqual([]);
   });
 
@@ -34,7 +39,12 @@ describe("collectReferences", () => {
       user("Look at src/auth/session.ts please", { files: ["src/auth/tokens.ts"], images: ["shots/a.png"] }),
       call("c1", "Read", { file_path: "README" }),
       result("c1", "contents of README, see docs/intro.md"),
-      call("c2", "MultiEdit", { edits: [{ filePath: "lib/x.ts" }], paths: ["a/b.py", "c/d.py"], note: "lib/y.ts", notebook_path: "nb/n.ipynb" }),
+      call("c2", "MultiEdit", {
+        edits: [{ filePath: "lib/x.ts" }],
+        paths: ["a/b.py", "c/d.py"],
+        note: "lib/y.ts",
+        notebook_path: "nb/n.ipynb",
+      }),
       call("c3", "Bash", { command: "pytest tests/test_auth.py -q", description: "run the tests" }),
       assistant("Updated src/auth/session.ts and lib/x.ts.", { files: ["src/auth/session.ts"] }),
     );

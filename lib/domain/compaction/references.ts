@@ -76,7 +76,22 @@ const WORD_CHAR = /^\w$/;
 // Paths in tool arguments
 
 /** Argument keys whose string values are paths whatever they look like. */
-const PATH_KEYS = new Set(["file_path", "filepath", "path", "notebook_path", "paths", "file", "files", "file_paths", "filename", "dir", "directory", "target_file", "source", "destination"]);
+const PATH_KEYS = new Set([
+  "file_path",
+  "filepath",
+  "path",
+  "notebook_path",
+  "paths",
+  "file",
+  "files",
+  "file_paths",
+  "filename",
+  "dir",
+  "directory",
+  "target_file",
+  "source",
+  "destination",
+]);
 /** Argument keys holding a shell command, whose text may name files. */
 const COMMAND_KEYS = new Set(["command", "cmd", "script"]);
 const MAX_DEPTH = 8;

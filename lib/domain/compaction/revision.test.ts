@@ -21,7 +21,16 @@ describe("buildRevision", () => {
     const revision = buildRevision(turns, planCompaction(turns, { strategy: "full" }), "S");
     const content = `${FULL_SUMMARY_HEADER}\nS`;
     expect(revision).toEqual([
-      { from: null, role: "user", content, parts: [marker("full", 6), { type: "text", text: content }], toolName: null, modelName: null, files: [], images: [] },
+      {
+        from: null,
+        role: "user",
+        content,
+        parts: [marker("full", 6), { type: "text", text: content }],
+        toolName: null,
+        modelName: null,
+        files: [],
+        images: [],
+      },
       { from: null, role: "assistant", content: FULL_ACKNOWLEDGEMENT, parts: null, toolName: null, modelName: null, files: [], images: [] },
     ]);
   });
@@ -31,7 +40,16 @@ describe("buildRevision", () => {
     const plan = planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 8 });
     const revision = buildRevision(turns, plan, "the middle");
     expect(revision.map((t) => t.from)).toEqual([0, 1, null, 8, 9, 10, 11]);
-    expect(revision[0]).toEqual({ from: 0, role: "user", content: "q0", parts: null, toolName: "chat", modelName: null, files: ["a.ts"], images: [] });
+    expect(revision[0]).toEqual({
+      from: 0,
+      role: "user",
+      content: "q0",
+      parts: null,
+      toolName: "chat",
+      modelName: null,
+      files: ["a.ts"],
+      images: [],
+    });
     expect(revision[1]!.modelName).toBe("m");
     const summary = revision[2]!;
     expect(summary.role).toBe("user");
@@ -160,6 +178,8 @@ describe("buildRevision", () => {
 
   it("throws for a noop plan", () => {
     const turns = turnsOf(...chat(4));
-    expect(() => buildRevision(turns, planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 40 }), "x")).toThrow(/nothing to build/i);
+    expect(() => buildRevision(turns, planCompaction(turns, { strategy: "window", trigger: "turns", maxTurns: 40 }), "x")).toThrow(
+      /nothing to build/i,
+    );
   });
 });

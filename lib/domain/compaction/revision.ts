@@ -29,7 +29,16 @@ export function buildRevision(turns: CompactionTurn[], plan: CompactionPlan, sum
       const content = `${FULL_SUMMARY_HEADER}\n${summary}`;
       return [
         summaryTurn(content, plan),
-        { from: null, role: "assistant", content: FULL_ACKNOWLEDGEMENT, parts: null, toolName: null, modelName: null, files: [], images: [] },
+        {
+          from: null,
+          role: "assistant",
+          content: FULL_ACKNOWLEDGEMENT,
+          parts: null,
+          toolName: null,
+          modelName: null,
+          files: [],
+          images: [],
+        },
       ];
     }
     case "window":
@@ -53,7 +62,14 @@ export function buildRevision(turns: CompactionTurn[], plan: CompactionPlan, sum
 /** The summary, marked with a compaction part so readers (and the UI) can tell it from a real prompt. */
 function summaryTurn(content: string, plan: CompactionPlan): RevisionTurn {
   const parts: TurnPart[] = [
-    { type: "compaction", trigger: "threadline", strategy: plan.strategy, replacedTurns: plan.replaced.length, tokensBefore: null, tokensAfter: null },
+    {
+      type: "compaction",
+      trigger: "threadline",
+      strategy: plan.strategy,
+      replacedTurns: plan.replaced.length,
+      tokensBefore: null,
+      tokensAfter: null,
+    },
     { type: "text", text: content },
   ];
   return { from: null, role: "user", content, parts, toolName: null, modelName: null, files: [], images: [] };

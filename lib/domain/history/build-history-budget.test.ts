@@ -14,7 +14,9 @@ import {
 
 /** The numbers of the turns a selection sends (firstIncluded..total). */
 function includedNumbers(turns: TurnSelection): number[] {
-  return turns.firstIncluded === null ? [] : Array.from({ length: turns.total - turns.firstIncluded + 1 }, (_, i) => turns.firstIncluded! + i);
+  return turns.firstIncluded === null
+    ? []
+    : Array.from({ length: turns.total - turns.firstIncluded + 1 }, (_, i) => turns.firstIncluded! + i);
 }
 
 describe("history budget", () => {
@@ -136,7 +138,10 @@ describe("injected counting", () => {
   });
 
   it("without the breakdown, measures only the turns it collects (newest first, up to the first that does not fit) and sends the same", () => {
-    const turns: HistoryTurn[] = Array.from({ length: 1_000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `${i} `.repeat(40) }));
+    const turns: HistoryTurn[] = Array.from({ length: 1_000 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      content: `${i} `.repeat(40),
+    }));
     const outline = turns.map(({ content: _content, ...rest }) => rest);
     const input = palInput({ turns, allocation: { file: 0, history: 2_000 } });
     const measure = (turn: HistoryTurnOutline, n: number) => Math.floor((turnShell(turn, n).length + turns[n - 1]!.content.length) / 3);
@@ -153,7 +158,9 @@ describe("injected counting", () => {
 
   it("measures a turn as its shell plus its content", () => {
     const turn: HistoryTurn = { role: "user", content: "hello", files: ["a.py"], toolName: "chat" };
-    expect(turnShell(turn, 3) + turn.content).toBe(["\n--- Turn 3 (Agent using chat) ---", "Files used in this turn: a.py", "", "hello"].join("\n"));
+    expect(turnShell(turn, 3) + turn.content).toBe(
+      ["\n--- Turn 3 (Agent using chat) ---", "Files used in this turn: a.py", "", "hello"].join("\n"),
+    );
   });
 
   it("reports totalTokens with reportTokens on the final text", () => {

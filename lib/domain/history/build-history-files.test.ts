@@ -103,7 +103,9 @@ a
     // 35 bytes of .py / 3.5 = 10
     const { readFile } = snapshotReader({ "/a.py": { ok: true, content: "z".repeat(35) } });
     const turns: HistoryTurn[] = [{ role: "user", content: "q", files: ["/a.py"] }];
-    expect(buildConversationHistory(palInput({ turns, readFile, allocation: { file: 10, history: 10_000 } })).files.included).toHaveLength(1);
+    expect(buildConversationHistory(palInput({ turns, readFile, allocation: { file: 10, history: 10_000 } })).files.included).toHaveLength(
+      1,
+    );
     expect(buildConversationHistory(palInput({ turns, readFile, allocation: { file: 9, history: 10_000 } })).files.skipped).toHaveLength(1);
   });
 
@@ -120,9 +122,7 @@ a
     const turns: HistoryTurn[] = [{ role: "user", content: "q", files: ["/huge.log"] }];
     // 1,100,000 / 4.5 = 244,444 <= 320,000 (1M-token window)
     const result = buildConversationHistory(palInput({ turns, readFile, allocation: calculateTokenAllocation(1_000_000) }));
-    expect(result.text).toContain(
-      "\n--- FILE TOO LARGE: /huge.log ---\nFile size: 1,100,000 bytes (max: 1,000,000)\n--- END FILE ---\n",
-    );
+    expect(result.text).toContain("\n--- FILE TOO LARGE: /huge.log ---\nFile size: 1,100,000 bytes (max: 1,000,000)\n--- END FILE ---\n");
   });
 
   it("uses an injected file estimate instead of PAL's", () => {

@@ -93,9 +93,7 @@ This is turn 3 of the conversation - use the conversation history above to provi
     const block =
       "\n--- BEGIN FILE: /src/main.py (Last modified: 2025-01-02 03:04:05 UTC) ---\ndef main():\n    return 1 / 0\n\n--- END FILE: /src/main.py ---\n";
     // 31 bytes of .py at 3.5 bytes per token: int(8.857) = 8
-    expect(result.files.included).toEqual([
-      { path: "/src/main.py", tokens: palCountTokens(block), estimatedTokens: 8 },
-    ]);
+    expect(result.files.included).toEqual([{ path: "/src/main.py", tokens: palCountTokens(block), estimatedTokens: 8 }]);
 
     const turn1 = "\n--- Turn 1 (Agent using chat) ---\nFiles used in this turn: /src/main.py\n\nWhy does main() crash?";
     const turn2 = "\n--- Turn 2 (gemini-2.5-flash using chat via google) ---\nIt divides by zero on line 2.";
@@ -134,9 +132,7 @@ This is turn 3 of the conversation - use the conversation history above to provi
   });
 
   it("without files there is no file section at all", () => {
-    const result = buildConversationHistory(
-      palInput({ turns: [{ role: "user", content: "Hello" }] }),
-    );
+    const result = buildConversationHistory(palInput({ turns: [{ role: "user", content: "Hello" }] }));
     expect(result.text).toBe(
       [
         "=== CONVERSATION HISTORY (CONTINUATION) ===",
@@ -171,7 +167,9 @@ This is turn 3 of the conversation - use the conversation history above to provi
     const turns: HistoryTurn[] = Array.from({ length: 3 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `m${i}` }));
     const result = buildConversationHistory(palInput({ turns, maxConversationTurns: 2 }));
     expect(result.text).toContain("\nTurn 3/2\n");
-    expect(result.text.endsWith("This is turn 4 of the conversation - use the conversation history above to provide a coherent continuation.")).toBe(true);
+    expect(
+      result.text.endsWith("This is turn 4 of the conversation - use the conversation history above to provide a coherent continuation."),
+    ).toBe(true);
   });
 });
 

@@ -214,7 +214,10 @@ type PlannedFile = { path: string; snapshot: FileSnapshot; estimatedTokens: numb
 type FilePlan = { include: PlannedFile[]; skipped: SkippedFile[] };
 
 /** _plan_file_inclusion_by_size: newest first, skip what does not fit and keep going. */
-function planFiles(paths: readonly string[], input: Pick<BuildHistoryInput, "readFile" | "estimateFileTokens" | "fileBlockTokens" | "allocation" | "countTokens">): FilePlan {
+function planFiles(
+  paths: readonly string[],
+  input: Pick<BuildHistoryInput, "readFile" | "estimateFileTokens" | "fileBlockTokens" | "allocation" | "countTokens">,
+): FilePlan {
   const estimate = input.estimateFileTokens ?? palEstimateFileTokens;
   const blockTokens = input.fileBlockTokens ?? ((path: string, file: FileSnapshot) => input.countTokens(palFileBlock(path, file)));
   const include: PlannedFile[] = [];
@@ -298,9 +301,7 @@ export function planConversationHistory<T extends HistoryTurnOutline>(input: Pla
       addNote(
         "=== FILES REFERENCED IN THIS CONVERSATION ===",
         "The following files have been shared and analyzed during our conversation.",
-        skippedCount === 0
-          ? ""
-          : `[NOTE: ${skippedCount} files omitted (size constraints, missing files, or access issues)]`,
+        skippedCount === 0 ? "" : `[NOTE: ${skippedCount} files omitted (size constraints, missing files, or access issues)]`,
         "Refer to these when analyzing the context and requests below:",
         "",
       );
@@ -331,7 +332,13 @@ export function planConversationHistory<T extends HistoryTurnOutline>(input: Pla
 
   const breakdown = input.breakdown ?? true;
   const perTurn: PerTurnTokens[] = breakdown
-    ? turns.map((turn, idx) => ({ number: idx + 1, role: turn.role, toolName: present(turn.toolName) ? turn.toolName : null, tokens: input.turnTokens(turn, idx + 1), included: false }))
+    ? turns.map((turn, idx) => ({
+        number: idx + 1,
+        role: turn.role,
+        toolName: present(turn.toolName) ? turn.toolName : null,
+        tokens: input.turnTokens(turn, idx + 1),
+        included: false,
+      }))
     : [];
 
   // Collection, newest first: stop at the first turn that would exceed the history budget.

@@ -21,22 +21,13 @@ describe("conversationFileList", () => {
     const parent = [{ files: ["/p/a.py"] }, { files: ["/p/b.py"] }];
     const child = [{ files: ["/p/a.py", "/c/c.py"] }];
     const grandchild = [{ files: ["/g/d.py"] }, { files: ["/p/b.py"] }];
-    expect(conversationFileList([...parent, ...child, ...grandchild])).toEqual([
-      "/p/b.py",
-      "/g/d.py",
-      "/p/a.py",
-      "/c/c.py",
-    ]);
+    expect(conversationFileList([...parent, ...child, ...grandchild])).toEqual(["/p/b.py", "/g/d.py", "/p/a.py", "/c/c.py"]);
   });
 });
 
 describe("conversationImageList", () => {
   it("is newest first with the newest reference winning (PAL's docstring example)", () => {
-    const turns = [
-      { images: ["diagram.png", "flow.jpg"] },
-      { images: ["error.png"] },
-      { images: ["diagram.png", "updated.png"] },
-    ];
+    const turns = [{ images: ["diagram.png", "flow.jpg"] }, { images: ["error.png"] }, { images: ["diagram.png", "updated.png"] }];
     expect(conversationImageList(turns)).toEqual(["diagram.png", "updated.png", "error.png", "flow.jpg"]);
   });
 

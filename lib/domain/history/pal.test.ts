@@ -80,18 +80,14 @@ describe("palFileBlock", () => {
   });
 
   it("falls back to the earlier marker without a modification time", () => {
-    expect(palFileBlock("/src/a.py", { ok: true, content: "x" })).toBe(
-      "\n--- BEGIN FILE: /src/a.py ---\nx\n--- END FILE: /src/a.py ---\n",
-    );
+    expect(palFileBlock("/src/a.py", { ok: true, content: "x" })).toBe("\n--- BEGIN FILE: /src/a.py ---\nx\n--- END FILE: /src/a.py ---\n");
     expect(palFileBlock("/src/a.py", { ok: true, content: "x", modifiedAt: "not a date" })).toBe(
       "\n--- BEGIN FILE: /src/a.py ---\nx\n--- END FILE: /src/a.py ---\n",
     );
   });
 
   it("replaces files over 1,000,000 bytes by PAL's FILE TOO LARGE block", () => {
-    expect(
-      palFileBlock("/logs/big.log", { ok: true, content: "", sizeBytes: 1_234_567, modifiedAt: Date.UTC(2025, 0, 2, 3, 4, 5) }),
-    ).toBe(
+    expect(palFileBlock("/logs/big.log", { ok: true, content: "", sizeBytes: 1_234_567, modifiedAt: Date.UTC(2025, 0, 2, 3, 4, 5) })).toBe(
       "\n--- FILE TOO LARGE: /logs/big.log (Last modified: 2025-01-02 03:04:05 UTC) ---\nFile size: 1,234,567 bytes (max: 1,000,000)\n--- END FILE ---\n",
     );
     // exactly at the limit is still read

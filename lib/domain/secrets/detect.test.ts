@@ -67,7 +67,9 @@ describe("detectSecrets", () => {
     const text = `a ${value} b ${value}`;
     const found = detectSecrets(text);
     expect(found).toHaveLength(2);
-    expect(maskSecrets(text)).toBe(`a [GitHub token …${fingerprintOf(value).slice(-4)}] b [GitHub token …${fingerprintOf(value).slice(-4)}]`);
+    expect(maskSecrets(text)).toBe(
+      `a [GitHub token …${fingerprintOf(value).slice(-4)}] b [GitHub token …${fingerprintOf(value).slice(-4)}]`,
+    );
   });
 
   it("masks strings inside structured parts", () => {
@@ -151,5 +153,6 @@ describe("maskSecrets on cut text", () => {
     const title = `Push with ${value}`.slice(0, 30);
     expect(maskSecrets(title)).toBe("Push with [cut secret …]");
   });
-  it("leaves prose that names a prefix alone", () => expect(maskSecrets("What does the AKIA prefix mean")).toBe("What does the AKIA prefix mean"));
+  it("leaves prose that names a prefix alone", () =>
+    expect(maskSecrets("What does the AKIA prefix mean")).toBe("What does the AKIA prefix mean"));
 });

@@ -28,7 +28,11 @@ export function fingerprintOf(value: string): string {
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  const hex = (n: number, digits: number) => (n >>> 0).toString(16).padStart(8, "0").slice(8 - digits);
+  const hex = (n: number, digits: number) =>
+    (n >>> 0)
+      .toString(16)
+      .padStart(8, "0")
+      .slice(8 - digits);
   return hex(a, 6) + hex(b, 6);
 }
 
@@ -70,7 +74,12 @@ function privateKeys(text: string): SecretMatch[] {
 }
 
 /** Each rule's pattern with match indices on, made once (each use starts it at 0). */
-const WITH_INDICES = new Map(RULES.map((rule) => [rule, new RegExp(rule.pattern.source, rule.pattern.flags.includes("d") ? rule.pattern.flags : rule.pattern.flags + "d")]));
+const WITH_INDICES = new Map(
+  RULES.map((rule) => [
+    rule,
+    new RegExp(rule.pattern.source, rule.pattern.flags.includes("d") ? rule.pattern.flags : rule.pattern.flags + "d"),
+  ]),
+);
 
 function ruleMatches(rule: SecretRule, text: string, out: SecretMatch[]): void {
   const pattern = WITH_INDICES.get(rule)!;
@@ -210,7 +219,8 @@ export function replaceSecrets(text: string, matches: readonly SecretMatch[], re
  * The start of a secret at the very end of a text: what a title or a preview cut from a turn
  * (at 100 characters, say) leaves of one, too short for its rule to match whole.
  */
-const CUT_SECRET = /(?:\b(?:gh[pousr]_|github_pat_|glpat-|gl(?:ptt|dt|rt)-|xox[abeoprs]-|xapp-|sk-ant-|sk-(?:proj|svcacct|admin)-|sk_live_|rk_live_|npm_|hf_|AIza|AKIA|ASIA|eyJ)|-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE)[A-Za-z0-9_\-+/=.~]{4,300}$/;
+const CUT_SECRET =
+  /(?:\b(?:gh[pousr]_|github_pat_|glpat-|gl(?:ptt|dt|rt)-|xox[abeoprs]-|xapp-|sk-ant-|sk-(?:proj|svcacct|admin)-|sk_live_|rk_live_|npm_|hf_|AIza|AKIA|ASIA|eyJ)|-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE)[A-Za-z0-9_\-+/=.~]{4,300}$/;
 
 /** `text` with every secret masked for a page, and a secret cut short at its end masked too. */
 export function maskSecrets(text: string): string {

@@ -9,7 +9,12 @@ describe("splitMasks", () => {
       const masked = maskSecrets(`before ${sample.line(sample.value)} after`);
       const masks = splitMasks(masked).filter((p) => "mask" in p);
       expect(masks, sample.rule).toEqual([
-        { mask: maskFor({ kind: sample.kind, fingerprint: fingerprintOf(sample.value) }), kind: sample.kind, label: expect.any(String), fingerprint: fingerprintOf(sample.value).slice(-4) },
+        {
+          mask: maskFor({ kind: sample.kind, fingerprint: fingerprintOf(sample.value) }),
+          kind: sample.kind,
+          label: expect.any(String),
+          fingerprint: fingerprintOf(sample.value).slice(-4),
+        },
       ]);
       expect(hasMask(masked)).toBe(true);
     }

@@ -10,7 +10,13 @@ export type MaskPiece = { text: string } | { mask: string; kind: SecretKind; lab
 const KIND_OF_LABEL = new Map(Object.entries(SECRET_KIND_LABELS).map(([kind, label]) => [label, kind as SecretKind]));
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A mask: one of the labels, a space, the ellipsis and the fingerprint's last 4 hex digits. */
-const MASK = new RegExp(`\\[(${[...KIND_OF_LABEL.keys()].sort((a, b) => b.length - a.length).map(escape).join("|")}) …([0-9a-f]{4})\\]`, "g");
+const MASK = new RegExp(
+  `\\[(${[...KIND_OF_LABEL.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join("|")}) …([0-9a-f]{4})\\]`,
+  "g",
+);
 
 /** Whether `text` holds at least one mask. */
 export function hasMask(text: string): boolean {

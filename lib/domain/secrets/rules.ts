@@ -89,7 +89,8 @@ export function entropy(value: string): number {
 const END = "(?![A-Za-z0-9_-])";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PLACEHOLDER = /^(?:x+|\*+|\.+|-+|_+|<[^>]*>|\[[^\]]*\]|\$.*|\{.*|%s|changeme|password|passwd|pass|pwd|secret|example|redacted|your[-_].*|test|dummy|none|null|undefined)$/i;
+const PLACEHOLDER =
+  /^(?:x+|\*+|\.+|-+|_+|<[^>]*>|\[[^\]]*\]|\$.*|\{.*|%s|changeme|password|passwd|pass|pwd|secret|example|redacted|your[-_].*|test|dummy|none|null|undefined)$/i;
 const TEMPLATED = /\$\{|\{\{|<|%\(|\$[A-Z_]/;
 
 /** A value assigned to a secret-looking name that looks random: letters and digits, enough entropy, not a UUID. */
@@ -112,16 +113,41 @@ function jwtHeader(value: string): boolean {
 }
 
 export const RULES: readonly SecretRule[] = [
-  { id: "aws-access-token", kind: "aws-access-key", keywords: ["akia", "asia", "abia", "acca", "a3t"], pattern: new RegExp(`\\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}${END}`, "g") },
+  {
+    id: "aws-access-token",
+    kind: "aws-access-key",
+    keywords: ["akia", "asia", "abia", "acca", "a3t"],
+    pattern: new RegExp(`\\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}${END}`, "g"),
+  },
   { id: "github-pat", kind: "github-token", keywords: ["ghp_"], pattern: new RegExp(`\\bghp_[0-9a-zA-Z]{36}${END}`, "g") },
-  { id: "github-fine-grained-pat", kind: "github-token", keywords: ["github_pat_"], pattern: new RegExp(`\\bgithub_pat_[0-9a-zA-Z_]{82}${END}`, "g") },
+  {
+    id: "github-fine-grained-pat",
+    kind: "github-token",
+    keywords: ["github_pat_"],
+    pattern: new RegExp(`\\bgithub_pat_[0-9a-zA-Z_]{82}${END}`, "g"),
+  },
   { id: "github-oauth", kind: "github-token", keywords: ["gho_"], pattern: new RegExp(`\\bgho_[0-9a-zA-Z]{36}${END}`, "g") },
-  { id: "github-app-token", kind: "github-token", keywords: ["ghu_", "ghs_"], pattern: new RegExp(`\\b(?:ghu|ghs)_[0-9a-zA-Z]{36}${END}`, "g") },
+  {
+    id: "github-app-token",
+    kind: "github-token",
+    keywords: ["ghu_", "ghs_"],
+    pattern: new RegExp(`\\b(?:ghu|ghs)_[0-9a-zA-Z]{36}${END}`, "g"),
+  },
   { id: "github-refresh-token", kind: "github-token", keywords: ["ghr_"], pattern: new RegExp(`\\bghr_[0-9a-zA-Z]{36}${END}`, "g") },
-  { id: "gitlab-pat", kind: "gitlab-token", keywords: ["glpat-"], pattern: /\bglpat-[0-9a-zA-Z_-]{20,64}(?:\.[0-9a-z]{2}\.[0-9a-z]{9})?(?![A-Za-z0-9_-])/g },
+  {
+    id: "gitlab-pat",
+    kind: "gitlab-token",
+    keywords: ["glpat-"],
+    pattern: /\bglpat-[0-9a-zA-Z_-]{20,64}(?:\.[0-9a-z]{2}\.[0-9a-z]{9})?(?![A-Za-z0-9_-])/g,
+  },
   { id: "gitlab-ptt", kind: "gitlab-token", keywords: ["glptt-"], pattern: new RegExp(`\\bglptt-[0-9a-f]{40}${END}`, "g") },
   { id: "gitlab-deploy-token", kind: "gitlab-token", keywords: ["gldt-"], pattern: new RegExp(`\\bgldt-[0-9a-zA-Z_-]{20}${END}`, "g") },
-  { id: "gitlab-runner-authentication-token", kind: "gitlab-token", keywords: ["glrt-"], pattern: new RegExp(`\\bglrt-[0-9a-zA-Z_-]{20}${END}`, "g") },
+  {
+    id: "gitlab-runner-authentication-token",
+    kind: "gitlab-token",
+    keywords: ["glrt-"],
+    pattern: new RegExp(`\\bglrt-[0-9a-zA-Z_-]{20}${END}`, "g"),
+  },
   {
     id: "slack-token",
     kind: "slack-token",
@@ -139,17 +165,43 @@ export const RULES: readonly SecretRule[] = [
     id: "openai-api-key",
     kind: "openai-key",
     keywords: ["t3blbkfj"],
-    pattern: /\bsk-(?:(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})|[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?![A-Za-z0-9_-])/g,
+    pattern:
+      /\bsk-(?:(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})|[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?![A-Za-z0-9_-])/g,
   },
   // threadline: OpenAI project keys without the marker gitleaks requires (issued since 2024).
-  { id: "openai-project-key", kind: "openai-key", keywords: ["sk-proj-", "sk-svcacct-", "sk-admin-"], pattern: new RegExp(`\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}${END}`, "g") },
-  { id: "anthropic-api-key", kind: "anthropic-key", keywords: ["sk-ant-api03"], pattern: new RegExp(`\\bsk-ant-api03-[a-zA-Z0-9_-]{93}AA${END}`, "g") },
-  { id: "anthropic-admin-api-key", kind: "anthropic-key", keywords: ["sk-ant-admin01"], pattern: new RegExp(`\\bsk-ant-admin01-[a-zA-Z0-9_-]{93}AA${END}`, "g") },
+  {
+    id: "openai-project-key",
+    kind: "openai-key",
+    keywords: ["sk-proj-", "sk-svcacct-", "sk-admin-"],
+    pattern: new RegExp(`\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}${END}`, "g"),
+  },
+  {
+    id: "anthropic-api-key",
+    kind: "anthropic-key",
+    keywords: ["sk-ant-api03"],
+    pattern: new RegExp(`\\bsk-ant-api03-[a-zA-Z0-9_-]{93}AA${END}`, "g"),
+  },
+  {
+    id: "anthropic-admin-api-key",
+    kind: "anthropic-key",
+    keywords: ["sk-ant-admin01"],
+    pattern: new RegExp(`\\bsk-ant-admin01-[a-zA-Z0-9_-]{93}AA${END}`, "g"),
+  },
   { id: "gcp-api-key", kind: "google-api-key", keywords: ["aiza"], pattern: new RegExp(`\\bAIza[0-9A-Za-z_-]{35}${END}`, "g") },
   { id: "npm-access-token", kind: "npm-token", keywords: ["npm_"], pattern: new RegExp(`\\bnpm_[a-zA-Z0-9]{36}${END}`, "g") },
-  { id: "stripe-access-token", kind: "stripe-key", keywords: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], pattern: new RegExp(`\\b(?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99}${END}`, "g") },
+  {
+    id: "stripe-access-token",
+    kind: "stripe-key",
+    keywords: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
+    pattern: new RegExp(`\\b(?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99}${END}`, "g"),
+  },
   { id: "huggingface-access-token", kind: "huggingface-token", keywords: ["hf_"], pattern: new RegExp(`\\bhf_[a-zA-Z]{34}${END}`, "g") },
-  { id: "sendgrid-api-token", kind: "sendgrid-key", keywords: ["sg."], pattern: new RegExp(`\\bSG\\.[a-zA-Z0-9=_-]{22}\\.[a-zA-Z0-9=_-]{43}${END}`, "g") },
+  {
+    id: "sendgrid-api-token",
+    kind: "sendgrid-key",
+    keywords: ["sg."],
+    pattern: new RegExp(`\\bSG\\.[a-zA-Z0-9=_-]{22}\\.[a-zA-Z0-9=_-]{43}${END}`, "g"),
+  },
   {
     id: "azure-ad-client-secret",
     kind: "azure-client-secret",
@@ -158,7 +210,13 @@ export const RULES: readonly SecretRule[] = [
     group: 1,
   },
   // threadline: the key of an Azure storage connection string (or of any AccountKey= pair).
-  { id: "azure-storage-account-key", kind: "azure-storage-key", keywords: ["accountkey="], pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/gi, group: 1 },
+  {
+    id: "azure-storage-account-key",
+    kind: "azure-storage-key",
+    keywords: ["accountkey="],
+    pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/gi,
+    group: 1,
+  },
   {
     id: "jwt",
     kind: "jwt",
@@ -171,7 +229,8 @@ export const RULES: readonly SecretRule[] = [
     id: "database-url-password",
     kind: "database-password",
     keywords: ["://"],
-    pattern: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse)(?:\+[a-z0-9]{1,20})?:\/\/[^\s:/@'"`<>]{1,128}:([^\s@/'"`<>]{1,256})@[^\s'"`]/gi,
+    pattern:
+      /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse)(?:\+[a-z0-9]{1,20})?:\/\/[^\s:/@'"`<>]{1,128}:([^\s@/'"`<>]{1,256})@[^\s'"`]/gi,
     group: 1,
     accept: (value) => !PLACEHOLDER.test(value) && !TEMPLATED.test(value) && !/^\*+$/.test(value),
   },
@@ -189,6 +248,9 @@ export const RULES: readonly SecretRule[] = [
       const clean = value.replace(/[.=]+$/, "");
       return password ? randomLooking(clean, 8, 2.8) : randomLooking(clean, 16, 3.5);
     },
-    kindOf: (match, text) => (/aws[A-Za-z0-9_.-]{0,20}$/i.test(text.slice(Math.max(0, match.index - 24), match.index)) && /secret/i.test(match[0]) ? "aws-secret-key" : "generic-secret"),
+    kindOf: (match, text) =>
+      /aws[A-Za-z0-9_.-]{0,20}$/i.test(text.slice(Math.max(0, match.index - 24), match.index)) && /secret/i.test(match[0])
+        ? "aws-secret-key"
+        : "generic-secret",
   },
 ];

@@ -8,10 +8,13 @@ import { assistant, turnsOf, user } from "./compaction-turns";
  */
 export function authRefreshTurns(): CompactionTurn[] {
   return turnsOf(
-    user("Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.", {
-      toolName: "analyze",
-      files: ["src/auth/session.ts", "src/auth/tokens.ts"],
-    }),
+    user(
+      "Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.",
+      {
+        toolName: "analyze",
+        files: ["src/auth/session.ts", "src/auth/tokens.ts"],
+      },
+    ),
     assistant(ANALYSIS, { toolName: "analyze", modelName: "gemini-2.5-pro", files: ["src/auth/session.ts", "src/auth/tokens.ts"] }),
     user("Review the token refresh path with the finding from the analysis in mind. Focus on expiry handling and races between tabs.", {
       toolName: "codereview",
@@ -27,13 +30,19 @@ export function authRefreshTurns(): CompactionTurn[] {
       toolName: "debug",
       modelName: "claude-sonnet-4-5",
       parts: [
-        { type: "thinking", text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header." },
+        {
+          type: "thinking",
+          text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header.",
+        },
         { type: "tool_call", id: "call_01", name: "read_file", arguments: { path: "src/auth/refresh.ts" } },
         { type: "tool_result", toolCallId: "call_01", content: "export async function retryWithFreshToken(request) { ... }" },
         { type: "text", text: DEBUG_ANSWER },
       ],
     }),
-    user("Confirmed. Can you also write a regression test for the two-tab race?", { toolName: "debug", files: ["tests/auth/refresh.test.ts"] }),
+    user("Confirmed. Can you also write a regression test for the two-tab race?", {
+      toolName: "debug",
+      files: ["tests/auth/refresh.test.ts"],
+    }),
     assistant(REGRESSION_TEST, { toolName: "debug", modelName: "gpt-5", files: ["tests/auth/refresh.test.ts"] }),
   );
 }

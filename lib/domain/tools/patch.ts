@@ -63,12 +63,14 @@ export function editDiff(oldText: string, newText: string): string {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail])
+    tail++;
   const lines: string[] = [];
   for (const line of before.slice(Math.max(0, head - CONTEXT_LINES), head)) lines.push(` ${line}`);
   for (const line of before.slice(head, before.length - tail)) lines.push(`-${line}`);
   for (const line of after.slice(head, after.length - tail)) lines.push(`+${line}`);
-  for (const line of before.slice(before.length - tail, Math.min(before.length, before.length - tail + CONTEXT_LINES))) lines.push(` ${line}`);
+  for (const line of before.slice(before.length - tail, Math.min(before.length, before.length - tail + CONTEXT_LINES)))
+    lines.push(` ${line}`);
   return lines.join("\n");
 }
 
@@ -80,5 +82,10 @@ export function editsDiff(edits: readonly { oldText: string; newText: string }[]
 
 /** New content as a diff of added lines, for a write shown beside a diff. */
 export function addedLines(content: string): string {
-  return content === "" ? "" : content.split("\n").map((line) => `+${line}`).join("\n");
+  return content === ""
+    ? ""
+    : content
+        .split("\n")
+        .map((line) => `+${line}`)
+        .join("\n");
 }

@@ -29,7 +29,9 @@ describe("apply_patch", () => {
   it("finds the patch in a heredoc, with or without a cd before it", () => {
     const heredoc = "applypatch << 'PATCH'\n*** Begin Patch\n*** Update File: go.mod\n@@\n-go 1.24.0\n+go 1.24\n*** End Patch\nPATCH";
     expect(patchInShellCommand(heredoc)).toBe("*** Begin Patch\n*** Update File: go.mod\n@@\n-go 1.24.0\n+go 1.24\n*** End Patch");
-    expect(patchInShellCommand("cd repo && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF")).toContain("*** Add File: a");
+    expect(patchInShellCommand("cd repo && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF")).toContain(
+      "*** Add File: a",
+    );
     expect(patchInShellCommand("cat <<'EOF'\n*** Begin Patch\nEOF")).toBeNull();
     expect(patchInShellCommand("apply_patch --help")).toBeNull();
   });
@@ -51,6 +53,11 @@ describe("edits as diffs", () => {
   });
 
   it("heads each of several edits", () => {
-    expect(editsDiff([{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }])).toBe("@@ edit 1 of 2 @@\n-a\n+b\n@@ edit 2 of 2 @@\n-c\n+d");
+    expect(
+      editsDiff([
+        { oldText: "a", newText: "b" },
+        { oldText: "c", newText: "d" },
+      ]),
+    ).toBe("@@ edit 1 of 2 @@\n-a\n+b\n@@ edit 2 of 2 @@\n-c\n+d");
   });
 });

@@ -46,7 +46,21 @@ export const TOOL_KIND_LABELS: Record<ToolKind, string> = {
 };
 
 const names = (...list: string[]) => new Set(list);
-const SHELL = names("bash", "shell", "exec_command", "local_shell", "local_shell_call", "run_shell_command", "shell_command", "container.exec", "execute_command", "run_command", "run_in_terminal", "terminal", "powershell");
+const SHELL = names(
+  "bash",
+  "shell",
+  "exec_command",
+  "local_shell",
+  "local_shell_call",
+  "run_shell_command",
+  "shell_command",
+  "container.exec",
+  "execute_command",
+  "run_command",
+  "run_in_terminal",
+  "terminal",
+  "powershell",
+);
 const PATCH = names("apply_patch", "applypatch", "patch");
 const EDIT = names("edit", "multiedit", "multi_edit", "replace", "str_replace", "edit_file", "notebookedit");
 const EDITOR = names("str_replace_editor", "str_replace_based_edit_tool");
@@ -66,8 +80,10 @@ const NEW_KEYS = ["new_string", "newString", "newText", "new_str", "new_text", "
 const CONTENT_KEYS = ["content", "file_text", "contents", "text"];
 const DIR_KEYS = ["workdir", "working_directory", "cwd", "dir_path", "directory"];
 
-const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
-const isArgv = (value: JsonValue | undefined): value is string[] => Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string");
+const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+const isArgv = (value: JsonValue | undefined): value is string[] =>
+  Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string");
 
 /** The first of `keys` holding a non-empty string. */
 function str(obj: JsonObject, ...keys: string[]): string | null {
@@ -84,7 +100,8 @@ function text(obj: JsonObject, keys: string[]): string | null {
   return null;
 }
 
-const num = (value: JsonValue | undefined): number | null => (typeof value === "number" && Number.isFinite(value) ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : null);
+const num = (value: JsonValue | undefined): number | null =>
+  typeof value === "number" && Number.isFinite(value) ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : null;
 
 /** Arguments some sources keep as a JSON string (OpenAI function calls), parsed; any other string kept. */
 export function parseToolArguments(args: JsonValue | undefined): JsonValue | undefined {
@@ -112,7 +129,10 @@ export function describeToolCall(name: string, rawArgs: JsonValue | undefined): 
   const tool = normalName(name);
   if (args === undefined || args === null || (isObject(args) && Object.keys(args).length === 0)) return { kind: "none" };
   if (typeof args === "string") return stringView(tool, args);
-  if (Array.isArray(args)) return isArgv(args) && SHELL.has(tool) ? shellOf(argvToCommand(args), null, null, false, patchInArgv(args)) : { kind: "fields", fields: readableFields(args) };
+  if (Array.isArray(args))
+    return isArgv(args) && SHELL.has(tool)
+      ? shellOf(argvToCommand(args), null, null, false, patchInArgv(args))
+      : { kind: "fields", fields: readableFields(args) };
   if (!isObject(args)) return { kind: "text", text: String(args) };
   return objectView(tool, args) ?? shapeView(args) ?? { kind: "fields", fields: readableFields(args) };
 }
@@ -152,7 +172,13 @@ function shapeView(args: JsonObject): ToolView | null {
   return null;
 }
 
-function shellOf(command: string, workdir: string | null, description: string | null, background: boolean, argvPatch: string | null = null): ToolView {
+function shellOf(
+  command: string,
+  workdir: string | null,
+  description: string | null,
+  background: boolean,
+  argvPatch: string | null = null,
+): ToolView {
   const patch = argvPatch ?? patchInShellCommand(command);
   const files = patch === null ? null : parseApplyPatch(patch);
   if (files) return { kind: "patch", files, viaShell: true, workdir };
@@ -279,7 +305,9 @@ function taskView(args: JsonObject): ToolView | null {
 function planView(args: JsonObject): ToolView | null {
   const list = Array.isArray(args.todos) ? args.todos : Array.isArray(args.plan) ? args.plan : null;
   if (!list) return null;
-  const items = list.filter(isObject).map((item) => ({ text: str(item, "content", "step", "text", "description", "title") ?? "", status: str(item, "status") }));
+  const items = list
+    .filter(isObject)
+    .map((item) => ({ text: str(item, "content", "step", "text", "description", "title") ?? "", status: str(item, "status") }));
   return { kind: "plan", items, note: str(args, "explanation", "note") };
 }
 

@@ -10,7 +10,12 @@ const history = (...lines: string[]) => lines.join("\n") + "\n";
 const parse = (text: string, name = NAME) => parseAiderHistory(numberedLines(text), { name });
 const roles = (thread: ImportedThread) => thread.turns.map((t) => `${t.role}:${t.key}`).join(" ");
 
-const BANNER = ["> Aider v0.86.1  ", "> Main model: gpt-4o with diff edit format  ", "> Weak model: gpt-4o-mini  ", "> Git repo: .git with 12 files  "];
+const BANNER = [
+  "> Aider v0.86.1  ",
+  "> Main model: gpt-4o with diff edit format  ",
+  "> Weak model: gpt-4o-mini  ",
+  "> Git repo: .git with 12 files  ",
+];
 
 const ONE_RUN = history(
   "",
@@ -49,7 +54,16 @@ describe("Aider chat history", () => {
       title: "fix the bug",
       project: "/home/me/repo",
       createdAt: "2025-07-15T11:38:37.000Z",
-      metadata: { historyFile: NAME, run: 1, startedAtLocal: "2025-07-15 11:38:37", aiderVersion: "0.86.1", model: "gpt-4o", editFormat: "diff", weakModel: "gpt-4o-mini", gitRepo: ".git with 12 files" },
+      metadata: {
+        historyFile: NAME,
+        run: 1,
+        startedAtLocal: "2025-07-15 11:38:37",
+        aiderVersion: "0.86.1",
+        model: "gpt-4o",
+        editFormat: "diff",
+        weakModel: "gpt-4o-mini",
+        gitRepo: ".git with 12 files",
+      },
     });
     expect(roles(thread)).toBe("system:4 user:9 assistant:11 system:23");
     const [startup, prompt, reply, status] = thread.turns;
@@ -59,10 +73,19 @@ describe("Aider chat history", () => {
     expect(reply!.content).toBe("Here is the fix:\n\napp.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```");
     expect(reply).toMatchObject({ modelName: "gpt-4o", modelProvider: null, timestamp: "2025-07-15T11:38:37.000Z" });
     expect(reply!.usage).toEqual({ inputTokens: 2400, outputTokens: 104, reportedCostUsd: 0.00042 });
-    expect(reply!.metadata).toEqual({ usageRounded: true, usageLine: "> Tokens: 2.4k sent, 104 received. Cost: $0.00042 message, $0.00042 session.  ", sentTokens: 2400, sessionCostUsd: 0.00042 });
+    expect(reply!.metadata).toEqual({
+      usageRounded: true,
+      usageLine: "> Tokens: 2.4k sent, 104 received. Cost: $0.00042 message, $0.00042 session.  ",
+      sentTokens: 2400,
+      sessionCostUsd: 0.00042,
+    });
     expect(status!.content).toBe("> Applied edit to app.py  \n> Commit 1a2b3c4 fix: set x to 2  ");
     expect(status!.files).toEqual(["app.py"]);
-    expect(status!.metadata).toEqual({ aiderStatus: "status", appliedEdits: ["app.py"], commits: [{ sha: "1a2b3c4", message: "fix: set x to 2" }] });
+    expect(status!.metadata).toEqual({
+      aiderStatus: "status",
+      appliedEdits: ["app.py"],
+      commits: [{ sha: "1a2b3c4", message: "fix: set x to 2" }],
+    });
   });
 
   it("keeps keys under append: a grown run appends turns, a new run adds a thread; runs of the same second are told apart", () => {
@@ -79,7 +102,18 @@ describe("Aider chat history", () => {
   });
 
   it("joins consecutive prompt lines into one input, separate inputs stay separate; blank prompt lines kept", () => {
-    const thread = parse(history("# aider chat started at 2025-01-01 00:00:00", "", "#### first line  ", "####   ", "####   indented  ", "", "#### /add a.py  ", "> Added a.py to the chat  ")).threads[0]!;
+    const thread = parse(
+      history(
+        "# aider chat started at 2025-01-01 00:00:00",
+        "",
+        "#### first line  ",
+        "####   ",
+        "####   indented  ",
+        "",
+        "#### /add a.py  ",
+        "> Added a.py to the chat  ",
+      ),
+    ).threads[0]!;
     expect(thread.turns.map((t) => [t.role, t.content])).toEqual([
       ["user", "first line\n\n  indented"],
       ["user", "/add a.py"],
@@ -110,27 +144,70 @@ describe("Aider chat history", () => {
     const status = thread.turns[thread.turns.length - 1]!;
     expect(status.role).toBe("system");
     expect(status.content.split("\n")).toHaveLength(5);
-    expect(status.metadata).toMatchObject({ echoedAnswerLines: [12], answers: [{ line: 9, question: "Add file to the chat?", answer: "a" }, { line: 13, question: "Add file to the chat?", answer: "a" }] });
+    expect(status.metadata).toMatchObject({
+      echoedAnswerLines: [12],
+      answers: [
+        { line: 9, question: "Add file to the chat?", answer: "a" },
+        { line: 13, question: "Add file to the chat?", answer: "a" },
+      ],
+    });
   });
 
   it("splits a reasoning model's thoughts into a thinking part, closed or not", () => {
     const tag = "thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b";
     const thread = parse(
-      history("# aider chat started at 2025-01-01 00:00:00", "", "> Model: ollama_chat/qwen3 with whole edit format  ", "", "#### hi  ", "", `<${tag}>`, "", "Let me think.", "", `</${tag}>`, "", "Hello!", "", "> Tokens: 1.2M sent, 3 received.  "),
+      history(
+        "# aider chat started at 2025-01-01 00:00:00",
+        "",
+        "> Model: ollama_chat/qwen3 with whole edit format  ",
+        "",
+        "#### hi  ",
+        "",
+        `<${tag}>`,
+        "",
+        "Let me think.",
+        "",
+        `</${tag}>`,
+        "",
+        "Hello!",
+        "",
+        "> Tokens: 1.2M sent, 3 received.  ",
+      ),
     ).threads[0]!;
     const reply = thread.turns.find((t) => t.role === "assistant")!;
     expect(reply.parts).toEqual([
       { type: "thinking", text: "Let me think." },
       { type: "text", text: "Hello!" },
     ]);
-    expect(reply).toMatchObject({ content: "Hello!", modelProvider: "ollama_chat", modelName: "qwen3", usage: { inputTokens: 1_200_000, outputTokens: 3 }, metadata: { reasoningTag: tag } });
+    expect(reply).toMatchObject({
+      content: "Hello!",
+      modelProvider: "ollama_chat",
+      modelName: "qwen3",
+      usage: { inputTokens: 1_200_000, outputTokens: 3 },
+      metadata: { reasoningTag: tag },
+    });
     expect(splitReasoning("<think>half a thought")).toEqual({ thinking: "half a thought", answer: "", tag: "think" });
     expect(splitReasoning("<b>bold</b> text")).toEqual({ thinking: null, answer: "<b>bold</b> text", tag: null });
     expect(splitReasoning("Answer first <think>x</think>")).toMatchObject({ thinking: null });
   });
 
   it("marks interrupts, and a run that ended on one", () => {
-    const thread = parse(history("# aider chat started at 2025-01-01 00:00:00", "", "#### go  ", "", "Partial answ", "", ">  ", ">  ", "> ^C again to exit  ", ">  ", ">  ", "> ^C KeyboardInterrupt  ")).threads[0]!;
+    const thread = parse(
+      history(
+        "# aider chat started at 2025-01-01 00:00:00",
+        "",
+        "#### go  ",
+        "",
+        "Partial answ",
+        "",
+        ">  ",
+        ">  ",
+        "> ^C again to exit  ",
+        ">  ",
+        ">  ",
+        "> ^C KeyboardInterrupt  ",
+      ),
+    ).threads[0]!;
     expect(roles(thread)).toBe("user:3 assistant:5 system:7");
     expect(thread.turns[1]!.usage).toBeUndefined();
     expect(thread.turns[2]!.metadata).toEqual({ aiderStatus: "status", interrupted: true });
@@ -156,14 +233,36 @@ describe("Aider chat history", () => {
       modelProvider: "anthropic",
       modelName: "claude-sonnet-4-20250514",
       usage: { inputTokens: 2300, cacheWriteTokens: 1500, cacheReadTokens: 8200, outputTokens: 300, reportedCostUsd: 0.01 },
-      metadata: { emptyReply: true, usageRounded: true, usageLine: "> Tokens: 12k sent, 1.5k cache write, 8.2k cache hit, 300 received.\nCost: $0.01 message, $0.05 session.  ", sessionCostUsd: 0.05 },
+      metadata: {
+        emptyReply: true,
+        usageRounded: true,
+        usageLine: "> Tokens: 12k sent, 1.5k cache write, 8.2k cache hit, 300 received.\nCost: $0.01 message, $0.05 session.  ",
+        sessionCostUsd: 0.05,
+      },
     });
-    expect(thread.metadata).toMatchObject({ model: "anthropic/claude-sonnet-4-20250514", modelOptions: ["prompt cache", "infinite output"] });
+    expect(thread.metadata).toMatchObject({
+      model: "anthropic/claude-sonnet-4-20250514",
+      modelOptions: ["prompt cache", "infinite output"],
+    });
   });
 
   it("follows a model switch within a run", () => {
     const thread = parse(
-      history("# aider chat started at 2025-01-01 00:00:00", "", ...BANNER, "", "#### /model o3  ", "> Aider v0.86.1  ", "> Main model: o3 with diff edit format  ", "", "#### hi  ", "", "Hi.", "", "> Tokens: 10 sent, 2 received.  "),
+      history(
+        "# aider chat started at 2025-01-01 00:00:00",
+        "",
+        ...BANNER,
+        "",
+        "#### /model o3  ",
+        "> Aider v0.86.1  ",
+        "> Main model: o3 with diff edit format  ",
+        "",
+        "#### hi  ",
+        "",
+        "Hi.",
+        "",
+        "> Tokens: 10 sent, 2 received.  ",
+      ),
     ).threads[0]!;
     expect(thread.turns.find((t) => t.role === "assistant")!.modelName).toBe("o3");
     expect(thread.metadata).toMatchObject({ model: "gpt-4o" });
@@ -197,7 +296,9 @@ describe("Aider chat history", () => {
   });
 
   it("reads a file whose trailing spaces were stripped, and CRLF lines", () => {
-    const stripped = ONE_RUN.split("\n").map((l) => l.trimEnd()).join("\n");
+    const stripped = ONE_RUN.split("\n")
+      .map((l) => l.trimEnd())
+      .join("\n");
     const expected = parse(ONE_RUN).threads[0]!.turns.map((t) => [t.role, t.key, t.usage ?? null]);
     expect(parse(stripped).threads[0]!.turns.map((t) => [t.role, t.key, t.usage ?? null])).toEqual(expected);
     const crlf = parse(ONE_RUN.replace(/\n/g, "\r\n"));
@@ -205,7 +306,16 @@ describe("Aider chat history", () => {
   });
 
   it("reports lines before the first run as skipped; a run without prompts is a thread of its start-up turn", () => {
-    const parsed = parse(history("stray text", "", "# aider chat started at 2025-01-01 00:00:00", "", "> Newer aider version v0.85.2 is available.  ", "> Re-run aider to use new version.  "));
+    const parsed = parse(
+      history(
+        "stray text",
+        "",
+        "# aider chat started at 2025-01-01 00:00:00",
+        "",
+        "> Newer aider version v0.85.2 is available.  ",
+        "> Re-run aider to use new version.  ",
+      ),
+    );
     expect(parsed.skipped).toEqual([{ line: 1, reason: '1 line(s) before the first "# aider chat started at" belong to no run' }]);
     expect(parsed.threads[0]).toMatchObject({ title: "Aider run of 2025-01-01 00:00:00", turns: [{ role: "system", key: "5" }] });
   });
@@ -217,7 +327,9 @@ describe("Aider chat history", () => {
     expect(detectFormat("chat.md", ONE_RUN).format).toBe("aider");
     expect(() => detectFormat("README.md", "# My project\n\nSome notes.\n")).toThrow(ImportFormatError);
     const forced = detectFormat("README.md", "# My project\n\nSome notes.\n", "aider");
-    await expect(parseDetected("README.md", forced)).rejects.toThrow('README.md: not an Aider chat history: no "# aider chat started at" line');
+    await expect(parseDetected("README.md", forced)).rejects.toThrow(
+      'README.md: not an Aider chat history: no "# aider chat started at" line',
+    );
     expect(() => parse("#### hi  \n", "x/.aider.chat.history.md")).toThrow(ImportFormatError);
   });
 
@@ -231,12 +343,27 @@ describe("Aider chat history", () => {
 
 describe("Aider's figures", () => {
   it("reads counts as format_tokens writes them", () => {
-    expect([readCount("104"), readCount("2.4k"), readCount("12k"), readCount("1.5M"), readCount("1,2k"), readCount("k")]).toEqual([104, 2400, 12000, 1_500_000, null, null]);
+    expect([readCount("104"), readCount("2.4k"), readCount("12k"), readCount("1.5M"), readCount("1,2k"), readCount("k")]).toEqual([
+      104,
+      2400,
+      12000,
+      1_500_000,
+      null,
+      null,
+    ]);
   });
 
   it("reads a Tokens line, or nothing for a line that only looks like one", () => {
-    expect(readTokensReport("Tokens: 3.2k sent, 21 received. Cost: $0.0082 message, $0.0082 session.")).toEqual({ usage: { inputTokens: 3200, outputTokens: 21, reportedCostUsd: 0.0082 }, sentTokens: 3200, sessionCostUsd: 0.0082 });
-    expect(readTokensReport("Tokens: 3.2k sent, 21 received.")).toEqual({ usage: { inputTokens: 3200, outputTokens: 21 }, sentTokens: 3200, sessionCostUsd: null });
+    expect(readTokensReport("Tokens: 3.2k sent, 21 received. Cost: $0.0082 message, $0.0082 session.")).toEqual({
+      usage: { inputTokens: 3200, outputTokens: 21, reportedCostUsd: 0.0082 },
+      sentTokens: 3200,
+      sessionCostUsd: 0.0082,
+    });
+    expect(readTokensReport("Tokens: 3.2k sent, 21 received.")).toEqual({
+      usage: { inputTokens: 3200, outputTokens: 21 },
+      sentTokens: 3200,
+      sessionCostUsd: null,
+    });
     expect(readTokensReport("Tokens: lots sent, 21 received.")).toBeNull();
     expect(readTokensReport("Tokens: 3.2k sent.")).toBeNull();
     expect(readTokensReport("Tokens: 3.2k sent, 1 received. Cost: free")).toBeNull();

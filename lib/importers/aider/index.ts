@@ -40,7 +40,14 @@
  * number, which appending never changes. The project is the folder holding the file.
  */
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
-import { ImportFormatError, type ImportedThread, type ImportedTurn, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
+import {
+  ImportFormatError,
+  type ImportedThread,
+  type ImportedTurn,
+  type NumberedLine,
+  type ParsedSource,
+  type SkippedEntry,
+} from "../types";
 import { readHistoryLines, RUN_HEADER, type HistoryEntry } from "./lines";
 import { isInterrupt, modelOf, readCommit, readConfirm, readModelBanner, readTokensReport } from "./status";
 import { isRealPrompt } from "@/lib/domain/title";
@@ -58,10 +65,12 @@ export function looksLikeAiderHistory(text: string, fileName: string): boolean {
 export function parseAiderHistory(lines: NumberedLine[], source: { name: string }): ParsedSource {
   const entries = readHistoryLines(lines);
   const firstRun = entries.findIndex((e) => e.kind === "run");
-  if (firstRun < 0) throw new ImportFormatError(`${source.name}: not an Aider chat history: no "${RUN_HEADER.trim()}" line`, lines[0]?.line);
+  if (firstRun < 0)
+    throw new ImportFormatError(`${source.name}: not an Aider chat history: no "${RUN_HEADER.trim()}" line`, lines[0]?.line);
   const skipped: SkippedEntry[] = [];
   const before = entries.slice(0, firstRun).filter((e) => e.kind !== "blank");
-  if (before.length > 0) skipped.push({ line: before[0]!.line, reason: `${before.length} line(s) before the first "${RUN_HEADER.trim()}" belong to no run` });
+  if (before.length > 0)
+    skipped.push({ line: before[0]!.line, reason: `${before.length} line(s) before the first "${RUN_HEADER.trim()}" belong to no run` });
 
   const runs: HistoryEntry[][] = [];
   for (const entry of entries.slice(firstRun)) {
@@ -73,7 +82,11 @@ export function parseAiderHistory(lines: NumberedLine[], source: { name: string 
     const header = run[0] as Extract<HistoryEntry, { kind: "run" }>;
     const count = (seen.get(header.startedAt) ?? 0) + 1;
     seen.set(header.startedAt, count);
-    return runThread(run, { name: source.name, ordinal: index + 1, key: `${source.name}#${header.startedAt}${count > 1 ? `#${count}` : ""}` });
+    return runThread(run, {
+      name: source.name,
+      ordinal: index + 1,
+      key: `${source.name}#${header.startedAt}${count > 1 ? `#${count}` : ""}`,
+    });
   });
   return { format: "aider", threads, skipped, warnings: [] };
 }
@@ -151,13 +164,25 @@ function runThread(run: HistoryEntry[], context: RunContext): ImportedThread {
       for (const entry of block.entries as StatusEntry[]) {
         const report = entry.kind === "status" ? readTokensReport(entry.text) : null;
         if (report && entry.kind === "status") {
-          const usageMeta: JsonObject = { usageRounded: true, usageLine: entry.raw.join("\n"), sentTokens: report.sentTokens, ...(report.sessionCostUsd !== null ? { sessionCostUsd: report.sessionCostUsd } : {}) };
+          const usageMeta: JsonObject = {
+            usageRounded: true,
+            usageLine: entry.raw.join("\n"),
+            sentTokens: report.sentTokens,
+            ...(report.sessionCostUsd !== null ? { sessionCostUsd: report.sessionCostUsd } : {}),
+          };
           if (awaitingUsage) {
             awaitingUsage.usage = report.usage;
             awaitingUsage.metadata = { ...awaitingUsage.metadata, ...usageMeta };
           } else {
             flush();
-            turns.push({ key: String(entry.line), role: "assistant", content: "", ...base(), usage: report.usage, metadata: { emptyReply: true, ...usageMeta } });
+            turns.push({
+              key: String(entry.line),
+              role: "assistant",
+              content: "",
+              ...base(),
+              usage: report.usage,
+              metadata: { emptyReply: true, ...usageMeta },
+            });
           }
           awaitingUsage = null;
           continue;
@@ -237,7 +262,8 @@ export function splitReasoning(text: string): { thinking: string | null; answer:
   if (start < 0 || text[start] !== "<") return { thinking: null, answer: text.trim(), tag: null };
   const close = text.indexOf(">", start);
   const tag = close > start ? text.slice(start + 1, close) : "";
-  if (!(tag === "think" || (tag.startsWith("thinking-content-") && /^[\w-]+$/.test(tag)))) return { thinking: null, answer: text.trim(), tag: null };
+  if (!(tag === "think" || (tag.startsWith("thinking-content-") && /^[\w-]+$/.test(tag))))
+    return { thinking: null, answer: text.trim(), tag: null };
   const closing = `</${tag}>`;
   const end = text.indexOf(closing, close);
   if (end < 0) return { thinking: text.slice(close + 1).trim(), answer: "", tag };
@@ -274,7 +300,14 @@ function statusTurn(entries: StatusEntry[], kind: "startup" | "status", timestam
   if (echoes.length > 0) metadata.echoedAnswerLines = echoes;
   if (interrupts > 0) metadata.interrupted = true;
   const content = entries.flatMap((e) => (e.kind === "echo" ? [e.raw] : e.raw)).join("\n");
-  return { key: String(entries[0]!.line), role: "system", content, timestamp, ...(appliedEdits.length > 0 ? { files: appliedEdits } : {}), metadata };
+  return {
+    key: String(entries[0]!.line),
+    role: "system",
+    content,
+    timestamp,
+    ...(appliedEdits.length > 0 ? { files: appliedEdits } : {}),
+    metadata,
+  };
 }
 
 /** The start-up banner's facts, for the thread's metadata (the lines themselves are the start-up turn). */

@@ -62,7 +62,8 @@ describe.skipIf(FILES.length === 0)("real Aider chat histories", () => {
     const withUsage = turns.filter((t) => t.usage);
     expect(withUsage).toHaveLength(expected.tokensLines);
     expect(withUsage.every((t) => t.role === "assistant" && t.metadata?.usageRounded === true)).toBe(true);
-    const sum = (field: "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "outputTokens") => withUsage.reduce((s, t) => s + (t.usage![field] ?? 0), 0);
+    const sum = (field: "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "outputTokens") =>
+      withUsage.reduce((s, t) => s + (t.usage![field] ?? 0), 0);
     expect(sum("inputTokens") + sum("cacheReadTokens") + sum("cacheWriteTokens")).toBe(expected.sent);
     expect(sum("outputTokens")).toBe(expected.received);
     expect(withUsage.reduce((s, t) => s + (t.usage!.reportedCostUsd ?? 0), 0)).toBeCloseTo(expected.cost, 10);
@@ -78,7 +79,8 @@ describe.skipIf(FILES.length === 0)("real Aider chat histories", () => {
       for (const turn of thread.turns) {
         for (const line of turn.content.split("\n")) kept.add(turn.role === "user" ? `#### ${line}`.trimEnd() : line.trimEnd());
         for (const line of String(turn.metadata?.usageLine ?? "").split("\n")) kept.add(line.trimEnd());
-        for (const part of turn.parts ?? []) if (part.type === "thinking") for (const line of part.text.split("\n")) kept.add(line.trimEnd());
+        for (const part of turn.parts ?? [])
+          if (part.type === "thinking") for (const line of part.text.split("\n")) kept.add(line.trimEnd());
       }
     }
     const missing = expected.nonBlank.filter((l) => !l.startsWith("# aider chat started at ") && !kept.has(l.trimEnd()));
@@ -94,8 +96,23 @@ describe.skipIf(FILES.length === 0)("real Aider chat histories", () => {
     // Turns per run (start-up, prompts, replies, status stretches), checked against the file's lines:
     // run 9 is 9 prompts, 14 replies and 13 start-up/status turns, ending "/bye", "Invalid command", "/exit".
     expect(parsed.threads.map((t) => t.turns.length)).toEqual([4, 9, 4, 9, 1, 53, 11, 7, 36]);
-    expect(parsed.threads.map((t) => t.metadata?.model ?? null)).toEqual(["gpt-4o", "gpt-4o", "gpt-4o", "gpt-4o", null, "gpt-4o", "gpt-4o", "gpt-4o", "gpt-4.1"]);
-    expect(parsed.threads[0]).toMatchObject({ key: `${name}#2025-07-15 11:38:37`, project: "afi-core", createdAt: "2025-07-15T11:38:37.000Z", metadata: { endedBy: "KeyboardInterrupt" } });
+    expect(parsed.threads.map((t) => t.metadata?.model ?? null)).toEqual([
+      "gpt-4o",
+      "gpt-4o",
+      "gpt-4o",
+      "gpt-4o",
+      null,
+      "gpt-4o",
+      "gpt-4o",
+      "gpt-4o",
+      "gpt-4.1",
+    ]);
+    expect(parsed.threads[0]).toMatchObject({
+      key: `${name}#2025-07-15 11:38:37`,
+      project: "afi-core",
+      createdAt: "2025-07-15T11:38:37.000Z",
+      metadata: { endedBy: "KeyboardInterrupt" },
+    });
     // The last reply of run 9, and its run's cost as Aider summed it.
     const last = parsed.threads[8]!.turns.findLast((t) => t.role === "assistant")!;
     expect(last.usage).toEqual({ inputTokens: 18000, outputTokens: 66, reportedCostUsd: 0.04 });

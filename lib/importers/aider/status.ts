@@ -31,8 +31,26 @@ export function readModelBanner(text: string): ModelBanner | null {
  * Only these prefixes name a provider for certain; a bare name (`gpt-4o`) leaves it unknown.
  */
 const LITELLM_PROVIDERS = new Set([
-  "anthropic", "azure", "azure_ai", "bedrock", "cohere", "deepseek", "fireworks_ai", "gemini", "groq", "lm_studio",
-  "mistral", "ollama", "ollama_chat", "openai", "openrouter", "perplexity", "together_ai", "vertex_ai", "xai", "github_copilot",
+  "anthropic",
+  "azure",
+  "azure_ai",
+  "bedrock",
+  "cohere",
+  "deepseek",
+  "fireworks_ai",
+  "gemini",
+  "groq",
+  "lm_studio",
+  "mistral",
+  "ollama",
+  "ollama_chat",
+  "openai",
+  "openrouter",
+  "perplexity",
+  "together_ai",
+  "vertex_ai",
+  "xai",
+  "github_copilot",
 ]);
 
 /** `anthropic/claude-sonnet-4` -> provider anthropic, model claude-sonnet-4; an unknown prefix stays part of the name. */
@@ -87,7 +105,11 @@ export function readTokensReport(text: string): TokensReport | null {
   let messageCost: number | null = null;
   let sessionCost: number | null = null;
   if (costAt >= 0) {
-    for (const item of text.slice(costAt + "Cost: ".length).trim().replace(/\.$/, "").split(", ")) {
+    for (const item of text
+      .slice(costAt + "Cost: ".length)
+      .trim()
+      .replace(/\.$/, "")
+      .split(", ")) {
       if (item.endsWith(" message")) messageCost = readDollars(item.slice(0, -" message".length));
       else if (item.endsWith(" session")) sessionCost = readDollars(item.slice(0, -" session".length));
       else return null;

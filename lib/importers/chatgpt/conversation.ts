@@ -42,7 +42,12 @@ function pathTo(nodes: Map<string, MappingNode>, nodeId: string): string[] {
  * The path from `start` down to its newest leaf (see the file comment for the rule), following
  * `children`; nodes in `exclude` (the path above) are never entered, so a cyclic mapping ends.
  */
-function pathToNewestLeaf(nodes: Map<string, MappingNode>, start: string, exclude: ReadonlySet<string>, timeOf: (id: string) => number | null): string[] {
+function pathToNewestLeaf(
+  nodes: Map<string, MappingNode>,
+  start: string,
+  exclude: ReadonlySet<string>,
+  timeOf: (id: string) => number | null,
+): string[] {
   const seen = new Set<string>(exclude);
   const cameFrom = new Map<string, string>();
   const stack: { id: string; time: number }[] = [{ id: start, time: timeOf(start) ?? -Infinity }];
@@ -83,7 +88,8 @@ function conversationMetadata(conversation: Json, currentNode: string | null): J
   }
   if (typeof conversation.is_archived === "boolean") out.isArchived = conversation.is_archived;
   if (typeof conversation.is_starred === "boolean") out.isStarred = conversation.is_starred;
-  if (Array.isArray(conversation.plugin_ids) && conversation.plugin_ids.length) out.pluginIds = conversation.plugin_ids.filter((p) => typeof p === "string");
+  if (Array.isArray(conversation.plugin_ids) && conversation.plugin_ids.length)
+    out.pluginIds = conversation.plugin_ids.filter((p) => typeof p === "string");
   return out;
 }
 
@@ -128,7 +134,9 @@ export function parseConversation(conversation: Json, key: string, prefix: strin
   if (currentNode && nodes.has(currentNode)) {
     mainPath = pathTo(nodes, currentNode);
   } else {
-    warnings.push(`conversation ${key}: current_node ${currentNode ? `"${currentNode}" is not in the mapping` : "is missing"}; showing the newest branch`);
+    warnings.push(
+      `conversation ${key}: current_node ${currentNode ? `"${currentNode}" is not in the mapping` : "is missing"}; showing the newest branch`,
+    );
     const roots = [...nodes.values()].filter((n) => n.parent === null || !nodes.has(n.parent)).map((n) => n.id);
     const candidates = roots.map((root) => pathToNewestLeaf(nodes, root, new Set(), nodeTime));
     mainPath = candidates.reduce<string[]>((best, path) => {
@@ -173,7 +181,9 @@ export function parseConversation(conversation: Json, key: string, prefix: strin
       const alternatives = nodes.get(branchId)!.children.filter((c) => c !== next && nodes.has(c) && !onPath.has(c));
       for (const child of alternatives) {
         if (forkCount >= MAX_FORKS_PER_CONVERSATION) {
-          warnings.push(`conversation ${key}: more than ${MAX_FORKS_PER_CONVERSATION} branches; only the first ${MAX_FORKS_PER_CONVERSATION} were imported as forks`);
+          warnings.push(
+            `conversation ${key}: more than ${MAX_FORKS_PER_CONVERSATION} branches; only the first ${MAX_FORKS_PER_CONVERSATION} were imported as forks`,
+          );
           capped = true;
           break;
         }
@@ -198,7 +208,13 @@ export function parseConversation(conversation: Json, key: string, prefix: strin
           toolName: "chatgpt",
           createdAt: iso(times.length ? Math.min(...times) : null),
           lastUpdatedAt: iso(times.length ? Math.max(...times) : null),
-          metadata: { ...forkMetadata, branchNodeId: branchId, forkNodeId: child, leafNodeId: own[own.length - 1]!, models: modelsOf(turns) },
+          metadata: {
+            ...forkMetadata,
+            branchNodeId: branchId,
+            forkNodeId: child,
+            leafNodeId: own[own.length - 1]!,
+            models: modelsOf(turns),
+          },
           turns,
         });
         forkCount++;

@@ -7,7 +7,14 @@ describe("forks", () => {
   it("an edited first prompt forks at the hidden root: atTurnKey null", () => {
     const doc = conversation(
       "c",
-      [root(), sys(), ["u-old", "sys", { role: "user", text: "first try" }], ["a-old", "u-old", { role: "assistant", text: "old answer" }], ["u-new", "sys", { role: "user", text: "second try" }], ["a-new", "u-new", { role: "assistant", text: "new answer" }]],
+      [
+        root(),
+        sys(),
+        ["u-old", "sys", { role: "user", text: "first try" }],
+        ["a-old", "u-old", { role: "assistant", text: "old answer" }],
+        ["u-new", "sys", { role: "user", text: "second try" }],
+        ["a-new", "u-new", { role: "assistant", text: "new answer" }],
+      ],
       "a-new",
     );
     const parsed = parse(doc);
@@ -51,7 +58,13 @@ describe("forks", () => {
     // Two answers to one call: the alternative answer still pairs with the call on the main path.
     const doc = conversation(
       "c",
-      [root(), ["u1", "root", { role: "user", text: "q" }], ["call", "u1", { role: "assistant", recipient: "python", text: "x" }], ["r1", "call", { role: "tool", name: "python", text: "one" }], ["r2", "call", { role: "tool", name: "python", text: "two" }]],
+      [
+        root(),
+        ["u1", "root", { role: "user", text: "q" }],
+        ["call", "u1", { role: "assistant", recipient: "python", text: "x" }],
+        ["r1", "call", { role: "tool", name: "python", text: "one" }],
+        ["r2", "call", { role: "tool", name: "python", text: "two" }],
+      ],
       "r1",
     );
     const fork = byKey(parse(doc), "c:fork:r2");
@@ -60,7 +73,16 @@ describe("forks", () => {
   });
 
   it("drops a branch that shows nothing (an empty regenerate placeholder)", () => {
-    const doc = conversation("c", [root(), ["u1", "root", { role: "user", text: "q" }], ["a1", "u1", { role: "assistant", text: "answer" }], ["empty", "u1", { role: "assistant", text: "" }]], "a1");
+    const doc = conversation(
+      "c",
+      [
+        root(),
+        ["u1", "root", { role: "user", text: "q" }],
+        ["a1", "u1", { role: "assistant", text: "answer" }],
+        ["empty", "u1", { role: "assistant", text: "" }],
+      ],
+      "a1",
+    );
     expect(parse(doc).threads.map((t) => t.key)).toEqual(["c"]);
   });
 
@@ -74,7 +96,12 @@ describe("forks", () => {
   });
 
   it("without a usable current_node the newest leaf is the main thread", () => {
-    const rows: NodeSpec[] = [root(), ["u1", "root", { role: "user", text: "q", time: 10 }], ["old", "u1", { role: "assistant", text: "old", time: 11 }], ["new", "u1", { role: "assistant", text: "new", time: 12 }]];
+    const rows: NodeSpec[] = [
+      root(),
+      ["u1", "root", { role: "user", text: "q", time: 10 }],
+      ["old", "u1", { role: "assistant", text: "old", time: 11 }],
+      ["new", "u1", { role: "assistant", text: "new", time: 12 }],
+    ];
     const missing = parse(conversation("c", rows, null));
     expect(missing.threads[0]!.turns.map((t) => t.key)).toEqual(["u1", "new"]);
     expect(missing.threads[1]!.key).toBe("c:fork:old");
@@ -85,14 +112,27 @@ describe("forks", () => {
   });
 
   it("children below a current_node that is not a leaf become a fork", () => {
-    const doc = conversation("c", [root(), ["u1", "root", { role: "user", text: "q" }], ["a1", "u1", { role: "assistant", text: "a" }], ["u2", "a1", { role: "user", text: "later" }]], "a1");
+    const doc = conversation(
+      "c",
+      [
+        root(),
+        ["u1", "root", { role: "user", text: "q" }],
+        ["a1", "u1", { role: "assistant", text: "a" }],
+        ["u2", "a1", { role: "user", text: "later" }],
+      ],
+      "a1",
+    );
     const parsed = parse(doc);
     expect(parsed.threads[0]!.turns.map((t) => t.key)).toEqual(["u1", "a1"]);
     expect(byKey(parsed, "c:fork:u2").relation).toEqual({ kind: "fork", atTurnKey: "a1" });
   });
 
   it("survives a cycle in the mapping", () => {
-    const doc = conversation("c", [root(), ["u1", "root", { role: "user", text: "q" }], ["a1", "u1", { role: "assistant", text: "a" }]], "a1");
+    const doc = conversation(
+      "c",
+      [root(), ["u1", "root", { role: "user", text: "q" }], ["a1", "u1", { role: "assistant", text: "a" }]],
+      "a1",
+    );
     (doc.mapping.a1 as { children: string[] }).children = ["u1", "root"];
     (doc.mapping.root as { parent: string | null }).parent = "a1";
     const parsed = parse(doc);
@@ -121,7 +161,12 @@ describe("conversation fields", () => {
   });
 
   it("falls back to the turns' times when create_time / update_time are missing", () => {
-    const doc = conversation("c", [root(), ["u1", "root", { role: "user", text: "q", time: 1000 }], ["a1", "u1", { role: "assistant", text: "a", time: 2000 }]], "a1", { create_time: null, update_time: "soon" });
+    const doc = conversation(
+      "c",
+      [root(), ["u1", "root", { role: "user", text: "q", time: 1000 }], ["a1", "u1", { role: "assistant", text: "a", time: 2000 }]],
+      "a1",
+      { create_time: null, update_time: "soon" },
+    );
     expect(parse([doc]).threads[0]).toMatchObject({ createdAt: "1970-01-01T00:16:40.000Z", lastUpdatedAt: "1970-01-01T00:33:20.000Z" });
   });
 });
@@ -130,7 +175,17 @@ describe("malformed input", () => {
   const good = conversation("ok", [root(), ["u1", "root", { role: "user", text: "fine" }]], "u1");
 
   it("skips bad conversations and bad nodes with a path and a reason, and keeps going", () => {
-    const badNodes = conversation("bad-nodes", [root(), ["u1", "root", { role: "user", text: "kept" }], ["n2", "u1", { role: "assistant", text: "x" }], ["n3", "n2", { role: "assistant", text: "y" }], ["n4", "n3", { role: "assistant", text: "z" }]], "n4");
+    const badNodes = conversation(
+      "bad-nodes",
+      [
+        root(),
+        ["u1", "root", { role: "user", text: "kept" }],
+        ["n2", "u1", { role: "assistant", text: "x" }],
+        ["n3", "n2", { role: "assistant", text: "y" }],
+        ["n4", "n3", { role: "assistant", text: "z" }],
+      ],
+      "n4",
+    );
     (badNodes.mapping.n2 as { message: unknown }).message = "not an object";
     (badNodes.mapping.n3 as { message: { content: unknown } }).message.content = null;
     (badNodes.mapping.n4 as { message: { author: unknown } }).message.author = {};

@@ -89,7 +89,9 @@ export function looksLikeChatGptExport(doc: unknown, fileName: string): boolean 
 export function parseChatGptExport(doc: unknown, source: ChatGptSource): ParsedSource {
   const single = !Array.isArray(doc);
   if (single && !isConversationLike(doc)) {
-    throw new ImportFormatError(`${source.name}: not a ChatGPT export: expected an array of conversations (objects with a "mapping" tree) or one such conversation`);
+    throw new ImportFormatError(
+      `${source.name}: not a ChatGPT export: expected an array of conversations (objects with a "mapping" tree) or one such conversation`,
+    );
   }
   const conversations: unknown[] = Array.isArray(doc) ? doc : [doc];
   const result: ParsedSource = { format: "chatgpt", threads: [], skipped: [], warnings: [] };

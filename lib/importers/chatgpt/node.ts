@@ -65,9 +65,20 @@ export function convertNode(node: MappingNode, openCallBefore: OpenCall | null, 
     if (openCallBefore) {
       // Even an empty answer is the call's result (python code that printed nothing).
       const isError = contentType === "system_error" || metadata.status === "failed";
-      const result: TurnPart = { type: "tool_result", toolCallId: openCallBefore.id, content: rendered.text, ...(isError ? { isError: true } : {}) };
+      const result: TurnPart = {
+        type: "tool_result",
+        toolCallId: openCallBefore.id,
+        content: rendered.text,
+        ...(isError ? { isError: true } : {}),
+      };
       const others = rendered.parts.filter((p) => p.type !== "text");
-      const turn: ImportedTurn = { ...base, role: "tool", content: empty ? "(no output)" : rendered.text, parts: [result, ...others], toolName };
+      const turn: ImportedTurn = {
+        ...base,
+        role: "tool",
+        content: empty ? "(no output)" : rendered.text,
+        parts: [result, ...others],
+        toolName,
+      };
       return { turn, openCallAfter: openCallBefore };
     }
     if (empty) return hidden;
@@ -87,7 +98,14 @@ export function convertNode(node: MappingNode, openCallBefore: OpenCall | null, 
 }
 
 /** What is worth keeping of a message beyond its content. */
-function messageMetadata(message: Json, metadata: Json, contentType: string, messageId: string, nodeId: string, attachments: Attachment[]): JsonObject {
+function messageMetadata(
+  message: Json,
+  metadata: Json,
+  contentType: string,
+  messageId: string,
+  nodeId: string,
+  attachments: Attachment[],
+): JsonObject {
   const out: JsonObject = { contentType };
   if (messageId !== nodeId) out.messageId = messageId;
   const status = str(message.status);

@@ -60,16 +60,31 @@ describe("real ChatGPT export (5 conversations from a 2023 export)", () => {
       models: ["gpt-4-plugins"],
       usage: 0,
     });
-    expect(thread.metadata).toMatchObject({ defaultModelSlug: null, currentNode: "6be93cb6-48af-47ee-b346-2c0d6e8d7854", models: ["gpt-4-plugins"] });
+    expect(thread.metadata).toMatchObject({
+      defaultModelSlug: null,
+      currentNode: "6be93cb6-48af-47ee-b346-2c0d6e8d7854",
+      models: ["gpt-4-plugins"],
+    });
     const call = thread.turns.find((t) => t.key.startsWith("7e7680b8"))!;
-    expect(call.parts).toEqual([{ type: "tool_call", id: "7e7680b8-7048-4150-bf00-a19faef57523", name: "show_me.get_MermaidRoute", arguments: { mermaid: expect.stringMatching(/^graph TB/) } }]);
+    expect(call.parts).toEqual([
+      {
+        type: "tool_call",
+        id: "7e7680b8-7048-4150-bf00-a19faef57523",
+        name: "show_me.get_MermaidRoute",
+        arguments: { mermaid: expect.stringMatching(/^graph TB/) },
+      },
+    ]);
     const result = thread.turns.find((t) => t.key.startsWith("90635e02"))!;
     expect(result.role).toBe("tool");
     expect(result.toolName).toBe("show_me.get_MermaidRoute");
     expect(result.parts?.[0]).toMatchObject({ type: "tool_result", toolCallId: "7e7680b8-7048-4150-bf00-a19faef57523" });
     expect(result.metadata).toMatchObject({ plugin: "show_me" });
     // The first turn is the user's prompt: the root (no message) and the empty system message are not turns.
-    expect(thread.turns[0]).toMatchObject({ key: "aaa2abab-c779-4494-b2e6-acba0d0fb1a8", role: "user", content: "In GitHub, is there some way to fill the Wiki with the source code tree?" });
+    expect(thread.turns[0]).toMatchObject({
+      key: "aaa2abab-c779-4494-b2e6-acba0d0fb1a8",
+      role: "user",
+      content: "In GitHub, is there some way to fill the Wiki with the source code tree?",
+    });
   });
 
   it("browsing conversation: 3 code calls to the browser, 5 results (one call answered three times), 2 errors", () => {
@@ -84,7 +99,9 @@ describe("real ChatGPT export (5 conversations from a 2023 export)", () => {
       usage: 0,
     });
     const quoteCall = thread.turns.find((t) => t.key.startsWith("f9966845"))!;
-    const quoteResults = thread.turns.filter((t) => t.parts?.some((p) => p.type === "tool_result" && p.toolCallId === "f9966845-d54b-4ea3-9d51-9ea52a9e9bd2"));
+    const quoteResults = thread.turns.filter((t) =>
+      t.parts?.some((p) => p.type === "tool_result" && p.toolCallId === "f9966845-d54b-4ea3-9d51-9ea52a9e9bd2"),
+    );
     expect(quoteResults.map((t) => t.key.slice(0, 8))).toEqual(["29d2609e", "7e3e4d3a", "553fee13"]);
     // code content: not JSON, so the arguments stay the raw text; the content shows a fenced block.
     expect(quoteCall.parts?.[0]).toMatchObject({ type: "tool_call", name: "browser", arguments: expect.stringMatching(/^# I'll quote/) });
@@ -92,7 +109,11 @@ describe("real ChatGPT export (5 conversations from a 2023 export)", () => {
     const quote = thread.turns.find((t) => t.key.startsWith("7e3e4d3a"))!;
     expect(quote.content).toMatch(/^Quote from www\.pieterkuppens\.nl <https:\/\/www\.pieterkuppens\.nl\/>:\nBeschikbaar als/);
     const error = thread.turns.find((t) => t.key.startsWith("64d9ae31"))!;
-    expect(error.parts?.[0]).toMatchObject({ type: "tool_result", isError: true, content: expect.stringMatching(/^tool_error: Error when executing command `open_url/) });
+    expect(error.parts?.[0]).toMatchObject({
+      type: "tool_result",
+      isError: true,
+      content: expect.stringMatching(/^tool_error: Error when executing command `open_url/),
+    });
     const display = thread.turns.find((t) => t.key.startsWith("7010056a"))!;
     expect(display.content).toContain("URL: https://www.pieterkuppens.nl/");
     expect(display.metadata).toMatchObject({ contentType: "tether_browsing_display", weight: 0, command: "open_url" });
@@ -100,7 +121,12 @@ describe("real ChatGPT export (5 conversations from a 2023 export)", () => {
 
   it("plain conversation with two models", () => {
     const thread = byKey(parsed, "93b89459-0130-4467-ba85-d8a8d9b189a4");
-    expect(summary(thread)).toMatchObject({ turns: 10, roles: { user: 5, assistant: 5 }, toolCalls: 0, models: ["gpt-4", "text-davinci-002-render-sha"] });
+    expect(summary(thread)).toMatchObject({
+      turns: 10,
+      roles: { user: 5, assistant: 5 },
+      toolCalls: 0,
+      models: ["gpt-4", "text-davinci-002-render-sha"],
+    });
     expect(thread.turns.filter((t) => t.modelName === "gpt-4")).toHaveLength(2);
     expect(thread.turns.every((t) => t.role !== "assistant" || t.modelProvider === "openai")).toBe(true);
     expect(thread.turns.find((t) => t.key.startsWith("ace06894"))!.metadata).toMatchObject({ finishReason: "max_tokens" });
@@ -122,7 +148,10 @@ describe("real ChatGPT export (5 conversations from a 2023 export)", () => {
     // message create_time 1682941915.402623
     expect(introFork.createdAt).toBe("2023-05-01T11:51:55.402Z");
     expect(introFork.title).toMatch(/^Intro to Multivariate Stats\. — branch: 1\) Which of the following/);
-    expect(introFork.metadata).toMatchObject({ branchNodeId: "aaa29fb2-d27f-4d4a-8c33-3517ab54b218", forkNodeId: "eb5d508e-72fd-420a-b3d6-d119e26c6350" });
+    expect(introFork.metadata).toMatchObject({
+      branchNodeId: "aaa29fb2-d27f-4d4a-8c33-3517ab54b218",
+      forkNodeId: "eb5d508e-72fd-420a-b3d6-d119e26c6350",
+    });
     expect(introFork.metadata).not.toHaveProperty("currentNode");
 
     const logo = byKey(parsed, "e96087ed-b714-4a54-a06a-e425db1680bd");

@@ -58,7 +58,13 @@ function textOf(text: string): Rendered {
 }
 
 function joinRendered(pieces: Rendered[]): Rendered {
-  return { text: pieces.map((p) => p.text).filter((t) => t.trim() !== "").join("\n\n"), parts: pieces.flatMap((p) => p.parts) };
+  return {
+    text: pieces
+      .map((p) => p.text)
+      .filter((t) => t.trim() !== "")
+      .join("\n\n"),
+    parts: pieces.flatMap((p) => p.parts),
+  };
 }
 
 function stringParts(content: Json): string[] {
@@ -85,7 +91,13 @@ function imagePart(pointer: Json, role: string, attachments: Attachment[]): { pa
   const meta = isObject(pointer.metadata) ? pointer.metadata : {};
   const dalle = isObject(meta.dalle) ? meta.dalle : {};
   const prompt = nonEmpty(dalle.prompt);
-  const alt = prompt ? `generated image: ${collapse(prompt, 300)}` : attachment?.name ? attachment.name : role === "user" ? "image uploaded by the user" : "image";
+  const alt = prompt
+    ? `generated image: ${collapse(prompt, 300)}`
+    : attachment?.name
+      ? attachment.name
+      : role === "user"
+        ? "image uploaded by the user"
+        : "image";
   const part: TurnPart = {
     type: "image",
     alt,
@@ -176,7 +188,9 @@ export function renderContent(content: Json, role: string, attachments: Attachme
       return textOf([header, nonEmpty(content.text)].filter(Boolean).join("\n"));
     }
     case "sonic_webpage":
-      return textOf([nonEmpty(content.title), nonEmpty(content.url), nonEmpty(content.text) ?? nonEmpty(content.snippet)].filter(Boolean).join("\n"));
+      return textOf(
+        [nonEmpty(content.title), nonEmpty(content.url), nonEmpty(content.text) ?? nonEmpty(content.snippet)].filter(Boolean).join("\n"),
+      );
     case "system_error":
       return textOf([nonEmpty(content.name), nonEmpty(content.text)].filter(Boolean).join(": "));
     default:

@@ -6,7 +6,11 @@ import { type ImportedTurn } from "../types";
 export const MAX_FORKS_PER_CONVERSATION = 100;
 
 /** Content types ChatGPT uses for context it never displays as a message. */
-export const INVISIBLE_CONTENT_TYPES: ReadonlySet<string> = new Set(["user_editable_context", "model_editable_context", "app_pairing_content"]);
+export const INVISIBLE_CONTENT_TYPES: ReadonlySet<string> = new Set([
+  "user_editable_context",
+  "model_editable_context",
+  "app_pairing_content",
+]);
 
 export type Json = Record<string, JsonValue>;
 

@@ -26,8 +26,6 @@ export function byKey(parsed: ParsedSource, key: string): ImportedThread {
   return thread;
 }
 
-
-
 type Msg = {
   role: string;
   text?: string;
@@ -62,7 +60,15 @@ export function conversation(id: string, rows: NodeSpec[], currentNode: string |
       },
     };
   }
-  return { id, title: `Title ${id}`, create_time: 1_700_000_000.5, update_time: 1_700_000_100, mapping, current_node: currentNode, ...extra };
+  return {
+    id,
+    title: `Title ${id}`,
+    create_time: 1_700_000_000.5,
+    update_time: 1_700_000_100,
+    mapping,
+    current_node: currentNode,
+    ...extra,
+  };
 }
 
 export const root = (id = "root"): NodeSpec => [id, null, null];

@@ -17,7 +17,8 @@ export function messageOf(entry: Record<string, JsonValue>): Record<string, Json
 }
 
 /** Wrappers Claude Code puts around what is not a typed prompt. */
-const NOT_A_PROMPT = /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|task-notification|system-reminder)>/;
+const NOT_A_PROMPT =
+  /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|task-notification|system-reminder)>/;
 
 export function userText(content: JsonValue | undefined): string {
   if (typeof content === "string") return content;
@@ -57,7 +58,15 @@ export function classify(entry: Record<string, JsonValue>): EntryKind | null {
  * Entries that become turns. Meta entries (command expansions, caveats) are hidden in Claude
  * Code's UI but were sent to the model, so they are kept, marked meta.
  */
-export const CONVERSATIONAL: ReadonlySet<EntryKind> = new Set(["prompt", "user", "meta", "tool-result", "assistant", "compact-boundary", "compact-summary", "system"]);
-
+export const CONVERSATIONAL: ReadonlySet<EntryKind> = new Set([
+  "prompt",
+  "user",
+  "meta",
+  "tool-result",
+  "assistant",
+  "compact-boundary",
+  "compact-summary",
+  "system",
+]);
 
 /** First pass: skeletons, titles, metadata, and which line goes to which thread. */

@@ -41,7 +41,8 @@ export function looksLikeClaudeCode(firstLine: unknown, fileName: string): boole
   const type = firstLine.type;
   if (typeof type !== "string") return false;
   if (["summary", "file-history-snapshot", "queue-operation", "custom-title", "ai-title", "last-prompt"].includes(type)) return true;
-  if (["user", "assistant", "system", "progress"].includes(type)) return "sessionId" in firstLine || "uuid" in firstLine || /\.jsonl$/i.test(fileName);
+  if (["user", "assistant", "system", "progress"].includes(type))
+    return "sessionId" in firstLine || "uuid" in firstLine || /\.jsonl$/i.test(fileName);
   return false;
 }
 

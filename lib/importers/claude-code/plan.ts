@@ -1,6 +1,13 @@
 // The first pass: the uuid tree of a session, its active path, rewinds as forks, sub-agents, titles.
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
-import { ImportFormatError, isObject, type ImportedCompactionRun, type ImportedUsage, type NumberedLine, type SkippedEntry } from "../types";
+import {
+  ImportFormatError,
+  isObject,
+  type ImportedCompactionRun,
+  type ImportedUsage,
+  type NumberedLine,
+  type SkippedEntry,
+} from "../types";
 import { collapse } from "../text";
 import { CONVERSATIONAL, classify, messageOf, parseLine, timeOf, userText } from "./entries";
 import { AGENT_NAME, ClaudeCodeSource, LineSupply, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
@@ -59,7 +66,9 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
   let lastLine = 0;
   let pendingBad: SkippedEntry | null = null;
   const agentFile = AGENT_NAME.exec(source.name);
-  const compactionRun: CompactionRunReading | null = agentFile?.[1]?.startsWith("acompact") ? { afterTurnKey: undefined, modelName: null, responses: new Map() } : null;
+  const compactionRun: CompactionRunReading | null = agentFile?.[1]?.startsWith("acompact")
+    ? { afterTurnKey: undefined, modelName: null, responses: new Map() }
+    : null;
 
   function add({ text, line, skipped }: NumberedLine): void {
     lastLine = line;
@@ -93,7 +102,8 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
     if (type === "last-prompt" && typeof entry.leafUuid === "string") lastPromptLeaf = entry.leafUuid;
     const kind = classify(entry);
     if (kind === null) {
-      if ((type === "user" || type === "assistant") && !messageOf(entry)) skippedLines.push({ line, reason: `${type} entry without a message object` });
+      if ((type === "user" || type === "assistant") && !messageOf(entry))
+        skippedLines.push({ line, reason: `${type} entry without a message object` });
       return;
     }
     if (typeof entry.uuid !== "string" || !entry.uuid) {
@@ -122,7 +132,8 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
     }
     const message = messageOf(entry);
     if (compactionRun) readCompactionRun(compactionRun, entry, kind, parent);
-    if (kind === "prompt" && (!sidechain || agentFile) && firstPromptText === null && isRealPrompt(userText(message?.content))) firstPromptText = userText(message?.content);
+    if (kind === "prompt" && (!sidechain || agentFile) && firstPromptText === null && isRealPrompt(userText(message?.content)))
+      firstPromptText = userText(message?.content);
     if (kind === "user" && !sidechain && firstCommand === null) {
       const command = /<command-name>([^<]*)<\/command-name>/.exec(userText(message?.content));
       const args = /<command-args>([^<]*)<\/command-args>/.exec(userText(message?.content));
@@ -130,20 +141,27 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
     }
     if (kind === "assistant" && Array.isArray(message?.content)) {
       for (const part of message.content) {
-        if (isObject(part) && part.type === "tool_use" && (part.name === "Task" || part.name === "Agent") && typeof part.id === "string" && isObject(part.input)) {
+        if (
+          isObject(part) &&
+          part.type === "tool_use" &&
+          (part.name === "Task" || part.name === "Agent") &&
+          typeof part.id === "string" &&
+          isObject(part.input)
+        ) {
           taskCalls.push({ id: part.id, prompt: typeof part.input.prompt === "string" ? part.input.prompt : "" });
         }
       }
     }
     if (sidechain && !parent && (kind === "prompt" || kind === "user")) sidechainPrompts.set(entry.uuid, userText(message?.content));
-    }
+  }
 
   function plan(options: { truncatedTail?: number } = {}): Plan {
     const skipped = [...skippedLines];
     const warnings: string[] = [];
     const truncated = (line: number): SkippedEntry => ({ line, reason: "truncated last line (the session may still be running)" });
     // A last line cut short is what a live session's file looks like: skip it, say so.
-    if (pendingBad) skipped.push(pendingBad.line === lastLine && options.truncatedTail === undefined ? truncated(pendingBad.line) : pendingBad);
+    if (pendingBad)
+      skipped.push(pendingBad.line === lastLine && options.truncatedTail === undefined ? truncated(pendingBad.line) : pendingBad);
     if (options.truncatedTail !== undefined) skipped.push(truncated(options.truncatedTail));
     if (!anyEntry) throw new ImportFormatError("no Claude Code entries: the file is empty or holds no JSON objects");
     if (nodes.size === 0) throw new ImportFormatError("no Claude Code conversation entries (user, assistant or system) in the file");
@@ -152,7 +170,12 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
     if (compactionRun && agentFile) {
       // Not a conversation: what it cost is counted with the session it compacted.
       const threadKey = sessionId ?? UUID_DIR.exec(source.name)?.[1]?.toLowerCase() ?? null;
-      if (!threadKey) return { threads: [], skipped, warnings: [...warnings, `${fileName}: a compaction run without a sessionId: its usage cannot be tied to a session`] };
+      if (!threadKey)
+        return {
+          threads: [],
+          skipped,
+          warnings: [...warnings, `${fileName}: a compaction run without a sessionId: its usage cannot be tied to a session`],
+        };
       const run = compactionRunOf(compactionRun, threadKey, agentId ?? agentFile[1]!);
       const note = `${fileName} is the compaction summariser's transcript, not a conversation: no thread; its usage (${run.responses.length} response${run.responses.length === 1 ? "" : "s"}) counts with session ${threadKey}`;
       return { threads: [], skipped, warnings: [...warnings, note], compactionRuns: [run] };
@@ -233,7 +256,14 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
       }
     }
 
-    const title = customTitle ?? aiTitle ?? [...summaries.entries()].filter(([leafUuid]) => nodes.has(leafUuid)).map(([, s]) => s).pop() ?? (firstPromptText ? collapse(firstPromptText) : firstCommand ? collapse(firstCommand) : null);
+    const title =
+      customTitle ??
+      aiTitle ??
+      [...summaries.entries()]
+        .filter(([leafUuid]) => nodes.has(leafUuid))
+        .map(([, s]) => s)
+        .pop() ??
+      (firstPromptText ? collapse(firstPromptText) : firstCommand ? collapse(firstCommand) : null);
     if (agentFile) {
       const id = agentId ?? agentFile[1]!;
       threads.push({
@@ -254,7 +284,15 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
     }
 
     threads.push({
-      thread: { key: sessionKey, title, toolName: "claude-code", project, createdAt: iso(firstTime), lastUpdatedAt: iso(lastTime), metadata },
+      thread: {
+        key: sessionKey,
+        title,
+        toolName: "claude-code",
+        project,
+        createdAt: iso(firstTime),
+        lastUpdatedAt: iso(lastTime),
+        metadata,
+      },
       lines: mainLines,
     });
     for (const fork of forks) {
@@ -277,7 +315,8 @@ export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
     }
     for (const [root, lines] of sidechains) {
       const prompt = sidechainPrompts.get(root) ?? "";
-      const call = taskCalls.find((c) => !taken.has(c.id) && c.prompt && c.prompt.trim() === prompt.trim()) ?? taskCalls.find((c) => !taken.has(c.id));
+      const call =
+        taskCalls.find((c) => !taken.has(c.id) && c.prompt && c.prompt.trim() === prompt.trim()) ?? taskCalls.find((c) => !taken.has(c.id));
       if (call) taken.add(call.id);
       else warnings.push(`sidechain starting at ${root}: no Task tool call to link it to`);
       const times = [...lines].map((l) => timeByLine.get(l) ?? 0);

@@ -26,7 +26,12 @@ function summary(thread: ImportedThread) {
     toolCalls: parts.filter((p) => p.type === "tool_call").length,
     toolResults: parts.filter((p) => p.type === "tool_result").length,
     models: [...new Set(thread.turns.map((t) => t.modelName).filter(Boolean))].sort(),
-    usage: { input: sum("inputTokens"), output: sum("outputTokens"), cacheRead: sum("cacheReadTokens"), cacheWrite: sum("cacheWriteTokens") },
+    usage: {
+      input: sum("inputTokens"),
+      output: sum("outputTokens"),
+      cacheRead: sum("cacheReadTokens"),
+      cacheWrite: sum("cacheWriteTokens"),
+    },
     compactions: thread.turns.filter((t) => t.compaction).length,
   };
 }
@@ -41,9 +46,12 @@ function summary(thread: ImportedThread) {
  */
 describe("real Claude Code sessions", () => {
   it("2.1.39 excerpt: models switch, a Task sub-agent, a manual compaction", async () => {
-    const parsed = await parseClaudeCodeSession(fileLines("-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"), {
-      name: "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
-    });
+    const parsed = await parseClaudeCodeSession(
+      fileLines("-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"),
+      {
+        name: "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
+      },
+    );
     expect(parsed.skipped).toEqual([]);
     expect(parsed.threads).toHaveLength(1);
     const [thread] = parsed.threads;
@@ -67,15 +75,26 @@ describe("real Claude Code sessions", () => {
     const agentResult = thread!.turns.flatMap((t) => t.parts ?? []).find((p) => p.type === "tool_result" && p.agentId);
     expect(agentResult).toMatchObject({ agentId: "aac57f5" });
     // ... and what the Task result says the agent's final request used (toolUseResult.usage and totals, line 99)
-    expect(agentResult!.agentReport).toEqual({ inputTokens: 79, cacheWriteTokens: 3378, cacheReadTokens: 15_436, outputTokens: 938, totalTokens: 19_831, toolUses: 12, durationMs: 32_548 });
+    expect(agentResult!.agentReport).toEqual({
+      inputTokens: 79,
+      cacheWriteTokens: 3378,
+      cacheReadTokens: 15_436,
+      outputTokens: 938,
+      totalTokens: 19_831,
+      toolUses: 12,
+      durationMs: 32_548,
+    });
     // the boundary names the entry the compaction run's request followed
     expect(compaction.metadata).toMatchObject({ logicalParentUuid: "23b73f9a-2123-4b8e-81a2-b98378c7498f" });
   });
 
   it("2.1 sub-agent file: a child thread of its session; the compaction helper gives no thread but its run's usage", async () => {
-    const agent = await parseClaudeCodeSession(fileLines("-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl"), {
-      name: "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl",
-    });
+    const agent = await parseClaudeCodeSession(
+      fileLines("-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl"),
+      {
+        name: "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl",
+      },
+    );
     expect(agent.threads).toHaveLength(1);
     const [thread] = agent.threads;
     expect(thread!.key).toBe("ae4a77f8-aedd-4bc1-888f-c94edc91af04:agent:aac57f5");
@@ -90,11 +109,18 @@ describe("real Claude Code sessions", () => {
       compactions: 0,
     });
 
-    const helper = await parseClaudeCodeSession(fileLines("-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl"), {
-      name: "subagents/agent-acompact-946d2b.jsonl",
-    });
+    const helper = await parseClaudeCodeSession(
+      fileLines(
+        "-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl",
+      ),
+      {
+        name: "subagents/agent-acompact-946d2b.jsonl",
+      },
+    );
     expect(helper.threads).toEqual([]);
-    expect(helper.warnings).toEqual(["agent-acompact-946d2b.jsonl is the compaction summariser's transcript, not a conversation: no thread; its usage (1 response) counts with session ae4a77f8-aedd-4bc1-888f-c94edc91af04"]);
+    expect(helper.warnings).toEqual([
+      "agent-acompact-946d2b.jsonl is the compaction summariser's transcript, not a conversation: no thread; its usage (1 response) counts with session ae4a77f8-aedd-4bc1-888f-c94edc91af04",
+    ]);
     // Its one response (msg_01PKUiWZ..., one line), tied to the session and to the boundary's logicalParentUuid.
     expect(helper.compactionRuns).toEqual([
       {
@@ -107,7 +133,14 @@ describe("real Claude Code sessions", () => {
           {
             key: "msg_01PKUiWZohLj43EHW343WeHF|req_011CY4MgNtPrVVYhpAZsWK7E",
             timestamp: "2026-02-12T14:48:36.518Z",
-            usage: { inputTokens: 3, cacheWriteTokens: 121_689, cacheReadTokens: 17_842, outputTokens: 8, cacheWrite5mTokens: 121_689, cacheWrite1hTokens: 0 },
+            usage: {
+              inputTokens: 3,
+              cacheWriteTokens: 121_689,
+              cacheReadTokens: 17_842,
+              outputTokens: 8,
+              cacheWrite5mTokens: 121_689,
+              cacheWrite1hTokens: 0,
+            },
           },
         ],
       },
@@ -115,7 +148,9 @@ describe("real Claude Code sessions", () => {
   });
 
   it("1.0.108: inline sidechains become sub-agent threads linked to their Task calls", async () => {
-    const parsed = await parseClaudeCodeSession(fileLines("-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"), { name: "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl" });
+    const parsed = await parseClaudeCodeSession(fileLines("-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"), {
+      name: "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
+    });
     expect(parsed.threads.map((t) => t.key)).toEqual([
       "5c0375b4-57a5-4f26-b12d-d022ee4e51b7",
       "5c0375b4-57a5-4f26-b12d-d022ee4e51b7:sidechain:6340ddef-f656-4b72-a065-82390f637678",
@@ -124,7 +159,12 @@ describe("real Claude Code sessions", () => {
     const [main, first, second] = parsed.threads;
     // no typed prompt: the slash command names the session
     expect(main!.title).toBe("/orchestrator @CLAUDE.md を最新の状態にアップデートしてください");
-    expect(summary(main!)).toMatchObject({ roles: { user: 2, assistant: 10, tool: 13 }, toolCalls: 13, toolResults: 13, usage: { input: 64, output: 2003, cacheRead: 190_261, cacheWrite: 26_074 } });
+    expect(summary(main!)).toMatchObject({
+      roles: { user: 2, assistant: 10, tool: 13 },
+      toolCalls: 13,
+      toolResults: 13,
+      usage: { input: 64, output: 2003, cacheRead: 190_261, cacheWrite: 26_074 },
+    });
     // sidechains: 2 roots, 10 messages, 8 tool calls, usage 65 / 1,626 / 133,998 / 21,673 in all
     expect(first!.relation).toEqual({ kind: "subagent", toolCallId: "toolu_014YF9TXhDRR7BnpasNJ7gjC" });
     expect(second!.relation).toEqual({ kind: "subagent", toolCallId: "toolu_01LKfUwrsnof18CpWZQcJH44" });
@@ -134,33 +174,68 @@ describe("real Claude Code sessions", () => {
     expect(sides.reduce((n, s) => n + s.usage.output, 0)).toBe(1626);
     expect(sides.reduce((n, s) => n + s.usage.cacheRead, 0)).toBe(133_998);
     // the Task calls that spawned them are in the main thread
-    const mainCalls = main!.turns.flatMap((t) => t.parts ?? []).filter((p) => p.type === "tool_call").map((p) => (p.type === "tool_call" ? p.id : ""));
+    const mainCalls = main!.turns
+      .flatMap((t) => t.parts ?? [])
+      .filter((p) => p.type === "tool_call")
+      .map((p) => (p.type === "tool_call" ? p.id : ""));
     expect(mainCalls).toEqual(expect.arrayContaining(["toolu_014YF9TXhDRR7BnpasNJ7gjC", "toolu_01LKfUwrsnof18CpWZQcJH44"]));
   });
 
   it("2.0.28: summary lines that title other sessions are not this one's title", async () => {
-    const parsed = await parseClaudeCodeSession(fileLines("-Users-jnarowski-Dev-sourceborn-src-agent-workflows-monorepo-v2/10cd5911-8704-4996-9e33-32010589c357.jsonl"), {
-      name: "10cd5911-8704-4996-9e33-32010589c357.jsonl",
-    });
+    const parsed = await parseClaudeCodeSession(
+      fileLines("-Users-jnarowski-Dev-sourceborn-src-agent-workflows-monorepo-v2/10cd5911-8704-4996-9e33-32010589c357.jsonl"),
+      {
+        name: "10cd5911-8704-4996-9e33-32010589c357.jsonl",
+      },
+    );
     expect(parsed.threads).toHaveLength(1);
     expect(parsed.threads[0]!.title).toBe("search the web for the claude code response types");
-    expect(summary(parsed.threads[0]!)).toMatchObject({ roles: { user: 1, assistant: 3, tool: 5 }, usage: { input: 14, output: 12, cacheRead: 50_325, cacheWrite: 9289 } });
+    expect(summary(parsed.threads[0]!)).toMatchObject({
+      roles: { user: 1, assistant: 3, tool: 5 },
+      usage: { input: 14, output: 12, cacheRead: 50_325, cacheWrite: 9289 },
+    });
   });
 
   it("2.1.38: local commands are system turns, queue operations and snapshots are ignored", async () => {
-    const small = await parseClaudeCodeSession(fileLines("-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"), { name: "55604662-cf2a-4331-851a-ec234028f8ca.jsonl" });
-    expect(summary(small.threads[0]!)).toMatchObject({ roles: { user: 2, assistant: 1, tool: 2, system: 2 }, toolCalls: 2, models: ["claude-opus-4-6"] });
-    const tools = await parseClaudeCodeSession(fileLines("-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl"), { name: "d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl" });
-    expect(summary(tools.threads[0]!)).toMatchObject({ roles: { user: 7, assistant: 4, tool: 6, system: 2 }, usage: { input: 54, output: 212, cacheRead: 88_231, cacheWrite: 17_696 } });
+    const small = await parseClaudeCodeSession(fileLines("-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"), {
+      name: "55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
+    });
+    expect(summary(small.threads[0]!)).toMatchObject({
+      roles: { user: 2, assistant: 1, tool: 2, system: 2 },
+      toolCalls: 2,
+      models: ["claude-opus-4-6"],
+    });
+    const tools = await parseClaudeCodeSession(fileLines("-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl"), {
+      name: "d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl",
+    });
+    expect(summary(tools.threads[0]!)).toMatchObject({
+      roles: { user: 7, assistant: 4, tool: 6, system: 2 },
+      usage: { input: 54, output: 212, cacheRead: 88_231, cacheWrite: 17_696 },
+    });
     // Its cache writes are all 1-hour ones (usage.cache_creation.ephemeral_1h_input_tokens), kept as such.
-    const writes = (field: "cacheWrite5mTokens" | "cacheWrite1hTokens") => tools.threads[0]!.turns.reduce((n, t) => n + (t.usage?.[field] ?? 0), 0);
+    const writes = (field: "cacheWrite5mTokens" | "cacheWrite1hTokens") =>
+      tools.threads[0]!.turns.reduce((n, t) => n + (t.usage?.[field] ?? 0), 0);
     expect([writes("cacheWrite5mTokens"), writes("cacheWrite1hTokens")]).toEqual([0, 17_696]);
   });
 });
 
 const base = { sessionId: "s-1", cwd: "/w", version: "2.1.39", isSidechain: false };
-const prompt = (uuid: string, parentUuid: string | null, text: string, timestamp: string) => ({ ...base, type: "user", uuid, parentUuid, timestamp, message: { role: "user", content: text } });
-const reply = (uuid: string, parentUuid: string, id: string, content: object[], timestamp: string, usage = { input_tokens: 10, output_tokens: 5 }) => ({
+const prompt = (uuid: string, parentUuid: string | null, text: string, timestamp: string) => ({
+  ...base,
+  type: "user",
+  uuid,
+  parentUuid,
+  timestamp,
+  message: { role: "user", content: text },
+});
+const reply = (
+  uuid: string,
+  parentUuid: string,
+  id: string,
+  content: object[],
+  timestamp: string,
+  usage = { input_tokens: 10, output_tokens: 5 },
+) => ({
   ...base,
   type: "assistant",
   uuid,
@@ -188,7 +263,10 @@ describe("rules", () => {
         result("r1", "a2", "t1", "a.txt", "2026-01-01T10:00:03.000Z"),
         reply("a3", "a2", "msg_1", [{ type: "tool_use", id: "t2", name: "Bash", input: { command: "ls b" } }], "2026-01-01T10:00:03.000Z"),
         result("r2", "a3", "t2", "b.txt", "2026-01-01T10:00:04.000Z"),
-        reply("a4", "r2", "msg_2", [{ type: "text", text: "a.txt and b.txt" }], "2026-01-01T10:00:05.000Z", { input_tokens: 7, output_tokens: 3 }),
+        reply("a4", "r2", "msg_2", [{ type: "text", text: "a.txt and b.txt" }], "2026-01-01T10:00:05.000Z", {
+          input_tokens: 7,
+          output_tokens: 3,
+        }),
       ),
       { name: "s-1.jsonl" },
     );
@@ -206,7 +284,12 @@ describe("rules", () => {
   });
 
   it("keeps the cache writes' split by lifetime, from the latest line of a streamed response", async () => {
-    const usage = (output: number, fiveMinutes: number, oneHour: number) => ({ input_tokens: 3, cache_creation_input_tokens: fiveMinutes + oneHour, output_tokens: output, cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: oneHour } });
+    const usage = (output: number, fiveMinutes: number, oneHour: number) => ({
+      input_tokens: 3,
+      cache_creation_input_tokens: fiveMinutes + oneHour,
+      output_tokens: output,
+      cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: oneHour },
+    });
     const parsed = await parseClaudeCodeSession(
       lines(
         prompt("u1", null, "hi", "2026-01-01T10:00:00.000Z"),
@@ -215,7 +298,13 @@ describe("rules", () => {
       ),
       { name: "s-1.jsonl" },
     );
-    expect(parsed.threads[0]!.turns[1]!.usage).toEqual({ inputTokens: 3, cacheWriteTokens: 900, outputTokens: 40, cacheWrite5mTokens: 100, cacheWrite1hTokens: 800 });
+    expect(parsed.threads[0]!.turns[1]!.usage).toEqual({
+      inputTokens: 3,
+      cacheWriteTokens: 900,
+      outputTokens: 40,
+      cacheWrite5mTokens: 100,
+      cacheWrite1hTokens: 800,
+    });
   });
 
   it("turns a real rewind into a fork, and leaves parallel-call siblings in the thread", async () => {
@@ -257,8 +346,26 @@ describe("rules", () => {
       lines(
         prompt("u1", null, "q", "2026-01-01T10:00:00.000Z"),
         prompt("u1", null, "q (copy written by a resume)", "2026-01-01T10:00:00.000Z"),
-        { ...base, type: "system", subtype: "compact_boundary", uuid: "b1", parentUuid: null, logicalParentUuid: "u1", timestamp: "2026-01-01T11:00:00.000Z", content: "Conversation compacted", compactMetadata: { trigger: "auto", preTokens: 160_000, postTokens: 9_000 } },
-        { ...base, type: "user", uuid: "c1", parentUuid: "b1", isCompactSummary: true, timestamp: "2026-01-01T11:00:00.000Z", message: { role: "user", content: "Summary: all good." } },
+        {
+          ...base,
+          type: "system",
+          subtype: "compact_boundary",
+          uuid: "b1",
+          parentUuid: null,
+          logicalParentUuid: "u1",
+          timestamp: "2026-01-01T11:00:00.000Z",
+          content: "Conversation compacted",
+          compactMetadata: { trigger: "auto", preTokens: 160_000, postTokens: 9_000 },
+        },
+        {
+          ...base,
+          type: "user",
+          uuid: "c1",
+          parentUuid: "b1",
+          isCompactSummary: true,
+          timestamp: "2026-01-01T11:00:00.000Z",
+          message: { role: "user", content: "Summary: all good." },
+        },
         prompt("u2", "c1", "next", "2026-01-01T11:01:00.000Z"),
       ),
       { name: "s-1.jsonl" },
@@ -274,14 +381,36 @@ describe("rules", () => {
   });
 
   it("sums a compaction run's streamed lines once per response, and ties a run without sessionId to its folder", async () => {
-    const run = (uuid: string, parentUuid: string | null, extra: object) => ({ type: "assistant", uuid, parentUuid, isSidechain: true, agentId: "acompact-1", timestamp: "2026-01-01T11:00:00.000Z", ...extra });
-    const usage = (output: number) => ({ input_tokens: 2, cache_creation_input_tokens: 100, cache_read_input_tokens: 50, output_tokens: output });
+    const run = (uuid: string, parentUuid: string | null, extra: object) => ({
+      type: "assistant",
+      uuid,
+      parentUuid,
+      isSidechain: true,
+      agentId: "acompact-1",
+      timestamp: "2026-01-01T11:00:00.000Z",
+      ...extra,
+    });
+    const usage = (output: number) => ({
+      input_tokens: 2,
+      cache_creation_input_tokens: 100,
+      cache_read_input_tokens: 50,
+      output_tokens: output,
+    });
     const parsed = await parseClaudeCodeSession(
       lines(
         { type: "user", uuid: "r0", parentUuid: "last-before", isSidechain: true, message: { role: "user", content: "Summarise" } },
-        run("r1", "r0", { requestId: "q1", message: { id: "m1", role: "assistant", model: "claude-x", content: [{ type: "text", text: "a" }], usage: usage(3) } }),
-        run("r2", "r1", { requestId: "q1", message: { id: "m1", role: "assistant", model: "claude-x", content: [{ type: "text", text: "b" }], usage: usage(700) } }),
-        run("r3", "r2", { requestId: "q2", message: { id: "m2", role: "assistant", model: "claude-x", content: [{ type: "text", text: "c" }], usage: usage(5) } }),
+        run("r1", "r0", {
+          requestId: "q1",
+          message: { id: "m1", role: "assistant", model: "claude-x", content: [{ type: "text", text: "a" }], usage: usage(3) },
+        }),
+        run("r2", "r1", {
+          requestId: "q1",
+          message: { id: "m1", role: "assistant", model: "claude-x", content: [{ type: "text", text: "b" }], usage: usage(700) },
+        }),
+        run("r3", "r2", {
+          requestId: "q2",
+          message: { id: "m2", role: "assistant", model: "claude-x", content: [{ type: "text", text: "c" }], usage: usage(5) },
+        }),
       ),
       { name: "11111111-2222-4333-8444-555555555555/subagents/agent-acompact-1.jsonl" },
     );
@@ -297,7 +426,20 @@ describe("rules", () => {
   it("skips a truncated last line and bad entries with their line, and never embeds image data", async () => {
     const parsed = await parseClaudeCodeSession(
       lines(
-        { ...base, type: "user", uuid: "u1", parentUuid: null, timestamp: "2026-01-01T10:00:00.000Z", message: { role: "user", content: [{ type: "text", text: "see" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }] } },
+        {
+          ...base,
+          type: "user",
+          uuid: "u1",
+          parentUuid: null,
+          timestamp: "2026-01-01T10:00:00.000Z",
+          message: {
+            role: "user",
+            content: [
+              { type: "text", text: "see" },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+            ],
+          },
+        },
         { ...base, type: "assistant", uuid: "a0", parentUuid: "u1" },
         "not json at all",
         reply("a1", "u1", "msg_1", [{ type: "text", text: "ok" }], "2026-01-01T10:00:01.000Z"),
@@ -311,13 +453,18 @@ describe("rules", () => {
       { line: 5, reason: "truncated last line (the session may still be running)" },
     ]);
     const [user] = parsed.threads[0]!.turns;
-    expect(user!.parts).toEqual([{ type: "text", text: "see" }, { type: "image", mediaType: "image/png", alt: "image pasted into the session" }]);
+    expect(user!.parts).toEqual([
+      { type: "text", text: "see" },
+      { type: "image", mediaType: "image/png", alt: "image pasted into the session" },
+    ]);
     expect(JSON.stringify(parsed)).not.toContain("iVBORw0KGgo");
   });
 
   it("refuses an empty file and one with no conversation entries", async () => {
     await expect(parseClaudeCodeSession(lines(""), { name: "x.jsonl" })).rejects.toThrow(ImportFormatError);
-    await expect(parseClaudeCodeSession(lines({ type: "file-history-snapshot", messageId: "m" }), { name: "x.jsonl" })).rejects.toThrow(/no Claude Code conversation entries/);
+    await expect(parseClaudeCodeSession(lines({ type: "file-history-snapshot", messageId: "m" }), { name: "x.jsonl" })).rejects.toThrow(
+      /no Claude Code conversation entries/,
+    );
   });
 
   it("detects Claude Code by its first line", () => {

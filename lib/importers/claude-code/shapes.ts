@@ -9,7 +9,8 @@ export type ClaudeCodeSource = {
 /** Re-readable lines: called once per pass. */
 export type LineSupply = () => Iterable<NumberedLine> | AsyncIterable<NumberedLine>;
 
-export type EntryKind = "prompt" | "user" | "tool-result" | "assistant" | "compact-boundary" | "compact-summary" | "system" | "meta" | "chain-only";
+export type EntryKind =
+  "prompt" | "user" | "tool-result" | "assistant" | "compact-boundary" | "compact-summary" | "system" | "meta" | "chain-only";
 
 /** What the first pass keeps of each entry. */
 export type Skeleton = {

@@ -124,7 +124,12 @@ export function claudeCodeTurnReader(plan: Plan): TurnReader {
         target.turn.usage = latestUsage(target.turn.usage, usageOf(message));
       }
       const content = message.content;
-      const blocks = typeof content === "string" ? [{ type: "text", text: content } as Record<string, JsonValue>] : Array.isArray(content) ? content : [];
+      const blocks =
+        typeof content === "string"
+          ? [{ type: "text", text: content } as Record<string, JsonValue>]
+          : Array.isArray(content)
+            ? content
+            : [];
       for (const block of blocks) {
         if (!isObject(block)) return out;
         if (block.type === "text" && typeof block.text === "string") {
@@ -136,7 +141,12 @@ export function claudeCodeTurnReader(plan: Plan): TurnReader {
           target.turn.parts!.push({ type: "thinking", text: "[redacted thinking]", redacted: true });
         } else if (block.type === "tool_use" && typeof block.id === "string") {
           const name = typeof block.name === "string" ? block.name : "tool";
-          target.turn.parts!.push({ type: "tool_call", id: block.id, name, ...(block.input !== undefined ? { arguments: block.input } : {}) });
+          target.turn.parts!.push({
+            type: "tool_call",
+            id: block.id,
+            name,
+            ...(block.input !== undefined ? { arguments: block.input } : {}),
+          });
           target.texts.push(callLine(name, block.input));
         } else if (block.type === "image") {
           target.turn.parts!.push(imagePart(block));
@@ -179,7 +189,16 @@ export function claudeCodeTurnReader(plan: Plan): TurnReader {
     }
     if (kind === "compact-summary" && message) {
       // A summary without its boundary (cut from the file): still a compaction marker.
-      out.push({ threadIndex, turn: { key, role: "system", content: userText(message.content), timestamp, compaction: { trigger: null, tokensBefore: null, tokensAfter: null } } });
+      out.push({
+        threadIndex,
+        turn: {
+          key,
+          role: "system",
+          content: userText(message.content),
+          timestamp,
+          compaction: { trigger: null, tokensBefore: null, tokensAfter: null },
+        },
+      });
       return out;
     }
     if (kind === "tool-result" && message && Array.isArray(message.content)) {
@@ -244,7 +263,7 @@ export function claudeCodeTurnReader(plan: Plan): TurnReader {
       const content = typeof entry.content === "string" ? entry.content : String(entry.subtype ?? "system");
       out.push({ threadIndex, turn: { key, role: "system", content, timestamp, metadata: { subtype: String(entry.subtype ?? "") } } });
     }
-      return out;
+    return out;
   }
 
   /**
@@ -255,7 +274,10 @@ export function claudeCodeTurnReader(plan: Plan): TurnReader {
   function end(): ThreadTurn[] {
     const out: ThreadTurn[] = [];
     for (const [threadIndex, { assistant, after }] of pending) {
-      out.push({ threadIndex, turn: { ...assistant.turn, parts: [...(assistant.turn.parts ?? [])], content: assistant.texts.join("\n\n") } });
+      out.push({
+        threadIndex,
+        turn: { ...assistant.turn, parts: [...(assistant.turn.parts ?? [])], content: assistant.texts.join("\n\n") },
+      });
       for (const turn of after) out.push({ threadIndex, turn });
     }
     for (const [threadIndex, turn] of pendingSummary) out.push({ threadIndex, turn: { ...turn } });

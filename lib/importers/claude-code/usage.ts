@@ -61,7 +61,11 @@ export function agentReport(toolUseResult: Record<string, JsonValue> | null): Js
   // The counts only (as lib/domain/session-usage.ts compares them), not the cache-lifetime split; in
   // usageOf's order, as stored before (the stored parts are part of a turn's id).
   if (usage) for (const field of REPORTED_FIELDS) if (usage[field] !== undefined) report[field] = usage[field];
-  const totals = { totalTokens: toolUseResult.totalTokens, toolUses: toolUseResult.totalToolUseCount, durationMs: toolUseResult.totalDurationMs };
+  const totals = {
+    totalTokens: toolUseResult.totalTokens,
+    toolUses: toolUseResult.totalToolUseCount,
+    durationMs: toolUseResult.totalDurationMs,
+  };
   for (const [field, value] of Object.entries(totals)) if (count(value) !== undefined) report[field] = value as number;
   return Object.keys(report).length > 0 ? report : null;
 }

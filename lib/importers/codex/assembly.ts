@@ -216,7 +216,8 @@ export class RolloutAssembly {
   /** `thread_rolled_back {num_turns}`: the last N user turns go, and everything after each. */
   rollBack(record: RolloutRecord): void {
     const count = num(record.payload.num_turns);
-    if (count === null || count < 1) return void this.skipped.push({ line: record.line, reason: "thread_rolled_back num_turns: not a positive number" });
+    if (count === null || count < 1)
+      return void this.skipped.push({ line: record.line, reason: "thread_rolled_back num_turns: not a positive number" });
     this.closeAssistant();
     const userIndexes = this.turns.flatMap((t, i) => (t.role === "user" ? [i] : []));
     const cutAt = userIndexes.length >= count ? userIndexes[userIndexes.length - count]! : userIndexes[0];

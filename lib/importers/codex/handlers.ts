@@ -15,7 +15,8 @@ function handlerFor(table: Record<string, Handler>, type: JsonValue | undefined)
 }
 
 /** Text Codex injects as user-role messages: context, not something the user typed. */
-const INJECTED_CONTEXT = /^\s*(<environment_context>|<user_instructions>|<permissions instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<user_shell_command>|<subagent_notification>|<skill>)/;
+const INJECTED_CONTEXT =
+  /^\s*(<environment_context>|<user_instructions>|<permissions instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<user_shell_command>|<subagent_notification>|<skill>)/;
 const ENVIRONMENT_CONTEXT = /^\s*<environment_context>/;
 const INSTRUCTIONS = /^\s*(<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions)/;
 
@@ -43,7 +44,8 @@ const RECORD_HANDLERS: Record<string, Handler> = {
   },
   compacted: (assembly, record, payload) => {
     const message = payload.message;
-    if (message !== undefined && typeof message !== "string") assembly.skipped.push({ line: record.line, reason: "compacted message: not a string" });
+    if (message !== undefined && typeof message !== "string")
+      assembly.skipped.push({ line: record.line, reason: "compacted message: not a string" });
     else assembly.addCompaction(record, message ?? null, false);
   },
 };
@@ -69,8 +71,10 @@ const ITEM_HANDLERS: Record<string, Handler> = {
   },
   function_call: namedCall,
   custom_tool_call: namedCall,
-  local_shell_call: (assembly, record, item) => assembly.addCall(record, callIdOf(item, "local_shell", record), "local_shell", item.action ?? undefined),
-  web_search_call: (assembly, record, item) => assembly.addCall(record, callIdOf(item, "web_search", record), "web_search", item.action ?? undefined),
+  local_shell_call: (assembly, record, item) =>
+    assembly.addCall(record, callIdOf(item, "local_shell", record), "local_shell", item.action ?? undefined),
+  web_search_call: (assembly, record, item) =>
+    assembly.addCall(record, callIdOf(item, "web_search", record), "web_search", item.action ?? undefined),
   // `result` holds the image as base64: only the prompt is kept.
   image_generation_call: (assembly, record, item) =>
     assembly.addCall(record, callIdOf(item, "image_generation", record), "image_generation", defined({ prompt: str(item.revised_prompt) })),
@@ -98,7 +102,9 @@ function userMessage(assembly: RolloutAssembly, record: RolloutRecord, item: Jso
     return;
   }
   const images = Array.isArray(item.content)
-    ? item.content.filter((c) => isObject(c) && c.type === "input_image").map((c) => imagePart(isObject(c) ? str(c.image_url) : null, "image attached to the prompt"))
+    ? item.content
+        .filter((c) => isObject(c) && c.type === "input_image")
+        .map((c) => imagePart(isObject(c) ? str(c.image_url) : null, "image attached to the prompt"))
     : [];
   if (text || images.length > 0) assembly.addUserTurn(record, text, images, []);
 }
@@ -107,14 +113,26 @@ function namedCall(assembly: RolloutAssembly, record: RolloutRecord, item: Json)
   const type = str(item.type);
   const id = str(item.call_id);
   const name = str(item.name);
-  if (!id || !name) return void assembly.skipped.push({ line: record.line, reason: `${type}: ${!id ? "call_id" : "name"} missing or not a string` });
-  assembly.addCall(record, id, name, jsonOrRaw(type === "function_call" ? item.arguments : item.input), type === "custom_tool_call" ? { custom: true } : {});
+  if (!id || !name)
+    return void assembly.skipped.push({ line: record.line, reason: `${type}: ${!id ? "call_id" : "name"} missing or not a string` });
+  assembly.addCall(
+    record,
+    id,
+    name,
+    jsonOrRaw(type === "function_call" ? item.arguments : item.input),
+    type === "custom_tool_call" ? { custom: true } : {},
+  );
 }
 
 /** A newer kind of tool call (tool_search_call, …): shown as a call all the same. */
 function newerToolCall(assembly: RolloutAssembly, record: RolloutRecord, item: Json): void {
   const type = str(item.type)!;
-  assembly.addCall(record, callIdOf(item, type, record), str(item.name) ?? type.replace(/_call$/, ""), jsonOrRaw(item.arguments ?? item.input ?? item.action ?? undefined));
+  assembly.addCall(
+    record,
+    callIdOf(item, type, record),
+    str(item.name) ?? type.replace(/_call$/, ""),
+    jsonOrRaw(item.arguments ?? item.input ?? item.action ?? undefined),
+  );
 }
 
 function callOutput(assembly: RolloutAssembly, record: RolloutRecord, item: Json): void {
@@ -134,7 +152,8 @@ const EVENT_HANDLERS: Record<string, Handler> = {
     if (message === null) return void assembly.skipped.push({ line: record.line, reason: "user_message message: missing or not a string" });
     const parts: TurnPart[] = [];
     const paths: string[] = [];
-    if (Array.isArray(event.images)) for (const url of event.images) parts.push(imagePart(typeof url === "string" ? url : null, "image attached to the prompt"));
+    if (Array.isArray(event.images))
+      for (const url of event.images) parts.push(imagePart(typeof url === "string" ? url : null, "image attached to the prompt"));
     if (Array.isArray(event.local_images)) {
       for (const local of event.local_images) {
         const localPath = typeof local === "string" ? local : isObject(local) ? str(local.path) : null;
@@ -147,7 +166,12 @@ const EVENT_HANDLERS: Record<string, Handler> = {
   agent_message: (assembly, record, event) => {
     const message = str(event.message);
     if (!message) return;
-    const part: TurnPart = { type: "text", text: message, fromEvent: true, ...(typeof event.phase === "string" ? { phase: event.phase } : {}) };
+    const part: TurnPart = {
+      type: "text",
+      text: message,
+      fromEvent: true,
+      ...(typeof event.phase === "string" ? { phase: event.phase } : {}),
+    };
     assembly.addEventPart(assembly.assistant(record, false), part, "text");
   },
   agent_reasoning: (assembly, record, event) => {

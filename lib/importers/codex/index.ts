@@ -59,7 +59,7 @@ const THREAD_ID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 export function parseCodexRollout(input: Iterable<NumberedLine>, source: CodexSource): ParsedSource {
   const { records, bare, skipped, promptsFromItems } = decodeRollout(Array.from(input), source.name);
   const warnings: string[] = [];
-  const meta: Json | null = bare ?? (records.find((r) => r.type === "session_meta")?.payload ?? null);
+  const meta: Json | null = bare ?? records.find((r) => r.type === "session_meta")?.payload ?? null;
   const assembly = new RolloutAssembly(
     meta ? str(meta.model_provider) : null,
     { project: meta ? str(meta.cwd) : null, model: bare ? str(bare.model) : null },
@@ -86,7 +86,8 @@ function walk(records: RolloutRecord[], meta: Json | null, assembly: RolloutAsse
       span.last = record.timestamp;
     }
     if (record.type === "session_meta") {
-      if (sawMeta && str(record.payload.id) !== str(meta?.id ?? null)) assembly.warnings.push(`line ${record.line}: a second session_meta (${String(record.payload.id)}) is ignored`);
+      if (sawMeta && str(record.payload.id) !== str(meta?.id ?? null))
+        assembly.warnings.push(`line ${record.line}: a second session_meta (${String(record.payload.id)}) is ignored`);
       sawMeta = true;
       continue;
     }
@@ -96,12 +97,23 @@ function walk(records: RolloutRecord[], meta: Json | null, assembly: RolloutAsse
 }
 
 /** The thread (without its turns): key, title, project, times, lineage and what session_meta says. */
-function threadOf(meta: Json | null, bare: Json | null, assembly: RolloutAssembly, span: Span, source: CodexSource, warnings: string[]): ImportedThread {
+function threadOf(
+  meta: Json | null,
+  bare: Json | null,
+  assembly: RolloutAssembly,
+  span: Span,
+  source: CodexSource,
+  warnings: string[],
+): ImportedThread {
   const sourceField = meta?.source;
-  const spawn = isObject(sourceField) && isObject(sourceField.subagent) && isObject(sourceField.subagent.thread_spawn) ? sourceField.subagent.thread_spawn : null;
+  const spawn =
+    isObject(sourceField) && isObject(sourceField.subagent) && isObject(sourceField.subagent.thread_spawn)
+      ? sourceField.subagent.thread_spawn
+      : null;
   const parentFromSpawn = spawn ? str(spawn.parent_thread_id) : null;
   const forkedFromId = meta ? str(meta.forked_from_id) : null;
-  const agentId = (meta && (str(meta.agent_nickname) ?? str(meta.agent_role))) ?? (spawn && (str(spawn.agent_nickname) ?? str(spawn.agent_role))) ?? null;
+  const agentId =
+    (meta && (str(meta.agent_nickname) ?? str(meta.agent_role))) ?? (spawn && (str(spawn.agent_nickname) ?? str(spawn.agent_role))) ?? null;
   const thread: ImportedThread = {
     key: threadKey(meta, source, warnings),
     title: assembly.title,

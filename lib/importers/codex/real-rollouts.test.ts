@@ -36,8 +36,14 @@ describe("real Codex rollouts", () => {
     expect(thread.createdAt).toBe("2025-09-19T09:02:12.446Z");
     expect(thread.lastUpdatedAt).toBe("2025-09-19T09:09:18.355Z");
     // the request after "## My request for Codex:", whitespace collapsed, 100 characters
-    expect(thread.title).toBe("幫我檢查一下 go.mod 裡面 為何 go版本是 1.24? 請幫我統一成 1.24 並且我希望 1.24 以上就能使用 並將 .python-version 也改成 3.10 然後幫我查看一下…");
-    expect(thread.metadata).toMatchObject({ originator: "codex_vscode", cliVersion: "0.39.0", git: { branch: "main", commit: "87d292ac346e58c85dc4eef0a8dd13bd02ec0c7f" } });
+    expect(thread.title).toBe(
+      "幫我檢查一下 go.mod 裡面 為何 go版本是 1.24? 請幫我統一成 1.24 並且我希望 1.24 以上就能使用 並將 .python-version 也改成 3.10 然後幫我查看一下…",
+    );
+    expect(thread.metadata).toMatchObject({
+      originator: "codex_vscode",
+      cliVersion: "0.39.0",
+      git: { branch: "main", commit: "87d292ac346e58c85dc4eef0a8dd13bd02ec0c7f" },
+    });
     expect(thread.initialContext?.environmentContext).toMatch(/^<environment_context>/);
     expect(summary(thread)).toEqual({
       roles: { user: 1, assistant: 19, tool: 18 },
@@ -58,7 +64,9 @@ describe("real Codex rollouts", () => {
     );
     // leading order: each count pays the request written after it
     const assistants = thread.turns.filter((t) => t.role === "assistant");
-    expect(assistants.map((t) => t.usage?.outputTokens ?? 0)).toEqual([810, 244, 895, 612, 1898, 686, 1444, 102, 1225, 36, 1820, 516, 38, 115, 59, 87, 40, 45, 1879]);
+    expect(assistants.map((t) => t.usage?.outputTokens ?? 0)).toEqual([
+      810, 244, 895, 612, 1898, 686, 1444, 102, 1225, 36, 1820, 516, 38, 115, 59, 87, 40, 45, 1879,
+    ]);
     expect(assistants[0]!.usage).toEqual({ inputTokens: 141, cacheReadTokens: 5504, outputTokens: 810, reasoningTokens: 640 });
     expect(thread.turns[0]!.content).toMatch(/^# Context from my IDE setup:/);
   });
@@ -89,7 +97,9 @@ describe("real Codex rollouts", () => {
     });
     expectPaired(thread);
     expect(turnKeys(thread)).toBe("u9 a13 t19 a22 t28 a31 t37 a40 t46 a49 t55 a58");
-    expect(thread.turns.filter((t) => t.role === "assistant").map((t) => t.usage?.outputTokens ?? 0)).toEqual([204, 96, 245, 179, 113, 286]);
+    expect(thread.turns.filter((t) => t.role === "assistant").map((t) => t.usage?.outputTokens ?? 0)).toEqual([
+      204, 96, 245, 179, 113, 286,
+    ]);
     // the item's text wins over the event's (the redaction gave them different placeholders)
     expect(thread.turns[1]!.parts!.map((p) => p.type)).toEqual(["thinking", "text", "tool_call"]);
     expect(thread.turns[1]!.parts![1]).toEqual({ type: "text", text: "[REDACTED_TEXT len=156 sha=2a40230f]", phase: "commentary" });
@@ -103,7 +113,9 @@ describe("real Codex rollouts", () => {
     const parsed = parseFile(COMPACTED);
     expect(parsed.skipped).toEqual([]);
     // the first count (line 6) is cumulative over history not in the excerpt
-    expect(parsed.warnings).toEqual([expect.stringMatching(/^line 6: the first token count is cumulative over history not in this file \(21307372 tokens\)/)]);
+    expect(parsed.warnings).toEqual([
+      expect.stringMatching(/^line 6: the first token count is cumulative over history not in this file \(21307372 tokens\)/),
+    ]);
     const thread = onlyThread(parsed);
     expect(thread.key).toBe("019c8a59-e9dd-71f0-9ae3-4079fe9726a9");
     expect(thread.project).toBe("/redacted/path/59b923df4d");
@@ -173,7 +185,8 @@ describe("real Codex rollouts", () => {
         const truncated = [{ line: lastLine, reason: "truncated last line (the session may still be running)" }];
         expect(parsed.skipped).toEqual(text[cut - 1] === "\n" ? [] : truncated);
         const keys = onlyThread(parsed).turns.map((t) => t.key);
-        for (const turn of onlyThread(parsed).turns) expect(roleOf.get(turn.key), `${file} cut at ${cut}: turn ${turn.key}`).toBe(turn.role);
+        for (const turn of onlyThread(parsed).turns)
+          expect(roleOf.get(turn.key), `${file} cut at ${cut}: turn ${turn.key}`).toBe(turn.role);
         const positions = keys.map((k) => order.indexOf(k));
         expect(positions).toEqual([...positions].sort((a, b) => a - b));
       }

@@ -33,7 +33,12 @@ export function looksLikeCodexRollout(firstLine: unknown, fileName: string): boo
 
 /** Line 1 of a pre-Sept-2025 rollout: `{id, timestamp, instructions, git}`, no `type`. */
 function isBareHeader(value: Json): boolean {
-  return value.type === undefined && typeof value.id === "string" && typeof value.timestamp === "string" && ("instructions" in value || "git" in value || "cwd" in value);
+  return (
+    value.type === undefined &&
+    typeof value.id === "string" &&
+    typeof value.timestamp === "string" &&
+    ("instructions" in value || "git" in value || "cwd" in value)
+  );
 }
 
 /** The records of a rollout, in file order; lines that are not records are skipped with the reason. */
@@ -50,7 +55,10 @@ export function decodeRollout(lines: NumberedLine[], fileName: string): DecodedR
     if (first) {
       first = false;
       if (!looksLikeCodexRollout(value, fileName)) {
-        throw new ImportFormatError(`line ${line} is not a Codex rollout record (expected a session_meta line, or another {timestamp, type, payload} rollout line)`, line);
+        throw new ImportFormatError(
+          `line ${line} is not a Codex rollout record (expected a session_meta line, or another {timestamp, type, payload} rollout line)`,
+          line,
+        );
       }
       if (isBareHeader(value)) {
         bare = value;

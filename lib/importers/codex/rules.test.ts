@@ -10,9 +10,22 @@ const at = () => new Date(Date.UTC(2026, 0, 1, 10, 0, clock++)).toISOString();
 const meta = (extra: object = {}) => ({
   timestamp: "2026-01-01T10:00:00.000Z",
   type: "session_meta",
-  payload: { id: THREAD_ID, timestamp: "2026-01-01T10:00:00.000Z", cwd: "/w", originator: "codex_cli_rs", cli_version: "0.120.0", source: "cli", model_provider: "openai", ...extra },
+  payload: {
+    id: THREAD_ID,
+    timestamp: "2026-01-01T10:00:00.000Z",
+    cwd: "/w",
+    originator: "codex_cli_rs",
+    cli_version: "0.120.0",
+    source: "cli",
+    model_provider: "openai",
+    ...extra,
+  },
 });
-const context = (model = "gpt-5.3-codex", turnId = "t1") => ({ timestamp: at(), type: "turn_context", payload: { turn_id: turnId, cwd: "/w", model, effort: "medium" } });
+const context = (model = "gpt-5.3-codex", turnId = "t1") => ({
+  timestamp: at(),
+  type: "turn_context",
+  payload: { turn_id: turnId, cwd: "/w", model, effort: "medium" },
+});
 const event = (payload: object) => ({ timestamp: at(), type: "event_msg", payload });
 const item = (payload: object) => ({ timestamp: at(), type: "response_item", payload });
 const prompt = (message: string) => event({ type: "user_message", message, images: [] });
@@ -20,9 +33,11 @@ const prompt = (message: string) => event({ type: "user_message", message, image
 const userItem = (text: string) => item({ type: "message", role: "user", content: [{ type: "input_text", text }] });
 const said = (text: string) => item({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
 const saidEvent = (message: string) => event({ type: "agent_message", message });
-const reasoning = (...summary: string[]) => item({ type: "reasoning", summary: summary.map((text) => ({ type: "summary_text", text })), encrypted_content: "gAAAA-secret" });
+const reasoning = (...summary: string[]) =>
+  item({ type: "reasoning", summary: summary.map((text) => ({ type: "summary_text", text })), encrypted_content: "gAAAA-secret" });
 const reasoningEvent = (text: string) => event({ type: "agent_reasoning", text });
-const call = (callId: string, command = "ls") => item({ type: "function_call", name: "exec_command", arguments: JSON.stringify({ cmd: command }), call_id: callId });
+const call = (callId: string, command = "ls") =>
+  item({ type: "function_call", name: "exec_command", arguments: JSON.stringify({ cmd: command }), call_id: callId });
 const output = (callId: string, text = "a.txt") => item({ type: "function_call_output", call_id: callId, output: text });
 const usage = (input: number, cached: number, out: number, reasoningTokens = 0) => ({
   input_tokens: input,
@@ -72,7 +87,13 @@ describe("rules", () => {
   });
 
   it("skips a truncated last line with its line number, and goes on", () => {
-    const parsed = parse(meta(), context(), prompt("hi"), said("hello"), '{"timestamp":"2026-01-01T10:01:00.000Z","type":"event_msg","payload":{"type":"token_co');
+    const parsed = parse(
+      meta(),
+      context(),
+      prompt("hi"),
+      said("hello"),
+      '{"timestamp":"2026-01-01T10:01:00.000Z","type":"event_msg","payload":{"type":"token_co',
+    );
     expect(parsed.skipped).toEqual([{ line: 5, reason: "truncated last line (the session may still be running)" }]);
     expect(turnKeys(onlyThread(parsed))).toBe("u3 a4");
     // a blank line after it does not make it a middle line
@@ -109,7 +130,14 @@ describe("rules", () => {
   });
 
   it("refuses a file whose first line is not a rollout line", () => {
-    const claude = { type: "user", uuid: "u1", parentUuid: null, sessionId: "s", timestamp: "2026-01-01T10:00:00.000Z", message: { role: "user", content: "q" } };
+    const claude = {
+      type: "user",
+      uuid: "u1",
+      parentUuid: null,
+      sessionId: "s",
+      timestamp: "2026-01-01T10:00:00.000Z",
+      message: { role: "user", content: "q" },
+    };
     expect(() => parse(claude, meta())).toThrow(ImportFormatError);
     expect(() => parse({ type: "turn_context", payload: {} }, prompt("q"))).toThrow(/line 1 is not a Codex rollout record/);
     expect(() => parse({ id: "x", timestamp: "2026-01-01T10:00:00.000Z" })).toThrow(ImportFormatError);
@@ -152,7 +180,17 @@ describe("rules", () => {
       call("c1"),
       tokens(usage(3000, 1000, 30), usage(2000, 1000, 20)),
       output("c1"),
-      { timestamp: at(), type: "compacted", payload: { message: "", replacement_history: [{ type: "message", role: "user", content: [] }, { type: "compaction", encrypted_content: "gAAAA-secret" }] } },
+      {
+        timestamp: at(),
+        type: "compacted",
+        payload: {
+          message: "",
+          replacement_history: [
+            { type: "message", role: "user", content: [] },
+            { type: "compaction", encrypted_content: "gAAAA-secret" },
+          ],
+        },
+      },
       event({ type: "context_compacted" }),
       // an event alone (older builds): a marker all the same
       event({ type: "context_compacted" }),
@@ -160,9 +198,17 @@ describe("rules", () => {
     const thread = onlyThread(parsed);
     expect(turnKeys(thread)).toBe("u4 a5 s8 u11 a12 t14 s15 s17");
     const [manual, remote, bare] = thread.turns.filter((t) => t.compaction);
-    expect(manual).toMatchObject({ role: "system", content: "Summary of the work so far", compaction: { trigger: null, tokensBefore: 1010, tokensAfter: null } });
+    expect(manual).toMatchObject({
+      role: "system",
+      content: "Summary of the work so far",
+      compaction: { trigger: null, tokensBefore: 1010, tokensAfter: null },
+    });
     expect(manual!.metadata).toEqual({ remote: false, cumulativeTotalTokens: 1010 });
-    expect(remote).toMatchObject({ role: "system", content: "Context compacted (remote summary, encrypted)", compaction: { trigger: "auto", tokensBefore: 2020, tokensAfter: null } });
+    expect(remote).toMatchObject({
+      role: "system",
+      content: "Context compacted (remote summary, encrypted)",
+      compaction: { trigger: "auto", tokensBefore: 2020, tokensAfter: null },
+    });
     expect(remote!.metadata).toEqual({ remote: true, replacementHistoryItems: 2, cumulativeTotalTokens: 3030 });
     expect(bare).toMatchObject({ role: "system", content: "Context compacted", metadata: { fromEvent: true } });
     expect(JSON.stringify(parsed)).not.toContain("gAAAA-secret");
@@ -170,7 +216,16 @@ describe("rules", () => {
   });
 
   it("fills the event's marker in when context_compacted comes before its `compacted` record", () => {
-    const thread = onlyThread(parse(meta(), prompt("q"), said("a"), event({ type: "context_compacted" }), { timestamp: at(), type: "compacted", payload: { message: "the summary" } }, prompt("next")));
+    const thread = onlyThread(
+      parse(
+        meta(),
+        prompt("q"),
+        said("a"),
+        event({ type: "context_compacted" }),
+        { timestamp: at(), type: "compacted", payload: { message: "the summary" } },
+        prompt("next"),
+      ),
+    );
     expect(turnKeys(thread)).toBe("u2 a3 s4 u6");
     expect(thread.turns[2]).toMatchObject({ content: "the summary", metadata: { remote: false } });
   });
@@ -266,7 +321,9 @@ describe("rules", () => {
     for (let n = 1; n <= all.length; n++) {
       const thread = onlyThread(parse(...all.slice(0, n)));
       expect(thread.key).toBe(THREAD_ID);
-      expect(full.turns.slice(0, thread.turns.length).map((t) => `${t.role}${t.key}`)).toEqual(thread.turns.map((t) => `${t.role}${t.key}`));
+      expect(full.turns.slice(0, thread.turns.length).map((t) => `${t.role}${t.key}`)).toEqual(
+        thread.turns.map((t) => `${t.role}${t.key}`),
+      );
     }
     // the same file parses the same way twice
     expect(parse(...all)).toEqual(parse(...all));
@@ -304,7 +361,12 @@ describe("rules", () => {
 
   it("links a sub-agent rollout to its parent, and a fork to its origin", () => {
     const parentId = "0199aaaa-0000-7000-8000-0000000000ff";
-    const child = onlyThread(parse(meta({ source: { subagent: { thread_spawn: { parent_thread_id: parentId, depth: 1, agent_nickname: "scout" } } } }), prompt("q")));
+    const child = onlyThread(
+      parse(
+        meta({ source: { subagent: { thread_spawn: { parent_thread_id: parentId, depth: 1, agent_nickname: "scout" } } } }),
+        prompt("q"),
+      ),
+    );
     expect(child.parentKey).toBe(parentId);
     expect(child.relation).toEqual({ kind: "subagent", toolCallId: null, agentId: "scout" });
     const fork = onlyThread(parse(meta({ forked_from_id: parentId }), prompt("q")));
@@ -315,10 +377,23 @@ describe("rules", () => {
   it("reads the pre-Sept-2025 bare format", () => {
     const parsed = parseCodexRollout(
       lines(
-        { id: "5f0e5e4b-3c3a-4a8a-9d41-8f3e1b2c4d5e", timestamp: "2025-04-17T14:21:43.563Z", instructions: "Be terse.", git: { commit_hash: "abc", branch: "main" } },
+        {
+          id: "5f0e5e4b-3c3a-4a8a-9d41-8f3e1b2c4d5e",
+          timestamp: "2025-04-17T14:21:43.563Z",
+          instructions: "Be terse.",
+          git: { commit_hash: "abc", branch: "main" },
+        },
         { record_type: "state" },
-        { type: "message", role: "user", content: [{ type: "input_text", text: "<user_instructions>\n\nUse pnpm.\n\n</user_instructions>" }] },
-        { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>\n  <cwd>/old</cwd>\n</environment_context>" }] },
+        {
+          type: "message",
+          role: "user",
+          content: [{ type: "input_text", text: "<user_instructions>\n\nUse pnpm.\n\n</user_instructions>" }],
+        },
+        {
+          type: "message",
+          role: "user",
+          content: [{ type: "input_text", text: "<environment_context>\n  <cwd>/old</cwd>\n</environment_context>" }],
+        },
         { type: "message", role: "user", content: [{ type: "input_text", text: "fix the build" }] },
         { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Check the build" }], encrypted_content: "gAAAA-secret" },
         { type: "function_call", id: "fc_1", name: "shell", arguments: '{"command":["npm","run","build"]}', call_id: "call_1" },
@@ -339,13 +414,18 @@ describe("rules", () => {
     expect(thread.createdAt).toBe("2025-04-17T14:21:43.563Z");
     expect(thread.title).toBe("fix the build");
     expect(thread.metadata).toMatchObject({ bareFormat: true, git: { commit: "abc", branch: "main" } });
-    expect(thread.initialContext).toMatchObject({ instructions: expect.stringMatching(/^<user_instructions>/), environmentContext: expect.stringMatching(/^<environment_context>/) });
+    expect(thread.initialContext).toMatchObject({
+      instructions: expect.stringMatching(/^<user_instructions>/),
+      environmentContext: expect.stringMatching(/^<environment_context>/),
+    });
     expect(turnKeys(thread)).toBe("u5 a6 t9 a10");
     expect(thread.turns[1]!.parts).toEqual([
       { type: "thinking", text: "Check the build" },
       { type: "tool_call", id: "call_1", name: "shell", arguments: { command: ["npm", "run", "build"] } },
     ]);
-    expect(thread.turns[2]!.parts).toEqual([{ type: "tool_result", toolCallId: "call_1", content: "ok", exitCode: 0, durationSeconds: 1.5, name: "shell" }]);
+    expect(thread.turns[2]!.parts).toEqual([
+      { type: "tool_result", toolCallId: "call_1", content: "ok", exitCode: 0, durationSeconds: 1.5, name: "shell" },
+    ]);
     expect(thread.turns[3]!.content).toBe("The build passes.");
     expectPaired(thread);
     expect(JSON.stringify(parsed)).not.toContain("gAAAA-secret");
@@ -371,7 +451,14 @@ describe("rules", () => {
       { type: "tool_call", id: "ws_1", name: "web_search", arguments: { type: "search", query: "codex" } },
     ]);
     expect(thread.turns[2]!.parts).toEqual([
-      { type: "tool_result", toolCallId: "p1", content: "Exit code: 1\nWall time: 0.1 seconds\nOutput:\npatch failed", isError: true, exitCode: 1, name: "apply_patch" },
+      {
+        type: "tool_result",
+        toolCallId: "p1",
+        content: "Exit code: 1\nWall time: 0.1 seconds\nOutput:\npatch failed",
+        isError: true,
+        exitCode: 1,
+        name: "apply_patch",
+      },
     ]);
     expect(thread.turns[3]!.parts).toEqual([{ type: "tool_result", toolCallId: "s1", content: "a.txt", name: "local_shell" }]);
   });

@@ -13,18 +13,23 @@ export function onlyThread(parsed: ParsedSource): ImportedThread {
   return parsed.threads[0]!;
 }
 
-export const partsOf = (thread: ImportedThread, type: TurnPart["type"]) => thread.turns.flatMap((t) => (t.parts ?? []).filter((p) => p.type === type));
+export const partsOf = (thread: ImportedThread, type: TurnPart["type"]) =>
+  thread.turns.flatMap((t) => (t.parts ?? []).filter((p) => p.type === type));
 
 export function summary(thread: ImportedThread) {
   const roles: Record<string, number> = {};
   for (const turn of thread.turns) roles[turn.role] = (roles[turn.role] ?? 0) + 1;
-  const sum = (field: "inputTokens" | "cacheReadTokens" | "outputTokens" | "reasoningTokens") => thread.turns.reduce((total, t) => total + (t.usage?.[field] ?? 0), 0);
+  const sum = (field: "inputTokens" | "cacheReadTokens" | "outputTokens" | "reasoningTokens") =>
+    thread.turns.reduce((total, t) => total + (t.usage?.[field] ?? 0), 0);
   return {
     roles,
     toolCalls: partsOf(thread, "tool_call").length,
     toolResults: partsOf(thread, "tool_result").length,
     thinking: partsOf(thread, "thinking").length,
-    text: thread.turns.filter((t) => t.role === "assistant").flatMap((t) => t.parts ?? []).filter((p) => p.type === "text").length,
+    text: thread.turns
+      .filter((t) => t.role === "assistant")
+      .flatMap((t) => t.parts ?? [])
+      .filter((p) => p.type === "text").length,
     images: partsOf(thread, "image").length,
     fromEvent: thread.turns.flatMap((t) => t.parts ?? []).filter((p) => p.fromEvent === true).length,
     models: [...new Set(thread.turns.map((t) => t.modelName).filter(Boolean))].sort(),
@@ -35,4 +40,3 @@ export function summary(thread: ImportedThread) {
 
 /** "u4 a6 t11 …": role initial and key of every turn, in order. */
 export const turnKeys = (thread: ImportedThread) => thread.turns.map((t) => `${t.role[0]}${t.key}`).join(" ");
-

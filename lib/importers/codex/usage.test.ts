@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { ImportedTurn, SkippedEntry } from "../types";
 import { TokenLedger } from "./usage";
 
-const totals = (input: number, cached: number, output: number) => ({ input_tokens: input, cached_input_tokens: cached, output_tokens: output, total_tokens: input + output });
+const totals = (input: number, cached: number, output: number) => ({
+  input_tokens: input,
+  cached_input_tokens: cached,
+  output_tokens: output,
+  total_tokens: input + output,
+});
 const info = (total: ReturnType<typeof totals>, last = total) => ({ total_token_usage: total, last_token_usage: last });
 const turn = (key: string): ImportedTurn => ({ key, role: "assistant", content: "" });
 
@@ -43,7 +48,10 @@ describe("TokenLedger", () => {
     expect(a.usage).toBeUndefined();
     l.count(2, info(totals(50, 0, 5)));
     expect(a.usage).toEqual({ inputTokens: 50, cacheReadTokens: 0, outputTokens: 5, reasoningTokens: 0 });
-    expect(warnings).toEqual([expect.stringContaining("line 1: the first token count is cumulative"), expect.stringContaining("line 2: cumulative token totals went down")]);
+    expect(warnings).toEqual([
+      expect.stringContaining("line 1: the first token count is cumulative"),
+      expect.stringContaining("line 2: cumulative token totals went down"),
+    ]);
   });
 
   it("skips a count without totals, naming the line, and remembers what a rollback dropped", () => {

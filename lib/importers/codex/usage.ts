@@ -13,11 +13,23 @@ function totalsOf(value: JsonValue | undefined): Totals | null {
   const input = num(value.input_tokens);
   const output = num(value.output_tokens);
   if (input === null || output === null) return null;
-  return { input, output, cached: num(value.cached_input_tokens) ?? 0, reasoning: num(value.reasoning_output_tokens) ?? 0, total: num(value.total_tokens) ?? input + output };
+  return {
+    input,
+    output,
+    cached: num(value.cached_input_tokens) ?? 0,
+    reasoning: num(value.reasoning_output_tokens) ?? 0,
+    total: num(value.total_tokens) ?? input + output,
+  };
 }
 
 function minus(a: Totals, b: Totals): Totals {
-  return { input: a.input - b.input, cached: a.cached - b.cached, output: a.output - b.output, reasoning: a.reasoning - b.reasoning, total: a.total - b.total };
+  return {
+    input: a.input - b.input,
+    cached: a.cached - b.cached,
+    output: a.output - b.output,
+    reasoning: a.reasoning - b.reasoning,
+    total: a.total - b.total,
+  };
 }
 
 function sameTotals(a: Totals, b: Totals): boolean {
@@ -26,7 +38,12 @@ function sameTotals(a: Totals, b: Totals): boolean {
 
 /** OpenAI counts cached input inside input; ImportedUsage keeps them apart. */
 function usageOf(delta: Totals): ImportedUsage {
-  return { inputTokens: delta.input - delta.cached, cacheReadTokens: delta.cached, outputTokens: delta.output, reasoningTokens: delta.reasoning };
+  return {
+    inputTokens: delta.input - delta.cached,
+    cacheReadTokens: delta.cached,
+    outputTokens: delta.output,
+    reasoningTokens: delta.reasoning,
+  };
 }
 
 export function addUsage(a: ImportedUsage | null | undefined, b: ImportedUsage): ImportedUsage {
@@ -108,7 +125,9 @@ export class TokenLedger {
       // means earlier history is missing from this file: that part is not attributed.
       if (last && !sameTotals(totals, last)) {
         this.previousTotals = totals;
-        this.warnings.push(`line ${line}: the first token count is cumulative over history not in this file (${totals.total} tokens); usage counts from there`);
+        this.warnings.push(
+          `line ${line}: the first token count is cumulative over history not in this file (${totals.total} tokens); usage counts from there`,
+        );
         return null;
       }
       this.previousTotals = ZERO;
@@ -116,7 +135,9 @@ export class TokenLedger {
     let delta = minus(totals, this.previousTotals);
     if (delta.input === 0 && delta.cached === 0 && delta.output === 0 && delta.reasoning === 0 && delta.total === 0) return null; // a repeated event
     if (delta.input < 0 || delta.cached < 0 || delta.output < 0 || delta.reasoning < 0 || delta.total < 0) {
-      this.warnings.push(`line ${line}: cumulative token totals went down (${this.previousTotals.total} -> ${totals.total}); counted as a restart from zero`);
+      this.warnings.push(
+        `line ${line}: cumulative token totals went down (${this.previousTotals.total} -> ${totals.total}); counted as a restart from zero`,
+      );
       delta = totals;
     }
     this.previousTotals = totals;

@@ -41,7 +41,9 @@ export function contentText(content: JsonValue | undefined, types: readonly stri
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((item) => (isObject(item) && typeof item.type === "string" && types.includes(item.type) && typeof item.text === "string" ? item.text : ""))
+    .map((item) =>
+      isObject(item) && typeof item.type === "string" && types.includes(item.type) && typeof item.text === "string" ? item.text : "",
+    )
     .filter(Boolean)
     .join("\n");
 }
@@ -50,7 +52,13 @@ export function contentText(content: JsonValue | undefined, types: readonly stri
 export function imagePart(url: string | null, alt: string, localPath?: string): TurnPart {
   const mediaType = url ? /^data:([^;,]+)[;,]/.exec(url)?.[1] : undefined;
   const remote = url && /^https?:\/\//i.test(url) ? url : undefined;
-  return { type: "image", ...(localPath ? { path: localPath } : {}), ...(mediaType ? { mediaType } : {}), ...(remote ? { url: remote } : {}), alt };
+  return {
+    type: "image",
+    ...(localPath ? { path: localPath } : {}),
+    ...(mediaType ? { mediaType } : {}),
+    ...(remote ? { url: remote } : {}),
+    alt,
+  };
 }
 
 export type ToolOutput = { text: string; images: TurnPart[]; exitCode: number | null; durationSeconds: number | null; failed: boolean };

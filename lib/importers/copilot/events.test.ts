@@ -5,7 +5,21 @@ import { sessionTotalsOf } from "@/lib/domain/session-totals";
 import { detectFormat } from "../index";
 import { ImportFormatError } from "../types";
 import { looksLikeCopilotEvents, parseCopilotEvents } from "./index";
-import { SESSION, assistant, event, expectPaired, jsonl, onlyThread, partsOf, request, shutdown, start, toolDone, toolStart, user } from "./test-helpers";
+import {
+  SESSION,
+  assistant,
+  event,
+  expectPaired,
+  jsonl,
+  onlyThread,
+  partsOf,
+  request,
+  shutdown,
+  start,
+  toolDone,
+  toolStart,
+  user,
+} from "./test-helpers";
 
 const parse = (...records: unknown[]) => parseCopilotEvents(jsonl(...records), { name: `session-state/${SESSION}/events.jsonl` });
 
@@ -17,7 +31,10 @@ describe("session totals from session.shutdown", () => {
       shutdown({ "claude-sonnet-4.6": { count: 3, cost: 1, input: 1000, output: 50, cacheRead: 600, cacheWrite: 100 } }),
       event("session.resume", { resumeTime: "2026-01-01T11:00:00.000Z" }),
       user("again"),
-      shutdown({ "claude-sonnet-4.6": { count: 2, cost: 1, input: 500, output: 20, cacheRead: 400, cacheWrite: 0, reasoning: 7 }, "gpt-5.2": { count: 1, cost: 0, input: 300, output: 30, cacheRead: 0, cacheWrite: 0 } }),
+      shutdown({
+        "claude-sonnet-4.6": { count: 2, cost: 1, input: 500, output: 20, cacheRead: 400, cacheWrite: 0, reasoning: 7 },
+        "gpt-5.2": { count: 1, cost: 0, input: 300, output: 30, cacheRead: 0, cacheWrite: 0 },
+      }),
     );
     const totals = sessionTotalsOf(onlyThread(result).metadata);
     expect(totals).toMatchObject({
@@ -27,7 +44,16 @@ describe("session totals from session.shutdown", () => {
       apiDurationMs: 2000,
       codeChanges: { linesAdded: 2, linesRemoved: 0, filesModified: ["a.ts"] },
       models: {
-        "claude-sonnet-4.6": { requests: 5, premiumRequests: 2, reportedInputTokens: 1500, inputTokens: 400, cacheReadTokens: 1000, cacheWriteTokens: 100, outputTokens: 70, reasoningTokens: 7 },
+        "claude-sonnet-4.6": {
+          requests: 5,
+          premiumRequests: 2,
+          reportedInputTokens: 1500,
+          inputTokens: 400,
+          cacheReadTokens: 1000,
+          cacheWriteTokens: 100,
+          outputTokens: 70,
+          reasoningTokens: 7,
+        },
         "gpt-5.2": { requests: 1, premiumRequests: 0, reportedInputTokens: 300, inputTokens: 300, cacheReadTokens: 0, outputTokens: 30 },
       },
     });
@@ -51,11 +77,23 @@ describe("session totals from session.shutdown", () => {
 describe("tool calls", () => {
   it("marks a failed execution as an error, with Copilot's error message as the result", () => {
     const thread = onlyThread(
-      parse(start(), user("run it"), assistant({ toolRequests: [request("c1", "bash", { command: "false" })] }), toolStart("c1", "bash", { command: "false" }), event("tool.execution_complete", { toolCallId: "c1", success: false, error: { message: "exit code 1", code: "failure" } })),
+      parse(
+        start(),
+        user("run it"),
+        assistant({ toolRequests: [request("c1", "bash", { command: "false" })] }),
+        toolStart("c1", "bash", { command: "false" }),
+        event("tool.execution_complete", { toolCallId: "c1", success: false, error: { message: "exit code 1", code: "failure" } }),
+      ),
     );
     expect(expectPaired(thread)).toBe(1);
     const result = partsOf(thread, "tool_result")[0]!;
-    expect(result).toMatchObject({ type: "tool_result", toolCallId: "c1", content: "exit code 1", isError: true, error: { message: "exit code 1", code: "failure" } });
+    expect(result).toMatchObject({
+      type: "tool_result",
+      toolCallId: "c1",
+      content: "exit code 1",
+      isError: true,
+      error: { message: "exit code 1", code: "failure" },
+    });
     expect(result.startedAt).toBeDefined();
   });
 
@@ -77,11 +115,20 @@ describe("tool calls", () => {
     expect(viewTurn!.parts).toHaveLength(1);
     expect(viewTurn!.parts![0]).toMatchObject({ detailedContent: view });
     // The request's own fields stay on the call; its "function" type does not replace the part's.
-    expect(partsOf(thread, "tool_call")[0]).toEqual({ type: "tool_call", id: "e1", name: "edit", arguments: { path: "a.ts" }, requestType: "function" });
+    expect(partsOf(thread, "tool_call")[0]).toEqual({
+      type: "tool_call",
+      id: "e1",
+      name: "edit",
+      arguments: { path: "a.ts" },
+      requestType: "function",
+    });
   });
 
   it("keeps a call whose request is not in the file (a partial file) from its execution_start, and names the key from the folder", () => {
-    const result = parseCopilotEvents(jsonl(toolStart("c9", "view", { path: "x" }), toolDone("c9", { content: "x" }), assistant({ content: "done" })), { name: `/home/u/.copilot/session-state/${SESSION}/events.jsonl` });
+    const result = parseCopilotEvents(
+      jsonl(toolStart("c9", "view", { path: "x" }), toolDone("c9", { content: "x" }), assistant({ content: "done" })),
+      { name: `/home/u/.copilot/session-state/${SESSION}/events.jsonl` },
+    );
     const thread = onlyThread(result);
     expect(thread.key).toBe(SESSION);
     expect(result.warnings[0]).toContain("the thread key comes from the file's path");
@@ -92,15 +139,32 @@ describe("tool calls", () => {
   });
 
   it("keeps the arguments an execution ran with when they differ from the request's", () => {
-    const thread = onlyThread(parse(start(), assistant({ toolRequests: [request("c1", "bash", { command: "ls" })] }), toolStart("c1", "bash", { command: "ls -la" }), toolDone("c1", { content: "x" })));
+    const thread = onlyThread(
+      parse(
+        start(),
+        assistant({ toolRequests: [request("c1", "bash", { command: "ls" })] }),
+        toolStart("c1", "bash", { command: "ls -la" }),
+        toolDone("c1", { content: "x" }),
+      ),
+    );
     expect(partsOf(thread, "tool_result")[0]).toMatchObject({ executedArguments: { command: "ls -la" } });
-    const same = onlyThread(parse(start(), assistant({ toolRequests: [request("c1", "bash", { command: "ls" })] }), toolStart("c1", "bash", { command: "ls" }), toolDone("c1", { content: "x" })));
+    const same = onlyThread(
+      parse(
+        start(),
+        assistant({ toolRequests: [request("c1", "bash", { command: "ls" })] }),
+        toolStart("c1", "bash", { command: "ls" }),
+        toolDone("c1", { content: "x" }),
+      ),
+    );
     expect(partsOf(same, "tool_result")[0]!.executedArguments).toBeUndefined();
   });
 
   it("warns of a call that never completed, and of a result whose call is not in the file", () => {
     const result = parse(start(), assistant({ toolRequests: [request("c1", "bash")] }), toolDone("zz", { content: "?" }));
-    expect(result.warnings).toEqual([expect.stringContaining("result of tool call zz"), expect.stringContaining("tool call c1 (bash) has no tool.execution_complete")]);
+    expect(result.warnings).toEqual([
+      expect.stringContaining("result of tool call zz"),
+      expect.stringContaining("tool call c1 (bash) has no tool.execution_complete"),
+    ]);
   });
 });
 
@@ -116,21 +180,39 @@ describe("messages", () => {
       ),
     );
     const [first, second] = thread.turns.filter((t) => t.role === "assistant");
-    expect(first).toMatchObject({ modelName: "gpt-5.2", metadata: { reasoningEffort: "medium", reasoningOpaqueChars: 11, outputTokens: 10 } });
+    expect(first).toMatchObject({
+      modelName: "gpt-5.2",
+      metadata: { reasoningEffort: "medium", reasoningOpaqueChars: 11, outputTokens: 10 },
+    });
     expect(first!.parts!.map((p) => p.type)).toEqual(["thinking", "text", "tool_call"]);
     expect(JSON.stringify(thread)).not.toContain("SECRET-BLOB");
     expect(second!.modelName).toBe("claude-haiku-4.5");
   });
 
   it("makes a changed system prompt a system turn and counts identical repeats", () => {
-    const thread = onlyThread(parse(start(), event("system.message", { role: "system", content: "P1" }), user("a"), event("system.message", { role: "system", content: "P1" }), user("b"), event("system.message", { role: "system", content: "P2" })));
+    const thread = onlyThread(
+      parse(
+        start(),
+        event("system.message", { role: "system", content: "P1" }),
+        user("a"),
+        event("system.message", { role: "system", content: "P1" }),
+        user("b"),
+        event("system.message", { role: "system", content: "P2" }),
+      ),
+    );
     expect(thread.initialContext).toEqual({ instructions: "P1" });
     expect(thread.turns.filter((t) => t.role === "system").map((t) => t.content)).toEqual(["P2"]);
     expect(thread.metadata?.systemMessages).toMatchObject({ count: 3, repeatsOfThePrompt: 1 });
   });
 
   it("shows what the model saw for autopilot's own prompts, and attachments as files", () => {
-    const thread = onlyThread(parse(start(), user("", { transformedContent: "Keep working." }), user("look", { attachments: [{ type: "file", path: "/w/a.ts", displayName: "a.ts" }] })));
+    const thread = onlyThread(
+      parse(
+        start(),
+        user("", { transformedContent: "Keep working." }),
+        user("look", { attachments: [{ type: "file", path: "/w/a.ts", displayName: "a.ts" }] }),
+      ),
+    );
     expect(thread.turns[0]).toMatchObject({ content: "Keep working.", metadata: { noTypedText: true } });
     expect(thread.turns[0]!.metadata?.transformedContent).toBeUndefined();
     expect(thread.turns[1]).toMatchObject({ content: "look", files: ["/w/a.ts"] });
@@ -160,7 +242,15 @@ describe("lines and detection", () => {
   });
 
   it("gives the same keys and turns to a file and to its start (an append changes no earlier turn)", () => {
-    const records = [start(), user("a"), assistant({ toolRequests: [request("c1", "view")] }), toolStart("c1", "view"), toolDone("c1", { content: "x" }, { model: "gpt-5.2" }), assistant({ content: "b" }), shutdown({ m: { count: 1, cost: 1, input: 5, output: 1, cacheRead: 0, cacheWrite: 0 } })];
+    const records = [
+      start(),
+      user("a"),
+      assistant({ toolRequests: [request("c1", "view")] }),
+      toolStart("c1", "view"),
+      toolDone("c1", { content: "x" }, { model: "gpt-5.2" }),
+      assistant({ content: "b" }),
+      shutdown({ m: { count: 1, cost: 1, input: 5, output: 1, cacheRead: 0, cacheWrite: 0 } }),
+    ];
     const whole = onlyThread(parse(...records)).turns;
     for (let cut = 1; cut < records.length; cut++) {
       const prefix = onlyThread(parse(...records.slice(0, cut))).turns;
@@ -174,6 +264,13 @@ describe("lines and detection", () => {
     expect(looksLikeCopilotEvents({ type: "session_meta", payload: {}, timestamp: "t" }, "rollout.jsonl")).toBe(false);
     expect(looksLikeCopilotEvents({ type: "user", sessionId: "s", uuid: "u", message: {} }, "a.jsonl")).toBe(false);
     expect(looksLikeCopilotEvents({ type: "session", version: 3, id: "x", timestamp: "t" }, "a.jsonl")).toBe(false);
-    expect(detectFormat("events.jsonl", jsonl(user("partial"), assistant({ content: "x" })).map((l) => l.text).join("\n")).format).toBe("copilot");
+    expect(
+      detectFormat(
+        "events.jsonl",
+        jsonl(user("partial"), assistant({ content: "x" }))
+          .map((l) => l.text)
+          .join("\n"),
+      ).format,
+    ).toBe("copilot");
   });
 });

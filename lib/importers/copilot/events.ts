@@ -3,7 +3,16 @@
 import { USAGE_IN_SESSION_TOTALS } from "@/lib/domain/usage";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { callLine, collapse, isoUtc } from "../text";
-import { ImportFormatError, fileStem, isObject, type ImportedThread, type ImportedTurn, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
+import {
+  ImportFormatError,
+  fileStem,
+  isObject,
+  type ImportedThread,
+  type ImportedTurn,
+  type NumberedLine,
+  type ParsedSource,
+  type SkippedEntry,
+} from "../types";
 import { ShutdownLedger } from "./totals";
 import { defined, isChangingDiff, obj, rest, str, type Json } from "./values";
 import { isRealPrompt } from "@/lib/domain/title";
@@ -62,7 +71,12 @@ class EventAssembly {
   constructor(readonly skipped: SkippedEntry[]) {}
 
   keep(event: CopilotEvent): void {
-    this.sessionEvents.push({ type: event.type, line: event.line, ...(event.timestamp ? { timestamp: event.timestamp } : {}), ...event.data });
+    this.sessionEvents.push({
+      type: event.type,
+      line: event.line,
+      ...(event.timestamp ? { timestamp: event.timestamp } : {}),
+      ...event.data,
+    });
   }
 }
 
@@ -78,18 +92,34 @@ function decode(lines: readonly NumberedLine[], name: string, skipped: SkippedEn
     try {
       value = JSON.parse(text) as unknown;
     } catch {
-      if (events.length === 0) throw new ImportFormatError(`${name}: line ${line}: not valid JSON, so not a GitHub Copilot CLI events.jsonl`, line);
+      if (events.length === 0)
+        throw new ImportFormatError(`${name}: line ${line}: not valid JSON, so not a GitHub Copilot CLI events.jsonl`, line);
       pendingBad = { line, reason: "not valid JSON" };
       continue;
     }
     if (!isCopilotEnvelope(value)) {
       if (events.length === 0) {
-        throw new ImportFormatError(`${name}: line ${line}: not a GitHub Copilot CLI event (expected {type: "area.name", data: {...}, id, timestamp})`, line);
+        throw new ImportFormatError(
+          `${name}: line ${line}: not a GitHub Copilot CLI event (expected {type: "area.name", data: {...}, id, timestamp})`,
+          line,
+        );
       }
-      skipped.push({ line, reason: isObject(value) && typeof value.type === "string" ? `event "${collapse(value.type, 60)}" without Copilot's envelope (data, id, timestamp)` : "not a Copilot event" });
+      skipped.push({
+        line,
+        reason:
+          isObject(value) && typeof value.type === "string"
+            ? `event "${collapse(value.type, 60)}" without Copilot's envelope (data, id, timestamp)`
+            : "not a Copilot event",
+      });
       continue;
     }
-    events.push({ line, type: value.type as string, key: value.id as string, timestamp: isoUtc(value.timestamp), data: value.data as Json });
+    events.push({
+      line,
+      type: value.type as string,
+      key: value.id as string,
+      timestamp: isoUtc(value.timestamp),
+      data: value.data as Json,
+    });
   }
   if (pendingBad) skipped.push({ ...pendingBad, reason: "not valid JSON (truncated last line?)" });
   if (events.length === 0) throw new ImportFormatError(`${name}: no GitHub Copilot CLI events in the file`);
@@ -105,12 +135,18 @@ export function parseEvents(lines: readonly NumberedLine[], source: { name: stri
     if (handler) handler(assembly, event);
     else unknownEvent(assembly, event);
   }
-  if (assembly.openTurn && assembly.openTurn.messages === 0) skipped.push({ line: assembly.openTurn.line, reason: "assistant.turn_start with no assistant.message after it (the file ends first)" });
+  if (assembly.openTurn && assembly.openTurn.messages === 0)
+    skipped.push({ line: assembly.openTurn.line, reason: "assistant.turn_start with no assistant.message after it (the file ends first)" });
   for (const [id, call] of assembly.calls) {
-    if (!assembly.completed.has(id)) assembly.warnings.push(`tool call ${id} (${call.name}) has no tool.execution_complete in the file: no result (still running, or the session ended first)`);
+    if (!assembly.completed.has(id))
+      assembly.warnings.push(
+        `tool call ${id} (${call.name}) has no tool.execution_complete in the file: no result (still running, or the session ended first)`,
+      );
   }
   if (assembly.unknownTypes.size > 0) {
-    assembly.warnings.push(`event types Threadline does not map, kept in the thread's metadata (sessionEvents): ${[...assembly.unknownTypes].sort().join(", ")}`);
+    assembly.warnings.push(
+      `event types Threadline does not map, kept in the thread's metadata (sessionEvents): ${[...assembly.unknownTypes].sort().join(", ")}`,
+    );
   }
   skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   const thread = threadOf(assembly, events, source);
@@ -126,7 +162,10 @@ const HANDLERS: Record<(typeof KNOWN_EVENT_TYPES)[number], Handler> = {
       a.model ??= str(e.data.selectedModel);
       return;
     }
-    if (str(e.data.sessionId) !== str(a.start.sessionId)) a.warnings.push(`line ${e.line}: a second session.start for session ${String(e.data.sessionId)}: kept in sessionEvents, the thread stays ${String(a.start.sessionId)}`);
+    if (str(e.data.sessionId) !== str(a.start.sessionId))
+      a.warnings.push(
+        `line ${e.line}: a second session.start for session ${String(e.data.sessionId)}: kept in sessionEvents, the thread stays ${String(a.start.sessionId)}`,
+      );
     a.keep(e);
   },
   "session.model_change": (a, e) => {
@@ -143,7 +182,14 @@ const HANDLERS: Record<(typeof KNOWN_EVENT_TYPES)[number], Handler> = {
   },
   "session.info": (a, e) => {
     const message = str(e.data.message) ?? "";
-    a.turns.push({ key: e.key, role: "system", content: message, parts: [{ type: "text", text: message }], timestamp: e.timestamp, metadata: { eventType: e.type, ...rest(e.data, ["message"]) } });
+    a.turns.push({
+      key: e.key,
+      role: "system",
+      content: message,
+      parts: [{ type: "text", text: message }],
+      timestamp: e.timestamp,
+      metadata: { eventType: e.type, ...rest(e.data, ["message"]) },
+    });
   },
   "system.message": (a, e) => {
     const content = str(e.data.content) ?? "";
@@ -156,7 +202,14 @@ const HANDLERS: Record<(typeof KNOWN_EVENT_TYPES)[number], Handler> = {
     } else {
       // A changed prompt is shown where it changed; the thread keeps the first one.
       a.systemPrompt = content;
-      a.turns.push({ key: e.key, role: "system", content, parts: [{ type: "text", text: content }], timestamp: e.timestamp, metadata: { eventType: e.type, systemPromptChanged: true, ...rest(e.data, ["content"]) } });
+      a.turns.push({
+        key: e.key,
+        role: "system",
+        content,
+        parts: [{ type: "text", text: content }],
+        timestamp: e.timestamp,
+        metadata: { eventType: e.type, systemPromptChanged: true, ...rest(e.data, ["content"]) },
+      });
     }
   },
   "user.message": (a, e) => {
@@ -175,10 +228,19 @@ const HANDLERS: Record<(typeof KNOWN_EVENT_TYPES)[number], Handler> = {
       transformedContent: transformed !== null && transformed !== content ? transformed : null,
       noTypedText: typed.trim() === "" ? true : null,
     });
-    a.turns.push({ key: e.key, role: "user", content, parts: [{ type: "text", text: content }], timestamp: e.timestamp, ...(files.length > 0 ? { files } : {}), metadata });
+    a.turns.push({
+      key: e.key,
+      role: "user",
+      content,
+      parts: [{ type: "text", text: content }],
+      timestamp: e.timestamp,
+      ...(files.length > 0 ? { files } : {}),
+      metadata,
+    });
   },
   "assistant.turn_start": (a, e) => {
-    if (a.openTurn && a.openTurn.messages === 0) a.skipped.push({ line: a.openTurn.line, reason: "assistant.turn_start with no assistant.message before the next turn started" });
+    if (a.openTurn && a.openTurn.messages === 0)
+      a.skipped.push({ line: a.openTurn.line, reason: "assistant.turn_start with no assistant.message before the next turn started" });
     a.openTurn = { turnId: str(e.data.turnId), line: e.line, messages: 0 };
   },
   "assistant.turn_end": (a, e) => {
@@ -186,7 +248,11 @@ const HANDLERS: Record<(typeof KNOWN_EVENT_TYPES)[number], Handler> = {
       a.skipped.push({ line: e.line, reason: "assistant.turn_end without a turn_start before it" });
       return;
     }
-    if (a.openTurn.messages === 0) a.skipped.push({ line: a.openTurn.line, reason: `assistant turn ${a.openTurn.turnId ?? "?"} ended (line ${e.line}) without an assistant.message` });
+    if (a.openTurn.messages === 0)
+      a.skipped.push({
+        line: a.openTurn.line,
+        reason: `assistant turn ${a.openTurn.turnId ?? "?"} ended (line ${e.line}) without an assistant.message`,
+      });
     a.openTurn = null;
   },
   "assistant.message": (a, e) => assistantMessage(a, e),
@@ -221,7 +287,14 @@ function assistantMessage(a: EventAssembly, e: CopilotEvent): void {
     }
     a.calls.set(id, { name, arguments: request.arguments, start: null });
     // The request's own `type` ("function") is kept as requestType: `type` is the part's kind.
-    parts.push({ ...rest(request, ["toolCallId", "name", "arguments", "type"]), ...defined({ requestType: request.type }), type: "tool_call", id, name, arguments: request.arguments ?? {} });
+    parts.push({
+      ...rest(request, ["toolCallId", "name", "arguments", "type"]),
+      ...defined({ requestType: request.type }),
+      type: "tool_call",
+      id,
+      name,
+      arguments: request.arguments ?? {},
+    });
     lines.push(callLine(name, request.arguments));
   });
   const opaque = str(e.data.reasoningOpaque);
@@ -250,8 +323,22 @@ function toolStart(a: EventAssembly, e: CopilotEvent): void {
   // The request is not in this file (it starts mid-session): the start names the call.
   const name = str(e.data.toolName) ?? "unknown";
   a.calls.set(id, { name, arguments: e.data.arguments, start: e });
-  const part: TurnPart = { ...rest(e.data, ["toolCallId", "toolName", "arguments", "type"]), type: "tool_call", id, name, arguments: e.data.arguments ?? {} };
-  a.turns.push({ key: e.key, role: "assistant", content: callLine(name, e.data.arguments), parts: [part], timestamp: e.timestamp, modelName: a.model, metadata: { eventType: e.type, callFromExecutionStart: true, ...USAGE_IN_SESSION_TOTALS } });
+  const part: TurnPart = {
+    ...rest(e.data, ["toolCallId", "toolName", "arguments", "type"]),
+    type: "tool_call",
+    id,
+    name,
+    arguments: e.data.arguments ?? {},
+  };
+  a.turns.push({
+    key: e.key,
+    role: "assistant",
+    content: callLine(name, e.data.arguments),
+    parts: [part],
+    timestamp: e.timestamp,
+    modelName: a.model,
+    metadata: { eventType: e.type, callFromExecutionStart: true, ...USAGE_IN_SESSION_TOTALS },
+  });
 }
 
 function toolComplete(a: EventAssembly, e: CopilotEvent): void {
@@ -286,7 +373,8 @@ function toolComplete(a: EventAssembly, e: CopilotEvent): void {
       startedAt: start?.timestamp ?? null,
       mcpServerName: start ? str(start.data.mcpServerName) : null,
       mcpToolName: start ? str(start.data.mcpToolName) : null,
-      executedArguments: start && startArguments !== undefined && JSON.stringify(startArguments) !== JSON.stringify(call?.arguments) ? startArguments : null,
+      executedArguments:
+        start && startArguments !== undefined && JSON.stringify(startArguments) !== JSON.stringify(call?.arguments) ? startArguments : null,
     }),
   };
   const parts: TurnPart[] = [part];
@@ -335,7 +423,10 @@ function threadOf(a: EventAssembly, events: CopilotEvent[], source: { name: stri
     ...(start ? rest(start, ["sessionId", "context", "startTime"]) : {}),
     ...(context ? rest(context, ["cwd"]) : {}),
     modelHost: ZONE,
-    systemMessages: a.systemMessages.count > 0 ? { count: a.systemMessages.count, repeatsOfThePrompt: a.systemMessages.repeats, lines: a.systemMessages.lines } : null,
+    systemMessages:
+      a.systemMessages.count > 0
+        ? { count: a.systemMessages.count, repeatsOfThePrompt: a.systemMessages.repeats, lines: a.systemMessages.lines }
+        : null,
     sessionEvents: a.sessionEvents.length > 0 ? a.sessionEvents : null,
     sessionTotals: totals,
   });

@@ -62,13 +62,19 @@ import { parseLegacy } from "./legacy";
 export function looksLikeCopilotEvents(firstLine: unknown, _fileName: string): boolean {
   if (!isCopilotEnvelope(firstLine)) return false;
   const data = firstLine.data as Record<string, unknown>;
-  if (firstLine.type === "session.start") return typeof data.producer === "string" || typeof data.copilotVersion === "string" || typeof data.sessionId === "string";
+  if (firstLine.type === "session.start")
+    return typeof data.producer === "string" || typeof data.copilotVersion === "string" || typeof data.sessionId === "string";
   return (KNOWN_EVENT_TYPES as readonly string[]).includes(firstLine.type as string);
 }
 
 /** A cheap check on the parsed document: the legacy single-JSON session. */
 export function looksLikeCopilotLegacy(doc: unknown): boolean {
-  return isObject(doc) && typeof doc.sessionId === "string" && Array.isArray(doc.chatMessages) && (Array.isArray(doc.timeline) || typeof doc.startTime === "string");
+  return (
+    isObject(doc) &&
+    typeof doc.sessionId === "string" &&
+    Array.isArray(doc.chatMessages) &&
+    (Array.isArray(doc.timeline) || typeof doc.startTime === "string")
+  );
 }
 
 export function parseCopilotEvents(lines: NumberedLine[], source: { name: string }): ParsedSource {

@@ -6,7 +6,12 @@ import { ImportFormatError } from "../types";
 import { looksLikeCopilotLegacy, parseCopilotLegacy } from "./index";
 import { expectPaired, onlyThread } from "./test-helpers";
 
-const doc = (chatMessages: unknown[], timeline: unknown[] = []) => ({ sessionId: "s-1", startTime: "2025-10-11T11:40:20.882Z", chatMessages, timeline });
+const doc = (chatMessages: unknown[], timeline: unknown[] = []) => ({
+  sessionId: "s-1",
+  startTime: "2025-10-11T11:40:20.882Z",
+  chatMessages,
+  timeline,
+});
 const call = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
 
 describe("legacy history-session-state JSON", () => {
@@ -21,7 +26,16 @@ describe("legacy history-session-state JSON", () => {
         ],
         [
           { id: "u", timestamp: "2025-10-11T11:40:21.000Z", type: "user", text: "fix it" },
-          { id: "x", timestamp: "2025-10-11T11:40:22.000Z", type: "tool_call_completed", callId: "t1", name: "bash", toolTitle: "bash", arguments: {}, result: { type: "failure", log: "boom\nstack" } },
+          {
+            id: "x",
+            timestamp: "2025-10-11T11:40:22.000Z",
+            type: "tool_call_completed",
+            callId: "t1",
+            name: "bash",
+            toolTitle: "bash",
+            arguments: {},
+            result: { type: "failure", log: "boom\nstack" },
+          },
           { id: "y", timestamp: "2025-10-11T11:40:23.000Z", type: "something_new", text: "?" },
         ],
       ),
@@ -30,17 +44,44 @@ describe("legacy history-session-state JSON", () => {
     const thread = onlyThread(result);
     expect(thread.initialContext).toEqual({ instructions: "You are Copilot." });
     expect(thread.turns.map((t) => t.role)).toEqual(["user", "assistant", "tool"]);
-    expect(thread.turns[0]).toMatchObject({ content: "fix it", timestamp: "2025-10-11T11:40:21.000Z", metadata: { transformedContent: "fix it\n\n<reminder>x</reminder>" } });
-    expect(thread.turns[1]!.parts).toEqual([{ type: "tool_call", id: "t1", name: "bash", arguments: "{not json", requestType: "function" }]);
-    expect(thread.turns[2]!.parts).toEqual([{ type: "tool_result", toolCallId: "t1", content: "boom", isError: true, status: "failure", detailedContent: "boom\nstack", toolTitle: "bash", timelineId: "x" }]);
+    expect(thread.turns[0]).toMatchObject({
+      content: "fix it",
+      timestamp: "2025-10-11T11:40:21.000Z",
+      metadata: { transformedContent: "fix it\n\n<reminder>x</reminder>" },
+    });
+    expect(thread.turns[1]!.parts).toEqual([
+      { type: "tool_call", id: "t1", name: "bash", arguments: "{not json", requestType: "function" },
+    ]);
+    expect(thread.turns[2]!.parts).toEqual([
+      {
+        type: "tool_result",
+        toolCallId: "t1",
+        content: "boom",
+        isError: true,
+        status: "failure",
+        detailedContent: "boom\nstack",
+        toolTitle: "bash",
+        timelineId: "x",
+      },
+    ]);
     expect(thread.turns[2]!.timestamp).toBe("2025-10-11T11:40:22.000Z");
     expect(expectPaired(thread)).toBe(1);
-    expect(thread.metadata?.unmatchedTimeline).toEqual([{ id: "y", timestamp: "2025-10-11T11:40:23.000Z", type: "something_new", text: "?", index: 2 }]);
+    expect(thread.metadata?.unmatchedTimeline).toEqual([
+      { id: "y", timestamp: "2025-10-11T11:40:23.000Z", type: "something_new", text: "?", index: 2 },
+    ]);
     expect(thread.lastUpdatedAt).toBe("2025-10-11T11:40:23.000Z");
   });
 
   it("skips messages it cannot read, by JSON path, and warns of a result without its call", () => {
-    const result = parseCopilotLegacy(doc(["text", { role: "critic", content: "x" }, { role: "tool", content: "no id" }, { role: "tool", tool_call_id: "zz", content: "r" }]), { name: "s.json" });
+    const result = parseCopilotLegacy(
+      doc([
+        "text",
+        { role: "critic", content: "x" },
+        { role: "tool", content: "no id" },
+        { role: "tool", tool_call_id: "zz", content: "r" },
+      ]),
+      { name: "s.json" },
+    );
     expect(result.skipped).toEqual([
       { path: "chatMessages[0]", reason: "not a JSON object" },
       { path: "chatMessages[1]", reason: 'role "critic" is not user, assistant, tool or system' },

@@ -72,7 +72,8 @@ export function parseLegacy(doc: unknown, source: { name: string }): ParsedSourc
   if (!isObject(doc)) throw new ImportFormatError(`${source.name}: not a GitHub Copilot CLI session (expected a JSON object)`);
   const sessionId = str(doc.sessionId);
   if (!sessionId) throw new ImportFormatError(`${source.name}: not a GitHub Copilot CLI session (sessionId missing or not a string)`);
-  if (!Array.isArray(doc.chatMessages)) throw new ImportFormatError(`${source.name}: not a GitHub Copilot CLI session (chatMessages is not a list)`);
+  if (!Array.isArray(doc.chatMessages))
+    throw new ImportFormatError(`${source.name}: not a GitHub Copilot CLI session (chatMessages is not a list)`);
   const skipped: SkippedEntry[] = [];
   const warnings: string[] = [];
   const timeline = new Timeline(Array.isArray(doc.timeline) ? doc.timeline : [], skipped);
@@ -93,13 +94,31 @@ export function parseLegacy(doc: unknown, source: { name: string }): ParsedSourc
     const extra = rest(message, ["role", "content", "tool_calls", "tool_call_id"]);
     if (role === "system") {
       if (systemPrompt === null) systemPrompt = text;
-      else turns.push({ key, role: "system", content: text, parts: [{ type: "text", text }], metadata: { ...extra, systemPromptChanged: true } });
+      else
+        turns.push({
+          key,
+          role: "system",
+          content: text,
+          parts: [{ type: "text", text }],
+          metadata: { ...extra, systemPromptChanged: true },
+        });
     } else if (role === "user") {
       const typed = timeline.user(text);
       const shown = typed ? (str(typed.value.text) ?? text) : text;
       if (title === null && isRealPrompt(shown)) title = collapse(shown);
-      const metadata = defined({ ...extra, transformedContent: shown !== text ? text : null, timelineId: typed ? str(typed.value.id) : null });
-      turns.push({ key, role: "user", content: shown, parts: [{ type: "text", text: shown }], timestamp: typed ? isoUtc(typed.value.timestamp) : null, metadata });
+      const metadata = defined({
+        ...extra,
+        transformedContent: shown !== text ? text : null,
+        timelineId: typed ? str(typed.value.id) : null,
+      });
+      turns.push({
+        key,
+        role: "user",
+        content: shown,
+        parts: [{ type: "text", text: shown }],
+        timestamp: typed ? isoUtc(typed.value.timestamp) : null,
+        metadata,
+      });
     } else if (role === "assistant") {
       turns.push(assistantTurn(key, path, message, text, extra, timeline, calls, skipped));
     } else if (role === "tool") {
@@ -139,7 +158,16 @@ export function parseLegacy(doc: unknown, source: { name: string }): ParsedSourc
   return { format: "copilot", threads: [thread], skipped, warnings };
 }
 
-function assistantTurn(key: string, path: string, message: Json, text: string, extra: JsonObject, timeline: Timeline, calls: Map<string, string>, skipped: SkippedEntry[]): ImportedTurn {
+function assistantTurn(
+  key: string,
+  path: string,
+  message: Json,
+  text: string,
+  extra: JsonObject,
+  timeline: Timeline,
+  calls: Map<string, string>,
+  skipped: SkippedEntry[],
+): ImportedTurn {
   const parts: TurnPart[] = [];
   const lines: string[] = [];
   if (text.trim() !== "") {
@@ -158,11 +186,26 @@ function assistantTurn(key: string, path: string, message: Json, text: string, e
     const args = parsedArguments(fn.arguments);
     calls.set(id, name);
     // The call's own `type` ("function") is kept as requestType: `type` is the part's kind.
-    parts.push({ ...rest(fn, ["name", "arguments"]), ...rest(call, ["id", "function", "type"]), ...defined({ requestType: call.type }), type: "tool_call", id, name, arguments: args ?? {} });
+    parts.push({
+      ...rest(fn, ["name", "arguments"]),
+      ...rest(call, ["id", "function", "type"]),
+      ...defined({ requestType: call.type }),
+      type: "tool_call",
+      id,
+      name,
+      arguments: args ?? {},
+    });
     lines.push(callLine(name, args));
   });
   const shown = text.trim() !== "" ? timeline.reply(text) : null;
-  return { key, role: "assistant", content: lines.join("\n"), parts, timestamp: shown ? isoUtc(shown.value.timestamp) : null, metadata: defined({ ...extra, timelineId: shown ? str(shown.value.id) : null }) };
+  return {
+    key,
+    role: "assistant",
+    content: lines.join("\n"),
+    parts,
+    timestamp: shown ? isoUtc(shown.value.timestamp) : null,
+    metadata: defined({ ...extra, timelineId: shown ? str(shown.value.id) : null }),
+  };
 }
 
 function toolTurn(key: string, callId: string, text: string, extra: JsonObject, name: string | null, done: Entry | null): ImportedTurn {
@@ -183,10 +226,20 @@ function toolTurn(key: string, callId: string, text: string, extra: JsonObject, 
       intentionSummary: entry ? str(entry.intentionSummary) : null,
       timelineId: entry ? str(entry.id) : null,
       resultExtra: result ? nonEmpty(rest(result, ["type", "log"])) : null,
-      timelineExtra: entry ? nonEmpty(rest(entry, ["type", "id", "timestamp", "callId", "name", "toolTitle", "intentionSummary", "arguments", "result"])) : null,
+      timelineExtra: entry
+        ? nonEmpty(rest(entry, ["type", "id", "timestamp", "callId", "name", "toolTitle", "intentionSummary", "arguments", "result"]))
+        : null,
     }),
   };
-  return { key, role: "tool", content: text, parts: [part], timestamp: entry ? isoUtc(entry.timestamp) : null, toolName: name ?? (entry ? str(entry.name) : null), ...(Object.keys(extra).length > 0 ? { metadata: extra } : {}) };
+  return {
+    key,
+    role: "tool",
+    content: text,
+    parts: [part],
+    timestamp: entry ? isoUtc(entry.timestamp) : null,
+    toolName: name ?? (entry ? str(entry.name) : null),
+    ...(Object.keys(extra).length > 0 ? { metadata: extra } : {}),
+  };
 }
 
 function nonEmpty(value: JsonObject): JsonObject | null {

@@ -11,7 +11,10 @@ type RawEvent = { type: string; id: string; timestamp: string; data: Record<stri
 
 describe("real fixture: events.jsonl (Copilot CLI 1.0.34)", () => {
   const text = readFileSync(EVENTS_FILE, "utf8");
-  const raw: RawEvent[] = text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  const raw: RawEvent[] = text
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
   const ofType = (type: string) => raw.filter((e) => e.type === type);
   const result = parseCopilotEvents(numberedLines(text), { name: EVENTS_FILE });
   const thread = onlyThread(result);
@@ -23,13 +26,20 @@ describe("real fixture: events.jsonl (Copilot CLI 1.0.34)", () => {
     const startData = ofType("session.start")[0]!.data;
     expect(thread.key).toBe(startData.sessionId);
     expect(thread.project).toBe(startData.context.cwd);
-    expect(thread.metadata).toMatchObject({ branch: startData.context.branch, repository: startData.context.repository, headCommit: startData.context.headCommit, copilotVersion: "1.0.34" });
+    expect(thread.metadata).toMatchObject({
+      branch: startData.context.branch,
+      repository: startData.context.repository,
+      headCommit: startData.context.headCommit,
+      copilotVersion: "1.0.34",
+    });
     expect(thread.createdAt).toBe(startData.startTime);
     expect(thread.lastUpdatedAt).toBe(raw.at(-1)!.timestamp);
     const firstTyped = ofType("user.message").find((e) => e.data.content.trim() !== "")!;
     // The typed prompt, cut at the last word boundary within 100 characters, with "…".
     expect(firstTyped.data.content.replace(/\s+/g, " ").startsWith("請不要修改任何代碼 我希望你幫我調查一下")).toBe(true);
-    expect(thread.title).toBe("請不要修改任何代碼 我希望你幫我調查一下 有沒有好一點的自動生成文檔可以給這個 rust 專案 例如 python 可以透過 zensical 或 mkdostrings 之類的來做自動產生文檔網頁…");
+    expect(thread.title).toBe(
+      "請不要修改任何代碼 我希望你幫我調查一下 有沒有好一點的自動生成文檔可以給這個 rust 專案 例如 python 可以透過 zensical 或 mkdostrings 之類的來做自動產生文檔網頁…",
+    );
   });
 
   it("has one turn per user message, assistant message, tool completion and info notice, keyed by event id", () => {
@@ -78,7 +88,9 @@ describe("real fixture: events.jsonl (Copilot CLI 1.0.34)", () => {
     const assistants = thread.turns.filter((t) => t.role === "assistant");
     expect(assistants.every((t) => t.usage == null)).toBe(true);
     expect(assistants.map((t) => t.metadata?.outputTokens)).toEqual(ofType("assistant.message").map((e) => e.data.outputTokens));
-    const opaque = ofType("assistant.message").map((e) => e.data.reasoningOpaque).filter(Boolean) as string[];
+    const opaque = ofType("assistant.message")
+      .map((e) => e.data.reasoningOpaque)
+      .filter(Boolean) as string[];
     expect(opaque.length).toBeGreaterThan(0);
     expect(JSON.stringify(thread.turns)).not.toContain(opaque[0]!.slice(0, 40));
     // The model from session.model_change, on every assistant turn.
@@ -155,15 +167,21 @@ describe("real fixture: legacy history-session-state JSON", () => {
     expect(userTurn.timestamp).toBe(typed.timestamp);
     expect(userTurn.metadata?.transformedContent).toBe(messages[0].content);
     expect(typed.text.replace(/\s+/g, " ").startsWith("專案經過了多輪跌代 可能會產生 - 為了向後兼容產生的代碼")).toBe(true);
-    expect(thread.title).toBe("專案經過了多輪跌代 可能會產生 - 為了向後兼容產生的代碼 - 記憶體占用過高 我希望你專注於優化記憶體占用, 讓記憶體占用降到最低 目前不知道為何 感覺軟體剛啟動時 記憶體佔用大約只有 1xMB…");
+    expect(thread.title).toBe(
+      "專案經過了多輪跌代 可能會產生 - 為了向後兼容產生的代碼 - 記憶體占用過高 我希望你專注於優化記憶體占用, 讓記憶體占用降到最低 目前不知道為何 感覺軟體剛啟動時 記憶體佔用大約只有 1xMB…",
+    );
     const completions = timeline.filter((e) => e.type === "tool_call_completed");
     for (const done of completions) {
-      const turn = thread.turns.find((t) => t.role === "tool" && t.parts?.some((p) => p.type === "tool_result" && p.toolCallId === done.callId))!;
+      const turn = thread.turns.find(
+        (t) => t.role === "tool" && t.parts?.some((p) => p.type === "tool_result" && p.toolCallId === done.callId),
+      )!;
       expect(turn.timestamp).toBe(done.timestamp);
       expect(turn.parts![0]).toMatchObject({ isError: done.result.type !== "success", toolTitle: done.toolTitle });
     }
     const replies = timeline.filter((e) => e.type === "copilot").map((e) => e.timestamp);
-    expect(thread.turns.filter((t) => t.role === "assistant" && t.parts?.some((p) => p.type === "text")).map((t) => t.timestamp)).toEqual(replies);
+    expect(thread.turns.filter((t) => t.role === "assistant" && t.parts?.some((p) => p.type === "text")).map((t) => t.timestamp)).toEqual(
+      replies,
+    );
     // Every timeline entry is used or kept: info notices in metadata, nothing unmatched.
     expect(thread.metadata?.notices).toHaveLength(timeline.filter((e) => e.type === "info").length);
     expect(thread.metadata?.unmatchedTimeline).toBeUndefined();

@@ -7,7 +7,16 @@ import { count, obj, type Json } from "./values";
 
 export const SESSION_TOTALS_SOURCE = "copilot session.shutdown";
 
-const emptyModel = (): ModelSessionTotal => ({ requests: 0, premiumRequests: 0, inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, reportedInputTokens: 0 });
+const emptyModel = (): ModelSessionTotal => ({
+  requests: 0,
+  premiumRequests: 0,
+  inputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  reportedInputTokens: 0,
+});
 
 export class ShutdownLedger {
   readonly warnings: string[] = [];
@@ -29,7 +38,8 @@ export class ShutdownLedger {
     if (changes) {
       this.linesAdded += count(changes.linesAdded);
       this.linesRemoved += count(changes.linesRemoved);
-      if (Array.isArray(changes.filesModified)) for (const file of changes.filesModified) if (typeof file === "string") this.filesModified.add(file);
+      if (Array.isArray(changes.filesModified))
+        for (const file of changes.filesModified) if (typeof file === "string") this.filesModified.add(file);
     }
     const metrics = obj(data.modelMetrics);
     for (const [model, value] of Object.entries(metrics ?? {})) {
@@ -44,7 +54,10 @@ export class ShutdownLedger {
       const cacheRead = count(usage.cacheReadTokens);
       const cacheWrite = count(usage.cacheWriteTokens);
       const uncached = reportedInput - cacheRead - cacheWrite;
-      if (uncached < 0) this.warnings.push(`line ${line}: ${model}'s inputTokens (${reportedInput}) are fewer than its cache reads and writes (${cacheRead + cacheWrite}): uncached input counted as 0`);
+      if (uncached < 0)
+        this.warnings.push(
+          `line ${line}: ${model}'s inputTokens (${reportedInput}) are fewer than its cache reads and writes (${cacheRead + cacheWrite}): uncached input counted as 0`,
+        );
       const total = this.models.get(model) ?? emptyModel();
       total.requests += count(requests.count);
       total.premiumRequests += count(requests.cost);
@@ -73,5 +86,3 @@ export class ShutdownLedger {
     return totals as unknown as JsonObject;
   }
 }
-
-

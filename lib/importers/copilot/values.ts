@@ -54,4 +54,3 @@ export function isChangingDiff(text: string): boolean {
   }
   return false;
 }
-

@@ -28,7 +28,6 @@ import { SESSION_FILE, SYSTEM_MESSAGE_TYPES, type GeminiSource, type JsonRecord,
 export type { GeminiSource } from "./shapes";
 import { buildThread } from "./thread";
 
-
 // --- detection ---------------------------------------------------------------------------------
 
 /** A cheap check on the parsed document and the file name: a legacy single-JSON session. */

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { parseGeminiJsonl, parseGeminiLegacy } from "./index";
 import { JSONL_FILE, LEGACY_2025, LEGACY_2026, expectPaired, numbered, onlyThread, partsOf, roleCounts, usageTotals } from "./test-helpers";
 
-
 describe("real fixture: JSONL session-2026-04-23T12-52-0ab84937.jsonl", () => {
   const result = parseGeminiJsonl(numbered(readFileSync(JSONL_FILE, "utf8")), { name: JSONL_FILE });
   const thread = onlyThread(result);
@@ -17,7 +16,11 @@ describe("real fixture: JSONL session-2026-04-23T12-52-0ab84937.jsonl", () => {
     expect(thread.parentKey ?? null).toBeNull();
     expect(thread.relation ?? null).toBeNull();
     expect(thread.project).toBeNull(); // no directories in the file
-    expect(thread.metadata).toEqual({ projectHash: "9da8b3dfb8655182ac1f0e66601c367e34f8d18447a29759eeba4d7e45dc60ea", kind: "main", directories: null });
+    expect(thread.metadata).toEqual({
+      projectHash: "9da8b3dfb8655182ac1f0e66601c367e34f8d18447a29759eeba4d7e45dc60ea",
+      kind: "main",
+      directories: null,
+    });
     expect(thread.createdAt).toBe("2026-04-23T12:52:52.759Z");
     // jq -c 'select(has("$set")) | .["$set"].lastUpdated' <file> | tail -1
     expect(thread.lastUpdatedAt).toBe("2026-04-23T12:58:35.591Z");
@@ -61,11 +64,18 @@ describe("real fixture: JSONL session-2026-04-23T12-52-0ab84937.jsonl", () => {
     expect(expectPaired(thread)).toBe(12);
     const calls = partsOf(thread, "tool_call");
     expect(calls.map((call) => (call.type === "tool_call" ? call.name : ""))).toEqual([
-      "update_topic", "read_file", "read_file", "read_file", "read_file",
-      "read_file", "read_file", "read_file",
+      "update_topic",
+      "read_file",
+      "read_file",
+      "read_file",
+      "read_file",
+      "read_file",
+      "read_file",
+      "read_file",
       "write_file",
       "update_topic",
-      "update_topic", "replace",
+      "update_topic",
+      "replace",
     ]);
     expect(calls[1]).toMatchObject({ id: "aao1q07o", arguments: { file_path: "README.md" } });
     const results = partsOf(thread, "tool_result");
@@ -84,7 +94,11 @@ describe("real fixture: JSONL session-2026-04-23T12-52-0ab84937.jsonl", () => {
     expect(assistants.every((turn) => turn.modelProvider === "google")).toBe(true);
     // jq -r 'select(.type=="gemini") | .id + " " + .model' <file> | sort -u
     expect(assistants.map((turn) => turn.modelName)).toEqual([
-      "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview",
+      "gemini-3-flash-preview",
+      "gemini-3-flash-preview",
+      "gemini-3-flash-preview",
+      "gemini-3-flash-preview",
+      "gemini-3-flash-preview",
       "gemini-3.1-pro-preview",
     ]);
     // python over the last record per id: sum(input - cached + tool), sum(cached), sum(output), sum(thoughts)
@@ -98,7 +112,10 @@ describe("real fixture: JSONL session-2026-04-23T12-52-0ab84937.jsonl", () => {
 
   it("keeps info messages as system turns and what the CLI displayed instead of the expanded prompt", () => {
     const system = thread.turns.filter((turn) => turn.role === "system");
-    expect(system.map((turn) => turn.content)).toEqual(["Empty GEMINI.md created. Now analyzing the project to populate it.", "Request cancelled."]);
+    expect(system.map((turn) => turn.content)).toEqual([
+      "Empty GEMINI.md created. Now analyzing the project to populate it.",
+      "Request cancelled.",
+    ]);
     expect(system.every((turn) => turn.metadata?.messageType === "info")).toBe(true);
     expect(thread.turns[1]!.metadata?.displayContent).toBe("/init");
     expect(thread.turns[1]!.content).toContain("generate a comprehensive GEMINI.md file");
@@ -117,12 +134,18 @@ describe("real fixture: legacy session-2026-03-27T10-19-8a20078e.json", () => {
     expect(result.skipped).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(thread.key).toBe("8a20078e-2d5e-4f81-a640-9b879bbb7e6d");
-    expect(thread.metadata).toEqual({ projectHash: "ab14fe397f91d5f283525b3178d2314aef552f761131c42172a21b7bf735e73d", kind: "main", directories: null });
+    expect(thread.metadata).toEqual({
+      projectHash: "ab14fe397f91d5f283525b3178d2314aef552f761131c42172a21b7bf735e73d",
+      kind: "main",
+      directories: null,
+    });
     expect(thread.createdAt).toBe("2026-03-27T10:19:12.584Z");
     expect(thread.lastUpdatedAt).toBe("2026-03-27T10:22:00.022Z");
     // jq '.messages | length' -> 4; jq '[.messages[] | select(.toolCalls | length > 0)] | length' -> 2
     expect(roleCounts(thread)).toEqual({ user: 1, assistant: 3, tool: 2 });
-    expect(thread.title?.startsWith("請幫我依照專案實際狀況更新 README.md README.zh-CN.md README.zh-TW.md, 開發者的引導不需要寫在裡面")).toBe(true);
+    expect(
+      thread.title?.startsWith("請幫我依照專案實際狀況更新 README.md README.zh-CN.md README.zh-TW.md, 開發者的引導不需要寫在裡面"),
+    ).toBe(true);
     // Cut at a word boundary (between two Chinese words), with an ellipsis, within 100 code points.
     expect(Array.from(thread.title ?? "").length).toBeLessThanOrEqual(100);
     expect(thread.title).toMatch(/[^\s]…$/);
@@ -135,7 +158,9 @@ describe("real fixture: legacy session-2026-03-27T10-19-8a20078e.json", () => {
     expect(names).toEqual(["read_file", "read_file", "read_file", "write_file", "write_file", "write_file", "write_file"]);
     expect(partsOf(thread, "tool_result").filter((part) => typeof part.fileDiff === "string")).toHaveLength(4);
     // jq -r '.messages[].model // empty' | sort -u -> gemini-3.1-pro-preview-customtools
-    expect(new Set(thread.turns.filter((t) => t.role === "assistant").map((t) => t.modelName))).toEqual(new Set(["gemini-3.1-pro-preview-customtools"]));
+    expect(new Set(thread.turns.filter((t) => t.role === "assistant").map((t) => t.modelName))).toEqual(
+      new Set(["gemini-3.1-pro-preview-customtools"]),
+    );
     // jq '[.messages[].tokens | select(.) | .input - .cached + .tool] | add' -> 36522, cached 39826, output 9325, thoughts 11616
     expect(usageTotals(thread)).toEqual({ input: 36522, cacheRead: 39826, output: 9325, reasoning: 11616, turnsWithUsage: 3 });
     // jq '[.messages[].thoughts[]?] | length' -> 39 (1 + 36 + 2)
@@ -154,7 +179,9 @@ describe("real fixture: legacy session-2025-10-11T13-00-2d9ea14f.json", () => {
     expect(partsOf(thread, "tool_call")).toHaveLength(0);
     expect(thread.metadata?.kind).toBeNull();
     // Plain-string user content (the older shape).
-    expect(thread.title?.startsWith('## 任務：將專案描述中的 "Vibe Coding Tracker" 改為 "Vibe Code Tracker" 並更新文檔 ### 操作內容：')).toBe(true);
+    expect(
+      thread.title?.startsWith('## 任務：將專案描述中的 "Vibe Coding Tracker" 改為 "Vibe Code Tracker" 並更新文檔 ### 操作內容：'),
+    ).toBe(true);
     // jq '[.messages[].thoughts[]?] | length' -> 24
     expect(partsOf(thread, "thinking")).toHaveLength(24);
   });

@@ -30,7 +30,10 @@ describe("detection", () => {
 describe("JSONL replay", () => {
   it("lets the last record per id win while keeping the first-seen position", () => {
     const thread = onlyThread(
-      parseGeminiJsonl(jsonl(META, user("m1", "first"), gemini("m2", { content: "draft" }), user("m1", "edited"), gemini("m2", { content: "final" })), { name: "s.jsonl" }),
+      parseGeminiJsonl(
+        jsonl(META, user("m1", "first"), gemini("m2", { content: "draft" }), user("m1", "edited"), gemini("m2", { content: "final" })),
+        { name: "s.jsonl" },
+      ),
     );
     expect(thread.turns.map((t) => [t.key, t.content])).toEqual([
       ["m1", "edited"],
@@ -58,7 +61,14 @@ describe("JSONL replay", () => {
 
   it("replaces the history on $set.messages and applies later records on top", () => {
     const result = parseGeminiJsonl(
-      jsonl(META, user("m1", "one"), gemini("m2", { content: "two" }), user("m3", "three"), { $set: { messages: [user("c1", "compressed summary"), user("m3", "three"), 7] } }, gemini("m4", { content: "four" })),
+      jsonl(
+        META,
+        user("m1", "one"),
+        gemini("m2", { content: "two" }),
+        user("m3", "three"),
+        { $set: { messages: [user("c1", "compressed summary"), user("m3", "three"), 7] } },
+        gemini("m4", { content: "four" }),
+      ),
       { name: "s.jsonl" },
     );
     const thread = onlyThread(result);
@@ -74,7 +84,17 @@ describe("JSONL replay", () => {
           META,
           user("m1", "read README"),
           gemini("m2", { tokens: { input: 1200, output: 30, cached: 0, thoughts: 90, tool: 0, total: 1320 } }),
-          gemini("m2", { toolCalls: [{ id: "c1", name: "read_file", args: { file_path: "README.md" }, status: "success", result: [{ functionResponse: { id: "c1", name: "read_file", response: { output: "# hi" } } }] }] }),
+          gemini("m2", {
+            toolCalls: [
+              {
+                id: "c1",
+                name: "read_file",
+                args: { file_path: "README.md" },
+                status: "success",
+                result: [{ functionResponse: { id: "c1", name: "read_file", response: { output: "# hi" } } }],
+              },
+            ],
+          }),
           { $set: { lastUpdated: "2026-01-01T10:00:04.000Z" } },
           { $rewindTo: "m2" },
         ),
@@ -87,7 +107,10 @@ describe("JSONL replay", () => {
 
   it("puts a message re-appended after a rewind at the end", () => {
     const thread = onlyThread(
-      parseGeminiJsonl(jsonl(META, user("a", "a"), user("b", "b"), user("c", "c"), { $rewindTo: "b" }, user("d", "d"), user("b", "b again")), { name: "s.jsonl" }),
+      parseGeminiJsonl(
+        jsonl(META, user("a", "a"), user("b", "b"), user("c", "c"), { $rewindTo: "b" }, user("d", "d"), user("b", "b again")),
+        { name: "s.jsonl" },
+      ),
     );
     expect(thread.turns.map((t) => [t.key, t.content])).toEqual([
       ["a", "a"],
@@ -115,9 +138,29 @@ describe("message mapping", () => {
           thoughts: [{ subject: "Planning", description: "Use ls.", timestamp: "2026-01-01T10:00:01.500Z" }],
           tokens: { input: 1000, output: 40, cached: 600, thoughts: 25, tool: 7, total: 1072 },
           toolCalls: [
-            { id: "c1", name: "run_shell_command", args: '{"command":"ls"}', status: "success", timestamp: "2026-01-01T10:00:03.000Z", result: [{ functionResponse: { id: "c1", name: "run_shell_command", response: { output: "a.txt" } } }] },
-            { id: "c2", name: "read_file", args: "not json", status: "error", timestamp: "2026-01-01T10:00:04.000Z", result: [{ functionResponse: { id: "c2", name: "read_file", response: { error: "ENOENT" } } }] },
-            { id: "c3", name: "write_file", args: {}, status: "cancelled", result: [{ functionResponse: { id: "c3", name: "write_file", response: { error: "[Operation Cancelled]" } } }] },
+            {
+              id: "c1",
+              name: "run_shell_command",
+              args: '{"command":"ls"}',
+              status: "success",
+              timestamp: "2026-01-01T10:00:03.000Z",
+              result: [{ functionResponse: { id: "c1", name: "run_shell_command", response: { output: "a.txt" } } }],
+            },
+            {
+              id: "c2",
+              name: "read_file",
+              args: "not json",
+              status: "error",
+              timestamp: "2026-01-01T10:00:04.000Z",
+              result: [{ functionResponse: { id: "c2", name: "read_file", response: { error: "ENOENT" } } }],
+            },
+            {
+              id: "c3",
+              name: "write_file",
+              args: {},
+              status: "cancelled",
+              result: [{ functionResponse: { id: "c3", name: "write_file", response: { error: "[Operation Cancelled]" } } }],
+            },
             { id: "c4", name: "web_fetch", args: {}, status: "executing" },
           ],
         }),
@@ -128,14 +171,21 @@ describe("message mapping", () => {
     expect(assistant).toMatchObject({ key: "g1", role: "assistant", modelName: "gemini-2.5-pro", modelProvider: "google" });
     // input 1000 - cached 600 + tool-use prompt 7; output excludes thoughts.
     expect(assistant!.usage).toEqual({ inputTokens: 407, cacheReadTokens: 600, outputTokens: 40, reasoningTokens: 25 });
-    expect(assistant!.parts?.[0]).toEqual({ type: "thinking", text: "Planning\n\nUse ls.", subject: "Planning", timestamp: "2026-01-01T10:00:01.500Z" });
+    expect(assistant!.parts?.[0]).toEqual({
+      type: "thinking",
+      text: "Planning\n\nUse ls.",
+      subject: "Planning",
+      timestamp: "2026-01-01T10:00:01.500Z",
+    });
     expect(assistant!.parts?.filter((p) => p.type === "tool_call")).toEqual([
       { type: "tool_call", id: "c1", name: "run_shell_command", arguments: { command: "ls" } },
       { type: "tool_call", id: "c2", name: "read_file", arguments: "not json" },
       { type: "tool_call", id: "c3", name: "write_file", arguments: {} },
       { type: "tool_call", id: "c4", name: "web_fetch", arguments: {} },
     ]);
-    expect(assistant!.content).toBe('Listing.\n\n[run_shell_command] {"command":"ls"}\n\n[read_file] "not json"\n\n[write_file] {}\n\n[web_fetch] {}');
+    expect(assistant!.content).toBe(
+      'Listing.\n\n[run_shell_command] {"command":"ls"}\n\n[read_file] "not json"\n\n[write_file] {}\n\n[web_fetch] {}',
+    );
     expect(assistant!.content).not.toContain("Use ls."); // thinking stays in parts
     expect(tool).toMatchObject({ key: "g1:results", role: "tool", timestamp: "2026-01-01T10:00:04.000Z" });
     // c4 is still executing: no result yet.
@@ -148,8 +198,12 @@ describe("message mapping", () => {
   });
 
   it("falls back to resultDisplay when a finished call has no result parts", () => {
-    const thread = onlyThread(parse(gemini("g1", { toolCalls: [{ id: "c1", name: "ls", args: {}, status: "success", resultDisplay: "Listed 3 files" }] })));
-    expect(thread.turns[1]!.parts).toEqual([{ type: "tool_result", toolCallId: "c1", content: "Listed 3 files", isError: false, name: "ls", status: "success" }]);
+    const thread = onlyThread(
+      parse(gemini("g1", { toolCalls: [{ id: "c1", name: "ls", args: {}, status: "success", resultDisplay: "Listed 3 files" }] })),
+    );
+    expect(thread.turns[1]!.parts).toEqual([
+      { type: "tool_result", toolCallId: "c1", content: "Listed 3 files", isError: false, name: "ls", status: "success" },
+    ]);
   });
 
   it("maps info, error and warning messages to system turns; ignores unknown types", () => {
@@ -170,7 +224,13 @@ describe("message mapping", () => {
   });
 
   it("makes a user message of function responses a tool turn, and drops results already shown with their calls", () => {
-    const call = { id: "c1", name: "ls", args: {}, status: "success", result: [{ functionResponse: { id: "c1", name: "ls", response: { output: "a" } } }] };
+    const call = {
+      id: "c1",
+      name: "ls",
+      args: {},
+      status: "success",
+      result: [{ functionResponse: { id: "c1", name: "ls", response: { output: "a" } } }],
+    };
     const thread = onlyThread(
       parse(
         user("u1", "go"),
@@ -194,8 +254,20 @@ describe("message mapping", () => {
     const data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     const thread = onlyThread(
       parse(
-        { id: "u1", type: "user", content: [{ text: "what is this?" }, { inlineData: { mimeType: "image/png", data } }, { inlineData: { mimeType: "application/pdf", data } }] },
-        gemini("g1", { toolCalls: [{ id: "c1", name: "read_file", args: {}, status: "success", result: [{ inlineData: { mimeType: "image/jpeg", data } }] }] }),
+        {
+          id: "u1",
+          type: "user",
+          content: [
+            { text: "what is this?" },
+            { inlineData: { mimeType: "image/png", data } },
+            { inlineData: { mimeType: "application/pdf", data } },
+          ],
+        },
+        gemini("g1", {
+          toolCalls: [
+            { id: "c1", name: "read_file", args: {}, status: "success", result: [{ inlineData: { mimeType: "image/jpeg", data } }] },
+          ],
+        }),
       ),
     );
     expect(JSON.stringify(thread)).not.toContain(data);
@@ -209,7 +281,12 @@ describe("message mapping", () => {
   });
 
   it("normalises timestamps to UTC and tolerates bad ones", () => {
-    const thread = onlyThread(parse({ id: "u1", type: "user", timestamp: "2026-01-01T12:00:00+02:00", content: "hi" }, { id: "u2", type: "user", timestamp: "yesterday", content: "yo" }));
+    const thread = onlyThread(
+      parse(
+        { id: "u1", type: "user", timestamp: "2026-01-01T12:00:00+02:00", content: "hi" },
+        { id: "u2", type: "user", timestamp: "yesterday", content: "yo" },
+      ),
+    );
     expect(thread.turns.map((t) => t.timestamp)).toEqual(["2026-01-01T10:00:00.000Z", null]);
   });
 
@@ -227,7 +304,12 @@ describe("sub-agent chats", () => {
 
   it("takes the parent from the source field", () => {
     const thread = onlyThread(parseGeminiJsonl(lines(), { name: "child-1.jsonl", parentSessionId: "parent-9" }));
-    expect(thread).toMatchObject({ key: "child-1", parentKey: "parent-9", relation: { kind: "subagent", toolCallId: null }, project: "/work/app" });
+    expect(thread).toMatchObject({
+      key: "child-1",
+      parentKey: "parent-9",
+      relation: { kind: "subagent", toolCallId: null },
+      project: "/work/app",
+    });
   });
 
   it("takes the parent from the chats/<parentSessionId>/<sessionId>.jsonl path", () => {
@@ -237,7 +319,9 @@ describe("sub-agent chats", () => {
 
   it("has no parent when neither gives one, and main sessions never get one", () => {
     expect(onlyThread(parseGeminiJsonl(lines(), { name: "child-1.jsonl" })).parentKey ?? null).toBeNull();
-    const main = onlyThread(parseGeminiJsonl(jsonl(META, user("u1", "x")), { name: "/t/chats/parent-7/s.jsonl", parentSessionId: "parent-7" }));
+    const main = onlyThread(
+      parseGeminiJsonl(jsonl(META, user("u1", "x")), { name: "/t/chats/parent-7/s.jsonl", parentSessionId: "parent-7" }),
+    );
     expect(main.parentKey ?? null).toBeNull();
     expect(main.relation ?? null).toBeNull();
   });
@@ -246,7 +330,19 @@ describe("sub-agent chats", () => {
 describe("malformed JSONL", () => {
   it("skips a truncated last line and bad lines in the middle, with reasons", () => {
     const result = parseGeminiJsonl(
-      jsonl(META, "{not json", user("u1", "hi"), "[1,2]", { $set: "nope" }, { $rewindTo: 5 }, { id: 42, type: "user", content: "x" }, { type: "gemini", content: "no id" }, { id: "u2", content: "no type" }, { whatever: true }, '{"id":"u3","type":"us'),
+      jsonl(
+        META,
+        "{not json",
+        user("u1", "hi"),
+        "[1,2]",
+        { $set: "nope" },
+        { $rewindTo: 5 },
+        { id: 42, type: "user", content: "x" },
+        { type: "gemini", content: "no id" },
+        { id: "u2", content: "no type" },
+        { whatever: true },
+        '{"id":"u3","type":"us',
+      ),
       { name: "s.jsonl" },
     );
     expect(result.skipped).toEqual([
@@ -293,7 +389,13 @@ describe("malformed legacy documents", () => {
 
   it("skips bad messages by JSON path and keeps the rest", () => {
     const result = parseGeminiLegacy(
-      { sessionId: "s", projectHash: "h", startTime: "2026-01-01T10:00:00Z", messages: ["x", { type: "user", content: "no id" }, user("u1", "ok"), { id: "g", type: 3 }], summary: "Short summary" },
+      {
+        sessionId: "s",
+        projectHash: "h",
+        startTime: "2026-01-01T10:00:00Z",
+        messages: ["x", { type: "user", content: "no id" }, user("u1", "ok"), { id: "g", type: 3 }],
+        summary: "Short summary",
+      },
       { name: "a.json" },
     );
     expect(result.skipped).toEqual([

@@ -10,7 +10,12 @@ type Rendered = { parts: TurnPart[]; texts: string[]; droppedDuplicates: boolean
  * `skipCallIds`: functionCall parts already given by the message's toolCalls (a rewritten
  * history carries both).
  */
-export function renderParts(content: JsonValue | undefined, messageId: string, state: ThreadState, skipCallIds: ReadonlySet<string> = new Set()): Rendered {
+export function renderParts(
+  content: JsonValue | undefined,
+  messageId: string,
+  state: ThreadState,
+  skipCallIds: ReadonlySet<string> = new Set(),
+): Rendered {
   const rendered: Rendered = { parts: [], texts: [], droppedDuplicates: false };
   asPartList(content).forEach((part, index) => {
     if (typeof part === "string") {
@@ -125,7 +130,8 @@ export function callLine(name: string, args: JsonValue | undefined): string {
  */
 export function usageOf(tokens: JsonValue | undefined): ImportedUsage | null {
   if (!isObject(tokens)) return null;
-  const count = (value: JsonValue | undefined) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : null);
+  const count = (value: JsonValue | undefined) =>
+    typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
   const input = count(tokens.input);
   const cached = count(tokens.cached);
   const output = count(tokens.output);

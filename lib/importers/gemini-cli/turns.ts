@@ -6,7 +6,6 @@ import { FINISHED_STATUSES, SYSTEM_MESSAGE_TYPES, type JsonRecord, type MessageA
 
 // --- turns -------------------------------------------------------------------------------------
 
-
 export function turnsOf({ record, where }: MessageAt, state: ThreadState, skipped: SkippedEntry[]): ImportedTurn[] {
   const id = String(record.id);
   const type = record.type;
@@ -111,7 +110,10 @@ function geminiTurns(id: string, record: JsonRecord, timestamp: string | null, s
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
   if (resultParts.length === 0) return [assistant];
-  return [assistant, { key: `${id}:results`, role: "tool", content: resultTexts.join("\n\n"), parts: resultParts, timestamp: resultTime ?? timestamp }];
+  return [
+    assistant,
+    { key: `${id}:results`, role: "tool", content: resultTexts.join("\n\n"), parts: resultParts, timestamp: resultTime ?? timestamp },
+  ];
 }
 
 /** A tool call's result as recorded inside the call, or null while the call had none. */
@@ -166,4 +168,3 @@ function toolResultOf(callId: string, name: string, call: JsonRecord): { parts: 
     ],
   };
 }
-

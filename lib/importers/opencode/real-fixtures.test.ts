@@ -10,7 +10,22 @@ const DIR = path.join(process.cwd(), "fixtures/real/opencode/export");
 const FILES = readdirSync(DIR).filter((name) => name.endsWith(".json"));
 
 function rawFigures(doc: any) {
-  const figures = { turns: 0, user: 0, assistant: 0, tool: 0, markers: 0, calls: 0, results: 0, input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost: 0, responses: 0 };
+  const figures = {
+    turns: 0,
+    user: 0,
+    assistant: 0,
+    tool: 0,
+    markers: 0,
+    calls: 0,
+    results: 0,
+    input: 0,
+    output: 0,
+    reasoning: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    cost: 0,
+    responses: 0,
+  };
   const messages: any[] = doc.messages;
   for (let i = 0; i < messages.length; i++) {
     const { info, parts } = messages[i];
@@ -52,7 +67,9 @@ function rawFigures(doc: any) {
 }
 
 function encryptedBlobs(doc: any): string[] {
-  return doc.messages.flatMap((m: any) => m.parts.map((p: any) => p.metadata?.openai?.reasoningEncryptedContent).filter((v: unknown) => typeof v === "string"));
+  return doc.messages.flatMap((m: any) =>
+    m.parts.map((p: any) => p.metadata?.openai?.reasoningEncryptedContent).filter((v: unknown) => typeof v === "string"),
+  );
 }
 
 describe.each(FILES)("real OpenCode export %s", (name) => {
@@ -84,8 +101,12 @@ describe.each(FILES)("real OpenCode export %s", (name) => {
   });
 
   it("pairs every finished tool call with its result, on the tool turn right after", () => {
-    const calls = thread.turns.flatMap((turn, index) => (turn.parts ?? []).flatMap((part) => (part.type === "tool_call" ? [{ id: part.id, index }] : [])));
-    const results = thread.turns.flatMap((turn, index) => (turn.parts ?? []).flatMap((part) => (part.type === "tool_result" ? [{ id: part.toolCallId, index }] : [])));
+    const calls = thread.turns.flatMap((turn, index) =>
+      (turn.parts ?? []).flatMap((part) => (part.type === "tool_call" ? [{ id: part.id, index }] : [])),
+    );
+    const results = thread.turns.flatMap((turn, index) =>
+      (turn.parts ?? []).flatMap((part) => (part.type === "tool_result" ? [{ id: part.toolCallId, index }] : [])),
+    );
     expect(calls).toHaveLength(raw.calls);
     expect(results).toHaveLength(raw.results);
     for (const result of results) expect(calls.find((call) => call.id === result.id)?.index).toBe(result.index - 1);
@@ -103,7 +124,15 @@ describe.each(FILES)("real OpenCode export %s", (name) => {
       sum.cacheWrite += turn.usage.cacheWriteTokens ?? 0;
       sum.cost += turn.usage.reportedCostUsd ?? NaN;
     }
-    expect(sum).toEqual({ input: raw.input, output: raw.output, reasoning: raw.reasoning, cacheRead: raw.cacheRead, cacheWrite: raw.cacheWrite, cost: raw.cost, responses: raw.responses });
+    expect(sum).toEqual({
+      input: raw.input,
+      output: raw.output,
+      reasoning: raw.reasoning,
+      cacheRead: raw.cacheRead,
+      cacheWrite: raw.cacheWrite,
+      cost: raw.cost,
+      responses: raw.responses,
+    });
     for (const turn of thread.turns.filter((t) => t.role === "assistant")) expect(turn.modelProvider).toBe("openai");
   });
 
@@ -122,8 +151,14 @@ describe("what the samples show", () => {
   it("ses_39b5d713…: the task call names its child session (not in the sample) on the call and the result", () => {
     const thread = read("ses_39b5d713cffeRgAoxPIwS3Plus.json");
     const call = thread.turns.flatMap((t) => t.parts ?? []).find((p) => p.type === "tool_call" && p.name === "task");
-    const result = thread.turns.flatMap((t) => t.parts ?? []).find((p) => p.type === "tool_result" && p.toolCallId === "call_JV2AfZQdyiUa2gcwxGFvJ1FF");
-    expect(call).toMatchObject({ id: "call_JV2AfZQdyiUa2gcwxGFvJ1FF", childSessionId: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO", status: "completed" });
+    const result = thread.turns
+      .flatMap((t) => t.parts ?? [])
+      .find((p) => p.type === "tool_result" && p.toolCallId === "call_JV2AfZQdyiUa2gcwxGFvJ1FF");
+    expect(call).toMatchObject({
+      id: "call_JV2AfZQdyiUa2gcwxGFvJ1FF",
+      childSessionId: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO",
+      status: "completed",
+    });
     expect(result).toMatchObject({ agentId: "ses_39b5d3ed8ffea9fQ9vQMuZnTtO", isError: false });
     // Reasoning with only the encrypted form is marked redacted; with a summary it shows it.
     const thinking = thread.turns.flatMap((t) => t.parts ?? []).filter((p) => p.type === "thinking");
@@ -134,16 +169,35 @@ describe("what the samples show", () => {
   it("ses_39b7f9e8…: a manual compaction marker holds the summary; the pruned task result is marked; the patch's diff and files are kept", () => {
     const thread = read("ses_39b7f9e89ffe7J0WzLzYrUt4eW.json");
     const marker = thread.turns.at(-1)!;
-    expect(marker).toMatchObject({ key: "msg_c648e17e6001YM54MG29gGQBfQ", role: "system", compaction: { trigger: "manual" }, modelName: "gpt-5.3-codex" });
+    expect(marker).toMatchObject({
+      key: "msg_c648e17e6001YM54MG29gGQBfQ",
+      role: "system",
+      compaction: { trigger: "manual" },
+      modelName: "gpt-5.3-codex",
+    });
     expect(marker.content.startsWith("## Goal\n\nCreate research notes")).toBe(true);
     // The summary is the content only (the page folds it under the marker), never a text part too.
     expect(marker.parts!.map((p) => p.type)).not.toContain("text");
-    expect(marker.metadata).toMatchObject({ summary: { messageId: "msg_c648e17ec0017ewG6GOaVULORx", mode: "compaction", patches: [{ files: ["/Users/alex/repos/vfp/dark-factory/scripts/scrape_moon_docs.sh.ts"] }] } });
-    const task = thread.turns.flatMap((t) => t.parts ?? []).find((p) => p.type === "tool_result" && p.toolCallId === "call_2ecomTrNqdqxi8CvrYr28wyf");
+    expect(marker.metadata).toMatchObject({
+      summary: {
+        messageId: "msg_c648e17ec0017ewG6GOaVULORx",
+        mode: "compaction",
+        patches: [{ files: ["/Users/alex/repos/vfp/dark-factory/scripts/scrape_moon_docs.sh.ts"] }],
+      },
+    });
+    const task = thread.turns
+      .flatMap((t) => t.parts ?? [])
+      .find((p) => p.type === "tool_result" && p.toolCallId === "call_2ecomTrNqdqxi8CvrYr28wyf");
     expect(task?.compactedAt).toBe(new Date(1771213545701).toISOString());
-    const patch = thread.turns.flatMap((t) => t.parts ?? []).find((p) => p.type === "tool_result" && p.toolCallId === "call_lSyAGoF0AsNGmunYnFp4aN8Q");
+    const patch = thread.turns
+      .flatMap((t) => t.parts ?? [])
+      .find((p) => p.type === "tool_result" && p.toolCallId === "call_lSyAGoF0AsNGmunYnFp4aN8Q");
     expect(String(patch?.diff)).toContain("@@ -40,8 +40,146 @@");
     const step = thread.turns.find((t) => t.key === "msg_c648d784c0019ABdCN42MajDoh")!;
-    expect(step.metadata).toMatchObject({ finish: "tool-calls", steps: [{ type: "step-start" }, { type: "step-finish", reason: "tool-calls" }], patches: [{ hash: "689b71acce0a09b1c69553864f5e86d1fe8cb76f" }] });
+    expect(step.metadata).toMatchObject({
+      finish: "tool-calls",
+      steps: [{ type: "step-start" }, { type: "step-finish", reason: "tool-calls" }],
+      patches: [{ hash: "689b71acce0a09b1c69553864f5e86d1fe8cb76f" }],
+    });
   });
 });

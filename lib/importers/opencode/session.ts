@@ -9,7 +9,12 @@ type Json = Record<string, JsonValue>;
 /** Where a task tool call started a child session: the parent session and the call. */
 export type SubagentLink = { parentKey: string; toolCallId: string };
 
-export type SessionResult = { thread: ImportedThread; skipped: SkippedEntry[]; warnings: string[]; subagentCalls: Map<string, SubagentLink> };
+export type SessionResult = {
+  thread: ImportedThread;
+  skipped: SkippedEntry[];
+  warnings: string[];
+  subagentCalls: Map<string, SubagentLink>;
+};
 
 /** Unix milliseconds to ISO-8601, or null. */
 export function isoFromMs(value: JsonValue | undefined): string | null {
@@ -118,11 +123,15 @@ function userTurn(message: Message): ImportedTurn {
       if (part.ignored !== true) texts.push(part.text);
     } else if (type === "file") {
       const source = isObject(part.source) ? part.source : {};
-      const name = str(source.path) ?? str(part.filename) ?? (str(part.url)?.startsWith("file://") ? str(part.url)!.slice("file://".length) : null);
+      const name =
+        str(source.path) ?? str(part.filename) ?? (str(part.url)?.startsWith("file://") ? str(part.url)!.slice("file://".length) : null);
       const url = str(part.url);
       const mime = str(part.mime);
       // A data URL is the file's content (a pasted image): its length is kept, not the bytes.
-      const mention: JsonObject = { ...withoutIds(part, ["id", "sessionID", "messageID", "url"]), ...(url && !url.startsWith("data:") ? { url } : url ? { dataUrlChars: url.length } : {}) };
+      const mention: JsonObject = {
+        ...withoutIds(part, ["id", "sessionID", "messageID", "url"]),
+        ...(url && !url.startsWith("data:") ? { url } : url ? { dataUrlChars: url.length } : {}),
+      };
       mentions.push(mention);
       if (mime?.startsWith("image/")) {
         turnParts.push({ type: "image", mediaType: mime, alt: name ?? str(part.filename) ?? "image attached to the prompt" });
@@ -156,7 +165,8 @@ function userTurn(message: Message): ImportedTurn {
 function userMetadata(info: Json): JsonObject {
   const keep: JsonObject = {};
   // `model` is the model the prompt asked for (in metadata: the responses name the one that answered).
-  for (const key of ["agent", "model", "variant", "system", "tools", "summary"] as const) if (info[key] !== undefined) keep[key] = info[key]!;
+  for (const key of ["agent", "model", "variant", "system", "tools", "summary"] as const)
+    if (info[key] !== undefined) keep[key] = info[key]!;
   return keep;
 }
 
@@ -186,7 +196,12 @@ function assistantTurns(message: Message, sessionKey: string): AssistantTurns {
   for (const part of parts) {
     const type = str(part.type);
     if (type === "text" && typeof part.text === "string") {
-      turnParts.push({ type: "text", text: part.text, ...(part.synthetic === true ? { synthetic: true } : {}), ...(part.ignored === true ? { ignored: true } : {}) });
+      turnParts.push({
+        type: "text",
+        text: part.text,
+        ...(part.synthetic === true ? { synthetic: true } : {}),
+        ...(part.ignored === true ? { ignored: true } : {}),
+      });
       if (part.ignored !== true) texts.push(part.text);
     } else if (type === "reasoning" && typeof part.text === "string") {
       const { metadata, encryptedChars } = shownMetadata(part.metadata);
@@ -256,7 +271,8 @@ function assistantTurns(message: Message, sessionKey: string): AssistantTurns {
   if (error) texts.push(aborted ? "[aborted]" : `[error] ${errorLine(error)}`);
   const time = isObject(info.time) ? info.time : {};
   const metadata: JsonObject = { messageId: key };
-  for (const field of ["parentID", "mode", "agent", "variant", "finish", "path", "system"] as const) if (info[field] !== undefined) metadata[field] = info[field]!;
+  for (const field of ["parentID", "mode", "agent", "variant", "finish", "path", "system"] as const)
+    if (info[field] !== undefined) metadata[field] = info[field]!;
   if (isObject(info.tokens)) metadata.tokens = info.tokens;
   if (time.completed !== undefined) metadata.completedAt = isoFromMs(time.completed);
   if (error) metadata.error = error;
@@ -306,7 +322,11 @@ function compactionTurn(request: Message | null, summary: Message | null): Impor
   const requestPart = request?.parts.find((part) => part.type === "compaction") ?? null;
   const summaryTurns = summary ? assistantTurns(summary, "") : null;
   const auto = requestPart ? requestPart.auto : undefined;
-  const compaction: ImportedCompaction = { trigger: auto === true ? "auto" : auto === false ? "manual" : null, tokensBefore: null, tokensAfter: null };
+  const compaction: ImportedCompaction = {
+    trigger: auto === true ? "auto" : auto === false ? "manual" : null,
+    tokensBefore: null,
+    tokensAfter: null,
+  };
   const summaryText = summary
     ? summary.parts
         .filter((part) => part.type === "text" && typeof part.text === "string")
@@ -332,7 +352,9 @@ function compactionTurn(request: Message | null, summary: Message | null): Impor
     parts: [{ type: "compaction", trigger: compaction.trigger ?? null }, ...thinking],
     timestamp: isoFromMs(requestTime) ?? summaryTurns?.turn.timestamp ?? null,
     compaction,
-    ...(summaryTurns ? { modelProvider: summaryTurns.turn.modelProvider, modelName: summaryTurns.turn.modelName, usage: summaryTurns.turn.usage } : {}),
+    ...(summaryTurns
+      ? { modelProvider: summaryTurns.turn.modelProvider, modelName: summaryTurns.turn.modelName, usage: summaryTurns.turn.usage }
+      : {}),
     metadata,
   };
 }
@@ -346,7 +368,8 @@ function messagesOf(doc: Json, skipped: SkippedEntry[]): Message[] {
     if (!isObject(entry) || !isObject(entry.info)) return skipped.push({ path, reason: "not a message: no info object" });
     const info = entry.info;
     if (typeof info.id !== "string" || info.id === "") return skipped.push({ path, reason: "message without an id" });
-    if (info.role !== "user" && info.role !== "assistant") return skipped.push({ path, reason: `message ${info.id}: unknown role ${JSON.stringify(info.role ?? null)}` });
+    if (info.role !== "user" && info.role !== "assistant")
+      return skipped.push({ path, reason: `message ${info.id}: unknown role ${JSON.stringify(info.role ?? null)}` });
     const parts: Json[] = [];
     (Array.isArray(entry.parts) ? entry.parts : []).forEach((part, partIndex) => {
       if (isObject(part) && typeof part.type === "string") parts.push(part);
@@ -360,7 +383,8 @@ function messagesOf(doc: Json, skipped: SkippedEntry[]): Message[] {
 /** The session's info as thread metadata: everything but what has a column of its own. */
 function threadMetadata(info: Json, doc: Json): JsonObject {
   const metadata: JsonObject = {};
-  for (const key of ["version", "slug", "projectID", "summary", "share", "revert", "permission", "time", "parentID"] as const) if (info[key] !== undefined) metadata[key] = info[key]!;
+  for (const key of ["version", "slug", "projectID", "summary", "share", "revert", "permission", "time", "parentID"] as const)
+    if (info[key] !== undefined) metadata[key] = info[key]!;
   if (doc.todos !== undefined) metadata.todos = doc.todos;
   return metadata;
 }

@@ -6,27 +6,82 @@ import { detectFormat } from "../index";
 import { childSessionOf, looksLikeOpenCodeExport, parseOpenCodeExport, parseOpenCodeSessions, usageOfTokens } from "./index";
 
 const T = 1771214900000;
-const tokens = (input: number, output: number, reasoning = 0, read = 0, write = 0) => ({ total: input + output + read + write, input, output, reasoning, cache: { read, write } });
+const tokens = (input: number, output: number, reasoning = 0, read = 0, write = 0) => ({
+  total: input + output + read + write,
+  input,
+  output,
+  reasoning,
+  cache: { read, write },
+});
 
 function session(id: string, messages: unknown[], extra: Record<string, unknown> = {}) {
-  return { info: { id, slug: "calm-otter", projectID: "p1", directory: "/w", title: "A session", version: "1.2.5", time: { created: T, updated: T + 9000 }, ...extra }, messages };
+  return {
+    info: {
+      id,
+      slug: "calm-otter",
+      projectID: "p1",
+      directory: "/w",
+      title: "A session",
+      version: "1.2.5",
+      time: { created: T, updated: T + 9000 },
+      ...extra,
+    },
+    messages,
+  };
 }
-const user = (id: string, parts: unknown[], extra: Record<string, unknown> = {}) => ({ info: { id, sessionID: "s", role: "user", time: { created: T + 1 }, agent: "build", model: { providerID: "anthropic", modelID: "claude-sonnet-4" }, ...extra }, parts });
+const user = (id: string, parts: unknown[], extra: Record<string, unknown> = {}) => ({
+  info: {
+    id,
+    sessionID: "s",
+    role: "user",
+    time: { created: T + 1 },
+    agent: "build",
+    model: { providerID: "anthropic", modelID: "claude-sonnet-4" },
+    ...extra,
+  },
+  parts,
+});
 const assistant = (id: string, parts: unknown[], extra: Record<string, unknown> = {}) => ({
-  info: { id, sessionID: "s", role: "assistant", parentID: "u1", providerID: "anthropic", modelID: "claude-sonnet-4", mode: "build", agent: "build", time: { created: T + 2, completed: T + 3 }, cost: 0.0123, tokens: tokens(100, 20, 0, 1000, 50), ...extra },
+  info: {
+    id,
+    sessionID: "s",
+    role: "assistant",
+    parentID: "u1",
+    providerID: "anthropic",
+    modelID: "claude-sonnet-4",
+    mode: "build",
+    agent: "build",
+    time: { created: T + 2, completed: T + 3 },
+    cost: 0.0123,
+    tokens: tokens(100, 20, 0, 1000, 50),
+    ...extra,
+  },
   parts,
 });
 const text = (value: string, extra: Record<string, unknown> = {}) => ({ id: `prt_${value.length}`, type: "text", text: value, ...extra });
-const tool = (callID: string, name: string, state: Record<string, unknown>) => ({ id: `prt_${callID}`, type: "tool", callID, tool: name, state });
+const tool = (callID: string, name: string, state: Record<string, unknown>) => ({
+  id: `prt_${callID}`,
+  type: "tool",
+  callID,
+  tool: name,
+  state,
+});
 
 describe("tool parts", () => {
   const doc = session("ses_1", [
     user("u1", [text("go")]),
     assistant("a1", [
-      tool("c_ok", "bash", { status: "completed", input: { command: "ls" }, output: "a\nb", title: "ls", metadata: {}, time: { start: T + 4, end: T + 5 } }),
+      tool("c_ok", "bash", {
+        status: "completed",
+        input: { command: "ls" },
+        output: "a\nb",
+        title: "ls",
+        metadata: {},
+        time: { start: T + 4, end: T + 5 },
+      }),
       tool("c_err", "read", { status: "error", input: { filePath: "/nope" }, error: "File not found", time: { start: T + 4, end: T + 6 } }),
       tool("c_run", "bash", { status: "running", input: { command: "sleep 9" }, time: { start: T + 4 } }),
-      tool("c_pend", "edit", { status: "pending", input: {}, raw: "{\"file" }),
+      tool("c_pend", "edit", { status: "pending", input: {}, raw: '{"file' }),
     ]),
   ]);
   const thread = parseOpenCodeExport(doc, { name: "x.json" }).threads[0]!;
@@ -44,7 +99,7 @@ describe("tool parts", () => {
       ["c_run", "running", true],
       ["c_pend", "pending", true],
     ]);
-    expect(calls[3]).toMatchObject({ raw: "{\"file" });
+    expect(calls[3]).toMatchObject({ raw: '{"file' });
     expect(thread.turns[2]!.parts).toEqual([
       expect.objectContaining({ type: "tool_result", toolCallId: "c_ok", content: "a\nb", isError: false }),
       expect.objectContaining({ type: "tool_result", toolCallId: "c_err", content: "File not found", isError: true }),
@@ -53,7 +108,14 @@ describe("tool parts", () => {
   });
 
   it("keeps usage per step and the reported cost", () => {
-    expect(thread.turns[1]!.usage).toEqual({ inputTokens: 100, outputTokens: 20, reasoningTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 50, reportedCostUsd: 0.0123 });
+    expect(thread.turns[1]!.usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 20,
+      reasoningTokens: 0,
+      cacheReadTokens: 1000,
+      cacheWriteTokens: 50,
+      reportedCostUsd: 0.0123,
+    });
     expect(thread.turns[1]).toMatchObject({ modelProvider: "anthropic", modelName: "claude-sonnet-4" });
   });
 });
@@ -62,7 +124,10 @@ describe("errors", () => {
   it("marks an aborted step and shows another error in the text", () => {
     const doc = session("ses_2", [
       user("u1", [text("go")]),
-      assistant("a1", [text("partial")], { error: { name: "MessageAbortedError", data: { message: "The operation was aborted." } }, finish: undefined }),
+      assistant("a1", [text("partial")], {
+        error: { name: "MessageAbortedError", data: { message: "The operation was aborted." } },
+        finish: undefined,
+      }),
       assistant("a2", [], { error: { name: "APIError", data: { message: "rate limited", statusCode: 429 } } }),
     ]);
     const [, aborted, failed] = parseOpenCodeExport(doc, { name: "x.json" }).threads[0]!.turns;
@@ -77,7 +142,14 @@ describe("user messages", () => {
     const doc = session("ses_3", [
       user("u1", [
         text("look at @src/a.ts"),
-        { id: "p2", type: "file", mime: "text/plain", filename: "a.ts", url: "file:///w/src/a.ts", source: { type: "file", path: "src/a.ts", text: { value: "@src/a.ts", start: 8, end: 17 } } },
+        {
+          id: "p2",
+          type: "file",
+          mime: "text/plain",
+          filename: "a.ts",
+          url: "file:///w/src/a.ts",
+          source: { type: "file", path: "src/a.ts", text: { value: "@src/a.ts", start: 8, end: 17 } },
+        },
         text("Called the Read tool: contents of a.ts", { synthetic: true }),
         text("hidden", { ignored: true }),
         { id: "p5", type: "file", mime: "image/png", filename: "shot.png", url: "data:image/png;base64,AAAA" },
@@ -92,7 +164,15 @@ describe("user messages", () => {
     expect(turn.parts).toContainEqual({ type: "text", text: "hidden", ignored: true });
     expect(turn.parts).toContainEqual({ type: "image", mediaType: "image/png", alt: "shot.png" });
     expect(JSON.stringify(turn)).not.toContain("base64,AAAA");
-    expect(turn.metadata).toMatchObject({ syntheticParts: 1, otherParts: [{ type: "agent", name: "gitter" }], model: { modelID: "claude-sonnet-4" }, fileParts: [{ filename: "a.ts", url: "file:///w/src/a.ts" }, { filename: "shot.png", dataUrlChars: 26 }] });
+    expect(turn.metadata).toMatchObject({
+      syntheticParts: 1,
+      otherParts: [{ type: "agent", name: "gitter" }],
+      model: { modelID: "claude-sonnet-4" },
+      fileParts: [
+        { filename: "a.ts", url: "file:///w/src/a.ts" },
+        { filename: "shot.png", dataUrlChars: 26 },
+      ],
+    });
   });
 });
 
@@ -102,14 +182,29 @@ describe("compaction", () => {
       user("u1", [text("go")]),
       assistant("a1", [text("done")]),
       user("u2", [{ id: "p", type: "compaction", auto: true, overflow: true }]),
-      assistant("a2", [text("## Summary\nall of it")], { summary: true, mode: "compaction", agent: "compaction", tokens: tokens(5000, 300), cost: 0.02 }),
+      assistant("a2", [text("## Summary\nall of it")], {
+        summary: true,
+        mode: "compaction",
+        agent: "compaction",
+        tokens: tokens(5000, 300),
+        cost: 0.02,
+      }),
       user("u3", [text("continue")]),
     ]);
     const turns = parseOpenCodeExport(doc, { name: "x.json" }).threads[0]!.turns;
     expect(turns.map((t) => t.key)).toEqual(["u1", "a1", "u2", "u3"]);
-    expect(turns[2]).toMatchObject({ role: "system", content: "## Summary\nall of it", compaction: { trigger: "auto" }, usage: { inputTokens: 5000, outputTokens: 300, reportedCostUsd: 0.02 } });
+    expect(turns[2]).toMatchObject({
+      role: "system",
+      content: "## Summary\nall of it",
+      compaction: { trigger: "auto" },
+      usage: { inputTokens: 5000, outputTokens: 300, reportedCostUsd: 0.02 },
+    });
     expect(turns[2]!.parts![0]).toEqual({ type: "compaction", trigger: "auto" });
-    expect(turns[2]!.metadata).toMatchObject({ requestMessageId: "u2", request: { part: { type: "compaction", auto: true, overflow: true } }, summary: { messageId: "a2" } });
+    expect(turns[2]!.metadata).toMatchObject({
+      requestMessageId: "u2",
+      request: { part: { type: "compaction", auto: true, overflow: true } },
+      summary: { messageId: "a2" },
+    });
   });
 
   it("still marks a compaction whose summary was never written", () => {
@@ -123,7 +218,16 @@ describe("compaction", () => {
 describe("sub-agents", () => {
   const parent = session("ses_parent", [
     user("u1", [text("delegate")]),
-    assistant("a1", [tool("call_task", "task", { status: "completed", input: { description: "d", prompt: "p", subagent_type: "general" }, output: "task_id: ses_child (for resuming)\n\n<task_result>ok</task_result>", title: "d", metadata: {}, time: { start: T, end: T + 1 } })]),
+    assistant("a1", [
+      tool("call_task", "task", {
+        status: "completed",
+        input: { description: "d", prompt: "p", subagent_type: "general" },
+        output: "task_id: ses_child (for resuming)\n\n<task_result>ok</task_result>",
+        title: "d",
+        metadata: {},
+        time: { start: T, end: T + 1 },
+      }),
+    ]),
   ]);
   const child = session("ses_child", [user("cu1", [text("p")]), assistant("ca1", [text("ok")])], { parentID: "ses_parent" });
 
@@ -152,8 +256,14 @@ describe("sub-agents", () => {
 
 describe("usage across builds", () => {
   it("adds reasoning to output where the build's total says output excluded it", () => {
-    expect(usageOfTokens({ total: 100 + 20 + 7 + 3, input: 100, output: 20, reasoning: 7, cache: { read: 3, write: 0 } }, 0)).toMatchObject({ outputTokens: 27, reasoningTokens: 7 });
-    expect(usageOfTokens({ total: 100 + 20 + 3, input: 100, output: 20, reasoning: 7, cache: { read: 3, write: 0 } }, 0)).toMatchObject({ outputTokens: 20, reasoningTokens: 7, reportedCostUsd: 0 });
+    expect(usageOfTokens({ total: 100 + 20 + 7 + 3, input: 100, output: 20, reasoning: 7, cache: { read: 3, write: 0 } }, 0)).toMatchObject(
+      { outputTokens: 27, reasoningTokens: 7 },
+    );
+    expect(usageOfTokens({ total: 100 + 20 + 3, input: 100, output: 20, reasoning: 7, cache: { read: 3, write: 0 } }, 0)).toMatchObject({
+      outputTokens: 20,
+      reasoningTokens: 7,
+      reportedCostUsd: 0,
+    });
     expect(usageOfTokens(undefined, 1)).toBeNull();
   });
 });
@@ -168,13 +278,20 @@ describe("bad input", () => {
 
   it("names the file and field when forced on something else", () => {
     expect(() => parseOpenCodeExport({ info: { id: "ses_1" }, messages: "no" }, { name: "bad.json" })).toThrow(ImportFormatError);
-    expect(() => parseOpenCodeExport({ info: { id: "ses_1" }, messages: "no" }, { name: "bad.json" })).toThrow("bad.json: not an OpenCode session: `messages` is not a list");
+    expect(() => parseOpenCodeExport({ info: { id: "ses_1" }, messages: "no" }, { name: "bad.json" })).toThrow(
+      "bad.json: not an OpenCode session: `messages` is not a list",
+    );
     expect(() => parseOpenCodeExport([], { name: "bad.json" })).toThrow("not a JSON object");
     expect(() => parseOpenCodeExport({ messages: [] }, { name: "bad.json" })).toThrow("no `info` object");
   });
 
   it("skips what is no message or part, with its JSON path, and keeps unknown part types", () => {
-    const doc = session("ses_6", [7, { info: { role: "user" }, parts: [] }, { info: { id: "m", role: "robot" }, parts: [] }, user("u1", [text("hi"), 3, { id: "r", type: "retry", attempt: 1, error: { name: "APIError" } }])]);
+    const doc = session("ses_6", [
+      7,
+      { info: { role: "user" }, parts: [] },
+      { info: { id: "m", role: "robot" }, parts: [] },
+      user("u1", [text("hi"), 3, { id: "r", type: "retry", attempt: 1, error: { name: "APIError" } }]),
+    ]);
     const result = parseOpenCodeExport(doc, { name: "x.json" });
     expect(result.skipped).toEqual([
       { path: "messages[0]", reason: "not a message: no info object" },

@@ -37,7 +37,10 @@ export type PiSessionFile = {
 export function isPiHeader(value: unknown): value is Json {
   if (!isObject(value) || value.type !== "session" || typeof value.id !== "string") return false;
   if (typeof value.version === "number") return Number.isInteger(value.version) && value.version >= 1;
-  return value.version === undefined && (typeof value.cwd === "string" || typeof value.modelId === "string" || typeof value.provider === "string");
+  return (
+    value.version === undefined &&
+    (typeof value.cwd === "string" || typeof value.modelId === "string" || typeof value.provider === "string")
+  );
 }
 
 export function readPiSession(lines: NumberedLine[], name: string): PiSessionFile {
@@ -58,17 +61,26 @@ export function readPiSession(lines: NumberedLine[], name: string): PiSessionFil
     try {
       value = JSON.parse(text);
     } catch {
-      if (!header) throw new ImportFormatError(`${name}: line ${line}: not valid JSON, and a Pi session starts with its {"type":"session"} header`, line);
+      if (!header)
+        throw new ImportFormatError(
+          `${name}: line ${line}: not valid JSON, and a Pi session starts with its {"type":"session"} header`,
+          line,
+        );
       // pi appends as it runs: a last line cut short is a session still being written.
       skipped.push({ line, reason: line === lastLine ? "truncated last line (the session may still be running)" : "not valid JSON" });
       continue;
     }
     if (!header) {
-      if (!isPiHeader(value)) throw new ImportFormatError(`${name}: line ${line}: not a Pi session header (expected {"type":"session","id":...} with a version, or a v1 header with cwd/provider/modelId)`, line);
+      if (!isPiHeader(value))
+        throw new ImportFormatError(
+          `${name}: line ${line}: not a Pi session header (expected {"type":"session","id":...} with a version, or a v1 header with cwd/provider/modelId)`,
+          line,
+        );
       header = value;
       headerLine = line;
       version = typeof value.version === "number" ? value.version : 1;
-      if (version > 3) warnings.push(`session version ${version} is newer than the versions this importer knows (1 to 3): read as version 3`);
+      if (version > 3)
+        warnings.push(`session version ${version} is newer than the versions this importer knows (1 to 3): read as version 3`);
       parsed.push({ key: "header", parentKey: null, line, entry: value });
       continue;
     }

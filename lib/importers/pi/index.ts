@@ -65,7 +65,6 @@ export function looksLikePiSession(firstLine: unknown, _fileName: string): boole
   return isPiHeader(firstLine);
 }
 
-
 /** `.../<timestamp>_<session id>.jsonl` -> the session id (the header id of that file). */
 export function sessionIdFromPath(filePath: string): string | null {
   const base = (filePath.split(/[\\/]/).pop() ?? "").replace(/\.jsonl$/i, "");
@@ -90,7 +89,10 @@ export function parsePiSession(lines: NumberedLine[], source: { name: string }):
     thinkingLevel: str(header.thinkingLevel),
   });
   const labels = finalLabels(nodes);
-  const sessionName = nodes.reduce<string | null>((name, node) => (node.entry.type === "session_info" && typeof node.entry.name === "string" ? node.entry.name : name), null);
+  const sessionName = nodes.reduce<string | null>(
+    (name, node) => (node.entry.type === "session_info" && typeof node.entry.name === "string" ? node.entry.name : name),
+    null,
+  );
   const callPaths = toolCallPaths(nodes);
   const byKey = new Map(nodes.map((node) => [node.key, node]));
   const parentSessionPath = str(header.branchedFrom) ?? str(header.parentSession);
@@ -118,7 +120,8 @@ export function parsePiSession(lines: NumberedLine[], source: { name: string }):
       if ("turn" in outcome) {
         const turn = outcome.turn;
         const label = labels.get(node.key);
-        if (label !== undefined || copying) turn.metadata = { ...turn.metadata, ...(label !== undefined ? { label } : {}), ...(copying ? { copiedFromParent: true } : {}) };
+        if (label !== undefined || copying)
+          turn.metadata = { ...turn.metadata, ...(label !== undefined ? { label } : {}), ...(copying ? { copiedFromParent: true } : {}) };
         if (copying) copiedThrough = turn.key;
         turns.push(turn);
       } else if ("skip" in outcome) {
@@ -144,7 +147,10 @@ export function parsePiSession(lines: NumberedLine[], source: { name: string }):
       project: str(header.cwd),
       // A branched file's copied history is older than its header: the thread starts with it.
       createdAt: index === 0 ? earliest([isoOf(header.timestamp), turns[0]?.timestamp ?? null]) : (turns[0]?.timestamp ?? null),
-      lastUpdatedAt: index === 0 ? latest([isoOf(header.timestamp), ...turns.map((t) => t.timestamp ?? null)]) : latest(turns.map((t) => t.timestamp ?? null)),
+      lastUpdatedAt:
+        index === 0
+          ? latest([isoOf(header.timestamp), ...turns.map((t) => t.timestamp ?? null)])
+          : latest(turns.map((t) => t.timestamp ?? null)),
       metadata: defined({
         sessionId: sessionKey,
         version: file.version,
@@ -166,7 +172,9 @@ export function parsePiSession(lines: NumberedLine[], source: { name: string }):
   });
 
   const main = threads[0]!;
-  const firstPrompt = main.turns.find((turn) => turn.role === "user" && !turn.metadata?.bashExecution && !turn.metadata?.customMessage && isRealPrompt(turn.content));
+  const firstPrompt = main.turns.find(
+    (turn) => turn.role === "user" && !turn.metadata?.bashExecution && !turn.metadata?.customMessage && isRealPrompt(turn.content),
+  );
   main.title = sessionName ?? (firstPrompt ? collapse(firstPrompt.content) || null : null);
   if (parentSessionPath !== null) {
     const parentKey = sessionIdFromPath(parentSessionPath);
@@ -227,7 +235,14 @@ function toolCallPaths(nodes: PiNode[]): Map<string, string> {
     const message = entry.type === "message" && isObject(entry.message) ? entry.message : null;
     if (message?.role !== "assistant" || !Array.isArray(message.content)) continue;
     for (const block of message.content) {
-      if (isObject(block) && block.type === "toolCall" && typeof block.id === "string" && isObject(block.arguments) && typeof block.arguments.path === "string") paths.set(block.id, block.arguments.path);
+      if (
+        isObject(block) &&
+        block.type === "toolCall" &&
+        typeof block.id === "string" &&
+        isObject(block.arguments) &&
+        typeof block.arguments.path === "string"
+      )
+        paths.set(block.id, block.arguments.path);
     }
   }
   return paths;

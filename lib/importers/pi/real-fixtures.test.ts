@@ -30,19 +30,37 @@ function rawEntries(file: string): { line: number; entry: Raw }[] {
 function expectedFromRaw(file: string) {
   const [header, ...entries] = rawEntries(file);
   const v1 = header!.entry.version === undefined;
-  const roleOf: Record<string, string> = { user: "user", assistant: "assistant", toolResult: "tool", bashExecution: "user", custom: "user" };
+  const roleOf: Record<string, string> = {
+    user: "user",
+    assistant: "assistant",
+    toolResult: "tool",
+    bashExecution: "user",
+    custom: "user",
+  };
   const turning = entries.filter(({ entry }) => ["message", "compaction", "branch_summary", "custom_message"].includes(entry.type));
-  const assistants = turning.filter(({ entry }) => entry.type === "message" && entry.message.role === "assistant").map(({ entry }) => entry.message);
+  const assistants = turning
+    .filter(({ entry }) => entry.type === "message" && entry.message.role === "assistant")
+    .map(({ entry }) => entry.message);
   const sum = (pick: (u: Raw) => number) => assistants.reduce((n, m) => n + pick(m.usage), 0);
   const calls = assistants.flatMap((m) => m.content.filter((b: Raw) => b.type === "toolCall").map((b: Raw) => b.id as string));
-  const results = turning.filter(({ entry }) => entry.type === "message" && entry.message.role === "toolResult").map(({ entry }) => entry.message.toolCallId as string);
+  const results = turning
+    .filter(({ entry }) => entry.type === "message" && entry.message.role === "toolResult")
+    .map(({ entry }) => entry.message.toolCallId as string);
   return {
     header: header!.entry,
     keys: turning.map(({ line, entry }) => (v1 ? String(line) : entry.id)),
-    roles: turning.map(({ entry }) => (entry.type === "message" ? roleOf[entry.message.role] : entry.type === "custom_message" ? "user" : "system")),
+    roles: turning.map(({ entry }) =>
+      entry.type === "message" ? roleOf[entry.message.role] : entry.type === "custom_message" ? "user" : "system",
+    ),
     calls,
     results,
-    usage: { input: sum((u) => u.input), output: sum((u) => u.output), cacheRead: sum((u) => u.cacheRead), cacheWrite: sum((u) => u.cacheWrite), cost: sum((u) => u.cost.total) },
+    usage: {
+      input: sum((u) => u.input),
+      output: sum((u) => u.output),
+      cacheRead: sum((u) => u.cacheRead),
+      cacheWrite: sum((u) => u.cacheWrite),
+      cost: sum((u) => u.cost.total),
+    },
     aborted: assistants.filter((m) => m.stopReason === "aborted").length,
     thinking: assistants.reduce((n, m) => n + m.content.filter((b: Raw) => b.type === "thinking").length, 0),
     modelChanges: entries.filter(({ entry }) => entry.type === "model_change").length,
@@ -71,7 +89,9 @@ describe.each(FILES.map((file) => [path.basename(file), file] as const))("real P
     // Every entry line is a turn, or one of the setting changes listed in the thread's metadata, or a session name.
     const meta = main!.metadata as Raw;
     const sessionInfos = rawEntries(file).filter(({ entry }) => entry.type === "session_info").length;
-    expect(main!.turns.length + (meta.modelChanges?.length ?? 0) + (meta.thinkingLevelChanges?.length ?? 0) + sessionInfos).toBe(expected.lines);
+    expect(main!.turns.length + (meta.modelChanges?.length ?? 0) + (meta.thinkingLevelChanges?.length ?? 0) + sessionInfos).toBe(
+      expected.lines,
+    );
     expect(meta.modelChanges?.length ?? 0).toBe(expected.modelChanges);
     expect(meta.thinkingLevelChanges?.length ?? 0).toBe(expected.thinkingChanges);
   });
@@ -145,7 +165,11 @@ describe("the v1 fixture (branched, compacted, model switches)", () => {
     const result = main!.turns.find((t) => t.key === "15")!.parts!.find((p) => p.type === "tool_result")!;
     expect(result.type === "tool_result" && result.isError).toBe(false);
     const diff = String(result.diff);
-    expect(diff.startsWith("--- a/Users/badlogic/workspaces/pi-mono/packages/coding-agent/src/main-new.ts\n+++ b/Users/badlogic/workspaces/pi-mono/packages/coding-agent/src/main-new.ts\n@@ -")).toBe(true);
+    expect(
+      diff.startsWith(
+        "--- a/Users/badlogic/workspaces/pi-mono/packages/coding-agent/src/main-new.ts\n+++ b/Users/badlogic/workspaces/pi-mono/packages/coding-agent/src/main-new.ts\n@@ -",
+      ),
+    ).toBe(true);
     expect(result.details).toMatchObject({ diff: expect.stringContaining("   21 import { findModel") });
   });
 });
@@ -156,7 +180,12 @@ describe("the v3 fixture", () => {
     expect(main!.title).toBe("agent-history pi smoke");
     expect(main!.parentKey ?? null).toBeNull();
     const reply = main!.turns[1]!;
-    expect(reply).toMatchObject({ role: "assistant", modelProvider: "openai-codex", modelName: "gpt-5.5", usage: { inputTokens: 433, outputTokens: 9, reportedCostUsd: 0.002435 } });
+    expect(reply).toMatchObject({
+      role: "assistant",
+      modelProvider: "openai-codex",
+      modelName: "gpt-5.5",
+      usage: { inputTokens: 433, outputTokens: 9, reportedCostUsd: 0.002435 },
+    });
     expect(reply.metadata).toMatchObject({ api: "openai-codex-responses", thinkingLevel: "off" });
   });
 });

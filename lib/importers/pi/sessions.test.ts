@@ -11,30 +11,70 @@ import { unifiedDiffOf } from "./diff";
 import { looksLikePiSession, parsePiSession, sessionIdFromPath } from "./index";
 
 const SESSION = "0b1e0000-0000-4000-8000-000000000001";
-const header = (extra: object = {}) => JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-01-01T10:00:00.000Z", cwd: "/w", ...extra });
+const header = (extra: object = {}) =>
+  JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-01-01T10:00:00.000Z", cwd: "/w", ...extra });
 let clock = 0;
 /** A v3 entry line; times rise one second per entry. */
 function entry(type: string, id: string, parentId: string | null, fields: object = {}): string {
   clock += 1000;
-  return JSON.stringify({ type, id, parentId, timestamp: new Date(Date.parse("2026-01-01T10:00:00.000Z") + clock).toISOString(), ...fields });
+  return JSON.stringify({
+    type,
+    id,
+    parentId,
+    timestamp: new Date(Date.parse("2026-01-01T10:00:00.000Z") + clock).toISOString(),
+    ...fields,
+  });
 }
-const user = (id: string, parentId: string | null, text: string) => entry("message", id, parentId, { message: { role: "user", content: text, timestamp: 0 } });
-const usage = (input: number, output: number, cost: number) => ({ input, output, cacheRead: 100, cacheWrite: 10, totalTokens: input + output + 110, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost } });
+const user = (id: string, parentId: string | null, text: string) =>
+  entry("message", id, parentId, { message: { role: "user", content: text, timestamp: 0 } });
+const usage = (input: number, output: number, cost: number) => ({
+  input,
+  output,
+  cacheRead: 100,
+  cacheWrite: 10,
+  totalTokens: input + output + 110,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost },
+});
 const assistant = (id: string, parentId: string | null, content: object[], extra: object = {}) =>
-  entry("message", id, parentId, { message: { role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-opus-4-5", usage: usage(3, 40, 0.01), stopReason: "stop", timestamp: 0, ...extra } });
+  entry("message", id, parentId, {
+    message: {
+      role: "assistant",
+      content,
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-opus-4-5",
+      usage: usage(3, 40, 0.01),
+      stopReason: "stop",
+      timestamp: 0,
+      ...extra,
+    },
+  });
 const toolResult = (id: string, parentId: string, callId: string, text: string, extra: object = {}) =>
-  entry("message", id, parentId, { message: { role: "toolResult", toolCallId: callId, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: 0, ...extra } });
+  entry("message", id, parentId, {
+    message: {
+      role: "toolResult",
+      toolCallId: callId,
+      toolName: "bash",
+      content: [{ type: "text", text }],
+      isError: false,
+      timestamp: 0,
+      ...extra,
+    },
+  });
 
 function parse(lines: string[], name = `/s/--w--/2026-01-01T10-00-00-000Z_${SESSION}.jsonl`) {
   return parsePiSession(numberedLines(`${lines.join("\n")}\n`), { name });
 }
 const keys = (thread: ImportedThread | undefined) => thread!.turns.map((t) => t.key);
-const partsOf = (thread: ImportedThread, type: TurnPart["type"]) => thread.turns.flatMap((t) => (t.parts ?? []).filter((p) => p.type === type));
+const partsOf = (thread: ImportedThread, type: TurnPart["type"]) =>
+  thread.turns.flatMap((t) => (t.parts ?? []).filter((p) => p.type === type));
 
 describe("detection", () => {
   it("knows a v2/v3 header and a v1 header by content, and nothing else", () => {
     expect(looksLikePiSession(JSON.parse(header()), "x.jsonl")).toBe(true);
-    expect(looksLikePiSession({ type: "session", id: "a", timestamp: "t", cwd: "/w", provider: "anthropic", modelId: "m" }, "x.jsonl")).toBe(true);
+    expect(
+      looksLikePiSession({ type: "session", id: "a", timestamp: "t", cwd: "/w", provider: "anthropic", modelId: "m" }, "x.jsonl"),
+    ).toBe(true);
     expect(looksLikePiSession({ type: "session", id: "a" }, "x.jsonl")).toBe(false); // no version, nothing of a v1 header
     expect(looksLikePiSession({ type: "session.start", id: "a", version: 1 }, "events.jsonl")).toBe(false); // Copilot
     expect(looksLikePiSession({ type: "session_meta", payload: {} }, "rollout.jsonl")).toBe(false); // Codex
@@ -90,12 +130,20 @@ describe("branches", () => {
       [`${SESSION}:fork:u5`, SESSION, { kind: "fork", atTurnKey: "a3" }, ["u5", "a5"]],
     ]);
     expect(forks[2]!.title).toBe("first prompt — branch: fifth prompt");
-    expect(forks[1]!.metadata).toMatchObject({ forkedAt: "a1", leafId: "a6", modelChanges: [{ key: "m1", provider: "openai", modelId: "gpt-5" }] });
+    expect(forks[1]!.metadata).toMatchObject({
+      forkedAt: "a1",
+      leafId: "a6",
+      modelChanges: [{ key: "m1", provider: "openai", modelId: "gpt-5" }],
+    });
   });
 
   it("puts the branch summary as a system turn at the start of the branch it leads", () => {
     const summary = main!.turns.find((t) => t.key === "bs")!;
-    expect(summary).toMatchObject({ role: "system", content: "Tried answer two; dropped it.", metadata: { branchSummary: true, fromId: "a2" } });
+    expect(summary).toMatchObject({
+      role: "system",
+      content: "Tried answer two; dropped it.",
+      metadata: { branchSummary: true, fromId: "a2" },
+    });
   });
 
   it("counts each reply once: copies of shared turns never appear in forks", () => {
@@ -115,7 +163,12 @@ describe("branches", () => {
   });
 
   it("treats a second root (pi's resetLeaf: re-editing the first prompt) as a fork at no shared turn", () => {
-    const reset = parse([header(), user("u1", null, "first"), assistant("a1", "u1", [{ type: "text", text: "x" }]), user("r1", null, "first, edited")]);
+    const reset = parse([
+      header(),
+      user("u1", null, "first"),
+      assistant("a1", "u1", [{ type: "text", text: "x" }]),
+      user("r1", null, "first, edited"),
+    ]);
     expect(keys(reset.threads[0])).toEqual(["r1"]);
     expect(reset.threads[1]).toMatchObject({ key: `${SESSION}:fork:u1`, parentKey: SESSION, relation: { kind: "fork", atTurnKey: null } });
   });
@@ -127,26 +180,43 @@ describe("compaction on the tree (v3)", () => {
     user("u1", null, "list files"),
     assistant("a1", "u1", [{ type: "toolCall", id: "toolu_1", name: "bash", arguments: { command: "ls" } }], { stopReason: "toolUse" }),
     toolResult("t1", "a1", "toolu_1", "a.txt"),
-    entry("compaction", "c1", "t1", { summary: "User asked to list files.", firstKeptEntryId: "u1", tokensBefore: 150000, details: { readFiles: [], modifiedFiles: ["a.txt"] } }),
+    entry("compaction", "c1", "t1", {
+      summary: "User asked to list files.",
+      firstKeptEntryId: "u1",
+      tokensBefore: 150000,
+      details: { readFiles: [], modifiedFiles: ["a.txt"] },
+    }),
     user("u2", "c1", "go on"),
   ]);
   const [main] = result.threads;
 
   it("is a compaction marker with the summary, tokensBefore and the first kept entry", () => {
     const marker = main!.turns.find((t) => t.key === "c1")!;
-    expect(marker).toMatchObject({ role: "system", content: "User asked to list files.", compaction: { trigger: null, tokensBefore: 150000, tokensAfter: null } });
+    expect(marker).toMatchObject({
+      role: "system",
+      content: "User asked to list files.",
+      compaction: { trigger: null, tokensBefore: 150000, tokensAfter: null },
+    });
     expect(marker.metadata).toEqual({ firstKeptEntryId: "u1", details: { readFiles: [], modifiedFiles: ["a.txt"] } });
     expect(keys(main)).toEqual(["u1", "a1", "t1", "c1", "u2"]);
   });
 
   it("pairs the tool call with its result turn", () => {
     expect(partsOf(main!, "tool_call")).toEqual([{ type: "tool_call", id: "toolu_1", name: "bash", arguments: { command: "ls" } }]);
-    expect(partsOf(main!, "tool_result")).toEqual([{ type: "tool_result", toolCallId: "toolu_1", content: "a.txt", isError: false, toolName: "bash" }]);
+    expect(partsOf(main!, "tool_result")).toEqual([
+      { type: "tool_result", toolCallId: "toolu_1", content: "a.txt", isError: false, toolName: "bash" },
+    ]);
     expect(main!.turns[2]).toMatchObject({ role: "tool", toolName: "bash", content: "a.txt" });
   });
 
   it("keeps the usage as reported: input without the cache, pi's cost", () => {
-    expect(main!.turns[1]!.usage).toEqual({ inputTokens: 3, outputTokens: 40, cacheReadTokens: 100, cacheWriteTokens: 10, reportedCostUsd: 0.01 });
+    expect(main!.turns[1]!.usage).toEqual({
+      inputTokens: 3,
+      outputTokens: 40,
+      cacheReadTokens: 100,
+      cacheWriteTokens: 10,
+      reportedCostUsd: 0.01,
+    });
   });
 });
 
@@ -155,9 +225,23 @@ describe("entries", () => {
     header(),
     entry("session_info", "s1", null, { name: "first name" }),
     entry("thinking_level_change", "k1", "s1", { thinkingLevel: "high" }),
-    entry("message", "u1", "k1", { message: { role: "user", content: [{ type: "text", text: "see" }, { type: "image", data: "aGVsbG8=", mimeType: "image/png" }], timestamp: 0 } }),
-    assistant("a1", "u1", [{ type: "thinking", thinking: "hmm", thinkingSignature: "sig" }, { type: "text", text: "ok" }]),
-    entry("message", "b1", "a1", { message: { role: "bashExecution", command: "false", output: "boom", exitCode: 1, cancelled: false, truncated: false, timestamp: 0 } }),
+    entry("message", "u1", "k1", {
+      message: {
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", data: "aGVsbG8=", mimeType: "image/png" },
+        ],
+        timestamp: 0,
+      },
+    }),
+    assistant("a1", "u1", [
+      { type: "thinking", thinking: "hmm", thinkingSignature: "sig" },
+      { type: "text", text: "ok" },
+    ]),
+    entry("message", "b1", "a1", {
+      message: { role: "bashExecution", command: "false", output: "boom", exitCode: 1, cancelled: false, truncated: false, timestamp: 0 },
+    }),
     entry("custom", "x1", "b1", { customType: "my-ext", data: { count: 1 } }),
     entry("custom_message", "x2", "x1", { customType: "my-ext", content: "injected", display: true }),
     entry("message", "h1", "x2", { message: { role: "custom", customType: "hook", content: "from a hook", display: false, timestamp: 0 } }),
@@ -177,16 +261,31 @@ describe("entries", () => {
 
   it("titles the thread by the last session name and keeps it in metadata", () => {
     expect(main!.title).toBe("final name");
-    expect(main!.metadata).toMatchObject({ name: "final name", version: 3, cwd: "/w", thinkingLevelChanges: [{ key: "k1", thinkingLevel: "high" }] });
+    expect(main!.metadata).toMatchObject({
+      name: "final name",
+      version: 3,
+      cwd: "/w",
+      thinkingLevelChanges: [{ key: "k1", thinkingLevel: "high" }],
+    });
   });
 
   it("keeps images as image parts without their data", () => {
-    expect(turn("u1")).toMatchObject({ role: "user", content: "see\n\n[image]", parts: [{ type: "text", text: "see" }, { type: "image", mediaType: "image/png", alt: "image pasted into the session" }] });
+    expect(turn("u1")).toMatchObject({
+      role: "user",
+      content: "see\n\n[image]",
+      parts: [
+        { type: "text", text: "see" },
+        { type: "image", mediaType: "image/png", alt: "image pasted into the session" },
+      ],
+    });
     expect(JSON.stringify(turn("u1"))).not.toContain("aGVsbG8=");
   });
 
   it("folds thinking into a thinking part and notes the thinking level", () => {
-    expect(turn("a1").parts).toEqual([{ type: "thinking", text: "hmm" }, { type: "text", text: "ok" }]);
+    expect(turn("a1").parts).toEqual([
+      { type: "thinking", text: "hmm" },
+      { type: "text", text: "ok" },
+    ]);
     expect(turn("a1").metadata?.thinkingLevel).toBe("high");
   });
 
@@ -203,13 +302,28 @@ describe("entries", () => {
   });
 
   it("makes extension messages sent to the model user turns, and skips extension state with a reason", () => {
-    expect(turn("x2")).toMatchObject({ role: "user", content: "injected", metadata: { customMessage: true, customType: "my-ext", display: true } });
-    expect(turn("h1")).toMatchObject({ role: "user", content: "from a hook", metadata: { customMessage: true, customType: "hook", display: false } });
-    expect(result.skipped).toContainEqual({ line: 7, reason: 'extension state (custom entry "my-ext"): pi never shows it to the model or the user' });
+    expect(turn("x2")).toMatchObject({
+      role: "user",
+      content: "injected",
+      metadata: { customMessage: true, customType: "my-ext", display: true },
+    });
+    expect(turn("h1")).toMatchObject({
+      role: "user",
+      content: "from a hook",
+      metadata: { customMessage: true, customType: "hook", display: false },
+    });
+    expect(result.skipped).toContainEqual({
+      line: 7,
+      reason: 'extension state (custom entry "my-ext"): pi never shows it to the model or the user',
+    });
   });
 
   it("keeps a failed reply, marked, with its error", () => {
-    expect(turn("a2")).toMatchObject({ role: "assistant", content: "", metadata: { stopReason: "error", error: true, errorMessage: "overloaded" } });
+    expect(turn("a2")).toMatchObject({
+      role: "assistant",
+      content: "",
+      metadata: { stopReason: "error", error: true, errorMessage: "overloaded" },
+    });
   });
 
   it("puts labels on their target turns (a cleared label is gone)", () => {
@@ -232,17 +346,62 @@ describe("entries", () => {
 
 describe("sessions branched into a new file", () => {
   it("v1: keys are line numbers, the copied history marks the fork point, firstKeptEntryIndex names its entry", () => {
-    const v1Header = JSON.stringify({ type: "session", id: "child-1", timestamp: "2025-12-09T00:00:00.000Z", cwd: "/w", provider: "anthropic", modelId: "claude-opus-4-5", thinkingLevel: "off", branchedFrom: "/h/.pi/agent/sessions/--w--/2025-12-08T00-00-00-000Z_parent-1.jsonl" });
+    const v1Header = JSON.stringify({
+      type: "session",
+      id: "child-1",
+      timestamp: "2025-12-09T00:00:00.000Z",
+      cwd: "/w",
+      provider: "anthropic",
+      modelId: "claude-opus-4-5",
+      thinkingLevel: "off",
+      branchedFrom: "/h/.pi/agent/sessions/--w--/2025-12-08T00-00-00-000Z_parent-1.jsonl",
+    });
     const old = (t: string) => `2025-12-08T0${t}:00:00.000Z`;
     const result = parse(
       [
         v1Header,
-        JSON.stringify({ type: "message", timestamp: old("1"), message: { role: "user", content: [{ type: "text", text: "copied prompt" }], timestamp: 0 } }),
-        JSON.stringify({ type: "message", timestamp: old("2"), message: { role: "assistant", content: [{ type: "text", text: "copied reply" }], provider: "anthropic", model: "claude-opus-4-5", usage: usage(1, 2, 0.5), stopReason: "stop", timestamp: 0 } }),
-        JSON.stringify({ type: "compaction", timestamp: "2025-12-09T01:00:00.000Z", summary: "s", firstKeptEntryIndex: 2, tokensBefore: 9 }),
+        JSON.stringify({
+          type: "message",
+          timestamp: old("1"),
+          message: { role: "user", content: [{ type: "text", text: "copied prompt" }], timestamp: 0 },
+        }),
+        JSON.stringify({
+          type: "message",
+          timestamp: old("2"),
+          message: {
+            role: "assistant",
+            content: [{ type: "text", text: "copied reply" }],
+            provider: "anthropic",
+            model: "claude-opus-4-5",
+            usage: usage(1, 2, 0.5),
+            stopReason: "stop",
+            timestamp: 0,
+          },
+        }),
+        JSON.stringify({
+          type: "compaction",
+          timestamp: "2025-12-09T01:00:00.000Z",
+          summary: "s",
+          firstKeptEntryIndex: 2,
+          tokensBefore: 9,
+        }),
         JSON.stringify({ type: "model_change", timestamp: "2025-12-09T01:00:01.000Z", provider: "openai", modelId: "gpt-5" }),
-        JSON.stringify({ type: "message", timestamp: "2025-12-09T01:00:02.000Z", message: { role: "user", content: "new prompt", timestamp: 0 } }),
-        JSON.stringify({ type: "message", timestamp: "2025-12-09T01:00:03.000Z", message: { role: "assistant", content: [{ type: "text", text: "new" }], usage: usage(1, 2, 0.5), stopReason: "stop", timestamp: 0 } }),
+        JSON.stringify({
+          type: "message",
+          timestamp: "2025-12-09T01:00:02.000Z",
+          message: { role: "user", content: "new prompt", timestamp: 0 },
+        }),
+        JSON.stringify({
+          type: "message",
+          timestamp: "2025-12-09T01:00:03.000Z",
+          message: {
+            role: "assistant",
+            content: [{ type: "text", text: "new" }],
+            usage: usage(1, 2, 0.5),
+            stopReason: "stop",
+            timestamp: 0,
+          },
+        }),
       ],
       "2025-12-09T00-00-00-000Z_child-1.jsonl",
     );
@@ -258,7 +417,10 @@ describe("sessions branched into a new file", () => {
 
   it("v3 parentSession: the copied entries keep their ids, so the fork point is the parent's own key", () => {
     const result = parse([
-      header({ timestamp: "2026-01-02T00:00:00.000Z", parentSession: "/h/.pi/agent/sessions/--w--/2026-01-01T09-00-00-000Z_parent-3.jsonl" }),
+      header({
+        timestamp: "2026-01-02T00:00:00.000Z",
+        parentSession: "/h/.pi/agent/sessions/--w--/2026-01-01T09-00-00-000Z_parent-3.jsonl",
+      }),
       user("p1", null, "from the parent"),
       assistant("p2", "p1", [{ type: "text", text: "parent reply" }]),
       entry("message", "n1", "p2", { timestamp: "2026-01-02T00:00:05.000Z", message: { role: "user", content: "new here", timestamp: 0 } }),
@@ -267,16 +429,42 @@ describe("sessions branched into a new file", () => {
   });
 
   it("reads the session id from a session file's name", () => {
-    expect(sessionIdFromPath("/a/--w--/2025-12-09T00-52-54-397Z_d97339c6-6c10-4827-846b-9ff1d9c3dc37.jsonl")).toBe("d97339c6-6c10-4827-846b-9ff1d9c3dc37");
+    expect(sessionIdFromPath("/a/--w--/2025-12-09T00-52-54-397Z_d97339c6-6c10-4827-846b-9ff1d9c3dc37.jsonl")).toBe(
+      "d97339c6-6c10-4827-846b-9ff1d9c3dc37",
+    );
     expect(sessionIdFromPath("C:\\s\\x_custom-id.jsonl")).toBe("custom-id");
   });
 });
 
 describe("edit diffs", () => {
   it("turns pi's numbered diff into unified hunks, offsets carried across hunks", () => {
-    const pi = ["     ...", "   3 keep", "-  4 old", "+  4 new", "+  5 added", "   5 tail", "     ...", "  20 ctx", "- 21 gone", "  22 end"].join("\n");
+    const pi = [
+      "     ...",
+      "   3 keep",
+      "-  4 old",
+      "+  4 new",
+      "+  5 added",
+      "   5 tail",
+      "     ...",
+      "  20 ctx",
+      "- 21 gone",
+      "  22 end",
+    ].join("\n");
     expect(unifiedDiffOf(pi, "/src/a.ts")).toBe(
-      ["--- a/src/a.ts", "+++ b/src/a.ts", "@@ -3,3 +3,4 @@", " keep", "-old", "+new", "+added", " tail", "@@ -20,3 +21,2 @@", " ctx", "-gone", " end"].join("\n"),
+      [
+        "--- a/src/a.ts",
+        "+++ b/src/a.ts",
+        "@@ -3,3 +3,4 @@",
+        " keep",
+        "-old",
+        "+new",
+        "+added",
+        " tail",
+        "@@ -20,3 +21,2 @@",
+        " ctx",
+        "-gone",
+        " end",
+      ].join("\n"),
     );
     expect(unifiedDiffOf("not a diff", null)).toBeNull();
   });

@@ -19,7 +19,11 @@ export type Branch = {
  * The branch point is the nearest node up the parent links that makes a turn (`makesTurn`); the
  * branch it belongs to is the fork's parent. Linear in the number of nodes.
  */
-export function splitBranches(nodes: PiNode[], makesTurn: (node: PiNode) => boolean, warnings: string[]): { branches: Branch[]; unreached: PiNode[] } {
+export function splitBranches(
+  nodes: PiNode[],
+  makesTurn: (node: PiNode) => boolean,
+  warnings: string[],
+): { branches: Branch[]; unreached: PiNode[] } {
   const byKey = new Map(nodes.map((node) => [node.key, node]));
   const hasChild = new Set<string>();
   for (const node of nodes) {

@@ -11,7 +11,6 @@ export type PiSettings = { provider: string | null; modelId: string | null; thin
 /** What turning an entry gave: a turn, nothing (kept elsewhere), or a reason to report it skipped. */
 export type EntryOutcome = { turn: ImportedTurn } | { none: true } | { skip: string };
 
-
 /** The entry types that never make a turn: they change settings or the thread, or hold extension state. */
 export const NON_TURN_TYPES = new Set(["model_change", "thinking_level_change", "session_info", "label", "custom"]);
 
@@ -22,7 +21,16 @@ export function makesTurn(node: PiNode): boolean {
   return entry.type === "compaction" || entry.type === "branch_summary" || entry.type === "custom_message";
 }
 
-const MESSAGE_ROLES = new Set(["user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage", "branchSummary", "compactionSummary"]);
+const MESSAGE_ROLES = new Set([
+  "user",
+  "assistant",
+  "toolResult",
+  "bashExecution",
+  "custom",
+  "hookMessage",
+  "branchSummary",
+  "compactionSummary",
+]);
 
 /**
  * A content list (user, tool result, custom message: text and image blocks) as parts and readable
@@ -73,7 +81,8 @@ export function usageOf(usage: JsonValue | undefined): ImportedUsage | null {
 function assistantTurn(base: ImportedTurn, message: Json, settings: PiSettings): ImportedTurn {
   const parts: TurnPart[] = [];
   const texts: string[] = [];
-  const blocks: JsonValue[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? message.content : [];
+  const blocks: JsonValue[] =
+    typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? message.content : [];
   for (const block of blocks) {
     if (!isObject(block)) continue;
     if (block.type === "text" && typeof block.text === "string") {
@@ -124,7 +133,10 @@ function toolResultTurn(base: ImportedTurn, message: Json, pathOfCall: (id: stri
   const result: TurnPart = {
     type: "tool_result",
     toolCallId,
-    content: blocks.filter((p) => p.type === "text").map((p) => (p.type === "text" ? p.text : "")).join("\n\n"),
+    content: blocks
+      .filter((p) => p.type === "text")
+      .map((p) => (p.type === "text" ? p.text : ""))
+      .join("\n\n"),
     isError: message.isError === true,
     ...(toolName ? { toolName } : {}),
     ...(diff ? { diff } : {}),
@@ -170,7 +182,12 @@ function customTurn(base: ImportedTurn, source: Json): ImportedTurn {
     role: "user",
     content: text,
     ...(images > 0 ? { parts } : {}),
-    metadata: defined({ customMessage: true, customType: str(source.customType), display: typeof source.display === "boolean" ? source.display : null, details: source.details }),
+    metadata: defined({
+      customMessage: true,
+      customType: str(source.customType),
+      display: typeof source.display === "boolean" ? source.display : null,
+      details: source.details,
+    }),
   };
 }
 
@@ -187,7 +204,12 @@ function branchSummaryTurn(base: ImportedTurn, summary: string, fromId: string |
  * `firstKeptEntryIndex` names, when that entry is in the file. `pathOfCall`: the file a tool call
  * (by id) worked on, to name it in an edit's diff.
  */
-export function entryTurn(node: PiNode, settings: PiSettings, firstKeptKey: string | null, pathOfCall: (id: string) => string | null): EntryOutcome {
+export function entryTurn(
+  node: PiNode,
+  settings: PiSettings,
+  firstKeptKey: string | null,
+  pathOfCall: (id: string) => string | null,
+): EntryOutcome {
   const { entry } = node;
   const base: ImportedTurn = { key: node.key, role: "user", content: "", timestamp: isoUtc(entry.timestamp) };
   switch (entry.type) {
@@ -232,12 +254,23 @@ export function entryTurn(node: PiNode, settings: PiSettings, firstKeptKey: stri
         ),
       };
     case "branch_summary":
-      return { turn: branchSummaryTurn(base, str(entry.summary) ?? "", str(entry.fromId), defined({ details: entry.details, fromHook: typeof entry.fromHook === "boolean" ? entry.fromHook : null })) };
+      return {
+        turn: branchSummaryTurn(
+          base,
+          str(entry.summary) ?? "",
+          str(entry.fromId),
+          defined({ details: entry.details, fromHook: typeof entry.fromHook === "boolean" ? entry.fromHook : null }),
+        ),
+      };
     case "custom_message":
       return { turn: customTurn(base, entry) };
     case "custom":
-      return { skip: `extension state (custom entry ${JSON.stringify(entry.customType ?? null)}): pi never shows it to the model or the user` };
+      return {
+        skip: `extension state (custom entry ${JSON.stringify(entry.customType ?? null)}): pi never shows it to the model or the user`,
+      };
     default:
-      return NON_TURN_TYPES.has(String(entry.type)) ? { none: true } : { skip: `type ${JSON.stringify(entry.type)}: not an entry type Pi writes` };
+      return NON_TURN_TYPES.has(String(entry.type))
+        ? { none: true }
+        : { skip: `type ${JSON.stringify(entry.type)}: not an entry type Pi writes` };
   }
 }

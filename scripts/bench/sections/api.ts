@@ -21,13 +21,22 @@ export async function sectionList(bench: Bench): Promise<void> {
   const page = await getJson<{ nextCursor: string | null }>(bench.baseUrl, "/api/threads?limit=25");
   let cursor = page.nextCursor;
   for (let i = 0; i < 20 && cursor; i++) {
-    cursor = (await getJson<{ nextCursor: string | null }>(bench.baseUrl, `/api/threads?limit=25&cursor=${encodeURIComponent(cursor)}`)).nextCursor;
+    cursor = (await getJson<{ nextCursor: string | null }>(bench.baseUrl, `/api/threads?limit=25&cursor=${encodeURIComponent(cursor)}`))
+      .nextCursor;
   }
   if (cursor) {
-    const deep = await measure("list page 22", () => getBody(bench.baseUrl, `/api/threads?limit=25&cursor=${encodeURIComponent(cursor!)}`), CONFIG.iterations.listPage2);
+    const deep = await measure(
+      "list page 22",
+      () => getBody(bench.baseUrl, `/api/threads?limit=25&cursor=${encodeURIComponent(cursor!)}`),
+      CONFIG.iterations.listPage2,
+    );
     bench.record({ section: "list", name: "GET /api/threads?limit=25&cursor=... (page 22)", stats: deep });
   }
-  const tool = await measure("list by tool", () => getBody(bench.baseUrl, "/api/threads?limit=25&tool=codereview"), CONFIG.iterations.listPage2);
+  const tool = await measure(
+    "list by tool",
+    () => getBody(bench.baseUrl, "/api/threads?limit=25&tool=codereview"),
+    CONFIG.iterations.listPage2,
+  );
   bench.record({ section: "list", name: "GET /api/threads?limit=25&tool=codereview", stats: tool });
 }
 
@@ -40,10 +49,14 @@ export async function sectionSearch(bench: Bench): Promise<void> {
     selectivity[q] = sel;
     let hits = 0;
     const pathname = `/api/threads?limit=25&q=${encodeURIComponent(q)}`;
-    const result = await measure(`search ${q}`, async () => {
-      const body = await getJson<{ items: unknown[] }>(bench.baseUrl, pathname);
-      hits = body.items.length;
-    }, CONFIG.iterations.search);
+    const result = await measure(
+      `search ${q}`,
+      async () => {
+        const body = await getJson<{ items: unknown[] }>(bench.baseUrl, pathname);
+        hits = body.items.length;
+      },
+      CONFIG.iterations.search,
+    );
     const stress = STRESS_SEARCH_TERMS.some((s) => s.q === q);
     if (!stress) all.push(...result.samples);
     bench.record({
@@ -54,7 +67,12 @@ export async function sectionSearch(bench: Bench): Promise<void> {
       note: `matches ${sel.turns} turns / ${sel.threads} threads (${((100 * sel.threads) / (CONFIG.threads + chainThreads)).toFixed(1)}%), page ${hits}`,
     });
   }
-  bench.record({ section: "search", name: "search, all terms above (no stress)", stats: summarize(all), target: { metric: "p50", maxMs: TARGETS.searchP50 } });
+  bench.record({
+    section: "search",
+    name: "search, all terms above (no stress)",
+    stats: summarize(all),
+    target: { metric: "p50", maxMs: TARGETS.searchP50 },
+  });
   bench.facts.searchSelectivity = selectivity;
 }
 
@@ -67,7 +85,11 @@ export async function sectionBigThread(bench: Bench): Promise<void> {
     throw new Error(`big thread: ${check.turns.length} turns${check.turnsTruncated ? " (truncated)" : ""}, expected ${expected}`);
   }
   let bytes = 0;
-  const result = await measure("big thread", async () => (bytes = await getBody(bench.baseUrl, `/api/threads/${id}`)), CONFIG.iterations.bigThread);
+  const result = await measure(
+    "big thread",
+    async () => (bytes = await getBody(bench.baseUrl, `/api/threads/${id}`)),
+    CONFIG.iterations.bigThread,
+  );
   bench.record({
     section: "thread",
     name: `GET /api/threads/:id (${CONFIG.bigThreadTurns} turns: the first ${expected} answered)`,
@@ -78,13 +100,31 @@ export async function sectionBigThread(bench: Bench): Promise<void> {
   // A page of turns anywhere in the thread costs what the first does (keyset on the index).
   for (const from of [0, CONFIG.bigThreadTurns - 100]) {
     let pageBytes = 0;
-    const page = await measure(`turns from ${from}`, async () => (pageBytes = await getBody(bench.baseUrl, `/api/threads/${id}/turns?from=${from}&limit=100`)), CONFIG.iterations.bigThread);
-    bench.record({ section: "thread", name: `GET /api/threads/:id/turns?from=${from}&limit=100`, stats: page, note: `${fmtBytes(pageBytes)} body` });
+    const page = await measure(
+      `turns from ${from}`,
+      async () => (pageBytes = await getBody(bench.baseUrl, `/api/threads/${id}/turns?from=${from}&limit=100`)),
+      CONFIG.iterations.bigThread,
+    );
+    bench.record({
+      section: "thread",
+      name: `GET /api/threads/:id/turns?from=${from}&limit=100`,
+      stats: page,
+      note: `${fmtBytes(pageBytes)} body`,
+    });
   }
   // The thread page as a browser first gets it: its HTML (the first turns, the rest on demand).
   let html = 0;
-  const pageLoad = await measure("thread page", async () => (html = await getBody(bench.baseUrl, `/threads/${id}`)), CONFIG.iterations.bigThread);
-  bench.record({ section: "thread", name: `/threads/:id page HTML (${CONFIG.bigThreadTurns} turns)`, stats: pageLoad, note: `${fmtBytes(html)} of HTML` });
+  const pageLoad = await measure(
+    "thread page",
+    async () => (html = await getBody(bench.baseUrl, `/threads/${id}`)),
+    CONFIG.iterations.bigThread,
+  );
+  bench.record({
+    section: "thread",
+    name: `/threads/:id page HTML (${CONFIG.bigThreadTurns} turns)`,
+    stats: pageLoad,
+    note: `${fmtBytes(html)} of HTML`,
+  });
 }
 
 /**
@@ -96,7 +136,10 @@ async function appendRun(bench: Bench, mode: "one thread" | "thread per writer")
   const { writers, turnsPerWriter } = CONFIG;
   const threadIds: string[] = [];
   for (let w = 0; w < (mode === "one thread" ? 1 : writers); w++) {
-    const created = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", { toolName: "bench", title: `bench append ${mode} ${w}` });
+    const created = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", {
+      toolName: "bench",
+      title: `bench append ${mode} ${w}`,
+    });
     if (created.status !== 201) throw new Error(`POST /api/threads -> ${created.status}`);
     threadIds.push(created.json.thread.id);
   }
@@ -128,7 +171,9 @@ async function appendRun(bench: Bench, mode: "one thread" | "thread per writer")
   const total = writers * turnsPerWriter;
 
   // Verification, straight from the database (SQLite's WAL lets it read while the server runs).
-  const problems: string[] = [...new Set(failures)].slice(0, 5).map((f) => `request failed: ${f} (x${failures.filter((x) => x === f).length})`);
+  const problems: string[] = [...new Set(failures)]
+    .slice(0, 5)
+    .map((f) => `request failed: ${f} (x${failures.filter((x) => x === f).length})`);
   for (const threadId of threadIds) {
     const expected = posted.filter((p) => p.threadId === threadId);
     const wantCount = mode === "one thread" ? total : turnsPerWriter;
@@ -157,9 +202,13 @@ async function appendRun(bench: Bench, mode: "one thread" | "thread per writer")
 export async function sectionAppend(bench: Bench): Promise<void> {
   // Warm the write path (route compilation, first transaction) outside the timed runs.
   const warm = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", { toolName: "bench", title: "bench warm-up" });
-  for (let i = 0; i < 20; i++) await postJson(bench.baseUrl, `/api/threads/${warm.json.thread.id}/turns`, { role: "user", content: `warm-up ${i}` });
+  for (let i = 0; i < 20; i++)
+    await postJson(bench.baseUrl, `/api/threads/${warm.json.thread.id}/turns`, { role: "user", content: `warm-up ${i}` });
   // One writer, one request at a time: the cost of a single append without contention.
-  const single = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", { toolName: "bench", title: "bench append sequential" });
+  const single = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", {
+    toolName: "bench",
+    title: "bench append sequential",
+  });
   const sequential = await measure(
     "append sequential",
     async (i) => {

@@ -13,7 +13,11 @@ export async function sectionCompaction(bench: Bench): Promise<void> {
   const id = bench.fill.bigThreadId;
   let shown = { tokensBefore: 0, tokensAfter: 0, summaryChars: 0 };
   const preview = async () => {
-    const response = await postJson<{ preview: { tokensBefore: number; tokensAfter: number; summary: string } }>(bench.baseUrl, `/api/threads/${id}/compactions`, { strategy: "full" });
+    const response = await postJson<{ preview: { tokensBefore: number; tokensAfter: number; summary: string } }>(
+      bench.baseUrl,
+      `/api/threads/${id}/compactions`,
+      { strategy: "full" },
+    );
     if (response.status !== 200) throw new Error(`compaction preview -> ${response.status}`);
     const { tokensBefore, tokensAfter, summary } = response.json.preview;
     shown = { tokensBefore, tokensAfter, summaryChars: summary.length };
@@ -31,7 +35,11 @@ export async function sectionCompaction(bench: Bench): Promise<void> {
   const revisions: string[] = [];
   let revisionTurns = 0;
   const apply = async () => {
-    const response = await postJson<{ thread: { id: string; turnCount: number } }>(bench.baseUrl, `/api/threads/${id}/compactions`, { strategy: "window", options: { maxTurns: 80 }, apply: true });
+    const response = await postJson<{ thread: { id: string; turnCount: number } }>(bench.baseUrl, `/api/threads/${id}/compactions`, {
+      strategy: "window",
+      options: { maxTurns: 80 },
+      apply: true,
+    });
     if (response.status !== 201) throw new Error(`compaction apply -> ${response.status}`);
     revisions.push(response.json.thread.id);
     revisionTurns = response.json.thread.turnCount;
@@ -54,7 +62,16 @@ export async function sectionCompaction(bench: Bench): Promise<void> {
   const count = (text: string) => o200k(text).tokens;
   for (const thread of buildDemoDocument().threads) {
     if (thread.turns.length < 4) continue;
-    const turns = thread.turns.map((t, index) => ({ index, role: t.role, content: t.content, parts: (t.parts ?? null) as TurnPart[] | null, toolName: t.toolName ?? null, modelName: t.modelName ?? null, files: t.files ?? [], images: t.images ?? [] }));
+    const turns = thread.turns.map((t, index) => ({
+      index,
+      role: t.role,
+      content: t.content,
+      parts: (t.parts ?? null) as TurnPart[] | null,
+      toolName: t.toolName ?? null,
+      modelName: t.modelName ?? null,
+      files: t.files ?? [],
+      images: t.images ?? [],
+    }));
     const before = turns.reduce((sum, t) => sum + count(t.content), 0);
     for (const options of [{ strategy: "full" as const }, { strategy: "window" as const, trigger: "turns" as const, maxTurns: 40 }]) {
       const plan = planCompaction(turns, options);

@@ -18,7 +18,11 @@ type ApiContextPreview = {
 };
 
 /** GET that parses the JSON body and also returns its size and the wall time until it was read. */
-async function getJsonSized<T>(baseUrl: string, pathname: string, { allowError = false } = {}): Promise<{ json: T; bytes: number; ms: number }> {
+async function getJsonSized<T>(
+  baseUrl: string,
+  pathname: string,
+  { allowError = false } = {},
+): Promise<{ json: T; bytes: number; ms: number }> {
   const started = performance.now();
   const res = await fetch(baseUrl + pathname);
   const body = await res.arrayBuffer();
@@ -27,7 +31,6 @@ async function getJsonSized<T>(baseUrl: string, pathname: string, { allowError =
   if (!res.ok && !allowError) throw new Error(`GET ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
   return { json: JSON.parse(text) as T, bytes: body.byteLength, ms };
 }
-
 
 /**
  * buildContextPreview in this process, on the server's database, with the server's settings: the
@@ -64,18 +67,31 @@ export async function sectionContext(bench: Bench): Promise<void> {
   const turnsOf = (preview: ApiContextPreview) => preview.turns.total;
 
   // The yardstick: a thread of about 10 turns, previewed the same way.
-  const short = (await getJson<{ items: { id: string; turnCount: number }[] }>(bench.baseUrl, "/api/threads?limit=100")).items.find((t) => t.turnCount >= 8 && t.turnCount <= 12);
+  const short = (await getJson<{ items: { id: string; turnCount: number }[] }>(bench.baseUrl, "/api/threads?limit=100")).items.find(
+    (t) => t.turnCount >= 8 && t.turnCount <= 12,
+  );
   let shortP50: number | null = null;
   if (short) {
     const shortUrl = `/api/threads/${short.id}/context?${EXACT}`;
-    const stats = await measure(`context ${short.turnCount} turns`, () => getJsonSized<ApiContextPreview>(bench.baseUrl, shortUrl), CONFIG.contextIterations, { warmup: 2 });
+    const stats = await measure(
+      `context ${short.turnCount} turns`,
+      () => getJsonSized<ApiContextPreview>(bench.baseUrl, shortUrl),
+      CONFIG.contextIterations,
+      { warmup: 2 },
+    );
     shortP50 = stats.p50;
     bench.record({ section: "context", name: `context ${short.turnCount}-turn thread, gpt-4o exact, warm (the yardstick)`, stats });
   }
-  const ratioNote = (p50: number) => (shortP50 ? `; ${(p50 / shortP50).toFixed(1)}x the ${short!.turnCount}-turn thread's p50 (target <= ${TARGETS.contextRatio}x)` : "");
+  const ratioNote = (p50: number) =>
+    shortP50 ? `; ${(p50 / shortP50).toFixed(1)}x the ${short!.turnCount}-turn thread's p50 (target <= ${TARGETS.contextRatio}x)` : "";
 
   // What any route costs here: a 404 that reads nothing (Next.js routing, the request guard, HTTP).
-  const floor = await measure("http floor", () => getJsonSized(bench.baseUrl, "/api/no-such-endpoint", { allowError: true }), CONFIG.contextIterations * 5, { warmup: 5 });
+  const floor = await measure(
+    "http floor",
+    () => getJsonSized(bench.baseUrl, "/api/no-such-endpoint", { allowError: true }),
+    CONFIG.contextIterations * 5,
+    { warmup: 5 },
+  );
   bench.record({ section: "context", name: "HTTP floor: GET of an unknown /api path (a JSON 404, no database)", stats: floor });
 
   const facts: Record<string, unknown> = {};
@@ -84,8 +100,10 @@ export async function sectionContext(bench: Bench): Promise<void> {
     const label = `${chain.turns.toLocaleString("en-US")} turns (${chain.threads} threads x ${chain.turnsPerThread})`;
     const storedBefore = await bench.store.storedTokenCounts(chain.threadIds, "o200k_base");
     const cold = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(EXACT));
-    if (turnsOf(cold.json) !== chain.turns) throw new Error(`context ${chain.label}: the preview has ${turnsOf(cold.json)} turns, expected ${chain.turns}`);
-    if (cold.json.tokenizer.id !== "o200k_base") throw new Error(`context ${chain.label}: tokenizer ${cold.json.tokenizer.id}, expected o200k_base`);
+    if (turnsOf(cold.json) !== chain.turns)
+      throw new Error(`context ${chain.label}: the preview has ${turnsOf(cold.json)} turns, expected ${chain.turns}`);
+    if (cold.json.tokenizer.id !== "o200k_base")
+      throw new Error(`context ${chain.label}: tokenizer ${cold.json.tokenizer.id}, expected o200k_base`);
     const storedAfter = await bench.store.storedTokenCounts(chain.threadIds, "o200k_base");
     bench.record({
       section: "context",
@@ -100,10 +118,16 @@ export async function sectionContext(bench: Bench): Promise<void> {
       ["window 200000 pal", PAL],
     ] as const) {
       let last: { json: ApiContextPreview; bytes: number } | undefined;
-      const warm = await measure(`context ${chain.label} ${mode}`, async () => (last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(query))), CONFIG.contextIterations, {
-        warmup: 2,
-      });
-      if (turnsOf(last!.json) !== chain.turns) throw new Error(`context ${chain.label} ${mode}: the preview has ${turnsOf(last!.json)} turns, expected ${chain.turns}`);
+      const warm = await measure(
+        `context ${chain.label} ${mode}`,
+        async () => (last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(query))),
+        CONFIG.contextIterations,
+        {
+          warmup: 2,
+        },
+      );
+      if (turnsOf(last!.json) !== chain.turns)
+        throw new Error(`context ${chain.label} ${mode}: the preview has ${turnsOf(last!.json)} turns, expected ${chain.turns}`);
       bench.record({
         section: "context",
         name: `context ${label}, ${mode}, warm`,
@@ -111,7 +135,12 @@ export async function sectionContext(bench: Bench): Promise<void> {
         target: { metric: "p50", maxMs: chain.turns >= 10_000 ? TARGETS.contextP50 : TARGETS.context1kP50 },
         note: describePreview(last!.json, last!.bytes) + ratioNote(warm.p50),
       });
-      facts[`${chain.label} ${mode}`] = { bytes: last!.bytes, textBytes: Buffer.byteLength(last!.json.text), includedTurns: last!.json.turns.includedCount, totalTokens: last!.json.totalTokens };
+      facts[`${chain.label} ${mode}`] = {
+        bytes: last!.bytes,
+        textBytes: Buffer.byteLength(last!.json.text),
+        includedTurns: last!.json.turns.includedCount,
+        totalTokens: last!.json.totalTokens,
+      };
     }
 
     // The same previews in this process, without HTTP: buildContextPreview and its JSON.
@@ -121,7 +150,12 @@ export async function sectionContext(bench: Bench): Promise<void> {
         ["gpt-4o exact", { mode: "exact", model: "gpt-4o" }],
         ["window 200000 pal", { mode: "pal", contextWindow: 200_000 }],
       ] as const) {
-        const stats = await measure(`context ${chain.label} ${mode} in process`, async () => JSON.stringify(await preview(chain.lastThreadId, query)), CONFIG.contextIterations * 2, { warmup: 2 });
+        const stats = await measure(
+          `context ${chain.label} ${mode} in process`,
+          async () => JSON.stringify(await preview(chain.lastThreadId, query)),
+          CONFIG.contextIterations * 2,
+          { warmup: 2 },
+        );
         bench.record({
           section: "context",
           name: `context ${label}, ${mode}, in the server's code without HTTP`,
@@ -134,9 +168,20 @@ export async function sectionContext(bench: Bench): Promise<void> {
     // What the budget page asks: the same preview with every turn's tokens (perTurn=1), which costs what the chain's length does.
     {
       let last: { json: ApiContextPreview; bytes: number } | undefined;
-      const withTurns = await measure(`context ${chain.label} perTurn`, async () => (last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(`${EXACT}&perTurn=1`))), CONFIG.contextIterations, { warmup: 2 });
-      if (last!.json.perTurn?.length !== chain.turns) throw new Error(`context ${chain.label}: perTurn has ${last!.json.perTurn?.length} turns, expected ${chain.turns}`);
-      bench.record({ section: "context", name: `context ${label}, gpt-4o exact, with perTurn=1 (the budget page)`, stats: withTurns, note: describePreview(last!.json, last!.bytes) });
+      const withTurns = await measure(
+        `context ${chain.label} perTurn`,
+        async () => (last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(`${EXACT}&perTurn=1`))),
+        CONFIG.contextIterations,
+        { warmup: 2 },
+      );
+      if (last!.json.perTurn?.length !== chain.turns)
+        throw new Error(`context ${chain.label}: perTurn has ${last!.json.perTurn?.length} turns, expected ${chain.turns}`);
+      bench.record({
+        section: "context",
+        name: `context ${label}, gpt-4o exact, with perTurn=1 (the budget page)`,
+        stats: withTurns,
+        note: describePreview(last!.json, last!.bytes),
+      });
     }
 
     // The orchestrator handoff of the whole chain (GET /handoff?chain=1): every turn read, stripped
@@ -147,8 +192,14 @@ export async function sectionContext(bench: Bench): Promise<void> {
     ] as const) {
       let last: { json: { conversationMessagesCount: number; range: { total: number }; text: string }; bytes: number } | undefined;
       const handoffUrl = `/api/threads/${chain.lastThreadId}/handoff?${query}`;
-      const stats = await measure(`handoff ${chain.label} ${mode}`, async () => (last = await getJsonSized(bench.baseUrl, handoffUrl)), CONFIG.contextIterations, { warmup: 2 });
-      if (last!.json.range.total < chain.turns) throw new Error(`handoff ${chain.label}: ${last!.json.range.total} turns, expected at least ${chain.turns}`);
+      const stats = await measure(
+        `handoff ${chain.label} ${mode}`,
+        async () => (last = await getJsonSized(bench.baseUrl, handoffUrl)),
+        CONFIG.contextIterations,
+        { warmup: 2 },
+      );
+      if (last!.json.range.total < chain.turns)
+        throw new Error(`handoff ${chain.label}: ${last!.json.range.total} turns, expected at least ${chain.turns}`);
       bench.record({
         section: "context",
         name: `handoff ${label}, chain=1, ${mode}, warm`,
@@ -164,12 +215,16 @@ export async function sectionContext(bench: Bench): Promise<void> {
       const samples: number[] = [];
       let last: { json: ApiContextPreview; bytes: number; ms: number } | undefined;
       for (let i = 0; i < CONFIG.contextIterations; i++) {
-        const appended = await postJson(bench.baseUrl, `/api/threads/${chain.lastThreadId}/turns`, { role: i % 2 ? "assistant" : "user", content: sentence(8, 20) });
+        const appended = await postJson(bench.baseUrl, `/api/threads/${chain.lastThreadId}/turns`, {
+          role: i % 2 ? "assistant" : "user",
+          content: sentence(8, 20),
+        });
         if (appended.status !== 201) throw new Error(`context ${chain.label}: append -> ${appended.status}`);
         last = await getJsonSized<ApiContextPreview>(bench.baseUrl, url(EXACT));
         samples.push(last.ms);
       }
-      if (turnsOf(last!.json) !== chain.turns + CONFIG.contextIterations) throw new Error(`context ${chain.label}: the appended turns are missing from the preview`);
+      if (turnsOf(last!.json) !== chain.turns + CONFIG.contextIterations)
+        throw new Error(`context ${chain.label}: the appended turns are missing from the preview`);
       bench.record({
         section: "context",
         name: `context ${label}, gpt-4o exact, right after an append (that thread read again)`,

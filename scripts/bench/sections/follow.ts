@@ -35,7 +35,8 @@ export async function sectionFollow(bench: Bench): Promise<void> {
     const appendExchange = () => {
       // Fresh message and request ids too: usage counts once per response.
       const ids = new Map<string, string>();
-      const fresh = (id: string) => ids.get(id) ?? (ids.set(id, `${id.slice(0, 4)}${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`), ids.get(id)!);
+      const fresh = (id: string) =>
+        ids.get(id) ?? (ids.set(id, `${id.slice(0, 4)}${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`), ids.get(id)!);
       const text = exchange
         .map((line) => {
           const entry = JSON.parse(line) as Record<string, unknown>;
@@ -50,17 +51,24 @@ export async function sectionFollow(bench: Bench): Promise<void> {
     };
     const importFollowed = async (follow: boolean) => {
       const report = await importPath(file, file, undefined, { follow });
-      if (report.status !== "imported" || report.turnsAdded === 0) throw new Error(`follow: an appended exchange gave ${report.status}, ${report.turnsAdded} turns`);
+      if (report.status !== "imported" || report.turnsAdded === 0)
+        throw new Error(`follow: an appended exchange gave ${report.status}, ${report.turnsAdded} turns`);
     };
 
     await importFollowed(true);
     const before = resumeCounts();
-    const resumed = await measure("follow: resumed", async () => {
-      appendExchange();
-      await importFollowed(true);
-    }, APPENDS, { warmup: 0 });
+    const resumed = await measure(
+      "follow: resumed",
+      async () => {
+        appendExchange();
+        await importFollowed(true);
+      },
+      APPENDS,
+      { warmup: 0 },
+    );
     const after = resumeCounts();
-    if (after.resumed - before.resumed !== APPENDS) throw new Error(`follow: ${after.resumed - before.resumed} of ${APPENDS} imports went on from where the last stopped`);
+    if (after.resumed - before.resumed !== APPENDS)
+      throw new Error(`follow: ${after.resumed - before.resumed} of ${APPENDS} imports went on from where the last stopped`);
     bench.record({
       section: "follow",
       name: `an exchange appended to a followed ${fmtBytes(generated.bytes)} session, imported`,
@@ -69,11 +77,21 @@ export async function sectionFollow(bench: Bench): Promise<void> {
       note: `${fmtBytes((after.bytesRead - before.bytesRead) / APPENDS)} read per import (what was appended), not the file`,
     });
 
-    const whole = await measure("follow: whole", async () => {
-      appendExchange();
-      await importFollowed(false);
-    }, 5, { warmup: 0 });
-    bench.record({ section: "follow", name: "the same, read whole (npm run import, or a file not followed)", stats: whole, note: `${fmtBytes(generated.bytes + appended)} read and parsed each time` });
+    const whole = await measure(
+      "follow: whole",
+      async () => {
+        appendExchange();
+        await importFollowed(false);
+      },
+      5,
+      { warmup: 0 },
+    );
+    bench.record({
+      section: "follow",
+      name: "the same, read whole (npm run import, or a file not followed)",
+      stats: whole,
+      note: `${fmtBytes(generated.bytes + appended)} read and parsed each time`,
+    });
   } finally {
     if (!KEEP_DB) rmSync(dir, { recursive: true, force: true });
   }

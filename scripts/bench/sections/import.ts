@@ -28,10 +28,24 @@ export async function sectionImport(bench: Bench): Promise<void> {
     if (stats.turns !== generated.turns) throw new Error(`import stored ${stats.turns} turns of ${generated.turns}`);
     const mb = stats.bytes / 1e6;
     const what = `${fmtBytes(stats.bytes)} Claude Code session, ${generated.lines} lines, ${generated.turns} turns`;
-    bench.record({ section: "import", name: "npm run import, one big session (MB/s)", value: mb / stats.seconds, unit: "MB/s", target: { metric: "rate", min: TARGETS.importMbPerSecond }, note: `${what} in ${stats.seconds.toFixed(1)} s; FTS index, usage and o200k counts stored in the same transaction (the last batches' counts just after it)` });
+    bench.record({
+      section: "import",
+      name: "npm run import, one big session (MB/s)",
+      value: mb / stats.seconds,
+      unit: "MB/s",
+      target: { metric: "rate", min: TARGETS.importMbPerSecond },
+      note: `${what} in ${stats.seconds.toFixed(1)} s; FTS index, usage and o200k counts stored in the same transaction (the last batches' counts just after it)`,
+    });
     bench.record({ section: "import", name: "npm run import, turns per second", value: stats.turns / stats.seconds, unit: "turns/s" });
     await recordSecretDetection(bench, sessionFile);
-    bench.record({ section: "import", name: "npm run import, peak RSS (MB)", value: stats.maxRssBytes / 1e6, unit: "MB", target: { metric: "ceiling", max: TARGETS.importPeakRssMb }, note: "streamed in two passes, o200k counted on a worker thread; the CLI runs with a 256 MB V8 heap" });
+    bench.record({
+      section: "import",
+      name: "npm run import, peak RSS (MB)",
+      value: stats.maxRssBytes / 1e6,
+      unit: "MB",
+      target: { metric: "ceiling", max: TARGETS.importPeakRssMb },
+      note: "streamed in two passes, o200k counted on a worker thread; the CLI runs with a 256 MB V8 heap",
+    });
     await importManySmallFiles(bench, databaseUrl);
     await importsWithTheScan(bench, dir, database);
   } finally {
@@ -44,7 +58,16 @@ export async function sectionImport(bench: Bench): Promise<void> {
 }
 
 /** `npm run import` of `dir` on `databaseUrl` in a child process: its --stats. */
-type ImportStats = { bytes: number; seconds: number; scanSeconds: number | null; turns: number; imported: number; unchanged: number; failed: number; maxRssBytes: number };
+type ImportStats = {
+  bytes: number;
+  seconds: number;
+  scanSeconds: number | null;
+  turns: number;
+  imported: number;
+  unchanged: number;
+  failed: number;
+  maxRssBytes: number;
+};
 
 function runImport(dir: string, databaseUrl: string, extra: string[] = []): ImportStats {
   const output = execFileSync("npm", ["run", "--silent", "import", "--", dir, "--stats", "--quiet", ...extra], {
@@ -105,7 +128,8 @@ async function importManySmallFiles(bench: Bench, databaseUrl: string): Promise<
     const small = runImport(smallDir, databaseUrl);
     const big = runImport(bigDir, databaseUrl);
     const again = runImport(smallDir, databaseUrl);
-    if (small.imported !== count || again.unchanged !== count) throw new Error(`import of ${count} small files: ${small.imported} imported, then ${again.unchanged} unchanged`);
+    if (small.imported !== count || again.unchanged !== count)
+      throw new Error(`import of ${count} small files: ${small.imported} imported, then ${again.unchanged} unchanged`);
     const smallRate = bytes / 1e6 / small.seconds;
     const bigRate = bytes / 1e6 / big.seconds;
     bench.record({
@@ -116,7 +140,13 @@ async function importManySmallFiles(bench: Bench, databaseUrl: string): Promise<
       target: { metric: "rate", min: bigRate / 2 },
       note: `${fmtBytes(bytes)} in ${small.seconds.toFixed(2)} s (${((small.seconds / count) * 1000).toFixed(1)} ms a file); the same bytes as one file: ${bigRate.toFixed(1)} MB/s in ${big.seconds.toFixed(2)} s; small files at ${Math.round((100 * smallRate) / bigRate)}% of it (target 50%)`,
     });
-    bench.record({ section: "import", name: `npm run import, the ${count} files again, unchanged (s)`, value: again.seconds, unit: "s", note: "each file read and hashed, and found imported before" });
+    bench.record({
+      section: "import",
+      name: `npm run import, the ${count} files again, unchanged (s)`,
+      value: again.seconds,
+      unit: "s",
+      note: "each file read and hashed, and found imported before",
+    });
   } finally {
     if (!KEEP_DB) {
       rmSync(smallDir, { recursive: true, force: true });
@@ -138,7 +168,13 @@ async function recordSecretDetection(bench: Bench, file: string): Promise<void> 
   let found = 0;
   for (const line of lines) found += detectSecrets(line).length;
   const seconds = (performance.now() - started) / 1000;
-  bench.record({ section: "import", name: "secret detection alone (MB/s)", value: bytes / 1e6 / seconds, unit: "MB/s", note: `${fmtBytes(bytes)} in ${(seconds * 1000).toFixed(0)} ms, ${found} findings` });
+  bench.record({
+    section: "import",
+    name: "secret detection alone (MB/s)",
+    value: bytes / 1e6 / seconds,
+    unit: "MB/s",
+    note: `${fmtBytes(bytes)} in ${(seconds * 1000).toFixed(0)} ms, ${found} findings`,
+  });
 }
 
 /** Imports and scans per corpus: without the scan, then with it, alternating, best of each. */
@@ -150,7 +186,13 @@ const SCAN_ROUNDS = 3;
  * file's commit and the run ends when it has caught up, findings recorded). Alternated
  * SCAN_ROUNDS times, the best run of each kept; both rates and their ratio are printed.
  */
-async function importWithAndWithoutScan(bench: Bench, label: string, dir: string, freshDatabase: (name: string) => Promise<string>, drop: (url: string) => Promise<void>): Promise<void> {
+async function importWithAndWithoutScan(
+  bench: Bench,
+  label: string,
+  dir: string,
+  freshDatabase: (name: string) => Promise<string>,
+  drop: (url: string) => Promise<void>,
+): Promise<void> {
   const best = { off: null as ImportStats | null, on: null as ImportStats | null };
   for (let round = 0; round < SCAN_ROUNDS; round++) {
     for (const mode of ["off", "on"] as const) {
@@ -168,7 +210,13 @@ async function importWithAndWithoutScan(bench: Bench, label: string, dir: string
   const on = best.on!;
   const rate = (s: ImportStats) => s.bytes / 1e6 / s.seconds;
   const ratio = rate(on) / rate(off);
-  bench.record({ section: "import", name: `npm run import, ${label}, scan off (MB/s)`, value: rate(off), unit: "MB/s", note: `${fmtBytes(off.bytes)}, ${off.turns} turns in ${off.seconds.toFixed(2)} s (best of ${SCAN_ROUNDS}, each on a fresh database)` });
+  bench.record({
+    section: "import",
+    name: `npm run import, ${label}, scan off (MB/s)`,
+    value: rate(off),
+    unit: "MB/s",
+    note: `${fmtBytes(off.bytes)}, ${off.turns} turns in ${off.seconds.toFixed(2)} s (best of ${SCAN_ROUNDS}, each on a fresh database)`,
+  });
   bench.record({
     section: "import",
     name: `npm run import --scan-secrets, ${label} (MB/s)`,

@@ -14,12 +14,17 @@ function pathologicalTexts(): Record<string, string> {
   for (let bytes = 0; bytes < megabytes; bytes += 3) cjk.push(String.fromCharCode(0x4e00 + Math.floor(next() * 20_000)));
   const emoji = ["😀", "🎉", "🚀", "❤️", "👍🏽", "🔥", "✨", "🙏", "🧑‍💻"];
   const pictures: string[] = [];
-  for (let bytes = 0; bytes < megabytes; ) {
+  for (let bytes = 0; bytes < megabytes;) {
     const one = emoji[Math.floor(next() * emoji.length)]!;
     pictures.push(one);
     bytes += Buffer.byteLength(one);
   }
-  return { "one character": "A".repeat(megabytes), "CJK without punctuation": cjk.join(""), emoji: pictures.join(""), spaces: " ".repeat(megabytes) };
+  return {
+    "one character": "A".repeat(megabytes),
+    "CJK without punctuation": cjk.join(""),
+    emoji: pictures.join(""),
+    spaces: " ".repeat(megabytes),
+  };
 }
 
 /**
@@ -60,10 +65,18 @@ export async function sectionLinearCount(bench: Bench): Promise<void> {
       samples.push(ordinary.slice(start, start + length));
     }
     const timed = await measure(`inline ${length}`, async (i) => o200k(samples[Math.max(0, i)]!), samples.length, { warmup: 5 });
-    bench.record({ section: "linear-count", name: `o200k in place, ${length} characters of ordinary text`, stats: timed, note: "countTexts counts up to INLINE_CHARS in place" });
+    bench.record({
+      section: "linear-count",
+      name: `o200k in place, ${length} characters of ordinary text`,
+      stats: timed,
+      note: "countTexts counts up to INLINE_CHARS in place",
+    });
   }
 
-  const created = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", { toolName: "bench", title: "bench pathological turns" });
+  const created = await postJson<{ thread: ApiThread }>(bench.baseUrl, "/api/threads", {
+    toolName: "bench",
+    title: "bench pathological turns",
+  });
   if (created.status !== 201) throw new Error(`POST /api/threads -> ${created.status}`);
   const threadId = created.json.thread.id;
   const idle = await measure("GET while idle", () => getBody(bench.baseUrl, "/api/threads?limit=25"), 50);
@@ -81,7 +94,11 @@ export async function sectionLinearCount(bench: Bench): Promise<void> {
   try {
     for (const kind of ["one character", "CJK without punctuation", "emoji"]) {
       const started = performance.now();
-      const answer = await postJson<{ turn: { tokens: number; tokensEstimated?: boolean } }>(bench.baseUrl, `/api/threads/${threadId}/turns`, { role: "tool", content: texts[kind] });
+      const answer = await postJson<{ turn: { tokens: number; tokensEstimated?: boolean } }>(
+        bench.baseUrl,
+        `/api/threads/${threadId}/turns`,
+        { role: "tool", content: texts[kind] },
+      );
       const seconds = (performance.now() - started) / 1000;
       if (answer.status !== 201) throw new Error(`POST /api/threads/:id/turns (${kind}) -> ${answer.status}`);
       bench.record({

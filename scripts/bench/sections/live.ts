@@ -45,7 +45,10 @@ export async function sectionLive(bench: Bench): Promise<void> {
   const file = path.join(project, `${sessionId}.jsonl`);
   writeFileSync(file, text);
 
-  const server = await startServer(bench.databaseUrl, { env: { THREADLINE_SOURCES: dir }, logFile: path.join(BENCH_DIR, "live-server.log") });
+  const server = await startServer(bench.databaseUrl, {
+    env: { THREADLINE_SOURCES: dir },
+    logFile: path.join(BENCH_DIR, "live-server.log"),
+  });
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -61,7 +64,10 @@ export async function sectionLive(bench: Bench): Promise<void> {
     await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight }));
     const turnsBefore = (await getJson<{ turnCount: number }>(server.baseUrl, `/api/threads/${threadId}/live`)).turnCount;
 
-    const entries = text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Entry);
+    const entries = text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Entry);
     const main = entries.filter((e) => e.isSidechain === false && typeof e.uuid === "string");
     const { toolUseResult: _result, ...template } = main.filter((e) => e.type === "user").at(-1)!;
     let parent = main.at(-1)!.uuid!;

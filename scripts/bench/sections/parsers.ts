@@ -30,7 +30,8 @@ export async function sectionParsers(bench: Bench): Promise<void> {
     const started = performance.now();
     let turns = 0;
     for (let i = 0; i < rounds; i++) {
-      for (const file of files) turns += (await parseDetected(file.name, detectFormat(file.name, file.text))).threads.reduce((n, t) => n + t.turns.length, 0);
+      for (const file of files)
+        turns += (await parseDetected(file.name, detectFormat(file.name, file.text))).threads.reduce((n, t) => n + t.turns.length, 0);
     }
     const seconds = (performance.now() - started) / 1000;
     bench.record({

@@ -50,7 +50,11 @@ export async function sectionSources(bench: Bench): Promise<void> {
     const { files, bytes } = writeRealShapedSessions(dir, count);
     let read = 0;
     const following = () =>
-      createSourceSync({ setting: () => ({ origin: "setting", folders: [dir], warnings: [] }), log: () => undefined, importFile: (file) => (read++, importPath(file)) });
+      createSourceSync({
+        setting: () => ({ origin: "setting", folders: [dir], warnings: [] }),
+        log: () => undefined,
+        importFile: (file) => (read++, importPath(file)),
+      });
     const timed = async (sync: ReturnType<typeof following>) => {
       const started = performance.now();
       const status = await sync.sync();
@@ -59,18 +63,32 @@ export async function sectionSources(bench: Bench): Promise<void> {
 
     const first = await timed(following());
     if (first.folder.imported !== count) throw new Error(`sources: the first sync imported ${first.folder.imported} of ${count} files`);
-    bench.record({ section: "sources", name: `first sync of a folder of ${count} sessions (files/s)`, value: count / first.seconds, unit: "files/s", note: `${fmtBytes(bytes)} in ${first.seconds.toFixed(1)} s` });
+    bench.record({
+      section: "sources",
+      name: `first sync of a folder of ${count} sessions (files/s)`,
+      value: count / first.seconds,
+      unit: "files/s",
+      note: `${fmtBytes(bytes)} in ${first.seconds.toFixed(1)} s`,
+    });
 
     const again = following();
     appendFileSync(files[0]!, readFileSync(files[0]!, "utf8").split("\n")[0] + "\n");
     read = 0;
     const grown = await timed(again);
     if (read !== 1) throw new Error(`sources: after one file grew the sync read ${read} files`);
-    bench.record({ section: "sources", name: `a full sync after one of ${count} sessions grew (s)`, value: grown.seconds, unit: "s", note: "that file read again whole; every other one only stat'ed (a new sync on the same database)" });
+    bench.record({
+      section: "sources",
+      name: `a full sync after one of ${count} sessions grew (s)`,
+      value: grown.seconds,
+      unit: "s",
+      note: "that file read again whole; every other one only stat'ed (a new sync on the same database)",
+    });
 
     const events = await runFollowChild(bench.databaseUrl, "events");
     const polling = await runFollowChild(bench.databaseUrl, "polling");
-    for (const run of [events, polling]) if (run.unchanged !== count) throw new Error(`sources: a restarted ${run.mode} sync found ${run.unchanged} of ${count} files unchanged`);
+    for (const run of [events, polling])
+      if (run.unchanged !== count)
+        throw new Error(`sources: a restarted ${run.mode} sync found ${run.unchanged} of ${count} files unchanged`);
     bench.record({
       section: "sources",
       name: `first sync after a restart, ${count} files unchanged (s)`,
@@ -120,7 +138,10 @@ function inotifyWatches(): number | null {
       } catch {
         continue;
       }
-      if (target === "anon_inode:inotify") count += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8").split("\n").filter((l) => l.startsWith("inotify wd")).length;
+      if (target === "anon_inode:inotify")
+        count += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8")
+          .split("\n")
+          .filter((l) => l.startsWith("inotify wd")).length;
     }
     return count;
   } catch {

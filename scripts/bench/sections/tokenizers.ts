@@ -39,14 +39,17 @@ export type TokenizerRun = {
  */
 function repositoryCode(): string[] {
   try {
-    const names = execFileSync("git", ["ls-tree", "-r", "--name-only", "HEAD", "lib", "app", "components", "scripts"], { cwd: root, encoding: "utf8" })
+    const names = execFileSync("git", ["ls-tree", "-r", "--name-only", "HEAD", "lib", "app", "components", "scripts"], {
+      cwd: root,
+      encoding: "utf8",
+    })
       .split("\n")
       .filter((n) => /\.(ts|tsx|mjs|js|css)$/.test(n))
       .sort();
     const all = execFileSync("git", ["archive", "--format=tar", "HEAD", ...names], { cwd: root, maxBuffer: 64 << 20 });
     // Split the tar stream back into files: 512-byte headers, size in octal at 124.
     const files: string[] = [];
-    for (let offset = 0; offset + 512 <= all.length; ) {
+    for (let offset = 0; offset + 512 <= all.length;) {
       const header = all.subarray(offset, offset + 512);
       if (header.every((b) => b === 0)) break;
       const size = parseInt(header.subarray(124, 136).toString("ascii").replace(/\0.*$/, "").trim() || "0", 8);
@@ -79,7 +82,8 @@ export function tokenizerCorpus(targetBytes: number): { pieces: string[]; turnBy
       codeBytes += Buffer.byteLength(file);
       continue;
     }
-    const role = previous === "assistant" ? (chance(0.12) ? "tool" : "user") : previous === "user" || previous === "tool" ? "assistant" : "user";
+    const role =
+      previous === "assistant" ? (chance(0.12) ? "tool" : "user") : previous === "user" || previous === "tool" ? "assistant" : "user";
     previous = role;
     const text = role === "user" ? userContent() : role === "assistant" ? assistantContent() : toolContent();
     pieces.push(text);
@@ -118,7 +122,13 @@ export async function tokenizerChild(): Promise<void> {
     const text = pieces.join("\n\n");
     cpuBefore = process.cpuUsage();
     const measured = measureTokenizerThroughput(counter.id, text);
-    Object.assign(run, { mbPerSecond: measured.mbPerSecond, tokens: measured.tokens, bytes: Buffer.byteLength(text), chars: text.length, calls: 1 });
+    Object.assign(run, {
+      mbPerSecond: measured.mbPerSecond,
+      tokens: measured.tokens,
+      bytes: Buffer.byteLength(text),
+      chars: text.length,
+      calls: 1,
+    });
   } else {
     // Turn by turn, as the lazy fill counts a chain: one call per piece.
     const started = performance.now();
@@ -126,7 +136,13 @@ export async function tokenizerChild(): Promise<void> {
     for (const piece of pieces) tokens += counter.count(piece);
     const seconds = (performance.now() - started) / 1000;
     const bytes = pieces.reduce((sum, p) => sum + Buffer.byteLength(p), 0);
-    Object.assign(run, { mbPerSecond: bytes / 1e6 / seconds, tokens, bytes, chars: pieces.reduce((sum, p) => sum + p.length, 0), calls: pieces.length });
+    Object.assign(run, {
+      mbPerSecond: bytes / 1e6 / seconds,
+      tokens,
+      bytes,
+      chars: pieces.reduce((sum, p) => sum + p.length, 0),
+      calls: pieces.length,
+    });
   }
   const cpu = process.cpuUsage(cpuBefore);
   run.cpuMbPerSecond = run.bytes / 1e6 / Math.max((cpu.user + cpu.system) / 1e6, 1e-9);
@@ -165,7 +181,12 @@ export async function sectionTokenizers(bench: Bench): Promise<void> {
     });
   }
   bench.facts.tokenizers = {
-    text: { bytes: corpus.turnBytes + corpus.codeBytes, turnBytes: corpus.turnBytes, codeBytes: corpus.codeBytes, pieces: corpus.pieces.length },
+    text: {
+      bytes: corpus.turnBytes + corpus.codeBytes,
+      turnBytes: corpus.turnBytes,
+      codeBytes: corpus.codeBytes,
+      pieces: corpus.pieces.length,
+    },
     runs,
   };
 }

@@ -95,7 +95,13 @@ async function copyToPostgres(bench: Bench, admin: string, from: string): Promis
     await settleCopiedDatabase(destination);
     const seconds = (performance.now() - started) / 1000;
     const rows = report.reduce((sum, table) => sum + table.rows, 0);
-    bench.record({ section: "usage", name: "usage: the fill copied into PostgreSQL (rows/s)", value: rows / seconds, unit: "rows/s", note: `${rows} rows in ${seconds.toFixed(1)} s, then VACUUM (ANALYZE)` });
+    bench.record({
+      section: "usage",
+      name: "usage: the fill copied into PostgreSQL (rows/s)",
+      value: rows / seconds,
+      unit: "rows/s",
+      note: `${rows} rows in ${seconds.toFixed(1)} s, then VACUUM (ANALYZE)`,
+    });
     return url;
   } finally {
     await Promise.all([source.$disconnect(), destination.$disconnect()]);
@@ -112,7 +118,8 @@ async function measureOn(bench: Bench, label: string, url: string, fill: UsageFi
     BENCH_USAGE_RANGE: JSON.stringify(range),
   });
   const wrong = differences(child.totals, fill.sums);
-  if (wrong.length > 0) throw new Error(`usage (${label}): the year's report after the backfill is not what the fill wrote: ${wrong.join("; ")}`);
+  if (wrong.length > 0)
+    throw new Error(`usage (${label}): the year's report after the backfill is not what the fill wrote: ${wrong.join("; ")}`);
   bench.record({
     section: "usage",
     name: `usage, ${label}: backfill of every session's buckets (s)`,
@@ -130,14 +137,22 @@ async function measureOn(bench: Bench, label: string, url: string, fill: UsageFi
 
   const server = await startServer(url, { logFile: path.join(BENCH_DIR, `usage-server-${label.toLowerCase()}.log`) });
   try {
-    const pathname = (query: Record<string, string>) => `/api/usage?${new URLSearchParams({ since: range.since, until: range.until, ...query })}`;
+    const pathname = (query: Record<string, string>) =>
+      `/api/usage?${new URLSearchParams({ since: range.since, until: range.until, ...query })}`;
     const first = await getJson<UsageReport>(server.baseUrl, pathname(REQUESTS[0]!.query));
     const wrongHttp = differences(first.totals, fill.sums);
-    if (wrongHttp.length > 0) throw new Error(`usage (${label}): GET /api/usage's totals are not what the fill wrote: ${wrongHttp.join("; ")}`);
-    if (!first.totals.unpricedModels.includes("acme-coder-7b")) throw new Error(`usage (${label}): the unknown model is not among the unpriced ones: ${first.totals.unpricedModels.join(", ")}`);
+    if (wrongHttp.length > 0)
+      throw new Error(`usage (${label}): GET /api/usage's totals are not what the fill wrote: ${wrongHttp.join("; ")}`);
+    if (!first.totals.unpricedModels.includes("acme-coder-7b"))
+      throw new Error(`usage (${label}): the unknown model is not among the unpriced ones: ${first.totals.unpricedModels.join(", ")}`);
     for (const request of REQUESTS) {
       let bytes = 0;
-      const stats = await measure(`usage ${request.label}`, async () => (bytes = await getBody(server.baseUrl, pathname(request.query))), CONFIG.usageIterations, { warmup: 3 });
+      const stats = await measure(
+        `usage ${request.label}`,
+        async () => (bytes = await getBody(server.baseUrl, pathname(request.query))),
+        CONFIG.usageIterations,
+        { warmup: 3 },
+      );
       bench.record({
         section: "usage",
         name: `usage, ${label}: GET /api/usage?${request.label}, a year`,
@@ -176,7 +191,10 @@ async function appendThenReport(bench: Bench, label: string, baseUrl: string, pa
     reports.push(performance.now() - between);
     appends.push(between - started);
     expected += 1;
-    if (report.totals.responses !== expected) throw new Error(`usage (${label}): after append ${i + 1} the report counts ${report.totals.responses} responses, expected ${expected}`);
+    if (report.totals.responses !== expected)
+      throw new Error(
+        `usage (${label}): after append ${i + 1} the report counts ${report.totals.responses} responses, expected ${expected}`,
+      );
   }
   bench.record({
     section: "usage",
@@ -204,7 +222,12 @@ export async function usageChild(): Promise<void> {
   const query = (groupBy: UsageGroup) => ({ groupBy, since: range.since, until: range.until, timeZone: range.tz });
   const reports: Record<string, Timing> = {};
   for (const groupBy of ["day", "model", "thread"] as const) {
-    const { samples: _samples, ...stats } = await measure(`usageReport ${groupBy}`, async () => JSON.stringify(await usageReport(query(groupBy))), CONFIG.usageIterations, { warmup: 3 });
+    const { samples: _samples, ...stats } = await measure(
+      `usageReport ${groupBy}`,
+      async () => JSON.stringify(await usageReport(query(groupBy))),
+      CONFIG.usageIterations,
+      { warmup: 3 },
+    );
     reports[groupBy] = stats;
   }
   const { totals } = await usageReport(query("day"));

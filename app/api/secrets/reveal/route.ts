@@ -18,6 +18,9 @@ export async function POST(request: Request): Promise<Response> {
     const { threadId, turnId, fingerprint } = await readJson(request, revealSecretSchema);
     const value = await secretValue(threadId, turnId, fingerprint);
     if (value === null) throw new AppError("not_found", `No secret ${fingerprint} in turn ${quoteInput(turnId)} of thread ${threadId}.`);
-    return unmasked(Response.json({ value }, { headers: { "cache-control": "no-store" } }), "the reveal endpoint: one value, for those allowed to see it");
+    return unmasked(
+      Response.json({ value }, { headers: { "cache-control": "no-store" } }),
+      "the reveal endpoint: one value, for those allowed to see it",
+    );
   });
 }

@@ -55,7 +55,8 @@ describe("cost over the real transcripts", () => {
       const totals = sessionTotalsOf(thread.metadata);
       expectSum(thread.cost!, [...costs, ...(totals ? priceSessionTotals(totals, pricerWith([])).map((t) => t.cost) : [])]);
       expect(thread.costWithSubagents!.totalUsd).toBeGreaterThanOrEqual(thread.cost!.totalUsd - 1e-12);
-      for (const cost of costs) expect(cost.inputUsd + cost.outputUsd + cost.cacheReadUsd + cost.cacheWriteUsd).toBeCloseTo(cost.totalUsd, 12);
+      for (const cost of costs)
+        expect(cost.inputUsd + cost.outputUsd + cost.cacheReadUsd + cost.cacheWriteUsd).toBeCloseTo(cost.totalUsd, 12);
       responses += costs.length;
       pricedTotal += thread.cost!.totalUsd;
     }
@@ -94,19 +95,45 @@ describe("cost over the real transcripts", () => {
     // claude-opus-4-6 with 300k input tokens: the long-context tier until 2026-03-13 (input $10,
     // cache read $1, output $37.50 per million), flat $5 / $0.50 / $25 after.
     const line = (uuid: string, parentUuid: string | null, timestamp: string, message: { role: string } & Record<string, unknown>) =>
-      JSON.stringify({ type: message.role, uuid, parentUuid, timestamp, sessionId: "cost-dates", cwd: "/w", version: "2.1.39", isSidechain: false, requestId: `req-${uuid}`, message });
+      JSON.stringify({
+        type: message.role,
+        uuid,
+        parentUuid,
+        timestamp,
+        sessionId: "cost-dates",
+        cwd: "/w",
+        version: "2.1.39",
+        isSidechain: false,
+        requestId: `req-${uuid}`,
+        message,
+      });
     const usage = { input_tokens: 10_000, cache_read_input_tokens: 290_000, cache_creation_input_tokens: 0, output_tokens: 1_000 };
     const text = [
       line("u1", null, "2026-03-01T12:00:00.000Z", { role: "user", content: "first" }),
-      line("a1", "u1", "2026-03-01T12:00:01.000Z", { id: "msg_1", role: "assistant", model: "claude-opus-4-6", content: [{ type: "text", text: "one" }], usage }),
+      line("a1", "u1", "2026-03-01T12:00:01.000Z", {
+        id: "msg_1",
+        role: "assistant",
+        model: "claude-opus-4-6",
+        content: [{ type: "text", text: "one" }],
+        usage,
+      }),
       line("u2", "a1", "2026-04-01T12:00:00.000Z", { role: "user", content: "second" }),
-      line("a2", "u2", "2026-04-01T12:00:01.000Z", { id: "msg_2", role: "assistant", model: "claude-opus-4-6", content: [{ type: "text", text: "two" }], usage }),
+      line("a2", "u2", "2026-04-01T12:00:01.000Z", {
+        id: "msg_2",
+        role: "assistant",
+        model: "claude-opus-4-6",
+        content: [{ type: "text", text: "two" }],
+        usage,
+      }),
     ].join("\n");
     const report = await importFile("cost-dates.jsonl", text);
     expect(report.status, report.error).toBe("imported");
     const id = report.threadIds[0]!;
     const { thread, turns } = await fetchThread(id);
-    expect(turns.filter((t) => t.cost).map((t) => t.cost!.totalUsd)).toEqual([expect.closeTo(0.1 + 0.29 + 0.0375, 12), expect.closeTo(0.05 + 0.145 + 0.025, 12)]);
+    expect(turns.filter((t) => t.cost).map((t) => t.cost!.totalUsd)).toEqual([
+      expect.closeTo(0.1 + 0.29 + 0.0375, 12),
+      expect.closeTo(0.05 + 0.145 + 0.025, 12),
+    ]);
     expect(thread.cost!.totalUsd).toBeCloseTo(0.4275 + 0.22, 12);
     const listed = (await json<{ items: Thread[] }>(await api.listThreads({ limit: "100" }))).items.find((t) => t.id === id)!;
     expect(listed.cost!.totalUsd).toBeCloseTo(0.4275 + 0.22, 12);
@@ -115,14 +142,34 @@ describe("cost over the real transcripts", () => {
   it("prices a custom model's responses with the prices Settings gives it, in the thread and in the list", async () => {
     const thread = await newThread({ toolName: "cost-custom" });
     await newTurn(thread.id, { role: "user", content: "hi" });
-    await newTurn(thread.id, { role: "assistant", content: "hello", modelName: "my-finetune-7b", modelMetadata: { usage: { input_tokens: 1_000_000, output_tokens: 100_000 } } });
+    await newTurn(thread.id, {
+      role: "assistant",
+      content: "hello",
+      modelName: "my-finetune-7b",
+      modelMetadata: { usage: { input_tokens: 1_000_000, output_tokens: 100_000 } },
+    });
     const listCost = async () => (await json<{ items: Thread[] }>(await api.listThreads({ tool: "cost-custom" }))).items[0]!.cost!;
-    expect((await fetchThread(thread.id)).thread.cost).toMatchObject({ totalUsd: 0, unpricedResponses: 1, unpricedModels: ["my-finetune-7b"] });
+    expect((await fetchThread(thread.id)).thread.cost).toMatchObject({
+      totalUsd: 0,
+      unpricedResponses: 1,
+      unpricedModels: ["my-finetune-7b"],
+    });
     expect(await listCost()).toMatchObject({ unpricedResponses: 1 });
 
-    await addCustomModel({ name: "my-finetune-7b", contextWindow: 32_768, tokenizer: "o200k_base", inputPricePerMTok: 0.5, outputPricePerMTok: 1.5 });
+    await addCustomModel({
+      name: "my-finetune-7b",
+      contextWindow: 32_768,
+      tokenizer: "o200k_base",
+      inputPricePerMTok: 0.5,
+      outputPricePerMTok: 1.5,
+    });
     // 1M input tokens at $0.50 and 100k output at $1.50 per million.
-    const expected = { totalUsd: expect.closeTo(0.65, 12), inputUsd: expect.closeTo(0.5, 12), outputUsd: expect.closeTo(0.15, 12), unpricedResponses: 0 };
+    const expected = {
+      totalUsd: expect.closeTo(0.65, 12),
+      inputUsd: expect.closeTo(0.5, 12),
+      outputUsd: expect.closeTo(0.15, 12),
+      unpricedResponses: 0,
+    };
     expect((await fetchThread(thread.id)).thread.cost).toMatchObject(expected);
     expect(await listCost()).toMatchObject(expected);
   });

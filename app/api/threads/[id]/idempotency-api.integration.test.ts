@@ -103,7 +103,11 @@ async function storedKeys(threadId: string) {
   return (await db()).idempotencyKey.findMany({ where: { threadId } });
 }
 
-const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: "sk-test-idempotency-0123456789", chatModel: "openai-compatible:test-model" }));
+const llm = withFakeOpenAi((server) => ({
+  openaiCompatibleBaseUrl: server.baseUrl,
+  openaiCompatibleApiKey: "sk-test-idempotency-0123456789",
+  chatModel: "openai-compatible:test-model",
+}));
 let fake: FakeOpenAi;
 beforeEach(() => {
   fake = llm.server;
@@ -146,14 +150,18 @@ describe.each(ENDPOINTS)("Idempotency-Key on POST /api/threads/:id/$name", (endp
 
     const other = await seed();
     const elsewhere = await created(await call(endpoint, other, endpoint.body, "shared-key"));
-    expect(elsewhere.turn?.threadId ?? elsewhere.userTurn?.threadId ?? elsewhere.fork?.sourceThreadId ?? elsewhere.compaction?.originalThreadId).toBe(other);
+    expect(
+      elsewhere.turn?.threadId ?? elsewhere.userTurn?.threadId ?? elsewhere.fork?.sourceThreadId ?? elsewhere.compaction?.originalThreadId,
+    ).toBe(other);
   });
 
   it("lets a key be used again after 24 hours", async () => {
     const id = await seed();
     const first = await created(await call(endpoint, id, endpoint.body, "daily"));
     await expectError(await call(endpoint, id, endpoint.otherBody, "daily"), 409, "conflict");
-    await (await db()).idempotencyKey.updateMany({ where: { threadId: id }, data: { createdAt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS - 1_000) } });
+    await (
+      await db()
+    ).idempotencyKey.updateMany({ where: { threadId: id }, data: { createdAt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS - 1_000) } });
     const written = await rowCounts();
     const later = await call(endpoint, id, endpoint.otherBody, "daily");
     expect(later.headers.get("idempotency-replayed")).toBeNull();
@@ -236,7 +244,9 @@ describe("Idempotency-Key: the rest of the contract", () => {
     const id = await seed();
     const client = await db();
     // What a process that died between claiming the key and writing leaves behind.
-    await client.idempotencyKey.create({ data: { threadId: id, key: "crashed", requestHash: "0".repeat(64), state: "pending", createdAt: new Date() } });
+    await client.idempotencyKey.create({
+      data: { threadId: id, key: "crashed", requestHash: "0".repeat(64), state: "pending", createdAt: new Date() },
+    });
     // The hash differs (another request): a 409 naming that. The same request: "in progress".
     await expectError(await call(turns, id, turns.body, "crashed"), 409, "conflict");
     await call(turns, id, turns.body, "probe"); // learn the hash the turns body gets
@@ -273,7 +283,11 @@ describe("Idempotency-Key: the rest of the contract", () => {
     const events = await streamed.text();
     expect(events).toContain("event: done");
     const replay = await created(await call(messages, id, messages.body, "streamed"));
-    expect(replay).toMatchObject({ userTurn: { content: "How do I fix it?" }, turn: { content: "Decode first, then compare." }, model: "openai-compatible:test-model" });
+    expect(replay).toMatchObject({
+      userTurn: { content: "How do I fix it?" },
+      turn: { content: "Decode first, then compare." },
+      model: "openai-compatible:test-model",
+    });
     for (const turnId of messages.ids(replay)) expect(events).toContain(turnId);
     expect(fake.requests).toHaveLength(1);
   });
@@ -290,7 +304,12 @@ describe("Idempotency-Key: the rest of the contract", () => {
     const id = await seed();
     await created(await call(turns, id, turns.body, "old"));
     await created(await call(turns, id, turns.otherBody, "new"));
-    await (await db()).idempotencyKey.updateMany({ where: { threadId: id, key: "old" }, data: { createdAt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS - 1_000) } });
+    await (
+      await db()
+    ).idempotencyKey.updateMany({
+      where: { threadId: id, key: "old" },
+      data: { createdAt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS - 1_000) },
+    });
     expect(await deleteExpiredIdempotencyKeys()).toBeGreaterThanOrEqual(1);
     expect((await storedKeys(id)).map((row) => row.key)).toEqual(["new"]);
   });

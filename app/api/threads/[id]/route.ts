@@ -8,7 +8,9 @@ import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 type Context = { params: Promise<{ id: string }> };
 
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
-  return handleRoute(async () => maskedJson(await withThreadFigures(await withSessionUsage(await getThreadHead(threadIdFrom((await params).id))))));
+  return handleRoute(async () =>
+    maskedJson(await withThreadFigures(await withSessionUsage(await getThreadHead(threadIdFrom((await params).id))))),
+  );
 }
 
 /** Purges a thread, expired or not: the only way anything is deleted. */

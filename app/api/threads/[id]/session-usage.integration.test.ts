@@ -37,12 +37,19 @@ function independentCount(names: string[]) {
       if (!usage || entry.message.model === "<synthetic>") continue;
       const key = `${entry.message.id}|${entry.requestId}`;
       const known = responses.get(key) ?? {};
-      for (const field of ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens"]) known[field] = Math.max(known[field] ?? 0, usage[field] ?? 0);
+      for (const field of ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens"])
+        known[field] = Math.max(known[field] ?? 0, usage[field] ?? 0);
       responses.set(key, known);
     }
   }
   const sum = (field: string) => [...responses.values()].reduce((total, r) => total + (r[field] ?? 0), 0);
-  return { inputTokens: sum("input_tokens"), cacheWriteTokens: sum("cache_creation_input_tokens"), cacheReadTokens: sum("cache_read_input_tokens"), outputTokens: sum("output_tokens"), reasoningTokens: 0 };
+  return {
+    inputTokens: sum("input_tokens"),
+    cacheWriteTokens: sum("cache_creation_input_tokens"),
+    cacheReadTokens: sum("cache_read_input_tokens"),
+    outputTokens: sum("output_tokens"),
+    reasoningTokens: 0,
+  };
 }
 
 async function importAll(order: string[]): Promise<void> {
@@ -66,7 +73,12 @@ async function expectSessionWhole(): Promise<void> {
 
   // The run is shown on the marker it wrote the summary of.
   const marker = turns.find((t: Turn) => t.parts?.some((p) => p.type === "compaction"))!;
-  expect(marker.compactionRun).toEqual({ runId: "acompact-946d2b", modelName: "claude-opus-4-6", responses: 1, usage: { inputTokens: 3, cacheWriteTokens: 121_689, cacheReadTokens: 17_842, outputTokens: 8, reasoningTokens: 0 } });
+  expect(marker.compactionRun).toEqual({
+    runId: "acompact-946d2b",
+    modelName: "claude-opus-4-6",
+    responses: 1,
+    usage: { inputTokens: 3, cacheWriteTokens: 121_689, cacheReadTokens: 17_842, outputTokens: 8, reasoningTokens: 0 },
+  });
   expect(turns.filter((t) => t.compactionRun)).toHaveLength(1);
 
   // The Task result's report of the agent's final request sits beside the recorded one: output 938 against 1.
@@ -75,7 +87,15 @@ async function expectSessionWhole(): Promise<void> {
       threadId: AGENT_ID,
       toolCallId: TASK_CALL,
       lastResponse: { inputTokens: 79, cacheWriteTokens: 3378, cacheReadTokens: 15_436, outputTokens: 1, reasoningTokens: 0 },
-      reported: { inputTokens: 79, cacheWriteTokens: 3378, cacheReadTokens: 15_436, outputTokens: 938, totalTokens: 19_831, toolUses: 12, durationMs: 32_548 },
+      reported: {
+        inputTokens: 79,
+        cacheWriteTokens: 3378,
+        cacheReadTokens: 15_436,
+        outputTokens: 938,
+        totalTokens: 19_831,
+        toolUses: 12,
+        durationMs: 32_548,
+      },
       differs: ["outputTokens"],
     }),
   ]);

@@ -31,7 +31,11 @@ type Call = { method: string; path: string; handler: Handler; body?: unknown; qu
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** Each route file (relative to app/api/threads/[id]), its module, and valid input for each method. */
-const ROUTES: { file: string; module: Record<string, unknown>; input?: Partial<Record<(typeof METHODS)[number], Omit<Call, "method" | "path" | "handler">>> }[] = [
+const ROUTES: {
+  file: string;
+  module: Record<string, unknown>;
+  input?: Partial<Record<(typeof METHODS)[number], Omit<Call, "method" | "path" | "handler">>>;
+}[] = [
   { file: "route.ts", module: thread },
   { file: "chain/route.ts", module: chain },
   { file: "compaction-jobs/route.ts", module: compactionJobs, input: { POST: { body: { strategy: "full" } } } },
@@ -55,7 +59,9 @@ function calls(): Call[] {
   return ROUTES.flatMap(({ file, module, input }) =>
     METHODS.filter((method) => typeof module[method] === "function").map((method) => ({
       method,
-      path: `/api/threads/:id/${path.dirname(file).replace(/^\.$/, "")}`.replace(/\/$/, "").replace("[index]", input?.[method]?.extra?.index ?? "0"),
+      path: `/api/threads/:id/${path.dirname(file).replace(/^\.$/, "")}`
+        .replace(/\/$/, "")
+        .replace("[index]", input?.[method]?.extra?.index ?? "0"),
       handler: module[method] as Handler,
       ...input?.[method],
     })),
@@ -94,11 +100,16 @@ describe("unknown thread ids on every REST route that takes one", () => {
   it("follows the setting: minutes for a fraction, and no expiry blamed when threads never expire", async () => {
     const id = crypto.randomUUID();
     setServerEnv({ CONVERSATION_TIMEOUT_HOURS: "0.5" });
-    for (const call of calls()) expect((await expectError(await send(call, id), 404, "not_found")).message).toContain("threads expire after 30 minutes without activity");
+    for (const call of calls())
+      expect((await expectError(await send(call, id), 404, "not_found")).message).toContain(
+        "threads expire after 30 minutes without activity",
+      );
     setServerEnv({ CONVERSATION_TIMEOUT_HOURS: "0" });
     for (const call of calls()) {
       const error = await expectError(await send(call, id), 404, "not_found");
-      expect(error.message, `${call.method} ${call.path}`).toBe(`Thread ${id} not found: threads do not expire here (CONVERSATION_TIMEOUT_HOURS is 0), so it was never stored or has been purged.`);
+      expect(error.message, `${call.method} ${call.path}`).toBe(
+        `Thread ${id} not found: threads do not expire here (CONVERSATION_TIMEOUT_HOURS is 0), so it was never stored or has been purged.`,
+      );
     }
   });
 
@@ -107,7 +118,9 @@ describe("unknown thread ids on every REST route that takes one", () => {
     const expired = await newThread({ toolName: "analyze" });
     await expireThread(expired.id);
     // DELETE /messages has nothing to stop in an expired thread: it says why, as the reads do.
-    for (const call of calls().filter((c) => `${c.method} ${c.path}` === "GET /api/threads/:id" || `${c.method} ${c.path}` === "DELETE /api/threads/:id/messages")) {
+    for (const call of calls().filter(
+      (c) => `${c.method} ${c.path}` === "GET /api/threads/:id" || `${c.method} ${c.path}` === "DELETE /api/threads/:id/messages",
+    )) {
       const error = await expectError(await send(call, expired.id), 404, "expired");
       expect(error.message, `${call.method} ${call.path}`).toContain("timeout 7 hours");
     }

@@ -7,11 +7,22 @@ import { findThreadOnce, listCustomModelsOnce } from "../thread-data";
 
 export const metadata: Metadata = { title: "Budget" };
 
-export default async function BudgetPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function BudgetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
   const custom = await listCustomModelsOnce();
-  const models = listModels(custom).map((m) => ({ id: m.id, provider: m.provider, contextWindow: m.contextWindow, maxOutputTokens: m.maxOutputTokens }));
+  const models = listModels(custom).map((m) => ({
+    id: m.id,
+    provider: m.provider,
+    contextWindow: m.contextWindow,
+    maxOutputTokens: m.maxOutputTokens,
+  }));
   // The thread's own last model, by its catalog entry (a dated id is its family's); said when it falls back.
   const choice = previewModelChoice(thread.modelsUsed, custom);
   const initial = readBudgetSelection(await searchParams, choice.id);

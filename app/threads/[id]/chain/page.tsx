@@ -31,7 +31,13 @@ const TOOL_MARGIN = 25;
  * time (?turn=N opens the window holding turn N, ?at=<turn id> the one holding that turn): a chain
  * of 20 threads of 500 turns is 10,000 turns, far too many for one page.
  */
-export default async function ChainPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ChainPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
   const { path, ancestorsEnd, branches, continuationsCut } = maskDeep(await getChainView(thread));
@@ -63,8 +69,8 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
             ) : ancestorsEnd.stoppedBy === "cycle" ? (
               // Only data from before imports refused loops can get here.
               <>
-                The parent links loop: “{displayTitle(oldest.title)}” continues from “{displayTitle(loopsTo?.title ?? null)}”, already in this
-                chain.
+                The parent links loop: “{displayTitle(oldest.title)}” continues from “{displayTitle(loopsTo?.title ?? null)}”, already in
+                this chain.
               </>
             ) : (
               <>
@@ -79,7 +85,11 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
             const subagent = i > 0 && isSubagentThread(node);
             return (
               <li key={node.id} className="flex items-center gap-2" data-link={i === 0 ? undefined : subagent ? "subagent" : "continues"}>
-                {i > 0 && !subagent && <span aria-hidden className="text-zinc-400 sm:rotate-0">→</span>}
+                {i > 0 && !subagent && (
+                  <span aria-hidden className="text-zinc-400 sm:rotate-0">
+                    →
+                  </span>
+                )}
                 {subagent && (
                   <span className="shrink-0 text-xs font-medium text-amber-800">
                     <span aria-hidden>⤷ </span>sub-agent
@@ -90,9 +100,12 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
                   aria-current={current ? "page" : undefined}
                   className={`block max-w-64 rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : subagent ? "border-dashed border-amber-700 bg-amber-50/40 hover:border-amber-900" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
                 >
-                  <span className="block truncate font-medium" title={displayTitle(node.title)}>{shownTitle(node.title).text}</span>
+                  <span className="block truncate font-medium" title={displayTitle(node.title)}>
+                    {shownTitle(node.title).text}
+                  </span>
                   <span className="block text-xs break-all text-zinc-600">
-                    {namesATool(node.source) ? <span className="font-mono">{node.toolName}</span> : sourceLabel(node.source)} · {plural(node.turnCount, "turn")}
+                    {namesATool(node.source) ? <span className="font-mono">{node.toolName}</span> : sourceLabel(node.source)} ·{" "}
+                    {plural(node.turnCount, "turn")}
                     {node.expired ? " · expired" : ""}
                   </span>
                 </Link>
@@ -103,7 +116,10 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
         {path.length > 1 && (
           <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600" data-testid="chain-legend">
             <span>
-              <span aria-hidden className="mr-1 text-zinc-400">→</span>continues the thread before it
+              <span aria-hidden className="mr-1 text-zinc-400">
+                →
+              </span>
+              continues the thread before it
             </span>
             <span>
               <span aria-hidden className="mr-1 inline-block w-5 border-t-2 border-dashed border-amber-700 align-middle" />
@@ -161,14 +177,23 @@ export default async function ChainPage({ params, searchParams }: { params: Prom
           <section key={node.id} aria-label={`Turns of ${displayTitle(node.title)}`} className="space-y-3">
             {path.length > 1 && (
               <h3 className="text-xs text-zinc-500">
-                Thread {chainPosition(path, node.id)} of {path.length}: <span className="font-medium text-zinc-700" title={displayTitle(node.title)}>{shownTitle(node.title).text}</span>, its turns {formatInteger(turns[0]!.turn.index + 1)}–
-                {formatInteger(turns.at(-1)!.turn.index + 1)} of {formatInteger(node.turnCount)}
+                Thread {chainPosition(path, node.id)} of {path.length}:{" "}
+                <span className="font-medium text-zinc-700" title={displayTitle(node.title)}>
+                  {shownTitle(node.title).text}
+                </span>
+                , its turns {formatInteger(turns[0]!.turn.index + 1)}–{formatInteger(turns.at(-1)!.turn.index + 1)} of{" "}
+                {formatInteger(node.turnCount)}
               </h3>
             )}
             <ol className="space-y-3">
               {turns.map(({ turn, offset }) => (
                 <li key={turn.id}>
-                  <TurnView turn={turn} number={offset + 1} threadLabel={node.id === thread.id ? "this thread" : displayTitle(node.title)} tools={tools} />
+                  <TurnView
+                    turn={turn}
+                    number={offset + 1}
+                    threadLabel={node.id === thread.id ? "this thread" : displayTitle(node.title)}
+                    tools={tools}
+                  />
                 </li>
               ))}
             </ol>

@@ -14,11 +14,21 @@ export const metadata: Metadata = { title: "Compact" };
  * The compaction workbench: preview, edit and apply a compaction as a new revision of the thread.
  * The page reads no turns: the workbench loads the ones it shows (a session may have 35,000).
  */
-export default async function CompactPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CompactPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
   if (thread.turnCount === 0) {
-    return <p className="rounded border border-zinc-200 bg-white p-4 text-zinc-600">This thread has no turns yet: there is nothing to compact.</p>;
+    return (
+      <p className="rounded border border-zinc-200 bg-white p-4 text-zinc-600">
+        This thread has no turns yet: there is nothing to compact.
+      </p>
+    );
   }
   const custom = await listCustomModelsOnce();
   const models = listModels(custom).map((m) => m.id);

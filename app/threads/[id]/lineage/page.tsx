@@ -75,7 +75,13 @@ export default async function LineagePage({ params }: { params: Promise<{ id: st
               const label = edge.kind === "fork" && edge.atTurn !== undefined ? `fork at turn ${edge.atTurn + 1}` : style.label;
               return (
                 <g key={`${edge.from}-${edge.to}-${edge.kind}`}>
-                  <path d={`M ${x1} ${y1} V ${mid} H ${x2} V ${y2}`} fill="none" stroke={style.stroke} strokeWidth={2} strokeDasharray={style.dash} />
+                  <path
+                    d={`M ${x1} ${y1} V ${mid} H ${x2} V ${y2}`}
+                    fill="none"
+                    stroke={style.stroke}
+                    strokeWidth={2}
+                    strokeDasharray={style.dash}
+                  />
                   {label && (
                     <text x={x2 + 6} y={y2 - 8} fontSize={11} fill={style.stroke}>
                       {label}
@@ -97,7 +103,9 @@ export default async function LineagePage({ params }: { params: Promise<{ id: st
                     aria-current={current ? "page" : undefined}
                     className={`flex h-full flex-col justify-between rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
                   >
-                    <span className="line-clamp-2 font-medium break-words" title={displayTitle(info.title)}>{shownTitle(info.title).text}</span>
+                    <span className="line-clamp-2 font-medium break-words" title={displayTitle(info.title)}>
+                      {shownTitle(info.title).text}
+                    </span>
                     <span className="text-xs text-zinc-600">
                       {plural(info.turnCount, "turn")} · <TokenCount tokens={undefined} estimate={info.tokenEstimate} />
                       {info.expired ? " · expired" : ""}

@@ -32,7 +32,10 @@ const TURNS: Record<string, unknown>[] = [
     ],
   },
   { role: "tool", content: SESSION_TS, toolName: "read_file", parts: [{ type: "tool_result", toolCallId: "call_1", content: SESSION_TS }] },
-  { role: "assistant", content: "Root cause: the refresh token is compared before it is decoded. I fixed it by decoding first in src/auth/tokens.ts." },
+  {
+    role: "assistant",
+    content: "Root cause: the refresh token is compared before it is decoded. I fixed it by decoding first in src/auth/tokens.ts.",
+  },
   { role: "user", content: "Please also add a regression test." },
   { role: "assistant", content: "Added tests/auth/refresh.test.ts; it fails before the fix and passes after. Next: run the whole suite." },
   { role: "user", content: `Here is the suite output: ${FILE}` },
@@ -55,7 +58,13 @@ const cancelJob = (jobId: string) => jobDelete(jsonRequest("DELETE", `/api/compa
 const exportText = async (id: string) => (await api.exportThread(id)).text();
 
 type Preview = {
-  plan: { keptBefore: number[]; replaced: number[]; keptAfter: number[]; trimmed: { index: number; charsBefore: number; charsAfter: number }[]; adjustments: string[] };
+  plan: {
+    keptBefore: number[];
+    replaced: number[];
+    keptAfter: number[];
+    trimmed: { index: number; charsBefore: number; charsAfter: number }[];
+    adjustments: string[];
+  };
   summary: string | null;
   tokensBefore: number;
   tokensAfter: number;
@@ -89,7 +98,9 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
     const shown = await preview(id, { strategy: "full" });
     expect(shown.plan.replaced).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(shown.turnsAfter).toBe(2);
-    expect(shown.references.paths).toEqual(expect.arrayContaining(["src/auth/session.ts", "src/auth/tokens.ts", "tests/auth/refresh.test.ts"]));
+    expect(shown.references.paths).toEqual(
+      expect.arrayContaining(["src/auth/session.ts", "src/auth/tokens.ts", "tests/auth/refresh.test.ts"]),
+    );
     expect(shown.references.tools).toContain("read_file");
     expect(shown.lostReferences).toEqual({ paths: [], tools: [] });
     for (const path of shown.references.paths) expect(shown.summary).toContain(path);
@@ -105,24 +116,41 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
     const exportedBefore = await exportText(id);
     const response = await post(id, { strategy: "full", apply: true, targetModel: "gpt-4o" });
     expect(response.status, await response.clone().text()).toBe(201);
-    const { thread, compaction } = await json<{ thread: { id: string; title: string; source: string }; compaction: Record<string, unknown> }>(response);
+    const { thread, compaction } = await json<{
+      thread: { id: string; title: string; source: string };
+      compaction: Record<string, unknown>;
+    }>(response);
     expect(thread.id).not.toBe(id);
     expect(thread).toMatchObject({ title: "Refresh 401 (compacted)", source: "compaction" });
-    expect(compaction).toMatchObject({ originalThreadId: id, revisionThreadId: thread.id, strategy: "full", summarizer: "extractive", targetModel: "gpt-4o", summaryEdited: false });
+    expect(compaction).toMatchObject({
+      originalThreadId: id,
+      revisionThreadId: thread.id,
+      strategy: "full",
+      summarizer: "extractive",
+      targetModel: "gpt-4o",
+      summaryEdited: false,
+    });
     expect(compaction.replaced).toHaveLength(10);
 
     const revision = await fetchThread(thread.id);
     expect(revision.turns.map((t) => t.role)).toEqual(["user", "assistant"]);
     expect(revision.turns[0]!.content).toMatch(/^\[Compacted conversation summary\]\n/);
     const marker = revision.turns[0]!.parts?.find((p) => p.type === "compaction");
-    expect(marker).toMatchObject({ type: "compaction", trigger: "full · extractive", tokensBefore: compaction.tokensBefore, tokensAfter: compaction.tokensAfter });
+    expect(marker).toMatchObject({
+      type: "compaction",
+      trigger: "full · extractive",
+      tokensBefore: compaction.tokensBefore,
+      tokensAfter: compaction.tokensAfter,
+    });
     expect(revision.turns[1]!.content).toBe("Understood. I have the conversation context.");
     expect(await exportText(id)).toBe(exportedBefore);
 
     const fromOriginal = await json<{ revisions: { revisionThreadId: string }[]; compactedFrom: unknown }>(await lineage(id));
     expect(fromOriginal.revisions.map((r) => r.revisionThreadId)).toEqual([thread.id]);
     expect(fromOriginal.compactedFrom).toBeNull();
-    const fromRevision = await json<{ revisions: unknown[]; compactedFrom: { originalThreadId: string; originalExists: boolean } }>(await lineage(thread.id));
+    const fromRevision = await json<{ revisions: unknown[]; compactedFrom: { originalThreadId: string; originalExists: boolean } }>(
+      await lineage(thread.id),
+    );
     expect(fromRevision.compactedFrom).toMatchObject({ originalThreadId: id, originalExists: true });
 
     expect((await api.deleteThread(thread.id)).status).toBe(204);
@@ -131,7 +159,10 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
   });
 
   it("keeps the first run and the newest turns of a window, and never splits a tool call from its result", async () => {
-    const later = ["Thanks.", "You're welcome.", "One more: is the fix released?", "Yes, in 2.4.1."].map((content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content }));
+    const later = ["Thanks.", "You're welcome.", "One more: is the fix released?", "Yes, in 2.4.1."].map((content, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content,
+    }));
     const id = await seed([...TURNS, ...later]);
     const shown = await preview(id, { strategy: "window", options: { trigger: "turns", maxTurns: 4 } });
     // The first run ends at turn 1 (its text), but turn 1's call has its result in turn 2: kept with it.
@@ -159,11 +190,19 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
   });
 
   it("trims old tool output and protects the last exchange", async () => {
-    const id = await seed([...TURNS.slice(0, 4), { role: "user", content: "and this one?" }, TURNS[1]!, TURNS[2]!, { role: "assistant", content: "Same code." }]);
+    const id = await seed([
+      ...TURNS.slice(0, 4),
+      { role: "user", content: "and this one?" },
+      TURNS[1]!,
+      TURNS[2]!,
+      { role: "assistant", content: "Same code." },
+    ]);
     const shown = await preview(id, { strategy: "trim-tool-output", options: { maxChars: 500 } });
     expect(shown.summary).toBeNull();
     expect(shown.plan.trimmed.map((t) => t.index)).toEqual([2]); // turn 6, the same output, is in the last exchange
-    const applied = await json<{ thread: { id: string } }>(await post(id, { strategy: "trim-tool-output", options: { maxChars: 500 }, apply: true }));
+    const applied = await json<{ thread: { id: string } }>(
+      await post(id, { strategy: "trim-tool-output", options: { maxChars: 500 }, apply: true }),
+    );
     const { turns } = await fetchThread(applied.thread.id);
     expect(turns[2]!.content).toContain(`[...truncated, ${SESSION_TS.length} chars total]`);
     expect(turns[2]!.content.length).toBeLessThan(SESSION_TS.length);
@@ -181,7 +220,10 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
 
     const response = await post(id, { strategy: "range", options: { direction: "up-to", at: 5 }, summary: edited, apply: true });
     expect(response.status).toBe(201);
-    const { thread, compaction } = await json<{ thread: { id: string }; compaction: { summaryEdited: boolean; lostReferences: { tools: string[] } } }>(response);
+    const { thread, compaction } = await json<{
+      thread: { id: string };
+      compaction: { summaryEdited: boolean; lostReferences: { tools: string[] } };
+    }>(response);
     expect(compaction.summaryEdited).toBe(true);
     expect(compaction.lostReferences.tools).toEqual(["read_file"]);
     const { turns } = await fetchThread(thread.id);
@@ -197,7 +239,12 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
       { role: "user", content: "Review the refresh path with that in mind.", toolName: "codereview" },
       { role: "assistant", content: "Two issues: the stale expiry and a race between tabs.", toolName: "codereview", modelName: "o3" },
       { role: "user", content: "We still see an intermittent 401 in CI.", toolName: "debug" },
-      { role: "assistant", content: "The retry reuses the old Authorization header; fixed by rebuilding it.", toolName: "debug", modelName: "gpt-5" },
+      {
+        role: "assistant",
+        content: "The retry reuses the old Authorization header; fixed by rebuilding it.",
+        toolName: "debug",
+        modelName: "gpt-5",
+      },
     ]);
     const shown = await preview(id, { strategy: "full" });
     expect(shown.references.tools).toEqual(["analyze", "codereview", "debug"]);
@@ -219,7 +266,11 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
     const bloated = `${"a long-winded summary ".repeat(2_000)}`;
     const shown = await preview(id, { strategy: "range", options: { direction: "from", at: 8 }, summary: bloated });
     expect(shown.refusal).toMatch(/not fewer than/);
-    const refused = await expectError(await post(id, { strategy: "range", options: { direction: "from", at: 8 }, summary: bloated, apply: true }), 422, "compaction_refused");
+    const refused = await expectError(
+      await post(id, { strategy: "range", options: { direction: "from", at: 8 }, summary: bloated, apply: true }),
+      422,
+      "compaction_refused",
+    );
     expect(refused.details).toMatchObject({ guard: "inflation" });
     const noop = await expectError(await post(id, { strategy: "window", options: { maxTurns: 40 } }), 422, "compaction_refused");
     expect(noop.message).toMatch(/^Nothing to compact/);
@@ -228,14 +279,31 @@ describe("POST /api/threads/:id/compactions (extractive)", () => {
 
   it("answers 400 naming the field for a bad strategy, options, turn or model, and 404 for an unknown thread", async () => {
     const id = await seed(TURNS.slice(0, 4));
-    expect((await expectError(await post(id, { strategy: "squash" }), 400, "validation_failed")).message).toMatch(/^strategy: must be one of full, window, range, trim-tool-output/);
-    expect((await expectError(await post(id, { strategy: "window", options: { maxTurns: -1 } }), 400, "validation_failed")).message).toMatch(/^options\.maxTurns: must be at least 0/);
-    expect((await expectError(await post(id, { strategy: "range", options: { at: 1 } }), 400, "validation_failed")).message).toMatch(/^options\.direction/);
-    expect((await expectError(await post(id, { strategy: "full", options: { extra: 1 } }), 400, "validation_failed")).message).toMatch(/^options/);
-    expect((await expectError(await post(id, { strategy: "range", options: { direction: "from", at: 4 } }), 400, "validation_failed")).message).toMatch(/^options\.at: the thread has 4 turns/);
-    expect((await expectError(await post(id, { strategy: "full", summarizer: "llm", model: "gpt-4o" }), 400, "validation_failed")).message).toMatch(/^model: /);
-    expect((await expectError(await post(id, { strategy: "full", targetModel: "no-such-model" }), 400, "validation_failed")).message).toMatch(/^targetModel: unknown model/);
-    expect((await expectError(await post(id, { strategy: "full", jobId: "3f1c2e4a-1111-4222-8333-444455556666" }), 400, "validation_failed")).message).toMatch(/^jobId: only goes with apply/);
+    expect((await expectError(await post(id, { strategy: "squash" }), 400, "validation_failed")).message).toMatch(
+      /^strategy: must be one of full, window, range, trim-tool-output/,
+    );
+    expect(
+      (await expectError(await post(id, { strategy: "window", options: { maxTurns: -1 } }), 400, "validation_failed")).message,
+    ).toMatch(/^options\.maxTurns: must be at least 0/);
+    expect((await expectError(await post(id, { strategy: "range", options: { at: 1 } }), 400, "validation_failed")).message).toMatch(
+      /^options\.direction/,
+    );
+    expect((await expectError(await post(id, { strategy: "full", options: { extra: 1 } }), 400, "validation_failed")).message).toMatch(
+      /^options/,
+    );
+    expect(
+      (await expectError(await post(id, { strategy: "range", options: { direction: "from", at: 4 } }), 400, "validation_failed")).message,
+    ).toMatch(/^options\.at: the thread has 4 turns/);
+    expect(
+      (await expectError(await post(id, { strategy: "full", summarizer: "llm", model: "gpt-4o" }), 400, "validation_failed")).message,
+    ).toMatch(/^model: /);
+    expect(
+      (await expectError(await post(id, { strategy: "full", targetModel: "no-such-model" }), 400, "validation_failed")).message,
+    ).toMatch(/^targetModel: unknown model/);
+    expect(
+      (await expectError(await post(id, { strategy: "full", jobId: "3f1c2e4a-1111-4222-8333-444455556666" }), 400, "validation_failed"))
+        .message,
+    ).toMatch(/^jobId: only goes with apply/);
     await expectError(await post("3f1c2e4a-1111-4222-8333-444455556666", { strategy: "full" }), 404, "not_found");
     await expectError(await post("not-a-uuid", { strategy: "full" }), 404, "not_found");
   });
@@ -251,7 +319,11 @@ describe("the LLM summariser as a background job", () => {
   const LLM = { strategy: "full", summarizer: "llm", model: "openai-compatible:local-model", instructions: "the token refresh" };
 
   it("runs in the background, sends the replaced turns with the instructions and no tools, and applies the summary as edited without asking again", async () => {
-    fake.answerWith(answer("Fixed the 401: src/auth/session.ts compared the refresh token before decoding (read_file). Added tests/auth/refresh.test.ts."));
+    fake.answerWith(
+      answer(
+        "Fixed the 401: src/auth/session.ts compared the refresh token before decoding (read_file). Added tests/auth/refresh.test.ts.",
+      ),
+    );
     const id = await seed();
     const started = await startJob(id, LLM);
     expect(started.status).toBe(202);
@@ -278,16 +350,24 @@ describe("the LLM summariser as a background job", () => {
   });
 
   it("applies a job once, and not after the thread changed; refuses at once what would fail; a purge takes its jobs", async () => {
-    fake.answerWith(answer("A short summary of the refresh bug in src/auth/session.ts with read_file and tests/auth/refresh.test.ts and src/auth/tokens.ts."));
+    fake.answerWith(
+      answer(
+        "A short summary of the refresh bug in src/auth/session.ts with read_file and tests/auth/refresh.test.ts and src/auth/tokens.ts.",
+      ),
+    );
     const id = await seed();
     const job = await settled((await json<{ job: Job }>(await startJob(id, LLM))).job.id);
     expect(job.status).toBe("succeeded");
     expect((await post(id, { strategy: "full", apply: true, jobId: job.id })).status).toBe(201);
-    expect((await expectError(await post(id, { strategy: "full", apply: true, jobId: job.id }), 409, "conflict")).message).toMatch(/applied already/);
+    expect((await expectError(await post(id, { strategy: "full", apply: true, jobId: job.id }), 409, "conflict")).message).toMatch(
+      /applied already/,
+    );
 
     const changed = await settled((await json<{ job: Job }>(await startJob(id, LLM))).job.id);
     await newTurn(id, { role: "user", content: "One more thing." });
-    expect((await expectError(await post(id, { strategy: "full", apply: true, jobId: changed.id }), 409, "conflict")).message).toMatch(/changed since this summary was written \(10 turns then, 11 now\)/);
+    expect((await expectError(await post(id, { strategy: "full", apply: true, jobId: changed.id }), 409, "conflict")).message).toMatch(
+      /changed since this summary was written \(10 turns then, 11 now\)/,
+    );
 
     const requestsBefore = fake.requests.length;
     const rows = await rowCounts();

@@ -22,10 +22,22 @@ async function chainOfThree() {
     fileSnapshots: [{ path: "src/session.ts", content: "export const session = 1;\n" }],
     toolName: "analyze",
   });
-  await newTurn(first.id, { role: "assistant", content: "It never refreshes expiresAt.", toolName: "analyze", modelProvider: "google", modelName: "gemini-2.5-pro" });
+  await newTurn(first.id, {
+    role: "assistant",
+    content: "It never refreshes expiresAt.",
+    toolName: "analyze",
+    modelProvider: "google",
+    modelName: "gemini-2.5-pro",
+  });
   const second = await newThread({ toolName: "codereview", parentThreadId: first.id });
   await newTurn(second.id, { role: "user", content: "Review the fix", toolName: "codereview" });
-  await newTurn(second.id, { role: "assistant", content: "Looks right.", toolName: "codereview", modelProvider: "openai", modelName: "gpt-5" });
+  await newTurn(second.id, {
+    role: "assistant",
+    content: "Looks right.",
+    toolName: "codereview",
+    modelProvider: "openai",
+    modelName: "gpt-5",
+  });
   return { first, second };
 }
 
@@ -40,7 +52,9 @@ describe("GET /api/threads/:id/context", () => {
     expect(body.allocation).toEqual({ total: 200_000, content: 120_000, response: 80_000, file: 36_000, history: 60_000 });
     expect(body.exact).toBe(false);
     expect(body.model).toBeNull();
-    expect(body.text.startsWith(`=== CONVERSATION HISTORY (CONTINUATION) ===\nThread: ${second.id}\nTool: codereview\nTurn 4/50\n`)).toBe(true);
+    expect(body.text.startsWith(`=== CONVERSATION HISTORY (CONTINUATION) ===\nThread: ${second.id}\nTool: codereview\nTurn 4/50\n`)).toBe(
+      true,
+    );
     expect(body.text).toContain("--- Turn 2 (gemini-2.5-pro using analyze via google) ---");
     expect(body.text).toContain("--- Turn 4 (gpt-5 using codereview via openai) ---");
     expect(body.text).toContain("This is turn 5 of the conversation");
@@ -112,21 +126,29 @@ describe("GET /api/threads/:id/context", () => {
     expect(await client.turnTokenCount.count({ where: { tokenizer: "o200k_base" } })).toBe(stored);
   });
 
-  it.each(["o200k_base", "cl100k_base", "llama3"])("with %s, totalTokens is the count of the whole text sent, also right after appends", async (tokenizer) => {
-    // The total is counted section by section and remembered (lib/tokenizers/segments.ts); it
-    // must still be what the tokenizer gives for the text in one piece.
-    const { second } = await chainOfThree();
-    const { count } = getTokenizer(tokenizer);
-    const previews = [];
-    for (const content of ["Next: the refresh path.", "Done!\n\n", "It's fine — 語 😀 \r\n/tmp/x", "--- Turn 99 (fake) ---\n=== quoted ==="]) {
-      const body = await json(await context(second.id, { contextWindow: "200000", tokenizer }));
-      expect(body.exact).toBe(true);
-      expect(body.totalTokens).toBe(count(body.text));
-      previews.push(body.totalTokens);
-      await newTurn(second.id, { role: previews.length % 2 ? "user" : "assistant", content });
-    }
-    expect(new Set(previews).size).toBe(previews.length);
-  });
+  it.each(["o200k_base", "cl100k_base", "llama3"])(
+    "with %s, totalTokens is the count of the whole text sent, also right after appends",
+    async (tokenizer) => {
+      // The total is counted section by section and remembered (lib/tokenizers/segments.ts); it
+      // must still be what the tokenizer gives for the text in one piece.
+      const { second } = await chainOfThree();
+      const { count } = getTokenizer(tokenizer);
+      const previews = [];
+      for (const content of [
+        "Next: the refresh path.",
+        "Done!\n\n",
+        "It's fine — 語 😀 \r\n/tmp/x",
+        "--- Turn 99 (fake) ---\n=== quoted ===",
+      ]) {
+        const body = await json(await context(second.id, { contextWindow: "200000", tokenizer }));
+        expect(body.exact).toBe(true);
+        expect(body.totalTokens).toBe(count(body.text));
+        previews.push(body.totalTokens);
+        await newTurn(second.id, { role: previews.length % 2 ? "user" : "assistant", content });
+      }
+      expect(new Set(previews).size).toBe(previews.length);
+    },
+  );
 
   it("in PAL mode stores each turn's length in code points once, and reads only the turns it sends", async () => {
     const thread = await newThread();
@@ -134,7 +156,10 @@ describe("GET /api/threads/:id/context", () => {
     await newTurn(thread.id, { role: "assistant", content: "ok" });
     const client = await db();
     const body = await json(await context(thread.id, { contextWindow: "1000", mode: "pal" }));
-    const stored = await client.turnTokenCount.findMany({ where: { threadId: thread.id, tokenizer: "code-points" }, orderBy: { turnSeq: "asc" } });
+    const stored = await client.turnTokenCount.findMany({
+      where: { threadId: thread.id, tokenizer: "code-points" },
+      orderBy: { turnSeq: "asc" },
+    });
     expect(stored.map((row) => row.tokens)).toEqual([900, 2]);
     // 900 code points (1,800 UTF-16 units): PAL's estimate counts the turn as (header + 900) / 3
     expect(body.perTurn[0].tokens).toBe(Math.floor(("\n--- Turn 1 (Agent) ---\n".length + 900) / 3));
@@ -166,7 +191,12 @@ describe("GET /api/threads/:id/context", () => {
 
   it("after an append reads only the new turns, and a thread whose earlier turns were rewritten whole", async () => {
     const thread = await newThread();
-    for (const [role, content] of [["user", "alpha"], ["assistant", "bravo"], ["user", "charlie"]] as const) await newTurn(thread.id, { role, content });
+    for (const [role, content] of [
+      ["user", "alpha"],
+      ["assistant", "bravo"],
+      ["user", "charlie"],
+    ] as const)
+      await newTurn(thread.id, { role, content });
     const query = { model: "gpt-4o" };
     const roles = (body: { perTurn: { role: string }[] }) => body.perTurn.map((t) => t.role);
     expect(roles(await json(await context(thread.id, query)))).toEqual(["user", "assistant", "user"]);
@@ -182,7 +212,11 @@ describe("GET /api/threads/:id/context", () => {
     const client = await db();
     await client.turn.deleteMany({ where: { threadId: thread.id, index: { gte: 2 } } });
     const now = new Date();
-    for (const [index, role, content] of [[2, "tool", "charlie rewritten"], [3, "assistant", "delta rewritten"], [4, "user", "echo"]] as const) {
+    for (const [index, role, content] of [
+      [2, "tool", "charlie rewritten"],
+      [3, "assistant", "delta rewritten"],
+      [4, "user", "echo"],
+    ] as const) {
       await client.turn.create({ data: { id: crypto.randomUUID(), threadId: thread.id, index, role, content, timestamp: now } });
     }
     await client.thread.update({ where: { id: thread.id }, data: { turnCount: 5, lastUpdatedAt: now } });
@@ -217,9 +251,15 @@ describe("GET /api/threads/:id/context", () => {
 
   it("answers 400 naming the parameter, 404 for unknown or expired threads", async () => {
     const { second } = await chainOfThree();
-    expect((await expectError(await context(second.id, {}), 400, "validation_failed")).message).toMatch(/^model: give a model or a contextWindow/);
-    expect((await expectError(await context(second.id, { contextWindow: "abc" }), 400, "validation_failed")).message).toMatch(/^contextWindow:/);
-    expect((await expectError(await context(second.id, { contextWindow: "200000", mode: "fast" }), 400, "validation_failed")).message).toMatch(/^mode:/);
+    expect((await expectError(await context(second.id, {}), 400, "validation_failed")).message).toMatch(
+      /^model: give a model or a contextWindow/,
+    );
+    expect((await expectError(await context(second.id, { contextWindow: "abc" }), 400, "validation_failed")).message).toMatch(
+      /^contextWindow:/,
+    );
+    expect(
+      (await expectError(await context(second.id, { contextWindow: "200000", mode: "fast" }), 400, "validation_failed")).message,
+    ).toMatch(/^mode:/);
     const unknown = await expectError(await context(second.id, { model: "gpt5" }), 400, "validation_failed");
     expect(unknown.message).toMatch(/^model: unknown model "gpt5"\. Close matches: .*gpt-5/);
     await expectError(await context("00000000-0000-4000-8000-000000000000", { contextWindow: "200000" }), 404, "not_found");
@@ -231,7 +271,8 @@ describe("GET /api/threads/:id/context", () => {
 
   it("leaves the per-turn breakdown out unless asked, and answers the same preview either way", async () => {
     const thread = await newThread({ toolName: "chat" });
-    for (let i = 0; i < 30; i++) await newTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `message ${i} ${"word ".repeat(200)}` });
+    for (let i = 0; i < 30; i++)
+      await newTurn(thread.id, { role: i % 2 ? "assistant" : "user", content: `message ${i} ${"word ".repeat(200)}` });
     for (const mode of ["exact", "pal"]) {
       const withTurns = await json<Record<string, unknown>>(await context(thread.id, { contextWindow: "4000", mode }));
       const without = await json<Record<string, unknown>>(await context(thread.id, { contextWindow: "4000", mode, perTurn: "0" }));

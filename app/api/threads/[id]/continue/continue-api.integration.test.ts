@@ -16,12 +16,23 @@ describe("POST /api/threads/:id/continue", () => {
     const thread = await newThread({ toolName: "debug", parentThreadId: parent.id });
     await newTurn(thread.id, { role: "assistant", content: "Reproduced it.", modelName: "gpt-4o" });
 
-    const response = await post(thread.id, { toolName: "codereview", prompt: "Review the fix in src/auth/session.ts", files: ["src/auth/session.ts"] });
+    const response = await post(thread.id, {
+      toolName: "codereview",
+      prompt: "Review the fix in src/auth/session.ts",
+      files: ["src/auth/session.ts"],
+    });
     expect(response.status, await response.clone().text()).toBe(201);
-    const body = await json<{ turn: { index: number; role: string; toolName: string; files: string[] }; model: string; history: string; historyTokens: number; remainingTokens: number }>(response);
+    const body = await json<{
+      turn: { index: number; role: string; toolName: string; files: string[] };
+      model: string;
+      history: string;
+      historyTokens: number;
+      remainingTokens: number;
+    }>(response);
     expect(body.turn).toMatchObject({ index: 1, role: "user", toolName: "codereview", files: ["src/auth/session.ts"] });
     expect(body.model).toBe("gpt-4o"); // the thread's last model
-    for (const text of ["Why do sessions drop?", "The expiry is not refreshed.", "Reproduced it.", "Review the fix in src/auth/session.ts"]) expect(body.history).toContain(text);
+    for (const text of ["Why do sessions drop?", "The expiry is not refreshed.", "Reproduced it.", "Review the fix in src/auth/session.ts"])
+      expect(body.history).toContain(text);
     expect(body.historyTokens).toBeGreaterThan(10);
     // gpt-4o's 128k window, less PAL's reserve for the answer, less this history.
     expect(body.remainingTokens).toBeGreaterThan(50_000);
@@ -39,7 +50,11 @@ describe("POST /api/threads/:id/continue", () => {
     expect((await fetchThread(thread.id)).thread.turnCount).toBe(1); // refused requests store nothing
     expect((await post(thread.id, { toolName: "chat", prompt: "two" })).status).toBe(201);
     await expectError(await post(thread.id, { toolName: "chat", prompt: "three" }), 409, "turn_limit");
-    const missing = await expectError(await post("3f1c2e4a-1111-4222-8333-444455556666", { toolName: "chat", prompt: "x" }), 404, "not_found");
+    const missing = await expectError(
+      await post("3f1c2e4a-1111-4222-8333-444455556666", { toolName: "chat", prompt: "x" }),
+      404,
+      "not_found",
+    );
     expect(missing.message).toMatch(/not found/);
   });
 });

@@ -11,6 +11,8 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const body = await readJson(request, continueRequestSchema);
-    return idempotentWrite(request, id, "continue", body, async () => Response.json(redactDeep(await continueThread(id, body)), { status: 201 }));
+    return idempotentWrite(request, id, "continue", body, async () =>
+      Response.json(redactDeep(await continueThread(id, body)), { status: 201 }),
+    );
   });
 }

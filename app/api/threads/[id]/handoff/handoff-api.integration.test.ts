@@ -10,7 +10,8 @@ import { json, jsonRequest, params } from "@/lib/testing/api";
 import { expectError, newThread, newTurn } from "@/lib/testing/integration";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 
-const handoff = (id: string, query: Record<string, string> = {}) => handoffRoute(jsonRequest("GET", `/api/threads/${id}/handoff?${new URLSearchParams(query)}`), params({ id }));
+const handoff = (id: string, query: Record<string, string> = {}) =>
+  handoffRoute(jsonRequest("GET", `/api/threads/${id}/handoff?${new URLSearchParams(query)}`), params({ id }));
 
 const HEADING = "\n💬 CONVERSATION HISTORY (Context leading to this task):\n";
 
@@ -18,7 +19,12 @@ async function chainOfTwo() {
   const first = await newThread({ toolName: "analyze" });
   await newTurn(first.id, { role: "system", content: "You review code.\nBe brief." });
   await newTurn(first.id, { role: "user", content: `  ${"Why does login fail? ".repeat(10)}  ` });
-  await newTurn(first.id, { role: "assistant", content: "Token refresh rejects valid tokens.", modelProvider: "openai", modelName: "gpt-4o" });
+  await newTurn(first.id, {
+    role: "assistant",
+    content: "Token refresh rejects valid tokens.",
+    modelProvider: "openai",
+    modelName: "gpt-4o",
+  });
   const second = await newThread({ toolName: "codereview", parentThreadId: first.id });
   await newTurn(second.id, { role: "tool", content: "grep: 3 matches" });
   await newTurn(second.id, { role: "assistant", content: `${"x".repeat(8191)}😀😀` });
@@ -43,28 +49,58 @@ describe("GET /api/threads/:id/handoff", () => {
       ["user", true],
       ["assistant", false],
     ]);
-    expect(body).toMatchObject({ format: "orchestrator", conversationMessagesCount: 3, skipped: [], range: { from: 1, to: 3, total: 3 }, cut: { messages: 1, characters: 59 } });
+    expect(body).toMatchObject({
+      format: "orchestrator",
+      conversationMessagesCount: 3,
+      skipped: [],
+      range: { from: 1, to: 3, total: 3 },
+      cut: { messages: 1, characters: 59 },
+    });
     expect(body.origins).toEqual([0, 1, 2].map((turnIndex) => ({ threadId: first.id, turnIndex })));
   });
 
   it("hands over the whole chain oldest first with chain=1, skipping tool turns, and cuts at a code point", async () => {
     const { first, second } = await chainOfTwo();
     const alone = await json<HandoffAnswer>(await handoff(second.id));
-    expect(alone.skipped).toEqual([{ index: 0, reason: "conversation_history[0] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: second.id, turnIndex: 0 }]);
+    expect(alone.skipped).toEqual([
+      {
+        index: 0,
+        reason: "conversation_history[0] has invalid role 'tool', skipping",
+        cause: { kind: "role", role: "tool" },
+        threadId: second.id,
+        turnIndex: 0,
+      },
+    ]);
     expect(alone.messages).toEqual([{ role: "assistant", content: `${"x".repeat(8191)}😀... [truncated at 8192 chars]`, truncated: true }]);
 
     const chain = await json<HandoffAnswer>(await handoff(second.id, { chain: "1" }));
     expect(chain.range).toEqual({ from: 1, to: 5, total: 5 });
     expect(chain.conversationMessagesCount).toBe(4);
     expect(chain.origins.map((o) => o.threadId)).toEqual([first.id, first.id, first.id, second.id]);
-    expect(chain.skipped).toEqual([{ index: 3, reason: "conversation_history[3] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: second.id, turnIndex: 0 }]);
+    expect(chain.skipped).toEqual([
+      {
+        index: 3,
+        reason: "conversation_history[3] has invalid role 'tool', skipping",
+        cause: { kind: "role", role: "tool" },
+        threadId: second.id,
+        turnIndex: 0,
+      },
+    ]);
     expect(chain.text.endsWith(`4. 🤖 ASSISTANT [TRUNCATED]:\n   ${"x".repeat(8191)}😀... [truncated at 8192 chars]\n\n`)).toBe(true);
 
     // from/to pick 1-based positions of the chain's turns; indexes of skipped ones count within them.
     const middle = await json<HandoffAnswer>(await handoff(second.id, { chain: "1", from: "3", to: "4" }));
     expect(middle.range).toEqual({ from: 3, to: 4, total: 5 });
     expect(middle.messages.map((m) => m.role)).toEqual(["assistant"]);
-    expect(middle.skipped).toEqual([{ index: 1, reason: "conversation_history[1] has invalid role 'tool', skipping", cause: { kind: "role", role: "tool" }, threadId: second.id, turnIndex: 0 }]);
+    expect(middle.skipped).toEqual([
+      {
+        index: 1,
+        reason: "conversation_history[1] has invalid role 'tool', skipping",
+        cause: { kind: "role", role: "tool" },
+        threadId: second.id,
+        turnIndex: 0,
+      },
+    ]);
   });
 
   it("counts the text with the model's tokenizer when asked", async () => {
@@ -90,15 +126,24 @@ describe("GET /api/threads/:id/handoff", () => {
     const { first } = await chainOfTwo();
     expect((await expectError(await handoff(first.id, { format: "pal" }), 400, "validation_failed")).message).toMatch(/format/);
     expect((await expectError(await handoff(first.id, { from: "0" }), 400, "validation_failed")).message).toMatch(/from/);
-    expect((await expectError(await handoff(first.id, { from: "3", to: "2" }), 400, "validation_failed")).message).toMatch(/to: must be at least from/);
+    expect((await expectError(await handoff(first.id, { from: "3", to: "2" }), 400, "validation_failed")).message).toMatch(
+      /to: must be at least from/,
+    );
     expect((await expectError(await handoff(first.id, { to: "9" }), 400, "validation_failed")).message).toMatch(/to: must be at most 3/);
     expect((await expectError(await handoff(first.id, { chian: "1" }), 400, "validation_failed")).message).toMatch(/chian/);
-    expect((await expectError(await handoff(first.id, { model: "gpt-17" }), 400, "validation_failed")).message).toMatch(/unknown model "gpt-17"/);
+    expect((await expectError(await handoff(first.id, { model: "gpt-17" }), 400, "validation_failed")).message).toMatch(
+      /unknown model "gpt-17"/,
+    );
     await expectError(await handoff("00000000-0000-4000-8000-000000000000"), 404, "not_found");
   });
 
   it("answers an empty section for a thread without turns", async () => {
     const thread = await newThread({ toolName: "chat" });
-    expect(await json<HandoffAnswer>(await handoff(thread.id))).toMatchObject({ text: "", messages: [], conversationMessagesCount: 0, range: { from: 0, to: 0, total: 0 } });
+    expect(await json<HandoffAnswer>(await handoff(thread.id))).toMatchObject({
+      text: "",
+      messages: [],
+      conversationMessagesCount: 0,
+      range: { from: 0, to: 0, total: 0 },
+    });
   });
 });

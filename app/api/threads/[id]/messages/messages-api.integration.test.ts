@@ -23,12 +23,18 @@ import { DELETE as messagesDelete, POST as messagesPost } from "./route";
 const KEY = "sk-test-chat-secret-0123456789";
 
 const stop = (id: string) => messagesDelete(jsonRequest("DELETE", `/api/threads/${id}/messages`), params({ id }));
-const send = (id: string, body: unknown, query = "") => messagesPost(jsonRequest("POST", `/api/threads/${id}/messages${query}`, body), params({ id }));
+const send = (id: string, body: unknown, query = "") =>
+  messagesPost(jsonRequest("POST", `/api/threads/${id}/messages${query}`, body), params({ id }));
 
 async function seed(): Promise<string> {
   const thread = await newThread({ toolName: "debug", title: "Refresh 401" });
   await newTurn(thread.id, { role: "user", content: "Login fails with a 401 after the token refresh." });
-  await newTurn(thread.id, { role: "assistant", content: "The refresh token is compared before it is decoded.", modelProvider: "openai", modelName: "gpt-4o" });
+  await newTurn(thread.id, {
+    role: "assistant",
+    content: "The refresh token is compared before it is decoded.",
+    modelProvider: "openai",
+    modelName: "gpt-4o",
+  });
   return thread.id;
 }
 
@@ -51,7 +57,11 @@ function recordingBudget(id: string, query: string, seen: { history?: string }, 
   };
 }
 
-const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
+const llm = withFakeOpenAi((server) => ({
+  openaiCompatibleBaseUrl: server.baseUrl,
+  openaiCompatibleApiKey: KEY,
+  chatModel: "openai-compatible:test-model",
+}));
 let fake: FakeOpenAi;
 beforeEach(() => {
   fake = llm.server;
@@ -69,10 +79,22 @@ describe("POST /api/threads/:id/messages (streamed)", () => {
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     const events = await readEvents(response);
     expect(events.map((e) => e.event)).toEqual(["start", "delta", "delta", "delta", "done"]);
-    expect(events.filter((e) => e.event === "delta").map((e) => e.data.text).join("")).toBe("Decode first, then compare.");
+    expect(
+      events
+        .filter((e) => e.event === "delta")
+        .map((e) => e.data.text)
+        .join(""),
+    ).toBe("Decode first, then compare.");
     const start = events[0]!.data;
     expect(start.model).toBe("openai-compatible:test-model");
-    expect(start.budget).toMatchObject({ catalogModel: null, contextWindow: ASSUMED_CONTEXT_WINDOW, assumed: true, tokenizer: "o200k_base", turnsIncluded: 3, turnsTotal: 3 });
+    expect(start.budget).toMatchObject({
+      catalogModel: null,
+      contextWindow: ASSUMED_CONTEXT_WINDOW,
+      assumed: true,
+      tokenizer: "o200k_base",
+      turnsIncluded: 3,
+      turnsTotal: 3,
+    });
     expect(start.userTurn).toMatchObject({ index: 2, role: "user", content: "How do I fix it?", toolName: "chat" });
 
     // What the model was sent is exactly the budgeted history the context endpoint showed, as one user message.
@@ -89,8 +111,18 @@ describe("POST /api/threads/:id/messages (streamed)", () => {
     const { thread, turns } = await fetchThread(id);
     expect(turns).toHaveLength(4);
     const reply = turns[3]!;
-    expect(reply).toMatchObject({ role: "assistant", content: "Decode first, then compare.", toolName: "chat", modelProvider: "openai-compatible", modelName: "test-model" });
-    expect(reply.modelMetadata).toMatchObject({ usage: { inputTokens: 321, outputTokens: 45 }, finishReason: "stop", context: { contextWindow: ASSUMED_CONTEXT_WINDOW, assumed: true } });
+    expect(reply).toMatchObject({
+      role: "assistant",
+      content: "Decode first, then compare.",
+      toolName: "chat",
+      modelProvider: "openai-compatible",
+      modelName: "test-model",
+    });
+    expect(reply.modelMetadata).toMatchObject({
+      usage: { inputTokens: 321, outputTokens: 45 },
+      finishReason: "stop",
+      context: { contextWindow: ASSUMED_CONTEXT_WINDOW, assumed: true },
+    });
     expect(events.at(-1)!.data.turn.id).toBe(reply.id);
     expect(thread.modelsUsed).toEqual(["gpt-4o", "test-model"]);
   });
@@ -302,7 +334,11 @@ describe("POST /api/threads/:id/messages refusals write nothing", () => {
     expect(none.message).toContain("no chat model chosen");
     const badSpec = await expectError(await send(id, { content: "Hi", model: "gpt-4o" }), 400, "validation_failed");
     expect(badSpec.message).toContain('"<provider>:<model>"');
-    const unconfigured = await expectError(await send(id, { content: "Hi", model: "anthropic:claude-sonnet-4-5" }), 400, "validation_failed");
+    const unconfigured = await expectError(
+      await send(id, { content: "Hi", model: "anthropic:claude-sonnet-4-5" }),
+      400,
+      "validation_failed",
+    );
     expect(unconfigured.message).toContain("ANTHROPIC_API_KEY");
     expect(await rowCounts()).toEqual(before);
     expect(fake.requests).toHaveLength(0);
@@ -356,33 +392,37 @@ describe("one reply at a time per thread across app processes", () => {
     return { started, outcome };
   }
 
-  it("refuses a message here while another process streams a reply, stops that reply from here, then answers", { timeout: 60_000 }, async () => {
-    const id = await seed();
-    const pieces = Array.from({ length: 200 }, (_, i) => `word${i} `);
-    fake.answerWith(stream(pieces, { delayMs: 50 })); // 10 s unless stopped
-    const other = otherProcess(id, "From the other process");
-    await other.started;
+  it(
+    "refuses a message here while another process streams a reply, stops that reply from here, then answers",
+    { timeout: 60_000 },
+    async () => {
+      const id = await seed();
+      const pieces = Array.from({ length: 200 }, (_, i) => `word${i} `);
+      fake.answerWith(stream(pieces, { delayMs: 50 })); // 10 s unless stopped
+      const other = otherProcess(id, "From the other process");
+      await other.started;
 
-    const refused = await expectError(await send(id, { content: "From this process" }), 409, "conflict");
-    expect(refused.message).toMatch(/another Threadline process/);
-    const stoppedAt = Date.now();
-    expect((await stop(id)).status).toBe(204);
-    const { status, events, last } = await other.outcome;
-    expect(Date.now() - stoppedAt).toBeLessThan(8_000); // its next heartbeat, not the 10 s reply
-    expect(status).toBe(200);
-    expect(events.at(-1)).toBe("error");
-    expect(last.error.details).toMatchObject({ kind: "cancelled" });
-    const kept = last.error.details.partialTurn.content as string;
-    expect(kept.startsWith("word0 word1 ")).toBe(true);
-    expect(kept.length).toBeLessThan(pieces.join("").length);
+      const refused = await expectError(await send(id, { content: "From this process" }), 409, "conflict");
+      expect(refused.message).toMatch(/another Threadline process/);
+      const stoppedAt = Date.now();
+      expect((await stop(id)).status).toBe(204);
+      const { status, events, last } = await other.outcome;
+      expect(Date.now() - stoppedAt).toBeLessThan(8_000); // its next heartbeat, not the 10 s reply
+      expect(status).toBe(200);
+      expect(events.at(-1)).toBe("error");
+      expect(last.error.details).toMatchObject({ kind: "cancelled" });
+      const kept = last.error.details.partialTurn.content as string;
+      expect(kept.startsWith("word0 word1 ")).toBe(true);
+      expect(kept.length).toBeLessThan(pieces.join("").length);
 
-    // The lease went with the reply: this process answers now.
-    fake.answerWith(answer("Answered here."));
-    const response = await send(id, { content: "From this process" }, "?stream=0");
-    expect(response.status, await response.clone().text()).toBe(201);
-    const { turns } = await fetchThread(id);
-    expect(turns.slice(-4).map((t) => t.content)).toEqual(["From the other process", kept, "From this process", "Answered here."]);
-  });
+      // The lease went with the reply: this process answers now.
+      fake.answerWith(answer("Answered here."));
+      const response = await send(id, { content: "From this process" }, "?stream=0");
+      expect(response.status, await response.clone().text()).toBe(201);
+      const { turns } = await fetchThread(id);
+      expect(turns.slice(-4).map((t) => t.content)).toEqual(["From the other process", kept, "From this process", "Answered here."]);
+    },
+  );
 
   it("a lease left by a process that died runs out instead of blocking the thread", async () => {
     const id = await seed();

@@ -18,7 +18,11 @@ const CONVERSATION = "The staging database password is hunter2-rotated";
 
 const send = (id: string, body: unknown) => messagesPost(jsonRequest("POST", `/api/threads/${id}/messages?stream=0`, body), params({ id }));
 
-const llm = withFakeOpenAi((server) => ({ openaiCompatibleBaseUrl: server.baseUrl, openaiCompatibleApiKey: KEY, chatModel: "openai-compatible:test-model" }));
+const llm = withFakeOpenAi((server) => ({
+  openaiCompatibleBaseUrl: server.baseUrl,
+  openaiCompatibleApiKey: KEY,
+  chatModel: "openai-compatible:test-model",
+}));
 
 async function seed(): Promise<string> {
   const thread = await newThread({ toolName: "chat" });
@@ -38,7 +42,9 @@ describe("a provider's error body", () => {
     const id = await seed();
     // A server that echoes what it was sent, at length, with the key it was given.
     const echo = `Upstream overloaded while processing: ${llm.server.baseUrl} ${KEY} ${CONVERSATION} ${"x".repeat(5_000)}`;
-    llm.server.answerWith((_request, res) => sendJson(res, 500, { error: { message: echo, type: "server_error", code: "upstream_overloaded" } }));
+    llm.server.answerWith((_request, res) =>
+      sendJson(res, 500, { error: { message: echo, type: "server_error", code: "upstream_overloaded" } }),
+    );
     const error = await expectError(await send(id, { content: "And the next step?" }), 424, "provider_failed");
     expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
     expect(error.message).toMatch(/^OpenAI-compatible server answered HTTP 500, upstream_overloaded: Upstream overloaded while processing/);
@@ -63,10 +69,20 @@ describe("a provider's error body", () => {
 
   it("of a refused key names where the key comes from, within the limit", async () => {
     const id = await seed();
-    llm.server.answerWith((_request, res) => sendJson(res, 401, { error: { message: `Incorrect API key provided: ${KEY}. ${"y".repeat(2_000)}`, type: "invalid_request_error", code: "invalid_api_key" } }));
+    llm.server.answerWith((_request, res) =>
+      sendJson(res, 401, {
+        error: {
+          message: `Incorrect API key provided: ${KEY}. ${"y".repeat(2_000)}`,
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      }),
+    );
     const error = await expectError(await send(id, { content: "Hello?" }), 424, "provider_failed");
     expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
-    expect(error.message).toMatch(/^OpenAI-compatible server refused the request \(HTTP 401, invalid_api_key\): Incorrect API key provided: \[redacted\]/);
+    expect(error.message).toMatch(
+      /^OpenAI-compatible server refused the request \(HTTP 401, invalid_api_key\): Incorrect API key provided: \[redacted\]/,
+    );
     expect(error.message).toMatch(/Check the API key from .+\.$/);
     expect(await unansweredReason(id)).toBe("OpenAI-compatible server refused the request (HTTP 401, invalid_api_key)");
   });

@@ -33,7 +33,11 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       if (!streaming) return wholeResponse(reply);
       claim?.recordLater();
       return new Response(eventStream(reply, claim), {
-        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          "x-accel-buffering": "no",
+        },
       });
     });
   });
@@ -55,7 +59,11 @@ export async function DELETE(_request: Request, { params }: Context): Promise<Re
 }
 
 function failureBody(failure: ChatFailure) {
-  return { code: failure.code, message: failure.message, details: { kind: failure.kind, providerStatus: failure.providerStatus, userTurn: failure.userTurn, partialTurn: failure.partialTurn } };
+  return {
+    code: failure.code,
+    message: failure.message,
+    details: { kind: failure.kind, providerStatus: failure.providerStatus, userTurn: failure.userTurn, partialTurn: failure.partialTurn },
+  };
 }
 
 function failedResponse(failure: ChatFailure): Response {
@@ -68,7 +76,8 @@ const NO_OUTCOME = { code: "internal", message: "The reply ended without an outc
 
 /** The whole answer to a reply's last event (or to its absence), as ?stream=0 gives it. */
 function outcomeOf(reply: Streaming, event: ChatEvent | null): IdempotentResult {
-  if (event?.type === "done") return { status: 201, body: { userTurn: event.userTurn, turn: event.turn, model: reply.model, budget: reply.budget } };
+  if (event?.type === "done")
+    return { status: 201, body: { userTurn: event.userTurn, turn: event.turn, model: reply.model, budget: reply.budget } };
   if (event?.type === "failed") return { status: HTTP_STATUS[event.failure.code], body: { error: failureBody(event.failure) } };
   return { status: 500, body: { error: NO_OUTCOME } };
 }

@@ -21,12 +21,35 @@ type Found = { terms: string[]; indexes: number[]; capped: boolean };
 async function agentThread() {
   const thread = await newThread({ toolName: "outline" });
   await newTurn(thread.id, { role: "user", content: "Fix the flaky test" });
-  await newTurn(thread.id, { role: "assistant", content: "Looking", parts: [{ type: "text", text: "Looking" }, { type: "tool_call", id: "call_read", name: "Read", arguments: { path: "a.ts" } }] });
+  await newTurn(thread.id, {
+    role: "assistant",
+    content: "Looking",
+    parts: [
+      { type: "text", text: "Looking" },
+      { type: "tool_call", id: "call_read", name: "Read", arguments: { path: "a.ts" } },
+    ],
+  });
   // The result text quotes a failed call: only the part's own flag counts.
-  await newTurn(thread.id, { role: "tool", content: "boom", parts: [{ type: "tool_result", toolCallId: "call_read", content: 'log: {"isError":true,"type":"tool_call"}', isError: true }] });
-  await newTurn(thread.id, { role: "assistant", content: "", parts: [{ type: "tool_call", id: "call_agent", name: "Task", arguments: { description: "explore" } }] });
-  await newTurn(thread.id, { role: "tool", content: "explored", parts: [{ type: "tool_result", toolCallId: "call_agent", content: 'quoting {"type":"tool_call"}', agentId: "agent-7" }] });
-  await newTurn(thread.id, { role: "system", content: "Summary so far", parts: [{ type: "compaction", trigger: "auto", tokensBefore: 900, tokensAfter: 40 }] });
+  await newTurn(thread.id, {
+    role: "tool",
+    content: "boom",
+    parts: [{ type: "tool_result", toolCallId: "call_read", content: 'log: {"isError":true,"type":"tool_call"}', isError: true }],
+  });
+  await newTurn(thread.id, {
+    role: "assistant",
+    content: "",
+    parts: [{ type: "tool_call", id: "call_agent", name: "Task", arguments: { description: "explore" } }],
+  });
+  await newTurn(thread.id, {
+    role: "tool",
+    content: "explored",
+    parts: [{ type: "tool_result", toolCallId: "call_agent", content: 'quoting {"type":"tool_call"}', agentId: "agent-7" }],
+  });
+  await newTurn(thread.id, {
+    role: "system",
+    content: "Summary so far",
+    parts: [{ type: "compaction", trigger: "auto", tokensBefore: 900, tokensAfter: 40 }],
+  });
   await newTurn(thread.id, { role: "assistant", content: "Done: the zanzibar fixture was stale" });
   await newTurn(thread.id, { role: "user", content: "Thanks, and the zanzibar docs?" });
   return thread;
@@ -35,7 +58,9 @@ async function agentThread() {
 async function subagentOf(parentId: string, relation: Record<string, string>) {
   const child = await newThread({ toolName: "outline", parentThreadId: parentId });
   const { db } = await import("@/lib/db/client");
-  await (await db()).thread.update({ where: { id: child.id }, data: { metadata: JSON.stringify({ relation: { kind: "subagent", ...relation } }) } });
+  await (
+    await db()
+  ).thread.update({ where: { id: child.id }, data: { metadata: JSON.stringify({ relation: { kind: "subagent", ...relation } }) } });
 }
 
 describe("GET /api/threads/:id/outline", () => {
@@ -51,7 +76,16 @@ describe("GET /api/threads/:id/outline", () => {
     expect(JSON.stringify(body)).not.toContain("Fix the flaky test");
     expect(decodeOutline(body)).toEqual({
       turnCount: 8,
-      kinds: { user: [0, 7], assistant: [1, 3, 6], system: [5], tool: [2, 4], toolCall: [1, 3], error: [2], compaction: [5], subagent: [1, 3] },
+      kinds: {
+        user: [0, 7],
+        assistant: [1, 3, 6],
+        system: [5],
+        tool: [2, 4],
+        toolCall: [1, 3],
+        error: [2],
+        compaction: [5],
+        subagent: [1, 3],
+      },
     });
   });
 
@@ -69,7 +103,9 @@ describe("GET /api/threads/:id/outline", () => {
 
   it("names a bad parameter, answers an unknown thread 404, and an expired one only when asked", async () => {
     const thread = await agentThread();
-    expect((await expectError(await outline(thread.id, "?includeExpired=maybe"), 400, "validation_failed")).message).toMatch(/^includeExpired:/);
+    expect((await expectError(await outline(thread.id, "?includeExpired=maybe"), 400, "validation_failed")).message).toMatch(
+      /^includeExpired:/,
+    );
     await expectError(await outline(UNKNOWN), 404, "not_found");
     await expectError(await outline("nope"), 404, "not_found");
     await expireThread(thread.id);
@@ -91,7 +127,11 @@ describe("GET /api/threads/:id/find", () => {
   it("caps the list at limit and says there are more", async () => {
     const list = Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `needle number ${i}` }));
     const id = (await importFile("find-many.json", JSON.stringify(list))).threadIds[0]!;
-    expect(await json<Found>(await find(id, "q=needle&limit=10"))).toEqual({ terms: ["needle"], indexes: [...Array(10).keys()], capped: true });
+    expect(await json<Found>(await find(id, "q=needle&limit=10"))).toEqual({
+      terms: ["needle"],
+      indexes: [...Array(10).keys()],
+      capped: true,
+    });
     expect((await json<Found>(await find(id, "q=needle"))).indexes).toHaveLength(30);
   });
 
@@ -99,7 +139,9 @@ describe("GET /api/threads/:id/find", () => {
     const thread = await agentThread();
     expect((await expectError(await find(thread.id, ""), 400, "validation_failed")).message).toMatch(/^q:/);
     expect((await expectError(await find(thread.id, "q=%20%20"), 400, "validation_failed")).message).toMatch(/^q:/);
-    expect((await expectError(await find(thread.id, "q=%3F%21"), 400, "validation_failed")).message).toMatch(/^q: must hold a letter or a digit/);
+    expect((await expectError(await find(thread.id, "q=%3F%21"), 400, "validation_failed")).message).toMatch(
+      /^q: must hold a letter or a digit/,
+    );
     expect((await expectError(await find(thread.id, "q=a&limit=0"), 400, "validation_failed")).message).toMatch(/^limit:/);
     expect((await expectError(await find(thread.id, "q=a&limit=1001"), 400, "validation_failed")).message).toMatch(/^limit:/);
     await expectError(await find(UNKNOWN, "q=zanzibar"), 404, "not_found");

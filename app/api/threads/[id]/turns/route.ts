@@ -20,7 +20,10 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
     let start = query.from ?? 0;
     if (query.cursor !== undefined) {
       const decoded = decodeTurnCursor(query.cursor);
-      if (decoded === null) throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [{ field: "cursor", message: "not a cursor returned by this API" }]);
+      if (decoded === null)
+        throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [
+          { field: "cursor", message: "not a cursor returned by this API" },
+        ]);
       start = decoded;
     }
     return maskedJson(await listTurns(id, start, query.limit, { includeExpired: query.includeExpired }));

@@ -19,7 +19,12 @@ const page = (id: string, query: string) => turnsRoute(jsonRequest("GET", `/api/
 async function threadWithCompaction(): Promise<Thread> {
   const thread = await newThread({ toolName: "pages" });
   for (let i = 0; i < 12; i++) {
-    if (i === 6) await newTurn(thread.id, { role: "system", content: "Summary of what came before.", parts: [{ type: "compaction", trigger: "auto", tokensBefore: 900, tokensAfter: 40 }] });
+    if (i === 6)
+      await newTurn(thread.id, {
+        role: "system",
+        content: "Summary of what came before.",
+        parts: [{ type: "compaction", trigger: "auto", tokensBefore: 900, tokensAfter: 40 }],
+      });
     else await newTurn(thread.id, { role: i % 2 === 0 ? "user" : "assistant", content: `turn ${i}: ${"words ".repeat(i * 3)}` });
   }
   return thread;
@@ -60,7 +65,9 @@ describe("GET /api/threads/:id/turns", () => {
     expect((await expectError(await page(thread.id, "from=-1"), 400, "validation_failed")).message).toMatch(/from/);
     expect((await expectError(await page(thread.id, "cursor=bm9wZQ"), 400, "validation_failed")).message).toMatch(/cursor/);
     const first = await json<Page>(await page(thread.id, "limit=1"));
-    expect((await expectError(await page(thread.id, `from=1&cursor=${first.nextCursor ?? "x"}`), 400, "validation_failed")).message).toMatch(/cursor or from/);
+    expect(
+      (await expectError(await page(thread.id, `from=1&cursor=${first.nextCursor ?? "x"}`), 400, "validation_failed")).message,
+    ).toMatch(/cursor or from/);
     await expectError(await page("0b9a2c3e-1d2a-4b5c-8d9e-0a1b2c3d4e5f", ""), 404, "not_found");
     expect((await expectError(await page(thread.id, "includeExpired=yes"), 400, "validation_failed")).message).toMatch(/^includeExpired:/);
   });
@@ -81,7 +88,10 @@ describe("GET /api/threads/:id past its cap", () => {
     const response = await threadRoute(jsonRequest("GET", `/api/threads/${id}`), params({ id }));
     const head = await json<{ thread: Thread; turns: Turn[]; turnsTruncated?: boolean; moreTurns?: string }>(response);
     expect(head.turns).toHaveLength(1_000);
-    expect(head).toMatchObject({ turnsTruncated: true, moreTurns: expect.stringMatching(new RegExp(`^/api/threads/${id}/turns\\?cursor=`)) });
+    expect(head).toMatchObject({
+      turnsTruncated: true,
+      moreTurns: expect.stringMatching(new RegExp(`^/api/threads/${id}/turns\\?cursor=`)),
+    });
     const rest = await json<Page>(await page(id, new URL(head.moreTurns!, "http://x").searchParams.toString()));
     expect(rest.items.map((t) => t.index)).toEqual([1_000, 1_001, 1_002]);
 
