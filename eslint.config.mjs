@@ -22,48 +22,100 @@ const MACHINE = {
   message: "lib/domain does not touch the machine: pass what it needs in.",
 };
 
-/** `import/no-restricted-paths` zones: files in `target` may not import from `from`. */
-const zone = (target, from, message, except) => ({ target, from, message, ...(except && { except }) });
-
-const LAYER_ZONES = [
-  // lib/domain: the pure core. Only itself and pure packages (zod).
-  zone("./lib/domain", "./lib", "lib/domain imports only lib/domain (and pure packages such as zod).", ["./domain"]),
-  zone("./lib/domain", "./app", "lib/domain does not import app/."),
-  zone("./lib/domain", "./components", "lib/domain does not import components/."),
-  // lib/importers: pure parsers. Storing an import is lib/imports' job.
-  zone("./lib/importers", "./lib/db", "Importers are pure parsers: lib/imports stores what they return."),
-  zone("./lib/importers", "./lib/imports", "Importers are pure parsers: lib/imports calls them, not the other way round."),
-  zone("./lib/importers", "./lib/http", "Importers are pure parsers."),
-  zone("./lib/importers", "./app", "Importers are pure parsers."),
-  // lib/validation: zod schemas shared by forms, actions, routes and MCP.
-  zone("./lib/validation", "./lib/llm", "lib/validation holds schemas only: it does not import providers."),
-  zone("./lib/validation", "./lib/db", "lib/validation holds schemas only: it does not import the database."),
-  zone("./lib/validation", "./lib/http", "lib/validation holds schemas only: it does not import HTTP helpers."),
-  // lib/db: data access. Called by services, routes and pages; calls only downwards.
-  ...["./app", "./components", "./lib/actions", "./lib/queries", "./lib/http"].map((from) =>
-    zone("./lib/db", from, `lib/db does not import ${from.slice(2)}: data access is called, it does not call up.`),
-  ),
-  // components render; they never see the database, not even its types.
-  zone("./components", "./lib/db", "Components never import lib/db, not even types: what they render is typed in lib/domain."),
-  // Services choose no HTTP statuses and do not use the HTTP layer's helpers.
-  ...[
-    "./lib/domain",
-    "./lib/db",
-    "./lib/llm",
-    "./lib/chat",
-    "./lib/compaction",
-    "./lib/context",
-    "./lib/imports",
-    "./lib/sources",
-    "./lib/importers",
-    "./lib/mcp",
-    "./lib/models",
-    "./lib/tokenizers",
-    "./lib/files",
-    "./lib/validation",
-    "./lib/queries",
-  ].map((target) => zone(target, "./lib/http", "Only route handlers use lib/http (statuses and HTTP responses are theirs).")),
+/**
+ * The layers, each as an allow-list: the folders (or single files) its files may import. Anything
+ * of the app not named is refused, so a wrong import in a new folder fails too, and a new folder
+ * must be placed here before anything can import it (scripts/lint-rules.test.ts checks that every
+ * folder under lib/ is). Lower layers first; packages and Node's own modules are not paths and
+ * stay allowed here (lib/domain's own rules below keep those out of the pure core).
+ */
+const PURE = ["lib/domain", "lib/validation", "lib/importers", "lib/markdown", "lib/format.ts"];
+const BELOW_DB = [...PURE, "lib/models", "lib/tokenizers", "lib/files", "lib/env.ts"];
+const SERVICES = [
+  "lib/llm",
+  "lib/context",
+  "lib/compaction",
+  "lib/chat",
+  "lib/sources",
+  "lib/secrets",
+  "lib/auth",
+  "lib/imports",
+  "lib/live",
+  "lib/mcp",
+  "lib/demo",
 ];
+const SERVER = [...BELOW_DB, "lib/db", ...SERVICES];
+/** What runs in the browser may import: its queries, server actions (called, never run there) and the pure layers. */
+const CLIENT_SAFE = ["lib/domain", "lib/validation", "lib/markdown", "lib/format.ts", "lib/importers/types.ts", "lib/actions"];
+
+export const LAYERS = {
+  "lib/domain": { allow: [], why: "lib/domain is the pure core: it imports only itself (and pure packages such as zod)." },
+  "lib/validation": { allow: ["lib/domain"], why: "lib/validation holds zod schemas over lib/domain's types, nothing else." },
+  "lib/importers": { allow: ["lib/domain"], why: "lib/importers are pure parsers over lib/domain: lib/imports stores what they return." },
+  "lib/markdown": { allow: ["lib/domain"], why: "lib/markdown renders text with lib/domain only." },
+  "lib/format.ts": { allow: ["lib/domain"], why: "lib/format.ts formats figures with lib/domain only." },
+  "lib/tokenizers": { allow: ["lib/domain"], why: "lib/tokenizers count tokens with lib/domain only." },
+  "lib/models": { allow: ["lib/domain", "lib/tokenizers"], why: "lib/models (the catalog) builds on lib/domain and lib/tokenizers only." },
+  "lib/files": { allow: ["lib/domain"], why: "lib/files reads the files people allowed, with lib/domain only." },
+  "lib/env.ts": {
+    allow: ["lib/domain", "lib/validation", "lib/importers", "lib/files"],
+    why: "lib/env.ts reads the settings with the pure layers only: everything else reads lib/env.ts.",
+  },
+  "lib/db": {
+    allow: BELOW_DB,
+    why: "lib/db (data access) imports lib/domain, lib/validation, lib/importers' types, lib/models, lib/tokenizers, lib/files and lib/env.ts: it is called, it does not call up.",
+  },
+  ...Object.fromEntries(
+    SERVICES.map((service) => [
+      service,
+      { allow: SERVER, why: `${service} is a service: it uses lib/db and the layers below, and other services (never in a circle).` },
+    ]),
+  ),
+  "lib/http": { allow: SERVER, why: "lib/http (route helpers) uses the services and below; only routes use it." },
+  "lib/actions": { allow: SERVER, why: "lib/actions (server actions) call the services and below." },
+  "lib/queries": {
+    allow: CLIENT_SAFE,
+    why: "lib/queries runs in the browser: it reaches the server through the API client and server actions, and imports only client-safe layers.",
+  },
+  components: {
+    allow: ["components", "lib/queries", ...CLIENT_SAFE],
+    why: "components render what lib/queries, server actions and the pure layers give them: no database, no services.",
+  },
+  app: {
+    allow: ["app", "components", "lib/queries", "lib/actions", "lib/http", ...SERVER],
+    why: "app/ (pages, routes) may use every layer below it.",
+  },
+  "proxy.ts": { allow: SERVER, why: "proxy.ts guards requests with the services and below." },
+  "instrumentation.ts": { allow: SERVER, why: "instrumentation.ts starts the services when the server starts." },
+};
+
+/** Data written out as code (the model catalog, the demo conversation): as long as the data is. */
+const DATA_FILES = ["lib/models/catalog-data.ts", "lib/demo/demo-data.ts"];
+
+/** Where the layers are not: tests' support code (lib/testing) may reach anything. */
+export const UNLAYERED = ["lib/testing"];
+
+/** The roots the app's code lives under: a zone refuses a whole root but for what a layer may import in it. */
+const ROOTS = ["lib", "app", "components", "scripts", "e2e", "proxy.ts", "instrumentation.ts"];
+
+/**
+ * `import/no-restricted-paths` zones for one layer: each root it may not import whole is refused,
+ * except the paths in it the layer may import (and the layer itself). A folder no layer names is
+ * in no `except`, so nothing can import it until it is placed in LAYERS.
+ */
+export function zonesFor(layer, { allow, why }, extraAllowed = []) {
+  const allowed = [...new Set([layer, ...allow, ...extraAllowed])];
+  const inside = (inner, outer) => inner === outer || inner.startsWith(`${outer}/`);
+  return ROOTS.filter((root) => !allowed.includes(root)).map((root) => {
+    const except = allowed.filter((path) => inside(path, root) && path !== root).map((path) => `./${path.slice(root.length + 1)}`);
+    return { target: `./${layer}`, from: `./${root}`, message: why, ...(except.length > 0 && { except }) };
+  });
+}
+
+const layerZones = (extraAllowed) => Object.entries(LAYERS).flatMap(([layer, rule]) => zonesFor(layer, rule, extraAllowed));
+const LAYER_ZONES = layerZones([]);
+/** Tests may also use the test support code (lib/testing). */
+const TEST_ZONES = layerZones(["lib/testing"]);
 
 const config = [
   {
@@ -108,9 +160,29 @@ const config = [
     },
   },
   {
-    // A file a reader can hold in their head; split along the code's own seams beyond this.
+    // Unit tests may also use the test support code (lib/testing); every other rule of their layer holds.
+    files: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: { "import/no-restricted-paths": ["error", { zones: TEST_ZONES }] },
+  },
+  {
+    // Integration tests drive the real stack from the outside in (routes, the proxy, scripts): any layer.
+    files: ["**/*.integration.test.ts"],
+    rules: { "import/no-restricted-paths": "off" },
+  },
+  {
+    // A file and a function a reader can hold in their head (Prettier lays the code out, so lines
+    // measure code); split along the code's own seams beyond this.
     files: ["app/**", "components/**", "lib/**"],
-    rules: { "max-lines": ["error", { max: 500 }] },
+    ignores: DATA_FILES,
+    rules: {
+      "max-lines": ["error", { max: 500 }],
+      "max-lines-per-function": ["error", { max: 150, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // A test's describe block holds its cases: it is as long as what it covers.
+    files: ["**/*.test.ts", "**/*.test.tsx", "lib/testing/**"],
+    rules: { "max-lines-per-function": "off" },
   },
   {
     files: ["scripts/**"],

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense, type ReactNode } from "react";
-import { SignedInAs } from "@/components/auth/signed-in-as";
+import { SignedInPerson } from "./signed-in-as";
 import { SearchKey } from "@/components/ui/search-key";
 import "./globals.css";
 import { Providers } from "./providers";
@@ -45,7 +45,7 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
               Settings
             </Link>
             <Suspense fallback={null}>
-              <SignedInAs />
+              <SignedInPerson />
             </Suspense>
           </nav>
         </header>

@@ -3,11 +3,13 @@
  * deliberately wrong import below is reported, and the same file without it is clean. ESLint lints
  * the text as if it were the named file, so nothing is written into the source tree.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { afterAll, describe, expect, it } from "vitest";
+import { LAYERS, UNLAYERED, zonesFor } from "../eslint.config.mjs";
+import { layerCycles, layerEdges } from "./layer-cycles.mjs";
 
 const root = path.resolve(__dirname, "..");
 const eslint = new ESLint({ cwd: root });
@@ -18,7 +20,50 @@ async function ruleIds(file: string, code: string): Promise<string[]> {
   return result!.messages.map((message) => message.ruleId ?? `fatal: ${message.message}`);
 }
 
+/** Where a probe for `layer` is linted from: a file in the folder, or the layer's own file. */
+function probeFile(layer: string): string {
+  if (/\.tsx?$/.test(layer)) return layer;
+  return `${layer}/layer-probe.${layer === "components" || layer === "app" ? "tsx" : "ts"}`;
+}
+
+/** A real module of `layer` to import: the file itself, or the first source file found in the folder. */
+function sampleModule(layer: string): string {
+  if (/\.tsx?$/.test(layer)) return `@/${layer.replace(/\.tsx?$/, "")}`;
+  const walk = (dir: string): string | null => {
+    for (const name of readdirSync(path.join(root, dir)).sort()) {
+      const relative = `${dir}/${name}`;
+      if (statSync(path.join(root, relative)).isDirectory()) {
+        if (name === "generated" || name === "generated-pg" || name.startsWith("[")) continue;
+        const found = walk(relative);
+        if (found) return found;
+      } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$|\.d\.ts$/.test(name)) return relative;
+    }
+    return null;
+  };
+  const file = walk(layer);
+  if (!file) throw new Error(`no source file in ${layer}`);
+  return `@/${file.replace(/\.tsx?$/, "")}`;
+}
+
+/** Whether `layer` sits inside one of the allowed paths. */
+const covered = (layer: string, allowed: Set<string>) => [...allowed].some((path) => layer.startsWith(`${path}/`));
+
 const WRONG_IMPORTS: { file: string; code: string; rule: string }[] = [
+  {
+    file: "lib/db/layer-probe.ts",
+    code: 'import { buildContext } from "@/lib/context/build-context";\nexport const probe = buildContext;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "components/auth/layer-probe.tsx",
+    code: 'import { principalFrom } from "@/lib/auth/principal";\nexport const probe = principalFrom;\n',
+    rule: "import/no-restricted-paths",
+  },
+  {
+    file: "lib/queries/layer-probe.ts",
+    code: 'import type { Database } from "@/lib/db/client";\nexport type Probe = Database;\n',
+    rule: "import/no-restricted-paths",
+  },
   {
     file: "lib/domain/layer-probe.ts",
     code: 'import { PrismaClient } from "@prisma/client";\nexport const probe = PrismaClient;\n',
@@ -95,6 +140,81 @@ describe("npm run lint: layer rules", () => {
     expect(
       await ruleIds("lib/db/layer-probe.ts", 'import { AppError } from "@/lib/domain/errors";\nexport const probe = AppError;\n'),
     ).toEqual([]);
+  });
+
+  // Every layer against every other: a probe file in the layer imports one real module of each;
+  // exactly the imports its allow-list does not name are refused, with the layer's own sentence.
+  const layerNames = Object.keys(LAYERS) as (keyof typeof LAYERS)[];
+  it.each(layerNames)("%s imports what its allow-list names, and nothing else of the app", async (layer) => {
+    const others = layerNames.filter((other) => other !== layer && !other.startsWith(`${layer}/`));
+    const lines = others.map((other, i) => `import * as m${i} from "${sampleModule(other)}";`);
+    const code = `${lines.join("\n")}\nexport const probe = [${others.map((_, i) => `m${i}`).join(", ")}];\n`;
+    const probe = probeFile(layer);
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, probe) });
+    const refused = result!.messages
+      .filter((message) => message.ruleId === "import/no-restricted-paths")
+      .map((message) => others[message.line - 1]);
+    const allowed = new Set<string>((LAYERS[layer] as { allow: string[] }).allow);
+    expect(refused.sort(), `refused for ${probe}`).toEqual(
+      others.filter((other) => !allowed.has(other) && !covered(other, allowed)).sort(),
+    );
+  });
+
+  it("places every folder under lib/ in a layer (or says it is test support)", () => {
+    const placed = new Set<string>([...Object.keys(LAYERS), ...UNLAYERED]);
+    const folders = readdirSync(path.join(root, "lib"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `lib/${entry.name}`);
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((folder) => !placed.has(folder))).toEqual([]);
+  });
+
+  it("refuses a folder no layer names, to every layer", () => {
+    const unplaced = "lib/brand-new-folder";
+    for (const [layer, rule] of Object.entries(LAYERS)) {
+      const zones = zonesFor(layer, rule);
+      const refusing = zones.find((zone: { from: string; except?: string[] }) => {
+        const from = zone.from.slice(2);
+        if (!unplaced.startsWith(`${from}/`)) return false;
+        return !(zone.except ?? []).some((except) => unplaced.startsWith(`${from}/${except.slice(2)}`));
+      });
+      expect(refusing, `${layer} may import ${unplaced}`).toBeDefined();
+    }
+  });
+});
+
+describe("npm run lint: layers in a circle", () => {
+  const modules = (edges: [string, string][]) =>
+    Object.entries(edges.reduce<Record<string, string[]>>((all, [from, to]) => ({ ...all, [from]: [...(all[from] ?? []), to] }), {})).map(
+      ([source, targets]) => ({ source, dependencies: targets.map((resolved) => ({ resolved })) }),
+    );
+
+  it("finds two folders that import each other through different files (the handoff case)", () => {
+    const edges = layerEdges(
+      modules([
+        ["lib/db/handoff.ts", "lib/context/build-context.ts"],
+        ["lib/context/build-context.ts", "lib/db/turns.ts"],
+        ["lib/db/turns.ts", "lib/domain/types.ts"],
+      ]),
+    );
+    const cycles = layerCycles(edges);
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0].map((edge: { from: string; to: string }) => `${edge.from} > ${edge.to}`).sort()).toEqual([
+      "lib/context > lib/db",
+      "lib/db > lib/context",
+    ]);
+  });
+
+  it("finds none when every import points down, and leaves test code out", () => {
+    const edges = layerEdges(
+      modules([
+        ["lib/context/build-context.ts", "lib/db/turns.ts"],
+        ["lib/db/turns.ts", "lib/domain/types.ts"],
+        ["lib/db/turns.test.ts", "lib/context/build-context.ts"],
+        ["lib/db/turns.ts", "lib/testing/integration.ts"],
+      ]),
+    );
+    expect(layerCycles(edges)).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import { ThreadList } from "@/components/threads/thread-list";
 import { withSessionFigures } from "@/lib/db/session-figures";
 import { mayAdminister } from "@/lib/auth/principal";
-import { countDemoThreads } from "@/lib/db/demo-threads";
+import { countDemoThreads } from "@/lib/demo/demo-threads";
 import { withThreadCosts } from "@/lib/db/session-usage";
 import { listToolOptions } from "@/lib/db/thread-tools";
 import { listFacets, listThreads } from "@/lib/db/threads";

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState, useSyncExternalStore, useTransition, type FormEvent, type KeyboardEvent } from "react";
-import { readServerSentEvents } from "@/lib/chat/sse";
-import type { ChatBudget } from "@/lib/chat/types";
+import { readServerSentEvents } from "@/lib/domain/server-sent-events";
+import type { ChatBudget } from "@/lib/domain/chat-reply";
 import { formatCount } from "@/lib/format";
 import { apiErrorOf } from "@/lib/queries/api-client";
 

@@ -14,7 +14,7 @@ import { findModel } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import type { ChatMessageRequest } from "@/lib/validation/messages";
-import { ASSUMED_CONTEXT_WINDOW, CHAT_TOOL_NAME, type ChatBudget } from "./types";
+import { ASSUMED_CONTEXT_WINDOW, CHAT_TOOL_NAME, type ChatBudget } from "../domain/chat-reply";
 
 // Before a reply streams: the checks that refuse a message without writing anything, then the
 // user's turn and the budgeted history the model will be sent.

@@ -9,7 +9,7 @@ import type { JsonObject, Turn } from "@/lib/domain/types";
 import { LlmCallError, type LlmCall, type ResolvedModel } from "@/lib/llm/provider";
 import type { EventChannel } from "./events";
 import type { OpenedReply } from "./prepare";
-import { CHAT_TOOL_NAME, type ChatEvent, type ChatFailure } from "./types";
+import { CHAT_TOOL_NAME, type ChatEvent, type ChatFailure } from "../domain/chat-reply";
 
 // The stream pump: the provider's stream read part by part into the reply's events, then the
 // reply stored as a turn; a failure keeps what can be kept and says why.

@@ -9,7 +9,7 @@ import type { ChatMessageRequest } from "@/lib/validation/messages";
 import { eventChannel, replay } from "./events";
 import { openReply } from "./prepare";
 import { pumpReply, type ReplyRun } from "./pump";
-import { CHAT_IDLE_TIMEOUT_MS, type ChatEvent, type ChatOptions, type ChatReply } from "./types";
+import { CHAT_IDLE_TIMEOUT_MS, type ChatEvent, type ChatOptions, type ChatReply } from "../domain/chat-reply";
 
 /**
  * Resuming a thread with a chat model: the user's message is stored as a turn, the thread's

@@ -6,7 +6,8 @@ import { type CompactionJobRecord } from "@/lib/domain/compaction/records";
 import { purgeThread } from "@/lib/db/threads";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { compactionRequestSchema, type CompactionRequest } from "@/lib/validation/compactions";
-import { applyCompaction, checkSummarizer, previewCompaction, publicPreview, type CompactionPreview } from "./service";
+import type { CompactionPreview } from "@/lib/domain/compaction/types";
+import { applyCompaction, checkSummarizer, previewCompaction, publicPreview } from "./service";
 
 /**
  * LLM summarisation as a background job: the page starts it, polls it, may cancel it, and finds

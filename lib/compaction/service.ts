@@ -7,9 +7,8 @@ import { buildRevision } from "@/lib/domain/compaction/revision";
 import {
   staticMarker,
   type CompactionOptions,
-  type CompactionPlan,
+  type CompactionPreview,
   type CompactionTurn,
-  type References,
   type RevisionTurn,
 } from "@/lib/domain/compaction/types";
 import { AppError } from "@/lib/domain/errors";
@@ -29,30 +28,6 @@ import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { CompactionRequest } from "@/lib/validation/compactions";
 import { quoteInput } from "@/lib/domain/secrets/quote";
-
-/** What a compaction would do, shown before anything is written. */
-export type CompactionPreview = {
-  threadId: string;
-  strategy: CompactionRequest["strategy"];
-  summarizer: CompactionRequest["summarizer"] | "none";
-  summarizerModel: string | null;
-  targetModel: string | null;
-  tokenizer: { id: string; label: string; exact: boolean };
-  options: Record<string, unknown>;
-  plan: Omit<CompactionPlan, "noop">;
-  /** The summary the replaced turns become (null when trimming). */
-  summary: string | null;
-  turnsBefore: number;
-  turnsAfter: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  /** Paths and tool names the replaced turns mention, and those the summary would lose. */
-  references: References;
-  lostReferences: References;
-  /** Set when applying would be refused: the compacted history is not smaller. */
-  refusal: string | null;
-  durationMs: number;
-};
 
 type Measure = { id: string; label: string; exact: boolean };
 

@@ -36,7 +36,7 @@ import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
 import { addsUpOverSegments, countingSegments } from "@/lib/tokenizers/segments";
 import { turnShellCounter } from "./shell-tokens";
-import type { ContextPreview } from "./types";
+import type { ContextPreview } from "../domain/context-preview";
 import { quoteInput } from "@/lib/domain/secrets/quote";
 
 export function unknownModel(name: string, custom: ModelInfo[]): AppError {

@@ -32,3 +32,6 @@ export class AppError extends Error {
     this.details = details;
   }
 }
+
+/** Why a call to a model provider failed. */
+export type LlmErrorKind = "config" | "network" | "timeout" | "rate-limit" | "auth" | "empty" | "cancelled" | "provider";

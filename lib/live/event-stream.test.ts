@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readServerSentEvents } from "@/lib/chat/sse";
+import { readServerSentEvents } from "@/lib/domain/server-sent-events";
 import type { LiveEvent } from "@/lib/domain/live";
-import { createBus } from "./bus";
+import { createBus } from "../domain/event-bus";
 import { liveEventStream, MAX_QUEUED } from "./event-stream";
 
 const thread = (id: string, turnCount: number): LiveEvent => ({

@@ -4,9 +4,9 @@
  * close a quiet connection. Framework-free: the route hands in the hub's subscribe and the request's
  * abort signal.
  */
-import { formatEvent } from "@/lib/chat/sse";
+import { formatEvent } from "@/lib/domain/server-sent-events";
 import type { LiveEvent } from "@/lib/domain/live";
-import type { Unsubscribe } from "./bus";
+import type { Unsubscribe } from "../domain/event-bus";
 
 export const HEARTBEAT_MS = 15_000;
 /** How long a browser waits before it reconnects a dropped stream (the SSE `retry` field). */

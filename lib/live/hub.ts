@@ -3,7 +3,7 @@ import { threadLiveStates } from "@/lib/db/live-states";
 import { onThreadsWritten } from "@/lib/db/thread-writes";
 import type { LiveEvent } from "@/lib/domain/live";
 import type { SourcesStatus } from "@/lib/domain/sources";
-import { createBus, createThrottle, type Timers, type Unsubscribe } from "./bus";
+import { createBus, createThrottle, type Timers, type Unsubscribe } from "../domain/event-bus";
 
 /** Progress of a sync reaches open pages at most this often; its start and end at once. */
 export const SOURCES_PROGRESS_MS = 200;

@@ -6,14 +6,13 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, type LanguageModel } from "ai";
 import { providerProblem, resolveLlmConfig, type LlmConfig, type Sourced } from "./config";
 import { parseModelSpec, PROVIDER_LABELS, type LlmProvider, type ModelSpec } from "@/lib/domain/model-spec";
+import type { LlmErrorKind } from "@/lib/domain/errors";
 
 /**
  * One call to a configured model, shared by the summariser and the chat: which model, its
  * provider client, a deadline that can be pushed back while a reply streams, cancellation, and
  * errors classified into messages a user can act on. No key ever reaches a message.
  */
-
-export type LlmErrorKind = "config" | "network" | "timeout" | "rate-limit" | "auth" | "empty" | "cancelled" | "provider";
 
 /** A failed model call. `message` is for the user and never holds a key. */
 export class LlmCallError extends Error {

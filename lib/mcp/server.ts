@@ -4,7 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { forkThread } from "@/lib/db/forks";
-import { threadHandoff } from "@/lib/db/handoff";
+import { threadHandoff } from "@/lib/context/handoff";
 import { runIdempotent, type IdempotencyScope, type IdempotentResult } from "@/lib/db/idempotency";
 import { withSessionUsage } from "@/lib/db/session-usage";
 import { appendTurn, createThread, listThreads } from "@/lib/db/threads";

@@ -1,8 +1,7 @@
-import type { CompactionPreview } from "@/lib/compaction/service";
+import type { CompactionPreview, SummarizerKind } from "@/lib/domain/compaction/types";
 import type { CompactionJobRecord, CompactionRecord } from "@/lib/domain/compaction/records";
 import type { Thread, Turn } from "@/lib/domain/types";
 import type { CompactionStrategy } from "@/lib/domain/compaction/types";
-import type { SummarizerKind } from "@/lib/validation/compactions";
 import { turnPreviewText } from "@/lib/domain/tools/turn-preview";
 import { contentPreview } from "@/lib/format";
 import { apiFetch } from "./api-client";

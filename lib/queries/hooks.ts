@@ -18,7 +18,7 @@ import {
 } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { threadGrew } from "@/lib/domain/live";
-import { createThrottle } from "@/lib/live/bus";
+import { createThrottle } from "@/lib/domain/event-bus";
 import { undoCompactionAction } from "@/lib/actions/compactions";
 import { forkThreadAction } from "@/lib/actions/forks";
 import type { ActionResult } from "@/lib/actions/result";

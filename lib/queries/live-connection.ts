@@ -6,7 +6,7 @@
  * app/providers.tsx holds one for the tab and lib/queries/live-events.tsx reads it.
  */
 import { LIVE_EVENT_TYPES, parseLiveEvent, type LiveEvent } from "@/lib/domain/live";
-import { createBus, type Timers, type Unsubscribe } from "@/lib/live/bus";
+import { createBus, type Timers, type Unsubscribe } from "@/lib/domain/event-bus";
 
 export const EVENTS_URL = "/api/events";
 

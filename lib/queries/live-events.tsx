@@ -8,7 +8,7 @@
  */
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { LiveEvent } from "@/lib/domain/live";
-import type { Timers } from "@/lib/live/bus";
+import type { Timers } from "@/lib/domain/event-bus";
 import { createLiveConnection, type LiveConnection } from "./live-connection";
 
 const LiveContext = createContext<LiveConnection | null>(null);

@@ -1,4 +1,4 @@
-import type { ContextPreviewWithTurns } from "@/lib/context/types";
+import type { ContextPreviewWithTurns } from "@/lib/domain/context-preview";
 import type { ThreadLiveState } from "@/lib/domain/live";
 import type { ThreadPage, Turn } from "@/lib/domain/types";
 import type { ThreadOutline } from "@/lib/domain/turn-outline";

@@ -7,7 +7,7 @@
  * line: {status, events: [names], last: <data of the last event>}.
  */
 import { POST } from "@/app/api/threads/[id]/messages/route";
-import { readServerSentEvents } from "@/lib/chat/sse";
+import { readServerSentEvents } from "@/lib/domain/server-sent-events";
 import { jsonRequest, params } from "./api";
 
 const [threadId, content] = process.argv.slice(2);

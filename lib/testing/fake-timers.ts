@@ -1,4 +1,4 @@
-import type { Timers } from "@/lib/live/bus";
+import type { Timers } from "@/lib/domain/event-bus";
 
 /** Timers on a clock a test moves by hand (advance runs what falls due, in order). */
 export function fakeTimers() {

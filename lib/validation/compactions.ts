@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { COMPACTION_STRATEGIES, DEFAULT_TRIM_CHARS, type CompactionStrategy } from "@/lib/domain/compaction/types";
+import { COMPACTION_STRATEGIES, DEFAULT_TRIM_CHARS, SUMMARIZERS, type CompactionStrategy } from "@/lib/domain/compaction/types";
 import { formatModelSpec, modelSpecSchema } from "@/lib/domain/model-spec";
 import { refuseProtoKeys, uuidSchema } from "@/lib/domain/schemas";
 import { decimalInteger } from "./numbers";
@@ -26,9 +26,6 @@ const OPTION_SCHEMAS: Record<CompactionStrategy, z.ZodType<Record<string, unknow
   range: rangeOptions,
   "trim-tool-output": trimOptions,
 };
-
-export const SUMMARIZERS = ["extractive", "llm", "marker"] as const;
-export type SummarizerKind = (typeof SUMMARIZERS)[number];
 
 /**
  * POST /api/threads/:id/compactions. `options` depend on the strategy and are checked against

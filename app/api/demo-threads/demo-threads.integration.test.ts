@@ -9,7 +9,7 @@ import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { proxy } from "@/proxy";
 import { authFor, resetAuthForTests } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { countDemoThreads } from "@/lib/db/demo-threads";
+import { countDemoThreads } from "@/lib/demo/demo-threads";
 import { importDocuments } from "@/lib/db/transfer";
 import { buildDemoDocument, DEMO_IDS } from "@/lib/demo/demo-data";
 import { expectError, newThread, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";

@@ -1,5 +1,5 @@
 import { requireAdmin } from "@/lib/auth/principal";
-import { removeDemoThreads } from "@/lib/db/demo-threads";
+import { removeDemoThreads } from "@/lib/demo/demo-threads";
 import { handleRoute } from "@/lib/http/responses";
 
 /**

@@ -91,3 +91,31 @@ export const FULL_SUMMARY_HEADER = "[Compacted conversation summary]";
 export const FULL_ACKNOWLEDGEMENT = "Understood. I have the conversation context.";
 export const summaryHeader = (replaced: number) => `[Summary of ${replaced} earlier messages]`;
 export const DEFAULT_TRIM_CHARS = 2_000;
+
+/** How the replaced turns are summarised: by extract, by a model, or into a marker. */
+export const SUMMARIZERS = ["extractive", "llm", "marker"] as const;
+export type SummarizerKind = (typeof SUMMARIZERS)[number];
+
+/** What a compaction would do, shown before anything is written. */
+export type CompactionPreview = {
+  threadId: string;
+  strategy: CompactionStrategy;
+  summarizer: SummarizerKind | "none";
+  summarizerModel: string | null;
+  targetModel: string | null;
+  tokenizer: { id: string; label: string; exact: boolean };
+  options: Record<string, unknown>;
+  plan: Omit<CompactionPlan, "noop">;
+  /** The summary the replaced turns become (null when trimming). */
+  summary: string | null;
+  turnsBefore: number;
+  turnsAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Paths and tool names the replaced turns mention, and those the summary would lose. */
+  references: References;
+  lostReferences: References;
+  /** Set when applying would be refused: the compacted history is not smaller. */
+  refusal: string | null;
+  durationMs: number;
+};

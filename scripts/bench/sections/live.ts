@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { chromium, type Page } from "@playwright/test";
 import { createDatabase } from "../../../lib/db/create-client";
 import { importedFileRecord } from "../../../lib/db/dialect-files";
-import { readServerSentEvents } from "../../../lib/chat/sse";
+import { readServerSentEvents } from "../../../lib/domain/server-sent-events";
 import { REAL_TRANSCRIPTS } from "../../../lib/testing/real-transcripts";
 import { BENCH_DIR, KEEP_DB } from "../config";
 import { summarize } from "../measure";

@@ -1,4 +1,4 @@
-import { threadHandoff } from "@/lib/db/handoff";
+import { threadHandoff } from "@/lib/context/handoff";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { maskedJson } from "@/lib/http/masking";
 import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";

@@ -1,6 +1,6 @@
 import { startChatReply, stopChatReply } from "@/lib/chat/reply";
-import type { ChatEvent, ChatFailure, ChatReply } from "@/lib/chat/types";
-import { formatEvent } from "@/lib/chat/sse";
+import type { ChatEvent, ChatFailure, ChatReply } from "@/lib/domain/chat-reply";
+import { formatEvent } from "@/lib/domain/server-sent-events";
 import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/idempotency";
 import { getThread } from "@/lib/db/threads";
 import { AppError } from "@/lib/domain/errors";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { fakeTimers } from "@/lib/testing/fake-timers";
-import { createBus, createThrottle } from "./bus";
+import { createBus, createThrottle } from "./event-bus";
 
 describe("createBus", () => {
   it("hands each event to every listener, in the order they subscribed, until they unsubscribe", () => {

@@ -6,9 +6,9 @@ import { findModel } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { HandoffQuery } from "@/lib/validation/handoff";
-import { db } from "./client";
-import { listCustomModels } from "./custom-models";
-import { getChainThreads, getThread } from "./threads";
+import { db } from "../db/client";
+import { listCustomModels } from "../db/custom-models";
+import { getChainThreads, getThread } from "../db/threads";
 
 export type HandoffAnswer = Handoff & {
   format: "orchestrator";

@@ -1,6 +1,5 @@
-import type { AppErrorCode } from "@/lib/domain/errors";
-import type { Turn } from "@/lib/domain/types";
-import type { LlmErrorKind } from "@/lib/llm/provider";
+import type { AppErrorCode, LlmErrorKind } from "./errors";
+import type { Turn } from "./types";
 
 // What a chat reply is and answers (client-safe: types and constants only).
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatEvent, readServerSentEvents } from "./sse";
+import { formatEvent, readServerSentEvents } from "./server-sent-events";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

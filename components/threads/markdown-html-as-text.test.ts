@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
-import { MarkdownContent } from "@/components/threads/markdown";
+import { MarkdownContent } from "./markdown";
 
 const render = (text: string) => renderToStaticMarkup(createElement(MarkdownContent, { text }));
 
