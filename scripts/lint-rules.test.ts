@@ -144,7 +144,7 @@ describe("npm run lint: layer rules", () => {
 
   // Every layer against every other: a probe file in the layer imports one real module of each;
   // exactly the imports its allow-list does not name are refused, with the layer's own sentence.
-  const layerNames = Object.keys(LAYERS) as (keyof typeof LAYERS)[];
+  const layerNames = Object.keys(LAYERS);
   it.each(layerNames)("%s imports what its allow-list names, and nothing else of the app", async (layer) => {
     const others = layerNames.filter((other) => other !== layer && !other.startsWith(`${layer}/`));
     const lines = others.map((other, i) => `import * as m${i} from "${sampleModule(other)}";`);
@@ -154,7 +154,7 @@ describe("npm run lint: layer rules", () => {
     const refused = result!.messages
       .filter((message) => message.ruleId === "import/no-restricted-paths")
       .map((message) => others[message.line - 1]);
-    const allowed = new Set<string>((LAYERS[layer] as { allow: string[] }).allow);
+    const allowed = new Set(LAYERS[layer]!.allow);
     expect(refused.sort(), `refused for ${probe}`).toEqual(
       others.filter((other) => !allowed.has(other) && !covered(other, allowed)).sort(),
     );
@@ -199,10 +199,7 @@ describe("npm run lint: layers in a circle", () => {
     );
     const cycles = layerCycles(edges);
     expect(cycles).toHaveLength(1);
-    expect(cycles[0].map((edge: { from: string; to: string }) => `${edge.from} > ${edge.to}`).sort()).toEqual([
-      "lib/context > lib/db",
-      "lib/db > lib/context",
-    ]);
+    expect(cycles[0]!.map((edge) => `${edge.from} > ${edge.to}`).sort()).toEqual(["lib/context > lib/db", "lib/db > lib/context"]);
   });
 
   it("finds none when every import points down, and leaves test code out", () => {
