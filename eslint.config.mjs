@@ -1,6 +1,6 @@
 // `npm run lint`: Next.js's rules plus the layer rules that keep Threadline's structure in place
 // (import cycles, type-only ones included, are dependency-cruiser's part: .dependency-cruiser.cjs).
-// README.md's "Architecture" section draws the same map; change both together.
+// docs/architecture.md draws the same map; change both together.
 // scripts/lint-rules.test.ts proves each rule reports a wrong import.
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";

@@ -97,7 +97,7 @@ const servers: (WebServer & { name: string })[] = [
       THREADLINE_ADMIN_PASSWORD: AUTH_ADMIN.password,
       // The browsers stand behind a proxy on this machine: each test's X-Forwarded-For is a person's address.
       THREADLINE_TRUSTED_PROXIES: "127.0.0.1, ::1",
-      // Single sign-on as the README describes it, with the provider above.
+      // Single sign-on as docs/security.md describes it, with the provider above.
       THREADLINE_URL: AUTH_URL,
       THREADLINE_OIDC_ISSUER: OIDC_URL,
       THREADLINE_OIDC_CLIENT_ID: OIDC_CLIENT.id,

@@ -6,7 +6,7 @@ import { fingerprintOf } from "../lib/domain/secrets/detect";
 import { secretSamples } from "../lib/domain/secrets/samples";
 
 /**
- * Secrets in a transcript (README, "Secrets in transcripts"): the thread's pages show none of
+ * Secrets in a transcript (docs/security.md, "Secrets in transcripts"): the thread's pages show none of
  * them, not in the HTML nor in any answer the pages load; a reveal shows one; the Secrets page
  * lists them; redacting in place removes them from the stored text.
  */

@@ -22,7 +22,7 @@ export function authGate({ host, auth }) {
         `HOST=${host} is not a loopback address, and THREADLINE_AUTH is not set: refusing to start.`,
         "Choose one:",
         "  THREADLINE_AUTH=on   people sign in at /login (the first admin from THREADLINE_ADMIN_EMAIL and",
-        "                       THREADLINE_ADMIN_PASSWORD, or the setup page); agents send API tokens (README: Sign-in and API tokens)",
+        "                       THREADLINE_ADMIN_PASSWORD, or the setup page); agents send API tokens (docs/security.md: Sign-in and API tokens)",
         "  THREADLINE_AUTH=off  no sign-in: anyone who can reach the port reads every thread and changes every",
         "                       setting; only behind a reverse proxy that signs people in itself",
       ].join("\n"),

@@ -30,7 +30,7 @@ console.log(`[threadline] serving http://${host}:${port}`);
 if (!["127.0.0.1", "localhost", "::1"].includes(host) && !process.env.THREADLINE_ALLOWED_HOSTS?.trim()) {
   // The server answers only to its own names (proxy.ts): a LAN address or a proxy's name must be listed.
   console.log(
-    `[threadline] answering to 127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`} only: set THREADLINE_ALLOWED_HOSTS to the names people use (README: Security)`,
+    `[threadline] answering to 127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`} only: set THREADLINE_ALLOWED_HOSTS to the names people use (docs/security.md)`,
   );
 }
 // Next.js in this process, behind scripts/server.mjs's checks (request sizes, the client's address).

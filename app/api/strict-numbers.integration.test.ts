@@ -1,6 +1,6 @@
 /**
  * Numbers in queries are plain decimal integers within their range, and every parameter is given
- * once (README, "REST API"): hex, exponents, fractions, signs, spaces, empty values and repeated
+ * once (docs/api.md): hex, exponents, fractions, signs, spaces, empty values and repeated
  * parameters answer 400 validation_failed naming the parameter, on the real routes.
  */
 import { beforeAll, describe, expect, it } from "vitest";

@@ -85,7 +85,7 @@ export default async function SettingsPage() {
         <h2 id="limits-heading" className="text-lg font-semibold">
           Conversation limits
         </h2>
-        <p className="text-sm text-zinc-600">Set by environment variables when the server starts (see the README).</p>
+        <p className="text-sm text-zinc-600">Set by environment variables when the server starts (see docs/configuration.md).</p>
         <dl className="mt-3 grid grid-cols-1 gap-2 text-sm sm:grid-cols-[max-content_1fr]">
           <dt className="text-zinc-500">Expiry (CONVERSATION_TIMEOUT_HOURS)</dt>
           <dd data-testid="setting-timeout">

@@ -3,7 +3,7 @@ import { looksLikePalThreads, parsePalThreads } from "./pal";
 import { ImportFormatError } from "./types";
 
 /*
- * PAL keeps threads in memory only (docs/formats.md, "PAL": no real on-disk samples), so these
+ * PAL keeps threads in memory only (docs/formats.md §9, "PAL": no real on-disk samples), so these
  * samples are written by hand, field for field as `ThreadContext.model_dump_json()` produces them
  * (BeehiveInnovations/pal-mcp-server utils/conversation_memory.py): every ConversationTurn field present (None ->
  * null), timestamps from `datetime.now(timezone.utc).isoformat()` (microseconds, +00:00),

@@ -1,5 +1,5 @@
 /**
- * PAL MCP server (formerly zen-mcp-server) conversation threads (docs/formats.md, "PAL").
+ * PAL MCP server (formerly zen-mcp-server) conversation threads (docs/formats.md §9, "PAL").
  *
  * PAL keeps threads in process memory as `ThreadContext.model_dump_json()` (utils/conversation_memory.py),
  * so there is no file PAL writes itself: this reads such a dump, either one ThreadContext object or a

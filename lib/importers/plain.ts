@@ -1,7 +1,7 @@
 /**
  * Plain role/content lists: a JSON array of `{role, content}` messages, the shape the
  * orchestrator's `conversation_history` parameter takes (its "Conversation History Integration
- * Design", summarised in docs/formats.md, "Plain text"), and what many tools dump as a chat history.
+ * Design", summarised in docs/formats.md §11, "Plain text"), and what many tools dump as a chat history.
  *
  * Validation follows that design, entry by entry, never failing the whole list:
  * - an entry that is not an object is skipped;

@@ -6,7 +6,7 @@ import { ImportFormatError, type ImportedTurn } from "./types";
 /*
  * No public pydantic-ai dumps exist beyond the library's own test snapshots,
  * so this session is written by hand in exactly the shape `ModelMessagesTypeAdapter.dump_json()`
- * gives (docs/formats.md, "pydantic-ai"; pydantic_ai/messages.py and usage.py): every field pydantic
+ * gives (docs/formats.md §10, "pydantic-ai"; pydantic_ai/messages.py and usage.py): every field pydantic
  * serialises, microsecond timestamps with Z, usage with its audio counters and `details`.
  * It is a co-cli style session (co-cli's conversation-memory design) over three agent runs, and exercises:
  *   [0]  request: system-prompt + user-prompt                       -> turns 0:0 (system), 0:1 (user)

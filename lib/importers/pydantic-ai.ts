@@ -1,5 +1,5 @@
 /**
- * pydantic-ai message history (docs/formats.md, "pydantic-ai"): the JSON list that
+ * pydantic-ai message history (docs/formats.md §10, "pydantic-ai"): the JSON list that
  * `ModelMessagesTypeAdapter.dump_json(...)` / `result.all_messages_json()` write, which is how
  * co-cli plans to save its sessions (co-cli's conversation-memory design, "Session Persistence").
  *
@@ -461,7 +461,7 @@ function parseArguments(args: JsonValue | undefined): JsonValue | undefined {
 
 /**
  * RequestUsage -> ImportedUsage. pydantic-ai's input_tokens include cache reads and writes
- * (docs/formats.md, "pydantic-ai"), so both are taken out to get the uncached input the shared type means.
+ * (docs/formats.md §10, "pydantic-ai"), so both are taken out to get the uncached input the shared type means.
  * Old dumps say request_tokens/response_tokens and have no cache counters.
  */
 function usageOf(value: JsonValue | undefined): ImportedUsage | null {

@@ -3,8 +3,8 @@
 // take 200 watches. Node 20's `fs.watch(folder, {recursive: true})` is no good there: on Linux it
 // is written in JavaScript, walks the whole tree with readdirSync and statSync at start (the event
 // loop waits meanwhile) and adds one inotify watch per file, 10,000 for 10,000 sessions, where the
-// system's default limit may be 8,192 (fs.inotify.max_user_watches). README "Following transcript
-// folders" has the measurements against chokidar and @parcel/watcher.
+// system's default limit may be 8,192 (fs.inotify.max_user_watches). docs/benchmarks.md, "Following
+// folders", has the measurements against chokidar and @parcel/watcher.
 import type { Dirent, FSWatcher, Stats } from "node:fs";
 import { watch } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";

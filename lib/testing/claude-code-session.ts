@@ -1,5 +1,5 @@
 /**
- * Writes a synthetic Claude Code session (2.x JSONL layout, as docs/formats.md, "Claude Code", describes it)
+ * Writes a synthetic Claude Code session (2.x JSONL layout, as docs/formats.md §1, "Claude Code", describes it)
  * of a given size, for the 200 MB streaming test and the import benchmark. Each exchange is what
  * real sessions are made of: a prompt; one API message written as three lines (thinking, text,
  * tool_use) sharing a message id; the tool result, its content repeated in toolUseResult as Claude

@@ -1,5 +1,5 @@
 /**
- * No secret's value in any API answer (README, "Secrets in transcripts"): a thread whose title,
+ * No secret's value in any API answer (docs/security.md, "Secrets in transcripts"): a thread whose title,
  * initial context, turns, tool calls and results, file names and file snapshots hold real-looking
  * secrets (lib/domain/secrets/samples.ts), then every GET route found under app/api called with
  * that thread's id and each turn's index and id filled in, the MCP tools that read threads, and

@@ -1,5 +1,5 @@
 /**
- * Errors name a caller's value without repeating it (README, "REST API"): every route found under
+ * Errors name a caller's value without repeating it (docs/api.md): every route found under
  * app/api, every method it exports, called with a real-looking secret (lib/domain/secrets/samples.ts)
  * in each path segment, each query parameter it reads, each field of its JSON body (and as an
  * unknown field or parameter, and as the whole body), and every MCP tool with one in each argument.

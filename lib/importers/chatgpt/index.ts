@@ -1,5 +1,5 @@
 /**
- * ChatGPT data export, `conversations.json` (docs/formats.md, "ChatGPT export"): one JSON array of
+ * ChatGPT data export, `conversations.json` (docs/formats.md §8, "ChatGPT export"): one JSON array of
  * conversations, each a tree of messages (`mapping`: node id -> {message, parent, children}).
  * Pure: the caller supplies the parsed JSON.
  *

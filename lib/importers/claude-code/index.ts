@@ -1,6 +1,6 @@
 /**
  * Claude Code session transcripts (~/.claude/projects/<dir>/<sessionId>.jsonl and sub-agent
- * files), docs/formats.md, "Claude Code". Pure: the caller supplies the lines, twice if it wants to stream.
+ * files), docs/formats.md §1, "Claude Code". Pure: the caller supplies the lines, twice if it wants to stream.
  *
  * Two passes, so a 200 MB session never sits in memory as objects: the first keeps a small
  * skeleton per entry (uuid, parent, kind, time) and decides which thread each entry belongs to;

@@ -1,6 +1,6 @@
 /**
  * OpenAI Codex CLI rollouts ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<threadId>.jsonl),
- * docs/formats.md, "Codex CLI". Pure: the caller supplies the lines. One file = one thread.
+ * docs/formats.md §2, "Codex CLI". Pure: the caller supplies the lines. One file = one thread.
  *
  * How the records become turns (file order is the only order Codex gives):
  * - User turns come from `event_msg user_message` (the typed prompt). User-role `response_item`

@@ -1,5 +1,5 @@
 /**
- * GitHub Copilot CLI sessions (FORMATS.md section 12). Pure: the caller supplies the lines or the
+ * GitHub Copilot CLI sessions (docs/formats.md §6, "GitHub Copilot CLI"). Pure: the caller supplies the lines or the
  * parsed document. One file is one thread, keyed by the session id. Copilot CLI is closed source;
  * what follows is the format as this importer relies on it, read from real sessions.
  *

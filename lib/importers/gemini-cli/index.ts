@@ -1,5 +1,5 @@
 /**
- * Gemini CLI chat recordings (~/.gemini/tmp/<project>/chats/session-*.json[l]), docs/formats.md, "Gemini CLI".
+ * Gemini CLI chat recordings (~/.gemini/tmp/<project>/chats/session-*.json[l]), docs/formats.md §3, "Gemini CLI".
  * Pure: the caller supplies the parsed document (legacy `.json`) or the numbered lines (`.jsonl`).
  *
  * One session file is one thread (key = sessionId). The JSONL is replayed the way gemini-cli's own

@@ -77,7 +77,7 @@ describe("JSONL replay", () => {
     expect(result.skipped).toEqual([{ line: 5, reason: "$set.messages[2]: not a JSON object" }]);
   });
 
-  it("drops the $rewindTo message and everything after it (FORMATS.md example)", () => {
+  it("drops the $rewindTo message and everything after it (docs/formats.md §3)", () => {
     const thread = onlyThread(
       parseGeminiJsonl(
         jsonl(

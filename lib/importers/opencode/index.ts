@@ -1,5 +1,5 @@
 /**
- * OpenCode sessions (FORMATS.md section 10). Pure: the caller reads the files; lib/imports/opencode-storage.ts
+ * OpenCode sessions (docs/formats.md §4, "OpenCode"). Pure: the caller reads the files; lib/imports/opencode-storage.ts
  * assembles sessions from OpenCode's storage folder or its SQLite database into the same shape.
  *
  * The shape read is `opencode export <id>`'s: `{info, messages: [{info, parts}], todos?}`, where

@@ -1,6 +1,6 @@
 /**
  * Pi coding agent sessions (`~/.pi/agent/sessions/--<cwd>--/<timestamp>_<session id>.jsonl`),
- * FORMATS.md section 11. Pure: the caller supplies the lines. One file = one session = a main
+ * docs/formats.md §5, "Pi". Pure: the caller supplies the lines. One file = one session = a main
  * thread and one fork thread per abandoned branch.
  *
  * The format as this importer relies on it (checked against pi-mono's session-manager.ts and
