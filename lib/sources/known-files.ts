@@ -74,4 +74,5 @@ export function knownFiles(store: KnownFilesStore, log: (line: string) => void) 
   };
 }
 
-export type FileMemory = ReturnType<ReturnType<typeof knownFiles>["batch"]>;
+export type KnownFiles = ReturnType<typeof knownFiles>;
+export type FileMemory = ReturnType<KnownFiles["batch"]>;

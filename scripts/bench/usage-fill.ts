@@ -2,7 +2,7 @@
 // written with better-sqlite3 in one transaction, as fill.ts writes the main one.
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import Database from "better-sqlite3";
+import Database, { type Statement } from "better-sqlite3";
 import { titleFromContent } from "../../lib/domain/title";
 import { estimateTokens } from "../../lib/domain/tokens";
 import { makeRng } from "../../lib/testing/rng";
@@ -67,15 +67,79 @@ const DAY_MS = 86_400_000;
  */
 export function fillUsageDatabase(file: string): UsageFillSummary {
   const started = performance.now();
-  const rng = makeRng(CONFIG.seed + 365);
-  const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
-  const chance = (p: number) => rng() < p;
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
-  const text = (min: number, max: number) => Array.from({ length: int(min, max) }, () => pick(WORDS)).join(" ");
-
+  const draw = drawsFrom(CONFIG.seed + 365);
   const threads = CONFIG.usageThreads;
   const total = CONFIG.usageTurns;
-  // Lengths: log-normal around 120 turns (a few of thousands), scaled to the total.
+  const counts = sessionLengths(draw, threads, total);
+
+  const today = Math.floor(Date.now() / DAY_MS);
+  const firstDay = today - 365;
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = OFF");
+  sqlite.pragma("cache_size = -262144");
+  const fill: UsageFill = {
+    draw,
+    insertThread: sqlite.prepare(
+      `INSERT INTO "Thread" ("id", "title", "toolName", "initialContext", "metadata", "source", "project", "createdAt", "lastUpdatedAt", "turnCount", "tokenEstimate", "modelsUsed")
+     VALUES (?, ?, ?, '{}', NULL, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertTurn: sqlite.prepare(
+      `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "tokenEstimate")
+     VALUES (?, ?, ?, ?, ?, ?, '[]', '[]', ?, ?, ?, ?, ?)`,
+    ),
+    firstDay,
+    sums: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, responses: 0 },
+    models: {},
+    longest: { id: "", turns: 0 },
+    lastDay: firstDay,
+  };
+  sqlite.transaction(() => {
+    for (let t = 0; t < threads; t++) fillSession(fill, counts[t]!);
+  })();
+  sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  sqlite.close();
+  const dayKey = (d: number) => new Date(d * DAY_MS).toISOString().slice(0, 10);
+  return {
+    threads,
+    turns: total,
+    responses: fill.sums.responses,
+    since: dayKey(firstDay),
+    // Today at least: the bench appends to a session and reports it.
+    until: dayKey(Math.max(fill.lastDay, today)),
+    models: fill.models,
+    sums: fill.sums,
+    appendThreadId: fill.longest.id,
+    appendThreadTurns: fill.longest.turns,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** The fill's own seeded draws: the same whatever the main fill drew before it. */
+type Draws = {
+  rng: () => number;
+  int: (min: number, max: number) => number;
+  chance: (p: number) => boolean;
+  pick: <T>(items: readonly T[]) => T;
+  /** Words, between min and max of them. */
+  text: (min: number, max: number) => string;
+};
+
+function drawsFrom(seed: number): Draws {
+  const rng = makeRng(seed);
+  const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+  return {
+    rng,
+    int,
+    chance: (p: number) => rng() < p,
+    pick,
+    text: (min: number, max: number) => Array.from({ length: int(min, max) }, () => pick(WORDS)).join(" "),
+  };
+}
+
+/** Lengths: log-normal around 120 turns (a few of thousands), scaled to the total, at least 2 each. */
+function sessionLengths({ rng }: Draws, threads: number, total: number): number[] {
   const raw = Array.from({ length: threads }, () =>
     Math.exp(Math.log(120) + Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng()) * 0.9),
   );
@@ -87,153 +151,128 @@ export function fillUsageDatabase(file: string): UsageFillSummary {
     counts[i]! += step;
     diff -= step;
   }
+  return counts;
+}
 
-  const today = Math.floor(Date.now() / DAY_MS);
-  const firstDay = today - 365;
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = OFF");
-  sqlite.pragma("cache_size = -262144");
-  const insertThread = sqlite.prepare(
-    `INSERT INTO "Thread" ("id", "title", "toolName", "initialContext", "metadata", "source", "project", "createdAt", "lastUpdatedAt", "turnCount", "tokenEstimate", "modelsUsed")
-     VALUES (?, ?, ?, '{}', NULL, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertTurn = sqlite.prepare(
-    `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "tokenEstimate")
-     VALUES (?, ?, ?, ?, ?, ?, '[]', '[]', ?, ?, ?, ?, ?)`,
-  );
+/** What the fill writes with, and what it sums while it writes. */
+type UsageFill = {
+  draw: Draws;
+  insertThread: Statement;
+  insertTurn: Statement;
+  firstDay: number;
+  sums: UsageSums;
+  models: Record<string, number>;
+  longest: { id: string; turns: number };
+  lastDay: number;
+};
 
-  const sums: UsageSums = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, responses: 0 };
-  const models: Record<string, number> = {};
-  let longest = { id: "", turns: 0 };
-  let lastDay = firstDay;
-
-  /** A response's usage in its source's style; `context` grows along the session (cache reads). */
-  function usage(model: Model, context: number): Record<string, unknown> {
-    const output = int(20, 1_500);
-    if (model.style === "anthropic") {
-      const write = chance(0.3) ? int(200, 6_000) : 0;
-      const u = {
-        inputTokens: int(1, 40),
-        cacheWriteTokens: write,
-        cacheReadTokens: context,
-        outputTokens: output,
-        cacheWrite5mTokens: write,
-        cacheWrite1hTokens: 0,
-        source: "reported",
-      };
-      sums.inputTokens += u.inputTokens;
-      sums.cacheWriteTokens += write;
-      sums.cacheReadTokens += context;
-      sums.outputTokens += output;
-      return { messageId: `msg_${randomUUID().slice(0, 24)}`, usage: u };
+/** One session of `count` turns: its turns, then the thread row (it counts them), then theirs. */
+function fillSession(fill: UsageFill, count: number): void {
+  const { int, chance, pick, text } = fill.draw;
+  const id = randomUUID();
+  const r = fill.draw.rng();
+  let acc = 0;
+  const origin = SOURCES.find((s) => (acc += s.share) > r) ?? SOURCES[0]!;
+  const project = chance(0.9) ? pick(PROJECTS) : null;
+  // A weekday more often than a weekend day, working hours more often than the night.
+  let day = fill.firstDay + int(0, 364);
+  if ((day + 3) % 7 >= 5 && chance(0.6)) day = fill.firstDay + int(0, 364);
+  const hour = chance(0.8) ? int(8, 19) : int(0, 23);
+  let ts = day * DAY_MS + hour * 3_600_000 + int(0, 3_599_999);
+  const createdAt = ts;
+  const modelsUsed: string[] = [];
+  let title: string | null = null;
+  let tokens = 0;
+  let context = int(8_000, 20_000);
+  let previous = "";
+  const rows: unknown[][] = [];
+  for (let i = 0; i < count; i++) {
+    const role = i === 0 ? "user" : previous === "assistant" ? (chance(0.5) ? "tool" : "user") : "assistant";
+    previous = role;
+    const content = role === "user" ? text(5, 40) : role === "tool" ? text(10, 60) : text(8, 50);
+    const tokenEstimate = estimateTokens(content);
+    tokens += tokenEstimate;
+    if (title === null && role === "user") title = titleFromContent(content);
+    // Seconds apart within an exchange, minutes to a day between a session's sittings.
+    ts += role === "user" ? (chance(0.02) ? int(3_600_000, DAY_MS) : int(10_000, 300_000)) : int(2_000, 60_000);
+    let model: Model | null = null;
+    let metadata: string | null = null;
+    if (role === "assistant") {
+      model = origin.models.length === 1 || chance(0.75) ? origin.models[0]! : pick(origin.models.slice(1));
+      if (!modelsUsed.includes(model.name)) modelsUsed.push(model.name);
+      metadata = JSON.stringify(responseUsage(fill, model, context));
+      fill.models[model.name] = (fill.models[model.name] ?? 0) + 1;
+      fill.sums.responses += 1;
+      context = Math.min(190_000, context + int(200, 3_000));
     }
-    const reasoning = model.style === "plain" ? 0 : int(0, output);
-    const fresh = int(100, 4_000);
+    rows.push([
+      randomUUID(),
+      id,
+      i,
+      role,
+      content,
+      stored(ts),
+      origin.tool,
+      model?.provider ?? null,
+      model?.name ?? null,
+      metadata,
+      tokenEstimate,
+    ]);
+  }
+  fill.insertThread.run(
+    id,
+    title,
+    origin.tool,
+    origin.source,
+    project,
+    stored(createdAt),
+    stored(ts),
+    count,
+    tokens,
+    JSON.stringify(modelsUsed),
+  );
+  for (const row of rows) fill.insertTurn.run(...row);
+  if (count > fill.longest.turns) fill.longest = { id, turns: count };
+  fill.lastDay = Math.max(fill.lastDay, Math.floor(ts / DAY_MS));
+}
+
+/** A response's usage in its source's style (added to the sums); `context` grows along the session (cache reads). */
+function responseUsage({ draw: { int, chance }, sums }: UsageFill, model: Model, context: number): Record<string, unknown> {
+  const output = int(20, 1_500);
+  if (model.style === "anthropic") {
+    const write = chance(0.3) ? int(200, 6_000) : 0;
     const u = {
-      inputTokens: fresh,
+      inputTokens: int(1, 40),
+      cacheWriteTokens: write,
       cacheReadTokens: context,
       outputTokens: output,
-      ...(reasoning > 0 && { reasoningTokens: reasoning }),
+      cacheWrite5mTokens: write,
+      cacheWrite1hTokens: 0,
       source: "reported",
     };
-    sums.inputTokens += fresh;
+    sums.inputTokens += u.inputTokens;
+    sums.cacheWriteTokens += write;
     sums.cacheReadTokens += context;
     sums.outputTokens += output;
-    sums.reasoningTokens += reasoning;
-    if (model.style === "gemini")
-      return {
-        tokens: { input: fresh, output, cached: context, thoughts: reasoning, tool: 0, total: fresh + output + context + reasoning },
-        usage: u,
-      };
-    return model.style === "openai" ? { effort: "medium", usage: u } : { usage: u };
+    return { messageId: `msg_${randomUUID().slice(0, 24)}`, usage: u };
   }
-
-  const fill = sqlite.transaction(() => {
-    for (let t = 0; t < threads; t++) {
-      const id = randomUUID();
-      const r = rng();
-      let acc = 0;
-      const origin = SOURCES.find((s) => (acc += s.share) > r) ?? SOURCES[0]!;
-      const project = chance(0.9) ? pick(PROJECTS) : null;
-      // A weekday more often than a weekend day, working hours more often than the night.
-      let day = firstDay + int(0, 364);
-      if ((day + 3) % 7 >= 5 && chance(0.6)) day = firstDay + int(0, 364);
-      const hour = chance(0.8) ? int(8, 19) : int(0, 23);
-      let ts = day * DAY_MS + hour * 3_600_000 + int(0, 3_599_999);
-      const createdAt = ts;
-      const count = counts[t]!;
-      const modelsUsed: string[] = [];
-      let title: string | null = null;
-      let tokens = 0;
-      let context = int(8_000, 20_000);
-      let previous = "";
-      const rows: unknown[][] = [];
-      for (let i = 0; i < count; i++) {
-        const role = i === 0 ? "user" : previous === "assistant" ? (chance(0.5) ? "tool" : "user") : "assistant";
-        previous = role;
-        const content = role === "user" ? text(5, 40) : role === "tool" ? text(10, 60) : text(8, 50);
-        const tokenEstimate = estimateTokens(content);
-        tokens += tokenEstimate;
-        if (title === null && role === "user") title = titleFromContent(content);
-        // Seconds apart within an exchange, minutes to a day between a session's sittings.
-        ts += role === "user" ? (chance(0.02) ? int(3_600_000, DAY_MS) : int(10_000, 300_000)) : int(2_000, 60_000);
-        let model: Model | null = null;
-        let metadata: string | null = null;
-        if (role === "assistant") {
-          model = origin.models.length === 1 || chance(0.75) ? origin.models[0]! : pick(origin.models.slice(1));
-          if (!modelsUsed.includes(model.name)) modelsUsed.push(model.name);
-          metadata = JSON.stringify(usage(model, context));
-          models[model.name] = (models[model.name] ?? 0) + 1;
-          sums.responses += 1;
-          context = Math.min(190_000, context + int(200, 3_000));
-        }
-        rows.push([
-          randomUUID(),
-          id,
-          i,
-          role,
-          content,
-          stored(ts),
-          origin.tool,
-          model?.provider ?? null,
-          model?.name ?? null,
-          metadata,
-          tokenEstimate,
-        ]);
-      }
-      insertThread.run(
-        id,
-        title,
-        origin.tool,
-        origin.source,
-        project,
-        stored(createdAt),
-        stored(ts),
-        count,
-        tokens,
-        JSON.stringify(modelsUsed),
-      );
-      for (const row of rows) insertTurn.run(...row);
-      if (count > longest.turns) longest = { id, turns: count };
-      lastDay = Math.max(lastDay, Math.floor(ts / DAY_MS));
-    }
-  });
-  fill();
-  sqlite.pragma("wal_checkpoint(TRUNCATE)");
-  sqlite.close();
-  const dayKey = (d: number) => new Date(d * DAY_MS).toISOString().slice(0, 10);
-  return {
-    threads,
-    turns: total,
-    responses: sums.responses,
-    since: dayKey(firstDay),
-    // Today at least: the bench appends to a session and reports it.
-    until: dayKey(Math.max(lastDay, today)),
-    models,
-    sums,
-    appendThreadId: longest.id,
-    appendThreadTurns: longest.turns,
-    seconds: (performance.now() - started) / 1000,
+  const reasoning = model.style === "plain" ? 0 : int(0, output);
+  const fresh = int(100, 4_000);
+  const u = {
+    inputTokens: fresh,
+    cacheReadTokens: context,
+    outputTokens: output,
+    ...(reasoning > 0 && { reasoningTokens: reasoning }),
+    source: "reported",
   };
+  sums.inputTokens += fresh;
+  sums.cacheReadTokens += context;
+  sums.outputTokens += output;
+  sums.reasoningTokens += reasoning;
+  if (model.style === "gemini")
+    return {
+      tokens: { input: fresh, output, cached: context, thoughts: reasoning, tool: 0, total: fresh + output + context + reasoning },
+      usage: u,
+    };
+  return model.style === "openai" ? { effort: "medium", usage: u } : { usage: u };
 }

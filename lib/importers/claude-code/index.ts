@@ -24,7 +24,8 @@
  *   (its usage, tied to the session and to the boundary whose logicalParentUuid it follows).
  *
  * The folder: entries.ts reads one entry, plan.ts is the first pass (the tree and the threads),
- * turns.ts the second (entries to turns), shapes.ts what they share.
+ * tree.ts what the tree gives (active path, forks, sidechains), turns.ts the second pass (entries
+ * to turns), shapes.ts what they share.
  */
 import { isObject, type ImportedThread, type NumberedLine, type ParsedSource } from "../types";
 import { planClaudeCodeSession } from "./plan";

@@ -11,6 +11,7 @@ import {
 import { collapse } from "../text";
 import { CONVERSATIONAL, classify, messageOf, parseLine, timeOf, userText } from "./entries";
 import { AGENT_NAME, ClaudeCodeSource, LineSupply, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
+import { activePath, forksOf, linesOutsideForks, type Fork, type SessionTree } from "./tree";
 import { latestUsage, responseKey, usageOf } from "./usage";
 import { isRealPrompt } from "@/lib/domain/title";
 
@@ -43,302 +44,308 @@ export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCo
 }
 
 export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
-  /** Lines skipped so far; plan() adds a trailing bad line to its own copy. */
-  const skippedLines: SkippedEntry[] = [];
-  const nodes = new Map<string, Skeleton>();
-  const children = new Map<string, string[]>();
-  const summaries = new Map<string, string>(); // leafUuid -> summary title
-  let customTitle: string | null = null;
-  let aiTitle: string | null = null;
-  let lastPromptLeaf: string | null = null;
-  let sessionId: string | null = null;
-  let agentId: string | null = null;
-  let firstPromptText: string | null = null;
-  let firstCommand: string | null = null;
-  const meta: JsonObject = {};
-  let firstTime = Number.POSITIVE_INFINITY;
-  let lastTime = 0;
-  let anyEntry = false;
-  /** Task tool calls (id, prompt) in file order, for inline sidechains. */
-  const taskCalls: { id: string; prompt: string }[] = [];
-  /** Sidechain roots' prompts, by root uuid. */
-  const sidechainPrompts = new Map<string, string>();
-  let lastLine = 0;
-  let pendingBad: SkippedEntry | null = null;
   const agentFile = AGENT_NAME.exec(source.name);
-  const compactionRun: CompactionRunReading | null = agentFile?.[1]?.startsWith("acompact")
-    ? { afterTurnKey: undefined, modelName: null, responses: new Map() }
-    : null;
+  const state: PlannerState = {
+    source,
+    agentFile,
+    compactionRun: agentFile?.[1]?.startsWith("acompact") ? { afterTurnKey: undefined, modelName: null, responses: new Map() } : null,
+    skippedLines: [],
+    nodes: new Map(),
+    children: new Map(),
+    summaries: new Map(),
+    customTitle: null,
+    aiTitle: null,
+    lastPromptLeaf: null,
+    sessionId: null,
+    agentId: null,
+    firstPromptText: null,
+    firstCommand: null,
+    meta: {},
+    firstTime: Number.POSITIVE_INFINITY,
+    lastTime: 0,
+    anyEntry: false,
+    taskCalls: [],
+    sidechainPrompts: new Map(),
+    lastLine: 0,
+    pendingBad: null,
+  };
+  return { add: (line) => addLine(state, line), plan: (options = {}) => planOf(state, options) };
+}
 
-  function add({ text, line, skipped }: NumberedLine): void {
-    lastLine = line;
-    if (!skipped && !text.trim()) return;
-    if (pendingBad) skippedLines.push(pendingBad);
-    pendingBad = null;
-    if (skipped) {
-      // Too long to read (lib/imports/file-lines.ts): left out, and said so in every report.
-      skippedLines.push(skipped);
-      return;
-    }
-    let entry: unknown;
-    try {
-      entry = parseLine(text);
-    } catch {
-      pendingBad = { line, reason: "not valid JSON" };
-      return;
-    }
-    if (!isObject(entry)) {
-      skippedLines.push({ line, reason: "not a JSON object" });
-      return;
-    }
-    anyEntry = true;
-    const type = entry.type;
-    if (type === "summary") {
-      if (typeof entry.summary === "string" && typeof entry.leafUuid === "string") summaries.set(entry.leafUuid, entry.summary);
-      return;
-    }
-    if (type === "custom-title" && typeof entry.customTitle === "string") customTitle = entry.customTitle;
-    if (type === "ai-title" && typeof entry.aiTitle === "string") aiTitle = entry.aiTitle;
-    if (type === "last-prompt" && typeof entry.leafUuid === "string") lastPromptLeaf = entry.leafUuid;
-    const kind = classify(entry);
-    if (kind === null) {
-      if ((type === "user" || type === "assistant") && !messageOf(entry))
-        skippedLines.push({ line, reason: `${type} entry without a message object` });
-      return;
-    }
-    if (typeof entry.uuid !== "string" || !entry.uuid) {
-      if (kind !== "chain-only") skippedLines.push({ line, reason: "uuid: missing" });
-      return;
-    }
-    if (nodes.has(entry.uuid)) return; // a resumed session's copy: the first one wins
-    const sidechain = entry.isSidechain === true;
-    let parent = typeof entry.parentUuid === "string" ? entry.parentUuid : null;
-    if (kind === "compact-boundary" && !parent && typeof entry.logicalParentUuid === "string") parent = entry.logicalParentUuid;
-    const time = timeOf(entry);
-    nodes.set(entry.uuid, { uuid: entry.uuid, parent, line, kind, time, sidechain });
-    if (parent) {
-      const list = children.get(parent);
-      if (list) list.push(entry.uuid);
-      else children.set(parent, [entry.uuid]);
-    }
-    if (!sessionId && typeof entry.sessionId === "string") sessionId = entry.sessionId;
-    if (!agentId && typeof entry.agentId === "string") agentId = entry.agentId;
-    for (const field of ["cwd", "gitBranch", "version", "slug"] as const) {
-      if (meta[field] === undefined && typeof entry[field] === "string") meta[field] = entry[field];
-    }
-    if (CONVERSATIONAL.has(kind) && time > 0) {
-      firstTime = Math.min(firstTime, time);
-      lastTime = Math.max(lastTime, time);
-    }
-    const message = messageOf(entry);
-    if (compactionRun) readCompactionRun(compactionRun, entry, kind, parent);
-    if (kind === "prompt" && (!sidechain || agentFile) && firstPromptText === null && isRealPrompt(userText(message?.content)))
-      firstPromptText = userText(message?.content);
-    if (kind === "user" && !sidechain && firstCommand === null) {
-      const command = /<command-name>([^<]*)<\/command-name>/.exec(userText(message?.content));
-      const args = /<command-args>([^<]*)<\/command-args>/.exec(userText(message?.content));
-      if (command?.[1]) firstCommand = `${command[1].trim()}${args?.[1]?.trim() ? ` ${args[1].trim()}` : ""}`;
-    }
-    if (kind === "assistant" && Array.isArray(message?.content)) {
-      for (const part of message.content) {
-        if (
-          isObject(part) &&
-          part.type === "tool_use" &&
-          (part.name === "Task" || part.name === "Agent") &&
-          typeof part.id === "string" &&
-          isObject(part.input)
-        ) {
-          taskCalls.push({ id: part.id, prompt: typeof part.input.prompt === "string" ? part.input.prompt : "" });
-        }
-      }
-    }
-    if (sidechain && !parent && (kind === "prompt" || kind === "user")) sidechainPrompts.set(entry.uuid, userText(message?.content));
+/** What the first pass gathered from the lines added so far. */
+type PlannerState = SessionTree & {
+  readonly source: ClaudeCodeSource;
+  /** The `agent-<id>.jsonl` name of a sub-agent's file. */
+  readonly agentFile: RegExpExecArray | null;
+  readonly compactionRun: CompactionRunReading | null;
+  /** Lines skipped so far; plan() adds a trailing bad line to its own copy. */
+  readonly skippedLines: SkippedEntry[];
+  readonly summaries: Map<string, string>; // leafUuid -> summary title
+  customTitle: string | null;
+  aiTitle: string | null;
+  lastPromptLeaf: string | null;
+  sessionId: string | null;
+  agentId: string | null;
+  firstPromptText: string | null;
+  firstCommand: string | null;
+  readonly meta: JsonObject;
+  firstTime: number;
+  lastTime: number;
+  anyEntry: boolean;
+  /** Task tool calls (id, prompt) in file order, for inline sidechains. */
+  readonly taskCalls: { id: string; prompt: string }[];
+  /** Sidechain roots' prompts, by root uuid. */
+  readonly sidechainPrompts: Map<string, string>;
+  lastLine: number;
+  pendingBad: SkippedEntry | null;
+};
+
+function addLine(state: PlannerState, { text, line, skipped }: NumberedLine): void {
+  state.lastLine = line;
+  if (!skipped && !text.trim()) return;
+  if (state.pendingBad) state.skippedLines.push(state.pendingBad);
+  state.pendingBad = null;
+  if (skipped) {
+    // Too long to read (lib/imports/file-lines.ts): left out, and said so in every report.
+    state.skippedLines.push(skipped);
+    return;
   }
+  let entry: unknown;
+  try {
+    entry = parseLine(text);
+  } catch {
+    state.pendingBad = { line, reason: "not valid JSON" };
+    return;
+  }
+  if (!isObject(entry)) {
+    state.skippedLines.push({ line, reason: "not a JSON object" });
+    return;
+  }
+  state.anyEntry = true;
+  addEntry(state, entry, line);
+}
 
-  function plan(options: { truncatedTail?: number } = {}): Plan {
-    const skipped = [...skippedLines];
-    const warnings: string[] = [];
-    const truncated = (line: number): SkippedEntry => ({ line, reason: "truncated last line (the session may still be running)" });
-    // A last line cut short is what a live session's file looks like: skip it, say so.
-    if (pendingBad)
-      skipped.push(pendingBad.line === lastLine && options.truncatedTail === undefined ? truncated(pendingBad.line) : pendingBad);
-    if (options.truncatedTail !== undefined) skipped.push(truncated(options.truncatedTail));
-    if (!anyEntry) throw new ImportFormatError("no Claude Code entries: the file is empty or holds no JSON objects");
-    if (nodes.size === 0) throw new ImportFormatError("no Claude Code conversation entries (user, assistant or system) in the file");
+/** An entry: a title, or a node of the tree (the first copy of a uuid) whose facts the threads take. */
+function addEntry(state: PlannerState, entry: JsonObject, line: number): void {
+  const type = entry.type;
+  if (type === "summary") {
+    if (typeof entry.summary === "string" && typeof entry.leafUuid === "string") state.summaries.set(entry.leafUuid, entry.summary);
+    return;
+  }
+  if (type === "custom-title" && typeof entry.customTitle === "string") state.customTitle = entry.customTitle;
+  if (type === "ai-title" && typeof entry.aiTitle === "string") state.aiTitle = entry.aiTitle;
+  if (type === "last-prompt" && typeof entry.leafUuid === "string") state.lastPromptLeaf = entry.leafUuid;
+  const kind = classify(entry);
+  if (kind === null) {
+    if ((type === "user" || type === "assistant") && !messageOf(entry))
+      state.skippedLines.push({ line, reason: `${type} entry without a message object` });
+    return;
+  }
+  if (typeof entry.uuid !== "string" || !entry.uuid) {
+    if (kind !== "chain-only") state.skippedLines.push({ line, reason: "uuid: missing" });
+    return;
+  }
+  if (state.nodes.has(entry.uuid)) return; // a resumed session's copy: the first one wins
+  const sidechain = entry.isSidechain === true;
+  let parent = typeof entry.parentUuid === "string" ? entry.parentUuid : null;
+  if (kind === "compact-boundary" && !parent && typeof entry.logicalParentUuid === "string") parent = entry.logicalParentUuid;
+  const node: Skeleton = { uuid: entry.uuid, parent, line, kind, time: timeOf(entry), sidechain };
+  state.nodes.set(entry.uuid, node);
+  if (parent) {
+    const list = state.children.get(parent);
+    if (list) list.push(entry.uuid);
+    else state.children.set(parent, [entry.uuid]);
+  }
+  noteFacts(state, entry, node);
+}
 
-    const fileName = source.name.split(/[\\/]/).pop() ?? source.name;
-    if (compactionRun && agentFile) {
-      // Not a conversation: what it cost is counted with the session it compacted.
-      const threadKey = sessionId ?? UUID_DIR.exec(source.name)?.[1]?.toLowerCase() ?? null;
-      if (!threadKey)
-        return {
-          threads: [],
-          skipped,
-          warnings: [...warnings, `${fileName}: a compaction run without a sessionId: its usage cannot be tied to a session`],
-        };
-      const run = compactionRunOf(compactionRun, threadKey, agentId ?? agentFile[1]!);
-      const note = `${fileName} is the compaction summariser's transcript, not a conversation: no thread; its usage (${run.responses.length} response${run.responses.length === 1 ? "" : "s"}) counts with session ${threadKey}`;
-      return { threads: [], skipped, warnings: [...warnings, note], compactionRuns: [run] };
-    }
-    const sessionKey = UUID_NAME.exec(source.name)?.[1]?.toLowerCase() ?? sessionId ?? fileName.replace(/\.jsonl$/i, "");
-    const metadata: JsonObject = { ...meta, sessionId: sessionId ?? sessionKey };
-    const project = typeof meta.cwd === "string" ? meta.cwd : null;
-    const iso = (t: number) => (Number.isFinite(t) && t > 0 ? new Date(t).toISOString() : null);
-
-    // --- threads -------------------------------------------------------------------------------
-    const timeByLine = new Map([...nodes.values()].map((n) => [n.line, n.time]));
-    const mainLines = new Set<number>();
-    const threads: ThreadPlan[] = [];
-    const isPrompt = (uuid: string) => nodes.get(uuid)?.kind === "prompt";
-
-    // Active leaf and path (main, non-sidechain entries only).
-    let leaf: Skeleton | undefined = lastPromptLeaf ? nodes.get(lastPromptLeaf) : undefined;
-    if (!leaf || leaf.sidechain) {
-      for (const node of nodes.values()) {
-        if (node.sidechain || !CONVERSATIONAL.has(node.kind)) continue;
-        if (!leaf || node.time > leaf.time || (node.time === leaf.time && node.line > leaf.line)) leaf = node;
+/** What a node tells of its session: ids, metadata, times, the first prompt or command, Task calls, sidechain prompts. */
+function noteFacts(state: PlannerState, entry: JsonObject, { uuid, parent, kind, time, sidechain }: Skeleton): void {
+  if (!state.sessionId && typeof entry.sessionId === "string") state.sessionId = entry.sessionId;
+  if (!state.agentId && typeof entry.agentId === "string") state.agentId = entry.agentId;
+  for (const field of ["cwd", "gitBranch", "version", "slug"] as const) {
+    if (state.meta[field] === undefined && typeof entry[field] === "string") state.meta[field] = entry[field];
+  }
+  if (CONVERSATIONAL.has(kind) && time > 0) {
+    state.firstTime = Math.min(state.firstTime, time);
+    state.lastTime = Math.max(state.lastTime, time);
+  }
+  const message = messageOf(entry);
+  if (state.compactionRun) readCompactionRun(state.compactionRun, entry, kind, parent);
+  if (kind === "prompt" && (!sidechain || state.agentFile) && state.firstPromptText === null && isRealPrompt(userText(message?.content)))
+    state.firstPromptText = userText(message?.content);
+  if (kind === "user" && !sidechain && state.firstCommand === null) {
+    const command = /<command-name>([^<]*)<\/command-name>/.exec(userText(message?.content));
+    const args = /<command-args>([^<]*)<\/command-args>/.exec(userText(message?.content));
+    if (command?.[1]) state.firstCommand = `${command[1].trim()}${args?.[1]?.trim() ? ` ${args[1].trim()}` : ""}`;
+  }
+  if (kind === "assistant" && Array.isArray(message?.content)) {
+    for (const part of message.content) {
+      if (
+        isObject(part) &&
+        part.type === "tool_use" &&
+        (part.name === "Task" || part.name === "Agent") &&
+        typeof part.id === "string" &&
+        isObject(part.input)
+      ) {
+        state.taskCalls.push({ id: part.id, prompt: typeof part.input.prompt === "string" ? part.input.prompt : "" });
       }
     }
-    const onPath = new Set<string>();
-    for (let node = leaf, guard = 0; node && guard <= nodes.size; guard++) {
-      if (onPath.has(node.uuid)) break; // a loop in parent links: stop
-      onPath.add(node.uuid);
-      node = node.parent ? nodes.get(node.parent) : undefined;
-    }
+  }
+  if (sidechain && !parent && (kind === "prompt" || kind === "user")) state.sidechainPrompts.set(uuid, userText(message?.content));
+}
 
-    // Real rewinds: a node on the path with two or more prompt children.
-    const forkRoots: { root: string; at: string }[] = [];
-    for (const uuid of onPath) {
-      const prompts = (children.get(uuid) ?? []).filter(isPrompt);
-      if (prompts.length < 2) continue;
-      for (const child of prompts) if (!onPath.has(child)) forkRoots.push({ root: child, at: uuid });
-    }
-    const forkOf = new Map<string, number>(); // uuid -> index in forks
-    const forks: { root: string; at: string; lines: Set<number> }[] = [];
-    for (const { root, at } of forkRoots.sort((a, b) => nodes.get(a.root)!.line - nodes.get(b.root)!.line)) {
-      const index = forks.length;
-      const lines = new Set<number>();
-      const stack = [root];
-      while (stack.length > 0) {
-        const uuid = stack.pop()!;
-        if (forkOf.has(uuid)) continue;
-        const node = nodes.get(uuid);
-        if (!node) continue;
-        forkOf.set(uuid, index);
-        if (CONVERSATIONAL.has(node.kind)) lines.add(node.line);
-        stack.push(...(children.get(uuid) ?? []));
-      }
-      forks.push({ root, at, lines });
-    }
+function planOf(state: PlannerState, options: { truncatedTail?: number }): Plan {
+  const { source, nodes, pendingBad, agentFile, compactionRun } = state;
+  const skipped = [...state.skippedLines];
+  const truncated = (line: number): SkippedEntry => ({ line, reason: "truncated last line (the session may still be running)" });
+  // A last line cut short is what a live session's file looks like: skip it, say so.
+  if (pendingBad)
+    skipped.push(pendingBad.line === state.lastLine && options.truncatedTail === undefined ? truncated(pendingBad.line) : pendingBad);
+  if (options.truncatedTail !== undefined) skipped.push(truncated(options.truncatedTail));
+  if (!state.anyEntry) throw new ImportFormatError("no Claude Code entries: the file is empty or holds no JSON objects");
+  if (nodes.size === 0) throw new ImportFormatError("no Claude Code conversation entries (user, assistant or system) in the file");
 
-    // Inline sidechains: group by root.
-    const sidechainRootOf = (node: Skeleton): string => {
-      let current = node;
-      for (let guard = 0; guard < nodes.size; guard++) {
-        const parent = current.parent ? nodes.get(current.parent) : undefined;
-        if (!parent || !parent.sidechain) return current.uuid;
-        current = parent;
-      }
-      return current.uuid;
-    };
-    const sidechains = new Map<string, Set<number>>();
-    /** Task calls linked to a sidechain already. */
-    const taken = new Set<string>();
-    for (const node of nodes.values()) {
-      if (!CONVERSATIONAL.has(node.kind)) continue;
-      if (node.sidechain && !agentFile) {
-        const root = sidechainRootOf(node);
-        const lines = sidechains.get(root) ?? new Set<number>();
-        lines.add(node.line);
-        sidechains.set(root, lines);
-      } else if (!forkOf.has(node.uuid)) {
-        mainLines.add(node.line);
-      }
-    }
+  const fileName = source.name.split(/[\\/]/).pop() ?? source.name;
+  if (compactionRun && agentFile) return compactionRunPlan(state, compactionRun, agentFile, fileName, skipped);
+  const sessionKey = UUID_NAME.exec(source.name)?.[1]?.toLowerCase() ?? state.sessionId ?? fileName.replace(/\.jsonl$/i, "");
+  const base: ThreadBase = {
+    sessionKey,
+    metadata: { ...state.meta, sessionId: state.sessionId ?? sessionKey },
+    project: typeof state.meta.cwd === "string" ? state.meta.cwd : null,
+  };
+  const { forks, forkOf } = forksOf(state, activePath(state, state.lastPromptLeaf));
+  const { mainLines, sidechains } = linesOutsideForks(state, forkOf, agentFile !== null);
+  if (agentFile) return { threads: [agentThread(state, agentFile, base, mainLines)], skipped, warnings: [] };
+  const warnings: string[] = [];
+  const timeByLine = new Map([...nodes.values()].map((n) => [n.line, n.time]));
+  const timesOf = (lines: Set<number>) => [...lines].map((l) => timeByLine.get(l) ?? 0);
+  const threads = [
+    mainThread(state, base, mainLines),
+    ...forks.map((fork) => forkThread(state, base, fork, timesOf(fork.lines))),
+    ...sidechainThreads(state, base, sidechains, timesOf, warnings),
+  ];
+  return { threads, skipped, warnings };
+}
 
-    const title =
-      customTitle ??
-      aiTitle ??
-      [...summaries.entries()]
-        .filter(([leafUuid]) => nodes.has(leafUuid))
-        .map(([, s]) => s)
-        .pop() ??
-      (firstPromptText ? collapse(firstPromptText) : firstCommand ? collapse(firstCommand) : null);
-    if (agentFile) {
-      const id = agentId ?? agentFile[1]!;
-      threads.push({
-        thread: {
-          key: `${sessionId ?? sessionKey}:agent:${id}`,
-          parentKey: sessionId ?? null,
-          relation: { kind: "subagent", toolCallId: null, agentId: id },
-          title: firstPromptText ? collapse(firstPromptText) : `Sub-agent ${id}`,
-          toolName: "claude-code",
-          project,
-          createdAt: iso(firstTime),
-          lastUpdatedAt: iso(lastTime),
-          metadata: { ...metadata, agentId: id },
-        },
-        lines: mainLines,
-      });
-      return { threads, skipped, warnings };
-    }
+/** An `agent-acompact-*` file: not a conversation; what it cost is counted with the session it compacted. */
+function compactionRunPlan(
+  state: PlannerState,
+  reading: CompactionRunReading,
+  agentFile: RegExpExecArray,
+  fileName: string,
+  skipped: SkippedEntry[],
+): Plan {
+  const threadKey = state.sessionId ?? UUID_DIR.exec(state.source.name)?.[1]?.toLowerCase() ?? null;
+  if (!threadKey)
+    return { threads: [], skipped, warnings: [`${fileName}: a compaction run without a sessionId: its usage cannot be tied to a session`] };
+  const run = compactionRunOf(reading, threadKey, state.agentId ?? agentFile[1]!);
+  const note = `${fileName} is the compaction summariser's transcript, not a conversation: no thread; its usage (${run.responses.length} response${run.responses.length === 1 ? "" : "s"}) counts with session ${threadKey}`;
+  return { threads: [], skipped, warnings: [note], compactionRuns: [run] };
+}
 
-    threads.push({
+/** What every thread of the session shares. */
+type ThreadBase = { sessionKey: string; metadata: JsonObject; project: string | null };
+
+function iso(time: number): string | null {
+  return Number.isFinite(time) && time > 0 ? new Date(time).toISOString() : null;
+}
+
+/** A sub-agent's own file (2.x): one thread, a sub-agent of its session. */
+function agentThread(state: PlannerState, agentFile: RegExpExecArray, base: ThreadBase, lines: Set<number>): ThreadPlan {
+  const id = state.agentId ?? agentFile[1]!;
+  return {
+    thread: {
+      key: `${state.sessionId ?? base.sessionKey}:agent:${id}`,
+      parentKey: state.sessionId ?? null,
+      relation: { kind: "subagent", toolCallId: null, agentId: id },
+      title: state.firstPromptText ? collapse(state.firstPromptText) : `Sub-agent ${id}`,
+      toolName: "claude-code",
+      project: base.project,
+      createdAt: iso(state.firstTime),
+      lastUpdatedAt: iso(state.lastTime),
+      metadata: { ...base.metadata, agentId: id },
+    },
+    lines,
+  };
+}
+
+function mainThread(state: PlannerState, base: ThreadBase, lines: Set<number>): ThreadPlan {
+  const { customTitle, aiTitle, summaries, nodes, firstPromptText, firstCommand } = state;
+  const title =
+    customTitle ??
+    aiTitle ??
+    [...summaries.entries()]
+      .filter(([leafUuid]) => nodes.has(leafUuid))
+      .map(([, s]) => s)
+      .pop() ??
+    (firstPromptText ? collapse(firstPromptText) : firstCommand ? collapse(firstCommand) : null);
+  return {
+    thread: {
+      key: base.sessionKey,
+      title,
+      toolName: "claude-code",
+      project: base.project,
+      createdAt: iso(state.firstTime),
+      lastUpdatedAt: iso(state.lastTime),
+      metadata: base.metadata,
+    },
+    lines,
+  };
+}
+
+/** A rewound prompt's subtree; `times`: its lines' times. */
+function forkThread(state: PlannerState, base: ThreadBase, fork: Fork, times: number[]): ThreadPlan {
+  const rootNode = state.nodes.get(fork.root)!;
+  return {
+    thread: {
+      key: `${base.sessionKey}:fork:${fork.root}`,
+      parentKey: base.sessionKey,
+      relation: { kind: "fork", atTurnKey: fork.at },
+      title: `Rewound: ${collapse(state.firstPromptText ?? "", 60) || "prompt"} (${new Date(rootNode.time || 0).toISOString().slice(0, 16).replace("T", " ")})`,
+      toolName: "claude-code",
+      project: base.project,
+      createdAt: iso(Math.min(...times)),
+      lastUpdatedAt: iso(Math.max(...times)),
+      metadata: { ...base.metadata, forkedAt: fork.at },
+    },
+    lines: fork.lines,
+  };
+}
+
+/** Inline sidechains (1.0.x), each linked to the Task call whose prompt matches, else the first one not linked yet. */
+function sidechainThreads(
+  state: PlannerState,
+  base: ThreadBase,
+  sidechains: Map<string, Set<number>>,
+  timesOf: (lines: Set<number>) => number[],
+  warnings: string[],
+): ThreadPlan[] {
+  const { taskCalls } = state;
+  /** Task calls linked to a sidechain already. */
+  const taken = new Set<string>();
+  return [...sidechains].map(([root, lines]) => {
+    const prompt = state.sidechainPrompts.get(root) ?? "";
+    const call =
+      taskCalls.find((c) => !taken.has(c.id) && c.prompt && c.prompt.trim() === prompt.trim()) ?? taskCalls.find((c) => !taken.has(c.id));
+    if (call) taken.add(call.id);
+    else warnings.push(`sidechain starting at ${root}: no Task tool call to link it to`);
+    const times = timesOf(lines);
+    return {
       thread: {
-        key: sessionKey,
-        title,
+        key: `${base.sessionKey}:sidechain:${root}`,
+        parentKey: base.sessionKey,
+        relation: { kind: "subagent", toolCallId: call?.id ?? null },
+        title: prompt ? collapse(prompt) : "Sub-agent",
         toolName: "claude-code",
-        project,
-        createdAt: iso(firstTime),
-        lastUpdatedAt: iso(lastTime),
-        metadata,
+        project: base.project,
+        createdAt: iso(Math.min(...times)),
+        lastUpdatedAt: iso(Math.max(...times)),
+        metadata: { ...base.metadata, sidechainRoot: root },
       },
-      lines: mainLines,
-    });
-    for (const fork of forks) {
-      const times = [...fork.lines].map((l) => timeByLine.get(l) ?? 0);
-      const rootNode = nodes.get(fork.root)!;
-      threads.push({
-        thread: {
-          key: `${sessionKey}:fork:${fork.root}`,
-          parentKey: sessionKey,
-          relation: { kind: "fork", atTurnKey: fork.at },
-          title: `Rewound: ${collapse(firstPromptText ?? "", 60) || "prompt"} (${new Date(rootNode.time || 0).toISOString().slice(0, 16).replace("T", " ")})`,
-          toolName: "claude-code",
-          project,
-          createdAt: iso(Math.min(...times)),
-          lastUpdatedAt: iso(Math.max(...times)),
-          metadata: { ...metadata, forkedAt: fork.at },
-        },
-        lines: fork.lines,
-      });
-    }
-    for (const [root, lines] of sidechains) {
-      const prompt = sidechainPrompts.get(root) ?? "";
-      const call =
-        taskCalls.find((c) => !taken.has(c.id) && c.prompt && c.prompt.trim() === prompt.trim()) ?? taskCalls.find((c) => !taken.has(c.id));
-      if (call) taken.add(call.id);
-      else warnings.push(`sidechain starting at ${root}: no Task tool call to link it to`);
-      const times = [...lines].map((l) => timeByLine.get(l) ?? 0);
-      threads.push({
-        thread: {
-          key: `${sessionKey}:sidechain:${root}`,
-          parentKey: sessionKey,
-          relation: { kind: "subagent", toolCallId: call?.id ?? null },
-          title: prompt ? collapse(prompt) : "Sub-agent",
-          toolName: "claude-code",
-          project,
-          createdAt: iso(Math.min(...times)),
-          lastUpdatedAt: iso(Math.max(...times)),
-          metadata: { ...metadata, sidechainRoot: root },
-        },
-        lines,
-      });
-    }
-    return { threads, skipped, warnings };
-  }
-
-  return { add, plan };
+      lines,
+    };
+  });
 }
 
 /** `<sessionId>/subagents/agent-x.jsonl`: the session folder an agent file sits in. */

@@ -1,0 +1,206 @@
+import "server-only";
+// A followed folder synced: whole (a full sync), or only the paths in it that changed. Each file is
+// compared with what the last sync remembered of it, and read when it changed.
+import { realpath, stat } from "node:fs/promises";
+import type { FileImportReport } from "@/lib/db/imports";
+import { isWithin } from "@/lib/domain/paths";
+import type { SourceFolderStatus } from "@/lib/domain/sources";
+import { realInside, RefusedPathError } from "@/lib/files/inside";
+import { longLinesWarning } from "@/lib/importers/long-lines";
+import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
+import {
+  describeFsError,
+  lookInside,
+  transcriptFileAt,
+  transcriptFiles,
+  type TranscriptFile,
+  type WalkProblem,
+} from "@/lib/imports/transcript-files";
+import {
+  clearNotes,
+  countFolder,
+  countOne,
+  forgetUnder,
+  isGone,
+  newFolderBook,
+  noteFailure,
+  skipIn,
+  stampOf,
+  type FolderBook,
+} from "./folder-book";
+import type { FileMemory } from "./known-files";
+import type { SyncState } from "./sync-state";
+
+/** Remembered files are written in batches of this many while a folder syncs. */
+const SAVE_EVERY = 200;
+
+/** Imports a file unless it is as the last sync left it; notes the outcome in the folder's book. */
+async function visit(
+  state: SyncState,
+  folder: SourceFolderStatus,
+  book: FolderBook,
+  file: TranscriptFile,
+  mem: FileMemory,
+  sync: number,
+): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
+  clearNotes(book, file.path);
+  const entry = { stamp: stampOf(file), importedBy: 0 };
+  book.files.set(file.path, entry);
+  const fail = (reason: string, retry: boolean) => noteFailure(book, file.path, reason, retry);
+  const before = state.known.get(file.path);
+  if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+    if (before.warning !== undefined) book.warnings.set(file.path, before.warning);
+    return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
+  }
+  let report: FileImportReport;
+  try {
+    // Looked at again right before it is opened (the importer checks too, on the open file).
+    await realInside(file.path, book.root);
+    report = await state.importFile(file.path, book.root);
+  } catch (error) {
+    // A link out of the folder (or a pipe) swapped in since the walk: left unopened, not a failure.
+    if (error instanceof RefusedPathError) return (skipIn(book, file.path, error.reason, (gone) => mem.remember(gone, null)), "skipped");
+    // Unreadable (permissions, gone meanwhile) or a fault of the importer: reported, and tried
+    // again at the next sync, since nothing about it is remembered.
+    mem.remember(file.path, null);
+    return fail(describeFsError(error), true);
+  }
+  if (report.status === "failed") {
+    // Bad content stays bad until the file changes: not read again until then.
+    const reason = report.error ?? "could not be imported";
+    mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
+    return fail(reason, false);
+  }
+  // Lines left out are shown until the file changes (content skipped by its hash, as imported
+  // before, reports no lines: a file touched but not changed is no longer listed).
+  const warning = longLinesWarning(report.skipped) ?? undefined;
+  if (warning !== undefined) book.warnings.set(file.path, warning);
+  mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, ...(warning !== undefined ? { warning } : {}) });
+  await mem.store(SAVE_EVERY);
+  if (report.status !== "imported") return "unchanged";
+  entry.importedBy = sync;
+  folder.lastChangeAt = state.now().toISOString();
+  return "imported";
+}
+
+/** A full sync of one folder: every file walked, compared, and read when it changed. */
+export async function syncFolder(state: SyncState, folder: SourceFolderStatus, sync: number): Promise<void> {
+  Object.assign(folder, {
+    filesSeen: 0,
+    imported: 0,
+    unchanged: 0,
+    failed: 0,
+    failures: [],
+    skipped: 0,
+    skippedEntries: [],
+    warnings: [],
+    state: "syncing",
+    error: null,
+  });
+  let root: string;
+  try {
+    const info = await stat(folder.path);
+    if (!info.isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+    // The folder may be a link (the user's choice): its real place is the boundary until the next full sync.
+    root = await realpath(folder.path);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    Object.assign(folder, {
+      state: missing ? "missing" : "error",
+      error: missing ? null : describeFsError(error),
+      lastSyncAt: state.now().toISOString(),
+    });
+    return;
+  }
+  const book = newFolderBook(root);
+  const mem = state.known.batch();
+  let unreadable: string | null = null;
+  try {
+    await mem.load(folder.path);
+    const onProblem = (problem: { path: string; reason: string }) => {
+      if (problem.path === folder.path) unreadable = problem.reason;
+      else {
+        book.failures.set(problem.path, problem.reason);
+        countOne(folder, "problem", { file: problem.path, reason: problem.reason });
+      }
+    };
+    const onSkip = (skip: WalkProblem) => {
+      book.skipped.set(skip.path, skip.reason);
+      countOne(folder, "skipped", { file: skip.path, reason: skip.reason });
+    };
+    for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) {
+      const outcome = await visit(state, folder, book, file, mem, sync);
+      const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
+      const warning = book.warnings.get(file.path);
+      countOne(
+        folder,
+        outcome,
+        reason === undefined ? undefined : { file: file.path, reason },
+        warning === undefined ? undefined : { file: file.path, reason: warning },
+      );
+      state.statusChanged(false);
+    }
+    Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
+  } catch (error) {
+    Object.assign(folder, { state: "error", error: describeFsError(error) });
+  }
+  // A file that is gone is forgotten (its threads stay): should it come back, it is read again.
+  const prefix = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;
+  for (const path of [...state.known.paths()]) if (path.startsWith(prefix) && !book.files.has(path)) mem.remember(path, null);
+  state.books.set(folder.path, book);
+  countFolder(folder, book, sync);
+  await mem.storeOrLog(folder.path);
+  folder.lastSyncAt = state.now().toISOString();
+}
+
+/**
+ * Syncs the paths under a followed folder that changed: a file is compared and read if it
+ * changed, a folder walked, what went away forgotten. The counts become what a full sync would
+ * say. The folder itself gone or unreadable: a full sync says so.
+ */
+export async function syncPaths(
+  state: SyncState,
+  folder: SourceFolderStatus,
+  book: FolderBook,
+  paths: string[],
+  sync: number,
+): Promise<boolean> {
+  const mem = state.known.batch();
+  const forgotten = (file: string) => mem.remember(file, null);
+  const forget = (path: string) => forgetUnder(book, path, forgotten);
+  // A piece of an OpenCode session (a message or part file, the database's -wal) stands for its session or database.
+  const transcripts = await Promise.all(paths.map(async (path) => (await openCodeTranscriptOf(path, book.root)) ?? path));
+  for (const path of [...new Set(transcripts)].sort()) {
+    // Nothing is stat'ed through a link out of the folder: where it leads is looked at first.
+    const look = await lookInside(path, book.root).catch((error: unknown) => error as NodeJS.ErrnoException);
+    // The folder itself gone, no longer a folder, or leading somewhere else now (a followed link pointed elsewhere): a full sync.
+    if (path === folder.path && (look instanceof Error || look.kind !== "folder")) return false;
+    if (look instanceof Error) {
+      if (isGone(look)) forget(path);
+      else book.failures.set(path, describeFsError(look));
+    } else if (look.kind === "folder") {
+      const before = new Set([...book.files.keys(), ...book.failures.keys(), ...book.skipped.keys()].filter((p) => isWithin(path, p)));
+      const onProblem = (problem: WalkProblem) => {
+        before.delete(problem.path);
+        book.failures.set(problem.path, problem.reason);
+      };
+      const onSkip = (found: WalkProblem) => {
+        before.delete(found.path);
+        skipIn(book, found.path, found.reason, forgotten);
+      };
+      for await (const file of transcriptFiles(path, { onProblem, onSkip, within: book.root })) {
+        before.delete(file.path);
+        await visit(state, folder, book, file, mem, sync);
+      }
+      for (const gone of before) forget(gone);
+    } else if (look.kind === "file") {
+      await visit(state, folder, book, await transcriptFileAt(path, look.stat, book.root), mem, sync);
+    } else if (look.kind === "skip") skipIn(book, path, look.reason, forgotten);
+    else forget(path);
+  }
+  countFolder(folder, book, sync);
+  await mem.storeOrLog(folder.path);
+  folder.lastSyncAt = state.now().toISOString();
+  state.statusChanged(false);
+  return true;
+}
