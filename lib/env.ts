@@ -42,7 +42,7 @@ export type ServerSettings = {
   clientAddress: ClientAddressSettings;
 };
 
-export type ClientAddressSettings = {
+type ClientAddressSettings = {
   /**
    * THREADLINE_PEER_HEADER=1, which scripts/server.mjs sets for the app it hosts: every request
    * then carries the connection's address in x-threadline-peer, written by the server itself.
@@ -52,7 +52,7 @@ export type ClientAddressSettings = {
   trustedProxies: AddressRange[];
 };
 
-export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
+type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
 
 export type AuthSettings = {
   enabled: boolean;

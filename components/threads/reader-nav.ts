@@ -116,7 +116,7 @@ export function readerKeyAction(input: KeyInput): ReaderAction | null {
 
 /** What the server renders of a long thread: at least this many turns (a first screen), and never more than this many bytes' worth. */
 export const HEAD_MIN_TURNS = 5;
-export const HEAD_BUDGET_BYTES = 250_000;
+const HEAD_BUDGET_BYTES = 250_000;
 /** The markup of a turn around its text, and what the page carries of a text: its HTML and its copy in the React payload, at most a preview. */
 const TURN_MARKUP_BYTES = 4_000;
 const TEXT_FACTOR = 2.5;

@@ -14,7 +14,7 @@ import { ensureFirstAdmin } from "./first-admin";
 import { CLIENT_HEADER, countAccountAttempt, settleAccountAttempt, withClientAddress, withRetryAfter } from "./sign-in-limits";
 
 /** The provider id of single sign-on: it starts at POST /api/auth/sign-in/social {provider: "oidc"} and returns to /api/auth/callback/oidc. */
-export const OIDC_PROVIDER_ID = "oidc";
+const OIDC_PROVIDER_ID = "oidc";
 
 function createAuth(options: {
   settings: AuthSettings;

@@ -71,7 +71,7 @@ function canonicalValue(value: unknown): unknown {
   return typeof value === "bigint" ? value.toString() : value;
 }
 
-export class TableChecksum {
+class TableChecksum {
   #sum = 0n;
   add(row: Row): void {
     const canonical = JSON.stringify(
@@ -120,7 +120,7 @@ export async function tableChecksums(client: Database, batchSize = 2_000): Promi
 }
 
 /** Row counts of every table that holds rows. */
-export async function nonEmptyTables(client: Database): Promise<{ table: string; rows: number }[]> {
+async function nonEmptyTables(client: Database): Promise<{ table: string; rows: number }[]> {
   const counts = await Promise.all(
     COPIED_TABLES.map(async (table) => ({ table: table.table, rows: await delegate(client, table).count() })),
   );

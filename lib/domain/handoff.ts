@@ -20,9 +20,9 @@
  * Pure, linear in the content: a cut reads at most the characters it keeps.
  */
 
-export const USER_MAX_CHARS = 150;
-export const ASSISTANT_MAX_CHARS = 8192;
-export const HANDOFF_HEADING = "💬 CONVERSATION HISTORY (Context leading to this task):";
+const USER_MAX_CHARS = 150;
+const ASSISTANT_MAX_CHARS = 8192;
+const HANDOFF_HEADING = "💬 CONVERSATION HISTORY (Context leading to this task):";
 
 export type HandoffRole = "user" | "assistant" | "system";
 
@@ -81,7 +81,7 @@ export function codePointPrefix(text: string, max: number): { prefix: string; cu
 }
 
 /** Python's `len(text)`: code points. */
-export function codePointCount(text: string): number {
+function codePointCount(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++, count++) if ((text.codePointAt(i) ?? 0) > 0xffff) i++;
   return count;

@@ -20,7 +20,7 @@ export const DEFAULT_SOURCE_FOLDERS = [
  * - `setting`: the folders THREADLINE_SOURCES lists; a missing one is reported as missing.
  * - `off`: nothing is followed (`off`, or unset on PostgreSQL).
  */
-export type SourcesOrigin = "default" | "setting" | "off";
+type SourcesOrigin = "default" | "setting" | "off";
 
 export type SourcesSetting = {
   origin: SourcesOrigin;
@@ -84,7 +84,7 @@ export function normalizePath(absolute: string): string {
  */
 export type SourceFolderState = "found" | "missing" | "syncing" | "watching" | "error";
 
-export type SourceFailure = { file: string; reason: string };
+type SourceFailure = { file: string; reason: string };
 
 /** One followed folder; the counts are those of the last sync (or the one running). */
 export type SourceFolderStatus = {
@@ -121,7 +121,7 @@ export type SourceFolderStatus = {
   watchNote: string | null;
 };
 
-export type SourceWatchMode = "events" | "polling";
+type SourceWatchMode = "events" | "polling";
 
 export type SourcesStatus = {
   origin: SourcesOrigin;

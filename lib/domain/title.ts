@@ -1,8 +1,8 @@
 import { maskSecrets } from "./secrets/detect";
 
-export const TITLE_MAX_LENGTH = 100;
+const TITLE_MAX_LENGTH = 100;
 /** How long a title may be where it is shown on one line (the list, links, chain and lineage). */
-export const SHOWN_TITLE_LENGTH = 80;
+const SHOWN_TITLE_LENGTH = 80;
 const ELLIPSIS = "…";
 
 /**

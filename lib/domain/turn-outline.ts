@@ -12,7 +12,7 @@
  */
 export type IndexRuns = number[];
 
-export const OUTLINE_KINDS = ["user", "assistant", "system", "tool", "toolCall", "error", "compaction", "subagent"] as const;
+const OUTLINE_KINDS = ["user", "assistant", "system", "tool", "toolCall", "error", "compaction", "subagent"] as const;
 export type OutlineKind = (typeof OUTLINE_KINDS)[number];
 
 /** What GET /api/threads/:id/outline answers. */

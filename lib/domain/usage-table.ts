@@ -30,7 +30,7 @@ const GROUP_NAMES: Record<UsageGroup, string> = {
 };
 
 /** The widest a key or title is shown; longer ones are cut with "…". */
-export const MAX_KEY_WIDTH = 48;
+const MAX_KEY_WIDTH = 48;
 
 /** 1234567 -> "1,234,567". */
 export function formatTokens(n: number): string {

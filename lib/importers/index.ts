@@ -24,7 +24,7 @@ import {
   type ParsedSource,
 } from "./types";
 
-export { FORMAT_LABELS, IMPORT_FORMATS, ImportFormatError, isTranscriptPath, type ImportFormat, type ParsedSource };
+export { FORMAT_LABELS, isTranscriptPath, type ImportFormat, type ParsedSource };
 
 /** The formats a file of JSON lines can be, in the order they are tried. */
 const LINE_FORMATS = [

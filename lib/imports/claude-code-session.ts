@@ -37,7 +37,7 @@ const PROBE_BYTES = 4096;
 /** What a followed session's state is taken to cost per line (the planner's skeleton, the line maps). */
 const HELD_BYTES_PER_LINE = 300;
 /** Followed sessions' state is kept up to about this much, the least recently imported dropped first. */
-export const MAX_HELD_BYTES = 64 * 1024 * 1024;
+const MAX_HELD_BYTES = 64 * 1024 * 1024;
 /** A file that grew by more than this is read whole again (a rewrite, most likely). */
 const MAX_RESUMED_BYTES = 64 * 1024 * 1024;
 
@@ -192,7 +192,7 @@ async function resume(
 }
 
 /** The earlier plan's lines all stay in the same threads (by key), and no new thread takes an earlier line. */
-export function keepsEarlierLines(before: Plan, after: Plan, lines: number): boolean {
+function keepsEarlierLines(before: Plan, after: Plan, lines: number): boolean {
   if (after.threads.length < before.threads.length) return false;
   for (const [index, thread] of after.threads.entries()) {
     const earlier = before.threads[index];

@@ -25,10 +25,10 @@ export const LLM_ENV = {
   chatModel: "THREADLINE_CHAT_MODEL",
 } as const;
 
-export type SettingSource = "env" | "settings";
+type SettingSource = "env" | "settings";
 /** A value and where it came from; `origin` names it for messages ("OPENAI_API_KEY", "the chat model saved in Settings → Models and providers"). */
 export type Sourced = { value: string; source: SettingSource; origin: string };
-export type ProviderConfig = { apiKey: Sourced | null; baseUrl: Sourced | null };
+type ProviderConfig = { apiKey: Sourced | null; baseUrl: Sourced | null };
 
 export type LlmConfig = {
   providers: Record<LlmProvider, ProviderConfig>;
@@ -39,7 +39,7 @@ export type LlmConfig = {
 };
 
 /** The Settings page section these settings are saved from (app/settings/page.tsx), for messages. */
-export const SETTINGS_ORIGIN = "Settings → Models and providers";
+const SETTINGS_ORIGIN = "Settings → Models and providers";
 
 function fromEnv(name: string): Sourced | null {
   const value = process.env[name]?.trim();
@@ -88,7 +88,7 @@ const REQUIRED: Record<LlmProvider, { field: keyof ProviderConfig; hint: string 
   },
 };
 
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === "http:" || url.protocol === "https:";
@@ -122,7 +122,7 @@ function displayUrl(value: string): string {
   }
 }
 
-export type ProviderDescription = {
+type ProviderDescription = {
   provider: LlmProvider;
   label: string;
   configured: boolean;

@@ -20,7 +20,7 @@ export const SUMMARIZE_PROMPT =
   "- Error resolutions and workarounds\n" +
   "- Any pending tasks or next steps\n\n" +
   "Be brief - this summary replaces the original messages to save context space.";
-export const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
+const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
 export type SummarizeRequest = {
   /** "<provider>:<model>"; blank uses the default compaction model (settings, then THREADLINE_COMPACTION_MODEL). */

@@ -8,7 +8,7 @@
 import { LIVE_EVENT_TYPES, parseLiveEvent, type LiveEvent } from "@/lib/domain/live";
 import { createBus, type Timers, type Unsubscribe } from "@/lib/live/bus";
 
-export const EVENTS_URL = "/api/events";
+const EVENTS_URL = "/api/events";
 
 /** What the connection needs of the browser's EventSource (a test passes a fake). */
 export type EventSourceLike = {

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { describeWatchError, watchTree, type TreeWatch, type TreeWatchOptions } from "./watch";
 
 /** How often a polled folder is walked (stat only: an unchanged file is not read); less often when a walk takes longer than a fifth of this. */
-export const POLL_MS = 2_000;
+const POLL_MS = 2_000;
 
 /**
  * Network file systems by their statfs type (linux/magic.h). A change made on another machine

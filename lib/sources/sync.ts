@@ -46,10 +46,10 @@ import type { TreeWatch, TreeWatchOptions } from "./watch";
 
 /** The lease that lets one instance at a time sync on a shared database. */
 export const SOURCES_LEASE = "sources";
-export const SOURCES_LEASE_MS = 60_000;
+const SOURCES_LEASE_MS = 60_000;
 const RENEW_EVERY_MS = 15_000;
 
-export type JobLeases = {
+type JobLeases = {
   claim(name: string, owner: string, ms: number): Promise<boolean>;
   renew(name: string, owner: string, ms: number): Promise<boolean>;
   release(name: string, owner: string): Promise<void>;
@@ -84,8 +84,6 @@ export type SourceSyncOptions = {
 /** Remembered files are written in batches of this many while a folder syncs. */
 const SAVE_EVERY = 200;
 
-export type { KnownFilesStore };
-
 export type SourceSync = {
   /** The status now: folders, their states and the last sync's counts. A copy, safe to send. */
   status(): SourcesStatus;
@@ -98,15 +96,15 @@ export type SourceSync = {
 };
 
 /** How long after the last change in a followed folder the changed files are synced: a session being written changes many times a second. */
-export const WATCH_DEBOUNCE_MS = 300;
+const WATCH_DEBOUNCE_MS = 300;
 /** The longest a stream of changes postpones that sync. */
-export const WATCH_MAX_WAIT_MS = 1000;
+const WATCH_MAX_WAIT_MS = 1000;
 /**
  * Every followed folder is walked (stat only) this often and compared with what the last syncs
  * found, in case an event was missed; a followed folder that is missing or was made meanwhile is
  * looked for then too.
  */
-export const RESYNC_MS = 60_000;
+const RESYNC_MS = 60_000;
 
 const dbLeases: JobLeases = { claim: claimJobLease, renew: renewJobLease, release: releaseJobLease };
 

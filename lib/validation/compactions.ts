@@ -5,7 +5,7 @@ import { refuseProtoKeys, uuidSchema } from "@/lib/domain/schemas";
 import { decimalInteger } from "./numbers";
 
 /** co-cli's defaults: a window of 40 messages; tool outputs over 2,000 characters trimmed. */
-export const DEFAULT_WINDOW_TURNS = 40;
+const DEFAULT_WINDOW_TURNS = 40;
 
 // Counts are JSON numbers, or decimal digits in a string (which clients have sent).
 const windowOptions = z.strictObject({
@@ -27,7 +27,7 @@ const OPTION_SCHEMAS: Record<CompactionStrategy, z.ZodType<Record<string, unknow
   "trim-tool-output": trimOptions,
 };
 
-export const SUMMARIZERS = ["extractive", "llm", "marker"] as const;
+const SUMMARIZERS = ["extractive", "llm", "marker"] as const;
 export type SummarizerKind = (typeof SUMMARIZERS)[number];
 
 /**

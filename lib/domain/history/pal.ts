@@ -38,10 +38,10 @@ export function palReportTokens(text: string): number {
 }
 
 /** read_file_content's default max_size: larger files are replaced by a "FILE TOO LARGE" block. */
-export const PAL_MAX_FILE_BYTES = 1_000_000;
+const PAL_MAX_FILE_BYTES = 1_000_000;
 
 /** utils/file_types.py TOKEN_ESTIMATION_RATIOS: bytes per token by extension. */
-export const PAL_TOKEN_ESTIMATION_RATIOS: Readonly<Record<string, number>> = {
+const PAL_TOKEN_ESTIMATION_RATIOS: Readonly<Record<string, number>> = {
   ".py": 3.5,
   ".js": 3.2,
   ".ts": 3.3,
@@ -78,7 +78,7 @@ export const PAL_TOKEN_ESTIMATION_RATIOS: Readonly<Record<string, number>> = {
 };
 
 /** get_token_estimation_ratio's fallback for unknown extensions. */
-export const PAL_DEFAULT_TOKEN_RATIO = 3.5;
+const PAL_DEFAULT_TOKEN_RATIO = 3.5;
 
 /** A file's content as the caller captured it (a snapshot, or a read inside an allowed root). */
 export type FileSnapshot = {
@@ -112,12 +112,12 @@ export function pathSuffix(path: string): string {
 }
 
 /** get_token_estimation_ratio: bytes per token for the path's extension. */
-export function palTokenRatio(path: string): number {
+function palTokenRatio(path: string): number {
   return PAL_TOKEN_ESTIMATION_RATIOS[pathSuffix(path).toLowerCase()] ?? PAL_DEFAULT_TOKEN_RATIO;
 }
 
 /** The snapshot's size in bytes: `sizeBytes` when known, else the UTF-8 length of its content. */
-export function snapshotSizeBytes(file: FileSnapshot): number {
+function snapshotSizeBytes(file: FileSnapshot): number {
   return file.sizeBytes ?? utf8ByteLength(file.content);
 }
 
@@ -152,7 +152,7 @@ export function pyThousands(value: number): string {
 }
 
 /** _normalize_line_endings: CRLF then lone CR to LF. */
-export function normalizeLineEndings(content: string): string {
+function normalizeLineEndings(content: string): string {
   return content.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
 }
 

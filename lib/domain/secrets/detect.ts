@@ -142,7 +142,7 @@ const STARTING = new Map(KEYWORDS.map((k) => [k, KEYWORDS.filter((other) => k.st
  * one reads each character once or twice. Longer continuations come first, so at one position
  * the longest word matches, as with the flat list sorted longest first.
  */
-export function trieAlternation(words: readonly string[]): string {
+function trieAlternation(words: readonly string[]): string {
   type Node = { next: Map<string, Node>; end: boolean };
   const root: Node = { next: new Map(), end: false };
   for (const word of words) {
@@ -204,7 +204,7 @@ export function redactionFor(match: Pick<SecretMatch, "kind" | "fingerprint">): 
 }
 
 /** `text` with each match replaced by `replace(match)`. */
-export function replaceSecrets(text: string, matches: readonly SecretMatch[], replace: (m: SecretMatch) => string): string {
+function replaceSecrets(text: string, matches: readonly SecretMatch[], replace: (m: SecretMatch) => string): string {
   if (matches.length === 0) return text;
   let out = "";
   let at = 0;

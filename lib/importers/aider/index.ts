@@ -53,7 +53,7 @@ import { isInterrupt, modelOf, readCommit, readConfirm, readModelBanner, readTok
 import { isRealPrompt } from "@/lib/domain/title";
 import { collapse } from "../text";
 
-export const AIDER_HISTORY_FILE = ".aider.chat.history.md";
+const AIDER_HISTORY_FILE = ".aider.chat.history.md";
 
 /** Whether a text file (not JSON) is an Aider chat history: by its name, or a run header as its first non-blank line. */
 export function looksLikeAiderHistory(text: string, fileName: string): boolean {

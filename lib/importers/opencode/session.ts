@@ -17,7 +17,7 @@ export type SessionResult = {
 };
 
 /** Unix milliseconds to ISO-8601, or null. */
-export function isoFromMs(value: JsonValue | undefined): string | null {
+function isoFromMs(value: JsonValue | undefined): string | null {
   if (typeof value !== "number" || !Number.isFinite(value)) return null;
   const date = new Date(value);
   return Number.isFinite(date.getTime()) ? date.toISOString() : null;
