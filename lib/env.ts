@@ -168,7 +168,10 @@ function clientAddressSettings(): ClientAddressSettings {
   return { peerHeader: process.env.THREADLINE_PEER_HEADER === "1", trustedProxies: trusted.ranges };
 }
 
-/** Tests change env between cases; production reads it once. */
+/**
+ * Tests change env between cases; production reads it once.
+ * @internal exported for its tests
+ */
 export function resetServerSettingsForTests(): void {
   cached = undefined;
 }

@@ -145,7 +145,10 @@ export function isSecureRequest(headers: Headers, url?: string): boolean {
   return url?.startsWith("https:") ?? false;
 }
 
-/** Tests change the environment between cases. */
+/**
+ * Tests change the environment between cases.
+ * @internal exported for its tests
+ */
 export function resetAuthForTests(): void {
   globalForAuth.threadlineAuth?.clear();
 }

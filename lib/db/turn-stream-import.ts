@@ -34,7 +34,10 @@ export type SourceOutline = {
   compactionRuns?: ImportedCompactionRun[];
 };
 
-/** One turn of a streamed source and the thread (index into the outline's threads) it belongs to. */
+/**
+ * One turn of a streamed source and the thread (index into the outline's threads) it belongs to.
+ * @internal exported for its tests
+ */
 export type StreamedTurn = { threadIndex: number; turn: ImportedTurn };
 
 /**

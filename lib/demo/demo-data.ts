@@ -9,6 +9,7 @@ import type { FileSnapshot, JsonObject, TurnPart } from "@/lib/domain/types";
 /** The source the demo threads are marked with: what the thread list's notice offers to remove (lib/db/demo-threads.ts). */
 export const DEMO_SOURCE = "demo";
 
+/** @internal exported for its tests */
 export const DEMO_IDS = {
   analyze: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a01",
   codereview: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a02",

@@ -24,6 +24,7 @@ const USER_MAX_CHARS = 150;
 const ASSISTANT_MAX_CHARS = 8192;
 const HANDOFF_HEADING = "💬 CONVERSATION HISTORY (Context leading to this task):";
 
+/** @internal exported for its tests */
 export type HandoffRole = "user" | "assistant" | "system";
 
 /** Why a turn is left out: a role the orchestrator does not keep (tool), or nothing left once stripped. */
@@ -58,7 +59,10 @@ const PYTHON_SPACE = new Set([
   0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
-/** `text.strip()` as Python does it (every such whitespace character is one UTF-16 unit). */
+/**
+ * `text.strip()` as Python does it (every such whitespace character is one UTF-16 unit).
+ * @internal exported for its tests
+ */
 export function pythonStrip(text: string): string {
   let start = 0;
   let end = text.length;
@@ -70,6 +74,7 @@ export function pythonStrip(text: string): string {
 /**
  * The first `max` code points of `text` and whether it has more: Python's `text[:max]` and
  * `len(text) > max`. Reads at most `max` + 1 code points.
+ * @internal exported for its tests
  */
 export function codePointPrefix(text: string, max: number): { prefix: string; cut: boolean } {
   let offset = 0;
@@ -87,7 +92,10 @@ function codePointCount(text: string): number {
   return count;
 }
 
-/** One message as `truncate_conversation_history` stores it. */
+/**
+ * One message as `truncate_conversation_history` stores it.
+ * @internal exported for its tests
+ */
 export function truncateMessage(role: HandoffRole, content: string): HandoffMessage {
   if (role === "system") return { role, content, truncated: false };
   const max = role === "user" ? USER_MAX_CHARS : ASSISTANT_MAX_CHARS;
@@ -100,7 +108,10 @@ export function truncateMessage(role: HandoffRole, content: string): HandoffMess
   };
 }
 
-/** The conversation section `format_task_enrichment_prompt` builds from stored messages ("" for none). */
+/**
+ * The conversation section `format_task_enrichment_prompt` builds from stored messages ("" for none).
+ * @internal exported for its tests
+ */
 export function handoffText(messages: readonly HandoffMessage[]): string {
   if (messages.length === 0) return "";
   const lines: string[] = [];

@@ -72,7 +72,10 @@ function mergeTouching(highlights: Highlight[]): Highlight[] {
   return merged;
 }
 
-/** The snippet cut to `maxChars` (plus ellipses) around its first match, offsets moved with it. */
+/**
+ * The snippet cut to `maxChars` (plus ellipses) around its first match, offsets moved with it.
+ * @internal exported for its tests
+ */
 export function cutAround({ snippet, highlights }: Snippet, maxChars: number): Snippet {
   if (snippet.length <= maxChars) return { snippet, highlights };
   const first = highlights[0]?.[0] ?? 0;

@@ -64,7 +64,10 @@ function joinPath(base: string, rest: string): string {
   return normalizePath(`${base}/${rest}`);
 }
 
-/** Collapses `//`, `/./` and `/../` and drops a trailing `/`, as path.resolve would for an absolute path. */
+/**
+ * Collapses `//`, `/./` and `/../` and drops a trailing `/`, as path.resolve would for an absolute path.
+ * @internal exported for its tests
+ */
 export function normalizePath(absolute: string): string {
   const parts: string[] = [];
   for (const part of absolute.split("/")) {

@@ -104,9 +104,3 @@ const PREAMBLE =
 export function isRealPrompt(text: string): boolean {
   return text.trim() !== "" && !INJECTED_BLOCK.test(text) && !PREAMBLE.test(text);
 }
-
-/** The title of the first real prompt (isRealPrompt) among `texts`, or null. */
-export function titleFromFirstPrompt(texts: Iterable<string>): string | null {
-  for (const text of texts) if (isRealPrompt(text)) return titleFromContent(text);
-  return null;
-}

@@ -45,7 +45,10 @@ const globalForSessions = globalThis as unknown as { threadlineFollowedSessions?
 /** By path, least recently imported first. On globalThis: the server's bundles share it. */
 const followed = (globalForSessions.threadlineFollowedSessions ??= new Map<string, FollowedSession>());
 
-/** How many followed sessions are held, and what their files' taken bytes add up to (tests, the bench). */
+/**
+ * How many followed sessions are held, and what their files' taken bytes add up to (tests, the bench).
+ * @internal exported for its tests
+ */
 export function followedSessionStats(): { sessions: number; bytes: number; lines: number } {
   let bytes = 0;
   let lines = 0;
@@ -56,6 +59,7 @@ export function followedSessionStats(): { sessions: number; bytes: number; lines
   return { sessions: followed.size, bytes, lines };
 }
 
+/** @internal exported for its tests */
 export function forgetFollowedSessions(): void {
   followed.clear();
 }

@@ -11,7 +11,10 @@ import type { Unsubscribe } from "./bus";
 const HEARTBEAT_MS = 15_000;
 /** How long a browser waits before it reconnects a dropped stream (the SSE `retry` field). */
 const RECONNECT_MS = 2_000;
-/** Events queued for a client that does not read them; past this it is dropped (it reconnects, and catches up). */
+/**
+ * Events queued for a client that does not read them; past this it is dropped (it reconnects, and catches up).
+ * @internal exported for its tests
+ */
 export const MAX_QUEUED = 1_000;
 
 export const EVENT_STREAM_HEADERS = {

@@ -11,6 +11,7 @@ import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type L
  * Keys stay on the server: resolveLlmConfig() is for the model calls (lib/llm/provider.ts) only;
  * anything shown to a user goes through describeLlmConfig() or describeChatAvailability(), which
  * say "set"/"not set" and never a key.
+ * @internal exported for its tests
  */
 export const LLM_ENV = {
   openaiApiKey: "OPENAI_API_KEY",

@@ -10,7 +10,10 @@ import { createBus, type Timers, type Unsubscribe } from "@/lib/live/bus";
 
 const EVENTS_URL = "/api/events";
 
-/** What the connection needs of the browser's EventSource (a test passes a fake). */
+/**
+ * What the connection needs of the browser's EventSource (a test passes a fake).
+ * @internal exported for its tests
+ */
 export type EventSourceLike = {
   readonly readyState: number;
   onopen: ((event: Event) => void) | null;

@@ -27,7 +27,10 @@ const NETWORK_FILE_SYSTEMS = new Map<number, string>([
   [0x564c, "NCP"],
 ]);
 
-/** The name of the network file system `folder` is on, or null (a local one, or statfs not available). */
+/**
+ * The name of the network file system `folder` is on, or null (a local one, or statfs not available).
+ * @internal exported for its tests
+ */
 export async function networkFileSystem(folder: string): Promise<string | null> {
   try {
     // The type is a C long: the same 32 bits on every platform once read unsigned.

@@ -44,7 +44,10 @@ import {
 } from "./folder-book";
 import type { TreeWatch, TreeWatchOptions } from "./watch";
 
-/** The lease that lets one instance at a time sync on a shared database. */
+/**
+ * The lease that lets one instance at a time sync on a shared database.
+ * @internal exported for its tests
+ */
 export const SOURCES_LEASE = "sources";
 const SOURCES_LEASE_MS = 60_000;
 const RENEW_EVERY_MS = 15_000;

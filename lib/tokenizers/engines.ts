@@ -19,9 +19,3 @@ export type MeasureFn = (text: string) => Counted;
 
 /** OpenAI o200k_base (GPT-4o, GPT-4.1, GPT-5, o-series), exact, via gpt-tokenizer. */
 export const o200kBase = (): MeasureFn => engine("o200k_base");
-
-/** OpenAI cl100k_base (GPT-4, GPT-3.5), exact, via gpt-tokenizer. */
-export const cl100kBase = (): MeasureFn => engine("cl100k_base");
-
-/** Anthropic's legacy (Claude 2) vocabulary, exact for that vocabulary, via ai-tokenizer. */
-export const claudeLegacy = (): MeasureFn => engine("claude-legacy");

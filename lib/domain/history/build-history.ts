@@ -190,7 +190,10 @@ function defaultTurnBody(turn: HistoryTurn): string[] {
   return parts;
 }
 
-/** The "--- Turn N (...) ---" header, with PAL's leading newline. */
+/**
+ * The "--- Turn N (...) ---" header, with PAL's leading newline.
+ * @internal exported for its tests
+ */
 export function turnHeader(turn: HistoryTurnOutline, turnNumber: number): string {
   const roleLabel = turn.role === "user" ? "Agent" : present(turn.modelName) ? turn.modelName : "Assistant";
   let header = `\n--- Turn ${turnNumber} (${roleLabel}`;

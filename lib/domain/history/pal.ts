@@ -93,7 +93,10 @@ export type FileSnapshot = {
 
 export type FileReadResult = FileSnapshot | { ok: false; reason: string };
 
-/** Number of bytes `text` takes in UTF-8 (a lone surrogate as U+FFFD, 3 bytes). */
+/**
+ * Number of bytes `text` takes in UTF-8 (a lone surrogate as U+FFFD, 3 bytes).
+ * @internal exported for its tests
+ */
 export function utf8ByteLength(text: string): number {
   let bytes = 0;
   for (const char of text) {
@@ -103,7 +106,10 @@ export function utf8ByteLength(text: string): number {
   return bytes;
 }
 
-/** Python's PurePosixPath(path).suffix (before 3.14): the last ".x" of the final component, "" if none. */
+/**
+ * Python's PurePosixPath(path).suffix (before 3.14): the last ".x" of the final component, "" if none.
+ * @internal exported for its tests
+ */
 export function pathSuffix(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
   const name = trimmed.slice(trimmed.lastIndexOf("/") + 1);
@@ -135,6 +141,7 @@ function pad(value: number, width: number): string {
  * "2025-01-02 03:04:05 UTC". Null when there is no usable time. Seconds are truncated; a Date has
  * millisecond precision, so an mtime within half a microsecond of the next second (which Python
  * rounds up) can print one second earlier than PAL would.
+ * @internal exported for its tests
  */
 export function formatPalModifiedAt(value: Date | string | number | null | undefined): string | null {
   if (value == null) return null;
@@ -146,7 +153,10 @@ export function formatPalModifiedAt(value: Date | string | number | null | undef
   );
 }
 
-/** Python's f"{n:,}" for a non-negative integer. */
+/**
+ * Python's f"{n:,}" for a non-negative integer.
+ * @internal exported for its tests
+ */
 export function pyThousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

@@ -56,6 +56,7 @@ const CONTEXT_LINES = 3;
  * An edit of `oldText` into `newText` as diff lines: the lines both start and end with are context
  * (three at most on each side), the rest removed then added. Not a minimal diff (that is not linear),
  * but what an edit tool's call says: these lines became those.
+ * @internal exported for its tests
  */
 export function editDiff(oldText: string, newText: string): string {
   const before = oldText === "" ? [] : oldText.split("\n");

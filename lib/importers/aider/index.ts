@@ -256,6 +256,7 @@ function replyTurn(entries: HistoryEntry[], base: { timestamp: string | null } &
  * Reasoning Aider wrote before the answer: `<thinking-content-…>…</thinking-content-…>` (its own
  * tag, aider/reasoning_tags.py) or `<think>…</think>` (models that emit their own). An unclosed tag
  * (an interrupted reply) holds the rest. Tags elsewhere in the text are left as text.
+ * @internal exported for its tests
  */
 export function splitReasoning(text: string): { thinking: string | null; answer: string; tag: string | null } {
   const start = text.search(/\S/);
