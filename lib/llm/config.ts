@@ -1,12 +1,12 @@
 import "server-only";
 import { readLlmSettings } from "@/lib/db/llm-settings";
+import { readEnv } from "@/lib/env";
 import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "@/lib/domain/model-spec";
 
 /**
  * Where the LLM settings (providers, the default compaction and chat models) come from: the
- * environment, overridden by settings saved on the Settings page (lib/db/llm-settings.ts). This
- * module is the one reader of the LLM variables below, at call time (lib/env.ts reads the app's
- * other variables once per process).
+ * environment (lib/env.ts's readEnv(), at each call), overridden by settings saved on the Settings
+ * page (lib/db/llm-settings.ts).
  *
  * Keys stay on the server: resolveLlmConfig() is for the model calls (lib/llm/provider.ts) only;
  * anything shown to a user goes through describeLlmConfig() or describeChatAvailability(), which
@@ -42,8 +42,8 @@ export type LlmConfig = {
 /** The Settings page section these settings are saved from (app/settings/page.tsx), for messages. */
 const SETTINGS_ORIGIN = "Settings → Models and providers";
 
-function fromEnv(name: string): Sourced | null {
-  const value = process.env[name]?.trim();
+function fromEnv(name: (typeof LLM_ENV)[keyof typeof LLM_ENV]): Sourced | null {
+  const value = readEnv()[name];
   return value ? { value, source: "env", origin: name } : null;
 }
 
