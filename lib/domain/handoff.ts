@@ -53,6 +53,14 @@ export type Handoff = {
   cut: { messages: number; characters: number };
 };
 
+/** GET /api/threads/:id/handoff's answer: the handoff, the range used, the token count when asked. */
+export type HandoffAnswer = Handoff & {
+  format: "orchestrator";
+  /** 1-based positions used, of `total` turns in the thread (or chain); 0, 0, 0 for a thread with no turns. */
+  range: { from: number; to: number; total: number };
+  tokens?: { tokenizer: string; count: number; exact: boolean };
+};
+
 /** Python's whitespace (str.isspace), which strip() removes from both ends. */
 const PYTHON_SPACE = new Set([
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
