@@ -7,7 +7,7 @@
 import type { Page, Request } from "@playwright/test";
 import { expect } from "@playwright/test";
 
-export const isEventStream = (url: string) => new URL(url).pathname === "/api/events";
+const isEventStream = (url: string) => new URL(url).pathname === "/api/events";
 
 export function trackRequests(page: Page) {
   const inFlight = new Set<Request>();

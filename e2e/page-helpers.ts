@@ -9,7 +9,7 @@ import { AUTH_ADMIN, AUTH_URL, IMPORTS_URL } from "../playwright.config";
 import { expect, type Threads } from "./fixtures";
 
 /** A Claude Code session (spotter) with many tool calls, failed ones among them, a compaction and a sub-agent. */
-export const CLAUDE_SESSION = "-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl";
+const CLAUDE_SESSION = "-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl";
 
 /** Goes to a page and waits for it to be hydrated and its client-side content loaded. */
 export async function readyPage(page: Page, url: string): Promise<void> {

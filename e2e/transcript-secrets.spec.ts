@@ -3,7 +3,7 @@ import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS } from "../playwright.config";
 import { expect, test } from "./fixtures";
 import { trackRequests } from "./network";
 import { fingerprintOf } from "../lib/domain/secrets/detect";
-import { secretSamples } from "../lib/domain/secrets/samples";
+import { secretSamples } from "../lib/domain/testing/secret-samples";
 
 /**
  * Secrets in a transcript (docs/security.md, "Secrets in transcripts"): the thread's pages show none of

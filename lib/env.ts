@@ -1,5 +1,6 @@
 import "server-only";
 import os from "node:os";
+import { z } from "zod";
 import { resolveDatabaseUrl } from "@/lib/db/database-url";
 import { parseFileRoots } from "@/lib/files/file-source";
 import { parseTrustedProxies, type AddressRange } from "@/lib/domain/client-address";
@@ -16,11 +17,140 @@ import {
   type ParsedSetting,
 } from "@/lib/domain/settings";
 
+/** Text as given; unset and empty are the same. */
+const text = z
+  .string()
+  .optional()
+  .transform((value) => value || undefined);
+/** Text without surrounding spaces; unset, empty and blank are the same. */
+const trimmed = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim() || undefined);
+
 /**
- * The app's server settings, read from process.env once per process; invalid numbers fall back to
- * their defaults with one logged warning each. The one other reader is lib/llm/config.ts, which
- * reads the LLM variables (providers' keys, default models) at each call.
+ * A numeric limit. An invalid value falls back to the default with a warning that names the
+ * variable (as PAL does), so a typo never stops the server.
  */
+const numeric = (rule: Parameters<typeof parseNumericSetting>[1]) =>
+  z
+    .string()
+    .optional()
+    .transform((raw) => parseNumericSetting(raw, rule));
+
+/** A switch: 1/true/yes/on or 0/false/no/off, any case; unset or empty is off. Anything else is refused, not guessed. */
+const onOff = (why: string) =>
+  trimmed.transform((value, context) => {
+    const word = value?.toLowerCase();
+    if (word === undefined || ["0", "false", "no", "off"].includes(word)) return false;
+    if (["1", "true", "yes", "on"].includes(word)) return true;
+    context.addIssue({ code: "custom", message: `${JSON.stringify(value)} is neither on nor off (1/true/yes/on, 0/false/no/off): ${why}` });
+    return z.NEVER;
+  });
+
+/**
+ * Every setting the server reads from its environment. lib/env.ts is the one reader of
+ * process.env (next.config.ts's THREADLINE_COMPRESS aside: Next.js reads it at start).
+ */
+const envSchema = z.object({
+  /** The database: a SQLite file: URL (./data/threadline.db by default) or a postgres:// URL. */
+  DATABASE_URL: trimmed,
+  CONVERSATION_TIMEOUT_HOURS: numeric(timeoutHoursRule),
+  MAX_CONVERSATION_TURNS: numeric(maxTurnsRule),
+  THREADLINE_MAX_BODY_BYTES: numeric(maxBodyBytesRule),
+  THREADLINE_MAX_LINE_MB: numeric(maxLineMbRule),
+  THREADLINE_MAX_DOCUMENT_MB: numeric(maxDocumentMbRule),
+  /** Folders budget previews may read files from; empty by default. */
+  THREADLINE_FILE_ROOTS: text,
+  /** The folders whose transcripts are imported as they appear; see lib/sources. */
+  THREADLINE_SOURCES: text,
+  THREADLINE_SOURCES_POLL: onOff("it says whether followed folders are polled (a stat-only walk every 2 s) instead of watched"),
+  /**
+   * Next.js sets PORT to the port it listens on before the first request, so the proxy, which
+   * reads the settings on its first request, sees the real one; HOST is what `npm start` binds.
+   */
+  PORT: trimmed.transform((value) => value ?? "3000"),
+  HOST: text,
+  THREADLINE_ALLOWED_HOSTS: text,
+  THREADLINE_ALLOWED_ORIGINS: text,
+  THREADLINE_AUTH: trimmed.transform((value, context) => {
+    const word = value?.toLowerCase();
+    if (word === undefined || word === "off") return false;
+    if (word === "on") return true;
+    context.addIssue({ code: "custom", message: `${JSON.stringify(value)} is neither on nor off: it says whether people must sign in` });
+    return z.NEVER;
+  }),
+  /** The first admin, created when no user exists yet. */
+  THREADLINE_ADMIN_EMAIL: trimmed,
+  /** As given (spaces may be part of it), but not an empty one. */
+  THREADLINE_ADMIN_PASSWORD: text,
+  /** The address people use: its scheme decides Secure cookies. */
+  THREADLINE_URL: trimmed,
+  /** Otherwise one is generated and kept in the database. */
+  THREADLINE_AUTH_SECRET: trimmed,
+  THREADLINE_OIDC_ISSUER: trimmed,
+  THREADLINE_OIDC_CLIENT_ID: trimmed,
+  THREADLINE_OIDC_CLIENT_SECRET: trimmed,
+  THREADLINE_OIDC_NAME: trimmed,
+  /**
+   * scripts/server.mjs sets it for the app it hosts: every request then carries the connection's
+   * address in x-threadline-peer, written by the server itself.
+   */
+  THREADLINE_PEER_HEADER: onOff("it says whether requests carry the connection's address in x-threadline-peer"),
+  /**
+   * The proxies whose X-Forwarded-For is believed; none by default. A malformed entry is refused:
+   * guessing what was meant would trust too much or too little.
+   */
+  THREADLINE_TRUSTED_PROXIES: text.transform((value, context) => {
+    const trusted = parseTrustedProxies(value);
+    if (trusted.ok) return trusted.ranges;
+    context.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(trusted.entry)} is not an IP address or CIDR range (such as 10.0.0.5, 10.0.0.0/24 or fd00::/8)`,
+    });
+    return z.NEVER;
+  }),
+  // The LLM providers and default models (lib/llm/config.ts, where Settings may override them).
+  OPENAI_API_KEY: trimmed,
+  OPENAI_BASE_URL: trimmed,
+  ANTHROPIC_API_KEY: trimmed,
+  ANTHROPIC_BASE_URL: trimmed,
+  GOOGLE_GENERATIVE_AI_API_KEY: trimmed,
+  OPENAI_COMPATIBLE_BASE_URL: trimmed,
+  OPENAI_COMPATIBLE_API_KEY: trimmed,
+  THREADLINE_COMPACTION_MODEL: trimmed,
+  THREADLINE_CHAT_MODEL: trimmed,
+});
+
+const OIDC_VARIABLES = ["THREADLINE_OIDC_ISSUER", "THREADLINE_OIDC_CLIENT_ID", "THREADLINE_OIDC_CLIENT_SECRET"] as const;
+
+/** Single sign-on needs all three of its variables: one or two set is a mistake, said at start. */
+const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  const set = OIDC_VARIABLES.filter((name) => env[name] !== undefined);
+  if (set.length === 0 || set.length === OIDC_VARIABLES.length) return;
+  for (const name of OIDC_VARIABLES.filter((name) => env[name] === undefined)) {
+    context.addIssue({
+      code: "custom",
+      path: [name],
+      message: `required when ${set.join(" and ")} ${set.length === 1 ? "is" : "are"} set (single sign-on)`,
+    });
+  }
+});
+
+export type Env = z.output<typeof envSchema>;
+
+/**
+ * The environment, checked: read afresh on each call (tests set process.env between cases; the
+ * LLM settings are read at each call). A setting that cannot be used throws, naming the variable
+ * and saying why.
+ */
+export function readEnv(): Env {
+  const parsed = checkedEnvSchema.safeParse(process.env);
+  if (parsed.success) return parsed.data;
+  throw new Error(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+}
+
+/** The app's server settings, from readEnv() once per process; invalid numbers fall back to their defaults with one logged warning each. */
 export type ServerSettings = {
   databaseUrl: string;
   timeoutHours: ParsedSetting;
@@ -39,20 +169,8 @@ export type ServerSettings = {
   /** What an import reads at most: a line (THREADLINE_MAX_LINE_MB), a file read whole (THREADLINE_MAX_DOCUMENT_MB). */
   importLimits: ImportLimits;
   /** How a request's client address is worked out (lib/domain/client-address.ts). */
-  clientAddress: ClientAddressSettings;
+  clientAddress: { peerHeader: boolean; trustedProxies: AddressRange[] };
 };
-
-export type ClientAddressSettings = {
-  /**
-   * THREADLINE_PEER_HEADER=1, which scripts/server.mjs sets for the app it hosts: every request
-   * then carries the connection's address in x-threadline-peer, written by the server itself.
-   */
-  peerHeader: boolean;
-  /** THREADLINE_TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed; none by default. */
-  trustedProxies: AddressRange[];
-};
-
-export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
 
 export type AuthSettings = {
   enabled: boolean;
@@ -63,80 +181,64 @@ export type AuthSettings = {
   /** THREADLINE_AUTH_SECRET, when set; otherwise one is generated and kept in the database. */
   secret: string | null;
   /** Single sign-on with an OpenID Connect provider (THREADLINE_OIDC_*), when configured. */
-  oidc: OidcSettings | null;
+  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
 };
 
 let cached: ServerSettings | undefined;
 
 export function serverSettings(): ServerSettings {
   if (cached) return cached;
-  const databaseUrl = resolveDatabaseUrl(process.env.DATABASE_URL);
-  const maxLineMb = parseNumericSetting(process.env.THREADLINE_MAX_LINE_MB, maxLineMbRule);
-  const maxDocumentMb = parseNumericSetting(process.env.THREADLINE_MAX_DOCUMENT_MB, maxDocumentMbRule);
+  const env = readEnv();
+  const databaseUrl = resolveDatabaseUrl(env.DATABASE_URL);
   const settings: ServerSettings = {
     databaseUrl,
-    timeoutHours: parseNumericSetting(process.env.CONVERSATION_TIMEOUT_HOURS, timeoutHoursRule),
-    maxTurns: parseNumericSetting(process.env.MAX_CONVERSATION_TURNS, maxTurnsRule),
-    maxBodyBytes: parseNumericSetting(process.env.THREADLINE_MAX_BODY_BYTES, maxBodyBytesRule),
-    importLimits: importLimitsOf(maxLineMb.value, maxDocumentMb.value),
-    fileRoots: parseFileRoots(process.env.THREADLINE_FILE_ROOTS),
-    requestGuard: requestGuardSettings(),
+    timeoutHours: env.CONVERSATION_TIMEOUT_HOURS,
+    maxTurns: env.MAX_CONVERSATION_TURNS,
+    maxBodyBytes: env.THREADLINE_MAX_BODY_BYTES,
+    importLimits: importLimitsOf(env.THREADLINE_MAX_LINE_MB.value, env.THREADLINE_MAX_DOCUMENT_MB.value),
+    fileRoots: parseFileRoots(env.THREADLINE_FILE_ROOTS),
+    requestGuard: requestGuardSettings(env),
     // os.homedir() reads HOME, so tests (and the e2e server) can point it at a folder of their own.
-    sources: parseSourcesSetting(process.env.THREADLINE_SOURCES, { home: os.homedir(), postgres: !databaseUrl.startsWith("file:") }),
-    sourcesPoll: /^(1|true|yes|on)$/i.test(process.env.THREADLINE_SOURCES_POLL?.trim() ?? ""),
-    auth: authSettings(),
-    clientAddress: clientAddressSettings(),
+    sources: parseSourcesSetting(env.THREADLINE_SOURCES, { home: os.homedir(), postgres: !databaseUrl.startsWith("file:") }),
+    sourcesPoll: env.THREADLINE_SOURCES_POLL,
+    auth: authSettings(env),
+    clientAddress: { peerHeader: env.THREADLINE_PEER_HEADER, trustedProxies: env.THREADLINE_TRUSTED_PROXIES },
   };
   for (const warning of settings.sources.warnings) console.warn(`[threadline] ${warning}`);
-  for (const setting of [settings.timeoutHours, settings.maxTurns, settings.maxBodyBytes, maxLineMb, maxDocumentMb]) {
+  const numbers = [env.CONVERSATION_TIMEOUT_HOURS, env.MAX_CONVERSATION_TURNS, env.THREADLINE_MAX_BODY_BYTES];
+  for (const setting of [...numbers, env.THREADLINE_MAX_LINE_MB, env.THREADLINE_MAX_DOCUMENT_MB]) {
     if (setting.warning) console.warn(`[threadline] ${setting.warning}`);
   }
   cached = settings;
   return settings;
 }
 
-/**
- * Next.js sets PORT to the port it listens on before the first request, so the proxy, which reads
- * the settings on its first request, sees the real one; HOST is what `npm start` binds.
- */
-function requestGuardSettings(): RequestGuardConfig {
-  const port = process.env.PORT?.trim() || "3000";
-  const origins = parseAllowedOrigins(process.env.THREADLINE_ALLOWED_ORIGINS);
+function requestGuardSettings(env: Env): RequestGuardConfig {
+  const origins = parseAllowedOrigins(env.THREADLINE_ALLOWED_ORIGINS);
   for (const entry of origins.invalid) {
     console.warn(
       `[threadline] THREADLINE_ALLOWED_ORIGINS: ignored ${JSON.stringify(entry)}: not an origin such as https://threadline.example.com`,
     );
   }
   return {
-    port,
-    allowedHosts: allowedHostsFor({ port, bindHost: process.env.HOST, extraHosts: process.env.THREADLINE_ALLOWED_HOSTS }),
+    port: env.PORT,
+    allowedHosts: allowedHostsFor({ port: env.PORT, bindHost: env.HOST, extraHosts: env.THREADLINE_ALLOWED_HOSTS }),
     allowedOrigins: origins.origins,
   };
 }
 
-function authSettings(): AuthSettings {
-  const env = (name: string) => process.env[name]?.trim() || "";
-  const email = env("THREADLINE_ADMIN_EMAIL");
-  // The password as given (spaces may be part of it), but not an empty one.
-  const password = process.env.THREADLINE_ADMIN_PASSWORD ?? "";
-  const [issuer, clientId, clientSecret] = [
-    env("THREADLINE_OIDC_ISSUER"),
-    env("THREADLINE_OIDC_CLIENT_ID"),
-    env("THREADLINE_OIDC_CLIENT_SECRET"),
-  ];
-  if ((issuer || clientId || clientSecret) && !(issuer && clientId && clientSecret)) {
-    console.warn(
-      "[threadline] single sign-on is off: set all of THREADLINE_OIDC_ISSUER, THREADLINE_OIDC_CLIENT_ID and THREADLINE_OIDC_CLIENT_SECRET",
-    );
-  }
+function authSettings(env: Env): AuthSettings {
+  const email = env.THREADLINE_ADMIN_EMAIL;
+  const password = env.THREADLINE_ADMIN_PASSWORD;
+  const [issuer, clientId, clientSecret] = OIDC_VARIABLES.map((name) => env[name]);
   return {
-    enabled: env("THREADLINE_AUTH").toLowerCase() === "on",
+    enabled: env.THREADLINE_AUTH,
     admin: email && password ? { email: email.toLowerCase(), password } : null,
-    publicUrl: env("THREADLINE_URL").replace(/\/+$/, "") || null,
-    secret: env("THREADLINE_AUTH_SECRET") || null,
+    publicUrl: env.THREADLINE_URL?.replace(/\/+$/, "") || null,
+    secret: env.THREADLINE_AUTH_SECRET ?? null,
     oidc:
       issuer && clientId && clientSecret
-        ? { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, name: env("THREADLINE_OIDC_NAME") || "single sign-on" }
+        ? { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, name: env.THREADLINE_OIDC_NAME ?? "single sign-on" }
         : null,
   };
 }
@@ -155,20 +257,9 @@ export function checkServerSettings(): void {
 }
 
 /**
- * A malformed THREADLINE_TRUSTED_PROXIES entry stops the server (instrumentation.ts reads the
- * settings at start): guessing what was meant would trust too much or too little.
+ * Tests change env between cases; production reads it once.
+ * @internal for tests
  */
-function clientAddressSettings(): ClientAddressSettings {
-  const trusted = parseTrustedProxies(process.env.THREADLINE_TRUSTED_PROXIES);
-  if (!trusted.ok) {
-    throw new Error(
-      `THREADLINE_TRUSTED_PROXIES: ${JSON.stringify(trusted.entry)} is not an IP address or CIDR range (such as 10.0.0.5, 10.0.0.0/24 or fd00::/8)`,
-    );
-  }
-  return { peerHeader: process.env.THREADLINE_PEER_HEADER === "1", trustedProxies: trusted.ranges };
-}
-
-/** Tests change env between cases; production reads it once. */
 export function resetServerSettingsForTests(): void {
   cached = undefined;
 }

@@ -2,7 +2,7 @@ import { useQueries } from "@tanstack/react-query";
 import { compactionKeys, fetchTurnSummaries, type TurnSummary } from "@/lib/queries/compactions";
 
 /** Turns asked for at a time: a screenful of the list, and its neighbours. */
-export const SUMMARY_PAGE = 50;
+const SUMMARY_PAGE = 50;
 
 /**
  * The workbench's turns, loaded as they are shown: the pages of SUMMARY_PAGE turns that hold

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { AnsiText } from "@/components/threads/ansi";
 import { MarkdownContent } from "@/components/threads/markdown";
 import { fingerprintOf, maskSecrets } from "@/lib/domain/secrets/detect";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { SecretMaskScope, SecretRevealProvider } from "./secret-mask";
 
 const github = secretSamples(9).find((s) => s.rule === "github-pat")!;

@@ -45,5 +45,3 @@ export const BACKGROUND_16 = [
 export const DEFAULT_FOREGROUND = "#27272a";
 export const DEFAULT_BACKGROUND = "#ffffff";
 export const DIM_FOREGROUND = "#52525b";
-/** What tool output is shown on: the card's white box, a card (zinc-50, zinc-100) and a failed call's tint (red-50). */
-export const OUTPUT_BACKGROUNDS = ["#ffffff", "#fafafa", "#f4f4f5", "#fef2f2"] as const;

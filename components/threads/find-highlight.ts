@@ -9,6 +9,7 @@ const HIGHLIGHT = "threadline-find";
 /**
  * The [start, end) of each word in `text` that a term begins (as the full-text search matches: a
  * word prefix, or the whole word for a short term), case and accents aside.
+ * @internal exported for its tests
  */
 export function termRanges(text: string, terms: readonly string[]): [number, number][] {
   if (terms.length === 0) return [];

@@ -18,6 +18,7 @@ export type TextRef = { partIndex: number; field: PartField; slot?: string } | {
 /** Past this, a part's text is sent as its start, with a toggle that loads the rest. */
 export const PART_PREVIEW_CHARS = 4_000;
 
+/** @internal exported for its tests */
 export function partText(part: TurnPart | undefined, field: PartField, slot = ""): string | null {
   if (!part) return null;
   if (field === "view") return part.type === "tool_call" ? toolViewText(describeToolCall(part.name, part.arguments), slot) : null;

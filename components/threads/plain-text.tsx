@@ -4,8 +4,7 @@ import { DiffText } from "./diff-text";
 import { LongText } from "./long-text";
 import { PART_PREVIEW_CHARS, turnUrl, type PartField, type TextRef } from "./part-text";
 
-export const PRE =
-  "max-w-full overflow-x-auto rounded bg-white p-2 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-zinc-800";
+const PRE = "max-w-full overflow-x-auto rounded bg-white p-2 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-zinc-800";
 export const CHEVRON = "inline-block shrink-0 text-zinc-400 transition-transform group-open:rotate-90";
 export const SUMMARY = "flex cursor-pointer list-none flex-wrap items-center gap-x-2 gap-y-1 px-3 py-2 [&::-webkit-details-marker]:hidden";
 

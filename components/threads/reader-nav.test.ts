@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buildOutline, decodeOutline, type OutlineRow } from "@/lib/domain/turn-outline";
-import { findStep, HEAD_MIN_TURNS, headCount, jumpTarget, pageWeight, parseTurnHash, readerKeyAction, turnHash } from "./reader-nav";
+import { keyAction, type KeyInput } from "@/lib/domain/keys";
+import { findStep, HEAD_MIN_TURNS, headCount, jumpTarget, pageWeight, parseTurnHash, READER_KEYS, turnHash } from "./reader-nav";
+
+const readerKeyAction = (input: KeyInput) => keyAction(READER_KEYS, input);
 
 describe("parseTurnHash / turnHash", () => {
   it("reads a turn number as shown on the page (1-based) and a turn id as TurnView's anchors write it", () => {
@@ -76,7 +79,7 @@ describe("findStep", () => {
   });
 });
 
-describe("readerKeyAction", () => {
+describe("READER_KEYS", () => {
   it("maps j/k, g/G, / and ? to their actions", () => {
     expect(readerKeyAction({ key: "j" })).toBe("next-turn");
     expect(readerKeyAction({ key: "k" })).toBe("previous-turn");

@@ -4,7 +4,7 @@
  * index computed here and scrolled to by the windowed list (turn-reader.tsx).
  */
 import { nextIndex, previousIndex, type DecodedOutline, type OutlineKind } from "@/lib/domain/turn-outline";
-import { keyAction, type KeyBinding, type KeyInput } from "@/lib/domain/keys";
+import type { KeyBinding } from "@/lib/domain/keys";
 import type { Turn } from "@/lib/domain/types";
 
 /** What `#turn-…` names: a turn number as the page shows it (#1 is index 0), or a turn id (the anchors TurnView writes). */
@@ -109,20 +109,21 @@ export const READER_KEYS: readonly KeyBinding<ReaderAction>[] = [
   { keys: ["?"], action: "help", label: "Show these shortcuts" },
 ];
 
-/** The page's action for a key press, or null: none while typing in a field or with Ctrl, Cmd or Alt held. */
-export function readerKeyAction(input: KeyInput): ReaderAction | null {
-  return keyAction(READER_KEYS, input);
-}
-
-/** What the server renders of a long thread: at least this many turns (a first screen), and never more than this many bytes' worth. */
+/**
+ * What the server renders of a long thread: at least this many turns (a first screen), and never more than this many bytes' worth.
+ * @internal exported for its tests
+ */
 export const HEAD_MIN_TURNS = 5;
-export const HEAD_BUDGET_BYTES = 250_000;
+const HEAD_BUDGET_BYTES = 250_000;
 /** The markup of a turn around its text, and what the page carries of a text: its HTML and its copy in the React payload, at most a preview. */
 const TURN_MARKUP_BYTES = 4_000;
 const TEXT_FACTOR = 2.5;
 const TEXT_CAP = 8_192;
 
-/** Roughly what a turn adds to the page's HTML (a turn shows previews of long texts: each counts up to TEXT_CAP). */
+/**
+ * Roughly what a turn adds to the page's HTML (a turn shows previews of long texts: each counts up to TEXT_CAP).
+ * @internal exported for its tests
+ */
 export function pageWeight(turn: Pick<Turn, "content" | "parts">): number {
   const texts = turn.parts?.some((p) => p.type !== "text") ? turn.parts.map((p) => JSON.stringify(p).length) : [turn.content.length];
   return TURN_MARKUP_BYTES + TEXT_FACTOR * texts.reduce((sum, length) => sum + Math.min(length, TEXT_CAP), 0);

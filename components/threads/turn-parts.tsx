@@ -17,7 +17,7 @@ export const LONG_LINES = 30;
  */
 export const PREVIEW_CHARS = 8_192;
 
-export { CHEVRON, PlainText, PRE, SUMMARY } from "./plain-text";
+export { CHEVRON, PlainText, SUMMARY } from "./plain-text";
 
 /** Whether a turn is shown by its parts: it has some besides text (text-only turns show their content). */
 export function hasStructuredParts(turn: Turn): boolean {

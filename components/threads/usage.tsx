@@ -25,7 +25,7 @@ const SOURCE_STYLE: Record<ThreadUsage["source"], string> = {
 };
 
 /** "reported" / "estimated" / "mixed", explained on hover. */
-export function UsageSource({ source }: { source: ThreadUsage["source"] }) {
+function UsageSource({ source }: { source: ThreadUsage["source"] }) {
   return (
     <span
       title={SOURCE_TITLE[source]}

@@ -4,7 +4,7 @@ import { sourceLabel } from "@/lib/domain/source";
 import { usageHref, type UsagePageParams } from "@/lib/queries/usage-url";
 import { BrowserZoneLink } from "./browser-zone-link";
 
-export type QuickRange = { label: string; since: string; until: string };
+type QuickRange = { label: string; since: string; until: string };
 
 type Props = {
   /** The parameters as the URL gives them. */

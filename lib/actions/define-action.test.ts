@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import { defineAction, defineFormAction } from "./define-action";
@@ -74,5 +75,14 @@ describe("defineFormAction", () => {
     expect(state).toMatchObject({ ok: false, error: { values: { name: "" } } });
     expect(fieldError(state, "size")).toBe("must be at least 1");
     expect(formMessage(state)).toBe("Check the highlighted fields.");
+  });
+
+  it("lets a redirect in run go through, as Next.js needs to send it", async () => {
+    const leaving = defineFormAction("saving", { schema, read: (f) => ({ name: f.get("name"), size: 1 }), public: true }, async () =>
+      redirect("/login?setup=done"),
+    );
+    const error = await leaving(null, form({ name: "a" })).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error & { digest?: string }).digest).toMatch(/^NEXT_REDIRECT;.*\/login\?setup=done/);
   });
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import { headers } from "next/headers";
+import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { authEnabled, requireAdmin, requirePrincipal } from "@/lib/auth/principal";
 import { AppError } from "@/lib/domain/errors";
@@ -9,7 +10,8 @@ import type { ActionError, ActionResult } from "./result";
 /**
  * A server action: its input checked with `schema` (lib/validation's, as the REST API's), then
  * `run`; expected failures (AppError) answer their code, message and field errors, anything else
- * is logged here, once, and answers a message that names no internals.
+ * is logged here, once, and answers a message that names no internals. A redirect() (or
+ * notFound()) in `run` is Next.js's own signal and goes through.
  */
 export function defineAction<S extends z.ZodType, T>(name: string, schema: S, run: (input: z.output<S>) => Promise<T>) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => {
@@ -17,6 +19,7 @@ export function defineAction<S extends z.ZodType, T>(name: string, schema: S, ru
       await signedIn();
       return { ok: true, data: await run(parseOrThrow(schema, input)) };
     } catch (error) {
+      unstable_rethrow(error);
       return { ok: false, error: actionError(name, error) };
     }
   };
@@ -28,15 +31,18 @@ type FormActionSpec<S extends z.ZodType> = {
   read: (form: FormData) => unknown;
   /** What a refused form keeps showing (never a secret). */
   echo?: (form: FormData) => Record<string, string>;
+  /** Needs no session: the first admin is made on the setup page, before anyone can sign in. */
+  public?: true;
 };
 
 /** A form's server action, for useActionState: the same contract, with the form's values echoed on failure. */
 export function defineFormAction<S extends z.ZodType, T>(name: string, spec: FormActionSpec<S>, run: (input: z.output<S>) => Promise<T>) {
   return async (_previous: ActionResult<T> | null, form: FormData): Promise<ActionResult<T>> => {
     try {
-      await signedIn();
+      if (!spec.public) await signedIn();
       return { ok: true, data: await run(parseOrThrow(spec.schema, spec.read(form))) };
     } catch (error) {
+      unstable_rethrow(error);
       const failure = actionError(name, error);
       // The fields say what is wrong with each; the line by the button points at them.
       const message = failure.fieldErrors ? "Check the highlighted fields." : failure.message;

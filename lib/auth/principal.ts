@@ -6,7 +6,7 @@ import { bearerToken } from "@/lib/domain/sign-in";
 import { serverSettings } from "@/lib/env";
 import { authFor, isSecureRequest } from "./server";
 
-export type Role = "admin" | "member";
+type Role = "admin" | "member";
 /** Who a request acts as: a signed-in person (session cookie) or the person whose API token it sends. */
 export type Principal = { userId: string; email: string; name: string; role: Role; via: "session" | "token" };
 

@@ -3,7 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { isPublicPath } from "@/lib/domain/sign-in";
 import { principalFrom } from "./principal";
 
-export const UNAUTHORIZED_MESSAGE = "Sign in first: a session (sign in at /login) or an Authorization: Bearer API token.";
+const UNAUTHORIZED_MESSAGE = "Sign in first: a session (sign in at /login) or an Authorization: Bearer API token.";
 
 /**
  * With sign-in on, after the Host and Origin checks: every request but the sign-in pages, Better

@@ -14,7 +14,7 @@ import { ensureFirstAdmin } from "./first-admin";
 import { CLIENT_HEADER, countAccountAttempt, settleAccountAttempt, withClientAddress, withRetryAfter } from "./sign-in-limits";
 
 /** The provider id of single sign-on: it starts at POST /api/auth/sign-in/social {provider: "oidc"} and returns to /api/auth/callback/oidc. */
-export const OIDC_PROVIDER_ID = "oidc";
+const OIDC_PROVIDER_ID = "oidc";
 
 function createAuth(options: {
   settings: AuthSettings;
@@ -145,7 +145,10 @@ export function isSecureRequest(headers: Headers, url?: string): boolean {
   return url?.startsWith("https:") ?? false;
 }
 
-/** Tests change the environment between cases. */
+/**
+ * Tests change the environment between cases.
+ * @internal exported for its tests
+ */
 export function resetAuthForTests(): void {
   globalForAuth.threadlineAuth?.clear();
 }

@@ -7,7 +7,7 @@ import { SIGN_IN_ACCOUNT_LIMIT, signInAccountKey } from "@/lib/domain/sign-in";
 import { serverSettings } from "@/lib/env";
 
 /** Set by scripts/server.mjs on every request to the connection's address (any client-sent copy is dropped). */
-export const PEER_HEADER = "x-threadline-peer";
+const PEER_HEADER = "x-threadline-peer";
 /** The client's address as clientAddress() works it out: the one header Better Auth reads an address from. */
 export const CLIENT_HEADER = "x-threadline-client";
 

@@ -31,7 +31,7 @@ const globalForChat = globalThis as unknown as { threadlineReplies?: Map<string,
 const inProgress = (globalForChat.threadlineReplies ??= new Map());
 
 /** How often a reply renews its lease, and so how soon it sees a stop sent to another process. */
-export const REPLY_HEARTBEAT_MS = 2_000;
+const REPLY_HEARTBEAT_MS = 2_000;
 
 /**
  * Stops the reply being written in a thread (what arrived is kept): at once when it is written

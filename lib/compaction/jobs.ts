@@ -22,7 +22,9 @@ import { applyCompaction, checkSummarizer, previewCompaction, publicPreview } fr
 const globalForJobs = globalThis as unknown as { threadlineCompactionJobs?: Map<string, AbortController> };
 const running = (globalForJobs.threadlineCompactionJobs ??= new Map<string, AbortController>());
 
+/** @internal exported for its tests */
 export const JOB_HEARTBEAT_MS = 5_000;
+/** @internal exported for its tests */
 export const JOB_STALE_MS = 30_000;
 
 /** Logged, not thrown: a job's bookkeeping failing must not become an unhandled rejection. */

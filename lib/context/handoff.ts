@@ -1,7 +1,7 @@
 import "server-only";
 import { unknownModel } from "@/lib/context/build-context";
 import { AppError } from "@/lib/domain/errors";
-import { orchestratorHandoff, type Handoff, type HandoffInput } from "@/lib/domain/handoff";
+import { orchestratorHandoff, type HandoffAnswer, type HandoffInput } from "@/lib/domain/handoff";
 import { findModel } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
@@ -9,13 +9,6 @@ import type { HandoffQuery } from "@/lib/validation/handoff";
 import { db } from "../db/client";
 import { listCustomModels } from "../db/custom-models";
 import { getChainThreads, getThread } from "../db/threads";
-
-export type HandoffAnswer = Handoff & {
-  format: "orchestrator";
-  /** The 1-based positions handed over, of `total` turns in the thread (or chain). */
-  range: { from: number; to: number; total: number };
-  tokens?: { tokenizer: string; count: number; exact: boolean };
-};
 
 /**
  * A thread (or its chain, oldest first) handed over as the orchestrator seed's conversation

@@ -9,7 +9,7 @@ import { quoteInput } from "@/lib/domain/secrets/quote";
  * long, so a fast hash cannot be brute-forced (a slow, salted hash is for passwords people
  * choose), and a lookup by hash finds it with one indexed read on every request.
  */
-export const TOKEN_PREFIX = "tl_";
+const TOKEN_PREFIX = "tl_";
 const TOKEN_PATTERN = /^tl_[A-Za-z0-9_-]{43}$/;
 /** How long a token's last use may be out of date: at most one write a minute per token. */
 const LAST_USE_PRECISION_MS = 60_000;

@@ -1,7 +1,7 @@
 import path from "node:path";
 
 /** Where the embedded database lives when DATABASE_URL is not set. */
-export const DEFAULT_DATABASE_FILE = path.join("data", "threadline.db");
+const DEFAULT_DATABASE_FILE = path.join("data", "threadline.db");
 
 /**
  * Normalises DATABASE_URL to an absolute `file:` URL for SQLite, so the Prisma CLI, the app

@@ -11,7 +11,7 @@ import type { Prisma, Thread as ThreadRow } from "./generated/client";
 import { mergeModels } from "./mappers";
 
 /** A turn of a thread made from another: a copy of one of its turns (`source`), or a new one. */
-export type DerivedTurn = {
+type DerivedTurn = {
   source: Turn | null;
   role: TurnRole;
   content: string;

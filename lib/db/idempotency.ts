@@ -166,7 +166,10 @@ async function cleanUpNowAndThen(): Promise<void> {
   await deleteExpiredIdempotencyKeys(new Date(now));
 }
 
-/** Deletes the keys that no longer count (older than 24 hours); answers how many. */
+/**
+ * Deletes the keys that no longer count (older than 24 hours); answers how many.
+ * @internal exported for its tests
+ */
 export async function deleteExpiredIdempotencyKeys(now = new Date()): Promise<number> {
   const client = await db();
   const deleted = await client.idempotencyKey.deleteMany({

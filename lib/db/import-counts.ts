@@ -111,7 +111,10 @@ export async function withEarlierCounts<T>(
   }
 }
 
-/** Waits until every count handed over so far is written (or has failed to count). */
+/**
+ * Waits until every count handed over so far is written (or has failed to count).
+ * @internal exported for its tests
+ */
 export async function lateCountsWritten(): Promise<void> {
   while (late.length > 0) {
     await Promise.all(late.map((entry) => entry.counting));

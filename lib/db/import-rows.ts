@@ -74,9 +74,9 @@ export type ThreadWriteRow = {
 /** `estimated`: the content held a run counted in pieces (lib/tokenizers/linear-count.mjs). `turnId`: the turn counted. */
 export type TokenCountRow = { turnSeq: number; turnId: string; threadId: string; tokenizer: string; tokens: number; estimated: boolean };
 
-export type ImportedFileRow = { sha256: string; name: string; size: number; format: string; importedAt: Date; threadIds: string };
+type ImportedFileRow = { sha256: string; name: string; size: number; format: string; importedAt: Date; threadIds: string };
 
-export type CompactionRunRow = {
+type CompactionRunRow = {
   id: string;
   threadId: string;
   runId: string;

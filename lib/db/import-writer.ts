@@ -60,7 +60,10 @@ const RUN_COLUMNS = [
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
 const placeholders = (columns: readonly string[]) => columns.map(() => "?").join(", ");
 
-/** DateTime as Prisma's SQLite adapter stores it, so both read each other's rows alike. */
+/**
+ * DateTime as Prisma's SQLite adapter stores it, so both read each other's rows alike.
+ * @internal exported for its tests
+ */
 export function sqliteDateTime(date: Date): string {
   return date.toISOString().replace(/Z$/, "+00:00");
 }

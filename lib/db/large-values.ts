@@ -9,7 +9,10 @@ import { randomUUID } from "node:crypto";
  * before the driver runs it. The placeholders are random: content cannot name another write's value.
  */
 
-/** Below this, compiling costs well under a millisecond: the text goes through Prisma as it is. */
+/**
+ * Below this, compiling costs well under a millisecond: the text goes through Prisma as it is.
+ * @internal exported for its tests
+ */
 export const LARGE_VALUE_CHARS = 64 * 1024;
 const PLACEHOLDER_PREFIX = "\u0000threadline-large-value:";
 

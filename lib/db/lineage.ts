@@ -4,7 +4,7 @@ import { db } from "./client";
 import { inChunks } from "./chunks";
 import { relationOf } from "@/lib/domain/links";
 
-export type LineageNode = { id: string; title: string | null; turnCount: number; tokenEstimate: number; expired: boolean; source: string };
+type LineageNode = { id: string; title: string | null; turnCount: number; tokenEstimate: number; expired: boolean; source: string };
 export type LineageGraph = LineageLayout & { root: string; current: string; threads: Record<string, LineageNode>; truncated: boolean };
 
 /** Enough for any real lineage; a larger one is cut, and says so. */

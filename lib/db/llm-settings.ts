@@ -9,14 +9,14 @@ import { WRITE_TRANSACTION } from "./transactions";
  * The API key is stored as entered (the database is as private as the server's env) and only
  * ever leaves this module towards lib/llm/config.ts.
  */
-export const LLM_SETTING_KEYS = {
+const LLM_SETTING_KEYS = {
   compactionModel: "llm.compactionModel",
   chatModel: "llm.chatModel",
   openaiCompatibleBaseUrl: "llm.openaiCompatible.baseUrl",
   openaiCompatibleApiKey: "llm.openaiCompatible.apiKey",
 } as const;
 
-export type LlmSettingName = keyof typeof LLM_SETTING_KEYS;
+type LlmSettingName = keyof typeof LLM_SETTING_KEYS;
 export type StoredLlmSettings = Record<LlmSettingName, string | null>;
 /** Per setting: a string saves it, null removes it, undefined (absent) leaves it as it is. */
 export type LlmSettingsUpdate = Partial<Record<LlmSettingName, string | null>>;

@@ -7,6 +7,7 @@ import { sqliteFilePath } from "./database-url";
 /**
  * How to run the Prisma CLI: node with the preload that lets it exit as soon as its work is done
  * on PostgreSQL (scripts/prisma-cli-timers.cjs; scripts/lib.mjs does the same).
+ * @internal exported for its tests
  */
 export function prismaCliArgs(projectRoot: string = process.cwd()): string[] {
   return [
@@ -29,7 +30,10 @@ export function migrateDatabase(url: string, projectRoot: string = process.cwd()
   });
 }
 
-/** The committed migrations of a database kind, oldest first. */
+/**
+ * The committed migrations of a database kind, oldest first.
+ * @internal exported for its tests
+ */
 export function committedMigrations(kind: DatabaseKind, projectRoot: string = process.cwd()): string[] {
   const folder =
     kind === "postgres" ? path.join(projectRoot, "prisma", "postgres", "migrations") : path.join(projectRoot, "prisma", "migrations");

@@ -11,7 +11,7 @@ const TEXT_OID = 25;
  * (the only one that runs here) cannot read those types in the catalog queries `migrate deploy`
  * makes (prisma/orm#27403); the values are plain strings either way.
  */
-export class TextNamesPool extends pg.Pool {
+class TextNamesPool extends pg.Pool {
   // pg's overloads (callback, config object, submittable) are passed straight through; only `any`
   // satisfies all of them as one override.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,7 +30,7 @@ export class TextNamesPool extends pg.Pool {
 }
 
 /** How many connections one app process keeps open to PostgreSQL. */
-export const POSTGRES_POOL_SIZE = 10;
+const POSTGRES_POOL_SIZE = 10;
 
 /** The driver adapter for a postgres:// URL: the app, the CLI (prisma.config.ts) and scripts share it. */
 export function postgresAdapter(url: string): PrismaPg {

@@ -13,6 +13,7 @@ type Query = Parameters<Adapter["queryRaw"]>[0];
 const ESCAPE = "\uFFFE";
 const NEEDS_ENCODING = /[\u0000\uFFFE]/;
 
+/** @internal exported for its tests */
 export function encodeStoredText(text: string): string {
   if (!NEEDS_ENCODING.test(text)) return text;
   return text.replace(/[\u0000\uFFFE]/g, (char) => (char === "\u0000" ? `${ESCAPE}0` : ESCAPE + ESCAPE));

@@ -5,7 +5,7 @@ import { lockForWrite } from "./dialect";
 import { WRITE_TRANSACTION } from "./transactions";
 
 /** How long a claim lasts without renewal: a reply whose process died frees its thread after this. */
-export const REPLY_LEASE_MS = 30_000;
+const REPLY_LEASE_MS = 30_000;
 
 /**
  * Claims the thread for a reply, unless another reply holds a lease that has not run out (in this

@@ -233,13 +233,6 @@ function redactStrings(value: unknown, redact: (s: string) => string): unknown {
   return value;
 }
 
-export async function threadRedactions(
-  threadId: string,
-): Promise<{ turnId: string; kind: string; fingerprint: string; redactedAt: string }[]> {
-  const rows = await (await db()).secretRedaction.findMany({ where: { threadId }, orderBy: { id: "asc" } });
-  return rows.map((r) => ({ turnId: r.turnId, kind: r.kind, fingerprint: r.fingerprint, redactedAt: r.redactedAt.toISOString() }));
-}
-
 const sendKey = (threadId: string) => `secrets.sendToModels:${threadId}`;
 
 /** The thread's setting: true when its secrets go to models as they are (off unless turned on). */

@@ -98,7 +98,7 @@ async function membersOf(ids: string[]): Promise<Map<string, Member>> {
 }
 
 /** The sub-agent threads below each root, all levels, level by level (forks and continuations are no sub-agents). */
-export async function subagentsOf(rootIds: string[]): Promise<Map<string, Member[]>> {
+async function subagentsOf(rootIds: string[]): Promise<Map<string, Member[]>> {
   const client = await db();
   const found = new Map<string, Member[]>(rootIds.map((id) => [id, []]));
   const seen = new Map<string, Set<string>>(rootIds.map((id) => [id, new Set([id])]));
@@ -193,7 +193,7 @@ async function bucketParts(ids: string[]): Promise<{ parts: Map<string, UsagePar
 }
 
 /** A compaction run's row as the domain reads it. */
-export function runRecord(row: {
+function runRecord(row: {
   threadId: string;
   runId: string;
   afterTurnKey: string | null;

@@ -362,21 +362,6 @@ export async function listFacets(): Promise<ListFacets> {
   };
 }
 
-/**
- * For pages: the thread (expired or not) with its turns, or null when the raw id is malformed or
- * unknown, so the page can answer notFound().
- */
-export async function findThreadWithTurns(rawId: string): Promise<ThreadWithTurns | null> {
-  const id = normalizeId(rawId);
-  if (!id) return null;
-  try {
-    return await getThreadWithTurns(id, { includeExpired: true });
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return null;
-    throw error;
-  }
-}
-
 export async function findThread(rawId: string): Promise<Thread | null> {
   const id = normalizeId(rawId);
   if (!id) return null;

@@ -32,7 +32,7 @@ export async function getThreadOutline(threadId: string, visibility: Visibility 
 }
 
 /** At most this many matches are listed; `capped` says there are more. */
-export const FIND_LIMIT = 1_000;
+const FIND_LIMIT = 1_000;
 
 export type FindInThread = { terms: string[]; indexes: number[]; capped: boolean };
 

@@ -12,7 +12,7 @@ import { getThread, getThreadWithTurns, withTokenTotals } from "./threads";
 type Visibility = { includeExpired?: boolean };
 
 /** GET /api/threads/:id answers at most this many turns; the rest are paged (GET /api/threads/:id/turns). */
-export const THREAD_TURN_CAP = 1_000;
+const THREAD_TURN_CAP = 1_000;
 
 /**
  * A thread and its turns, whole up to THREAD_TURN_CAP; a longer thread with its first turns,

@@ -34,7 +34,10 @@ export type SourceOutline = {
   compactionRuns?: ImportedCompactionRun[];
 };
 
-/** One turn of a streamed source and the thread (index into the outline's threads) it belongs to. */
+/**
+ * One turn of a streamed source and the thread (index into the outline's threads) it belongs to.
+ * @internal exported for its tests
+ */
 export type StreamedTurn = { threadIndex: number; turn: ImportedTurn };
 
 /**
@@ -42,7 +45,7 @@ export type StreamedTurn = { threadIndex: number; turn: ImportedTurn };
  * message that may take more blocks): where each thread stands there is what a later import of
  * the grown source goes on from (StoreResume).
  */
-export type SettledMark = { settled: true };
+type SettledMark = { settled: true };
 export type StreamItem = StreamedTurn | SettledMark;
 
 /** What a thread's row is made of, summed over the turns taken so far. */

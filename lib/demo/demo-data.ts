@@ -1,5 +1,6 @@
+import { AUTH_REFRESH_CHAIN, type DemoTurn as ConversationTurn } from "@/lib/domain/demo-conversation";
 import type { NativeDocument } from "@/lib/domain/native-format";
-import type { FileSnapshot, JsonObject, TurnPart } from "@/lib/domain/types";
+import type { FileSnapshot, JsonObject } from "@/lib/domain/types";
 
 /**
  * The demo set seeded on first run: a cross-tool chain (analyze -> codereview -> debug) with files
@@ -9,6 +10,7 @@ import type { FileSnapshot, JsonObject, TurnPart } from "@/lib/domain/types";
 /** The source the demo threads are marked with: what the thread list's notice offers to remove (lib/db/demo-threads.ts). */
 export const DEMO_SOURCE = "demo";
 
+/** @internal exported for its tests */
 export const DEMO_IDS = {
   analyze: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a01",
   codereview: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a02",
@@ -17,18 +19,7 @@ export const DEMO_IDS = {
   expired: "2b1f0c9e-6a52-4d0e-9c3a-5f7d9b1e0a05",
 } as const;
 
-type DemoTurn = {
-  role: "user" | "assistant" | "system" | "tool";
-  content: string;
-  files?: string[];
-  images?: string[];
-  toolName?: string;
-  modelProvider?: string;
-  modelName?: string;
-  modelMetadata?: JsonObject;
-  parts?: TurnPart[];
-  fileSnapshots?: FileSnapshot[];
-};
+type DemoTurn = ConversationTurn & { fileSnapshots?: FileSnapshot[] };
 
 function turnId(threadId: string, index: number): string {
   // Same prefix as the thread, last block numbered: stable and unique across the demo set.
@@ -150,6 +141,9 @@ const HOUR = 60 * MINUTE;
 
 export function buildDemoDocument(now: Date = new Date()): NativeDocument {
   const chainStart = new Date(now.getTime() - 5 * HOUR);
+  // The prompt that starts each thread of the chain carries its files as they were then.
+  const withSnapshots = (turns: readonly DemoTurn[]): DemoTurn[] =>
+    turns.map((turn, index) => (index === 0 && turn.files ? { ...turn, fileSnapshots: snapshots(turn.files) } : turn));
   const analyze = thread(
     DEMO_IDS.analyze,
     {
@@ -160,46 +154,7 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
       expiresAt: null,
       initialContext: { relevant_files: ["src/auth/session.ts", "src/auth/tokens.ts"], thinking_mode: "medium" },
     },
-    [
-      {
-        role: "user",
-        content:
-          "Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.",
-        files: ["src/auth/session.ts", "src/auth/tokens.ts"],
-        fileSnapshots: snapshots(["src/auth/session.ts", "src/auth/tokens.ts"]),
-        toolName: "analyze",
-      },
-      {
-        role: "assistant",
-        toolName: "analyze",
-        modelProvider: "google",
-        modelName: "gemini-2.5-pro",
-        modelMetadata: { thinking_mode: "medium", usage: { input_tokens: 6120, output_tokens: 812 } },
-        files: ["src/auth/session.ts", "src/auth/tokens.ts"],
-        content: [
-          "## Findings",
-          "",
-          "The web client stores the **access token** in memory and the **refresh token** in an `httpOnly` cookie. `refreshSession()` in `src/auth/session.ts` replaces the access token but never updates `session.expiresAt`:",
-          "",
-          "```ts",
-          "export async function refreshSession(session: Session) {",
-          "  const { accessToken } = await exchangeRefreshToken(session.refreshToken);",
-          "  session.accessToken = accessToken; // expiresAt still points at the old token's expiry",
-          "  return session;",
-          "}",
-          "```",
-          "",
-          "`isSessionValid()` checks `expiresAt`, so an hour after sign-in every request looks expired even though the new token is fine.",
-          "",
-          "| Client | Refresh path | Affected |",
-          "| --- | --- | --- |",
-          "| Web | `refreshSession()` | yes |",
-          "| Mobile | `TokenStore.rotate()` | no |",
-          "",
-          "Next step: a code review of `src/auth/tokens.ts` and the refresh path.",
-        ].join("\n"),
-      },
-    ],
+    withSnapshots(AUTH_REFRESH_CHAIN.analyze),
   );
 
   const codereview = thread(
@@ -212,50 +167,8 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
       stepMs: 5 * MINUTE,
       expiresAt: null,
     },
-    [
-      {
-        role: "user",
-        content:
-          "Review the token refresh path with the finding from the analysis in mind. Focus on expiry handling and races between tabs.",
-        files: ["src/auth/tokens.ts", "src/auth/refresh.ts"],
-        fileSnapshots: snapshots(["src/auth/tokens.ts", "src/auth/refresh.ts"]),
-        toolName: "codereview",
-      },
-      {
-        role: "assistant",
-        toolName: "codereview",
-        modelProvider: "openai",
-        modelName: "o3",
-        modelMetadata: { reasoning_effort: "high", usage: { input_tokens: 9480, output_tokens: 1304 } },
-        files: ["src/auth/refresh.ts"],
-        content: [
-          "### Review: 3 issues",
-          "",
-          "1. **High**: `refreshSession()` keeps the stale `expiresAt` (confirmed). Derive it from the new token's `exp` claim.",
-          "2. **Medium**: two tabs can refresh at once; the second exchange uses a refresh token the first already rotated, and the server answers `invalid_grant`. Serialise refreshes with a `BroadcastChannel` lock.",
-          "3. **Low**: `decodeJwt()` trusts `exp` without a clock-skew margin.",
-          "",
-          "```diff",
-          "-  session.accessToken = accessToken;",
-          "+  session.accessToken = accessToken;",
-          "+  session.expiresAt = decodeJwt(accessToken).exp * 1000 - CLOCK_SKEW_MS;",
-          "```",
-        ].join("\n"),
-      },
-    ],
+    withSnapshots(AUTH_REFRESH_CHAIN.codereview),
   );
-
-  // The answer is both the turn's content and its text part: the page renders the parts.
-  const DEBUG_ANSWER = [
-    "The retry in `retryWithFreshToken()` builds the request **before** awaiting the refresh, so it sends the old `Authorization` header:",
-    "",
-    "```ts",
-    "const retry = new Request(request, { headers: withAuth(request.headers, session.accessToken) });",
-    "await refreshSession(session); // too late: the header above is already stale",
-    "```",
-    "",
-    "Await the refresh first, then build the retry. The CI test passes 200/200 runs with that change.",
-  ].join("\n");
 
   const debug = thread(
     DEMO_IDS.debug,
@@ -267,56 +180,7 @@ export function buildDemoDocument(now: Date = new Date()): NativeDocument {
       stepMs: 6 * MINUTE,
       expiresAt: null,
     },
-    [
-      {
-        role: "user",
-        content: "After applying the expiresAt fix we still see an intermittent 401 right after refresh in CI. Logs attached.",
-        files: ["src/auth/refresh.ts", "tests/auth/refresh.test.ts"],
-        fileSnapshots: snapshots(["src/auth/refresh.ts", "tests/auth/refresh.test.ts"]),
-        images: ["screenshots/ci-401.png"],
-        toolName: "debug",
-      },
-      {
-        role: "assistant",
-        toolName: "debug",
-        modelProvider: "anthropic",
-        modelName: "claude-sonnet-4-5",
-        modelMetadata: { thinking: { budget_tokens: 4000 }, usage: { input_tokens: 11873, output_tokens: 902 } },
-        parts: [
-          {
-            type: "thinking",
-            text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header.",
-          },
-          { type: "tool_call", id: "call_01", name: "read_file", arguments: { path: "src/auth/refresh.ts" } },
-          { type: "tool_result", toolCallId: "call_01", content: "export async function retryWithFreshToken(request) { ... }" },
-          { type: "text", text: DEBUG_ANSWER },
-        ],
-        content: DEBUG_ANSWER,
-      },
-      {
-        role: "user",
-        content: "Confirmed. Can you also write a regression test for the two-tab race?",
-        files: ["tests/auth/refresh.test.ts"],
-        toolName: "debug",
-      },
-      {
-        role: "assistant",
-        toolName: "debug",
-        modelProvider: "openai",
-        modelName: "gpt-5",
-        modelMetadata: { usage: { input_tokens: 12410, output_tokens: 655 } },
-        files: ["tests/auth/refresh.test.ts"],
-        content: [
-          "```ts",
-          'it("serialises refreshes across tabs", async () => {',
-          "  const [a, b] = await Promise.all([refreshInTab(1), refreshInTab(2)]);",
-          "  expect(exchangeCalls()).toBe(1);",
-          "  expect(a.accessToken).toBe(b.accessToken);",
-          "});",
-          "```",
-        ].join("\n"),
-      },
-    ],
+    withSnapshots(AUTH_REFRESH_CHAIN.debug),
   );
 
   const topics = [

@@ -6,6 +6,7 @@ import { transcriptFiles } from "@/lib/imports/transcript-files";
 /**
  * The first transcript file in the folders the server follows (the same walk its sync imports
  * with, lib/sources/sync.ts), or null: a missing or unreadable folder holds none.
+ * @internal exported for its tests
  */
 export async function firstFollowedSession(sources: SourcesSetting): Promise<string | null> {
   for (const folder of sources.folders) {

@@ -3,17 +3,6 @@ import type { Turn } from "./types";
 const ROLE_LABEL: Record<Turn["role"], string> = { user: "User", assistant: "Assistant", system: "System", tool: "Tool" };
 
 /**
- * Who produced a turn, in the spirit of PAL's turn headers: "gpt-5 using codereview via openai",
- * "User using analyze", "Assistant".
- */
-export function attributionText(turn: Pick<Turn, "role" | "toolName" | "modelProvider" | "modelName">): string {
-  let text = turn.modelName ?? ROLE_LABEL[turn.role];
-  if (turn.toolName) text += ` using ${turn.toolName}`;
-  if (turn.modelProvider) text += ` via ${turn.modelProvider}`;
-  return text;
-}
-
-/**
  * The attribution shown next to the role label, without repeating it: "gpt-5 using codereview via
  * openai", "using analyze" for a user turn, and nothing for a bare "Assistant" (which read
  * "Assistant Assistant").

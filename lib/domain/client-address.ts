@@ -74,7 +74,10 @@ function forwardedBytes(entry: string): Uint8Array | null {
 
 const isMapped = (bytes: Uint8Array) => bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
 
-/** 16 bytes -> "10.0.0.1" for an IPv4 (or IPv4-mapped) address, the RFC 5952 form for IPv6. */
+/**
+ * 16 bytes -> "10.0.0.1" for an IPv4 (or IPv4-mapped) address, the RFC 5952 form for IPv6.
+ * @internal exported for its tests
+ */
 export function formatAddress(bytes: Uint8Array): string {
   if (isMapped(bytes)) return Array.from(bytes.slice(12)).join(".");
   const words = Array.from({ length: 8 }, (_, i) => (bytes[i * 2]! << 8) | bytes[i * 2 + 1]!);
@@ -91,7 +94,10 @@ export function formatAddress(bytes: Uint8Array): string {
   return `${hex.slice(0, best.start).join(":")}::${hex.slice(best.start + best.length).join(":")}`;
 }
 
-/** "10.0.0.0/8", "fd00::/8", "192.0.2.7" (a single address) -> a range; null when malformed. */
+/**
+ * "10.0.0.0/8", "fd00::/8", "192.0.2.7" (a single address) -> a range; null when malformed.
+ * @internal exported for its tests
+ */
 export function parseAddressRange(entry: string): AddressRange | null {
   const [address, prefixText, extra] = entry.trim().split("/");
   if (extra !== undefined || !address || address.includes("%")) return null;

@@ -1,7 +1,7 @@
 import type { BuiltHistory, TokenAllocation, TurnSelection } from "@/lib/domain/history";
 
 /** The answer of GET /api/threads/:id/context (client-safe: types only). */
-export type ContextSections = BuiltHistory["sections"] & { free: number; reservedForResponse: number };
+type ContextSections = BuiltHistory["sections"] & { free: number; reservedForResponse: number };
 
 export type ContextPreview = {
   model: { id: string; provider: string; contextWindow: number; maxOutputTokens: number | null } | null;

@@ -62,6 +62,7 @@ export function libraryUsage(usage: UsageCounts & UsageDetails, reasoningInOutpu
  * `tokens` {input, output, cached, thoughts, tool, total} beside the usage (modelMetadata.tokens),
  * and there `output` excludes `thoughts`; every other source Threadline reads folds reasoning into
  * output and reports it as a part of it.
+ * @internal exported for its tests
  */
 export function reasoningInOutput(metadata: JsonObject | null): boolean {
   const tokens = metadata?.tokens;

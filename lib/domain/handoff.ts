@@ -20,10 +20,11 @@
  * Pure, linear in the content: a cut reads at most the characters it keeps.
  */
 
-export const USER_MAX_CHARS = 150;
-export const ASSISTANT_MAX_CHARS = 8192;
-export const HANDOFF_HEADING = "💬 CONVERSATION HISTORY (Context leading to this task):";
+const USER_MAX_CHARS = 150;
+const ASSISTANT_MAX_CHARS = 8192;
+const HANDOFF_HEADING = "💬 CONVERSATION HISTORY (Context leading to this task):";
 
+/** @internal exported for its tests */
 export type HandoffRole = "user" | "assistant" | "system";
 
 /** Why a turn is left out: a role the orchestrator does not keep (tool), or nothing left once stripped. */
@@ -52,13 +53,24 @@ export type Handoff = {
   cut: { messages: number; characters: number };
 };
 
+/** GET /api/threads/:id/handoff's answer: the handoff, the range used, the token count when asked. */
+export type HandoffAnswer = Handoff & {
+  format: "orchestrator";
+  /** 1-based positions used, of `total` turns in the thread (or chain); 0, 0, 0 for a thread with no turns. */
+  range: { from: number; to: number; total: number };
+  tokens?: { tokenizer: string; count: number; exact: boolean };
+};
+
 /** Python's whitespace (str.isspace), which strip() removes from both ends. */
 const PYTHON_SPACE = new Set([
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
   0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
-/** `text.strip()` as Python does it (every such whitespace character is one UTF-16 unit). */
+/**
+ * `text.strip()` as Python does it (every such whitespace character is one UTF-16 unit).
+ * @internal exported for its tests
+ */
 export function pythonStrip(text: string): string {
   let start = 0;
   let end = text.length;
@@ -70,6 +82,7 @@ export function pythonStrip(text: string): string {
 /**
  * The first `max` code points of `text` and whether it has more: Python's `text[:max]` and
  * `len(text) > max`. Reads at most `max` + 1 code points.
+ * @internal exported for its tests
  */
 export function codePointPrefix(text: string, max: number): { prefix: string; cut: boolean } {
   let offset = 0;
@@ -81,13 +94,16 @@ export function codePointPrefix(text: string, max: number): { prefix: string; cu
 }
 
 /** Python's `len(text)`: code points. */
-export function codePointCount(text: string): number {
+function codePointCount(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++, count++) if ((text.codePointAt(i) ?? 0) > 0xffff) i++;
   return count;
 }
 
-/** One message as `truncate_conversation_history` stores it. */
+/**
+ * One message as `truncate_conversation_history` stores it.
+ * @internal exported for its tests
+ */
 export function truncateMessage(role: HandoffRole, content: string): HandoffMessage {
   if (role === "system") return { role, content, truncated: false };
   const max = role === "user" ? USER_MAX_CHARS : ASSISTANT_MAX_CHARS;
@@ -100,7 +116,10 @@ export function truncateMessage(role: HandoffRole, content: string): HandoffMess
   };
 }
 
-/** The conversation section `format_task_enrichment_prompt` builds from stored messages ("" for none). */
+/**
+ * The conversation section `format_task_enrichment_prompt` builds from stored messages ("" for none).
+ * @internal exported for its tests
+ */
 export function handoffText(messages: readonly HandoffMessage[]): string {
   if (messages.length === 0) return "";
   const lines: string[] = [];

@@ -15,6 +15,7 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
  * A key still "pending" this long after its request began belongs to a process that crashed (or
  * lost its database connection) between writing and recording the result: it may be taken over.
  * Longer than any request runs (a chat reply may stream for minutes; it stops after 2 idle minutes).
+ * @internal exported for its tests
  */
 export const IDEMPOTENCY_PENDING_ABANDONED_MS = 15 * 60 * 1000;
 
@@ -37,7 +38,10 @@ export function parseIdempotencyKey(raw: unknown, field: string = IDEMPOTENCY_HE
   throw new AppError("validation_failed", `${field}: ${why}`, [{ field, message: why }]);
 }
 
-/** JSON with object keys sorted at every level, so key order and spacing do not change a request's hash. */
+/**
+ * JSON with object keys sorted at every level, so key order and spacing do not change a request's hash.
+ * @internal exported for its tests
+ */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (typeof inner !== "object" || inner === null || Array.isArray(inner)) return inner;

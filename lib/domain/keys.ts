@@ -22,7 +22,7 @@ export type KeyInput = {
 const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 
 /** Whether a key went to a field (or editable text), which keeps its keys. */
-export function isTyping(target: KeyInput["target"]): boolean {
+function isTyping(target: KeyInput["target"]): boolean {
   return Boolean(target && (target.isContentEditable || TYPING_TAGS.has((target.tagName ?? "").toUpperCase())));
 }
 

@@ -4,11 +4,11 @@
  * a tree in layers, the oldest ancestor on top. Pure: the database gathers the links.
  */
 /** "subagent": a child thread an agent ran as a sub-agent (its relation says so), drawn apart from a continuation. */
-export type LineageEdgeKind = "continuation" | "subagent" | "fork" | "compaction";
+type LineageEdgeKind = "continuation" | "subagent" | "fork" | "compaction";
 
 export type LineageEdge = { from: string; to: string; kind: LineageEdgeKind; /** For forks: the source's turn index. */ atTurn?: number };
 
-export type LaidOutNode = { id: string; depth: number; column: number };
+type LaidOutNode = { id: string; depth: number; column: number };
 export type LineageLayout = { nodes: LaidOutNode[]; edges: LineageEdge[]; depth: number; width: number };
 
 /**

@@ -17,7 +17,7 @@ export type LiveEvent = { type: "thread"; thread: ThreadLiveState } | { type: "s
 /** The SSE event names, one per LiveEvent type. */
 export const LIVE_EVENT_TYPES = ["thread", "sources"] as const;
 
-export const threadLiveStateSchema = z.object({
+const threadLiveStateSchema = z.object({
   id: z.string().min(1),
   turnCount: z.number().int().min(0),
   lastUpdatedAt: z.string().nullable(),
@@ -41,7 +41,7 @@ const folderStatusSchema = z.object({
   watchNote: z.string().nullable(),
 });
 
-export const sourcesStatusSchema = z.object({
+const sourcesStatusSchema = z.object({
   origin: z.enum(["default", "setting", "off"]),
   syncing: z.boolean(),
   heldElsewhere: z.boolean(),

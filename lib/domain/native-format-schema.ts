@@ -5,7 +5,7 @@ import { NATIVE_FORMAT, nativeDocumentSchema } from "./native-format";
  * The JSON Schema of a threadline/v1 document, generated from the zod schema that validates
  * imports, so the published file cannot drift from what the API accepts (a test compares them).
  */
-export function nativeDocumentJsonSchema(): Record<string, unknown> {
+function nativeDocumentJsonSchema(): Record<string, unknown> {
   const generated = z.toJSONSchema(nativeDocumentSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",

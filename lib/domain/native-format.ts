@@ -21,7 +21,7 @@ export const NATIVE_FORMAT = "threadline/v1";
 const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
 const nullableText = z.string().nullable();
 
-export const nativeTurnSchema = z.strictObject({
+const nativeTurnSchema = z.strictObject({
   id: uuidSchema,
   index: z.number().int().min(0).optional(),
   role: roleSchema,
@@ -37,7 +37,7 @@ export const nativeTurnSchema = z.strictObject({
   fileSnapshots: fileSnapshotsSchema.default([]),
 });
 
-export const nativeThreadSchema = z.strictObject({
+const nativeThreadSchema = z.strictObject({
   id: uuidSchema,
   parentThreadId: uuidSchema.nullable().default(null),
   title: z.string().max(500).nullable().default(null),
@@ -84,7 +84,6 @@ export const nativeDocumentSchema = refuseProtoKeys(
 
 export type NativeDocument = z.output<typeof nativeDocumentSchema>;
 export type NativeThread = z.output<typeof nativeThreadSchema>;
-export type NativeTurn = z.output<typeof nativeTurnSchema>;
 
 /** The document for threads as stored, keys in the documented order. */
 export function toNativeDocument(threads: { thread: Thread; turns: Turn[] }[]) {

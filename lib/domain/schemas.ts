@@ -4,7 +4,7 @@ import { z } from "zod";
 import { UUID_PATTERN } from "./ids";
 import { TURN_ROLES, type JsonValue } from "./types";
 
-export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
 );
 
@@ -56,7 +56,7 @@ export const modelFieldSchema = shortText(200);
 export const pathListSchema = z.array(z.string().min(1, "must not be empty").max(4096)).max(10_000);
 
 /** Structured parts; extra keys are kept so importers can carry source-specific detail. */
-export const turnPartSchema = z.discriminatedUnion("type", [
+const turnPartSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("text"), text: z.string() }),
   z.looseObject({ type: z.literal("thinking"), text: z.string() }),
   z.looseObject({ type: z.literal("tool_call"), id: z.string().min(1), name: z.string().min(1), arguments: jsonValueSchema.optional() }),

@@ -12,7 +12,7 @@ import type { CostTotals, JsonObject, ResponseCost } from "./types";
 const count = z.number().finite().nonnegative();
 
 /** One model's totals. inputTokens exclude cache reads and writes, as everywhere in Threadline. */
-export const modelSessionTotalSchema = z.object({
+const modelSessionTotalSchema = z.object({
   requests: count,
   /** Copilot's premium-request units charged for those requests (requests.cost). */
   premiumRequests: count,
@@ -26,7 +26,7 @@ export const modelSessionTotalSchema = z.object({
 });
 export type ModelSessionTotal = z.infer<typeof modelSessionTotalSchema>;
 
-export const sessionTotalsSchema = z.object({
+const sessionTotalsSchema = z.object({
   /** Where the figures come from, e.g. "copilot session.shutdown". */
   source: z.string(),
   /** How many reports were summed (one per process: a resumed session has several). */

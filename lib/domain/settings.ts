@@ -1,7 +1,7 @@
 /** Defaults as in PAL's conversation_memory.py. */
-export const DEFAULT_TIMEOUT_HOURS = 3;
-export const DEFAULT_MAX_TURNS = 50;
-export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+const DEFAULT_TIMEOUT_HOURS = 3;
+const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 /**
  * Imports: the longest line read, and the largest file read whole (lib/importers/long-lines.ts).
  * A line is decoded and parsed on the event loop, twice for a Claude Code session: 16 MB holds a
@@ -11,9 +11,9 @@ export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 export const DEFAULT_MAX_LINE_MB = 16;
 export const DEFAULT_MAX_DOCUMENT_MB = 64;
 /** V8 makes no string longer than about 512 MB: a line or document past that could never be read. */
-export const MAX_IMPORT_LIMIT_MB = 512;
+const MAX_IMPORT_LIMIT_MB = 512;
 
-export type SettingSource = "env" | "default";
+type SettingSource = "env" | "default";
 export type ParsedSetting = { value: number; source: SettingSource; warning?: string };
 
 type Rule = { name: string; fallback: number; integer: boolean; allowZero: boolean; unit: string; max?: number };

@@ -36,7 +36,7 @@ export function bearerToken(authorization: string | null): string | null {
  * The admin plugin's endpoints Threadline calls, from the server only (Settings -> People's
  * actions): adding and removing people, resetting passwords (ending their sessions), and roles.
  */
-export const ADMIN_ENDPOINTS_USED = [
+const ADMIN_ENDPOINTS_USED = [
   "/admin/create-user",
   "/admin/remove-user",
   "/admin/set-user-password",

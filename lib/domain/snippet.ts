@@ -12,7 +12,7 @@ export const SNIPPET_CLOSE = "\uE001";
 /** What a marker character in the text itself becomes before a snippet is cut. */
 const REPLACEMENT = "\uFFFD";
 
-export type Highlight = [start: number, end: number];
+type Highlight = [start: number, end: number];
 export type Snippet = { snippet: string; highlights: Highlight[] };
 
 /** One hit of GET /api/search: a turn that matched, with a snippet of the (masked) text search read. */
@@ -27,7 +27,7 @@ export type SearchHit = {
 export type SearchPage = { items: SearchHit[]; nextCursor: string | null };
 
 /** The longest snippet shown: a match inside one 50 KB "word" (a base64 blob) is cut around. */
-export const MAX_SNIPPET_CHARS = 320;
+const MAX_SNIPPET_CHARS = 320;
 const ELLIPSIS = "…";
 
 /** `text` with the marker characters replaced, so that the markers in a snippet can only be the database's. */
@@ -72,7 +72,10 @@ function mergeTouching(highlights: Highlight[]): Highlight[] {
   return merged;
 }
 
-/** The snippet cut to `maxChars` (plus ellipses) around its first match, offsets moved with it. */
+/**
+ * The snippet cut to `maxChars` (plus ellipses) around its first match, offsets moved with it.
+ * @internal exported for its tests
+ */
 export function cutAround({ snippet, highlights }: Snippet, maxChars: number): Snippet {
   if (snippet.length <= maxChars) return { snippet, highlights };
   const first = highlights[0]?.[0] ?? 0;

@@ -3,7 +3,7 @@
  * its Agent filter, the thread header, /usage, /sources): a source is stored as "api", "demo" or
  * "import:<format>".
  */
-export const SOURCE_LABELS: Readonly<Record<string, string>> = {
+const SOURCE_LABELS: Readonly<Record<string, string>> = {
   "import:claude-code": "Claude Code",
   "import:codex": "Codex",
   "import:gemini-cli": "Gemini CLI",

@@ -20,7 +20,7 @@ export const DEFAULT_SOURCE_FOLDERS = [
  * - `setting`: the folders THREADLINE_SOURCES lists; a missing one is reported as missing.
  * - `off`: nothing is followed (`off`, or unset on PostgreSQL).
  */
-export type SourcesOrigin = "default" | "setting" | "off";
+type SourcesOrigin = "default" | "setting" | "off";
 
 export type SourcesSetting = {
   origin: SourcesOrigin;
@@ -64,7 +64,10 @@ function joinPath(base: string, rest: string): string {
   return normalizePath(`${base}/${rest}`);
 }
 
-/** Collapses `//`, `/./` and `/../` and drops a trailing `/`, as path.resolve would for an absolute path. */
+/**
+ * Collapses `//`, `/./` and `/../` and drops a trailing `/`, as path.resolve would for an absolute path.
+ * @internal exported for its tests
+ */
 export function normalizePath(absolute: string): string {
   const parts: string[] = [];
   for (const part of absolute.split("/")) {
@@ -84,7 +87,7 @@ export function normalizePath(absolute: string): string {
  */
 export type SourceFolderState = "found" | "missing" | "syncing" | "watching" | "error";
 
-export type SourceFailure = { file: string; reason: string };
+type SourceFailure = { file: string; reason: string };
 
 /** One followed folder; the counts are those of the last sync (or the one running). */
 export type SourceFolderStatus = {
@@ -121,7 +124,7 @@ export type SourceFolderStatus = {
   watchNote: string | null;
 };
 
-export type SourceWatchMode = "events" | "polling";
+type SourceWatchMode = "events" | "polling";
 
 export type SourcesStatus = {
   origin: SourcesOrigin;

@@ -41,7 +41,10 @@ export function threadTools(
   return [...tools].map(([key, name]) => ({ key, name }));
 }
 
-/** Names of the tool calls in a turn's stored parts (JSON text); none when there are none or the text is not a list. */
+/**
+ * Names of the tool calls in a turn's stored parts (JSON text); none when there are none or the text is not a list.
+ * @internal exported for its tests
+ */
 export function toolCallNames(parts: string | null): string[] {
   if (!parts || !parts.includes('"tool_call"')) return [];
   let parsed: JsonValue;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { secretSamples } from "./secrets/samples";
-import { cutTitle, displayTitle, isRealPrompt, shownTitle, titleFromContent, titleFromFirstPrompt } from "./title";
+import { secretSamples } from "./testing/secret-samples";
+import { cutTitle, displayTitle, isRealPrompt, shownTitle, titleFromContent } from "./title";
 
 describe("titleFromContent", () => {
   it("collapses whitespace and keeps short prompts whole", () => {
@@ -109,7 +109,7 @@ describe("shownTitle", () => {
   });
 });
 
-describe("isRealPrompt and titleFromFirstPrompt", () => {
+describe("isRealPrompt", () => {
   it("refuses preambles, command wrappers, caveats and context blocks", () => {
     for (const text of [
       "\nYou are an AI agent that brings the power of Gemini directly into the terminal. Your task is to analyze",
@@ -135,12 +135,5 @@ describe("isRealPrompt and titleFromFirstPrompt", () => {
     ]) {
       expect(isRealPrompt(text), text).toBe(true);
     }
-  });
-
-  it("titles by the first real prompt", () => {
-    expect(
-      titleFromFirstPrompt(["System: Please continue.", "<environment_context>x</environment_context>", "fix the login bug", "later"]),
-    ).toBe("fix the login bug");
-    expect(titleFromFirstPrompt(["System: Please continue."])).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 import { maskSecrets } from "./secrets/detect";
 
-export const TITLE_MAX_LENGTH = 100;
+const TITLE_MAX_LENGTH = 100;
 /** How long a title may be where it is shown on one line (the list, links, chain and lineage). */
-export const SHOWN_TITLE_LENGTH = 80;
+const SHOWN_TITLE_LENGTH = 80;
 const ELLIPSIS = "…";
 
 /**
@@ -103,10 +103,4 @@ const PREAMBLE =
  */
 export function isRealPrompt(text: string): boolean {
   return text.trim() !== "" && !INJECTED_BLOCK.test(text) && !PREAMBLE.test(text);
-}
-
-/** The title of the first real prompt (isRealPrompt) among `texts`, or null. */
-export function titleFromFirstPrompt(texts: Iterable<string>): string | null {
-  for (const text of texts) if (isRealPrompt(text)) return titleFromContent(text);
-  return null;
 }

@@ -9,10 +9,11 @@
 /**
  * A sorted set of indexes as runs `[start, step, count, start, step, count, ...]`: the run
  * `[4, 2, 3]` is 4, 6, 8. A run of one has step 1.
+ * @internal exported for its tests
  */
 export type IndexRuns = number[];
 
-export const OUTLINE_KINDS = ["user", "assistant", "system", "tool", "toolCall", "error", "compaction", "subagent"] as const;
+const OUTLINE_KINDS = ["user", "assistant", "system", "tool", "toolCall", "error", "compaction", "subagent"] as const;
 export type OutlineKind = (typeof OUTLINE_KINDS)[number];
 
 /** What GET /api/threads/:id/outline answers. */
@@ -24,7 +25,10 @@ export type DecodedOutline = { turnCount: number; kinds: Record<OutlineKind, num
 /** One turn as the outline query reads it (no content). */
 export type OutlineRow = { index: number; role: string; toolCall: boolean; error: boolean; compaction: boolean };
 
-/** Runs of equal steps, greedily from the start; `sorted` must be strictly increasing. */
+/**
+ * Runs of equal steps, greedily from the start; `sorted` must be strictly increasing.
+ * @internal exported for its tests
+ */
 export function encodeIndexes(sorted: readonly number[]): IndexRuns {
   const runs: IndexRuns = [];
   let i = 0;
@@ -43,7 +47,10 @@ export function encodeIndexes(sorted: readonly number[]): IndexRuns {
   return runs;
 }
 
-/** The indexes of runs written by encodeIndexes; a malformed tail (fewer than 3 numbers) is ignored. */
+/**
+ * The indexes of runs written by encodeIndexes; a malformed tail (fewer than 3 numbers) is ignored.
+ * @internal exported for its tests
+ */
 export function decodeIndexes(runs: IndexRuns): number[] {
   const indexes: number[] = [];
   for (let r = 0; r + 2 < runs.length; r += 3) {

@@ -7,10 +7,17 @@
 import { dayKey, dayNumber } from "./usage-period";
 import type { UsageRow } from "./usage-report";
 
-/** Tableau 10 without its grey: told apart by most readers, colour-blind ones included; grey is kept for "other models". */
+/**
+ * Tableau 10 without its grey: told apart by most readers, colour-blind ones included; grey is kept for "other models".
+ * @internal exported for its tests
+ */
 export const SERIES_COLORS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"] as const;
+/** @internal exported for its tests */
 export const OTHER_COLOR = "#a1a1aa";
-/** The key of the series that gathers the models past the chart's first ones. */
+/**
+ * The key of the series that gathers the models past the chart's first ones.
+ * @internal exported for its tests
+ */
 export const OTHER_KEY = "\u0000other";
 
 export type ChartSeries = { key: string; label: string; color: string; costUsd: number };
@@ -30,6 +37,7 @@ function hash(text: string): number {
 /**
  * A colour per model: the one its name hashes to, or, when another model of the set took it, the
  * next free one. Models are placed in name order, so the same set always gets the same colours.
+ * @internal exported for its tests
  */
 export function seriesColors(models: readonly string[]): Map<string, string> {
   const colors = new Map<string, string>();

@@ -5,7 +5,10 @@
  * any zone's days are unions of them, daylight saving included. Pure (Intl for the zone rules).
  */
 
-/** Quarter-hours since 1970-01-01T00:00Z. */
+/**
+ * Quarter-hours since 1970-01-01T00:00Z.
+ * @internal exported for its tests
+ */
 export const QUARTER_MS = 15 * 60 * 1000;
 export const QUARTERS_PER_DAY = 96;
 const DAY_MS = 86_400_000;
@@ -50,7 +53,10 @@ export function serverTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 
-/** The zone's offset from UTC at an instant, in minutes (Berlin in summer: 120). */
+/**
+ * The zone's offset from UTC at an instant, in minutes (Berlin in summer: 120).
+ * @internal exported for its tests
+ */
 export function offsetMinutes(timeZone: string, at: number): number {
   const parts: Record<string, number> = {};
   for (const part of formatterFor(timeZone).formatToParts(new Date(at))) {
@@ -81,7 +87,10 @@ export function monthKey(day: number): string {
   return dayKey(day).slice(0, 7);
 }
 
-/** The instant a local calendar day starts in a zone (its midnight, or the first instant after a skipped one). */
+/**
+ * The instant a local calendar day starts in a zone (its midnight, or the first instant after a skipped one).
+ * @internal exported for its tests
+ */
 export function localDayStart(timeZone: string, day: number): number {
   const wall = day * DAY_MS;
   // Two rounds settle the offset, even next to a change of it.
@@ -90,7 +99,10 @@ export function localDayStart(timeZone: string, day: number): number {
   return guess;
 }
 
-/** The local day number of an instant in a zone. */
+/**
+ * The local day number of an instant in a zone.
+ * @internal exported for its tests
+ */
 export function localDayOf(timeZone: string, at: number): number {
   return Math.floor((at + offsetMinutes(timeZone, at) * 60_000) / DAY_MS);
 }

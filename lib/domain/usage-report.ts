@@ -4,7 +4,7 @@
  * /usage page draws and `npm run usage` prints. Pure.
  */
 import type { SessionFigures } from "./types";
-import { dayKey, monthKey, weekKey, type UsageRange } from "./usage-period";
+import type { UsageRange } from "./usage-period";
 
 export const USAGE_GROUPS = ["day", "week", "month", "model", "provider", "project", "source", "thread"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
@@ -43,7 +43,7 @@ export type UsageRow = UsageFigures & {
   figures?: SessionFigures;
 };
 
-export type UsageFilters = { source?: string; project?: string; model?: string };
+type UsageFilters = { source?: string; project?: string; model?: string };
 
 export type UsageQuery = UsageRange & UsageFilters & { groupBy: UsageGroup; breakdown?: "model"; limit?: number };
 
@@ -88,11 +88,6 @@ const SUMMED = [
 export function addFigures(into: UsageFigures, from: UsageFigures): UsageFigures {
   for (const field of SUMMED) into[field] += from[field];
   return into;
-}
-
-/** The key of a local day number under a time group. */
-export function periodKey(group: "day" | "week" | "month", day: number): string {
-  return group === "day" ? dayKey(day) : group === "week" ? weekKey(day) : monthKey(day);
 }
 
 /** Rows in the order a report lists them: periods in time order, the others costliest first (then by tokens, then key). */

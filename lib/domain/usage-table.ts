@@ -30,15 +30,21 @@ const GROUP_NAMES: Record<UsageGroup, string> = {
 };
 
 /** The widest a key or title is shown; longer ones are cut with "…". */
-export const MAX_KEY_WIDTH = 48;
+const MAX_KEY_WIDTH = 48;
 
-/** 1234567 -> "1,234,567". */
+/**
+ * 1234567 -> "1,234,567".
+ * @internal exported for its tests
+ */
 export function formatTokens(n: number): string {
   const sign = n < 0 ? "-" : "";
   return sign + String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** Text from a transcript made safe to print: control characters (C0, DEL, C1: ESC, CR, newlines) become spaces. */
+/**
+ * Text from a transcript made safe to print: control characters (C0, DEL, C1: ESC, CR, newlines) become spaces.
+ * @internal exported for its tests
+ */
 export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
 }
@@ -50,7 +56,10 @@ const WIDE =
 /** The columns a character takes in a terminal. */
 const columnsOf = (char: string) => (WIDE.test(char) ? 2 : 1);
 
-/** The columns a text takes in a terminal. */
+/**
+ * The columns a text takes in a terminal.
+ * @internal exported for its tests
+ */
 export function displayWidth(text: string): number {
   let total = 0;
   for (const char of text) total += columnsOf(char);

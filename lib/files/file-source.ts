@@ -7,9 +7,9 @@ import { openInside, RefusedPathError } from "./inside";
 export type FileRead = { ok: true; content: string } | { ok: false; reason: string };
 
 /** Larger files are refused rather than read: no context budget has room for them anyway. */
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** A regular file under the roots reads in milliseconds; a slow network mount must not hold a preview. */
-export const READ_TIMEOUT_MS = 2_000;
+const READ_TIMEOUT_MS = 2_000;
 
 /**
  * Parses THREADLINE_FILE_ROOTS: absolute directories separated by the platform's path delimiter

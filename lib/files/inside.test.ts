@@ -9,7 +9,17 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { openInside, readWhole, realInside, RefusedPathError } from "./inside";
+import { openForReading, openInside, realInside, RefusedPathError } from "./inside";
+
+/** The whole of a file, read as openForReading opens it. */
+async function readWhole(p: string, within?: string): Promise<Buffer> {
+  const handle = await openForReading(p, within);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
 
 const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "threadline-inside-")));
 const root = path.join(base, "followed");

@@ -78,13 +78,3 @@ async function openedPath(handle: FileHandle, real: string, info: Stats): Promis
 export function openForReading(p: string, within?: string): Promise<FileHandle> {
   return within === undefined ? open(p, "r") : openInside(p, within);
 }
-
-/** The whole of a file, read as openForReading opens it. */
-export async function readWhole(p: string, within?: string): Promise<Buffer> {
-  const handle = await openForReading(p, within);
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}

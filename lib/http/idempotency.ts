@@ -4,7 +4,7 @@ import { IDEMPOTENCY_HEADER, parseIdempotencyKey, type IdempotentOperation } fro
 import { maskedJson } from "./masking";
 
 /** Set on an answer repeated from the store for a retried Idempotency-Key. */
-export const REPLAYED_HEADER = "Idempotency-Replayed";
+const REPLAYED_HEADER = "Idempotency-Replayed";
 
 /**
  * The one wrapper of the thread writes that take an Idempotency-Key header (turns, messages,
@@ -35,7 +35,7 @@ export async function idempotentWrite(
 }
 
 /** The request's Idempotency-Key, or null without one; a 400 naming the header when it is malformed. */
-export function idempotencyKeyOf(request: Request): string | null {
+function idempotencyKeyOf(request: Request): string | null {
   const raw = request.headers.get(IDEMPOTENCY_HEADER);
   return raw === null ? null : parseIdempotencyKey(raw);
 }

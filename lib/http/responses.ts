@@ -115,7 +115,7 @@ function syntaxErrorOf(error: SyntaxError): string {
 }
 
 /** Deepest nesting of arrays and objects a request body may have; real documents use under 15. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Whether arrays and objects nest deeper than `limit`; iterative (no recursion to overflow), stops early. */
 function nestingExceeds(root: unknown, limit: number): boolean {

@@ -24,7 +24,7 @@ import {
   type ParsedSource,
 } from "./types";
 
-export { FORMAT_LABELS, IMPORT_FORMATS, ImportFormatError, isTranscriptPath, type ImportFormat, type ParsedSource };
+export { FORMAT_LABELS, isTranscriptPath, type ImportFormat, type ParsedSource };
 
 /** The formats a file of JSON lines can be, in the order they are tried. */
 const LINE_FORMATS = [
@@ -62,7 +62,10 @@ export function isImportFormat(value: string): value is ImportFormat {
   return (IMPORT_FORMATS as readonly string[]).includes(value);
 }
 
-/** The text split into numbered lines (1-based), without line endings. */
+/**
+ * The text split into numbered lines (1-based), without line endings.
+ * @internal exported for its tests
+ */
 export function numberedLines(text: string): NumberedLine[] {
   return text.split("\n").map((line, i) => ({ text: line.endsWith("\r") ? line.slice(0, -1) : line, line: i + 1 }));
 }

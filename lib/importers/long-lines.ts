@@ -34,7 +34,10 @@ export function importLimitsOf(maxLineMb: number, maxDocumentMb: number): Import
   return { maxLineBytes: Math.floor(maxLineMb * MB), maxDocumentBytes: Math.floor(maxDocumentMb * MB) };
 }
 
-/** "200.0 MB", "0.12 MB" (MiB, as the limits are given); under a tenth of one, in bytes. */
+/**
+ * "200.0 MB", "0.12 MB" (MiB, as the limits are given); under a tenth of one, in bytes.
+ * @internal exported for its tests
+ */
 export function megabytes(bytes: number): string {
   if (bytes >= 10 * MB) return `${(bytes / MB).toFixed(1)} MB`;
   return bytes >= MB / 10 ? `${(bytes / MB).toFixed(2)} MB` : `${bytes.toLocaleString("en-US")} bytes`;

@@ -236,11 +236,3 @@ export function fileStem(name: string, fallback: string): string {
 export function isObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
-export function stringOr<T>(value: unknown, fallback: T): string | T {
-  return typeof value === "string" ? value : fallback;
-}
-
-export function numberOrNull(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}

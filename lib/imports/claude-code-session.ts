@@ -37,7 +37,7 @@ const PROBE_BYTES = 4096;
 /** What a followed session's state is taken to cost per line (the planner's skeleton, the line maps). */
 const HELD_BYTES_PER_LINE = 300;
 /** Followed sessions' state is kept up to about this much, the least recently imported dropped first. */
-export const MAX_HELD_BYTES = 64 * 1024 * 1024;
+const MAX_HELD_BYTES = 64 * 1024 * 1024;
 /** A file that grew by more than this is read whole again (a rewrite, most likely). */
 const MAX_RESUMED_BYTES = 64 * 1024 * 1024;
 
@@ -45,7 +45,10 @@ const globalForSessions = globalThis as unknown as { threadlineFollowedSessions?
 /** By path, least recently imported first. On globalThis: the server's bundles share it. */
 const followed = (globalForSessions.threadlineFollowedSessions ??= new Map<string, FollowedSession>());
 
-/** How many followed sessions are held, and what their files' taken bytes add up to (tests, the bench). */
+/**
+ * How many followed sessions are held, and what their files' taken bytes add up to (tests, the bench).
+ * @internal exported for its tests
+ */
 export function followedSessionStats(): { sessions: number; bytes: number; lines: number } {
   let bytes = 0;
   let lines = 0;
@@ -56,6 +59,7 @@ export function followedSessionStats(): { sessions: number; bytes: number; lines
   return { sessions: followed.size, bytes, lines };
 }
 
+/** @internal exported for its tests */
 export function forgetFollowedSessions(): void {
   followed.clear();
 }
@@ -192,7 +196,7 @@ async function resume(
 }
 
 /** The earlier plan's lines all stay in the same threads (by key), and no new thread takes an earlier line. */
-export function keepsEarlierLines(before: Plan, after: Plan, lines: number): boolean {
+function keepsEarlierLines(before: Plan, after: Plan, lines: number): boolean {
   if (after.threads.length < before.threads.length) return false;
   for (const [index, thread] of after.threads.entries()) {
     const earlier = before.threads[index];

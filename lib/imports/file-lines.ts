@@ -31,7 +31,7 @@ export type SourceBytes = {
   range?: (start: number, end: number) => AsyncIterable<Buffer> | Iterable<Buffer>;
 };
 
-export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
+const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 
 /** Read without the thread pool's round trips: a megabyte is a fraction of a millisecond. */
 const READ_IN_PLACE_BYTES = 1024 * 1024;
@@ -89,7 +89,10 @@ export async function rangeBytes(path: string, start: number, end?: number, with
 /** Byte offsets in a source, from `start` up to `end`. */
 export type Span = { start: number; end: number };
 
-/** A source without some of its bytes (spans in order, not overlapping), which are not read when the source can read part of itself. */
+/**
+ * A source without some of its bytes (spans in order, not overlapping), which are not read when the source can read part of itself.
+ * @internal exported for its tests
+ */
 export function withoutSpans(source: SourceBytes, spans: readonly Span[]): SourceBytes {
   if (spans.length === 0) return source;
   const { range } = source;
@@ -300,7 +303,10 @@ function lineText(bytes: Buffer): string {
   return bytes.toString("utf8", 0, end);
 }
 
-/** Every line of a source, the unfinished last one too (an open long one as skipped), numbered from 1. */
+/**
+ * Every line of a source, the unfinished last one too (an open long one as skipped), numbered from 1.
+ * @internal exported for its tests
+ */
 export async function* sourceLines(source: SourceBytes, options: LineReaderOptions = {}): AsyncGenerator<NumberedLine> {
   const reader = new LineReader(source, options);
   yield* reader.lines();

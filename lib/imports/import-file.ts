@@ -49,6 +49,7 @@ const LIVE_WITHIN_MS = 60 * 60 * 1000;
  * (and left its threads as they are, see previousImport), else detected (or `format`), parsed and
  * stored in one transaction. Never throws for bad input: a file that cannot be imported comes back
  * with status "failed" and the reason, so one bad file never stops the others.
+ * @internal exported for its tests
  */
 export async function importFile(
   name: string,

@@ -8,10 +8,13 @@ import { formatEvent } from "@/lib/domain/server-sent-events";
 import type { LiveEvent } from "@/lib/domain/live";
 import type { Unsubscribe } from "../domain/event-bus";
 
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 /** How long a browser waits before it reconnects a dropped stream (the SSE `retry` field). */
-export const RECONNECT_MS = 2_000;
-/** Events queued for a client that does not read them; past this it is dropped (it reconnects, and catches up). */
+const RECONNECT_MS = 2_000;
+/**
+ * Events queued for a client that does not read them; past this it is dropped (it reconnects, and catches up).
+ * @internal exported for its tests
+ */
 export const MAX_QUEUED = 1_000;
 
 export const EVENT_STREAM_HEADERS = {
@@ -20,7 +23,7 @@ export const EVENT_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
-export function encodeLiveEvent(event: LiveEvent): string {
+function encodeLiveEvent(event: LiveEvent): string {
   return event.type === "thread" ? formatEvent("thread", event.thread) : formatEvent("sources", event.status);
 }
 

@@ -5,7 +5,10 @@ import type { LiveEvent } from "@/lib/domain/live";
 import type { SourcesStatus } from "@/lib/domain/sources";
 import { createBus, createThrottle, type Timers, type Unsubscribe } from "../domain/event-bus";
 
-/** Progress of a sync reaches open pages at most this often; its start and end at once. */
+/**
+ * Progress of a sync reaches open pages at most this often; its start and end at once.
+ * @internal exported for its tests
+ */
 export const SOURCES_PROGRESS_MS = 200;
 
 export type LiveHub = {
@@ -28,6 +31,7 @@ const serverTimers: Timers = {
  * The live events of this process. Written threads (lib/db/thread-writes) are read back in one
  * statement for their turnCount and lastUpdatedAt, and only while someone listens: ids written
  * while a read runs wait for the next one, so a busy import costs one read at a time.
+ * @internal exported for its tests
  */
 export function createLiveHub({
   timers = serverTimers,

@@ -1,16 +1,17 @@
 import "server-only";
 import { readLlmSettings } from "@/lib/db/llm-settings";
+import { readEnv } from "@/lib/env";
 import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "@/lib/domain/model-spec";
 
 /**
  * Where the LLM settings (providers, the default compaction and chat models) come from: the
- * environment, overridden by settings saved on the Settings page (lib/db/llm-settings.ts). This
- * module is the one reader of the LLM variables below, at call time (lib/env.ts reads the app's
- * other variables once per process).
+ * environment (lib/env.ts's readEnv(), at each call), overridden by settings saved on the Settings
+ * page (lib/db/llm-settings.ts).
  *
  * Keys stay on the server: resolveLlmConfig() is for the model calls (lib/llm/provider.ts) only;
  * anything shown to a user goes through describeLlmConfig() or describeChatAvailability(), which
  * say "set"/"not set" and never a key.
+ * @internal exported for its tests
  */
 export const LLM_ENV = {
   openaiApiKey: "OPENAI_API_KEY",
@@ -25,10 +26,10 @@ export const LLM_ENV = {
   chatModel: "THREADLINE_CHAT_MODEL",
 } as const;
 
-export type SettingSource = "env" | "settings";
+type SettingSource = "env" | "settings";
 /** A value and where it came from; `origin` names it for messages ("OPENAI_API_KEY", "the chat model saved in Settings → Models and providers"). */
 export type Sourced = { value: string; source: SettingSource; origin: string };
-export type ProviderConfig = { apiKey: Sourced | null; baseUrl: Sourced | null };
+type ProviderConfig = { apiKey: Sourced | null; baseUrl: Sourced | null };
 
 export type LlmConfig = {
   providers: Record<LlmProvider, ProviderConfig>;
@@ -39,10 +40,10 @@ export type LlmConfig = {
 };
 
 /** The Settings page section these settings are saved from (app/settings/page.tsx), for messages. */
-export const SETTINGS_ORIGIN = "Settings → Models and providers";
+const SETTINGS_ORIGIN = "Settings → Models and providers";
 
-function fromEnv(name: string): Sourced | null {
-  const value = process.env[name]?.trim();
+function fromEnv(name: (typeof LLM_ENV)[keyof typeof LLM_ENV]): Sourced | null {
+  const value = readEnv()[name];
   return value ? { value, source: "env", origin: name } : null;
 }
 
@@ -88,7 +89,7 @@ const REQUIRED: Record<LlmProvider, { field: keyof ProviderConfig; hint: string 
   },
 };
 
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === "http:" || url.protocol === "https:";
@@ -122,7 +123,7 @@ function displayUrl(value: string): string {
   }
 }
 
-export type ProviderDescription = {
+type ProviderDescription = {
   provider: LlmProvider;
   label: string;
   configured: boolean;

@@ -65,7 +65,10 @@ function createModel(spec: ModelSpec, config: LlmConfig): LanguageModel {
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** The most of a provider's error a message shows: the status, its error code and the start of its message. */
+/**
+ * The most of a provider's error a message shows: the status, its error code and the start of its message.
+ * @internal exported for its tests
+ */
 export const MAX_ERROR_MESSAGE = 300;
 
 /**

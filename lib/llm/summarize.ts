@@ -11,8 +11,10 @@ import { LlmCallError, resolveModel, startCall } from "./provider";
  * tools (a summary must never run one), a minimal system prompt, the dropped turns as the
  * conversation and one user turn asking for the summary. It raises on failure; the caller decides
  * on a fallback (co-cli's static marker) or shows the error.
+ * @internal exported for its tests
  */
 export const SUMMARIZER_SYSTEM_PROMPT = "You are a conversation summariser. Return only the summary.";
+/** @internal exported for its tests */
 export const SUMMARIZE_PROMPT =
   "Summarize the following conversation in a concise form that preserves:\n" +
   "- Key decisions and outcomes\n" +
@@ -20,7 +22,7 @@ export const SUMMARIZE_PROMPT =
   "- Error resolutions and workarounds\n" +
   "- Any pending tasks or next steps\n\n" +
   "Be brief - this summary replaces the original messages to save context space.";
-export const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
+const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
 export type SummarizeRequest = {
   /** "<provider>:<model>"; blank uses the default compaction model (settings, then THREADLINE_COMPACTION_MODEL). */
@@ -48,7 +50,10 @@ export type SummarizeResult = {
 
 type Side = "user" | "assistant";
 type Segment = { role: Side; text: string };
-/** A plain-text message; a valid ModelMessage for every provider. */
+/**
+ * A plain-text message; a valid ModelMessage for every provider.
+ * @internal exported for its tests
+ */
 export type SummaryMessage = { role: Side; content: string };
 
 /** Parts the rendering uses; a turn whose parts have none of these is rendered from `content`. */
@@ -127,6 +132,7 @@ function renderTurn(turn: CompactionTurn, callNames: Map<string, string>): Segme
 /**
  * The dropped turns, then the request, as messages every provider accepts: user first, roles
  * alternating (consecutive same-side text merged), the request last on the user side.
+ * @internal exported for its tests
  */
 export function buildSummaryMessages(turns: CompactionTurn[], instructions?: string): SummaryMessage[] {
   const callNames = new Map<string, string>();

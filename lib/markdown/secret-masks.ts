@@ -2,7 +2,7 @@ import type { Element, ElementContent, Root, RootContent } from "hast";
 import { hasMask, splitMasks } from "@/lib/domain/secrets/masks";
 
 /** The property a mask's span carries (as the attribute data-secret-mask): the mask's text. */
-export const MASK_PROPERTY = "dataSecretMask";
+const MASK_PROPERTY = "dataSecretMask";
 
 /**
  * rehype plugin, after sanitising and before highlighting: each mask in the text (`[GitHub token

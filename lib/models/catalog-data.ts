@@ -31,7 +31,7 @@ export const CATALOG_REVIEWED = "2026-11-22";
 /** Prices are read as of this day (genai-prices keeps dated price changes). */
 export const PRICE_DATE = new Date("2026-11-22T12:00:00Z");
 
-export type ProviderId = "openai" | "anthropic" | "google" | "xai" | "deepseek" | "mistral" | "ollama";
+type ProviderId = "openai" | "anthropic" | "google" | "xai" | "deepseek" | "mistral" | "ollama";
 
 export type CatalogEntry = {
   id: string;

@@ -267,7 +267,10 @@ export function catalogPricing(name: string, custom: ModelInfo[] = []): CatalogP
   return library ? { kind: "library", library, exact } : { kind: "none", exact };
 }
 
-/** The model previews assume when a thread names none the catalog knows. */
+/**
+ * The model previews assume when a thread names none the catalog knows.
+ * @internal exported for its tests
+ */
 export const DEFAULT_PREVIEW_MODEL = "gpt-5";
 
 /**

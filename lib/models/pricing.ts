@@ -165,6 +165,7 @@ function inputShares(prices: ModelPrice, usage: LibraryUsage): { inputUsd: numbe
  * input and the output are calcPrice's. The input's split by kind is read from the prices it
  * applied (inputShares) and kept when it adds up to calcPrice's input price; otherwise each share
  * is calcPrice's with the other prices at 0 (three more calls: a tenth of a millisecond).
+ * @internal exported for its tests
  */
 export function priceResponse(request: PricingRequest, custom: ModelInfo[] = [], cache: Resolutions = new Map()): CostBreakdown | null {
   const model = resolved(request, custom, cache);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { orchestratorHandoff, type HandoffInput } from "@/lib/domain/handoff";
-import { handoffTurns, skippedGroups, turnHref, type HandoffAnswer } from "./handoff";
+import { orchestratorHandoff, type HandoffAnswer, type HandoffInput } from "@/lib/domain/handoff";
+import { handoffTurns, skippedGroups, turnHref } from "./handoff";
 
 /** An answer as the API builds it, from the domain function, over positions from..to of `inputs`. */
 function answerOf(inputs: HandoffInput[], from = 1, to = inputs.length): HandoffAnswer {

@@ -1,4 +1,4 @@
-import type { Handoff, HandoffMessage, SkipCause } from "@/lib/domain/handoff";
+import type { HandoffAnswer, HandoffMessage, SkipCause } from "@/lib/domain/handoff";
 import { apiFetch } from "./api-client";
 
 /**
@@ -6,14 +6,6 @@ import { apiFetch } from "./api-client";
  * 23) as the thread page's "Copy as task context" and the budget page's "Orchestrator handoff"
  * read it, and what they derive from it.
  */
-
-/** The answer (lib/db/handoff.ts's, which is server-only): the domain's handoff, the range used, the token count when asked. */
-export type HandoffAnswer = Handoff & {
-  format: "orchestrator";
-  /** 1-based positions used, and the sequence's length (0, 0, 0 for a thread with no turns). */
-  range: { from: number; to: number; total: number };
-  tokens?: { tokenizer: string; count: number; exact: boolean };
-};
 
 export type HandoffOptions = { chain: boolean; model?: string };
 

@@ -52,7 +52,7 @@ export function useThreadList(filters: ThreadFilters) {
  * without the live event stream; with it, on each thread event (at most every `event`) and at
  * `streamed` for writes of another instance.
  */
-export const LIST_POLL_MS = { polled: 3_000, streamed: 15_000, event: 1_000 };
+const LIST_POLL_MS = { polled: 3_000, streamed: 15_000, event: 1_000 };
 
 /**
  * The list's first page as it is now: the threads written to since the list was read (an agent's
@@ -128,7 +128,7 @@ export function useTurnBlocks(threadId: string, blocks: readonly number[]): Turn
  * active (written to in the last ACTIVE_MS), else once: a session followed from its file can
  * wake at any time.
  */
-export const LIVE_POLL_MS = { active: 500, quiet: 1_000, streamed: 5_000 };
+const LIVE_POLL_MS = { active: 500, quiet: 1_000, streamed: 5_000 };
 const ACTIVE_MS = 10 * 60_000;
 
 /**

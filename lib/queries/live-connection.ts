@@ -8,9 +8,12 @@
 import { LIVE_EVENT_TYPES, parseLiveEvent, type LiveEvent } from "@/lib/domain/live";
 import { createBus, type Timers, type Unsubscribe } from "@/lib/domain/event-bus";
 
-export const EVENTS_URL = "/api/events";
+const EVENTS_URL = "/api/events";
 
-/** What the connection needs of the browser's EventSource (a test passes a fake). */
+/**
+ * What the connection needs of the browser's EventSource (a test passes a fake).
+ * @internal exported for its tests
+ */
 export type EventSourceLike = {
   readonly readyState: number;
   onopen: ((event: Event) => void) | null;

@@ -18,7 +18,7 @@ export function searchQuery(q: string) {
   };
 }
 
-export async function fetchSearchPage(q: string, cursor: string | null, signal?: AbortSignal): Promise<SearchPage> {
+async function fetchSearchPage(q: string, cursor: string | null, signal?: AbortSignal): Promise<SearchPage> {
   const params = new URLSearchParams({ q, limit: String(SEARCH_PAGE_SIZE) });
   if (cursor) params.set("cursor", cursor);
   return apiFetch<SearchPage>(`/api/search?${params}`, { signal, fallback: "Searching failed" });

@@ -12,8 +12,8 @@ import type { UsageQuery } from "@/lib/domain/usage-report";
 import { usageQuerySchema } from "@/lib/validation/usage";
 
 /** The parameters the page reads and writes. */
-export const USAGE_PAGE_KEYS = ["since", "until", "tz", "model", "project", "source"] as const;
-export type UsagePageKey = (typeof USAGE_PAGE_KEYS)[number];
+const USAGE_PAGE_KEYS = ["since", "until", "tz", "model", "project", "source"] as const;
+type UsagePageKey = (typeof USAGE_PAGE_KEYS)[number];
 export type UsagePageParams = Partial<Record<UsagePageKey, string>>;
 /** The API's other parameters: the page chooses them itself for each of its tables, so they are ignored (an /api/usage address pasted as /usage still opens). */
 const API_ONLY_KEYS = ["groupBy", "breakdown", "limit"];

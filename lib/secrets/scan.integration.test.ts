@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { newThread, newTurn } from "@/lib/testing/integration";
 import { scanForSecrets, secretScanStatus } from "./scan";
 

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { describeWatchError, watchTree, type TreeWatch, type TreeWatchOptions } from "./watch";
 
 /** How often a polled folder is walked (stat only: an unchanged file is not read); less often when a walk takes longer than a fifth of this. */
-export const POLL_MS = 2_000;
+const POLL_MS = 2_000;
 
 /**
  * Network file systems by their statfs type (linux/magic.h). A change made on another machine
@@ -27,7 +27,10 @@ const NETWORK_FILE_SYSTEMS = new Map<number, string>([
   [0x564c, "NCP"],
 ]);
 
-/** The name of the network file system `folder` is on, or null (a local one, or statfs not available). */
+/**
+ * The name of the network file system `folder` is on, or null (a local one, or statfs not available).
+ * @internal exported for its tests
+ */
 export async function networkFileSystem(folder: string): Promise<string | null> {
   try {
     // The type is a C long: the same 32 bits on every platform once read unsigned.

@@ -24,9 +24,12 @@ import { syncFolder, syncPaths } from "./folder-sync";
 import { applyMode, exclusive, exists, followed, statusOf, type JobLeases, type SyncState } from "./sync-state";
 import type { TreeWatch, TreeWatchOptions } from "./watch";
 
-/** The lease that lets one instance at a time sync on a shared database. */
+/**
+ * The lease that lets one instance at a time sync on a shared database.
+ * @internal exported for its tests
+ */
 export const SOURCES_LEASE = "sources";
-export const SOURCES_LEASE_MS = 60_000;
+const SOURCES_LEASE_MS = 60_000;
 const RENEW_EVERY_MS = 15_000;
 
 export type SourceSyncOptions = {
@@ -55,7 +58,6 @@ export type SourceSyncOptions = {
   onStatusChange?: (settled: boolean) => void;
 };
 
-export type { KnownFilesStore };
 
 export type SourceSync = {
   /** The status now: folders, their states and the last sync's counts. A copy, safe to send. */
@@ -69,15 +71,15 @@ export type SourceSync = {
 };
 
 /** How long after the last change in a followed folder the changed files are synced: a session being written changes many times a second. */
-export const WATCH_DEBOUNCE_MS = 300;
+const WATCH_DEBOUNCE_MS = 300;
 /** The longest a stream of changes postpones that sync. */
-export const WATCH_MAX_WAIT_MS = 1000;
+const WATCH_MAX_WAIT_MS = 1000;
 /**
  * Every followed folder is walked (stat only) this often and compared with what the last syncs
  * found, in case an event was missed; a followed folder that is missing or was made meanwhile is
  * looked for then too.
  */
-export const RESYNC_MS = 60_000;
+const RESYNC_MS = 60_000;
 
 const dbLeases: JobLeases = { claim: claimJobLease, renew: renewJobLease, release: releaseJobLease };
 

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
-export const API_ROOT = path.join(process.cwd(), "app", "api");
+const API_ROOT = path.join(process.cwd(), "app", "api");
 
 /** A route (its folder relative to app/api, "threads/[id]/turns"), its file and source text. */
 export type RouteFile = { route: string; file: string; source: string };
@@ -15,7 +15,7 @@ export type RouteFile = { route: string; file: string; source: string };
 export type RouteParams = Record<string, string | string[]>;
 export type RouteHandler = (request: Request, context: { params: Promise<RouteParams> }) => Promise<Response>;
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export function routeFiles(): RouteFile[] {

@@ -19,7 +19,7 @@ export type GeneratedSession = {
   usage: { inputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; outputTokens: number };
 };
 
-export const TURNS_PER_EXCHANGE = 4;
+const TURNS_PER_EXCHANGE = 4;
 
 const WORDS =
   "the session token refresh handler returns cache invalidation retry budget model context window summary file import stream parser thread turn request response error value config test build deploy".split(

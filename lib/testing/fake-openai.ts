@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type ChatRequestBody = { model: string; messages: { role: string; content: string }[]; tools?: unknown; [key: string]: unknown };
+type ChatRequestBody = { model: string; messages: { role: string; content: string }[]; tools?: unknown; [key: string]: unknown };
 export type RecordedRequest = { method: string; url: string; headers: IncomingMessage["headers"]; body: ChatRequestBody };
 export type ChatHandler = (request: RecordedRequest, res: ServerResponse) => void;
 

@@ -78,7 +78,7 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** No stack frames, file paths of the server, or ORM internals in a response body. */
-export function expectNoInternals(text: string): void {
+function expectNoInternals(text: string): void {
   expect(text).not.toMatch(/\bat .+\(.+:\d+:\d+\)/); // "at fn (file:line:col)"
   expect(text).not.toMatch(/\.(ts|js|mjs):\d+/);
   expect(text).not.toMatch(/"stack"|node_modules|\/work\/|Prisma|SQLITE_/i);

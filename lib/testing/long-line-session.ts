@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs
 import path from "node:path";
 import { CLAUDE_CODE_FIXTURES } from "./sources-home";
 
-export const DEMO_SESSION = path.join(CLAUDE_CODE_FIXTURES, "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
+const DEMO_SESSION = path.join(CLAUDE_CODE_FIXTURES, "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
 
 export type LongLineSession = {
   file: string;

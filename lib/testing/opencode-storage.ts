@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 
 export type ExportDocument = { info: any; messages: { info: any; parts: any[] }[]; todos?: any[] };
 
-export const OPENCODE_EXPORTS = path.join(process.cwd(), "fixtures/real/opencode/export");
+const OPENCODE_EXPORTS = path.join(process.cwd(), "fixtures/real/opencode/export");
 
 export function realOpenCodeExports(): { file: string; doc: ExportDocument }[] {
   return readdirSync(OPENCODE_EXPORTS)
@@ -49,7 +49,7 @@ export function writeStorageTree(dataDir: string, docs: ExportDocument[]): strin
   });
 }
 
-export const OPENCODE_SCHEMA = `
+const OPENCODE_SCHEMA = `
 CREATE TABLE \`project\` (\`id\` text PRIMARY KEY, \`worktree\` text NOT NULL, \`vcs\` text, \`name\` text, \`icon_url\` text, \`icon_color\` text,
   \`time_created\` integer NOT NULL, \`time_updated\` integer NOT NULL, \`time_initialized\` integer, \`sandboxes\` text NOT NULL, \`commands\` text);
 CREATE TABLE \`session\` (\`id\` text PRIMARY KEY, \`project_id\` text NOT NULL, \`parent_id\` text, \`slug\` text NOT NULL, \`directory\` text NOT NULL,

@@ -9,7 +9,7 @@ import { expect } from "vitest";
 
 export const REAL_FIXTURE_ROOTS = [path.join(process.cwd(), "fixtures/real")];
 /** The formats Threadline imports, each with real fixtures in fixtures/real. */
-export const IMPORTED = ["claude-code", "codex", "gemini-cli", "chatgpt", "opencode", "pi", "copilot", "aider"];
+const IMPORTED = ["claude-code", "codex", "gemini-cli", "chatgpt", "opencode", "pi", "copilot", "aider"];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -173,7 +173,10 @@ function sharedWorker(): CountWorker {
   return shared;
 }
 
-/** How many batches were counted off this thread, and workers started, and messages sent for imports, since the process started (tests read it). */
+/**
+ * How many batches were counted off this thread, and workers started, and messages sent for imports, since the process started (tests read it).
+ * @internal exported for its tests
+ */
 export const countingStats = { offThread: 0, inline: 0, workersStarted: 0, importMessages: 0 };
 
 /**

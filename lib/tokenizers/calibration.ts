@@ -24,7 +24,7 @@
  * they were used once to measure the factors below and are not dependencies.
  */
 
-export type EstimateBase = "o200k_base" | "cl100k_base" | "claude-legacy";
+type EstimateBase = "o200k_base" | "cl100k_base" | "claude-legacy";
 
 export type Calibration = {
   base: EstimateBase;
@@ -117,5 +117,3 @@ export const CALIBRATIONS = {
     source: "o200k_base x 1.01, from the xAI API's counts for Grok 3 in ai-tokenizer's accuracy data; Grok 4 assumed alike",
   },
 } as const satisfies Record<string, Calibration>;
-
-export type CalibratedTokenizerId = keyof typeof CALIBRATIONS;

@@ -11,7 +11,7 @@ import { engine, type Counted, type EngineId } from "./linear-count.mjs";
  * packages throw on them by default, and a transcript that quotes one is still just text.
  */
 
-export type { Counted, EngineId };
+export type { EngineId };
 export { engine };
 
 /** Text to its token count, in time linear in the text. */
@@ -19,12 +19,3 @@ export type MeasureFn = (text: string) => Counted;
 
 /** OpenAI o200k_base (GPT-4o, GPT-4.1, GPT-5, o-series), exact, via gpt-tokenizer. */
 export const o200kBase = (): MeasureFn => engine("o200k_base");
-
-/** OpenAI cl100k_base (GPT-4, GPT-3.5), exact, via gpt-tokenizer. */
-export const cl100kBase = (): MeasureFn => engine("cl100k_base");
-
-/** Anthropic's legacy (Claude 2) vocabulary, exact for that vocabulary, via ai-tokenizer. */
-export const claudeLegacy = (): MeasureFn => engine("claude-legacy");
-
-/** Meta Llama 3 / 3.1 / 3.2 / 3.3 (one vocabulary), exact, via llama3-tokenizer-js. */
-export const llama3 = (): MeasureFn => engine("llama3");

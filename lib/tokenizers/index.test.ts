@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { CALIBRATIONS } from "./calibration";
-import { cl100kBase, claudeLegacy, o200kBase } from "./engines";
+import { engine } from "./engines";
 import { DEFAULT_TOKENIZER_ID, getTokenizer, hasTokenizer, listTokenizers } from "./index";
 
 const SAMPLES = {
@@ -58,14 +58,14 @@ describe("token counter registry", () => {
     const counter = getTokenizer(id);
     expect(counter.exact).toBe(false);
     expect(counter.description).toContain(calibration.source);
-    const base = { o200k_base: o200kBase, cl100k_base: cl100kBase, "claude-legacy": claudeLegacy }[calibration.base]();
+    const base = engine(calibration.base);
     for (const text of Object.values(SAMPLES)) {
       expect(counter.count(text)).toBe(Math.round(base(text).tokens * calibration.factor));
     }
   });
 
   it("gives the Claude estimates fixed values", () => {
-    expect(claudeLegacy()(SAMPLES.code).tokens).toBe(23); // the legacy Claude vocabulary itself
+    expect(engine("claude-legacy")(SAMPLES.code).tokens).toBe(23); // the legacy Claude vocabulary itself
     expect(getTokenizer("claude").count(SAMPLES.code)).toBe(25); // 23 x 1.10 = 25.3
     expect(getTokenizer("claude-4.7").count(SAMPLES.code)).toBe(34); // 23 x 1.4575 = 33.5
     expect(getTokenizer("claude").count(SAMPLES.fox)).toBe(11);

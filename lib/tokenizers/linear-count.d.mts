@@ -13,6 +13,7 @@ export type EngineId = "o200k_base" | "cl100k_base" | "claude-legacy" | "llama3"
 export const ENGINE_IDS: readonly EngineId[];
 
 export const COUNTED_PIECES: number;
-export function cutPoints(text: string, limits?: RunLimits): number[];
+/** @internal exported for its tests: the cuts inside each long run, run by run. */
+export function runCuts(text: string, limits?: RunLimits): number[][];
 export function countLinear(text: string, count: (text: string) => number, limits?: RunLimits): Counted;
 export function engine(id: EngineId): (text: string) => Counted;

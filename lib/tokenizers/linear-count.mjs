@@ -16,6 +16,7 @@ import { createRequire } from "node:module";
  * 85 CJK characters or 64 emoji. Ordinary text has next to no run this long (3 of 10,854 texts
  * in the real transcripts of fixtures/real, all box-drawing table borders), and a pre-token
  * this long costs at most a few microseconds a byte.
+ * @internal exported for its tests
  */
 export const MAX_RUN_BYTES = 256;
 
@@ -26,6 +27,7 @@ export const MAX_RUN_BYTES = 256;
  * on the real transcripts' cut texts; on long runs 0 to 0.8% for letters, CJK, emoji and digits
  * (Claude's vocabulary: 16% on digits), more where one token covers dozens of characters (o200k
  * on box drawing: +52%; Claude's vocabulary on spaces: 157 tokens for 20,000 instead of 21).
+ * @internal exported for its tests
  */
 export const PIECE_BYTES = 128;
 
@@ -67,8 +69,9 @@ function unitsAt(text, i) {
  * The cuts inside each run longer than MAX_RUN_BYTES, run by run: every run's pieces are at most
  * PIECE_BYTES. Cuts fall between code points, never inside a surrogate pair. Linear: one
  * regular-expression pass over the runs, and one walk over each long run.
+ * @internal exported for its tests
  */
-function runCuts(text, { maxRunBytes = MAX_RUN_BYTES, pieceBytes = PIECE_BYTES } = {}) {
+export function runCuts(text, { maxRunBytes = MAX_RUN_BYTES, pieceBytes = PIECE_BYTES } = {}) {
   const runs = [];
   // A UTF-16 unit is at most 3 bytes of UTF-8: a text this short holds no long run.
   if (text.length * 3 <= maxRunBytes) return runs;
@@ -95,14 +98,6 @@ function runCuts(text, { maxRunBytes = MAX_RUN_BYTES, pieceBytes = PIECE_BYTES }
   return runs;
 }
 
-/**
- * The offsets where `text` is cut so that every run longer than MAX_RUN_BYTES is counted in
- * pieces of at most PIECE_BYTES, in increasing order; empty when none must be.
- */
-export function cutPoints(text, limits) {
-  return runCuts(text, limits).flat();
-}
-
 /** Distinct pieces of one text whose counts are remembered: a run of one character repeats its piece. */
 const PIECE_MEMO_ENTRIES = 256;
 
@@ -112,6 +107,7 @@ const PIECE_MEMO_ENTRIES = 256;
  * piece of random CJK costs about 0.1 ms in o200k, so 10 MB of it (80,000 pieces) took 8 s
  * counted whole; a run of one kind of character tokenizes alike throughout, so a sample of 2,048
  * pieces (256 KB) estimates it to well under 1%.
+ * @internal exported for its tests
  */
 export const COUNTED_PIECES = 2_048;
 
@@ -119,6 +115,7 @@ export const COUNTED_PIECES = 2_048;
  * `count` applied in linear time: the text whole when it has no long run (exact), else the sum
  * over the pieces between the cuts, inner pieces of very long runs sampled (`estimated`: a few
  * tokens per cut may differ, see PIECE_BYTES).
+ * @internal exported for its tests
  */
 export function countLinear(text, count, limits) {
   const runs = runCuts(text, limits);
@@ -159,7 +156,8 @@ export function countLinear(text, count, limits) {
   return { tokens, estimated: true };
 }
 
-const load = createRequire(import.meta.url);
+// Named require so that knip sees the packages it loads.
+const require = createRequire(import.meta.url);
 
 // Special-token strings such as "<|endoftext|>" in the text are counted as ordinary text: the
 // packages throw on them by default, and a transcript that quotes one is still just text.
@@ -168,21 +166,21 @@ const PLAIN_TEXT = { disallowedSpecial: new Set() };
 /** Each engine's package, loaded on first use (a vocabulary is several MB and 100-500 ms to parse). */
 const LOADERS = {
   o200k_base: () => {
-    const encoding = load("gpt-tokenizer/encoding/o200k_base");
+    const encoding = require("gpt-tokenizer/encoding/o200k_base");
     return (text) => encoding.countTokens(text, PLAIN_TEXT);
   },
   cl100k_base: () => {
-    const encoding = load("gpt-tokenizer/encoding/cl100k_base");
+    const encoding = require("gpt-tokenizer/encoding/cl100k_base");
     return (text) => encoding.countTokens(text, PLAIN_TEXT);
   },
   "claude-legacy": () => {
-    const { Tokenizer } = load("ai-tokenizer");
-    const tokenizer = new Tokenizer(load("ai-tokenizer/encoding/claude"));
+    const { Tokenizer } = require("ai-tokenizer");
+    const tokenizer = new Tokenizer(require("ai-tokenizer/encoding/claude"));
     // Empty allowed and disallowed lists: special-token strings are encoded as plain text.
     return (text) => tokenizer.encode(text, [], []).length;
   },
   llama3: () => {
-    const { llama3Tokenizer } = load("llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs");
+    const { llama3Tokenizer } = require("llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs");
     const options = { bos: false, eos: false };
     return (text) => llama3Tokenizer.encode(text, options).length;
   },

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRealTranscript, realTranscriptFiles, REAL_TRANSCRIPTS } from "@/lib/testing/real-transcripts";
-import { COUNTED_PIECES, countLinear, cutPoints, engine, ENGINE_IDS, MAX_RUN_BYTES, PIECE_BYTES, type EngineId } from "./linear-count.mjs";
+import { COUNTED_PIECES, countLinear, engine, ENGINE_IDS, MAX_RUN_BYTES, PIECE_BYTES, runCuts, type EngineId } from "./linear-count.mjs";
 
 const load = createRequire(import.meta.url);
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -32,7 +32,7 @@ function packageCount(id: EngineId): (text: string) => number {
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 
 function pieces(text: string): string[] {
-  const cuts = [0, ...cutPoints(text), text.length];
+  const cuts = [0, ...runCuts(text).flat(), text.length];
   return cuts.slice(1).map((end, i) => text.slice(cuts[i], end));
 }
 
@@ -55,18 +55,18 @@ const RUNS: Record<string, string> = {
   "box drawing": "─".repeat(7_000),
 };
 
-describe("cutPoints", () => {
+describe("runCuts", () => {
   it("cuts nothing in ordinary text, however long", () => {
     const prose = "Threadline keeps AI conversations where people can see them, 日本語も。 🎉 ok\n".repeat(5_000);
-    expect(cutPoints(prose)).toEqual([]);
+    expect(runCuts(prose).flat()).toEqual([]);
   });
 
   it("counts a run of MAX_RUN_BYTES whole and cuts a longer one", () => {
-    expect(cutPoints(`x ${"a".repeat(MAX_RUN_BYTES)} y`)).toEqual([]);
-    expect(cutPoints(`x ${"a".repeat(MAX_RUN_BYTES + 1)} y`)).toEqual([2 + PIECE_BYTES, 2 + 2 * PIECE_BYTES]);
+    expect(runCuts(`x ${"a".repeat(MAX_RUN_BYTES)} y`)).toEqual([]);
+    expect(runCuts(`x ${"a".repeat(MAX_RUN_BYTES + 1)} y`)).toEqual([[2 + PIECE_BYTES, 2 + 2 * PIECE_BYTES]]);
     // Bytes, not characters: 86 CJK characters are 258 bytes.
-    expect(cutPoints("語".repeat(85))).toEqual([]);
-    expect(cutPoints("語".repeat(86)).length).toBeGreaterThan(0);
+    expect(runCuts("語".repeat(85))).toEqual([]);
+    expect(runCuts("語".repeat(86)).length).toBeGreaterThan(0);
   });
 
   it.each(Object.entries(RUNS))("cuts a long run (%s) into pieces of at most PIECE_BYTES", (_, run) => {
@@ -103,7 +103,7 @@ describe("countLinear", () => {
 
   it("counts evenly spaced pieces of a very long run and scales them by length, within 1%", () => {
     const text = `head ${randomCjk(300_000)} middle ${randomEmoji(100_000)} tail`;
-    const cuts = [0, ...cutPoints(text), text.length];
+    const cuts = [0, ...runCuts(text).flat(), text.length];
     expect(cuts.length - 1).toBeGreaterThan(2 * COUNTED_PIECES);
     const count = packageCount("o200k_base");
     let everyPiece = 0;
@@ -124,7 +124,7 @@ describe.each(ENGINE_IDS)("engine %s", (id) => {
     const text = `before ${run} after`;
     const counted = linear(text);
     expect(counted.estimated).toBe(true);
-    const cuts = cutPoints(text).length;
+    const cuts = runCuts(text).flat().length;
     expect(Math.abs(counted.tokens - exact(text))).toBeLessThanOrEqual(2 * cuts);
   });
 
@@ -158,7 +158,7 @@ describe("real transcripts", () => {
     let cut = 0;
     for (const text of texts) {
       const counted = linear(text);
-      const cuts = cutPoints(text).length;
+      const cuts = runCuts(text).flat().length;
       expect(counted.estimated).toBe(cuts > 0);
       if (cuts === 0) expect(counted.tokens).toBe(exact(text));
       else {

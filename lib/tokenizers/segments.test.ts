@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { buildConversationHistory } from "@/lib/domain/history";
 import { parseRealTranscript, realTranscriptFiles } from "@/lib/testing/real-transcripts";
 import { makeRng } from "@/lib/testing/rng";
-import { cutPoints } from "./linear-count.mjs";
+import { runCuts } from "./linear-count.mjs";
 import { getTokenizer, listTokenizers } from "./registry";
 import { addsUpOverSegments, countingSegments } from "./segments";
 
@@ -106,7 +106,7 @@ describe("countingSegments", () => {
     const { count } = getTokenizer(id);
     let checked = 0;
     for (const text of histories) {
-      if (cutPoints(text).length > 0) continue; // a long run is counted in pieces either way (an estimate)
+      if (runCuts(text).length > 0) continue; // a long run is counted in pieces either way (an estimate)
       const segments = countingSegments(text);
       expect(segments.length).toBeGreaterThan(1);
       expect(sum(segments.map(count))).toBe(count(text));

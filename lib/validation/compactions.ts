@@ -5,7 +5,7 @@ import { refuseProtoKeys, uuidSchema } from "@/lib/domain/schemas";
 import { decimalInteger } from "./numbers";
 
 /** co-cli's defaults: a window of 40 messages; tool outputs over 2,000 characters trimmed. */
-export const DEFAULT_WINDOW_TURNS = 40;
+const DEFAULT_WINDOW_TURNS = 40;
 
 // Counts are JSON numbers, or decimal digits in a string (which clients have sent).
 const windowOptions = z.strictObject({

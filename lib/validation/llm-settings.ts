@@ -52,5 +52,3 @@ export const llmSettingsSchema = z
     // undefined keeps the saved key; null removes it.
     openaiCompatibleApiKey: value.clearOpenaiCompatibleApiKey ? null : value.openaiCompatibleApiKey || undefined,
   }));
-
-export type LlmSettingsInput = z.output<typeof llmSettingsSchema>;

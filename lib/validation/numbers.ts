@@ -8,10 +8,15 @@ import { z } from "zod";
  * 8, and one spelling per number leaves nothing to interpret.
  */
 
-/** The largest whole number a caller may give where no smaller bound applies: the databases' integer column (Prisma's Int). */
+/**
+ * The largest whole number a caller may give where no smaller bound applies: the databases' integer column (Prisma's Int).
+ * @internal exported for its tests
+ */
 export const MAX_WHOLE_NUMBER = 2_147_483_647;
 
+/** @internal exported for its tests */
 export const NOT_DECIMAL = "must be a whole number written in decimal digits";
+/** @internal exported for its tests */
 export const LEADING_ZERO = "must be written without leading zeros (10, not 010)";
 
 /** A whole number from `min` to `max` as a JSON number: request bodies and MCP tool arguments. */

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { decimalInteger } from "./numbers";
 import { searchWordsSchema } from "./threads";
 
-export const MAX_SEARCH_PAGE = 100;
-export const DEFAULT_SEARCH_PAGE = 20;
+const MAX_SEARCH_PAGE = 100;
+const DEFAULT_SEARCH_PAGE = 20;
 
 /** GET /api/search: the words to find (required), a page size and the cursor a page gave. */
 export const searchQuerySchema = z.object({

@@ -58,7 +58,7 @@ function pageLimitSchema(max: number, fallback: number) {
 }
 
 export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 25;
+const DEFAULT_PAGE_SIZE = 25;
 
 export const listThreadsQuerySchema = z.object({
   q: z
@@ -102,8 +102,8 @@ export const listThreadsQuerySchema = z.object({
 });
 export type ListThreadsQuery = z.output<typeof listThreadsQuerySchema>;
 
-export const MAX_TURN_PAGE_SIZE = 500;
-export const DEFAULT_TURN_PAGE_SIZE = 100;
+const MAX_TURN_PAGE_SIZE = 500;
+const DEFAULT_TURN_PAGE_SIZE = 100;
 
 /** `?includeExpired=1`: an expired thread is read as any other (the UI shows them); absent, it is not found. */
 const includeExpiredSchema = queryFlag();
@@ -121,7 +121,6 @@ export const listTurnsQuerySchema = z
     limit: pageLimitSchema(MAX_TURN_PAGE_SIZE, DEFAULT_TURN_PAGE_SIZE),
   })
   .refine((query) => query.cursor === undefined || query.from === undefined, { message: "give cursor or from, not both", path: ["from"] });
-export type ListTurnsQuery = z.output<typeof listTurnsQuerySchema>;
 
 /** GET /api/threads/:id/outline and /turns/:index: only whether an expired thread is read. */
 export const includeExpiredQuerySchema = z.object({ includeExpired: includeExpiredSchema });
@@ -132,7 +131,7 @@ export const turnIndexSchema = z.object({ index: decimalInteger(0) });
 /** GET /api/threads/:id/export: the whole chain, every secret redacted, an expired thread. */
 export const exportQuerySchema = z.object({ chain: queryFlag(), redact: queryFlag(), includeExpired: includeExpiredSchema });
 
-export const MAX_FIND_RESULTS = 1_000;
+const MAX_FIND_RESULTS = 1_000;
 
 /** Words to find (find in thread, GET /api/search): required, at most 500 characters, one letter or digit at least. */
 export const searchWordsSchema = z

@@ -2,7 +2,7 @@ import { type UsageGroup, type UsageQuery } from "@/lib/domain/usage-report";
 import { usageQuerySchema } from "./usage";
 
 /** `npm run usage -- <command>`: the commands (ccusage's names where it has them) and the group each reports by. */
-export const USAGE_COMMANDS = {
+const USAGE_COMMANDS = {
   daily: "day",
   weekly: "week",
   monthly: "month",
@@ -12,7 +12,7 @@ export const USAGE_COMMANDS = {
   project: "project",
   source: "source",
 } as const satisfies Record<string, UsageGroup>;
-export type UsageCommand = keyof typeof USAGE_COMMANDS;
+type UsageCommand = keyof typeof USAGE_COMMANDS;
 
 /** The options as node:util's parseArgs reads them (strings and flags). */
 export type UsageCommandOptions = {

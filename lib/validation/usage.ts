@@ -4,7 +4,7 @@ import { USAGE_GROUPS, type UsageQuery } from "@/lib/domain/usage-report";
 import { decimalInteger } from "./numbers";
 
 /** The longest range a report covers: ten years of days. */
-export const MAX_RANGE_DAYS = 3_660;
+const MAX_RANGE_DAYS = 3_660;
 
 const day = z
   .string()

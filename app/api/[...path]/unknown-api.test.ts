@@ -1,6 +1,6 @@
 /** Unknown /api paths answer the JSON error shape for every method. */
 import { describe, expect, it } from "vitest";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { jsonRequest } from "@/lib/testing/api";
 import { expectError } from "@/lib/testing/integration";
 import * as route from "./route";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET as searchRoute } from "@/app/api/search/route";
 import { db } from "@/lib/db/client";
 import { databaseKind } from "@/lib/db/create-client";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { json, jsonRequest } from "@/lib/testing/api";
 import { newThread, newTurn } from "@/lib/testing/integration";

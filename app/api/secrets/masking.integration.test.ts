@@ -13,7 +13,7 @@ import { POST as startJob } from "@/app/api/threads/[id]/compaction-jobs/route";
 import { POST as forkRoute } from "@/app/api/threads/[id]/forks/route";
 import { POST as turnsPost } from "@/app/api/threads/[id]/turns/route";
 import { fingerprintOf } from "@/lib/domain/secrets/detect";
-import { privateKeyBlock, secretSamples } from "@/lib/domain/secrets/samples";
+import { privateKeyBlock, secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { BASE, json, jsonRequest, params } from "@/lib/testing/api";
 import { bodyText, paramSets, routeFiles, routeHandlers, SAMPLE_QUERIES, urlOf } from "@/lib/testing/api-routes";

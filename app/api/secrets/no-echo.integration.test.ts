@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as mcpPost } from "@/app/api/mcp/route";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { BASE, json, jsonRequest, params } from "@/lib/testing/api";
 import {
   bodyText,

@@ -14,7 +14,7 @@ import { POST as reveal } from "./reveal/route";
 import { POST as redact } from "./redact/route";
 import { db } from "@/lib/db/client";
 import { fingerprintOf } from "@/lib/domain/secrets/detect";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { answer, type FakeOpenAi } from "@/lib/testing/fake-openai";

@@ -13,7 +13,7 @@ import { POST as redact } from "./redact/route";
 import { POST as reveal } from "./reveal/route";
 import { authFor, resetAuthForTests } from "@/lib/auth/server";
 import { fingerprintOf } from "@/lib/domain/secrets/detect";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { params } from "@/lib/testing/api";
 import { expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";

@@ -4,7 +4,7 @@ import { GET as findRoute } from "@/app/api/threads/[id]/find/route";
 import { db } from "@/lib/db/client";
 import { databaseKind } from "@/lib/db/create-client";
 import { forkThread } from "@/lib/db/forks";
-import { secretSamples } from "@/lib/domain/secrets/samples";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { api, newThread, newTurn } from "@/lib/testing/integration";

@@ -10,7 +10,7 @@ import type { Turn } from "@/lib/domain/types";
 import { json } from "@/lib/testing/api";
 import { api, expectError, fetchThread, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { countingStats } from "@/lib/tokenizers/background-counter";
-import { cutPoints } from "@/lib/tokenizers/linear-count.mjs";
+import { runCuts } from "@/lib/tokenizers/linear-count.mjs";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 
 afterEach(() => {
@@ -40,7 +40,7 @@ describe("a turn with a run too long to tokenize whole", () => {
     expect(countingStats.offThread).toBe(offThread + 1);
 
     const exact = packageCount(content);
-    const bound = 2 * cutPoints(content).length;
+    const bound = 2 * runCuts(content).flat().length;
     expect(turn.tokensEstimated).toBe(true);
     expect(Math.abs(turn.tokens! - exact)).toBeLessThanOrEqual(bound);
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { findThread, findThreadWithTurns, getThreadLinks } from "@/lib/db/threads";
+import { findThread, getThreadLinks, getThreadWithTurns } from "@/lib/db/threads";
 import { importFile } from "@/lib/imports/import-file";
 import { newThread } from "@/lib/testing/integration";
 import { buildToolIndex } from "@/components/threads/tool-index";
@@ -19,7 +19,7 @@ const read = (relative: string) => readFileSync(path.join(process.cwd(), "fixtur
 describe("getThreadLinks with relations", () => {
   it("returns each child's relation, which ties an agent file's thread to its Task call", async () => {
     const [session, agent] = [await importFile(SESSION, read(SESSION)), await importFile(AGENT, read(AGENT))];
-    const main = (await findThreadWithTurns(session.threadIds[0]!))!;
+    const main = await getThreadWithTurns(session.threadIds[0]!);
     const links = await getThreadLinks(main.thread);
     expect(links.children).toEqual([
       {

@@ -4,6 +4,7 @@ import { hasText, isPrompt, partsOf, toolOutputs, turnText } from "./turn-conten
 import type { CompactionTurn } from "./types";
 
 export type ExtractiveOptions = { instructions?: string; maxChars?: number };
+/** @internal exported for its tests */
 export const DEFAULT_SUMMARY_CHARS = 4_000;
 
 /**
@@ -285,6 +286,7 @@ function errorLine(output: string): string {
 /**
  * Prose sentences of a Markdown text. Code blocks, tables and headings are left out: they are not
  * sentences, and the paths in them reach the summary through the references section.
+ * @internal exported for its tests
  */
 export function splitSentences(text: string): string[] {
   if (!text) return [];

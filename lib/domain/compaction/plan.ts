@@ -30,6 +30,7 @@ export function planCompaction(turns: CompactionTurn[], options: CompactionOptio
  * Index of the last turn of the first run: the first assistant turn that answers in text. A run
  * may span tool calls (request, tool call, tool result, answer), so no fixed count is assumed.
  * -1 when no assistant turn has text (co-cli keeps no head then).
+ * @internal exported for its tests
  */
 export function firstRunEnd(turns: CompactionTurn[]): number {
   return turns.findIndex((turn) => turn.role === "assistant" && hasText(turn));
@@ -39,6 +40,7 @@ export function firstRunEnd(turns: CompactionTurn[]): number {
  * Start of the last exchange: the last user turn that is a prompt (not only tool results). Trimming
  * protects it so the model can still reason about the latest tool output. A thread without any
  * prompt falls back to co-cli's safe tail, the last 2 turns.
+ * @internal exported for its tests
  */
 export function lastExchangeStart(turns: CompactionTurn[]): number {
   for (let i = turns.length - 1; i >= 0; i--) {

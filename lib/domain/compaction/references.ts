@@ -146,6 +146,7 @@ const HOST_FIRST = /^(?:[\w-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|uk|de)
  * Paths a text mentions: relative paths with a slash and an extension (src/auth/session.ts),
  * absolute (/home/x/y) and home (~/x) paths, Windows paths (C:\x\y). URLs, version numbers
  * (1.2.3), dates (2024/01/02) and ratios (200/200) are not paths; trailing punctuation is dropped.
+ * @internal exported for its tests
  */
 export function pathsInText(text: string): string[] {
   if (!text || !/[/\\]/.test(text)) return [];
@@ -158,7 +159,10 @@ export function pathsInText(text: string): string[] {
   return found;
 }
 
-/** Whether a whole string is a path by the same rules as text. */
+/**
+ * Whether a whole string is a path by the same rules as text.
+ * @internal exported for its tests
+ */
 export function looksLikePath(value: string): boolean {
   if (!value || value.length > 1024 || URL_START.test(value)) return false;
   const tidied = tidy(value);

@@ -19,7 +19,7 @@
  */
 
 /** Context windows at or above this use the generous 80/20 split. */
-export const LARGE_CONTEXT_THRESHOLD = 300_000;
+const LARGE_CONTEXT_THRESHOLD = 300_000;
 
 export type TokenAllocation = {
   /** The model's context window. */

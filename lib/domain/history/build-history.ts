@@ -106,7 +106,7 @@ export type HistoryPlan = {
   turnCount: number;
 };
 
-export type PerTurnTokens = {
+type PerTurnTokens = {
   /** 1-based position in the chain. */
   number: number;
   role: string;
@@ -116,7 +116,7 @@ export type PerTurnTokens = {
   included: boolean;
 };
 
-export type IncludedFile = {
+type IncludedFile = {
   path: string;
   /** countTokens of the block embedded in the text. */
   tokens: number;
@@ -124,7 +124,7 @@ export type IncludedFile = {
   estimatedTokens: number;
 };
 
-export type SkippedFile = {
+type SkippedFile = {
   path: string;
   kind: "budget" | "unreadable";
   reason: string;
@@ -134,7 +134,7 @@ export type SkippedFile = {
   estimatedTokens: number | null;
 };
 
-export type HistorySections = {
+type HistorySections = {
   /** Embedded file blocks. */
   files: number;
   userTurns: number;
@@ -180,7 +180,7 @@ function present(value: string | null | undefined): value is string {
 }
 
 /** _default_turn_formatting. */
-export function defaultTurnBody(turn: HistoryTurn): string[] {
+function defaultTurnBody(turn: HistoryTurn): string[] {
   const parts: string[] = [];
   if (turn.files && turn.files.length > 0) {
     parts.push(`Files used in this turn: ${turn.files.join(", ")}`);
@@ -190,7 +190,10 @@ export function defaultTurnBody(turn: HistoryTurn): string[] {
   return parts;
 }
 
-/** The "--- Turn N (...) ---" header, with PAL's leading newline. */
+/**
+ * The "--- Turn N (...) ---" header, with PAL's leading newline.
+ * @internal exported for its tests
+ */
 export function turnHeader(turn: HistoryTurnOutline, turnNumber: number): string {
   const roleLabel = turn.role === "user" ? "Agent" : present(turn.modelName) ? turn.modelName : "Assistant";
   let header = `\n--- Turn ${turnNumber} (${roleLabel}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conversationFileList, conversationImageList } from "./file-list";
+import { conversationFileList } from "./file-list";
 
 describe("conversationFileList", () => {
   it("is newest first with the newest reference winning (PAL's docstring example)", () => {
@@ -25,15 +25,8 @@ describe("conversationFileList", () => {
   });
 });
 
-describe("conversationImageList", () => {
-  it("is newest first with the newest reference winning (PAL's docstring example)", () => {
-    const turns = [{ images: ["diagram.png", "flow.jpg"] }, { images: ["error.png"] }, { images: ["diagram.png", "updated.png"] }];
-    expect(conversationImageList(turns)).toEqual(["diagram.png", "updated.png", "error.png", "flow.jpg"]);
-  });
-
-  it("ignores files and vice versa", () => {
-    const turns = [{ files: ["a.py"], images: ["a.png"] }];
-    expect(conversationImageList(turns)).toEqual(["a.png"]);
-    expect(conversationFileList(turns)).toEqual(["a.py"]);
+describe("conversationFileList and images", () => {
+  it("leaves images out", () => {
+    expect(conversationFileList([{ files: ["a.py"], images: ["a.png"] }])).toEqual(["a.py"]);
   });
 });

@@ -33,8 +33,3 @@ function newestFirstUnique(lists: ReadonlyArray<readonly string[] | null | undef
 export function conversationFileList(turns: readonly FileReferencingTurn[]): string[] {
   return newestFirstUnique(turns.map((turn) => turn.files));
 }
-
-/** Every image referenced in the conversation, newest reference first, each path once. */
-export function conversationImageList(turns: readonly FileReferencingTurn[]): string[] {
-  return newestFirstUnique(turns.map((turn) => turn.images));
-}

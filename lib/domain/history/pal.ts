@@ -38,10 +38,10 @@ export function palReportTokens(text: string): number {
 }
 
 /** read_file_content's default max_size: larger files are replaced by a "FILE TOO LARGE" block. */
-export const PAL_MAX_FILE_BYTES = 1_000_000;
+const PAL_MAX_FILE_BYTES = 1_000_000;
 
 /** utils/file_types.py TOKEN_ESTIMATION_RATIOS: bytes per token by extension. */
-export const PAL_TOKEN_ESTIMATION_RATIOS: Readonly<Record<string, number>> = {
+const PAL_TOKEN_ESTIMATION_RATIOS: Readonly<Record<string, number>> = {
   ".py": 3.5,
   ".js": 3.2,
   ".ts": 3.3,
@@ -78,7 +78,7 @@ export const PAL_TOKEN_ESTIMATION_RATIOS: Readonly<Record<string, number>> = {
 };
 
 /** get_token_estimation_ratio's fallback for unknown extensions. */
-export const PAL_DEFAULT_TOKEN_RATIO = 3.5;
+const PAL_DEFAULT_TOKEN_RATIO = 3.5;
 
 /** A file's content as the caller captured it (a snapshot, or a read inside an allowed root). */
 export type FileSnapshot = {
@@ -93,7 +93,10 @@ export type FileSnapshot = {
 
 export type FileReadResult = FileSnapshot | { ok: false; reason: string };
 
-/** Number of bytes `text` takes in UTF-8 (a lone surrogate as U+FFFD, 3 bytes). */
+/**
+ * Number of bytes `text` takes in UTF-8 (a lone surrogate as U+FFFD, 3 bytes).
+ * @internal exported for its tests
+ */
 export function utf8ByteLength(text: string): number {
   let bytes = 0;
   for (const char of text) {
@@ -103,7 +106,10 @@ export function utf8ByteLength(text: string): number {
   return bytes;
 }
 
-/** Python's PurePosixPath(path).suffix (before 3.14): the last ".x" of the final component, "" if none. */
+/**
+ * Python's PurePosixPath(path).suffix (before 3.14): the last ".x" of the final component, "" if none.
+ * @internal exported for its tests
+ */
 export function pathSuffix(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
   const name = trimmed.slice(trimmed.lastIndexOf("/") + 1);
@@ -112,12 +118,12 @@ export function pathSuffix(path: string): string {
 }
 
 /** get_token_estimation_ratio: bytes per token for the path's extension. */
-export function palTokenRatio(path: string): number {
+function palTokenRatio(path: string): number {
   return PAL_TOKEN_ESTIMATION_RATIOS[pathSuffix(path).toLowerCase()] ?? PAL_DEFAULT_TOKEN_RATIO;
 }
 
 /** The snapshot's size in bytes: `sizeBytes` when known, else the UTF-8 length of its content. */
-export function snapshotSizeBytes(file: FileSnapshot): number {
+function snapshotSizeBytes(file: FileSnapshot): number {
   return file.sizeBytes ?? utf8ByteLength(file.content);
 }
 
@@ -135,6 +141,7 @@ function pad(value: number, width: number): string {
  * "2025-01-02 03:04:05 UTC". Null when there is no usable time. Seconds are truncated; a Date has
  * millisecond precision, so an mtime within half a microsecond of the next second (which Python
  * rounds up) can print one second earlier than PAL would.
+ * @internal exported for its tests
  */
 export function formatPalModifiedAt(value: Date | string | number | null | undefined): string | null {
   if (value == null) return null;
@@ -146,13 +153,16 @@ export function formatPalModifiedAt(value: Date | string | number | null | undef
   );
 }
 
-/** Python's f"{n:,}" for a non-negative integer. */
+/**
+ * Python's f"{n:,}" for a non-negative integer.
+ * @internal exported for its tests
+ */
 export function pyThousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /** _normalize_line_endings: CRLF then lone CR to LF. */
-export function normalizeLineEndings(content: string): string {
+function normalizeLineEndings(content: string): string {
   return content.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
 }
 

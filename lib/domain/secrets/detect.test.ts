@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { detectSecrets, fingerprintOf, keywordsIn, mapStrings, maskSecrets, redactSecrets } from "./detect";
 import { RULES } from "./rules";
-import { privateKeyBlock, randomChars, secretSamples, serviceAccountJson } from "./samples";
+import { privateKeyBlock, randomChars, secretSamples, serviceAccountJson } from "../testing/secret-samples";
 
 describe("keywordsIn (the one-pass prefilter)", () => {
   const keywords = [...new Set(["-----end", ...RULES.flatMap((r) => r.keywords)])];

@@ -18,7 +18,10 @@ const PRIVATE_FOOTER = /-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/y;
 /** Base64 and the line breaks between its lines, also as a JSON string writes them. */
 const KEY_BODY = /^[A-Za-z0-9+/=\s]+$/;
 
-/** A 48-bit hash (two 32-bit FNV-1a variants) as 12 hex digits: enough to tell secrets apart, too short to recover one. */
+/**
+ * A 48-bit hash (two 32-bit FNV-1a variants) as 12 hex digits: enough to tell secrets apart, too short to recover one.
+ * @internal exported for its tests
+ */
 export function fingerprintOf(value: string): string {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ value.length;
@@ -142,7 +145,7 @@ const STARTING = new Map(KEYWORDS.map((k) => [k, KEYWORDS.filter((other) => k.st
  * one reads each character once or twice. Longer continuations come first, so at one position
  * the longest word matches, as with the flat list sorted longest first.
  */
-export function trieAlternation(words: readonly string[]): string {
+function trieAlternation(words: readonly string[]): string {
   type Node = { next: Map<string, Node>; end: boolean };
   const root: Node = { next: new Map(), end: false };
   for (const word of words) {
@@ -164,7 +167,10 @@ export function trieAlternation(words: readonly string[]): string {
   return emit(root);
 }
 
-/** The keywords that occur in `text` (compared lower-cased). */
+/**
+ * The keywords that occur in `text` (compared lower-cased).
+ * @internal exported for its tests
+ */
 export function keywordsIn(text: string): Set<string> {
   const lower = text.toLowerCase();
   const found = new Set<string>();
@@ -193,7 +199,10 @@ export function secretLabel(kind: SecretKind): string {
   return SECRET_KIND_LABELS[kind] ?? "Secret";
 }
 
-/** What a page shows instead of a secret: `[GitHub token …a41f]`. */
+/**
+ * What a page shows instead of a secret: `[GitHub token …a41f]`.
+ * @internal exported for its tests
+ */
 export function maskFor(match: Pick<SecretMatch, "kind" | "fingerprint">): string {
   return `[${secretLabel(match.kind)} …${match.fingerprint.slice(-4)}]`;
 }
@@ -204,7 +213,7 @@ export function redactionFor(match: Pick<SecretMatch, "kind" | "fingerprint">): 
 }
 
 /** `text` with each match replaced by `replace(match)`. */
-export function replaceSecrets(text: string, matches: readonly SecretMatch[], replace: (m: SecretMatch) => string): string {
+function replaceSecrets(text: string, matches: readonly SecretMatch[], replace: (m: SecretMatch) => string): string {
   if (matches.length === 0) return text;
   let out = "";
   let at = 0;
@@ -248,7 +257,10 @@ export function redactSecrets(text: string): string {
   return replaceSecrets(text, detectSecrets(text), redactionFor);
 }
 
-/** Applies `transform` to every string inside a JSON-like value (tool arguments, results, parts). */
+/**
+ * Applies `transform` to every string inside a JSON-like value (tool arguments, results, parts).
+ * @internal exported for its tests
+ */
 export function mapStrings<T>(value: T, transform: (s: string) => string): T {
   if (typeof value === "string") return transform(value) as T;
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, transform)) as T;

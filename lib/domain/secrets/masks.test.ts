@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { detectSecrets, fingerprintOf, maskFor, maskSecrets } from "./detect";
 import { hasMask, splitMasks } from "./masks";
-import { secretSamples } from "./samples";
+import { secretSamples } from "../testing/secret-samples";
 
 describe("splitMasks", () => {
   it("finds every kind's mask as maskSecrets writes it, with its fingerprint's end", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { quoteInput } from "./quote";
-import { secretSamples } from "./samples";
+import { secretSamples } from "../testing/secret-samples";
 
 const samples = secretSamples(5);
 const token = samples.find((s) => s.rule === "github-pat")!.value;

@@ -1,7 +1,7 @@
 import { maskSecrets } from "./detect";
 
 /** The most of a caller's value an error message shows, counted after masking. */
-export const QUOTED_INPUT_MAX = 100;
+const QUOTED_INPUT_MAX = 100;
 
 /**
  * A caller's value as an error message quotes it: secrets masked first, then cut at `max`

@@ -59,8 +59,6 @@ export const SECRET_KIND_LABELS: Record<SecretKind, string> = {
   "generic-secret": "Secret",
 };
 
-export const SECRET_KINDS = Object.keys(SECRET_KIND_LABELS) as SecretKind[];
-
 export interface SecretRule {
   id: string;
   kind: SecretKind;
@@ -75,7 +73,7 @@ export interface SecretRule {
 }
 
 /** Shannon entropy in bits per character. */
-export function entropy(value: string): number {
+function entropy(value: string): number {
   const counts = new Map<string, number>();
   for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;

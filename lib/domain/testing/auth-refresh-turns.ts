@@ -1,106 +1,19 @@
 import type { CompactionTurn } from "../compaction/types";
-import { assistant, turnsOf, user } from "./compaction-turns";
+import { AUTH_REFRESH_CHAIN } from "../demo-conversation";
+import { turnsOf } from "./compaction-turns";
 
-/**
- * A realistic debugging run for the compaction tests: the demo set's auth-refresh chain (analyze ->
- * codereview -> debug) as one run of turns, written out here so the domain's tests do not depend
- * on lib/demo (whose text may change for the product's sake).
- */
+/** A realistic debugging run for the compaction tests: the demo set's auth-refresh chain as one run of turns. */
 export function authRefreshTurns(): CompactionTurn[] {
+  const chain = [...AUTH_REFRESH_CHAIN.analyze, ...AUTH_REFRESH_CHAIN.codereview, ...AUTH_REFRESH_CHAIN.debug];
   return turnsOf(
-    user(
-      "Why do sessions drop after a token refresh? Users report being logged out about an hour after signing in, but only on the web client.",
-      {
-        toolName: "analyze",
-        files: ["src/auth/session.ts", "src/auth/tokens.ts"],
-      },
-    ),
-    assistant(ANALYSIS, { toolName: "analyze", modelName: "gemini-2.5-pro", files: ["src/auth/session.ts", "src/auth/tokens.ts"] }),
-    user("Review the token refresh path with the finding from the analysis in mind. Focus on expiry handling and races between tabs.", {
-      toolName: "codereview",
-      files: ["src/auth/tokens.ts", "src/auth/refresh.ts"],
-    }),
-    assistant(REVIEW, { toolName: "codereview", modelName: "o3", files: ["src/auth/refresh.ts"] }),
-    user("After applying the expiresAt fix we still see an intermittent 401 right after refresh in CI. Logs attached.", {
-      toolName: "debug",
-      files: ["src/auth/refresh.ts", "tests/auth/refresh.test.ts"],
-      images: ["screenshots/ci-401.png"],
-    }),
-    assistant(DEBUG_ANSWER, {
-      toolName: "debug",
-      modelName: "claude-sonnet-4-5",
-      parts: [
-        {
-          type: "thinking",
-          text: "The 401 appears within ~50 ms of the refresh. Check whether the retried request reuses the old Authorization header.",
-        },
-        { type: "tool_call", id: "call_01", name: "read_file", arguments: { path: "src/auth/refresh.ts" } },
-        { type: "tool_result", toolCallId: "call_01", content: "export async function retryWithFreshToken(request) { ... }" },
-        { type: "text", text: DEBUG_ANSWER },
-      ],
-    }),
-    user("Confirmed. Can you also write a regression test for the two-tab race?", {
-      toolName: "debug",
-      files: ["tests/auth/refresh.test.ts"],
-    }),
-    assistant(REGRESSION_TEST, { toolName: "debug", modelName: "gpt-5", files: ["tests/auth/refresh.test.ts"] }),
+    ...chain.map((turn) => ({
+      role: turn.role,
+      content: turn.content,
+      files: turn.files ?? [],
+      images: turn.images ?? [],
+      toolName: turn.toolName ?? null,
+      modelName: turn.modelName ?? null,
+      parts: turn.parts ?? null,
+    })),
   );
 }
-
-const ANALYSIS = [
-  "## Findings",
-  "",
-  "The web client stores the **access token** in memory and the **refresh token** in an `httpOnly` cookie. `refreshSession()` in `src/auth/session.ts` replaces the access token but never updates `session.expiresAt`:",
-  "",
-  "```ts",
-  "export async function refreshSession(session: Session) {",
-  "  const { accessToken } = await exchangeRefreshToken(session.refreshToken);",
-  "  session.accessToken = accessToken; // expiresAt still points at the old token's expiry",
-  "  return session;",
-  "}",
-  "```",
-  "",
-  "`isSessionValid()` checks `expiresAt`, so an hour after sign-in every request looks expired even though the new token is fine.",
-  "",
-  "| Client | Refresh path | Affected |",
-  "| --- | --- | --- |",
-  "| Web | `refreshSession()` | yes |",
-  "| Mobile | `TokenStore.rotate()` | no |",
-  "",
-  "Next step: a code review of `src/auth/tokens.ts` and the refresh path.",
-].join("\n");
-
-const REVIEW = [
-  "### Review: 3 issues",
-  "",
-  "1. **High**: `refreshSession()` keeps the stale `expiresAt` (confirmed). Derive it from the new token's `exp` claim.",
-  "2. **Medium**: two tabs can refresh at once; the second exchange uses a refresh token the first already rotated, and the server answers `invalid_grant`. Serialise refreshes with a `BroadcastChannel` lock.",
-  "3. **Low**: `decodeJwt()` trusts `exp` without a clock-skew margin.",
-  "",
-  "```diff",
-  "-  session.accessToken = accessToken;",
-  "+  session.accessToken = accessToken;",
-  "+  session.expiresAt = decodeJwt(accessToken).exp * 1000 - CLOCK_SKEW_MS;",
-  "```",
-].join("\n");
-
-const DEBUG_ANSWER = [
-  "The retry in `retryWithFreshToken()` builds the request **before** awaiting the refresh, so it sends the old `Authorization` header:",
-  "",
-  "```ts",
-  "const retry = new Request(request, { headers: withAuth(request.headers, session.accessToken) });",
-  "await refreshSession(session); // too late: the header above is already stale",
-  "```",
-  "",
-  "Await the refresh first, then build the retry. The CI test passes 200/200 runs with that change.",
-].join("\n");
-
-const REGRESSION_TEST = [
-  "```ts",
-  'it("serialises refreshes across tabs", async () => {',
-  "  const [a, b] = await Promise.all([refreshInTab(1), refreshInTab(2)]);",
-  "  expect(exchangeCalls()).toBe(1);",
-  "  expect(a.accessToken).toBe(b.accessToken);",
-  "});",
-  "```",
-].join("\n");

@@ -5,7 +5,7 @@
  * added lines between the lines they share. Pure; linear in the text.
  */
 
-export type PatchAction = "add" | "update" | "delete";
+type PatchAction = "add" | "update" | "delete";
 
 /** One file of a patch: its path (and new path when moved), and its lines as a diff ("" for a deletion). */
 export type PatchFile = { path: string; action: PatchAction; moveTo: string | null; diff: string };
@@ -56,6 +56,7 @@ const CONTEXT_LINES = 3;
  * An edit of `oldText` into `newText` as diff lines: the lines both start and end with are context
  * (three at most on each side), the rest removed then added. Not a minimal diff (that is not linear),
  * but what an edit tool's call says: these lines became those.
+ * @internal exported for its tests
  */
 export function editDiff(oldText: string, newText: string): string {
   const before = oldText === "" ? [] : oldText.split("\n");
@@ -78,14 +79,4 @@ export function editDiff(oldText: string, newText: string): string {
 export function editsDiff(edits: readonly { oldText: string; newText: string }[]): string {
   if (edits.length === 1) return editDiff(edits[0]!.oldText, edits[0]!.newText);
   return edits.map((edit, i) => `@@ edit ${i + 1} of ${edits.length} @@\n${editDiff(edit.oldText, edit.newText)}`).join("\n");
-}
-
-/** New content as a diff of added lines, for a write shown beside a diff. */
-export function addedLines(content: string): string {
-  return content === ""
-    ? ""
-    : content
-        .split("\n")
-        .map((line) => `+${line}`)
-        .join("\n");
 }

@@ -56,7 +56,7 @@ function lines(value: JsonValue, depth: number, out: string[], pad: string): voi
 }
 
 /** Any value as readable text (see the module's note). */
-export function readableValue(value: JsonValue): string {
+function readableValue(value: JsonValue): string {
   const flat = scalar(value);
   if (flat !== null) return flat;
   const out: string[] = [];

@@ -7,7 +7,10 @@
 /** Characters a POSIX shell reads literally outside quotes (Python's shlex.quote keeps these bare). */
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
-/** One argument as a shell would need it typed: bare when safe, else in single quotes ('\'' for a quote). */
+/**
+ * One argument as a shell would need it typed: bare when safe, else in single quotes ('\'' for a quote).
+ * @internal exported for its tests
+ */
 export function shellQuote(arg: string): string {
   if (arg === "") return "''";
   if (SAFE_WORD.test(arg)) return arg;

@@ -104,7 +104,7 @@ const num = (value: JsonValue | undefined): number | null =>
   typeof value === "number" && Number.isFinite(value) ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : null;
 
 /** Arguments some sources keep as a JSON string (OpenAI function calls), parsed; any other string kept. */
-export function parseToolArguments(args: JsonValue | undefined): JsonValue | undefined {
+function parseToolArguments(args: JsonValue | undefined): JsonValue | undefined {
   if (typeof args !== "string") return args;
   const trimmed = args.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return args;

@@ -53,7 +53,7 @@ import { isInterrupt, modelOf, readCommit, readConfirm, readModelBanner, readTok
 import { isRealPrompt } from "@/lib/domain/title";
 import { collapse } from "../text";
 
-export const AIDER_HISTORY_FILE = ".aider.chat.history.md";
+const AIDER_HISTORY_FILE = ".aider.chat.history.md";
 
 /** Whether a text file (not JSON) is an Aider chat history: by its name, or a run header as its first non-blank line. */
 export function looksLikeAiderHistory(text: string, fileName: string): boolean {
@@ -256,6 +256,7 @@ function replyTurn(entries: HistoryEntry[], base: { timestamp: string | null } &
  * Reasoning Aider wrote before the answer: `<thinking-content-…>…</thinking-content-…>` (its own
  * tag, aider/reasoning_tags.py) or `<think>…</think>` (models that emit their own). An unclosed tag
  * (an interrupted reply) holds the rest. Tags elsewhere in the text are left as text.
+ * @internal exported for its tests
  */
 export function splitReasoning(text: string): { thinking: string | null; answer: string; tag: string | null } {
   const start = text.search(/\S/);

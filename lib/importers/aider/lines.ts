@@ -26,7 +26,7 @@ export type HistoryEntry =
   | { kind: "reply"; line: number; text: string }
   | { kind: "blank"; line: number };
 
-export function isRunHeader(text: string): boolean {
+function isRunHeader(text: string): boolean {
   return text.startsWith(RUN_HEADER);
 }
 
@@ -39,7 +39,7 @@ function startsStatus(text: string): boolean {
 }
 
 /** Whether the file keeps Aider's line breaks (some prompt or status line ends with two spaces). */
-export function keepsLineBreaks(lines: readonly NumberedLine[]): boolean {
+function keepsLineBreaks(lines: readonly NumberedLine[]): boolean {
   return lines.some(({ text }) => (startsPrompt(text) || startsStatus(text)) && text.endsWith(BREAK));
 }
 
@@ -50,7 +50,7 @@ function body(text: string, prefix: string, strict: boolean): string {
 }
 
 /** A confirm question with its answer, as `confirm_ask` writes it: `… (Y)es/(N)o… [Yes]: all`. */
-export function isConfirmAnswer(text: string): boolean {
+function isConfirmAnswer(text: string): boolean {
   return text.includes("(Y)es/(N)o") && text.includes("]: ");
 }
 

@@ -70,7 +70,10 @@ export type TokensReport = {
 const COUNT = /^(\d+(?:\.\d+)?)([kM]?)$/;
 const DOLLARS = /^\$(\d+(?:\.\d+)?)$/;
 
-/** `3.2k` -> 3200, `12k` -> 12000, `1.5M` -> 1500000, `104` -> 104; null when not such a figure. */
+/**
+ * `3.2k` -> 3200, `12k` -> 12000, `1.5M` -> 1500000, `104` -> 104; null when not such a figure.
+ * @internal exported for its tests
+ */
 export function readCount(text: string): number | null {
   const match = COUNT.exec(text.trim());
   if (!match) return null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ImportFormatError } from "../types";
-import { looksLikeChatGptExport, MAX_FORKS_PER_CONVERSATION } from "./index";
+import { looksLikeChatGptExport } from "./index";
+import { MAX_FORKS_PER_CONVERSATION } from "./shapes";
 import { byKey, conversation, parse, root, sys, type NodeSpec } from "./test-helpers";
 
 describe("forks", () => {

@@ -60,8 +60,6 @@ import { parseConversation } from "./conversation";
 import { nonEmpty } from "./render";
 import { Json } from "./shapes";
 
-export { MAX_FORKS_PER_CONVERSATION } from "./shapes";
-
 export type ChatGptSource = {
   /** File name, for messages only (`conversations.json`). */
   name: string;

@@ -32,9 +32,9 @@ import { planClaudeCodeSession } from "./plan";
 import type { ClaudeCodeSource, LineSupply } from "./shapes";
 import { claudeCodeTurns } from "./turns";
 
-export type { ClaudeCodeSource, LineSupply, Plan, ThreadTurn } from "./shapes";
-export { claudeCodePlanner, planClaudeCodeSession, type SessionPlanner } from "./plan";
-export { claudeCodeTurnReader, claudeCodeTurns, type TurnReader } from "./turns";
+export type { ClaudeCodeSource, LineSupply, Plan } from "./shapes";
+export { claudeCodePlanner, type SessionPlanner } from "./plan";
+export { claudeCodeTurnReader, type TurnReader } from "./turns";
 
 /** A cheap check on the first parsed line and the file name. */
 export function looksLikeClaudeCode(firstLine: unknown, fileName: string): boolean {

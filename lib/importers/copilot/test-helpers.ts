@@ -1,6 +1,6 @@
 // What the Copilot CLI importer's tests share: fixture paths, event builders, summaries of a thread.
 import path from "node:path";
-export { numbered, jsonl, onlyThread, partsOf, roleCounts, expectPaired } from "../test-helpers";
+export { jsonl, onlyThread, partsOf, roleCounts, expectPaired } from "../test-helpers";
 
 export const FIXTURES = path.join(process.cwd(), "fixtures/real/copilot");
 export const EVENTS_FILE = path.join(FIXTURES, "session-state/96ef38f0-9d09-45c3-8124-6448c36090ed/events.jsonl");

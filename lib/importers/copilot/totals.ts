@@ -5,7 +5,7 @@ import type { ModelSessionTotal, SessionTotals } from "@/lib/domain/session-tota
 import type { JsonObject } from "@/lib/domain/types";
 import { count, obj, type Json } from "./values";
 
-export const SESSION_TOTALS_SOURCE = "copilot session.shutdown";
+const SESSION_TOTALS_SOURCE = "copilot session.shutdown";
 
 const emptyModel = (): ModelSessionTotal => ({
   requests: 0,

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ImportedThread } from "../types";
 export { numbered, jsonl, onlyThread, partsOf, roleCounts, expectPaired } from "../test-helpers";
 
-export const FIXTURES = path.join(process.cwd(), "fixtures/real/gemini-cli/tmp");
+const FIXTURES = path.join(process.cwd(), "fixtures/real/gemini-cli/tmp");
 export const JSONL_FILE = path.join(
   FIXTURES,
   "9da8b3dfb8655182ac1f0e66601c367e34f8d18447a29759eeba4d7e45dc60ea/chats/session-2026-04-23T12-52-0ab84937.jsonl",

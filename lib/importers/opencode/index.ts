@@ -43,8 +43,6 @@
 import { ImportFormatError, isObject, type ImportedThread, type ParsedSource, type SkippedEntry } from "../types";
 import { sessionThread, type SubagentLink } from "./session";
 
-export { childSessionOf, isoFromMs, usageOfTokens } from "./session";
-
 /** An `opencode export` document: a session info with a `ses_` id and a list of messages. */
 export function looksLikeOpenCodeExport(doc: unknown): boolean {
   if (!isObject(doc) || !isObject(doc.info) || !Array.isArray(doc.messages)) return false;

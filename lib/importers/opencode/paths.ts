@@ -42,11 +42,6 @@ export function openCodeStoragePath(filePath: string): OpenCodeStoragePath | nul
   return null;
 }
 
-/** An OpenCode session record in its storage folder: the transcript of a JSON-tree session. */
-export function isOpenCodeSessionFile(filePath: string): boolean {
-  return openCodeStoragePath(filePath)?.kind === "session";
-}
-
 const CREDENTIALS = new Set(["auth.json", "mcp-auth.json"]);
 
 /** A file of OpenCode's data folder that is not a session record (a piece of one, or its credentials): never a transcript on its own. */

@@ -17,7 +17,7 @@ export type SessionResult = {
 };
 
 /** Unix milliseconds to ISO-8601, or null. */
-export function isoFromMs(value: JsonValue | undefined): string | null {
+function isoFromMs(value: JsonValue | undefined): string | null {
   if (typeof value !== "number" || !Number.isFinite(value)) return null;
   const date = new Date(value);
   return Number.isFinite(date.getTime()) ? date.toISOString() : null;
@@ -62,6 +62,7 @@ function shownMetadata(metadata: JsonValue | undefined): { metadata: JsonObject 
  * says which: total = input + output + cache means reasoning is inside output (the samples, 1.2.5);
  * total = input + output + reasoning + cache means it is not, and it is added so that
  * outputTokens always includes reasoning (ImportedUsage's convention).
+ * @internal exported for its tests
  */
 export function usageOfTokens(tokens: JsonValue | undefined, cost: JsonValue | undefined): ImportedUsage | null {
   if (!isObject(tokens)) return null;
@@ -87,7 +88,10 @@ export function usageOfTokens(tokens: JsonValue | undefined, cost: JsonValue | u
   return usage;
 }
 
-/** The child session a task tool part names: its metadata's sessionId, else `task_id: ses_…` opening its output. */
+/**
+ * The child session a task tool part names: its metadata's sessionId, else `task_id: ses_…` opening its output.
+ * @internal exported for its tests
+ */
 export function childSessionOf(state: Json): string | null {
   const metadata = isObject(state.metadata) ? state.metadata : {};
   const fromMetadata = str(metadata.sessionId);

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { ImportFormatError } from "../types";
 import { detectFormat } from "../index";
-import { childSessionOf, looksLikeOpenCodeExport, parseOpenCodeExport, parseOpenCodeSessions, usageOfTokens } from "./index";
+import { looksLikeOpenCodeExport, parseOpenCodeExport, parseOpenCodeSessions } from "./index";
+import { childSessionOf, usageOfTokens } from "./session";
 
 const T = 1771214900000;
 const tokens = (input: number, output: number, reasoning = 0, read = 0, write = 0) => ({

@@ -65,7 +65,10 @@ export function looksLikePiSession(firstLine: unknown, _fileName: string): boole
   return isPiHeader(firstLine);
 }
 
-/** `.../<timestamp>_<session id>.jsonl` -> the session id (the header id of that file). */
+/**
+ * `.../<timestamp>_<session id>.jsonl` -> the session id (the header id of that file).
+ * @internal exported for its tests
+ */
 export function sessionIdFromPath(filePath: string): string | null {
   const base = (filePath.split(/[\\/]/).pop() ?? "").replace(/\.jsonl$/i, "");
   const underscore = base.indexOf("_");

@@ -12,7 +12,7 @@ export type PiSettings = { provider: string | null; modelId: string | null; thin
 export type EntryOutcome = { turn: ImportedTurn } | { none: true } | { skip: string };
 
 /** The entry types that never make a turn: they change settings or the thread, or hold extension state. */
-export const NON_TURN_TYPES = new Set(["model_change", "thinking_level_change", "session_info", "label", "custom"]);
+const NON_TURN_TYPES = new Set(["model_change", "thinking_level_change", "session_info", "label", "custom"]);
 
 /** Whether an entry makes a turn (decided without converting it; the branch split needs it first). */
 export function makesTurn(node: PiNode): boolean {
@@ -62,7 +62,7 @@ function contentParts(content: JsonValue | undefined, where: string): { parts: T
 }
 
 /** Pi's usage: `input` excludes cache reads and writes (totalTokens = input + output + cacheRead + cacheWrite); cost.total is pi's own price. */
-export function usageOf(usage: JsonValue | undefined): ImportedUsage | null {
+function usageOf(usage: JsonValue | undefined): ImportedUsage | null {
   if (!isObject(usage)) return null;
   const out: ImportedUsage = {};
   const input = num(usage.input);

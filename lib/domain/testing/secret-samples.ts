@@ -1,4 +1,4 @@
-import type { SecretKind } from "./rules";
+import type { SecretKind } from "../secrets/rules";
 
 /**
  * Real-looking fake secrets for tests, assembled at run time from pieces so that this repository
