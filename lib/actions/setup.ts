@@ -3,7 +3,6 @@
 import { redirect } from "next/navigation";
 import { createFirstPasswordAdmin } from "@/lib/auth/first-admin";
 import { authFor } from "@/lib/auth/server";
-import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { serverSettings } from "@/lib/env";
@@ -31,7 +30,7 @@ export async function setupFirstAdminAction(_previous: FormState, form: FormData
       role: "admin",
     });
     const auth = await authFor(false);
-    created = await createFirstPasswordAdmin(auth, await db(), input);
+    created = await createFirstPasswordAdmin(auth, input);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const fieldErrors = Array.isArray(error.details)
