@@ -4,7 +4,6 @@ import { connection } from "next/server";
 import { LoginForm } from "@/components/auth/login-form";
 import { noUserYet } from "@/lib/auth/first-admin";
 import { authFor } from "@/lib/auth/server";
-import { db } from "@/lib/db/client";
 import { safeNextPath } from "@/lib/domain/sign-in";
 import { serverSettings } from "@/lib/env";
 
@@ -17,7 +16,7 @@ export default async function LoginPage({ searchParams }: Props) {
   const settings = serverSettings().auth;
   if (!settings.enabled) redirect("/threads");
   await authFor(false); // creates the first admin from the environment, when nobody exists yet
-  if (await noUserYet(await db())) redirect("/setup");
+  if (await noUserYet()) redirect("/setup");
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === "string" ? query.next : null);
   return (

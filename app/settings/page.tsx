@@ -4,7 +4,6 @@ import { connection } from "next/server";
 import { ApiTokens } from "@/components/settings/api-tokens";
 import { People } from "@/components/settings/people";
 import { principalFrom } from "@/lib/auth/principal";
-import { db } from "@/lib/db/client";
 import { listPeople } from "@/lib/db/people";
 import { CustomModelForm, DeleteCustomModelButton } from "@/components/settings/custom-models";
 import { LlmSettingsForm } from "@/components/settings/llm-settings";
@@ -39,7 +38,7 @@ export default async function SettingsPage() {
   const isAdmin = principal?.role === "admin";
   // With sign-in off everyone may change everything; on, only admins (the actions refuse members).
   const canChange = !settings.auth.enabled || isAdmin;
-  const people = isAdmin ? await listPeople(await db()) : [];
+  const people = isAdmin ? await listPeople() : [];
   const custom = await listCustomModels();
   const catalog = listModels().filter((m) => m.source !== "custom");
   const llm = await describeLlmConfig();

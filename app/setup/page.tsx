@@ -4,7 +4,6 @@ import { connection } from "next/server";
 import { SetupForm } from "@/components/auth/setup-form";
 import { noUserYet } from "@/lib/auth/first-admin";
 import { authFor } from "@/lib/auth/server";
-import { db } from "@/lib/db/client";
 import { serverSettings } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Set up" };
@@ -14,7 +13,7 @@ export default async function SetupPage() {
   await connection();
   if (!serverSettings().auth.enabled) redirect("/threads");
   await authFor(false);
-  if (!(await noUserYet(await db()))) redirect("/login");
+  if (!(await noUserYet())) redirect("/login");
   return (
     <div className="mx-auto max-w-sm space-y-4 rounded-lg border border-zinc-200 bg-white p-6">
       <h1 className="text-2xl font-semibold tracking-tight">Set up Threadline</h1>

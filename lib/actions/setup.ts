@@ -3,7 +3,6 @@
 import { redirect } from "next/navigation";
 import { createFirstPasswordAdmin } from "@/lib/auth/first-admin";
 import { authFor } from "@/lib/auth/server";
-import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { serverSettings } from "@/lib/env";
 import { newPersonSchema } from "@/lib/validation/people";
@@ -29,7 +28,7 @@ export const setupFirstAdminAction = defineFormAction<typeof newPersonSchema, { 
   },
   async (input) => {
     if (!serverSettings().auth.enabled) throw new AppError("conflict", "Sign-in is off (THREADLINE_AUTH).");
-    const created = await createFirstPasswordAdmin(await authFor(false), await db(), input);
+    const created = await createFirstPasswordAdmin(await authFor(false), input);
     redirect(created ? "/login?setup=done" : "/login?setup=taken");
   },
 );

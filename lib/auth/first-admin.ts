@@ -1,5 +1,4 @@
 import "server-only";
-import type { Database } from "@/lib/db/create-client";
 import { createFirstAdmin, noUserYet } from "@/lib/db/first-admin";
 import { AppError } from "@/lib/domain/errors";
 
@@ -20,29 +19,24 @@ type AuthLike = {
  */
 export async function createFirstPasswordAdmin(
   auth: AuthLike,
-  database: Database,
   person: { email: string; name: string; password: string },
 ): Promise<boolean> {
-  if (!(await noUserYet(database))) return false;
+  if (!(await noUserYet())) return false;
   const context = await auth.$context;
   const passwordHash = await context.password.hash(person.password); // slow on purpose: outside the transaction
   const [userId, accountId] = [context.generateId({ model: "user" }), context.generateId({ model: "account" })];
   if (!userId || !accountId) throw new Error("Better Auth is configured to let the database make ids; Threadline makes them");
-  return createFirstAdmin(database, { userId, accountId, email: person.email.toLowerCase(), name: person.name, passwordHash });
+  return createFirstAdmin({ userId, accountId, email: person.email.toLowerCase(), name: person.name, passwordHash });
 }
 
 /**
  * THREADLINE_ADMIN_EMAIL and THREADLINE_ADMIN_PASSWORD make the first admin when no user exists
  * yet; once anyone exists they are not read again (change the password in Settings).
  */
-export async function ensureFirstAdmin(
-  auth: AuthLike,
-  database: Database,
-  admin: { email: string; password: string } | null,
-): Promise<void> {
-  if (!admin || !(await noUserYet(database))) return;
+export async function ensureFirstAdmin(auth: AuthLike, admin: { email: string; password: string } | null): Promise<void> {
+  if (!admin || !(await noUserYet())) return;
   if (admin.password.length < 8) throw new AppError("validation_failed", "THREADLINE_ADMIN_PASSWORD must be at least 8 characters");
-  const created = await createFirstPasswordAdmin(auth, database, {
+  const created = await createFirstPasswordAdmin(auth, {
     email: admin.email,
     name: admin.email.split("@")[0] || "admin",
     password: admin.password,

@@ -1,5 +1,4 @@
 import "server-only";
-import { db } from "@/lib/db/client";
 import { userOfApiToken } from "@/lib/db/api-tokens";
 import { AppError } from "@/lib/domain/errors";
 import { bearerToken } from "@/lib/domain/sign-in";
@@ -25,7 +24,7 @@ export async function principalFrom(
 ): Promise<Principal | null> {
   const token = bearerToken(headers.get("authorization"));
   if (token !== null) {
-    const user = token === "" ? null : await userOfApiToken(await db(), token);
+    const user = token === "" ? null : await userOfApiToken(token);
     return user ? { userId: user.id, email: user.email, name: user.name, role: roleOf(user.role), via: "token" } : null;
   }
   if (!/(^|;\s*)(__Secure-)?better-auth\.session_token=/.test(headers.get("cookie") ?? "")) return null;

@@ -69,10 +69,10 @@ function createAuth(options: {
       // server (auth.api.impersonateUser) is refused too.
       before: createAuthMiddleware(async (ctx) => {
         if (refused.has(ctx.path)) throw new APIError("NOT_FOUND", { message: "Threadline does not use this endpoint." });
-        await countAccountAttempt(options.database, ctx.path, ctx.body, ctx.context);
+        await countAccountAttempt(ctx.path, ctx.body, ctx.context);
       }),
       after: createAuthMiddleware(async (ctx) => {
-        await settleAccountAttempt(options.database, ctx.context.returned, ctx.context);
+        await settleAccountAttempt(ctx.context.returned, ctx.context);
       }),
     },
     plugins: [
@@ -118,10 +118,10 @@ export function authFor(secure: boolean): Promise<Auth> {
   if (!entry) {
     entry = (async () => {
       const database = await db();
-      const secret = settings.auth.secret ?? (await serverSecret(database, "auth"));
+      const secret = settings.auth.secret ?? (await serverSecret("auth"));
       const trustedOrigins = [...settings.requestGuard.allowedOrigins, ...(settings.auth.publicUrl ? [settings.auth.publicUrl] : [])];
       const auth = createAuth({ settings: settings.auth, secret, secure, database, trustedOrigins });
-      await ensureFirstAdmin(auth, database, settings.auth.admin);
+      await ensureFirstAdmin(auth, settings.auth.admin);
       return auth;
     })();
     entry.catch(() => cache.delete(key));

@@ -46,7 +46,7 @@ afterAll(() => {
 
 describe("the setup page", () => {
   it("creates the first admin once, then refuses", async () => {
-    expect(await noUserYet(await db())).toBe(true);
+    expect(await noUserYet()).toBe(true);
     const short = await setupFirstAdminAction(null, form({ name: "Ada", email: "ada@example.com", password: "short" }));
     expect(short).toMatchObject({
       ok: false,
@@ -95,7 +95,7 @@ describe("the setup page", () => {
       passwordHash: "00:00",
     }));
     const database = await db();
-    const created = await Promise.all(attempts.map((row) => createFirstAdmin(database, row)));
+    const created = await Promise.all(attempts.map((row) => createFirstAdmin(row)));
     expect(created.filter(Boolean)).toHaveLength(1);
     expect(await database.user.count()).toBe(1);
     expect(await database.account.count()).toBe(1);
@@ -105,7 +105,7 @@ describe("the setup page", () => {
     await forgetEveryone();
     const auth = await authFor(false);
     const [, setup] = await Promise.all([
-      ensureFirstAdmin(auth, await db(), { email: "env@example.com", password: "environment password" }),
+      ensureFirstAdmin(auth, { email: "env@example.com", password: "environment password" }),
       outcome(setupFirstAdminAction(null, form({ name: "Eve", email: "eve@example.com", password: "another password" }))),
     ]);
     const users = await (await db()).user.findMany();

@@ -177,10 +177,10 @@ describe("the account count in the database", () => {
     const database = await db();
     const key = signInAccountKey(`window-${++serial}@example.com`)!;
     const t0 = 1_800_000_000_000;
-    for (let i = 0; i < limit.max; i++) expect((await reserveSignInAttempt(database, key, limit, t0 + i * 1000)).allowed).toBe(true);
-    expect(await reserveSignInAttempt(database, key, limit, t0 + 5_000)).toEqual({ allowed: false, retryAfter: 895 });
-    expect(await reserveSignInAttempt(database, key, limit, t0 + 899_001)).toEqual({ allowed: false, retryAfter: 1 });
-    const next = await reserveSignInAttempt(database, key, limit, t0 + 900_000);
+    for (let i = 0; i < limit.max; i++) expect((await reserveSignInAttempt(key, limit, t0 + i * 1000)).allowed).toBe(true);
+    expect(await reserveSignInAttempt(key, limit, t0 + 5_000)).toEqual({ allowed: false, retryAfter: 895 });
+    expect(await reserveSignInAttempt(key, limit, t0 + 899_001)).toEqual({ allowed: false, retryAfter: 1 });
+    const next = await reserveSignInAttempt(key, limit, t0 + 900_000);
     expect(next).toEqual({ allowed: true, windowEnd: BigInt(t0 + 1_800_000) });
     expect(await database.rateLimit.findUniqueOrThrow({ where: { key } })).toMatchObject({ count: 1 });
   });
@@ -189,12 +189,12 @@ describe("the account count in the database", () => {
     const database = await db();
     const key = signInAccountKey(`release-${++serial}@example.com`)!;
     const t0 = 1_800_000_000_000;
-    const first = await reserveSignInAttempt(database, key, limit, t0);
-    await reserveSignInAttempt(database, key, limit, t0 + 1000);
-    await releaseSignInAttempt(database, key, (first as { windowEnd: bigint }).windowEnd);
+    const first = await reserveSignInAttempt(key, limit, t0);
+    await reserveSignInAttempt(key, limit, t0 + 1000);
+    await releaseSignInAttempt(key, (first as { windowEnd: bigint }).windowEnd);
     expect((await database.rateLimit.findUniqueOrThrow({ where: { key } })).count).toBe(1);
-    await reserveSignInAttempt(database, key, limit, t0 + 901_000); // a new window
-    await releaseSignInAttempt(database, key, (first as { windowEnd: bigint }).windowEnd);
+    await reserveSignInAttempt(key, limit, t0 + 901_000); // a new window
+    await releaseSignInAttempt(key, (first as { windowEnd: bigint }).windowEnd);
     expect((await database.rateLimit.findUniqueOrThrow({ where: { key } })).count).toBe(1);
   });
 });

@@ -1,6 +1,5 @@
 import "server-only";
 import { APIError } from "better-auth/api";
-import type { Database } from "@/lib/db/create-client";
 import { releaseSignInAttempt, reserveSignInAttempt } from "@/lib/db/sign-in-limits";
 import { clientAddress } from "@/lib/domain/client-address";
 import { SIGN_IN_ACCOUNT_LIMIT, signInAccountKey } from "@/lib/domain/sign-in";
@@ -56,11 +55,11 @@ const counted = new WeakMap<object, { key: string; windowEnd: bigint }>();
  * password is checked. `call` is the hook's context object, which Better Auth hands to the
  * before and the after hooks of one call alike.
  */
-export async function countAccountAttempt(database: Database, path: string, body: unknown, call: object): Promise<void> {
+export async function countAccountAttempt(path: string, body: unknown, call: object): Promise<void> {
   if (path !== "/sign-in/email") return;
   const key = signInAccountKey(body && typeof body === "object" ? (body as { email?: unknown }).email : undefined);
   if (!key) return;
-  const reservation = await reserveSignInAttempt(database, key, SIGN_IN_ACCOUNT_LIMIT);
+  const reservation = await reserveSignInAttempt(key, SIGN_IN_ACCOUNT_LIMIT);
   if (!reservation.allowed) {
     const minutes = Math.ceil(reservation.retryAfter / 60);
     throw new APIError(
@@ -80,10 +79,10 @@ export async function countAccountAttempt(database: Database, path: string, body
  * was refused for another reason) is handed back, so only failures count. An attempt whose
  * handling threw is left counted.
  */
-export async function settleAccountAttempt(database: Database, returned: unknown, call: object): Promise<void> {
+export async function settleAccountAttempt(returned: unknown, call: object): Promise<void> {
   const attempt = counted.get(call);
   if (!attempt) return;
   counted.delete(call);
   const status = returned && typeof returned === "object" && "statusCode" in returned ? returned.statusCode : 200;
-  if (status !== 401) await releaseSignInAttempt(database, attempt.key, attempt.windowEnd);
+  if (status !== 401) await releaseSignInAttempt(attempt.key, attempt.windowEnd);
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
-import type { Database } from "./create-client";
+import { db } from "./client";
 import { quoteInput } from "@/lib/domain/secrets/quote";
 
 /**
@@ -29,13 +29,15 @@ export type TokenOwner = { userId: string };
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** Creates a token for a person; the plain token is returned here only, never stored. */
-export async function createApiToken(
-  db: Database,
-  input: { userId: string; name: string; expiresAt?: Date | null },
-): Promise<{ id: string; token: string }> {
+export async function createApiToken(input: {
+  userId: string;
+  name: string;
+  expiresAt?: Date | null;
+}): Promise<{ id: string; token: string }> {
+  const client = await db();
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const id = randomUUID();
-  await db.apiToken.create({
+  await client.apiToken.create({
     data: {
       id,
       name: input.name,
@@ -49,8 +51,9 @@ export async function createApiToken(
 }
 
 /** A person's tokens, or everyone's (an admin's list), newest first. */
-export async function listApiTokens(db: Database, userId: string | null): Promise<ApiTokenView[]> {
-  const rows = await db.apiToken.findMany({
+export async function listApiTokens(userId: string | null): Promise<ApiTokenView[]> {
+  const client = await db();
+  const rows = await client.apiToken.findMany({
     where: userId === null ? {} : { userId },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     include: { user: { select: { email: true } } },
@@ -71,22 +74,23 @@ export async function listApiTokens(db: Database, userId: string | null): Promis
  * Revokes (deletes) a token at once. `owner` null: any token (an admin); otherwise only the
  * person's own, and another's answers not found, as if it did not exist.
  */
-export async function revokeApiToken(db: Database, id: string, owner: TokenOwner | null): Promise<void> {
-  const { count } = await db.apiToken.deleteMany({ where: owner === null ? { id } : { id, userId: owner.userId } });
+export async function revokeApiToken(id: string, owner: TokenOwner | null): Promise<void> {
+  const client = await db();
+  const { count } = await client.apiToken.deleteMany({ where: owner === null ? { id } : { id, userId: owner.userId } });
   if (count === 0) throw new AppError("not_found", `API token ${quoteInput(id)} not found`);
 }
 
 /** The person a bearer token acts as, or null when it is unknown, revoked, expired or its person is banned. */
 export async function userOfApiToken(
-  db: Database,
   token: string,
   now = new Date(),
 ): Promise<{ id: string; email: string; name: string; role: string | null } | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
-  const row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+  const client = await db();
+  const row = await client.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
   if (!row || (row.expiresAt && row.expiresAt <= now) || row.user.banned) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USE_PRECISION_MS) {
-    await db.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: now } });
+    await client.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: now } });
   }
   return { id: row.user.id, email: row.user.email, name: row.user.name, role: row.user.role };
 }

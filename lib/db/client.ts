@@ -1,3 +1,11 @@
+/*
+ * How lib/db reaches the database. An exported data-access function gets the client itself with
+ * db(); its callers pass none. A helper meant to run inside a caller's transaction takes that
+ * transaction client explicitly, named `tx`. Two kinds take the connection they run on as their
+ * first argument instead: the raw statements of dialect*.ts (run on the client, a transaction or
+ * an import's own SQLite connection) and the tools that work on a database their caller names
+ * (copy.ts, migrate.ts: another database than the app's).
+ */
 import "server-only";
 import { serverSettings } from "@/lib/env";
 import { createDatabase, type Database } from "./create-client";

@@ -1,4 +1,5 @@
-import { databaseKind, type Database } from "./create-client";
+import { db } from "./client";
+import { databaseKind } from "./create-client";
 import { lockForWrite } from "./dialect";
 import { WRITE_TRANSACTION } from "./transactions";
 
@@ -12,8 +13,9 @@ export type FirstAdminRow = {
 };
 
 /** Whether nobody can sign in yet (the setup page's question). */
-export async function noUserYet(db: Database): Promise<boolean> {
-  return (await db.user.count()) === 0;
+export async function noUserYet(): Promise<boolean> {
+  const client = await db();
+  return (await client.user.count()) === 0;
 }
 
 /**
@@ -22,9 +24,10 @@ export async function noUserYet(db: Database): Promise<boolean> {
  * SQLite's write lock taken by the first statement), so of two concurrent setups, or two instances
  * starting with THREADLINE_ADMIN_EMAIL, exactly one creates anyone. False when someone exists.
  */
-export async function createFirstAdmin(db: Database, row: FirstAdminRow): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    await lockForWrite(tx, databaseKind(db)); // read, then write: two setups must not both see nobody
+export async function createFirstAdmin(row: FirstAdminRow): Promise<boolean> {
+  const client = await db();
+  return client.$transaction(async (tx) => {
+    await lockForWrite(tx, databaseKind(client)); // read, then write: two setups must not both see nobody
     if ((await tx.user.count()) > 0) return false;
     await tx.user.create({ data: { id: row.userId, email: row.email, name: row.name, emailVerified: true, role: "admin" } });
     await tx.account.create({

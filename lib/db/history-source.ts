@@ -3,7 +3,7 @@ import type { TokenCount } from "@/lib/domain/tokenizer";
 import type { Thread } from "@/lib/domain/types";
 import { db } from "./client";
 import type { Database } from "./create-client";
-import { snapshotContents, snapshotStubs, turnContents, turnOutlines } from "./dialect";
+import { snapshotContents, snapshotStubs, turnContents, turnOutlines } from "./dialect-turns";
 import { getChainThreadStates, type ThreadTurnsState } from "./threads";
 import { storeTokenCounts } from "./token-counts";
 

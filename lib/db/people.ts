@@ -1,10 +1,11 @@
-import type { Database } from "./create-client";
+import { db } from "./client";
 
 export type PersonRow = { id: string; name: string; email: string; role: string; signsInWith: string };
 
 /** Everyone who may sign in, with how (password, single sign-on), for Settings -> People. */
-export async function listPeople(db: Database): Promise<PersonRow[]> {
-  const users = await db.user.findMany({ orderBy: { email: "asc" }, include: { accounts: { select: { providerId: true } } } });
+export async function listPeople(): Promise<PersonRow[]> {
+  const client = await db();
+  const users = await client.user.findMany({ orderBy: { email: "asc" }, include: { accounts: { select: { providerId: true } } } });
   return users.map((user) => ({
     id: user.id,
     name: user.name,

@@ -29,7 +29,7 @@ import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { inChunks } from "./chunks";
 import { db } from "./client";
 import { listCustomModels } from "./custom-models";
-import { partsContaining, usageRows, type UsageRow } from "./dialect";
+import { partsContaining, usageRows, type UsageRow } from "./dialect-turns";
 import { parsedOrNull, partsFromStored } from "./mappers";
 
 /** Sub-agents nest rarely; a walk stops this deep (or at this many threads) whatever the data says. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { retryAfterSeconds, type SignInLimit } from "@/lib/domain/sign-in";
-import type { Database } from "./create-client";
+import { db } from "./client";
 
 /**
  * Per-account sign-in counts (SIGN_IN_ACCOUNT_LIMIT), kept in Better Auth's RateLimit table beside
@@ -22,14 +22,15 @@ export type SignInReservation = { allowed: true; windowEnd: bigint } | { allowed
 const MAX_ROUNDS = 10;
 
 /** Counts one attempt for `key`, or says how long the key is locked (seconds). */
-export async function reserveSignInAttempt(db: Database, key: string, limit: SignInLimit, now = Date.now()): Promise<SignInReservation> {
+export async function reserveSignInAttempt(key: string, limit: SignInLimit, now = Date.now()): Promise<SignInReservation> {
+  const client = await db();
   const at = BigInt(now);
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const row = await db.rateLimit.findUnique({ where: { key }, select: { count: true, lastRequest: true } });
+    const row = await client.rateLimit.findUnique({ where: { key }, select: { count: true, lastRequest: true } });
     if (!row) {
       const windowEnd = at + BigInt(limit.window * 1000);
       try {
-        await db.rateLimit.create({ data: { id: randomUUID(), key, count: 1, lastRequest: windowEnd } });
+        await client.rateLimit.create({ data: { id: randomUUID(), key, count: 1, lastRequest: windowEnd } });
         return { allowed: true, windowEnd };
       } catch {
         continue; // another attempt created it first (the key is unique): count on its row
@@ -38,7 +39,7 @@ export async function reserveSignInAttempt(db: Database, key: string, limit: Sig
     if (row.lastRequest > at) {
       if (row.count >= limit.max) return { allowed: false, retryAfter: retryAfterSeconds(Number(row.lastRequest), now) };
       // Only in the window read, and only while there is room.
-      const counted = await db.rateLimit.updateMany({
+      const counted = await client.rateLimit.updateMany({
         where: { key, lastRequest: row.lastRequest, count: { lt: limit.max } },
         data: { count: { increment: 1 } },
       });
@@ -46,7 +47,7 @@ export async function reserveSignInAttempt(db: Database, key: string, limit: Sig
     } else {
       // The window is over: this attempt starts the next one.
       const windowEnd = at + BigInt(limit.window * 1000);
-      const restarted = await db.rateLimit.updateMany({
+      const restarted = await client.rateLimit.updateMany({
         where: { key, lastRequest: row.lastRequest },
         data: { count: 1, lastRequest: windowEnd },
       });
@@ -57,6 +58,7 @@ export async function reserveSignInAttempt(db: Database, key: string, limit: Sig
 }
 
 /** Hands back an attempt counted in the window ending at `windowEnd` (a later window is left alone). */
-export async function releaseSignInAttempt(db: Database, key: string, windowEnd: bigint): Promise<void> {
-  await db.rateLimit.updateMany({ where: { key, lastRequest: windowEnd, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+export async function releaseSignInAttempt(key: string, windowEnd: bigint): Promise<void> {
+  const client = await db();
+  await client.rateLimit.updateMany({ where: { key, lastRequest: windowEnd, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
 }

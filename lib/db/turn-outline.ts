@@ -2,7 +2,7 @@ import "server-only";
 import { searchTerms } from "@/lib/domain/search";
 import { buildOutline, type ThreadOutline } from "@/lib/domain/turn-outline";
 import { db } from "./client";
-import { findTurnIndexes, subagentCallTurns, turnFlags } from "./dialect";
+import { findTurnIndexes, subagentCallTurns, turnFlags } from "./dialect-turns";
 import { getThread, getThreadLinks } from "./threads";
 
 type Visibility = { includeExpired?: boolean };

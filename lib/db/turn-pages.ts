@@ -4,7 +4,7 @@ import { encodeTurnCursor } from "@/lib/domain/cursor";
 import { turnUsages } from "@/lib/domain/usage";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
-import { contextTokensBefore } from "./dialect";
+import { contextTokensBefore } from "./dialect-turns";
 import { withStoredCount, WITH_SNAPSHOTS } from "./mappers";
 import { storedThreadUsage, withTurnCosts } from "./session-usage";
 import { getThread, getThreadWithTurns, withTokenTotals } from "./threads";

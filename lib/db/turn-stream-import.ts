@@ -1,10 +1,9 @@
 import "server-only";
-import { searchableText, searchableTurnText } from "@/lib/domain/secrets/detect";
+import { searchableText } from "@/lib/domain/secrets/detect";
 import { isRealPrompt, titleFromContent } from "@/lib/domain/title";
-import { estimateTokens } from "@/lib/domain/tokens";
-import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
+import type { TurnPart } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
-import { importedThreadId, importedTurnId, stableUuid } from "@/lib/importers/stable-id";
+import { importedThreadId, stableUuid } from "@/lib/importers/stable-id";
 import type {
   ImportedCompactionRun,
   ImportedThread,
@@ -18,12 +17,13 @@ import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "./client";
 import { countsFollowCommit, withEarlierCounts, writeCountsLater } from "./import-counts";
-import type { ImportWriter, ThreadWriteRow, TokenCountRow, TurnInsertRow } from "./import-rows";
+import type { ImportWriter, ThreadWriteRow, TokenCountRow } from "./import-rows";
 import { TurnBatches } from "./turn-batches";
 import { withImportWriter } from "./import-writer";
-import type { FileImportReport, ImportedFrom, SourceFile } from "./imports";
-import { mergeModels, partsFromStored, storedParts } from "./mappers";
+import type { FileImportReport, SourceFile } from "./imports";
+import { mergeModels, partsFromStored } from "./mappers";
 import { threadsWritten } from "./thread-writes";
+import { linkedMetadata, threadMetadata, toTurnRow } from "./imported-turn-rows";
 
 /** What a parser knows of a source before its turns: threads without turns, skipped entries, warnings. */
 export type SourceOutline = {
@@ -429,32 +429,12 @@ class TurnStreamImport {
   }
 }
 
-/**
- * A stored sub-agent's metadata with its relation's toolCallId set from `calls` (agentId -> call
- * id), or null when it is no sub-agent of those calls or already says so.
- */
-function linkedMetadata(text: string | null, calls: ReadonlyMap<string, string>): string | null {
-  let metadata: unknown;
-  try {
-    metadata = text ? JSON.parse(text) : null;
-  } catch {
-    return null;
-  }
-  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return null;
-  const relation = (metadata as { relation?: unknown }).relation;
-  if (!relation || typeof relation !== "object" || Array.isArray(relation)) return null;
-  const { kind, agentId, toolCallId } = relation as Record<string, unknown>;
-  const callId = kind === "subagent" && typeof agentId === "string" ? calls.get(agentId) : undefined;
-  if (!callId || toolCallId === callId) return null;
-  return JSON.stringify({ ...metadata, relation: { ...relation, toolCallId: callId } });
-}
-
-/** What the import did to a thread, from its progress once every turn is in. */
 /** How many turns the thread had before this import. */
 function storedCount(state: ThreadProgress): number {
   return state.storedFrom + state.stored.length;
 }
 
+/** What the import did to a thread, from its progress once every turn is in. */
 function threadResult(state: ThreadProgress, title: string | null): ThreadImportResult {
   const base = { id: state.id, title, turnsAdded: state.added, turnsRemoved: 0, identity: state.header.identity ?? "source" };
   if (!state.existed) return { ...base, change: "created" };
@@ -463,67 +443,4 @@ function threadResult(state: ThreadProgress, title: string | null): ThreadImport
     return { ...base, change: "rewritten", fromTurn: state.divergedAt + 1, turnsRemoved: stored - state.divergedAt };
   if (state.index < stored) return { ...base, change: "truncated", fromTurn: state.index + 1, turnsRemoved: stored - state.index };
   return { ...base, change: state.added > 0 ? "appended" : "unchanged" };
-}
-
-function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallbackTime: Date): TurnInsertRow {
-  const parts: TurnPart[] = [...(turn.parts ?? [])];
-  if (turn.compaction)
-    parts.push({
-      type: "compaction",
-      trigger: turn.compaction.trigger ?? null,
-      tokensBefore: turn.compaction.tokensBefore ?? null,
-      tokensAfter: turn.compaction.tokensAfter ?? null,
-    });
-  const metadata: JsonObject = { ...(turn.metadata ?? {}) };
-  if (turn.usage && Object.values(turn.usage).some((v) => v !== undefined)) {
-    metadata.usage = { ...(turn.usage as Record<string, JsonValue>), source: "reported" };
-  }
-  const time = turn.timestamp ? new Date(turn.timestamp) : fallbackTime;
-  const row: TurnInsertRow = {
-    id: "",
-    threadId,
-    index,
-    role: turn.role,
-    content: turn.content,
-    searchContent: searchableTurnText(turn.content, parts),
-    timestamp: Number.isNaN(time.getTime()) ? fallbackTime : time,
-    files: JSON.stringify(turn.files ?? []),
-    images: JSON.stringify(turn.images ?? []),
-    toolName: turn.toolName ?? null,
-    modelProvider: turn.modelProvider ?? null,
-    modelName: turn.modelName ?? null,
-    modelMetadata: Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null,
-    parts: parts.length > 0 ? storedParts(parts, turn.content) : null,
-    tokenEstimate: estimateTokens(turn.content),
-  };
-  // Everything stored but the index and the fallback time (a source without times gets "now").
-  row.id = importedTurnId(threadId, turn.key, [
-    row.role,
-    row.content,
-    turn.timestamp ?? null,
-    row.files,
-    row.images,
-    row.toolName,
-    row.modelProvider,
-    row.modelName,
-    row.modelMetadata,
-    row.parts,
-  ]);
-  return row;
-}
-
-/** The thread's own metadata and where it was imported from; `sha256` is the content it holds now (previousImport). */
-function threadMetadata(thread: Omit<ImportedThread, "turns">, format: ImportFormat, file: SourceFile): JsonObject {
-  const importedFrom: ImportedFrom = {
-    format,
-    file: file.name,
-    key: thread.key,
-    identity: thread.identity ?? "source",
-    sha256: file.sha256,
-  };
-  return {
-    ...(thread.metadata ?? {}),
-    ...(thread.relation ? { relation: thread.relation as unknown as JsonObject } : {}),
-    importedFrom,
-  };
 }

@@ -1,6 +1,5 @@
 import { tokenManager } from "@/lib/auth/tokens";
 import { createApiToken, listApiTokens } from "@/lib/db/api-tokens";
-import { db } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { unmasked } from "@/lib/http/masking";
 import { handleRoute, parseJsonText, readBodyText } from "@/lib/http/responses";
@@ -11,7 +10,7 @@ export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const principal = await tokenManager(request.headers);
     const input = parseOrThrow(createTokenSchema, parseJsonText(await readBodyText(request)));
-    const created = await createApiToken(await db(), { userId: principal.userId, name: input.name, expiresAt: input.expiresAt });
+    const created = await createApiToken({ userId: principal.userId, name: input.name, expiresAt: input.expiresAt });
     // The new token in full, shown once to its owner: no transcript text, and it must arrive whole.
     return unmasked(
       Response.json(created, { status: 201, headers: { "cache-control": "no-store" } }),
@@ -24,6 +23,6 @@ export async function POST(request: Request): Promise<Response> {
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const principal = await tokenManager(request.headers);
-    return Response.json({ tokens: await listApiTokens(await db(), principal.role === "admin" ? null : principal.userId) });
+    return Response.json({ tokens: await listApiTokens(principal.role === "admin" ? null : principal.userId) });
   });
 }

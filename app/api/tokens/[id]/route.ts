@@ -1,6 +1,5 @@
 import { tokenManager } from "@/lib/auth/tokens";
 import { revokeApiToken } from "@/lib/db/api-tokens";
-import { db } from "@/lib/db/client";
 import { handleRoute } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ id: string }> };
@@ -9,7 +8,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function DELETE(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const principal = await tokenManager(request.headers);
-    await revokeApiToken(await db(), (await params).id, principal.role === "admin" ? null : { userId: principal.userId });
+    await revokeApiToken((await params).id, principal.role === "admin" ? null : { userId: principal.userId });
     return new Response(null, { status: 204 });
   });
 }
