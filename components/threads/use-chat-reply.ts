@@ -64,14 +64,12 @@ export function useChatReply(threadId: string, clearMessage: () => void) {
         if (failure.status !== 424) return giveUp();
         if (body.content) clearMessage();
         settle("The message was kept, unanswered.");
-      } else if (controller.signal.aborted) {
-        // Abandoned: the server may have stored the message (marked unanswered): show what it has.
-        if (body.content) clearMessage();
-        settle("Stopped.");
-      } else {
-        setError("Could not reach the Threadline server.");
-        giveUp();
+        return;
       }
+      if (!controller.signal.aborted) throw failure;
+      // Abandoned: the server may have stored the message (marked unanswered): show what it has.
+      if (body.content) clearMessage();
+      settle("Stopped.");
       return;
     }
     if (body.content) clearMessage();

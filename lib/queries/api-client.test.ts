@@ -86,6 +86,21 @@ describe("apiFetch, against a real local server", () => {
     expect(received.at(-1)?.method).toBe("GET");
   });
 
+  it("says a server that does not answer as one sentence, and leaves an abort an abort", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const gone = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/threads`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(apiFetch(gone)).rejects.toMatchObject({
+      status: 0,
+      code: "unreachable",
+      message: "Could not reach the Threadline server.",
+    });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(apiFetch(`${base}/ok`, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+
   it("answers null for an empty answer (204) and sends the method asked", async () => {
     await expect(apiFetch(`${base}/stopped`, { method: "DELETE" })).resolves.toBeNull();
     expect(received.at(-1)?.method).toBe("DELETE");

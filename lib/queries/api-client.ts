@@ -5,7 +5,7 @@
  * they parse themselves.
  */
 
-/** A failed API call: the API's own error, or one that stands in for it (no JSON, no network). */
+/** A failed API call: the API's own error, or one that stands in for it (no JSON; no answer at all: status 0, code "unreachable"). */
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -66,6 +66,10 @@ export async function apiResponse(path: string, request: ApiRequest = {}, accept
     signal,
     headers: { accept, ...(contentType ? { "content-type": contentType } : {}) },
     ...(json !== undefined ? { body: JSON.stringify(json) } : raw !== undefined ? { body: raw } : {}),
+  }).catch((error: unknown) => {
+    // An abort stays what it is (React Query and Stop tell it by the signal); no answer at all is said as one sentence.
+    if (signal?.aborted) throw error;
+    throw new ApiError("Could not reach the Threadline server.", 0, "unreachable");
   });
   if (!response.ok) throw await readApiError(response, request.fallback);
   return response;

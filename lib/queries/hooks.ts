@@ -28,6 +28,7 @@ import { decodeOutline } from "@/lib/domain/turn-outline";
 import type { SourcesStatus } from "@/lib/domain/sources";
 import { fetchHandoff, type HandoffOptions } from "./handoff";
 import { browserTimers, useLiveEvents, useOnLiveOpen } from "./live-events";
+import { searchQuery } from "./search";
 import { fetchSourcesStatus, requestSourcesSync, sourceKeys, SOURCES_POLL_MS } from "./sources";
 import {
   fetchContextPreview,
@@ -37,6 +38,7 @@ import {
   fetchThreadPage,
   fetchTurn,
   fetchTurnBlock,
+  requestDemoRemoval,
   threadKeys,
   threadListQuery,
   type ContextSelection,
@@ -45,6 +47,11 @@ import {
 
 export function useThreadList(filters: ThreadFilters) {
   return useInfiniteQuery(threadListQuery(filters));
+}
+
+/** The search page's hits for `q`, a page at a time (the first comes with the page: app/search/page.tsx). */
+export function useSearchHits(q: string) {
+  return useInfiniteQuery(searchQuery(q));
 }
 
 /**
@@ -61,11 +68,7 @@ export const LIST_POLL_MS = { polled: 3_000, streamed: 15_000, event: 1_000 };
 export function useThreadListHead(filters: ThreadFilters) {
   const queryClient = useQueryClient();
   const [throttle] = useState(() =>
-    createThrottle(
-      () => void queryClient.invalidateQueries({ queryKey: [...threadKeys.all, "list-head"] }),
-      LIST_POLL_MS.event,
-      browserTimers,
-    ),
+    createThrottle(() => void queryClient.invalidateQueries({ queryKey: threadKeys.listHeads() }), LIST_POLL_MS.event, browserTimers),
   );
   useEffect(() => () => throttle.cancel(), [throttle]);
   const connected = useLiveEvents((event) => event.type === "thread" && throttle.request());
@@ -220,6 +223,15 @@ function useThreadAction<I, T>(action: (input: I) => Promise<ActionResult<T>>) {
 }
 
 export const usePurgeThread = () => useThreadAction(purgeThreadAction);
+
+/** Removing the demo threads: the thread queries read again (not awaited: the page says "Removed" at once). */
+export function useRemoveDemoThreads() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: requestDemoRemoval,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: threadKeys.all }),
+  });
+}
 export const useForkThread = () => useThreadAction(forkThreadAction);
 export const useUndoCompaction = () => useThreadAction(undoCompactionAction);
 

@@ -14,7 +14,8 @@ export const threadKeys = {
   all: ["threads"] as const,
   list: (filters: ThreadFilters) => [...threadKeys.all, "list", filters] as const,
   /** The list's first page read again and again, to show what is new or updated since the list was read. */
-  listHead: (filters: ThreadFilters) => [...threadKeys.all, "list-head", filters] as const,
+  listHeads: () => [...threadKeys.all, "list-head"] as const,
+  listHead: (filters: ThreadFilters) => [...threadKeys.listHeads(), filters] as const,
   /** A turn loaded in full from its API address (a long turn's page carries only its start). */
   turn: (url: string) => [...threadKeys.all, "turn", url] as const,
   context: (threadId: string, selection: ContextSelection) => [...threadKeys.all, "context", threadId, selection] as const,
@@ -94,6 +95,13 @@ export type FindResult = { terms: string[]; indexes: number[]; capped: boolean }
 export function fetchFind(threadId: string, q: string, signal?: AbortSignal): Promise<FindResult> {
   const params = new URLSearchParams({ q, includeExpired: "1" });
   return apiFetch<FindResult>(`/api/threads/${threadId}/find?${params}`, { signal, fallback: "Finding failed" });
+}
+
+/** Removes the demo threads `npm start` seeded (DELETE /api/demo-threads): how many went. */
+export async function requestDemoRemoval(): Promise<number> {
+  return (
+    await apiFetch<{ removed: number }>("/api/demo-threads", { method: "DELETE", fallback: "The demo threads could not be removed." })
+  ).removed;
 }
 
 /** Where a link to a turn by id points: its 0-based index. */
