@@ -14,6 +14,7 @@ import {
   useQueries,
   useQuery,
   useQueryClient,
+  useSuspenseQuery,
   type UseQueryResult,
 } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -25,7 +26,6 @@ import type { ActionResult } from "@/lib/actions/result";
 import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
 import { decodeOutline } from "@/lib/domain/turn-outline";
-import type { SourcesStatus } from "@/lib/domain/sources";
 import { fetchHandoff, type HandoffOptions } from "./handoff";
 import { browserTimers, useLiveEvents, useOnLiveOpen } from "./live-events";
 import { searchQuery } from "./search";
@@ -236,20 +236,20 @@ export const useForkThread = () => useThreadAction(forkThreadAction);
 export const useUndoCompaction = () => useThreadAction(undoCompactionAction);
 
 /**
- * The followed sources' status (the server page's as the first data): the live event stream
- * carries each change (a sync started by the folder watch too), and sends the status first when
- * it opens. Without the stream, the status is asked every second while a sync runs, and every
- * few seconds otherwise (SOURCES_POLL_MS).
+ * The followed sources' status (the server page prefetched it: app/sources/page.tsx): the live
+ * event stream carries each change (a sync started by the folder watch too), and sends the status
+ * first when it opens. Without the stream, the status is asked every second while a sync runs,
+ * and every few seconds otherwise (SOURCES_POLL_MS).
  */
-export function useSourcesStatus(initial: SourcesStatus) {
+export function useSourcesStatus() {
   const queryClient = useQueryClient();
   const connected = useLiveEvents((event) => {
     if (event.type === "sources") queryClient.setQueryData(sourceKeys.status(), event.status);
   });
-  const query = useQuery({
+  // A suspense query: the prefetched status is there from the first render, so its data is never undefined.
+  const query = useSuspenseQuery({
     queryKey: sourceKeys.status(),
     queryFn: ({ signal }) => fetchSourcesStatus(signal),
-    initialData: initial,
     refetchInterval: (q) =>
       connected
         ? q.state.data?.syncing

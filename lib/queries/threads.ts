@@ -62,12 +62,18 @@ export async function fetchTurn(url: string, signal?: AbortSignal): Promise<Turn
   return body.turn;
 }
 
-export function fetchContextPreview(threadId: string, selection: ContextSelection, signal: AbortSignal): Promise<ContextPreviewWithTurns> {
+/** The query GET /api/threads/:id/context reads for the budget page's selection (the server's prefetch reads the same). */
+export function contextPreviewParams(selection: ContextSelection): URLSearchParams {
   // The page draws every turn, so it asks for them (perTurn=1); other callers leave them out.
   const params = new URLSearchParams({ mode: selection.mode, perTurn: "1" });
   if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
   else params.set("model", selection.model);
   if (selection.contextWindow && selection.model) params.set("model", selection.model);
+  return params;
+}
+
+export function fetchContextPreview(threadId: string, selection: ContextSelection, signal: AbortSignal): Promise<ContextPreviewWithTurns> {
+  const params = contextPreviewParams(selection);
   return apiFetch<ContextPreviewWithTurns>(`/api/threads/${threadId}/context?${params}`, { signal, fallback: "The preview failed" });
 }
 
