@@ -17,7 +17,7 @@ import {
   useSuspenseQuery,
   type UseQueryResult,
 } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { threadGrew } from "@/lib/domain/live";
 import { createThrottle } from "@/lib/live/bus";
 import { undoCompactionAction } from "@/lib/actions/compactions";
@@ -41,6 +41,7 @@ import {
   requestDemoRemoval,
   threadKeys,
   threadListQuery,
+  TURN_BLOCK,
   type ContextSelection,
   type ThreadFilters,
 } from "./threads";
@@ -161,6 +162,26 @@ export function useThreadGrowth(threadId: string, turnCount: number, lastUpdated
   // Writes made while the stream was closed were not announced: ask once it opens.
   useOnLiveOpen(connected, () => void query.refetch());
   return query.data === true || announced > turnCount;
+}
+
+/**
+ * Once the thread holds more turns than `turnCount` was (a reply was stored, the page refreshed):
+ * its last blocks from the old end on, its outline and its finds are read again.
+ */
+export function useReadGrownThreadAgain(threadId: string, turnCount: number) {
+  const queryClient = useQueryClient();
+  const counted = useRef(turnCount);
+  useEffect(() => {
+    const before = counted.current;
+    if (before === turnCount) return;
+    counted.current = turnCount;
+    const from = Math.floor(Math.max(0, Math.min(before, turnCount) - 1) / TURN_BLOCK);
+    const prefix = threadKeys.reader(threadId);
+    void queryClient.invalidateQueries({
+      queryKey: prefix,
+      predicate: ({ queryKey }) => queryKey[prefix.length] !== "block" || Number(queryKey[prefix.length + 1]) >= from,
+    });
+  }, [queryClient, threadId, turnCount]);
 }
 
 /** The thread's outline (which turns are tool calls, errors, ...), read once it is first needed. */
