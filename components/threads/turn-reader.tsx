@@ -57,62 +57,15 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
   const [toolbarHeight, setToolbarHeight] = useState(0);
   const [target, setTarget] = useState<number | null>(null);
   const [found, setFound] = useState<Found | null>(null);
-  const estimate = useRef({ total: 0, count: 0 });
   const settlingRef = useSettling();
   const headCount = head.length;
 
-  // The server-rendered turns stay mounted: they came with the page, and what a reader opened in
-  // them (a long output, a tool card) stays open.
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const visible = defaultRangeExtractor(range).filter((index) => index >= headCount);
-      return [...Array(Math.min(headCount, range.count)).keys(), ...visible];
-    },
-    [headCount],
-  );
-  const virtualizer = useWindowVirtualizer({
-    count: turnCount,
-    estimateSize: () => (estimate.current.count > 0 ? estimate.current.total / estimate.current.count : FIRST_ESTIMATE),
-    overscan: OVERSCAN,
-    scrollMargin,
-    scrollPaddingStart: toolbarHeight + 8,
-    rangeExtractor,
-    // Unrounded (react-virtual rounds): rows sit in the flow, where 0.4 px a row adds up.
-    measureElement: (element, entry) => entry?.borderBoxSize?.[0]?.blockSize ?? element.getBoundingClientRect().height,
-    onChange: (instance) => {
-      const jump = settlingRef.current;
-      if (!jump) return;
-      if (performance.now() > jump.until) {
-        settlingRef.current = null;
-        return;
-      }
-      const [offset] = instance.getOffsetForIndex(jump.index, "start") ?? [];
-      if (offset !== undefined && Math.abs(offset - (instance.scrollOffset ?? 0)) > 1)
-        instance.scrollToIndex(jump.index, { align: "start" });
-    },
-  });
+  const { virtualizer, onMeasured } = useTurnWindow({ turnCount, headCount, scrollMargin, toolbarHeight, settlingRef });
 
   const items = hydrated ? virtualizer.getVirtualItems() : null;
   const rendered = items ? items.map((item) => item.index) : [...Array(headCount).keys()];
 
-  // The blocks of the turns on screen and their neighbours (a call's result is often in the next turn).
-  const wanted = [
-    ...new Set(rendered.filter((index) => index >= headCount).flatMap((index) => neighbours(Math.floor(index / TURN_BLOCK), turnCount))),
-  ].sort((a, b) => a - b);
-  const blocks = useTurnBlocks(threadId, wanted);
-  const byIndex = useMemo(() => {
-    const map = new Map<number, Turn>();
-    for (const turns of blocks.turns) for (const turn of turns ?? []) map.set(turn.index, withCompactionRun(turn, compactionRuns));
-    return map;
-  }, [blocks.turns, compactionRuns]);
-  const tools = useMemo(() => {
-    const turns = [...byIndex.values()].sort((a, b) => a.index - b.index);
-    return buildToolIndex(
-      turns.map((turn) => ({ turn, number: turn.index + 1 })),
-      childLinks,
-      { partial: turns.length < turnCount },
-    );
-  }, [byIndex, childLinks, turnCount]);
+  const { byIndex, tools, error } = useLoadedTurns({ threadId, turnCount, headCount, rendered, childLinks, compactionRuns });
 
   // A longer thread (a reply was stored): its last blocks, outline and finds are read again.
   useReadGrownThreadAgain(threadId, turnCount);
@@ -170,18 +123,6 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
 
   const outputs = useOutputsToggle(listRef, currentIndex);
 
-  const onMeasured = useCallback(
-    (node: HTMLLIElement | null) => {
-      virtualizer.measureElement(node);
-      if (node?.dataset.loaded === "true" && !node.dataset.counted) {
-        node.dataset.counted = "true";
-        estimate.current.total += node.getBoundingClientRect().height;
-        estimate.current.count += 1;
-      }
-    },
-    [virtualizer],
-  );
-
   const rows = items ?? rendered.map((index) => ({ index, start: 0, end: 0, key: index }));
   const first = items?.[0];
   const last = items?.at(-1);
@@ -213,7 +154,7 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
           byIndex={byIndex}
           tools={tools}
           target={target}
-          error={blocks.error}
+          error={error}
           onMeasured={onMeasured}
         />
       </ol>
@@ -269,6 +210,69 @@ function TurnRows({
       </li>
     );
   });
+}
+
+/**
+ * The window over the turns (react-virtual over the whole document), and the ref each row
+ * reports its height by: a row not yet measured is estimated at the average of those measured.
+ */
+function useTurnWindow({
+  turnCount,
+  headCount,
+  scrollMargin,
+  toolbarHeight,
+  settlingRef,
+}: {
+  turnCount: number;
+  headCount: number;
+  scrollMargin: number;
+  toolbarHeight: number;
+  settlingRef: RefObject<{ index: number; until: number } | null>;
+}) {
+  const estimate = useRef({ total: 0, count: 0 });
+  // The server-rendered turns stay mounted: they came with the page, and what a reader opened in
+  // them (a long output, a tool card) stays open.
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const visible = defaultRangeExtractor(range).filter((index) => index >= headCount);
+      return [...Array(Math.min(headCount, range.count)).keys(), ...visible];
+    },
+    [headCount],
+  );
+  const virtualizer = useWindowVirtualizer({
+    count: turnCount,
+    estimateSize: () => (estimate.current.count > 0 ? estimate.current.total / estimate.current.count : FIRST_ESTIMATE),
+    overscan: OVERSCAN,
+    scrollMargin,
+    scrollPaddingStart: toolbarHeight + 8,
+    rangeExtractor,
+    // Unrounded (react-virtual rounds): rows sit in the flow, where 0.4 px a row adds up.
+    measureElement: (element, entry) => entry?.borderBoxSize?.[0]?.blockSize ?? element.getBoundingClientRect().height,
+    onChange: (instance) => {
+      const jump = settlingRef.current;
+      if (!jump) return;
+      if (performance.now() > jump.until) {
+        settlingRef.current = null;
+        return;
+      }
+      const [offset] = instance.getOffsetForIndex(jump.index, "start") ?? [];
+      if (offset !== undefined && Math.abs(offset - (instance.scrollOffset ?? 0)) > 1)
+        instance.scrollToIndex(jump.index, { align: "start" });
+    },
+  });
+
+  const onMeasured = useCallback(
+    (node: HTMLLIElement | null) => {
+      virtualizer.measureElement(node);
+      if (node?.dataset.loaded === "true" && !node.dataset.counted) {
+        node.dataset.counted = "true";
+        estimate.current.total += node.getBoundingClientRect().height;
+        estimate.current.count += 1;
+      }
+    },
+    [virtualizer],
+  );
+  return { virtualizer, onMeasured };
 }
 
 /**
@@ -337,6 +341,39 @@ function useOutputsToggle(listRef: RefObject<HTMLOListElement | null>, currentIn
     return turnToggleStatus(index + 1, toggleFolds(folds), folds.length);
   };
   return { allOpen: allOutputs?.open ?? false, toggle };
+}
+
+/**
+ * The turns past the server's first ones that the window shows, read by blocks: those of the turns
+ * on screen and their neighbours (a call's result is often in the next turn), by index, and the
+ * tool index over all read so far.
+ */
+function useLoadedTurns({
+  threadId,
+  turnCount,
+  headCount,
+  rendered,
+  childLinks,
+  compactionRuns,
+}: Pick<Props, "threadId" | "turnCount" | "childLinks" | "compactionRuns"> & { headCount: number; rendered: number[] }) {
+  const wanted = [
+    ...new Set(rendered.filter((index) => index >= headCount).flatMap((index) => neighbours(Math.floor(index / TURN_BLOCK), turnCount))),
+  ].sort((a, b) => a - b);
+  const blocks = useTurnBlocks(threadId, wanted);
+  const byIndex = useMemo(() => {
+    const map = new Map<number, Turn>();
+    for (const turns of blocks.turns) for (const turn of turns ?? []) map.set(turn.index, withCompactionRun(turn, compactionRuns));
+    return map;
+  }, [blocks.turns, compactionRuns]);
+  const tools = useMemo(() => {
+    const turns = [...byIndex.values()].sort((a, b) => a.index - b.index);
+    return buildToolIndex(
+      turns.map((turn) => ({ turn, number: turn.index + 1 })),
+      childLinks,
+      { partial: turns.length < turnCount },
+    );
+  }, [byIndex, childLinks, turnCount]);
+  return { byIndex, tools, error: blocks.error };
 }
 
 /** A compaction marker with the run that wrote its summary, when the source kept it (as withSessionUsage does on the server). */
