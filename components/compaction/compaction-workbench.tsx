@@ -1,27 +1,9 @@
 "use client";
 
-import { useWorkbench } from "./use-workbench";
+import { useWorkbench, type WorkbenchProps } from "./use-workbench";
 import { WorkbenchOptions } from "./workbench-options";
 import { WorkbenchPreview } from "./workbench-preview";
 import { ErrorBox, JobStatus } from "./workbench-parts";
-
-export type WorkbenchProps = {
-  threadId: string;
-  /** The thread's turns are loaded as the workbench shows them (a long session has tens of thousands). */
-  turnCount: number;
-  models: string[];
-  initialTargetModel: string;
-  /** The configured compaction model ("<provider>:<model>"), if any. */
-  defaultLlmModel: string | null;
-  /** Providers with what they need configured (no secrets). */
-  configuredProviders: string[];
-  /**
-   * A range preset from a turn's "Summarise up to here / from here". Without one, the thread's
-   * newest LLM job (prefetched by the page) is restored, so a result that finished while the page
-   * was closed is not lost.
-   */
-  initialRange: { direction: "up-to" | "from"; at: number } | null;
-};
 
 /**
  * The compaction workbench: choose a strategy and summariser, see exactly what would be replaced

@@ -11,8 +11,26 @@ import {
   useRestorableJob,
   useStartCompactionJob,
 } from "@/lib/queries/use-compaction";
-import type { WorkbenchProps } from "./compaction-workbench";
 import { formFromJob, requestOf, type Form } from "./workbench-form";
+
+/** What the compact page gives the workbench (app/threads/[id]/compact/page.tsx). */
+export type WorkbenchProps = {
+  threadId: string;
+  /** The thread's turns are loaded as the workbench shows them (a long session has tens of thousands). */
+  turnCount: number;
+  models: string[];
+  initialTargetModel: string;
+  /** The configured compaction model ("<provider>:<model>"), if any. */
+  defaultLlmModel: string | null;
+  /** Providers with what they need configured (no secrets). */
+  configuredProviders: string[];
+  /**
+   * A range preset from a turn's "Summarise up to here / from here". Without one, the thread's
+   * newest LLM job (prefetched by the page) is restored, so a result that finished while the page
+   * was closed is not lost.
+   */
+  initialRange: { direction: "up-to" | "from"; at: number } | null;
+};
 
 /** A debounced copy of a value: the summary is re-measured when typing pauses, not per keystroke. */
 function useDebounced<T>(value: T, ms: number): T {

@@ -1,9 +1,8 @@
 "use client";
 
 import { useId } from "react";
-import type { WorkbenchProps } from "./compaction-workbench";
 import { RangeTurnField } from "./range-turn-field";
-import type { Workbench } from "./use-workbench";
+import type { Workbench, WorkbenchProps } from "./use-workbench";
 import { STRATEGIES, SUMMARIZERS } from "./workbench-form";
 
 type Parts = { props: WorkbenchProps; workbench: Workbench };
