@@ -3,6 +3,8 @@ import { connection } from "next/server";
 import { ImportForm } from "@/components/import/import-form";
 import { SourcesSummaryLine } from "@/components/sources/sources-summary";
 import { FORMAT_LABELS, IMPORT_FORMATS } from "@/lib/importers/types";
+import { Prefetched } from "@/lib/queries/prefetched";
+import { sourceKeys } from "@/lib/queries/sources";
 import { sourceSync } from "@/lib/sources/sync";
 
 export const metadata: Metadata = { title: "Import" };
@@ -34,7 +36,9 @@ export default async function ImportPage() {
           <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </p>
       </details>
-      <SourcesSummaryLine initial={sourceSync().status()} />
+      <Prefetched prefetch={(queryClient) => queryClient.setQueryData(sourceKeys.status(), sourceSync().status())}>
+        <SourcesSummaryLine />
+      </Prefetched>
       <ImportForm />
     </div>
   );

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { SearchBox } from "@/components/search/search-box";
 import { SearchResults } from "@/components/search/search-results";
 import { searchTurns } from "@/lib/db/search";
 import { maskDeep } from "@/lib/domain/secrets/detect";
+import { Prefetched } from "@/lib/queries/prefetched";
 import { SEARCH_PAGE_SIZE, searchKeys } from "@/lib/queries/search";
 import { readSearchText } from "@/lib/queries/url-state";
 
@@ -19,23 +19,23 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function SearchPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
   const q = readSearchText(await searchParams) ?? "";
-  const queryClient = new QueryClient();
-  if (q) {
-    // A failure is left to the browser's query, which shows it with a retry.
-    const page = await searchTurns({ q, limit: SEARCH_PAGE_SIZE, cursor: undefined })
-      .then(maskDeep)
-      .catch(() => null);
-    if (page) queryClient.setQueryData(searchKeys.hits(q), { pages: [page], pageParams: [null] });
-  }
   return (
     <div>
       <h1 className="mb-4 text-2xl font-semibold tracking-tight">Search</h1>
       {/* Keyed by the words: a new search starts from its own box state. */}
       <SearchBox key={q} initialQuery={q} />
       {q ? (
-        <HydrationBoundary state={dehydrate(queryClient)}>
+        <Prefetched
+          prefetch={async (queryClient) => {
+            // A failure is left to the browser's query, which shows it with a retry.
+            const page = await searchTurns({ q, limit: SEARCH_PAGE_SIZE, cursor: undefined })
+              .then(maskDeep)
+              .catch(() => null);
+            if (page) queryClient.setQueryData(searchKeys.hits(q), { pages: [page], pageParams: [null] });
+          }}
+        >
           <SearchResults q={q} />
-        </HydrationBoundary>
+        </Prefetched>
       ) : (
         <div className="rounded border border-dashed border-zinc-300 bg-white p-6 text-sm text-zinc-600" data-testid="search-hint">
           <p>Find words in every thread: what people and agents wrote, tool calls with their arguments, and tool outputs.</p>

@@ -3,6 +3,8 @@ import { headers } from "next/headers";
 import { connection } from "next/server";
 import { SourcesPanel } from "@/components/sources/sources-panel";
 import { mayAdminister } from "@/lib/auth/principal";
+import { Prefetched } from "@/lib/queries/prefetched";
+import { sourceKeys } from "@/lib/queries/sources";
 import { sourceSync } from "@/lib/sources/sync";
 
 export const metadata: Metadata = { title: "Sources" };
@@ -17,7 +19,9 @@ export default async function SourcesPage() {
         The folders Threadline follows for agent transcripts (THREADLINE_SOURCES). Each sync imports the files that are new or changed since
         the last one: a session that grew adds its new turns, and a file that was deleted keeps its threads.
       </p>
-      <SourcesPanel initial={sourceSync().status()} canSync={canSync} />
+      <Prefetched prefetch={(queryClient) => queryClient.setQueryData(sourceKeys.status(), sourceSync().status())}>
+        <SourcesPanel canSync={canSync} />
+      </Prefetched>
     </div>
   );
 }

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import { headers } from "next/headers";
 import { connection } from "next/server";
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { ThreadList } from "@/components/threads/thread-list";
 import { withSessionFigures } from "@/lib/db/session-figures";
 import { mayAdminister } from "@/lib/auth/principal";
@@ -10,6 +9,7 @@ import { countDemoThreads } from "@/lib/demo/demo-threads";
 import { withThreadCosts } from "@/lib/db/session-usage";
 import { listToolOptions } from "@/lib/db/thread-tools";
 import { listFacets, listThreads } from "@/lib/db/threads";
+import { Prefetched } from "@/lib/queries/prefetched";
 import { PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
 import { readThreadFilters } from "@/lib/queries/url-state";
 
@@ -41,14 +41,12 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   ]);
   // The list's first page, read here, reaches the browser's query cache under the key its query
   // uses: no second request on load, and later pages and other filters go through the API.
-  const queryClient = new QueryClient();
-  queryClient.setQueryData(threadKeys.list(filters), { pages: [page], pageParams: [null] });
   return (
     <div>
       <h1 className="mb-4 text-2xl font-semibold tracking-tight">Threads</h1>
-      <HydrationBoundary state={dehydrate(queryClient)}>
+      <Prefetched prefetch={(queryClient) => queryClient.setQueryData(threadKeys.list(filters), { pages: [page], pageParams: [null] })}>
         <ThreadList initialFilters={filters} facets={{ ...facets, tools }} demo={{ count: demoCount, canRemove }} />
-      </HydrationBoundary>
+      </Prefetched>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useTurnSummaries } from "./use-turn-summaries";
+import { useTurnSummaries } from "@/lib/queries/use-turn-summaries";
 import { TurnLabel } from "./workbench-parts";
 
 /**

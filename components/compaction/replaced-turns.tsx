@@ -4,7 +4,7 @@ import { useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { formatInteger } from "@/lib/format";
 import type { CompactionPreview } from "@/lib/queries/compactions";
-import { useTurnSummaries } from "./use-turn-summaries";
+import { useTurnSummaries } from "@/lib/queries/use-turn-summaries";
 import { TurnLabel } from "./workbench-parts";
 
 /** A row's height before it is measured: the label and two lines of excerpt. */

@@ -1,11 +1,11 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { groupHitsByThread } from "@/lib/domain/snippet";
 import { displayTitle } from "@/lib/domain/title";
 import { formatInteger, plural } from "@/lib/format";
-import { hitHref, searchQuery } from "@/lib/queries/search";
+import { useSearchHits } from "@/lib/queries/hooks";
+import { hitHref } from "@/lib/queries/search";
 import { HighlightedText } from "./highlighted-text";
 
 const ROLE_STYLE: Record<string, string> = {
@@ -21,7 +21,7 @@ const ROLE_STYLE: Record<string, string> = {
  * page comes with the page (app/search/page.tsx); "Load more" reads the next.
  */
 export function SearchResults({ q }: { q: string }) {
-  const query = useInfiniteQuery(searchQuery(q));
+  const query = useSearchHits(q);
   const hits = query.data?.pages.flatMap((page) => page.items) ?? [];
   const groups = groupHitsByThread(hits);
 

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { requestRedaction } from "@/lib/queries/secrets";
 
 /**
  * Redacts in place (POST /api/secrets/redact) after asking: one secret of a turn, or every secret
@@ -24,12 +25,11 @@ export function RedactButton({
     const what = turnId ? "this secret" : "every secret found in this thread";
     if (!window.confirm(`Redact ${what} in the stored transcript? The original text cannot be brought back.`)) return;
     setState("busy");
-    const response = await fetch("/api/secrets/redact", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ threadId, turnId, fingerprint, confirm: true }),
-    });
-    if (!response.ok) return setState(`Failed (${response.status})`);
+    try {
+      await requestRedaction({ threadId, turnId, fingerprint });
+    } catch (error) {
+      return setState((error as Error).message);
+    }
     setState("idle");
     router.refresh();
   };

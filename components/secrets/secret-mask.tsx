@@ -1,6 +1,7 @@
 "use client";
 
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { requestSecretValue } from "@/lib/queries/secrets";
 
 /**
  * A mask in a turn (`[GitHub token …a41f]`) and its reveal. For people allowed to reveal
@@ -70,28 +71,12 @@ export function SecretMask({ mask, label, fingerprint }: { mask: string; label: 
   const reveal = async () => {
     setState("loading");
     try {
-      const response = await fetch("/api/secrets/reveal", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ threadId: turn.threadId, turnId: turn.turnId, fingerprint }),
-        cache: "no-store",
-      });
-      if (!response.ok) {
-        setState({
-          failed: response.status === 403 ? "Only an admin may reveal secrets." : `The reveal failed (HTTP ${response.status}).`,
-        });
-        return;
-      }
-      const body = (await response.json()) as { value?: unknown };
-      if (typeof body.value !== "string") {
-        setState({ failed: "The reveal answered no value." });
-        return;
-      }
+      const revealed = await requestSecretValue({ threadId: turn.threadId, turnId: turn.turnId, fingerprint });
       moveFocus.current = true;
-      setValue(body.value);
+      setValue(revealed);
       setState("idle");
-    } catch {
-      setState({ failed: "The server could not be reached." });
+    } catch (error) {
+      setState({ failed: (error as Error).message });
     }
   };
   const failed = typeof state === "object" ? state.failed : null;

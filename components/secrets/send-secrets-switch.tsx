@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { requestSendSecrets } from "@/lib/queries/secrets";
 
 /**
  * The thread's "send secrets to models" setting (PUT /api/threads/:id/secret-settings): off, chat
@@ -34,19 +35,11 @@ export function SendSecretsSwitch({
     }
     setState("busy");
     try {
-      const response = await fetch(`/api/threads/${threadId}/secret-settings`, {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(next ? { sendToModels: true, confirm: true } : { sendToModels: false }),
-      });
-      if (!response.ok) {
-        setState({ failed: response.status === 403 ? "Only an admin may change this." : `Failed (HTTP ${response.status}).` });
-        return;
-      }
+      await requestSendSecrets(threadId, next);
       setState("idle");
       router.refresh();
-    } catch {
-      setState({ failed: "The server could not be reached." });
+    } catch (error) {
+      setState({ failed: (error as Error).message });
     }
   };
   const failed = typeof state === "object" ? state.failed : null;

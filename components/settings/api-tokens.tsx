@@ -1,73 +1,47 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-
-type Token = {
-  id: string;
-  name: string;
-  prefix: string;
-  userEmail: string;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-};
+import type { ApiToken } from "@/lib/queries/api-tokens";
+import { useApiTokens, useCreateApiToken, useRevokeApiToken } from "@/lib/queries/use-api-tokens";
 
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
-
-async function apiError(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return body?.error?.message ?? `The server answered ${response.status}.`;
-}
 
 /**
  * Settings -> API tokens, through the REST API (GET/POST /api/tokens, DELETE /api/tokens/:id): a
  * new token is shown once, here, and never again.
  */
 export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
-  const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: ["api-tokens"],
-    queryFn: async ({ signal }) => {
-      const response = await fetch("/api/tokens", { cache: "no-store", signal });
-      if (!response.ok) throw new Error(await apiError(response));
-      return ((await response.json()) as { tokens: Token[] }).tokens;
-    },
-  });
+  const list = useApiTokens();
+  const createToken = useCreateApiToken();
+  const revokeToken = useRevokeApiToken();
   const tokens = list.data ?? null;
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const load = () => queryClient.invalidateQueries({ queryKey: ["api-tokens"] });
+  const pending = createToken.isPending;
 
   async function create(form: FormData) {
-    setPending(true);
     setMessage(null);
     const name = String(form.get("name") ?? "");
     const date = String(form.get("expiresAt") ?? "");
-    const response = await fetch("/api/tokens", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
+    try {
       // The end of the chosen day, in the browser's time zone.
-      body: JSON.stringify({ name, expiresAt: date ? new Date(`${date}T23:59:59`).toISOString() : null }),
-    });
-    if (response.ok) {
-      setCreated({ name, token: ((await response.json()) as { token: string }).token });
-      await load();
-    } else setMessage(await apiError(response));
-    setPending(false);
+      const token = await createToken.mutateAsync({ name, expiresAt: date ? new Date(`${date}T23:59:59`).toISOString() : null });
+      setCreated({ name, token });
+    } catch (error) {
+      setMessage((error as Error).message);
+    }
   }
 
-  async function revoke(token: Token) {
+  async function revoke(token: ApiToken) {
     setMessage(null);
-    const response = await fetch(`/api/tokens/${encodeURIComponent(token.id)}`, { method: "DELETE" });
-    if (response.ok) {
+    try {
+      await revokeToken.mutateAsync(token);
       if (created?.name === token.name) setCreated(null);
       setMessage(`Revoked ${token.name}.`);
-      await load();
-    } else setMessage(await apiError(response));
+    } catch (error) {
+      setMessage((error as Error).message);
+    }
   }
 
   return (

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { SourceFolderStatus, SourceFolderState, SourcesStatus } from "@/lib/domain/sources";
+import type { SourceFolderStatus, SourceFolderState } from "@/lib/domain/sources";
 import { DEFAULT_SOURCE_FOLDERS } from "@/lib/domain/sources";
 import { formatDateTime, plural } from "@/lib/format";
 import { useSourcesStatus, useSyncSources } from "@/lib/queries/hooks";
@@ -30,8 +30,8 @@ const code = "rounded bg-zinc-100 px-1 font-mono text-xs break-all";
  * The followed folders, each with its state and the last sync's counts and failures, and "Sync
  * now" for those who may sync (everyone with sign-in off, admins with it on).
  */
-export function SourcesPanel({ initial, canSync }: Readonly<{ initial: SourcesStatus; canSync: boolean }>) {
-  const { data: status, error, connected } = useSourcesStatus(initial);
+export function SourcesPanel({ canSync }: Readonly<{ canSync: boolean }>) {
+  const { data: status, error, connected } = useSourcesStatus();
   const sync = useSyncSources(connected);
   const hydrated = useHydrated();
   const syncing = status.syncing || sync.isPending;

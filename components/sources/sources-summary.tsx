@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import type { SourcesStatus } from "@/lib/domain/sources";
 import { summarizeSources } from "@/lib/domain/sources-summary";
 import { formatInteger, plural } from "@/lib/format";
 import { useSourcesStatus } from "@/lib/queries/hooks";
@@ -19,8 +18,8 @@ const code = "rounded bg-zinc-100 px-1 font-mono text-xs";
  * event stream, or polling without it): how many, what the last sync saw, and whether a sync runs
  * or the folders are watched. The Sources page has each folder.
  */
-export function SourcesSummaryLine({ initial }: Readonly<{ initial: SourcesStatus }>) {
-  const { data: status, error } = useSourcesStatus(initial);
+export function SourcesSummaryLine() {
+  const { data: status, error } = useSourcesStatus();
   const summary = summarizeSources(status);
   const sources = (
     <Link href="/sources" className="text-indigo-700 underline">

@@ -1,10 +1,9 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore } from "react";
 import { plural } from "@/lib/format";
-import { threadKeys } from "@/lib/queries/threads";
+import { useRemoveDemoThreads } from "@/lib/queries/hooks";
 
 const noSubscription = () => () => {};
 
@@ -17,7 +16,7 @@ const DISMISSED = "threadline:demo-notice-dismissed";
  * exactly those; an admin's with sign-in on), or to keep them and hide the notice.
  */
 export function DemoNotice({ count, canRemove }: { count: number; canRemove: boolean }) {
-  const queryClient = useQueryClient();
+  const removal = useRemoveDemoThreads();
   const router = useRouter();
   // Shown in the server's HTML; hidden once hydrated if this browser dismissed it (or now, when it does).
   const [dismissedNow, setDismissedNow] = useState(false);
@@ -26,27 +25,18 @@ export function DemoNotice({ count, canRemove }: { count: number; canRemove: boo
     () => window.localStorage.getItem(DISMISSED) === "1",
     () => false,
   );
-  const [state, setState] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
   if (dismissedNow || dismissedBefore) return null;
 
-  const remove = async () => {
-    setState({ busy: true, message: null });
-    const response = await fetch("/api/demo-threads", { method: "DELETE" }).catch(() => null);
-    const body = (await response?.json().catch(() => null)) as { removed?: number; error?: { message?: string } } | null;
-    if (!response?.ok) return setState({ busy: false, message: body?.error?.message ?? "The demo threads could not be removed." });
-    setState({ busy: false, message: `Removed ${plural(body?.removed ?? 0, "demo thread")}.` });
-    await queryClient.invalidateQueries({ queryKey: threadKeys.all });
-    router.refresh();
-  };
+  const remove = () => removal.mutate(undefined, { onSuccess: () => router.refresh() });
   const dismiss = () => {
     window.localStorage.setItem(DISMISSED, "1");
     setDismissedNow(true);
   };
 
-  if (state.message && !state.busy && state.message.startsWith("Removed")) {
+  if (removal.isSuccess) {
     return (
       <p role="status" className="mb-4 rounded border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
-        {state.message}
+        Removed {plural(removal.data, "demo thread")}.
       </p>
     );
   }
@@ -64,19 +54,19 @@ export function DemoNotice({ count, canRemove }: { count: number; canRemove: boo
       {canRemove && (
         <button
           type="button"
-          disabled={state.busy}
-          onClick={() => void remove()}
+          disabled={removal.isPending}
+          onClick={remove}
           className="rounded bg-sky-800 px-3 py-1.5 font-medium text-white hover:bg-sky-900 disabled:opacity-60"
         >
-          {state.busy ? "Removing…" : "Remove them"}
+          {removal.isPending ? "Removing…" : "Remove them"}
         </button>
       )}
       <button type="button" onClick={dismiss} className="rounded border border-sky-300 bg-white px-3 py-1.5 text-sky-900 hover:bg-sky-100">
         Keep them, hide this
       </button>
-      {state.message && (
+      {removal.error && (
         <p role="alert" className="basis-full text-red-800">
-          {state.message}
+          {removal.error.message}
         </p>
       )}
     </div>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from "react";
 import { ShortcutsDialog } from "@/components/ui/shortcuts-dialog";
 import { usePageKeys } from "@/components/ui/use-page-keys";
 import type { DecodedOutline } from "@/lib/domain/turn-outline";
@@ -52,15 +52,160 @@ export function ReaderToolbar({
   onToggleOutputs,
   allOutputsOpen,
 }: Props) {
-  const ids = { turn: useId(), kind: useId(), find: useId(), keys: useId() };
+  const keysId = useId();
   const root = useRef<HTMLDivElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
-  const [turnText, setTurnText] = useState("");
-  const [kind, setKind] = useState<JumpKind>("toolCall");
   const [status, setStatus] = useState("");
+  useHeightReport(root, onHeight);
 
-  // The outline is read the first time a jump by kind needs it; the jump then happens.
+  const land = (to: Jump, data?: DecodedOutline | null, none = "") => {
+    const index = jump(to, data);
+    setStatus(index === null ? none : `Turn ${formatInteger(index + 1)} of ${formatInteger(turnCount)}`);
+  };
+  const finder = useFinder({ threadId, current, onFound, initialQuery, landedAt, land });
+
+  // The page's keys, anywhere but in a field (the composer takes its own) or while the list of keys is open.
+  const onKey = (action: ReaderAction) => {
+    if (action === "next-turn") land({ to: "step", direction: 1 });
+    else if (action === "previous-turn") land({ to: "step", direction: -1 });
+    else if (action === "first-turn") land({ to: "first" });
+    else if (action === "last-turn") land({ to: "last" });
+    else if (action === "find") findInput.current?.focus();
+    else if (action === "toggle-outputs") setStatus(onToggleOutputs("turn"));
+    else if (action === "toggle-all-outputs") setStatus(onToggleOutputs("all"));
+    else dialog.current?.showModal();
+  };
+  usePageKeys(READER_KEYS, onKey, ready);
+
+  return (
+    <div
+      ref={root}
+      role="group"
+      aria-label="Move through the conversation"
+      className="sticky top-0 z-20 -mx-4 mb-3 border-b border-zinc-200 bg-zinc-50/95 px-4 py-2 text-sm backdrop-blur"
+      data-testid="reader-toolbar"
+    >
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <TurnNumberForm turnCount={turnCount} current={current} ready={ready} land={land} onInvalid={setStatus} />
+        <span className="flex items-center gap-1">
+          <button type="button" disabled={!ready} onClick={() => land({ to: "first" })} className={BUTTON}>
+            First
+          </button>
+          <button type="button" disabled={!ready} onClick={() => land({ to: "last" })} className={BUTTON}>
+            Last
+          </button>
+        </span>
+        <KindJump threadId={threadId} ready={ready} land={land} onStatus={setStatus} />
+        <FindBox finder={finder} ready={ready} inputRef={findInput} />
+        <button
+          type="button"
+          disabled={!ready}
+          onClick={() => setStatus(onToggleOutputs("all"))}
+          title="Shift+O"
+          className={`${BUTTON} ml-auto`}
+          data-testid="toggle-all-outputs"
+        >
+          {allOutputsOpen ? "Close all tool outputs" : "Open all tool outputs"}
+        </button>
+        <button
+          type="button"
+          onClick={() => dialog.current?.showModal()}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          className={BUTTON}
+        >
+          ?
+        </button>
+      </div>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
+      <ShortcutsDialog
+        ref={dialog}
+        titleId={keysId}
+        bindings={READER_KEYS}
+        more={FIND_KEYS}
+        note="Not while typing in a field, such as the message box."
+      />
+    </div>
+  );
+}
+
+/** Lands on a turn (a new history entry) and says where, or `none` when there is no turn that way. */
+type Land = (to: Jump, data?: DecodedOutline | null, none?: string) => void;
+
+/** Tells the page the toolbar's height as it changes (the list scrolls turns to just below it). */
+function useHeightReport(root: RefObject<HTMLDivElement | null>, onHeight: (height: number) => void) {
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => onHeight(element.getBoundingClientRect().height));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [root, onHeight]);
+}
+
+/** Go to a turn by its number. */
+function TurnNumberForm({
+  turnCount,
+  current,
+  ready,
+  land,
+  onInvalid,
+}: {
+  turnCount: number;
+  current: number;
+  ready: boolean;
+  land: Land;
+  onInvalid: (status: string) => void;
+}) {
+  const id = useId();
+  const [turnText, setTurnText] = useState("");
+  const goToTurn = (event: FormEvent) => {
+    event.preventDefault();
+    const number = Number(turnText);
+    if (!Number.isInteger(number) || number < 1) return onInvalid(`Turn numbers go from 1 to ${formatInteger(turnCount)}.`);
+    land({ to: "turn", index: number - 1 });
+  };
+  return (
+    <form onSubmit={goToTurn} className="flex items-center gap-1">
+      <label htmlFor={id} className="text-zinc-600">
+        Turn
+      </label>
+      <input
+        id={id}
+        inputMode="numeric"
+        value={turnText}
+        onChange={(event) => setTurnText(event.target.value.replace(/\D/g, ""))}
+        placeholder={formatInteger(current + 1)}
+        aria-describedby={`${id}-of`}
+        className={`${FIELD} w-20`}
+      />
+      <span id={`${id}-of`} className="text-zinc-500">
+        of {formatInteger(turnCount)}
+      </span>
+      <button type="submit" disabled={!ready} className={BUTTON}>
+        Go
+      </button>
+    </form>
+  );
+}
+
+/** The next or previous turn of a kind, from the thread's outline: read the first time a jump needs it, the jump then happens. */
+function KindJump({
+  threadId,
+  ready,
+  land,
+  onStatus,
+}: {
+  threadId: string;
+  ready: boolean;
+  land: Land;
+  onStatus: (status: string) => void;
+}) {
+  const id = useId();
+  const [kind, setKind] = useState<JumpKind>("toolCall");
   const [wantOutline, setWantOutline] = useState(false);
   const outline = useThreadOutline(threadId, wantOutline);
   const pendingKindJump = useRef<((outline: DecodedOutline) => void) | null>(null);
@@ -72,34 +217,68 @@ export function ReaderToolbar({
     }
   }, [outline.data]);
 
-  // Find: a new query is sent on Enter; Enter again steps to the next match, Shift+Enter back.
-  const [findText, setFindText] = useState(initialQuery ?? "");
-  const [query, setQuery] = useState<string | null>(initialQuery || null);
-  const [matchAt, setMatchAt] = useState<number | null>(null);
-  const found = useFindInThread(threadId, query);
-  const pendingFind = useRef<1 | -1 | null>(null);
-
-  useEffect(() => {
-    const element = root.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => onHeight(element.getBoundingClientRect().height));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [onHeight]);
-
   const label = JUMP_KINDS.find((k) => k.kind === kind)!;
-  const land = (to: Jump, data?: DecodedOutline | null, none = "") => {
-    const index = jump(to, data);
-    setStatus(index === null ? none : `Turn ${formatInteger(index + 1)} of ${formatInteger(turnCount)}`);
-  };
   const byKind = (direction: 1 | -1) => {
     const go = (data: DecodedOutline) =>
       land({ to: "kind", kind, direction }, data, `No ${direction === 1 ? "later" : "earlier"} ${label.label.toLowerCase()}.`);
     if (outline.data) return go(outline.data);
     pendingKindJump.current = go;
     setWantOutline(true);
-    setStatus("Reading the thread's outline…");
+    onStatus("Reading the thread's outline…");
   };
+  return (
+    <span className="flex items-center gap-1">
+      <button
+        type="button"
+        disabled={!ready}
+        onClick={() => byKind(-1)}
+        aria-label={`Previous ${label.label.toLowerCase()}`}
+        title={`Previous ${label.label.toLowerCase()}`}
+        className={BUTTON}
+      >
+        ‹
+      </button>
+      <label htmlFor={id} className="sr-only">
+        Jump to the next or previous
+      </label>
+      <select id={id} value={kind} onChange={(event) => setKind(event.target.value as JumpKind)} className={FIELD}>
+        {JUMP_KINDS.map((k) => (
+          <option key={k.kind} value={k.kind}>
+            {k.label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        disabled={!ready}
+        onClick={() => byKind(1)}
+        aria-label={`Next ${label.label.toLowerCase()}`}
+        title={`Next ${label.label.toLowerCase()}`}
+        className={BUTTON}
+      >
+        ›
+      </button>
+    </span>
+  );
+}
+
+/**
+ * Find in thread: a new query is sent on Enter; Enter again steps to the next match, Shift+Enter
+ * back. Opened from a search hit, the count starts at the turn the page landed on ("3 of 17").
+ */
+function useFinder({
+  threadId,
+  current,
+  onFound,
+  initialQuery,
+  landedAt,
+  land,
+}: Pick<Props, "threadId" | "current" | "onFound" | "initialQuery" | "landedAt"> & { land: Land }) {
+  const [findText, setFindText] = useState(initialQuery ?? "");
+  const [query, setQuery] = useState<string | null>(initialQuery || null);
+  const [matchAt, setMatchAt] = useState<number | null>(null);
+  const found = useFindInThread(threadId, query);
+  const pendingFind = useRef<1 | -1 | null>(null);
 
   const stepMatch = ({ indexes, terms }: { indexes: readonly number[]; terms: string[] }, from: number | null, direction: 1 | -1) => {
     const at = findStep(indexes, from, direction, current);
@@ -131,38 +310,19 @@ export function ReaderToolbar({
       onFound(null);
     } else if (found.data) stepMatch(found.data, matchAt, direction);
   };
-  const onFindKey = (event: ReactKeyboardEvent<HTMLInputElement>) => {
-    if (event.key === "Enter") {
-      event.preventDefault();
-      find(event.shiftKey ? -1 : 1);
-    } else if (event.key === "Escape") {
-      event.currentTarget.blur();
+  const changeText = (text: string) => {
+    setFindText(text);
+    // Emptied (the clear button, or Escape in a search box): the last find's count and marks go too.
+    if (!text.trim()) {
+      setQuery(null);
+      setMatchAt(null);
+      onFound(null);
     }
   };
 
-  const goToTurn = (event: FormEvent) => {
-    event.preventDefault();
-    const number = Number(turnText);
-    if (!Number.isInteger(number) || number < 1) return setStatus(`Turn numbers go from 1 to ${formatInteger(turnCount)}.`);
-    land({ to: "turn", index: number - 1 });
-  };
-
-  // The page's keys, anywhere but in a field (the composer takes its own) or while the list of keys is open.
-  const onKey = (action: ReaderAction) => {
-    if (action === "next-turn") land({ to: "step", direction: 1 });
-    else if (action === "previous-turn") land({ to: "step", direction: -1 });
-    else if (action === "first-turn") land({ to: "first" });
-    else if (action === "last-turn") land({ to: "last" });
-    else if (action === "find") findInput.current?.focus();
-    else if (action === "toggle-outputs") setStatus(onToggleOutputs("turn"));
-    else if (action === "toggle-all-outputs") setStatus(onToggleOutputs("all"));
-    else dialog.current?.showModal();
-  };
-  usePageKeys(READER_KEYS, onKey, ready);
-
   const matches = found.data?.indexes ?? [];
   const more = found.data?.capped ? "+" : "";
-  const findStatus = found.isFetching
+  const status = found.isFetching
     ? "Finding…"
     : found.error
       ? found.error.message
@@ -173,147 +333,67 @@ export function ReaderToolbar({
           : matchAt === null
             ? `${formatInteger(matches.length)}${more} matches`
             : `${formatInteger(matchAt + 1)} of ${formatInteger(matches.length)}${more}`;
+  return { text: findText, changeText, find, status };
+}
 
+/** The find box, its previous and next buttons, and the count. */
+function FindBox({
+  finder,
+  ready,
+  inputRef,
+}: {
+  finder: ReturnType<typeof useFinder>;
+  ready: boolean;
+  inputRef: RefObject<HTMLInputElement | null>;
+}) {
+  const id = useId();
+  const onFindKey = (event: ReactKeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      finder.find(event.shiftKey ? -1 : 1);
+    } else if (event.key === "Escape") {
+      event.currentTarget.blur();
+    }
+  };
   return (
-    <div
-      ref={root}
-      role="group"
-      aria-label="Move through the conversation"
-      className="sticky top-0 z-20 -mx-4 mb-3 border-b border-zinc-200 bg-zinc-50/95 px-4 py-2 text-sm backdrop-blur"
-      data-testid="reader-toolbar"
-    >
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <form onSubmit={goToTurn} className="flex items-center gap-1">
-          <label htmlFor={ids.turn} className="text-zinc-600">
-            Turn
-          </label>
-          <input
-            id={ids.turn}
-            inputMode="numeric"
-            value={turnText}
-            onChange={(event) => setTurnText(event.target.value.replace(/\D/g, ""))}
-            placeholder={formatInteger(current + 1)}
-            aria-describedby={`${ids.turn}-of`}
-            className={`${FIELD} w-20`}
-          />
-          <span id={`${ids.turn}-of`} className="text-zinc-500">
-            of {formatInteger(turnCount)}
-          </span>
-          <button type="submit" disabled={!ready} className={BUTTON}>
-            Go
-          </button>
-        </form>
-        <span className="flex items-center gap-1">
-          <button type="button" disabled={!ready} onClick={() => land({ to: "first" })} className={BUTTON}>
-            First
-          </button>
-          <button type="button" disabled={!ready} onClick={() => land({ to: "last" })} className={BUTTON}>
-            Last
-          </button>
-        </span>
-        <span className="flex items-center gap-1">
-          <button
-            type="button"
-            disabled={!ready}
-            onClick={() => byKind(-1)}
-            aria-label={`Previous ${label.label.toLowerCase()}`}
-            title={`Previous ${label.label.toLowerCase()}`}
-            className={BUTTON}
-          >
-            ‹
-          </button>
-          <label htmlFor={ids.kind} className="sr-only">
-            Jump to the next or previous
-          </label>
-          <select id={ids.kind} value={kind} onChange={(event) => setKind(event.target.value as JumpKind)} className={FIELD}>
-            {JUMP_KINDS.map((k) => (
-              <option key={k.kind} value={k.kind}>
-                {k.label}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            disabled={!ready}
-            onClick={() => byKind(1)}
-            aria-label={`Next ${label.label.toLowerCase()}`}
-            title={`Next ${label.label.toLowerCase()}`}
-            className={BUTTON}
-          >
-            ›
-          </button>
-        </span>
-        <span role="search" className="flex min-w-0 items-center gap-1">
-          <label htmlFor={ids.find} className="sr-only">
-            Find in thread
-          </label>
-          <input
-            id={ids.find}
-            ref={findInput}
-            type="search"
-            value={findText}
-            onChange={(event) => {
-              setFindText(event.target.value);
-              // Emptied (the clear button, or Escape in a search box): the last find's count and marks go too.
-              if (!event.target.value.trim()) {
-                setQuery(null);
-                setMatchAt(null);
-                onFound(null);
-              }
-            }}
-            onKeyDown={onFindKey}
-            placeholder="Find in thread"
-            data-search-box
-            title="Enter: next match, Shift+Enter: previous"
-            className={`${FIELD} w-44 min-w-0`}
-          />
-          <button
-            type="button"
-            disabled={!ready || !findText.trim()}
-            onClick={() => find(-1)}
-            aria-label="Previous match"
-            className={BUTTON}
-          >
-            ↑
-          </button>
-          <button type="button" disabled={!ready || !findText.trim()} onClick={() => find(1)} aria-label="Next match" className={BUTTON}>
-            ↓
-          </button>
-          <span className="text-xs whitespace-nowrap text-zinc-600" data-testid="find-status" aria-live="polite">
-            {findStatus}
-          </span>
-        </span>
-        <button
-          type="button"
-          disabled={!ready}
-          onClick={() => setStatus(onToggleOutputs("all"))}
-          title="Shift+O"
-          className={`${BUTTON} ml-auto`}
-          data-testid="toggle-all-outputs"
-        >
-          {allOutputsOpen ? "Close all tool outputs" : "Open all tool outputs"}
-        </button>
-        <button
-          type="button"
-          onClick={() => dialog.current?.showModal()}
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-          className={BUTTON}
-        >
-          ?
-        </button>
-      </div>
-      <p role="status" className="sr-only">
-        {status}
-      </p>
-      <ShortcutsDialog
-        ref={dialog}
-        titleId={ids.keys}
-        bindings={READER_KEYS}
-        more={FIND_KEYS}
-        note="Not while typing in a field, such as the message box."
+    <span role="search" className="flex min-w-0 items-center gap-1">
+      <label htmlFor={id} className="sr-only">
+        Find in thread
+      </label>
+      <input
+        id={id}
+        ref={inputRef}
+        type="search"
+        value={finder.text}
+        onChange={(event) => finder.changeText(event.target.value)}
+        onKeyDown={onFindKey}
+        placeholder="Find in thread"
+        data-search-box
+        title="Enter: next match, Shift+Enter: previous"
+        className={`${FIELD} w-44 min-w-0`}
       />
-    </div>
+      <button
+        type="button"
+        disabled={!ready || !finder.text.trim()}
+        onClick={() => finder.find(-1)}
+        aria-label="Previous match"
+        className={BUTTON}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        disabled={!ready || !finder.text.trim()}
+        onClick={() => finder.find(1)}
+        aria-label="Next match"
+        className={BUTTON}
+      >
+        ↓
+      </button>
+      <span className="text-xs whitespace-nowrap text-zinc-600" data-testid="find-status" aria-live="polite">
+        {finder.status}
+      </span>
+    </span>
   );
 }
 

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type RefObject } from "react";
 import { isSubagentThread } from "@/lib/domain/links";
 import { namesATool } from "@/lib/domain/thread-tools";
 import { shownTitle } from "@/lib/domain/title";
@@ -27,46 +27,13 @@ type Props = {
 
 const SEARCH_DELAY_MS = 250;
 
-/** The first page of the initial filters comes prefetched from the server (app/threads/page.tsx, HydrationBoundary). */
+/** The first page of the initial filters comes prefetched from the server (app/threads/page.tsx, Prefetched). */
 export function ThreadList({ initialFilters, facets, demo }: Props) {
-  const pathname = usePathname();
-  const router = useRouter();
-  const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
-  const [searchText, setSearchText] = useState(initialFilters.q ?? "");
-
-  // Debounced search; the URL keeps the filters so a reload or a shared link shows the same list.
-  useEffect(() => {
-    const handle = setTimeout(
-      () => setFilters((f) => (f.q === (searchText.trim() || undefined) ? f : { ...f, q: searchText.trim() || undefined })),
-      SEARCH_DELAY_MS,
-    );
-    return () => clearTimeout(handle);
-  }, [searchText]);
-  // Set when Enter leaves for the search page: a debounced filter must not write this page's URL over it.
-  const leaving = useRef(false);
-  useEffect(() => {
-    if (leaving.current) return;
-    // Only the URL changes: the list fetches its own data, and router.replace re-rendered the
-    // whole page on the server on every debounced keystroke. Next.js keeps its router in step.
-    window.history.replaceState(null, "", `${pathname}${threadFiltersQuery(filters)}`);
-  }, [filters, pathname]);
-
+  const { filters, setFilters, searchText, setSearchText, openSearch } = useFilters(initialFilters);
   const query = useThreadList(filters);
-
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-      },
-      { rootMargin: "400px" },
-    );
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  useNextPageWhenSeen(sentinel, query);
 
   const listed = query.data?.pages.flatMap((p) => p.items) ?? [];
   const threads = withNewest(listed, useThreadListHead(filters));
@@ -76,72 +43,15 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
 
   return (
     <div>
-      {/* Typing filters the list; Enter opens the search page, with every hit and where it matched. */}
-      <form
-        role="search"
-        className="mb-4 flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const q = searchText.trim();
-          if (!q) return;
-          leaving.current = true;
-          router.push(`/search?${new URLSearchParams({ q })}`);
-        }}
-      >
-        <label className="flex min-w-56 flex-1 flex-col text-sm">
-          <span className="mb-1 text-zinc-600">Search titles and turns</span>
-          <input
-            type="search"
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            placeholder="e.g. token refresh"
-            title="Enter: show every turn that matches"
-            data-search-box
-            className="rounded border border-zinc-300 bg-white px-3 py-2"
-          />
-        </label>
-        {(facets.sources.length > 1 || filters.source) && (
-          <FilterSelect
-            label="Agent"
-            allLabel="All agents"
-            options={facets.sources.map((source) => ({ value: source, label: sourceLabel(source) }))}
-            value={filters.source}
-            onChange={(source) => setFilters({ ...filters, source })}
-          />
-        )}
-        <FilterSelect
-          label="Tool"
-          allLabel="All tools"
-          options={facets.tools}
-          value={filters.tool}
-          onChange={(tool) => setFilters({ ...filters, tool })}
-        />
-        <FilterSelect
-          label="Model"
-          allLabel="All models"
-          options={facets.models.map(plainOption)}
-          value={filters.model}
-          onChange={(model) => setFilters({ ...filters, model })}
-        />
-        {facets.projects.length > 0 && (
-          <FilterSelect
-            label="Project"
-            allLabel="All projects"
-            options={facets.projects.map(plainOption)}
-            value={filters.project}
-            onChange={(project) => setFilters({ ...filters, project })}
-          />
-        )}
-        <button
-          type="button"
-          onClick={() => keysDialog.current?.showModal()}
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-          className="rounded border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-50"
-        >
-          ?
-        </button>
-      </form>
+      <FilterForm
+        facets={facets}
+        filters={filters}
+        onFilters={setFilters}
+        searchText={searchText}
+        onSearchText={setSearchText}
+        onOpenSearch={openSearch}
+        onShowKeys={() => keysDialog.current?.showModal()}
+      />
       <ShortcutsDialog ref={keysDialog} titleId={keysTitle} bindings={LIST_KEYS} />
       {/* Below the search, which stays the first stop after the navigation. */}
       {demo && demo.count > 0 && <DemoNotice count={demo.count} canRemove={demo.canRemove} />}
@@ -170,63 +80,7 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
       ) : (
         <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white" aria-label="Threads">
           {threads.map((thread) => (
-            <li
-              key={thread.id}
-              className={`px-4 py-3 ${selected === thread.id ? "bg-indigo-50 shadow-[inset_3px_0_0_var(--color-indigo-600)]" : "hover:bg-zinc-50"}`}
-              data-fresh={thread.fresh ?? undefined}
-              data-thread-id={thread.id}
-              data-selected={selected === thread.id || undefined}
-              onFocus={() => select(thread.id)}
-            >
-              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-                {thread.fresh && (
-                  <span className="inline-flex items-center gap-1 text-xs font-medium text-indigo-700">
-                    <span aria-hidden="true" className="size-2 rounded-full bg-indigo-600" />
-                    {thread.fresh}
-                  </span>
-                )}
-                {/* A row of its own on small screens, so the date does not squeeze the title. Not
-                    prefetched: a long list would fetch every thread page. */}
-                <Link
-                  href={`/threads/${thread.id}`}
-                  prefetch={false}
-                  className="min-w-0 basis-full font-medium break-words text-zinc-900 hover:underline sm:flex-1 sm:truncate"
-                >
-                  <ListedTitle title={thread.title} />
-                </Link>
-                {isSubagentThread(thread) && <SubagentMark parentTitle={thread.parentTitle} />}
-                {thread.expired && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-800">expired</span>}
-                <time dateTime={thread.lastUpdatedAt} className="text-xs text-zinc-500">
-                  {formatDateTime(thread.lastUpdatedAt)}
-                </time>
-              </div>
-              <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
-                {thread.source !== "api" && <span className="font-medium text-zinc-700">{sourceLabel(thread.source)}</span>}
-                {namesATool(thread.source) && (
-                  <span className="min-w-0 break-all">
-                    tool <span className="font-mono text-zinc-800">{thread.toolName}</span>
-                  </span>
-                )}
-                {thread.modelsUsed.length > 0 && (
-                  <span className="min-w-0 break-words">
-                    models <span className="font-mono text-zinc-800">{thread.modelsUsed.join(", ")}</span>
-                  </span>
-                )}
-                {thread.project && (
-                  <span className="min-w-0 break-all" title="Working directory of the session">
-                    project <span className="font-mono text-zinc-800">{thread.project}</span>
-                  </span>
-                )}
-                <span>{plural(thread.turnCount, "turn")}</span>
-                <SessionFigure figures={thread.figures} />
-                {/* Only a thread that can expire says when: one with no expiry (every imported session) says nothing. */}
-                {thread.expiresAt !== null && (
-                  <span>
-                    {thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}
-                  </span>
-                )}
-              </div>
-            </li>
+            <ThreadRow key={thread.id} thread={thread} selected={selected === thread.id} onSelect={select} />
           ))}
         </ul>
       )}
@@ -245,6 +99,207 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
         ) : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * The list's filters and the search box's text (its words filter once typing pauses), and leaving
+ * for the search page. The URL keeps the filters so a reload or a shared link shows the same list.
+ */
+function useFilters(initialFilters: ThreadFilters) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const [filters, setFilters] = useState<ThreadFilters>(initialFilters);
+  const [searchText, setSearchText] = useState(initialFilters.q ?? "");
+
+  useEffect(() => {
+    const handle = setTimeout(
+      () => setFilters((f) => (f.q === (searchText.trim() || undefined) ? f : { ...f, q: searchText.trim() || undefined })),
+      SEARCH_DELAY_MS,
+    );
+    return () => clearTimeout(handle);
+  }, [searchText]);
+  // Set when Enter leaves for the search page: a debounced filter must not write this page's URL over it.
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (leaving.current) return;
+    // Only the URL changes: the list fetches its own data, and router.replace re-rendered the
+    // whole page on the server on every debounced keystroke. Next.js keeps its router in step.
+    window.history.replaceState(null, "", `${pathname}${threadFiltersQuery(filters)}`);
+  }, [filters, pathname]);
+  const openSearch = (q: string) => {
+    leaving.current = true;
+    router.push(`/search?${new URLSearchParams({ q })}`);
+  };
+  return { filters, setFilters, searchText, setSearchText, openSearch };
+}
+
+/** Reads the next page when the element below the list comes near the screen. */
+function useNextPageWhenSeen(
+  sentinel: RefObject<HTMLDivElement | null>,
+  {
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+  }: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> },
+) {
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "400px" },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [sentinel, hasNextPage, isFetchingNextPage, fetchNextPage]);
+}
+
+/** The search box and the filters. Typing filters the list; Enter opens the search page, with every hit and where it matched. */
+function FilterForm({
+  facets,
+  filters,
+  onFilters,
+  searchText,
+  onSearchText,
+  onOpenSearch,
+  onShowKeys,
+}: {
+  facets: Props["facets"];
+  filters: ThreadFilters;
+  onFilters: (filters: ThreadFilters) => void;
+  searchText: string;
+  onSearchText: (text: string) => void;
+  onOpenSearch: (q: string) => void;
+  onShowKeys: () => void;
+}) {
+  return (
+    <form
+      role="search"
+      className="mb-4 flex flex-wrap items-end gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const q = searchText.trim();
+        if (!q) return;
+        onOpenSearch(q);
+      }}
+    >
+      <label className="flex min-w-56 flex-1 flex-col text-sm">
+        <span className="mb-1 text-zinc-600">Search titles and turns</span>
+        <input
+          type="search"
+          value={searchText}
+          onChange={(e) => onSearchText(e.target.value)}
+          placeholder="e.g. token refresh"
+          title="Enter: show every turn that matches"
+          data-search-box
+          className="rounded border border-zinc-300 bg-white px-3 py-2"
+        />
+      </label>
+      {(facets.sources.length > 1 || filters.source) && (
+        <FilterSelect
+          label="Agent"
+          allLabel="All agents"
+          options={facets.sources.map((source) => ({ value: source, label: sourceLabel(source) }))}
+          value={filters.source}
+          onChange={(source) => onFilters({ ...filters, source })}
+        />
+      )}
+      <FilterSelect
+        label="Tool"
+        allLabel="All tools"
+        options={facets.tools}
+        value={filters.tool}
+        onChange={(tool) => onFilters({ ...filters, tool })}
+      />
+      <FilterSelect
+        label="Model"
+        allLabel="All models"
+        options={facets.models.map(plainOption)}
+        value={filters.model}
+        onChange={(model) => onFilters({ ...filters, model })}
+      />
+      {facets.projects.length > 0 && (
+        <FilterSelect
+          label="Project"
+          allLabel="All projects"
+          options={facets.projects.map(plainOption)}
+          value={filters.project}
+          onChange={(project) => onFilters({ ...filters, project })}
+        />
+      )}
+      <button
+        type="button"
+        onClick={onShowKeys}
+        aria-label="Keyboard shortcuts"
+        title="Keyboard shortcuts (?)"
+        className="rounded border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-50"
+      >
+        ?
+      </button>
+    </form>
+  );
+}
+
+/** One thread of the list: its title (a link), marks, date, and what it is made of. */
+function ThreadRow({ thread, selected, onSelect }: { thread: ListedThread; selected: boolean; onSelect: (id: string) => void }) {
+  return (
+    <li
+      className={`px-4 py-3 ${selected ? "bg-indigo-50 shadow-[inset_3px_0_0_var(--color-indigo-600)]" : "hover:bg-zinc-50"}`}
+      data-fresh={thread.fresh ?? undefined}
+      data-thread-id={thread.id}
+      data-selected={selected || undefined}
+      onFocus={() => onSelect(thread.id)}
+    >
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        {thread.fresh && (
+          <span className="inline-flex items-center gap-1 text-xs font-medium text-indigo-700">
+            <span aria-hidden="true" className="size-2 rounded-full bg-indigo-600" />
+            {thread.fresh}
+          </span>
+        )}
+        {/* A row of its own on small screens, so the date does not squeeze the title. Not
+            prefetched: a long list would fetch every thread page. */}
+        <Link
+          href={`/threads/${thread.id}`}
+          prefetch={false}
+          className="min-w-0 basis-full font-medium break-words text-zinc-900 hover:underline sm:flex-1 sm:truncate"
+        >
+          <ListedTitle title={thread.title} />
+        </Link>
+        {isSubagentThread(thread) && <SubagentMark parentTitle={thread.parentTitle} />}
+        {thread.expired && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-800">expired</span>}
+        <time dateTime={thread.lastUpdatedAt} className="text-xs text-zinc-500">
+          {formatDateTime(thread.lastUpdatedAt)}
+        </time>
+      </div>
+      <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
+        {thread.source !== "api" && <span className="font-medium text-zinc-700">{sourceLabel(thread.source)}</span>}
+        {namesATool(thread.source) && (
+          <span className="min-w-0 break-all">
+            tool <span className="font-mono text-zinc-800">{thread.toolName}</span>
+          </span>
+        )}
+        {thread.modelsUsed.length > 0 && (
+          <span className="min-w-0 break-words">
+            models <span className="font-mono text-zinc-800">{thread.modelsUsed.join(", ")}</span>
+          </span>
+        )}
+        {thread.project && (
+          <span className="min-w-0 break-all" title="Working directory of the session">
+            project <span className="font-mono text-zinc-800">{thread.project}</span>
+          </span>
+        )}
+        <span>{plural(thread.turnCount, "turn")}</span>
+        <SessionFigure figures={thread.figures} />
+        {/* Only a thread that can expire says when: one with no expiry (every imported session) says nothing. */}
+        {thread.expiresAt !== null && (
+          <span>{thread.expired ? `expired ${formatDateTime(thread.expiresAt)}` : `expires ${formatDateTime(thread.expiresAt)}`}</span>
+        )}
+      </div>
+    </li>
   );
 }
 

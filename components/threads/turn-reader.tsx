@@ -1,19 +1,18 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { defaultRangeExtractor, useWindowVirtualizer, type Range } from "@tanstack/react-virtual";
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import type { ChildThreadLink } from "@/lib/domain/links";
 import type { DecodedOutline } from "@/lib/domain/turn-outline";
 import type { CompactionRunUsage, Turn } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
-import { useTurnBlocks } from "@/lib/queries/hooks";
-import { threadKeys, TURN_BLOCK } from "@/lib/queries/threads";
+import { useReadGrownThreadAgain, useTurnBlocks } from "@/lib/queries/hooks";
+import { TURN_BLOCK } from "@/lib/queries/threads";
 import { useHydrated } from "@/lib/queries/use-hydrated";
 import { searchTerms } from "@/lib/domain/search";
 import { ReaderToolbar } from "./reader-toolbar";
 import { jumpTarget, type Jump } from "./reader-nav";
-import { buildToolIndex } from "./tool-index";
+import { buildToolIndex, type ToolIndex } from "./tool-index";
 import { TOOL_OUTPUT_SELECTOR, toggleFolds, turnToggleStatus } from "./tool-outputs";
 import { TurnView } from "./turn-view";
 import { useReaderHistory } from "./use-reader-history";
@@ -53,132 +52,33 @@ const MemoTurnView = memo(TurnView);
  */
 export function TurnReader({ threadId, turnCount, head, headIds, childLinks, compactionRuns, initialQuery }: Props) {
   const hydrated = useHydrated();
-  const queryClient = useQueryClient();
   const listRef = useRef<HTMLOListElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
+  const scrollMargin = useScrollMargin(listRef);
   const [toolbarHeight, setToolbarHeight] = useState(0);
   const [target, setTarget] = useState<number | null>(null);
   const [found, setFound] = useState<Found | null>(null);
-  const estimate = useRef({ total: 0, count: 0 });
-  // A jump's turn is kept at the top while the turns around it load and take their real heights
-  // (react-virtual only corrects for rows wholly above the screen), until the reader scrolls.
-  const settling = useRef<{ index: number; until: number } | null>(null);
+  const settlingRef = useSettling();
   const headCount = head.length;
 
-  // The server-rendered turns stay mounted: they came with the page, and what a reader opened in
-  // them (a long output, a tool card) stays open.
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const visible = defaultRangeExtractor(range).filter((index) => index >= headCount);
-      return [...Array(Math.min(headCount, range.count)).keys(), ...visible];
-    },
-    [headCount],
-  );
-  const virtualizer = useWindowVirtualizer({
-    count: turnCount,
-    estimateSize: () => (estimate.current.count > 0 ? estimate.current.total / estimate.current.count : FIRST_ESTIMATE),
-    overscan: OVERSCAN,
-    scrollMargin,
-    scrollPaddingStart: toolbarHeight + 8,
-    rangeExtractor,
-    // Unrounded (react-virtual rounds): rows sit in the flow, where 0.4 px a row adds up.
-    measureElement: (element, entry) => entry?.borderBoxSize?.[0]?.blockSize ?? element.getBoundingClientRect().height,
-    onChange: (instance) => {
-      const jump = settling.current;
-      if (!jump) return;
-      if (performance.now() > jump.until) {
-        settling.current = null;
-        return;
-      }
-      const [offset] = instance.getOffsetForIndex(jump.index, "start") ?? [];
-      if (offset !== undefined && Math.abs(offset - (instance.scrollOffset ?? 0)) > 1)
-        instance.scrollToIndex(jump.index, { align: "start" });
-    },
-  });
-
-  useEffect(() => {
-    const stop = () => {
-      settling.current = null;
-    };
-    const options = { capture: true, passive: true };
-    for (const type of ["wheel", "touchstart", "mousedown", "keydown"]) window.addEventListener(type, stop, options);
-    return () => {
-      for (const type of ["wheel", "touchstart", "mousedown", "keydown"]) window.removeEventListener(type, stop, options);
-    };
-  }, []);
-
-  // Where the list starts in the document, and the sticky toolbar's height, as the page changes.
-  useLayoutEffect(() => {
-    const measure = () => {
-      const list = listRef.current;
-      if (!list) return;
-      const top = list.getBoundingClientRect().top + window.scrollY;
-      setScrollMargin((before) => (Math.abs(before - top) > 0.5 ? top : before));
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(document.body);
-    return () => observer.disconnect();
-  }, []);
+  const { virtualizer, onMeasured } = useTurnWindow({ turnCount, headCount, scrollMargin, toolbarHeight, settlingRef });
 
   const items = hydrated ? virtualizer.getVirtualItems() : null;
   const rendered = items ? items.map((item) => item.index) : [...Array(headCount).keys()];
 
-  // The blocks of the turns on screen and their neighbours (a call's result is often in the next turn).
-  const wanted = [
-    ...new Set(rendered.filter((index) => index >= headCount).flatMap((index) => neighbours(Math.floor(index / TURN_BLOCK), turnCount))),
-  ].sort((a, b) => a - b);
-  const blocks = useTurnBlocks(threadId, wanted);
-  const byIndex = useMemo(() => {
-    const map = new Map<number, Turn>();
-    for (const turns of blocks.turns) for (const turn of turns ?? []) map.set(turn.index, withCompactionRun(turn, compactionRuns));
-    return map;
-  }, [blocks.turns, compactionRuns]);
-  const tools = useMemo(() => {
-    const turns = [...byIndex.values()].sort((a, b) => a.index - b.index);
-    return buildToolIndex(
-      turns.map((turn) => ({ turn, number: turn.index + 1 })),
-      childLinks,
-      { partial: turns.length < turnCount },
-    );
-  }, [byIndex, childLinks, turnCount]);
+  const { byIndex, tools, error } = useLoadedTurns({ threadId, turnCount, headCount, rendered, childLinks, compactionRuns });
 
   // A longer thread (a reply was stored): its last blocks, outline and finds are read again.
-  const counted = useRef(turnCount);
-  useEffect(() => {
-    const before = counted.current;
-    if (before === turnCount) return;
-    counted.current = turnCount;
-    const from = Math.floor(Math.max(0, Math.min(before, turnCount) - 1) / TURN_BLOCK);
-    const prefix = threadKeys.reader(threadId);
-    void queryClient.invalidateQueries({
-      queryKey: prefix,
-      predicate: ({ queryKey }) => queryKey[prefix.length] !== "block" || Number(queryKey[prefix.length + 1]) >= from,
-    });
-  }, [queryClient, threadId, turnCount]);
+  useReadGrownThreadAgain(threadId, turnCount);
 
   // The words a find landed on: opened, marked once their turn is rendered (again when it is rendered anew), brought into view.
   useRevealFound({
     found,
     listRef,
     toolbarHeight,
-    jumped: () => settling.current !== null,
+    jumped: () => settlingRef.current !== null,
     stopSettling: () => {
-      settling.current = null;
+      settlingRef.current = null;
     },
-  });
-
-  // Shift+O (or the toolbar's button) opens or closes every tool output, those rendered later as
-  // they appear too (a generation each fold is stamped with); o, those of the turn at the top.
-  const [allOutputs, setAllOutputs] = useState<{ open: boolean; generation: number } | null>(null);
-  useEffect(() => {
-    if (!allOutputs) return;
-    const stamp = String(allOutputs.generation);
-    for (const fold of listRef.current?.querySelectorAll<HTMLDetailsElement>(TOOL_OUTPUT_SELECTOR) ?? []) {
-      if (fold.dataset.allOutputs === stamp) continue;
-      fold.dataset.allOutputs = stamp;
-      fold.open = allOutputs.open;
-    }
   });
 
   const currentIndex = useCallback(() => {
@@ -189,10 +89,10 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
   const scrollTo = useCallback(
     (index: number) => {
       setTarget(index);
-      settling.current = { index, until: performance.now() + SETTLE_MS };
+      settlingRef.current = { index, until: performance.now() + SETTLE_MS };
       virtualizer.scrollToIndex(index, { align: "start" });
     },
-    [virtualizer],
+    [virtualizer, settlingRef],
   );
   // A search hit's link (`?q=...#turn-N`) lands with its words found in the turn it opens at.
   const onArrive = useCallback(
@@ -221,30 +121,7 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
     [currentIndex, goTo, turnCount],
   );
 
-  const toggleOutputs = (scope: "turn" | "all"): string => {
-    if (scope === "all") {
-      const open = !(allOutputs?.open ?? false);
-      setAllOutputs({ open, generation: (allOutputs?.generation ?? 0) + 1 });
-      return open ? "Opened every tool output." : "Closed every tool output.";
-    }
-    const index = currentIndex();
-    const folds = [
-      ...(listRef.current?.querySelectorAll<HTMLDetailsElement>(`li[data-index="${index}"] :is(${TOOL_OUTPUT_SELECTOR})`) ?? []),
-    ];
-    return turnToggleStatus(index + 1, toggleFolds(folds), folds.length);
-  };
-
-  const onMeasured = useCallback(
-    (node: HTMLLIElement | null) => {
-      virtualizer.measureElement(node);
-      if (node?.dataset.loaded === "true" && !node.dataset.counted) {
-        node.dataset.counted = "true";
-        estimate.current.total += node.getBoundingClientRect().height;
-        estimate.current.count += 1;
-      }
-    },
-    [virtualizer],
-  );
+  const outputs = useOutputsToggle(listRef, currentIndex);
 
   const rows = items ?? rendered.map((index) => ({ index, start: 0, end: 0, key: index }));
   const first = items?.[0];
@@ -266,37 +143,237 @@ export function TurnReader({ threadId, turnCount, head, headIds, childLinks, com
         onFound={setFound}
         initialQuery={initialQuery}
         landedAt={found?.index ?? null}
-        onToggleOutputs={toggleOutputs}
-        allOutputsOpen={allOutputs?.open ?? false}
+        onToggleOutputs={outputs.toggle}
+        allOutputsOpen={outputs.allOpen}
       />
       <ol ref={listRef} aria-label="Turns" className="[overflow-anchor:none]" style={{ paddingTop, paddingBottom }}>
-        {rows.map((item, i) => {
-          const previous = i > 0 ? rows[i - 1] : undefined;
-          const gap = items && previous ? item.start - previous.end : 0;
-          const turn = item.index < headCount ? null : byIndex.get(item.index);
-          const loaded = item.index < headCount || turn !== undefined;
-          return (
-            <li
-              key={item.key}
-              data-index={item.index}
-              data-loaded={loaded ? "true" : "false"}
-              ref={onMeasured}
-              className={`pb-3 ${target === item.index ? "[&>article]:ring-2 [&>article]:ring-indigo-300" : ""}`}
-              style={gap > 0 ? { marginTop: gap } : undefined}
-            >
-              {item.index < headCount ? (
-                head[item.index]
-              ) : turn ? (
-                <MemoTurnView turn={turn} number={item.index + 1} tools={tools} menu />
-              ) : (
-                <TurnPlaceholder number={item.index + 1} error={blocks.error} />
-              )}
-            </li>
-          );
-        })}
+        <TurnRows
+          rows={rows}
+          measured={items !== null}
+          head={head}
+          byIndex={byIndex}
+          tools={tools}
+          target={target}
+          error={error}
+          onMeasured={onMeasured}
+        />
       </ol>
     </section>
   );
+}
+
+type Row = { index: number; start: number; end: number; key: number | string | bigint };
+
+/** The rows in the window: a server-rendered turn, a loaded one, or its placeholder; the gaps react-virtual left kept as margins. */
+function TurnRows({
+  rows,
+  measured,
+  head,
+  byIndex,
+  tools,
+  target,
+  error,
+  onMeasured,
+}: {
+  rows: Row[];
+  /** Whether the rows are react-virtual's (positions known), not the server's first turns. */
+  measured: boolean;
+  head: ReactNode[];
+  byIndex: Map<number, Turn>;
+  tools: ToolIndex;
+  target: number | null;
+  error: string | null;
+  onMeasured: (node: HTMLLIElement | null) => void;
+}) {
+  const headCount = head.length;
+  return rows.map((item, i) => {
+    const previous = i > 0 ? rows[i - 1] : undefined;
+    const gap = measured && previous ? item.start - previous.end : 0;
+    const turn = item.index < headCount ? null : byIndex.get(item.index);
+    const loaded = item.index < headCount || turn !== undefined;
+    return (
+      <li
+        key={item.key}
+        data-index={item.index}
+        data-loaded={loaded ? "true" : "false"}
+        ref={onMeasured}
+        className={`pb-3 ${target === item.index ? "[&>article]:ring-2 [&>article]:ring-indigo-300" : ""}`}
+        style={gap > 0 ? { marginTop: gap } : undefined}
+      >
+        {item.index < headCount ? (
+          head[item.index]
+        ) : turn ? (
+          <MemoTurnView turn={turn} number={item.index + 1} tools={tools} menu />
+        ) : (
+          <TurnPlaceholder number={item.index + 1} error={error} />
+        )}
+      </li>
+    );
+  });
+}
+
+/**
+ * The window over the turns (react-virtual over the whole document), and the ref each row
+ * reports its height by: a row not yet measured is estimated at the average of those measured.
+ */
+function useTurnWindow({
+  turnCount,
+  headCount,
+  scrollMargin,
+  toolbarHeight,
+  settlingRef,
+}: {
+  turnCount: number;
+  headCount: number;
+  scrollMargin: number;
+  toolbarHeight: number;
+  settlingRef: RefObject<{ index: number; until: number } | null>;
+}) {
+  const estimate = useRef({ total: 0, count: 0 });
+  // The server-rendered turns stay mounted: they came with the page, and what a reader opened in
+  // them (a long output, a tool card) stays open.
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const visible = defaultRangeExtractor(range).filter((index) => index >= headCount);
+      return [...Array(Math.min(headCount, range.count)).keys(), ...visible];
+    },
+    [headCount],
+  );
+  const virtualizer = useWindowVirtualizer({
+    count: turnCount,
+    estimateSize: () => (estimate.current.count > 0 ? estimate.current.total / estimate.current.count : FIRST_ESTIMATE),
+    overscan: OVERSCAN,
+    scrollMargin,
+    scrollPaddingStart: toolbarHeight + 8,
+    rangeExtractor,
+    // Unrounded (react-virtual rounds): rows sit in the flow, where 0.4 px a row adds up.
+    measureElement: (element, entry) => entry?.borderBoxSize?.[0]?.blockSize ?? element.getBoundingClientRect().height,
+    onChange: (instance) => {
+      const jump = settlingRef.current;
+      if (!jump) return;
+      if (performance.now() > jump.until) {
+        settlingRef.current = null;
+        return;
+      }
+      const [offset] = instance.getOffsetForIndex(jump.index, "start") ?? [];
+      if (offset !== undefined && Math.abs(offset - (instance.scrollOffset ?? 0)) > 1)
+        instance.scrollToIndex(jump.index, { align: "start" });
+    },
+  });
+
+  const onMeasured = useCallback(
+    (node: HTMLLIElement | null) => {
+      virtualizer.measureElement(node);
+      if (node?.dataset.loaded === "true" && !node.dataset.counted) {
+        node.dataset.counted = "true";
+        estimate.current.total += node.getBoundingClientRect().height;
+        estimate.current.count += 1;
+      }
+    },
+    [virtualizer],
+  );
+  return { virtualizer, onMeasured };
+}
+
+/**
+ * A jump's turn is kept at the top while the turns around it load and take their real heights
+ * (react-virtual only corrects for rows wholly above the screen), until the reader scrolls.
+ */
+function useSettling() {
+  const settlingRef = useRef<{ index: number; until: number } | null>(null);
+  useEffect(() => {
+    const stop = () => {
+      settlingRef.current = null;
+    };
+    const options = { capture: true, passive: true };
+    for (const type of ["wheel", "touchstart", "mousedown", "keydown"]) window.addEventListener(type, stop, options);
+    return () => {
+      for (const type of ["wheel", "touchstart", "mousedown", "keydown"]) window.removeEventListener(type, stop, options);
+    };
+  }, []);
+  return settlingRef;
+}
+
+/** Where the list starts in the document, as the page changes. */
+function useScrollMargin(listRef: RefObject<HTMLOListElement | null>): number {
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const measure = () => {
+      const list = listRef.current;
+      if (!list) return;
+      const top = list.getBoundingClientRect().top + window.scrollY;
+      setScrollMargin((before) => (Math.abs(before - top) > 0.5 ? top : before));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [listRef]);
+  return scrollMargin;
+}
+
+/**
+ * Shift+O (or the toolbar's button) opens or closes every tool output, those rendered later as
+ * they appear too (a generation each fold is stamped with); o, those of the turn at the top.
+ * `toggle` answers the sentence announced.
+ */
+function useOutputsToggle(listRef: RefObject<HTMLOListElement | null>, currentIndex: () => number) {
+  const [allOutputs, setAllOutputs] = useState<{ open: boolean; generation: number } | null>(null);
+  useEffect(() => {
+    if (!allOutputs) return;
+    const stamp = String(allOutputs.generation);
+    for (const fold of listRef.current?.querySelectorAll<HTMLDetailsElement>(TOOL_OUTPUT_SELECTOR) ?? []) {
+      if (fold.dataset.allOutputs === stamp) continue;
+      fold.dataset.allOutputs = stamp;
+      fold.open = allOutputs.open;
+    }
+  });
+  const toggle = (scope: "turn" | "all"): string => {
+    if (scope === "all") {
+      const open = !(allOutputs?.open ?? false);
+      setAllOutputs({ open, generation: (allOutputs?.generation ?? 0) + 1 });
+      return open ? "Opened every tool output." : "Closed every tool output.";
+    }
+    const index = currentIndex();
+    const folds = [
+      ...(listRef.current?.querySelectorAll<HTMLDetailsElement>(`li[data-index="${index}"] :is(${TOOL_OUTPUT_SELECTOR})`) ?? []),
+    ];
+    return turnToggleStatus(index + 1, toggleFolds(folds), folds.length);
+  };
+  return { allOpen: allOutputs?.open ?? false, toggle };
+}
+
+/**
+ * The turns past the server's first ones that the window shows, read by blocks: those of the turns
+ * on screen and their neighbours (a call's result is often in the next turn), by index, and the
+ * tool index over all read so far.
+ */
+function useLoadedTurns({
+  threadId,
+  turnCount,
+  headCount,
+  rendered,
+  childLinks,
+  compactionRuns,
+}: Pick<Props, "threadId" | "turnCount" | "childLinks" | "compactionRuns"> & { headCount: number; rendered: number[] }) {
+  const wanted = [
+    ...new Set(rendered.filter((index) => index >= headCount).flatMap((index) => neighbours(Math.floor(index / TURN_BLOCK), turnCount))),
+  ].sort((a, b) => a - b);
+  const blocks = useTurnBlocks(threadId, wanted);
+  const byIndex = useMemo(() => {
+    const map = new Map<number, Turn>();
+    for (const turns of blocks.turns) for (const turn of turns ?? []) map.set(turn.index, withCompactionRun(turn, compactionRuns));
+    return map;
+  }, [blocks.turns, compactionRuns]);
+  const tools = useMemo(() => {
+    const turns = [...byIndex.values()].sort((a, b) => a.index - b.index);
+    return buildToolIndex(
+      turns.map((turn) => ({ turn, number: turn.index + 1 })),
+      childLinks,
+      { partial: turns.length < turnCount },
+    );
+  }, [byIndex, childLinks, turnCount]);
+  return { byIndex, tools, error: blocks.error };
 }
 
 /** A compaction marker with the run that wrote its summary, when the source kept it (as withSessionUsage does on the server). */

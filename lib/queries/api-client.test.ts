@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, apiErrorOf, apiFetch } from "./api-client";
+import { ApiError, apiErrorOf, apiFetch, readApiError } from "./api-client";
 
 describe("apiErrorOf", () => {
   it("takes the API's error shape: message, code, details", () => {
@@ -29,6 +29,25 @@ describe("apiErrorOf", () => {
   });
 });
 
+describe("readApiError", () => {
+  it("reads the API's sentence from a response's body", async () => {
+    const response = Response.json({ error: { code: "forbidden", message: "Only an admin may reveal secrets." } }, { status: 403 });
+    await expect(readApiError(response)).resolves.toMatchObject({
+      status: 403,
+      code: "forbidden",
+      message: "Only an admin may reveal secrets.",
+    });
+  });
+
+  it("stands in with the fallback, or the status, for a body that is not the API's", async () => {
+    await expect(readApiError(new Response("<h1>Bad gateway</h1>", { status: 502 }), "Loading failed")).resolves.toMatchObject({
+      code: "unknown",
+      message: "Loading failed",
+    });
+    await expect(readApiError(new Response(null, { status: 500 }))).resolves.toMatchObject({ message: "The server answered HTTP 500." });
+  });
+});
+
 describe("apiFetch, against a real local server", () => {
   let server: Server;
   let base: string;
@@ -40,6 +59,7 @@ describe("apiFetch, against a real local server", () => {
       request.on("end", () => {
         received.push({ method: request.method, type: request.headers["content-type"], body });
         if (request.url === "/ok") return void response.writeHead(200, { "content-type": "application/json" }).end('{"turn":{"id":"t"}}');
+        if (request.url === "/stopped") return void response.writeHead(204).end();
         if (request.url === "/html") return void response.writeHead(502, { "content-type": "text/html" }).end("<h1>Bad gateway</h1>");
         response
           .writeHead(404, { "content-type": "application/json" })
@@ -64,5 +84,25 @@ describe("apiFetch, against a real local server", () => {
       message: "Loading failed",
     });
     expect(received.at(-1)?.method).toBe("GET");
+  });
+
+  it("says a server that does not answer as one sentence, and leaves an abort an abort", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const gone = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/threads`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(apiFetch(gone)).rejects.toMatchObject({
+      status: 0,
+      code: "unreachable",
+      message: "Could not reach the Threadline server.",
+    });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(apiFetch(`${base}/ok`, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("answers null for an empty answer (204) and sends the method asked", async () => {
+    await expect(apiFetch(`${base}/stopped`, { method: "DELETE" })).resolves.toBeNull();
+    expect(received.at(-1)?.method).toBe("DELETE");
   });
 });

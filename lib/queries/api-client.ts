@@ -5,7 +5,7 @@
  * they parse themselves.
  */
 
-/** A failed API call: the API's own error, or one that stands in for it (no JSON, no network). */
+/** A failed API call: the API's own error, or one that stands in for it (no JSON; no answer at all: status 0, code "unreachable"). */
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -47,17 +47,36 @@ export type ApiRequest = {
   fallback?: string;
 };
 
-/** Calls the API and answers its JSON; throws ApiError for any answer that is not 2xx. */
-export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
+/** The ApiError a failed response stands for, read from its body (the one reader of error answers). */
+export async function readApiError(response: Response, fallback = `The server answered HTTP ${response.status}.`): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => null);
+  return apiErrorOf(response.status, body, fallback);
+}
+
+/**
+ * Sends a request to the API and answers the response once it is 2xx, its body unread; throws
+ * ApiError for any other answer. `accept` names what the caller reads (JSON, or an event stream).
+ */
+export async function apiResponse(path: string, request: ApiRequest = {}, accept = "application/json"): Promise<Response> {
   const { method = request.json !== undefined || request.raw !== undefined ? "POST" : "GET", json, raw, signal } = request;
+  const contentType = json !== undefined ? "application/json" : raw !== undefined ? "application/octet-stream" : null;
   const response = await fetch(path, {
     method,
     cache: "no-store",
     signal,
-    ...(json !== undefined ? { body: JSON.stringify(json), headers: { "content-type": "application/json" } } : {}),
-    ...(raw !== undefined ? { body: raw, headers: { "content-type": "application/octet-stream" } } : {}),
+    headers: { accept, ...(contentType ? { "content-type": contentType } : {}) },
+    ...(json !== undefined ? { body: JSON.stringify(json) } : raw !== undefined ? { body: raw } : {}),
+  }).catch((error: unknown) => {
+    // An abort stays what it is (React Query and Stop tell it by the signal); no answer at all is said as one sentence.
+    if (signal?.aborted) throw error;
+    throw new ApiError("Could not reach the Threadline server.", 0, "unreachable");
   });
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw apiErrorOf(response.status, body, request.fallback ?? `The server answered HTTP ${response.status}.`);
-  return body as T;
+  if (!response.ok) throw await readApiError(response, request.fallback);
+  return response;
+}
+
+/** Calls the API and answers its JSON (null for an empty answer, a 204); throws ApiError for any answer that is not 2xx. */
+export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  const response = await apiResponse(path, request);
+  return (await response.json().catch(() => null)) as T;
 }

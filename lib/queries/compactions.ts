@@ -21,9 +21,12 @@ export type CompactionRequestBody = {
 export type { CompactionPreview, CompactionJobRecord, CompactionRecord };
 
 export const compactionKeys = {
-  preview: (threadId: string, body: CompactionRequestBody) => ["compactions", threadId, "preview", body] as const,
-  job: (jobId: string) => ["compactions", "job", jobId] as const,
-  turns: (threadId: string, from: number, limit: number) => ["compactions", threadId, "turns", from, limit] as const,
+  all: ["compactions"] as const,
+  preview: (threadId: string, body: CompactionRequestBody) => [...compactionKeys.all, threadId, "preview", body] as const,
+  job: (jobId: string) => [...compactionKeys.all, "job", jobId] as const,
+  /** The thread's newest job, finished or not (null: none), as the workbench opened on it. */
+  latestJob: (threadId: string) => [...compactionKeys.all, threadId, "latest-job"] as const,
+  turns: (threadId: string, from: number, limit: number) => [...compactionKeys.all, threadId, "turns", from, limit] as const,
 };
 
 /** A turn as the workbench lists it: where it is, who spoke, and the start of what was said. */
@@ -66,6 +69,10 @@ export function requestJobStart(threadId: string, body: CompactionRequestBody): 
 
 export function fetchCompactionJob(jobId: string, signal?: AbortSignal): Promise<CompactionJobRecord> {
   return apiFetch<{ job: CompactionJobRecord }>(`/api/compaction-jobs/${jobId}`, { signal }).then((r) => r.job);
+}
+
+export function fetchLatestCompactionJob(threadId: string, signal?: AbortSignal): Promise<CompactionJobRecord | null> {
+  return apiFetch<{ job: CompactionJobRecord | null }>(`/api/threads/${threadId}/compaction-jobs`, { signal }).then((r) => r.job);
 }
 
 export function requestJobCancel(jobId: string): Promise<CompactionJobRecord> {

@@ -14,9 +14,10 @@ import {
   useQueries,
   useQuery,
   useQueryClient,
+  useSuspenseQuery,
   type UseQueryResult,
 } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { threadGrew } from "@/lib/domain/live";
 import { createThrottle } from "@/lib/domain/event-bus";
 import { undoCompactionAction } from "@/lib/actions/compactions";
@@ -25,9 +26,9 @@ import type { ActionResult } from "@/lib/actions/result";
 import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
 import { decodeOutline } from "@/lib/domain/turn-outline";
-import type { SourcesStatus } from "@/lib/domain/sources";
 import { fetchHandoff, type HandoffOptions } from "./handoff";
 import { browserTimers, useLiveEvents, useOnLiveOpen } from "./live-events";
+import { searchQuery } from "./search";
 import { fetchSourcesStatus, requestSourcesSync, sourceKeys, SOURCES_POLL_MS } from "./sources";
 import {
   fetchContextPreview,
@@ -37,14 +38,21 @@ import {
   fetchThreadPage,
   fetchTurn,
   fetchTurnBlock,
+  requestDemoRemoval,
   threadKeys,
   threadListQuery,
+  TURN_BLOCK,
   type ContextSelection,
   type ThreadFilters,
 } from "./threads";
 
 export function useThreadList(filters: ThreadFilters) {
   return useInfiniteQuery(threadListQuery(filters));
+}
+
+/** The search page's hits for `q`, a page at a time (the first comes with the page: app/search/page.tsx). */
+export function useSearchHits(q: string) {
+  return useInfiniteQuery(searchQuery(q));
 }
 
 /**
@@ -61,11 +69,7 @@ const LIST_POLL_MS = { polled: 3_000, streamed: 15_000, event: 1_000 };
 export function useThreadListHead(filters: ThreadFilters) {
   const queryClient = useQueryClient();
   const [throttle] = useState(() =>
-    createThrottle(
-      () => void queryClient.invalidateQueries({ queryKey: [...threadKeys.all, "list-head"] }),
-      LIST_POLL_MS.event,
-      browserTimers,
-    ),
+    createThrottle(() => void queryClient.invalidateQueries({ queryKey: threadKeys.listHeads() }), LIST_POLL_MS.event, browserTimers),
   );
   useEffect(() => () => throttle.cancel(), [throttle]);
   const connected = useLiveEvents((event) => event.type === "thread" && throttle.request());
@@ -160,6 +164,26 @@ export function useThreadGrowth(threadId: string, turnCount: number, lastUpdated
   return query.data === true || announced > turnCount;
 }
 
+/**
+ * Once the thread holds more turns than `turnCount` was (a reply was stored, the page refreshed):
+ * its last blocks from the old end on, its outline and its finds are read again.
+ */
+export function useReadGrownThreadAgain(threadId: string, turnCount: number) {
+  const queryClient = useQueryClient();
+  const counted = useRef(turnCount);
+  useEffect(() => {
+    const before = counted.current;
+    if (before === turnCount) return;
+    counted.current = turnCount;
+    const from = Math.floor(Math.max(0, Math.min(before, turnCount) - 1) / TURN_BLOCK);
+    const prefix = threadKeys.reader(threadId);
+    void queryClient.invalidateQueries({
+      queryKey: prefix,
+      predicate: ({ queryKey }) => queryKey[prefix.length] !== "block" || Number(queryKey[prefix.length + 1]) >= from,
+    });
+  }, [queryClient, threadId, turnCount]);
+}
+
 /** The thread's outline (which turns are tool calls, errors, ...), read once it is first needed. */
 export function useThreadOutline(threadId: string, enabled: boolean) {
   return useQuery({
@@ -220,24 +244,33 @@ function useThreadAction<I, T>(action: (input: I) => Promise<ActionResult<T>>) {
 }
 
 export const usePurgeThread = () => useThreadAction(purgeThreadAction);
+
+/** Removing the demo threads: the thread queries read again (not awaited: the page says "Removed" at once). */
+export function useRemoveDemoThreads() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: requestDemoRemoval,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: threadKeys.all }),
+  });
+}
 export const useForkThread = () => useThreadAction(forkThreadAction);
 export const useUndoCompaction = () => useThreadAction(undoCompactionAction);
 
 /**
- * The followed sources' status (the server page's as the first data): the live event stream
- * carries each change (a sync started by the folder watch too), and sends the status first when
- * it opens. Without the stream, the status is asked every second while a sync runs, and every
- * few seconds otherwise (SOURCES_POLL_MS).
+ * The followed sources' status (the server page prefetched it: app/sources/page.tsx): the live
+ * event stream carries each change (a sync started by the folder watch too), and sends the status
+ * first when it opens. Without the stream, the status is asked every second while a sync runs,
+ * and every few seconds otherwise (SOURCES_POLL_MS).
  */
-export function useSourcesStatus(initial: SourcesStatus) {
+export function useSourcesStatus() {
   const queryClient = useQueryClient();
   const connected = useLiveEvents((event) => {
     if (event.type === "sources") queryClient.setQueryData(sourceKeys.status(), event.status);
   });
-  const query = useQuery({
+  // A suspense query: the prefetched status is there from the first render, so its data is never undefined.
+  const query = useSuspenseQuery({
     queryKey: sourceKeys.status(),
     queryFn: ({ signal }) => fetchSourcesStatus(signal),
-    initialData: initial,
     refetchInterval: (q) =>
       connected
         ? q.state.data?.syncing

@@ -14,7 +14,8 @@ export const threadKeys = {
   all: ["threads"] as const,
   list: (filters: ThreadFilters) => [...threadKeys.all, "list", filters] as const,
   /** The list's first page read again and again, to show what is new or updated since the list was read. */
-  listHead: (filters: ThreadFilters) => [...threadKeys.all, "list-head", filters] as const,
+  listHeads: () => [...threadKeys.all, "list-head"] as const,
+  listHead: (filters: ThreadFilters) => [...threadKeys.listHeads(), filters] as const,
   /** A turn loaded in full from its API address (a long turn's page carries only its start). */
   turn: (url: string) => [...threadKeys.all, "turn", url] as const,
   context: (threadId: string, selection: ContextSelection) => [...threadKeys.all, "context", threadId, selection] as const,
@@ -61,12 +62,18 @@ export async function fetchTurn(url: string, signal?: AbortSignal): Promise<Turn
   return body.turn;
 }
 
-export function fetchContextPreview(threadId: string, selection: ContextSelection, signal: AbortSignal): Promise<ContextPreviewWithTurns> {
+/** The query GET /api/threads/:id/context reads for the budget page's selection (the server's prefetch reads the same). */
+export function contextPreviewParams(selection: ContextSelection): URLSearchParams {
   // The page draws every turn, so it asks for them (perTurn=1); other callers leave them out.
   const params = new URLSearchParams({ mode: selection.mode, perTurn: "1" });
   if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);
   else params.set("model", selection.model);
   if (selection.contextWindow && selection.model) params.set("model", selection.model);
+  return params;
+}
+
+export function fetchContextPreview(threadId: string, selection: ContextSelection, signal: AbortSignal): Promise<ContextPreviewWithTurns> {
+  const params = contextPreviewParams(selection);
   return apiFetch<ContextPreviewWithTurns>(`/api/threads/${threadId}/context?${params}`, { signal, fallback: "The preview failed" });
 }
 
@@ -94,6 +101,13 @@ export type FindResult = { terms: string[]; indexes: number[]; capped: boolean }
 export function fetchFind(threadId: string, q: string, signal?: AbortSignal): Promise<FindResult> {
   const params = new URLSearchParams({ q, includeExpired: "1" });
   return apiFetch<FindResult>(`/api/threads/${threadId}/find?${params}`, { signal, fallback: "Finding failed" });
+}
+
+/** Removes the demo threads `npm start` seeded (DELETE /api/demo-threads): how many went. */
+export async function requestDemoRemoval(): Promise<number> {
+  return (
+    await apiFetch<{ removed: number }>("/api/demo-threads", { method: "DELETE", fallback: "The demo threads could not be removed." })
+  ).removed;
 }
 
 /** Where a link to a turn by id points: its 0-based index. */

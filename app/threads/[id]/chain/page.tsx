@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChainPager, CHAIN_TURNS_ID } from "@/components/chain/chain-pager";
 import { TurnLinksAcrossWindows } from "@/components/chain/turn-links-across-windows";
-import { buildToolIndex } from "@/components/threads/tool-index";
+import { buildToolIndex, type ToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
 import { describeCompaction } from "@/components/compaction/compaction-lineage";
 import { chainOffsetOfTurn, chainTurns, getChainView, type ChainTurn } from "@/lib/db/chain-view";
@@ -79,40 +79,7 @@ export default async function ChainPage({
             )}
           </p>
         )}
-        <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-stretch" aria-label="Threads in the chain, oldest first">
-          {path.map((node, i) => {
-            const current = node.id === thread.id;
-            const subagent = i > 0 && isSubagentThread(node);
-            return (
-              <li key={node.id} className="flex items-center gap-2" data-link={i === 0 ? undefined : subagent ? "subagent" : "continues"}>
-                {i > 0 && !subagent && (
-                  <span aria-hidden className="text-zinc-400 sm:rotate-0">
-                    →
-                  </span>
-                )}
-                {subagent && (
-                  <span className="shrink-0 text-xs font-medium text-amber-800">
-                    <span aria-hidden>⤷ </span>sub-agent
-                  </span>
-                )}
-                <Link
-                  href={`/threads/${node.id}/chain`}
-                  aria-current={current ? "page" : undefined}
-                  className={`block max-w-64 rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : subagent ? "border-dashed border-amber-700 bg-amber-50/40 hover:border-amber-900" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
-                >
-                  <span className="block truncate font-medium" title={displayTitle(node.title)}>
-                    {shownTitle(node.title).text}
-                  </span>
-                  <span className="block text-xs break-all text-zinc-600">
-                    {namesATool(node.source) ? <span className="font-mono">{node.toolName}</span> : sourceLabel(node.source)} ·{" "}
-                    {plural(node.turnCount, "turn")}
-                    {node.expired ? " · expired" : ""}
-                  </span>
-                </Link>
-              </li>
-            );
-          })}
-        </ol>
+        <ChainPath path={path} currentId={thread.id} />
         {path.length > 1 && (
           <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600" data-testid="chain-legend">
             <span>
@@ -127,40 +94,7 @@ export default async function ChainPage({
             </span>
           </p>
         )}
-        {branches.length > 1 && (
-          <div className="mt-3 text-sm">
-            <p className="text-zinc-600">The chain branches here into {branches.length} continuations:</p>
-            <ul className="mt-1 list-disc pl-6">
-              {branches.map((branch) => (
-                <li key={branch.id}>
-                  <Link href={`/threads/${branch.id}/chain`} className="text-indigo-700 underline">
-                    {displayTitle(branch.title)}
-                  </Link>{" "}
-                  <span className="text-zinc-500">({plural(branch.turnCount, "turn")})</span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        {compactions.length > 0 && (
-          <div className="mt-3 text-sm" data-testid="chain-compactions">
-            <p className="text-zinc-600">Compactions of threads in this chain:</p>
-            <ul className="mt-1 list-disc pl-6">
-              {compactions.map((c) => (
-                <li key={c.id} className="break-words">
-                  <Link href={`/threads/${c.originalThreadId}/chain`} className="text-indigo-700 underline">
-                    {displayTitle(c.originalTitle)}
-                  </Link>{" "}
-                  compacted into{" "}
-                  <Link href={`/threads/${c.revisionThreadId}/chain`} className="text-indigo-700 underline">
-                    {displayTitle(c.revisionTitle)}
-                  </Link>{" "}
-                  <span className="text-zinc-500">({describeCompaction(c)})</span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
+        <BranchesAndCompactions branches={branches} compactions={compactions} />
         {continuationsCut && (
           <p className="mt-3 text-sm text-zinc-500" data-testid="chain-end">
             The continuations go on past {MAX_CHAIN_DEPTH} threads; open the last one shown to follow them.
@@ -174,35 +108,144 @@ export default async function ChainPage({
         </h2>
         {pager && <ChainPager {...pager} jumps />}
         {groups.map(({ node, turns }) => (
-          <section key={node.id} aria-label={`Turns of ${displayTitle(node.title)}`} className="space-y-3">
-            {path.length > 1 && (
-              <h3 className="text-xs text-zinc-500">
-                Thread {chainPosition(path, node.id)} of {path.length}:{" "}
-                <span className="font-medium text-zinc-700" title={displayTitle(node.title)}>
-                  {shownTitle(node.title).text}
-                </span>
-                , its turns {formatInteger(turns[0]!.turn.index + 1)}–{formatInteger(turns.at(-1)!.turn.index + 1)} of{" "}
-                {formatInteger(node.turnCount)}
-              </h3>
-            )}
-            <ol className="space-y-3">
-              {turns.map(({ turn, offset }) => (
-                <li key={turn.id}>
-                  <TurnView
-                    turn={turn}
-                    number={offset + 1}
-                    threadLabel={node.id === thread.id ? "this thread" : displayTitle(node.title)}
-                    tools={tools}
-                  />
-                </li>
-              ))}
-            </ol>
-          </section>
+          <TurnGroup key={node.id} node={node} turns={turns} path={path} currentId={thread.id} tools={tools} />
         ))}
         {pager && <ChainPager {...pager} jumps={false} />}
         <TurnLinksAcrossWindows chainPath={chainPath} />
       </section>
     </div>
+  );
+}
+
+type ChainPathNode = Awaited<ReturnType<typeof getChainView>>["path"][number];
+
+/** The threads of the path, oldest first: each a link to its own chain page, marked as a continuation or a sub-agent. */
+function ChainPath({ path, currentId }: { path: ChainPathNode[]; currentId: string }) {
+  return (
+    <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-stretch" aria-label="Threads in the chain, oldest first">
+      {path.map((node, i) => {
+        const current = node.id === currentId;
+        const subagent = i > 0 && isSubagentThread(node);
+        return (
+          <li key={node.id} className="flex items-center gap-2" data-link={i === 0 ? undefined : subagent ? "subagent" : "continues"}>
+            {i > 0 && !subagent && (
+              <span aria-hidden className="text-zinc-400 sm:rotate-0">
+                →
+              </span>
+            )}
+            {subagent && (
+              <span className="shrink-0 text-xs font-medium text-amber-800">
+                <span aria-hidden>⤷ </span>sub-agent
+              </span>
+            )}
+            <Link
+              href={`/threads/${node.id}/chain`}
+              aria-current={current ? "page" : undefined}
+              className={`block max-w-64 rounded-lg border px-3 py-2 text-sm ${current ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500" : subagent ? "border-dashed border-amber-700 bg-amber-50/40 hover:border-amber-900" : "border-zinc-200 bg-white hover:border-zinc-400"}`}
+            >
+              <span className="block truncate font-medium" title={displayTitle(node.title)}>
+                {shownTitle(node.title).text}
+              </span>
+              <span className="block text-xs break-all text-zinc-600">
+                {namesATool(node.source) ? <span className="font-mono">{node.toolName}</span> : sourceLabel(node.source)} ·{" "}
+                {plural(node.turnCount, "turn")}
+                {node.expired ? " · expired" : ""}
+              </span>
+            </Link>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** Where the chain branches, and the compactions of its threads. */
+function BranchesAndCompactions({
+  branches,
+  compactions,
+}: {
+  branches: Awaited<ReturnType<typeof getChainView>>["branches"];
+  compactions: Awaited<ReturnType<typeof compactionsTouching>>;
+}) {
+  return (
+    <>
+      {branches.length > 1 && (
+        <div className="mt-3 text-sm">
+          <p className="text-zinc-600">The chain branches here into {branches.length} continuations:</p>
+          <ul className="mt-1 list-disc pl-6">
+            {branches.map((branch) => (
+              <li key={branch.id}>
+                <Link href={`/threads/${branch.id}/chain`} className="text-indigo-700 underline">
+                  {displayTitle(branch.title)}
+                </Link>{" "}
+                <span className="text-zinc-500">({plural(branch.turnCount, "turn")})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {compactions.length > 0 && (
+        <div className="mt-3 text-sm" data-testid="chain-compactions">
+          <p className="text-zinc-600">Compactions of threads in this chain:</p>
+          <ul className="mt-1 list-disc pl-6">
+            {compactions.map((c) => (
+              <li key={c.id} className="break-words">
+                <Link href={`/threads/${c.originalThreadId}/chain`} className="text-indigo-700 underline">
+                  {displayTitle(c.originalTitle)}
+                </Link>{" "}
+                compacted into{" "}
+                <Link href={`/threads/${c.revisionThreadId}/chain`} className="text-indigo-700 underline">
+                  {displayTitle(c.revisionTitle)}
+                </Link>{" "}
+                <span className="text-zinc-500">({describeCompaction(c)})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** One thread's turns in the window, numbered across the chain. */
+function TurnGroup({
+  node,
+  turns,
+  path,
+  currentId,
+  tools,
+}: {
+  node: ChainTurn["thread"];
+  turns: ChainTurn[];
+  path: ChainPathNode[];
+  currentId: string;
+  tools: ToolIndex;
+}) {
+  return (
+    <section aria-label={`Turns of ${displayTitle(node.title)}`} className="space-y-3">
+      {path.length > 1 && (
+        <h3 className="text-xs text-zinc-500">
+          Thread {chainPosition(path, node.id)} of {path.length}:{" "}
+          <span className="font-medium text-zinc-700" title={displayTitle(node.title)}>
+            {shownTitle(node.title).text}
+          </span>
+          , its turns {formatInteger(turns[0]!.turn.index + 1)}–{formatInteger(turns.at(-1)!.turn.index + 1)} of{" "}
+          {formatInteger(node.turnCount)}
+        </h3>
+      )}
+      <ol className="space-y-3">
+        {turns.map(({ turn, offset }) => (
+          <li key={turn.id}>
+            <TurnView
+              turn={turn}
+              number={offset + 1}
+              threadLabel={node.id === currentId ? "this thread" : displayTitle(node.title)}
+              tools={tools}
+            />
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

@@ -5,6 +5,8 @@ import { CompactionWorkbench } from "@/components/compaction/compaction-workbenc
 import { latestCompactionJob } from "@/lib/compaction/jobs";
 import { describeLlmConfig } from "@/lib/llm/config";
 import { listModels, previewModelFor } from "@/lib/models/catalog";
+import { compactionKeys } from "@/lib/queries/compactions";
+import { Prefetched } from "@/lib/queries/prefetched";
 import { decimalInteger } from "@/lib/validation/numbers";
 import { findThreadOnce, listCustomModelsOnce } from "../thread-data";
 
@@ -38,16 +40,23 @@ export default async function CompactPage({
   const direction: "up-to" | "from" | null = query.direction === "up-to" || query.direction === "from" ? query.direction : null;
   const initialRange = query.strategy === "range" && direction && at.success ? { direction, at: at.data } : null;
   const llm = await describeLlmConfig();
+  // Without a range preset, the thread's newest job is restored (useRestorableJob).
+  const latestJob = initialRange ? undefined : maskDeep(await latestCompactionJob(thread.id));
   return (
-    <CompactionWorkbench
-      threadId={thread.id}
-      turnCount={thread.turnCount}
-      models={models}
-      initialTargetModel={previewModelFor(thread.modelsUsed, custom)}
-      defaultLlmModel={llm.compactionModel && !llm.compactionModel.error ? llm.compactionModel.value : null}
-      configuredProviders={llm.providers.filter((p) => p.configured).map((p) => p.provider)}
-      initialJob={initialRange ? null : maskDeep(await latestCompactionJob(thread.id))}
-      initialRange={initialRange}
-    />
+    <Prefetched
+      prefetch={(queryClient) => {
+        if (latestJob !== undefined) queryClient.setQueryData(compactionKeys.latestJob(thread.id), latestJob);
+      }}
+    >
+      <CompactionWorkbench
+        threadId={thread.id}
+        turnCount={thread.turnCount}
+        models={models}
+        initialTargetModel={previewModelFor(thread.modelsUsed, custom)}
+        defaultLlmModel={llm.compactionModel && !llm.compactionModel.error ? llm.compactionModel.value : null}
+        configuredProviders={llm.providers.filter((p) => p.configured).map((p) => p.provider)}
+        initialRange={initialRange}
+      />
+    </Prefetched>
   );
 }

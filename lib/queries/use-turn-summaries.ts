@@ -1,5 +1,7 @@
+"use client";
+
 import { useQueries } from "@tanstack/react-query";
-import { compactionKeys, fetchTurnSummaries, type TurnSummary } from "@/lib/queries/compactions";
+import { compactionKeys, fetchTurnSummaries, type TurnSummary } from "./compactions";
 
 /** Turns asked for at a time: a screenful of the list, and its neighbours. */
 const SUMMARY_PAGE = 50;
