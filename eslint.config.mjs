@@ -30,7 +30,7 @@ const MACHINE = {
  * stay allowed here (lib/domain's own rules below keep those out of the pure core).
  */
 const PURE = ["lib/domain", "lib/validation", "lib/importers", "lib/markdown", "lib/format.ts"];
-const BELOW_DB = [...PURE, "lib/models", "lib/tokenizers", "lib/files", "lib/env.ts"];
+const BELOW_DB = [...PURE, "lib/models", "lib/tokenizers", "lib/files", "lib/env"];
 const SERVICES = [
   "lib/llm",
   "lib/context",
@@ -57,13 +57,13 @@ export const LAYERS = {
   "lib/tokenizers": { allow: ["lib/domain"], why: "lib/tokenizers count tokens with lib/domain only." },
   "lib/models": { allow: ["lib/domain", "lib/tokenizers"], why: "lib/models (the catalog) builds on lib/domain and lib/tokenizers only." },
   "lib/files": { allow: ["lib/domain"], why: "lib/files reads the files people allowed, with lib/domain only." },
-  "lib/env.ts": {
+  "lib/env": {
     allow: ["lib/domain", "lib/validation", "lib/importers", "lib/files"],
-    why: "lib/env.ts reads the settings with the pure layers only: everything else reads lib/env.ts.",
+    why: "lib/env reads the settings with the pure layers only: everything else reads lib/env.",
   },
   "lib/db": {
     allow: BELOW_DB,
-    why: "lib/db (data access) imports lib/domain, lib/validation, lib/importers' types, lib/models, lib/tokenizers, lib/files and lib/env.ts: it is called, it does not call up.",
+    why: "lib/db (data access) imports lib/domain, lib/validation, lib/importers' types, lib/models, lib/tokenizers, lib/files and lib/env: it is called, it does not call up.",
   },
   ...Object.fromEntries(
     SERVICES.map((service) => [
@@ -155,7 +155,7 @@ const config = [
       "no-restricted-imports": ["error", { patterns: [...FRAMEWORK_AND_DATABASE, MACHINE] }],
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "lib/domain takes settings as arguments; lib/env.ts reads the environment." },
+        { object: "process", property: "env", message: "lib/domain takes settings as arguments; lib/env reads the environment." },
       ],
     },
   },

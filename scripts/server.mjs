@@ -64,7 +64,7 @@ export async function serve({ dev, host, port }) {
   process.env.NODE_ENV = dev ? "development" : "production";
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   process.env.HOST = host;
-  process.env.PORT = port; // the proxy's Host check answers to this port (lib/env.ts)
+  process.env.PORT = port; // the proxy's Host check answers to this port (lib/env)
   process.env.THREADLINE_PEER_HEADER = "1"; // the app may trust x-threadline-peer: it is written here
   const { default: next } = await import("next");
   const version = createRequire(import.meta.url)("next/package.json").version;

@@ -1,7 +1,7 @@
 /**
  * The folders Threadline follows for agent transcripts (THREADLINE_SOURCES), and the status of
  * following them as the API and the UI show it. Pure: the caller hands in the home folder and the
- * database kind; lib/env.ts reads the environment and lib/sources does the walking.
+ * database kind; lib/env reads the environment and lib/sources does the walking.
  */
 
 /** The agents' own folders under the home folder, followed when THREADLINE_SOURCES is unset. */

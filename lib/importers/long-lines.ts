@@ -2,7 +2,7 @@
  * What an import refuses to read because it would cost the server too much, and how it says so:
  * a line longer than the line limit, a JSON line holding so many values that parsing it would
  * hold up the event loop, and a file read whole (a JSON document) larger than the document limit.
- * Pure: lib/imports/file-lines.ts reads the bytes, lib/env.ts the settings.
+ * Pure: lib/imports/file-lines.ts reads the bytes, lib/env the settings.
  */
 import { DEFAULT_MAX_DOCUMENT_MB, DEFAULT_MAX_LINE_MB } from "@/lib/domain/settings";
 import type { NumberedLine, SkippedEntry } from "./types";

@@ -5,7 +5,7 @@ import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type L
 
 /**
  * Where the LLM settings (providers, the default compaction and chat models) come from: the
- * environment (lib/env.ts's readEnv(), at each call), overridden by settings saved on the Settings
+ * environment (lib/env's readEnv(), at each call), overridden by settings saved on the Settings
  * page (lib/db/llm-settings.ts).
  *
  * Keys stay on the server: resolveLlmConfig() is for the model calls (lib/llm/provider.ts) only;

@@ -49,7 +49,7 @@ const onOff = (why: string) =>
   });
 
 /**
- * Every setting the server reads from its environment. lib/env.ts is the one reader of
+ * Every setting the server reads from its environment. lib/env is the one reader of
  * process.env (next.config.ts's THREADLINE_COMPRESS aside: Next.js reads it at start).
  */
 const envSchema = z.object({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readEnv } from "./env";
+import { readEnv } from ".";
 
 afterEach(() => vi.unstubAllEnvs());
 
