@@ -17,6 +17,6 @@ export async function register(): Promise<void> {
   const { startSecretScan } = await import("./lib/secrets/scan");
   startSecretScan();
   // Usage buckets (the /usage page's sums): summed for what is stored, then after every write.
-  const { startUsageBuckets } = await import("./lib/db/usage-aggregates");
+  const { startUsageBuckets } = await import("./lib/db/usage/usage-aggregates");
   startUsageBuckets();
 }

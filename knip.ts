@@ -16,7 +16,7 @@ const config: KnipConfig = {
     "scripts/bench/index.ts!",
     "scripts/prisma-cli-timers.cjs!",
     // Worker threads, started by file path (new Worker(...)), not imported.
-    "lib/db/checkpoint-worker.mjs!",
+    "lib/db/engine/checkpoint-worker.mjs!",
     "lib/tokenizers/count-worker.mjs!",
     // Child processes of integration tests, started by file path.
     "lib/testing/*-worker.ts",

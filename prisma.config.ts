@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { defineConfig } from "prisma/config";
-import { resolveDatabaseUrl, sqliteFilePath } from "./lib/db/database-url";
-import { isPostgresUrl, postgresAdapter } from "./lib/db/postgres-adapter";
+import { resolveDatabaseUrl, sqliteFilePath } from "./lib/env/database-url";
+import { isPostgresUrl, postgresAdapter } from "./lib/db/engine/postgres-adapter";
 
 // The CLI (migrate deploy, migrate diff) runs on the bundled Wasm schema engine through this
 // driver adapter: the native engines cannot be downloaded on our machines.

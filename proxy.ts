@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { requireSignIn } from "@/lib/auth/proxy-gate";
-import { checkRequest } from "@/lib/domain/request-guard";
+import { checkRequest } from "@/lib/domain/requests/request-guard";
 import { serverSettings } from "@/lib/env";
 
 /**
  * Every request passes here first: one whose Host is not one of the server's own names (DNS
  * rebinding), or a write from another origin (a hostile page's form or no-cors fetch), is refused
- * before any page, route, server action or MCP call runs. See lib/domain/request-guard.ts. With
+ * before any page, route, server action or MCP call runs. See lib/domain/requests/request-guard.ts. With
  * sign-in on, everything else but the sign-in pages needs a session or an API token.
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {

@@ -116,7 +116,7 @@ test("the thread list shows the thread's tokens, the thread page real token coun
 }) => {
   await page.goto("/threads");
   const row = page.getByRole("link", { name: /Intermittent 401 right after refresh/ }).locator("xpath=ancestor::li[1]");
-  // The row's one figure: the tokens its responses processed (lib/domain/thread-figures.ts).
+  // The row's one figure: the tokens its responses processed (lib/domain/usage/thread-figures.ts).
   await expect(row.getByTestId("figure-tokens")).toHaveText(/^~?[\d.,]+[kM]? tokens?$/);
   await expect(row.getByTestId("figure-tokens")).toHaveAttribute("title", /tokens the model responses processed/);
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { formatUsd } from "../lib/domain/cost";
+import { formatUsd } from "../lib/domain/usage/cost";
 import { importedThreadId } from "../lib/importers/stable-id";
 import { IMPORTS_URL } from "../playwright.config";
 import { expect, test } from "./fixtures";

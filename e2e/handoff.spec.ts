@@ -1,7 +1,7 @@
 /**
  * "Copy as task context" (issue 23): the thread as the conversation history the orchestrator seed
  * hands a sub-agent. The expected text is computed here from the seed's rules with plain code, not
- * with lib/domain/handoff, so the page, the API and the domain are checked against a second
+ * with lib/domain/history/handoff, so the page, the API and the domain are checked against a second
  * reading of the seed: tool turns skipped, content stripped, user turns cut at 150 code points
  * and assistant turns at 8,192 (an emoji at the cut stays whole), system turns untouched, then
  * the numbered layout with 👤/🤖 and only the first line of a content indented.

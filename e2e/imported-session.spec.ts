@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
-import { cutTitle } from "../lib/domain/title";
+import { cutTitle } from "../lib/domain/threads/title";
 import { importedThreadId } from "../lib/importers/stable-id";
 import { IMPORTS_URL } from "../playwright.config";
 import { expect, test, type Threads } from "./fixtures";

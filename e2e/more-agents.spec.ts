@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
-import { formatUsd } from "../lib/domain/cost";
+import { formatUsd } from "../lib/domain/usage/cost";
 import type { ImportFormat } from "../lib/importers";
 import { importedThreadId } from "../lib/importers/stable-id";
 import { IMPORTS_URL } from "../playwright.config";

@@ -205,7 +205,7 @@ test("on a server whose start-up sync made the database client, a turn of 64 KB 
   const created = await request.post(`${SOURCES_URL}/api/threads`, { headers, data: { toolName: "chat" } });
   expect(created.status()).toBe(201);
   const { thread } = (await created.json()) as { thread: { id: string } };
-  // Over the size at which the text goes to the database beside the statement (lib/db/large-values).
+  // Over the size at which the text goes to the database beside the statement (lib/db/engine/large-values).
   const content = `${"large turn ".repeat(7_000)}END`;
   const appended = await request.post(`${SOURCES_URL}/api/threads/${thread.id}/turns`, { headers, data: { role: "user", content } });
   expect(appended.status()).toBe(201);

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { calcPrice, type Usage } from "@pydantic/genai-prices";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { formatUsd } from "../lib/domain/cost";
+import { formatUsd } from "../lib/domain/usage/cost";
 import { formatInteger } from "../lib/format";
 import { importedThreadId } from "../lib/importers/stable-id";
 import { IMPORTS_URL } from "../playwright.config";

@@ -12,11 +12,11 @@ import { commandLine, ensureDependencies, ensurePrismaClient } from "./lib.mjs";
 ensureDependencies();
 ensurePrismaClient();
 
-const { CopyError, copyDatabase, settleCopiedDatabase } = await import("@/lib/db/copy");
-const { createDatabase } = await import("@/lib/db/create-client");
-const { resolveDatabaseUrl, sqliteFilePath } = await import("@/lib/db/database-url");
-const { migrateDatabase, pendingMigrations } = await import("@/lib/db/migrate");
-const { isPostgresUrl } = await import("@/lib/db/postgres-adapter");
+const { CopyError, copyDatabase, settleCopiedDatabase } = await import("@/lib/db/engine/copy");
+const { createDatabase } = await import("@/lib/db/engine/create-client");
+const { resolveDatabaseUrl, sqliteFilePath } = await import("@/lib/env/database-url");
+const { migrateDatabase, pendingMigrations } = await import("@/lib/db/engine/migrate");
+const { isPostgresUrl } = await import("@/lib/db/engine/postgres-adapter");
 
 const USAGE = "usage: npm run db:copy -- --from <file:... or postgresql://...> --to <postgresql://... or file:...>";
 

@@ -23,7 +23,7 @@ const { transcriptFiles } = await import("@/lib/imports/transcript-files");
 const { RefusedPathError } = await import("@/lib/files/inside");
 const { LINK_OUTSIDE_REASON } = await import("@/lib/domain/paths");
 const { importPath } = await import("@/lib/imports/import-file");
-const { startBulkImports } = await import("@/lib/db/import-counts");
+const { startBulkImports } = await import("@/lib/db/imports/import-counts");
 
 const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats] [--scan-secrets]";
 const { values, positionals } = commandLine(

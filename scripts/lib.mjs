@@ -143,7 +143,7 @@ function pendingMigrations(file) {
   }
 }
 
-/** The Prisma CLI, with the preload that lets it exit when its work is done (lib/db/migrate.ts does the same). */
+/** The Prisma CLI, with the preload that lets it exit when its work is done (lib/db/engine/migrate.ts does the same). */
 const prismaArgs = (args) => [
   "--require",
   path.join(root, "scripts", "prisma-cli-timers.cjs"),

@@ -61,7 +61,7 @@ const WRONG_IMPORTS: { file: string; code: string; rule: string }[] = [
   },
   {
     file: "lib/queries/layer-probe.ts",
-    code: 'import type { Database } from "@/lib/db/client";\nexport type Probe = Database;\n',
+    code: 'import type { Database } from "@/lib/db/engine/client";\nexport type Probe = Database;\n',
     rule: "import/no-restricted-paths",
   },
   {
@@ -92,7 +92,7 @@ const WRONG_IMPORTS: { file: string; code: string; rule: string }[] = [
   },
   {
     file: "lib/importers/layer-probe.ts",
-    code: 'import { db } from "@/lib/db/client";\nexport const probe = db;\n',
+    code: 'import { db } from "@/lib/db/engine/client";\nexport const probe = db;\n',
     rule: "import/no-restricted-paths",
   },
   {
@@ -112,7 +112,7 @@ const WRONG_IMPORTS: { file: string; code: string; rule: string }[] = [
   },
   {
     file: "components/layer-probe.tsx",
-    code: 'import type { ForkLinks } from "@/lib/db/forks";\nexport type Probe = ForkLinks;\n',
+    code: 'import type { ForkLinks } from "@/lib/db/threads/forks";\nexport type Probe = ForkLinks;\n',
     rule: "import/no-restricted-paths",
   },
   {
@@ -135,7 +135,10 @@ describe("npm run lint: layer rules", () => {
       ),
     ).toEqual([]);
     expect(
-      await ruleIds("components/layer-probe.tsx", 'import type { ForkLinks } from "@/lib/domain/links";\nexport type Probe = ForkLinks;\n'),
+      await ruleIds(
+        "components/layer-probe.tsx",
+        'import type { ForkLinks } from "@/lib/domain/threads/links";\nexport type Probe = ForkLinks;\n',
+      ),
     ).toEqual([]);
     expect(
       await ruleIds("lib/db/layer-probe.ts", 'import { AppError } from "@/lib/domain/errors";\nexport const probe = AppError;\n'),
@@ -193,8 +196,8 @@ describe("npm run lint: layers in a circle", () => {
     const edges = layerEdges(
       modules([
         ["lib/db/handoff.ts", "lib/context/build-context.ts"],
-        ["lib/context/build-context.ts", "lib/db/turns.ts"],
-        ["lib/db/turns.ts", "lib/domain/types.ts"],
+        ["lib/context/build-context.ts", "lib/db/threads/turns.ts"],
+        ["lib/db/threads/turns.ts", "lib/domain/types.ts"],
       ]),
     );
     const cycles = layerCycles(edges);
@@ -205,10 +208,10 @@ describe("npm run lint: layers in a circle", () => {
   it("finds none when every import points down, and leaves test code out", () => {
     const edges = layerEdges(
       modules([
-        ["lib/context/build-context.ts", "lib/db/turns.ts"],
-        ["lib/db/turns.ts", "lib/domain/types.ts"],
+        ["lib/context/build-context.ts", "lib/db/threads/turns.ts"],
+        ["lib/db/threads/turns.ts", "lib/domain/types.ts"],
         ["lib/db/turns.test.ts", "lib/context/build-context.ts"],
-        ["lib/db/turns.ts", "lib/testing/integration.ts"],
+        ["lib/db/threads/turns.ts", "lib/testing/integration.ts"],
       ]),
     );
     expect(layerCycles(edges)).toEqual([]);

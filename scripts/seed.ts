@@ -1,11 +1,11 @@
 // Seeds the demo data. `--once` (npm start uses this): only on the first run against a database,
-// and only for someone without sessions of their own (lib/domain/demo-seeding.ts: no followed
+// and only for someone without sessions of their own (lib/domain/threads/demo-seeding.ts: no followed
 // folder holds one and the database has no thread; THREADLINE_DEMO_DATA=on or off decides
 // instead). Without it, adds another copy of the demo set under new ids.
 import { buildDemoDocument, DEMO_SOURCE } from "@/lib/demo/demo-data";
 import { decideDemoSeeding } from "@/lib/demo/seeding";
-import { db } from "@/lib/db/client";
-import { importDocuments } from "@/lib/db/transfer";
+import { db } from "@/lib/db/engine/client";
+import { importDocuments } from "@/lib/db/imports/transfer";
 import { serverSettings } from "@/lib/env";
 import { commandLine } from "./lib.mjs";
 

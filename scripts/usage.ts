@@ -71,14 +71,14 @@ function finish(text: string, code: number): void {
 }
 
 try {
-  const { usageReport } = await import("@/lib/db/usage-report");
+  const { usageReport } = await import("@/lib/db/usage/usage-report");
   const { maskDeep } = await import("@/lib/domain/secrets/detect");
   // Masked as the API masks its answers: a title cut from a prompt may hold a token.
   const report = maskDeep(await usageReport(parsed.query));
   if (parsed.json) {
     finish(JSON.stringify(report, null, 2) + "\n", 0);
   } else {
-    const { usageTable } = await import("@/lib/domain/usage-table");
+    const { usageTable } = await import("@/lib/domain/usage/usage-table");
     finish(usageTable(report), 0);
   }
 } catch (error) {

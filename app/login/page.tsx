@@ -4,7 +4,7 @@ import { connection } from "next/server";
 import { LoginForm } from "@/components/auth/login-form";
 import { noUserYet } from "@/lib/auth/first-admin";
 import { authFor } from "@/lib/auth/server";
-import { safeNextPath } from "@/lib/domain/sign-in";
+import { safeNextPath } from "@/lib/domain/requests/sign-in";
 import { serverSettings } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in" };

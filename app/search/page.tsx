@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { SearchBox } from "@/components/search/search-box";
 import { SearchResults } from "@/components/search/search-results";
-import { searchTurns } from "@/lib/db/search";
+import { searchTurns } from "@/lib/db/threads/search";
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import { Prefetched } from "@/lib/queries/prefetched";
 import { SEARCH_PAGE_SIZE, searchKeys } from "@/lib/queries/search";

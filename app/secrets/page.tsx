@@ -4,9 +4,9 @@ import { headers } from "next/headers";
 import { connection } from "next/server";
 import { RedactButton } from "@/components/secrets/redact-button";
 import { mayAdminister } from "@/lib/auth/principal";
-import { listSecretFindings } from "@/lib/db/secret-findings";
+import { listSecretFindings } from "@/lib/db/secrets/secret-findings";
 import { maskSecrets, secretLabel } from "@/lib/domain/secrets/detect";
-import { displayTitle } from "@/lib/domain/title";
+import { displayTitle } from "@/lib/domain/threads/title";
 import { secretScanStatus } from "@/lib/secrets/scan";
 
 export const metadata: Metadata = { title: "Secrets" };

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { tooManyAttemptsMessage } from "@/lib/domain/sign-in";
+import { tooManyAttemptsMessage } from "@/lib/domain/requests/sign-in";
 
 /**
  * Email and password sign-in through Better Auth's endpoint (POST /api/auth/sign-in/email, limited

@@ -4,7 +4,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatCount } from "@/lib/format";
-import type { ContextPreviewWithTurns } from "@/lib/domain/context-preview";
+import type { ContextPreviewWithTurns } from "@/lib/domain/history/context-preview";
 import { useContextPreview } from "@/lib/queries/hooks";
 import { CumulativeChart } from "./cumulative-chart";
 import { OrchestratorHandoff } from "./orchestrator-handoff";

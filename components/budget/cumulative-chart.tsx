@@ -1,5 +1,5 @@
 import { compactionPolicies, cumulativeTokens, firstTurnOver } from "@/lib/domain/budget/compaction-policies";
-import type { ContextPreviewWithTurns } from "@/lib/domain/context-preview";
+import type { ContextPreviewWithTurns } from "@/lib/domain/history/context-preview";
 import { formatCount } from "@/lib/format";
 import { m4Indexes } from "./downsample";
 import { spreadLabels } from "./label-layout";

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { ContextPreviewWithTurns } from "@/lib/domain/context-preview";
+import type { ContextPreviewWithTurns } from "@/lib/domain/history/context-preview";
 
 /** A row's height: one line of text-sm with py-1, and its border. */
 const ROW_HEIGHT = 29;

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { displayTitle } from "@/lib/domain/title";
-import { threadStarts, windowLinks } from "@/lib/domain/chain-window";
+import { displayTitle } from "@/lib/domain/threads/title";
+import { threadStarts, windowLinks } from "@/lib/domain/threads/chain-window";
 import type { Thread } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { CompactionLinks, CompactionRecord } from "@/lib/domain/compaction/records";
-import { displayTitle } from "@/lib/domain/title";
+import { displayTitle } from "@/lib/domain/threads/title";
 import { formatDateTime, formatInteger } from "@/lib/format";
 import { UndoCompactionButton } from "./undo-compaction-button";
 

@@ -1,4 +1,4 @@
-import { highlightSegments } from "@/lib/domain/snippet";
+import { highlightSegments } from "@/lib/domain/threads/snippet";
 
 /**
  * Untrusted text with some runs marked: React elements built from offsets (never HTML), so a

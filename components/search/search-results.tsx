@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { groupHitsByThread } from "@/lib/domain/snippet";
-import { displayTitle } from "@/lib/domain/title";
+import { groupHitsByThread } from "@/lib/domain/threads/snippet";
+import { displayTitle } from "@/lib/domain/threads/title";
 import { formatInteger, plural } from "@/lib/format";
 import { useSearchHits } from "@/lib/queries/hooks";
 import { hitHref } from "@/lib/queries/search";

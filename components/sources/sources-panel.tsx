@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import type { SourceFolderStatus, SourceFolderState } from "@/lib/domain/sources";
-import { DEFAULT_SOURCE_FOLDERS } from "@/lib/domain/sources";
+import type { SourceFolderStatus, SourceFolderState } from "@/lib/domain/sources/sources";
+import { DEFAULT_SOURCE_FOLDERS } from "@/lib/domain/sources/sources";
 import { formatDateTime, plural } from "@/lib/format";
 import { useSourcesStatus, useSyncSources } from "@/lib/queries/hooks";
 import { useHydrated } from "@/lib/queries/use-hydrated";
-import { folderAgentLabel } from "@/lib/domain/source";
+import { folderAgentLabel } from "@/lib/domain/display/source";
 
 const STATE_LABEL: Record<SourceFolderState, string> = {
   found: "found",

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { summarizeSources } from "@/lib/domain/sources-summary";
+import { summarizeSources } from "@/lib/domain/sources/sources-summary";
 import { formatInteger, plural } from "@/lib/format";
 import { useSourcesStatus } from "@/lib/queries/hooks";
 

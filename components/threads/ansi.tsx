@@ -1,6 +1,6 @@
 import { Fragment, type CSSProperties } from "react";
-import { hasAnsi, parseAnsi, type AnsiColor, type AnsiStyle } from "@/lib/domain/ansi";
-import { looksLikeUnifiedDiff } from "@/lib/domain/diff";
+import { hasAnsi, parseAnsi, type AnsiColor, type AnsiStyle } from "@/lib/domain/display/ansi";
+import { looksLikeUnifiedDiff } from "@/lib/domain/display/diff";
 import { MaskedText } from "@/components/secrets/masked-text";
 import { BACKGROUND_16, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, DIM_FOREGROUND, FOREGROUND_16 } from "./ansi-palette";
 import { DiffText } from "./diff-text";
@@ -42,7 +42,7 @@ function cssOf(style: AnsiStyle): CSSProperties {
 
 /**
  * Terminal output as the terminal showed it: colours and emphasis as inline styles on spans,
- * cursor movement and other control sequences dropped (lib/domain/ansi.ts). React elements only:
+ * cursor movement and other control sequences dropped (lib/domain/display/ansi.ts). React elements only:
  * nothing from the text is ever read as HTML. A secret's mask in it is a reveal control (MaskedText).
  * Uncoloured text that is a unified diff (an agent's patch, a tool's edit) is coloured as git does.
  */

@@ -1,4 +1,4 @@
-import { diffLineKind, type DiffLineKind } from "@/lib/domain/diff";
+import { diffLineKind, type DiffLineKind } from "@/lib/domain/display/diff";
 import { MaskedText } from "@/components/secrets/masked-text";
 
 /** Past this many lines the rest of a diff is shown uncoloured: a page need not draw a million spans. */

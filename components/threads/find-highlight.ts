@@ -2,7 +2,7 @@
  * Marks the words a find matched in the turn it landed on, with the CSS Custom Highlight API (no
  * change to the turn's markup, so nothing re-renders and nothing is injected into its text).
  */
-import { MIN_PREFIX_LENGTH } from "@/lib/domain/search";
+import { MIN_PREFIX_LENGTH } from "@/lib/domain/threads/search";
 
 const HIGHLIGHT = "threadline-find";
 

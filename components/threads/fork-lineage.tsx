@@ -1,6 +1,6 @@
 import Link from "next/link";
-import type { ForkLinks } from "@/lib/domain/links";
-import { displayTitle } from "@/lib/domain/title";
+import type { ForkLinks } from "@/lib/domain/threads/links";
+import { displayTitle } from "@/lib/domain/threads/title";
 import { formatDateTime } from "@/lib/format";
 
 /** A thread's forks both ways: the thread and turn it was forked from, and the forks made from it. */

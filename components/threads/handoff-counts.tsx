@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { plural } from "@/lib/format";
-import type { HandoffAnswer } from "@/lib/domain/handoff";
+import type { HandoffAnswer } from "@/lib/domain/history/handoff";
 import type { HandoffTurn } from "@/lib/queries/handoff";
 import { skippedGroups, turnHref } from "@/lib/queries/handoff";
 

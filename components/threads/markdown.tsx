@@ -2,7 +2,7 @@ import Markdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
-import { stripAnsi } from "@/lib/domain/ansi";
+import { stripAnsi } from "@/lib/domain/display/ansi";
 import { remarkHtmlAsText } from "@/lib/markdown/html-as-text";
 import { rehypeSecretMasks } from "@/lib/markdown/secret-masks";
 import { SecretMask } from "@/components/secrets/secret-mask";

@@ -3,7 +3,7 @@
  * preview) and in the browser (the whole of it, loaded on demand): one function, so both agree.
  */
 import { describeToolCall, toolViewText } from "@/lib/domain/tools/tool-view";
-import { describeTurn } from "@/lib/domain/transcript-display";
+import { describeTurn } from "@/lib/domain/display/transcript-display";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { formatJson, toolResultText } from "@/lib/format";
 

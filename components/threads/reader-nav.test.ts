@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildOutline, decodeOutline, type OutlineRow } from "@/lib/domain/turn-outline";
-import { keyAction, type KeyInput } from "@/lib/domain/keys";
+import { buildOutline, decodeOutline, type OutlineRow } from "@/lib/domain/threads/turn-outline";
+import { keyAction, type KeyInput } from "@/lib/domain/display/keys";
 import { findStep, HEAD_MIN_TURNS, headCount, jumpTarget, pageWeight, parseTurnHash, READER_KEYS, turnHash } from "./reader-nav";
 
 const readerKeyAction = (input: KeyInput) => keyAction(READER_KEYS, input);

@@ -3,8 +3,8 @@
  * what, and where a jump lands. The page shows a window of a long thread, so every jump is an
  * index computed here and scrolled to by the windowed list (turn-reader.tsx).
  */
-import { nextIndex, previousIndex, type DecodedOutline, type OutlineKind } from "@/lib/domain/turn-outline";
-import type { KeyBinding } from "@/lib/domain/keys";
+import { nextIndex, previousIndex, type DecodedOutline, type OutlineKind } from "@/lib/domain/threads/turn-outline";
+import type { KeyBinding } from "@/lib/domain/display/keys";
 import type { Turn } from "@/lib/domain/types";
 
 /** What `#turn-…` names: a turn number as the page shows it (#1 is index 0), or a turn id (the anchors TurnView writes). */

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from "react";
 import { ShortcutsDialog } from "@/components/ui/shortcuts-dialog";
 import { usePageKeys } from "@/components/ui/use-page-keys";
-import type { DecodedOutline } from "@/lib/domain/turn-outline";
+import type { DecodedOutline } from "@/lib/domain/threads/turn-outline";
 import { formatInteger } from "@/lib/format";
 import { useFindInThread, useThreadOutline } from "@/lib/queries/hooks";
 import { findStep, JUMP_KINDS, READER_KEYS, type Jump, type JumpKind, type ReaderAction } from "./reader-nav";

@@ -1,5 +1,5 @@
-import { formatUsd } from "@/lib/domain/cost";
-import type { PricedModelTotal, SessionTotals } from "@/lib/domain/session-totals";
+import { formatUsd } from "@/lib/domain/usage/cost";
+import type { PricedModelTotal, SessionTotals } from "@/lib/domain/usage/session-totals";
 import { formatInteger, plural, usageSummary } from "@/lib/format";
 
 const SOURCE_LABEL: Record<string, string> = { "copilot session.shutdown": "Copilot CLI's session.shutdown reports" };

@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { CompactionLineage } from "@/components/compaction/compaction-lineage";
 import type { CompactionLinks } from "@/lib/domain/compaction/records";
-import type { ForkLinks } from "@/lib/domain/links";
-import type { ChildThreadLink } from "@/lib/domain/links";
-import { sourceLabel } from "@/lib/domain/source";
-import { namesATool } from "@/lib/domain/thread-tools";
-import { displayTitle, shownTitle } from "@/lib/domain/title";
+import type { ForkLinks } from "@/lib/domain/threads/links";
+import type { ChildThreadLink } from "@/lib/domain/threads/links";
+import { sourceLabel } from "@/lib/domain/display/source";
+import { namesATool } from "@/lib/domain/threads/thread-tools";
+import { displayTitle, shownTitle } from "@/lib/domain/threads/title";
 import type { SessionFigures, Thread } from "@/lib/domain/types";
 import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -29,7 +29,7 @@ type Props = {
   /** The thread's "send secrets to models" setting, and whether this person may change it (admins). */
   /** `canChange`: an admin (or sign-in off): may also reveal secrets and export losslessly. */
   secrets?: { sendToModels: boolean; canChange: boolean };
-  /** Its one figure: its session's tokens and cost, with the split (lib/domain/thread-figures.ts). */
+  /** Its one figure: its session's tokens and cost, with the split (lib/domain/usage/thread-figures.ts). */
   figures?: SessionFigures;
 };
 

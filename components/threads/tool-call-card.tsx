@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { displayTitle } from "@/lib/domain/title";
+import { displayTitle } from "@/lib/domain/threads/title";
 import { describeToolCall, TOOL_KIND_LABELS, toolHint, type ToolView } from "@/lib/domain/tools/tool-view";
 import type { Turn } from "@/lib/domain/types";
 import { contentPreview, formatJson, toolResultText } from "@/lib/format";

@@ -4,7 +4,7 @@
  * sub-agent thread it started. Pure: built from the turns a page has read (all of a short thread,
  * the window of a long one, `partial`).
  */
-import type { ChildThreadLink } from "@/lib/domain/links";
+import type { ChildThreadLink } from "@/lib/domain/threads/links";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 
 export type ToolCallPart = Extract<TurnPart, { type: "tool_call" }>;

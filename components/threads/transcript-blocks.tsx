@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { parseWrappedContent, type DisplayBlock, type TextFormat } from "@/lib/domain/transcript-display";
+import { parseWrappedContent, type DisplayBlock, type TextFormat } from "@/lib/domain/display/transcript-display";
 import type { JsonObject, Turn } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
 import { AnsiText } from "./ansi";
@@ -14,7 +14,7 @@ const PLAIN = "max-w-full overflow-x-auto font-mono text-xs leading-5 break-word
 type Source = Pick<Turn, "threadId" | "index">;
 
 /**
- * A turn's content as its agent shows it (lib/domain/transcript-display.ts): commands as chips,
+ * A turn's content as its agent shows it (lib/domain/display/transcript-display.ts): commands as chips,
  * terminal output as a block, injected context folded. `turn` is where a long block's full text
  * is loaded from: the page carries only its start.
  */

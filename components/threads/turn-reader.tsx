@@ -2,14 +2,14 @@
 
 import { defaultRangeExtractor, useWindowVirtualizer, type Range } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
-import type { ChildThreadLink } from "@/lib/domain/links";
-import type { DecodedOutline } from "@/lib/domain/turn-outline";
+import type { ChildThreadLink } from "@/lib/domain/threads/links";
+import type { DecodedOutline } from "@/lib/domain/threads/turn-outline";
 import type { CompactionRunUsage, Turn } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
 import { useReadGrownThreadAgain, useTurnBlocks } from "@/lib/queries/hooks";
 import { TURN_BLOCK } from "@/lib/queries/threads";
 import { useHydrated } from "@/lib/queries/use-hydrated";
-import { searchTerms } from "@/lib/domain/search";
+import { searchTerms } from "@/lib/domain/threads/search";
 import { ReaderToolbar } from "./reader-toolbar";
 import { jumpTarget, type Jump } from "./reader-nav";
 import { buildToolIndex, type ToolIndex } from "./tool-index";

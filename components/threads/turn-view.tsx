@@ -1,6 +1,6 @@
-import { attributionBesideRole, roleLabel } from "@/lib/domain/attribution";
-import { chatMark } from "@/lib/domain/chat";
-import { describeTurn } from "@/lib/domain/transcript-display";
+import { attributionBesideRole, roleLabel } from "@/lib/domain/display/attribution";
+import { chatMark } from "@/lib/domain/threads/chat";
+import { describeTurn } from "@/lib/domain/display/transcript-display";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { contentPreview, formatCount, formatDateTime, plural } from "@/lib/format";
 import { Collapsible } from "./collapsible";

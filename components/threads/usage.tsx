@@ -1,5 +1,5 @@
 import { ReportedFigure } from "@/components/ui/cost-figure";
-import { formatUsd } from "@/lib/domain/cost";
+import { formatUsd } from "@/lib/domain/usage/cost";
 import type {
   AgentReport,
   CompactionRunUsage,

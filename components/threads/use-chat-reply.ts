@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import type { ServerSentEvent } from "@/lib/domain/server-sent-events";
-import type { ChatBudget } from "@/lib/domain/chat-reply";
+import type { ChatBudget } from "@/lib/domain/threads/chat-reply";
 import { ApiError } from "@/lib/queries/api-client";
 import { requestChatStop, sendChatMessage } from "@/lib/queries/chat";
 

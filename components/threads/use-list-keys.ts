@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { usePageKeys } from "@/components/ui/use-page-keys";
-import { stepSelection, type KeyBinding } from "@/lib/domain/keys";
+import { stepSelection, type KeyBinding } from "@/lib/domain/display/keys";
 
 export type ListAction = "next" | "previous" | "open" | "search" | "help";
 

@@ -1,4 +1,4 @@
-import { formatUsd } from "@/lib/domain/cost";
+import { formatUsd } from "@/lib/domain/usage/cost";
 import type { ReportedCost } from "@/lib/domain/types";
 import { formatInteger } from "@/lib/format";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import type { KeyBinding } from "@/lib/domain/keys";
+import type { KeyBinding } from "@/lib/domain/display/keys";
 import { usePageKeys } from "./use-page-keys";
 
 const SEARCH_KEYS: readonly KeyBinding<"search">[] = [{ keys: ["/"], action: "search", label: "Search titles and turns" }];

@@ -1,9 +1,9 @@
 import { ReportedFigure } from "@/components/ui/cost-figure";
-import { costText, coverageText, splitLines, tokenFigure, tokenText } from "@/lib/domain/thread-figures";
+import { costText, coverageText, splitLines, tokenFigure, tokenText } from "@/lib/domain/usage/thread-figures";
 import type { SessionFigures } from "@/lib/domain/types";
 
 /**
- * A thread's one figure (lib/domain/thread-figures.ts), the same in the thread list, the thread
+ * A thread's one figure (lib/domain/usage/thread-figures.ts), the same in the thread list, the thread
  * header and /usage: "458k tokens · $1.24 (agent says $1.10) incl. 1 sub-agent and 1 compaction
  * run", the split behind the last words (a disclosure: keyboard and screen readers open it too).
  * Nothing for a thread whose session has no model responses, unless `none` says what to show.

@@ -1,5 +1,5 @@
 import type { Ref } from "react";
-import type { KeyBinding } from "@/lib/domain/keys";
+import type { KeyBinding } from "@/lib/domain/display/keys";
 
 const BUTTON = "rounded border border-zinc-300 bg-white px-2 py-0.5 text-zinc-700 hover:bg-zinc-50";
 const KBD = "rounded border border-zinc-300 bg-zinc-50 px-1.5 font-mono text-xs";

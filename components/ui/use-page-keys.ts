@@ -1,11 +1,11 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { keyAction, type KeyBinding } from "@/lib/domain/keys";
+import { keyAction, type KeyBinding } from "@/lib/domain/display/keys";
 
 /**
  * A page's keyboard shortcuts (the thread list's, the thread page's): a key anywhere on the page
- * but in a field runs `onAction` with its binding's action (lib/domain/keys.ts), unless something
+ * but in a field runs `onAction` with its binding's action (lib/domain/display/keys.ts), unless something
  * took the key before (defaultPrevented) or a modal dialog is open. `onAction` answers false when
  * it did nothing with the key, which then keeps its usual effect (Enter on a button). The latest
  * `onAction` is called, so it may read the page's state freely.

@@ -1,8 +1,8 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import { formatUsd } from "@/lib/domain/cost";
-import { formatDay, type ChartDay, type ChartSeries, type DailyChart } from "@/lib/domain/usage-chart";
+import { formatUsd } from "@/lib/domain/usage/cost";
+import { formatDay, type ChartDay, type ChartSeries, type DailyChart } from "@/lib/domain/usage/usage-chart";
 
 type Props = { chart: DailyChart; label: string };
 

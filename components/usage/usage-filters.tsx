@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { sourceLabel } from "@/lib/domain/source";
+import { sourceLabel } from "@/lib/domain/display/source";
 import { usageHref, type UsagePageParams } from "@/lib/queries/usage-url";
 import { BrowserZoneLink } from "./browser-zone-link";
 

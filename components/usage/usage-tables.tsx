@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { FigureCost, FigureCovers, FigureTokens } from "@/components/ui/session-figure";
-import { formatUsd } from "@/lib/domain/cost";
-import type { UsageFigures, UsageRow } from "@/lib/domain/usage-report";
+import { formatUsd } from "@/lib/domain/usage/cost";
+import type { UsageFigures, UsageRow } from "@/lib/domain/usage/usage-report";
 import { formatInteger, plural } from "@/lib/format";
 
 /** The range's totals: money first, then counts and tokens. */

@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { compactionLinks } from "@/lib/db/compactions";
-import { purgeThread } from "@/lib/db/threads";
+import { compactionLinks } from "@/lib/db/threads/compactions";
+import { purgeThread } from "@/lib/db/threads/threads";
 import { AppError } from "@/lib/domain/errors";
 import { threadRefSchema } from "@/lib/validation/threads";
 import { defineAction } from "./define-action";

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { forkThread } from "@/lib/db/forks";
+import { forkThread } from "@/lib/db/threads/forks";
 import { forkActionSchema } from "@/lib/validation/forks";
 import { defineAction } from "./define-action";
 

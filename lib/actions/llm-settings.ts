@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { saveLlmSettings } from "@/lib/db/llm-settings";
+import { saveLlmSettings } from "@/lib/db/settings/llm-settings";
 import { llmSettingsSchema } from "@/lib/validation/llm-settings";
 import { adminOnly, defineFormAction } from "./define-action";
 

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { addCustomModel, deleteCustomModel } from "@/lib/db/custom-models";
+import { addCustomModel, deleteCustomModel } from "@/lib/db/settings/custom-models";
 import { customModelRefSchema, customModelSchema } from "@/lib/validation/settings";
 import { adminOnly, defineAction, defineFormAction } from "./define-action";
 

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { purgeThread } from "@/lib/db/threads";
+import { purgeThread } from "@/lib/db/threads/threads";
 import { threadRefSchema } from "@/lib/validation/threads";
 import { defineAction } from "./define-action";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { createFirstAdmin, noUserYet } from "@/lib/db/first-admin";
+import { createFirstAdmin, noUserYet } from "@/lib/db/people/first-admin";
 import { AppError } from "@/lib/domain/errors";
 
 export { noUserYet };
@@ -14,7 +14,7 @@ type AuthLike = {
 /**
  * Creates the first admin, who signs in with a password, when nobody exists yet: the password
  * hashed by Better Auth (scrypt), ids made as Better Auth makes them, and the rows written by
- * lib/db/first-admin.ts in one transaction that first checks nobody exists. False when somebody
+ * lib/db/people/first-admin.ts in one transaction that first checks nobody exists. False when somebody
  * does (another setup or instance was first): exactly one first admin, however many try at once.
  */
 export async function createFirstPasswordAdmin(

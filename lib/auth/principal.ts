@@ -1,7 +1,7 @@
 import "server-only";
-import { userOfApiToken } from "@/lib/db/api-tokens";
+import { userOfApiToken } from "@/lib/db/people/api-tokens";
 import { AppError } from "@/lib/domain/errors";
-import { bearerToken } from "@/lib/domain/sign-in";
+import { bearerToken } from "@/lib/domain/requests/sign-in";
 import { serverSettings } from "@/lib/env";
 import { authFor, isSecureRequest } from "./server";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
-import { isPublicPath } from "@/lib/domain/sign-in";
+import { isPublicPath } from "@/lib/domain/requests/sign-in";
 import { principalFrom } from "./principal";
 
 const UNAUTHORIZED_MESSAGE = "Sign in first: a session (sign in at /login) or an Authorization: Bearer API token.";

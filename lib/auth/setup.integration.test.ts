@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupFirstAdminAction } from "@/lib/actions/setup";
 import { ensureFirstAdmin, noUserYet } from "@/lib/auth/first-admin";
 import { authFor, resetAuthForTests } from "@/lib/auth/server";
-import { db } from "@/lib/db/client";
-import { createFirstAdmin } from "@/lib/db/first-admin";
+import { db } from "@/lib/db/engine/client";
+import { createFirstAdmin } from "@/lib/db/people/first-admin";
 import { restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 
 /** Where an action's redirect goes (Next.js's redirect throws an error whose digest names it), or its result. */

@@ -1,8 +1,8 @@
 import "server-only";
 import { APIError } from "better-auth/api";
-import { releaseSignInAttempt, reserveSignInAttempt } from "@/lib/db/sign-in-limits";
-import { clientAddress } from "@/lib/domain/client-address";
-import { SIGN_IN_ACCOUNT_LIMIT, signInAccountKey } from "@/lib/domain/sign-in";
+import { releaseSignInAttempt, reserveSignInAttempt } from "@/lib/db/people/sign-in-limits";
+import { clientAddress } from "@/lib/domain/requests/client-address";
+import { SIGN_IN_ACCOUNT_LIMIT, signInAccountKey } from "@/lib/domain/requests/sign-in";
 import { serverSettings } from "@/lib/env";
 
 /** Set by scripts/server.mjs on every request to the connection's address (any client-sent copy is dropped). */
@@ -14,7 +14,7 @@ let warnedUnknownPeer = false;
 
 /**
  * The request Better Auth is handed: CLIENT_HEADER set to the client's address, worked out from
- * the peer and, behind trusted proxies, X-Forwarded-For (lib/domain/client-address.ts), and
+ * the peer and, behind trusted proxies, X-Forwarded-For (lib/domain/requests/client-address.ts), and
  * removed when unknown, so a client can never name its own.
  */
 export function withClientAddress(request: Request): Request {

@@ -1,12 +1,12 @@
 import "server-only";
 import { buildContextPreview } from "@/lib/context/build-context";
-import { listCustomModels } from "@/lib/db/custom-models";
-import { appendTurn, getThread } from "@/lib/db/threads";
-import { getTurn, removeLastTurn } from "@/lib/db/turns";
-import { isUnanswered } from "@/lib/domain/chat";
+import { listCustomModels } from "@/lib/db/settings/custom-models";
+import { appendTurn, getThread } from "@/lib/db/threads/threads";
+import { getTurn, removeLastTurn } from "@/lib/db/threads/turns";
+import { isUnanswered } from "@/lib/domain/threads/chat";
 import { AppError } from "@/lib/domain/errors";
 import { calculateTokenAllocation } from "@/lib/domain/history";
-import { formatModelSpec } from "@/lib/domain/model-spec";
+import { formatModelSpec } from "@/lib/domain/compaction/model-spec";
 import type { Turn } from "@/lib/domain/types";
 import { serverSettings } from "@/lib/env";
 import { LlmCallError, resolveModel, type ResolvedModel } from "@/lib/llm/provider";
@@ -14,7 +14,7 @@ import { findModel } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import type { ChatMessageRequest } from "@/lib/validation/messages";
-import { ASSUMED_CONTEXT_WINDOW, CHAT_TOOL_NAME, type ChatBudget } from "../domain/chat-reply";
+import { ASSUMED_CONTEXT_WINDOW, CHAT_TOOL_NAME, type ChatBudget } from "../domain/threads/chat-reply";
 
 // Before a reply streams: the checks that refuse a message without writing anything, then the
 // user's turn and the budgeted history the model will be sent.

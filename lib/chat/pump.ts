@@ -1,15 +1,15 @@
 import "server-only";
 import { streamText, type LanguageModelUsage } from "ai";
 import { redactSecrets } from "@/lib/domain/secrets/detect";
-import { appendTurn } from "@/lib/db/threads";
-import { setTurnMetadata } from "@/lib/db/turns";
-import { INCOMPLETE_KEY, isUnanswered, UNANSWERED_KEY, withoutUnansweredMark } from "@/lib/domain/chat";
+import { appendTurn } from "@/lib/db/threads/threads";
+import { setTurnMetadata } from "@/lib/db/threads/turns";
+import { INCOMPLETE_KEY, isUnanswered, UNANSWERED_KEY, withoutUnansweredMark } from "@/lib/domain/threads/chat";
 import { AppError, type AppErrorCode } from "@/lib/domain/errors";
 import type { JsonObject, Turn } from "@/lib/domain/types";
 import { LlmCallError, type LlmCall, type ResolvedModel } from "@/lib/llm/provider";
 import type { EventChannel } from "./events";
 import type { OpenedReply } from "./prepare";
-import { CHAT_TOOL_NAME, type ChatEvent, type ChatFailure } from "../domain/chat-reply";
+import { CHAT_TOOL_NAME, type ChatEvent, type ChatFailure } from "../domain/threads/chat-reply";
 
 // The stream pump: the provider's stream read part by part into the reply's events, then the
 // reply stored as a turn; a failure keeps what can be kept and says why.
@@ -142,7 +142,7 @@ async function storeReply(run: { threadId: string; resolved: ResolvedModel }, te
   });
 }
 
-/** The provider's reported usage under the names lib/domain/usage.ts reads; counts it did not report left out. */
+/** The provider's reported usage under the names lib/domain/usage/usage.ts reads; counts it did not report left out. */
 function usageOf(usage: LanguageModelUsage | null): JsonObject {
   const out: JsonObject = {};
   if (usage?.inputTokens !== undefined) out.inputTokens = usage.inputTokens;

@@ -1,15 +1,15 @@
-import { threadSendsSecrets } from "@/lib/db/secret-findings";
+import { threadSendsSecrets } from "@/lib/db/secrets/secret-findings";
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { claimReplyLease, releaseReplyLease, renewReplyLease, requestReplyStop } from "@/lib/db/reply-leases";
+import { claimReplyLease, releaseReplyLease, renewReplyLease, requestReplyStop } from "@/lib/db/engine/reply-leases";
 import { AppError } from "@/lib/domain/errors";
-import { PROVIDER_LABELS } from "@/lib/domain/model-spec";
+import { PROVIDER_LABELS } from "@/lib/domain/compaction/model-spec";
 import { startCall } from "@/lib/llm/provider";
 import type { ChatMessageRequest } from "@/lib/validation/messages";
 import { eventChannel, replay } from "./events";
 import { openReply } from "./prepare";
 import { pumpReply, type ReplyRun } from "./pump";
-import { CHAT_IDLE_TIMEOUT_MS, type ChatEvent, type ChatOptions, type ChatReply } from "../domain/chat-reply";
+import { CHAT_IDLE_TIMEOUT_MS, type ChatEvent, type ChatOptions, type ChatReply } from "../domain/threads/chat-reply";
 
 /**
  * Resuming a thread with a chat model: the user's message is stored as a turn, the thread's
@@ -24,7 +24,7 @@ import { CHAT_IDLE_TIMEOUT_MS, type ChatEvent, type ChatOptions, type ChatReply 
 /**
  * The replies being written in this process, by thread. One at a time per thread, so a reply
  * always answers the message it was asked for and the turn limit cannot be raced: this map settles
- * it at once within the process, and a lease in the database (lib/db/reply-leases.ts) across
+ * it at once within the process, and a lease in the database (lib/db/engine/reply-leases.ts) across
  * every process sharing it.
  */
 const globalForChat = globalThis as unknown as { threadlineReplies?: Map<string, { stop(): void }> };

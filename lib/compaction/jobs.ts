@@ -1,9 +1,9 @@
 import "server-only";
 import { AppError } from "@/lib/domain/errors";
 import type { JsonObject } from "@/lib/domain/types";
-import { createJob, findJob, finishJob, latestJob, markJobApplied, setJobProgress, touchJob } from "@/lib/db/compactions";
+import { createJob, findJob, finishJob, latestJob, markJobApplied, setJobProgress, touchJob } from "@/lib/db/threads/compactions";
 import { type CompactionJobRecord } from "@/lib/domain/compaction/records";
-import { purgeThread } from "@/lib/db/threads";
+import { purgeThread } from "@/lib/db/threads/threads";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { compactionRequestSchema, type CompactionRequest } from "@/lib/validation/compactions";
 import type { CompactionPreview } from "@/lib/domain/compaction/types";

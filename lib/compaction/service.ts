@@ -12,15 +12,15 @@ import {
   type RevisionTurn,
 } from "@/lib/domain/compaction/types";
 import { AppError } from "@/lib/domain/errors";
-import type { TokenCount } from "@/lib/domain/tokenizer";
+import type { TokenCount } from "@/lib/domain/tokens/tokenizer";
 import type { JsonObject, ThreadWithTurns, TurnPart } from "@/lib/domain/types";
-import { createRevision } from "@/lib/db/compactions";
+import { createRevision } from "@/lib/db/threads/compactions";
 import { type CompactionRecord } from "@/lib/domain/compaction/records";
-import { listCustomModels } from "@/lib/db/custom-models";
-import { getThreadWithTurns } from "@/lib/db/threads";
-import { contentTokenCounts } from "@/lib/db/token-counts";
+import { listCustomModels } from "@/lib/db/settings/custom-models";
+import { getThreadWithTurns } from "@/lib/db/threads/threads";
+import { contentTokenCounts } from "@/lib/db/threads/token-counts";
 import { providerProblem, resolveLlmConfig } from "@/lib/llm/config";
-import { formatModelSpec, parseModelSpec } from "@/lib/domain/model-spec";
+import { formatModelSpec, parseModelSpec } from "@/lib/domain/compaction/model-spec";
 import { LlmCallError } from "@/lib/llm/provider";
 import { summarizeWithLlm } from "@/lib/llm/summarize";
 import { findModel } from "@/lib/models/catalog";

@@ -17,7 +17,7 @@ import {
   type HistoryTurnOutline,
   type PlanHistoryInput,
 } from "@/lib/domain/history";
-import { listCustomModels } from "@/lib/db/custom-models";
+import { listCustomModels } from "@/lib/db/settings/custom-models";
 import {
   loadHistorySource,
   loadTurnContents,
@@ -25,8 +25,8 @@ import {
   type HistorySource,
   type MeasureContents,
   type OutlinedTurn,
-} from "@/lib/db/history-source";
-import { threadNotFound } from "@/lib/db/threads";
+} from "@/lib/db/threads/history-source";
+import { threadNotFound } from "@/lib/db/threads/threads";
 import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
@@ -36,7 +36,7 @@ import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
 import { addsUpOverSegments, countingSegments } from "@/lib/tokenizers/segments";
 import { turnShellCounter } from "./shell-tokens";
-import type { ContextPreview } from "../domain/context-preview";
+import type { ContextPreview } from "../domain/history/context-preview";
 import { quoteInput } from "@/lib/domain/secrets/quote";
 
 export function unknownModel(name: string, custom: ModelInfo[]): AppError {

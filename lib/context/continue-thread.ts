@@ -1,6 +1,6 @@
 import "server-only";
-import { appendTurn, getThread } from "@/lib/db/threads";
-import { listCustomModels } from "@/lib/db/custom-models";
+import { appendTurn, getThread } from "@/lib/db/threads/threads";
+import { listCustomModels } from "@/lib/db/settings/custom-models";
 import { AppError } from "@/lib/domain/errors";
 import type { Turn } from "@/lib/domain/types";
 import { findModel, previewModelFor } from "@/lib/models/catalog";

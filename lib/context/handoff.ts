@@ -1,18 +1,18 @@
 import "server-only";
 import { unknownModel } from "@/lib/context/build-context";
 import { AppError } from "@/lib/domain/errors";
-import { orchestratorHandoff, type HandoffAnswer, type HandoffInput } from "@/lib/domain/handoff";
+import { orchestratorHandoff, type HandoffAnswer, type HandoffInput } from "@/lib/domain/history/handoff";
 import { findModel } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { HandoffQuery } from "@/lib/validation/handoff";
-import { db } from "../db/client";
-import { listCustomModels } from "../db/custom-models";
-import { getChainThreads, getThread } from "../db/threads";
+import { db } from "../db/engine/client";
+import { listCustomModels } from "../db/settings/custom-models";
+import { getChainThreads, getThread } from "../db/threads/threads";
 
 /**
  * A thread (or its chain, oldest first) handed over as the orchestrator seed's conversation
- * history (lib/domain/handoff.ts). `protect` replaces the secrets in each turn's content before it
+ * history (lib/domain/history/handoff.ts). `protect` replaces the secrets in each turn's content before it
  * is validated and cut: masks for people, redactions for agents, and never half a secret left at a cut.
  */
 export async function threadHandoff(threadId: string, query: HandoffQuery, protect: (text: string) => string): Promise<HandoffAnswer> {

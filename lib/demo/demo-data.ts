@@ -1,5 +1,5 @@
-import { AUTH_REFRESH_CHAIN, type DemoTurn as ConversationTurn } from "@/lib/domain/demo-conversation";
-import type { NativeDocument } from "@/lib/domain/native-format";
+import { AUTH_REFRESH_CHAIN, type DemoTurn as ConversationTurn } from "@/lib/domain/threads/demo-conversation";
+import type { NativeDocument } from "@/lib/domain/transfer/native-format";
 import type { FileSnapshot, JsonObject } from "@/lib/domain/types";
 
 /**

@@ -1,8 +1,8 @@
 import "server-only";
 import { DEMO_SOURCE } from "@/lib/demo/demo-data";
-import { db } from "../db/client";
-import { threadsWritten } from "../db/thread-writes";
-import { WRITE_TRANSACTION } from "../db/transactions";
+import { db } from "../db/engine/client";
+import { threadsWritten } from "../db/threads/thread-writes";
+import { WRITE_TRANSACTION } from "../db/engine/transactions";
 
 /** How many demo threads (source "demo", seeded by scripts/seed.ts) the database holds. */
 export async function countDemoThreads(): Promise<number> {

@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseSourcesSetting } from "@/lib/domain/sources";
+import { parseSourcesSetting } from "@/lib/domain/sources/sources";
 import { decideDemoSeeding, firstFollowedSession } from "./seeding";
 
 const SESSION = "fixtures/real/claude-code/projects/-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl";

@@ -1,6 +1,6 @@
 import "server-only";
-import { demoSeeding, parseDemoDataSetting, type DemoSeeding } from "@/lib/domain/demo-seeding";
-import type { SourcesSetting } from "@/lib/domain/sources";
+import { demoSeeding, parseDemoDataSetting, type DemoSeeding } from "@/lib/domain/threads/demo-seeding";
+import type { SourcesSetting } from "@/lib/domain/sources/sources";
 import { transcriptFiles } from "@/lib/imports/transcript-files";
 
 /**
@@ -19,7 +19,7 @@ export async function firstFollowedSession(sources: SourcesSetting): Promise<str
   return null;
 }
 
-/** Whether `npm start` seeds the demo threads (lib/domain/demo-seeding.ts), and why, with a warning for a THREADLINE_DEMO_DATA it did not understand. */
+/** Whether `npm start` seeds the demo threads (lib/domain/threads/demo-seeding.ts), and why, with a warning for a THREADLINE_DEMO_DATA it did not understand. */
 export async function decideDemoSeeding({
   demoData,
   sources,

@@ -5,7 +5,7 @@ export type TurnRole = (typeof TURN_ROLES)[number];
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** Token usage fields, as lib/domain/usage.ts reads and sums them. */
+/** Token usage fields, as lib/domain/usage/usage.ts reads and sums them. */
 export const USAGE_FIELDS = ["inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens"] as const;
 export type UsageField = (typeof USAGE_FIELDS)[number];
 export type UsageCounts = Record<UsageField, number>;
@@ -30,7 +30,7 @@ export type CompactionRunUsage = { runId: string; modelName: string | null; resp
 export type CostBreakdown = { totalUsd: number; inputUsd: number; outputUsd: number; cacheReadUsd: number; cacheWriteUsd: number };
 
 /**
- * One response's price (lib/domain/cost.ts). Unpriced (`priced: false`, amounts 0) when no price is
+ * One response's price (lib/domain/usage/cost.ts). Unpriced (`priced: false`, amounts 0) when no price is
  * known for its model; `model` names it. `estimated`: priced from estimated usage. `reportedUsd`:
  * the source's own figure, where it records one, beside ours.
  */
@@ -154,7 +154,7 @@ export type Thread = {
   parentTitle?: string | null;
 };
 
-/** What some responses used: their tokens as reported (or estimated), and the sum of their prices (lib/domain/thread-figures.ts). */
+/** What some responses used: their tokens as reported (or estimated), and the sum of their prices (lib/domain/usage/thread-figures.ts). */
 export type UsagePart = {
   inputTokens: number;
   cacheReadTokens: number;
@@ -171,7 +171,7 @@ export type UsagePart = {
 };
 
 /**
- * A thread's one figure (lib/domain/thread-figures.ts): what its session used, the thread with its
+ * A thread's one figure (lib/domain/usage/thread-figures.ts): what its session used, the thread with its
  * sub-agent threads (all levels) and the compaction runs of both, and the split.
  */
 export type SessionFigures = {

@@ -1,11 +1,11 @@
 import "server-only";
 import os from "node:os";
 import { z } from "zod";
-import { resolveDatabaseUrl } from "@/lib/db/database-url";
+import { resolveDatabaseUrl } from "@/lib/env/database-url";
 import { parseFileRoots } from "@/lib/files/file-source";
-import { parseTrustedProxies, type AddressRange } from "@/lib/domain/client-address";
-import { parseSourcesSetting, type SourcesSetting } from "@/lib/domain/sources";
-import { allowedHostsFor, parseAllowedOrigins, type RequestGuardConfig } from "@/lib/domain/request-guard";
+import { parseTrustedProxies, type AddressRange } from "@/lib/domain/requests/client-address";
+import { parseSourcesSetting, type SourcesSetting } from "@/lib/domain/sources/sources";
+import { allowedHostsFor, parseAllowedOrigins, type RequestGuardConfig } from "@/lib/domain/requests/request-guard";
 import { importLimitsOf, type ImportLimits } from "@/lib/importers/long-lines";
 import {
   maxBodyBytesRule,
@@ -158,7 +158,7 @@ export type ServerSettings = {
   maxBodyBytes: ParsedSetting;
   /** Folders budget previews may read files from (THREADLINE_FILE_ROOTS); empty by default. */
   fileRoots: string[];
-  /** Which Host and Origin headers the server answers (proxy.ts); see lib/domain/request-guard.ts. */
+  /** Which Host and Origin headers the server answers (proxy.ts); see lib/domain/requests/request-guard.ts. */
   requestGuard: RequestGuardConfig;
   /** The folders whose transcripts are imported as they appear (THREADLINE_SOURCES); see lib/sources. */
   sources: SourcesSetting;
@@ -168,7 +168,7 @@ export type ServerSettings = {
   auth: AuthSettings;
   /** What an import reads at most: a line (THREADLINE_MAX_LINE_MB), a file read whole (THREADLINE_MAX_DOCUMENT_MB). */
   importLimits: ImportLimits;
-  /** How a request's client address is worked out (lib/domain/client-address.ts). */
+  /** How a request's client address is worked out (lib/domain/requests/client-address.ts). */
   clientAddress: { peerHeader: boolean; trustedProxies: AddressRange[] };
 };
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { claimIdempotencyKey, type IdempotencyClaim } from "@/lib/db/idempotency";
-import { IDEMPOTENCY_HEADER, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/idempotency";
+import { claimIdempotencyKey, type IdempotencyClaim } from "@/lib/db/threads/idempotency";
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/requests/idempotency";
 import { maskedJson } from "./masking";
 
 /** Set on an answer repeated from the store for a retried Idempotency-Key. */
@@ -10,7 +10,7 @@ const REPLAYED_HEADER = "Idempotency-Replayed";
  * The one wrapper of the thread writes that take an Idempotency-Key header (turns, messages,
  * continue, forks, compactions with apply). Without the header the write just runs. With it, the
  * same request (operation and validated body) within 24 hours answers the first one's status and
- * JSON body again (masked, as every answer is), without writing; see lib/db/idempotency.ts. `body`
+ * JSON body again (masked, as every answer is), without writing; see lib/db/threads/idempotency.ts. `body`
  * is the validated request.
  *
  * The write's JSON answer is recorded, whatever its status: errors that wrote nothing are thrown

@@ -150,7 +150,7 @@ function detectLines(
   return { format: match.format, lines };
 }
 
-/** Parses a detected source (any format but Threadline's own, which lib/db/transfer imports). */
+/** Parses a detected source (any format but Threadline's own, which lib/db/imports/transfer imports). */
 export async function parseDetected(name: string, detected: Detected, extra: { parentSessionId?: string } = {}): Promise<ParsedSource> {
   const source = { name };
   switch (detected.format) {
@@ -179,6 +179,6 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
     case "plain":
       return parsePlainMessages(detected.document, source);
     case "threadline":
-      throw new Error("Threadline documents are imported by lib/db/transfer");
+      throw new Error("Threadline documents are imported by lib/db/imports/transfer");
   }
 }

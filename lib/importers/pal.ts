@@ -24,7 +24,7 @@ import {
   type SkippedEntry,
 } from "./types";
 import { collapse, isoUtc } from "./text";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 
 const PAL_ROLES = ["user", "assistant"] as const;
 

@@ -20,7 +20,7 @@
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { fileStem, ImportFormatError, isObject, type ImportedTurn, type ParsedSource, type SkippedEntry } from "./types";
 import { collapse } from "./text";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 
 const PLAIN_ROLES = ["user", "assistant", "system"] as const;
 type PlainRole = (typeof PLAIN_ROLES)[number];

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 import { detectFormat, parseDetected } from "./index";
 import type { ImportedThread } from "./types";
 

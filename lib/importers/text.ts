@@ -1,5 +1,5 @@
 /** Small text helpers the parsers share. Pure. */
-import { cutTitle } from "@/lib/domain/title";
+import { cutTitle } from "@/lib/domain/threads/title";
 import type { JsonValue } from "@/lib/domain/types";
 
 /** Whitespace collapsed to single spaces, cut at a word boundary to `max` characters with "…" (cutTitle): titles from prompts. */

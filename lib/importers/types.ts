@@ -1,6 +1,6 @@
 /**
  * The common shape every transcript importer produces: pure data, no database, no file system.
- * A parser turns one source file (or one document) into threads; the writer (lib/db/imports.ts)
+ * A parser turns one source file (or one document) into threads; the writer (lib/db/imports/imports.ts)
  * gives them stable ids and stores them idempotently, one transaction per file.
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";

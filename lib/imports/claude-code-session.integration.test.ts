@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { writeClaudeCodeSession } from "@/lib/testing/claude-code-session";
 import { restoreServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import { CLAUDE_CODE_FIXTURES } from "@/lib/testing/sources-home";

@@ -3,8 +3,14 @@ import "server-only";
 // session being followed (lib/sources), taken up again where the last import stopped when the file
 // only grew: its new lines are read, not the whole file again.
 import { createHash, type Hash } from "node:crypto";
-import { previousImport, type FileImportReport, type SourceFile } from "@/lib/db/imports";
-import { ResumeMismatch, storeTurnStream, type StoreResume, type StreamItem, type ThreadCheckpoint } from "@/lib/db/turn-stream-import";
+import { previousImport, type FileImportReport, type SourceFile } from "@/lib/db/imports/imports";
+import {
+  ResumeMismatch,
+  storeTurnStream,
+  type StoreResume,
+  type StreamItem,
+  type ThreadCheckpoint,
+} from "@/lib/db/imports/turn-stream-import";
 import { openForReading } from "@/lib/files/inside";
 import { claudeCodePlanner, claudeCodeTurnReader, type Plan, type SessionPlanner, type TurnReader } from "@/lib/importers/claude-code";
 import type { ImportLimits } from "@/lib/importers/long-lines";

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sessionTotalsOf } from "@/lib/domain/session-totals";
+import { sessionTotalsOf } from "@/lib/domain/usage/session-totals";
 import type { Turn } from "@/lib/domain/types";
 import { EVENTS_FILE, FIXTURES, LEGACY_FILE } from "@/lib/importers/copilot/test-helpers";
 import { json } from "@/lib/testing/api";

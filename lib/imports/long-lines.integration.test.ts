@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { forgetSyncedImports, restoreServerEnv, rowCounts, setServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import { imageBytes, writeLongLineSession } from "@/lib/testing/long-line-session";
 import { insertMessage, realOpenCodeExports, writeOpenCodeDatabase, writeStorageTree } from "@/lib/testing/opencode-storage";

@@ -10,9 +10,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { POST as importRoute } from "@/app/api/import/route";
-import { db } from "@/lib/db/client";
-import { exportThread, importDocuments } from "@/lib/db/transfer";
-import { nativeDocumentSchema } from "@/lib/domain/native-format";
+import { db } from "@/lib/db/engine/client";
+import { exportThread, importDocuments } from "@/lib/db/imports/transfer";
+import { nativeDocumentSchema } from "@/lib/domain/transfer/native-format";
 import { fetchThread, restoreServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import {
   insertMessage,

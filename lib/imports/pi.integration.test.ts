@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { importedThreadId } from "@/lib/importers/stable-id";
 import { createSourceSync } from "@/lib/sources/sync";
-import type { FileImportReport } from "@/lib/db/imports";
+import type { FileImportReport } from "@/lib/db/imports/imports";
 import { fetchThread, forgetSyncedImports, restoreServerEnv, setServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import { exportText, importOk } from "@/lib/testing/native-documents";
 import { ON_POSTGRES } from "@/lib/testing/source-sync";

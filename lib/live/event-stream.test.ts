@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readServerSentEvents } from "@/lib/domain/server-sent-events";
-import type { LiveEvent } from "@/lib/domain/live";
+import type { LiveEvent } from "@/lib/domain/threads/live";
 import { createBus } from "../domain/event-bus";
 import { liveEventStream, MAX_QUEUED } from "./event-stream";
 

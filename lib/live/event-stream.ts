@@ -5,7 +5,7 @@
  * abort signal.
  */
 import { formatEvent } from "@/lib/domain/server-sent-events";
-import type { LiveEvent } from "@/lib/domain/live";
+import type { LiveEvent } from "@/lib/domain/threads/live";
 import type { Unsubscribe } from "../domain/event-bus";
 
 const HEARTBEAT_MS = 15_000;

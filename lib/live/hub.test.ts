@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { threadsWritten } from "@/lib/db/thread-writes";
-import type { LiveEvent, ThreadLiveState } from "@/lib/domain/live";
-import { emptyFolderStatus, type SourcesStatus } from "@/lib/domain/sources";
+import { threadsWritten } from "@/lib/db/threads/thread-writes";
+import type { LiveEvent, ThreadLiveState } from "@/lib/domain/threads/live";
+import { emptyFolderStatus, type SourcesStatus } from "@/lib/domain/sources/sources";
 import { fakeTimers } from "@/lib/testing/fake-timers";
 import { createLiveHub, SOURCES_PROGRESS_MS } from "./hub";
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { threadLiveStates } from "@/lib/db/live-states";
-import { onThreadsWritten } from "@/lib/db/thread-writes";
-import type { LiveEvent } from "@/lib/domain/live";
-import type { SourcesStatus } from "@/lib/domain/sources";
+import { threadLiveStates } from "@/lib/db/threads/live-states";
+import { onThreadsWritten } from "@/lib/db/threads/thread-writes";
+import type { LiveEvent } from "@/lib/domain/threads/live";
+import type { SourcesStatus } from "@/lib/domain/sources/sources";
 import { createBus, createThrottle, type Timers, type Unsubscribe } from "../domain/event-bus";
 
 /**
@@ -28,7 +28,7 @@ const serverTimers: Timers = {
 };
 
 /**
- * The live events of this process. Written threads (lib/db/thread-writes) are read back in one
+ * The live events of this process. Written threads (lib/db/threads/thread-writes) are read back in one
  * statement for their turnCount and lastUpdatedAt, and only while someone listens: ids written
  * while a read runs wait for the next one, so a busy import costs one read at a time.
  * @internal exported for its tests

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readLlmSettings, saveLlmSettings } from "@/lib/db/llm-settings";
+import { readLlmSettings, saveLlmSettings } from "@/lib/db/settings/llm-settings";
 import { describeChatAvailability, describeLlmConfig, LLM_ENV, resolveLlmConfig } from "./config";
 
 const KEYS = {

@@ -1,12 +1,12 @@
 import "server-only";
-import { readLlmSettings } from "@/lib/db/llm-settings";
+import { readLlmSettings } from "@/lib/db/settings/llm-settings";
 import { readEnv } from "@/lib/env";
-import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "@/lib/domain/model-spec";
+import { formatModelSpec, LLM_PROVIDERS, PROVIDER_LABELS, parseModelSpec, type LlmProvider } from "@/lib/domain/compaction/model-spec";
 
 /**
  * Where the LLM settings (providers, the default compaction and chat models) come from: the
  * environment (lib/env's readEnv(), at each call), overridden by settings saved on the Settings
- * page (lib/db/llm-settings.ts).
+ * page (lib/db/settings/llm-settings.ts).
  *
  * Keys stay on the server: resolveLlmConfig() is for the model calls (lib/llm/provider.ts) only;
  * anything shown to a user goes through describeLlmConfig() or describeChatAvailability(), which

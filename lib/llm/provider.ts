@@ -5,7 +5,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, type LanguageModel } from "ai";
 import { providerProblem, resolveLlmConfig, type LlmConfig, type Sourced } from "./config";
-import { parseModelSpec, PROVIDER_LABELS, type LlmProvider, type ModelSpec } from "@/lib/domain/model-spec";
+import { parseModelSpec, PROVIDER_LABELS, type LlmProvider, type ModelSpec } from "@/lib/domain/compaction/model-spec";
 import type { LlmErrorKind } from "@/lib/domain/errors";
 
 /**

@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CompactionTurn } from "@/lib/domain/compaction/types";
-import { saveLlmSettings } from "@/lib/db/llm-settings";
+import { saveLlmSettings } from "@/lib/db/settings/llm-settings";
 import { answer, fail, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from "@/lib/testing/fake-openai";
 import { LLM_ENV } from "./config";
 import { buildSummaryMessages, SUMMARIZE_PROMPT, SUMMARIZER_SYSTEM_PROMPT, summarizeWithLlm } from "./summarize";

@@ -3,7 +3,7 @@ import { generateText } from "ai";
 import { redactDeep } from "@/lib/domain/secrets/detect";
 import type { CompactionTurn } from "@/lib/domain/compaction/types";
 import type { JsonValue, TurnPart } from "@/lib/domain/types";
-import { formatModelSpec, PROVIDER_LABELS } from "@/lib/domain/model-spec";
+import { formatModelSpec, PROVIDER_LABELS } from "@/lib/domain/compaction/model-spec";
 import { LlmCallError, resolveModel, startCall } from "./provider";
 
 /**

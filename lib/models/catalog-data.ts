@@ -1,4 +1,4 @@
-import type { TokenizerId } from "@/lib/domain/tokenizer";
+import type { TokenizerId } from "@/lib/domain/tokens/tokenizer";
 
 /**
  * The models Threadline knows, one line each. Reviewed 2026-11-22 (CATALOG_REVIEWED).

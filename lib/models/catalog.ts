@@ -1,7 +1,7 @@
 import "server-only";
 import { findProvider } from "@pydantic/genai-prices";
 import * as openAiSpecs from "gpt-tokenizer/models";
-import type { TokenizerId } from "@/lib/domain/tokenizer";
+import type { TokenizerId } from "@/lib/domain/tokens/tokenizer";
 import { getTokenizer } from "@/lib/tokenizers";
 import { CATALOG, PRICE_DATE, type CatalogEntry } from "./catalog-data";
 

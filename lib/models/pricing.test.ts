@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PricingRequest } from "@/lib/domain/cost";
+import type { PricingRequest } from "@/lib/domain/usage/cost";
 import type { UsageCounts, UsageDetails } from "@/lib/domain/types";
 import type { ModelInfo } from "./catalog";
 import { priceResponse } from "./pricing";

@@ -1,6 +1,6 @@
 /**
  * Prices one model response with @pydantic/genai-prices' calcPrice (its bundled data; never
- * updated at run time), for lib/domain/cost.ts. The model is found, in order:
+ * updated at run time), for lib/domain/usage/cost.ts. The model is found, in order:
  *  1. by its exact name in the catalog where our own prices apply (a custom model from Settings
  *     with prices, or an override in catalog-data.ts: DeepSeek's V3.2 prices);
  *  2. by the library itself, with the response's provider (its matching knows dated snapshots and
@@ -19,7 +19,7 @@ import {
   type Provider,
   type Usage,
 } from "@pydantic/genai-prices";
-import { libraryUsage, type LibraryUsage, type Pricer, type PricingRequest } from "@/lib/domain/cost";
+import { libraryUsage, type LibraryUsage, type Pricer, type PricingRequest } from "@/lib/domain/usage/cost";
 import type { CostBreakdown } from "@/lib/domain/types";
 import { catalogPricing, type CatalogPricing, type ModelInfo } from "./catalog";
 
@@ -195,7 +195,7 @@ export function priceResponse(request: PricingRequest, custom: ModelInfo[] = [],
   }
 }
 
-/** A Pricer for lib/domain/cost.ts with the custom models of Settings. */
+/** A Pricer for lib/domain/usage/cost.ts with the custom models of Settings. */
 export function pricerWith(custom: ModelInfo[]): Pricer {
   const cache: Resolutions = new Map();
   return (request) => priceResponse(request, custom, cache);

@@ -1,7 +1,7 @@
 // Copilot session totals priced with the real pricer, checked against the library called directly.
 import { calcPrice } from "@pydantic/genai-prices";
 import { describe, expect, it } from "vitest";
-import { priceSessionTotals, sessionTotalsOf } from "@/lib/domain/session-totals";
+import { priceSessionTotals, sessionTotalsOf } from "@/lib/domain/usage/session-totals";
 import { pricerWith } from "./pricing";
 
 const totals = {

@@ -47,7 +47,10 @@ export type ApiRequest = {
   fallback?: string;
 };
 
-/** The ApiError a failed response stands for, read from its body (the one reader of error answers). */
+/**
+ * The ApiError a failed response stands for, read from its body (the one reader of error answers).
+ * @internal exported for its tests
+ */
 export async function readApiError(response: Response, fallback = `The server answered HTTP ${response.status}.`): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   return apiErrorOf(response.status, body, fallback);

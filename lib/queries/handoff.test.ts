@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { orchestratorHandoff, type HandoffAnswer, type HandoffInput } from "@/lib/domain/handoff";
+import { orchestratorHandoff, type HandoffAnswer, type HandoffInput } from "@/lib/domain/history/handoff";
 import { handoffTurns, skippedGroups, turnHref } from "./handoff";
 
 /** An answer as the API builds it, from the domain function, over positions from..to of `inputs`. */

@@ -1,4 +1,4 @@
-import type { HandoffAnswer, HandoffMessage, SkipCause } from "@/lib/domain/handoff";
+import type { HandoffAnswer, HandoffMessage, SkipCause } from "@/lib/domain/history/handoff";
 import { apiFetch } from "./api-client";
 
 /**

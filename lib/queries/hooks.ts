@@ -18,14 +18,14 @@ import {
   type UseQueryResult,
 } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { threadGrew } from "@/lib/domain/live";
+import { threadGrew } from "@/lib/domain/threads/live";
 import { createThrottle } from "@/lib/domain/event-bus";
 import { undoCompactionAction } from "@/lib/actions/compactions";
 import { forkThreadAction } from "@/lib/actions/forks";
 import type { ActionResult } from "@/lib/actions/result";
 import { purgeThreadAction } from "@/lib/actions/threads";
 import type { Turn } from "@/lib/domain/types";
-import { decodeOutline } from "@/lib/domain/turn-outline";
+import { decodeOutline } from "@/lib/domain/threads/turn-outline";
 import { fetchHandoff, type HandoffOptions } from "./handoff";
 import { browserTimers, useLiveEvents, useOnLiveOpen } from "./live-events";
 import { searchQuery } from "./search";

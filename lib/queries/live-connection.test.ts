@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LiveEvent } from "@/lib/domain/live";
+import type { LiveEvent } from "@/lib/domain/threads/live";
 import { fakeTimers } from "@/lib/testing/fake-timers";
 import { createLiveConnection, type EventSourceLike } from "./live-connection";
 

@@ -5,7 +5,7 @@
  * 403, a proxy's error page) the connection opens a new one after a growing pause. No React here:
  * app/providers.tsx holds one for the tab and lib/queries/live-events.tsx reads it.
  */
-import { LIVE_EVENT_TYPES, parseLiveEvent, type LiveEvent } from "@/lib/domain/live";
+import { LIVE_EVENT_TYPES, parseLiveEvent, type LiveEvent } from "@/lib/domain/threads/live";
 import { createBus, type Timers, type Unsubscribe } from "@/lib/domain/event-bus";
 
 const EVENTS_URL = "/api/events";

@@ -7,7 +7,7 @@
  * database is found by polling) and at their old rate when it is not.
  */
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import type { LiveEvent } from "@/lib/domain/live";
+import type { LiveEvent } from "@/lib/domain/threads/live";
 import type { Timers } from "@/lib/domain/event-bus";
 import { createLiveConnection, type LiveConnection } from "./live-connection";
 

@@ -1,4 +1,4 @@
-import type { SearchPage } from "@/lib/domain/snippet";
+import type { SearchPage } from "@/lib/domain/threads/snippet";
 import { apiFetch } from "./api-client";
 
 /** Client-safe: the search page's query (GET /api/search), a page of hits at a time. */

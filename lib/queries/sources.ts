@@ -1,4 +1,4 @@
-import type { SourcesStatus } from "@/lib/domain/sources";
+import type { SourcesStatus } from "@/lib/domain/sources/sources";
 import { apiFetch } from "./api-client";
 
 /** Client-safe: the followed sources' API (GET /api/sources, POST /api/sources/sync). */

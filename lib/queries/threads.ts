@@ -1,7 +1,7 @@
-import type { ContextPreviewWithTurns } from "@/lib/domain/context-preview";
-import type { ThreadLiveState } from "@/lib/domain/live";
+import type { ContextPreviewWithTurns } from "@/lib/domain/history/context-preview";
+import type { ThreadLiveState } from "@/lib/domain/threads/live";
 import type { ThreadPage, Turn } from "@/lib/domain/types";
-import type { ThreadOutline } from "@/lib/domain/turn-outline";
+import type { ThreadOutline } from "@/lib/domain/threads/turn-outline";
 import { apiFetch } from "./api-client";
 
 /** Client-safe: query keys and fetchers for the thread list. */

@@ -7,8 +7,8 @@
  */
 import type { z } from "zod";
 import { formatIssuePath, type FieldIssue } from "@/lib/domain/parse";
-import { defaultRange } from "@/lib/domain/usage-period";
-import type { UsageQuery } from "@/lib/domain/usage-report";
+import { defaultRange } from "@/lib/domain/usage/usage-period";
+import type { UsageQuery } from "@/lib/domain/usage/usage-report";
 import { usageQuerySchema } from "@/lib/validation/usage";
 
 /** The parameters the page reads and writes. */

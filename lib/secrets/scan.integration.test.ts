@@ -4,7 +4,7 @@
  * their secrets twice.
  */
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { newThread, newTurn } from "@/lib/testing/integration";
 import { scanForSecrets, secretScanStatus } from "./scan";

@@ -1,9 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
-import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secret-findings";
-import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/search-texts";
-import { onThreadsWritten } from "@/lib/db/thread-writes";
+import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
+import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secrets/secret-findings";
+import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/secrets/search-texts";
+import { onThreadsWritten } from "@/lib/db/threads/thread-writes";
 import { detectSecrets } from "@/lib/domain/secrets/detect";
 
 /**

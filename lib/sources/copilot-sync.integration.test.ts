@@ -7,7 +7,7 @@
 import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sessionTotalsOf } from "@/lib/domain/session-totals";
+import { sessionTotalsOf } from "@/lib/domain/usage/session-totals";
 import { EVENTS_FILE, LEGACY_FILE } from "@/lib/importers/copilot/test-helpers";
 import { fetchThread, forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { makeSourcesHome } from "@/lib/testing/sources-home";

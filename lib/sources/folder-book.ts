@@ -3,7 +3,7 @@
 // sync of a few changed paths updates it, and the folder's counts are recomputed from it, so they
 // are what a full sync would say. A poll compares a stat-only walk with it.
 import { isWithin } from "@/lib/domain/paths";
-import { MAX_LISTED_FAILURES, type SourceFolderStatus } from "@/lib/domain/sources";
+import { MAX_LISTED_FAILURES, type SourceFolderStatus } from "@/lib/domain/sources/sources";
 
 export type FolderBook = {
   /** The folder's real path when the full sync began: nothing outside it is opened, walked or watched. */

@@ -2,9 +2,9 @@ import "server-only";
 // A followed folder synced: whole (a full sync), or only the paths in it that changed. Each file is
 // compared with what the last sync remembered of it, and read when it changed.
 import { realpath, stat } from "node:fs/promises";
-import type { FileImportReport } from "@/lib/db/imports";
+import type { FileImportReport } from "@/lib/db/imports/imports";
 import { isWithin } from "@/lib/domain/paths";
-import type { SourceFolderStatus } from "@/lib/domain/sources";
+import type { SourceFolderStatus } from "@/lib/domain/sources/sources";
 import { realInside, RefusedPathError } from "@/lib/files/inside";
 import { longLinesWarning } from "@/lib/importers/long-lines";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { importPath } from "@/lib/imports/import-file";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { REAL_TRANSCRIPTS } from "@/lib/testing/real-transcripts";

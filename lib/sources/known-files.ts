@@ -2,7 +2,7 @@ import "server-only";
 // What the syncs remember of each file across restarts (the SourceFile table): its size and
 // modification time when it was last imported, or why its content could not be. A file whose size
 // and time are unchanged is skipped unread.
-import { forgetSourceFiles, saveSourceFiles, sourceFilesUnder, type SourceFileRow } from "@/lib/db/source-files";
+import { forgetSourceFiles, saveSourceFiles, sourceFilesUnder, type SourceFileRow } from "@/lib/db/imports/source-files";
 
 export type KnownFilesStore = {
   under(folder: string): Promise<SourceFileRow[]>;

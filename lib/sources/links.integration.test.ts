@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, r
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { importPath } from "@/lib/imports/import-file";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { realOpenCodeExports, writeOpenCodeDatabase, writeStorageTree } from "@/lib/testing/opencode-storage";

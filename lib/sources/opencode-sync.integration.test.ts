@@ -6,7 +6,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { insertMessage, realOpenCodeExports, writeOpenCodeDatabase, writeStorageTree } from "@/lib/testing/opencode-storage";
 import { makeSourcesHome } from "@/lib/testing/sources-home";

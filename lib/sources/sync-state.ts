@@ -2,8 +2,8 @@ import "server-only";
 // What a source sync (./sync.ts) is made of and holds between calls, and the small readers of it
 // the other parts share.
 import { statSync } from "node:fs";
-import type { FileImportReport } from "@/lib/db/imports";
-import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources";
+import type { FileImportReport } from "@/lib/db/imports/imports";
+import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
 import type { FolderBook } from "./folder-book";
 import type { FolderFollower, FollowMode } from "./follow";
 import type { KnownFiles } from "./known-files";

@@ -6,8 +6,8 @@
 import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { claimJobLease, releaseJobLease } from "@/lib/db/job-leases";
+import { db } from "@/lib/db/engine/client";
+import { claimJobLease, releaseJobLease } from "@/lib/db/engine/job-leases";
 import { importPath } from "@/lib/imports/import-file";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { CLAUDE_CODE_FIXTURES, makeSourcesHome } from "@/lib/testing/sources-home";

@@ -7,10 +7,10 @@ import "server-only";
 // paths that changed); this file schedules the syncs, holds the lease and follows the folders.
 import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
-import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/job-leases";
-import type { FileImportReport } from "@/lib/db/imports";
+import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
+import type { FileImportReport } from "@/lib/db/imports/imports";
 import { isWithin } from "@/lib/domain/paths";
-import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources";
+import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
 import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
 import { importPath } from "@/lib/imports/import-file";
@@ -52,12 +52,11 @@ export type SourceSyncOptions = {
   resyncMs?: number;
   /** Tests hand in a tree watch that fails (./watch.ts watchTree). */
   watchTree?: (root: string, options: TreeWatchOptions) => Promise<TreeWatch>;
-  /** Where what a sync learnt of each file is kept across restarts (lib/db/source-files). */
+  /** Where what a sync learnt of each file is kept across restarts (lib/db/imports/source-files). */
   files?: KnownFilesStore;
   /** Told when the status changes: `settled` when a full sync starts or ends, else progress (a file done, a folder's state). */
   onStatusChange?: (settled: boolean) => void;
 };
-
 
 export type SourceSync = {
   /** The status now: folders, their states and the last sync's counts. A copy, safe to send. */

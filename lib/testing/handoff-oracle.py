@@ -1,6 +1,6 @@
 # The fourth seed's orchestrator code (validation, truncate_conversation_history and the
 # conversation section of format_task_enrichment_prompt), as its design gives it: the reference
-# lib/domain/handoff.test.ts checks Threadline's handoff against. Reads a JSON list of
+# lib/domain/history/handoff.test.ts checks Threadline's handoff against. Reads a JSON list of
 # {role, content} on stdin, writes {text, messages, warnings} as JSON on stdout. Tests only.
 import json
 import sys

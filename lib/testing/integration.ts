@@ -10,7 +10,7 @@ import { DELETE as deleteRoute, GET as getRoute } from "@/app/api/threads/[id]/r
 import { GET as turnRoute } from "@/app/api/threads/[id]/turns/[index]/route";
 import { POST as turnsRoute } from "@/app/api/threads/[id]/turns/route";
 import { GET as listRoute, POST as createRoute } from "@/app/api/threads/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { resetServerSettingsForTests } from "@/lib/env";
 import { json, jsonRequest, params } from "./api";

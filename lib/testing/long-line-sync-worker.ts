@@ -10,7 +10,7 @@
  * loop held up for 5 s makes 250 reads late, as it would 250 requests.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { createSourceSync } from "@/lib/sources/sync";
 
 const [warmUp, folder] = process.argv.slice(2);

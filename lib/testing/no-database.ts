@@ -18,8 +18,8 @@ afterEach(() => {
   throw new Error(NO_DATABASE);
 });
 
-vi.mock(import("@/lib/db/create-client"), async (importOriginal) => ({ ...(await importOriginal()), createDatabase: refuse }));
-vi.mock(import("@/lib/db/migrate"), async (importOriginal) => ({ ...(await importOriginal()), migrateDatabase: refuse }));
+vi.mock(import("@/lib/db/engine/create-client"), async (importOriginal) => ({ ...(await importOriginal()), createDatabase: refuse }));
+vi.mock(import("@/lib/db/engine/migrate"), async (importOriginal) => ({ ...(await importOriginal()), migrateDatabase: refuse }));
 vi.mock(import("@/lib/testing/test-database"), async (importOriginal) => ({
   ...(await importOriginal()),
   prepareTemplate: refuse,

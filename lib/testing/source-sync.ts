@@ -3,7 +3,7 @@
  * followed unless THREADLINE_SOURCES says so), and a sync whose importer records every file it reads
  * (the only way a file gets hashed) and what each import reported.
  */
-import type { FileImportReport } from "@/lib/db/imports";
+import type { FileImportReport } from "@/lib/db/imports/imports";
 import { importPath } from "@/lib/imports/import-file";
 import { createSourceSync } from "@/lib/sources/sync";
 

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { migrateDatabase } from "../db/migrate";
+import { migrateDatabase } from "../db/engine/migrate";
 
 export const TEMPLATE_DIR = path.resolve(".tmp", "vitest");
 const RUN_FILE = path.join(TEMPLATE_DIR, "run-id");

@@ -2,7 +2,7 @@ import "server-only";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { TokenCount, TokenizerId } from "@/lib/domain/tokenizer";
+import type { TokenCount, TokenizerId } from "@/lib/domain/tokens/tokenizer";
 import type { EngineId } from "./engines";
 import { engineRecipe, getTokenizer, scaleEngineCount } from "./registry";
 
@@ -88,7 +88,7 @@ type Queued = { texts: string[]; resolve: (counts: TokenCount[]) => void; reject
  * Imports' batches on their way to the import worker, small ones sent together: a run of small
  * files (a 26 KB session has 5 KB of text to count) sent the worker a message each, and on a
  * busy machine waking it for each cost the importing thread about half a millisecond. An import
- * does not wait for its last batch's counts (lib/db/import-counts.ts), so they can wait here for
+ * does not wait for its last batch's counts (lib/db/imports/import-counts.ts), so they can wait here for
  * the next files' until QUEUE_CHARS are queued, QUEUE_MS have passed, or someone wants them (send).
  */
 class ImportQueue {

@@ -1,5 +1,11 @@
 import "server-only";
-import { palBudgetEstimate, palReportedEstimate, type TokenCount, type TokenCounter, type TokenizerId } from "@/lib/domain/tokenizer";
+import {
+  palBudgetEstimate,
+  palReportedEstimate,
+  type TokenCount,
+  type TokenCounter,
+  type TokenizerId,
+} from "@/lib/domain/tokens/tokenizer";
 import { CALIBRATIONS, type Calibration } from "./calibration";
 import { engine, type EngineId, type MeasureFn } from "./engines";
 import { quoteInput } from "@/lib/domain/secrets/quote";

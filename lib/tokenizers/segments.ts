@@ -1,4 +1,4 @@
-import type { TokenizerId } from "@/lib/domain/tokenizer";
+import type { TokenizerId } from "@/lib/domain/tokens/tokenizer";
 
 /**
  * Counting a long text in sections whose counts are remembered, so that a text that changed in

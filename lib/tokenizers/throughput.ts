@@ -1,6 +1,6 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
-import type { TokenizerId } from "@/lib/domain/tokenizer";
+import type { TokenizerId } from "@/lib/domain/tokens/tokenizer";
 import { getTokenizer } from "./registry";
 
 export type TokenizerThroughput = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMPACTION_STRATEGIES, DEFAULT_TRIM_CHARS, SUMMARIZERS, type CompactionStrategy } from "@/lib/domain/compaction/types";
-import { formatModelSpec, modelSpecSchema } from "@/lib/domain/model-spec";
+import { formatModelSpec, modelSpecSchema } from "@/lib/domain/compaction/model-spec";
 import { refuseProtoKeys, uuidSchema } from "@/lib/domain/schemas";
 import { decimalInteger } from "./numbers";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatModelSpec, modelSpecSchema } from "@/lib/domain/model-spec";
+import { formatModelSpec, modelSpecSchema } from "@/lib/domain/compaction/model-spec";
 
 /**
  * The "Models and providers" settings form. A blank model or base URL removes the saved value

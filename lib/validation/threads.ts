@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { searchTerms } from "@/lib/domain/search";
+import { searchTerms } from "@/lib/domain/threads/search";
 import {
   jsonObjectSchema,
   modelFieldSchema,

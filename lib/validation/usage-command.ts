@@ -1,4 +1,4 @@
-import { type UsageGroup, type UsageQuery } from "@/lib/domain/usage-report";
+import { type UsageGroup, type UsageQuery } from "@/lib/domain/usage/usage-report";
 import { usageQuerySchema } from "./usage";
 
 /** `npm run usage -- <command>`: the commands (ccusage's names where it has them) and the group each reports by. */

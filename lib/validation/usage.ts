@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { dayNumber, defaultRange, isTimeZone, serverTimeZone } from "@/lib/domain/usage-period";
-import { USAGE_GROUPS, type UsageQuery } from "@/lib/domain/usage-report";
+import { dayNumber, defaultRange, isTimeZone, serverTimeZone } from "@/lib/domain/usage/usage-period";
+import { USAGE_GROUPS, type UsageQuery } from "@/lib/domain/usage/usage-report";
 import { decimalInteger } from "./numbers";
 
 /** The longest range a report covers: ten years of days. */

@@ -2,8 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import Database, { type Statement } from "better-sqlite3";
-import { titleFromContent } from "../../lib/domain/title";
-import { estimateTokens } from "../../lib/domain/tokens";
+import { titleFromContent } from "../../lib/domain/threads/title";
+import { estimateTokens } from "../../lib/domain/tokens/tokens";
 import { CONFIG, PLANTED_TURNS } from "./config";
 import {
   CONTENT_WORDS,

@@ -34,9 +34,9 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { copyDatabase, settleCopiedDatabase } from "../../lib/db/copy";
-import { createDatabase } from "../../lib/db/create-client";
-import { migrateDatabase } from "../../lib/db/migrate";
+import { copyDatabase, settleCopiedDatabase } from "../../lib/db/engine/copy";
+import { createDatabase } from "../../lib/db/engine/create-client";
+import { migrateDatabase } from "../../lib/db/engine/migrate";
 import { ensureBuild, root } from "../lib.mjs";
 import { BENCH_DIR, CONFIG, DB_FILE, DB_URL, KEEP_DB, POSTGRES_ADMIN_URL, RESULTS_FILE, TARGETS } from "./config";
 import { cpuSnapshot, otherCpuPercent } from "./contention";

@@ -2,8 +2,8 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { containsPattern, toTsQuery, TURN_TSVECTOR } from "../../lib/db/dialect";
-import { searchTerms, toFtsMatch } from "../../lib/domain/search";
+import { containsPattern, toTsQuery, TURN_TSVECTOR } from "../../lib/db/engine/dialect";
+import { searchTerms, toFtsMatch } from "../../lib/domain/threads/search";
 
 // ---------------------------------------------------------------------------------------------
 // Database facts

@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import Database, { type Statement } from "better-sqlite3";
-import { titleFromContent } from "../../lib/domain/title";
-import { estimateTokens } from "../../lib/domain/tokens";
+import { titleFromContent } from "../../lib/domain/threads/title";
+import { estimateTokens } from "../../lib/domain/tokens/tokens";
 import { makeRng } from "../../lib/testing/rng";
 import { CONFIG } from "./config";
 import { stored } from "./generate";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as startSync } from "@/app/api/sources/sync/route";
 import { GET as liveRoute } from "@/app/api/threads/[id]/live/route";
 import { readServerSentEvents, type ServerSentEvent } from "@/lib/domain/server-sent-events";
-import type { SourcesStatus } from "@/lib/domain/sources";
+import type { SourcesStatus } from "@/lib/domain/sources/sources";
 import { sourceSync } from "@/lib/sources/sync";
 import { jsonRequest, params } from "@/lib/testing/api";
 import { api, expectError, expireThread, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";

@@ -3,7 +3,7 @@
  * -> export round trip into a second, empty database: the real route handlers against real files.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Thread } from "@/lib/domain/types";
 import { json } from "@/lib/testing/api";
 import {

@@ -3,7 +3,7 @@
  * refusal writing nothing. The real route handlers against this test file's own database.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 import { json, jsonRequest } from "@/lib/testing/api";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { importedThreadId } from "@/lib/importers/stable-id";
 import { json, jsonRequest } from "@/lib/testing/api";
 import { api, expectError, fetchThread, rowCounts } from "@/lib/testing/integration";

@@ -1,5 +1,5 @@
 import { maskedJson } from "@/lib/http/masking";
-import { searchTurns } from "@/lib/db/search";
+import { searchTurns } from "@/lib/db/threads/search";
 import { handleRoute, readQuery } from "@/lib/http/responses";
 import { searchQuerySchema } from "@/lib/validation/search";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { GET as searchRoute } from "@/app/api/search/route";
-import { db } from "@/lib/db/client";
-import { databaseKind } from "@/lib/db/create-client";
+import { db } from "@/lib/db/engine/client";
+import { databaseKind } from "@/lib/db/engine/create-client";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { json, jsonRequest } from "@/lib/testing/api";

@@ -1,4 +1,4 @@
-import { listSecretFindings } from "@/lib/db/secret-findings";
+import { listSecretFindings } from "@/lib/db/secrets/secret-findings";
 import { maskedJson } from "@/lib/http/masking";
 import { handleRoute, readQuery } from "@/lib/http/responses";
 import { secretScanStatus } from "@/lib/secrets/scan";

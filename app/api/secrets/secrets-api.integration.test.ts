@@ -12,7 +12,7 @@ import { PUT as putSecretSettings } from "@/app/api/threads/[id]/secret-settings
 import { GET as listSecrets } from "./route";
 import { POST as reveal } from "./reveal/route";
 import { POST as redact } from "./redact/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { fingerprintOf } from "@/lib/domain/secrets/detect";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";

@@ -3,7 +3,7 @@
  * database and a temporary HOME whose ~/.claude/projects holds copies of the real fixtures.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SourcesStatus } from "@/lib/domain/sources";
+import type { SourcesStatus } from "@/lib/domain/sources/sources";
 import { jsonRequest } from "@/lib/testing/api";
 import { expectError, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { makeSourcesHome } from "@/lib/testing/sources-home";

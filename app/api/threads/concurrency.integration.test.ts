@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { json } from "@/lib/testing/api";
 import { api, fetchThread, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Thread, Turn } from "@/lib/domain/types";
-import { emptyPart } from "@/lib/domain/thread-figures";
+import { emptyPart } from "@/lib/domain/usage/thread-figures";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import {
   api,

@@ -8,11 +8,11 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { POST as forkRoute } from "@/app/api/threads/[id]/forks/route";
 import { GET as usageRoute } from "@/app/api/usage/route";
-import { db } from "@/lib/db/client";
-import { sessionFiguresOf } from "@/lib/db/session-figures";
-import { costText, tokenFigure, tokenText } from "@/lib/domain/thread-figures";
+import { db } from "@/lib/db/engine/client";
+import { sessionFiguresOf } from "@/lib/db/usage/session-figures";
+import { costText, tokenFigure, tokenText } from "@/lib/domain/usage/thread-figures";
 import type { SessionFigures, SessionUsage, Thread, Turn, UsagePart } from "@/lib/domain/types";
-import type { UsageReport } from "@/lib/domain/usage-report";
+import type { UsageReport } from "@/lib/domain/usage/usage-report";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { api, fetchThread } from "@/lib/testing/integration";
 

@@ -4,7 +4,7 @@
  * database (lib/testing/setup-database.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Thread } from "@/lib/domain/types";
 import { json } from "@/lib/testing/api";
 import {

@@ -1,7 +1,7 @@
 import { maskedJson } from "@/lib/http/masking";
-import { withSessionFigures } from "@/lib/db/session-figures";
-import { withThreadCosts } from "@/lib/db/session-usage";
-import { createThread, listThreads } from "@/lib/db/threads";
+import { withSessionFigures } from "@/lib/db/usage/session-figures";
+import { withThreadCosts } from "@/lib/db/usage/session-usage";
+import { createThread, listThreads } from "@/lib/db/threads/threads";
 import { handleRoute, readJson, readQuery } from "@/lib/http/responses";
 import { createThreadSchema, listThreadsQuerySchema } from "@/lib/validation/threads";
 

@@ -4,7 +4,7 @@ import { json } from "@/lib/testing/api";
 import { api } from "@/lib/testing/integration";
 
 /**
- * The list search picks a plan by how many turns match (lib/db/dialect.ts): both must return the
+ * The list search picks a plan by how many turns match (lib/db/engine/dialect.ts): both must return the
  * same threads in the same order, page after page. "widespread" matches 6,000 turns (the
  * walk-threads plan); "scarce" matches a handful (the look-up-each-match plan).
  */

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { GET as findRoute } from "@/app/api/threads/[id]/find/route";
-import { db } from "@/lib/db/client";
-import { databaseKind } from "@/lib/db/create-client";
-import { forkThread } from "@/lib/db/forks";
+import { db } from "@/lib/db/engine/client";
+import { databaseKind } from "@/lib/db/engine/create-client";
+import { forkThread } from "@/lib/db/threads/forks";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { json, jsonRequest, params } from "@/lib/testing/api";

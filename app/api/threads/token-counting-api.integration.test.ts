@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Turn } from "@/lib/domain/types";
 import { json } from "@/lib/testing/api";
 import { api, expectError, fetchThread, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";

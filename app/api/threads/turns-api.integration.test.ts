@@ -4,7 +4,7 @@
  * this test file's own database (lib/testing/setup-database.ts).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import {

@@ -1,5 +1,5 @@
 import { tokenManager } from "@/lib/auth/tokens";
-import { createApiToken, listApiTokens } from "@/lib/db/api-tokens";
+import { createApiToken, listApiTokens } from "@/lib/db/people/api-tokens";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { unmasked } from "@/lib/http/masking";
 import { handleRoute, parseJsonText, readBodyText } from "@/lib/http/responses";

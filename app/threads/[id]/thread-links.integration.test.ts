@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { findThread, getThreadLinks, getThreadWithTurns } from "@/lib/db/threads";
+import { db } from "@/lib/db/engine/client";
+import { findThread, getThreadLinks, getThreadWithTurns } from "@/lib/db/threads/threads";
 import { importFile } from "@/lib/imports/import-file";
 import { newThread } from "@/lib/testing/integration";
 import { buildToolIndex } from "@/components/threads/tool-index";

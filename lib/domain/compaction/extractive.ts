@@ -1,4 +1,4 @@
-import { readableText, stripEscapeCodes } from "../transcript-display";
+import { readableText, stripEscapeCodes } from "../display/transcript-display";
 import { collectReferences } from "./references";
 import { hasText, isPrompt, partsOf, toolOutputs, turnText } from "./turn-content";
 import type { CompactionTurn } from "./types";

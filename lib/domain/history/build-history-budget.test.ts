@@ -1,7 +1,7 @@
 /** buildConversationHistory's budgets: which turns fit the history allocation, and how tokens are counted. */
 import { describe, expect, it, vi } from "vitest";
 import { palInput, snapshotReader } from "../testing/history-input";
-import { codePointLength } from "../tokenizer";
+import { codePointLength } from "../tokens/tokenizer";
 import {
   buildConversationHistory,
   planConversationHistory,

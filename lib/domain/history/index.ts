@@ -11,4 +11,4 @@ export {
   type TurnSelection,
 } from "./build-history";
 export { palCountTokens, palFileBlock, palReportTokens, type FileReadResult, type FileSnapshot } from "./pal";
-export { codePointLength } from "../tokenizer";
+export { codePointLength } from "../tokens/tokenizer";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codePointLength } from "../tokenizer";
+import { codePointLength } from "../tokens/tokenizer";
 import {
   formatPalModifiedAt,
   palCountTokens,

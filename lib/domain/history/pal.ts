@@ -25,7 +25,7 @@
  * read_file_content(file_path) with include_line_numbers=None, and should_add_line_numbers(None)
  * returns False ("Default: DO NOT add line numbers"). Line endings are still normalised to \n.
  */
-import { codePointLength } from "../tokenizer";
+import { codePointLength } from "../tokens/tokenizer";
 
 /** ModelContext.estimate_tokens: code points // 3. PAL's budgeting counter. */
 export function palCountTokens(text: string): number {

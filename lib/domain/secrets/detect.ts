@@ -1,5 +1,5 @@
 import { RULES, SECRET_KIND_LABELS, type SecretKind, type SecretRule } from "./rules";
-import { turnSearchDocument } from "@/lib/domain/search";
+import { turnSearchDocument } from "@/lib/domain/threads/search";
 
 /** One secret in a text: where it is, what it is, and a short hash of it (never the value). */
 export interface SecretMatch {

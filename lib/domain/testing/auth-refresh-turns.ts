@@ -1,5 +1,5 @@
 import type { CompactionTurn } from "../compaction/types";
-import { AUTH_REFRESH_CHAIN } from "../demo-conversation";
+import { AUTH_REFRESH_CHAIN } from "../threads/demo-conversation";
 import { turnsOf } from "./compaction-turns";
 
 /** A realistic debugging run for the compaction tests: the demo set's auth-refresh chain as one run of turns. */

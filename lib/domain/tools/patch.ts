@@ -1,6 +1,6 @@
 /**
  * Edits as diffs a person reads: Codex's apply_patch format split into files (each a unified-diff
- * style text that lib/domain/diff.ts colours), and an edit given as old and new text (Claude Code's
+ * style text that lib/domain/display/diff.ts colours), and an edit given as old and new text (Claude Code's
  * Edit and MultiEdit, OpenCode's, Pi's and Copilot CLI's edit, Gemini CLI's replace) as removed and
  * added lines between the lines they share. Pure; linear in the text.
  */

@@ -3,7 +3,7 @@
  * tool call as its name and what it did ("Bash: npm test"), each result as its text; no JSON, no
  * tags, no escape codes. Pure, linear in the turn.
  */
-import { readableText, stripEscapeCodes } from "../transcript-display";
+import { readableText, stripEscapeCodes } from "../display/transcript-display";
 import type { JsonValue, TurnPart, TurnRole } from "../types";
 import { describeToolCall, toolHint } from "./tool-view";
 

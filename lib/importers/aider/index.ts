@@ -50,7 +50,7 @@ import {
 } from "../types";
 import { readHistoryLines, RUN_HEADER, type HistoryEntry } from "./lines";
 import { isInterrupt, modelOf, readCommit, readConfirm, readModelBanner, readTokensReport } from "./status";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 import { collapse } from "../text";
 
 const AIDER_HISTORY_FILE = ".aider.chat.history.md";

@@ -13,7 +13,7 @@ import { CONVERSATIONAL, classify, messageOf, parseLine, timeOf, userText } from
 import { AGENT_NAME, ClaudeCodeSource, LineSupply, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
 import { activePath, forksOf, linesOutsideForks, type Fork, type SessionTree } from "./tree";
 import { latestUsage, responseKey, usageOf } from "./usage";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 
 /** An `agent-acompact-*` file while it is read: the request it followed and each response's usage. */
 type CompactionRunReading = {

@@ -58,7 +58,7 @@ export function agentReport(toolUseResult: Record<string, JsonValue> | null): Js
   if (!toolUseResult) return null;
   const usage = isObject(toolUseResult.usage) ? usageOf({ usage: toolUseResult.usage }) : null;
   const report: JsonObject = {};
-  // The counts only (as lib/domain/session-usage.ts compares them), not the cache-lifetime split; in
+  // The counts only (as lib/domain/usage/session-usage.ts compares them), not the cache-lifetime split; in
   // usageOf's order, as stored before (the stored parts are part of a turn's id).
   if (usage) for (const field of REPORTED_FIELDS) if (usage[field] !== undefined) report[field] = usage[field];
   const totals = {

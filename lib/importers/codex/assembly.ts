@@ -7,7 +7,7 @@ import { callLine, collapse } from "../text";
 import type { RolloutRecord } from "./records";
 import { addUsage, TokenLedger, usageTotal } from "./usage";
 import { defined, num, toolOutput } from "./values";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 
 /** The VS Code extension wraps the typed request in IDE context; the title uses the request. */
 const IDE_REQUEST_MARKER = "## My request for Codex:";

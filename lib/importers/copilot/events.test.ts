@@ -1,7 +1,7 @@
 // The events.jsonl mapping on synthetic sessions: the cases the real fixture lacks (resumes, errors,
 // edits, partial files, unknown events, bad lines).
 import { describe, expect, it } from "vitest";
-import { sessionTotalsOf } from "@/lib/domain/session-totals";
+import { sessionTotalsOf } from "@/lib/domain/usage/session-totals";
 import { detectFormat } from "../index";
 import { ImportFormatError } from "../types";
 import { looksLikeCopilotEvents, parseCopilotEvents } from "./index";

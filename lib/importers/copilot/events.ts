@@ -1,6 +1,6 @@
 // The current format: ~/.copilot/session-state/<sessionId>/events.jsonl, replayed event by event
 // into one thread (the mapping is described in index.ts).
-import { USAGE_IN_SESSION_TOTALS } from "@/lib/domain/usage";
+import { USAGE_IN_SESSION_TOTALS } from "@/lib/domain/usage/usage";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { callLine, collapse, isoUtc } from "../text";
 import {
@@ -15,7 +15,7 @@ import {
 } from "../types";
 import { ShutdownLedger } from "./totals";
 import { defined, isChangingDiff, obj, rest, str, type Json } from "./values";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 
 /** The event types this parser maps; any other is kept in the thread's metadata (sessionEvents). */
 export const KNOWN_EVENT_TYPES = [
@@ -387,7 +387,7 @@ function toolComplete(a: EventAssembly, e: CopilotEvent): void {
 }
 
 /**
- * A turn's metadata `usage` is read as the response's reported usage (lib/domain/usage.ts); a field
+ * A turn's metadata `usage` is read as the response's reported usage (lib/domain/usage/usage.ts); a field
  * of that name in an event is no such thing, so it is kept under another name.
  */
 function withoutUsageKey(fields: JsonObject): JsonObject {

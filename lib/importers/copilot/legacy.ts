@@ -4,7 +4,7 @@ import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { callLine, collapse, isoUtc } from "../text";
 import { ImportFormatError, isObject, type ImportedThread, type ImportedTurn, type ParsedSource, type SkippedEntry } from "../types";
 import { defined, isChangingDiff, obj, parsedArguments, rest, str, type Json } from "./values";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 
 /** A timeline entry with its index, consumed at most once. */
 type Entry = { index: number; value: Json; used: boolean };

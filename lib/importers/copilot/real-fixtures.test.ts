@@ -2,7 +2,7 @@
 // code (never with the parser).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { sessionTotalsOf } from "@/lib/domain/session-totals";
+import { sessionTotalsOf } from "@/lib/domain/usage/session-totals";
 import { detectFormat, numberedLines } from "../index";
 import { parseCopilotEvents, parseCopilotLegacy } from "./index";
 import { EVENTS_FILE, LEGACY_FILE, expectPaired, onlyThread, partsOf, roleCounts } from "./test-helpers";

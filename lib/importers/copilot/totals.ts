@@ -1,7 +1,7 @@
 // Copilot CLI's only token counts: per-model totals in `session.shutdown`, one report per process.
 // A resumed session appends a new process's events, and its own shutdown, to the same file: the
 // reports are summed. Their inputTokens include cache reads and writes; Threadline's exclude them.
-import type { ModelSessionTotal, SessionTotals } from "@/lib/domain/session-totals";
+import type { ModelSessionTotal, SessionTotals } from "@/lib/domain/usage/session-totals";
 import type { JsonObject } from "@/lib/domain/types";
 import { count, obj, type Json } from "./values";
 

@@ -1,6 +1,6 @@
 // The thread of a chat recording: key, title, times, the parent session of a sub-agent chat.
 import type { JsonObject } from "@/lib/domain/types";
-import { isRealPrompt, titleFromContent } from "@/lib/domain/title";
+import { isRealPrompt, titleFromContent } from "@/lib/domain/threads/title";
 import { type ImportedThread, type SkippedEntry } from "../types";
 import { isoOrNull } from "./render";
 import { SUBAGENT_PATH, type GeminiSource, type JsonRecord, type MessageAt, type ThreadState } from "./shapes";

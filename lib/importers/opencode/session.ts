@@ -253,7 +253,7 @@ function assistantTurns(message: Message, sessionKey: string): AssistantTurns {
           ...(Object.keys(time).length > 0 ? { time } : {}),
           // OpenCode stopped sending this output to the model at that time (pruned before a compaction).
           ...(compactedAt ? { compactedAt } : {}),
-          // Ties the result to the sub-agent thread, whichever file brings it (see lib/db/turn-stream-import).
+          // Ties the result to the sub-agent thread, whichever file brings it (see lib/db/imports/turn-stream-import).
           ...(child ? { agentId: child } : {}),
         });
         resultTexts.push(content);

@@ -58,7 +58,7 @@ import { isObject, type ImportedThread, type ImportedTurn, type NumberedLine, ty
 import { defined, isPiHeader, readPiSession, str, type PiNode } from "./entries";
 import { splitBranches } from "./tree";
 import { entryTurn, makesTurn, type PiSettings } from "./turns";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 
 /** Detection by content: the first line is a Pi session header. */
 export function looksLikePiSession(firstLine: unknown, _fileName: string): boolean {

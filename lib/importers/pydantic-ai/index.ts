@@ -34,7 +34,7 @@
  * the thread.
  */
 import type { JsonValue } from "@/lib/domain/types";
-import { isRealPrompt } from "@/lib/domain/title";
+import { isRealPrompt } from "@/lib/domain/threads/title";
 import {
   fileStem,
   ImportFormatError,

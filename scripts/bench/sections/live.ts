@@ -5,8 +5,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { chromium, type Page } from "@playwright/test";
-import { createDatabase } from "../../../lib/db/create-client";
-import { importedFileRecord } from "../../../lib/db/dialect-files";
+import { createDatabase } from "../../../lib/db/engine/create-client";
+import { importedFileRecord } from "../../../lib/db/imports/dialect-files";
 import { readServerSentEvents } from "../../../lib/domain/server-sent-events";
 import { REAL_TRANSCRIPTS } from "../../../lib/testing/real-transcripts";
 import { BENCH_DIR, KEEP_DB } from "../config";

@@ -156,7 +156,7 @@ export async function sourcesChild(): Promise<void> {
   const mode = process.argv[process.argv.indexOf(SOURCES_CHILD) + 1] as FollowRun["mode"];
   const { createSourceSync } = await import("../../../lib/sources/sync");
   const { importPath } = await import("../../../lib/imports/import-file");
-  const { db } = await import("../../../lib/db/client");
+  const { db } = await import("../../../lib/db/engine/client");
   await db(); // a server has its client before the first sync starts
   // The longest wait of a timer due every 2 ms: how long the event loop was kept from anything else.
   let blocked = 0;

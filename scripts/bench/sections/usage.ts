@@ -5,10 +5,10 @@
 import { rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { copyDatabase, settleCopiedDatabase } from "../../../lib/db/copy";
-import { createDatabase } from "../../../lib/db/create-client";
-import { migrateDatabase } from "../../../lib/db/migrate";
-import type { UsageFigures, UsageGroup, UsageReport } from "../../../lib/domain/usage-report";
+import { copyDatabase, settleCopiedDatabase } from "../../../lib/db/engine/copy";
+import { createDatabase } from "../../../lib/db/engine/create-client";
+import { migrateDatabase } from "../../../lib/db/engine/migrate";
+import type { UsageFigures, UsageGroup, UsageReport } from "../../../lib/domain/usage/usage-report";
 import { root } from "../../lib.mjs";
 import { BENCH_DIR, CONFIG, KEEP_DB, POSTGRES_ADMIN_URL, TARGETS } from "../config";
 import { measure, summarize } from "../measure";
@@ -208,9 +208,9 @@ async function appendThenReport(bench: Bench, label: string, baseUrl: string, pa
 /** The child: the backfill, a refresh with nothing stale, and the reports in this process, on DATABASE_URL. */
 export async function usageChild(): Promise<void> {
   const range = JSON.parse(process.env.BENCH_USAGE_RANGE ?? "{}") as Range;
-  const { refreshUsageBuckets } = await import("../../../lib/db/usage-aggregates");
-  const { usageReport } = await import("../../../lib/db/usage-report");
-  const { db } = await import("../../../lib/db/client");
+  const { refreshUsageBuckets } = await import("../../../lib/db/usage/usage-aggregates");
+  const { usageReport } = await import("../../../lib/db/usage/usage-report");
+  const { db } = await import("../../../lib/db/engine/client");
   const client = await db();
   let started = performance.now();
   const backfill = await refreshUsageBuckets();

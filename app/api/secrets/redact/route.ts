@@ -1,5 +1,5 @@
 import { requireAdmin } from "@/lib/auth/principal";
-import { redactInPlace } from "@/lib/db/secret-findings";
+import { redactInPlace } from "@/lib/db/secrets/secret-findings";
 import { handleRoute, readJson } from "@/lib/http/responses";
 import { redactSecretsSchema } from "@/lib/validation/secrets";
 

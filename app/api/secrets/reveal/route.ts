@@ -1,5 +1,5 @@
 import { requireAdmin } from "@/lib/auth/principal";
-import { secretValue } from "@/lib/db/secret-findings";
+import { secretValue } from "@/lib/db/secrets/secret-findings";
 import { AppError } from "@/lib/domain/errors";
 import { quoteInput } from "@/lib/domain/secrets/quote";
 import { unmasked } from "@/lib/http/masking";

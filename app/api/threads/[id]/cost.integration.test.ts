@@ -9,8 +9,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { addCustomModel } from "@/lib/db/custom-models";
-import { priceSessionTotals, sessionTotalsOf } from "@/lib/domain/session-totals";
+import { addCustomModel } from "@/lib/db/settings/custom-models";
+import { priceSessionTotals, sessionTotalsOf } from "@/lib/domain/usage/session-totals";
 import type { CostTotals, ResponseCost, Thread, Turn } from "@/lib/domain/types";
 import { pricerWith } from "@/lib/models/pricing";
 import { importFile } from "@/lib/imports/import-file";

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { deleteExpiredIdempotencyKeys } from "@/lib/db/idempotency";
-import { IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENCY_PENDING_ABANDONED_MS } from "@/lib/domain/idempotency";
+import { db } from "@/lib/db/engine/client";
+import { deleteExpiredIdempotencyKeys } from "@/lib/db/threads/idempotency";
+import { IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENCY_PENDING_ABANDONED_MS } from "@/lib/domain/requests/idempotency";
 import { BASE, json, params } from "@/lib/testing/api";
 import { answer, type FakeOpenAi } from "@/lib/testing/fake-openai";
 import { withFakeOpenAi } from "@/lib/testing/fake-openai-env";

@@ -1,8 +1,8 @@
 import { maskedJson } from "@/lib/http/masking";
-import { withThreadFigures } from "@/lib/db/session-figures";
-import { withSessionUsage } from "@/lib/db/session-usage";
-import { purgeThread } from "@/lib/db/threads";
-import { getThreadHead } from "@/lib/db/turn-pages";
+import { withThreadFigures } from "@/lib/db/usage/session-figures";
+import { withSessionUsage } from "@/lib/db/usage/session-usage";
+import { purgeThread } from "@/lib/db/threads/threads";
+import { getThreadHead } from "@/lib/db/threads/turn-pages";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ id: string }> };

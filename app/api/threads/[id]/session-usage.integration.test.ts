@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { purgeThread } from "@/lib/db/threads";
+import { purgeThread } from "@/lib/db/threads/threads";
 import type { SessionUsage, Turn } from "@/lib/domain/types";
 import { importFile } from "@/lib/imports/import-file";
 import { importedThreadId } from "@/lib/importers/stable-id";

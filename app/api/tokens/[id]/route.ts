@@ -1,5 +1,5 @@
 import { tokenManager } from "@/lib/auth/tokens";
-import { revokeApiToken } from "@/lib/db/api-tokens";
+import { revokeApiToken } from "@/lib/db/people/api-tokens";
 import { handleRoute } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ id: string }> };

@@ -7,15 +7,15 @@ import { TurnLinksAcrossWindows } from "@/components/chain/turn-links-across-win
 import { buildToolIndex, type ToolIndex } from "@/components/threads/tool-index";
 import { TurnView } from "@/components/threads/turn-view";
 import { describeCompaction } from "@/components/compaction/compaction-lineage";
-import { chainOffsetOfTurn, chainTurns, getChainView, type ChainTurn } from "@/lib/db/chain-view";
-import { compactionsTouching } from "@/lib/db/compactions";
-import { MAX_CHAIN_DEPTH } from "@/lib/domain/chain";
-import { CHAIN_WINDOW, chainPosition, parseTurnParam, windowAt } from "@/lib/domain/chain-window";
+import { chainOffsetOfTurn, chainTurns, getChainView, type ChainTurn } from "@/lib/db/threads/chain-view";
+import { compactionsTouching } from "@/lib/db/threads/compactions";
+import { MAX_CHAIN_DEPTH } from "@/lib/domain/threads/chain";
+import { CHAIN_WINDOW, chainPosition, parseTurnParam, windowAt } from "@/lib/domain/threads/chain-window";
 import { normalizeId } from "@/lib/domain/ids";
-import { displayTitle, shownTitle } from "@/lib/domain/title";
-import { isSubagentThread } from "@/lib/domain/links";
-import { sourceLabel } from "@/lib/domain/source";
-import { namesATool } from "@/lib/domain/thread-tools";
+import { displayTitle, shownTitle } from "@/lib/domain/threads/title";
+import { isSubagentThread } from "@/lib/domain/threads/links";
+import { sourceLabel } from "@/lib/domain/display/source";
+import { namesATool } from "@/lib/domain/threads/thread-tools";
 import { formatInteger, plural } from "@/lib/format";
 import { findThreadOnce } from "../thread-data";
 

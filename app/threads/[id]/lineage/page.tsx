@@ -3,9 +3,9 @@ import { maskDeep } from "@/lib/domain/secrets/detect";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TokenCount } from "@/components/ui/token-count";
-import { lineageGraph } from "@/lib/db/lineage";
-import { findThread } from "@/lib/db/threads";
-import { displayTitle, shownTitle } from "@/lib/domain/title";
+import { lineageGraph } from "@/lib/db/threads/lineage";
+import { findThread } from "@/lib/db/threads/threads";
+import { displayTitle, shownTitle } from "@/lib/domain/threads/title";
 import { plural } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Lineage" };

@@ -203,13 +203,13 @@ ALTER TABLE "Fork" ADD CONSTRAINT "Fork_forkThreadId_fkey" FOREIGN KEY ("forkThr
 
 
 -- Full-text search, written by hand (the SQLite migrations use FTS5 instead). Every term is
--- matched as a word or a prefix (lib/domain/search.ts), so the index needs no positions. The words
+-- matched as a word or a prefix (lib/domain/threads/search.ts), so the index needs no positions. The words
 -- come from the threadline configuration, which is simple (lower-cased words, no stemming) with
 -- diacritics folded by unaccent, as the unicode61 tokenizer of FTS5 does. They are stored in a
 -- generated column with a GIN index: computed again for each candidate row (what an expression
 -- index leaves to rechecks and filters) they cost about 70 us a turn. A tsvector cannot exceed
 -- 1 MB, so only the first 256 KiB of a turn are indexed. Prisma does not know the column: raw SQL
--- reads it (TURN_TSVECTOR in lib/db/dialect.ts).
+-- reads it (TURN_TSVECTOR in lib/db/engine/dialect.ts).
 -- No semicolons in these comments: the statements are split on them.
 CREATE EXTENSION IF NOT EXISTS unaccent;
 

@@ -1,6 +1,6 @@
 -- Search must not match inside a secret: a search by word prefix would otherwise recover a masked
 -- key one character at a time. The words column and title search read a masked copy of a text
--- that holds a secret (written beside it by every write, lib/domain/search.ts searchableText), and
+-- that holds a secret (written beside it by every write, lib/domain/threads/search.ts searchableText), and
 -- the text itself when it holds none (the column is null, the common case).
 ALTER TABLE "Thread" ADD COLUMN "searchTitle" TEXT;
 

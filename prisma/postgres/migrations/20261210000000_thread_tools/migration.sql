@@ -1,5 +1,5 @@
 -- The tools each thread used, for the Tool filter. Filled by the application on its next list
--- read (lib/db/thread-tools.ts), not here: it reads the turns.
+-- read (lib/db/threads/thread-tools.ts), not here: it reads the turns.
 
 -- CreateTable
 CREATE TABLE "ThreadTool" (

@@ -1,5 +1,5 @@
 import { maskedJson } from "@/lib/http/masking";
-import { getChain } from "@/lib/db/threads";
+import { getChain } from "@/lib/db/threads/threads";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ id: string }> };

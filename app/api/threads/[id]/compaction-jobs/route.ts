@@ -1,6 +1,6 @@
 import { maskedJson } from "@/lib/http/masking";
 import { latestCompactionJob, startCompactionJob } from "@/lib/compaction/jobs";
-import { getThread } from "@/lib/db/threads";
+import { getThread } from "@/lib/db/threads/threads";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { compactionRequestSchema } from "@/lib/validation/compactions";
 

@@ -7,8 +7,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DELETE as jobDelete, GET as jobGet } from "@/app/api/compaction-jobs/[jobId]/route";
 import { JOB_HEARTBEAT_MS, JOB_STALE_MS } from "@/lib/compaction/jobs";
-import { db } from "@/lib/db/client";
-import { createJob, finishJob } from "@/lib/db/compactions";
+import { db } from "@/lib/db/engine/client";
+import { createJob, finishJob } from "@/lib/db/threads/compactions";
 import { SUMMARIZER_SYSTEM_PROMPT } from "@/lib/llm/summarize";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { answer, fail, hang, type FakeOpenAi } from "@/lib/testing/fake-openai";

@@ -1,8 +1,8 @@
 import { maskedJson } from "@/lib/http/masking";
 import { applyCompactionJob } from "@/lib/compaction/jobs";
 import { applyCompaction, previewCompaction, publicPreview } from "@/lib/compaction/service";
-import { compactionLinks } from "@/lib/db/compactions";
-import { getThread } from "@/lib/db/threads";
+import { compactionLinks } from "@/lib/db/threads/compactions";
+import { getThread } from "@/lib/db/threads/threads";
 import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { compactionRequestSchema } from "@/lib/validation/compactions";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GET as contextRoute } from "@/app/api/threads/[id]/context/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 import { api, expectError, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";

@@ -1,5 +1,5 @@
 import { requireAdmin } from "@/lib/auth/principal";
-import { exportThread } from "@/lib/db/transfer";
+import { exportThread } from "@/lib/db/imports/transfer";
 import { unmasked } from "@/lib/http/masking";
 import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
 import { exportQuerySchema } from "@/lib/validation/threads";

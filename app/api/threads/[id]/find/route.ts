@@ -1,5 +1,5 @@
 import { maskedJson } from "@/lib/http/masking";
-import { findInThread } from "@/lib/db/turn-outline";
+import { findInThread } from "@/lib/db/threads/turn-outline";
 import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
 import { findInThreadQuerySchema } from "@/lib/validation/threads";
 

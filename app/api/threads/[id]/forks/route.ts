@@ -1,6 +1,6 @@
 import { maskedJson } from "@/lib/http/masking";
-import { forkLinks, forkThread } from "@/lib/db/forks";
-import { getThread } from "@/lib/db/threads";
+import { forkLinks, forkThread } from "@/lib/db/threads/forks";
+import { getThread } from "@/lib/db/threads/threads";
 import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { forkRequestSchema } from "@/lib/validation/forks";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as handoffRoute } from "@/app/api/threads/[id]/handoff/route";
-import type { HandoffAnswer } from "@/lib/domain/handoff";
+import type { HandoffAnswer } from "@/lib/domain/history/handoff";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { expectError, newThread, newTurn } from "@/lib/testing/integration";
 import { getTokenizer } from "@/lib/tokenizers/registry";

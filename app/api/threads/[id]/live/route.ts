@@ -1,5 +1,5 @@
 import { maskedJson } from "@/lib/http/masking";
-import { threadLiveState } from "@/lib/db/live-states";
+import { threadLiveState } from "@/lib/db/threads/live-states";
 import { handleRoute, threadIdFrom } from "@/lib/http/responses";
 
 type Context = { params: Promise<{ id: string }> };

@@ -1,8 +1,8 @@
 import { startChatReply, stopChatReply } from "@/lib/chat/reply";
-import type { ChatEvent, ChatFailure, ChatReply } from "@/lib/domain/chat-reply";
+import type { ChatEvent, ChatFailure, ChatReply } from "@/lib/domain/threads/chat-reply";
 import { formatEvent } from "@/lib/domain/server-sent-events";
-import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/idempotency";
-import { getThread } from "@/lib/db/threads";
+import type { IdempotencyClaim, IdempotentResult } from "@/lib/db/threads/idempotency";
+import { getThread } from "@/lib/db/threads/threads";
 import { AppError } from "@/lib/domain/errors";
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import { idempotentWrite } from "@/lib/http/idempotency";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as findRoute } from "@/app/api/threads/[id]/find/route";
-import { decodeOutline, type ThreadOutline } from "@/lib/domain/turn-outline";
+import { decodeOutline, type ThreadOutline } from "@/lib/domain/threads/turn-outline";
 import { importFile } from "@/lib/imports/import-file";
 import { json, jsonRequest, params } from "@/lib/testing/api";
 import { expectError, expireThread, newThread, newTurn } from "@/lib/testing/integration";
@@ -57,7 +57,7 @@ async function agentThread() {
 
 async function subagentOf(parentId: string, relation: Record<string, string>) {
   const child = await newThread({ toolName: "outline", parentThreadId: parentId });
-  const { db } = await import("@/lib/db/client");
+  const { db } = await import("@/lib/db/engine/client");
   await (
     await db()
   ).thread.update({ where: { id: child.id }, data: { metadata: JSON.stringify({ relation: { kind: "subagent", ...relation } }) } });

@@ -1,5 +1,5 @@
 import { maskDeep } from "@/lib/domain/secrets/detect";
-import { getThreadOutline } from "@/lib/db/turn-outline";
+import { getThreadOutline } from "@/lib/db/threads/turn-outline";
 import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";
 import { includeExpiredQuerySchema } from "@/lib/validation/threads";
 
@@ -8,7 +8,7 @@ type Context = { params: Promise<{ id: string }> };
 /**
  * The thread's outline, no content: `{turnCount, kinds}`, each kind (user, assistant, system, tool,
  * toolCall, error, compaction, subagent) the 0-based indexes of its turns as runs
- * `[start, step, count, ...]` (lib/domain/turn-outline.ts). The thread page jumps with it.
+ * `[start, step, count, ...]` (lib/domain/threads/turn-outline.ts). The thread page jumps with it.
  */
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {

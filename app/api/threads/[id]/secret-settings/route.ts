@@ -1,6 +1,6 @@
 import { requireAdmin } from "@/lib/auth/principal";
-import { setThreadSendsSecrets, threadSendsSecrets } from "@/lib/db/secret-findings";
-import { getThread } from "@/lib/db/threads";
+import { setThreadSendsSecrets, threadSendsSecrets } from "@/lib/db/secrets/secret-findings";
+import { getThread } from "@/lib/db/threads/threads";
 import { maskedJson } from "@/lib/http/masking";
 import { handleRoute, readJson, threadIdFrom } from "@/lib/http/responses";
 import { secretSettingsSchema } from "@/lib/validation/secrets";

@@ -1,7 +1,7 @@
 import { maskedJson } from "@/lib/http/masking";
-import { appendTurn } from "@/lib/db/threads";
-import { listTurns } from "@/lib/db/turn-pages";
-import { decodeTurnCursor } from "@/lib/domain/cursor";
+import { appendTurn } from "@/lib/db/threads/threads";
+import { listTurns } from "@/lib/db/threads/turn-pages";
+import { decodeTurnCursor } from "@/lib/domain/threads/cursor";
 import { AppError } from "@/lib/domain/errors";
 import { idempotentWrite } from "@/lib/http/idempotency";
 import { handleRoute, readJson, readQuery, threadIdFrom } from "@/lib/http/responses";

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as threadRoute } from "@/app/api/threads/[id]/route";
-import { withSessionUsage } from "@/lib/db/session-usage";
-import { getThreadHead } from "@/lib/db/turn-pages";
+import { withSessionUsage } from "@/lib/db/usage/session-usage";
+import { getThreadHead } from "@/lib/db/threads/turn-pages";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { importFile } from "@/lib/imports/import-file";
 import { json, jsonRequest, params } from "@/lib/testing/api";

@@ -1,5 +1,5 @@
 import { maskedJson } from "@/lib/http/masking";
-import { getTurn, getTurnById } from "@/lib/db/turns";
+import { getTurn, getTurnById } from "@/lib/db/threads/turns";
 import { normalizeId } from "@/lib/domain/ids";
 import { parseOrThrow } from "@/lib/domain/parse";
 import { handleRoute, readQuery, threadIdFrom } from "@/lib/http/responses";

@@ -1,6 +1,6 @@
 /** Integration tests of GET /api/threads/:id/turns/:index through the real route handler. */
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db/engine/client";
 import type { Turn } from "@/lib/domain/types";
 import { json } from "@/lib/testing/api";
 import { api, expectError, fetchThread, newThread, newTurn } from "@/lib/testing/integration";

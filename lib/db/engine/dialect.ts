@@ -1,0 +1,241 @@
+import { MIN_PREFIX_LENGTH, toFtsMatch } from "@/lib/domain/threads/search";
+import { chunked, IN_LIST_CHUNK } from "./chunks";
+import { databaseKind, type Database, type DatabaseKind } from "./create-client";
+import type { CustomModel as CustomModelRow, Thread as ThreadRow } from "../generated/client";
+
+/**
+ * Raw SQL run through Prisma lives here and in dialect-*.ts (by subject), one function per need,
+ * each with the SQL for both databases: SQLite and PostgreSQL. Statements are written with `?`
+ * placeholders, numbered for PostgreSQL by `run`. An import's bulk writes go straight to the
+ * driver: lib/db/imports/import-writer.ts.
+ */
+
+/** `?` placeholders as PostgreSQL's $1, $2, ... (no statement here has a literal question mark). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** `sql` with PostgreSQL's numbered placeholders when `db` is PostgreSQL. */
+export function numberedFor(db: object, sql: string): string {
+  return databaseKind(db) === "postgres" ? numbered(sql) : sql;
+}
+
+/** What raw reads need: the Prisma client, or a plain SQLite connection (lib/db/imports/import-writer.ts withImportReader). */
+export type RawReader = { $queryRawUnsafe<T = unknown>(sql: string, ...params: unknown[]): Promise<T> };
+
+export function run<T>(db: RawReader, kind: DatabaseKind, sql: string, ...params: unknown[]): Promise<T> {
+  return db.$queryRawUnsafe<T>(kind === "postgres" ? numbered(sql) : sql, ...params);
+}
+
+/**
+ * A turn's words for PostgreSQL's full-text search: the generated column with the GIN index that
+ * prisma/postgres/migrations add (the words of the first 256 KiB of the content).
+ */
+export const TURN_TSVECTOR = (alias: string) => `${alias}."searchVector"`;
+
+/**
+ * A thread's title as search matches it: its masked copy when it holds a secret, else the title
+ * (lib/domain/secrets/detect.ts searchableText). PostgreSQL's trigram index is on this expression.
+ */
+const SEARCHED_TITLE = (alias: string) => `COALESCE(${alias}."searchTitle", ${alias}."title")`;
+
+/** A tsquery in which every term must occur as a word prefix, or a whole word when short (as toFtsMatch). */
+export function toTsQuery(terms: string[]): string {
+  // Terms are letters and digits only (searchTerms), quoted all the same.
+  return terms.map((term) => `'${term.replaceAll("'", "''")}'${Array.from(term).length >= MIN_PREFIX_LENGTH ? ":*" : ""}`).join(" & ");
+}
+
+/** WAL lets readers proceed during a write; foreign keys make turn deletes cascade. PostgreSQL needs nothing. */
+export async function prepareConnection(db: Database): Promise<void> {
+  if (databaseKind(db) === "postgres") return;
+  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
+  await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+}
+
+/**
+ * Takes the database write lock at the start of a transaction that reads before it writes (as
+ * BEGIN IMMEDIATE would; the adapter begins deferred). In WAL mode a transaction that has read and
+ * then writes after another process committed fails at once with SQLITE_BUSY(_SNAPSHOT), whereas
+ * a first statement that writes waits for the lock (busy timeout). A write that matches no row.
+ * On PostgreSQL, a transaction-scoped advisory lock: such transactions run one at a time.
+ */
+export const POSTGRES_WRITE_LOCK = 727365;
+
+export async function lockForWrite(tx: Pick<Database, "$executeRawUnsafe" | "$queryRawUnsafe">, kind: DatabaseKind): Promise<void> {
+  // executeRaw: the lock function returns void, a type query results cannot carry.
+  if (kind === "postgres") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${POSTGRES_WRITE_LOCK})`);
+  else await tx.$executeRawUnsafe(`DELETE FROM "AppSetting" WHERE 0`);
+}
+
+export type ThreadSearch = {
+  /** Words to find in turns (searchTerms); none searches titles only. */
+  terms: string[];
+  titlePattern: string;
+  /** A tool's key (lib/domain/threads/thread-tools.ts toolKey): threads that used it (ThreadTool). */
+  toolKey?: string;
+  modelName?: string;
+  source?: string;
+  project?: string;
+  after?: { lastUpdatedAt: Date; id: string };
+  limit: number;
+};
+
+/** Above this many matching turns, walking threads newest first beats listing every match's thread. */
+const COMMON_MATCH_TURNS = 5_000;
+
+/**
+ * Ids of threads whose title contains the query or whose turns match it in the full-text index,
+ * most recent activity first, after the keyset position.
+ *
+ * Two plans, chosen by how many turns match (counted on the index, a few ms): a rare term looks
+ * up the thread of each matching turn; a common one ("error" in 70k turns) walks threads newest
+ * first and stops at the page size, checking each thread's turns against the matches.
+ */
+export async function searchThreadIds(db: Database, search: ThreadSearch): Promise<string[]> {
+  const kind = databaseKind(db);
+  const pg = kind === "postgres";
+  const where: string[] = [];
+  const params: unknown[] = [];
+  // SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE for the same.
+  // Titles are matched as search may read them: masked where they hold a secret (searchTitle).
+  const textMatch: string[] = [`${SEARCHED_TITLE("t")} ${pg ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`];
+  params.push(search.titlePattern);
+  if (search.terms.length > 0) {
+    const match = pg ? toTsQuery(search.terms) : toFtsMatch(search.terms);
+    const matchingTurns = pg
+      ? `SELECT 1 FROM "Turn" m WHERE ${TURN_TSVECTOR("m")} @@ to_tsquery('threadline'::regconfig, ?) LIMIT ${COMMON_MATCH_TURNS}`
+      : `SELECT 1 FROM "TurnSearch" WHERE "TurnSearch" MATCH ? LIMIT ${COMMON_MATCH_TURNS}`;
+    const [counted] = await run<{ n: number | bigint }[]>(db, kind, `SELECT count(*) AS n FROM (${matchingTurns}) matched`, match);
+    const common = Number(counted?.n ?? 0) >= COMMON_MATCH_TURNS;
+    const turnMatches = pg
+      ? `${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)`
+      : `u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?)`;
+    if (common) {
+      // OFFSET 0 keeps PostgreSQL from turning the EXISTS into one hash of every matching turn
+      // (75,000 for "error": 354 ms) instead of checking the few threads the walk needs (2 ms).
+      textMatch.push(`EXISTS (SELECT 1 FROM "Turn" u WHERE u."threadId" = t."id" AND ${turnMatches}${pg ? " OFFSET 0" : ""})`);
+    } else if (pg && titleTrigrams(search.titlePattern)) {
+      // One set from both indexes (trigram on titles, GIN on words): "title ILIKE ... OR id IN
+      // (...)" makes PostgreSQL test the title of every thread (150 ms at 50,000 threads). A
+      // shorter query has no trigram to look up, and the newest-first walk below serves it better.
+      textMatch[0] = `t."id" IN (SELECT "id" FROM "Thread" WHERE ${SEARCHED_TITLE(`"Thread"`)} ILIKE ? ESCAPE '\\' UNION SELECT u."threadId" FROM "Turn" u WHERE ${turnMatches})`;
+    } else {
+      textMatch.push(`t."id" IN (SELECT u."threadId" FROM "Turn" u WHERE ${turnMatches})`);
+    }
+    params.push(match);
+  }
+  where.push(`(${textMatch.join(" OR ")})`);
+  if (search.toolKey) {
+    where.push(`EXISTS (SELECT 1 FROM "ThreadTool" k WHERE k."key" = ? AND k."threadId" = t."id")`);
+    params.push(search.toolKey);
+  }
+  if (search.modelName) {
+    where.push(`EXISTS (SELECT 1 FROM "Turn" u WHERE u."modelName" = ? AND u."threadId" = t."id")`);
+    params.push(search.modelName);
+  }
+  if (search.source) {
+    where.push(`t."source" = ?`);
+    params.push(search.source);
+  }
+  if (search.project) {
+    where.push(`t."project" = ?`);
+    params.push(search.project);
+  }
+  if (search.after) {
+    const at = pg ? `CAST(? AS timestamp(3))` : "?";
+    where.push(`(t."lastUpdatedAt" < ${at} OR (t."lastUpdatedAt" = ${at} AND t."id" < ?))`);
+    // SQLite: the adapter binds a Date in the stored text form. PostgreSQL: the UTC instant as
+    // text, read as the timestamp without time zone that Prisma stores (UTC).
+    const value = pg ? search.after.lastUpdatedAt.toISOString() : search.after.lastUpdatedAt;
+    params.push(value, value, search.after.id);
+  }
+  const sql = `SELECT t."id" AS id FROM "Thread" t WHERE ${where.join(" AND ")} ORDER BY t."lastUpdatedAt" DESC, t."id" DESC LIMIT ?`;
+  params.push(search.limit);
+  const rows = await run<{ id: string }[]>(db, kind, sql, ...params);
+  return rows.map((row) => row.id);
+}
+
+/** Whether a containsPattern() pattern holds a trigram (3 characters) for PostgreSQL's title index. */
+function titleTrigrams(pattern: string): boolean {
+  return Array.from(pattern.slice(1, -1).replace(/\\(.)/g, "$1")).length >= 3;
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A thread row of a chain, with its distance from the start (1 for the start itself). */
+export type ChainRow = ThreadRow & { chainDepth: number };
+
+/**
+ * The seqs of a thread's first and last turn (by index), null without turns: with its turnCount
+ * and lastUpdatedAt they change whenever its turns do. Turns are appended (a new last seq),
+ * rewritten from an index on by an import (new seqs for the tail) or deleted with their thread;
+ * seqs are never reused. Read from the index on (threadId, index): two probes per thread.
+ */
+export type TurnExtent = { firstTurnSeq: number | null; lastTurnSeq: number | null };
+
+const TURN_EXTENT = (alias: string) =>
+  `(SELECT x."seq" FROM "Turn" x WHERE x."threadId" = ${alias}."id" ORDER BY x."index" ASC LIMIT 1) AS "firstTurnSeq",
+   (SELECT x."seq" FROM "Turn" x WHERE x."threadId" = ${alias}."id" ORDER BY x."index" DESC LIMIT 1) AS "lastTurnSeq"`;
+
+/**
+ * The thread rows on the parent links up from `id` (itself first, chainDepth 1), at most
+ * `maxDepth` links, in one query; with their TurnExtent when asked. A loop repeats rows until the
+ * depth runs out; callers walk the links themselves (collectChain).
+ */
+export async function chainRows<E extends boolean>(
+  db: Database,
+  id: string,
+  maxDepth: number,
+  { withExtents }: { withExtents: E },
+): Promise<(ChainRow & (E extends true ? TurnExtent : unknown))[]> {
+  const rows = await run<(ChainRow & Partial<TurnExtent>)[]>(
+    db,
+    databaseKind(db),
+    `WITH RECURSIVE up(id, parent, depth) AS (
+       SELECT "id", "parentThreadId", 1 FROM "Thread" WHERE "id" = ?
+       UNION ALL
+       SELECT t."id", t."parentThreadId", up.depth + 1 FROM "Thread" t JOIN up ON t."id" = up.parent WHERE up.depth < ?
+     )
+     SELECT t.*, up.depth AS "chainDepth"${withExtents ? `, ${TURN_EXTENT("t")}` : ""}
+       FROM up JOIN "Thread" t ON t."id" = up.id
+      ORDER BY up.depth`,
+    id,
+    maxDepth,
+  );
+  const seq = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  for (const row of rows) {
+    row.chainDepth = Number(row.chainDepth);
+    if (withExtents) Object.assign(row, { firstTurnSeq: seq(row.firstTurnSeq), lastTurnSeq: seq(row.lastTurnSeq) });
+  }
+  return rows as (ChainRow & (E extends true ? TurnExtent : unknown))[];
+}
+
+/**
+ * Each thread's turnCount and lastUpdatedAt, expired ones included (missing ids are left out):
+ * what an open page polls and what the live events carry. Raw: one statement, where the Prisma
+ * client compiles a query per call.
+ */
+export async function threadLiveRows(db: Database, ids: string[]): Promise<{ id: string; turnCount: number; lastUpdatedAt: Date }[]> {
+  const rows: { id: string; turnCount: number | bigint; lastUpdatedAt: Date | string | number }[] = [];
+  for (const chunk of chunked(ids, IN_LIST_CHUNK)) {
+    rows.push(
+      ...(await run<typeof rows>(
+        db,
+        databaseKind(db),
+        `SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
+        ...chunk,
+      )),
+    );
+  }
+  return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount), lastUpdatedAt: new Date(row.lastUpdatedAt) }));
+}
+
+/** Every custom model, by id: raw, because a preview for a model reads them on every request. */
+export async function customModelRows(db: Database): Promise<CustomModelRow[]> {
+  return run<CustomModelRow[]>(db, databaseKind(db), `SELECT * FROM "CustomModel" ORDER BY "id"`);
+}

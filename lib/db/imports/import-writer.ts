@@ -1,0 +1,284 @@
+import BetterSqlite3 from "better-sqlite3";
+import { statSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { checkpointSoon, checkpointsOffThread, FALLBACK_CHECKPOINT_PAGES } from "../engine/checkpoints";
+import { WRITE_WAIT_MS } from "../engine/create-client";
+import { containsPattern, type RawReader } from "../engine/dialect";
+import { sqliteFilePath } from "../../env/database-url";
+import { withPostgresImportWriter } from "./import-writer-postgres";
+import { isPostgresUrl } from "../engine/postgres-adapter";
+import type { ImportWriter, ThreadWriteRow } from "./import-rows";
+import { databaseLock } from "../engine/serialized-adapter";
+
+const TURN_COLUMNS = [
+  "id",
+  "threadId",
+  "index",
+  "role",
+  "content",
+  "searchContent",
+  "timestamp",
+  "files",
+  "images",
+  "toolName",
+  "modelProvider",
+  "modelName",
+  "modelMetadata",
+  "parts",
+  "tokenEstimate",
+] as const;
+const THREAD_COLUMNS = [
+  "id",
+  "parentThreadId",
+  "title",
+  "searchTitle",
+  "toolName",
+  "source",
+  "project",
+  "initialContext",
+  "metadata",
+  "createdAt",
+  "lastUpdatedAt",
+  "expiresAt",
+  "turnCount",
+  "tokenEstimate",
+  "modelsUsed",
+] as const;
+
+const RUN_COLUMNS = [
+  "id",
+  "threadId",
+  "runId",
+  "afterTurnKey",
+  "modelProvider",
+  "modelName",
+  "responses",
+  "sourceSha256",
+  "importedAt",
+] as const;
+
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
+const placeholders = (columns: readonly string[]) => columns.map(() => "?").join(", ");
+
+/**
+ * DateTime as Prisma's SQLite adapter stores it, so both read each other's rows alike.
+ * @internal exported for its tests
+ */
+export function sqliteDateTime(date: Date): string {
+  return date.toISOString().replace(/Z$/, "+00:00");
+}
+
+/**
+ * Runs `work` with a writer whose statements form one transaction, committed when `work` resolves
+ * and rolled back when it throws (PostgreSQL: lib/db/imports/import-writer-postgres.ts). On SQLite it holds this process's lock on the database file throughout
+ * (Prisma's queries wait meanwhile) and SQLite's write lock, which it waits for without blocking
+ * the event loop when another process holds it.
+ */
+export async function withImportWriter<T>(databaseUrl: string, work: (writer: ImportWriter) => Promise<T>): Promise<T> {
+  if (isPostgresUrl(databaseUrl)) return withPostgresImportWriter(databaseUrl, work);
+  const file = sqliteFilePath(databaseUrl);
+  const release = await databaseLock(file).acquire();
+  let open: OpenWriter | undefined;
+  try {
+    open = openWriter(file);
+    await beginImmediate(open.connection);
+    try {
+      const result = await work(open.writer);
+      open.connection.exec("COMMIT");
+      if (open.checkpointsOffThread) checkpointSoon(file);
+      return result;
+    } catch (error) {
+      if (open.connection.inTransaction) open.connection.exec("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    if (open) keepOpen(file, open);
+    release();
+  }
+}
+
+/**
+ * Runs `read` with this process's import connection to the SQLite database at `databaseUrl` (the
+ * one kept between imports, else a new one, kept likewise), outside any transaction (SQLite
+ * only). An import of many small files first asks whether each was imported before
+ * (previousImport): through Prisma, each such question waited in its queue and cost more than
+ * SQLite's work. The connection is this call's alone until `read` ends, so no import's
+ * uncommitted rows are read.
+ */
+export async function withImportReader<T>(databaseUrl: string, read: (reader: RawReader) => Promise<T>): Promise<T> {
+  if (isPostgresUrl(databaseUrl)) throw new Error("withImportReader: SQLite only");
+  const file = sqliteFilePath(databaseUrl);
+  const open = openWriter(file);
+  try {
+    const reader: RawReader = {
+      $queryRawUnsafe: async <R>(sql: string, ...params: unknown[]) => {
+        let statement = open.reads.get(sql);
+        if (!statement) open.reads.set(sql, (statement = open.connection.prepare(sql)));
+        return statement.all(...params) as R;
+      },
+    };
+    return await read(reader);
+  } finally {
+    keepOpen(file, open);
+  }
+}
+
+/**
+ * A writer's connection with its statements prepared, kept between imports for a moment: an
+ * import of many small files opened a connection, set its pragmas and prepared a dozen statements
+ * for each. Closed after KEEP_OPEN_MS without use, and not reused once the file at the path is
+ * another one (a database deleted and created again: tests do). `reads`: withImportReader's statements.
+ */
+type OpenWriter = {
+  connection: BetterSqlite3.Database;
+  writer: ImportWriter;
+  inode: number;
+  reads: Map<string, BetterSqlite3.Statement>;
+  /** Its commits leave checkpoints to lib/db/engine/checkpoints.ts. */
+  checkpointsOffThread: boolean;
+  timer?: NodeJS.Timeout;
+};
+const openWriters = new Map<string, OpenWriter>();
+const KEEP_OPEN_MS = 2_000;
+
+function openWriter(file: string): OpenWriter {
+  const kept = openWriters.get(file);
+  openWriters.delete(file);
+  if (kept) {
+    clearTimeout(kept.timer);
+    if (kept.inode === statSync(file).ino) return kept;
+    kept.connection.close();
+  }
+  const connection = new BetterSqlite3(file, { timeout: 0 });
+  try {
+    connection.pragma("foreign_keys = ON");
+    connection.pragma("synchronous = NORMAL");
+    const offThread = checkpointsOffThread();
+    if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    return {
+      connection,
+      writer: sqliteImportWriter(connection),
+      inode: statSync(file).ino,
+      reads: new Map(),
+      checkpointsOffThread: offThread,
+    };
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
+}
+
+function keepOpen(file: string, open: OpenWriter): void {
+  if (open.connection.inTransaction || !open.connection.open) {
+    if (open.connection.open) open.connection.close();
+    return;
+  }
+  open.timer = setTimeout(() => {
+    if (openWriters.get(file) === open) openWriters.delete(file);
+    open.connection.close();
+  }, KEEP_OPEN_MS);
+  open.timer.unref();
+  openWriters.set(file, open);
+}
+
+/** Takes the write lock, polling while another process holds it, for up to WRITE_WAIT_MS. */
+async function beginImmediate(connection: BetterSqlite3.Database): Promise<void> {
+  const deadline = Date.now() + WRITE_WAIT_MS;
+  for (;;) {
+    try {
+      connection.exec("BEGIN IMMEDIATE");
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+      if (!busy || Date.now() >= deadline) throw error;
+      await sleep(25);
+    }
+  }
+}
+
+function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
+  const threadExists = connection.prepare<[string], { id: string }>(`SELECT "id" FROM "Thread" WHERE "id" = ?`);
+  const turnIds = connection
+    .prepare<[string, number], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? AND "index" >= ? ORDER BY "index"`)
+    .pluck();
+  const insertThread = connection.prepare(`INSERT INTO "Thread" (${quoted(THREAD_COLUMNS)}) VALUES (${placeholders(THREAD_COLUMNS)})`);
+  const updateThread = connection.prepare(
+    `UPDATE "Thread" SET ${THREAD_COLUMNS.filter((c) => c !== "id")
+      .map((c) => `"${c}" = ?`)
+      .join(", ")} WHERE "id" = ?`,
+  );
+  const deleteTurns = connection.prepare(`DELETE FROM "Turn" WHERE "threadId" = ? AND "index" >= ?`);
+  // Turns or runs rewritten in place may leave the count and the last update as they were: the
+  // thread's usage is summed again (lib/db/usage/usage-aggregates.ts).
+  // So are the tools it used (lib/db/threads/thread-tools.ts).
+  const forgetUsageState = connection.prepare(`UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" = ?`);
+  const forgetToolsState = connection.prepare(`DELETE FROM "ThreadToolState" WHERE "threadId" = ?`);
+  const forgetUsage = { run: (threadId: string) => void (forgetUsageState.run(threadId), forgetToolsState.run(threadId)) };
+  const insertTurn = connection
+    .prepare(`INSERT INTO "Turn" (${quoted(TURN_COLUMNS)}) VALUES (${placeholders(TURN_COLUMNS)}) RETURNING "seq"`)
+    .pluck();
+  const insertCount = connection.prepare(
+    `INSERT INTO "TurnTokenCount" ("turnSeq", "threadId", "tokenizer", "tokens", "estimated")
+     SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Turn" WHERE "seq" = ? AND "id" = ?) ON CONFLICT DO NOTHING`,
+  );
+  const upsertFile = connection.prepare(
+    `INSERT INTO "ImportedFile" ("sha256", "name", "size", "format", "importedAt", "threadIds") VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT ("sha256") DO UPDATE SET "name" = excluded."name", "importedAt" = excluded."importedAt", "threadIds" = excluded."threadIds"`,
+  );
+  const upsertRun = connection.prepare(
+    `INSERT INTO "CompactionRun" (${quoted(RUN_COLUMNS)}) VALUES (${placeholders(RUN_COLUMNS)})
+     ON CONFLICT ("id") DO UPDATE SET ${RUN_COLUMNS.filter((c) => c !== "id")
+       .map((c) => `"${c}" = excluded."${c}"`)
+       .join(", ")}`,
+  );
+  const partsLike = connection
+    .prepare<[string, string], string>(`SELECT "parts" FROM "Turn" WHERE "threadId" = ? AND "parts" LIKE ? ESCAPE '\\' ORDER BY "index"`)
+    .pluck();
+  const children = connection.prepare<[string], { id: string; metadata: string | null }>(
+    `SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = ? ORDER BY "createdAt", "id"`,
+  );
+  const setMetadata = connection.prepare(`UPDATE "Thread" SET "metadata" = ? WHERE "id" = ?`);
+  const bind = (value: unknown) => (value instanceof Date ? sqliteDateTime(value) : value);
+  const threadValues = (row: ThreadWriteRow) => THREAD_COLUMNS.filter((c) => c !== "id").map((c) => bind(row[c]));
+
+  return {
+    async storedTurnIds(threadId, fromIndex = 0) {
+      if (!threadExists.get(threadId)) return null;
+      return turnIds.all(threadId, fromIndex) as unknown as string[];
+    },
+    async createThread(row) {
+      insertThread.run(...THREAD_COLUMNS.map((c) => bind(row[c])));
+    },
+    async updateThread(row) {
+      updateThread.run(...threadValues(row), row.id);
+      forgetUsage.run(row.id);
+    },
+    async deleteTurnsFrom(threadId, index) {
+      deleteTurns.run(threadId, index);
+      forgetUsage.run(threadId);
+    },
+    async insertTurns(rows) {
+      return rows.map((row) => Number(insertTurn.get(...TURN_COLUMNS.map((c) => bind(row[c])))));
+    },
+    async insertTokenCounts(rows) {
+      for (const row of rows)
+        insertCount.run(row.turnSeq, row.threadId, row.tokenizer, row.tokens, row.estimated ? 1 : 0, row.turnSeq, row.turnId);
+    },
+    async recordFile(row) {
+      upsertFile.run(row.sha256, row.name, row.size, row.format, sqliteDateTime(row.importedAt), row.threadIds);
+    },
+    async upsertCompactionRun(row) {
+      upsertRun.run(...RUN_COLUMNS.map((c) => bind(row[c])));
+      forgetUsage.run(row.threadId);
+    },
+    async partsContaining(threadId, needle) {
+      return partsLike.all(threadId, containsPattern(needle)) as unknown as string[];
+    },
+    async childThreads(parentId) {
+      return children.all(parentId);
+    },
+    async setThreadMetadata(threadId, metadata) {
+      setMetadata.run(metadata, threadId);
+    },
+  };
+}

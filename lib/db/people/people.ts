@@ -1,0 +1,16 @@
+import { db } from "../engine/client";
+
+export type PersonRow = { id: string; name: string; email: string; role: string; signsInWith: string };
+
+/** Everyone who may sign in, with how (password, single sign-on), for Settings -> People. */
+export async function listPeople(): Promise<PersonRow[]> {
+  const client = await db();
+  const users = await client.user.findMany({ orderBy: { email: "asc" }, include: { accounts: { select: { providerId: true } } } });
+  return users.map((user) => ({
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role?.split(",").includes("admin") ? "admin" : "member",
+    signsInWith: user.accounts.map((a) => (a.providerId === "credential" ? "password" : "single sign-on")).join(", ") || "nothing yet",
+  }));
+}

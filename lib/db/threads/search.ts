@@ -1,0 +1,162 @@
+import "server-only";
+import BetterSqlite3 from "better-sqlite3";
+import { decodeSearchCursor, encodeSearchCursor, type SearchCursor } from "@/lib/domain/threads/cursor";
+import { AppError } from "@/lib/domain/errors";
+import { searchTerms, toFtsMatch } from "@/lib/domain/threads/search";
+import {
+  parseMarkedSnippet,
+  SNIPPET_CLOSE,
+  SNIPPET_OPEN,
+  withoutMarkers,
+  type SearchHit,
+  type SearchPage,
+} from "@/lib/domain/threads/snippet";
+import type { SearchQuery } from "@/lib/validation/search";
+import { db } from "../engine/client";
+import { databaseKind, type Database } from "../engine/create-client";
+import { run, toTsQuery, TURN_TSVECTOR } from "../engine/dialect";
+
+/**
+ * Search across every thread's turns, hit by hit (GET /api/search): the turns matching every word
+ * (as the thread list's search: a word prefix, or the whole word when short), best first, each
+ * with a snippet of the text search reads (Turn.searchContent, the masked copy, else the content:
+ * never a secret) and the offsets of its matches in it.
+ */
+
+/** What search reads of a turn, as PostgreSQL's words column reads it (its first 256 KiB). */
+const SEARCHED_CHARS = 262_144;
+const SEARCHED_TEXT = (alias: string) => `substr(COALESCE(${alias}."searchContent", ${alias}."content"), 1, ${SEARCHED_CHARS})`;
+/** About how many words a snippet holds. */
+const SNIPPET_WORDS = 24;
+
+type HitRow = {
+  seq: number | bigint;
+  score: number;
+  id: string;
+  threadId: string;
+  index: number | bigint;
+  role: string;
+  title: string | null;
+  text: string;
+};
+
+export async function searchTurns(query: SearchQuery): Promise<SearchPage> {
+  const after = query.cursor === undefined ? null : decodeSearchCursor(query.cursor);
+  if (query.cursor !== undefined && after === null) {
+    throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [
+      { field: "cursor", message: "not a cursor returned by this API" },
+    ]);
+  }
+  const terms = searchTerms(query.q);
+  const client = await db();
+  const rows = await rankedHits(client, terms, after, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const snippets =
+    databaseKind(client) === "postgres"
+      ? page.map((row) => row.text)
+      : sqliteSnippets(
+          page.map((row) => row.text),
+          toFtsMatch(terms),
+        );
+  const items = page.map((row, i): SearchHit => {
+    const { snippet, highlights } = parseMarkedSnippet(snippets[i] ?? "");
+    return {
+      threadId: row.threadId,
+      threadTitle: row.title,
+      turnId: row.id,
+      turnIndex: Number(row.index) + 1,
+      role: row.role,
+      snippet,
+      highlights,
+    };
+  });
+  const last = page.at(-1);
+  const nextCursor = rows.length > query.limit && last ? encodeSearchCursor({ score: Number(last.score), seq: Number(last.seq) }) : null;
+  return { items, nextCursor };
+}
+
+/**
+ * The page of hits after `after`, ordered by score (lower is better: SQLite's bm25, PostgreSQL's
+ * ts_rank negated), then turn key, so pages neither repeat nor skip a hit while the index stays
+ * as it is. On PostgreSQL the text comes back as the snippet already (ts_headline, only for the
+ * page's turns); on SQLite as the searched text, cut by sqliteSnippets.
+ */
+async function rankedHits(client: Database, terms: string[], after: SearchCursor | null, limit: number): Promise<HitRow[]> {
+  const kind = databaseKind(client);
+  const pg = kind === "postgres";
+  const [score, seq] = pg ? ["CAST(? AS double precision)", "CAST(? AS integer)"] : ["?", "?"];
+  const keyset = after ? `WHERE m.score > ${score} OR (m.score = ${score} AND m.seq > ${seq})` : "";
+  const keysetParams = after ? [after.score, after.score, after.seq] : [];
+  if (pg) {
+    const tsquery = toTsQuery(terms);
+    const options = `StartSel=${SNIPPET_OPEN}, StopSel=${SNIPPET_CLOSE}, MaxWords=${SNIPPET_WORDS}, MinWords=${Math.floor(SNIPPET_WORDS / 2)}, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`;
+    return run<HitRow[]>(
+      client,
+      kind,
+      `WITH matched AS (
+         SELECT u."seq" AS seq, -ts_rank(${TURN_TSVECTOR("u")}, to_tsquery('threadline'::regconfig, ?))::float8 AS score
+           FROM "Turn" u WHERE ${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)
+       ), page AS (
+         SELECT m.seq, m.score FROM matched m ${keyset}
+          ORDER BY m.score, m.seq LIMIT ?
+       )
+       SELECT p.seq AS seq, p.score AS score, t."id" AS id, t."threadId" AS "threadId", t."index" AS "index", t."role" AS role, th."title" AS title,
+              ts_headline('threadline'::regconfig, translate(${SEARCHED_TEXT("t")}, ?, ?), to_tsquery('threadline'::regconfig, ?), ?) AS text
+         FROM page p JOIN "Turn" t ON t."seq" = p.seq JOIN "Thread" th ON th."id" = t."threadId"
+        ORDER BY p.score, p.seq`,
+      tsquery,
+      tsquery,
+      ...keysetParams,
+      limit,
+      `${SNIPPET_OPEN}${SNIPPET_CLOSE}`,
+      "\uFFFD\uFFFD",
+      tsquery,
+      options,
+    );
+  }
+  return run<HitRow[]>(
+    client,
+    kind,
+    `WITH page AS (
+       SELECT m.seq AS seq, m.score AS score FROM (
+         SELECT rowid AS seq, bm25("TurnSearch") AS score FROM "TurnSearch" WHERE "TurnSearch" MATCH ?
+       ) m ${keyset}
+        ORDER BY m.score, m.seq LIMIT ?
+     )
+     SELECT p.seq AS seq, p.score AS score, t."id" AS id, t."threadId" AS "threadId", t."index" AS "index", t."role" AS role, th."title" AS title,
+            ${SEARCHED_TEXT("t")} AS text
+       FROM page p JOIN "Turn" t ON t."seq" = p.seq JOIN "Thread" th ON th."id" = t."threadId"
+      ORDER BY p.score, p.seq`,
+    toFtsMatch(terms),
+    ...keysetParams,
+    limit,
+  );
+}
+
+/**
+ * SQLite's snippets, cut by FTS5's snippet() with the same tokenizer as the index. The index
+ * keeps no word positions (detail=none: a third of its size), so snippet() cannot find matches
+ * there; the page's texts are indexed with positions in a small in-memory FTS5 table instead, one
+ * page at a time, and emptied after (synchronous: no other request runs in between).
+ */
+let snippetTable: BetterSqlite3.Database | null = null;
+
+function sqliteSnippets(texts: string[], match: string): string[] {
+  if (texts.length === 0) return [];
+  if (!snippetTable) {
+    snippetTable = new BetterSqlite3(":memory:");
+    snippetTable.exec(`CREATE VIRTUAL TABLE "Snippet" USING fts5(content, tokenize='unicode61 remove_diacritics 2')`);
+  }
+  const table = snippetTable;
+  return table.transaction(() => {
+    const insert = table.prepare(`INSERT INTO "Snippet" (rowid, content) VALUES (?, ?)`);
+    texts.forEach((text, i) => insert.run(i + 1, withoutMarkers(text)));
+    const rows = table
+      .prepare(`SELECT rowid AS i, snippet("Snippet", 0, ?, ?, '…', ?) AS snippet FROM "Snippet" WHERE "Snippet" MATCH ?`)
+      .all(SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_WORDS, match) as { i: number; snippet: string }[];
+    table.prepare(`DELETE FROM "Snippet"`).run();
+    const byRow = new Map(rows.map((row) => [row.i, row.snippet]));
+    // A text that no longer matches (rewritten since the index was read): its start, unmarked.
+    return texts.map((text, i) => byRow.get(i + 1) ?? withoutMarkers(text.slice(0, 200)));
+  })();
+}

@@ -1,0 +1,418 @@
+import "server-only";
+import { compactionRunResponses, turnCosts, type PricedResponse, type Pricer } from "@/lib/domain/usage/cost";
+import type { CompactionRunRecord } from "@/lib/domain/usage/session-usage";
+import { sessionTotalResponses, sessionTotalsOf } from "@/lib/domain/usage/session-totals";
+import type { JsonObject, JsonValue } from "@/lib/domain/types";
+import { turnUsages } from "@/lib/domain/usage/usage";
+import { usageBuckets } from "@/lib/domain/usage/usage-buckets";
+import { catalogPricing, type ModelInfo } from "@/lib/models/catalog";
+import { pricerWith } from "@/lib/models/pricing";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { chunked } from "../engine/chunks";
+import { db } from "../engine/client";
+import { databaseKind, type Database, type DatabaseKind } from "../engine/create-client";
+import { listCustomModels } from "../settings/custom-models";
+import { parsedOrNull } from "../engine/mappers";
+import { usageInputOf } from "./session-usage";
+import { lockForWrite, run } from "../engine/dialect";
+import { contextTokensBefore, usageRows, type UsageRow } from "../threads/dialect-turns";
+import { onThreadsWritten } from "../threads/thread-writes";
+import { ADDED, bucketHours, rebuildDerived, type Tx } from "./usage-derived";
+import { WRITE_TRANSACTION } from "../engine/transactions";
+
+/**
+ * Usage buckets (prisma/schema.prisma UsageBucket): every thread's responses, priced one by one,
+ * summed per UTC quarter-hour and model, so that a usage report reads thousands of rows rather than
+ * every turn. A thread's buckets are made from its stored turns and compaction runs, and remade
+ * whenever the thread no longer matches the state they were made from (UsageThread: its turn count
+ * and last update; writes that change turns in place forget that state). Nothing else writes them:
+ * whatever wrote the turns (append, import, a followed session, a fork), a refresh catches up.
+ *
+ * Each response counts once: the copies a fork or a compacted revision holds of their source's
+ * turns were paid for in the source and are left out.
+ */
+
+/**
+ * Bump when what a bucket holds changes for the same turns (the pricing code, the catalog's data
+ * after a dependency upgrade): every thread is summed again on the next refresh.
+ */
+const BUCKETS_REVISION = 1;
+const PRICING_SETTING = "usage.pricing";
+
+/** Turns read in one transaction: the write lock is held while they are summed. */
+const TURNS_PER_TRANSACTION = 5_000;
+const THREADS_PER_TRANSACTION = 400;
+
+type RefreshResult = { threads: number; turns: number };
+
+/** `reading`: the running pass has begun to read which threads are stale (a later call needs another pass). */
+type State = {
+  running: Promise<RefreshResult> | null;
+  reading: boolean;
+  again: boolean;
+  listening: boolean;
+  wake: ReturnType<typeof setTimeout> | null;
+};
+const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
+
+function state(): State {
+  globalForUsage.threadlineUsageBuckets ??= { running: null, reading: false, again: false, listening: false, wake: null };
+  return globalForUsage.threadlineUsageBuckets;
+}
+
+/**
+ * Brings every thread's buckets up to date; resolves once a pass that read the threads' state
+ * after the call has finished, so a report that awaits it sees every write committed before it
+ * asked. A call before the running pass reads joins it (the /usage page's reports, asked
+ * together, share one pass); a later one makes it go round once more.
+ */
+export function refreshUsageBuckets(): Promise<RefreshResult> {
+  const s = state();
+  if (s.running) {
+    if (s.reading) s.again = true;
+    return s.running;
+  }
+  s.running = (async () => {
+    const total = { threads: 0, turns: 0 };
+    try {
+      do {
+        s.again = false;
+        s.reading = false;
+        const pass = await refreshOnce(() => (s.reading = true));
+        total.threads += pass.threads;
+        total.turns += pass.turns;
+      } while (s.again);
+      return total;
+    } finally {
+      s.running = null;
+      s.reading = false;
+    }
+  })();
+  return s.running;
+}
+
+/** Keeps the buckets up to date after writes in this process (a quarter-second after a run of them ends). */
+export function startUsageBuckets(): void {
+  const s = state();
+  if (s.listening) return;
+  s.listening = true;
+  onThreadsWritten(() => {
+    if (s.wake) clearTimeout(s.wake);
+    s.wake = setTimeout(() => {
+      s.wake = null;
+      refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+    }, 250);
+    s.wake.unref?.();
+  });
+  refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+}
+
+async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
+  const client = await db();
+  const kind = databaseKind(client);
+  const custom = await listCustomModels();
+  await forgetRepriced(client, kind, custom);
+  startReading();
+  const stale = await staleThreads(client, kind);
+  const price = pricerWith(custom);
+  // Turns only appended since the buckets were made (every write that removes or rewrites turns
+  // forgets the state): only the new ones are read and added. The others are summed whole.
+  const appendedOnly = (t: StaleThread) => t.summedTurns !== null && t.summedTurns >= 0 && t.summedTurns < t.turnCount;
+  const grown = stale.filter(appendedOnly);
+  const whole = stale.filter((t) => !appendedOnly(t));
+  let turns = 0;
+  const purged = await purgedThreads(client, kind);
+  for (const chunk of chunked(purged, 200)) await dropPurged(client, kind, chunk);
+  for (const batch of batches(grown.map((t) => ({ ...t, turnCount: t.turnCount - t.summedTurns! })))) {
+    turns += await addAppended(client, kind, batch, price);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  for (const batch of batches(whole)) {
+    turns += await sumThreads(
+      client,
+      kind,
+      batch.map((t) => t.id),
+      price,
+    );
+    // Other requests run between batches of a long backfill.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  // PostgreSQL plans from statistics that autovacuum gathers later: after a backfill the new rows
+  // would be read with plans made for empty tables.
+  if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS)
+    await client.$executeRawUnsafe(`ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread"`);
+  return { threads: stale.length + purged.length, turns };
+}
+
+const ANALYZE_AFTER_TURNS = 50_000;
+
+type StaleThread = { id: string; turnCount: number; summedTurns: number | null };
+
+/** Threads with no bucket state or a stale one, with their turn counts and the count their buckets hold. */
+async function staleThreads(client: Database, kind: DatabaseKind): Promise<StaleThread[]> {
+  const rows = await run<{ id: string; turnCount: number | bigint; summedTurns: number | bigint | null }[]>(
+    client,
+    kind,
+    `SELECT t."id" AS id, t."turnCount" AS "turnCount", u."turnCount" AS "summedTurns" FROM "Thread" t LEFT JOIN "UsageThread" u ON u."threadId" = t."id"
+      WHERE u."threadId" IS NULL OR u."turnCount" <> t."turnCount" OR u."lastUpdatedAt" <> t."lastUpdatedAt"`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    turnCount: Number(row.turnCount),
+    summedTurns: row.summedTurns === null ? null : Number(row.summedTurns),
+  }));
+}
+
+/** Threads that have buckets (a state row) but are gone: purged, expired and deleted. */
+async function purgedThreads(client: Database, kind: DatabaseKind): Promise<string[]> {
+  const rows = await run<{ threadId: string }[]>(
+    client,
+    kind,
+    `SELECT u."threadId" AS "threadId" FROM "UsageThread" u LEFT JOIN "Thread" t ON t."id" = u."threadId" WHERE t."id" IS NULL`,
+  );
+  return rows.map((row) => row.threadId);
+}
+
+/** Takes purged threads' buckets out of the sums. */
+async function dropPurged(client: Database, kind: DatabaseKind, threadIds: string[]): Promise<void> {
+  await client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    const hours = await bucketHours(tx, kind, threadIds);
+    await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
+    await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
+    await rebuildDerived(tx, kind, threadIds, hours);
+  }, WRITE_TRANSACTION);
+}
+
+function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
+  const result: T[][] = [];
+  let current: T[] = [];
+  let turns = 0;
+  for (const thread of threads) {
+    if (current.length > 0 && (turns + thread.turnCount > TURNS_PER_TRANSACTION || current.length >= THREADS_PER_TRANSACTION)) {
+      result.push(current);
+      current = [];
+      turns = 0;
+    }
+    current.push(thread);
+    turns += thread.turnCount;
+  }
+  if (current.length > 0) result.push(current);
+  return result;
+}
+
+/**
+ * Sums some threads' responses into their buckets, replacing what they held, in one transaction
+ * holding the write lock: the turns read are the turns stored. Returns the turns read.
+ */
+async function sumThreads(client: Database, kind: DatabaseKind, threadIds: string[], price: Pricer): Promise<number> {
+  return client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    const threads = await tx.thread.findMany({
+      where: { id: { in: threadIds } },
+      select: { id: true, lastUpdatedAt: true, metadata: true },
+    });
+    const forks = await tx.fork.findMany({ where: { forkThreadId: { in: threadIds } }, select: { forkThreadId: true, atTurn: true } });
+    const revisions = await tx.compaction.findMany({
+      where: { revisionThreadId: { in: threadIds } },
+      select: { revisionThreadId: true, createdAt: true },
+    });
+    const runs = await tx.compactionRun.findMany({
+      where: { threadId: { in: threadIds } },
+      orderBy: [{ threadId: "asc" }, { runId: "asc" }],
+    });
+    const rows = await usageRows(tx, threadIds, DEFAULT_TOKENIZER_ID, kind);
+    const turnsByThread = groupBy(rows, (row) => row.threadId);
+    const runsByThread = groupBy(runs, (row) => row.threadId);
+    const copiedThrough = new Map(forks.map((f) => [f.forkThreadId, { atTurn: f.atTurn, until: null as Date | null }]));
+    for (const r of revisions) copiedThrough.set(r.revisionThreadId, { atTurn: -1, until: r.createdAt });
+
+    const buckets = [];
+    for (const thread of threads) {
+      const responses = [
+        ...threadResponses(turnsByThread.get(thread.id) ?? [], price, copiedThrough.get(thread.id), 0),
+        ...(runsByThread.get(thread.id) ?? []).flatMap((row) => compactionRunResponses(runRecord(row), price, thread.lastUpdatedAt)),
+        ...sessionTotalsResponsesOf(thread.metadata, price),
+      ];
+      for (const bucket of usageBuckets(responses)) buckets.push({ threadId: thread.id, ...bucket });
+    }
+    const hours = await bucketHours(tx, kind, threadIds);
+    for (const bucket of buckets) hours.add(Math.floor(bucket.quarter / 4));
+    await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
+    for (const chunk of chunked(buckets, 500)) await tx.usageBucket.createMany({ data: chunk });
+    await rebuildDerived(tx, kind, threadIds, hours);
+    await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
+    for (const thread of threads) await recordState(tx, kind, thread.id, turnsByThread.get(thread.id)?.length ?? 0);
+    return rows.length;
+  }, WRITE_TRANSACTION);
+}
+
+/**
+ * Adds the turns appended to some threads since their buckets were made (from each one's
+ * summedTurns on) into those buckets, under the write lock. A thread whose state changed since
+ * it was found stale (summed by another instance, or forgotten by a rewrite) is left for the next
+ * pass. Returns the turns read.
+ */
+async function addAppended(client: Database, kind: DatabaseKind, threads: StaleThread[], price: Pricer): Promise<number> {
+  return client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    let read = 0;
+    const hours = new Set<number>();
+    const changed: string[] = [];
+    for (const { id, summedTurns } of threads) {
+      const from = summedTurns!;
+      const state = await tx.usageThread.findUnique({ where: { threadId: id }, select: { turnCount: true } });
+      if (state?.turnCount !== from) continue;
+      const rows = await usageRows(tx, [id], DEFAULT_TOKENIZER_ID, kind, from);
+      read += rows.length;
+      const fork = await tx.fork.findUnique({ where: { forkThreadId: id }, select: { atTurn: true } });
+      const revision = await tx.compaction.findUnique({ where: { revisionThreadId: id }, select: { createdAt: true } });
+      const copied = fork ? { atTurn: fork.atTurn - from, until: null } : revision ? { atTurn: -1, until: revision.createdAt } : undefined;
+      // An estimate's input is the turns before it since the last compaction: read only when some new response has no usage of its own.
+      let responses = threadResponses(rows, price, copied, 0);
+      if (responses.some((r) => r.usage.source === "estimated")) {
+        responses = threadResponses(rows, price, copied, await contextTokensBefore(tx, id, from, DEFAULT_TOKENIZER_ID, kind));
+      }
+      changed.push(id);
+      for (const bucket of usageBuckets(responses)) {
+        hours.add(Math.floor(bucket.quarter / 4));
+        const values = [id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((column) => bucket[column])];
+        await run(
+          tx,
+          kind,
+          `INSERT INTO "UsageBucket" ("threadId", "quarter", "modelProvider", "modelName", ${ADDED.map((c) => `"${c}"`).join(", ")})
+           VALUES (?, ?, ?, ?, ${ADDED.map(() => "?").join(", ")})
+           ON CONFLICT ("threadId", "quarter", "modelProvider", "modelName") DO UPDATE SET ${ADDED.map((c) => `"${c}" = "UsageBucket"."${c}" + excluded."${c}"`).join(", ")}
+           RETURNING "threadId"`,
+          ...values,
+        );
+      }
+      await tx.usageThread.deleteMany({ where: { threadId: id } });
+      await recordState(tx, kind, id, from + rows.length);
+    }
+    if (changed.length > 0) await rebuildDerived(tx, kind, changed, hours);
+    return read;
+  }, WRITE_TRANSACTION);
+}
+
+/**
+ * The session totals a thread's metadata carries (Copilot CLI), as responses to sum. A thread
+ * whose metadata changes is summed whole (every import writer forgets its state), so totals are
+ * replaced when a resumed session reports again, never added to.
+ */
+function sessionTotalsResponsesOf(metadata: string | null, price: Pricer): PricedResponse[] {
+  if (metadata === null || !metadata.includes('"sessionTotals"')) return [];
+  const totals = sessionTotalsOf(parsedOrNull<JsonObject>(metadata));
+  return totals ? sessionTotalResponses(totals, price) : [];
+}
+
+/**
+ * Records the state a thread's buckets were made from: its own row's turn count and last update
+ * (the stored values themselves, not a Date Prisma might write in another form, so staleThreads
+ * compares exactly). Where its turn count is not the number of turns summed (on PostgreSQL an
+ * append may commit between the reads), or the thread is gone, the count is -1: summed again, or
+ * dropped, next time. A state row is always left, so a purged thread's buckets are found.
+ */
+async function recordState(tx: Tx, kind: DatabaseKind, threadId: string, summedTurns: number): Promise<void> {
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt")
+     SELECT "id", CASE WHEN "turnCount" = ? THEN "turnCount" ELSE -1 END, "lastUpdatedAt" FROM "Thread" WHERE "id" = ? RETURNING "threadId"`,
+    summedTurns,
+    threadId,
+  );
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") VALUES (?, -1, ?) ON CONFLICT DO NOTHING RETURNING "threadId"`,
+    threadId,
+    new Date(0),
+  );
+}
+
+/**
+ * A thread's responses, priced, in order, from a run of its turns (`context`: the tokens before
+ * them since the last compaction, for estimates). Usage is computed over every turn read (an
+ * estimate needs the turns before it); the copies a fork or compacted revision starts with (the
+ * first `atTurn` + 1 turns read, or those up to `until`), and turns an importer marked as copied
+ * from the parent session, are then left out: each was paid for in its source.
+ */
+function threadResponses(
+  rows: UsageRow[],
+  price: Pricer,
+  copied: { atTurn: number; until: Date | null } | undefined,
+  context: number,
+): PricedResponse[] {
+  const inputs = rows.map(usageInputOf);
+  const usages = turnUsages(inputs, context);
+  const costs = turnCosts(inputs, usages, price);
+  const responses: PricedResponse[] = [];
+  inputs.forEach((input, index) => {
+    const usage = usages[index];
+    const cost = costs[index];
+    if (!usage || !cost) return;
+    if (copied && (index <= copied.atTurn || (copied.until && input.timestamp <= copied.until))) return;
+    // A session branched into a file of its own starts with a copy of its parent's history (Pi's branchedFrom).
+    if (input.modelMetadata?.copiedFromParent === true) return;
+    responses.push({ at: input.timestamp, provider: input.modelProvider, model: input.modelName, usage, cost });
+  });
+  return responses;
+}
+
+function runRecord(row: {
+  threadId: string;
+  runId: string;
+  afterTurnKey: string | null;
+  modelProvider: string | null;
+  modelName: string | null;
+  responses: string;
+}): CompactionRunRecord {
+  return { ...row, responses: parsedOrNull<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
+}
+
+/**
+ * When custom models' prices changed since the buckets were priced (or BUCKETS_REVISION did),
+ * forgets the state of the threads whose models now price differently, so they are summed again.
+ */
+async function forgetRepriced(client: Database, kind: DatabaseKind, custom: ModelInfo[]): Promise<void> {
+  const wanted = JSON.stringify({ revision: BUCKETS_REVISION, custom });
+  const stored = await client.appSetting.findUnique({ where: { key: PRICING_SETTING } });
+  if (stored?.value === wanted) return;
+  const previous = parsedOrNull<{ revision: number; custom: ModelInfo[] }>(stored?.value ?? null);
+  await client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    if (!previous || previous.revision !== BUCKETS_REVISION) {
+      await tx.usageThread.updateMany({ data: { turnCount: -1 } });
+    } else {
+      const models = await tx.usageBucket.findMany({ distinct: ["modelName"], select: { modelName: true } });
+      const changed = models
+        .map((m) => m.modelName)
+        .filter((name) => JSON.stringify(catalogPricing(name, previous.custom)) !== JSON.stringify(catalogPricing(name, custom)));
+      for (const chunk of chunked(changed, 200)) {
+        await run(
+          tx,
+          kind,
+          `UPDATE "UsageThread" SET "turnCount" = -1 WHERE "threadId" IN (SELECT DISTINCT "threadId" FROM "UsageBucket" WHERE "modelName" IN (${chunk.map(() => "?").join(", ")})) RETURNING "threadId"`,
+          ...chunk,
+        );
+      }
+    }
+    await tx.appSetting.upsert({
+      where: { key: PRICING_SETTING },
+      create: { key: PRICING_SETTING, value: wanted },
+      update: { value: wanted },
+    });
+  }, WRITE_TRANSACTION);
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = groups.get(key);
+    if (list) list.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,91 @@
+import type { Database, DatabaseKind } from "../engine/create-client";
+import { run } from "../engine/dialect";
+
+// What is derived from the usage buckets (usage-aggregates.ts): each thread's spans, and the
+// thread-less hourly and daily sums, remade for the threads and hours whose buckets changed.
+
+/** The columns a bucket adds up, and the hourly and daily sums with it. */
+export const ADDED = [
+  "inputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "outputTokens",
+  "reasoningTokens",
+  "costUsd",
+  "responses",
+  "unpricedResponses",
+  "estimatedResponses",
+] as const;
+
+export type Tx = Pick<Database, "$queryRawUnsafe">;
+
+/** The UTC hours some threads' buckets are in. */
+export async function bucketHours(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<Set<number>> {
+  const rows = await run<{ hour: number | bigint }[]>(
+    tx,
+    kind,
+    `SELECT DISTINCT "quarter" / 4 AS hour FROM "UsageBucket" WHERE "threadId" IN (${threadIds.map(() => "?").join(", ")})`,
+    ...threadIds,
+  );
+  return new Set(rows.map((row) => Number(row.hour)));
+}
+
+/**
+ * Brings what is derived from the buckets in step with them, for threads whose buckets changed:
+ * their spans (UsageThreadSpan), and the thread-less hourly and daily sums (UsageHour, UsageDay)
+ * of the hours their old and new buckets are in, summed again from every thread's buckets there.
+ */
+export async function rebuildDerived(tx: Tx, kind: DatabaseKind, threadIds: string[], hours: Set<number>): Promise<void> {
+  const list = threadIds.map(() => "?").join(", ");
+  await run(tx, kind, `DELETE FROM "UsageThreadSpan" WHERE "threadId" IN (${list}) RETURNING "threadId"`, ...threadIds);
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "UsageThreadSpan" ("threadId", "halfDay", "modelName", "firstQuarter", "lastQuarter")
+     SELECT "threadId", "quarter" / 48, "modelName", MIN("quarter"), MAX("quarter") FROM "UsageBucket" WHERE "threadId" IN (${list}) GROUP BY 1, 2, 3 RETURNING "threadId"`,
+    ...threadIds,
+  );
+  await resum(tx, kind, "UsageHour", "hour", "UsageBucket", "quarter", 4, hours);
+  await resum(tx, kind, "UsageDay", "day", "UsageHour", "hour", 24, new Set([...hours].map((hour) => Math.floor(hour / 24))));
+}
+
+/**
+ * Sums a table of finer units into a coarser one (quarter-hours into hours, hours into days) for
+ * some of the coarser units: their rows replaced by the sums of the finer rows within them.
+ */
+async function resum(
+  tx: Tx,
+  kind: DatabaseKind,
+  table: string,
+  unit: string,
+  from: string,
+  fromUnit: string,
+  per: number,
+  units: Set<number>,
+): Promise<void> {
+  const columns = ADDED.map((c) => `"${c}"`).join(", ");
+  const sums = ADDED.map((c) => `SUM("${c}")`).join(", ");
+  for (const [first, last] of runsOf(units)) {
+    await run(tx, kind, `DELETE FROM "${table}" WHERE "${unit}" >= ? AND "${unit}" <= ? RETURNING "${unit}"`, first, last);
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "${table}" ("${unit}", "modelProvider", "modelName", ${columns})
+       SELECT "${fromUnit}" / ${per}, "modelProvider", "modelName", ${sums} FROM "${from}" WHERE "${fromUnit}" >= ? AND "${fromUnit}" < ? GROUP BY 1, 2, 3 RETURNING "${unit}"`,
+      first * per,
+      (last + 1) * per,
+    );
+  }
+}
+
+/** Sorted numbers as runs of consecutive ones, [first, last]. */
+function runsOf(numbers: Set<number>): [number, number][] {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const n of sorted) {
+    const last = runs.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else runs.push([n, n]);
+  }
+  return runs;
+}

@@ -1,0 +1,51 @@
+/**
+ * Where a thread came from, as people say it. The one map every surface uses (the thread list and
+ * its Agent filter, the thread header, /usage, /sources): a source is stored as "api", "demo" or
+ * "import:<format>".
+ */
+const SOURCE_LABELS: Readonly<Record<string, string>> = {
+  "import:claude-code": "Claude Code",
+  "import:codex": "Codex",
+  "import:gemini-cli": "Gemini CLI",
+  "import:opencode": "OpenCode",
+  "import:pi": "Pi",
+  "import:copilot": "Copilot CLI",
+  "import:aider": "Aider",
+  "import:chatgpt": "ChatGPT",
+  "import:pal": "PAL",
+  "import:pydantic-ai": "pydantic-ai",
+  "import:plain": "Role/content list",
+  "import:threadline": "Threadline export",
+  api: "API",
+  demo: "Demo data",
+};
+
+/** The human label of a source; one not in the map reads as its name ("import:foo-bar" as "foo-bar"), never the raw prefix. */
+export function sourceLabel(source: string): string {
+  return SOURCE_LABELS[source] ?? source.replace(/^import:/, "");
+}
+
+/** Sources in the map's order (agents first), unknown ones after by label: the order filters list them in. */
+export function sortedSources(sources: Iterable<string>): string[] {
+  const order = Object.keys(SOURCE_LABELS);
+  const rank = (source: string) => (order.includes(source) ? order.indexOf(source) : order.length);
+  return [...new Set(sources)].sort((a, b) => rank(a) - rank(b) || sourceLabel(a).localeCompare(sourceLabel(b)));
+}
+
+/** The agents' own folders (lib/domain/sources/sources.ts DEFAULT_SOURCE_FOLDERS), by the source they import as. */
+const FOLDER_SOURCES: [suffix: string, source: string][] = [
+  [".claude/projects", "import:claude-code"],
+  [".codex/sessions", "import:codex"],
+  [".gemini/tmp", "import:gemini-cli"],
+  [".local/share/opencode", "import:opencode"],
+  [".pi/agent/sessions", "import:pi"],
+  [".copilot/session-state", "import:copilot"],
+  [".copilot/history-session-state", "import:copilot"],
+];
+
+/** The agent whose folder `path` is, by its label ("Claude Code" for ~/.claude/projects), or null for another folder. */
+export function folderAgentLabel(path: string): string | null {
+  const trimmed = path.replace(/\/+$/, "");
+  const match = FOLDER_SOURCES.find(([suffix]) => trimmed === suffix || trimmed.endsWith(`/${suffix}`));
+  return match ? sourceLabel(match[1]) : null;
+}

@@ -1,0 +1,98 @@
+/**
+ * The usage report: tokens, money and counts of model responses over a range of days, grouped
+ * by a period, model, provider, project, source or thread. The shape GET /api/usage answers, the
+ * /usage page draws and `npm run usage` prints. Pure.
+ */
+import type { SessionFigures } from "../types";
+import type { UsageRange } from "./usage-period";
+
+export const USAGE_GROUPS = ["day", "week", "month", "model", "provider", "project", "source", "thread"] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+export const TIME_GROUPS: readonly UsageGroup[] = ["day", "week", "month"];
+
+/** What a row or the totals count. Costs are sums of per-response prices; unpriced responses add nothing to costUsd. */
+export type UsageFigures = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costUsd: number;
+  /** Model responses with usage. */
+  responses: number;
+  /** Distinct threads those responses belong to. */
+  threads: number;
+  /** Responses whose model has no known price (counted in the tokens, not in costUsd). */
+  unpricedResponses: number;
+  /** Responses whose usage the source did not report, estimated by our tokenizer (a lower bound). */
+  estimatedResponses: number;
+};
+
+export type UsageRow = UsageFigures & {
+  /** The day ("YYYY-MM-DD"), week (its Monday), month ("YYYY-MM"), model, provider, project, source or thread id; "" for none. */
+  key: string;
+  /** For groupBy=thread: the thread's title (null when it has none). */
+  title?: string | null;
+  /** With breakdown=model: the row's figures per model, the costliest first. */
+  breakdown?: (UsageFigures & { key: string })[];
+  /**
+   * For groupBy=thread, where each row is a session (the thread with its sub-agent threads, their
+   * rows added to its own): the figures' split into the thread's own responses, its sub-agents' and
+   * the compaction runs', and what they cover (lib/domain/usage/thread-figures.ts).
+   */
+  figures?: SessionFigures;
+};
+
+type UsageFilters = { source?: string; project?: string; model?: string };
+
+export type UsageQuery = UsageRange & UsageFilters & { groupBy: UsageGroup; breakdown?: "model"; limit?: number };
+
+export type UsageReport = {
+  groupBy: UsageGroup;
+  since: string;
+  until: string;
+  tz: string;
+  filters: UsageFilters;
+  rows: UsageRow[];
+  totals: UsageFigures & { unpricedModels: string[] };
+};
+
+export function emptyFigures(): UsageFigures {
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    costUsd: 0,
+    responses: 0,
+    threads: 0,
+    unpricedResponses: 0,
+    estimatedResponses: 0,
+  };
+}
+
+const SUMMED = [
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "reasoningTokens",
+  "costUsd",
+  "responses",
+  "unpricedResponses",
+  "estimatedResponses",
+] as const;
+
+/** Adds `from` into `into` (all but `threads`, which are distinct and cannot be summed). */
+export function addFigures(into: UsageFigures, from: UsageFigures): UsageFigures {
+  for (const field of SUMMED) into[field] += from[field];
+  return into;
+}
+
+/** Rows in the order a report lists them: periods in time order, the others costliest first (then by tokens, then key). */
+export function sortRows<R extends UsageFigures & { key: string }>(rows: R[], group: UsageGroup): R[] {
+  if (TIME_GROUPS.includes(group)) return rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const tokens = (r: R) => r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheWriteTokens;
+  return rows.sort((a, b) => b.costUsd - a.costUsd || tokens(b) - tokens(a) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
