@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { tooManyAttemptsMessage } from "@/lib/domain/requests/sign-in";
+import { signInFailure, signInWithPassword, startSingleSignOn } from "@/lib/queries/sign-in";
 
 /**
  * Email and password sign-in through Better Auth's endpoint (POST /api/auth/sign-in/email, limited
@@ -19,24 +19,11 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
     setPending(true);
     setError(null);
     try {
-      const response = await fetch("/api/auth/sign-in/email", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: form.get("email"), password: form.get("password") }),
-      });
-      if (response.ok) {
-        window.location.assign(next);
-        return;
-      }
-      setError(
-        response.status === 429
-          ? tooManyAttemptsMessage(response.headers.get("retry-after"))
-          : response.status === 401
-            ? "Wrong email or password."
-            : `Sign-in failed (${response.status}).`,
-      );
-    } catch {
-      setError("The server did not answer; try again.");
+      await signInWithPassword(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
+      window.location.assign(next);
+      return;
+    } catch (failure) {
+      setError(signInFailure(failure));
     }
     setPending(false);
   }
@@ -44,19 +31,10 @@ export function LoginForm({ next, sso }: Readonly<{ next: string; sso: string | 
   async function singleSignOn() {
     setPending(true);
     // Better Auth 1.7's generic OAuth providers start at the social sign-in endpoint (callback /api/auth/callback/oidc).
-    const response = await fetch("/api/auth/sign-in/social", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ provider: "oidc", callbackURL: next, errorCallbackURL: "/login?error=sso" }),
-    });
-    const body = (await response.json().catch(() => null)) as { url?: string } | null;
-    if (response.ok && body?.url) window.location.assign(body.url);
-    else {
-      setError(
-        response.status === 429
-          ? tooManyAttemptsMessage(response.headers.get("retry-after"))
-          : "Single sign-on could not start; see the server log.",
-      );
+    try {
+      window.location.assign(await startSingleSignOn(next));
+    } catch (failure) {
+      setError(signInFailure(failure, { sso: true }));
       setPending(false);
     }
   }

@@ -86,6 +86,9 @@ export type ImportedCompaction = {
   tokensAfter?: number | null;
 };
 
+/** A turn of a streamed source and the thread (an index into the source's threads) it belongs to. */
+export type ThreadTurn = { threadIndex: number; turn: ImportedTurn };
+
 export type ImportedTurn = {
   /**
    * Stable key of the turn within its thread, from the source (message uuid, message id, line

@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly details: unknown = undefined,
+    /** The answer's Retry-After (a 429 says how long to wait), when it had one. */
+    readonly retryAfter: string | null = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -27,13 +29,13 @@ export class ApiError extends Error {
 }
 
 /** The ApiError a response stands for: its body's error when it has the API's shape, else `fallback`. */
-export function apiErrorOf(status: number, body: unknown, fallback: string): ApiError {
+export function apiErrorOf(status: number, body: unknown, fallback: string, retryAfter: string | null = null): ApiError {
   const error = body && typeof body === "object" ? (body as { error?: unknown }).error : undefined;
   if (error && typeof error === "object") {
     const { message, code, details } = error as { message?: unknown; code?: unknown; details?: unknown };
-    if (typeof message === "string") return new ApiError(message, status, typeof code === "string" ? code : "unknown", details);
+    if (typeof message === "string") return new ApiError(message, status, typeof code === "string" ? code : "unknown", details, retryAfter);
   }
-  return new ApiError(fallback, status, "unknown");
+  return new ApiError(fallback, status, "unknown", undefined, retryAfter);
 }
 
 export type ApiRequest = {
@@ -53,7 +55,7 @@ export type ApiRequest = {
  */
 export async function readApiError(response: Response, fallback = `The server answered HTTP ${response.status}.`): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
-  return apiErrorOf(response.status, body, fallback);
+  return apiErrorOf(response.status, body, fallback, response.headers.get("retry-after"));
 }
 
 /**

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serverSettings } from "@/lib/env";
-import type { ImportedThread } from "@/lib/importers/types";
+import type { ImportedThread, ThreadTurn } from "@/lib/importers/types";
 import { importedThreadId } from "@/lib/importers/stable-id";
 import { importPath } from "@/lib/imports/import-file";
 import { writeRealShapedSessions } from "@/lib/testing/real-shaped-sessions";
@@ -19,7 +19,7 @@ import { db } from "../engine/client";
 import { lateCountsWritten, startBulkImports, withEarlierCounts, writeCountsLater } from "./import-counts";
 import type { TokenCountRow } from "./import-rows";
 import { withImportWriter } from "./import-writer";
-import { storeTurnStream, type StreamedTurn } from "./turn-stream-import";
+import { storeTurnStream } from "./turn-stream-import";
 
 function session(key: string, turnCount: number): ImportedThread {
   return {
@@ -37,7 +37,7 @@ function session(key: string, turnCount: number): ImportedThread {
 
 const sourceFile = (name: string) => ({ name, sha256: name.padEnd(64, "0").slice(0, 64), size: 1 });
 
-async function* failingAt(thread: ImportedThread, at: number): AsyncGenerator<StreamedTurn> {
+async function* failingAt(thread: ImportedThread, at: number): AsyncGenerator<ThreadTurn> {
   for (const [i, turn] of thread.turns.entries()) {
     if (i === at) throw new Error("the source broke off");
     yield { threadIndex: 0, turn };

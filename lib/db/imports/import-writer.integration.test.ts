@@ -8,7 +8,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { sqliteFilePath } from "@/lib/env/database-url";
 import { serverSettings } from "@/lib/env";
-import type { ImportedThread, ImportedTurn } from "@/lib/importers/types";
+import type { ImportedThread, ImportedTurn, ThreadTurn } from "@/lib/importers/types";
 import { importedThreadId } from "@/lib/importers/stable-id";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 import { api, fetchThread, newThread, newTurn, rowCounts, sleep } from "@/lib/testing/integration";
@@ -16,7 +16,7 @@ import { db } from "../engine/client";
 import { databaseKind } from "../engine/create-client";
 import { POSTGRES_WRITE_LOCK } from "../engine/dialect";
 import { sqliteDateTime } from "./import-writer";
-import { storeParsedSource, storeTurnStream, type StreamedTurn } from "./turn-stream-import";
+import { storeParsedSource, storeTurnStream } from "./turn-stream-import";
 
 const file = () => sqliteFilePath(serverSettings().databaseUrl);
 
@@ -39,7 +39,7 @@ const sourceFile = (name: string) => ({ name, sha256: name.padEnd(64, "0").slice
 async function* slowly(
   thread: ImportedThread,
   { failAt, pauseEvery }: { failAt?: number; pauseEvery?: number } = {},
-): AsyncGenerator<StreamedTurn> {
+): AsyncGenerator<ThreadTurn> {
   for (const [i, turn] of thread.turns.entries()) {
     if (i === failAt) throw new Error("the source broke off");
     if (pauseEvery && i % pauseEvery === 0) await sleep(5);

@@ -7,7 +7,7 @@ import { importedThreadId, stableUuid } from "@/lib/importers/stable-id";
 import type {
   ImportedCompactionRun,
   ImportedThread,
-  ImportedTurn,
+  ThreadTurn,
   ImportFormat,
   ParsedSource,
   SkippedEntry,
@@ -35,18 +35,12 @@ export type SourceOutline = {
 };
 
 /**
- * One turn of a streamed source and the thread (index into the outline's threads) it belongs to.
- * @internal exported for its tests
- */
-export type StreamedTurn = { threadIndex: number; turn: ImportedTurn };
-
-/**
  * In a stream, the point after which turns may still change when the source grows (an assistant
  * message that may take more blocks): where each thread stands there is what a later import of
  * the grown source goes on from (StoreResume).
  */
 type SettledMark = { settled: true };
-export type StreamItem = StreamedTurn | SettledMark;
+export type StreamItem = ThreadTurn | SettledMark;
 
 /** What a thread's row is made of, summed over the turns taken so far. */
 type ThreadTotals = {
@@ -127,7 +121,7 @@ export async function storeTurnStream(
  * Threads that got no turns are stored only when they are no fork or sub-agent.
  */
 export async function storeParsedSource(parsed: ParsedSource, file: SourceFile): Promise<FileImportReport> {
-  async function* turns(): AsyncGenerator<StreamedTurn> {
+  async function* turns(): AsyncGenerator<ThreadTurn> {
     for (const [threadIndex, thread] of parsed.threads.entries()) for (const turn of thread.turns) yield { threadIndex, turn };
   }
   const { format, threads, skipped, warnings, compactionRuns } = parsed;
@@ -171,7 +165,7 @@ class TurnStreamImport {
   }
 
   /** Keeps a turn stored before as it is, or writes it (rewriting the thread from the first difference). */
-  async add({ threadIndex, turn }: StreamedTurn): Promise<void> {
+  async add({ threadIndex, turn }: ThreadTurn): Promise<void> {
     const state = await this.threadAt(threadIndex);
     const fallback = state.firstTime ?? (state.header.createdAt ? Date.parse(state.header.createdAt) : this.now.getTime());
     const row = toTurnRow(turn, state.id, state.index, new Date(Number.isFinite(fallback) ? fallback : this.now.getTime()));

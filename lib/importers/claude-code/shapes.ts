@@ -1,5 +1,5 @@
 // What the Claude Code importer's passes share: the source, the plan of threads, file-name patterns.
-import { type ImportedCompactionRun, type ImportedThread, type ImportedTurn, type NumberedLine, type SkippedEntry } from "../types";
+import { type ImportedCompactionRun, type ImportedThread, type NumberedLine, type SkippedEntry } from "../types";
 
 export type ClaudeCodeSource = {
   /** File name (or path): `<sessionId>.jsonl`, `agent-<id>.jsonl`. */
@@ -39,5 +39,4 @@ export type Plan = {
 export const UUID_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 export const AGENT_NAME = /(?:^|[\\/])agent-([\w-]+)\.jsonl$/i;
 
-/** A turn of the session and the thread (index into the plan's threads) it belongs to. */
-export type ThreadTurn = { threadIndex: number; turn: ImportedTurn };
+export type { ThreadTurn } from "../types";
