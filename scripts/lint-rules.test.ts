@@ -87,7 +87,7 @@ const WRONG_IMPORTS: { file: string; code: string; rule: string }[] = [
   },
   {
     file: "lib/domain/layer-probe.ts",
-    code: 'import { db } from "../db/client";\nexport const probe = db;\n',
+    code: 'import { db } from "../db/engine/client";\nexport const probe = db;\n',
     rule: "import/no-restricted-paths",
   },
   {
