@@ -15,10 +15,12 @@ import { fetchThread, forgetSyncedImports, restoreServerEnv, setServerEnv, switc
 import { exportText, importOk } from "@/lib/testing/native-documents";
 import { ON_POSTGRES } from "@/lib/testing/source-sync";
 import { importFile, importPath } from "./import-file";
+import { someFixtures } from "@/lib/testing/real-fixtures";
 
 const PI_SESSIONS = path.join(process.cwd(), "fixtures/real/pi/agent/sessions");
-const FIXTURES = readdirSync(PI_SESSIONS).flatMap((dir) =>
-  readdirSync(path.join(PI_SESSIONS, dir)).map((name) => path.join(PI_SESSIONS, dir, name)),
+const FIXTURES = someFixtures(
+  readdirSync(PI_SESSIONS).flatMap((dir) => readdirSync(path.join(PI_SESSIONS, dir)).map((name) => path.join(PI_SESSIONS, dir, name))),
+  PI_SESSIONS,
 );
 const work = mkdtempSync(path.join(os.tmpdir(), "threadline-pi-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

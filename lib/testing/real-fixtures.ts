@@ -18,11 +18,27 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Each file with the name it is imported under: its path below the format's folder (a sub-agent's names its session). */
-export const fixtureFiles = REAL_FIXTURE_ROOTS.filter((root) => existsSync(root)).flatMap((root) =>
-  IMPORTED.filter((format) => existsSync(path.join(root, format))).flatMap((format) =>
-    filesUnder(path.join(root, format)).map((file) => ({ file, name: path.relative(path.join(root, format), file) })),
-  ),
+/** `files`, or a thrown error naming `where` when there are none: a fixture test never passes by running no case. */
+export function someFixtures<T>(files: T[], where: string): T[] {
+  if (files.length === 0) throw new Error(`No real fixtures in ${where}: copy them in (see fixtures/real/SOURCES.md).`);
+  return files;
+}
+
+/**
+ * Each file with the name it is imported under: its path below the format's folder (a sub-agent's
+ * names its session). A format whose folder is missing or empty throws, naming it: a test over the
+ * fixtures never passes by running no case.
+ */
+export const fixtureFiles = REAL_FIXTURE_ROOTS.flatMap((root) =>
+  IMPORTED.flatMap((format) => {
+    const folder = path.join(root, format);
+    const files = existsSync(folder) ? filesUnder(folder) : [];
+    if (files.length === 0)
+      throw new Error(
+        `No real ${format} fixtures in ${path.relative(process.cwd(), folder)}: copy them in (see fixtures/real/SOURCES.md).`,
+      );
+    return files.map((file) => ({ file, name: path.relative(folder, file) }));
+  }),
 );
 
 /**

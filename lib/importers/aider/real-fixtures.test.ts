@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectFormat, parseDetected } from "../index";
+import { someFixtures } from "@/lib/testing/real-fixtures";
 
 const ROOT = path.join(process.cwd(), "fixtures/real/aider");
 
@@ -12,7 +13,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const FILES = existsSync(ROOT) ? filesUnder(ROOT).map((file) => ({ file, name: path.relative(ROOT, file) })) : [];
+const FILES = someFixtures(existsSync(ROOT) ? filesUnder(ROOT).map((file) => ({ file, name: path.relative(ROOT, file) })) : [], ROOT);
 
 /**
  * What the raw file says, read with the simplest code and none of the importer's: runs are header

@@ -5,9 +5,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../index";
 import { parseOpenCodeExport } from "./index";
+import { someFixtures } from "@/lib/testing/real-fixtures";
 
 const DIR = path.join(process.cwd(), "fixtures/real/opencode/export");
-const FILES = readdirSync(DIR).filter((name) => name.endsWith(".json"));
+const FILES = someFixtures(
+  readdirSync(DIR).filter((name) => name.endsWith(".json")),
+  DIR,
+);
 
 function rawFigures(doc: any) {
   const figures = {

@@ -9,9 +9,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { numberedLines } from "../index";
 import { parsePiSession } from "./index";
+import { someFixtures } from "@/lib/testing/real-fixtures";
 
 const ROOT = path.join(process.cwd(), "fixtures/real/pi/agent/sessions");
-const FILES = readdirSync(ROOT).flatMap((dir) => readdirSync(path.join(ROOT, dir)).map((name) => path.join(ROOT, dir, name)));
+const FILES = someFixtures(
+  readdirSync(ROOT).flatMap((dir) => readdirSync(path.join(ROOT, dir)).map((name) => path.join(ROOT, dir, name))),
+  ROOT,
+);
 const V1 = FILES.find((f) => f.includes("ffae836b"))!;
 const V3 = FILES.find((f) => f.includes("019e963d"))!;
 
