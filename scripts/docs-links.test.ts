@@ -164,6 +164,24 @@ function brokenCitations(files: readonly DocFile[], sections: ReadonlyMap<number
   return problems;
 }
 
+/** A path into the code a page names in backticks or prose (`lib/db/engine/client.ts`, lib/queries/): it must exist. */
+const CODE_PATH = /(?<![\w./@-])((?:lib|app|components|scripts|e2e|prisma|fixtures)\/[\w./[\]-]*[\w\]/])/g;
+
+/** Paths to code that README.md and docs/*.md name and the repository does not have (the folder map drifting). */
+function staleCodePaths(docs: readonly DocFile[], repo: Repo): Problem[] {
+  const problems: Problem[] = [];
+  for (const doc of docs) {
+    for (const match of doc.text.matchAll(CODE_PATH)) {
+      const named = match[1]!.replace(/\/$/, "");
+      const next = doc.text[(match.index ?? 0) + match[0].length];
+      // A glob (`lib/queries/live-*.ts`) names files by a pattern, not a path: not checked.
+      if (next === "*" || repo.exists(named)) continue;
+      problems.push({ file: doc.path, line: lineAt(doc.text, match.index ?? 0), link: named, reason: "names code that does not exist" });
+    }
+  }
+  return problems;
+}
+
 const diskRepo: Repo = {
   exists: (repoPath) => existsSync(path.join(root, repoPath)),
   read: (repoPath) => readFileSync(path.join(root, repoPath), "utf8"),
@@ -243,6 +261,18 @@ describe("brokenLinks", () => {
   });
 });
 
+describe("staleCodePaths", () => {
+  it("names a path to code that is gone, and passes one that exists", () => {
+    const repo = memoryRepo({ "lib/db/engine/client.ts": "" });
+    const docs = [
+      { path: "docs/architecture.md", text: "The client: `lib/db/engine/client.ts`.\nOnce it was lib/db/client.ts, in lib/db/engine/.\n" },
+    ];
+    expect(staleCodePaths(docs, repo).map(describeProblem)).toEqual([
+      "docs/architecture.md:2: lib/db/client.ts: names code that does not exist",
+    ]);
+  });
+});
+
 describe("brokenCitations", () => {
   const sections = formatSections("# Formats\n\n## 4. OpenCode\n\n## 5. Pi\n");
 
@@ -264,6 +294,10 @@ describe("brokenCitations", () => {
 describe("the repository's documentation", () => {
   it("has no relative link to a missing file or heading in README.md and docs/*.md", () => {
     expect(brokenLinks(markdownDocs(), diskRepo).map(describeProblem)).toEqual([]);
+  });
+
+  it("names only code that exists in README.md and docs/*.md", () => {
+    expect(staleCodePaths(markdownDocs(), diskRepo).map(describeProblem)).toEqual([]);
   });
 
   it("cites only sections docs/formats.md has", () => {
