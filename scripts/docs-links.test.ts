@@ -173,9 +173,9 @@ function staleCodePaths(docs: readonly DocFile[], repo: Repo): Problem[] {
   for (const doc of docs) {
     for (const match of doc.text.matchAll(CODE_PATH)) {
       const named = match[1]!.replace(/\/$/, "");
-      const next = doc.text[(match.index ?? 0) + match[0].length];
+      const rest = doc.text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + match[0].length + 40);
       // A glob (`lib/queries/live-*.ts`) names files by a pattern, not a path: not checked.
-      if (next === "*" || repo.exists(named)) continue;
+      if (/^[\w.-]*\*/.test(rest) || repo.exists(named)) continue;
       problems.push({ file: doc.path, line: lineAt(doc.text, match.index ?? 0), link: named, reason: "names code that does not exist" });
     }
   }
