@@ -62,8 +62,8 @@ export async function fetchTurn(url: string, signal?: AbortSignal): Promise<Turn
   return body.turn;
 }
 
-/** The query GET /api/threads/:id/context reads for the budget page's selection (the server's prefetch reads the same). */
-export function contextPreviewParams(selection: ContextSelection): URLSearchParams {
+/** The query GET /api/threads/:id/context reads for the budget page's selection. */
+function contextPreviewParams(selection: ContextSelection): URLSearchParams {
   // The page draws every turn, so it asks for them (perTurn=1); other callers leave them out.
   const params = new URLSearchParams({ mode: selection.mode, perTurn: "1" });
   if (selection.contextWindow) params.set("contextWindow", selection.contextWindow);

@@ -2,14 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { BudgetView } from "@/components/budget/budget-view";
 import { listModels, previewModelChoice, previewModelNote } from "@/lib/models/catalog";
-import { buildContextPreview } from "@/lib/context/build-context";
-import { parseOrThrow } from "@/lib/domain/parse";
-import { maskDeep } from "@/lib/domain/secrets/detect";
-import { Prefetched } from "@/lib/queries/prefetched";
-import { contextPreviewParams, threadKeys } from "@/lib/queries/threads";
 import { readBudgetSelection } from "@/lib/queries/url-state";
-import { contextQuerySchema } from "@/lib/validation/context";
-import { queryObject } from "@/lib/validation/query";
 import { findThreadOnce, listCustomModelsOnce } from "../thread-data";
 
 export const metadata: Metadata = { title: "Budget" };
@@ -33,26 +26,16 @@ export default async function BudgetPage({
   // The thread's own last model, by its catalog entry (a dated id is its family's); said when it falls back.
   const choice = previewModelChoice(thread.modelsUsed, custom);
   const initial = readBudgetSelection(await searchParams, choice.id);
+  // No prefetched preview: it holds a row per turn (3.3 MB of HTML for a 10,000-turn chain), so
+  // the page comes light and the preview arrives by its own query, with its loading state.
   return (
-    <Prefetched
-      prefetch={async (queryClient) => {
-        if (thread.expired) return;
-        // The preview GET /api/threads/:id/context answers for this selection; a failure is left to the browser's query.
-        const preview = await Promise.resolve()
-          .then(() => buildContextPreview(thread.id, parseOrThrow(contextQuerySchema, queryObject(contextPreviewParams(initial)))))
-          .then(maskDeep)
-          .catch(() => null);
-        if (preview) queryClient.setQueryData(threadKeys.context(thread.id, initial), preview);
-      }}
-    >
-      <BudgetView
-        threadId={thread.id}
-        expired={thread.expired}
-        hasParent={thread.parentThreadId !== null}
-        models={models}
-        initial={initial}
-        defaultModel={{ id: choice.id, note: previewModelNote(choice) }}
-      />
-    </Prefetched>
+    <BudgetView
+      threadId={thread.id}
+      expired={thread.expired}
+      hasParent={thread.parentThreadId !== null}
+      models={models}
+      initial={initial}
+      defaultModel={{ id: choice.id, note: previewModelNote(choice) }}
+    />
   );
 }
