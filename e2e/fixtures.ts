@@ -90,4 +90,13 @@ export async function expectHydrated(element: Locator): Promise<void> {
   await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps$")))).toBe(true);
 }
 
+/**
+ * Sets a file input's files once the page has hydrated: the import form's inputs stay disabled
+ * until then, and files set on the server-rendered input would reach no handler.
+ */
+export async function chooseFiles(input: Locator, files: string | string[]): Promise<void> {
+  await expect(input).toBeEnabled();
+  await input.setInputFiles(files);
+}
+
 export { expect };

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { IMPORTS_URL } from "../playwright.config";
-import { expect, test } from "./fixtures";
+import { chooseFiles, expect, test } from "./fixtures";
 
 const FIXTURES = path.join(process.cwd(), "fixtures", "real");
 
@@ -10,7 +10,7 @@ test("importing a folder of real transcripts reports each file, and the list fil
 }) => {
   await threads.sweepAfterwards(IMPORTS_URL);
   await page.goto(`${IMPORTS_URL}/import`);
-  await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);
+  await chooseFiles(page.getByLabel("Folder of transcripts to import"), FIXTURES);
   const summary = page.getByTestId("import-summary");
   // 21 transcripts from eight agents; SOURCES.md is left out. None is on the server yet: specs that import some of
   // them delete their threads again, and the servers start afresh on every run.
@@ -38,7 +38,7 @@ test("importing a folder of real transcripts reports each file, and the list fil
 
   await test.step("the same folder again changes nothing", async () => {
     await page.goto(`${IMPORTS_URL}/import`);
-    await page.getByLabel("Folder of transcripts to import").setInputFiles(FIXTURES);
+    await chooseFiles(page.getByLabel("Folder of transcripts to import"), FIXTURES);
     await expect(summary).toContainText("21 files: 0 imported, 21 unchanged, 0 failed; 0 turns added");
     // An unchanged file still links to what it made.
     const session = results.getByRole("listitem").filter({ hasText: "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl" });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO_IDS } from "../lib/demo/demo-data";
 import { EMPTY_URL } from "../playwright.config";
-import { expect, test } from "./fixtures";
+import { chooseFiles, expect, test } from "./fixtures";
 import { trackRequests } from "./network";
 
 test("list -> thread -> attribution -> chain -> export -> import into a fresh database", async ({ page, threads }, testInfo) => {
@@ -57,7 +57,7 @@ test("list -> thread -> attribution -> chain -> export -> import into a fresh da
     await page.goto(`${EMPTY_URL}/threads`);
     await expect(page.getByRole("heading", { name: "No conversations yet" })).toBeVisible();
     await page.goto(`${EMPTY_URL}/import`);
-    await page.getByLabel("Transcript files to import").setInputFiles(exported);
+    await chooseFiles(page.getByLabel("Transcript files to import"), exported);
     const results = page.getByRole("list", { name: "Import results" });
     await expect(results).toContainText("Threadline export (threadline/v1): 1 new thread, 4 turns added");
     await results.getByRole("link", { name: "Open thread" }).click();
@@ -69,7 +69,7 @@ test("list -> thread -> attribution -> chain -> export -> import into a fresh da
 
   await test.step("importing the same file again is refused and suggests copies", async () => {
     await page.goto(`${EMPTY_URL}/import`);
-    await page.getByLabel("Transcript files to import").setInputFiles(exported);
+    await chooseFiles(page.getByLabel("Transcript files to import"), exported);
     await expect(page.getByRole("list", { name: "Import results" }).getByRole("alert")).toContainText("already exist");
   });
 });
@@ -91,7 +91,7 @@ test("a bad import names the field and writes nothing", async ({ page }, testInf
   };
   (await import("node:fs")).writeFileSync(bad, JSON.stringify(doc));
   await page.goto(`${EMPTY_URL}/import`);
-  await page.getByLabel("Transcript files to import").setInputFiles(bad);
+  await chooseFiles(page.getByLabel("Transcript files to import"), bad);
   await expect(page.getByRole("list", { name: "Import results" }).getByRole("alert")).toContainText("threads[0].turns[1].role");
   const response = await page.request.get(`${EMPTY_URL}/api/threads/6d1f1a52-0f27-4c55-9b7e-2f0a3c9d1e10`);
   expect(response.status()).toBe(404);

@@ -5,9 +5,13 @@ import { useRef, useState } from "react";
 import { FORMAT_LABELS, isTranscriptPath, type ImportFormat, type ThreadImportResult } from "@/lib/importers/types";
 import { plural } from "@/lib/format";
 import { ApiError, apiFetch } from "@/lib/queries/api-client";
+import { useHydrated } from "@/lib/queries/use-hydrated";
 
 /** A file to upload and the name the importer sees: its path inside the folder chosen. */
 type Upload = { file: File; name: string };
+
+/** Makes a file input pick a whole folder (every browser we support reads webkitdirectory). */
+const FOLDER_PICKER = { webkitdirectory: "", directory: "" };
 
 type Skipped = { line?: number; path?: string; reason: string };
 
@@ -50,6 +54,7 @@ const SHOWN_SKIPPED = 20;
 export function ImportForm() {
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const hydrated = useHydrated();
   const [asCopies, setAsCopies] = useState(false);
   const [results, setResults] = useState<FileResult[]>([]);
   const [busy, setBusy] = useState(false);
@@ -110,7 +115,7 @@ export function ImportForm() {
               type="file"
               accept=".json,.jsonl,.md,.db,application/json"
               multiple
-              disabled={busy}
+              disabled={busy || !hydrated}
               onChange={(e) => void importUploads([...(e.target.files ?? [])].map((file) => ({ file, name: file.name })))}
               className="block max-w-full text-sm"
               aria-label="Transcript files to import"
@@ -119,15 +124,13 @@ export function ImportForm() {
           <label className="flex flex-col items-center gap-1">
             <span className="font-medium">A whole folder</span>
             <input
-              ref={(node) => {
-                folderInput.current = node;
-                // React does not know these attributes; set them on the element.
-                node?.setAttribute("webkitdirectory", "");
-                node?.setAttribute("directory", "");
-              }}
+              ref={folderInput}
+              // React's types do not name these attributes; spread, they are in the server's HTML too, so the
+              // input picks folders from its first paint.
+              {...FOLDER_PICKER}
               type="file"
               multiple
-              disabled={busy}
+              disabled={busy || !hydrated}
               onChange={(e) => fromFolder([...(e.target.files ?? [])])}
               className="block max-w-full text-sm"
               aria-label="Folder of transcripts to import"
