@@ -29,7 +29,7 @@ const MACHINE = {
  * folder under lib/ is). Lower layers first; packages and Node's own modules are not paths and
  * stay allowed here (lib/domain's own rules below keep those out of the pure core).
  */
-const PURE = ["lib/domain", "lib/validation", "lib/importers", "lib/markdown", "lib/format.ts"];
+const PURE = ["lib/domain", "lib/validation", "lib/importers", "lib/markdown", "lib/format.ts", "lib/export"];
 const BELOW_DB = [...PURE, "lib/models", "lib/tokenizers", "lib/files", "lib/env"];
 const SERVICES = [
   "lib/llm",
@@ -43,6 +43,7 @@ const SERVICES = [
   "lib/live",
   "lib/mcp",
   "lib/demo",
+  "lib/sharing",
 ];
 const SERVER = [...BELOW_DB, "lib/db", ...SERVICES];
 /** What runs in the browser may import: its queries, server actions (called, never run there) and the pure layers. */
@@ -54,6 +55,10 @@ export const LAYERS = {
   "lib/importers": { allow: ["lib/domain"], why: "lib/importers are pure parsers over lib/domain: lib/imports stores what they return." },
   "lib/markdown": { allow: ["lib/domain"], why: "lib/markdown renders text with lib/domain only." },
   "lib/format.ts": { allow: ["lib/domain"], why: "lib/format.ts formats figures with lib/domain only." },
+  "lib/export": {
+    allow: ["lib/domain", "lib/markdown", "lib/format.ts"],
+    why: "lib/export writes a thread as a file people read (HTML, Markdown) from lib/domain's types, with lib/markdown and lib/format.ts only.",
+  },
   "lib/tokenizers": { allow: ["lib/domain"], why: "lib/tokenizers count tokens with lib/domain only." },
   "lib/models": { allow: ["lib/domain", "lib/tokenizers"], why: "lib/models (the catalog) builds on lib/domain and lib/tokenizers only." },
   "lib/files": { allow: ["lib/domain"], why: "lib/files reads the files people allowed, with lib/domain only." },
