@@ -38,7 +38,7 @@ export function ShareLinksTable({ links, showThread, empty }: Readonly<{ links: 
       {links.length === 0 ? (
         <p className="text-sm text-zinc-500">{empty}</p>
       ) : (
-        <table className="stack-on-phone w-full text-left text-sm [&_td]:pr-3">
+        <table className="stack-on-phone w-full text-left text-sm [&_td]:pr-3 [&_th]:pr-3">
           <thead className="text-zinc-500">
             <tr>
               {showThread && <th className="py-1 font-normal">Thread</th>}
@@ -66,10 +66,10 @@ export function ShareLinksTable({ links, showThread, empty }: Readonly<{ links: 
                     {link.subagents && <span className="ml-1 text-xs text-zinc-500">(with sub-agents)</span>}
                   </td>
                 )}
-                <td className="py-1" data-label="Created">
+                <td className="py-1 sm:whitespace-nowrap" data-label="Created">
                   <time dateTime={link.createdAt}>{formatDateTime(link.createdAt)}</time>
                 </td>
-                <td className="py-1" data-label="Expires">
+                <td className="py-1 sm:whitespace-nowrap" data-label="Expires">
                   {link.expired ? (
                     <span className="text-amber-800">expired {formatDateTime(link.expiresAt)}</span>
                   ) : (
@@ -79,7 +79,7 @@ export function ShareLinksTable({ links, showThread, empty }: Readonly<{ links: 
                 <td className="py-1" data-label="Views">
                   {link.views}
                 </td>
-                <td className="py-1 break-all" data-label="By">
+                <td className="py-1 break-words" data-label="By">
                   {link.createdBy ?? "—"}
                 </td>
                 <td className="py-1 text-right">

@@ -8,7 +8,7 @@ import { db } from "../engine/client";
 export type ShareLinkScope = { createdById: string } | "all";
 
 /** A stored link as the shared page needs it. */
-export type StoredShareLink = { id: string; threadId: string; tokenHash: string; expiresAt: Date; subagents: boolean };
+type StoredShareLink = { id: string; threadId: string; tokenHash: string; expiresAt: Date; subagents: boolean };
 
 /** Stores a link by its token's hash (the token itself is never stored). */
 export async function insertShareLink(input: {
