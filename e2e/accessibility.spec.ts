@@ -2,8 +2,8 @@
  * Accessibility, checked by axe-core in Chromium (WCAG 2.0 and 2.1, A and AA): no page may have a
  * serious or critical violation. The pages are the seeded demo threads and their views, a real
  * Claude Code session imported on the imports server with its tool outputs open, the usage and
- * sources pages, and Settings with sign-in on, as an admin (people and tokens listed). On a phone
- * (390x844) none of them scrolls sideways. A failure prints each violation: the rule, what it
+ * sources pages, Settings with sign-in on, as an admin (people, tokens and share links listed), and a
+ * thread's Share dialog open. On a phone (390x844) none of them scrolls sideways. A failure prints each violation: the rule, what it
  * means, and the elements it found.
  */
 import AxeBuilder from "@axe-core/playwright";
@@ -129,6 +129,32 @@ test.describe("Settings with sign-in on, as an admin", () => {
     } finally {
       await revoke.click();
       await expect(page.getByTestId("api-token-row").filter({ hasText: "axe check token" })).toHaveCount(0);
+      await page.context().close();
+    }
+  });
+});
+
+test.describe("sharing with sign-in on, as an admin", () => {
+  test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started");
+
+  test("the Share dialog with a link made, and Settings' share links", async ({ browser }) => {
+    const page = await signedInAdmin(browser, "10.50.0.1");
+    const created = await page.request.post("/api/threads", { data: { toolName: "e2e", title: "axe check shared thread" } });
+    expect(created.status()).toBe(201);
+    const threadId = ((await created.json()) as { thread: { id: string } }).thread.id;
+    try {
+      await readyPage(page, `${AUTH_URL}/threads/${threadId}`);
+      await page.getByRole("button", { name: "Share…" }).click();
+      const dialog = page.getByRole("dialog", { name: "Share this thread" });
+      await dialog.getByRole("button", { name: "Create link" }).click();
+      await expect(dialog.getByTestId("share-url")).toBeVisible();
+      await expect(dialog.getByTestId("share-link-row")).toHaveCount(1);
+      await expectNoBlockingViolations(page, "the Share dialog, a link made");
+      await readyPage(page, `${AUTH_URL}/settings`);
+      await expect(page.getByTestId("share-link-row").filter({ hasText: "axe check shared thread" })).toHaveCount(1);
+      await expectNoBlockingViolations(page, "/settings (share links listed)");
+    } finally {
+      await page.request.delete(`/api/threads/${threadId}`);
       await page.context().close();
     }
   });

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { connection } from "next/server";
 import { ApiTokens } from "@/components/settings/api-tokens";
 import { People } from "@/components/settings/people";
+import { ShareLinks } from "@/components/settings/share-links";
 import { principalFrom } from "@/lib/auth/principal";
 import { listPeople } from "@/lib/db/people/people";
 import { CustomModelForm, DeleteCustomModelButton } from "@/components/settings/custom-models";
@@ -68,6 +69,8 @@ export default async function SettingsPage() {
 
       {isAdmin && <PeopleSection people={people} selfId={principal.userId} />}
 
+      <ShareLinksSection isAdmin={isAdmin} signInOn={settings.auth.enabled} />
+
       <LimitsSection settings={settings} />
       <ModelsSection llm={llm} canChange={canChange} />
       <CustomModelsSection custom={custom} canChange={canChange} />
@@ -88,6 +91,22 @@ function ApiTokensSection({ isAdmin }: { isAdmin: boolean }) {
         {isAdmin ? "the person who created it" : "you"}. Revoking one refuses it at once.
       </p>
       <ApiTokens showOwner={isAdmin} />
+    </section>
+  );
+}
+
+/** Share links: who sees which, and the list (components/settings/share-links.tsx). */
+function ShareLinksSection({ isAdmin, signInOn }: { isAdmin: boolean; signInOn: boolean }) {
+  return (
+    <section aria-labelledby="shares-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+      <h2 id="shares-heading" className="text-lg font-semibold">
+        Share links
+      </h2>
+      <p className="text-sm text-zinc-600">
+        Each link shows one thread, read-only with its secrets redacted, to anyone holding it, until it expires.{" "}
+        {signInOn && !isAdmin ? "These are the links you made." : "These are everyone's links."} Revoking one takes it back at once.
+      </p>
+      <ShareLinks />
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
 import { SessionFigure } from "@/components/ui/session-figure";
 import { SendSecretsSwitch } from "@/components/secrets/send-secrets-switch";
+import { ShareButton } from "@/components/sharing/share-dialog";
 
 type Props = {
   thread: Thread;
@@ -70,6 +71,7 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
       <div className="flex flex-wrap items-start gap-3">
         <h1 className="min-w-0 flex-1 text-xl font-semibold tracking-tight break-words">{displayTitle(thread.title)}</h1>
         <ExportLinks threadId={thread.id} expired={thread.expired} secretCount={secretCount} lossless={secrets?.canChange ?? true} />
+        {!thread.expired && <ShareButton threadId={thread.id} hasSubagents={childThreads.some((c) => c.relation?.kind === "subagent")} />}
       </div>
       <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {/* One line, cut with an ellipsis where it must be (the copy button has it whole); on a

@@ -3,6 +3,7 @@ import { apiTokenKeys } from "./api-tokens";
 import { compactionKeys, type CompactionRequestBody } from "./compactions";
 import { makeQueryClient } from "./query-client";
 import { searchKeys } from "./search";
+import { shareKeys } from "./shares";
 import { sourceKeys } from "./sources";
 import { threadKeys } from "./threads";
 
@@ -39,6 +40,7 @@ const families = [
   { root: apiTokenKeys.all, keys: [apiTokenKeys.list()] },
   { root: searchKeys.all, keys: [searchKeys.hits("auth")] },
   { root: sourceKeys.all, keys: [sourceKeys.status()] },
+  { root: shareKeys.all, keys: [shareKeys.list(null), shareKeys.list(threadId)] },
 ];
 
 describe("query key factories", () => {

@@ -114,6 +114,7 @@ export function sampleWrites(ids: { threadId: string; turnId: string }): Record<
     "POST secrets/redact": { body: { threadId, turnId, fingerprint: "0123456789ab", confirm: true } },
     "POST sources/sync": { body: {} },
     "POST tokens": { body: { name: "ci" } },
+    "POST threads/[id]/shares": { body: { expiresInHours: 24, subagents: false } },
   };
 }
 

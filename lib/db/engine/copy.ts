@@ -32,6 +32,8 @@ export const COPIED_TABLES = [
   // Derived from the turns too (lib/db/threads/thread-tools.ts).
   { model: "threadTool", table: "ThreadTool", key: ["threadId", "key"] },
   { model: "threadToolState", table: "ThreadToolState", key: ["threadId"] },
+  // Share links: a thread's, after it.
+  { model: "shareLink", table: "ShareLink", key: ["id"] },
   // Sign-in: people before what refers to them.
   { model: "user", table: "User", key: ["id"] },
   { model: "session", table: "Session", key: ["id"] },

@@ -37,7 +37,8 @@ describe("safeNextPath", () => {
 
 describe("isPublicPath", () => {
   it("opens the sign-in pages, Better Auth's endpoints and static assets only", () => {
-    for (const path of ["/login", "/setup", "/api/auth/sign-in/email", "/_next/static/chunks/a.js", "/icon.svg"])
+    const token = "A".repeat(42) + "_";
+    for (const path of ["/login", "/setup", "/api/auth/sign-in/email", "/_next/static/chunks/a.js", "/icon.svg", `/s/${token}`])
       expect(isPublicPath(path), path).toBe(true);
     for (const path of [
       "/",
@@ -49,6 +50,14 @@ describe("isPublicPath", () => {
       "/api/events",
       "/_next/data/x.json",
       "/settings",
+      // Only a well-formed token's page: nothing under it, nothing beside it.
+      "/s/",
+      "/s/short",
+      `/s/${token}x`,
+      `/s/${token}/`,
+      `/s/${token}/more`,
+      `/s/${token.slice(1)}.`,
+      `/api/s/${token}`,
     ])
       expect(isPublicPath(path), path).toBe(false);
   });

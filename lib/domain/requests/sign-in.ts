@@ -1,4 +1,5 @@
 /** Pure rules of sign-in: where to go after it, and which paths need none. */
+import { isSharePath } from "../sharing/share-links";
 
 /**
  * Where the login page sends someone after signing in: the path they asked for, only when it is
@@ -17,9 +18,12 @@ export function safeNextPath(raw: string | null | undefined): string {
   }
 }
 
-/** Paths anyone may reach with sign-in on: the sign-in pages, Better Auth's endpoints, static assets. */
+/**
+ * Paths anyone may reach with sign-in on: the sign-in pages, Better Auth's endpoints, static
+ * assets, and a shared page (`/s/<token>`: the token is the permission, lib/sharing).
+ */
 export function isPublicPath(pathname: string): boolean {
-  if (pathname === "/login" || pathname === "/setup") return true;
+  if (pathname === "/login" || pathname === "/setup" || isSharePath(pathname)) return true;
   if (pathname === "/api/auth" || pathname.startsWith("/api/auth/")) return true;
   if (pathname.startsWith("/_next/static/") || pathname.startsWith("/_next/image")) return true;
   return pathname === "/icon.svg" || pathname === "/favicon.ico" || pathname === "/robots.txt";
