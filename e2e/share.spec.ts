@@ -53,6 +53,8 @@ test("a shared link shows the thread to a visitor without an account, secrets ma
     await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
     expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(url);
     await expect(dialog.getByText("This is the only time the link is shown")).toBeVisible();
+    // The test server listens on 127.0.0.1: the dialog says the link reaches no one else.
+    await expect(dialog.getByTestId("share-local-only")).toContainText("opens here and nowhere else");
     await expect(dialog.getByTestId("share-link-row")).toHaveCount(1);
     // Escape closes it, focus goes back to the button, and the link is not shown again.
     await admin.keyboard.press("Escape");

@@ -154,6 +154,18 @@ function NewLink({ link }: Readonly<{ link: CreatedShareLink }>) {
         <CopyButton text={link.url} label="Copy link" />
       </div>
       <p>This is the only time the link is shown: copy it now. Revoking it below takes it back at once.</p>
+      {onThisComputerOnly(link.url) && (
+        <p data-testid="share-local-only">
+          This server answers only this computer, so the link opens here and nowhere else. To send the session to someone, use Export: an
+          HTML file (encrypted if you like) opens anywhere.
+        </p>
+      )}
     </div>
   );
+}
+
+/** A link on a loopback address (the default server, sign-in off) cannot reach anyone else: say so. */
+function onThisComputerOnly(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\./.test(host);
 }
