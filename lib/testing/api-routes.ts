@@ -93,7 +93,15 @@ export const SAMPLE_QUERIES: Record<string, string[]> = {
   "threads/[id]/context": ["?model=gpt-4o", "?model=gpt-4o&mode=pal", "?contextWindow=200000&perTurn=1"],
   "threads/[id]/find": ["?q=export", "?q=token"],
   search: ["?q=export", "?q=token", "?q=deploy&limit=100"],
-  "threads/[id]/export": ["?redact=1", "?redact=1&chain=1", "", "?chain=1"],
+  "threads/[id]/export": [
+    "?redact=1",
+    "?redact=1&chain=1",
+    "",
+    "?chain=1",
+    "?format=html",
+    "?format=md&chain=1&subagents=1",
+    "?format=html&redact=0",
+  ],
   "threads/[id]/handoff": ["", "?chain=1&model=gpt-4o"],
   secrets: ["", "?limit=500"],
 };
