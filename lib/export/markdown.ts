@@ -16,9 +16,15 @@ import type { ReadableDocument, ReadableThread } from "./types";
 
 type ToolResultPart = Extract<TurnPart, { type: "tool_result" }>;
 
-/** Characters that would start Markdown syntax in a line of ours (a title, a fact, a name). */
+/**
+ * Text on one line of ours (a title, a fact, a name) with nothing in it read as Markdown syntax.
+ * Never at a line's start, so "#" matters only as a heading's closing run (at the end).
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/\s+/g, " ").replace(/[\\`*_{}[\]<>#|~&]/g, "\\$&");
+  return text
+    .replace(/\s+/g, " ")
+    .replace(/[\\`*_{}[\]<>|~&]/g, "\\$&")
+    .replace(/#$/, "\\#");
 }
 
 /** A fenced block that holds `text` whatever it holds: the fence is longer than any backtick run inside. */
