@@ -28,11 +28,19 @@ const LINK = "block rounded px-2 py-1 text-sm text-indigo-700 hover:bg-indigo-50
  * someone who may not see them gets the redacted copies only.
  */
 export function ExportMenu({ threadId, expired, secretCount, lossless, hasSubagents, inChain }: Props) {
-  const [redact, setRedact] = useState(secretCount > 0 || !lossless);
+  const [redact, setRedact] = useState(true);
   const [subagents, setSubagents] = useState(false);
   const [chain, setChain] = useState(false);
   const menu = useRef<HTMLDetailsElement>(null);
-  const choice = (format: ExportChoice["format"]): ExportChoice => ({ format, redact, subagents, chain, includeExpired: expired });
+  // Without secrets to choose about, each format keeps the API's default (json lossless, html and md redacted).
+  const chosen = secretCount > 0 || !lossless;
+  const choice = (format: ExportChoice["format"]): ExportChoice => ({
+    format,
+    redact: chosen ? redact : format !== "json",
+    subagents,
+    chain,
+    includeExpired: expired,
+  });
   // Escape closes the menu and gives the focus back to its button.
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== "Escape" || !menu.current?.open) return;
@@ -78,7 +86,7 @@ export function ExportMenu({ threadId, expired, secretCount, lossless, hasSubage
           {hasSubagents && <Check label="Include sub-agents (HTML, Markdown)" checked={subagents} onChange={setSubagents} />}
           {inChain && <Check label="Whole chain" checked={chain} onChange={setChain} />}
         </fieldset>
-        <EncryptedExport threadId={threadId} choice={{ redact, subagents, chain, includeExpired: expired }} />
+        <EncryptedExport threadId={threadId} choice={{ redact: choice("html").redact, subagents, chain, includeExpired: expired }} />
       </div>
     </details>
   );

@@ -104,6 +104,10 @@ ul.plan li.done { text-decoration: line-through; color: var(--muted); }
 .hljs-addition { color: #86efac; }
 .hljs-deletion { color: #fca5a5; }
 .hljs-meta, .hljs-type { color: #f9a8d4; }
+@media (max-width: 600px) {
+  main { padding: 12px 8px 48px; }
+  .turn-body, .fold-body, .tool { padding-left: 8px; padding-right: 8px; }
+}
 @media print {
   :root { --bg: #ffffff; --card: #ffffff; }
   body { background: #ffffff; font-size: 12px; }
