@@ -41,7 +41,7 @@ export function ExportMenu({ threadId, expired, secretCount, lossless, hasSubage
     chain,
     includeExpired: expired,
   });
-  // Escape closes the menu and gives the focus back to its button. Above the sticky reader toolbar (z-20), which comes later in the page.
+  // Escape closes the menu and gives the focus back to its button.
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== "Escape" || !menu.current?.open) return;
     menu.current.open = false;
@@ -52,6 +52,7 @@ export function ExportMenu({ threadId, expired, secretCount, lossless, hasSubage
       <summary className="cursor-pointer list-none rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 [&::-webkit-details-marker]:hidden">
         Export <span aria-hidden>▾</span>
       </summary>
+      {/* z-30: above the sticky reader toolbar (z-20), which comes later in the page. */}
       <div className="absolute right-0 z-30 mt-1 w-72 max-w-[calc(100vw-2rem)] space-y-3 rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg">
         <ul className="space-y-0.5" aria-label="Download">
           <li>
