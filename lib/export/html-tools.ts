@@ -105,7 +105,7 @@ function runFacts(part: ToolResultPart): string {
 }
 
 /** A result's text and its diff (an edit's change, where the agent recorded one). */
-export function resultBody(part: ToolResultPart): string {
+function resultBody(part: ToolResultPart): string {
   const diff = typeof part.diff === "string" && part.diff !== "" ? `${label("Diff")}${diffText(part.diff)}` : "";
   return preText(toolResultText(part.content), part.isError === true ? "plain failed" : "plain") + diff;
 }

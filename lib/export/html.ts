@@ -13,6 +13,7 @@ import { escapeHtml } from "./html-text";
 import { factsHtml, turnAnchor, turnsHtml } from "./html-turns";
 import type { ReadableDocument, ReadableThread } from "./types";
 
+/** @internal exported for its tests */
 export const EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /** The export as an HTML document. */

@@ -20,14 +20,17 @@ type ToolResultPart = Extract<TurnPart, { type: "tool_result" }>;
  * Text on one line of ours (a title, a fact, a name) with nothing in it read as Markdown syntax.
  * Never at a line's start, so "#" matters only as a heading's closing run (at the end).
  */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text
     .replace(/\s+/g, " ")
     .replace(/[\\`*_{}[\]<>|~&]/g, "\\$&")
     .replace(/#$/, "\\#");
 }
 
-/** A fenced block that holds `text` whatever it holds: the fence is longer than any backtick run inside. */
+/**
+ * A fenced block that holds `text` whatever it holds: the fence is longer than any backtick run inside.
+ * @internal exported for its tests
+ */
 export function fenced(text: string, language = ""): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(Math.max(3, longest + 1));

@@ -4,7 +4,7 @@
  */
 import { normalizeId } from "@/lib/domain/ids";
 
-export type ExportFormat = "json" | "html" | "md";
+type ExportFormat = "json" | "html" | "md";
 
 /** The options as node:util's parseArgs reads them (strings and flags). */
 export type ExportCommandOptions = {
