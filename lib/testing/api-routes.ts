@@ -118,6 +118,7 @@ export function sampleWrites(ids: { threadId: string; turnId: string }): Record<
     "POST threads/[id]/compactions": { body: { strategy: "full", targetModel: "gpt-4o", instructions: "Keep it short." } },
     "POST threads/[id]/compaction-jobs": { body: { strategy: "full", targetModel: "gpt-4o" } },
     "PUT threads/[id]/secret-settings": { body: { sendToModels: false } },
+    "POST threads/[id]/export": { body: { format: "html", password: "a long passphrase" } },
     "POST secrets/reveal": { body: { threadId, turnId, fingerprint: "abcd" } },
     "POST secrets/redact": { body: { threadId, turnId, fingerprint: "0123456789ab", confirm: true } },
     "POST sources/sync": { body: {} },
