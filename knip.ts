@@ -12,7 +12,7 @@ const config: KnipConfig = {
     // Run by package.json, Playwright's web servers (e2e-server.mjs, e2e-oidc-provider.mjs) and
     // scripts/test.mjs. knip finds package.json's scripts itself, but not in --production.
     "scripts/*.mjs!",
-    "scripts/{seed,db-copy,write-schema,usage}.ts!",
+    "scripts/{seed,db-copy,write-schema,usage,export}.ts!",
     "scripts/bench/index.ts!",
     "scripts/prisma-cli-timers.cjs!",
     // Worker threads, started by file path (new Worker(...)), not imported.

@@ -26,10 +26,12 @@ test("an encrypted export opens from disk only with its password, then reads exa
   page,
   request,
 }, testInfo) => {
-  const thread = (await (await request.get(`/api/threads/${DEMO_IDS.debug}`)).json()) as {
-    title: string;
+  // GET /api/threads/:id answers {thread, turns}.
+  const read = (await (await request.get(`/api/threads/${DEMO_IDS.debug}`)).json()) as {
+    thread: { title: string };
     turns: { content: string }[];
   };
+  const thread = { title: read.thread.title, turns: read.turns };
   const plain = await request.get(`${EXPORT_URL}?format=html`);
   expect(plain.status()).toBe(200);
   const plainFile = testInfo.outputPath("plain.html");

@@ -44,7 +44,8 @@ test("list -> thread -> attribution -> chain -> export -> import into a fresh da
   const exported = testInfo.outputPath("export.json");
   await test.step("Export JSON downloads the native document", async () => {
     await page.getByRole("link", { name: "Conversation" }).click();
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export JSON" }).click()]);
+    await page.getByTestId("export-menu").locator("summary").click();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Export JSON/ }).click()]);
     expect(download.suggestedFilename()).toBe(`threadline-${DEMO_IDS.debug}.json`);
     await download.saveAs(exported);
     const doc = JSON.parse(readFileSync(exported, "utf8"));

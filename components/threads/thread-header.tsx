@@ -11,6 +11,7 @@ import { formatDateTime, plural } from "@/lib/format";
 import { CopyButton } from "@/components/ui/copy-button";
 import { CopyHandoffButton } from "./copy-handoff-button";
 import { CopyPromptButton } from "./copy-prompt-button";
+import { ExportMenu } from "./export-menu";
 import { ForkLineage } from "./fork-lineage";
 import { PurgeButton } from "./purge-button";
 import { SessionFigure } from "@/components/ui/session-figure";
@@ -66,12 +67,20 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
 
 export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0, secrets, figures }: Props) {
   const kind = relationKind(thread);
+  const hasSubagents = childThreads.some((c) => c.relation?.kind === "subagent");
   return (
     <header className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
       <div className="flex flex-wrap items-start gap-3">
         <h1 className="min-w-0 flex-1 text-xl font-semibold tracking-tight break-words">{displayTitle(thread.title)}</h1>
-        <ExportLinks threadId={thread.id} expired={thread.expired} secretCount={secretCount} lossless={secrets?.canChange ?? true} />
-        {!thread.expired && <ShareButton threadId={thread.id} hasSubagents={childThreads.some((c) => c.relation?.kind === "subagent")} />}
+        <ExportMenu
+          threadId={thread.id}
+          expired={thread.expired}
+          secretCount={secretCount}
+          lossless={secrets?.canChange ?? true}
+          hasSubagents={hasSubagents}
+          inChain={parent !== null}
+        />
+        {!thread.expired && <ShareButton threadId={thread.id} hasSubagents={hasSubagents} />}
       </div>
       <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {/* One line, cut with an ellipsis where it must be (the copy button has it whole); on a
@@ -195,52 +204,5 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         </div>
       )}
     </header>
-  );
-}
-
-/**
- * The export: lossless (a backup) or with every secret replaced by `[REDACTED:<kind>:<fingerprint>]`.
- * A thread with secrets offers the redacted copy first; someone who may not see secrets (a member
- * with sign-in on) gets the redacted copy only.
- */
-function ExportLinks({
-  threadId,
-  expired,
-  secretCount,
-  lossless,
-}: {
-  threadId: string;
-  expired: boolean;
-  secretCount: number;
-  lossless: boolean;
-}) {
-  const href = (redact: boolean) => {
-    const query = [expired ? "includeExpired=1" : null, redact ? "redact=1" : null].filter(Boolean).join("&");
-    return `/api/threads/${threadId}/export${query ? `?${query}` : ""}`;
-  };
-  const primary = "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700";
-  const secondary = "rounded border border-zinc-300 px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-50";
-  if (secretCount === 0 || !lossless) {
-    return (
-      <a href={href(!lossless)} download className={primary} data-testid={lossless ? undefined : "export-redacted"}>
-        Export JSON
-      </a>
-    );
-  }
-  return (
-    <span className="flex gap-2">
-      <a
-        href={href(true)}
-        download
-        className={primary}
-        data-testid="export-redacted"
-        title={`${secretCount} secret(s) replaced by [REDACTED:<kind>:<fingerprint>]`}
-      >
-        Export JSON (secrets redacted)
-      </a>
-      <a href={href(false)} download className={secondary} data-testid="export-lossless" title="Everything as stored, secrets included">
-        Lossless
-      </a>
-    </span>
   );
 }

@@ -5,6 +5,7 @@
  * the window of a long one, `partial`).
  */
 import type { ChildThreadLink } from "@/lib/domain/threads/links";
+import { pairSubagents } from "@/lib/domain/threads/subagents";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 
 export type ToolCallPart = Extract<TurnPart, { type: "tool_call" }>;
@@ -31,8 +32,8 @@ export function turnAnchor(turnId: string): string {
 }
 
 /**
- * Pairs calls and results by id (the first of each wins) and ties sub-agents to their call: by the
- * relation's toolCallId, else (Claude Code agent files) by the agentId the call's result names.
+ * Pairs calls and results by id (the first of each wins) and ties sub-agents to their call
+ * (lib/domain/threads/subagents.ts, as the readable export does).
  */
 export function buildToolIndex(
   turns: readonly { turn: Turn; number: number }[],
@@ -48,18 +49,12 @@ export function buildToolIndex(
         index.results.set(part.toolCallId, { ...ref, part, partIndex });
     });
   }
-  const callByAgent = new Map<string, string>();
-  for (const [callId, result] of index.results) {
-    if (typeof result.part.agentId === "string" && !callByAgent.has(result.part.agentId)) callByAgent.set(result.part.agentId, callId);
-  }
-  for (const child of children) {
-    const relation = child.relation;
-    if (relation?.kind !== "subagent") continue;
-    const callId = relation.toolCallId ?? (relation.agentId ? callByAgent.get(relation.agentId) : undefined);
-    if (!callId || !index.calls.has(callId)) continue;
-    const list = index.subagents.get(callId) ?? [];
-    list.push({ id: child.id, title: child.title });
-    index.subagents.set(callId, list);
+  const results = [...index.results.values()].map(({ part }) => part);
+  for (const [callId, paired] of pairSubagents(index.calls, results, children)) {
+    index.subagents.set(
+      callId,
+      paired.map(({ id, title }) => ({ id, title })),
+    );
   }
   return index;
 }

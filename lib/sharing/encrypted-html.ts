@@ -9,12 +9,18 @@ import { promisify } from "node:util";
  *
  * PBKDF2-SHA256 at 600,000 iterations (OWASP's figure for it) and AES-256-GCM: both are in every
  * browser's WebCrypto, so the file opens from disk with no library and no network.
+ *
+ * @internal exported for its tests
  */
 export const PBKDF2_ITERATIONS = 600_000;
 const SALT_BYTES = 16;
 const IV_BYTES = 12;
 
-/** What the page needs to decrypt, as the JSON the file carries (base64 fields). */
+/**
+ * What the page needs to decrypt, as the JSON the file carries (base64 fields).
+ *
+ * @internal exported for its tests
+ */
 export type EncryptedPayload = {
   v: 1;
   kdf: "PBKDF2-SHA256";

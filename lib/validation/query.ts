@@ -17,10 +17,10 @@ export function queryObject(params: URLSearchParams): Record<string, string> {
   return Object.fromEntries(params);
 }
 
-/** A yes/no query parameter: 1 or true, 0 or false; `fallback` when it is absent. */
-export function queryFlag(fallback = false) {
+/** A yes/no query parameter: 1 or true, 0 or false; `fallback` when it is absent (null: absent stays null, for a default that depends on another parameter). */
+export function queryFlag<F extends boolean | null = false>(fallback: F = false as F) {
   return z
     .enum(["1", "true", "0", "false"], { error: "must be 1, true, 0 or false" })
     .optional()
-    .transform((value) => (value === undefined ? fallback : value === "1" || value === "true"));
+    .transform((value): boolean | F => (value === undefined ? fallback : value === "1" || value === "true"));
 }

@@ -128,8 +128,34 @@ export const includeExpiredQuerySchema = z.object({ includeExpired: includeExpir
 /** GET /api/threads/:id/turns/:index when it is not a turn's id: the turn's 0-based index. */
 export const turnIndexSchema = z.object({ index: decimalInteger(0) });
 
-/** GET /api/threads/:id/export: the whole chain, every secret redacted, an expired thread. */
-export const exportQuerySchema = z.object({ chain: queryFlag(), redact: queryFlag(), includeExpired: includeExpiredSchema });
+/**
+ * GET /api/threads/:id/export: the format (json, the lossless document, by default; html and md
+ * to read), the whole chain, sub-agents inlined (html and md), an expired thread, and whether
+ * secrets are redacted: json keeps them unless asked, html and md redact them unless `redact=0`.
+ */
+export const exportQuerySchema = z
+  .object({
+    format: z.enum(["json", "html", "md"], { error: "must be json, html or md" }).default("json"),
+    chain: queryFlag(),
+    subagents: queryFlag(),
+    redact: queryFlag(null),
+    includeExpired: includeExpiredSchema,
+  })
+  .refine((query) => query.format !== "json" || !query.subagents, {
+    message: "applies to format=html and format=md only (the json document holds each thread on its own)",
+    path: ["subagents"],
+  })
+  .transform(({ redact, ...query }) => ({ ...query, redact: redact ?? query.format !== "json" }));
+
+/** POST /api/threads/:id/export: an HTML export encrypted with a password, redacted unless `redact: false`. */
+export const encryptedExportSchema = z.strictObject({
+  format: z.literal("html", { error: 'must be "html" (only the HTML export is encrypted)' }),
+  password: z.string({ error: "is required" }).min(8, "must be at least 8 characters").max(1024, "must be at most 1024 characters"),
+  subagents: z.boolean().default(false),
+  chain: z.boolean().default(false),
+  redact: z.boolean().default(true),
+  includeExpired: z.boolean().default(false),
+});
 
 const MAX_FIND_RESULTS = 1_000;
 

@@ -6,7 +6,7 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
-import { GET as exportRoute } from "@/app/api/threads/[id]/export/route";
+import { GET as exportRoute, POST as encryptedExport } from "@/app/api/threads/[id]/export/route";
 import { GET as getSetting, PUT as putSetting } from "@/app/api/threads/[id]/secret-settings/route";
 import { POST as createToken } from "@/app/api/tokens/route";
 import { POST as redact } from "./redact/route";
@@ -106,6 +106,27 @@ describe("secrets with sign-in on", () => {
     expect(redacted.status).toBe(200);
     expect(await redacted.text()).not.toContain(sample.value);
     expect(await (await exportAs({ cookie: admin })).text()).toContain(sample.value);
+  });
+
+  it("writes the readable exports redacted for members; their stored text (redact=0, or redact: false encrypted) for an admin only", async () => {
+    const exportAs = (headers: Record<string, string>, query: string) =>
+      exportRoute(request("GET", `/api/threads/${threadId}/export${query}`, headers), params({ id: threadId }));
+    const encryptAs = (headers: Record<string, string>, body: object) =>
+      encryptedExport(request("POST", `/api/threads/${threadId}/export`, headers, body), params({ id: threadId }));
+    for (const format of ["html", "md"]) {
+      const redacted = await exportAs({ cookie: member }, `?format=${format}`);
+      expect(redacted.status).toBe(200);
+      expect(await redacted.text()).not.toContain(sample.value);
+      await expectError(await exportAs({ cookie: member }, `?format=${format}&redact=0`), 403, "forbidden");
+      await expectError(await exportAs({ authorization: `Bearer ${memberToken}` }, `?format=${format}&redact=0`), 403, "forbidden");
+      expect(await (await exportAs({ cookie: admin }, `?format=${format}&redact=0`)).text()).toContain(sample.value);
+    }
+    const password = "a member's long passphrase";
+    await expectError(await encryptAs({ cookie: member }, { format: "html", password, redact: false }), 403, "forbidden");
+    expect((await encryptAs({ cookie: member }, { format: "html", password })).status).toBe(200);
+    expect((await encryptAs({ cookie: admin }, { format: "html", password, redact: false })).status).toBe(200);
+    // The password is used once and logged nowhere.
+    expect(logged.join("\n")).not.toContain(password);
   });
 
   it("lets an admin only send a thread's secrets to models, after confirming; everyone sees the setting", async () => {

@@ -19,7 +19,7 @@ export async function getThreadOutline(threadId: string, visibility: Visibility 
   const thread = await getThread(threadId, visibility);
   const client = await db();
   const [rows, links] = await Promise.all([turnFlags(client, threadId), getThreadLinks(thread, { childLimit: CHILD_LIMIT })]);
-  // As the conversation view pairs them (components/threads/tool-index.ts): by the relation's
+  // As the conversation view pairs them (lib/domain/threads/subagents.ts): by the relation's
   // tool-call id, else by the agent id the call's result names.
   const toolCallIds: string[] = [];
   const agentIds: string[] = [];

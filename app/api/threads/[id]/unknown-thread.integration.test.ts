@@ -43,7 +43,7 @@ const ROUTES: {
   { file: "compactions/route.ts", module: compactions, input: { POST: { body: { strategy: "full" } } } },
   { file: "context/route.ts", module: context, input: { GET: { query: "?contextWindow=100000" } } },
   { file: "continue/route.ts", module: continueRoute, input: { POST: { body: { toolName: "analyze", prompt: "Go on." } } } },
-  { file: "export/route.ts", module: exportRoute },
+  { file: "export/route.ts", module: exportRoute, input: { POST: { body: { format: "html", password: "a long passphrase" } } } },
   { file: "find/route.ts", module: find, input: { GET: { query: "?q=needle" } } },
   { file: "forks/route.ts", module: forks, input: { POST: { body: { atTurn: 0 } } } },
   { file: "handoff/route.ts", module: handoff, input: { GET: { query: "?chain=1" } } },
