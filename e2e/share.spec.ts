@@ -74,7 +74,7 @@ test("a shared link shows the thread to a visitor without an account, secrets ma
     expect(response.headers()["referrer-policy"]).toBe("no-referrer");
     await expect(page).toHaveURL(url); // not sent to /login
     await expect(page.getByText(title).first()).toBeVisible();
-    await expect(page.getByText("Publish the release notes for 4.2")).toBeVisible();
+    await expect(page.getByText("Publish the release notes for 4.2", { exact: true })).toBeVisible();
     const html = await page.content();
     expect(html).not.toContain(sample.value);
     expect(html).toContain("[REDACTED:");

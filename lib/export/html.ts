@@ -24,7 +24,9 @@ export function renderHtml(document: ReadableDocument): string {
   const notes = [
     document.shared ? `<p class="shared">Shared read-only from Threadline</p>` : "",
     chain ? `<p class="note">A chain of ${document.threads.length} threads, oldest first.</p>` : "",
-    document.redacted ? `<p class="note">Secrets are replaced by [REDACTED:&lt;kind&gt;:&lt;fingerprint&gt;].</p>` : "",
+    document.redacted
+      ? `<p class="note">Secrets found in this conversation are hidden: each shows as [REDACTED:kind:fingerprint], never its value.</p>`
+      : "",
   ].join("");
   const header = chain
     ? `<header class="doc-header"><h1>${escapeHtml(title)}</h1>${notes}</header>`

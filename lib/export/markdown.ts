@@ -46,7 +46,9 @@ export function renderMarkdown(document: ReadableDocument): string {
   const notes = [
     document.shared ? "Shared read-only from Threadline." : null,
     document.threads.length > 1 ? `A chain of ${document.threads.length} threads, oldest first.` : null,
-    document.redacted ? "Secrets are replaced by `[REDACTED:<kind>:<fingerprint>]`." : null,
+    document.redacted
+      ? "Secrets found in this conversation are hidden: each shows as `[REDACTED:kind:fingerprint]`, never its value."
+      : null,
   ].filter(Boolean);
   const intro = notes.length > 0 ? `${notes.map((note) => `_${note}_`).join("\n\n")}\n\n` : "";
   return `${intro}${document.threads.map((readable) => threadMarkdown(readable, 1)).join("\n\n")}\n`;

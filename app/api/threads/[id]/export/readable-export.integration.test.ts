@@ -47,7 +47,7 @@ describe("GET /api/threads/:id/export?format=html|md", () => {
     const md = await exported(thread.id, "?format=md");
     expect(md.type).toBe("text/markdown; charset=utf-8");
     expect(md.disposition).toBe(`attachment; filename="threadline-${thread.id}-redacted.md"`);
-    expect(md.text).toMatch(/^_Secrets are replaced/);
+    expect(md.text).toMatch(/^_Secrets found in this conversation are hidden/);
     expect(md.text).toContain("# Release night");
     expect(md.text).toMatch(/## #2 · Assistant · claude-sonnet-4-5 · /);
     expect(md.text).not.toContain(sample.value);
