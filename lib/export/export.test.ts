@@ -255,7 +255,10 @@ describe("renderMarkdown", () => {
     const first = readable(thread("a", "Part one"), [turn("a", 0, "user", "first words")]);
     const second = readable(thread("b", "Part two"), [turn("b", 0, "user", "second words")]);
     const chain = renderMarkdown(doc([first, second], { shared: true }));
-    expect(chain).toMatch(/^_Shared read-only from Threadline._\n\n_A chain of 2 threads, oldest first._/);
+    // The document opens with the first title and its facts, then says what it is.
+    expect(chain).toMatch(
+      /^# Part one\n[\s\S]*?\n\n_Shared read-only from Threadline._\n\n_A chain of 2 threads, oldest first._\n\n_Secrets found[^\n]*\n\n## #1/,
+    );
     expect(chain.indexOf("# Part one")).toBeLessThan(chain.indexOf("first words"));
     expect(chain.indexOf("first words")).toBeLessThan(chain.indexOf("# Part two"));
   });

@@ -50,12 +50,13 @@ export function renderMarkdown(document: ReadableDocument): string {
       ? "Secrets found in this conversation are hidden: each shows as `[REDACTED:kind:fingerprint]`, never its value."
       : null,
   ].filter(Boolean);
-  const intro = notes.length > 0 ? `${notes.map((note) => `_${note}_`).join("\n\n")}\n\n` : "";
-  return `${intro}${document.threads.map((readable) => threadMarkdown(readable, 1)).join("\n\n")}\n`;
+  // After the first title and its facts: a document opens with what it is.
+  const intro = notes.map((note) => `_${note}_`).join("\n\n");
+  return `${document.threads.map((readable, index) => threadMarkdown(readable, 1, "", index === 0 ? intro : "")).join("\n\n")}\n`;
 }
 
 /** A thread's section at heading `level`: its title, facts and turns (a level below). */
-function threadMarkdown(readable: ReadableThread, level: number, prefix = ""): string {
+function threadMarkdown(readable: ReadableThread, level: number, prefix = "", intro = ""): string {
   const facts = threadFacts(readable).map(({ term, value }) => `- ${term}: ${escapeMarkdown(value)}`);
   const context: Context = { level: level + 1, calls: new Set(), results: new Map(), readable };
   for (const part of readable.turns.flatMap((turn) => turn.parts ?? [])) {
@@ -65,6 +66,7 @@ function threadMarkdown(readable: ReadableThread, level: number, prefix = ""): s
   return [
     heading(level, `${prefix}${escapeMarkdown(displayTitle(readable.thread.title))}`),
     facts.join("\n"),
+    ...(intro ? [intro] : []),
     ...readable.turns.map((turn) => turnMarkdown(turn, context)),
   ].join("\n\n");
 }

@@ -47,7 +47,7 @@ describe("GET /api/threads/:id/export?format=html|md", () => {
     const md = await exported(thread.id, "?format=md");
     expect(md.type).toBe("text/markdown; charset=utf-8");
     expect(md.disposition).toBe(`attachment; filename="threadline-${thread.id}-redacted.md"`);
-    expect(md.text).toMatch(/^_Secrets found in this conversation are hidden/);
+    expect(md.text).toMatch(/^# Release night\n[\s\S]*?\n\n_Secrets found in this conversation are hidden/);
     expect(md.text).toContain("# Release night");
     expect(md.text).toMatch(/## #2 · Assistant · claude-sonnet-4-5 · /);
     expect(md.text).not.toContain(sample.value);
@@ -67,7 +67,10 @@ describe("GET /api/threads/:id/export?format=html|md", () => {
     for (const format of ["html", "md"]) {
       const { text, disposition } = await exported(leaf.id, `?format=${format}&chain=1`);
       expect(disposition).toBe(`attachment; filename="threadline-${leaf.id}-chain-redacted.${format}"`);
-      const heading = (title: string) => text.indexOf(format === "html" ? `<h2 class="thread-title">${title}</h2>` : `\n# ${title}\n`);
+      const heading = (title: string) =>
+        format === "html"
+          ? text.indexOf(`<h2 class="thread-title">${title}</h2>`)
+          : (new RegExp(`^# ${title}$`, "m").exec(text)?.index ?? -1);
       expect(heading("First part")).toBeGreaterThan(-1);
       expect(heading("First part")).toBeLessThan(text.lastIndexOf("part one"));
       expect(text.lastIndexOf("part one")).toBeLessThan(heading("Second part"));
