@@ -89,7 +89,7 @@ describe("unknown thread ids on every REST route that takes one", () => {
     const id = crypto.randomUUID();
     const before = await rowCounts();
     const all = calls();
-    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(24);
+    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(25);
     for (const call of all) {
       const error = await expectError(await send(call, id), 404, "not_found");
       expect(error.message, `${call.method} ${call.path}`).toBe(
