@@ -200,6 +200,7 @@ test("with sign-in on, an admin may reveal and change the setting; a member sees
     await expect(memberPage.getByTestId("export-menu")).toContainText("Secrets are redacted: only an admin may export them.");
     await expect(memberPage.getByTestId("export-redact")).toHaveCount(0);
     await expect(memberPage.getByRole("link", { name: /^Export JSON/ })).toHaveAttribute("href", /redact=1/);
+    await expect(memberPage.getByRole("link", { name: /^Export JSON/ })).toContainText("re-imports, secrets redacted");
     await expect(memberPage.getByRole("link", { name: /^Export HTML/ })).not.toHaveAttribute("href", /redact=0/);
     expect(await memberPage.content()).not.toContain(github.value);
     const turns = (await (await memberPage.request.get(`${AUTH_URL}/api/threads/${thread.id}/turns`)).json()) as {

@@ -67,7 +67,10 @@ export function ExportMenu({ threadId, expired, secretCount, lossless, hasSubage
           </li>
           <li>
             <a href={exportUrl(threadId, choice("json"))} download className={LINK}>
-              Export JSON <span className="text-xs text-zinc-500">lossless, re-imports</span>
+              Export JSON{" "}
+              <span className="text-xs text-zinc-500">
+                {choice("json").redact ? "re-imports, secrets redacted" : "lossless, re-imports"}
+              </span>
             </a>
           </li>
         </ul>
