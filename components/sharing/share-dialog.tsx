@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
+import { ModalDialog } from "@/components/ui/modal-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { SHARE_EXPIRY_CHOICES, SHARE_EXPIRY_HOURS, type CreatedShareLink } from "@/lib/domain/sharing/share-links";
 import { formatDateTime } from "@/lib/format";
@@ -12,28 +13,21 @@ const BUTTON = "rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text
 /**
  * "Share…": a link that shows this thread read-only, secrets redacted, to anyone holding it, with
  * no account, until it expires or is revoked (lib/sharing). The link is shown once, when made;
- * the thread's existing links are listed below with their Revoke buttons. A modal <dialog>: the
- * browser moves focus in, Escape closes it, focus goes back to the button.
+ * the thread's existing links are listed below with their Revoke buttons.
  */
 export function ShareButton({ threadId, hasSubagents }: Readonly<{ threadId: string; hasSubagents: boolean }>) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
+  const linksId = useId();
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<CreatedShareLink | null>(null);
   const createShare = useCreateShare();
   const links = useShares(threadId, open);
 
-  const show = () => {
-    setOpen(true);
-    dialog.current?.showModal();
-  };
-  const onClose = () => {
-    setOpen(false);
+  const onOpenChange = (opened: boolean) => {
+    setOpen(opened);
+    if (opened) return;
     // Shown once: closing the dialog forgets it.
     setCreated(null);
     createShare.reset();
-    trigger.current?.focus();
   };
 
   async function create(form: FormData) {
@@ -52,85 +46,58 @@ export function ShareButton({ threadId, hasSubagents }: Readonly<{ threadId: str
   }
 
   return (
-    <>
-      <button ref={trigger} type="button" onClick={show} className={BUTTON} aria-haspopup="dialog">
-        Share…
-      </button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={titleId}
-        onClose={onClose}
-        // The reader's keys (j, k, ?, /) listen on the document: not while this is open.
-        onKeyDown={(event) => event.stopPropagation()}
-        className="m-auto w-[40rem] max-w-[95vw] rounded-lg border border-zinc-200 p-0 shadow-lg backdrop:bg-zinc-900/30"
-        data-testid="share-dialog"
-      >
-        <div className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-4">
-          <div className="flex items-start gap-3">
-            <div className="min-w-0 flex-1">
-              <h2 id={titleId} className="text-base font-semibold">
-                Share this thread
-              </h2>
-              <p className="text-sm text-zinc-600">
-                Anyone with the link can read this thread, with its secrets redacted, without an account, until the link expires or you
-                revoke it.
-              </p>
-            </div>
-            <form method="dialog">
-              <button type="submit" className={BUTTON}>
-                Close
-              </button>
-            </form>
-          </div>
-          <form action={create} className="flex flex-wrap items-end gap-3" aria-label="Create a share link">
-            <label className="flex flex-col text-sm">
-              <span className="mb-1 text-zinc-600">Expires after</span>
-              <select
-                name="expiresInHours"
-                defaultValue={SHARE_EXPIRY_HOURS.default}
-                className="rounded border border-zinc-300 px-2 py-1.5"
-              >
-                {SHARE_EXPIRY_CHOICES.map((choice) => (
-                  <option key={choice.hours} value={choice.hours}>
-                    {choice.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {hasSubagents && (
-              <label className="flex items-center gap-2 pb-1.5 text-sm">
-                <input type="checkbox" name="subagents" /> Include sub-agents
-              </label>
-            )}
-            <button
-              type="submit"
-              disabled={createShare.isPending}
-              className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
-            >
-              {createShare.isPending ? "Creating…" : "Create link"}
-            </button>
-          </form>
-          {createShare.error && (
-            <p role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-sm text-red-800">
-              {createShare.error.message}
-            </p>
-          )}
-          {created && <NewLink link={created} />}
-          <section aria-labelledby={`${titleId}-links`} className="space-y-2">
-            <h3 id={`${titleId}-links`} className="text-sm font-semibold">
-              Links to this thread
-            </h3>
-            {links.error && (
-              <p role="alert" className="text-sm text-red-700">
-                {links.error.message}
-              </p>
-            )}
-            {!links.data && links.isFetching && <p className="text-sm text-zinc-500">Loading the links…</p>}
-            {links.data && <ShareLinksTable links={links.data} showThread={false} empty="No links to this thread yet." />}
-          </section>
-        </div>
-      </dialog>
-    </>
+    <ModalDialog
+      label="Share…"
+      title="Share this thread"
+      description="Anyone with the link can read this thread, with its secrets redacted, without an account, until the link expires or you revoke it."
+      buttonClassName={BUTTON}
+      widthClassName="w-[40rem]"
+      testId="share-dialog"
+      onOpenChange={onOpenChange}
+    >
+      <form action={create} className="flex flex-wrap items-end gap-3" aria-label="Create a share link">
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 text-zinc-600">Expires after</span>
+          <select name="expiresInHours" defaultValue={SHARE_EXPIRY_HOURS.default} className="rounded border border-zinc-300 px-2 py-1.5">
+            {SHARE_EXPIRY_CHOICES.map((choice) => (
+              <option key={choice.hours} value={choice.hours}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {hasSubagents && (
+          <label className="flex items-center gap-2 pb-1.5 text-sm">
+            <input type="checkbox" name="subagents" /> Include sub-agents
+          </label>
+        )}
+        <button
+          type="submit"
+          disabled={createShare.isPending}
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+        >
+          {createShare.isPending ? "Creating…" : "Create link"}
+        </button>
+      </form>
+      {createShare.error && (
+        <p role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-sm text-red-800">
+          {createShare.error.message}
+        </p>
+      )}
+      {created && <NewLink link={created} />}
+      <section aria-labelledby={linksId} className="space-y-2">
+        <h3 id={linksId} className="text-sm font-semibold">
+          Links to this thread
+        </h3>
+        {links.error && (
+          <p role="alert" className="text-sm text-red-700">
+            {links.error.message}
+          </p>
+        )}
+        {!links.data && links.isFetching && <p className="text-sm text-zinc-500">Loading the links…</p>}
+        {links.data && <ShareLinksTable links={links.data} showThread={false} empty="No links to this thread yet." />}
+      </section>
+    </ModalDialog>
   );
 }
 
