@@ -7,6 +7,7 @@ import { sourceLabel } from "@/lib/domain/display/source";
 import { readableText } from "@/lib/domain/display/transcript-display";
 import { costText, coverageText, tokenText } from "@/lib/domain/usage/thread-figures";
 import { formatUsd } from "@/lib/domain/usage/cost";
+import type { ToolView } from "@/lib/domain/tools/tool-view";
 import type { ResponseCost, Turn, TurnUsage } from "@/lib/domain/types";
 import { contentPreview, formatDateTime, plural, usageSummary } from "@/lib/format";
 import type { ReadableThread } from "./types";
@@ -52,4 +53,32 @@ export function usageLine(usage: TurnUsage, cost: ResponseCost | null | undefine
   const price = cost ? (cost.priced ? formatUsd(cost.totalUsd) : "unpriced") : null;
   const reported = cost?.reportedUsd !== undefined ? `(agent says ${formatUsd(cost.reportedUsd)})` : null;
   return ["Usage", usageSummary(usage), price && `· ${price}`, reported, `(${usage.source})`].filter(Boolean).join(" ");
+}
+
+/** The short facts a tool call of these kinds is shown by (a missing value is left out where they are shown). */
+export function toolViewFacts(
+  view: Extract<ToolView, { kind: "read" | "search" | "web-fetch" | "web-search" | "task" }>,
+): [string, string | null][] {
+  switch (view.kind) {
+    case "read":
+      return [
+        [view.paths.length > 1 ? "Files" : "File", view.paths.join(", ")],
+        ["Range", view.range],
+      ];
+    case "search":
+      return [
+        [view.mode === "glob" ? "Files matching" : "Pattern", view.pattern],
+        ["In", view.path],
+        ["Only", view.filter],
+      ];
+    case "web-fetch":
+      return [["URL", view.url]];
+    case "web-search":
+      return [["Query", view.query]];
+    case "task":
+      return [
+        ["Task", view.description],
+        ["Agent", view.agent],
+      ];
+  }
 }

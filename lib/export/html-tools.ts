@@ -7,6 +7,7 @@
 import { describeToolCall, TOOL_KIND_LABELS, toolHint, type ToolView } from "@/lib/domain/tools/tool-view";
 import type { TurnPart } from "@/lib/domain/types";
 import { contentPreview, formatInteger, formatJson, toolResultText } from "@/lib/format";
+import { toolViewFacts } from "./facts";
 import { diffText, escapeHtml, fold, isLong, preText, sizeNote } from "./html-text";
 
 export type ToolCallPart = Extract<TurnPart, { type: "tool_call" }>;
@@ -57,27 +58,12 @@ function viewBody(view: ToolView): string {
     case "write":
       return `<p class="small"><strong>New content of</strong> ${code(view.path ?? "(no path given)")}</p>${preText(view.content)}`;
     case "read":
-      return facts([
-        [view.paths.length > 1 ? "Files" : "File", view.paths.join("\n")],
-        ["Range", view.range],
-      ]);
     case "search":
-      return facts([
-        [view.mode === "glob" ? "Files matching" : "Pattern", view.pattern],
-        ["In", view.path],
-        ["Only", view.filter],
-      ]);
-    case "web-fetch":
-      return facts([["URL", view.url]]) + prompt(view.prompt);
     case "web-search":
-      return facts([["Query", view.query]]);
+      return facts(toolViewFacts(view));
+    case "web-fetch":
     case "task":
-      return (
-        facts([
-          ["Task", view.description],
-          ["Agent", view.agent],
-        ]) + prompt(view.prompt)
-      );
+      return facts(toolViewFacts(view)) + prompt(view.prompt);
     case "plan":
       return `${view.note ? `<p class="small">${escapeHtml(view.note)}</p>` : ""}<ul class="plan">${view.items
         .map(

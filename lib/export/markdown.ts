@@ -11,7 +11,7 @@ import { displayTitle } from "@/lib/domain/threads/title";
 import { describeToolCall, TOOL_KIND_LABELS, type ToolView } from "@/lib/domain/tools/tool-view";
 import type { Turn, TurnPart } from "@/lib/domain/types";
 import { compactionLabel, formatJson, toolResultText } from "@/lib/format";
-import { threadFacts, turnHeading, usageLine } from "./facts";
+import { threadFacts, toolViewFacts, turnHeading, usageLine } from "./facts";
 import type { ReadableDocument, ReadableThread } from "./types";
 
 type ToolResultPart = Extract<TurnPart, { type: "tool_result" }>;
@@ -194,30 +194,12 @@ function viewMarkdown(view: ToolView, part: Extract<TurnPart, { type: "tool_call
     case "write":
       return `New content of ${escapeMarkdown(view.path ?? "(no path given)")}\n\n${fenced(stripAnsi(view.content))}`;
     case "read":
-      return facts([
-        [view.paths.length > 1 ? "Files" : "File", view.paths.join(", ")],
-        ["Range", view.range],
-      ]);
     case "search":
-      return facts([
-        [view.mode === "glob" ? "Files matching" : "Pattern", view.pattern],
-        ["In", view.path],
-        ["Only", view.filter],
-      ]);
-    case "web-fetch":
-      return [facts([["URL", view.url]]), view.prompt ? fenced(view.prompt) : ""].filter(Boolean).join("\n\n");
     case "web-search":
-      return facts([["Query", view.query]]);
+      return facts(toolViewFacts(view));
+    case "web-fetch":
     case "task":
-      return [
-        facts([
-          ["Task", view.description],
-          ["Agent", view.agent],
-        ]),
-        view.prompt ? fenced(view.prompt) : "",
-      ]
-        .filter(Boolean)
-        .join("\n\n");
+      return [facts(toolViewFacts(view)), view.prompt ? fenced(view.prompt) : ""].filter(Boolean).join("\n\n");
     case "plan":
       return view.items.map((item) => `- [${item.status === "completed" ? "x" : " "}] ${escapeMarkdown(item.text)}`).join("\n");
     case "none":
