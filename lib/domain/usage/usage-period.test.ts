@@ -12,6 +12,7 @@ import {
   QUARTER_MS,
   quarterOf,
   rangeQuarters,
+  resolveRange,
   weekKey,
 } from "./usage-period";
 
@@ -99,5 +100,44 @@ describe("days", () => {
       timeZone: "Asia/Tokyo",
     });
     expect(defaultRange("UTC", new Date("2026-11-25T16:00:00Z"))).toEqual({ since: "2026-10-27", until: "2026-11-25", timeZone: "UTC" });
+  });
+});
+
+describe("resolveRange", () => {
+  const zone = "Europe/Berlin";
+  const extent = { first: "2025-09-07", last: "2026-02-12" };
+
+  it("cuts a range wider than the data to the data's days", () => {
+    expect(resolveRange({ since: "2000-01-01", until: "2100-01-01", timeZone: zone }, extent, "2026-11-28")).toEqual({
+      range: { since: "2025-09-07", until: "2026-02-12", timeZone: zone },
+      overlaps: true,
+    });
+  });
+
+  it("reads an open since as the data's first day and an open until as today", () => {
+    expect(resolveRange({ timeZone: zone }, extent, "2026-11-28").range).toEqual({
+      since: "2025-09-07",
+      until: "2026-02-12",
+      timeZone: zone,
+    });
+    expect(resolveRange({ since: "2026-01-01", timeZone: zone }, extent, "2026-01-20").range).toEqual({
+      since: "2026-01-01",
+      until: "2026-01-20",
+      timeZone: zone,
+    });
+  });
+
+  it("keeps a range inside the data as it is", () => {
+    const asked = { since: "2025-10-01", until: "2025-10-31", timeZone: zone };
+    expect(resolveRange(asked, extent, "2026-11-28")).toEqual({ range: asked, overlaps: true });
+  });
+
+  it("says when no day of the range holds data, and keeps the asked range to name it", () => {
+    const asked = { since: "2024-01-01", until: "2024-12-31", timeZone: zone };
+    expect(resolveRange(asked, extent, "2026-11-28")).toEqual({ range: asked, overlaps: false });
+    expect(resolveRange({ timeZone: zone }, null, "2026-11-28")).toEqual({
+      range: { since: "2026-11-28", until: "2026-11-28", timeZone: zone },
+      overlaps: false,
+    });
   });
 });

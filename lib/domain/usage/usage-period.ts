@@ -161,3 +161,30 @@ export function defaultRange(timeZone: string, now: Date, days = 30): UsageRange
   const today = localDayOf(timeZone, now.getTime());
   return { since: dayKey(today - days + 1), until: dayKey(today), timeZone };
 }
+
+/** A range as asked for: either end may be left open. */
+export type AskedRange = { since?: string; until?: string; timeZone: string };
+
+/** The first and last local days ("YYYY-MM-DD") that hold any of a report's data; null when none does. */
+export type DataExtent = { first: string; last: string } | null;
+
+/**
+ * The range a report covers: an open `since` is the data's first day, an open `until` is today,
+ * and a range wider than the data is cut to the data's days, so "since 2000" is not refused and
+ * does not read 26 years of empty days. `overlaps` is false when no day of the range holds data
+ * (the range is then the asked one, for the page to name).
+ */
+export function resolveRange(asked: AskedRange, extent: DataExtent, today: string): { range: UsageRange; overlaps: boolean } {
+  const since = asked.since ?? extent?.first ?? today;
+  const until = asked.until ?? today;
+  const asGiven = { since, until, timeZone: asked.timeZone };
+  if (!extent || since > extent.last || until < extent.first) return { range: asGiven, overlaps: false };
+  return {
+    range: {
+      since: since < extent.first ? extent.first : since,
+      until: until > extent.last ? extent.last : until,
+      timeZone: asked.timeZone,
+    },
+    overlaps: true,
+  };
+}

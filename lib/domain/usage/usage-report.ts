@@ -41,6 +41,30 @@ export type UsageRow = UsageFigures & {
    * the compaction runs', and what they cover (lib/domain/usage/thread-figures.ts).
    */
   figures?: SessionFigures;
+} & Partial<UsageBlockFields>;
+
+/**
+ * For groupBy=block: a 5-hour billing window as Claude plans meter use and ccusage counts it. A
+ * block starts at its first response's hour (UTC, floored) and ends 5 hours later; the next
+ * response after that starts a new block. The row's key is `start`.
+ */
+export type UsageBlockFields = {
+  /** ISO instant: the first response's hour, floored. */
+  start: string;
+  /** ISO instant: start + 5 hours. */
+  end: string;
+  /** ISO instant of the block's last response. */
+  lastResponseAt: string;
+  /** Whether the block is still open: now is before its end and within 5 hours of its last response. */
+  isActive: boolean;
+  /** The models its responses named, in order of first use. */
+  models: string[];
+  /** The active block only: tokens (input, output and cache) and dollars per minute between its first and last response. */
+  burnRate?: { tokensPerMinute: number; costUsdPerMinute: number };
+  /** The active block only: its tokens and cost at its end if the burn rate holds. */
+  projection?: { totalTokens: number; costUsd: number; remainingMinutes: number };
+  /** With a token limit: whether the block's tokens exceed it. */
+  overTokenLimit?: boolean;
 };
 
 type UsageFilters = { source?: string; project?: string; model?: string };
