@@ -30,7 +30,7 @@ const GROUP_NAMES: Record<UsageGroup, string> = {
   project: "project",
   source: "source",
   thread: "session",
-  block: "5-hour block",
+  block: "block",
 };
 
 /** The widest a key or title is shown; longer ones are cut with "…". */
