@@ -105,7 +105,7 @@ describe("npm run usage", () => {
     const report = await expected({ groupBy: "month", since: SINCE, until: UNTIL, tz: "UTC" });
     const { totals } = report;
     const lines = run.stdout.split("\n");
-    expect(lines[0]).toBe(`Usage by month, ${SINCE} to ${UNTIL} (UTC)`);
+    expect(lines[0]).toBe(`Usage by month, ${report.since} to ${report.until} (UTC)`);
     for (const row of report.rows)
       expect(run.stdout).toMatch(new RegExp(`^${row.key} +${formatTokens(row.inputTokens)} +${formatTokens(row.outputTokens)} `, "m"));
     const total = lines.find((line) => line.startsWith("Total "));
@@ -129,22 +129,102 @@ describe("npm run usage", () => {
       modelName: "claude-sonnet-4-5",
       modelMetadata: { usage: { inputTokens: 12, cacheReadTokens: 3_000, cacheWriteTokens: 500, outputTokens: 80 } },
     });
-    // Without since/until: the last 30 days, today included (the turns above ran now).
+    // Without since/until: all time, today included (the turns above ran now).
     const json = await usageCli("session", "--tz", "UTC", "--json");
     const table = await usageCli("session", "--tz", "UTC");
     expect(json.code, json.stderr).toBe(0);
     expect(table.code, table.stderr).toBe(0);
-    const report = await expected({ groupBy: "thread", tz: "UTC" });
+    const report = await expected({ groupBy: "thread", tz: "UTC", until: new Date().toISOString().slice(0, 10) });
     expect(JSON.parse(json.stdout)).toEqual(report);
     expect(report.rows.find((row) => row.key === thread.id)?.title).toBe("Deploy with [GitHub token …680b] today");
+    // All time: other fixtures reported reasoning, so the table has its column.
     expect(table.stdout).toMatch(
-      new RegExp(`^Deploy with \\[GitHub token …680b\\] today +12 +80 +3,000 +500 +\\$\\S+ +1 +${thread.id}$`, "m"),
+      new RegExp(`^Deploy with \\[GitHub token …680b\\] today +12 +80 +3,000 +500 +(0 +)?\\$\\S+ +1 +${thread.id}$`, "m"),
     );
     for (const run of [json, table]) expect(run.stdout).not.toContain(token.slice(4, 20));
   }, 120_000);
 
+  it("reports all time without dates, since a day alone up to today, and newest first with -o desc", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const all = await usageCli("monthly", "-z", "UTC", "-j");
+    expect(all.code, all.stderr).toBe(0);
+    const allTime = JSON.parse(all.stdout) as UsageReport;
+    // The fixtures' first day with data, whatever the last: nothing left out.
+    expect(allTime).toEqual(await expected({ groupBy: "month", tz: "UTC", since: "2000-01-01", until: today }));
+    expect(allTime.since < "2023-04-01").toBe(true);
+    const since = await usageCli("-s", "20250101", "--timezone", "UTC", "-j", "-o", "desc");
+    expect(since.code, since.stderr).toBe(0);
+    const report = JSON.parse(since.stdout) as UsageReport;
+    expect(report).toEqual(await expected({ groupBy: "day", tz: "UTC", since: "2025-01-01", order: "desc" }));
+    expect(report.since).toBe("2025-01-01");
+    expect(report.rows.length).toBeGreaterThan(2);
+    expect(report.rows.map((row) => row.key)).toEqual(
+      report.rows
+        .map((row) => row.key)
+        .sort()
+        .reverse(),
+    );
+  }, 120_000);
+
+  it("prints 5-hour blocks as the API gives them, and as a table with local start times", async () => {
+    const run = await usageCli("blocks", "-s", SINCE, "-u", UNTIL, "-z", "UTC", "--token-limit", "max", "--json");
+    expect(run.code, run.stderr).toBe(0);
+    const report = await expected({ groupBy: "block", since: SINCE, until: UNTIL, tz: "UTC", tokenLimit: "max" });
+    expect(JSON.parse(run.stdout)).toEqual(report);
+    expect(report.rows.length).toBeGreaterThan(3);
+    expect(report.tokenLimit).toBe(
+      Math.max(...report.rows.map((r) => r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheWriteTokens)),
+    );
+    const table = await usageCli("blocks", "-s", SINCE, "-u", UNTIL, "-z", "Asia/Tokyo");
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^Block start +Duration +Models +Tokens +Cost +Responses$/m);
+    const first = report.rows[0]!;
+    // Tokyo is 9 hours ahead of UTC.
+    const local = new Date(Date.parse(first.start!) + 9 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
+    expect(table.stdout).toMatch(new RegExp(`^${local} +\\d+h \\d\\dm +${first.models![0]}`, "m"));
+  }, 120_000);
+
+  it("prints sessions rolled up, or each thread alone with --threads", async () => {
+    const rolled = await usageCli("session", "-s", SINCE, "-u", UNTIL, "-z", "UTC", "-j");
+    const threads = await usageCli("session", "-s", SINCE, "-u", UNTIL, "-z", "UTC", "-j", "--threads");
+    expect(threads.code, threads.stderr).toBe(0);
+    const perThread = JSON.parse(threads.stdout) as UsageReport;
+    expect(perThread).toEqual(await expected({ groupBy: "thread", since: SINCE, until: UNTIL, tz: "UTC", perThread: "true" }));
+    const sessions = JSON.parse(rolled.stdout) as UsageReport;
+    // The fixtures hold sub-agent threads: rows of their own here, in their session's there; the totals the same.
+    expect(perThread.rows.length).toBeGreaterThan(sessions.rows.length);
+    expect(perThread.totals).toEqual(sessions.totals);
+    expect(perThread.rows.every((row) => row.figures === undefined)).toBe(true);
+  }, 120_000);
+
+  it("lists every command and option, with its short form, under --help", async () => {
+    const run = await usageCli("--help");
+    expect(run.code, run.stderr).toBe(0);
+    for (const command of ["daily", "weekly", "monthly", "session", "blocks", "model", "provider", "project", "source"])
+      expect(run.stdout).toMatch(new RegExp(`^ +(.* )?${command} `, "m"));
+    for (const option of [
+      "-s, --since",
+      "-u, --until",
+      "-z, --tz",
+      "--timezone",
+      "-o, --order",
+      "--threads",
+      "--token-limit",
+      "-b, --breakdown",
+      "-j, --json",
+      "-h, --help",
+      "--source",
+      "--project",
+      "--model",
+      "--limit",
+    ])
+      expect(run.stdout).toContain(option);
+  }, 120_000);
+
   it.each([
     [["--since", "2026-02-30"], "usage: --since: is not a calendar date"],
+    [["blocks", "--token-limit", "some"], "usage: --token-limit: must be a whole number of tokens or max"],
+    [["-o", "sideways"], "usage: --order: must be one of asc, desc"],
     [["daily", "--since", "2026-03-10", "--until", "2026-03-01"], "usage: --until: must not be before since (2026-03-10)"],
     [["--tz", "Mars/Olympus"], "usage: --tz: is not a time zone"],
     [["hourly"], 'usage: unknown command "hourly"'],
