@@ -7,7 +7,7 @@ import { commandLine, ensureDependencies, ensureMigrated, ensurePrismaClient, ke
 
 const USAGE =
   "usage: npm run usage -- [daily|weekly|monthly|session|blocks|model|provider|project|source] [-s <date>] [-u <date>] [-z <zone>] " +
-  "[--source <name>] [--project <path>] [--model <name>] [--limit <n>] [-o asc|desc] [--threads] [--token-limit <n|max>] [-b] [-j] (--help explains each)";
+  "[--source <name>] [--project <path>] [--model <name>] [--limit <n>] [-o asc|desc] [--threads] [-t <n|max>] [-b] [-j] (--help explains each)";
 
 const HELP = `usage: npm run usage -- [command] [options]
 
@@ -28,7 +28,7 @@ options:
   -o, --order <asc|desc>    days, weeks, months and blocks: asc oldest first (default), desc newest first;
                             the others: desc costliest first (default), asc cheapest first
       --threads             session: a row per thread, sub-agent threads apart from their session
-      --token-limit <n|max> blocks: mark blocks over n tokens (max: the most a completed block used)
+  -t, --token-limit <n|max> blocks: mark blocks over n tokens (max: the most a completed block used)
   -b, --breakdown           each row's models under it
   -j, --json                the report as GET /api/usage answers it
   -h, --help                this text`;
@@ -51,7 +51,7 @@ const { values, positionals } = commandLine(
     limit: { type: "string" },
     order: { type: "string", short: "o" },
     threads: { type: "boolean" },
-    "token-limit": { type: "string" },
+    "token-limit": { type: "string", short: "t" },
     breakdown: { type: "boolean", short: "b" },
     json: { type: "boolean", short: "j" },
     help: { type: "boolean", short: "h" },
