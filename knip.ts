@@ -33,6 +33,8 @@ const config: KnipConfig = {
   ],
   // Tests make named pipes with the system's mkfifo.
   ignoreBinaries: ["mkfifo"],
+  // A native binary the ccusage comparison runs by its path (scripts/usage-ccusage.integration.test.ts).
+  ignoreDependencies: ["ccusage"],
   // app/globals.css imports Tailwind: knip reads CSS @imports as imports.
   compilers: { css: (text: string) => [...text.matchAll(/(?<=@)import[^;]+/g)].join("\n") },
 };

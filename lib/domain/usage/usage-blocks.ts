@@ -5,9 +5,9 @@
  * (ccusage also starts a block after 5 hours without a response: that response is necessarily more
  * than 5 hours after its block's start, so the one rule covers both.) Pure.
  */
-import { addFigures, emptyFigures, type UsageFigures, type UsageRow } from "./usage-report";
+import { addFigures, emptyFigures, type UsageBlockFields, type UsageFigures, type UsageRow } from "./usage-report";
 
-export const BLOCK_HOURS = 5;
+const BLOCK_HOURS = 5;
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 const BLOCK_MS = BLOCK_HOURS * HOUR_MS;
@@ -61,15 +61,14 @@ export function blockRow(block: BlockGroup<BlockEntry>, edges: BlockEdges, now: 
   figures.threads = edges.threads;
   const at = now.getTime();
   const isActive = at - edges.lastResponseAt < BLOCK_MS && at < block.end;
-  const row: UsageRow = {
-    key: new Date(block.start).toISOString(),
-    ...figures,
+  const fields: UsageBlockFields = {
     start: new Date(block.start).toISOString(),
     end: new Date(block.end).toISOString(),
     lastResponseAt: new Date(edges.lastResponseAt).toISOString(),
     isActive,
     models,
   };
+  const row: UsageRow = { key: fields.start, ...figures, ...fields };
   const minutes = (edges.lastResponseAt - edges.firstResponseAt) / MINUTE_MS;
   if (!isActive || minutes <= 0) return row;
   const tokensPerMinute = blockTokens(figures) / minutes;
