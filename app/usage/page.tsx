@@ -46,7 +46,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
         {query && <RangeLine query={query} />}
       </div>
       {filters}
-      {read.ok && query ? <UsageReportView query={query} params={read.params} /> : !read.ok && <QueryError issues={read.issues} />}
+      {!read.ok ? <QueryError issues={read.issues} /> : query && <UsageReportView query={query} params={read.params} />}
     </div>
   );
 }

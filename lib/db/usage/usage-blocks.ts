@@ -56,8 +56,13 @@ export async function readBlocks(
   const unpricedModels = new Set<string>();
   const allThreads = new Set<string>();
   const rows = [];
+  // Blocks and quarters both in time order: each block takes the quarters from where the last left off.
+  let next = 0;
   for (const block of blocks) {
-    const inBlock = quartersInOrder.filter((q) => q * QUARTER_MS >= block.start && q * QUARTER_MS < block.end);
+    while (quartersInOrder[next]! * QUARTER_MS < block.start) next++;
+    const first = next;
+    while (next < quartersInOrder.length && quartersInOrder[next]! * QUARTER_MS < block.end) next++;
+    const inBlock = quartersInOrder.slice(first, next);
     const threads = new Set(inBlock.flatMap((q) => [...threadsByQuarter.get(q)!]));
     for (const id of threads) allThreads.add(id);
     const edges = await blockEdges(client, query, inBlock[0]!, inBlock.at(-1)!, threadsByQuarter);
