@@ -3,7 +3,8 @@ import { defaultRange, isTimeZone, serverTimeZone } from "@/lib/domain/usage/usa
 import { USAGE_GROUPS, USAGE_ORDERS, type UsageQuery } from "@/lib/domain/usage/usage-report";
 import { decimalInteger } from "./numbers";
 
-const day = z
+/** A calendar day as YYYY-MM-DD (usage and insights ranges). */
+export const calendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date as YYYY-MM-DD", abort: true })
   .refine((value) => {
@@ -11,7 +12,8 @@ const day = z
     return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
   }, "is not a calendar date");
 
-const filter = z.string().max(1_000, "must be at most 1000 characters").optional();
+/** A source, project or model filter (usage and insights). */
+export const reportFilter = z.string().max(1_000, "must be at most 1000 characters").optional();
 
 /** What a query without since and until covers: the API and the page, the last 30 days; the command line, all time (as ccusage). */
 export type Undated = "last-30-days" | "all-time";
@@ -26,12 +28,12 @@ export function usageQuerySchema(now: () => Date = () => new Date(), undated: Un
   return z
     .looseObject({
       groupBy: z.enum(USAGE_GROUPS, { error: `must be one of ${USAGE_GROUPS.join(", ")}` }).default("day"),
-      since: day.optional(),
-      until: day.optional(),
+      since: calendarDay.optional(),
+      until: calendarDay.optional(),
       tz: z.string().refine(isTimeZone, "is not a time zone this server knows (use an IANA name such as Europe/Berlin or UTC)").optional(),
-      source: filter,
-      project: filter,
-      model: filter,
+      source: reportFilter,
+      project: reportFilter,
+      model: reportFilter,
       breakdown: z.literal("model", { error: "must be model" }).optional(),
       limit: decimalInteger(1, 10_000).optional(),
       order: z.enum(USAGE_ORDERS, { error: `must be one of ${USAGE_ORDERS.join(", ")}` }).optional(),

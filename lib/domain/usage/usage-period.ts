@@ -5,7 +5,7 @@
  * any zone's days are unions of them, daylight saving included. Pure (Intl for the zone rules).
  */
 
-/** Quarter-hours since 1970-01-01T00:00Z. */
+/** A quarter-hour's length in milliseconds (quarters are counted from 1970-01-01T00:00Z). */
 export const QUARTER_MS = 15 * 60 * 1000;
 export const QUARTERS_PER_DAY = 96;
 const DAY_MS = 86_400_000;
