@@ -5,12 +5,12 @@ import { DailyCostChart } from "@/components/usage/daily-cost-chart";
 import { UsageFilters } from "@/components/usage/usage-filters";
 import { UsageCaveats, UsageTable, UsageTotals } from "@/components/usage/usage-tables";
 import { listFacets } from "@/lib/db/threads/threads";
-import { usageReport } from "@/lib/db/usage/usage-report";
+import { filledRange, usageReport } from "@/lib/db/usage/usage-report";
 import type { FieldIssue } from "@/lib/domain/parse";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { sourceLabel } from "@/lib/domain/display/source";
 import { dailyChart, formatDay, modelLabel } from "@/lib/domain/usage/usage-chart";
-import { isTimeZone, serverTimeZone } from "@/lib/domain/usage/usage-period";
+import { isTimeZone, serverTimeZone, type UsageRange } from "@/lib/domain/usage/usage-period";
 import type { UsageRow } from "@/lib/domain/usage/usage-report";
 import { lastDays, readUsagePageQuery, usageHref, type UsagePageParams, type UsagePageQuery } from "@/lib/queries/usage-url";
 
@@ -30,33 +30,31 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
   await connection();
   const now = new Date();
   const read = readUsagePageQuery(await searchParams, () => now);
+  // An open end of the range is the first day with data or today, as the reports fill it.
+  const query: ShownQuery | null = read.ok ? { ...read.query, ...(await filledRange(read.query, now)) } : null;
   const serverZone = serverTimeZone();
   const zone = read.ok ? read.query.timeZone : read.params.tz && isTimeZone(read.params.tz) ? read.params.tz : serverZone;
   const quickRanges = [7, 30, 90].map((days) => ({ label: `Last ${days} days`, ...lastDays(days, zone, now) }));
   const facets = await listFacets();
   const filters = (
-    <UsageFilters
-      params={read.params}
-      range={read.ok ? read.query : null}
-      zone={zone}
-      serverZone={serverZone}
-      facets={facets}
-      quickRanges={quickRanges}
-    />
+    <UsageFilters params={read.params} range={query} zone={zone} serverZone={serverZone} facets={facets} quickRanges={quickRanges} />
   );
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Usage</h1>
-        {read.ok && <RangeLine query={read.query} />}
+        {query && <RangeLine query={query} />}
       </div>
       {filters}
-      {read.ok ? <UsageReportView query={read.query} params={read.params} /> : <QueryError issues={read.issues} />}
+      {read.ok && query ? <UsageReportView query={query} params={read.params} /> : !read.ok && <QueryError issues={read.issues} />}
     </div>
   );
 }
 
-function RangeLine({ query }: Readonly<{ query: UsagePageQuery }>) {
+/** The page's query with its range's open ends filled. */
+type ShownQuery = UsagePageQuery & UsageRange;
+
+function RangeLine({ query }: Readonly<{ query: ShownQuery }>) {
   const parts = [
     query.model && `model ${query.model}`,
     query.project && `project ${query.project}`,
@@ -70,7 +68,7 @@ function RangeLine({ query }: Readonly<{ query: UsagePageQuery }>) {
   );
 }
 
-async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQuery; params: UsagePageParams }>) {
+async function UsageReportView({ query, params }: Readonly<{ query: ShownQuery; params: UsagePageParams }>) {
   // The first report brings the stored aggregates up to date; the others then only read them.
   const byDay = await usageReport({ ...query, groupBy: "day", breakdown: "model" });
   const [byModel, byProject, bySource, byThread] = await Promise.all([
@@ -153,7 +151,7 @@ function ThreadName({ row }: Readonly<{ row: UsageRow }>) {
   );
 }
 
-function EmptyUsage({ query, tz }: Readonly<{ query: UsagePageQuery; tz: string | undefined }>) {
+function EmptyUsage({ query, tz }: Readonly<{ query: ShownQuery; tz: string | undefined }>) {
   const filtered = Boolean(query.model || query.project || query.source);
   return (
     <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600" data-testid="usage-empty">

@@ -10,9 +10,22 @@ describe("usage query", () => {
     expect(parse({ tz: "UTC" })).toEqual({ groupBy: "day", since: "2026-10-28", until: "2026-11-26", timeZone: "UTC" });
   });
 
-  it("fills the other end of a half-given range with 30 days", () => {
-    expect(parse({ tz: "UTC", since: "2026-01-01" })).toMatchObject({ since: "2026-01-01", until: "2026-01-30" });
-    expect(parse({ tz: "UTC", until: "2026-01-30" })).toMatchObject({ since: "2026-01-01", until: "2026-01-30" });
+  it("leaves the other end of a half-given range open, for the report to resolve against the data", () => {
+    expect(parse({ tz: "UTC", since: "2026-01-01" })).toEqual({ groupBy: "day", timeZone: "UTC", since: "2026-01-01" });
+    expect(parse({ tz: "UTC", until: "2026-01-30" })).toEqual({ groupBy: "day", timeZone: "UTC", until: "2026-01-30" });
+  });
+
+  it("takes ranges of any length, and leaves both ends open when asked for all time", () => {
+    expect(parse({ tz: "UTC", since: "2000-01-01", until: "2100-01-01" })).toMatchObject({ since: "2000-01-01", until: "2100-01-01" });
+    expect(parseOrThrow(usageQuerySchema(now, "all-time"), { tz: "UTC" })).toEqual({ groupBy: "day", timeZone: "UTC" });
+  });
+
+  it("takes the order, per-thread rows and a token limit", () => {
+    expect(parse({ tz: "UTC", groupBy: "thread", perThread: "true", order: "asc" })).toMatchObject({ perThread: true, order: "asc" });
+    expect(parse({ tz: "UTC", groupBy: "thread", perThread: "false" })).not.toHaveProperty("perThread");
+    expect(parse({ tz: "UTC", groupBy: "block", tokenLimit: "max" })).toMatchObject({ tokenLimit: "max" });
+    expect(() => parse({ groupBy: "block", tokenLimit: "-5" })).toThrow(/^tokenLimit: must be a whole number of tokens or max/);
+    expect(() => parse({ groupBy: "day", perThread: "true" })).toThrow(/^perThread: applies to sessions/);
   });
 
   it("keeps filters, the breakdown and a limit", () => {

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { dayNumber, defaultRange, isTimeZone, serverTimeZone } from "@/lib/domain/usage/usage-period";
-import { USAGE_GROUPS, type UsageQuery } from "@/lib/domain/usage/usage-report";
+import { defaultRange, isTimeZone, serverTimeZone } from "@/lib/domain/usage/usage-period";
+import { USAGE_GROUPS, USAGE_ORDERS, type UsageQuery } from "@/lib/domain/usage/usage-report";
 import { decimalInteger } from "./numbers";
-
-/** The longest range a report covers: ten years of days. */
-const MAX_RANGE_DAYS = 3_660;
 
 const day = z
   .string()
@@ -16,12 +13,16 @@ const day = z
 
 const filter = z.string().max(1_000, "must be at most 1000 characters").optional();
 
+/** What a query without since and until covers: the API and the page, the last 30 days; the command line, all time (as ccusage). */
+export type Undated = "last-30-days" | "all-time";
+
 /**
  * GET /api/usage's query (and `npm run usage`'s options): unknown parameters are refused by name,
- * so a typo (`groupby=`) is not silently ignored. Without since/until, the last 30 days up to today
- * in `tz`; with one of them, the other defaults to 30 days away. `now` fixes "today" for tests.
+ * so a typo (`groupby=`) is not silently ignored. The range is yielded as asked, either end open
+ * (usageReport resolves it against the data: an open since is the data's first day, an open until
+ * today); without both, `undated` says what it covers. `now` fixes "today" for tests.
  */
-export function usageQuerySchema(now: () => Date = () => new Date()) {
+export function usageQuerySchema(now: () => Date = () => new Date(), undated: Undated = "last-30-days") {
   return z
     .looseObject({
       groupBy: z.enum(USAGE_GROUPS, { error: `must be one of ${USAGE_GROUPS.join(", ")}` }).default("day"),
@@ -33,38 +34,58 @@ export function usageQuerySchema(now: () => Date = () => new Date()) {
       model: filter,
       breakdown: z.literal("model", { error: "must be model" }).optional(),
       limit: decimalInteger(1, 10_000).optional(),
+      order: z.enum(USAGE_ORDERS, { error: `must be one of ${USAGE_ORDERS.join(", ")}` }).optional(),
+      perThread: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+      tokenLimit: z
+        .union([z.literal("max"), decimalInteger(1, Number.MAX_SAFE_INTEGER)], { error: "must be a whole number of tokens or max" })
+        .optional(),
     })
     .superRefine((query, ctx) => {
       for (const key of Object.keys(query)) {
         if (!KNOWN.has(key))
           ctx.addIssue({ code: "custom", path: [key], message: `is not a parameter of usage reports (they are ${[...KNOWN].join(", ")})` });
       }
+      if (query.perThread !== undefined && query.groupBy !== "thread")
+        ctx.addIssue({ code: "custom", path: ["perThread"], message: "applies to sessions (groupBy=thread, the session command) only" });
+      if (query.tokenLimit !== undefined && query.groupBy !== "block")
+        ctx.addIssue({
+          code: "custom",
+          path: ["tokenLimit"],
+          message: "applies to 5-hour blocks (groupBy=block, the blocks command) only",
+        });
     })
     .transform((query, ctx): UsageQuery => {
       const timeZone = query.tz ?? serverTimeZone();
-      const fallback = defaultRange(timeZone, now());
-      let since = query.since ?? fallback.since;
-      let until = query.until ?? fallback.until;
-      if (query.since && !query.until) until = shifted(since, 29);
-      if (query.until && !query.since) since = shifted(until, -29);
-      if (dayNumber(since) > dayNumber(until)) {
+      let { since, until } = query;
+      if (since === undefined && until === undefined && undated === "last-30-days") ({ since, until } = defaultRange(timeZone, now()));
+      if (since !== undefined && until !== undefined && since > until) {
         ctx.addIssue({ code: "custom", path: ["until"], message: `must not be before since (${since})` });
         return z.NEVER;
       }
-      if (dayNumber(until) - dayNumber(since) + 1 > MAX_RANGE_DAYS) {
-        ctx.addIssue({ code: "custom", path: ["since"], message: `the range may cover at most ${MAX_RANGE_DAYS} days` });
-        return z.NEVER;
-      }
-      const { source, project, model, breakdown, limit, groupBy } = query;
-      return { groupBy, since, until, timeZone, ...definedOnly({ source, project, model, breakdown, limit }) };
+      const { source, project, model, breakdown, limit, groupBy, order, tokenLimit } = query;
+      const perThread = query.perThread === "true" ? true : undefined;
+      return {
+        groupBy,
+        timeZone,
+        ...definedOnly({ since, until, source, project, model, breakdown, limit, order, perThread, tokenLimit }),
+      };
     });
 }
 
-const KNOWN = new Set(["groupBy", "since", "until", "tz", "source", "project", "model", "breakdown", "limit"]);
-
-function shifted(day: string, days: number): string {
-  return new Date((dayNumber(day) + days) * 86_400_000).toISOString().slice(0, 10);
-}
+const KNOWN = new Set([
+  "groupBy",
+  "since",
+  "until",
+  "tz",
+  "source",
+  "project",
+  "model",
+  "breakdown",
+  "limit",
+  "order",
+  "perThread",
+  "tokenLimit",
+]);
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -421,7 +421,8 @@ describe("GET /api/usage over time", () => {
       ["since=2026-02-30", "since"],
       ["since=26-01-01", "since"],
       ["since=2026-02-01&until=2026-01-01", "until"],
-      ["since=1990-01-01&until=2026-01-01", "since"],
+      ["order=newest", "order"],
+      ["tokenLimit=max", "tokenLimit"],
       ["limit=0", "limit"],
       ["breakdown=day", "breakdown"],
       ["groupby=day", "groupby"],
@@ -432,12 +433,13 @@ describe("GET /api/usage over time", () => {
     }
   });
 
-  it("answers an empty range with zero rows and zero totals, and defaults to the last 30 days", async () => {
+  it("answers an empty range with zero rows and zero totals, and defaults to the last 30 days (cut to the days with data)", async () => {
     const empty = await usage({ since: "2001-01-01", until: "2001-01-31", tz: "UTC" });
     expect(empty.rows).toEqual([]);
     expect(empty.totals).toMatchObject({ costUsd: 0, responses: 0, threads: 0, unpricedModels: [] });
     const recent = await usage({ tz: "UTC" });
-    expect(recent.until).toBe(new Date().toISOString().slice(0, 10));
-    expect(Date.parse(recent.until) - Date.parse(recent.since)).toBe(29 * 86_400_000);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(recent.until <= today).toBe(true);
+    expect(Date.parse(today) - Date.parse(recent.since)).toBeLessThanOrEqual(29 * 86_400_000);
   });
 });

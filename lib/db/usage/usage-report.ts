@@ -2,12 +2,17 @@ import "server-only";
 import {
   dayKey,
   dayNumber,
+  localDayOf,
   monthKey,
   offsetSpans,
+  QUARTER_MS,
   QUARTERS_PER_DAY,
   rangeQuarters,
+  resolveRange,
   weekKey,
+  type DataExtent,
   type OffsetSpan,
+  type UsageRange,
 } from "@/lib/domain/usage/usage-period";
 import {
   addFigures,
@@ -24,7 +29,9 @@ import { db } from "../engine/client";
 import { databaseKind, type Database, type DatabaseKind } from "../engine/create-client";
 import { run } from "../engine/dialect";
 import { refreshUsageBuckets } from "./usage-aggregates";
+import { readBlocks } from "./usage-blocks";
 import { partOfRow, rollUpSessions, withSessionSplits } from "./usage-sessions";
+import { bucketsOf, figuresOf, SUMS, type FigureRow, type Numeric } from "./usage-sql";
 
 /**
  * Usage reports (GET /api/usage, the /usage page, `npm run usage`): read from the usage buckets
@@ -35,13 +42,30 @@ import { partOfRow, rollUpSessions, withSessionSplits } from "./usage-sessions";
  * in a zone of whole-hour offsets (most of them) read hourly sums without the thread instead.
  */
 export async function usageReport(
-  query: UsageQuery,
-  { fromBucketsOnly = false }: { fromBucketsOnly?: boolean } = {},
+  asked: UsageQuery,
+  { fromBucketsOnly = false, now = new Date() }: { fromBucketsOnly?: boolean; now?: Date } = {},
 ): Promise<UsageReport> {
   await refreshUsageBuckets();
   const client = await db();
   const kind = databaseKind(client);
+  // The range as asked, resolved against the days that hold data: "since 2000" reads the data's days, not 26 years.
+  const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
+  const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, asked), today);
+  const query: RangedQuery = { ...asked, ...range };
+  const filters = Object.fromEntries(
+    (["source", "project", "model"] as const).filter((f) => query[f] !== undefined).map((f) => [f, query[f]!]),
+  );
+  const report = { groupBy: query.groupBy, since: query.since, until: query.until, tz: query.timeZone, filters };
+  if (!overlaps) {
+    const none = { rows: [], totals: { ...emptyFigures(), unpricedModels: [] } };
+    return {
+      ...report,
+      ...none,
+      ...(query.tokenLimit !== undefined && { tokenLimit: query.tokenLimit === "max" ? null : query.tokenLimit }),
+    };
+  }
   const { startQuarter, endQuarter } = rangeQuarters(query);
+  if (query.groupBy === "block") return { ...report, ...(await readBlocks(client, kind, query, { startQuarter, endQuarter }, now)) };
   const spans = offsetSpans(query.timeZone, startQuarter, endQuarter);
   // Days, weeks and months in a zone whose offsets are whole hours, for all threads: from the
   // hourly sums and the threads' spans. Anything else from the buckets themselves.
@@ -79,9 +103,9 @@ export async function usageReport(
   let rows = [...rowsByKey.values()];
   if (query.breakdown === "model") rows = rows.map((row) => ({ ...row, breakdown: sortRows(breakdowns.get(row.key) ?? [], "model") }));
   // Threads as sessions: a sub-agent's row goes into its session's (lib/db/usage/usage-sessions.ts).
-  const sessions = query.groupBy === "thread" ? await rollUpSessions(rows) : null;
+  const sessions = query.groupBy === "thread" && !query.perThread ? await rollUpSessions(rows) : null;
   const threads = { parts: new Map(rows.map((row) => [row.key, partOfRow(row)])), unpriced: unpricedByKey(keyed) };
-  rows = sortRows(sessions ? sessions.rows : rows, query.groupBy);
+  rows = sortRows(sessions ? sessions.rows : rows, query.groupBy, query.order);
   if (query.limit !== undefined) rows = rows.slice(0, query.limit);
   if (sessions) rows = await withSessionSplits(rows, sessions.members, query, { startQuarter, endQuarter }, threads);
 
@@ -97,19 +121,45 @@ export async function usageReport(
     rows = rows.map((row) => ({ ...row, title: titles.get(row.key) ?? null }));
   }
 
-  const filters = Object.fromEntries(
-    (["source", "project", "model"] as const).filter((f) => query[f] !== undefined).map((f) => [f, query[f]!]),
-  );
-  return {
-    groupBy: query.groupBy,
-    since: query.since,
-    until: query.until,
-    tz: query.timeZone,
-    filters,
-    rows,
-    totals: { ...totals, unpricedModels: [...unpricedModels].sort() },
-  };
+  return { ...report, rows, totals: { ...totals, unpricedModels: [...unpricedModels].sort() } };
 }
+
+/**
+ * A range's open ends filled as a report fills them (since: the first day with data of the
+ * filters, until: today) but not cut to the data: the days the /usage page shows it asked for.
+ */
+export async function filledRange(asked: Omit<UsageQuery, "groupBy">, now = new Date()): Promise<UsageRange> {
+  if (asked.since !== undefined && asked.until !== undefined) return { since: asked.since, until: asked.until, timeZone: asked.timeZone };
+  await refreshUsageBuckets();
+  const client = await db();
+  const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
+  const extent = asked.since === undefined ? await dataExtent(client, databaseKind(client), asked) : null;
+  const since = asked.since ?? extent?.first ?? today;
+  const until = asked.until ?? today;
+  return { since: since > until ? until : since, until, timeZone: asked.timeZone };
+}
+
+/** A report's query with its range resolved. */
+type RangedQuery = UsageQuery & UsageRange;
+
+/**
+ * The first and last local days of the buckets a report's filters keep: their first and last
+ * quarter-hour (on the buckets' quarter index), each within one local day.
+ */
+async function dataExtent(client: Database, kind: DatabaseKind, query: Omit<UsageQuery, "groupBy">): Promise<DataExtent> {
+  const { from, params } = bucketsOf(query, null);
+  const [row] = await run<{ first: Numeric; last: Numeric }[]>(
+    client,
+    kind,
+    `SELECT MIN(b."quarter") AS first, MAX(b."quarter") AS last ${from}`,
+    ...params,
+  );
+  if (!row || row.first === null || row.last === null) return null;
+  const localDay = (quarter: Numeric) => dayKey(localDayOf(query.timeZone, Number(quarter) * QUARTER_MS));
+  return { first: localDay(row.first), last: localDay(row.last) };
+}
+
+const THREADS = `COUNT(DISTINCT b."threadId") AS threads`;
 
 /** The models of each key's unpriced responses. */
 function unpricedByKey(keyed: Keyed[]): Map<string, Set<string>> {
@@ -130,29 +180,14 @@ type Read = { keyed: Keyed[]; threadsPerKey: Map<string, number>; threadsPerKeyA
 async function readBuckets(
   client: Database,
   kind: DatabaseKind,
-  query: UsageQuery,
+  query: RangedQuery,
   spans: OffsetSpan[],
   startQuarter: number,
   endQuarter: number,
   threadsPerModel: boolean,
 ): Promise<Read> {
   const group = groupExpression(query.groupBy, localDayExpression(spans, `b."quarter"`), query);
-  const joinThread = query.groupBy === "project" || query.groupBy === "source" || query.source !== undefined || query.project !== undefined;
-  const where = [`b."quarter" >= ?`, `b."quarter" < ?`];
-  const params: unknown[] = [startQuarter, endQuarter];
-  if (query.model !== undefined) {
-    where.push(`b."modelName" = ?`);
-    params.push(query.model);
-  }
-  if (query.source !== undefined) {
-    where.push(`t."source" = ?`);
-    params.push(query.source);
-  }
-  if (query.project !== undefined) {
-    where.push(`t."project" = ?`);
-    params.push(query.project);
-  }
-  const from = `FROM "UsageBucket" b${joinThread ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""} WHERE ${where.join(" AND ")}`;
+  const { from, params } = bucketsOf(query, { startQuarter, endQuarter }, query.groupBy === "project" || query.groupBy === "source");
   const grouped = (keys: string[], figures: string) =>
     `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
   const byModel = query.groupBy !== "model";
@@ -185,7 +220,7 @@ async function readBuckets(
 async function readHours(
   client: Database,
   kind: DatabaseKind,
-  query: UsageQuery,
+  query: RangedQuery,
   spans: OffsetSpan[],
   startQuarter: number,
   endQuarter: number,
@@ -298,30 +333,8 @@ const SUMMED_FIELDS = [
 ] as const;
 
 /** A local day number's key under a time group. */
-function periodOf(query: UsageQuery): (day: number) => string {
+function periodOf(query: RangedQuery): (day: number) => string {
   return query.groupBy === "week" ? weekKey : query.groupBy === "month" ? monthKey : dayKey;
-}
-
-const SUMS = [
-  `SUM(b."inputTokens") AS "inputTokens"`,
-  `SUM(b."outputTokens") AS "outputTokens"`,
-  `SUM(b."cacheReadTokens") AS "cacheReadTokens"`,
-  `SUM(b."cacheWriteTokens") AS "cacheWriteTokens"`,
-  `SUM(b."reasoningTokens") AS "reasoningTokens"`,
-  `SUM(b."costUsd") AS "costUsd"`,
-  `SUM(b."responses") AS responses`,
-  `SUM(b."unpricedResponses") AS "unpricedResponses"`,
-  `SUM(b."estimatedResponses") AS "estimatedResponses"`,
-].join(", ");
-const THREADS = `COUNT(DISTINCT b."threadId") AS threads`;
-
-type Numeric = number | bigint | string | null;
-type FigureRow = { k0?: unknown; k1?: unknown } & Record<keyof UsageFigures, Numeric>;
-
-function figuresOf(row: FigureRow): UsageFigures {
-  const figures = emptyFigures();
-  for (const field of Object.keys(figures) as (keyof UsageFigures)[]) figures[field] = Number(row[field] ?? 0);
-  return figures;
 }
 
 /**
@@ -344,7 +357,7 @@ function localDayExpression(spans: OffsetSpan[], quarter: string): string {
 
 type GroupSql = { sql: string; key: (value: unknown) => string };
 
-function groupExpression(group: UsageGroup, localDay: string, range: UsageQuery): GroupSql {
+function groupExpression(group: UsageGroup, localDay: string, range: RangedQuery): GroupSql {
   const text = (value: unknown) => (value === null || value === undefined ? "" : String(value));
   switch (group) {
     case "day":
@@ -374,5 +387,7 @@ function groupExpression(group: UsageGroup, localDay: string, range: UsageQuery)
       return { sql: `t."source"`, key: text };
     case "thread":
       return { sql: `b."threadId"`, key: text };
+    case "block":
+      throw new Error("blocks are not a column's values: readBlocks reads them");
   }
 }

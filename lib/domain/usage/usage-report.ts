@@ -4,11 +4,18 @@
  * /usage page draws and `npm run usage` prints. Pure.
  */
 import type { SessionFigures } from "../types";
-import type { UsageRange } from "./usage-period";
+import type { AskedRange } from "./usage-period";
 
-export const USAGE_GROUPS = ["day", "week", "month", "model", "provider", "project", "source", "thread"] as const;
+export const USAGE_GROUPS = ["day", "week", "month", "model", "provider", "project", "source", "thread", "block"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
+/** The calendar periods (days, weeks, months of a zone). */
 export const TIME_GROUPS: readonly UsageGroup[] = ["day", "week", "month"];
+/** The groups whose rows are listed in time order (the others costliest first). */
+const TIME_ORDERED: readonly UsageGroup[] = [...TIME_GROUPS, "block"];
+
+/** The rows' order: time groups ascending by default, the others descending by cost. */
+export const USAGE_ORDERS = ["asc", "desc"] as const;
+export type UsageOrder = (typeof USAGE_ORDERS)[number];
 
 /** What a row or the totals count. Costs are sums of per-response prices; unpriced responses add nothing to costUsd. */
 export type UsageFigures = {
@@ -69,7 +76,20 @@ export type UsageBlockFields = {
 
 type UsageFilters = { source?: string; project?: string; model?: string };
 
-export type UsageQuery = UsageRange & UsageFilters & { groupBy: UsageGroup; breakdown?: "model"; limit?: number };
+/**
+ * A report as asked for: its range may be open at either end (usageReport resolves it against the
+ * data, lib/domain/usage/usage-period.ts resolveRange). `perThread`: groupBy=thread without rolling
+ * sub-agent threads into their sessions. `tokenLimit`: groupBy=block marks the blocks above it.
+ */
+export type UsageQuery = AskedRange &
+  UsageFilters & {
+    groupBy: UsageGroup;
+    breakdown?: "model";
+    limit?: number;
+    order?: UsageOrder;
+    perThread?: boolean;
+    tokenLimit?: number | "max";
+  };
 
 export type UsageReport = {
   groupBy: UsageGroup;
@@ -77,6 +97,8 @@ export type UsageReport = {
   until: string;
   tz: string;
   filters: UsageFilters;
+  /** groupBy=block with a token limit: the limit as a number ("max" resolved); null when "max" found no completed block. */
+  tokenLimit?: number | null;
   rows: UsageRow[];
   totals: UsageFigures & { unpricedModels: string[] };
 };
@@ -114,9 +136,15 @@ export function addFigures(into: UsageFigures, from: UsageFigures): UsageFigures
   return into;
 }
 
-/** Rows in the order a report lists them: periods in time order, the others costliest first (then by tokens, then key). */
-export function sortRows<R extends UsageFigures & { key: string }>(rows: R[], group: UsageGroup): R[] {
-  if (TIME_GROUPS.includes(group)) return rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+/**
+ * Rows in the order a report lists them: periods and blocks in time order, the others costliest
+ * first (then by tokens, then key). `order` reverses either: "desc" puts the latest period first,
+ * "asc" the cheapest row.
+ */
+export function sortRows<R extends UsageFigures & { key: string }>(rows: R[], group: UsageGroup, order?: UsageOrder): R[] {
+  const byKey = (a: R, b: R) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  if (TIME_ORDERED.includes(group)) return rows.sort((a, b) => (order === "desc" ? -byKey(a, b) : byKey(a, b)));
   const tokens = (r: R) => r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheWriteTokens;
-  return rows.sort((a, b) => b.costUsd - a.costUsd || tokens(b) - tokens(a) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const costliest = (a: R, b: R) => b.costUsd - a.costUsd || tokens(b) - tokens(a);
+  return rows.sort((a, b) => (order === "asc" ? -costliest(a, b) : costliest(a, b)) || byKey(a, b));
 }

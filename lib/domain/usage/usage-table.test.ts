@@ -196,3 +196,53 @@ describe("formatTokens and printable", () => {
     expect(printable("a\tb\r\nc\u001bd\u007fe\u009bf ü 漢")).toBe("a b  c d e f ü 漢");
   });
 });
+
+describe("usageTable of 5-hour blocks", () => {
+  it("shows each block's local start, duration or time left, models, all its tokens, the limit and the active block's projection", () => {
+    const block = (start: string, over: Partial<UsageRow>): UsageRow => ({
+      key: start,
+      ...figures({
+        inputTokens: 100,
+        outputTokens: 50,
+        cacheReadTokens: 1_000,
+        cacheWriteTokens: 200,
+        costUsd: 0.5,
+        responses: 4,
+        threads: 1,
+      }),
+      start,
+      end: new Date(Date.parse(start) + 5 * 3_600_000).toISOString(),
+      lastResponseAt: start,
+      isActive: false,
+      models: ["claude-opus-4-6"],
+      ...over,
+    });
+    const text = usageTable(
+      report({
+        groupBy: "block",
+        tz: "Europe/Berlin",
+        tokenLimit: 1_000,
+        rows: [
+          block("2026-03-10T09:00:00.000Z", { lastResponseAt: "2026-03-10T11:05:00.000Z", overTokenLimit: true }),
+          block("2026-03-11T14:00:00.000Z", {
+            lastResponseAt: "2026-03-11T15:00:00.000Z",
+            isActive: true,
+            models: ["claude-opus-4-6", "claude-haiku-4-5"],
+            overTokenLimit: true,
+            burnRate: { tokensPerMinute: 1_350 / 60, costUsdPerMinute: 0.5 / 60 },
+            projection: { totalTokens: 5_400, costUsd: 2, remainingMinutes: 180 },
+          }),
+        ],
+      }),
+      new Date("2026-03-11T16:00:00Z"),
+    );
+    expect(text).toMatch(/^Usage by block, 2026-03-01 to 2026-03-31 \(Europe\/Berlin\)$/m);
+    expect(text).toMatch(/^Block start +Duration +Models +Tokens +Cost +Responses$/m);
+    // 09:00 UTC is 10:00 in Berlin in March (before the change to summer time).
+    expect(text).toMatch(/^2026-03-10 10:00 +2h 05m +claude-opus-4-6 +1,350 ! +\$0\.5 +4$/m);
+    expect(text).toMatch(/^2026-03-11 15:00 +active, 180 min left +claude-opus-4-6, claude-haiku-4-5 +1,350 ! +\$0\.5 +4$/m);
+    expect(text).toContain("Active block: 23 tokens and $0.00833 a minute; at this rate 5,400 tokens and $2.00 by 2026-03-11 20:00.");
+    expect(text).toContain("8 responses in 2 threads, 2 blocks.");
+    expect(text).toContain("Token limit 1,000: blocks over it are marked !.");
+  });
+});

@@ -5,7 +5,9 @@
  * control characters replaced, so a title cannot move the cursor or recolour the terminal. Pure.
  */
 import { formatUsd } from "./cost";
-import type { UsageFigures, UsageGroup, UsageReport } from "./usage-report";
+import { blockTokens } from "./usage-blocks";
+import { offsetMinutes } from "./usage-period";
+import type { UsageFigures, UsageGroup, UsageReport, UsageRow } from "./usage-report";
 
 const KEY_HEADINGS: Record<UsageGroup, string> = {
   day: "Day",
@@ -16,6 +18,7 @@ const KEY_HEADINGS: Record<UsageGroup, string> = {
   project: "Project",
   source: "Source",
   thread: "Session",
+  block: "Block start",
 };
 
 const GROUP_NAMES: Record<UsageGroup, string> = {
@@ -27,6 +30,7 @@ const GROUP_NAMES: Record<UsageGroup, string> = {
   project: "project",
   source: "source",
   thread: "session",
+  block: "block",
 };
 
 /** The widest a key or title is shown; longer ones are cut with "…". */
@@ -106,6 +110,7 @@ const padEnd = (text: string, to: number) => text + " ".repeat(Math.max(0, to - 
 const padStart = (text: string, to: number) => " ".repeat(Math.max(0, to - width(text))) + text;
 
 function keyLabel(report: UsageReport, key: string, title?: string | null): string {
+  if (report.groupBy === "block") return localTime(key, report.tz);
   if (report.groupBy === "thread") return cut(printable(title?.trim() || "(untitled)"), MAX_KEY_WIDTH, false);
   if (key === "") return "(none)";
   return cut(printable(key), MAX_KEY_WIDTH, report.groupBy === "project");
@@ -123,14 +128,67 @@ function plural(count: number, noun: string): string {
   return `${formatTokens(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-/** The report as an aligned table with a totals line, and notes on unpriced and estimated responses. */
-export function usageTable(report: UsageReport): string {
+/** An instant as local time in a zone: "2026-02-12 15:00". */
+function localTime(iso: string, timeZone: string): string {
+  const at = Date.parse(iso);
+  return new Date(at + offsetMinutes(timeZone, at) * 60_000).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** "3h 05m" */
+function duration(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+/** For blocks: when each started (local time), how long it ran or how long is left, its models and all its tokens. */
+function blockColumns(now: Date): Column[] {
+  const block = (f: UsageFigures) => f as UsageRow;
+  const overLimit = (f: UsageFigures) => (block(f).overTokenLimit ? " !" : "");
+  return [
+    {
+      heading: "Duration",
+      value: (f) => {
+        const row = block(f);
+        if (!row.start) return "";
+        if (row.isActive) return `active, ${Math.max(0, Math.round((Date.parse(row.end!) - now.getTime()) / 60_000))} min left`;
+        return duration(Date.parse(row.lastResponseAt!) - Date.parse(row.start));
+      },
+    },
+    { heading: "Models", value: (f) => (block(f).models ?? []).map((m) => printable(m)).join(", ") },
+    { heading: "Tokens", value: (f) => `${formatTokens(blockTokens(f))}${overLimit(f)}` },
+    { heading: "Cost", value: costCell },
+    { heading: "Responses", value: (f) => formatTokens(f.responses) },
+  ];
+}
+
+/** Under a blocks table: the active block's burn rate and projection, and the token limit. */
+function blockNotes(report: UsageReport): string[] {
+  const notes: string[] = [];
+  const active = report.rows.find((row) => row.isActive);
+  if (active?.burnRate && active.projection) {
+    notes.push(
+      `Active block: ${formatTokens(active.burnRate.tokensPerMinute)} tokens and ${formatUsd(active.burnRate.costUsdPerMinute)} a minute; ` +
+        `at this rate ${formatTokens(active.projection.totalTokens)} tokens and ${formatUsd(active.projection.costUsd)} by ${localTime(active.end!, report.tz)}.`,
+    );
+  }
+  if (report.tokenLimit !== undefined)
+    notes.push(
+      report.tokenLimit === null
+        ? "Token limit max: no completed block to take it from."
+        : `Token limit ${formatTokens(report.tokenLimit)}: blocks over it are marked !.`,
+    );
+  return notes;
+}
+
+/** The report as an aligned table with a totals line, and notes on unpriced and estimated responses (`now`: an active block's time left). */
+export function usageTable(report: UsageReport, now = new Date()): string {
   const lines = [heading(report), ""];
   if (report.rows.length === 0) {
     lines.push("No model responses with usage in this range.");
     return lines.join("\n") + "\n";
   }
-  const cols = columns(report);
+  const isBlock = report.groupBy === "block";
+  const cols = isBlock ? blockColumns(now) : columns(report);
   const isThread = report.groupBy === "thread";
   type Line = { key: string; cells: string[]; id?: string; kind: "row" | "part" | "total" };
   const body: Line[] = [];
@@ -184,6 +242,7 @@ export function usageTable(report: UsageReport): string {
       `* ${plural(totals.unpricedResponses, "response")} of models without a known price, counted in the tokens but not in the cost${models}.`,
     );
   }
+  if (isBlock) lines.push(...blockNotes(report));
   if (totals.estimatedResponses > 0) {
     lines.push(`${plural(totals.estimatedResponses, "response")} without reported usage: estimated by our tokenizer (a lower bound).`);
   }

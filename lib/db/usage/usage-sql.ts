@@ -1,0 +1,55 @@
+import "server-only";
+import { emptyFigures, type UsageFigures, type UsageQuery } from "@/lib/domain/usage/usage-report";
+
+// The SQL the usage reports (usage-report.ts, usage-blocks.ts) share: the sums of a bucket's
+// figures, and the buckets a report's filters and range keep.
+
+export const SUMS = [
+  `SUM(b."inputTokens") AS "inputTokens"`,
+  `SUM(b."outputTokens") AS "outputTokens"`,
+  `SUM(b."cacheReadTokens") AS "cacheReadTokens"`,
+  `SUM(b."cacheWriteTokens") AS "cacheWriteTokens"`,
+  `SUM(b."reasoningTokens") AS "reasoningTokens"`,
+  `SUM(b."costUsd") AS "costUsd"`,
+  `SUM(b."responses") AS responses`,
+  `SUM(b."unpricedResponses") AS "unpricedResponses"`,
+  `SUM(b."estimatedResponses") AS "estimatedResponses"`,
+].join(", ");
+
+export type Numeric = number | bigint | string | null;
+export type FigureRow = { k0?: unknown; k1?: unknown } & Record<keyof UsageFigures, Numeric>;
+
+export function figuresOf(row: FigureRow): UsageFigures {
+  const figures = emptyFigures();
+  for (const field of Object.keys(figures) as (keyof UsageFigures)[]) figures[field] = Number(row[field] ?? 0);
+  return figures;
+}
+
+/**
+ * `FROM "UsageBucket" b … WHERE …` for the buckets of a report's filters (the thread joined as
+ * `t` when a filter or `joinThread` needs it), within [startQuarter, endQuarter) when given.
+ */
+export function bucketsOf(
+  query: Pick<UsageQuery, "source" | "project" | "model">,
+  quarters: { startQuarter: number; endQuarter: number } | null,
+  joinThread = false,
+): { from: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (quarters) {
+    where.push(`b."quarter" >= ?`, `b."quarter" < ?`);
+    params.push(quarters.startQuarter, quarters.endQuarter);
+  }
+  const join = joinThread || query.source !== undefined || query.project !== undefined;
+  for (const [column, value] of [
+    [`b."modelName"`, query.model],
+    [`t."source"`, query.source],
+    [`t."project"`, query.project],
+  ] as const) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    params.push(value);
+  }
+  const from = `FROM "UsageBucket" b${join ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""}`;
+  return { from, params };
+}
