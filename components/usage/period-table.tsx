@@ -114,9 +114,9 @@ export function PeriodTable({
                 {row.label}
               </th>
               {blocks && (
-                <td className="min-w-48 px-3 py-2 text-left" data-testid="by-period-state">
+                <td className="px-3 py-2 text-left whitespace-nowrap" data-testid="by-period-state">
                   {row.status}
-                  {row.forecast && <span className="mt-0.5 block text-xs text-zinc-600">{row.forecast}</span>}
+                  {row.forecast && <span className="mt-0.5 block max-w-64 text-xs whitespace-normal text-zinc-600">{row.forecast}</span>}
                 </td>
               )}
               {COLUMNS.map((column) => (
@@ -128,7 +128,7 @@ export function PeriodTable({
                   {column.cell(row)}
                 </td>
               ))}
-              <td className="min-w-56 px-3 py-2 text-left text-xs text-zinc-700" data-testid="by-period-models">
+              <td className="min-w-48 px-3 py-2 text-left text-xs text-zinc-700" data-testid="by-period-models">
                 {row.models.join("; ")}
               </td>
             </tr>
