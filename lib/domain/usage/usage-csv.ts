@@ -36,7 +36,10 @@ function field(cell: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Rows of cells as CSV text, the header first. */
+/**
+ * Rows of cells as CSV text, the header first.
+ * @internal exported for its tests
+ */
 export function toCsv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
   return [header, ...rows].map((row) => row.map(field).join(",")).join("\r\n") + "\r\n";
 }

@@ -32,7 +32,10 @@ function dayLabel(day: string): string {
 
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
-/** An instant's local date and time in a zone: "3 Feb 2026, 14:00". */
+/**
+ * An instant's local date and time in a zone: "3 Feb 2026, 14:00".
+ * @internal exported for its tests
+ */
 export function formatInstant(iso: string, timeZone: string, withDate = true): string {
   let clock = clocks.get(timeZone);
   if (!clock) {
@@ -72,7 +75,7 @@ export function totalTokens(figures: UsageFigures): number {
   return figures.inputTokens + figures.outputTokens + figures.cacheReadTokens + figures.cacheWriteTokens;
 }
 
-export const SORT_COLUMNS = ["period", "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "responses"] as const;
+const SORT_COLUMNS = ["period", "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "responses"] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 export type SortOrder = { column: SortColumn; direction: "ascending" | "descending" };
 /** The period table's order until a header is chosen: time ascending. */
