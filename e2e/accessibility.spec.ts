@@ -1,8 +1,8 @@
 /**
  * Accessibility, checked by axe-core in Chromium (WCAG 2.0 and 2.1, A and AA): no page may have a
  * serious or critical violation. The pages are the seeded demo threads and their views, a real
- * Claude Code session imported on the imports server with its tool outputs open, the usage and
- * sources pages, Settings with sign-in on, as an admin (people, tokens and share links listed), and a
+ * Claude Code session imported on the imports server with its tool outputs open (and /usage over
+ * its range in each view: day, week, month, 5-hour block), the usage and sources pages, Settings with sign-in on, as an admin (people, tokens and share links listed), and a
  * thread's Share dialog open. On a phone (390x844) none of them scrolls sideways. A failure prints each violation: the rule, what it
  * means, and the elements it found.
  */
@@ -112,6 +112,19 @@ test.describe("a real Claude Code session, tool outputs open", () => {
       const opened = await openEveryFold(page);
       if (view === "") expect(opened, "the session's tool cards").toBeGreaterThan(5);
       await expectNoBlockingViolations(page, `Claude Code thread${view}`);
+    });
+  }
+});
+
+test.describe("/usage in each view of an imported session's range", () => {
+  test.skip(!E2E_SERVERS.has("imports"), "the imports server is not started");
+
+  for (const view of ["day", "week", "month", "block"]) {
+    test(`usage view=${view}`, async ({ page, request, threads }) => {
+      await importedSession(request, threads);
+      await readyPage(page, `${IMPORTS_URL}/usage?since=2025-01-01&until=2026-03-31&tz=UTC&view=${view}`);
+      await expect(page.getByTestId("by-period-row").first()).toBeVisible();
+      await expectNoBlockingViolations(page, `/usage?view=${view}`);
     });
   }
 });

@@ -1,17 +1,22 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { DailyCostChart } from "@/components/usage/daily-cost-chart";
+import { Suspense } from "react";
+import { PeriodSection } from "@/components/usage/period-section";
 import { UsageFilters } from "@/components/usage/usage-filters";
+import { UsageSkeleton } from "@/components/usage/usage-skeleton";
 import { UsageCaveats, UsageTable, UsageTotals } from "@/components/usage/usage-tables";
+import { UsageViewNav } from "@/components/usage/usage-view-nav";
 import { listFacets } from "@/lib/db/threads/threads";
 import { filledRange, usageReport } from "@/lib/db/usage/usage-report";
 import type { FieldIssue } from "@/lib/domain/parse";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { sourceLabel } from "@/lib/domain/display/source";
-import { dailyChart, formatDay, modelLabel } from "@/lib/domain/usage/usage-chart";
+import { formatDay, modelLabel } from "@/lib/domain/usage/usage-chart";
+import { csvFilename, usageCsv, type CsvTable } from "@/lib/domain/usage/usage-csv";
 import { isTimeZone, serverTimeZone, type UsageRange } from "@/lib/domain/usage/usage-period";
 import type { UsageRow } from "@/lib/domain/usage/usage-report";
+import type { UsageView } from "@/lib/domain/usage/usage-views";
 import { lastDays, readUsagePageQuery, usageHref, type UsagePageParams, type UsagePageQuery } from "@/lib/queries/usage-url";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -22,9 +27,10 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const TOP_THREADS = 10;
 
 /**
- * Usage over time: what the range's model responses cost, per day and model (the chart), per
- * model, project and source, and its costliest threads. The range and filters are the URL's, under
- * GET /api/usage's parameter names; a parameter the API would refuse is named on the page.
+ * Usage over time: what the range's model responses cost per day, week, month or 5-hour block (the
+ * view: a chart by model and a sortable table), per model, project and source, and its costliest
+ * threads, each table also as CSV. The range and filters are the URL's, under GET /api/usage's
+ * parameter names, with `view`; a parameter the page would refuse is named on it.
  */
 export default async function UsagePage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
@@ -46,7 +52,17 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
         {query && <RangeLine query={query} />}
       </div>
       {filters}
-      {!read.ok ? <QueryError issues={read.issues} /> : query && <UsageReportView query={query} params={read.params} />}
+      {read.ok && query ? (
+        <>
+          <UsageViewNav params={read.params} view={read.view} />
+          {/* Keyed by the address: another view or range shows the skeleton while its reports are read. */}
+          <Suspense key={usageHref(read.params)} fallback={<UsageSkeleton />}>
+            <UsageReportView query={query} view={read.view} params={read.params} now={now} />
+          </Suspense>
+        </>
+      ) : (
+        !read.ok && <QueryError issues={read.issues} />
+      )}
     </div>
   );
 }
@@ -68,17 +84,22 @@ function RangeLine({ query }: Readonly<{ query: ShownQuery }>) {
   );
 }
 
-async function UsageReportView({ query, params }: Readonly<{ query: ShownQuery; params: UsagePageParams }>) {
+async function UsageReportView({
+  query,
+  view,
+  params,
+  now,
+}: Readonly<{ query: ShownQuery; view: UsageView; params: UsagePageParams; now: Date }>) {
   // The first report brings the stored aggregates up to date; the others then only read them.
-  const byDay = await usageReport({ ...query, groupBy: "day", breakdown: "model" });
+  const byPeriod = await usageReport({ ...query, groupBy: view, breakdown: "model" });
   const [byModel, byProject, bySource, byThread] = await Promise.all([
     usageReport({ ...query, groupBy: "model" }),
     usageReport({ ...query, groupBy: "project" }),
     usageReport({ ...query, groupBy: "source" }),
     usageReport({ ...query, groupBy: "thread", limit: TOP_THREADS }),
   ]);
-  const { totals } = byDay;
-  if (totals.responses === 0) return <EmptyUsage query={query} tz={params.tz} />;
+  const { totals } = byPeriod;
+  if (totals.responses === 0) return <EmptyUsage query={query} params={params} view={view} />;
 
   // Row links keep the range spelled out, so a filtered view covers the same days.
   const keep: UsagePageParams = { ...params, since: query.since, until: query.until };
@@ -90,22 +111,21 @@ async function UsageReportView({ query, params }: Readonly<{ query: ShownQuery; 
         {text}
       </Link>
     );
-  const chartLabel = `Daily cost by model, ${formatDay(query.since, true)} to ${formatDay(query.until, true)}`;
+  const csv = (table: CsvTable, rows: UsageRow[], title?: (row: UsageRow) => string | null) => ({
+    text: usageCsv(table, rows, title),
+    filename: csvFilename(table, query.since, query.until),
+  });
   return (
     <>
       <UsageTotals totals={totals} />
       <UsageCaveats totals={totals} byModel={byModel.rows} />
-      <section aria-labelledby="daily-title" className="rounded-lg border border-zinc-200 bg-white p-3 sm:p-4">
-        <h2 id="daily-title" className="mb-2 text-lg font-semibold tracking-tight">
-          Daily cost
-        </h2>
-        <DailyCostChart chart={dailyChart(byDay.rows, query.since, query.until)} label={chartLabel} />
-      </section>
+      <PeriodSection view={view} rows={byPeriod.rows} totals={totals} range={query} now={now} />
       <UsageTable
         title="By model"
         keyLabel="Model"
         rows={byModel.rows}
         testId="by-model"
+        csv={csv("model", byModel.rows)}
         name={(row) => filterLink("model", row.key, modelLabel(row.key))}
       />
       <UsageTable
@@ -113,6 +133,7 @@ async function UsageReportView({ query, params }: Readonly<{ query: ShownQuery; 
         keyLabel="Session"
         rows={byThread.rows}
         testId="by-thread"
+        csv={csv("session", byThread.rows, (row) => (row.title ? maskSecrets(row.title) : null))}
         sessions
         name={(row) => <ThreadName row={row} />}
         footer={
@@ -129,6 +150,7 @@ async function UsageReportView({ query, params }: Readonly<{ query: ShownQuery; 
         keyLabel="Project"
         rows={byProject.rows}
         testId="by-project"
+        csv={csv("project", byProject.rows)}
         name={(row) => filterLink("project", row.key, row.key || "(no project)")}
       />
       <UsageTable
@@ -136,6 +158,7 @@ async function UsageReportView({ query, params }: Readonly<{ query: ShownQuery; 
         keyLabel="Source"
         rows={bySource.rows}
         testId="by-source"
+        csv={csv("source", bySource.rows)}
         name={(row) => filterLink("source", row.key, row.key ? sourceLabel(row.key) : "(no source)")}
       />
     </>
@@ -151,19 +174,22 @@ function ThreadName({ row }: Readonly<{ row: UsageRow }>) {
   );
 }
 
-function EmptyUsage({ query, tz }: Readonly<{ query: ShownQuery; tz: string | undefined }>) {
+function EmptyUsage({ query, params, view }: Readonly<{ query: ShownQuery; params: UsagePageParams; view: UsageView }>) {
   const filtered = Boolean(query.model || query.project || query.source);
   return (
     <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600" data-testid="usage-empty">
       <p className="font-medium text-zinc-800">
-        No model responses with usage {filtered ? "match these filters" : "in this range"}, {formatDay(query.since, true)} to{" "}
-        {formatDay(query.until, true)}.
+        {view === "block" && "No 5-hour blocks: "}No model responses with usage {filtered ? "match these filters" : "in this range"},{" "}
+        {formatDay(query.since, true)} to {formatDay(query.until, true)}.
       </p>
       <p className="mt-2 text-sm">
         {filtered ? (
           <>
             Try{" "}
-            <Link href={usageHref({ since: query.since, until: query.until, tz })} className="text-indigo-700 underline">
+            <Link
+              href={usageHref({ since: query.since, until: query.until, tz: params.tz, view: params.view })}
+              className="text-indigo-700 underline"
+            >
               all models, projects and sources
             </Link>{" "}
             or a longer range.

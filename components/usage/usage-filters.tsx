@@ -27,7 +27,7 @@ const input = "rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm";
  * (a reload or a shared link shows the same report). Empty fields are sent empty and mean "any".
  */
 export function UsageFilters({ params, range, zone, serverZone, facets, quickRanges }: Readonly<Props>) {
-  const filters = { model: params.model, project: params.project, source: params.source, tz: params.tz };
+  const filters = { model: params.model, project: params.project, source: params.source, tz: params.tz, view: params.view };
   return (
     <div className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3 sm:p-4">
       <form method="get" action="/usage" className="flex flex-wrap items-end gap-3" aria-label="Usage range and filters">
@@ -55,6 +55,8 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
         {(facets.sources.length > 1 || params.source) && (
           <Select name="source" label="Agent" allLabel="All agents" options={facets.sources} value={params.source} labelOf={sourceLabel} />
         )}
+        {/* The view is chosen under the form; a new range or filter keeps it. */}
+        {range && params.view && <input type="hidden" name="view" value={params.view} />}
         <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
           Show
         </button>
@@ -78,7 +80,10 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
           );
         })}
         {(params.model || params.project || params.source) && (
-          <Link href={usageHref({ since: range?.since, until: range?.until, tz: params.tz })} className="ml-1 text-indigo-700 underline">
+          <Link
+            href={usageHref({ since: range?.since, until: range?.until, tz: params.tz, view: params.view })}
+            className="ml-1 text-indigo-700 underline"
+          >
             Clear filters
           </Link>
         )}

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { FigureCost, FigureCovers, FigureTokens } from "@/components/ui/session-figure";
+import { CsvDownload } from "./csv-download";
 import { formatUsd } from "@/lib/domain/usage/cost";
 import type { UsageFigures, UsageRow } from "@/lib/domain/usage/usage-report";
 import { formatInteger, plural } from "@/lib/format";
@@ -112,7 +113,8 @@ function CostCell({ row }: Readonly<{ row: UsageRow }>) {
 
 /**
  * One grouping of the report as a table: a row per model, project, source or thread, the
- * costliest first. `name` renders a row's first cell (a link that filters the page, or to the thread).
+ * costliest first. `name` renders a row's first cell (a link that filters the page, or to the thread);
+ * `csv` is the table as a file to download.
  * It scrolls inside its box on a phone; the page does not.
  */
 export function UsageTable({
@@ -122,6 +124,7 @@ export function UsageTable({
   name,
   testId,
   footer,
+  csv,
   sessions = false,
 }: Readonly<{
   title: string;
@@ -130,14 +133,18 @@ export function UsageTable({
   name: (row: UsageRow) => ReactNode;
   testId: string;
   footer?: ReactNode;
+  csv: { text: string; filename: string };
   sessions?: boolean;
 }>) {
   const columns = sessions ? SESSION_COLUMNS : COLUMNS;
   return (
     <section aria-labelledby={`${testId}-title`} className="min-w-0">
-      <h2 id={`${testId}-title`} className="mb-2 text-lg font-semibold tracking-tight">
-        {title}
-      </h2>
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+        <h2 id={`${testId}-title`} className="text-lg font-semibold tracking-tight">
+          {title}
+        </h2>
+        {rows.length > 0 && <CsvDownload csv={csv.text} filename={csv.filename} table={title} />}
+      </div>
       {rows.length === 0 ? (
         <p className="text-sm text-zinc-600">None in this range.</p>
       ) : (

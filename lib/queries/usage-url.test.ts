@@ -16,6 +16,7 @@ describe("the /usage page's URL", () => {
     expect(fromServer).toEqual({
       ok: true,
       query: { since: "2026-01-01", until: "2026-02-01", timeZone: "Europe/Berlin", model: "claude-opus-4-6", source: "import:codex" },
+      view: "day",
       params: { since: "2026-01-01", until: "2026-02-01", tz: "Europe/Berlin", model: "claude-opus-4-6", source: "import:codex" },
     });
     expect(fromBrowser).toEqual(fromServer);
@@ -37,12 +38,24 @@ describe("the /usage page's URL", () => {
     expect(issues({ since: "yesterday" })).toEqual([{ field: "since", message: "must be a date as YYYY-MM-DD" }]);
     expect(issues({ tz: "Mars/Olympus" })[0]?.field).toBe("tz");
     expect(issues({ modle: "x" })).toEqual([
-      { field: "modle", message: "is not a parameter of this page (it takes since, until, tz, model, project, source)" },
+      { field: "modle", message: "is not a parameter of this page (it takes since, until, tz, model, project, source, view)" },
     ]);
     expect(issues({ model: ["a", "b"] })).toEqual([{ field: "model", message: "is given 2 times: give it once" }]);
     expect(issues({ since: "2026-02-01", until: "2026-01-01", tz: "UTC" })).toEqual([
       { field: "until", message: "must not be before since (2026-02-01)" },
     ]);
+  });
+
+  it("reads the view of the range, day unless the URL says otherwise, and names a view it does not have", () => {
+    const read = readUsagePageQuery(new URLSearchParams("tz=UTC&view=week"), now);
+    expect(read).toMatchObject({ ok: true, view: "week", params: { tz: "UTC", view: "week" } });
+    expect(readUsagePageQuery({ tz: "UTC", view: "" }, now)).toMatchObject({ ok: true, view: "day" });
+    expect(readUsagePageQuery({ tz: "UTC", view: "year" }, now)).toEqual({
+      ok: false,
+      issues: [{ field: "view", message: "must be one of day, week, month, block" }],
+      params: { tz: "UTC", view: "year" },
+    });
+    expect(usageHref({ view: "block", tz: "UTC", since: "2026-01-01" })).toBe("/usage?since=2026-01-01&tz=UTC&view=block");
   });
 
   it("keeps what the URL gave when it refuses it, so the form can show it again", () => {
@@ -52,7 +65,12 @@ describe("the /usage page's URL", () => {
 
   it("ignores the API's groupBy, breakdown and limit: the page picks its own", () => {
     const read = readUsagePageQuery({ groupBy: "week", breakdown: "model", limit: "3", tz: "UTC" }, now);
-    expect(read).toEqual({ ok: true, query: { since: "2026-02-09", until: "2026-03-10", timeZone: "UTC" }, params: { tz: "UTC" } });
+    expect(read).toEqual({
+      ok: true,
+      query: { since: "2026-02-09", until: "2026-03-10", timeZone: "UTC" },
+      view: "day",
+      params: { tz: "UTC" },
+    });
   });
 
   it("writes an address that reads back the same", () => {

@@ -9,10 +9,11 @@ import type { z } from "zod";
 import { formatIssuePath, type FieldIssue } from "@/lib/domain/parse";
 import { defaultRange } from "@/lib/domain/usage/usage-period";
 import type { UsageQuery } from "@/lib/domain/usage/usage-report";
+import { USAGE_VIEWS, type UsageView } from "@/lib/domain/usage/usage-views";
 import { usageQuerySchema } from "@/lib/validation/usage";
 
-/** The parameters the page reads and writes. */
-const USAGE_PAGE_KEYS = ["since", "until", "tz", "model", "project", "source"] as const;
+/** The parameters the page reads and writes: the API's, and `view`, which of the page's views of the range it shows. */
+const USAGE_PAGE_KEYS = ["since", "until", "tz", "model", "project", "source", "view"] as const;
 type UsagePageKey = (typeof USAGE_PAGE_KEYS)[number];
 export type UsagePageParams = Partial<Record<UsagePageKey, string>>;
 /** The API's other parameters: the page chooses them itself for each of its tables, so they are ignored (an /api/usage address pasted as /usage still opens). */
@@ -22,7 +23,8 @@ const API_ONLY_KEYS = ["groupBy", "breakdown", "limit"];
 export type UsagePageQuery = Omit<UsageQuery, "groupBy" | "breakdown" | "limit">;
 
 export type UsagePageRead =
-  { ok: true; query: UsagePageQuery; params: UsagePageParams } | { ok: false; issues: FieldIssue[]; params: UsagePageParams };
+  | { ok: true; query: UsagePageQuery; view: UsageView; params: UsagePageParams }
+  | { ok: false; issues: FieldIssue[]; params: UsagePageParams };
 
 type SearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
 
@@ -57,11 +59,18 @@ export function readUsagePageQuery(params: SearchParams, now: () => Date = () =>
     given[key] = nonEmpty[0]!;
     kept[key as UsagePageKey] = nonEmpty[0]!;
   }
-  if (issues.length > 0) return { ok: false, issues, params: kept };
-  const parsed = usageQuerySchema(now).safeParse(given);
+  const { view: askedView = "day", ...apiParams } = given;
+  const view = isView(askedView) ? askedView : undefined;
+  if (!view) issues.push({ field: "view", message: `must be one of ${USAGE_VIEWS.join(", ")}` });
+  if (issues.length > 0 || !view) return { ok: false, issues, params: kept };
+  const parsed = usageQuerySchema(now).safeParse(apiParams);
   if (!parsed.success) return { ok: false, issues: pageIssues(parsed.error), params: kept };
   const { groupBy: _groupBy, breakdown: _breakdown, limit: _limit, ...query } = parsed.data;
-  return { ok: true, query, params: kept };
+  return { ok: true, query, view, params: kept };
+}
+
+function isView(value: string): value is UsageView {
+  return (USAGE_VIEWS as readonly string[]).includes(value);
 }
 
 /** The first issue of each parameter (a malformed date is not also "not a calendar date"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dailyChart, formatDay, OTHER_COLOR, OTHER_KEY, SERIES_COLORS, seriesColors } from "./usage-chart";
+import { ALL_MODELS_KEY, costChart, formatDay, OTHER_COLOR, OTHER_KEY, SERIES_COLORS, seriesColors } from "./usage-chart";
 import { emptyFigures, type UsageRow } from "./usage-report";
 
 const part = (key: string, costUsd: number) => ({ key, ...emptyFigures(), costUsd, responses: 1 });
@@ -11,14 +11,13 @@ const day = (key: string, parts: ReturnType<typeof part>[]): UsageRow => ({
   breakdown: parts,
 });
 
-describe("the daily chart's data", () => {
-  it("has every day of the range, days without usage as zeros, and the models costliest first", () => {
-    const chart = dailyChart(
+describe("the cost chart's data", () => {
+  it("has every period it is given, periods without usage as zeros, and the models costliest first", () => {
+    const chart = costChart(
       [day("2026-01-02", [part("opus", 2), part("haiku", 0.5)]), day("2026-01-04", [part("haiku", 0.25)])],
-      "2026-01-01",
-      "2026-01-04",
+      ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"],
     );
-    expect(chart.days.map((d) => [d.day, d.totalUsd, d.costs])).toEqual([
+    expect(chart.periods.map((d) => [d.key, d.totalUsd, d.costs])).toEqual([
       ["2026-01-01", 0, {}],
       ["2026-01-02", 2.5, { opus: 2, haiku: 0.5 }],
       ["2026-01-03", 0, {}],
@@ -30,22 +29,30 @@ describe("the daily chart's data", () => {
     ]);
   });
 
+  it("draws a row without a breakdown (a 5-hour block) as one series of all models", () => {
+    const block = (key: string, costUsd: number): UsageRow => ({ key, ...emptyFigures(), costUsd, responses: 1 });
+    const keys = ["2026-01-01T09:00:00.000Z", "2026-01-01T15:00:00.000Z"];
+    const chart = costChart([block(keys[0]!, 1.5), block(keys[1]!, 0.5)], keys);
+    expect(chart.series).toEqual([{ key: ALL_MODELS_KEY, label: "All models", color: SERIES_COLORS[0], costUsd: 2 }]);
+    expect(chart.periods.map((p) => p.costs)).toEqual([{ [ALL_MODELS_KEY]: 1.5 }, { [ALL_MODELS_KEY]: 0.5 }]);
+  });
+
   it("draws no series for a model that cost nothing (unpriced)", () => {
-    const chart = dailyChart([day("2026-01-01", [part("opus", 1), part("aide-gpt-5", 0)])], "2026-01-01", "2026-01-01");
+    const chart = costChart([day("2026-01-01", [part("opus", 1), part("aide-gpt-5", 0)])], ["2026-01-01"]);
     expect(chart.series.map((s) => s.key)).toEqual(["opus"]);
-    expect(chart.days[0]!.costs).toEqual({ opus: 1 });
+    expect(chart.periods[0]!.costs).toEqual({ opus: 1 });
   });
 
   it("sums the cheapest models into one grey series past the first ones", () => {
     const parts = ["a", "b", "c", "d"].map((key, i) => part(key, 4 - i));
-    const chart = dailyChart([day("2026-01-01", parts)], "2026-01-01", "2026-01-01", 3);
+    const chart = costChart([day("2026-01-01", parts)], ["2026-01-01"], 3);
     expect(chart.series.map((s) => [s.key, s.label, s.costUsd])).toEqual([
       ["a", "a", 4],
       ["b", "b", 3],
       [OTHER_KEY, "2 other models", 3],
     ]);
     expect(chart.series[2]!.color).toBe(OTHER_COLOR);
-    expect(chart.days[0]!.costs).toEqual({ a: 4, b: 3, [OTHER_KEY]: 3 });
+    expect(chart.periods[0]!.costs).toEqual({ a: 4, b: 3, [OTHER_KEY]: 3 });
   });
 });
 

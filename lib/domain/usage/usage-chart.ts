@@ -1,10 +1,9 @@
 /**
- * The /usage page's daily chart, as data: each day of the range (days without usage as zeros),
- * its cost per model, the models as stacked series, the costliest first, and each model's colour.
+ * The /usage page's cost chart, as data: each period of the view (a day, week, month or 5-hour
+ * block; periods without usage as zeros), its cost per model, the models as stacked series, the costliest first, and each model's colour.
  * A colour follows from the model's name, so a model keeps its colour when the range or the
  * filters change; two models of one chart never share one. Pure.
  */
-import { dayKey, dayNumber } from "./usage-period";
 import type { UsageRow } from "./usage-report";
 
 /**
@@ -20,9 +19,20 @@ export const OTHER_COLOR = "#a1a1aa";
  */
 export const OTHER_KEY = "\u0000other";
 
+/**
+ * The key of the one series a report without breakdown=model draws (5-hour blocks come without).
+ * @internal exported for its tests
+ */
+export const ALL_MODELS_KEY = "\u0000all";
+
+/** A row's cost per model; a row without a breakdown, its whole cost as all models'. */
+function costParts(row: UsageRow): { key: string; costUsd: number }[] {
+  return row.breakdown ?? [{ key: ALL_MODELS_KEY, costUsd: row.costUsd }];
+}
+
 export type ChartSeries = { key: string; label: string; color: string; costUsd: number };
-export type ChartDay = { day: string; totalUsd: number; costs: Record<string, number> };
-export type DailyChart = { series: ChartSeries[]; days: ChartDay[] };
+export type ChartPeriod = { key: string; totalUsd: number; costs: Record<string, number> };
+export type CostChart = { series: ChartSeries[]; periods: ChartPeriod[] };
 
 /** A string's FNV-1a hash: the same everywhere, unlike anything keyed on a Map's order. */
 function hash(text: string): number {
@@ -57,22 +67,24 @@ export function modelLabel(key: string): string {
 }
 
 /**
- * The chart of a groupBy=day report with breakdown=model over since..until. Models that cost
+ * The chart of a report with breakdown=model over the periods `keys` (the rows' keys, in time
+ * order: every day, week or month of the range, or the blocks that hold usage). Models that cost
  * nothing in the range (unpriced ones) draw no bar and get no series; past `maxSeries` models the
- * cheapest are summed into one "other models" series.
+ * cheapest are summed into one "other models" series. Rows without a breakdown draw one series of
+ * all models.
  */
-export function dailyChart(rows: readonly UsageRow[], since: string, until: string, maxSeries = 8): DailyChart {
-  const byDay = new Map(rows.map((row) => [row.key, row]));
+export function costChart(rows: readonly UsageRow[], keys: readonly string[], maxSeries = 8): CostChart {
+  const byKey = new Map(rows.map((row) => [row.key, row]));
   const perModel = new Map<string, number>();
-  for (const row of rows) for (const part of row.breakdown ?? []) perModel.set(part.key, (perModel.get(part.key) ?? 0) + part.costUsd);
+  for (const row of rows) for (const part of costParts(row)) perModel.set(part.key, (perModel.get(part.key) ?? 0) + part.costUsd);
   const ranked = [...perModel].filter(([, cost]) => cost > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const shown = ranked.length > maxSeries ? ranked.slice(0, maxSeries - 1) : ranked;
   const rest = ranked.slice(shown.length);
   const colors = seriesColors(shown.map(([model]) => model));
   const series: ChartSeries[] = shown.map(([model, costUsd]) => ({
     key: model,
-    label: modelLabel(model),
-    color: colors.get(model)!,
+    label: model === ALL_MODELS_KEY ? "All models" : modelLabel(model),
+    color: model === ALL_MODELS_KEY ? SERIES_COLORS[0] : colors.get(model)!,
     costUsd,
   }));
   if (rest.length > 0) {
@@ -85,18 +97,17 @@ export function dailyChart(rows: readonly UsageRow[], since: string, until: stri
   }
   const inSeries = new Set(shown.map(([model]) => model));
 
-  const days: ChartDay[] = [];
-  for (let day = dayNumber(since); day <= dayNumber(until); day++) {
-    const key = dayKey(day);
+  const periods = keys.map((key): ChartPeriod => {
     const costs: Record<string, number> = {};
-    for (const part of byDay.get(key)?.breakdown ?? []) {
+    const row = byKey.get(key);
+    for (const part of row ? costParts(row) : []) {
       if (part.costUsd <= 0) continue;
       const seriesKey = inSeries.has(part.key) ? part.key : OTHER_KEY;
       costs[seriesKey] = (costs[seriesKey] ?? 0) + part.costUsd;
     }
-    days.push({ day: key, totalUsd: byDay.get(key)?.costUsd ?? 0, costs });
-  }
-  return { series, days };
+    return { key, totalUsd: row?.costUsd ?? 0, costs };
+  });
+  return { series, periods };
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

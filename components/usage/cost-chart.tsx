@@ -2,17 +2,23 @@
 
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { formatUsd } from "@/lib/domain/usage/cost";
-import { formatDay, type ChartDay, type ChartSeries, type DailyChart } from "@/lib/domain/usage/usage-chart";
+import type { ChartPeriod, ChartSeries, CostChart as CostChartData } from "@/lib/domain/usage/usage-chart";
 
-type Props = { chart: DailyChart; label: string };
+type Props = {
+  chart: CostChartData;
+  label: string;
+  /** Each period's label on the axis ("3 Feb") and in the tooltip ("3 Feb 2026"), worked out by the server in the page's zone. */
+  ticks: Record<string, string>;
+  titles: Record<string, string>;
+};
 
 /**
- * Each day's cost as a bar stacked by model, a tooltip per day with each model's part. The same
- * figures are in a table beside it for screen readers (and tests): a chart alone says nothing to
- * them. Series are keyed by index: a model name with a dot ("claude-3.5-sonnet") would be a path
- * to recharts.
+ * Each period's cost (a day, week, month or 5-hour block) as a bar stacked by model, a tooltip per
+ * period with each model's part. The same figures, each model's part included, are in the period
+ * table under it: a chart alone says nothing to a screen reader. Series are keyed by index: a model name with
+ * a dot ("claude-3.5-sonnet") would be a path to recharts.
  */
-export function DailyCostChart({ chart, label }: Readonly<Props>) {
+export function CostChart({ chart, label, ticks, titles }: Readonly<Props>) {
   if (chart.series.length === 0) {
     return (
       <p className="text-sm text-zinc-600" data-testid="chart-nothing-priced">
@@ -20,21 +26,20 @@ export function DailyCostChart({ chart, label }: Readonly<Props>) {
       </p>
     );
   }
-  const data = chart.days.map((day) => ({
-    day: day.day,
-    ...Object.fromEntries(chart.series.map((series, i) => [`s${i}`, day.costs[series.key] ?? 0])),
+  const data = chart.periods.map((period) => ({
+    key: period.key,
+    ...Object.fromEntries(chart.series.map((series, i) => [`s${i}`, period.costs[series.key] ?? 0])),
   }));
-  const byDay = new Map(chart.days.map((day) => [day.day, day]));
+  const byKey = new Map(chart.periods.map((period) => [period.key, period]));
 
-  const costed = chart.days.filter((day) => day.totalUsd > 0);
   return (
     <figure aria-label={label} className="min-w-0">
       <div className="h-64 w-full">
         <BarChart responsive data={data} style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e4e4e7" />
           <XAxis
-            dataKey="day"
-            tickFormatter={(day: string) => formatDay(day)}
+            dataKey="key"
+            tickFormatter={(key: string) => ticks[key] ?? key}
             minTickGap={16}
             tick={{ fontSize: 11, fill: "#52525b" }}
             tickLine={false}
@@ -48,8 +53,12 @@ export function DailyCostChart({ chart, label }: Readonly<Props>) {
             axisLine={false}
           />
           <Tooltip
-            content={({ active, label: day }: TooltipContentProps) => (
-              <DayTooltip entry={active && typeof day === "string" ? byDay.get(day) : undefined} series={chart.series} />
+            content={({ active, label: key }: TooltipContentProps) => (
+              <PeriodTooltip
+                entry={active && typeof key === "string" ? byKey.get(key) : undefined}
+                title={typeof key === "string" ? (titles[key] ?? key) : ""}
+                series={chart.series}
+              />
             )}
             cursor={{ fill: "#f4f4f5" }}
             isAnimationActive={false}
@@ -78,46 +87,18 @@ export function DailyCostChart({ chart, label }: Readonly<Props>) {
           ))}
         </ul>
       </figcaption>
-      {/* sr-only on a wrapper, and the table fixed to a pixel: a table is never narrower than its
-          cells otherwise, and a wide one, clipped or not, reaches past a phone's screen. */}
-      <div className="sr-only">
-        <table className="w-px table-fixed whitespace-normal">
-          <caption>{label}: each day with a cost, and each model&apos;s part of it</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Cost</th>
-              <th scope="col">By model</th>
-            </tr>
-          </thead>
-          <tbody>
-            {costed.map((day) => (
-              <tr key={day.day} data-testid="chart-day" data-day={day.day}>
-                <th scope="row">{day.day}</th>
-                <td data-testid="chart-day-cost">{formatUsd(day.totalUsd)}</td>
-                <td>
-                  {chart.series
-                    .filter((series) => (day.costs[series.key] ?? 0) > 0)
-                    .map((series) => `${series.label} ${formatUsd(day.costs[series.key]!)}`)
-                    .join("; ")}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
     </figure>
   );
 }
 
-/** One day's cost and each model's part of it. */
-function DayTooltip({ entry, series }: Readonly<{ entry: ChartDay | undefined; series: ChartSeries[] }>) {
+/** One period's cost and each model's part of it. */
+function PeriodTooltip({ entry, title, series }: Readonly<{ entry: ChartPeriod | undefined; title: string; series: ChartSeries[] }>) {
   if (!entry) return null;
   const parts = series.filter((s) => (entry.costs[s.key] ?? 0) > 0);
   return (
     <div className="max-w-72 rounded border border-zinc-200 bg-white p-2 text-xs shadow-md" data-testid="chart-tooltip">
       <p className="font-medium text-zinc-900">
-        {formatDay(entry.day, true)}: {formatUsd(entry.totalUsd)}
+        {title}: {formatUsd(entry.totalUsd)}
       </p>
       {parts.length > 0 && (
         <ul className="mt-1 space-y-0.5">
