@@ -2,17 +2,18 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { DailyCostChart } from "@/components/usage/daily-cost-chart";
-import { UsageFilters } from "@/components/usage/usage-filters";
+import { ReportFilters } from "@/components/report/report-filters";
+import { QueryError, RangeLine } from "@/components/report/report-status";
 import { UsageCaveats, UsageTable, UsageTotals } from "@/components/usage/usage-tables";
 import { listFacets } from "@/lib/db/threads/threads";
 import { usageReport } from "@/lib/db/usage/usage-report";
-import type { FieldIssue } from "@/lib/domain/parse";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { sourceLabel } from "@/lib/domain/display/source";
 import { dailyChart, formatDay, modelLabel } from "@/lib/domain/usage/usage-chart";
 import { isTimeZone, serverTimeZone } from "@/lib/domain/usage/usage-period";
 import type { UsageRow } from "@/lib/domain/usage/usage-report";
-import { lastDays, readUsagePageQuery, usageHref, type UsagePageParams, type UsagePageQuery } from "@/lib/queries/usage-url";
+import { lastDays, reportHref, type ReportPageParams } from "@/lib/queries/report-url";
+import { readUsagePageQuery, type UsagePageQuery } from "@/lib/queries/usage-url";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -35,7 +36,9 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
   const quickRanges = [7, 30, 90].map((days) => ({ label: `Last ${days} days`, ...lastDays(days, zone, now) }));
   const facets = await listFacets();
   const filters = (
-    <UsageFilters
+    <ReportFilters
+      path="/usage"
+      name="Usage"
       params={read.params}
       range={read.ok ? read.query : null}
       zone={zone}
@@ -48,29 +51,19 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Usage</h1>
-        {read.ok && <RangeLine query={read.query} />}
+        {read.ok && <RangeLine query={read.query} testId="usage-range" />}
       </div>
       {filters}
-      {read.ok ? <UsageReportView query={read.query} params={read.params} /> : <QueryError issues={read.issues} />}
+      {read.ok ? (
+        <UsageReportView query={read.query} params={read.params} />
+      ) : (
+        <QueryError path="/usage" report="a usage report" issues={read.issues} testId="usage-error" />
+      )}
     </div>
   );
 }
 
-function RangeLine({ query }: Readonly<{ query: UsagePageQuery }>) {
-  const parts = [
-    query.model && `model ${query.model}`,
-    query.project && `project ${query.project}`,
-    query.source && `agent ${sourceLabel(query.source)}`,
-  ].filter(Boolean);
-  return (
-    <p className="mt-1 text-sm break-words text-zinc-600" data-testid="usage-range">
-      {formatDay(query.since, true)} to {formatDay(query.until, true)}, days in {query.timeZone}
-      {parts.length > 0 && `; ${parts.join(", ")}`}
-    </p>
-  );
-}
-
-async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQuery; params: UsagePageParams }>) {
+async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQuery; params: ReportPageParams }>) {
   // The first report brings the stored aggregates up to date; the others then only read them.
   const byDay = await usageReport({ ...query, groupBy: "day", breakdown: "model" });
   const [byModel, byProject, bySource, byThread] = await Promise.all([
@@ -83,12 +76,12 @@ async function UsageReportView({ query, params }: Readonly<{ query: UsagePageQue
   if (totals.responses === 0) return <EmptyUsage query={query} tz={params.tz} />;
 
   // Row links keep the range spelled out, so a filtered view covers the same days.
-  const keep: UsagePageParams = { ...params, since: query.since, until: query.until };
+  const keep: ReportPageParams = { ...params, since: query.since, until: query.until };
   const filterLink = (key: "model" | "project" | "source", value: string, text: string) =>
     value === "" || params[key] === value ? (
       <span className="break-all">{text}</span>
     ) : (
-      <Link href={usageHref({ ...keep, [key]: value })} className="break-all text-indigo-700 hover:underline">
+      <Link href={reportHref("/usage", { ...keep, [key]: value })} className="break-all text-indigo-700 hover:underline">
         {text}
       </Link>
     );
@@ -165,7 +158,7 @@ function EmptyUsage({ query, tz }: Readonly<{ query: UsagePageQuery; tz: string 
         {filtered ? (
           <>
             Try{" "}
-            <Link href={usageHref({ since: query.since, until: query.until, tz })} className="text-indigo-700 underline">
+            <Link href={reportHref("/usage", { since: query.since, until: query.until, tz })} className="text-indigo-700 underline">
               all models, projects and sources
             </Link>{" "}
             or a longer range.
@@ -183,27 +176,6 @@ function EmptyUsage({ query, tz }: Readonly<{ query: UsagePageQuery; tz: string 
             ), or pick a range that holds them.
           </>
         )}
-      </p>
-    </div>
-  );
-}
-
-function QueryError({ issues }: Readonly<{ issues: FieldIssue[] }>) {
-  return (
-    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900" data-testid="usage-error">
-      <h2 className="font-semibold">This address does not describe a usage report</h2>
-      <ul className="mt-2 list-disc space-y-1 pl-5">
-        {issues.map((issue) => (
-          <li key={`${issue.field}:${issue.message}`} className="break-words">
-            <code className="rounded bg-red-100 px-1 font-mono break-all">{issue.field}</code> {issue.message}
-          </li>
-        ))}
-      </ul>
-      <p className="mt-3">
-        <Link href="/usage" className="font-medium text-indigo-700 underline">
-          Show the last 30 days instead
-        </Link>{" "}
-        or correct the range and filters above.
       </p>
     </div>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lastDays, readUsagePageQuery, usageHref } from "./usage-url";
+import { lastDays, reportHref } from "./report-url";
+import { readUsagePageQuery } from "./usage-url";
 
 const now = () => new Date("2026-03-10T12:00:00Z");
 
@@ -56,11 +57,11 @@ describe("the /usage page's URL", () => {
   });
 
   it("writes an address that reads back the same", () => {
-    const href = usageHref({ model: "claude-3.5-sonnet", since: "2026-01-01", until: "2026-02-01", project: "/a b&c" });
+    const href = reportHref("/usage", { model: "claude-3.5-sonnet", since: "2026-01-01", until: "2026-02-01", project: "/a b&c" });
     expect(href).toBe("/usage?since=2026-01-01&until=2026-02-01&model=claude-3.5-sonnet&project=%2Fa+b%26c");
     const read = readUsagePageQuery(new URLSearchParams(href.split("?")[1]), now);
     expect(read.ok && read.params).toEqual({ since: "2026-01-01", until: "2026-02-01", model: "claude-3.5-sonnet", project: "/a b&c" });
-    expect(usageHref({})).toBe("/usage");
+    expect(reportHref("/usage", {})).toBe("/usage");
   });
 
   it("spells out the last N days as since/until in a zone", () => {
