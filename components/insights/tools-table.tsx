@@ -3,12 +3,11 @@
 import Link from "next/link";
 import { useState } from "react";
 import { sourceLabel } from "@/lib/domain/display/source";
-import type { ToolInsight } from "@/lib/domain/insights/insights-report";
+import type { InsightsFilters, ToolInsight } from "@/lib/domain/insights/insights-report";
 import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { formatInteger, formatPercent } from "@/lib/format";
 
 type SortKey = "calls" | "errorRate";
-type ListFilters = { project?: string; model?: string };
 
 const rate = (figures: { calls: number; errors: number }) => (figures.calls > 0 ? figures.errors / figures.calls : 0);
 const SORTS: Record<SortKey, (a: ToolInsight, b: ToolInsight) => number> = {
@@ -16,8 +15,8 @@ const SORTS: Record<SortKey, (a: ToolInsight, b: ToolInsight) => number> = {
   errorRate: (a, b) => rate(b) - rate(a) || b.errors - a.errors || a.name.localeCompare(b.name),
 };
 
-/** The thread list filtered by a tool (and an agent), keeping the page's project and model filters. */
-function listHref(tool: string, source: string | undefined, filters: ListFilters): string {
+/** The thread list filtered by a tool, keeping the page's filters (the thread list has the same three); `source` narrows it to an agent. */
+function listHref(tool: string, filters: InsightsFilters, source = filters.source): string {
   return `/threads${threadFiltersQuery({ tool, source, project: filters.project, model: filters.model })}`;
 }
 
@@ -26,7 +25,7 @@ function listHref(tool: string, source: string | undefined, filters: ListFilters
  * Sorted by calls or by error rate (the column headers are buttons; aria-sort says which). A tool's
  * name and an agent's row link to the thread list filtered by that tool (and agent).
  */
-export function ToolsTable({ tools, source, filters }: Readonly<{ tools: ToolInsight[]; source?: string; filters: ListFilters }>) {
+export function ToolsTable({ tools, filters }: Readonly<{ tools: ToolInsight[]; filters: InsightsFilters }>) {
   const [sort, setSort] = useState<SortKey>("calls");
   const sorted = [...tools].sort(SORTS[sort]);
   const header = (key: SortKey, label: string) => (
@@ -66,7 +65,7 @@ export function ToolsTable({ tools, source, filters }: Readonly<{ tools: ToolIns
             </thead>
             {sorted.map((tool) => (
               <tbody key={tool.name} className="border-t border-zinc-200" data-testid="tools-tool" data-key={tool.name}>
-                <Row name={tool.name} figures={tool} href={listHref(tool.name, source, filters)} testId="tools-row" />
+                <Row name={tool.name} figures={tool} href={listHref(tool.name, filters)} testId="tools-row" />
                 {[...tool.agents]
                   .sort((a, b) => b.calls - a.calls)
                   .map((agent) => (
@@ -74,7 +73,7 @@ export function ToolsTable({ tools, source, filters }: Readonly<{ tools: ToolIns
                       key={agent.source}
                       name={sourceLabel(agent.source)}
                       figures={agent}
-                      href={listHref(tool.name, agent.source, filters)}
+                      href={listHref(tool.name, filters, agent.source)}
                       testId="tools-agent-row"
                       agent={agent.source}
                       tool={tool.name}
