@@ -6,7 +6,8 @@ import { decimalInteger } from "./numbers";
 /** The longest range a report covers: ten years of days. */
 const MAX_RANGE_DAYS = 3_660;
 
-const day = z
+/** A calendar day as YYYY-MM-DD (usage and insights ranges). */
+export const calendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date as YYYY-MM-DD", abort: true })
   .refine((value) => {
@@ -25,8 +26,8 @@ export function usageQuerySchema(now: () => Date = () => new Date()) {
   return z
     .looseObject({
       groupBy: z.enum(USAGE_GROUPS, { error: `must be one of ${USAGE_GROUPS.join(", ")}` }).default("day"),
-      since: day.optional(),
-      until: day.optional(),
+      since: calendarDay.optional(),
+      until: calendarDay.optional(),
       tz: z.string().refine(isTimeZone, "is not a time zone this server knows (use an IANA name such as Europe/Berlin or UTC)").optional(),
       source: filter,
       project: filter,

@@ -19,6 +19,7 @@ import { contextTokensBefore, usageRows, type UsageRow } from "../threads/dialec
 import { onThreadsWritten } from "../threads/thread-writes";
 import { ADDED, bucketHours, rebuildDerived, type Tx } from "./usage-derived";
 import { WRITE_TRANSACTION } from "../engine/transactions";
+import { addInsights, dropInsights, sumInsights } from "../insights/insights-rollups";
 
 /**
  * Usage buckets (prisma/schema.prisma UsageBucket): every thread's responses, priced one by one,
@@ -30,13 +31,17 @@ import { WRITE_TRANSACTION } from "../engine/transactions";
  *
  * Each response counts once: the copies a fork or a compacted revision holds of their source's
  * turns were paid for in the source and are left out.
+ *
+ * The /insights rollups (lib/db/insights/insights-rollups.ts) are kept by the same passes, in the
+ * same transactions: summed whole, added to, or dropped with the buckets.
  */
 
 /**
- * Bump when what a bucket holds changes for the same turns (the pricing code, the catalog's data
- * after a dependency upgrade): every thread is summed again on the next refresh.
+ * Bump when what a bucket or an insights rollup holds changes for the same turns (the pricing
+ * code, the catalog's data after a dependency upgrade, a new rollup): every thread is summed again
+ * on the next refresh. 2: the insights rollups.
  */
-const BUCKETS_REVISION = 1;
+const BUCKETS_REVISION = 2;
 const PRICING_SETTING = "usage.pricing";
 
 /** Turns read in one transaction: the write lock is held while they are summed. */
@@ -140,7 +145,9 @@ async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
   // PostgreSQL plans from statistics that autovacuum gathers later: after a backfill the new rows
   // would be read with plans made for empty tables.
   if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS)
-    await client.$executeRawUnsafe(`ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread"`);
+    await client.$executeRawUnsafe(
+      `ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread", "InsightsActivity", "InsightsTool", "InsightsToolCall", "InsightsSession"`,
+    );
   return { threads: stale.length + purged.length, turns };
 }
 
@@ -181,6 +188,7 @@ async function dropPurged(client: Database, kind: DatabaseKind, threadIds: strin
     await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
     await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
     await rebuildDerived(tx, kind, threadIds, hours);
+    await dropInsights(tx, kind, threadIds);
   }, WRITE_TRANSACTION);
 }
 
@@ -241,6 +249,7 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
     await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
     for (const chunk of chunked(buckets, 500)) await tx.usageBucket.createMany({ data: chunk });
     await rebuildDerived(tx, kind, threadIds, hours);
+    await sumInsights(tx, kind, threadIds, (id) => copiedThrough.get(id));
     await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
     for (const thread of threads) await recordState(tx, kind, thread.id, turnsByThread.get(thread.id)?.length ?? 0);
     return rows.length;
@@ -274,6 +283,7 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
         responses = threadResponses(rows, price, copied, await contextTokensBefore(tx, id, from, DEFAULT_TOKENIZER_ID, kind));
       }
       changed.push(id);
+      await addInsights(tx, kind, id, from, copied);
       for (const bucket of usageBuckets(responses)) {
         hours.add(Math.floor(bucket.quarter / 4));
         const values = [id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((column) => bucket[column])];

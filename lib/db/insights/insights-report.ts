@@ -1,0 +1,325 @@
+import "server-only";
+import type {
+  ActivityCell,
+  AgentInsight,
+  InsightsFilters,
+  InsightsReport,
+  ModelInsight,
+  SessionHealth,
+  SessionSummary,
+  ToolInsight,
+} from "@/lib/domain/insights/insights-report";
+import {
+  dayKey,
+  localDayOf,
+  offsetSpans,
+  QUARTER_MS,
+  rangeQuarters,
+  resolveRange,
+  type AskedRange,
+  type OffsetSpan,
+  type UsageRange,
+} from "@/lib/domain/usage/usage-period";
+import { db } from "../engine/client";
+import { databaseKind, type Database, type DatabaseKind } from "../engine/create-client";
+import { run } from "../engine/dialect";
+import { refreshUsageBuckets } from "../usage/usage-aggregates";
+
+/**
+ * The activity dashboard's report (GET /api/insights): read from the rollups the usage refresh
+ * keeps (lib/db/insights/insights-rollups.ts) and the usage buckets, brought up to date first,
+ * never from the turns. `source` and `project` keep threads of that source or project; `model`
+ * keeps the turns, tool calls and responses of that model (a tool call is the model's that made
+ * it; user and tool turns name no model, so they drop out) and the sessions with turns of it.
+ */
+export async function insightsReport(asked: AskedRange, filters: InsightsFilters, now: Date = new Date()): Promise<InsightsReport> {
+  await refreshUsageBuckets();
+  const client = await db();
+  const kind = databaseKind(client);
+  const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
+  const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, asked.timeZone), today);
+  const head = { since: range.since, until: range.until, tz: range.timeZone, filters: definedFilters(filters) };
+  if (!overlaps) return { ...head, activity: [], tools: [], models: [], sessions: emptySessions(), agents: [] };
+  const reader = new Reader(client, kind, range, filters);
+  const activity = await reader.activity();
+  const tools = await reader.tools();
+  const models = await reader.models();
+  const sessions = await reader.sessions();
+  const agents = await reader.agents(tools);
+  return { ...head, activity, tools, models, sessions, agents };
+}
+
+/** The first and last local days with any turn; null without any. */
+async function dataExtent(client: Database, kind: DatabaseKind, timeZone: string): Promise<{ first: string; last: string } | null> {
+  const [row] = await run<{ first: Numeric; last: Numeric }[]>(
+    client,
+    kind,
+    `SELECT MIN("quarter") AS first, MAX("quarter") AS last FROM "InsightsActivity"`,
+  );
+  if (!row || row.first === null || row.last === null) return null;
+  const dayOf = (quarter: Numeric) => dayKey(localDayOf(timeZone, Number(quarter) * QUARTER_MS));
+  return { first: dayOf(row.first), last: dayOf(row.last) };
+}
+
+type Numeric = number | bigint | string | null;
+
+function definedFilters(filters: InsightsFilters): InsightsFilters {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+}
+
+function emptySessions(): SessionHealth {
+  return { count: 0, withCompaction: 0, withSubagents: 0, interrupted: 0, errored: 0, compactions: 0, longest: [], endedBadly: [] };
+}
+
+/**
+ * SQL for a quarter's local quarter in the zone: the quarter plus the zone's offset in the span it
+ * falls in. Every number in it is computed here, none comes from the request.
+ */
+function localQuarterExpression(spans: OffsetSpan[], quarter: string): string {
+  for (const span of spans)
+    if (!Number.isInteger(span.fromQuarter) || !Number.isInteger(span.offsetQuarters))
+      throw new Error("offsetSpans: not whole quarter-hours");
+  const offset =
+    spans.length === 1
+      ? String(spans[0]!.offsetQuarters)
+      : `CASE ${spans
+          .slice(1)
+          .map((span, i) => `WHEN ${quarter} < ${span.fromQuarter} THEN ${spans[i]!.offsetQuarters}`)
+          .join(" ")} ELSE ${spans.at(-1)!.offsetQuarters} END`;
+  return `(${quarter} + ${offset})`;
+}
+
+/** The queries of one report: the range's quarters, its zone's offsets and the filters as SQL. */
+class Reader {
+  private readonly startQuarter: number;
+  private readonly endQuarter: number;
+  private readonly spans: OffsetSpan[];
+
+  constructor(
+    private readonly client: Database,
+    private readonly kind: DatabaseKind,
+    range: UsageRange,
+    private readonly filters: InsightsFilters,
+  ) {
+    ({ startQuarter: this.startQuarter, endQuarter: this.endQuarter } = rangeQuarters(range));
+    this.spans = offsetSpans(range.timeZone, this.startQuarter, this.endQuarter);
+  }
+
+  /** FROM a rollup (alias x) joined to its thread (t), WHERE in range and matching the filters. */
+  private from(table: string, { model = true }: { model?: boolean } = {}): { sql: string; params: unknown[] } {
+    const where = [`x."quarter" >= ?`, `x."quarter" < ?`];
+    const params: unknown[] = [this.startQuarter, this.endQuarter];
+    if (model && this.filters.model !== undefined) {
+      where.push(`x."modelName" = ?`);
+      params.push(this.filters.model);
+    }
+    for (const field of ["source", "project"] as const) {
+      if (this.filters[field] === undefined) continue;
+      where.push(`t."${field}" = ?`);
+      params.push(this.filters[field]);
+    }
+    return { sql: `FROM "${table}" x JOIN "Thread" t ON t."id" = x."threadId" WHERE ${where.join(" AND ")}`, params };
+  }
+
+  private query<T>(sql: string, ...params: unknown[]): Promise<T> {
+    return run<T>(this.client, this.kind, sql, ...params);
+  }
+
+  async activity(): Promise<ActivityCell[]> {
+    const hour = `(${localQuarterExpression(this.spans, `x."quarter"`)} / 4)`;
+    const turns = this.from("InsightsActivity");
+    const responses = this.from("UsageBucket");
+    const turnRows = await this.query<{ h: Numeric; n: Numeric }[]>(
+      `SELECT ${hour} AS h, SUM(x."turns") AS n ${turns.sql} GROUP BY 1`,
+      ...turns.params,
+    );
+    const responseRows = await this.query<{ h: Numeric; n: Numeric }[]>(
+      `SELECT ${hour} AS h, SUM(x."responses") AS n ${responses.sql} GROUP BY 1`,
+      ...responses.params,
+    );
+    const cells = new Map<number, ActivityCell>();
+    const cellOf = (localHour: number) => {
+      let cell = cells.get(localHour);
+      if (!cell) cells.set(localHour, (cell = { day: dayKey(Math.floor(localHour / 24)), hour: localHour % 24, turns: 0, responses: 0 }));
+      return cell;
+    };
+    for (const row of turnRows) cellOf(Number(row.h)).turns += Number(row.n);
+    for (const row of responseRows) if (Number(row.n) > 0) cellOf(Number(row.h)).responses += Number(row.n);
+    return [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
+  }
+
+  async tools(): Promise<ToolInsight[]> {
+    const { sql, params } = this.from("InsightsTool");
+    const rows = await this.query<{ name: string; source: string; calls: Numeric; errors: Numeric }[]>(
+      `SELECT x."name" AS name, t."source" AS source, SUM(x."calls") AS calls, SUM(x."errors") AS errors ${sql} GROUP BY 1, 2`,
+      ...params,
+    );
+    const tools = new Map<string, ToolInsight>();
+    for (const row of rows) {
+      const calls = Number(row.calls);
+      const errors = Number(row.errors);
+      let tool = tools.get(row.name);
+      if (!tool) tools.set(row.name, (tool = { name: row.name, calls: 0, errors: 0, agents: [] }));
+      tool.calls += calls;
+      tool.errors += errors;
+      tool.agents.push({ source: row.source, calls, errors });
+    }
+    for (const tool of tools.values()) tool.agents.sort((a, b) => b.calls - a.calls || a.source.localeCompare(b.source));
+    return [...tools.values()].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
+  }
+
+  async models(): Promise<ModelInsight[]> {
+    const { sql, params } = this.from("UsageBucket");
+    const rows = await this.query<({ model: string } & Record<keyof Omit<ModelInsight, "model">, Numeric>)[]>(
+      `SELECT x."modelName" AS model, SUM(x."responses") AS responses, SUM(x."costUsd") AS "costUsd", SUM(x."inputTokens") AS "inputTokens",
+              SUM(x."outputTokens") AS "outputTokens", SUM(x."cacheReadTokens") AS "cacheReadTokens", SUM(x."cacheWriteTokens") AS "cacheWriteTokens",
+              SUM(x."unpricedResponses") AS "unpricedResponses" ${sql} GROUP BY 1`,
+      ...params,
+    );
+    return rows
+      .map((row) => ({
+        model: row.model || "(no model)",
+        responses: Number(row.responses),
+        costUsd: Number(row.costUsd),
+        inputTokens: Number(row.inputTokens),
+        outputTokens: Number(row.outputTokens),
+        cacheReadTokens: Number(row.cacheReadTokens),
+        cacheWriteTokens: Number(row.cacheWriteTokens),
+        unpricedResponses: Number(row.unpricedResponses),
+      }))
+      .filter((model) => model.responses > 0)
+      .sort((a, b) => b.costUsd - a.costUsd || b.responses - a.responses || a.model.localeCompare(b.model));
+  }
+
+  /** Sessions (threads that are no sub-agent's) with own turns in the range, matching the filters. */
+  private sessionsFrom(): { sql: string; params: unknown[] } {
+    const where = [`s."subagentOf" IS NULL`, `s."lastQuarter" >= ?`, `s."firstQuarter" < ?`];
+    const params: unknown[] = [this.startQuarter, this.endQuarter];
+    for (const field of ["source", "project"] as const) {
+      if (this.filters[field] === undefined) continue;
+      where.push(`t."${field}" = ?`);
+      params.push(this.filters[field]);
+    }
+    if (this.filters.model !== undefined) {
+      where.push(
+        `EXISTS (SELECT 1 FROM "InsightsActivity" a WHERE a."threadId" = s."threadId" AND a."modelName" = ? AND a."quarter" >= ? AND a."quarter" < ?)`,
+      );
+      params.push(this.filters.model, this.startQuarter, this.endQuarter);
+    }
+    return { sql: `FROM "InsightsSession" s JOIN "Thread" t ON t."id" = s."threadId" WHERE ${where.join(" AND ")}`, params };
+  }
+
+  async sessions(): Promise<SessionHealth> {
+    const { sql, params } = this.sessionsFrom();
+    const withSubagents = `EXISTS (SELECT 1 FROM "InsightsSession" c WHERE c."subagentOf" = s."threadId")`;
+    const [counts] = await this.query<Record<string, Numeric>[]>(
+      `SELECT COUNT(*) AS count, SUM(CASE WHEN s."compactions" > 0 THEN 1 ELSE 0 END) AS "withCompaction",
+              SUM(CASE WHEN ${withSubagents} THEN 1 ELSE 0 END) AS "withSubagents",
+              SUM(CASE WHEN s."endedWith" = 'interrupt' THEN 1 ELSE 0 END) AS interrupted,
+              SUM(CASE WHEN s."endedWith" = 'error' THEN 1 ELSE 0 END) AS errored, SUM(s."compactions") AS compactions ${sql}`,
+      ...params,
+    );
+    const columns = `s."threadId" AS "threadId", t."title" AS title, t."source" AS source, t."project" AS project, s."turns" AS turns,
+      s."firstAt" AS "firstAt", s."lastAt" AS "lastAt", s."compactions" AS compactions, s."endedWith" AS "endedWith"`;
+    const longest = await this.query<SessionRow[]>(
+      `SELECT ${columns} ${sql} ORDER BY s."lastAt" - s."firstAt" DESC, s."threadId" LIMIT 10`,
+      ...params,
+    );
+    const endedBadly = await this.query<SessionRow[]>(
+      `SELECT ${columns} ${sql} AND s."endedWith" IN ('error', 'interrupt') ORDER BY s."lastAt" DESC, s."threadId" LIMIT 20`,
+      ...params,
+    );
+    const subagents = await this.subagentCounts([...longest, ...endedBadly].map((row) => row.threadId));
+    const summary = (row: SessionRow) => sessionSummary(row, subagents.get(row.threadId) ?? 0);
+    const count = (field: string) => Number(counts?.[field] ?? 0);
+    return {
+      count: count("count"),
+      withCompaction: count("withCompaction"),
+      withSubagents: count("withSubagents"),
+      interrupted: count("interrupted"),
+      errored: count("errored"),
+      compactions: count("compactions"),
+      longest: longest.map(summary),
+      endedBadly: endedBadly.map(summary),
+    };
+  }
+
+  private async subagentCounts(threadIds: string[]): Promise<Map<string, number>> {
+    const ids = [...new Set(threadIds)];
+    if (ids.length === 0) return new Map();
+    const rows = await this.query<{ id: string; n: Numeric }[]>(
+      `SELECT "subagentOf" AS id, COUNT(*) AS n FROM "InsightsSession" WHERE "subagentOf" IN (${ids.map(() => "?").join(", ")}) GROUP BY 1`,
+      ...ids,
+    );
+    return new Map(rows.map((row) => [row.id, Number(row.n)]));
+  }
+
+  async agents(tools: ToolInsight[]): Promise<AgentInsight[]> {
+    const agents = new Map<string, AgentInsight>();
+    const agentOf = (source: string) => {
+      let agent = agents.get(source);
+      if (!agent)
+        agents.set(
+          source,
+          (agent = { source, sessions: 0, turns: 0, responses: 0, costUsd: 0, unpricedResponses: 0, toolCalls: 0, toolErrors: 0 }),
+        );
+      return agent;
+    };
+    const sessions = this.sessionsFrom();
+    for (const row of await this.query<{ source: string; n: Numeric }[]>(
+      `SELECT t."source" AS source, COUNT(*) AS n ${sessions.sql} GROUP BY 1`,
+      ...sessions.params,
+    ))
+      agentOf(row.source).sessions = Number(row.n);
+    const turns = this.from("InsightsActivity");
+    for (const row of await this.query<{ source: string; n: Numeric }[]>(
+      `SELECT t."source" AS source, SUM(x."turns") AS n ${turns.sql} GROUP BY 1`,
+      ...turns.params,
+    ))
+      agentOf(row.source).turns = Number(row.n);
+    const responses = this.from("UsageBucket");
+    for (const row of await this.query<{ source: string; responses: Numeric; cost: Numeric; unpriced: Numeric }[]>(
+      `SELECT t."source" AS source, SUM(x."responses") AS responses, SUM(x."costUsd") AS cost, SUM(x."unpricedResponses") AS unpriced ${responses.sql} GROUP BY 1`,
+      ...responses.params,
+    )) {
+      const agent = agentOf(row.source);
+      agent.responses = Number(row.responses);
+      agent.costUsd = Number(row.cost);
+      agent.unpricedResponses = Number(row.unpriced);
+    }
+    for (const tool of tools)
+      for (const figures of tool.agents) {
+        const agent = agentOf(figures.source);
+        agent.toolCalls += figures.calls;
+        agent.toolErrors += figures.errors;
+      }
+    return [...agents.values()].sort((a, b) => b.sessions - a.sessions || b.turns - a.turns || a.source.localeCompare(b.source));
+  }
+}
+
+type SessionRow = {
+  threadId: string;
+  title: string | null;
+  source: string;
+  project: string | null;
+  turns: Numeric;
+  firstAt: Numeric;
+  lastAt: Numeric;
+  compactions: Numeric;
+  endedWith: string | null;
+};
+
+function sessionSummary(row: SessionRow, subagents: number): SessionSummary {
+  return {
+    threadId: row.threadId,
+    title: row.title,
+    source: row.source,
+    project: row.project,
+    turns: Number(row.turns),
+    startedAt: new Date(Number(row.firstAt)).toISOString(),
+    endedAt: new Date(Number(row.lastAt)).toISOString(),
+    compactions: Number(row.compactions),
+    subagents,
+    endedWith: row.endedWith === "error" || row.endedWith === "interrupt" ? row.endedWith : null,
+  };
+}

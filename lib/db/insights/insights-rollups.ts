@@ -1,0 +1,248 @@
+import "server-only";
+import { sessionEnding, turnInsight, type TurnOutcome } from "@/lib/domain/insights/turn-insights";
+import { relationOf } from "@/lib/domain/threads/links";
+import type { JsonObject } from "@/lib/domain/types";
+import { quarterOf } from "@/lib/domain/usage/usage-period";
+import { chunked } from "../engine/chunks";
+import type { DatabaseKind } from "../engine/create-client";
+import { run } from "../engine/dialect";
+import { parsedOrNull, partsFromStored } from "../engine/mappers";
+import type { Tx } from "../usage/usage-derived";
+
+/**
+ * The /insights rollups (prisma/schema.prisma InsightsActivity, InsightsToolCall, InsightsTool,
+ * InsightsSession), kept by the usage refresh (lib/db/usage/usage-aggregates.ts) in the same
+ * transactions as the usage buckets: a thread summed whole has its rows replaced, one that only
+ * grew has its appended turns added, a purged one's rows are dropped. Turns a fork or compacted
+ * revision copied from its source (and Pi's copies of a parent session) count in the source only.
+ */
+
+/** Which of a run of a thread's turns are copies: the first `atTurn` + 1 read, or those up to `until`. */
+export type Copied = { atTurn: number; until: Date | null } | undefined;
+
+type TurnRow = {
+  threadId: string;
+  role: string;
+  head: string;
+  timestamp: Date | string | number;
+  modelName: string | null;
+  modelMetadata: string | null;
+  parts: string | null;
+  compaction: number | bigint | boolean;
+};
+
+/** A thread's own turns in a run, as the rollups count them. */
+type ThreadFigures = {
+  activity: Map<string, { quarter: number; modelName: string; turns: number }>;
+  calls: Map<string, { quarter: number; modelName: string; name: string; errored: boolean }>;
+  failed: Set<string>;
+  firstAt: number | null;
+  lastAt: number | null;
+  turns: number;
+  compactions: number;
+  outcomes: TurnOutcome[];
+};
+
+/** The turns of some threads from `fromIndex` on, with only what the rollups need of each. */
+async function turnRows(tx: Tx, kind: DatabaseKind, threadIds: string[], fromIndex: number): Promise<TurnRow[]> {
+  // The head of the content is enough to tell an interrupt or an API error; parts only where they hold tool calls or results.
+  return run<TurnRow[]>(
+    tx,
+    kind,
+    `SELECT "threadId" AS "threadId", "role" AS role, SUBSTR("content", 1, 64) AS head, "timestamp" AS timestamp, "modelName" AS "modelName",
+            "modelMetadata" AS "modelMetadata", CASE WHEN "parts" LIKE '%"type":"tool%' THEN "parts" ELSE NULL END AS parts,
+            CASE WHEN "parts" LIKE '%"type":"compaction"%' THEN 1 ELSE 0 END AS compaction
+       FROM "Turn" WHERE "threadId" IN (${threadIds.map(() => "?").join(", ")}) AND "index" >= ? ORDER BY "threadId", "index"`,
+    ...threadIds,
+    fromIndex,
+  );
+}
+
+function figuresOf(rows: TurnRow[], copied: Copied): ThreadFigures {
+  const figures: ThreadFigures = {
+    activity: new Map(),
+    calls: new Map(),
+    failed: new Set(),
+    firstAt: null,
+    lastAt: null,
+    turns: 0,
+    compactions: 0,
+    outcomes: [],
+  };
+  rows.forEach((row, index) => {
+    const at = row.timestamp instanceof Date ? row.timestamp : new Date(row.timestamp);
+    const modelMetadata = parsedOrNull<JsonObject>(row.modelMetadata);
+    if (copied && (index <= copied.atTurn || (copied.until && at <= copied.until))) return;
+    if (modelMetadata?.copiedFromParent === true) return;
+    const ms = at.getTime();
+    const quarter = quarterOf(at);
+    const modelName = row.modelName ?? "";
+    const insight = turnInsight({ role: row.role, content: row.head, parts: partsFromStored(row.parts, row.head), modelMetadata });
+    const key = `${quarter}|${modelName}`;
+    const cell = figures.activity.get(key) ?? { quarter, modelName, turns: 0 };
+    cell.turns++;
+    figures.activity.set(key, cell);
+    for (const call of insight.calls)
+      if (!figures.calls.has(call.id)) figures.calls.set(call.id, { quarter, modelName, name: call.name, errored: false });
+    for (const id of insight.failedCallIds) figures.failed.add(id);
+    figures.firstAt = figures.firstAt === null ? ms : Math.min(figures.firstAt, ms);
+    figures.lastAt = figures.lastAt === null ? ms : Math.max(figures.lastAt, ms);
+    figures.turns++;
+    if (Number(row.compaction)) figures.compactions++;
+    figures.outcomes.push(insight.outcome);
+  });
+  for (const id of figures.failed) {
+    const call = figures.calls.get(id);
+    if (call) call.errored = true;
+  }
+  return figures;
+}
+
+/** The session a sub-agent thread belongs to (its parent), null for any other thread. */
+async function subagentOf(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<Map<string, string | null>> {
+  const rows = await run<{ id: string; parentThreadId: string | null; metadata: string | null }[]>(
+    tx,
+    kind,
+    `SELECT "id" AS id, "parentThreadId" AS "parentThreadId", "metadata" AS metadata FROM "Thread" WHERE "id" IN (${threadIds.map(() => "?").join(", ")})`,
+    ...threadIds,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      row.parentThreadId && row.parentThreadId !== row.id && relationOf(row.metadata)?.kind === "subagent" ? row.parentThreadId : null,
+    ]),
+  );
+}
+
+/** Removes some threads' rollups (before they are summed whole, or once they are purged). */
+export async function dropInsights(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<void> {
+  if (threadIds.length === 0) return;
+  const list = threadIds.map(() => "?").join(", ");
+  for (const table of ["InsightsActivity", "InsightsToolCall", "InsightsTool", "InsightsSession"])
+    await run(tx, kind, `DELETE FROM "${table}" WHERE "threadId" IN (${list}) RETURNING "threadId"`, ...threadIds);
+}
+
+/** Sums some threads' rollups from all their turns, replacing what they held. */
+export async function sumInsights(tx: Tx, kind: DatabaseKind, threadIds: string[], copiedOf: (threadId: string) => Copied): Promise<void> {
+  await dropInsights(tx, kind, threadIds);
+  const rows = await turnRows(tx, kind, threadIds, 0);
+  const byThread = new Map<string, TurnRow[]>();
+  for (const row of rows) {
+    const list = byThread.get(row.threadId);
+    if (list) list.push(row);
+    else byThread.set(row.threadId, [row]);
+  }
+  const parents = await subagentOf(tx, kind, threadIds);
+  for (const [threadId, list] of byThread) {
+    const figures = figuresOf(list, copiedOf(threadId));
+    await addActivity(tx, kind, threadId, figures);
+    await insertCalls(tx, kind, threadId, figures);
+    await writeSession(tx, kind, threadId, parents.get(threadId) ?? null, figures, null);
+  }
+  await resumTools(tx, kind, [...byThread.keys()]);
+}
+
+/** Adds a thread's turns from `fromIndex` on (appended since its rollups were made). */
+export async function addInsights(tx: Tx, kind: DatabaseKind, threadId: string, fromIndex: number, copied: Copied): Promise<void> {
+  const figures = figuresOf(await turnRows(tx, kind, [threadId], fromIndex), copied);
+  if (figures.turns === 0 && figures.failed.size === 0) return;
+  await addActivity(tx, kind, threadId, figures);
+  await insertCalls(tx, kind, threadId, figures);
+  // A result appended after its call (in an earlier run of turns) marks that call failed.
+  for (const chunk of chunked([...figures.failed], 200))
+    await run(
+      tx,
+      kind,
+      `UPDATE "InsightsToolCall" SET "errored" = ? WHERE "threadId" = ? AND "callId" IN (${chunk.map(() => "?").join(", ")}) RETURNING "threadId"`,
+      true,
+      threadId,
+      ...chunk,
+    );
+  const [before] = await run<{ endedWith: string | null }[]>(
+    tx,
+    kind,
+    `SELECT "endedWith" AS "endedWith" FROM "InsightsSession" WHERE "threadId" = ?`,
+    threadId,
+  );
+  const parents = await subagentOf(tx, kind, [threadId]);
+  await writeSession(tx, kind, threadId, parents.get(threadId) ?? null, figures, (before?.endedWith ?? null) as TurnOutcome);
+  await resumTools(tx, kind, [threadId]);
+}
+
+async function addActivity(tx: Tx, kind: DatabaseKind, threadId: string, figures: ThreadFigures): Promise<void> {
+  for (const chunk of chunked([...figures.activity.values()], 200))
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "InsightsActivity" ("threadId", "quarter", "modelName", "turns") VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}
+       ON CONFLICT ("threadId", "quarter", "modelName") DO UPDATE SET "turns" = "InsightsActivity"."turns" + excluded."turns" RETURNING "threadId"`,
+      ...chunk.flatMap((cell) => [threadId, cell.quarter, cell.modelName, cell.turns]),
+    );
+}
+
+/** Each call once: a call id already counted (an earlier run of turns repeating it) is left as it was. */
+async function insertCalls(tx: Tx, kind: DatabaseKind, threadId: string, figures: ThreadFigures): Promise<void> {
+  for (const chunk of chunked([...figures.calls], 150))
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "InsightsToolCall" ("threadId", "callId", "quarter", "modelName", "name", "errored") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
+       ON CONFLICT ("threadId", "callId") DO NOTHING RETURNING "threadId"`,
+      ...chunk.flatMap(([id, call]) => [threadId, id, call.quarter, call.modelName, call.name, call.errored]),
+    );
+}
+
+/** A thread's session row: replaced with the sums so far plus these turns' (`endedBefore`: its ending before them, when adding). */
+async function writeSession(
+  tx: Tx,
+  kind: DatabaseKind,
+  threadId: string,
+  parent: string | null,
+  figures: ThreadFigures,
+  endedBefore: TurnOutcome,
+): Promise<void> {
+  const [old] = await run<{ firstAt: number; lastAt: number; turns: number | bigint; compactions: number | bigint }[]>(
+    tx,
+    kind,
+    `SELECT "firstAt" AS "firstAt", "lastAt" AS "lastAt", "turns" AS turns, "compactions" AS compactions FROM "InsightsSession" WHERE "threadId" = ?`,
+    threadId,
+  );
+  const firsts = [old?.firstAt, figures.firstAt].filter((v): v is number => typeof v === "number");
+  const lasts = [old?.lastAt, figures.lastAt].filter((v): v is number => typeof v === "number");
+  if (firsts.length === 0 || lasts.length === 0) return;
+  const firstAt = Math.min(...firsts);
+  const lastAt = Math.max(...lasts);
+  const endedWith = sessionEnding(endedBefore, figures.outcomes);
+  await run(tx, kind, `DELETE FROM "InsightsSession" WHERE "threadId" = ? RETURNING "threadId"`, threadId);
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "InsightsSession" ("threadId", "subagentOf", "firstAt", "lastAt", "firstQuarter", "lastQuarter", "turns", "compactions", "endedWith")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "threadId"`,
+    threadId,
+    parent,
+    firstAt,
+    lastAt,
+    quarterOf(new Date(firstAt)),
+    quarterOf(new Date(lastAt)),
+    Number(old?.turns ?? 0) + figures.turns,
+    Number(old?.compactions ?? 0) + figures.compactions,
+    endedWith,
+  );
+}
+
+/** Some threads' tool sums, made again from their calls. */
+async function resumTools(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<void> {
+  for (const chunk of chunked(threadIds, 200)) {
+    const list = chunk.map(() => "?").join(", ");
+    await run(tx, kind, `DELETE FROM "InsightsTool" WHERE "threadId" IN (${list}) RETURNING "threadId"`, ...chunk);
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "InsightsTool" ("threadId", "quarter", "modelName", "name", "calls", "errors")
+       SELECT "threadId", "quarter", "modelName", "name", COUNT(*), SUM(CASE WHEN "errored" THEN 1 ELSE 0 END)
+         FROM "InsightsToolCall" WHERE "threadId" IN (${list}) GROUP BY 1, 2, 3, 4 RETURNING "threadId"`,
+      ...chunk,
+    );
+  }
+}
