@@ -10,9 +10,9 @@ import { usageReport } from "@/lib/db/usage/usage-report";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { sourceLabel } from "@/lib/domain/display/source";
 import { dailyChart, formatDay, modelLabel } from "@/lib/domain/usage/usage-chart";
-import { isTimeZone, serverTimeZone } from "@/lib/domain/usage/usage-period";
+import { serverTimeZone } from "@/lib/domain/usage/usage-period";
 import type { UsageRow } from "@/lib/domain/usage/usage-report";
-import { lastDays, reportHref, type ReportPageParams } from "@/lib/queries/report-url";
+import { lastDays, reportHref, requestedZone, type ReportPageParams } from "@/lib/queries/report-url";
 import { readUsagePageQuery, type UsagePageQuery } from "@/lib/queries/usage-url";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -32,7 +32,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
   const now = new Date();
   const read = readUsagePageQuery(await searchParams, () => now);
   const serverZone = serverTimeZone();
-  const zone = read.ok ? read.query.timeZone : read.params.tz && isTimeZone(read.params.tz) ? read.params.tz : serverZone;
+  const zone = requestedZone(read.params);
   const quickRanges = [7, 30, 90].map((days) => ({ label: `Last ${days} days`, ...lastDays(days, zone, now) }));
   const facets = await listFacets();
   const filters = (
@@ -41,6 +41,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
       name="Usage"
       params={read.params}
       range={read.ok ? read.query : null}
+      asked={read.ok ? read.query : null}
       zone={zone}
       serverZone={serverZone}
       facets={facets}

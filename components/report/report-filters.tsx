@@ -4,7 +4,8 @@ import { sourceLabel } from "@/lib/domain/display/source";
 import { reportHref, type ReportPageParams, type ReportPath } from "@/lib/queries/report-url";
 import { BrowserZoneLink } from "./browser-zone-link";
 
-type QuickRange = { label: string; since: string; until: string };
+/** A range one link away; without `since` it starts at the data's first day (/insights: "All days"). */
+export type QuickRange = { label: string; since?: string; until: string };
 
 type Props = {
   /** The page the form loads, and its name ("Usage"), which names the form. */
@@ -14,6 +15,8 @@ type Props = {
   params: ReportPageParams;
   /** The range and zone the report covers (none when the URL was refused). */
   range: { since: string; until: string; timeZone: string } | null;
+  /** The range as asked, its ends as the page fills them but not cut to the data's days: which quick range is current. */
+  asked: { since?: string; until: string } | null;
   /** The zone days are counted in: the URL's tz, else the server's. */
   zone: string;
   /** The zone days are counted in without tz=…. */
@@ -30,7 +33,7 @@ const input = "rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm";
  * address is the state (a reload or a shared link shows the same report). Empty fields are sent
  * empty and mean "any".
  */
-export function ReportFilters({ path, name, params, range, zone, serverZone, facets, quickRanges }: Readonly<Props>) {
+export function ReportFilters({ path, name, params, range, asked, zone, serverZone, facets, quickRanges }: Readonly<Props>) {
   const id = path.slice(1);
   const filters = { model: params.model, project: params.project, source: params.source, tz: params.tz };
   return (
@@ -79,7 +82,7 @@ export function ReportFilters({ path, name, params, range, zone, serverZone, fac
       </p>
       <nav aria-label="Quick ranges" className="flex flex-wrap items-center gap-2 text-sm">
         {quickRanges.map((quick) => {
-          const current = range?.since === quick.since && range.until === quick.until;
+          const current = asked !== null && asked.since === quick.since && asked.until === quick.until;
           return (
             <Link
               key={quick.label}

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import { formatIssuePath, type FieldIssue } from "@/lib/domain/parse";
-import { defaultRange } from "@/lib/domain/usage/usage-period";
+import { defaultRange, isTimeZone, serverTimeZone } from "@/lib/domain/usage/usage-period";
 
 /** The parameters a report page reads and writes: its range, zone and filters. */
 const REPORT_PAGE_KEYS = ["since", "until", "tz", "model", "project", "source"] as const;
@@ -79,4 +79,9 @@ export function reportHref(path: ReportPath, params: ReportPageParams): string {
 export function lastDays(days: number, timeZone: string, now: Date): { since: string; until: string } {
   const { since, until } = defaultRange(timeZone, now, days);
   return { since, until };
+}
+
+/** The zone a report page counts days in: the URL's tz when the server knows it, else the server's (as the APIs read it). */
+export function requestedZone(params: ReportPageParams): string {
+  return params.tz && isTimeZone(params.tz) ? params.tz : serverTimeZone();
 }
