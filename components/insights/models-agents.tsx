@@ -25,10 +25,10 @@ const AGENT_COLUMNS: Column<AgentInsight>[] = [
   { label: "Tool errors", testId: "tool-errors", cell: (row) => formatInteger(row.toolErrors) },
 ];
 
-/** The models and the agents of the range side by side (one above the other on a narrow screen). */
+/** The models and the agents of the range, one table under the other (side by side, seven columns each would not fit). */
 export function ModelsAndAgents({ models, agents }: Readonly<{ models: ModelInsight[]; agents: AgentInsight[] }>) {
   return (
-    <div className="grid min-w-0 gap-6 xl:grid-cols-2">
+    <div className="grid min-w-0 gap-6">
       <FigureTable
         title="Models"
         keyLabel="Model"
@@ -93,7 +93,7 @@ function FigureTable<Row>({
             <tbody className="divide-y divide-zinc-100">
               {rows.map((row) => (
                 <tr key={rowKey(row)} data-testid={`${testId}-row`} data-key={rowKey(row)}>
-                  <th scope="row" className="max-w-60 min-w-32 px-3 py-2 text-left font-normal break-words">
+                  <th scope="row" className="max-w-72 min-w-48 px-3 py-2 text-left font-normal break-words">
                     {name(row)}
                   </th>
                   {columns.map((column) => (

@@ -21,9 +21,10 @@ function listHref(tool: string, filters: InsightsFilters, source = filters.sourc
 }
 
 /**
- * The range's tools: calls, errors and error rate, each agent that called a tool in a row below it.
- * Sorted by calls or by error rate (the column headers are buttons; aria-sort says which). A tool's
- * name and an agent's row link to the thread list filtered by that tool (and agent).
+ * The range's tools: calls, errors and error rate; a tool one agent called names it, one several
+ * called has a row per agent below it. Sorted by calls or by error rate (the column headers are
+ * buttons; aria-sort says which). A tool's name and an agent's row link to the thread list
+ * filtered by that tool (and agent).
  */
 export function ToolsTable({ tools, filters }: Readonly<{ tools: ToolInsight[]; filters: InsightsFilters }>) {
   const [sort, setSort] = useState<SortKey>("calls");
@@ -63,24 +64,29 @@ export function ToolsTable({ tools, filters }: Readonly<{ tools: ToolInsight[]; 
                 {header("errorRate", "Error rate")}
               </tr>
             </thead>
-            {sorted.map((tool) => (
-              <tbody key={tool.name} className="border-t border-zinc-200" data-testid="tools-tool" data-key={tool.name}>
-                <Row name={tool.name} figures={tool} href={listHref(tool.name, filters)} testId="tools-row" />
-                {[...tool.agents]
-                  .sort((a, b) => b.calls - a.calls)
-                  .map((agent) => (
-                    <Row
-                      key={agent.source}
-                      name={sourceLabel(agent.source)}
-                      figures={agent}
-                      href={listHref(tool.name, filters, agent.source)}
-                      testId="tools-agent-row"
-                      agent={agent.source}
-                      tool={tool.name}
-                    />
-                  ))}
-              </tbody>
-            ))}
+            {sorted.map((tool) => {
+              // One agent is named in the tool's row; several each get a row below it.
+              const only = tool.agents.length === 1 ? tool.agents[0]!.source : undefined;
+              return (
+                <tbody key={tool.name} className="border-t border-zinc-200" data-testid="tools-tool" data-key={tool.name}>
+                  <Row name={tool.name} agent={only} figures={tool} href={listHref(tool.name, filters, only)} testId="tools-row" />
+                  {!only &&
+                    [...tool.agents]
+                      .sort((a, b) => b.calls - a.calls)
+                      .map((agent) => (
+                        <Row
+                          key={agent.source}
+                          name={tool.name}
+                          agent={agent.source}
+                          nested
+                          figures={agent}
+                          href={listHref(tool.name, filters, agent.source)}
+                          testId="tools-agent-row"
+                        />
+                      ))}
+                </tbody>
+              );
+            })}
           </table>
         </div>
       )}
@@ -92,24 +98,30 @@ export function ToolsTable({ tools, filters }: Readonly<{ tools: ToolInsight[]; 
   );
 }
 
+/** A tool's row, or (nested) one agent's calls of it; its link lists the threads that called the tool (by that agent). */
 function Row({
   name,
+  agent,
+  nested = false,
   figures,
   href,
   testId,
-  agent,
-  tool,
-}: Readonly<{ name: string; figures: { calls: number; errors: number }; href: string; testId: string; agent?: string; tool?: string }>) {
-  const nested = agent !== undefined;
+}: Readonly<{ name: string; agent?: string; nested?: boolean; figures: { calls: number; errors: number }; href: string; testId: string }>) {
   return (
-    <tr data-testid={testId} data-key={agent ?? name} className={nested ? "text-zinc-700" : ""}>
-      <th
-        scope="row"
-        className={`max-w-72 min-w-40 py-1.5 pr-3 text-left font-normal break-words ${nested ? "pl-7 text-xs" : "pl-3 font-medium"}`}
-      >
-        <Link href={href} className="text-indigo-700 hover:underline" aria-label={tool ? `${name} calls of ${tool}` : undefined}>
-          {nested ? name : <span className="font-mono break-all">{name}</span>}
-        </Link>
+    <tr data-testid={testId} data-key={nested ? agent : name} className={nested ? "text-zinc-700" : ""}>
+      <th scope="row" className={`max-w-72 min-w-40 py-1.5 pr-3 text-left font-normal break-words ${nested ? "pl-7 text-xs" : "pl-3"}`}>
+        {nested ? (
+          <Link href={href} className="text-indigo-700 hover:underline" aria-label={`${sourceLabel(agent!)} calls of ${name}`}>
+            {sourceLabel(agent!)}
+          </Link>
+        ) : (
+          <>
+            <Link href={href} className="font-mono font-medium break-all text-indigo-700 hover:underline">
+              {name}
+            </Link>
+            {agent && <span className="ml-2 text-xs text-zinc-600">{sourceLabel(agent)}</span>}
+          </>
+        )}
       </th>
       <td className="px-3 py-1.5 text-right font-mono whitespace-nowrap" data-testid={`${testId}-calls`}>
         {formatInteger(figures.calls)}
