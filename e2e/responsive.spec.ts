@@ -13,6 +13,7 @@ for (const width of [1280, 390]) {
       "/import",
       "/sources",
       "/usage",
+      "/insights",
       "/settings",
     ]) {
       await page.goto(path);

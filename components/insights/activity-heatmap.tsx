@@ -35,7 +35,7 @@ export function ActivityHeatmap({
         role="region"
         aria-label={label}
         tabIndex={0}
-        className="mt-3 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
+        className="relative mt-3 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
       >
         <table
           className="w-full min-w-[34rem] border-separate border-spacing-0.5 text-xs"

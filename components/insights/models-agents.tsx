@@ -35,7 +35,7 @@ export function ModelsAndAgents({ models, agents }: Readonly<{ models: ModelInsi
         testId="models"
         rows={models}
         rowKey={(row) => row.model}
-        name={(row) => modelLabel(row.model)}
+        name={(row) => <span className="break-all">{modelLabel(row.model)}</span>}
         columns={MODEL_COLUMNS}
       />
       <FigureTable
@@ -65,7 +65,7 @@ function FigureTable<Row>({
   testId: string;
   rows: Row[];
   rowKey: (row: Row) => string;
-  name: (row: Row) => string;
+  name: (row: Row) => ReactNode;
   columns: Column<Row>[];
 }>) {
   return (
