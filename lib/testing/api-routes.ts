@@ -104,6 +104,7 @@ export const SAMPLE_QUERIES: Record<string, string[]> = {
   ],
   "threads/[id]/handoff": ["", "?chain=1&model=gpt-4o"],
   secrets: ["", "?limit=500"],
+  insights: ["", "?since=2000-01-01"],
 };
 
 /** A valid request to each write that takes a JSON object, by "METHOD route": its body, and its query when it needs one. */

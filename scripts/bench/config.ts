@@ -89,6 +89,8 @@ export const TARGETS = {
   compactionP50: 500,
   /** GET /api/usage?groupBy=day over a year of data (1,000,000 turns). */
   usageDayP50: 100,
+  /** GET /api/insights for 30 days and for all time over a year of data (1,000,000 turns). */
+  insightsP50: 100,
 } as const;
 
 export const BENCH_DIR = path.join(root, ".tmp", "bench");

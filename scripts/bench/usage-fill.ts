@@ -29,6 +29,9 @@ export type UsageFillSummary = {
   until: string;
   models: Record<string, number>;
   sums: UsageSums;
+  /** Tool calls (an assistant turn's, answered by the tool turn after it) and the ones whose result failed. */
+  toolCalls: number;
+  toolErrors: number;
   /** The longest session, to append to. */
   appendThreadId: string;
   appendThreadTurns: number;
@@ -63,7 +66,8 @@ const DAY_MS = 86_400_000;
  * Fills `file` (migrated, empty) with CONFIG.usageThreads sessions of varied length summing to
  * CONFIG.usageTurns turns, spread over the 365 days before today (UTC), weekdays and working
  * hours busier: user, assistant and tool turns, every assistant turn with reported usage in its
- * source's style (Anthropic's cache reads and writes, OpenAI's and Gemini's reasoning).
+ * source's style (Anthropic's cache reads and writes, OpenAI's and Gemini's reasoning). An
+ * assistant turn a tool turn follows calls a tool; one result in twenty fails.
  */
 export function fillUsageDatabase(file: string): UsageFillSummary {
   const started = performance.now();
@@ -85,14 +89,16 @@ export function fillUsageDatabase(file: string): UsageFillSummary {
      VALUES (?, ?, ?, '{}', NULL, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertTurn: sqlite.prepare(
-      `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "tokenEstimate")
-     VALUES (?, ?, ?, ?, ?, ?, '[]', '[]', ?, ?, ?, ?, ?)`,
+      `INSERT INTO "Turn" ("id", "threadId", "index", "role", "content", "timestamp", "files", "images", "toolName", "modelProvider", "modelName", "modelMetadata", "tokenEstimate", "parts")
+     VALUES (?, ?, ?, ?, ?, ?, '[]', '[]', ?, ?, ?, ?, ?, ?)`,
     ),
     firstDay,
     sums: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, responses: 0 },
     models: {},
     longest: { id: "", turns: 0 },
     lastDay: firstDay,
+    toolCalls: 0,
+    toolErrors: 0,
   };
   sqlite.transaction(() => {
     for (let t = 0; t < threads; t++) fillSession(fill, counts[t]!);
@@ -109,6 +115,8 @@ export function fillUsageDatabase(file: string): UsageFillSummary {
     until: dayKey(Math.max(fill.lastDay, today)),
     models: fill.models,
     sums: fill.sums,
+    toolCalls: fill.toolCalls,
+    toolErrors: fill.toolErrors,
     appendThreadId: fill.longest.id,
     appendThreadTurns: fill.longest.turns,
     seconds: (performance.now() - started) / 1000,
@@ -164,7 +172,11 @@ type UsageFill = {
   models: Record<string, number>;
   longest: { id: string; turns: number };
   lastDay: number;
+  toolCalls: number;
+  toolErrors: number;
 };
+
+const TOOL_NAMES = ["Bash", "Read", "Edit", "Grep", "exec_command", "apply_patch", "read_file", "WebSearch"];
 
 /** One session of `count` turns: its turns, then the thread row (it counts them), then theirs. */
 function fillSession(fill: UsageFill, count: number): void {
@@ -217,7 +229,17 @@ function fillSession(fill: UsageFill, count: number): void {
       model?.name ?? null,
       metadata,
       tokenEstimate,
+      null,
     ]);
+    if (role === "tool") {
+      // The assistant turn before calls the tool this turn answers.
+      const callId = `call-${i}`;
+      const failed = chance(0.05);
+      rows[i - 1]![11] = JSON.stringify([{ type: "tool_call", id: callId, name: pick(TOOL_NAMES), arguments: {} }]);
+      rows[i]![11] = JSON.stringify([{ type: "tool_result", toolCallId: callId, content, ...(failed ? { isError: true } : {}) }]);
+      fill.toolCalls += 1;
+      if (failed) fill.toolErrors += 1;
+    }
   }
   fill.insertThread.run(
     id,

@@ -1,6 +1,7 @@
 // Usage over time (GET /api/usage) over a year of sessions: a database of its own (1,000,000
 // turns at BENCH_SCALE=1), the backfill of its usage buckets timed in a child process, then the
 // reports over HTTP from a second production server on it, and an append followed by a report.
+// The activity dashboard's report is measured on the same database (./insights.ts).
 // On SQLite, and on PostgreSQL too with BENCH_POSTGRES_URL (the fill copied there by db:copy's code).
 import { rmSync, statSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +17,7 @@ import { Bench, fmtBytes, fmtMs, runBenchChild } from "../section";
 import { getBody, getJson, postJson, startServer } from "../server";
 import { dropPostgresDatabase, freshPostgresDatabase } from "../store";
 import { fillUsageDatabase, type UsageFillSummary, type UsageSums } from "../usage-fill";
+import { insightsChildTimings, measureInsights } from "./insights";
 
 export const USAGE_CHILD = "--usage-child";
 const USAGE_DB = path.join(BENCH_DIR, "usage.db");
@@ -32,6 +34,7 @@ type ChildRun = {
   buckets: number;
   reports: Record<string, Timing>;
   totals: UsageReport["totals"];
+  insights: Awaited<ReturnType<typeof insightsChildTimings>>;
 };
 
 /** The reports measured over HTTP: groupBy=day first (the target), then the others the page and the CLI ask for. */
@@ -125,7 +128,7 @@ async function measureOn(bench: Bench, label: string, url: string, fill: UsageFi
     name: `usage, ${label}: backfill of every session's buckets (s)`,
     value: child.backfill.seconds,
     unit: "s",
-    note: `${child.backfill.threads} sessions, ${child.backfill.turns} turns summed into ${child.buckets} buckets (${(child.backfill.turns / child.backfill.seconds).toFixed(0)} turns/s); a refresh right after, nothing stale: ${fmtMs(child.again.ms)} ms; totals equal the fill's`,
+    note: `${child.backfill.threads} sessions, ${child.backfill.turns} turns summed into ${child.buckets} buckets and the insights rollups (${(child.backfill.turns / child.backfill.seconds).toFixed(0)} turns/s); a refresh right after, nothing stale: ${fmtMs(child.again.ms)} ms; totals equal the fill's`,
   });
   for (const [group, stats] of Object.entries(child.reports)) {
     bench.record({
@@ -162,6 +165,7 @@ async function measureOn(bench: Bench, label: string, url: string, fill: UsageFi
       });
     }
     await appendThenReport(bench, label, server.baseUrl, pathname({ groupBy: "day", tz: "UTC" }), fill);
+    await measureInsights(bench, label, server.baseUrl, fill, child.insights);
   } finally {
     await server.stop();
   }
@@ -231,7 +235,15 @@ export async function usageChild(): Promise<void> {
     reports[groupBy] = stats;
   }
   const { totals } = await usageReport(query("day"));
-  const run: ChildRun = { backfill: { ...backfill, seconds: backfillSeconds }, again: { ...again, ms: againMs }, buckets, reports, totals };
+  const insights = await insightsChildTimings(range.until);
+  const run: ChildRun = {
+    backfill: { ...backfill, seconds: backfillSeconds },
+    again: { ...again, ms: againMs },
+    buckets,
+    reports,
+    totals,
+    insights,
+  };
   process.stdout.write(`${JSON.stringify(run)}\n`);
   process.exit(0);
 }

@@ -1,6 +1,6 @@
--- Insights rollups (lib/db/insights/insights-rollups.ts): turns per thread, quarter-hour and model;
--- each tool call once and its sums per quarter-hour, model and tool; a row per thread as a session.
--- Kept by the usage refresh; existing databases fill them on its next pass (BUCKETS_REVISION).
+-- Insights rollups (lib/db/insights/insights-rollups.ts): turns per thread, quarter-hour and model,
+-- each tool call once and its sums per quarter-hour, model and tool, and a row per thread as a
+-- session. Kept by the usage refresh: existing databases fill them on its next pass (BUCKETS_REVISION).
 
 -- CreateTable
 CREATE TABLE "InsightsActivity" (
