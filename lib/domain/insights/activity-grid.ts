@@ -7,18 +7,21 @@ import { dayKey, dayNumber } from "../usage/usage-period";
 import { formatDay } from "../usage/usage-chart";
 import type { ActivityCell } from "./insights-report";
 
-/** A range of more days than this is folded onto the seven weekdays (a row per day would no longer fit a screen). */
+/**
+ * A range of more days than this is folded onto the seven weekdays (a row per day would no longer fit a screen).
+ * @internal exported for its tests
+ */
 export const MAX_DAY_ROWS = 35;
 /** Shades besides "none": a cell's level is 1..LEVELS by its share of the busiest cell's turns. */
-export const LEVELS = 4;
+const LEVELS = 4;
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
 const WEEKDAY_PLURALS = ["Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays"] as const;
 
-export type GridCell = { hour: number; turns: number; responses: number; level: number; name: string };
-export type GridRow = { key: string; label: string; cells: GridCell[] };
+type GridCell = { hour: number; turns: number; responses: number; level: number; name: string };
+type GridRow = { key: string; label: string; cells: GridCell[] };
 /** The turns a shade stands for, from and to (included). */
-export type LegendStep = { level: number; from: number; to: number };
+type LegendStep = { level: number; from: number; to: number };
 
 export type ActivityGrid = {
   /** "day": a row per local day; "weekday": Monday to Sunday, each the sum of the range's days that are one. */
@@ -37,7 +40,7 @@ function weekdayIndex(day: string): number {
 }
 
 /** "14:00–15:00". */
-export function hourSpan(hour: number): string {
+function hourSpan(hour: number): string {
   const pad = (h: number) => `${String(h).padStart(2, "0")}:00`;
   return `${pad(hour)}–${pad(hour + 1)}`;
 }
@@ -46,7 +49,10 @@ function plural(count: number, noun: string): string {
   return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-/** A cell's accessible name: "Tue 3 Nov, 14:00–15:00: 42 turns, 12 responses". */
+/**
+ * A cell's accessible name: "Tue 3 Nov, 14:00–15:00: 42 turns, 12 responses".
+ * @internal exported for its tests
+ */
 export function cellName(rowLabel: string, hour: number, turns: number, responses: number): string {
   const figures = turns === 0 && responses === 0 ? "no turns" : `${plural(turns, "turn")}, ${plural(responses, "response")}`;
   return `${rowLabel}, ${hourSpan(hour)}: ${figures}`;
