@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { sourceLabel } from "@/lib/domain/display/source";
-import type { SessionHealth, SessionSummary } from "@/lib/domain/insights/insights-report";
+import type { SessionEnding, SessionHealth, SessionSummary } from "@/lib/domain/insights/insights-report";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { formatDateTime, formatDuration, formatInteger, plural } from "@/lib/format";
 
-const ENDINGS = { error: "an error", interrupt: "an interrupt" } as const;
+const ENDINGS: Record<SessionEnding, string> = { error: "an error", interrupt: "an interrupt" };
 
 /** How the range's sessions went: the counts, the longest sessions and those that ended in an error or an interrupt, each linked. */
 export function SessionHealthView({ sessions }: Readonly<{ sessions: SessionHealth }>) {

@@ -1,15 +1,12 @@
 import Link from "next/link";
 import type { FieldIssue } from "@/lib/domain/parse";
 import { sourceLabel } from "@/lib/domain/display/source";
+import type { InsightsQuery } from "@/lib/domain/insights/insights-report";
 import { formatDay } from "@/lib/domain/usage/usage-chart";
-import type { UsageRange } from "@/lib/domain/usage/usage-period";
 import type { ReportPath } from "@/lib/queries/report-url";
 
 /** "1 Jan 2026 to 31 Jan 2026, days in UTC; model gpt-5, agent Codex": what a report page covers. */
-export function RangeLine({
-  query,
-  testId,
-}: Readonly<{ query: UsageRange & { model?: string; project?: string; source?: string }; testId: string }>) {
+export function RangeLine({ query, testId }: Readonly<{ query: InsightsQuery; testId: string }>) {
   const parts = [
     query.model && `model ${query.model}`,
     query.project && `project ${query.project}`,
