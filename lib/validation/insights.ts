@@ -5,7 +5,7 @@ import { calendarDay } from "./usage";
 
 const filter = z.string().optional();
 
-export type InsightsAsked = { range: AskedRange; filters: InsightsFilters };
+type InsightsAsked = { range: AskedRange; filters: InsightsFilters };
 
 /**
  * GET /api/insights's query: the range as usage reports take it (local days in `tz`, unknown

@@ -18,7 +18,7 @@ import type { Tx } from "../usage/usage-derived";
  */
 
 /** Which of a run of a thread's turns are copies: the first `atTurn` + 1 read, or those up to `until`. */
-export type Copied = { atTurn: number; until: Date | null } | undefined;
+type Copied = { atTurn: number; until: Date | null } | undefined;
 
 type TurnRow = {
   threadId: string;

@@ -5,10 +5,7 @@
  * any zone's days are unions of them, daylight saving included. Pure (Intl for the zone rules).
  */
 
-/**
- * Quarter-hours since 1970-01-01T00:00Z.
- * @internal exported for its tests
- */
+/** Quarter-hours since 1970-01-01T00:00Z: a quarter's length in milliseconds. */
 export const QUARTER_MS = 15 * 60 * 1000;
 export const QUARTERS_PER_DAY = 96;
 const DAY_MS = 86_400_000;
@@ -99,10 +96,7 @@ export function localDayStart(timeZone: string, day: number): number {
   return guess;
 }
 
-/**
- * The local day number of an instant in a zone.
- * @internal exported for its tests
- */
+/** The local day number of an instant in a zone. */
 export function localDayOf(timeZone: string, at: number): number {
   return Math.floor((at + offsetMinutes(timeZone, at) * 60_000) / DAY_MS);
 }

@@ -12,13 +12,16 @@ import type { UsageFillSummary } from "../usage-fill";
 type Timing = ReturnType<typeof summarize>;
 type Asked = { since?: string; until?: string; timeZone: string };
 
-/** The ranges measured: the default 30 days (ending on the fill's last day) and all time (since opens before the data). */
+/**
+ * The ranges measured: 30 days and all time (since opens before the data), up to the fill's last
+ * day (its latest sessions run past today, where an open until would stop).
+ */
 function ranges(until: string): { label: string; query: Record<string, string> }[] {
   const since30 = new Date(Date.parse(until) - 29 * 86_400_000).toISOString().slice(0, 10);
   return [
     { label: "30 days, UTC", query: { since: since30, until, tz: "UTC" } },
-    { label: "all time, UTC", query: { since: "2000-01-01", tz: "UTC" } },
-    { label: "all time, Asia/Kolkata (+5:30)", query: { since: "2000-01-01", tz: "Asia/Kolkata" } },
+    { label: "all time, UTC", query: { since: "2000-01-01", until, tz: "UTC" } },
+    { label: "all time, Asia/Kolkata (+5:30)", query: { since: "2000-01-01", until, tz: "Asia/Kolkata" } },
   ];
 }
 
@@ -38,7 +41,7 @@ export async function insightsChildTimings(
     );
     reports[label] = stats;
   }
-  const all = await insightsReport({ since: "2000-01-01", timeZone: "UTC" }, {});
+  const all = await insightsReport({ since: "2000-01-01", until, timeZone: "UTC" }, {});
   return {
     reports,
     toolCalls: all.tools.reduce((n, tool) => n + tool.calls, 0),
