@@ -38,6 +38,9 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
             <Link href="/usage" className="text-sm text-zinc-700 hover:text-zinc-950">
               Usage
             </Link>
+            <Link href="/insights" className="text-sm text-zinc-700 hover:text-zinc-950">
+              Insights
+            </Link>
             <Link href="/secrets" className="text-sm text-zinc-700 hover:text-zinc-950">
               Secrets
             </Link>

@@ -2,7 +2,8 @@
  * Accessibility, checked by axe-core in Chromium (WCAG 2.0 and 2.1, A and AA): no page may have a
  * serious or critical violation. The pages are the seeded demo threads and their views, a real
  * Claude Code session imported on the imports server with its tool outputs open (and /usage over
- * its range in each view: day, week, month, 5-hour block), the usage and sources pages, Settings with sign-in on, as an admin (people, tokens and share links listed), and a
+ * its range in each view: day, week, month, 5-hour block), the usage, insights and sources pages,
+ * Settings with sign-in on, as an admin (people, tokens and share links listed), and a
  * thread's Share dialog open. On a phone (390x844) none of them scrolls sideways. A failure prints each violation: the rule, what it
  * means, and the elements it found.
  */
@@ -85,6 +86,7 @@ const SEEDED_PAGES = [
   `/threads/${DEMO_IDS.longSession}/compact`,
   `/threads/${DEMO_IDS.longSession}/budget`,
   "/usage",
+  "/insights",
   "/sources",
 ];
 

@@ -13,6 +13,7 @@ for (const width of [1280, 390]) {
       "/import",
       "/sources",
       "/usage",
+      "/insights",
       "/settings",
     ]) {
       await page.goto(path);
@@ -92,7 +93,7 @@ test("the list and a thread work by keyboard", async ({ page }) => {
   await page.goto("/threads");
   // From the top of the page, Tab passes the skip link and the navigation, then reaches the search box.
   const search = page.getByLabel("Search titles and turns");
-  for (let i = 0; i < 10 && !(await search.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 15 && !(await search.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
   await expect(search).toBeFocused();
   await page.keyboard.type("lookbehind");
   const link = page.getByRole("link", { name: "Does JavaScript support regex lookbehind in all current browsers?" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentPreview, plural } from "./format";
+import { contentPreview, formatDuration, formatPercent, plural } from "./format";
 
 describe("contentPreview", () => {
   it("keeps a text that fits", () => {
@@ -22,5 +22,23 @@ describe("contentPreview", () => {
 describe("plural", () => {
   it("says 1 turn and 2 turns", () => {
     expect([0, 1, 2].map((n) => plural(n, "turn"))).toEqual(["0 turns", "1 turn", "2 turns"]);
+  });
+});
+
+describe("formatPercent", () => {
+  it("one decimal of the share, a dash for nothing", () => {
+    expect(formatPercent(1, 8)).toBe("12.5%");
+    expect(formatPercent(0, 3)).toBe("0.0%");
+    expect(formatPercent(3, 3)).toBe("100.0%");
+    expect(formatPercent(0, 0)).toBe("-");
+  });
+});
+
+describe("formatDuration", () => {
+  it("the two largest units", () => {
+    expect(formatDuration(44_600)).toBe("45 s");
+    expect(formatDuration(12 * 60_000 + 59_000)).toBe("12 min");
+    expect(formatDuration(3 * 3_600_000 + 5 * 60_000)).toBe("3 h 05 min");
+    expect(formatDuration(52 * 3_600_000 + 59 * 60_000)).toBe("2 d 4 h");
   });
 });

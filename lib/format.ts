@@ -43,6 +43,21 @@ export function formatInteger(n: number): string {
   return sign + String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
+/** A share as a percentage with one decimal ("12.5%"); "-" when there is nothing to share (0 of 0). */
+export function formatPercent(part: number, whole: number): string {
+  return whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : "-";
+}
+
+/** A span of time, its two largest units: "45 s", "12 min", "3 h 05 min", "2 d 4 h". */
+export function formatDuration(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return `${Math.max(0, Math.round(ms / 1000))} s`;
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, "0")} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
 /**
  * Tool-call arguments as indented JSON. Arguments some sources keep as a JSON string (OpenAI
  * function calls) are parsed first; any other string is shown as it is.

@@ -2,22 +2,23 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { Suspense } from "react";
+import { ReportFilters } from "@/components/report/report-filters";
+import { QueryError, RangeLine } from "@/components/report/report-status";
 import { PeriodSection } from "@/components/usage/period-section";
-import { UsageFilters } from "@/components/usage/usage-filters";
 import { UsageSkeleton } from "@/components/usage/usage-skeleton";
 import { UsageCaveats, UsageTable, UsageTotals } from "@/components/usage/usage-tables";
 import { UsageViewNav } from "@/components/usage/usage-view-nav";
 import { listFacets } from "@/lib/db/threads/threads";
 import { filledRange, usageReport } from "@/lib/db/usage/usage-report";
-import type { FieldIssue } from "@/lib/domain/parse";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
 import { sourceLabel } from "@/lib/domain/display/source";
 import { formatDay, modelLabel } from "@/lib/domain/usage/usage-chart";
 import { csvFilename, usageCsv, type CsvTable } from "@/lib/domain/usage/usage-csv";
-import { isTimeZone, serverTimeZone, type UsageRange } from "@/lib/domain/usage/usage-period";
+import { serverTimeZone, type UsageRange } from "@/lib/domain/usage/usage-period";
 import type { UsageRow } from "@/lib/domain/usage/usage-report";
 import type { UsageView } from "@/lib/domain/usage/usage-views";
-import { lastDays, readUsagePageQuery, usageHref, type UsagePageParams, type UsagePageQuery } from "@/lib/queries/usage-url";
+import { lastDays, reportHref, requestedZone, type ReportPageParams } from "@/lib/queries/report-url";
+import { readUsagePageQuery, usageHref, type UsagePageQuery } from "@/lib/queries/usage-url";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -39,17 +40,27 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
   // An open end of the range is the first day with data or today, as the reports fill it.
   const query: ShownQuery | null = read.ok ? { ...read.query, ...(await filledRange(read.query, now)) } : null;
   const serverZone = serverTimeZone();
-  const zone = read.ok ? read.query.timeZone : read.params.tz && isTimeZone(read.params.tz) ? read.params.tz : serverZone;
+  const zone = requestedZone(read.params);
   const quickRanges = [7, 30, 90].map((days) => ({ label: `Last ${days} days`, ...lastDays(days, zone, now) }));
   const facets = await listFacets();
   const filters = (
-    <UsageFilters params={read.params} range={query} zone={zone} serverZone={serverZone} facets={facets} quickRanges={quickRanges} />
+    <ReportFilters
+      path="/usage"
+      name="Usage"
+      params={read.params}
+      range={query}
+      asked={query}
+      zone={zone}
+      serverZone={serverZone}
+      facets={facets}
+      quickRanges={quickRanges}
+    />
   );
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Usage</h1>
-        {query && <RangeLine query={query} />}
+        {query && <RangeLine query={query} testId="usage-range" />}
       </div>
       {filters}
       {read.ok && query ? (
@@ -61,7 +72,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
           </Suspense>
         </>
       ) : (
-        !read.ok && <QueryError issues={read.issues} />
+        !read.ok && <QueryError path="/usage" report="a usage report" issues={read.issues} testId="usage-error" />
       )}
     </div>
   );
@@ -70,26 +81,12 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
 /** The page's query with its range's open ends filled. */
 type ShownQuery = UsagePageQuery & UsageRange;
 
-function RangeLine({ query }: Readonly<{ query: ShownQuery }>) {
-  const parts = [
-    query.model && `model ${query.model}`,
-    query.project && `project ${query.project}`,
-    query.source && `agent ${sourceLabel(query.source)}`,
-  ].filter(Boolean);
-  return (
-    <p className="mt-1 text-sm break-words text-zinc-600" data-testid="usage-range">
-      {formatDay(query.since, true)} to {formatDay(query.until, true)}, days in {query.timeZone}
-      {parts.length > 0 && `; ${parts.join(", ")}`}
-    </p>
-  );
-}
-
 async function UsageReportView({
   query,
   view,
   params,
   now,
-}: Readonly<{ query: ShownQuery; view: UsageView; params: UsagePageParams; now: Date }>) {
+}: Readonly<{ query: ShownQuery; view: UsageView; params: ReportPageParams; now: Date }>) {
   // The first report brings the stored aggregates up to date; the others then only read them.
   const byPeriod = await usageReport({ ...query, groupBy: view, breakdown: "model" });
   const [byModel, byProject, bySource, byThread] = await Promise.all([
@@ -102,12 +99,12 @@ async function UsageReportView({
   if (totals.responses === 0) return <EmptyUsage query={query} params={params} view={view} />;
 
   // Row links keep the range spelled out, so a filtered view covers the same days.
-  const keep: UsagePageParams = { ...params, since: query.since, until: query.until };
+  const keep: ReportPageParams = { ...params, since: query.since, until: query.until };
   const filterLink = (key: "model" | "project" | "source", value: string, text: string) =>
     value === "" || params[key] === value ? (
       <span className="break-all">{text}</span>
     ) : (
-      <Link href={usageHref({ ...keep, [key]: value })} className="break-all text-indigo-700 hover:underline">
+      <Link href={reportHref("/usage", { ...keep, [key]: value })} className="break-all text-indigo-700 hover:underline">
         {text}
       </Link>
     );
@@ -174,7 +171,7 @@ function ThreadName({ row }: Readonly<{ row: UsageRow }>) {
   );
 }
 
-function EmptyUsage({ query, params, view }: Readonly<{ query: ShownQuery; params: UsagePageParams; view: UsageView }>) {
+function EmptyUsage({ query, params, view }: Readonly<{ query: ShownQuery; params: ReportPageParams; view: UsageView }>) {
   const filtered = Boolean(query.model || query.project || query.source);
   return (
     <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-8 text-center text-zinc-600" data-testid="usage-empty">
@@ -207,27 +204,6 @@ function EmptyUsage({ query, params, view }: Readonly<{ query: ShownQuery; param
             ), or pick a range that holds them.
           </>
         )}
-      </p>
-    </div>
-  );
-}
-
-function QueryError({ issues }: Readonly<{ issues: FieldIssue[] }>) {
-  return (
-    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900" data-testid="usage-error">
-      <h2 className="font-semibold">This address does not describe a usage report</h2>
-      <ul className="mt-2 list-disc space-y-1 pl-5">
-        {issues.map((issue) => (
-          <li key={`${issue.field}:${issue.message}`} className="break-words">
-            <code className="rounded bg-red-100 px-1 font-mono break-all">{issue.field}</code> {issue.message}
-          </li>
-        ))}
-      </ul>
-      <p className="mt-3">
-        <Link href="/usage" className="font-medium text-indigo-700 underline">
-          Show the last 30 days instead
-        </Link>{" "}
-        or correct the range and filters above.
       </p>
     </div>
   );

@@ -101,7 +101,8 @@ const SESSION_COLUMNS: Column[] = [
   ...COLUMNS.slice(1),
 ];
 
-function CostCell({ row }: Readonly<{ row: UsageRow }>) {
+/** A cost with its unpriced responses: "unpriced" when none had a price, "+3 unpriced" below the cost when some did not (/usage and /insights). */
+export function CostCell({ row }: Readonly<{ row: Pick<UsageRow, "costUsd" | "responses" | "unpricedResponses"> }>) {
   if (row.unpricedResponses > 0 && row.unpricedResponses === row.responses) return <span className="text-amber-800">unpriced</span>;
   return (
     <>

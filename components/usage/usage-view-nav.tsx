@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { UsageView } from "@/lib/domain/usage/usage-views";
-import { usageHref, type UsagePageParams } from "@/lib/queries/usage-url";
+import type { ReportPageParams } from "@/lib/queries/report-url";
+import { usageHref } from "@/lib/queries/usage-url";
 
 const VIEW_LABELS: Record<UsageView, string> = { day: "Day", week: "Week", month: "Month", block: "5-hour blocks" };
 
@@ -8,7 +9,7 @@ const VIEW_LABELS: Record<UsageView, string> = { day: "Day", week: "Week", month
  * The views of the same range as a segmented control: links that keep the range and filters and
  * change `view=`, the current one marked, so each view has its address and works without JavaScript.
  */
-export function UsageViewNav({ params, view }: Readonly<{ params: UsagePageParams; view: UsageView }>) {
+export function UsageViewNav({ params, view }: Readonly<{ params: ReportPageParams; view: UsageView }>) {
   return (
     <nav aria-label="View of the range">
       <ul className="inline-flex flex-wrap rounded-lg border border-zinc-300 bg-white p-0.5 text-sm">

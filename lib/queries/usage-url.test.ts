@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lastDays, readUsagePageQuery, usageHref } from "./usage-url";
+import { lastDays } from "./report-url";
+import { readUsagePageQuery, usageHref } from "./usage-url";
 
 const now = () => new Date("2026-03-10T12:00:00Z");
 

@@ -1,16 +1,22 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { sourceLabel } from "@/lib/domain/display/source";
-import { usageHref, type UsagePageParams } from "@/lib/queries/usage-url";
+import { reportHref, type ReportPageParams, type ReportPath } from "@/lib/queries/report-url";
 import { BrowserZoneLink } from "./browser-zone-link";
 
-type QuickRange = { label: string; since: string; until: string };
+/** A range one link away; without `since` it starts at the data's first day (/insights: "All days"). */
+export type QuickRange = { label: string; since?: string; until: string };
 
 type Props = {
+  /** The page the form loads, and its name ("Usage"), which names the form. */
+  path: ReportPath;
+  name: string;
   /** The parameters as the URL gives them. */
-  params: UsagePageParams;
+  params: ReportPageParams;
   /** The range and zone the report covers (none when the URL was refused). */
   range: { since: string; until: string; timeZone: string } | null;
+  /** The range as asked, its ends as the page fills them but not cut to the data's days: which quick range is current. */
+  asked: { since?: string; until: string } | null;
   /** The zone days are counted in: the URL's tz, else the server's. */
   zone: string;
   /** The zone days are counted in without tz=…. */
@@ -22,38 +28,48 @@ type Props = {
 const input = "rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm";
 
 /**
- * The report's range and filters as a GET form under the API's parameter names: submitting it
- * loads /usage?since=…&until=…&model=…, with or without JavaScript, and the address is the state
- * (a reload or a shared link shows the same report). Empty fields are sent empty and mean "any".
+ * A report page's range and filters (/usage, /insights) as a GET form under its API's parameter
+ * names: submitting it loads /usage?since=…&until=…&model=…, with or without JavaScript, and the
+ * address is the state (a reload or a shared link shows the same report). Empty fields are sent
+ * empty and mean "any".
  */
-export function UsageFilters({ params, range, zone, serverZone, facets, quickRanges }: Readonly<Props>) {
+export function ReportFilters({ path, name, params, range, asked, zone, serverZone, facets, quickRanges }: Readonly<Props>) {
+  const id = path.slice(1);
   const filters = { model: params.model, project: params.project, source: params.source, tz: params.tz, view: params.view };
   return (
     <div className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3 sm:p-4">
-      <form method="get" action="/usage" className="flex flex-wrap items-end gap-3" aria-label="Usage range and filters">
-        <Field id="usage-since" label="From">
-          <input id="usage-since" type="date" name="since" defaultValue={range?.since ?? dateOrEmpty(params.since)} className={input} />
+      <form method="get" action={path} className="flex flex-wrap items-end gap-3" aria-label={`${name} range and filters`}>
+        <Field id={`${id}-since`} label="From">
+          <input id={`${id}-since`} type="date" name="since" defaultValue={range?.since ?? dateOrEmpty(params.since)} className={input} />
         </Field>
-        <Field id="usage-until" label="To">
-          <input id="usage-until" type="date" name="until" defaultValue={range?.until ?? dateOrEmpty(params.until)} className={input} />
+        <Field id={`${id}-until`} label="To">
+          <input id={`${id}-until`} type="date" name="until" defaultValue={range?.until ?? dateOrEmpty(params.until)} className={input} />
         </Field>
-        <Field id="usage-tz" label="Time zone">
+        <Field id={`${id}-tz`} label="Time zone">
           <input
-            id="usage-tz"
+            id={`${id}-tz`}
             type="text"
             name="tz"
             defaultValue={params.tz ?? ""}
             placeholder={serverZone}
-            aria-describedby="usage-tz-hint"
+            aria-describedby={`${id}-tz-hint`}
             className={`${input} w-44 max-w-full`}
           />
         </Field>
-        <Select name="model" label="Model" allLabel="All models" options={facets.models} value={params.model} />
+        <Select idPrefix={id} name="model" label="Model" allLabel="All models" options={facets.models} value={params.model} />
         {(facets.projects.length > 0 || params.project) && (
-          <Select name="project" label="Project" allLabel="All projects" options={facets.projects} value={params.project} />
+          <Select idPrefix={id} name="project" label="Project" allLabel="All projects" options={facets.projects} value={params.project} />
         )}
         {(facets.sources.length > 1 || params.source) && (
-          <Select name="source" label="Agent" allLabel="All agents" options={facets.sources} value={params.source} labelOf={sourceLabel} />
+          <Select
+            idPrefix={id}
+            name="source"
+            label="Agent"
+            allLabel="All agents"
+            options={facets.sources}
+            value={params.source}
+            labelOf={sourceLabel}
+          />
         )}
         {/* The view is chosen under the form; a new range or filter keeps it. */}
         {range && params.view && <input type="hidden" name="view" value={params.view} />}
@@ -61,17 +77,18 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
           Show
         </button>
       </form>
-      <p id="usage-tz-hint" className="text-xs text-zinc-600">
+      <p id={`${id}-tz-hint`} className="text-xs text-zinc-600">
         Days run midnight to midnight in {zone}
-        {zone === serverZone && !params.tz ? " (the server's time zone)" : ""}. <BrowserZoneLink params={params} reportZone={zone} />
+        {zone === serverZone && !params.tz ? " (the server's time zone)" : ""}.{" "}
+        <BrowserZoneLink path={path} params={params} reportZone={zone} />
       </p>
       <nav aria-label="Quick ranges" className="flex flex-wrap items-center gap-2 text-sm">
         {quickRanges.map((quick) => {
-          const current = range?.since === quick.since && range.until === quick.until;
+          const current = asked !== null && asked.since === quick.since && asked.until === quick.until;
           return (
             <Link
               key={quick.label}
-              href={usageHref({ ...filters, since: quick.since, until: quick.until })}
+              href={reportHref(path, { ...filters, since: quick.since, until: quick.until })}
               aria-current={current ? "page" : undefined}
               className={`rounded-full border px-3 py-1 ${current ? "border-indigo-600 bg-indigo-50 font-medium text-indigo-800" : "border-zinc-300 text-zinc-700 hover:bg-zinc-50"}`}
             >
@@ -81,7 +98,7 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
         })}
         {(params.model || params.project || params.source) && (
           <Link
-            href={usageHref({ since: range?.since, until: range?.until, tz: params.tz, view: params.view })}
+            href={reportHref(path, { since: range?.since, until: range?.until, tz: params.tz, view: params.view })}
             className="ml-1 text-indigo-700 underline"
           >
             Clear filters
@@ -93,18 +110,27 @@ export function UsageFilters({ params, range, zone, serverZone, facets, quickRan
 }
 
 function Select({
+  idPrefix,
   name,
   label,
   allLabel,
   options,
   value,
   labelOf,
-}: Readonly<{ name: string; label: string; allLabel: string; options: string[]; value?: string; labelOf?: (option: string) => string }>) {
+}: Readonly<{
+  idPrefix: string;
+  name: string;
+  label: string;
+  allLabel: string;
+  options: string[];
+  value?: string;
+  labelOf?: (option: string) => string;
+}>) {
   // A value from the URL that no thread has (yet) stays selectable, so the form shows what is asked.
   const all = value && !options.includes(value) ? [value, ...options] : options;
   return (
-    <Field id={`usage-${name}`} label={label}>
-      <select id={`usage-${name}`} name={name} defaultValue={value ?? ""} className={`${input} max-w-56 py-2`}>
+    <Field id={`${idPrefix}-${name}`} label={label}>
+      <select id={`${idPrefix}-${name}`} name={name} defaultValue={value ?? ""} className={`${input} max-w-56 py-2`}>
         <option value="">{allLabel}</option>
         {all.map((option) => (
           <option key={option} value={option}>
