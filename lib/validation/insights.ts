@@ -3,7 +3,6 @@ import type { InsightsFilters } from "@/lib/domain/insights/insights-report";
 import { dayKey, dayNumber, isTimeZone, localDayOf, serverTimeZone, type AskedRange } from "@/lib/domain/usage/usage-period";
 import { calendarDay, reportFilter } from "./usage";
 
-
 type InsightsAsked = { range: AskedRange; filters: InsightsFilters };
 
 /**

@@ -23,7 +23,7 @@ export type ActivityCell = {
 };
 
 /** Calls of one tool by one agent (a source such as import:claude-code). */
-export type ToolAgentFigures = { source: string; calls: number; errors: number };
+type ToolAgentFigures = { source: string; calls: number; errors: number };
 
 /** A tool's calls in the range, de-duplicated by tool call id, and how many of them failed. */
 export type ToolInsight = { name: string; calls: number; errors: number; agents: ToolAgentFigures[] };

@@ -75,8 +75,7 @@ export function totalTokens(figures: UsageFigures): number {
   return figures.inputTokens + figures.outputTokens + figures.cacheReadTokens + figures.cacheWriteTokens;
 }
 
-const SORT_COLUMNS = ["period", "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "responses"] as const;
-export type SortColumn = (typeof SORT_COLUMNS)[number];
+export type SortColumn = "period" | "input" | "output" | "cacheRead" | "cacheWrite" | "totalTokens" | "cost" | "responses";
 export type SortOrder = { column: SortColumn; direction: "ascending" | "descending" };
 /** The period table's order until a header is chosen: time ascending. */
 export const TIME_ORDER: SortOrder = { column: "period", direction: "ascending" };
