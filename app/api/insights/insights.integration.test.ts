@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as insightsRoute } from "@/app/api/insights/route";
-import type { InsightsReport } from "@/lib/domain/insights/insights-report";
+import { insightsReport } from "@/lib/db/insights/insights-report";
+import type { InsightsFilters, InsightsReport } from "@/lib/domain/insights/insights-report";
 import type { Thread, Turn } from "@/lib/domain/types";
 import { importFile } from "@/lib/imports/import-file";
 import { jsonRequest, json } from "@/lib/testing/api";
@@ -21,6 +22,21 @@ async function insights(query: Record<string, string>): Promise<InsightsReport> 
   const response = await insightsRoute(jsonRequest("GET", `/api/insights?${new URLSearchParams(query)}`));
   expect(response.status, await response.clone().text()).toBe(200);
   return json<InsightsReport>(response);
+}
+
+/**
+ * The report from the hourly sums without the thread and from the rollups per thread, held to each
+ * other (costs summed in another order may differ in the last digits). Returns the rows compared.
+ */
+async function expectSamePaths(asked: { since?: string; until?: string; timeZone: string }, filters: InsightsFilters): Promise<number> {
+  const fast = await insightsReport(asked, filters);
+  const exact = await insightsReport(asked, filters, new Date(), { fromThreadsOnly: true });
+  const withoutCost = (report: InsightsReport) => JSON.parse(JSON.stringify(report, (key, value) => (key === "costUsd" ? 0 : value)));
+  const label = JSON.stringify({ asked, filters });
+  expect(withoutCost(fast), label).toEqual(withoutCost(exact));
+  fast.models.forEach((model, i) => expect(model.costUsd, label).toBeCloseTo(exact.models[i]!.costUsd, 9));
+  fast.agents.forEach((agent, i) => expect(agent.costUsd, label).toBeCloseTo(exact.agents[i]!.costUsd, 9));
+  return fast.activity.length + fast.tools.length + fast.models.length + fast.agents.length;
 }
 
 type ToolCount = Map<string, { calls: number; errors: number }>;
@@ -225,6 +241,21 @@ describe("GET /api/insights over the real transcripts", () => {
     expect(opus.sessions.count).toBeGreaterThan(0);
     expect(opus.sessions.count).toBeLessThan(all.sessions.count);
   });
+
+  it("reads the same report from the hourly sums as from the rollups per thread, in zones of whole and part hours", async () => {
+    let compared = 0;
+    const ranges = [{ since: "2000-01-01" }, { since: "2026-01-01", until: "2026-03-31" }, {}];
+    for (const range of ranges)
+      for (const timeZone of ["UTC", "Europe/Berlin", "America/Los_Angeles", "Pacific/Kiritimati", "Asia/Kolkata"])
+        for (const filters of [
+          {},
+          { source: "import:claude-code" },
+          { model: "claude-opus-4-6" },
+          { source: "import:codex", model: "gpt-5" },
+        ])
+          compared += await expectSamePaths({ ...range, timeZone }, filters);
+    expect(compared).toBeGreaterThan(500);
+  });
 });
 
 describe("GET /api/insights as threads are written", () => {
@@ -245,6 +276,7 @@ describe("GET /api/insights as threads are written", () => {
       ],
     });
     const first = await report();
+    await expectSamePaths({ since, timeZone: "UTC" }, {});
     const tool = () => first.tools.find((t) => t.name === "probe_tool");
     expect(tool()).toMatchObject({ calls: 2, errors: 0 });
     expect(first.sessions.count).toBe(before.sessions.count + 1);
@@ -261,6 +293,7 @@ describe("GET /api/insights as threads are written", () => {
       ],
     });
     const second = await report();
+    await expectSamePaths({ since, timeZone: "UTC" }, {});
     expect(second.tools.find((t) => t.name === "probe_tool")).toMatchObject({ calls: 2, errors: 1 });
     const session = () => second.sessions.endedBadly.find((s) => s.threadId === thread.id);
     expect(session()).toMatchObject({ endedWith: "error", turns: 3, title: "insights live" });
@@ -268,12 +301,14 @@ describe("GET /api/insights as threads are written", () => {
 
     await newTurn(thread.id, { role: "assistant", content: "The file is missing.", modelName: "gpt-5", modelProvider: "openai" });
     const third = await report();
+    await expectSamePaths({ since, timeZone: "UTC" }, {});
     expect(third.sessions.endedBadly.find((s) => s.threadId === thread.id)).toBeUndefined();
     expect(third.sessions.errored).toBe(before.sessions.errored);
     expect(turnsNow(third)).toBe(turnsNow(before) + 4);
 
     expect((await api.deleteThread(thread.id)).status).toBe(204);
     const purged = await report();
+    await expectSamePaths({ since, timeZone: "UTC" }, {});
     expect(purged.tools.find((t) => t.name === "probe_tool")).toBeUndefined();
     expect(purged.sessions.count).toBe(before.sessions.count);
     expect(turnsNow(purged)).toBe(turnsNow(before));

@@ -32,7 +32,12 @@ import { refreshUsageBuckets } from "../usage/usage-aggregates";
  * keeps the turns, tool calls and responses of that model (a tool call is the model's that made
  * it; user and tool turns name no model, so they drop out) and the sessions with turns of it.
  */
-export async function insightsReport(asked: AskedRange, filters: InsightsFilters, now: Date = new Date()): Promise<InsightsReport> {
+export async function insightsReport(
+  asked: AskedRange,
+  filters: InsightsFilters,
+  now: Date = new Date(),
+  { fromThreadsOnly = false }: { fromThreadsOnly?: boolean } = {},
+): Promise<InsightsReport> {
   await refreshUsageBuckets();
   const client = await db();
   const kind = databaseKind(client);
@@ -40,13 +45,12 @@ export async function insightsReport(asked: AskedRange, filters: InsightsFilters
   const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, asked.timeZone), today);
   const head = { since: range.since, until: range.until, tz: range.timeZone, filters: definedFilters(filters) };
   if (!overlaps) return { ...head, activity: [], tools: [], models: [], sessions: emptySessions(), agents: [] };
-  const reader = new Reader(client, kind, range, filters);
+  const reader = new Reader(client, kind, range, filters, fromThreadsOnly);
   const activity = await reader.activity();
   const tools = await reader.tools();
   const models = await reader.models();
   const sessions = await reader.sessions();
-  const agents = await reader.agents(tools);
-  return { ...head, activity, tools, models, sessions, agents };
+  return { ...head, activity, tools, models, sessions, agents: reader.agents() };
 }
 
 /** The first and last local days with any turn; null without any. */
@@ -89,69 +93,123 @@ function localQuarterExpression(spans: OffsetSpan[], quarter: string): string {
   return `(${quarter} + ${offset})`;
 }
 
-/** The queries of one report: the range's quarters, its zone's offsets and the filters as SQL. */
+/**
+ * The queries of one report: the range's quarters, its zone's offsets and the filters as SQL.
+ * Every project in a zone whose offsets are whole hours (the range then starts and ends on UTC
+ * hours) is read from the hourly sums without the thread (lib/db/insights/insights-hours.ts);
+ * anything else from the rollups per thread. Each scan adds its figures per source to the agents.
+ */
 class Reader {
   private readonly startQuarter: number;
   private readonly endQuarter: number;
   private readonly spans: OffsetSpan[];
+  private readonly fromHours: boolean;
+  private readonly agentsBySource = new Map<string, AgentInsight>();
 
   constructor(
     private readonly client: Database,
     private readonly kind: DatabaseKind,
     range: UsageRange,
     private readonly filters: InsightsFilters,
+    fromThreadsOnly: boolean,
   ) {
     ({ startQuarter: this.startQuarter, endQuarter: this.endQuarter } = rangeQuarters(range));
     this.spans = offsetSpans(range.timeZone, this.startQuarter, this.endQuarter);
+    // (fromThreadsOnly: for the tests that hold the two ways to each other.)
+    this.fromHours =
+      !fromThreadsOnly &&
+      filters.project === undefined &&
+      this.startQuarter % 4 === 0 &&
+      this.endQuarter % 4 === 0 &&
+      this.spans.every((span) => span.offsetQuarters % 4 === 0 && span.fromQuarter % 4 === 0);
   }
 
-  /** FROM a rollup (alias x) joined to its thread (t), WHERE in range and matching the filters. */
-  private from(table: string, { model = true }: { model?: boolean } = {}): { sql: string; params: unknown[] } {
-    const where = [`x."quarter" >= ?`, `x."quarter" < ?`];
-    const params: unknown[] = [this.startQuarter, this.endQuarter];
-    if (model && this.filters.model !== undefined) {
+  /**
+   * FROM a per-thread rollup (alias x) joined to its thread, or the hourly sums, WHERE in range and
+   * matching the filters; `quarter` and `source` are its quarter-hour and source as SQL.
+   */
+  private from(table: string, hourlyTable: string): { sql: string; params: unknown[]; quarter: string; source: string } {
+    const hourly = this.fromHours;
+    const where = hourly ? [`x."hour" >= ?`, `x."hour" < ?`] : [`x."quarter" >= ?`, `x."quarter" < ?`];
+    const params: unknown[] = hourly ? [this.startQuarter / 4, this.endQuarter / 4] : [this.startQuarter, this.endQuarter];
+    const source = hourly ? `x."source"` : `t."source"`;
+    if (this.filters.model !== undefined) {
       where.push(`x."modelName" = ?`);
       params.push(this.filters.model);
     }
-    for (const field of ["source", "project"] as const) {
-      if (this.filters[field] === undefined) continue;
-      where.push(`t."${field}" = ?`);
-      params.push(this.filters[field]);
+    if (this.filters.source !== undefined) {
+      where.push(`${source} = ?`);
+      params.push(this.filters.source);
     }
-    return { sql: `FROM "${table}" x JOIN "Thread" t ON t."id" = x."threadId" WHERE ${where.join(" AND ")}`, params };
+    if (this.filters.project !== undefined) {
+      where.push(`t."project" = ?`);
+      params.push(this.filters.project);
+    }
+    const sql = hourly
+      ? `FROM "${hourlyTable}" x WHERE ${where.join(" AND ")}`
+      : `FROM "${table}" x JOIN "Thread" t ON t."id" = x."threadId" WHERE ${where.join(" AND ")}`;
+    return { sql, params, quarter: hourly ? `(x."hour" * 4)` : `x."quarter"`, source };
   }
 
   private query<T>(sql: string, ...params: unknown[]): Promise<T> {
     return run<T>(this.client, this.kind, sql, ...params);
   }
 
+  private agentOf(source: string): AgentInsight {
+    let agent = this.agentsBySource.get(source);
+    if (!agent)
+      this.agentsBySource.set(
+        source,
+        (agent = { source, sessions: 0, turns: 0, responses: 0, costUsd: 0, unpricedResponses: 0, toolCalls: 0, toolErrors: 0 }),
+      );
+    return agent;
+  }
+
+  /** Turns and responses per local hour (and turns per source). */
   async activity(): Promise<ActivityCell[]> {
-    const hour = `(${localQuarterExpression(this.spans, `x."quarter"`)} / 4)`;
-    const turns = this.from("InsightsActivity");
-    const responses = this.from("UsageBucket");
-    const turnRows = await this.query<{ h: Numeric; n: Numeric }[]>(
-      `SELECT ${hour} AS h, SUM(x."turns") AS n ${turns.sql} GROUP BY 1`,
-      ...turns.params,
-    );
-    const responseRows = await this.query<{ h: Numeric; n: Numeric }[]>(
-      `SELECT ${hour} AS h, SUM(x."responses") AS n ${responses.sql} GROUP BY 1`,
-      ...responses.params,
-    );
+    const rows: { h: Numeric; source: string; turns: Numeric; responses: Numeric }[] = [];
+    const hourOf = (quarter: string) => `(${localQuarterExpression(this.spans, quarter)} / 4)`;
+    if (this.fromHours) {
+      const { sql, params, quarter, source } = this.from("InsightsActivity", "InsightsHour");
+      rows.push(
+        ...(await this.query<typeof rows>(
+          `SELECT ${hourOf(quarter)} AS h, ${source} AS source, SUM(x."turns") AS turns, SUM(x."responses") AS responses ${sql} GROUP BY 1, 2`,
+          ...params,
+        )),
+      );
+    } else {
+      const turns = this.from("InsightsActivity", "InsightsHour");
+      const responses = this.from("UsageBucket", "InsightsHour");
+      rows.push(
+        ...(await this.query<typeof rows>(
+          `SELECT ${hourOf(turns.quarter)} AS h, ${turns.source} AS source, SUM(x."turns") AS turns, 0 AS responses ${turns.sql} GROUP BY 1, 2`,
+          ...turns.params,
+        )),
+        ...(await this.query<typeof rows>(
+          `SELECT ${hourOf(responses.quarter)} AS h, ${responses.source} AS source, 0 AS turns, SUM(x."responses") AS responses ${responses.sql} GROUP BY 1, 2`,
+          ...responses.params,
+        )),
+      );
+    }
     const cells = new Map<number, ActivityCell>();
-    const cellOf = (localHour: number) => {
+    for (const row of rows) {
+      const turns = Number(row.turns);
+      const responses = Number(row.responses);
+      if (turns > 0) this.agentOf(row.source).turns += turns;
+      if (turns === 0 && responses === 0) continue;
+      const localHour = Number(row.h);
       let cell = cells.get(localHour);
       if (!cell) cells.set(localHour, (cell = { day: dayKey(Math.floor(localHour / 24)), hour: localHour % 24, turns: 0, responses: 0 }));
-      return cell;
-    };
-    for (const row of turnRows) cellOf(Number(row.h)).turns += Number(row.n);
-    for (const row of responseRows) if (Number(row.n) > 0) cellOf(Number(row.h)).responses += Number(row.n);
+      cell.turns += turns;
+      cell.responses += responses;
+    }
     return [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
   }
 
   async tools(): Promise<ToolInsight[]> {
-    const { sql, params } = this.from("InsightsTool");
+    const { sql, params, source } = this.from("InsightsTool", "InsightsToolHour");
     const rows = await this.query<{ name: string; source: string; calls: Numeric; errors: Numeric }[]>(
-      `SELECT x."name" AS name, t."source" AS source, SUM(x."calls") AS calls, SUM(x."errors") AS errors ${sql} GROUP BY 1, 2`,
+      `SELECT x."name" AS name, ${source} AS source, SUM(x."calls") AS calls, SUM(x."errors") AS errors ${sql} GROUP BY 1, 2`,
       ...params,
     );
     const tools = new Map<string, ToolInsight>();
@@ -163,30 +221,57 @@ class Reader {
       tool.calls += calls;
       tool.errors += errors;
       tool.agents.push({ source: row.source, calls, errors });
+      const agent = this.agentOf(row.source);
+      agent.toolCalls += calls;
+      agent.toolErrors += errors;
     }
     for (const tool of tools.values()) tool.agents.sort((a, b) => b.calls - a.calls || a.source.localeCompare(b.source));
     return [...tools.values()].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
   }
 
+  /** Responses, cost and tokens per model (and responses and cost per source). */
   async models(): Promise<ModelInsight[]> {
-    const { sql, params } = this.from("UsageBucket");
-    const rows = await this.query<({ model: string } & Record<keyof Omit<ModelInsight, "model">, Numeric>)[]>(
-      `SELECT x."modelName" AS model, SUM(x."responses") AS responses, SUM(x."costUsd") AS "costUsd", SUM(x."inputTokens") AS "inputTokens",
-              SUM(x."outputTokens") AS "outputTokens", SUM(x."cacheReadTokens") AS "cacheReadTokens", SUM(x."cacheWriteTokens") AS "cacheWriteTokens",
-              SUM(x."unpricedResponses") AS "unpricedResponses" ${sql} GROUP BY 1`,
+    const { sql, params, source } = this.from("UsageBucket", "InsightsHour");
+    const rows = await this.query<({ model: string; source: string } & Record<keyof Omit<ModelInsight, "model">, Numeric>)[]>(
+      `SELECT x."modelName" AS model, ${source} AS source, SUM(x."responses") AS responses, SUM(x."costUsd") AS "costUsd",
+              SUM(x."inputTokens") AS "inputTokens", SUM(x."outputTokens") AS "outputTokens", SUM(x."cacheReadTokens") AS "cacheReadTokens",
+              SUM(x."cacheWriteTokens") AS "cacheWriteTokens", SUM(x."unpricedResponses") AS "unpricedResponses" ${sql} GROUP BY 1, 2`,
       ...params,
     );
-    return rows
-      .map((row) => ({
-        model: row.model || "(no model)",
-        responses: Number(row.responses),
-        costUsd: Number(row.costUsd),
-        inputTokens: Number(row.inputTokens),
-        outputTokens: Number(row.outputTokens),
-        cacheReadTokens: Number(row.cacheReadTokens),
-        cacheWriteTokens: Number(row.cacheWriteTokens),
-        unpricedResponses: Number(row.unpricedResponses),
-      }))
+    const models = new Map<string, ModelInsight>();
+    for (const row of rows) {
+      const agent = this.agentOf(row.source);
+      agent.responses += Number(row.responses);
+      agent.costUsd += Number(row.costUsd);
+      agent.unpricedResponses += Number(row.unpricedResponses);
+      const name = row.model || "(no model)";
+      let model = models.get(name);
+      if (!model)
+        models.set(
+          name,
+          (model = {
+            model: name,
+            responses: 0,
+            costUsd: 0,
+            inputTokens: 0,
+            outputTokens: 0,
+            cacheReadTokens: 0,
+            cacheWriteTokens: 0,
+            unpricedResponses: 0,
+          }),
+        );
+      for (const field of [
+        "responses",
+        "costUsd",
+        "inputTokens",
+        "outputTokens",
+        "cacheReadTokens",
+        "cacheWriteTokens",
+        "unpricedResponses",
+      ] as const)
+        model[field] += Number(row[field]);
+    }
+    return [...models.values()]
       .filter((model) => model.responses > 0)
       .sort((a, b) => b.costUsd - a.costUsd || b.responses - a.responses || a.model.localeCompare(b.model));
   }
@@ -209,16 +294,18 @@ class Reader {
     return { sql: `FROM "InsightsSession" s JOIN "Thread" t ON t."id" = s."threadId" WHERE ${where.join(" AND ")}`, params };
   }
 
+  /** Session health (and sessions per source). */
   async sessions(): Promise<SessionHealth> {
     const { sql, params } = this.sessionsFrom();
     const withSubagents = `EXISTS (SELECT 1 FROM "InsightsSession" c WHERE c."subagentOf" = s."threadId")`;
-    const [counts] = await this.query<Record<string, Numeric>[]>(
-      `SELECT COUNT(*) AS count, SUM(CASE WHEN s."compactions" > 0 THEN 1 ELSE 0 END) AS "withCompaction",
+    const perSource = await this.query<({ source: string } & Record<string, Numeric>)[]>(
+      `SELECT t."source" AS source, COUNT(*) AS count, SUM(CASE WHEN s."compactions" > 0 THEN 1 ELSE 0 END) AS "withCompaction",
               SUM(CASE WHEN ${withSubagents} THEN 1 ELSE 0 END) AS "withSubagents",
               SUM(CASE WHEN s."endedWith" = 'interrupt' THEN 1 ELSE 0 END) AS interrupted,
-              SUM(CASE WHEN s."endedWith" = 'error' THEN 1 ELSE 0 END) AS errored, SUM(s."compactions") AS compactions ${sql}`,
+              SUM(CASE WHEN s."endedWith" = 'error' THEN 1 ELSE 0 END) AS errored, SUM(s."compactions") AS compactions ${sql} GROUP BY 1`,
       ...params,
     );
+    for (const row of perSource) this.agentOf(row.source).sessions = Number(row.count);
     const columns = `s."threadId" AS "threadId", t."title" AS title, t."source" AS source, t."project" AS project, s."turns" AS turns,
       s."firstAt" AS "firstAt", s."lastAt" AS "lastAt", s."compactions" AS compactions, s."endedWith" AS "endedWith"`;
     const longest = await this.query<SessionRow[]>(
@@ -231,7 +318,7 @@ class Reader {
     );
     const subagents = await this.subagentCounts([...longest, ...endedBadly].map((row) => row.threadId));
     const summary = (row: SessionRow) => sessionSummary(row, subagents.get(row.threadId) ?? 0);
-    const count = (field: string) => Number(counts?.[field] ?? 0);
+    const count = (field: string) => perSource.reduce((sum, row) => sum + Number(row[field] ?? 0), 0);
     return {
       count: count("count"),
       withCompaction: count("withCompaction"),
@@ -254,46 +341,11 @@ class Reader {
     return new Map(rows.map((row) => [row.id, Number(row.n)]));
   }
 
-  async agents(tools: ToolInsight[]): Promise<AgentInsight[]> {
-    const agents = new Map<string, AgentInsight>();
-    const agentOf = (source: string) => {
-      let agent = agents.get(source);
-      if (!agent)
-        agents.set(
-          source,
-          (agent = { source, sessions: 0, turns: 0, responses: 0, costUsd: 0, unpricedResponses: 0, toolCalls: 0, toolErrors: 0 }),
-        );
-      return agent;
-    };
-    const sessions = this.sessionsFrom();
-    for (const row of await this.query<{ source: string; n: Numeric }[]>(
-      `SELECT t."source" AS source, COUNT(*) AS n ${sessions.sql} GROUP BY 1`,
-      ...sessions.params,
-    ))
-      agentOf(row.source).sessions = Number(row.n);
-    const turns = this.from("InsightsActivity");
-    for (const row of await this.query<{ source: string; n: Numeric }[]>(
-      `SELECT t."source" AS source, SUM(x."turns") AS n ${turns.sql} GROUP BY 1`,
-      ...turns.params,
-    ))
-      agentOf(row.source).turns = Number(row.n);
-    const responses = this.from("UsageBucket");
-    for (const row of await this.query<{ source: string; responses: Numeric; cost: Numeric; unpriced: Numeric }[]>(
-      `SELECT t."source" AS source, SUM(x."responses") AS responses, SUM(x."costUsd") AS cost, SUM(x."unpricedResponses") AS unpriced ${responses.sql} GROUP BY 1`,
-      ...responses.params,
-    )) {
-      const agent = agentOf(row.source);
-      agent.responses = Number(row.responses);
-      agent.costUsd = Number(row.cost);
-      agent.unpricedResponses = Number(row.unpriced);
-    }
-    for (const tool of tools)
-      for (const figures of tool.agents) {
-        const agent = agentOf(figures.source);
-        agent.toolCalls += figures.calls;
-        agent.toolErrors += figures.errors;
-      }
-    return [...agents.values()].sort((a, b) => b.sessions - a.sessions || b.turns - a.turns || a.source.localeCompare(b.source));
+  /** The agents side by side, from what the other scans added per source. */
+  agents(): AgentInsight[] {
+    return [...this.agentsBySource.values()].sort(
+      (a, b) => b.sessions - a.sessions || b.turns - a.turns || a.source.localeCompare(b.source),
+    );
   }
 }
 

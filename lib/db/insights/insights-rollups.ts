@@ -142,22 +142,26 @@ export async function sumInsights(tx: Tx, kind: DatabaseKind, threadIds: string[
   await resumTools(tx, kind, [...byThread.keys()]);
 }
 
-/** Adds a thread's turns from `fromIndex` on (appended since its rollups were made). */
-export async function addInsights(tx: Tx, kind: DatabaseKind, threadId: string, fromIndex: number, copied: Copied): Promise<void> {
+/** Adds a thread's turns from `fromIndex` on (appended since its rollups were made); returns the UTC hours whose rollups changed. */
+export async function addInsights(tx: Tx, kind: DatabaseKind, threadId: string, fromIndex: number, copied: Copied): Promise<Set<number>> {
   const figures = figuresOf(await turnRows(tx, kind, [threadId], fromIndex), copied);
-  if (figures.turns === 0 && figures.failed.size === 0) return;
+  const hours = new Set<number>();
+  if (figures.turns === 0 && figures.failed.size === 0) return hours;
+  for (const { quarter } of [...figures.activity.values(), ...figures.calls.values()]) hours.add(Math.floor(quarter / 4));
   await addActivity(tx, kind, threadId, figures);
   await insertCalls(tx, kind, threadId, figures);
   // A result appended after its call (in an earlier run of turns) marks that call failed.
-  for (const chunk of chunked([...figures.failed], 200))
-    await run(
+  for (const chunk of chunked([...figures.failed], 200)) {
+    const marked = await run<{ quarter: number | bigint }[]>(
       tx,
       kind,
-      `UPDATE "InsightsToolCall" SET "errored" = ? WHERE "threadId" = ? AND "callId" IN (${chunk.map(() => "?").join(", ")}) RETURNING "threadId"`,
+      `UPDATE "InsightsToolCall" SET "errored" = ? WHERE "threadId" = ? AND "callId" IN (${chunk.map(() => "?").join(", ")}) RETURNING "quarter"`,
       true,
       threadId,
       ...chunk,
     );
+    for (const row of marked) hours.add(Math.floor(Number(row.quarter) / 4));
+  }
   const [before] = await run<{ endedWith: string | null }[]>(
     tx,
     kind,
@@ -167,6 +171,7 @@ export async function addInsights(tx: Tx, kind: DatabaseKind, threadId: string, 
   const parents = await subagentOf(tx, kind, [threadId]);
   await writeSession(tx, kind, threadId, parents.get(threadId) ?? null, figures, (before?.endedWith ?? null) as TurnOutcome);
   await resumTools(tx, kind, [threadId]);
+  return hours;
 }
 
 async function addActivity(tx: Tx, kind: DatabaseKind, threadId: string, figures: ThreadFigures): Promise<void> {

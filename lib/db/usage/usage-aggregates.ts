@@ -19,6 +19,7 @@ import { contextTokensBefore, usageRows, type UsageRow } from "../threads/dialec
 import { onThreadsWritten } from "../threads/thread-writes";
 import { ADDED, bucketHours, rebuildDerived, type Tx } from "./usage-derived";
 import { WRITE_TRANSACTION } from "../engine/transactions";
+import { insightsHoursOf, resumInsightsHours } from "../insights/insights-hours";
 import { addInsights, dropInsights, sumInsights } from "../insights/insights-rollups";
 
 /**
@@ -41,7 +42,7 @@ import { addInsights, dropInsights, sumInsights } from "../insights/insights-rol
  * code, the catalog's data after a dependency upgrade, a new rollup): every thread is summed again
  * on the next refresh. 2: the insights rollups.
  */
-const BUCKETS_REVISION = 2;
+const BUCKETS_REVISION = 3;
 const PRICING_SETTING = "usage.pricing";
 
 /** Turns read in one transaction: the write lock is held while they are summed. */
@@ -185,10 +186,12 @@ async function dropPurged(client: Database, kind: DatabaseKind, threadIds: strin
   await client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
     const hours = await bucketHours(tx, kind, threadIds);
+    const insightsHours = await insightsHoursOf(tx, kind, threadIds);
     await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
     await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
     await rebuildDerived(tx, kind, threadIds, hours);
     await dropInsights(tx, kind, threadIds);
+    await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
   }, WRITE_TRANSACTION);
 }
 
@@ -246,10 +249,13 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
     }
     const hours = await bucketHours(tx, kind, threadIds);
     for (const bucket of buckets) hours.add(Math.floor(bucket.quarter / 4));
+    const insightsHours = await insightsHoursOf(tx, kind, threadIds);
     await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
     for (const chunk of chunked(buckets, 500)) await tx.usageBucket.createMany({ data: chunk });
     await rebuildDerived(tx, kind, threadIds, hours);
     await sumInsights(tx, kind, threadIds, (id) => copiedThrough.get(id));
+    for (const hour of await insightsHoursOf(tx, kind, threadIds)) insightsHours.add(hour);
+    await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
     await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
     for (const thread of threads) await recordState(tx, kind, thread.id, turnsByThread.get(thread.id)?.length ?? 0);
     return rows.length;
@@ -268,6 +274,7 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
     let read = 0;
     const hours = new Set<number>();
     const changed: string[] = [];
+    const insightsHours = new Set<number>();
     for (const { id, summedTurns } of threads) {
       const from = summedTurns!;
       const state = await tx.usageThread.findUnique({ where: { threadId: id }, select: { turnCount: true } });
@@ -283,7 +290,7 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
         responses = threadResponses(rows, price, copied, await contextTokensBefore(tx, id, from, DEFAULT_TOKENIZER_ID, kind));
       }
       changed.push(id);
-      await addInsights(tx, kind, id, from, copied);
+      for (const hour of await addInsights(tx, kind, id, from, copied)) insightsHours.add(hour);
       for (const bucket of usageBuckets(responses)) {
         hours.add(Math.floor(bucket.quarter / 4));
         const values = [id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((column) => bucket[column])];
@@ -301,6 +308,7 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
       await recordState(tx, kind, id, from + rows.length);
     }
     if (changed.length > 0) await rebuildDerived(tx, kind, changed, hours);
+    await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
     return read;
   }, WRITE_TRANSACTION);
 }

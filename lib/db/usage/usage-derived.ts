@@ -79,7 +79,7 @@ async function resum(
 }
 
 /** Sorted numbers as runs of consecutive ones, [first, last]. */
-function runsOf(numbers: Set<number>): [number, number][] {
+export function runsOf(numbers: Set<number>): [number, number][] {
   const sorted = [...numbers].sort((a, b) => a - b);
   const runs: [number, number][] = [];
   for (const n of sorted) {

@@ -1,0 +1,71 @@
+import "server-only";
+import type { DatabaseKind } from "../engine/create-client";
+import { run } from "../engine/dialect";
+import { runsOf, type Tx } from "../usage/usage-derived";
+
+// The hourly sums without the thread (InsightsHour, InsightsToolHour) that a report of all
+// projects in a zone of whole-hour offsets reads instead of every thread's rollups: remade, in the
+// refresh's transaction, for the UTC hours whose rollups or usage buckets changed.
+
+/** The columns of the usage buckets InsightsHour sums (a report's models and agents). */
+const RESPONSE_COLUMNS = [
+  "responses",
+  "costUsd",
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "unpricedResponses",
+] as const;
+
+/** The UTC hours some threads' activity and tool rollups are in. */
+export async function insightsHoursOf(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<Set<number>> {
+  const hours = new Set<number>();
+  if (threadIds.length === 0) return hours;
+  const list = threadIds.map(() => "?").join(", ");
+  for (const table of ["InsightsActivity", "InsightsTool"]) {
+    const rows = await run<{ hour: number | bigint }[]>(
+      tx,
+      kind,
+      `SELECT DISTINCT "quarter" / 4 AS hour FROM "${table}" WHERE "threadId" IN (${list})`,
+      ...threadIds,
+    );
+    for (const row of rows) hours.add(Number(row.hour));
+  }
+  return hours;
+}
+
+/** Replaces the hourly sums of some UTC hours with those of every thread's rollups and buckets there. */
+export async function resumInsightsHours(tx: Tx, kind: DatabaseKind, hours: Set<number>): Promise<void> {
+  const columns = RESPONSE_COLUMNS.map((c) => `"${c}"`).join(", ");
+  const zeros = RESPONSE_COLUMNS.map((c) => `${c === "costUsd" ? "CAST(0 AS DOUBLE PRECISION)" : "0"} AS "${c}"`).join(", ");
+  const bucketColumns = RESPONSE_COLUMNS.map((c) => `b."${c}"`).join(", ");
+  const sums = RESPONSE_COLUMNS.map((c) => `SUM(u."${c}")`).join(", ");
+  for (const [first, last] of runsOf(hours)) {
+    const quarters = [first * 4, (last + 1) * 4];
+    for (const table of ["InsightsHour", "InsightsToolHour"])
+      await run(tx, kind, `DELETE FROM "${table}" WHERE "hour" >= ? AND "hour" <= ? RETURNING "hour"`, first, last);
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "InsightsHour" ("hour", "source", "modelName", "turns", ${columns})
+       SELECT u."hour", u."source", u."modelName", SUM(u."turns"), ${sums} FROM (
+         SELECT a."quarter" / 4 AS "hour", t."source" AS "source", a."modelName" AS "modelName", a."turns" AS "turns", ${zeros}
+           FROM "InsightsActivity" a JOIN "Thread" t ON t."id" = a."threadId" WHERE a."quarter" >= ? AND a."quarter" < ?
+         UNION ALL
+         SELECT b."quarter" / 4, t."source", b."modelName", 0, ${bucketColumns}
+           FROM "UsageBucket" b JOIN "Thread" t ON t."id" = b."threadId" WHERE b."quarter" >= ? AND b."quarter" < ?
+       ) u GROUP BY 1, 2, 3 RETURNING "hour"`,
+      ...quarters,
+      ...quarters,
+    );
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "InsightsToolHour" ("hour", "source", "modelName", "name", "calls", "errors")
+       SELECT x."quarter" / 4, t."source", x."modelName", x."name", SUM(x."calls"), SUM(x."errors")
+         FROM "InsightsTool" x JOIN "Thread" t ON t."id" = x."threadId" WHERE x."quarter" >= ? AND x."quarter" < ? GROUP BY 1, 2, 3, 4 RETURNING "hour"`,
+      ...quarters,
+    );
+  }
+}
