@@ -29,6 +29,12 @@ export const COPIED_TABLES = [
   { model: "usageDay", table: "UsageDay", key: ["day", "modelProvider", "modelName"] },
   { model: "usageThreadSpan", table: "UsageThreadSpan", key: ["threadId", "halfDay", "modelName"] },
   { model: "usageThread", table: "UsageThread", key: ["threadId"] },
+  { model: "insightsActivity", table: "InsightsActivity", key: ["threadId", "quarter", "modelName"] },
+  { model: "insightsToolCall", table: "InsightsToolCall", key: ["threadId", "callId"] },
+  { model: "insightsTool", table: "InsightsTool", key: ["threadId", "quarter", "modelName", "name"] },
+  { model: "insightsHour", table: "InsightsHour", key: ["hour", "source", "modelName"] },
+  { model: "insightsToolHour", table: "InsightsToolHour", key: ["hour", "source", "modelName", "name"] },
+  { model: "insightsSession", table: "InsightsSession", key: ["threadId"] },
   // Derived from the turns too (lib/db/threads/thread-tools.ts).
   { model: "threadTool", table: "ThreadTool", key: ["threadId", "key"] },
   { model: "threadToolState", table: "ThreadToolState", key: ["threadId"] },
