@@ -177,11 +177,11 @@ describe("npm run usage", () => {
     );
     const table = await usageCli("blocks", "-s", SINCE, "-u", UNTIL, "-z", "Asia/Tokyo");
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/^Block start +Duration +Models +Tokens +Cost +Responses$/m);
+    expect(table.stdout).toMatch(/^Block start +Duration +Tokens +Cost +Responses +Models$/m);
     const first = report.rows[0]!;
     // Tokyo is 9 hours ahead of UTC.
     const local = new Date(Date.parse(first.start!) + 9 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
-    expect(table.stdout).toMatch(new RegExp(`^${local} +\\d+h \\d\\dm +${first.models![0]}`, "m"));
+    expect(table.stdout).toMatch(new RegExp(`^${local} +\\d+h \\d\\dm +[\\d,]+ +\\S+ +\\d+ +${first.models![0]}`, "m"));
   }, 120_000);
 
   it("prints sessions rolled up, or each thread alone with --threads", async () => {

@@ -90,7 +90,8 @@ function costCell(figures: UsageFigures): string {
   return `${formatUsd(figures.costUsd)}${figures.unpricedResponses > 0 ? "*" : ""}`;
 }
 
-type Column = { heading: string; value: (figures: UsageFigures) => string };
+/** A column of figures is aligned right; a column of names (`text`) left, and comes last. */
+type Column = { heading: string; value: (figures: UsageFigures) => string; text?: true };
 
 function columns(report: UsageReport): Column[] {
   const all: Column[] = [
@@ -154,10 +155,10 @@ function blockColumns(now: Date): Column[] {
         return duration(Date.parse(row.lastResponseAt!) - Date.parse(row.start));
       },
     },
-    { heading: "Models", value: (f) => (block(f).models ?? []).map((m) => printable(m)).join(", ") },
     { heading: "Tokens", value: (f) => `${formatTokens(blockTokens(f))}${overLimit(f)}` },
     { heading: "Cost", value: costCell },
     { heading: "Responses", value: (f) => formatTokens(f.responses) },
+    { heading: "Models", value: (f) => (block(f).models ?? []).map((m) => printable(m)).join(", "), text: true },
   ];
 }
 
@@ -213,7 +214,11 @@ export function usageTable(report: UsageReport, now = new Date()): string {
   const keyWidth = Math.max(width(keyHeading), width(total.key), ...body.map((l) => width(l.key)));
   const cellWidths = cols.map((c, i) => Math.max(width(c.heading), width(total.cells[i]!), ...body.map((l) => width(l.cells[i]!))));
   const render = (key: string, cells: string[], id?: string) =>
-    [padEnd(key, keyWidth), ...cells.map((cell, i) => padStart(cell, cellWidths[i]!)), ...(id !== undefined ? [id] : [])]
+    [
+      padEnd(key, keyWidth),
+      ...cells.map((cell, i) => (cols[i]!.text ? padEnd : padStart)(cell, cellWidths[i]!)),
+      ...(id !== undefined ? [id] : []),
+    ]
       .join("  ")
       .trimEnd();
 
