@@ -28,7 +28,14 @@ test("importing a folder of real transcripts reports each file, and the list fil
     await expect(session).toContainText("Claude Code session (JSONL): 1 new thread, 29 turns added");
     await session.getByRole("link", { name: "Open thread" }).click();
     const turns = page.getByRole("list", { name: "Turns" });
-    await expect(page.locator("dl div").filter({ hasText: /^Agent/ })).toContainText("Claude Code");
+    // The header's row (the first list of terms): a sub-agent's tool card has an "Agent" field too, once it is drawn.
+    await expect(
+      page
+        .locator("dl")
+        .first()
+        .locator(":scope > div")
+        .filter({ hasText: /^Agent/ }),
+    ).toContainText("Claude Code");
     await expect(turns.getByTestId("tool-call")).toHaveCount(14);
     await expect(turns.getByTestId("compaction")).toHaveText("Compacted (manual) · 142,431 tokens before");
     // The sub-agent file was imported from the same folder, and the Task call that spawned it links to it.
