@@ -24,6 +24,7 @@ import { db } from "../engine/client";
 import { databaseKind, type Database, type DatabaseKind } from "../engine/create-client";
 import { run } from "../engine/dialect";
 import { refreshUsageBuckets } from "../usage/usage-aggregates";
+import { localQuarterExpression } from "../usage/usage-sql";
 
 /**
  * The activity dashboard's report (GET /api/insights): read from the rollups the usage refresh
@@ -73,24 +74,6 @@ function definedFilters(filters: InsightsFilters): InsightsFilters {
 
 function emptySessions(): SessionHealth {
   return { count: 0, withCompaction: 0, withSubagents: 0, interrupted: 0, errored: 0, compactions: 0, longest: [], endedBadly: [] };
-}
-
-/**
- * SQL for a quarter's local quarter in the zone: the quarter plus the zone's offset in the span it
- * falls in. Every number in it is computed here, none comes from the request.
- */
-function localQuarterExpression(spans: OffsetSpan[], quarter: string): string {
-  for (const span of spans)
-    if (!Number.isInteger(span.fromQuarter) || !Number.isInteger(span.offsetQuarters))
-      throw new Error("offsetSpans: not whole quarter-hours");
-  const offset =
-    spans.length === 1
-      ? String(spans[0]!.offsetQuarters)
-      : `CASE ${spans
-          .slice(1)
-          .map((span, i) => `WHEN ${quarter} < ${span.fromQuarter} THEN ${spans[i]!.offsetQuarters}`)
-          .join(" ")} ELSE ${spans.at(-1)!.offsetQuarters} END`;
-  return `(${quarter} + ${offset})`;
 }
 
 /**

@@ -31,7 +31,7 @@ import { run } from "../engine/dialect";
 import { refreshUsageBuckets } from "./usage-aggregates";
 import { readBlocks } from "./usage-blocks";
 import { partOfRow, rollUpSessions, withSessionSplits } from "./usage-sessions";
-import { bucketsOf, figuresOf, SUMS, type FigureRow, type Numeric } from "./usage-sql";
+import { bucketsOf, figuresOf, localQuarterExpression, SUMS, type FigureRow, type Numeric } from "./usage-sql";
 
 /**
  * Usage reports (GET /api/usage, the /usage page, `npm run usage`): read from the usage buckets
@@ -342,17 +342,7 @@ function periodOf(query: RangedQuery): (day: number) => string {
  * in whole days. Every number in it is computed here, none comes from the request.
  */
 function localDayExpression(spans: OffsetSpan[], quarter: string): string {
-  for (const span of spans)
-    if (!Number.isInteger(span.fromQuarter) || !Number.isInteger(span.offsetQuarters))
-      throw new Error("offsetSpans: not whole quarter-hours");
-  const offset =
-    spans.length === 1
-      ? String(spans[0]!.offsetQuarters)
-      : `CASE ${spans
-          .slice(1)
-          .map((span, i) => `WHEN ${quarter} < ${span.fromQuarter} THEN ${spans[i]!.offsetQuarters}`)
-          .join(" ")} ELSE ${spans.at(-1)!.offsetQuarters} END`;
-  return `((${quarter} + ${offset}) / ${QUARTERS_PER_DAY})`;
+  return `(${localQuarterExpression(spans, quarter)} / ${QUARTERS_PER_DAY})`;
 }
 
 type GroupSql = { sql: string; key: (value: unknown) => string };

@@ -1,4 +1,5 @@
 import "server-only";
+import type { OffsetSpan } from "@/lib/domain/usage/usage-period";
 import { emptyFigures, type UsageFigures, type UsageQuery } from "@/lib/domain/usage/usage-report";
 
 // The SQL the usage reports (usage-report.ts, usage-blocks.ts) share: the sums of a bucket's
@@ -52,4 +53,23 @@ export function bucketsOf(
   }
   const from = `FROM "UsageBucket" b${join ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""}`;
   return { from, params };
+}
+
+/**
+ * SQL for a quarter's local quarter in a zone: the quarter plus the zone's offset in the span it
+ * falls in (usage's local days and insights' local hours are whole parts of it). Every number in it
+ * is computed here, none comes from the request.
+ */
+export function localQuarterExpression(spans: OffsetSpan[], quarter: string): string {
+  for (const span of spans)
+    if (!Number.isInteger(span.fromQuarter) || !Number.isInteger(span.offsetQuarters))
+      throw new Error("offsetSpans: not whole quarter-hours");
+  const offset =
+    spans.length === 1
+      ? String(spans[0]!.offsetQuarters)
+      : `CASE ${spans
+          .slice(1)
+          .map((span, i) => `WHEN ${quarter} < ${span.fromQuarter} THEN ${spans[i]!.offsetQuarters}`)
+          .join(" ")} ELSE ${spans.at(-1)!.offsetQuarters} END`;
+  return `(${quarter} + ${offset})`;
 }
