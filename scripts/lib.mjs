@@ -90,7 +90,8 @@ function newestMtime(entry) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const name of readdirSync(entry)) {
-    if (name === "generated" || name.endsWith(".test.ts")) continue;
+    // The Prisma clients are written by ensurePrismaClient, not edited: a new one is no reason to build again.
+    if (name === "generated" || name === "generated-pg" || name.endsWith(".test.ts")) continue;
     newest = Math.max(newest, newestMtime(path.join(entry, name)));
   }
   return newest;
