@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { countingStats, countTexts, INLINE_CHARS, startBackgroundCounter } from "./background-counter";
 import { listTokenizers, getTokenizer } from "./registry";
 
@@ -69,6 +69,29 @@ describe("background token counter", () => {
     expect(await second.count(["hello world"])).toEqual([{ tokens: 2, estimated: false }]);
     await second.close();
     expect(countingStats.workersStarted).toBe(started);
+  });
+
+  it("ends its worker after 30 s without work (giving its vocabulary's memory back), and starts another for the next count", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const counter = startBackgroundCounter("o200k_base");
+      const count = (text: string) => {
+        const counted = counter.count([text]);
+        counter.send();
+        return counted;
+      };
+      await count("warm");
+      const started = countingStats.workersStarted;
+      vi.advanceTimersByTime(29_000);
+      expect(await count("hello world")).toEqual([{ tokens: 2, estimated: false }]);
+      expect(countingStats.workersStarted).toBe(started);
+      vi.advanceTimersByTime(30_000);
+      expect(await count("hello world")).toEqual([{ tokens: 2, estimated: false }]);
+      expect(countingStats.workersStarted).toBe(started + 1);
+      await counter.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -30,12 +30,20 @@ export const INLINE_CHARS = 4_096;
 
 type Waiting = { resolve: (counts: TokenCount[]) => void; reject: (error: Error) => void };
 
+/**
+ * A worker with nothing to count for this long ends: an idle o200k worker held about 70 MB of the
+ * server's memory at rest. The next count starts another (0.4 s, once per burst of imports).
+ */
+const IDLE_MS = 30_000;
+
 /** One count-worker.mjs thread: any engine, batches answered in order of their ids. */
 class CountWorker {
   private readonly worker = new Worker(WORKER_FILE);
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
-  failure: Error | null = null;
+  private idle: NodeJS.Timeout | null = null;
+  /** Why this worker counts no more (it failed, exited or ended idle): the next count starts another. */
+  ended: Error | null = null;
 
   constructor() {
     countingStats.workersStarted++;
@@ -44,24 +52,37 @@ class CountWorker {
     this.worker.on("message", (answer: { id: number; tokens?: number[]; estimated?: boolean[]; error?: string }) => {
       const waiting = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
-      if (this.waiting.size === 0) this.worker.unref();
+      if (this.waiting.size === 0) this.rest();
       if (!waiting) return;
       if (answer.error !== undefined) waiting.reject(new Error(`token counting failed: ${answer.error}`));
       else waiting.resolve(answer.tokens!.map((tokens, i) => ({ tokens, estimated: answer.estimated![i]! })));
     });
     this.worker.on("error", (error) => this.failAll(error));
     this.worker.on("exit", (code) => this.failAll(new Error(`token counting worker exited (${code})`)));
+    this.rest();
+  }
+
+  /** Nothing waits: the process may exit, and the worker ends after IDLE_MS unless given more. */
+  private rest(): void {
+    this.worker.unref();
+    this.idle = setTimeout(() => {
+      this.ended ??= new Error("token counting worker ended idle");
+      void this.worker.terminate();
+    }, IDLE_MS);
+    this.idle.unref();
   }
 
   private failAll(error: Error): void {
-    this.failure = error;
+    this.ended ??= error;
     for (const { reject } of this.waiting.values()) reject(error);
     this.waiting.clear();
   }
 
   count(engine: EngineId, texts: string[]): Promise<TokenCount[]> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.ended) return Promise.reject(this.ended);
     const id = this.nextId++;
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
     if (this.waiting.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -116,7 +137,7 @@ class ImportQueue {
     this.engine = null;
     this.chars = 0;
     if (queued.length === 0 || engine === null) return;
-    if (!importWorker || importWorker.failure) importWorker = new CountWorker();
+    if (!importWorker || importWorker.ended) importWorker = new CountWorker();
     countingStats.importMessages++;
     importWorker
       .count(
@@ -141,7 +162,7 @@ const importQueue = new ImportQueue();
  * A counter for a bulk import, on a worker apart from the one requests share, so an import counts
  * while it parses and writes (a 200 MB session spends about 4 s in o200k) without holding up a
  * request's counting. The worker outlives the import: the next one, of the next small file, finds
- * it started and its vocabulary loaded; it keeps no process alive while idle. `close` ends this
+ * it started and its vocabulary loaded; it keeps no process alive while idle, and ends after IDLE_MS. `close` ends this
  * counter (later counts are refused), not the worker. Counts are the registry's, exactly. PAL's
  * character estimates, or a missing worker file, count on this thread instead.
  */
@@ -150,7 +171,7 @@ export function startBackgroundCounter(tokenizer: TokenizerId): BackgroundCounte
   if (!recipe || !existsSync(WORKER_FILE)) {
     return { tokenizer, count: async (texts) => countHere(tokenizer, texts), send: () => {}, close: async () => {} };
   }
-  if (!importWorker || importWorker.failure) importWorker = new CountWorker();
+  if (!importWorker || importWorker.ended) importWorker = new CountWorker();
   let closed = false;
   return {
     tokenizer,
@@ -167,9 +188,9 @@ export function startBackgroundCounter(tokenizer: TokenizerId): BackgroundCounte
 
 let shared: CountWorker | null = null;
 
-/** The worker requests share, started on first use and again after a failure. */
+/** The worker requests share, started on first use and again once the last one ended. */
 function sharedWorker(): CountWorker {
-  if (!shared || shared.failure) shared = new CountWorker();
+  if (!shared || shared.ended) shared = new CountWorker();
   return shared;
 }
 
