@@ -94,6 +94,16 @@ const COMMON_MATCH_TURNS = 5_000;
  * first and stops at the page size, checking each thread's turns against the matches.
  */
 export async function searchThreadIds(db: Database, search: ThreadSearch): Promise<string[]> {
+  const { sql, params } = await threadSearchStatement(db, search);
+  const rows = await run<{ id: string }[]>(db, databaseKind(db), sql, ...params);
+  return rows.map((row) => row.id);
+}
+
+/** A statement with `?` placeholders (numbered for PostgreSQL by `run`) and its parameters. */
+export type Statement = { sql: string; params: unknown[] };
+
+/** The statement searchThreadIds runs, its plan chosen (the plans test reads it with EXPLAIN). */
+export async function threadSearchStatement(db: Database, search: ThreadSearch): Promise<Statement> {
   const kind = databaseKind(db);
   const pg = kind === "postgres";
   const where: string[] = [];
@@ -153,8 +163,7 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
   }
   const sql = `SELECT t."id" AS id FROM "Thread" t WHERE ${where.join(" AND ")} ORDER BY t."lastUpdatedAt" DESC, t."id" DESC LIMIT ?`;
   params.push(search.limit);
-  const rows = await run<{ id: string }[]>(db, kind, sql, ...params);
-  return rows.map((row) => row.id);
+  return { sql, params };
 }
 
 /** Whether a containsPattern() pattern holds a trigram (3 characters) for PostgreSQL's title index. */

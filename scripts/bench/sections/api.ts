@@ -1,6 +1,6 @@
 // The REST API under load: the list, search, one big thread, appends.
 import { performance } from "node:perf_hooks";
-import { CONFIG, SEARCH_TERMS, STRESS_SEARCH_TERMS, TARGETS } from "../config";
+import { CONFIG, SEARCH_FILTERS, SEARCH_TERMS, STRESS_SEARCH_TERMS, TARGETS } from "../config";
 import { assistantContent, userContent } from "../generate";
 import { measure, summarize } from "../measure";
 import { Bench, fmtBytes } from "../section";
@@ -74,6 +74,53 @@ export async function sectionSearch(bench: Bench): Promise<void> {
     target: { metric: "p50", maxMs: TARGETS.searchP50 },
   });
   bench.facts.searchSelectivity = selectivity;
+  await measureFilteredSearch(bench);
+  await measureSearchHits(bench);
+}
+
+/** The list's search narrowed by a filter: the words' matches come from the index first, whatever the filter. */
+async function measureFilteredSearch(bench: Bench): Promise<void> {
+  const all: number[] = [];
+  for (const { label, q } of SEARCH_TERMS) {
+    for (const filter of SEARCH_FILTERS) {
+      const result = await measure(
+        `search ${q} ${filter}`,
+        () => getBody(bench.baseUrl, `/api/threads?limit=25&q=${encodeURIComponent(q)}&${filter}`),
+        CONFIG.iterations.filteredSearch,
+      );
+      all.push(...result.samples);
+      bench.record({ section: "search", name: `q=${JSON.stringify(q)} (${label}) & ${filter}`, stats: result });
+    }
+  }
+  bench.record({
+    section: "search",
+    name: `list search with a filter (${SEARCH_FILTERS.join(", ")}), all terms above`,
+    stats: summarize(all),
+    target: { metric: "p95", maxMs: TARGETS.searchFilteredP95 },
+  });
+}
+
+/** GET /api/search: the best hits of the newest matching turns, each with its snippet. */
+async function measureSearchHits(bench: Bench): Promise<void> {
+  const all: number[] = [];
+  for (const { label, q } of SEARCH_TERMS) {
+    let hits = 0;
+    const result = await measure(
+      `hits ${q}`,
+      async () => {
+        hits = (await getJson<{ items: unknown[] }>(bench.baseUrl, `/api/search?q=${encodeURIComponent(q)}`)).items.length;
+      },
+      CONFIG.iterations.search,
+    );
+    all.push(...result.samples);
+    bench.record({ section: "search", name: `GET /api/search?q=${JSON.stringify(q)} (${label})`, stats: result, note: `page ${hits}` });
+  }
+  bench.record({
+    section: "search",
+    name: "GET /api/search, all terms above",
+    stats: summarize(all),
+    target: { metric: "p95", maxMs: TARGETS.searchHitsP95 },
+  });
 }
 
 export async function sectionBigThread(bench: Bench): Promise<void> {
