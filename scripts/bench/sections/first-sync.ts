@@ -1,7 +1,7 @@
 // The first start of someone with thousands of Claude Code sessions (issue 38): a ~/.claude/projects
 // folder of 2,000 sessions (x BENCH_SCALE) made from the real fixtures, `npm start` on a fresh
-// database with HOME holding that folder (the default folders are followed, as for a new user),
-// measured as that person meets it, with ccusage's daily report over the same folder beside it.
+// database with HOME holding that folder (and THREADLINE_SOURCES naming it), measured as that
+// person meets it, with ccusage's daily report over the same folder beside it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
@@ -218,20 +218,30 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * `npm start` as a person runs it (HOME holding the folder, the default folders followed), in a
- * process group of its own; answers once the server reports the folder synced, the secret scan
- * caught up and usage summed, with the group's peak RSS until then.
+ * `npm start` as a person runs it (HOME holding the folder), in a process group of its own;
+ * answers once the server reports the folder synced, the secret scan caught up and usage summed,
+ * with the group's peak RSS until then.
  */
 async function startAndSync(run: { url: string; home: string; files: number }, name: string): Promise<Started & { peakBytes: number }> {
   const port = await freePort();
   const log = openSync(path.join(DIR, `${name}-server.log`), "w");
-  const { THREADLINE_SOURCES: _followed, DATABASE_URL: _database, ...env } = process.env;
+  // THREADLINE_SOURCES names the folder a new user's default would follow on SQLite: on PostgreSQL
+  // the default follows nothing.
+  const sources = path.join(run.home, ".claude", "projects");
   const started = performance.now();
   const child = spawn("npm", ["start"], {
     cwd: root,
     detached: true,
     stdio: ["ignore", log, log],
-    env: { ...env, HOME: run.home, DATABASE_URL: run.url, HOST: "127.0.0.1", PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      HOME: run.home,
+      THREADLINE_SOURCES: sources,
+      DATABASE_URL: run.url,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
   });
   closeSync(log);
   const sampler = sampleGroup(child.pid!);
@@ -276,7 +286,7 @@ async function startAndSync(run: { url: string; home: string; files: number }, n
   }
 }
 
-/** The followed ~/.claude/projects (the other default folders are missing in this HOME). */
+/** The followed ~/.claude/projects. */
 const claudeFolder = (status: SourcesStatus) => status.folders.find((f) => f.path.endsWith(path.join(".claude", "projects")));
 
 function synced(status: SourcesStatus): boolean {
