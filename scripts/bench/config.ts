@@ -42,6 +42,8 @@ export const CONFIG = {
   importBytes: Math.round(200_000_000 * SCALE),
   /** Small Claude Code sessions imported against one file of the same bytes (times `scale`, at least 100). */
   smallImportFiles: 1_000,
+  /** Claude Code sessions in the folder the first-sync section starts `npm start` on (times `scale`, at least 20). */
+  firstSyncSessions: 2_000,
   /** Sessions in the folder the sources section follows (times `scale`, at least 200). */
   followedFiles: 10_000,
   /**
@@ -92,6 +94,16 @@ export const TARGETS = {
   importPeakRssMb: 400,
   /** An extractive compaction preview of the 2,000-turn thread. */
   compactionP50: 500,
+  /** Issue 38, over the first-sync section's folder: the first sync within this many times ccusage's daily report. */
+  firstSyncOverCcusage: 10,
+  /** The summed RSS of `npm start`'s process group during the first sync, and at rest after it. */
+  syncPeakRssMb: 400,
+  restRssMb: 250,
+  /** "No measurable CPU" while nothing changes: under 1% of a core. */
+  restCpuPercent: 1,
+  syncedSearchP95: 50,
+  /** A restart's sync confirming every file unchanged, from the moment the server answers. */
+  restartConfirmSeconds: 1.5,
   /** GET /api/usage?groupBy=day over a year of data (1,000,000 turns). */
   usageDayP50: 100,
   /** GET /api/insights for 30 days and for all time over a year of data (1,000,000 turns). */

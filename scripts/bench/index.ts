@@ -21,8 +21,10 @@
 // Copilot CLI's and Aider's real fixtures parsed in this process, no database), sources (a followed folder),
 // follow (a followed 20 MB session growing an exchange at a time), live (a line appended to a
 // followed session until an open page shows it: a second server following a folder, and Chromium)
-// and usage (GET /api/usage over a year of sessions, 1,000,000 turns x BENCH_SCALE, on a database
-// of its own: the backfill, the reports, an append then a report).
+// usage (GET /api/usage over a year of sessions, 1,000,000 turns x BENCH_SCALE, on a database
+// of its own: the backfill, the reports, an append then a report) and first-sync (`npm start` on a
+// fresh database following 2,000 real Claude Code sessions x BENCH_SCALE: first sync, memory, CPU at
+// rest, search, restart; ccusage's daily report over the same folder beside it).
 //
 // Layout: config.ts (knobs, targets), generate.ts and fill.ts (the deterministic fill; usage-fill.ts
 // the usage section's), store.ts
@@ -46,6 +48,7 @@ import { TokenizerFacts, chainTurns, machine, printTable, printTokenizerTable } 
 import { Bench, fmtBytes, fmtMs, fmtValue } from "./section";
 import { sectionAppend, sectionBigThread, sectionList, sectionSearch } from "./sections/api";
 import { sectionCompaction } from "./sections/compaction";
+import { sectionFirstSync } from "./sections/first-sync";
 import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
@@ -83,6 +86,9 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   // A database of its own (a year of sessions, 1,000,000 turns), a child process for the backfill
   // and a second server on it (then on its PostgreSQL copy with BENCH_POSTGRES_URL).
   { name: "usage", run: sectionUsage },
+  // Issue 38's measure: `npm start` (a process group of its own, on a database of its own) with a
+  // HOME holding 2,000 Claude Code sessions, first start and restart; ccusage over the same folder.
+  { name: "first-sync", run: sectionFirstSync },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,300 @@
+// The first start of someone with thousands of Claude Code sessions (issue 38): a ~/.claude/projects
+// folder of 2,000 sessions (x BENCH_SCALE) made from the real fixtures, `npm start` on a fresh
+// database with HOME holding that folder (and THREADLINE_SOURCES naming it), measured as that
+// person meets it, with ccusage's daily report over the same folder beside it.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { migrateDatabase } from "../../../lib/db/engine/migrate";
+import { writeClaudeCodeFolder } from "../../../lib/testing/claude-code-folder";
+import { ensureBuild, ensurePrismaClient, root } from "../../lib.mjs";
+import { BENCH_DIR, CONFIG, KEEP_DB, POSTGRES_ADMIN_URL, TARGETS } from "../config";
+import { measure, summarize } from "../measure";
+import { groupAtRest, groupRss, sampleGroup } from "../process-group";
+import { Bench, fmtBytes } from "../section";
+import { getBody, getJson } from "../server";
+import { dropPostgresDatabase, freshPostgresDatabase } from "../store";
+
+const DIR = path.join(BENCH_DIR, "first-sync");
+const POSTGRES_DB = "threadline_bench_first_sync";
+const CCUSAGE_RUNS = 3;
+/** Words of the real fixtures, from one in every session to none. */
+const SEARCH_WORDS = ["error", "function", "database", "README install", "zebrafish"];
+const SEARCH_REQUESTS = 50;
+const REST_SECONDS = 20;
+const SYNC_TIMEOUT_MS = 30 * 60_000;
+const MB = 1024 * 1024;
+
+type SourcesStatus = {
+  syncing: boolean;
+  folders: {
+    path: string;
+    state: string;
+    filesSeen: number;
+    imported: number;
+    unchanged: number;
+    failed: number;
+    lastSyncAt: string | null;
+  }[];
+};
+type ScanStatus = { scan: { scannedSeq: number; lastSeq: number; running: boolean } };
+
+/** A started `npm start`: its process group, and when it first answered and when its sync was done. */
+type Started = {
+  child: ChildProcess;
+  baseUrl: string;
+  servedMs: number;
+  syncedMs: number;
+  status: SourcesStatus;
+  stop: () => Promise<void>;
+};
+
+export async function sectionFirstSync(bench: Bench): Promise<void> {
+  // What npm start would otherwise do first, once, inside the timed start: a stale Prisma client
+  // regenerated, then the app rebuilt.
+  ensurePrismaClient();
+  ensureBuild();
+  rmSync(DIR, { recursive: true, force: true });
+  const home = path.join(DIR, "home");
+  const count = Math.max(20, Math.round(CONFIG.firstSyncSessions * CONFIG.scale));
+  const written = performance.now();
+  const folder = writeClaudeCodeFolder(path.join(home, ".claude", "projects"), count, { days: 60 });
+  const files = folder.files.length;
+  console.log(
+    `[bench] first-sync: ${count} sessions + ${folder.companionFiles} sub-agent and compaction files, ${fmtBytes(folder.bytes)}, written in ${((performance.now() - written) / 1000).toFixed(1)} s`,
+  );
+  const ccusage = runCcusage(home);
+  bench.record({
+    section: "first-sync",
+    name: `ccusage daily over the ${count} sessions (s)`,
+    value: ccusage.seconds.p50,
+    unit: "s",
+    note: `${CCUSAGE_RUNS} runs ${ccusage.seconds.min.toFixed(2)}-${ccusage.seconds.max.toFixed(2)} s, peak RSS ${Math.round(ccusage.peakMb)} MB; ${ccusage.days} days reported`,
+  });
+
+  const databases: { label: string; url: string }[] = [{ label: "SQLite", url: `file:${path.join(DIR, "threadline.db")}` }];
+  if (POSTGRES_ADMIN_URL) databases.push({ label: "PostgreSQL", url: await freshPostgresDatabase(POSTGRES_ADMIN_URL, POSTGRES_DB) });
+  const facts: Record<string, unknown> = { sessions: count, files, bytes: folder.bytes, ccusage };
+  try {
+    for (const database of databases) {
+      migrateDatabase(database.url, root);
+      facts[database.label] = await measureServer(bench, { ...database, home, files, ccusageSeconds: ccusage.seconds.p50 });
+    }
+  } finally {
+    if (!KEEP_DB) {
+      rmSync(DIR, { recursive: true, force: true });
+      if (POSTGRES_ADMIN_URL) await dropPostgresDatabase(POSTGRES_ADMIN_URL, POSTGRES_DB);
+    }
+  }
+  bench.facts.firstSync = facts;
+}
+
+/** ccusage's daily report over the folder, `CCUSAGE_RUNS` times: wall time and peak RSS (GNU time's). */
+function runCcusage(home: string): { seconds: ReturnType<typeof summarize>; peakMb: number; days: number } {
+  const emptyHome = path.join(DIR, "ccusage-home");
+  mkdirSync(emptyHome, { recursive: true });
+  const timeFile = path.join(DIR, "ccusage-time.txt");
+  const seconds: number[] = [];
+  let peakKb = 0;
+  let days = 0;
+  for (let run = 0; run < CCUSAGE_RUNS; run++) {
+    const result = spawnSync(
+      "/usr/bin/time",
+      ["-o", timeFile, "-f", "%e %M", path.join(root, "node_modules", ".bin", "ccusage"), "daily", "--json", "--offline"],
+      { encoding: "utf8", maxBuffer: 64 * MB, env: { ...process.env, CLAUDE_CONFIG_DIR: path.join(home, ".claude"), HOME: emptyHome } },
+    );
+    if (result.status !== 0) throw new Error(`first-sync: ccusage exited ${result.status}: ${result.stderr.slice(-500)}`);
+    const [elapsed, maxRssKb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+    seconds.push(elapsed!);
+    peakKb = Math.max(peakKb, maxRssKb!);
+    days = (JSON.parse(result.stdout) as { daily: unknown[] }).daily.length;
+  }
+  if (days === 0) throw new Error("first-sync: ccusage reported no day: it did not read the folder");
+  return { seconds: summarize(seconds), peakMb: peakKb / 1024, days };
+}
+
+/**
+ * On one database: the first start (until every file is imported, the secret scan has caught up
+ * and usage is summed), the group's peak RSS meanwhile, its memory and CPU at rest, search over
+ * HTTP, then a restart until its sync has confirmed every file unchanged.
+ */
+async function measureServer(
+  bench: Bench,
+  run: { label: string; url: string; home: string; files: number; ccusageSeconds: number },
+): Promise<Record<string, unknown>> {
+  const { label, files } = run;
+  const record = (name: string, value: number, unit: string, note: string, max?: number) =>
+    bench.record({
+      section: "first-sync",
+      name: `${label}: ${name}`,
+      value,
+      unit,
+      note,
+      ...(max !== undefined ? { target: { metric: "ceiling" as const, max } } : {}),
+    });
+
+  const first = await startAndSync(run, "first");
+  const peakMb = first.peakBytes / MB;
+  const firstSeconds = first.syncedMs / 1000;
+  const folder = claudeFolder(first.status)!;
+  record(
+    "first sync, from npm start until all is synced (s)",
+    firstSeconds,
+    "s",
+    `${folder.imported} files imported, ${folder.failed} failed, of ${files}; served after ${(first.servedMs / 1000).toFixed(1)} s; threads, usage and secret scan done`,
+  );
+  record(
+    "first sync over ccusage's time (x)",
+    firstSeconds / run.ccusageSeconds,
+    "x",
+    `target: within ${TARGETS.firstSyncOverCcusage}x of ccusage's report`,
+    TARGETS.firstSyncOverCcusage,
+  );
+  record("peak RSS of npm start's process group during the first sync (MB)", peakMb, "MB", "sampled every 100 ms", TARGETS.syncPeakRssMb);
+  await new Promise((resolve) => setTimeout(resolve, 5_000)); // the sync's last writes and timers settle
+  const rest = await groupAtRest(first.child.pid!, REST_SECONDS);
+  record("RSS at rest after the first sync (MB)", rest.rssBytes / MB, "MB", "npm, the start script and Next.js", TARGETS.restRssMb);
+  record(
+    "CPU at rest, following the folder (% of a core)",
+    rest.cpuShareOfCore * 100,
+    "%",
+    `over ${REST_SECONDS} s with nothing changing`,
+    TARGETS.restCpuPercent,
+  );
+  const search: Record<string, number> = {};
+  for (const words of SEARCH_WORDS) {
+    const stats = await measure(
+      `first-sync search ${words}`,
+      () => getBody(first.baseUrl, `/api/search?${new URLSearchParams({ q: words })}`),
+      SEARCH_REQUESTS,
+      { warmup: 3 },
+    );
+    search[words] = stats.p95;
+    bench.record({
+      section: "first-sync",
+      name: `${label}: GET /api/search "${words}"`,
+      stats,
+      target: { metric: "p95", maxMs: TARGETS.syncedSearchP95 },
+    });
+  }
+  await first.stop();
+
+  const again = await startAndSync(run, "restart");
+  await again.stop();
+  const restartFolder = claudeFolder(again.status)!;
+  const confirmSeconds = (again.syncedMs - again.servedMs) / 1000;
+  record(
+    "restart: from serving until the sync confirmed every file (s)",
+    confirmSeconds,
+    "s",
+    `${restartFolder.unchanged} unchanged, ${restartFolder.imported} imported; ${(again.syncedMs / 1000).toFixed(1)} s from npm start`,
+    TARGETS.restartConfirmSeconds,
+  );
+  return {
+    firstSyncSeconds: firstSeconds,
+    servedSeconds: first.servedMs / 1000,
+    peakRssMb: peakMb,
+    restRssMb: rest.rssBytes / MB,
+    restCpuPercent: rest.cpuShareOfCore * 100,
+    searchP95Ms: search,
+    restartConfirmSeconds: confirmSeconds,
+    restartSeconds: again.syncedMs / 1000,
+    restartPeakRssMb: again.peakBytes / MB,
+    databaseBytes: run.url.startsWith("file:") ? statSync(run.url.slice("file:".length)).size : null,
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * `npm start` as a person runs it (HOME holding the folder), in a process group of its own;
+ * answers once the server reports the folder synced, the secret scan caught up and usage summed,
+ * with the group's peak RSS until then.
+ */
+async function startAndSync(run: { url: string; home: string; files: number }, name: string): Promise<Started & { peakBytes: number }> {
+  const port = await freePort();
+  const log = openSync(path.join(DIR, `${name}-server.log`), "w");
+  // THREADLINE_SOURCES names the folder a new user's default would follow on SQLite: on PostgreSQL
+  // the default follows nothing.
+  const sources = path.join(run.home, ".claude", "projects");
+  const started = performance.now();
+  const child = spawn("npm", ["start"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", log, log],
+    env: {
+      ...process.env,
+      HOME: run.home,
+      THREADLINE_SOURCES: sources,
+      DATABASE_URL: run.url,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  closeSync(log);
+  const sampler = sampleGroup(child.pid!);
+  const stop = async () => {
+    sampler.stop();
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid!, "SIGTERM");
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
+    await exited;
+    // The group's last processes (Next.js after npm) may outlive npm by a moment.
+    while (groupRss(child.pid!) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    clearTimeout(timer);
+  };
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + SYNC_TIMEOUT_MS;
+    let servedMs: number | null = null;
+    let status: SourcesStatus | null = null;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`first-sync: npm start exited (${name}); see ${DIR}`);
+      if (Date.now() > deadline) throw new Error(`first-sync: not synced within ${SYNC_TIMEOUT_MS / 60_000} min (${name})`);
+      try {
+        status = await getJson<SourcesStatus>(baseUrl, "/api/sources");
+        servedMs ??= performance.now() - started;
+        if (synced(status) && (await scanCaughtUp(baseUrl))) break;
+      } catch (error) {
+        if (servedMs !== null) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await getBody(baseUrl, "/api/usage?groupBy=day"); // answers once usage is summed
+    const syncedMs = performance.now() - started;
+    sampler.stop();
+    const seen = claudeFolder(status)!;
+    if (seen.imported + seen.unchanged + seen.failed < run.files)
+      throw new Error(`first-sync: the sync saw ${seen.imported + seen.unchanged + seen.failed} of ${run.files} files (${name})`);
+    return { child, baseUrl, servedMs, syncedMs, status, stop, peakBytes: sampler.peakBytes() };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The followed ~/.claude/projects. */
+const claudeFolder = (status: SourcesStatus) => status.folders.find((f) => f.path.endsWith(path.join(".claude", "projects")));
+
+function synced(status: SourcesStatus): boolean {
+  const folder = claudeFolder(status);
+  return !status.syncing && folder !== undefined && folder.lastSyncAt !== null && folder.state === "watching";
+}
+
+async function scanCaughtUp(baseUrl: string): Promise<boolean> {
+  const { scan } = await getJson<ScanStatus>(baseUrl, "/api/secrets?limit=1");
+  return !scan.running && scan.scannedSeq >= scan.lastSeq;
+}
