@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     environment: "node",
+    // One test file per core: Vitest's default (cores - 1) ran the suite on one worker on a 2-core machine.
+    maxWorkers: "100%",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

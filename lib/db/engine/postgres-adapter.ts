@@ -34,8 +34,12 @@ const POSTGRES_POOL_SIZE = 10;
 
 /** The driver adapter for a postgres:// URL: the app, the CLI (prisma.config.ts) and scripts share it. */
 export function postgresAdapter(url: string): PrismaPg {
-  // disposeExternalPool: $disconnect() closes the pool's connections.
-  return new PrismaPg(new TextNamesPool({ connectionString: url, max: POSTGRES_POOL_SIZE }), { disposeExternalPool: true });
+  // disposeExternalPool: $disconnect() closes the pool's connections. allowExitOnIdle: idle
+  // connections keep no process alive (the CLI's `migrate deploy` otherwise lingered 10 s after
+  // its work, for pg's idle timeout, on every run).
+  return new PrismaPg(new TextNamesPool({ connectionString: url, max: POSTGRES_POOL_SIZE, allowExitOnIdle: true }), {
+    disposeExternalPool: true,
+  });
 }
 
 export function isPostgresUrl(url: string): boolean {
