@@ -2,6 +2,7 @@ import "server-only";
 // A followed folder synced: whole (a full sync), or only the paths in it that changed. Each file is
 // compared with what the last sync remembered of it, and read when it changed.
 import { realpath, stat } from "node:fs/promises";
+import { startBulkImports } from "@/lib/db/imports/import-counts";
 import type { FileImportReport } from "@/lib/db/imports/imports";
 import { isWithin } from "@/lib/domain/paths";
 import type { SourceFolderStatus } from "@/lib/domain/sources/sources";
@@ -115,6 +116,9 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
   const book = newFolderBook(root);
   const mem = state.known.batch();
   let unreadable: string | null = null;
+  // A run of imports, as the import CLI's: each file commits without waiting for its last token
+  // counts (written with the next file's transaction), which was most of a small session's wait.
+  const bulk = startBulkImports();
   try {
     await mem.load(folder.path);
     const onProblem = (problem: { path: string; reason: string }) => {
@@ -143,6 +147,8 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
     Object.assign(folder, { state: unreadable ? "error" : "found", error: unreadable });
   } catch (error) {
     Object.assign(folder, { state: "error", error: describeFsError(error) });
+  } finally {
+    await bulk.finish();
   }
   // A file that is gone is forgotten (its threads stay): should it come back, it is read again.
   const prefix = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;

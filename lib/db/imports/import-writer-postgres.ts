@@ -6,25 +6,50 @@ import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows"
 /**
  * The import writer on PostgreSQL: one transaction on its own connection holding the write lock,
  * each batch of turns one INSERT over arrays (unnest): one round trip however many turns it holds.
+ * The connection comes from a small pool kept for imports: a sync of thousands of small files
+ * opened (and authenticated) a connection for each, which cost more than most files' writes.
  */
 export async function withPostgresImportWriter<T>(databaseUrl: string, work: (writer: ImportWriter) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await importPool(databaseUrl).connect();
+  // Back to the pool only once its transaction has ended cleanly; a connection that failed (BEGIN, COMMIT, ROLLBACK) is closed.
+  let clean = false;
   try {
     await client.query("BEGIN");
     // Other writers (lib/db/engine/dialect.ts lockForWrite) wait for the import, as they do on SQLite.
     await client.query(`SELECT pg_advisory_xact_lock(${POSTGRES_WRITE_LOCK})`);
+    let result: T;
     try {
-      const result = await work(postgresImportWriter(client));
-      await client.query("COMMIT");
-      return result;
+      result = await work(postgresImportWriter(client));
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
+      clean = await client.query("ROLLBACK").then(
+        () => true,
+        () => false,
+      );
       throw error;
     }
+    await client.query("COMMIT");
+    clean = true;
+    return result;
   } finally {
-    await client.end();
+    client.release(!clean);
   }
+}
+
+/** Connections idle this long are closed; an idle one never keeps the process alive (a script ends at once). */
+const POOL_IDLE_MS = 2_000;
+/** Imports in one process rarely overlap (a sync is one at a time; an upload or the late counts beside it). */
+const POOL_MAX = 4;
+const pools = new Map<string, pg.Pool>();
+
+function importPool(databaseUrl: string): pg.Pool {
+  let pool = pools.get(databaseUrl);
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_MAX, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true });
+    // An idle connection the server ended (a restart): the pool drops it, and the next import opens another.
+    pool.on("error", () => undefined);
+    pools.set(databaseUrl, pool);
+  }
+  return pool;
 }
 
 /** A Date as the UTC text PostgreSQL reads into the timestamp(3) columns Prisma writes in UTC. */
@@ -54,7 +79,7 @@ function threadParams(row: ThreadWriteRow): unknown[] {
   ];
 }
 
-function postgresImportWriter(client: pg.Client): ImportWriter {
+function postgresImportWriter(client: pg.ClientBase): ImportWriter {
   // Text parameters are stored as the Prisma client stores them (lib/db/engine/postgres-text.ts).
   const query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => client.query<R>(sql, params.map(encodeParameter));
   // Turns or runs rewritten in place may leave the count and the last update as they were: the

@@ -1,0 +1,93 @@
+/**
+ * A followed folder's first sync stores exactly what importing its files one by one stores: the
+ * threads, turns, token counts, usage and insights rollups, search index and secret findings, row
+ * for row. The sync imports in bulk (its files' last counts follow their commits); this holds it
+ * to the plain import's results. Real Claude Code sessions with their sub-agents and compaction
+ * runs (lib/testing/claude-code-folder.ts), one with a secret in it.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/engine/client";
+import { refreshUsageBuckets } from "@/lib/db/usage/usage-aggregates";
+import { searchTurns } from "@/lib/db/threads/search";
+import { secretSamples } from "@/lib/domain/testing/secret-samples";
+import { forgetFollowedSessions } from "@/lib/imports/claude-code-session";
+import { importPath } from "@/lib/imports/import-file";
+import { transcriptFiles } from "@/lib/imports/transcript-files";
+import { scanForSecrets } from "@/lib/secrets/scan";
+import { writeClaudeCodeFolder } from "@/lib/testing/claude-code-folder";
+import { restoreServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
+import { tableChecksums } from "@/lib/testing/table-checksums";
+import { createSourceSync } from "./sync";
+
+const SESSIONS = 30;
+/** Rows that say when they were written (importedAt, foundAt, leases) or what only a sync keeps (SourceFile): compared without those. */
+const TIMED_TABLES = new Set(["ImportedFile", "CompactionRun", "SecretFinding", "SourceFile", "JobLease"]);
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "threadline-first-sync-"));
+const projects = path.join(dir, "projects");
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  restoreServerEnv();
+});
+
+async function walked() {
+  const files = [];
+  for await (const file of transcriptFiles(projects, {})) files.push(file);
+  return files;
+}
+
+/** What the database holds once the scan for secrets and the usage rollups have caught up. */
+async function stored() {
+  await scanForSecrets();
+  await refreshUsageBuckets();
+  const client = await db();
+  const tables = (await tableChecksums(client)).filter((sum) => !TIMED_TABLES.has(sum.table));
+  const files = await client.importedFile.findMany({
+    select: { sha256: true, name: true, size: true, format: true, threadIds: true },
+    orderBy: { sha256: "asc" },
+  });
+  const runs = await client.compactionRun.findMany({ omit: { importedAt: true }, orderBy: { id: "asc" } });
+  const findings = await client.secretFinding.findMany({
+    select: { turnSeq: true, turnId: true, field: true, kind: true, rules: true, start: true, end: true, fingerprint: true },
+    orderBy: [{ turnSeq: "asc" }, { field: "asc" }, { start: "asc" }],
+  });
+  const search = await searchTurns({ q: "function", cursor: undefined, limit: 50 });
+  return { tables, files, runs, findings, search: search.items.map((hit) => [hit.threadId, hit.turnId, hit.snippet]) };
+}
+
+describe("a followed folder's first sync", () => {
+  it("stores what importing its files one by one stores, row for row", async () => {
+    writeClaudeCodeFolder(projects, SESSIONS, { days: 60, endAt: new Date("2026-10-01T00:00:00Z") });
+    const sample = secretSamples(7)[0]!;
+    const session = (await walked())[0]!.path;
+    const last = JSON.parse(readFileSync(session, "utf8").trimEnd().split("\n").at(-1)!) as Record<string, unknown>;
+    appendFileSync(
+      session,
+      `${JSON.stringify({ ...last, parentUuid: last.uuid, uuid: crypto.randomUUID(), type: "user", message: { role: "user", content: sample.line(sample.value) } })}\n`,
+    );
+
+    await switchToFreshDatabase();
+    const sync = createSourceSync({ setting: () => ({ origin: "setting", folders: [projects], warnings: [] }), log: () => undefined });
+    const status = await sync.sync();
+    await sync.close();
+    const files = await walked();
+    expect(status.folders[0]).toMatchObject({ filesSeen: files.length, imported: files.length, failed: 0 });
+    const synced = await stored();
+
+    forgetFollowedSessions();
+    await switchToFreshDatabase();
+    const within = realpathSync(projects);
+    for (const file of files) expect((await importPath(file.path, file.path, undefined, { follow: true, within })).status).toBe("imported");
+    const oneByOne = await stored();
+
+    const rows = Object.fromEntries(synced.tables.map((sum) => [sum.table, sum.rows]));
+    for (const table of ["Thread", "Turn", "TurnTokenCount", "UsageBucket", "UsageDay", "InsightsSession"])
+      expect(rows[table]).toBeGreaterThan(0);
+    expect(synced.findings.length).toBeGreaterThan(0);
+    expect(synced.search.length).toBeGreaterThan(0);
+    expect(synced).toEqual(oneByOne);
+  }, 120_000);
+});
