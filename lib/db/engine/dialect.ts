@@ -102,7 +102,10 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
 /** A statement with `?` placeholders (numbered for PostgreSQL by `run`) and its parameters. */
 export type Statement = { sql: string; params: unknown[] };
 
-/** The statement searchThreadIds runs, its plan chosen (the plans test reads it with EXPLAIN). */
+/**
+ * The statement searchThreadIds runs, its plan chosen (the plans test reads it with EXPLAIN).
+ * @internal exported for its tests
+ */
 export async function threadSearchStatement(db: Database, search: ThreadSearch): Promise<Statement> {
   const kind = databaseKind(db);
   const pg = kind === "postgres";

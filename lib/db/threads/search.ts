@@ -89,8 +89,10 @@ export async function searchTurns(query: SearchQuery): Promise<SearchPage> {
  * (lower is better: SQLite's bm25, PostgreSQL's ts_rank negated), then turn key, so pages neither
  * repeat nor skip a hit while the index stays as it is. The match is read from the full-text index
  * first (FTS5 walks its list of matching turns newest first and stops; PostgreSQL's planner walks
- * the turns newest first for a common word, or takes the GIN index's matches for a rarer one). On PostgreSQL the text comes back as the snippet already (ts_headline, only for the
- * page's turns); on SQLite as the searched text, cut by sqliteSnippets.
+ * the turns newest first for a common word, or takes the GIN index's matches for a rarer one). On
+ * PostgreSQL the text comes back as the snippet already (ts_headline, only for the page's turns);
+ * on SQLite as the searched text, cut by sqliteSnippets.
+ * @internal exported for its tests
  */
 export function rankedHitsStatement(kind: DatabaseKind, terms: string[], after: SearchCursor | null, limit: number): Statement {
   const pg = kind === "postgres";
