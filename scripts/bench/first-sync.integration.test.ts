@@ -1,11 +1,11 @@
 // Issue 38's regression guard for the first sync and a restart, on figures that do not depend on
 // the machine's speed or load (times do: the bench's first-sync section measures those), so CI can
-// run it on a shared machine without flaking: what the kernel counted a syncing process read and
-// write (bytes and calls, per synced file or per byte of transcripts) and its peak RSS, for a first
-// sync of 100 real Claude Code sessions and a restart over them, each against the committed
-// baseline (baseline.json, one per database) with 25% tolerance. A sync that reads every file
-// twice, commits file by file, re-reads what it wrote or opens unchanged files on a restart moves
-// them by far more than that.
+// run it on a shared machine without flaking: what the kernel counted a syncing process read
+// (bytes per byte of transcripts, calls per file) and its peak RSS, for a first sync of 100 real
+// Claude Code sessions and a restart over them, each against the committed baseline
+// (baseline.json, one per database: the highest figures seen on a warm checkout and a fresh clone)
+// with 25% tolerance. A sync that reads every file twice, re-reads what it wrote or opens unchanged
+// files on a restart moves them by far more than that.
 // After a change that moves a figure on purpose: BENCH_BASELINE=write npx vitest run --project=integration
 // scripts/bench/first-sync.integration.test.ts (and with THREADLINE_TEST_POSTGRES_URL for PostgreSQL's).
 import { spawn } from "node:child_process";
@@ -61,7 +61,7 @@ function probe(folder: string): Promise<Probe> {
   });
 }
 
-test("a first sync of 100 sessions and a restart over them stay within 25% of the baseline's reads, writes and memory", async () => {
+test("a first sync of 100 sessions and a restart over them stay within 25% of the baseline's reads and memory", async () => {
   // Synced first and not measured: the modules, tokenizers and workers a sync loads are compiled and cached then.
   writeClaudeCodeFolder(path.join(dir, "warm-up"), 1, { endAt: END_AT });
   await probe(path.join(dir, "warm-up"));
@@ -74,16 +74,15 @@ test("a first sync of 100 sessions and a restart over them stay within 25% of th
   const restart = await probe(projects);
   expect(restart).toMatchObject({ filesSeen: files, imported: 0, unchanged: files, failed: 0 });
 
+  // Not the writes (they move with when SQLite checkpoints and when the background counts land) nor
+  // a restart's calls (mostly the process's own start-up, which moves with the compile caches): on
+  // a fresh clone those went 20-110% over the figures of a warm checkout, with nothing changed.
   const figures: Figures = {
     firstSyncPeakRssMb: first.peakRssBytes / MB,
     firstSyncReadBytesPerTranscriptByte: first.readBytes / folder.bytes,
-    firstSyncWrittenBytesPerTranscriptByte: first.writtenBytes / folder.bytes,
     firstSyncReadCallsPerFile: first.readCalls / files,
-    firstSyncWriteCallsPerFile: first.writeCalls / files,
     restartPeakRssMb: restart.peakRssBytes / MB,
     restartReadBytesPerFile: restart.readBytes / files,
-    restartReadCallsPerFile: restart.readCalls / files,
-    restartWriteCallsPerFile: restart.writeCalls / files,
   };
   const database = testPostgresUrl() ? "postgresql" : "sqlite";
   const baseline = JSON.parse(readFileSync(BASELINE_FILE, "utf8")) as Record<string, Figures>;
