@@ -116,11 +116,16 @@ export async function withEarlierCounts<T>(
  * @internal exported for its tests
  */
 export async function lateCountsWritten(): Promise<void> {
-  while (late.length > 0) {
+  // Counts an idle write has taken are out of the queue but not yet committed: wait for those too.
+  while (late.length > 0 || idleWrites.size > 0) {
     await Promise.all(late.map((entry) => entry.counting));
-    await writeReady({ evenWhileImporting: true });
+    await Promise.all(idleWrites);
+    if (late.length > 0) await writeReady({ evenWhileImporting: true });
   }
 }
+
+/** Idle writes in progress (scheduleIdleWrite): nobody else awaits them. */
+const idleWrites = new Set<Promise<void>>();
 
 function takeReady(databaseUrl: string): Late[] {
   const ready: Late[] = [];
@@ -141,7 +146,10 @@ function scheduleIdleWrite(): void {
       if (importing.size > 0) return;
       // While imports follow one another, the next one takes the counts along.
       if (performance.now() - lastImportAt < IDLE_WRITE_MS) scheduleIdleWrite();
-      else void writeReady({ evenWhileImporting: false });
+      else {
+        const write = writeReady({ evenWhileImporting: false }).finally(() => idleWrites.delete(write));
+        idleWrites.add(write);
+      }
     },
     Math.max(1, lastImportAt + IDLE_WRITE_MS - performance.now()),
   );
