@@ -13,8 +13,10 @@ import {
 } from "@/lib/db/imports/turn-stream-import";
 import { openForReading } from "@/lib/files/inside";
 import { claudeCodePlanner, claudeCodeTurnReader, type Plan, type SessionPlanner, type TurnReader } from "@/lib/importers/claude-code";
+import type { JsonObject } from "@/lib/domain/types";
 import type { ImportLimits } from "@/lib/importers/long-lines";
-import { LineReader, rangeBytes, type OpenLongLine, type SourceBytes } from "./file-lines";
+import type { NumberedLine } from "@/lib/importers/types";
+import { IN_MEMORY_BYTES, LineReader, rangeBytes, type OpenLongLine, type SourceBytes } from "./file-lines";
 
 /**
  * What is kept of a followed session between imports: where its complete lines end, enough of
@@ -101,8 +103,8 @@ export async function importClaudeCodeSession(
   const lines = new LineReader(source, { limits, json: true });
   const planner = claudeCodePlanner({ name: file.name });
   const taken = follow ? new TakenBytes(createHash("sha256"), null) : undefined;
-  for await (const line of lines.lines(taken)) planner.add(line);
-  const run = await importLines(planner, claudeCodeTurnReader, lines, file, {});
+  const entries = await planLines(planner, lines, taken, file.size);
+  const run = await importLines(planner, claudeCodeTurnReader, lines, entries, file, {});
   if (follow && taken && run.keep) {
     const { hash, head, probe, bytes } = taken.result();
     keep(follow.path, {
@@ -179,7 +181,7 @@ async function resume(
 
   const lines = new LineReader(appended, { first: session.lines + 1, open: session.open, limits, json: true });
   const taken = new TakenBytes(session.hash, session.probe);
-  for await (const line of lines.lines(taken)) session.planner.add(line);
+  const entries = await planLines(session.planner, lines, taken, read);
   const before = session.plan;
   const resumed = (plan: Plan) => {
     if (!keepsEarlierLines(before, plan, session.lines)) return null;
@@ -188,7 +190,7 @@ async function resume(
   };
   let run: LinesImport;
   try {
-    run = await importLines(session.planner, resumed, lines, file, { from: session.checkpoint });
+    run = await importLines(session.planner, resumed, lines, entries, file, { from: session.checkpoint });
   } catch (error) {
     if (error instanceof ResumeMismatch || error instanceof PlanMoved) return null;
     throw error;
@@ -225,25 +227,45 @@ function keepsEarlierLines(before: Plan, after: Plan, lines: number): boolean {
 
 class PlanMoved extends Error {}
 
+/**
+ * The entries the first pass parsed, by line, for the second pass to take instead of the lines: held
+ * when the bytes read are few enough to be held (as a file up to IN_MEMORY_BYTES is, see
+ * file-lines.ts; its entries take about 1.5 times its bytes), else null and the lines are read again.
+ */
+type HeldEntries = { line: number; entry: JsonObject }[] | null;
+
+/** The first pass over `lines`; answers the entries it parsed when `bytes` (what is read) may be held. */
+async function planLines(planner: SessionPlanner, lines: LineReader, taken: TakenBytes | undefined, bytes: number): Promise<HeldEntries> {
+  const entries: HeldEntries = bytes <= IN_MEMORY_BYTES ? [] : null;
+  for await (const line of lines.lines(taken)) addPlanned(planner, line, entries);
+  return entries;
+}
+
+function addPlanned(planner: SessionPlanner, line: NumberedLine, entries: HeldEntries): void {
+  const entry = planner.add(line);
+  if (entries && entry) entries.push({ line: line.line, entry });
+}
+
 type LinesImport = { report: FileImportReport; keep: boolean; plan: Plan; reader: TurnReader; checkpoint: ThreadCheckpoint[] };
 
 /**
  * Plans the lines the planner has taken from `lines` (and the tail: a complete last line without
  * its line end is taken too, and then nothing is kept, since the next import would take it again;
- * a cut one is reported as skipped), then stores their turns, read again, with the settled mark
- * before the turns still open.
+ * a cut one is reported as skipped), then stores their turns (from the entries held, else the lines
+ * read again), with the settled mark before the turns still open.
  */
 async function importLines(
   planner: SessionPlanner,
   turnReader: (plan: Plan) => TurnReader | null,
   lines: LineReader,
+  entries: HeldEntries,
   file: SourceFile,
   resume: StoreResume,
 ): Promise<LinesImport> {
   // A line being written rarely ends as an object does: it is decoded and parsed only when it may be one.
   const tail = lines.tailMayBeJson() ? lines.tailLine() : null;
   const finished = tail !== null && isJson(tail.text);
-  if (finished) planner.add(tail);
+  if (finished) addPlanned(planner, tail, entries);
   const cut = finished ? null : lines.tailNumber();
   const basePlan = planner.plan(cut !== null ? { truncatedTail: cut } : {});
   // A long line still being written: said so in this report, skipped for good once it ends.
@@ -252,9 +274,12 @@ async function importLines(
   const reader = turnReader(plan);
   if (!reader) throw new PlanMoved();
   async function* items(): AsyncGenerator<StreamItem> {
-    // The long lines are not read again: the turns are stored under the write lock.
-    for await (const line of lines.again()) yield* reader!.add(line);
-    if (finished) yield* reader!.add(tail);
+    if (entries) for (const { line, entry } of entries) yield* reader!.addEntry(line, entry);
+    else {
+      // The long lines are not read again: the turns are stored under the write lock.
+      for await (const line of lines.again()) yield* reader!.add(line);
+      if (finished) yield* reader!.add(tail);
+    }
     yield { settled: true };
     yield* reader!.end();
   }

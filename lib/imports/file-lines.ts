@@ -31,7 +31,7 @@ export type SourceBytes = {
   range?: (start: number, end: number) => AsyncIterable<Buffer> | Iterable<Buffer>;
 };
 
-const IN_MEMORY_BYTES = 8 * 1024 * 1024;
+export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 
 /** Read without the thread pool's round trips: a megabyte is a fraction of a millisecond. */
 const READ_IN_PLACE_BYTES = 1024 * 1024;

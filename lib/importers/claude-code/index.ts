@@ -1,10 +1,12 @@
 /**
  * Claude Code session transcripts (~/.claude/projects/<dir>/<sessionId>.jsonl and sub-agent
- * files), docs/formats.md §1, "Claude Code". Pure: the caller supplies the lines, twice if it wants to stream.
+ * files), docs/formats.md §1, "Claude Code". Pure: the caller supplies the lines, twice if it streams them.
  *
  * Two passes, so a 200 MB session never sits in memory as objects: the first keeps a small
  * skeleton per entry (uuid, parent, kind, time) and decides which thread each entry belongs to;
- * the second reads the lines again and turns the kept entries into turns, thread by thread.
+ * the second reads the lines again and turns the kept entries into turns, thread by thread. A
+ * session small enough to hold as objects gives the second pass the entries the first parsed
+ * (SessionPlanner.add, TurnReader.addEntry) instead: its lines are decoded and parsed once.
  *
  * How the tree becomes threads:
  * - Entries are deduplicated by uuid (resumed sessions re-write history; the first copy wins).
@@ -27,12 +29,13 @@
  * tree.ts what the tree gives (active path, forks, sidechains), turns.ts the second pass (entries
  * to turns), shapes.ts what they share.
  */
+import type { JsonObject } from "@/lib/domain/types";
 import { isObject, type ImportedThread, type NumberedLine, type ParsedSource } from "../types";
-import { planClaudeCodeSession } from "./plan";
-import type { ClaudeCodeSource, LineSupply } from "./shapes";
-import { claudeCodeTurns } from "./turns";
+import { claudeCodePlanner } from "./plan";
+import type { ClaudeCodeSource } from "./shapes";
+import { claudeCodeTurnReader } from "./turns";
 
-export type { ClaudeCodeSource, LineSupply, Plan } from "./shapes";
+export type { ClaudeCodeSource, Plan } from "./shapes";
 export { claudeCodePlanner, type SessionPlanner } from "./plan";
 export { claudeCodeTurnReader, type TurnReader } from "./turns";
 
@@ -47,12 +50,20 @@ export function looksLikeClaudeCode(firstLine: unknown, fileName: string): boole
   return false;
 }
 
-/** Whole-file convenience: both passes over an in-memory list of lines. */
-export async function parseClaudeCodeSession(lines: NumberedLine[] | LineSupply, source: ClaudeCodeSource): Promise<ParsedSource> {
-  const supply: LineSupply = typeof lines === "function" ? lines : () => lines;
-  const plan = await planClaudeCodeSession(supply, source);
+/** Whole-file convenience: both passes over an in-memory list of lines, the second over the entries the first parsed. */
+export async function parseClaudeCodeSession(lines: readonly NumberedLine[], source: ClaudeCodeSource): Promise<ParsedSource> {
+  const planner = claudeCodePlanner(source);
+  const entries: { line: number; entry: JsonObject }[] = [];
+  for (const line of lines) {
+    const entry = planner.add(line);
+    if (entry) entries.push({ line: line.line, entry });
+  }
+  const plan = planner.plan();
   const threads: ImportedThread[] = plan.threads.map((p) => ({ ...p.thread, turns: [] }));
-  for await (const { threadIndex, turn } of claudeCodeTurns(supply, plan)) threads[threadIndex]!.turns.push(turn);
+  const reader = claudeCodeTurnReader(plan);
+  for (const { line, entry } of entries)
+    for (const { threadIndex, turn } of reader.addEntry(line, entry)) threads[threadIndex]!.turns.push(turn);
+  for (const { threadIndex, turn } of reader.end()) threads[threadIndex]!.turns.push(turn);
   return {
     format: "claude-code",
     threads: threads.filter((t) => t.turns.length > 0 || t.relation == null),

@@ -10,7 +10,7 @@ import {
 } from "../types";
 import { collapse } from "../text";
 import { CONVERSATIONAL, classify, messageOf, parseLine, timeOf, userText } from "./entries";
-import { AGENT_NAME, ClaudeCodeSource, LineSupply, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
+import { AGENT_NAME, ClaudeCodeSource, Plan, Skeleton, ThreadPlan, UUID_NAME } from "./shapes";
 import { activePath, forksOf, linesOutsideForks, type Fork, type SessionTree } from "./tree";
 import { latestUsage, responseKey, usageOf } from "./usage";
 import { isRealPrompt } from "@/lib/domain/threads/title";
@@ -29,19 +29,17 @@ type CompactionRunReading = {
  * nothing the next `add` relies on.
  */
 export type SessionPlanner = {
-  add(line: NumberedLine): void;
+  /**
+   * Takes a line; answers its entry when it is a JSON object, for the second pass to take in place
+   * of the line (TurnReader.addEntry): a line is then decoded and parsed once.
+   */
+  add(line: NumberedLine): JsonObject | null;
   /**
    * The plan. `truncatedTail`: the number of a last line that was left out because it is cut
    * short (no line end, not JSON): it is reported as skipped, as a live session's last line is.
    */
   plan(options?: { truncatedTail?: number }): Plan;
 };
-
-export async function planClaudeCodeSession(supply: LineSupply, source: ClaudeCodeSource): Promise<Plan> {
-  const planner = claudeCodePlanner(source);
-  for await (const line of supply()) planner.add(line);
-  return planner.plan();
-}
 
 export function claudeCodePlanner(source: ClaudeCodeSource): SessionPlanner {
   const agentFile = AGENT_NAME.exec(source.name);
@@ -100,29 +98,30 @@ type PlannerState = SessionTree & {
   pendingBad: SkippedEntry | null;
 };
 
-function addLine(state: PlannerState, { text, line, skipped }: NumberedLine): void {
+function addLine(state: PlannerState, { text, line, skipped }: NumberedLine): JsonObject | null {
   state.lastLine = line;
-  if (!skipped && !text.trim()) return;
+  if (!skipped && !text.trim()) return null;
   if (state.pendingBad) state.skippedLines.push(state.pendingBad);
   state.pendingBad = null;
   if (skipped) {
     // Too long to read (lib/imports/file-lines.ts): left out, and said so in every report.
     state.skippedLines.push(skipped);
-    return;
+    return null;
   }
   let entry: unknown;
   try {
     entry = parseLine(text);
   } catch {
     state.pendingBad = { line, reason: "not valid JSON" };
-    return;
+    return null;
   }
   if (!isObject(entry)) {
     state.skippedLines.push({ line, reason: "not a JSON object" });
-    return;
+    return null;
   }
   state.anyEntry = true;
   addEntry(state, entry, line);
+  return entry;
 }
 
 /** An entry: a title, or a node of the tree (the first copy of a uuid) whose facts the threads take. */

@@ -1,13 +1,10 @@
 // What the Claude Code importer's passes share: the source, the plan of threads, file-name patterns.
-import { type ImportedCompactionRun, type ImportedThread, type NumberedLine, type SkippedEntry } from "../types";
+import { type ImportedCompactionRun, type ImportedThread, type SkippedEntry } from "../types";
 
 export type ClaudeCodeSource = {
   /** File name (or path): `<sessionId>.jsonl`, `agent-<id>.jsonl`. */
   name: string;
 };
-
-/** Re-readable lines: called once per pass. */
-export type LineSupply = () => Iterable<NumberedLine> | AsyncIterable<NumberedLine>;
 
 export type EntryKind =
   "prompt" | "user" | "tool-result" | "assistant" | "compact-boundary" | "compact-summary" | "system" | "meta" | "chain-only";

@@ -1,8 +1,8 @@
 // The second pass: the planned threads' entries to turns, streamed.
-import type { JsonValue, TurnPart } from "@/lib/domain/types";
+import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
 import { isObject, type ImportedTurn, type NumberedLine } from "../types";
 import { classify, messageOf, parseLine, timeOf, userText } from "./entries";
-import { EntryKind, LineSupply, Plan, ThreadTurn } from "./shapes";
+import { EntryKind, Plan, ThreadTurn } from "./shapes";
 import { agentReport, latestUsage, responseKey, usageOf } from "./usage";
 
 // --- second pass: entries to turns -------------------------------------------------------------
@@ -42,6 +42,8 @@ type Pending = { assistant: OpenTurn; after: ImportedTurn[] };
 
 export type TurnReader = {
   add(line: NumberedLine): ThreadTurn[];
+  /** `add` for a line whose entry the first pass parsed already (SessionPlanner.add). */
+  addEntry(line: number, entry: JsonObject): ThreadTurn[];
   end(): ThreadTurn[];
   replan(plan: Plan): void;
 };
@@ -65,6 +67,7 @@ export function claudeCodeTurnReader(plan: Plan): TurnReader {
   };
   return {
     add: (line) => addLine(reader, line),
+    addEntry: (line, entry) => addEntry(reader, line, entry),
     end: () => openTurns(reader),
     replan(next: Plan) {
       reader.threadOfLine = linesToThreads(next);
@@ -92,17 +95,20 @@ type EntryAt = {
 };
 
 function addLine(reader: ReaderState, { text, line }: NumberedLine): ThreadTurn[] {
+  if (!reader.threadOfLine.has(line)) return [];
+  let entry: unknown;
+  try {
+    entry = parseLine(text);
+  } catch {
+    return []; // reported by the first pass
+  }
+  return isObject(entry) ? addEntry(reader, line, entry) : [];
+}
+
+function addEntry(reader: ReaderState, line: number, entry: Json): ThreadTurn[] {
   const out: ThreadTurn[] = [];
   const threadIndex = reader.threadOfLine.get(line);
   if (threadIndex === undefined) return out;
-  let entry: Json;
-  try {
-    const parsed = parseLine(text);
-    if (!isObject(parsed)) return out;
-    entry = parsed;
-  } catch {
-    return out; // reported by the first pass
-  }
   const kind = classify(entry);
   const message = messageOf(entry);
   const timestamp = typeof entry.timestamp === "string" ? new Date(timeOf(entry) || 0).toISOString() : null;
@@ -324,12 +330,6 @@ function openTurns(reader: ReaderState): ThreadTurn[] {
   }
   for (const [threadIndex, turn] of reader.pendingSummary) out.push({ threadIndex, turn: { ...turn } });
   return out;
-}
-
-export async function* claudeCodeTurns(supply: LineSupply, plan: Plan): AsyncGenerator<ThreadTurn> {
-  const reader = claudeCodeTurnReader(plan);
-  for await (const line of supply()) yield* reader.add(line);
-  yield* reader.end();
 }
 
 function linesToThreads(plan: Plan): Map<number, number> {
