@@ -29,7 +29,11 @@ export type SourceBytes = {
   chunks: () => AsyncIterable<Buffer> | Iterable<Buffer>;
   /** The bytes from `start` to `end` (at most the end), when the source can read part of itself. */
   range?: (start: number, end: number) => AsyncIterable<Buffer> | Iterable<Buffer>;
+  /** The file read, as it was when opened (a followed session is known by it): no second stat of its path. */
+  opened?: OpenedFile;
 };
+
+export type OpenedFile = { dev: number; ino: number; mtimeMs: number };
 
 export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 
@@ -45,7 +49,8 @@ export async function sourceBytes(path: string, within?: string): Promise<Source
   const small = statSync(path, { throwIfNoEntry: false });
   if (small && small.isFile() && small.size <= READ_IN_PLACE_BYTES) {
     const whole = readFileSync(path);
-    if (whole.length <= READ_IN_PLACE_BYTES) return inMemory(whole);
+    if (whole.length <= READ_IN_PLACE_BYTES)
+      return { ...inMemory(whole), opened: { dev: small.dev, ino: small.ino, mtimeMs: small.mtimeMs } };
   }
   return rangeBytes(path, 0);
 }
@@ -61,18 +66,22 @@ function inMemory(bytes: Buffer): SourceBytes {
 export async function rangeBytes(path: string, start: number, end?: number, within?: string): Promise<SourceBytes> {
   const handle = within === undefined ? await open(path, "r") : await openInside(path, within);
   let size: number;
+  let opened: OpenedFile;
   try {
-    size = Math.min(end ?? Infinity, (await handle.stat()).size);
-    if (size <= start) return inMemory(Buffer.alloc(0));
+    const info = await handle.stat();
+    opened = { dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs };
+    size = Math.min(end ?? Infinity, info.size);
+    if (size <= start) return { ...inMemory(Buffer.alloc(0)), opened };
     if (size - start <= IN_MEMORY_BYTES) {
-      const bytes = Buffer.alloc(size - start);
+      // Not zero-filled: every byte is read over, and what a short read leaves is cut off.
+      const bytes = Buffer.allocUnsafe(size - start);
       let read = 0;
       while (read < bytes.length) {
         const { bytesRead } = await handle.read(bytes, read, bytes.length - read, start + read);
         if (bytesRead === 0) break;
         read += bytesRead;
       }
-      return inMemory(bytes.subarray(0, read));
+      return { ...inMemory(bytes.subarray(0, read)), opened };
     }
   } finally {
     await handle.close();
@@ -83,7 +92,7 @@ export async function rangeBytes(path: string, start: number, end?: number, with
     if (within !== undefined) return chunksInside(path, within, first, last);
     return createReadStream(path, { start: first, end: last - 1, highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>;
   };
-  return { chunks: () => stream(0, size - start), range: stream };
+  return { chunks: () => stream(0, size - start), range: stream, opened };
 }
 
 /** Byte offsets in a source, from `start` up to `end`. */

@@ -2,9 +2,8 @@ import "server-only";
 // The service that stores imports: reads a file or folder, asks lib/importers (pure parsers) what it
 // holds and writes that through lib/db.
 import { createHash, randomUUID } from "node:crypto";
-import { stat } from "node:fs/promises";
 import { AppError } from "@/lib/domain/errors";
-import { openForReading, realInside } from "@/lib/files/inside";
+import { openForReading } from "@/lib/files/inside";
 import { nativeDocumentSchema } from "@/lib/domain/transfer/native-format";
 import { previousImport, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports/imports";
 import { storeParsedSource } from "@/lib/db/imports/turn-stream-import";
@@ -73,8 +72,7 @@ export async function importFile(
  */
 export async function importPath(path: string, name = path, format?: ImportFormat, options: ImportOptions = {}): Promise<FileImportReport> {
   const within = options.within;
-  // Looked at right before anything opens it; each open checks again (openInside).
-  if (within !== undefined) await realInside(path, within);
+  // Nothing opens it unless it really is inside `within`: every open checks (openInside).
   const limits = serverSettings().importLimits;
   return reportFailures(name, format, async () => {
     // OpenCode's storage: a session record is read with its message and part files, the database
@@ -90,7 +88,6 @@ export async function importPath(path: string, name = path, format?: ImportForma
       const resumed = await resumeClaudeCodeSession(path, name, limits, within);
       if (resumed) return resumed;
     }
-    const info = options.follow ? await stat(path) : null;
     const source = await sourceBytes(path, within);
     const file: SourceFile = { name, ...(await sourceDigest(source)) };
     const previous = await previousImport(file.sha256, name, options.nameless);
@@ -99,7 +96,8 @@ export async function importPath(path: string, name = path, format?: ImportForma
     if (!jsonl && file.size <= limits.maxDocumentBytes) return importText(file, await sourceText(source), format, options);
     const first = await firstNonBlankLine(source, limits);
     if ((format === undefined || format === "claude-code") && (format === "claude-code" || isClaudeCodeLine(first, name))) {
-      const live = info && Date.now() - info.mtimeMs < LIVE_WITHIN_MS ? { path, dev: info.dev, ino: info.ino } : null;
+      const info = source.opened;
+      const live = options.follow && info && Date.now() - info.mtimeMs < LIVE_WITHIN_MS ? { path, dev: info.dev, ino: info.ino } : null;
       return importClaudeCodeSession(source, file, live, limits);
     }
     // Too large to read whole: only JSON lines are read on, line by line.
