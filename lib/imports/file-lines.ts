@@ -33,7 +33,7 @@ export type SourceBytes = {
   opened?: OpenedFile;
 };
 
-export type OpenedFile = { dev: number; ino: number; mtimeMs: number };
+type OpenedFile = { dev: number; ino: number; mtimeMs: number };
 
 export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 
