@@ -15,7 +15,8 @@ export const CONFIG = {
   seed: 20261122,
   threads: process.env.BENCH_TURNS ? Math.round(TURNS / 20) : Math.round(10_000 * SCALE),
   turns: TURNS,
-  bigThreadTurns: 2_000,
+  /** At most half the turns: at BENCH_SCALE=0.01 the other threads' turns would be none, and turnCounts would never end. */
+  bigThreadTurns: Math.min(2_000, Math.floor(TURNS / 2)),
   /** Appends: WRITERS concurrent clients, each posting TURNS_PER_WRITER turns. */
   writers: 16,
   turnsPerWriter: 100,
