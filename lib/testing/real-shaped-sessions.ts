@@ -13,10 +13,11 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /**
  * `count` Claude Code session files under `dir` (a projects folder: 20 project folders), each a
  * copy of a real fixture session with every UUID replaced by a new one, so each is a session of
- * its own with content of its own. Returns the files and their total size.
+ * its own with content of its own. Returns the files and their total size. `shortOnly`: copies of
+ * the 10 KB session alone (many files that sync quickly, for what grows with the number of files).
  */
-export function writeRealShapedSessions(dir: string, count: number): { files: string[]; bytes: number } {
-  const texts = SOURCES.map((source) => readFileSync(path.join(REAL_TRANSCRIPTS, source), "utf8"));
+export function writeRealShapedSessions(dir: string, count: number, { shortOnly = false } = {}): { files: string[]; bytes: number } {
+  const texts = (shortOnly ? SOURCES.slice(0, 1) : SOURCES).map((source) => readFileSync(path.join(REAL_TRANSCRIPTS, source), "utf8"));
   const files: string[] = [];
   let bytes = 0;
   for (let i = 0; i < count; i++) {

@@ -15,7 +15,8 @@ export const CONFIG = {
   seed: 20261122,
   threads: process.env.BENCH_TURNS ? Math.round(TURNS / 20) : Math.round(10_000 * SCALE),
   turns: TURNS,
-  bigThreadTurns: 2_000,
+  /** At most half the turns: at BENCH_SCALE=0.01 the other threads' turns would be none, and turnCounts would never end. */
+  bigThreadTurns: Math.min(2_000, Math.floor(TURNS / 2)),
   /** Appends: WRITERS concurrent clients, each posting TURNS_PER_WRITER turns. */
   writers: 16,
   turnsPerWriter: 100,
@@ -26,11 +27,14 @@ export const CONFIG = {
   maxConversationTurns: 100_000,
   /**
    * Chains for the context preview: threads linked by parentThreadId, oldest first, measured from
-   * the last one (the history builder walks at most 20 threads). Not scaled by BENCH_SCALE.
+   * the last one (the history builder walks at most 20 threads). Not scaled by BENCH_SCALE. The
+   * last is one thread of 10,000 turns (issue 38: a preview of one long thread, not only of a
+   * long chain); the appends are measured on it.
    */
   chains: [
     { label: "1k", threads: 10, turnsPerThread: 100 },
     { label: "10k", threads: 20, turnsPerThread: 500 },
+    { label: "10k-thread", threads: 1, turnsPerThread: 10_000 },
   ],
   /** Share of chain user turns naming files that also store a snapshot of the first one. */
   chainSnapshotChance: 0.1,
@@ -44,6 +48,8 @@ export const CONFIG = {
   smallImportFiles: 1_000,
   /** Claude Code sessions in the folder the first-sync section starts `npm start` on (times `scale`, at least 20). */
   firstSyncSessions: 2_000,
+  /** Short Claude Code sessions (10 KB each) a restart confirms unchanged in the restart section (times `scale`, at least 200). */
+  restartFiles: 20_000,
   /** Sessions in the folder the sources section follows (times `scale`, at least 200). */
   followedFiles: 10_000,
   /**
@@ -104,6 +110,8 @@ export const TARGETS = {
   syncedSearchP95: 50,
   /** A restart's sync confirming every file unchanged, from the moment the server answers. */
   restartConfirmSeconds: 1.5,
+  /** The same over 20,000 files. */
+  restartManyConfirmSeconds: 10,
   /** GET /api/usage?groupBy=day over a year of data (1,000,000 turns). */
   usageDayP50: 100,
   /** GET /api/insights for 30 days and for all time over a year of data (1,000,000 turns). */

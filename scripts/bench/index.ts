@@ -13,7 +13,7 @@
 // BENCH_ONLY=compaction,import runs those sections only (the fill and server start still happen).
 //
 // Sections, in the order they run (SECTIONS below): list, search, thread (one big thread), context
-// (GET /api/threads/:id/context over chains of 1,000 and 10,000 turns: cold first request, then
+// (GET /api/threads/:id/context over chains of 1,000 and 10,000 turns and one thread of 10,000: cold first request, then
 // warm), append, compaction (extractive previews and full/window plans), linear-count (10 MB runs
 // of one character, CJK and emoji counted by every engine, then posted while the list is read),
 // tokenizers (no server: one fresh child process per tokenizer, on a few MB of mixed text),
@@ -24,7 +24,8 @@
 // usage (GET /api/usage over a year of sessions, 1,000,000 turns x BENCH_SCALE, on a database
 // of its own: the backfill, the reports, an append then a report) and first-sync (`npm start` on a
 // fresh database following 2,000 real Claude Code sessions x BENCH_SCALE: first sync, memory, CPU at
-// rest, search, restart; ccusage's daily report over the same folder beside it).
+// rest, search, restart; ccusage's daily report over the same folder beside it) and restart (`npm
+// start` over 20,000 short sessions x BENCH_SCALE synced before: from serving until all are confirmed).
 //
 // Layout: config.ts (knobs, targets), generate.ts and fill.ts (the deterministic fill; usage-fill.ts
 // the usage section's), store.ts
@@ -53,6 +54,7 @@ import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
 import { sectionParsers } from "./sections/parsers";
+import { sectionRestart } from "./sections/restart";
 import { sectionFollow } from "./sections/follow";
 import { sectionLive } from "./sections/live";
 import { SOURCES_CHILD, sectionSources, sourcesChild } from "./sections/sources";
@@ -89,6 +91,8 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   // Issue 38's measure: `npm start` (a process group of its own, on a database of its own) with a
   // HOME holding 2,000 Claude Code sessions, first start and restart; ccusage over the same folder.
   { name: "first-sync", run: sectionFirstSync },
+  // Issue 38's restart over many files: a folder synced by a child process, then `npm start` on it.
+  { name: "restart", run: sectionRestart },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -78,7 +78,8 @@ export async function sectionContext(bench: Bench): Promise<void> {
 
   const facts: Record<string, unknown> = {};
   for (const chain of bench.fill.chains) {
-    const label = `${chain.turns.toLocaleString("en-US")} turns (${chain.threads} threads x ${chain.turnsPerThread})`;
+    const shape = chain.threads === 1 ? "one thread" : `${chain.threads} threads x ${chain.turnsPerThread}`;
+    const label = `${chain.turns.toLocaleString("en-US")} turns (${shape})`;
     await measureColdPreview(bench, chain, label);
     await measureWarmPreviews(bench, chain, label, ratioNote, facts);
     await measureInProcessPreviews(bench, chain, label);
