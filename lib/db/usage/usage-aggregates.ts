@@ -57,7 +57,8 @@ type State = {
   reading: boolean;
   again: boolean;
   listening: boolean;
-  wake: ReturnType<typeof setTimeout> | null;
+  /** The refresh a run of writes has scheduled, and when the first of them came. */
+  wake: { timer: ReturnType<typeof setTimeout>; since: number } | null;
 };
 const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
 
@@ -97,18 +98,32 @@ export function refreshUsageBuckets(): Promise<RefreshResult> {
   return s.running;
 }
 
-/** Keeps the buckets up to date after writes in this process (a quarter-second after a run of them ends). */
+/**
+ * A refresh runs this long after the last write of a run of them, and at most
+ * REFRESH_MAX_DELAY_MS after the first: not a pass per file while a sync imports thousands one
+ * after another, nor all of them only once it ends (its threads would show without usage until then).
+ */
+const REFRESH_DELAY_MS = 250;
+const REFRESH_MAX_DELAY_MS = 5_000;
+
+/** Keeps the buckets up to date after writes in this process (REFRESH_DELAY_MS after a run of them ends, or REFRESH_MAX_DELAY_MS into it). */
 export function startUsageBuckets(): void {
   const s = state();
   if (s.listening) return;
   s.listening = true;
   onThreadsWritten(() => {
-    if (s.wake) clearTimeout(s.wake);
-    s.wake = setTimeout(() => {
-      s.wake = null;
-      refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
-    }, 250);
-    s.wake.unref?.();
+    const now = Date.now();
+    const since = s.wake?.since ?? now;
+    if (s.wake) clearTimeout(s.wake.timer);
+    const timer = setTimeout(
+      () => {
+        s.wake = null;
+        refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+      },
+      Math.max(0, Math.min(REFRESH_DELAY_MS, since + REFRESH_MAX_DELAY_MS - now)),
+    );
+    timer.unref?.();
+    s.wake = { timer, since };
   });
   refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
 }
