@@ -10,9 +10,9 @@ import type { Tx } from "./usage-derived";
 // What the usage refresh (usage-aggregates.ts) reads of some threads besides their turns: a few
 // raw statements per batch of threads, whatever their number.
 
-export type SummedThread = SummingThread & { lastUpdatedAt: Date };
+type SummedThread = SummingThread & { lastUpdatedAt: Date };
 
-export type RunRow = {
+type RunRow = {
   threadId: string;
   runId: string;
   afterTurnKey: string | null;
