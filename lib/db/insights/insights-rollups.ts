@@ -7,7 +7,7 @@ import { chunked } from "../engine/chunks";
 import type { DatabaseKind } from "../engine/create-client";
 import { run } from "../engine/dialect";
 import { parsedOrNull, partsFromStored } from "../engine/mappers";
-import type { Tx } from "../usage/usage-derived";
+import { insertValues, type Tx } from "../usage/usage-derived";
 
 /**
  * The /insights rollups (prisma/schema.prisma InsightsActivity, InsightsToolCall, InsightsTool,
@@ -18,7 +18,10 @@ import type { Tx } from "../usage/usage-derived";
  */
 
 /** Which of a run of a thread's turns are copies: the first `atTurn` + 1 read, or those up to `until`. */
-type Copied = { atTurn: number; until: Date | null } | undefined;
+export type Copied = { atTurn: number; until: Date | null } | undefined;
+
+/** A thread being summed whole: its parent and metadata tell a sub-agent's session. */
+export type SummingThread = { id: string; parentThreadId: string | null; metadata: string | null };
 
 type TurnRow = {
   threadId: string;
@@ -99,19 +102,10 @@ function figuresOf(rows: TurnRow[], copied: Copied): ThreadFigures {
 }
 
 /** The session a sub-agent thread belongs to (its parent), null for any other thread. */
-async function subagentOf(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<Map<string, string | null>> {
-  const rows = await run<{ id: string; parentThreadId: string | null; metadata: string | null }[]>(
-    tx,
-    kind,
-    `SELECT "id" AS id, "parentThreadId" AS "parentThreadId", "metadata" AS metadata FROM "Thread" WHERE "id" IN (${threadIds.map(() => "?").join(", ")})`,
-    ...threadIds,
-  );
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      row.parentThreadId && row.parentThreadId !== row.id && relationOf(row.metadata)?.kind === "subagent" ? row.parentThreadId : null,
-    ]),
-  );
+function subagentOf(thread: SummingThread): string | null {
+  return thread.parentThreadId && thread.parentThreadId !== thread.id && relationOf(thread.metadata)?.kind === "subagent"
+    ? thread.parentThreadId
+    : null;
 }
 
 /** Removes some threads' rollups (before they are summed whole, or once they are purged). */
@@ -122,8 +116,14 @@ export async function dropInsights(tx: Tx, kind: DatabaseKind, threadIds: string
     await run(tx, kind, `DELETE FROM "${table}" WHERE "threadId" IN (${list}) RETURNING "threadId"`, ...threadIds);
 }
 
-/** Sums some threads' rollups from all their turns, replacing what they held. */
-export async function sumInsights(tx: Tx, kind: DatabaseKind, threadIds: string[], copiedOf: (threadId: string) => Copied): Promise<void> {
+/** Sums some threads' rollups from all their turns, replacing what they held: a few multi-row statements for them all. */
+export async function sumInsights(
+  tx: Tx,
+  kind: DatabaseKind,
+  threads: SummingThread[],
+  copiedOf: (threadId: string) => Copied,
+): Promise<void> {
+  const threadIds = threads.map((thread) => thread.id);
   await dropInsights(tx, kind, threadIds);
   const rows = await turnRows(tx, kind, threadIds, 0);
   const byThread = new Map<string, TurnRow[]>();
@@ -132,24 +132,54 @@ export async function sumInsights(tx: Tx, kind: DatabaseKind, threadIds: string[
     if (list) list.push(row);
     else byThread.set(row.threadId, [row]);
   }
-  const parents = await subagentOf(tx, kind, threadIds);
-  for (const [threadId, list] of byThread) {
-    const figures = figuresOf(list, copiedOf(threadId));
-    await addActivity(tx, kind, threadId, figures);
-    await insertCalls(tx, kind, threadId, figures);
-    await writeSession(tx, kind, threadId, parents.get(threadId) ?? null, figures, null);
+  const activity: unknown[][] = [];
+  const calls: unknown[][] = [];
+  const sessions: unknown[][] = [];
+  for (const thread of threads) {
+    const list = byThread.get(thread.id);
+    if (!list) continue;
+    const figures = figuresOf(list, copiedOf(thread.id));
+    activity.push(...activityValues(thread.id, figures));
+    calls.push(...callValues(thread.id, figures));
+    const session = sessionValues(thread.id, subagentOf(thread), figures, null, undefined);
+    if (session) sessions.push(session);
   }
+  await insertValues(tx, kind, "InsightsActivity", ACTIVITY_COLUMNS, activity);
+  await insertValues(tx, kind, "InsightsToolCall", CALL_COLUMNS, calls);
+  await insertValues(tx, kind, "InsightsSession", SESSION_COLUMNS, sessions);
   await resumTools(tx, kind, [...byThread.keys()]);
 }
 
 /** Adds a thread's turns from `fromIndex` on (appended since its rollups were made); returns the UTC hours whose rollups changed. */
-export async function addInsights(tx: Tx, kind: DatabaseKind, threadId: string, fromIndex: number, copied: Copied): Promise<Set<number>> {
+export async function addInsights(
+  tx: Tx,
+  kind: DatabaseKind,
+  thread: SummingThread,
+  fromIndex: number,
+  copied: Copied,
+): Promise<Set<number>> {
+  const threadId = thread.id;
   const figures = figuresOf(await turnRows(tx, kind, [threadId], fromIndex), copied);
   const hours = new Set<number>();
   if (figures.turns === 0 && figures.failed.size === 0) return hours;
   for (const { quarter } of [...figures.activity.values(), ...figures.calls.values()]) hours.add(Math.floor(quarter / 4));
-  await addActivity(tx, kind, threadId, figures);
-  await insertCalls(tx, kind, threadId, figures);
+  await insertValues(
+    tx,
+    kind,
+    "InsightsActivity",
+    ACTIVITY_COLUMNS,
+    activityValues(threadId, figures),
+    `ON CONFLICT ("threadId", "quarter", "modelName") DO UPDATE SET "turns" = "InsightsActivity"."turns" + excluded."turns"`,
+  );
+  // A call id already counted (an earlier run of turns repeating it) is left as it was.
+  await insertValues(
+    tx,
+    kind,
+    "InsightsToolCall",
+    CALL_COLUMNS,
+    callValues(threadId, figures),
+    `ON CONFLICT ("threadId", "callId") DO NOTHING`,
+  );
   // A result appended after its call (in an earlier run of turns) marks that call failed.
   for (const chunk of chunked([...figures.failed], 200)) {
     const marked = await run<{ quarter: number | bigint }[]>(
@@ -162,68 +192,53 @@ export async function addInsights(tx: Tx, kind: DatabaseKind, threadId: string, 
     );
     for (const row of marked) hours.add(Math.floor(Number(row.quarter) / 4));
   }
-  const [before] = await run<{ endedWith: string | null }[]>(
+  const [old] = await run<SessionSoFar[]>(
     tx,
     kind,
-    `SELECT "endedWith" AS "endedWith" FROM "InsightsSession" WHERE "threadId" = ?`,
+    `SELECT "firstAt" AS "firstAt", "lastAt" AS "lastAt", "turns" AS turns, "compactions" AS compactions, "endedWith" AS "endedWith"
+       FROM "InsightsSession" WHERE "threadId" = ?`,
     threadId,
   );
-  const parents = await subagentOf(tx, kind, [threadId]);
-  await writeSession(tx, kind, threadId, parents.get(threadId) ?? null, figures, (before?.endedWith ?? null) as TurnOutcome);
+  const session = sessionValues(threadId, subagentOf(thread), figures, (old?.endedWith ?? null) as TurnOutcome, old);
+  if (session) {
+    await run(tx, kind, `DELETE FROM "InsightsSession" WHERE "threadId" = ? RETURNING "threadId"`, threadId);
+    await insertValues(tx, kind, "InsightsSession", SESSION_COLUMNS, [session]);
+  }
   await resumTools(tx, kind, [threadId]);
   return hours;
 }
 
-async function addActivity(tx: Tx, kind: DatabaseKind, threadId: string, figures: ThreadFigures): Promise<void> {
-  for (const chunk of chunked([...figures.activity.values()], 200))
-    await run(
-      tx,
-      kind,
-      `INSERT INTO "InsightsActivity" ("threadId", "quarter", "modelName", "turns") VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}
-       ON CONFLICT ("threadId", "quarter", "modelName") DO UPDATE SET "turns" = "InsightsActivity"."turns" + excluded."turns" RETURNING "threadId"`,
-      ...chunk.flatMap((cell) => [threadId, cell.quarter, cell.modelName, cell.turns]),
-    );
+const ACTIVITY_COLUMNS = ["threadId", "quarter", "modelName", "turns"];
+const CALL_COLUMNS = ["threadId", "callId", "quarter", "modelName", "name", "errored"];
+const SESSION_COLUMNS = ["threadId", "subagentOf", "firstAt", "lastAt", "firstQuarter", "lastQuarter", "turns", "compactions", "endedWith"];
+
+function activityValues(threadId: string, figures: ThreadFigures): unknown[][] {
+  return [...figures.activity.values()].map((cell) => [threadId, cell.quarter, cell.modelName, cell.turns]);
 }
 
-/** Each call once: a call id already counted (an earlier run of turns repeating it) is left as it was. */
-async function insertCalls(tx: Tx, kind: DatabaseKind, threadId: string, figures: ThreadFigures): Promise<void> {
-  for (const chunk of chunked([...figures.calls], 150))
-    await run(
-      tx,
-      kind,
-      `INSERT INTO "InsightsToolCall" ("threadId", "callId", "quarter", "modelName", "name", "errored") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
-       ON CONFLICT ("threadId", "callId") DO NOTHING RETURNING "threadId"`,
-      ...chunk.flatMap(([id, call]) => [threadId, id, call.quarter, call.modelName, call.name, call.errored]),
-    );
+function callValues(threadId: string, figures: ThreadFigures): unknown[][] {
+  return [...figures.calls].map(([id, call]) => [threadId, id, call.quarter, call.modelName, call.name, call.errored]);
 }
 
-/** A thread's session row: replaced with the sums so far plus these turns' (`endedBefore`: its ending before them, when adding). */
-async function writeSession(
-  tx: Tx,
-  kind: DatabaseKind,
+type SessionSoFar = { firstAt: number; lastAt: number; turns: number | bigint; compactions: number | bigint; endedWith: string | null };
+
+/**
+ * A thread's session row: the sums so far (`old`, when adding) plus these turns' (`endedBefore`:
+ * its ending before them); null while neither has a turn with a time.
+ */
+function sessionValues(
   threadId: string,
   parent: string | null,
   figures: ThreadFigures,
   endedBefore: TurnOutcome,
-): Promise<void> {
-  const [old] = await run<{ firstAt: number; lastAt: number; turns: number | bigint; compactions: number | bigint }[]>(
-    tx,
-    kind,
-    `SELECT "firstAt" AS "firstAt", "lastAt" AS "lastAt", "turns" AS turns, "compactions" AS compactions FROM "InsightsSession" WHERE "threadId" = ?`,
-    threadId,
-  );
+  old: SessionSoFar | undefined,
+): unknown[] | null {
   const firsts = [old?.firstAt, figures.firstAt].filter((v): v is number => typeof v === "number");
   const lasts = [old?.lastAt, figures.lastAt].filter((v): v is number => typeof v === "number");
-  if (firsts.length === 0 || lasts.length === 0) return;
+  if (firsts.length === 0 || lasts.length === 0) return null;
   const firstAt = Math.min(...firsts);
   const lastAt = Math.max(...lasts);
-  const endedWith = sessionEnding(endedBefore, figures.outcomes);
-  await run(tx, kind, `DELETE FROM "InsightsSession" WHERE "threadId" = ? RETURNING "threadId"`, threadId);
-  await run(
-    tx,
-    kind,
-    `INSERT INTO "InsightsSession" ("threadId", "subagentOf", "firstAt", "lastAt", "firstQuarter", "lastQuarter", "turns", "compactions", "endedWith")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "threadId"`,
+  return [
     threadId,
     parent,
     firstAt,
@@ -232,8 +247,8 @@ async function writeSession(
     quarterOf(new Date(lastAt)),
     Number(old?.turns ?? 0) + figures.turns,
     Number(old?.compactions ?? 0) + figures.compactions,
-    endedWith,
-  );
+    sessionEnding(endedBefore, figures.outcomes),
+  ];
 }
 
 /** Some threads' tool sums, made again from their calls. */

@@ -1,8 +1,7 @@
 import "server-only";
 import { compactionRunResponses, turnCosts, type PricedResponse, type Pricer } from "@/lib/domain/usage/cost";
-import type { CompactionRunRecord } from "@/lib/domain/usage/session-usage";
 import { sessionTotalResponses, sessionTotalsOf } from "@/lib/domain/usage/session-totals";
-import type { JsonObject, JsonValue } from "@/lib/domain/types";
+import type { JsonObject } from "@/lib/domain/types";
 import { turnUsages } from "@/lib/domain/usage/usage";
 import { usageBuckets } from "@/lib/domain/usage/usage-buckets";
 import { catalogPricing, type ModelInfo } from "@/lib/models/catalog";
@@ -17,10 +16,11 @@ import { usageInputOf } from "./session-usage";
 import { lockForWrite, run } from "../engine/dialect";
 import { contextTokensBefore, usageRows, type UsageRow } from "../threads/dialect-turns";
 import { onThreadsWritten } from "../threads/thread-writes";
-import { ADDED, bucketHours, rebuildDerived, type Tx } from "./usage-derived";
+import { ADDED, bucketHours, insertValues, rebuildDerived, type Tx } from "./usage-derived";
+import { copiesOf, groupBy, runRecord, threadsToSum } from "./usage-inputs";
 import { WRITE_TRANSACTION } from "../engine/transactions";
 import { insightsHoursOf, resumInsightsHours } from "../insights/insights-hours";
-import { addInsights, dropInsights, sumInsights } from "../insights/insights-rollups";
+import { addInsights, dropInsights, sumInsights, type SummingThread } from "../insights/insights-rollups";
 
 /**
  * Usage buckets (prisma/schema.prisma UsageBucket): every thread's responses, priced one by one,
@@ -57,7 +57,8 @@ type State = {
   reading: boolean;
   again: boolean;
   listening: boolean;
-  wake: ReturnType<typeof setTimeout> | null;
+  /** The refresh a run of writes has scheduled, and when the first of them came. */
+  wake: { timer: ReturnType<typeof setTimeout>; since: number } | null;
 };
 const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
 
@@ -97,18 +98,32 @@ export function refreshUsageBuckets(): Promise<RefreshResult> {
   return s.running;
 }
 
-/** Keeps the buckets up to date after writes in this process (a quarter-second after a run of them ends). */
+/**
+ * A refresh runs this long after the last write of a run of them, and at most
+ * REFRESH_MAX_DELAY_MS after the first: not a pass per file while a sync imports thousands one
+ * after another, nor all of them only once it ends (its threads would show without usage until then).
+ */
+const REFRESH_DELAY_MS = 250;
+const REFRESH_MAX_DELAY_MS = 5_000;
+
+/** Keeps the buckets up to date after writes in this process (REFRESH_DELAY_MS after a run of them ends, or REFRESH_MAX_DELAY_MS into it). */
 export function startUsageBuckets(): void {
   const s = state();
   if (s.listening) return;
   s.listening = true;
   onThreadsWritten(() => {
-    if (s.wake) clearTimeout(s.wake);
-    s.wake = setTimeout(() => {
-      s.wake = null;
-      refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
-    }, 250);
-    s.wake.unref?.();
+    const now = Date.now();
+    const since = s.wake?.since ?? now;
+    if (s.wake) clearTimeout(s.wake.timer);
+    const timer = setTimeout(
+      () => {
+        s.wake = null;
+        refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+      },
+      Math.max(0, Math.min(REFRESH_DELAY_MS, since + REFRESH_MAX_DELAY_MS - now)),
+    );
+    timer.unref?.();
+    s.wake = { timer, since };
   });
   refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
 }
@@ -219,48 +234,44 @@ function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
 async function sumThreads(client: Database, kind: DatabaseKind, threadIds: string[], price: Pricer): Promise<number> {
   return client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
-    const threads = await tx.thread.findMany({
-      where: { id: { in: threadIds } },
-      select: { id: true, lastUpdatedAt: true, metadata: true },
-    });
-    const forks = await tx.fork.findMany({ where: { forkThreadId: { in: threadIds } }, select: { forkThreadId: true, atTurn: true } });
-    const revisions = await tx.compaction.findMany({
-      where: { revisionThreadId: { in: threadIds } },
-      select: { revisionThreadId: true, createdAt: true },
-    });
-    const runs = await tx.compactionRun.findMany({
-      where: { threadId: { in: threadIds } },
-      orderBy: [{ threadId: "asc" }, { runId: "asc" }],
-    });
+    const { threads, copiedThrough, runsByThread } = await threadsToSum(tx, kind, threadIds);
     const rows = await usageRows(tx, threadIds, DEFAULT_TOKENIZER_ID, kind);
     const turnsByThread = groupBy(rows, (row) => row.threadId);
-    const runsByThread = groupBy(runs, (row) => row.threadId);
-    const copiedThrough = new Map(forks.map((f) => [f.forkThreadId, { atTurn: f.atTurn, until: null as Date | null }]));
-    for (const r of revisions) copiedThrough.set(r.revisionThreadId, { atTurn: -1, until: r.createdAt });
-
-    const buckets = [];
+    const buckets: unknown[][] = [];
+    const hours = await bucketHours(tx, kind, threadIds);
     for (const thread of threads) {
       const responses = [
         ...threadResponses(turnsByThread.get(thread.id) ?? [], price, copiedThrough.get(thread.id), 0),
         ...(runsByThread.get(thread.id) ?? []).flatMap((row) => compactionRunResponses(runRecord(row), price, thread.lastUpdatedAt)),
         ...sessionTotalsResponsesOf(thread.metadata, price),
       ];
-      for (const bucket of usageBuckets(responses)) buckets.push({ threadId: thread.id, ...bucket });
+      for (const bucket of usageBuckets(responses)) {
+        hours.add(Math.floor(bucket.quarter / 4));
+        buckets.push([thread.id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((c) => bucket[c])]);
+      }
     }
-    const hours = await bucketHours(tx, kind, threadIds);
-    for (const bucket of buckets) hours.add(Math.floor(bucket.quarter / 4));
     const insightsHours = await insightsHoursOf(tx, kind, threadIds);
-    await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
-    for (const chunk of chunked(buckets, 500)) await tx.usageBucket.createMany({ data: chunk });
+    await run(
+      tx,
+      kind,
+      `DELETE FROM "UsageBucket" WHERE "threadId" IN (${threadIds.map(() => "?").join(", ")}) RETURNING "threadId"`,
+      ...threadIds,
+    );
+    await insertValues(tx, kind, "UsageBucket", [...BUCKET_KEY, ...ADDED], buckets);
     await rebuildDerived(tx, kind, threadIds, hours);
-    await sumInsights(tx, kind, threadIds, (id) => copiedThrough.get(id));
+    await sumInsights(tx, kind, threads, (id) => copiedThrough.get(id));
     for (const hour of await insightsHoursOf(tx, kind, threadIds)) insightsHours.add(hour);
     await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
-    await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
-    for (const thread of threads) await recordState(tx, kind, thread.id, turnsByThread.get(thread.id)?.length ?? 0);
+    await recordStates(
+      tx,
+      kind,
+      threads.map((thread) => ({ threadId: thread.id, summedTurns: turnsByThread.get(thread.id)?.length ?? 0 })),
+    );
     return rows.length;
   }, WRITE_TRANSACTION);
 }
+
+const BUCKET_KEY = ["threadId", "quarter", "modelProvider", "modelName"] as const;
 
 /**
  * Adds the turns appended to some threads since their buckets were made (from each one's
@@ -271,43 +282,66 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
 async function addAppended(client: Database, kind: DatabaseKind, threads: StaleThread[], price: Pricer): Promise<number> {
   return client.$transaction(async (tx) => {
     await lockForWrite(tx, kind);
+    const ids = threads.map((t) => t.id);
+    const states = await run<{ threadId: string; turnCount: number | bigint }[]>(
+      tx,
+      kind,
+      `SELECT "threadId" AS "threadId", "turnCount" AS "turnCount" FROM "UsageThread" WHERE "threadId" IN (${ids.map(() => "?").join(", ")})`,
+      ...ids,
+    );
+    const summed = new Map(states.map((row) => [row.threadId, Number(row.turnCount)]));
+    const rowsOfThreads = await run<SummingThread[]>(
+      tx,
+      kind,
+      `SELECT "id" AS id, "parentThreadId" AS "parentThreadId", "metadata" AS metadata FROM "Thread" WHERE "id" IN (${ids.map(() => "?").join(", ")})`,
+      ...ids,
+    );
+    const threadRows = new Map(rowsOfThreads.map((row) => [row.id, row]));
+    const { forks, revisions } = await copiesOf(tx, kind, ids);
     let read = 0;
     const hours = new Set<number>();
-    const changed: string[] = [];
+    const changed: { threadId: string; summedTurns: number }[] = [];
+    const buckets: unknown[][] = [];
     const insightsHours = new Set<number>();
     for (const { id, summedTurns } of threads) {
       const from = summedTurns!;
-      const state = await tx.usageThread.findUnique({ where: { threadId: id }, select: { turnCount: true } });
-      if (state?.turnCount !== from) continue;
+      if (summed.get(id) !== from) continue;
       const rows = await usageRows(tx, [id], DEFAULT_TOKENIZER_ID, kind, from);
       read += rows.length;
-      const fork = await tx.fork.findUnique({ where: { forkThreadId: id }, select: { atTurn: true } });
-      const revision = await tx.compaction.findUnique({ where: { revisionThreadId: id }, select: { createdAt: true } });
-      const copied = fork ? { atTurn: fork.atTurn - from, until: null } : revision ? { atTurn: -1, until: revision.createdAt } : undefined;
+      const fork = forks.get(id);
+      const revision = revisions.get(id);
+      const copied = fork !== undefined ? { atTurn: fork - from, until: null } : revision ? { atTurn: -1, until: revision } : undefined;
       // An estimate's input is the turns before it since the last compaction: read only when some new response has no usage of its own.
       let responses = threadResponses(rows, price, copied, 0);
       if (responses.some((r) => r.usage.source === "estimated")) {
         responses = threadResponses(rows, price, copied, await contextTokensBefore(tx, id, from, DEFAULT_TOKENIZER_ID, kind));
       }
-      changed.push(id);
-      for (const hour of await addInsights(tx, kind, id, from, copied)) insightsHours.add(hour);
+      changed.push({ threadId: id, summedTurns: from + rows.length });
+      const thread = threadRows.get(id) ?? { id, parentThreadId: null, metadata: null };
+      for (const hour of await addInsights(tx, kind, thread, from, copied)) insightsHours.add(hour);
       for (const bucket of usageBuckets(responses)) {
         hours.add(Math.floor(bucket.quarter / 4));
-        const values = [id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((column) => bucket[column])];
-        await run(
-          tx,
-          kind,
-          `INSERT INTO "UsageBucket" ("threadId", "quarter", "modelProvider", "modelName", ${ADDED.map((c) => `"${c}"`).join(", ")})
-           VALUES (?, ?, ?, ?, ${ADDED.map(() => "?").join(", ")})
-           ON CONFLICT ("threadId", "quarter", "modelProvider", "modelName") DO UPDATE SET ${ADDED.map((c) => `"${c}" = "UsageBucket"."${c}" + excluded."${c}"`).join(", ")}
-           RETURNING "threadId"`,
-          ...values,
-        );
+        buckets.push([id, bucket.quarter, bucket.modelProvider, bucket.modelName, ...ADDED.map((c) => bucket[c])]);
       }
-      await tx.usageThread.deleteMany({ where: { threadId: id } });
-      await recordState(tx, kind, id, from + rows.length);
     }
-    if (changed.length > 0) await rebuildDerived(tx, kind, changed, hours);
+    // Each thread's buckets have keys of their own: no statement adds to one row twice.
+    await insertValues(
+      tx,
+      kind,
+      "UsageBucket",
+      [...BUCKET_KEY, ...ADDED],
+      buckets,
+      `ON CONFLICT (${BUCKET_KEY.map((c) => `"${c}"`).join(", ")}) DO UPDATE SET ${ADDED.map((c) => `"${c}" = "UsageBucket"."${c}" + excluded."${c}"`).join(", ")}`,
+    );
+    if (changed.length > 0) {
+      await rebuildDerived(
+        tx,
+        kind,
+        changed.map((c) => c.threadId),
+        hours,
+      );
+      await recordStates(tx, kind, changed);
+    }
     await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
     return read;
   }, WRITE_TRANSACTION);
@@ -325,28 +359,34 @@ function sessionTotalsResponsesOf(metadata: string | null, price: Pricer): Price
 }
 
 /**
- * Records the state a thread's buckets were made from: its own row's turn count and last update
- * (the stored values themselves, not a Date Prisma might write in another form, so staleThreads
- * compares exactly). Where its turn count is not the number of turns summed (on PostgreSQL an
- * append may commit between the reads), or the thread is gone, the count is -1: summed again, or
- * dropped, next time. A state row is always left, so a purged thread's buckets are found.
+ * Records the state threads' buckets were made from, replacing what was recorded: each one's own
+ * row's turn count and last update (the stored values themselves, not a Date Prisma might write in
+ * another form, so staleThreads compares exactly). Where its turn count is not the number of turns
+ * summed (on PostgreSQL an append may commit between the reads), or the thread is gone, the count
+ * is -1: summed again, or dropped, next time. A state row is always left, so a purged thread's
+ * buckets are found.
  */
-async function recordState(tx: Tx, kind: DatabaseKind, threadId: string, summedTurns: number): Promise<void> {
-  await run(
-    tx,
-    kind,
-    `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt")
-     SELECT "id", CASE WHEN "turnCount" = ? THEN "turnCount" ELSE -1 END, "lastUpdatedAt" FROM "Thread" WHERE "id" = ? RETURNING "threadId"`,
-    summedTurns,
-    threadId,
-  );
-  await run(
-    tx,
-    kind,
-    `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt") VALUES (?, -1, ?) ON CONFLICT DO NOTHING RETURNING "threadId"`,
-    threadId,
-    new Date(0),
-  );
+async function recordStates(tx: Tx, kind: DatabaseKind, states: { threadId: string; summedTurns: number }[]): Promise<void> {
+  for (const chunk of chunked(states, 500)) {
+    const ids = chunk.map((s) => s.threadId);
+    await run(tx, kind, `DELETE FROM "UsageThread" WHERE "threadId" IN (${ids.map(() => "?").join(", ")}) RETURNING "threadId"`, ...ids);
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "UsageThread" ("threadId", "turnCount", "lastUpdatedAt")
+       SELECT t."id", CASE WHEN t."turnCount" = s.column2 THEN t."turnCount" ELSE -1 END, t."lastUpdatedAt"
+         FROM (VALUES ${chunk.map(() => "(?, CAST(? AS INTEGER))").join(", ")}) s JOIN "Thread" t ON t."id" = s.column1 RETURNING "threadId"`,
+      ...chunk.flatMap((s) => [s.threadId, s.summedTurns]),
+    );
+    await insertValues(
+      tx,
+      kind,
+      "UsageThread",
+      ["threadId", "turnCount", "lastUpdatedAt"],
+      ids.map((id) => [id, -1, new Date(0)]),
+      "ON CONFLICT DO NOTHING",
+    );
+  }
 }
 
 /**
@@ -376,17 +416,6 @@ function threadResponses(
     responses.push({ at: input.timestamp, provider: input.modelProvider, model: input.modelName, usage, cost });
   });
   return responses;
-}
-
-function runRecord(row: {
-  threadId: string;
-  runId: string;
-  afterTurnKey: string | null;
-  modelProvider: string | null;
-  modelName: string | null;
-  responses: string;
-}): CompactionRunRecord {
-  return { ...row, responses: parsedOrNull<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
 }
 
 /**
@@ -422,15 +451,4 @@ async function forgetRepriced(client: Database, kind: DatabaseKind, custom: Mode
       update: { value: wanted },
     });
   }, WRITE_TRANSACTION);
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const list = groups.get(key);
-    if (list) list.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }

@@ -19,6 +19,36 @@ export const ADDED = [
 
 export type Tx = Pick<Database, "$queryRawUnsafe">;
 
+/** Bound parameters in one multi-row statement: under SQLite's limit (32,766) and PostgreSQL's (65,535). */
+const MAX_PARAMETERS = 30_000;
+const MAX_ROWS = 1_000;
+
+/**
+ * Inserts rows, a few multi-row statements for them all (each row its values in `columns`' order),
+ * `then` after the VALUES (an ON CONFLICT clause): through Prisma, a statement's fixed cost was
+ * most of a row's. Nothing is returned (a thousand keys read back through Prisma for nothing).
+ */
+export async function insertValues(
+  tx: Tx,
+  kind: DatabaseKind,
+  table: string,
+  columns: readonly string[],
+  rows: unknown[][],
+  then = "",
+): Promise<void> {
+  const perStatement = Math.min(MAX_ROWS, Math.floor(MAX_PARAMETERS / columns.length));
+  const row = `(${columns.map(() => "?").join(", ")})`;
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    await run(
+      tx,
+      kind,
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${chunk.map(() => row).join(", ")} ${then}`,
+      ...chunk.flat(),
+    );
+  }
+}
+
 /** The UTC hours some threads' buckets are in. */
 export async function bucketHours(tx: Tx, kind: DatabaseKind, threadIds: string[]): Promise<Set<number>> {
   const rows = await run<{ hour: number | bigint }[]>(
