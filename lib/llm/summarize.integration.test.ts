@@ -254,12 +254,10 @@ describe("summarizeWithLlm: failures", () => {
   });
 
   it("a server that never answers + a short timeoutMs -> timeout", async () => {
-    fake.answerWith(() => {}); // holds the request open
-    const started = performance.now();
+    fake.answerWith(() => {}); // holds the request open: only the timeout can end the call
     const error = await failure(run({ timeoutMs: 300 }));
     expect(error.kind).toBe("timeout");
     expect(error.message).toBe("OpenAI did not answer within 300 ms.");
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(requests).toHaveLength(1);
   });
 
