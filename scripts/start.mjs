@@ -1,7 +1,7 @@
 // `npm start`: everything a fresh clone needs, then the production server on 127.0.0.1
 // (`npm run dev`: the development server), both in scripts/server.mjs.
 import { authGate } from "./auth-gate.mjs";
-import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx } from "./lib.mjs";
+import { commandLine, demoSeedingSettled, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx } from "./lib.mjs";
 import { serve } from "./server.mjs";
 
 const dev =
@@ -22,7 +22,7 @@ ensurePrismaClient();
 ensureMigrated();
 // The demo threads, on a new database, for someone without sessions of their own (scripts/seed.ts
 // decides: THREADLINE_DEMO_DATA=on or off overrides; a team's shared database wants off).
-npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
+if (!demoSeedingSettled()) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
 
 if (!dev) ensureBuild();
 
