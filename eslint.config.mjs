@@ -44,6 +44,7 @@ const SERVICES = [
   "lib/mcp",
   "lib/demo",
   "lib/sharing",
+  "lib/runtime",
 ];
 const SERVER = [...BELOW_DB, "lib/db", ...SERVICES];
 /** What runs in the browser may import: its queries, server actions (called, never run there) and the pure layers. */

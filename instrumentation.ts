@@ -19,4 +19,7 @@ export async function register(): Promise<void> {
   // Usage buckets (the /usage page's sums): summed for what is stored, then after every write.
   const { startUsageBuckets } = await import("./lib/db/usage/usage-aggregates");
   startUsageBuckets();
+  // The heap a first sync grew to, given back once the server rests.
+  const { releaseHeapAtRest } = await import("./lib/runtime/heap-release");
+  releaseHeapAtRest();
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/engine/client";
 import { importPath } from "@/lib/imports/import-file";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
@@ -337,6 +337,26 @@ describe("following folders between syncs", () => {
     });
     cpSync(DEMO_SESSION, path.join(home.claudeProjects, "p", "0b7e6a0c-0000-4000-8000-000000000000.jsonl"));
     await expect.poll(() => later.read, SOON).toContain(path.join(home.claudeProjects, "p", "0b7e6a0c-0000-4000-8000-000000000000.jsonl"));
+  });
+
+  it("the slow check compares a folder followed by its events at every tenth run only", async () => {
+    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      // Events followed, and none reported: a file written meanwhile is found by a comparison only.
+      const { sync, read } = following({ resyncMs: 60_000, watchTree: async () => ({ folders: () => 1, close: () => undefined }) });
+      expect((await sync.sync()).folders[0]).toMatchObject({ state: "watching", watchMode: "events" });
+      const missed = path.join(home.claudeProjects, "p", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
+      mkdirSync(path.dirname(missed));
+      cpSync(DEMO_SESSION, missed);
+      for (let run = 1; run < 10; run++) vi.advanceTimersByTime(60_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(read).not.toContain(missed);
+      vi.advanceTimersByTime(60_000);
+      await expect.poll(() => read, SOON).toContain(missed);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a folder to follow that appears later is followed from the slow check on", async () => {

@@ -48,6 +48,8 @@ export type SyncState = {
   pendingSince: number;
   flushWaiting: boolean;
   resync: NodeJS.Timeout | null;
+  /** Slow checks run so far: folders followed by their events are compared at every tenth. */
+  resyncs: number;
   closed: boolean;
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { countingStats, countTexts, INLINE_CHARS, startBackgroundCounter } from "./background-counter";
+import { countingStats, countTexts, IDLE_MS, INLINE_CHARS, startBackgroundCounter } from "./background-counter";
 import { listTokenizers, getTokenizer } from "./registry";
 
 const TEXTS = [
@@ -71,7 +71,7 @@ describe("background token counter", () => {
     expect(countingStats.workersStarted).toBe(started);
   });
 
-  it("ends its worker after 30 s without work (giving its vocabulary's memory back), and starts another for the next count", async () => {
+  it("ends its worker after IDLE_MS without work (giving its vocabulary's memory back), and starts another for the next count", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       const counter = startBackgroundCounter("o200k_base");
@@ -82,10 +82,10 @@ describe("background token counter", () => {
       };
       await count("warm");
       const started = countingStats.workersStarted;
-      vi.advanceTimersByTime(29_000);
+      vi.advanceTimersByTime(IDLE_MS - 1_000);
       expect(await count("hello world")).toEqual([{ tokens: 2, estimated: false }]);
       expect(countingStats.workersStarted).toBe(started);
-      vi.advanceTimersByTime(30_000);
+      vi.advanceTimersByTime(IDLE_MS);
       expect(await count("hello world")).toEqual([{ tokens: 2, estimated: false }]);
       expect(countingStats.workersStarted).toBe(started + 1);
       await counter.close();

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { TokenCount, TokenizerId } from "@/lib/domain/tokens/tokenizer";
-import type { EngineId } from "./engines";
+import { engineLoaded, type EngineId } from "./engines";
 import { engineRecipe, getTokenizer, scaleEngineCount } from "./registry";
 
 /**
@@ -32,9 +32,12 @@ type Waiting = { resolve: (counts: TokenCount[]) => void; reject: (error: Error)
 
 /**
  * A worker with nothing to count for this long ends: an idle o200k worker held about 70 MB of the
- * server's memory at rest. The next count starts another (0.4 s, once per burst of imports).
+ * server's memory at rest (at 30 s, the first sync's import worker was still there 25 s after the
+ * sync had ended, and its end took the server from 437 to 334 MB). The next count starts another
+ * (0.4 s on its own thread, once per burst of imports more than this far apart).
+ * @internal exported for its tests
  */
-const IDLE_MS = 30_000;
+export const IDLE_MS = 10_000;
 
 /** One count-worker.mjs thread: any engine, batches answered in order of their ids. */
 class CountWorker {
@@ -202,15 +205,18 @@ export const countingStats = { offThread: 0, inline: 0, workersStarted: 0, impor
 
 /**
  * The one way requests count: each text's tokens under `tokenizer`, in the order given. A small
- * batch is counted in place; a larger one on the long-lived shared worker, so no request holds
- * the event loop while a long text is tokenised. Throws for an unknown tokenizer.
+ * batch is counted in place once this thread has the tokenizer's vocabulary (loaded for a
+ * preview's own counts); anything else on the long-lived shared worker, so no request holds the
+ * event loop while a long text is tokenised or a vocabulary loads (0.4 s for o200k on a quiet
+ * machine, 3.7-4.4 s on a busy one, with every other request waiting). Throws for an unknown tokenizer.
  */
 export async function countTexts(tokenizer: TokenizerId, texts: string[]): Promise<TokenCount[]> {
   const recipe = engineRecipe(tokenizer);
+  if (texts.length === 0) return [];
   let length = 0;
   for (const text of texts) length += text.length;
-  if (!recipe || length <= INLINE_CHARS || !existsSync(WORKER_FILE)) {
-    if (texts.length > 0) countingStats.inline++;
+  if (!recipe || (length <= INLINE_CHARS && engineLoaded(recipe.engine)) || !existsSync(WORKER_FILE)) {
+    countingStats.inline++;
     return countHere(tokenizer, texts);
   }
   countingStats.offThread++;
