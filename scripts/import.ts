@@ -23,7 +23,8 @@ const { transcriptFiles } = await import("@/lib/imports/transcript-files");
 const { RefusedPathError } = await import("@/lib/files/inside");
 const { LINK_OUTSIDE_REASON } = await import("@/lib/domain/paths");
 const { importPath } = await import("@/lib/imports/import-file");
-const { startBulkImports } = await import("@/lib/db/imports/import-counts");
+const { startBulkImports } = await import("@/lib/db/imports/import-batch");
+const { lateCountsWritten } = await import("@/lib/db/imports/import-counts");
 
 const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats] [--scan-secrets]";
 const { values, positionals } = commandLine(
@@ -54,7 +55,7 @@ if (targets.length === 0) {
 // The scan follows each file's commit (threadsWritten) as the server's does, and is awaited at the end.
 scan?.startSecretScan();
 
-// Each file's last token counts are written after its commit, while the next file imports.
+// Files share transactions, and each file's last token counts are written after its commit, while the next files import.
 const bulk = startBulkImports();
 const totals = { files: 0, imported: 0, unchanged: 0, failed: 0, threadsCreated: 0, threadsUpdated: 0, turns: 0, skipped: 0, unopened: 0 };
 for (const target of targets) {
@@ -77,7 +78,7 @@ for (const target of targets) {
   for (const { path: file, size } of files) {
     let report;
     try {
-      report = await importPath(file, file, formatArg as never, { within });
+      report = await bulk.run(() => importPath(file, file, formatArg as never, { within }));
     } catch (error) {
       // Swapped for a link out of the folder (or a pipe) since the walk: left unopened.
       if (!(error instanceof RefusedPathError)) throw error;
@@ -116,6 +117,7 @@ for (const target of targets) {
   }
 }
 await bulk.finish();
+await lateCountsWritten();
 let scanSeconds: number | null = null;
 if (scan) {
   const scanFrom = performance.now();

@@ -1,8 +1,8 @@
 /**
  * A followed folder's first sync stores exactly what importing its files one by one stores: the
  * threads, turns, token counts, usage and insights rollups, search index and secret findings, row
- * for row. The sync imports in bulk (its files' last counts follow their commits); this holds it
- * to the plain import's results. Real Claude Code sessions with their sub-agents and compaction
+ * for row. The sync imports in bulk (many files to a transaction, the search index filled once per
+ * transaction, its files' last counts following their commits); this holds it to the plain import's results. Real Claude Code sessions with their sub-agents and compaction
  * runs (lib/testing/claude-code-folder.ts), one with a secret in it.
  */
 import { appendFileSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/engine/client";
+import { lateCountsWritten } from "@/lib/db/imports/import-counts";
 import { refreshUsageBuckets } from "@/lib/db/usage/usage-aggregates";
 import { searchTurns } from "@/lib/db/threads/search";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
@@ -73,6 +74,8 @@ describe("a followed folder's first sync", () => {
     const sync = createSourceSync({ setting: () => ({ origin: "setting", folders: [projects], warnings: [] }), log: () => undefined });
     const status = await sync.sync();
     await sync.close();
+    // The sync does not wait for its last token counts: they trail in (lib/db/imports/import-counts.ts).
+    await lateCountsWritten();
     const files = await walked();
     expect(status.folders[0]).toMatchObject({ filesSeen: files.length, imported: files.length, failed: 0 });
     const synced = await stored();

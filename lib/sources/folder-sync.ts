@@ -2,11 +2,11 @@ import "server-only";
 // A followed folder synced: whole (a full sync), or only the paths in it that changed. Each file is
 // compared with what the last sync remembered of it, and read when it changed.
 import { realpath, stat } from "node:fs/promises";
-import { startBulkImports } from "@/lib/db/imports/import-counts";
+import { startBulkImports, type BulkRun } from "@/lib/db/imports/import-batch";
 import type { FileImportReport } from "@/lib/db/imports/imports";
 import { isWithin } from "@/lib/domain/paths";
 import type { SourceFolderStatus } from "@/lib/domain/sources/sources";
-import { realInside, RefusedPathError } from "@/lib/files/inside";
+import { RefusedPathError } from "@/lib/files/inside";
 import { longLinesWarning } from "@/lib/importers/long-lines";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
 import {
@@ -35,7 +35,15 @@ import type { SyncState } from "./sync-state";
 /** Remembered files are written in batches of this many while a folder syncs. */
 const SAVE_EVERY = 200;
 
-/** Imports a file unless it is as the last sync left it; notes the outcome in the folder's book. */
+/** How a sync's imports run: a full sync's in a bulk run (many files to a transaction), a few changed paths' each in its own. */
+type Imports = Pick<BulkRun, "run" | "whenCommitted">;
+const eachAlone: Imports = { run: (work) => work(), whenCommitted: (done) => done() };
+
+/**
+ * Imports a file unless it is as the last sync left it; notes the outcome in the folder's book.
+ * What is remembered of it waits for its import's commit: a batch rolled back (its COMMIT failed)
+ * leaves the file to be read again.
+ */
 async function visit(
   state: SyncState,
   folder: SourceFolderStatus,
@@ -43,6 +51,7 @@ async function visit(
   file: TranscriptFile,
   mem: FileMemory,
   sync: number,
+  imports: Imports,
 ): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
   clearNotes(book, file.path);
   const entry = { stamp: stampOf(file), importedBy: 0 };
@@ -55,9 +64,9 @@ async function visit(
   }
   let report: FileImportReport;
   try {
-    // Looked at again right before it is opened (the importer checks too, on the open file).
-    await realInside(file.path, book.root);
-    report = await state.importFile(file.path, book.root);
+    // The importer looks at the path again right before it opens it, and at the open file (one
+    // look here as well cost a realpath per file: a first sync's slowest wait after the reads).
+    report = await imports.run(() => state.importFile(file.path, book.root));
   } catch (error) {
     // A link out of the folder (or a pipe) swapped in since the walk: left unopened, not a failure.
     if (error instanceof RefusedPathError) return (skipIn(book, file.path, error.reason, (gone) => mem.remember(gone, null)), "skipped");
@@ -66,17 +75,24 @@ async function visit(
     mem.remember(file.path, null);
     return fail(describeFsError(error), true);
   }
+  const undone = () => {
+    // The batch it was in could not be committed: nothing of it is stored or remembered.
+    entry.importedBy = 0;
+    book.warnings.delete(file.path);
+    noteFailure(book, file.path, "its import could not be committed", true);
+  };
   if (report.status === "failed") {
     // Bad content stays bad until the file changes: not read again until then.
     const reason = report.error ?? "could not be imported";
-    mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason });
+    imports.whenCommitted(() => mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, failure: reason }), undone);
     return fail(reason, false);
   }
   // Lines left out are shown until the file changes (content skipped by its hash, as imported
   // before, reports no lines: a file touched but not changed is no longer listed).
   const warning = longLinesWarning(report.skipped) ?? undefined;
   if (warning !== undefined) book.warnings.set(file.path, warning);
-  mem.remember(file.path, { size: file.size, mtimeMs: file.mtimeMs, ...(warning !== undefined ? { warning } : {}) });
+  const known = { size: file.size, mtimeMs: file.mtimeMs, ...(warning !== undefined ? { warning } : {}) };
+  imports.whenCommitted(() => mem.remember(file.path, known), undone);
   await mem.store(SAVE_EVERY);
   if (report.status !== "imported") return "unchanged";
   entry.importedBy = sync;
@@ -116,8 +132,8 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
   const book = newFolderBook(root);
   const mem = state.known.batch();
   let unreadable: string | null = null;
-  // A run of imports, as the import CLI's: each file commits without waiting for its last token
-  // counts (written with the next file's transaction), which was most of a small session's wait.
+  // A run of imports, as the import CLI's: files share transactions, and each commits without
+  // waiting for its last token counts (written with a later file's), which was most of a small session's wait.
   const bulk = startBulkImports();
   try {
     await mem.load(folder.path);
@@ -133,7 +149,7 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
       countOne(folder, "skipped", { file: skip.path, reason: skip.reason });
     };
     for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) {
-      const outcome = await visit(state, folder, book, file, mem, sync);
+      const outcome = await visit(state, folder, book, file, mem, sync, bulk);
       const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
       const warning = book.warnings.get(file.path);
       countOne(
@@ -196,11 +212,11 @@ export async function syncPaths(
       };
       for await (const file of transcriptFiles(path, { onProblem, onSkip, within: book.root })) {
         before.delete(file.path);
-        await visit(state, folder, book, file, mem, sync);
+        await visit(state, folder, book, file, mem, sync, eachAlone);
       }
       for (const gone of before) forget(gone);
     } else if (look.kind === "file") {
-      await visit(state, folder, book, await transcriptFileAt(path, look.stat, book.root), mem, sync);
+      await visit(state, folder, book, await transcriptFileAt(path, look.stat, book.root), mem, sync, eachAlone);
     } else if (look.kind === "skip") skipIn(book, path, look.reason, forgotten);
     else forget(path);
   }

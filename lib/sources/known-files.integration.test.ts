@@ -4,6 +4,9 @@
  * through the store and the importer the sync is given, never timed.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/engine/client";
+import { databaseKind } from "@/lib/db/engine/create-client";
+import { batchLimits } from "@/lib/db/imports/import-batch";
 import { forgetSyncedImports, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { makeSourcesHome } from "@/lib/testing/sources-home";
 import { importPath } from "@/lib/imports/import-file";
@@ -53,4 +56,55 @@ describe("known files across a restart", () => {
     expect(restarted.calls).toEqual({ under: 1, saved: 0, forgotten: 0, read: [] });
     await restarted.sync.close();
   });
+
+  it("remembers a file only once its import committed: a batch whose COMMIT fails leaves its files to the next sync", async () => {
+    const limits = { ...batchLimits };
+    // The whole sync in one batch, and every turn breaks a deferred constraint: the COMMIT fails.
+    Object.assign(batchLimits, { batchMs: 60_000, idleMs: 60_000 });
+    const client = await db();
+    const poison = POISON[databaseKind(client)];
+    for (const statement of poison.create) await client.$executeRawUnsafe(statement);
+    try {
+      const first = startedServer();
+      const failed = (await first.sync.sync()).folders[0]!;
+      expect(failed).toMatchObject({ filesSeen: 7, imported: 0, failed: 7 });
+      expect(failed.failures[0]!.reason).toBe("its import could not be committed");
+      expect(first.calls.saved).toBe(0);
+      expect(await client.thread.count()).toBe(0);
+      await first.sync.close();
+    } finally {
+      Object.assign(batchLimits, limits);
+      for (const statement of poison.drop) await client.$executeRawUnsafe(statement);
+    }
+    const next = startedServer();
+    expect((await next.sync.sync()).folders[0]).toMatchObject({ filesSeen: 7, imported: 7, failed: 0 });
+    expect(next.calls.read).toHaveLength(7);
+    await next.sync.close();
+  });
 });
+
+/** A row for every turn inserted that refers to nothing, checked only at COMMIT; and its removal. */
+const POISON = {
+  sqlite: {
+    create: [
+      `CREATE TABLE "TestPoisonParent" ("id" INTEGER PRIMARY KEY)`,
+      `CREATE TABLE "TestPoison" ("parent" INTEGER REFERENCES "TestPoisonParent"("id") DEFERRABLE INITIALLY DEFERRED)`,
+      `CREATE TRIGGER "TestPoisonTurn" AFTER INSERT ON "Turn" BEGIN INSERT INTO "TestPoison" VALUES (-1); END`,
+    ],
+    drop: [`DROP TRIGGER "TestPoisonTurn"`, `DROP TABLE "TestPoison"`, `DROP TABLE "TestPoisonParent"`],
+  },
+  postgres: {
+    create: [
+      `CREATE TABLE "TestPoisonParent" ("id" INTEGER PRIMARY KEY)`,
+      `CREATE TABLE "TestPoison" ("parent" INTEGER REFERENCES "TestPoisonParent"("id") DEFERRABLE INITIALLY DEFERRED)`,
+      `CREATE FUNCTION "TestPoisonTurn"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "TestPoison" VALUES (-1); RETURN NULL; END $$`,
+      `CREATE TRIGGER "TestPoisonTurn" AFTER INSERT ON "Turn" FOR EACH ROW EXECUTE FUNCTION "TestPoisonTurn"()`,
+    ],
+    drop: [
+      `DROP TRIGGER "TestPoisonTurn" ON "Turn"`,
+      `DROP FUNCTION "TestPoisonTurn"()`,
+      `DROP TABLE "TestPoison"`,
+      `DROP TABLE "TestPoisonParent"`,
+    ],
+  },
+};

@@ -88,6 +88,15 @@ function serializedAdapter(adapter: Adapter, lock: FifoLock): Adapter {
 /** A first-come, first-served async mutex. */
 export class FifoLock {
   #tail: Promise<void> = Promise.resolve();
+  #whenAsked: (() => void) | null = null;
+
+  /**
+   * Calls `listener` whenever someone asks for the lock, until it is set to null: a holder that
+   * would keep it a while (a bulk run's batch, lib/db/imports/import-batch.ts) lets them in sooner.
+   */
+  whenAsked(listener: (() => void) | null): void {
+    this.#whenAsked = listener;
+  }
 
   /** Resolves with the function that releases the lock (calling it twice is harmless). */
   acquire(): Promise<() => void> {
@@ -95,6 +104,7 @@ export class FifoLock {
     const released = new Promise<void>((resolve) => (release = resolve));
     const previous = this.#tail;
     this.#tail = previous.then(() => released);
+    this.#whenAsked?.();
     return previous.then(() => {
       let done = false;
       return () => {

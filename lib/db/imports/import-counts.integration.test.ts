@@ -16,7 +16,8 @@ import { writeRealShapedSessions } from "@/lib/testing/real-shaped-sessions";
 import { getTokenizer } from "@/lib/tokenizers/registry";
 import { newThread, newTurn, rowCounts } from "@/lib/testing/integration";
 import { db } from "../engine/client";
-import { lateCountsWritten, startBulkImports, withEarlierCounts, writeCountsLater } from "./import-counts";
+import { startBulkImports } from "./import-batch";
+import { lateCountsWritten, withEarlierCounts, writeCountsLater } from "./import-counts";
 import type { TokenCountRow } from "./import-rows";
 import { withImportWriter } from "./import-writer";
 import { storeTurnStream } from "./turn-stream-import";
@@ -74,9 +75,11 @@ describe("token counts written after an import's commit", () => {
         if (i === 15) {
           const thread = session("broken", 7);
           const outline = { format: "claude-code" as const, threads: [thread], skipped: [], warnings: [] };
-          await expect(storeTurnStream(outline, failingAt(thread, 5), sourceFile(thread.key))).rejects.toThrow("the source broke off");
+          await expect(bulk.run(() => storeTurnStream(outline, failingAt(thread, 5), sourceFile(thread.key)))).rejects.toThrow(
+            "the source broke off",
+          );
         }
-        const report = await importPath(file);
+        const report = await bulk.run(() => importPath(file));
         expect(report.status).toBe("imported");
         imported.push(...report.threadIds);
       }
@@ -87,6 +90,7 @@ describe("token counts written after an import's commit", () => {
     // Each file lets the event loop in, though neither it nor its small import waits for anything.
     expect(ticks).toBeGreaterThanOrEqual(files.length);
     await bulk.finish();
+    await lateCountsWritten();
     const o200k = getTokenizer("o200k_base");
     const counted = await countsOf(imported);
     expect(counted.length).toBe((await rowCounts()).turns - before.turns);
@@ -104,8 +108,8 @@ describe("token counts written after an import's commit", () => {
     // An import takes them along (the idle write leaves them to it), then fails before its commit.
     await expect(
       withEarlierCounts(url, (writeEarlier) =>
-        withImportWriter(url, async (writer) => {
-          await writeEarlier(writer);
+        withImportWriter(url, async (writer, end) => {
+          await writeEarlier(writer, end);
           throw new Error("failed after taking the earlier counts");
         }),
       ),

@@ -1,52 +1,28 @@
+import { countsFollowCommit, outsideBulkRuns, type TransactionEnd } from "./import-batch";
 import type { ImportWriter, TokenCountRow } from "./import-rows";
 import { withImportWriter } from "./import-writer";
 
 /**
  * Token counts that an import's transaction committed without, written just after it: in bulk
- * runs only (startBulkImports).
+ * runs only (lib/db/imports/import-batch.ts startBulkImports).
  *
  * An import writes its turns' o200k counts in its own transaction, counted on another core while
  * it parses and writes (lib/tokenizers/background-counter.ts), and waits at the end for the last
  * batch's. For a run of small files that wait was most of each import: a 26 KB session waited
  * about a millisecond, the counting core's whole work for that file, while this one sat idle. So
- * in a bulk run (the import CLI's, over its folders) an import commits without the counts still
+ * in a bulk run (a folder's full sync, the import CLI's) an import commits without the counts still
  * on their way (storeTurnStream hands them here once its COMMIT has succeeded: a rolled-back
  * import has none here) and goes on to the next file while they are counted. They are written
- * with the next import's transaction, before its COMMIT (and put back when that one rolls back),
- * or, when no import follows, in a transaction of their own a moment later; the run's `finish`
- * returns once all are written. A count is written only for the turn it was counted for, still
+ * with a later import's transaction, before its COMMIT (and put back when that one rolls back),
+ * or, when no import follows and the run has ended, in a transaction of their own a moment later. The run does not wait
+ * for them (they are no part of a synced folder; lateCountsWritten does, for the CLI and tests).
+ * A count is written only for the turn it was counted for, still
  * stored (same seq and id, the id names the content), and never over a count stored meanwhile
  * (lib/db/threads/token-counts.ts stores what a reader found missing). Until its count is written, a
  * reader treats a turn as it does any turn without one: it counts it (history-source.ts,
  * token-counts.ts) or falls back to its estimate. Outside a bulk run (an upload, a test) an
  * import commits with every count, as a reader right after it expects.
  */
-
-/** Bulk runs in progress in this process (startBulkImports): imports started meanwhile commit before their last counts. */
-let bulkRuns = 0;
-
-/**
- * Starts a run of many imports one after another (the import CLI's, over its folders): until
- * `finish`, each import's last counts are written after its commit (see above), and `finish`
- * waits for them all. An import elsewhere in the process meanwhile (an upload during the run)
- * does the same.
- */
-export function startBulkImports(): { finish(): Promise<void> } {
-  bulkRuns += 1;
-  let finished = false;
-  return {
-    async finish() {
-      if (!finished) bulkRuns -= 1;
-      finished = true;
-      await lateCountsWritten();
-    },
-  };
-}
-
-/** Whether an import starting now commits before its last counts (during a bulk run). */
-export function countsFollowCommit(): boolean {
-  return bulkRuns > 0;
-}
 
 /** How long written counts wait for an import that would take them along before they get a transaction of their own. */
 const IDLE_WRITE_MS = 20;
@@ -85,24 +61,17 @@ export function writeCountsLater(databaseUrl: string, counts: Promise<TokenCount
 /**
  * Runs an import's transaction (`work`, which calls withImportWriter) with the counts of earlier
  * imports that are ready: `writeReady` writes them with the import's writer; they leave the queue
- * when the transaction commits and return to it when it does not.
+ * then, and return to it when the transaction (or the batch it is in) is rolled back.
  */
 export async function withEarlierCounts<T>(
   databaseUrl: string,
-  work: (writeReady: (writer: ImportWriter) => Promise<void>) => Promise<T>,
+  work: (writeReady: (writer: ImportWriter, end: TransactionEnd) => Promise<void>) => Promise<T>,
 ): Promise<T> {
   importing.set(databaseUrl, (importing.get(databaseUrl) ?? 0) + 1);
   lastImportAt = performance.now();
-  let taken: Late[] = [];
   try {
-    const result = await work(async (writer) => {
-      taken = takeReady(databaseUrl);
-      await writer.insertTokenCounts(taken.flatMap((entry) => entry.rows!));
-    });
-    taken = [];
-    return result;
+    return await work((writer, end) => writeTaken(databaseUrl, writer, end));
   } finally {
-    late.unshift(...taken);
     const left = (importing.get(databaseUrl) ?? 1) - 1;
     if (left > 0) importing.set(databaseUrl, left);
     else importing.delete(databaseUrl);
@@ -111,10 +80,18 @@ export async function withEarlierCounts<T>(
   }
 }
 
-/**
- * Waits until every count handed over so far is written (or has failed to count).
- * @internal exported for its tests
- */
+/** Writes the ready counts of `databaseUrl` with `writer`; they go back to the queue if its transaction is rolled back. */
+async function writeTaken(databaseUrl: string, writer: ImportWriter, end: TransactionEnd): Promise<void> {
+  const taken = takeReady(databaseUrl);
+  if (taken.length === 0) return;
+  end.afterRollback(() => {
+    late.unshift(...taken);
+    scheduleIdleWrite();
+  });
+  await writer.insertTokenCounts(taken.flatMap((entry) => entry.rows!));
+}
+
+/** Waits until every count handed over so far is written (or has failed to count): the import CLI before it ends, tests. */
 export async function lateCountsWritten(): Promise<void> {
   // Counts an idle write has taken are out of the queue but not yet committed: wait for those too.
   while (late.length > 0 || idleWrites.size > 0) {
@@ -144,14 +121,15 @@ function scheduleIdleWrite(): void {
       timer = null;
       // An import in progress takes them along, or schedules this again when it ends.
       if (importing.size > 0) return;
-      // While imports follow one another, the next one takes the counts along.
-      if (performance.now() - lastImportAt < IDLE_WRITE_MS) scheduleIdleWrite();
+      // While imports follow one another (a bulk run goes on), the next one takes the counts along:
+      // a transaction of their own would make the run's batch commit early (import-batch.ts).
+      if (countsFollowCommit() || performance.now() - lastImportAt < IDLE_WRITE_MS) scheduleIdleWrite();
       else {
         const write = writeReady({ evenWhileImporting: false }).finally(() => idleWrites.delete(write));
         idleWrites.add(write);
       }
     },
-    Math.max(1, lastImportAt + IDLE_WRITE_MS - performance.now()),
+    countsFollowCommit() ? IDLE_WRITE_MS : Math.max(1, lastImportAt + IDLE_WRITE_MS - performance.now()),
   );
 }
 
@@ -160,9 +138,9 @@ async function writeReady({ evenWhileImporting }: { evenWhileImporting: boolean 
   const databases = new Set(late.filter((entry) => entry.rows !== null).map((entry) => entry.databaseUrl));
   for (const databaseUrl of databases) {
     if (!evenWhileImporting && importing.has(databaseUrl)) continue;
-    const taken = takeReady(databaseUrl);
     try {
-      await withImportWriter(databaseUrl, (writer) => writer.insertTokenCounts(taken.flatMap((entry) => entry.rows!)));
+      // In a transaction of their own even when a bulk run scheduled them: committed when this resolves.
+      await outsideBulkRuns(() => withImportWriter(databaseUrl, (writer, end) => writeTaken(databaseUrl, writer, end)));
     } catch (error) {
       // The database is gone or refuses the write: readers count these turns when asked.
       console.error(

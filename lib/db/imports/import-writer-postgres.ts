@@ -1,38 +1,65 @@
 import pg from "pg";
 import { containsPattern, POSTGRES_WRITE_LOCK } from "../engine/dialect";
 import { decodeStoredText, encodeParameter } from "../engine/postgres-text";
+import type { ImportTransaction } from "./import-batch";
 import type { ImportWriter, ThreadWriteRow, TurnInsertRow } from "./import-rows";
 
 /**
- * The import writer on PostgreSQL: one transaction on its own connection holding the write lock,
+ * The import writer's transaction on PostgreSQL, on its own connection holding the write lock,
  * each batch of turns one INSERT over arrays (unnest): one round trip however many turns it holds.
  * The connection comes from a small pool kept for imports: a sync of thousands of small files
  * opened (and authenticated) a connection for each, which cost more than most files' writes.
+ * (A batch, import-batch.ts, needs nothing more: the search vector is a generated column.)
  */
-export async function withPostgresImportWriter<T>(databaseUrl: string, work: (writer: ImportWriter) => Promise<T>): Promise<T> {
+export async function beginPostgresImport(databaseUrl: string): Promise<ImportTransaction> {
   const client = await importPool(databaseUrl).connect();
   // Back to the pool only once its transaction has ended cleanly; a connection that failed (BEGIN, COMMIT, ROLLBACK) is closed.
-  let clean = false;
+  let released = false;
+  const release = (clean: boolean) => {
+    if (!released) client.release(!clean);
+    released = true;
+  };
   try {
     await client.query("BEGIN");
     // Other writers (lib/db/engine/dialect.ts lockForWrite) wait for the import, as they do on SQLite.
     await client.query(`SELECT pg_advisory_xact_lock(${POSTGRES_WRITE_LOCK})`);
-    let result: T;
-    try {
-      result = await work(postgresImportWriter(client));
-    } catch (error) {
-      clean = await client.query("ROLLBACK").then(
-        () => true,
-        () => false,
-      );
-      throw error;
-    }
-    await client.query("COMMIT");
-    clean = true;
-    return result;
-  } finally {
-    client.release(!clean);
+  } catch (error) {
+    release(false);
+    throw error;
   }
+  const rollback = async () => {
+    const clean = await client.query("ROLLBACK").then(
+      () => true,
+      () => false,
+    );
+    release(clean);
+  };
+  return {
+    writer: postgresImportWriter(client),
+    reader: null,
+    async savepoint() {
+      await client.query("SAVEPOINT import_file");
+    },
+    async releaseSavepoint() {
+      await client.query("RELEASE SAVEPOINT import_file");
+    },
+    async rollbackToSavepoint() {
+      await client.query("ROLLBACK TO SAVEPOINT import_file");
+      await client.query("RELEASE SAVEPOINT import_file");
+    },
+    async commit() {
+      try {
+        await client.query("COMMIT");
+      } catch (error) {
+        await rollback();
+        throw error;
+      }
+      release(true);
+    },
+    rollback,
+    // Other writers wait in the server, unseen: a batch ends by its age or idleness alone.
+    whenContended: () => undefined,
+  };
 }
 
 /** Connections idle this long are closed; an idle one never keeps the process alive (a script ends at once). */

@@ -5,7 +5,9 @@ import { checkpointSoon, checkpointsOffThread, FALLBACK_CHECKPOINT_PAGES } from 
 import { WRITE_WAIT_MS } from "../engine/create-client";
 import { containsPattern, type RawReader } from "../engine/dialect";
 import { sqliteFilePath } from "../../env/database-url";
-import { withPostgresImportWriter } from "./import-writer-postgres";
+import { beginPostgresImport } from "./import-writer-postgres";
+import { currentBulkRun, inLoneTransaction, type BeginTransaction, type ImportTransaction, type TransactionEnd } from "./import-batch";
+import { deferSearchIndex, type DeferredSearch } from "./deferred-search";
 import { isPostgresUrl } from "../engine/postgres-adapter";
 import type { ImportWriter, ThreadWriteRow } from "./import-rows";
 import { databaseLock } from "../engine/serialized-adapter";
@@ -70,30 +72,100 @@ export function sqliteDateTime(date: Date): string {
 
 /**
  * Runs `work` with a writer whose statements form one transaction, committed when `work` resolves
- * and rolled back when it throws (PostgreSQL: lib/db/imports/import-writer-postgres.ts). On SQLite it holds this process's lock on the database file throughout
- * (Prisma's queries wait meanwhile) and SQLite's write lock, which it waits for without blocking
- * the event loop when another process holds it.
+ * and rolled back when it throws (PostgreSQL: lib/db/imports/import-writer-postgres.ts); `end`
+ * takes what is to happen once it has committed, or has been rolled back. Inside a bulk run
+ * (import-batch.ts) it is a part of the run's batch, which commits later: `end` tells when
+ * (`bytes`, the size of the file imported, decides whether it shares the batch). On SQLite it
+ * holds this process's lock on the database file throughout (Prisma's queries wait meanwhile)
+ * and SQLite's write lock, which it waits for without blocking the event loop when another
+ * process holds it.
  */
-export async function withImportWriter<T>(databaseUrl: string, work: (writer: ImportWriter) => Promise<T>): Promise<T> {
-  if (isPostgresUrl(databaseUrl)) return withPostgresImportWriter(databaseUrl, work);
-  const file = sqliteFilePath(databaseUrl);
-  const release = await databaseLock(file).acquire();
+export async function withImportWriter<T>(
+  databaseUrl: string,
+  work: (writer: ImportWriter, end: TransactionEnd) => Promise<T>,
+  bytes = 0,
+): Promise<T> {
+  const begin: BeginTransaction = isPostgresUrl(databaseUrl)
+    ? () => beginPostgresImport(databaseUrl)
+    : (options) => beginSqliteImport(sqliteFilePath(databaseUrl), options);
+  const run = currentBulkRun();
+  return run ? run.join(databaseUrl, begin, work, bytes) : inLoneTransaction(begin, work);
+}
+
+/** A transaction on this process's import connection to `file`; a batch's fills the search index at its end (deferred-search.ts). */
+async function beginSqliteImport(file: string, { batch }: { batch: boolean }): Promise<ImportTransaction> {
+  const lock = databaseLock(file);
+  const release = await lock.acquire();
+  const open = await openAndBegin(file, release);
+  const { connection } = open;
+  const ended = () => {
+    lock.whenAsked(null);
+    open.deferred.search = null;
+    keepOpen(file, open);
+    release();
+  };
+  const rollback = () => {
+    if (connection.inTransaction) connection.exec("ROLLBACK");
+  };
+  try {
+    open.deferred.search = batch ? deferSearchIndex(connection) : null;
+  } catch (error) {
+    rollback();
+    ended();
+    throw error;
+  }
+  let mark = 0;
+  return {
+    writer: open.writer,
+    reader: rawReader(open),
+    async savepoint() {
+      connection.exec("SAVEPOINT import_file");
+      mark = open.deferred.search?.mark() ?? 0;
+    },
+    async releaseSavepoint() {
+      connection.exec("RELEASE import_file");
+    },
+    async rollbackToSavepoint() {
+      connection.exec("ROLLBACK TO import_file");
+      connection.exec("RELEASE import_file");
+      open.deferred.search?.restore(mark);
+    },
+    async commit() {
+      try {
+        open.deferred.search?.finish();
+        connection.exec("COMMIT");
+        if (open.checkpointsOffThread) checkpointSoon(file);
+      } catch (error) {
+        rollback();
+        throw error;
+      } finally {
+        ended();
+      }
+    },
+    async rollback() {
+      try {
+        rollback();
+      } catch {
+        // A connection that cannot roll back is closed (keepOpen), which rolls back.
+      } finally {
+        ended();
+      }
+    },
+    whenContended: (listener) => lock.whenAsked(listener),
+  };
+}
+
+/** The kept (or a new) connection, in a transaction holding SQLite's write lock; `release` is called when that fails. */
+async function openAndBegin(file: string, release: () => void): Promise<OpenWriter> {
   let open: OpenWriter | undefined;
   try {
     open = openWriter(file);
     await beginImmediate(open.connection);
-    try {
-      const result = await work(open.writer);
-      open.connection.exec("COMMIT");
-      if (open.checkpointsOffThread) checkpointSoon(file);
-      return result;
-    } catch (error) {
-      if (open.connection.inTransaction) open.connection.exec("ROLLBACK");
-      throw error;
-    }
-  } finally {
+    return open;
+  } catch (error) {
     if (open) keepOpen(file, open);
     release();
+    throw error;
   }
 }
 
@@ -103,24 +175,30 @@ export async function withImportWriter<T>(databaseUrl: string, work: (writer: Im
  * only). An import of many small files first asks whether each was imported before
  * (previousImport): through Prisma, each such question waited in its queue and cost more than
  * SQLite's work. The connection is this call's alone until `read` ends, so no import's
- * uncommitted rows are read.
+ * uncommitted rows are read; except inside a bulk run, which reads on its open batch's
+ * connection what it wrote so far.
  */
 export async function withImportReader<T>(databaseUrl: string, read: (reader: RawReader) => Promise<T>): Promise<T> {
   if (isPostgresUrl(databaseUrl)) throw new Error("withImportReader: SQLite only");
+  const batchReader = currentBulkRun()?.batchReader(databaseUrl);
+  if (batchReader) return read(batchReader);
   const file = sqliteFilePath(databaseUrl);
   const open = openWriter(file);
   try {
-    const reader: RawReader = {
-      $queryRawUnsafe: async <R>(sql: string, ...params: unknown[]) => {
-        let statement = open.reads.get(sql);
-        if (!statement) open.reads.set(sql, (statement = open.connection.prepare(sql)));
-        return statement.all(...params) as R;
-      },
-    };
-    return await read(reader);
+    return await read(rawReader(open));
   } finally {
     keepOpen(file, open);
   }
+}
+
+function rawReader(open: OpenWriter): RawReader {
+  return {
+    $queryRawUnsafe: async <R>(sql: string, ...params: unknown[]) => {
+      let statement = open.reads.get(sql);
+      if (!statement) open.reads.set(sql, (statement = open.connection.prepare(sql)));
+      return statement.all(...params) as R;
+    },
+  };
 }
 
 /**
@@ -136,6 +214,8 @@ type OpenWriter = {
   reads: Map<string, BetterSqlite3.Statement>;
   /** Its commits leave checkpoints to lib/db/engine/checkpoints.ts. */
   checkpointsOffThread: boolean;
+  /** In a batch's transaction: the search index filled at its end (the writer indexes what is pending before deleting turns). */
+  deferred: { search: DeferredSearch | null };
   timer?: NodeJS.Timeout;
 };
 const openWriters = new Map<string, OpenWriter>();
@@ -153,14 +233,18 @@ function openWriter(file: string): OpenWriter {
   try {
     connection.pragma("foreign_keys = ON");
     connection.pragma("synchronous = NORMAL");
+    // A batch's savepoints keep their copies of the pages they change here (import-batch.ts join: a small file's few).
+    connection.pragma("temp_store = MEMORY");
     const offThread = checkpointsOffThread();
     if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    const deferred: OpenWriter["deferred"] = { search: null };
     return {
       connection,
-      writer: sqliteImportWriter(connection),
+      writer: sqliteImportWriter(connection, deferred),
       inode: statSync(file).ino,
       reads: new Map(),
       checkpointsOffThread: offThread,
+      deferred,
     };
   } catch (error) {
     connection.close();
@@ -196,7 +280,7 @@ async function beginImmediate(connection: BetterSqlite3.Database): Promise<void>
   }
 }
 
-function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
+function sqliteImportWriter(connection: BetterSqlite3.Database, deferred: OpenWriter["deferred"]): ImportWriter {
   const threadExists = connection.prepare<[string], { id: string }>(`SELECT "id" FROM "Thread" WHERE "id" = ?`);
   const turnIds = connection
     .prepare<[string, number], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? AND "index" >= ? ORDER BY "index"`)
@@ -254,6 +338,7 @@ function sqliteImportWriter(connection: BetterSqlite3.Database): ImportWriter {
       forgetUsage.run(row.id);
     },
     async deleteTurnsFrom(threadId, index) {
+      deferred.search?.indexPending();
       deleteTurns.run(threadId, index);
       forgetUsage.run(threadId);
     },

@@ -16,7 +16,8 @@ import type {
 import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "../engine/client";
-import { countsFollowCommit, withEarlierCounts, writeCountsLater } from "./import-counts";
+import { countsFollowCommit } from "./import-batch";
+import { withEarlierCounts, writeCountsLater } from "./import-counts";
 import type { ImportWriter, ThreadWriteRow, TokenCountRow } from "./import-rows";
 import { TurnBatches } from "./turn-batches";
 import { withImportWriter } from "./import-writer";
@@ -92,25 +93,29 @@ export async function storeTurnStream(
   const databaseUrl = serverSettings().databaseUrl;
   const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
   try {
-    let run: TurnStreamImport | undefined;
-    const report = await withEarlierCounts(databaseUrl, (writeEarlierCounts) =>
-      withImportWriter(databaseUrl, async (writer) => {
-        run = new TurnStreamImport(outline, file, writer, counter);
-        if (resume?.from) await run.resumeFrom(resume.from);
-        for await (const item of turns) {
-          if ("settled" in item) run.settle();
-          else await run.add(item);
-        }
-        const report = await run.finish();
-        if (resume) resume.saved = run.checkpoint();
-        await writeEarlierCounts(writer);
-        return report;
-      }),
+    return await withEarlierCounts(databaseUrl, (writeEarlierCounts) =>
+      withImportWriter(
+        databaseUrl,
+        async (writer, end) => {
+          const run = new TurnStreamImport(outline, file, writer, counter);
+          if (resume?.from) await run.resumeFrom(resume.from);
+          for await (const item of turns) {
+            if ("settled" in item) run.settle();
+            else await run.add(item);
+          }
+          const report = await run.finish();
+          if (resume) resume.saved = run.checkpoint();
+          await writeEarlierCounts(writer, end);
+          end.afterCommit(() => {
+            // The counts still on their way are written after the commit (lib/db/imports/import-counts.ts).
+            writeCountsLater(databaseUrl, run.countsAfterCommit);
+            threadsWritten(report.threadResults.filter((thread) => thread.change !== "unchanged").map((thread) => thread.id));
+          });
+          return report;
+        },
+        file.size,
+      ),
     );
-    // Committed: the counts still on their way are written after it (lib/db/imports/import-counts.ts).
-    writeCountsLater(databaseUrl, run!.countsAfterCommit);
-    threadsWritten(report.threadResults.filter((thread) => thread.change !== "unchanged").map((thread) => thread.id));
-    return report;
   } finally {
     await counter.close();
   }
