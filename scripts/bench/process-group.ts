@@ -42,7 +42,7 @@ export function sampleGroup(pgid: number, everyMs = 100): { peakBytes: () => num
  * The share of one core the group's processes used over `seconds` (those alive at both ends; a
  * process started and ended meanwhile is not counted), and its RSS at the end.
  */
-export async function groupAtRest(pgid: number, seconds: number): Promise<{ cpuShareOfCore: number; rssBytes: number }> {
+export async function groupAtRest(pgid: number, seconds: number): Promise<{ cpuShareOfCore: number; rssBytes: number; pssBytes: number }> {
   const ticks = (list: Member[]) => new Map(list.map((member) => [member.pid, member.cpuTicks]));
   const before = ticks(members(pgid));
   const started = process.hrtime.bigint();
@@ -50,5 +50,23 @@ export async function groupAtRest(pgid: number, seconds: number): Promise<{ cpuS
   const after = members(pgid);
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const used = after.reduce((sum, member) => sum + (before.has(member.pid) ? member.cpuTicks - before.get(member.pid)! : 0), 0);
-  return { cpuShareOfCore: used / TICKS_PER_SECOND / elapsed, rssBytes: after.reduce((sum, member) => sum + member.rssBytes, 0) };
+  return {
+    cpuShareOfCore: used / TICKS_PER_SECOND / elapsed,
+    rssBytes: after.reduce((sum, member) => sum + member.rssBytes, 0),
+    pssBytes: after.reduce((sum, member) => sum + pssBytes(member.pid), 0),
+  };
+}
+
+/**
+ * A process's proportional set size: its resident pages, each shared one divided among the
+ * processes sharing it. Summed RSS counts the node binary's pages once for npm and once for the
+ * server; summed PSS is what the group takes from the machine.
+ */
+function pssBytes(pid: number): number {
+  try {
+    const pssKb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return pssKb ? Number(pssKb[1]) * 1024 : 0;
+  } catch {
+    return 0; // exited while being read
+  }
 }
