@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 
@@ -116,48 +115,10 @@ const servers: (WebServer & { name: string })[] = [
   },
 ];
 
-/**
- * Two lanes, one worker each, run side by side on servers the other lane never touches, so a spec
- * still has its servers to itself as with one worker: the seeded and empty servers in one lane,
- * the imports, auth, sources and setup servers in the other. Specs that use servers of both lanes
- * (their "crossing") run afterwards, one at a time. A spec's servers are the URLs it names (and
- * e2e/page-helpers.ts names, when it uses those), and the seeded server unless it sets a baseURL.
- */
-function specLanes(): Record<"seededEmpty" | "otherServers" | "crossing", string[]> {
-  const lanes = { seededEmpty: [] as string[], otherServers: [] as string[], crossing: [] as string[] };
-  const helpers = readFileSync(path.resolve("e2e", "page-helpers.ts"), "utf8");
-  const laneOf: Record<string, "seededEmpty" | "otherServers"> = {
-    SEEDED_URL: "seededEmpty",
-    EMPTY_URL: "seededEmpty",
-    IMPORTS_URL: "otherServers",
-    SOURCES_URL: "otherServers",
-    AUTH_URL: "otherServers",
-    SETUP_URL: "otherServers",
-  };
-  for (const file of readdirSync(path.resolve("e2e")).filter((name) => name.endsWith(".spec.ts"))) {
-    const spec = readFileSync(path.resolve("e2e", file), "utf8");
-    const text = spec.includes("./page-helpers") ? spec + helpers : spec;
-    const used = new Set(Object.keys(laneOf).flatMap((name) => (new RegExp(`\\b${name}\\b`).test(text) ? [laneOf[name]!] : [])));
-    if (!spec.includes("baseURL:")) used.add("seededEmpty");
-    lanes[used.size === 1 ? [...used][0]! : "crossing"].push(`**/${file}`);
-  }
-  return lanes;
-}
-const lanes = specLanes();
-/**
- * `playwright test <spec>` runs what it names and nothing more, one spec at a time as before the
- * lanes: the crossing specs wait for the lanes only in a whole run (with a file filter,
- * dependencies would run both lanes in full).
- */
-const wholeSuite = !process.argv
-  .slice(process.argv.indexOf("test") + 1)
-  .some((arg, i, args) => !arg.startsWith("-") && !/^-[^=]+$/.test(args[i - 1] ?? ""));
-const browser = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } };
-
 export default defineConfig({
   testDir: "./e2e",
   globalTeardown: "./e2e/global-teardown.ts",
-  workers: wholeSuite ? 2 : 1,
+  workers: 1,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: [["list"], ["json", { outputFile: ".tmp/test-results/playwright.json" }]], // npm test sums it up
@@ -173,16 +134,6 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  projects: [
-    { name: "seeded-empty", testMatch: lanes.seededEmpty, workers: 1, use: browser },
-    { name: "other-servers", testMatch: lanes.otherServers, workers: 1, use: browser },
-    {
-      name: "crossing",
-      testMatch: lanes.crossing,
-      workers: 1,
-      dependencies: wholeSuite ? ["seeded-empty", "other-servers"] : [],
-      use: browser,
-    },
-  ],
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
   webServer: servers.filter((server) => E2E_SERVERS.has(server.name)).map(({ name: _name, ...server }) => server),
 });
