@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { TokenCount, TokenizerId } from "@/lib/domain/tokens/tokenizer";
-import { engineLoaded, type EngineId } from "./engines";
+import type { EngineId } from "./engines";
 import { engineRecipe, getTokenizer, scaleEngineCount } from "./registry";
 
 /**
@@ -205,18 +205,15 @@ export const countingStats = { offThread: 0, inline: 0, workersStarted: 0, impor
 
 /**
  * The one way requests count: each text's tokens under `tokenizer`, in the order given. A small
- * batch is counted in place once this thread has the tokenizer's vocabulary (loaded for a
- * preview's own counts); anything else on the long-lived shared worker, so no request holds the
- * event loop while a long text is tokenised or a vocabulary loads (0.4 s for o200k on a quiet
- * machine, 3.7-4.4 s on a busy one, with every other request waiting). Throws for an unknown tokenizer.
+ * batch is counted in place; a larger one on the long-lived shared worker, so no request holds
+ * the event loop while a long text is tokenised. Throws for an unknown tokenizer.
  */
 export async function countTexts(tokenizer: TokenizerId, texts: string[]): Promise<TokenCount[]> {
   const recipe = engineRecipe(tokenizer);
-  if (texts.length === 0) return [];
   let length = 0;
   for (const text of texts) length += text.length;
-  if (!recipe || (length <= INLINE_CHARS && engineLoaded(recipe.engine)) || !existsSync(WORKER_FILE)) {
-    countingStats.inline++;
+  if (!recipe || length <= INLINE_CHARS || !existsSync(WORKER_FILE)) {
+    if (texts.length > 0) countingStats.inline++;
     return countHere(tokenizer, texts);
   }
   countingStats.offThread++;

@@ -1,4 +1,4 @@
-import { engine, engineLoaded, type Counted, type EngineId } from "./linear-count.mjs";
+import { engine, type Counted, type EngineId } from "./linear-count.mjs";
 
 /**
  * The real tokenizers, each loaded on its first use. The packages, and the cutting of runs too
@@ -12,7 +12,7 @@ import { engine, engineLoaded, type Counted, type EngineId } from "./linear-coun
  */
 
 export type { EngineId };
-export { engine, engineLoaded };
+export { engine };
 
 /** Text to its token count, in time linear in the text. */
 export type MeasureFn = (text: string) => Counted;
