@@ -1,7 +1,6 @@
 import "server-only";
 import { compactionRunResponses, type PricedResponse, type Pricer } from "@/lib/domain/usage/cost";
 import { relationOf } from "@/lib/domain/threads/links";
-import type { CompactionRunRecord } from "@/lib/domain/usage/session-usage";
 import {
   addParts,
   emptyPart,
@@ -11,14 +10,14 @@ import {
   type SessionFigures,
   type UsagePart,
 } from "@/lib/domain/usage/thread-figures";
-import type { JsonValue, ReportedCost, Thread } from "@/lib/domain/types";
+import type { ReportedCost, Thread } from "@/lib/domain/types";
 import { pricerWith } from "@/lib/models/pricing";
 import { inChunks } from "../engine/chunks";
 import { db } from "../engine/client";
 import { listCustomModels } from "../settings/custom-models";
-import { parsedOrNull } from "../engine/mappers";
 import { storedThreadCosts } from "./session-usage";
 import { refreshUsageBuckets } from "./usage-aggregates";
+import { runRecord } from "./usage-inputs";
 
 /**
  * One figure per thread (lib/domain/usage/thread-figures.ts): what a thread's session used, for the
@@ -190,18 +189,6 @@ async function bucketParts(ids: string[]): Promise<{ parts: Map<string, UsagePar
       unpriced.set(row.threadId, (unpriced.get(row.threadId) ?? new Set()).add(row.modelName || "(no model)"));
   }
   return { parts, unpriced };
-}
-
-/** A compaction run's row as the domain reads it. */
-function runRecord(row: {
-  threadId: string;
-  runId: string;
-  afterTurnKey: string | null;
-  modelProvider: string | null;
-  modelName: string | null;
-  responses: string;
-}): CompactionRunRecord {
-  return { ...row, responses: parsedOrNull<{ usage: JsonValue; timestamp?: string | null }[]>(row.responses) ?? [] };
 }
 
 /**
