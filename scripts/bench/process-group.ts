@@ -31,6 +31,11 @@ export function groupRss(pgid: number): number {
   return members(pgid).reduce((sum, member) => sum + member.rssBytes, 0);
 }
 
+/** The CPU the group's live processes have used so far (seconds). */
+export function groupCpuSeconds(pgid: number): number {
+  return members(pgid).reduce((sum, member) => sum + member.cpuTicks, 0) / TICKS_PER_SECOND;
+}
+
 /** Samples the group's summed RSS every `everyMs` until stopped, keeping the peak. */
 export function sampleGroup(pgid: number, everyMs = 100): { peakBytes: () => number; stop: () => void } {
   let peak = groupRss(pgid);

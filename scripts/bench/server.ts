@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { root } from "../lib.mjs";
 import { CONFIG, SERVER_LOG } from "./config";
+import { groupRss, sampleGroup } from "./process-group";
 
 // ---------------------------------------------------------------------------------------------
 // The production server
@@ -122,6 +124,57 @@ export async function startServer(
     await new Promise((r) => setTimeout(r, 200));
   }
   return { baseUrl, child, stop };
+}
+
+/** A running `npm start`: its process group (led by npm), where it listens, and its peak group RSS so far. */
+export type NpmStart = {
+  child: ChildProcess;
+  baseUrl: string;
+  /** performance.now() when npm was spawned. */
+  startedAt: number;
+  peakBytes: () => number;
+  /** Whether npm (the group's leader) has ended. */
+  exited: () => boolean;
+  /** Stops sampling and ends the whole group (SIGTERM, SIGKILL after 10 s), waiting until none of it is left. */
+  stop: () => Promise<void>;
+};
+
+/**
+ * `npm start` as a person runs it, in a process group of its own so its memory and CPU can be
+ * read as a whole, with output to `logFile`. `env` adds to the environment (DATABASE_URL, the
+ * folders to follow, HOME).
+ */
+export async function startNpmStart(env: Record<string, string>, logFile: string): Promise<NpmStart> {
+  const port = await freePort();
+  const log = openSync(logFile, "a");
+  const startedAt = performance.now();
+  const child = spawn("npm", ["start"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", log, log],
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", ...env },
+  });
+  closeSync(log);
+  const sampler = sampleGroup(child.pid!);
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // the group has ended
+    }
+  };
+  const stop = async () => {
+    sampler.stop();
+    signalGroup("SIGTERM");
+    // The group's last processes (Next.js after npm) may outlive npm by a moment.
+    const killAt = Date.now() + 10_000;
+    while (groupRss(child.pid!) > 0) {
+      if (Date.now() > killAt) signalGroup("SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return { child, baseUrl: `http://127.0.0.1:${port}`, startedAt, peakBytes: sampler.peakBytes, exited, stop };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,9 +2,8 @@
 // folder of 2,000 sessions (x BENCH_SCALE) made from the real fixtures, `npm start` on a fresh
 // database with HOME holding that folder (and THREADLINE_SOURCES naming it), measured as that
 // person meets it, with ccusage's daily report over the same folder beside it.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
-import net from "node:net";
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { migrateDatabase } from "../../../lib/db/engine/migrate";
@@ -12,9 +11,9 @@ import { writeClaudeCodeFolder } from "../../../lib/testing/claude-code-folder";
 import { ensureBuild, ensurePrismaClient, root } from "../../lib.mjs";
 import { BENCH_DIR, CONFIG, KEEP_DB, POSTGRES_ADMIN_URL, TARGETS } from "../config";
 import { measure, summarize } from "../measure";
-import { groupAtRest, groupRss, sampleGroup } from "../process-group";
+import { groupAtRest } from "../process-group";
 import { Bench, fmtBytes } from "../section";
-import { getBody, getJson } from "../server";
+import { getBody, getJson, startNpmStart } from "../server";
 import { dropPostgresDatabase, freshPostgresDatabase } from "../store";
 
 const DIR = path.join(BENCH_DIR, "first-sync");
@@ -219,82 +218,44 @@ async function measureServer(
   };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 /**
  * `npm start` as a person runs it (HOME holding the folder), in a process group of its own;
  * answers once the server reports the folder synced, the secret scan caught up and usage summed,
  * with the group's peak RSS until then.
  */
 async function startAndSync(run: { url: string; home: string; files: number }, name: string): Promise<Started & { peakBytes: number }> {
-  const port = await freePort();
-  const log = openSync(path.join(DIR, `${name}-server.log`), "w");
   // THREADLINE_SOURCES names the folder a new user's default would follow on SQLite: on PostgreSQL
   // the default follows nothing.
   const sources = path.join(run.home, ".claude", "projects");
-  const started = performance.now();
-  const child = spawn("npm", ["start"], {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", log, log],
-    env: {
-      ...process.env,
-      HOME: run.home,
-      THREADLINE_SOURCES: sources,
-      DATABASE_URL: run.url,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  });
-  closeSync(log);
-  const sampler = sampleGroup(child.pid!);
-  const stop = async () => {
-    sampler.stop();
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    process.kill(-child.pid!, "SIGTERM");
-    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
-    await exited;
-    // The group's last processes (Next.js after npm) may outlive npm by a moment.
-    while (groupRss(child.pid!) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    clearTimeout(timer);
-  };
+  const server = await startNpmStart(
+    { HOME: run.home, THREADLINE_SOURCES: sources, DATABASE_URL: run.url },
+    path.join(DIR, `${name}-server.log`),
+  );
   try {
-    const baseUrl = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + SYNC_TIMEOUT_MS;
     let servedMs: number | null = null;
     let status: SourcesStatus | null = null;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`first-sync: npm start exited (${name}); see ${DIR}`);
+      if (server.exited()) throw new Error(`first-sync: npm start exited (${name}); see ${DIR}`);
       if (Date.now() > deadline) throw new Error(`first-sync: not synced within ${SYNC_TIMEOUT_MS / 60_000} min (${name})`);
       try {
-        status = await getJson<SourcesStatus>(baseUrl, "/api/sources");
-        servedMs ??= performance.now() - started;
-        if (synced(status) && (await scanCaughtUp(baseUrl))) break;
+        status = await getJson<SourcesStatus>(server.baseUrl, "/api/sources");
+        servedMs ??= performance.now() - server.startedAt;
+        if (synced(status) && (await scanCaughtUp(server.baseUrl))) break;
       } catch (error) {
         if (servedMs !== null) throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await getBody(baseUrl, "/api/usage?groupBy=day"); // answers once usage is summed
-    const syncedMs = performance.now() - started;
-    sampler.stop();
+    await getBody(server.baseUrl, "/api/usage?groupBy=day"); // answers once usage is summed
+    const syncedMs = performance.now() - server.startedAt;
+    const peakBytes = server.peakBytes();
     const seen = claudeFolder(status)!;
     if (seen.imported + seen.unchanged + seen.failed < run.files)
       throw new Error(`first-sync: the sync saw ${seen.imported + seen.unchanged + seen.failed} of ${run.files} files (${name})`);
-    return { child, baseUrl, servedMs, syncedMs, status, stop, peakBytes: sampler.peakBytes() };
+    return { child: server.child, baseUrl: server.baseUrl, servedMs, syncedMs, status, stop: server.stop, peakBytes };
   } catch (error) {
-    await stop();
+    await server.stop();
     throw error;
   }
 }

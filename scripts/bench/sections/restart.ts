@@ -1,25 +1,23 @@
 // A restart over many files (issue 38: "20,000 within 10 s"): a folder of 20,000 short Claude Code
 // sessions (x BENCH_SCALE) synced once by the server's own sync in a child process, then `npm start`
 // on that database, timed from the moment it answers until its sync has confirmed every file.
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { migrateDatabase } from "../../../lib/db/engine/migrate";
 import { writeRealShapedSessions } from "../../../lib/testing/real-shaped-sessions";
 import { ensureBuild, ensurePrismaClient, root } from "../../lib.mjs";
 import { BENCH_DIR, CONFIG, KEEP_DB, POSTGRES_ADMIN_URL, TARGETS } from "../config";
-import { groupRss, sampleGroup } from "../process-group";
+import { groupCpuSeconds } from "../process-group";
 import { Bench, fmtBytes } from "../section";
-import { getJson } from "../server";
+import { getJson, startNpmStart } from "../server";
 import { dropPostgresDatabase, freshPostgresDatabase } from "../store";
 
 const DIR = path.join(BENCH_DIR, "restart");
 const POSTGRES_DB = "threadline_bench_restart";
 const RESTARTS = 2;
 const TIMEOUT_MS = 10 * 60_000;
-const TICKS_PER_SECOND = 100;
 
 type Folder = { path: string; state: string; filesSeen: number; imported: number; unchanged: number; lastSyncAt: string | null };
 
@@ -73,85 +71,35 @@ function firstSync(url: string, folder: string, files: number): number {
   return (performance.now() - started) / 1000;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-/** The CPU the group's processes have used so far (seconds). */
-function groupCpuSeconds(pgid: number): number {
-  let ticks = 0;
-  for (const pid of spawnSync("pgrep", ["-g", String(pgid)], { encoding: "utf8" })
-    .stdout.trim()
-    .split("\n")
-    .filter(Boolean)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(rest[11]) + Number(rest[12]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return ticks / TICKS_PER_SECOND;
-}
-
 /** `npm start` following the folder on the synced database, until its sync confirmed every file; then stopped. */
 async function restartServer(
   url: string,
   folder: string,
   files: number,
 ): Promise<{ servedSeconds: number; confirmSeconds: number; cpuSeconds: number; peakMb: number }> {
-  const port = await freePort();
-  const log = openSync(path.join(DIR, "server.log"), "a");
-  const started = performance.now();
-  const child = spawn("npm", ["start"], {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", log, log],
-    env: {
-      ...process.env,
-      THREADLINE_SOURCES: folder,
-      DATABASE_URL: url,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  });
-  closeSync(log);
-  const sampler = sampleGroup(child.pid!);
+  const server = await startNpmStart({ THREADLINE_SOURCES: folder, DATABASE_URL: url }, path.join(DIR, "server.log"));
   try {
     let servedMs: number | null = null;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`restart: npm start exited; see ${DIR}/server.log`);
-      if (performance.now() - started > TIMEOUT_MS) throw new Error("restart: not confirmed in time");
-      const status = await getJson<{ syncing: boolean; folders: Folder[] }>(`http://127.0.0.1:${port}`, "/api/sources").catch(() => null);
-      if (status) servedMs ??= performance.now() - started;
+      if (server.exited()) throw new Error(`restart: npm start exited; see ${DIR}/server.log`);
+      if (performance.now() - server.startedAt > TIMEOUT_MS) throw new Error("restart: not confirmed in time");
+      const status = await getJson<{ syncing: boolean; folders: Folder[] }>(server.baseUrl, "/api/sources").catch(() => null);
+      if (status) servedMs ??= performance.now() - server.startedAt;
       const synced = status?.folders.find((f) => f.path === folder);
       if (status && !status.syncing && synced?.lastSyncAt && synced.state === "watching") {
-        const doneMs = performance.now() - started;
+        const doneMs = performance.now() - server.startedAt;
         if (synced.unchanged !== files || synced.imported !== 0)
           throw new Error(`restart: ${synced.unchanged} unchanged and ${synced.imported} imported of ${files} files`);
         return {
           servedSeconds: servedMs! / 1000,
           confirmSeconds: (doneMs - servedMs!) / 1000,
-          cpuSeconds: groupCpuSeconds(child.pid!),
-          peakMb: sampler.peakBytes() / (1024 * 1024),
+          cpuSeconds: groupCpuSeconds(server.child.pid!),
+          peakMb: server.peakBytes() / (1024 * 1024),
         };
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
-    sampler.stop();
-    if (child.exitCode === null) {
-      process.kill(-child.pid!, "SIGTERM");
-      while (groupRss(child.pid!) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await server.stop();
   }
 }
