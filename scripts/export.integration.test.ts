@@ -1,6 +1,7 @@
 /**
- * `npm run export` as users run it: a child process on this test file's database (SQLite, or
- * PostgreSQL in the PostgreSQL pass). It writes the bytes GET /api/threads/:id/export answers for
+ * `npm run export` on this test file's database (SQLite, or PostgreSQL in the PostgreSQL pass): as
+ * users run it (a child process: npm, tsx) where the case is about the process (stdout, --out, exit
+ * codes), else its main function in this process (exportMain, all scripts/export.ts runs). It writes the bytes GET /api/threads/:id/export answers for
  * the same options (the route called in this process, on the same database), to stdout or --out;
  * with --password-file, an encrypted page; bad usage is refused naming the option with exit code 2,
  * an unknown thread with 1.
@@ -13,6 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { api, newThread, newTurn } from "@/lib/testing/integration";
+import { exportMain } from "./export-main";
 
 const exec = promisify(execFile);
 const work = mkdtempSync(path.join(os.tmpdir(), "threadline-export-cli-"));
@@ -21,7 +23,8 @@ const sample = secretSamples(43).find((s) => s.rule === "github-pat")!;
 
 type Run = { code: number; stdout: string; stderr: string };
 
-async function exportCli(...args: string[]): Promise<Run> {
+/** `npm run export -- ...args` as users run it, in a child process. */
+async function exportProcess(...args: string[]): Promise<Run> {
   try {
     const { stdout, stderr } = await exec("npm", ["run", "--silent", "export", "--", ...args], {
       cwd: process.cwd(),
@@ -33,6 +36,14 @@ async function exportCli(...args: string[]): Promise<Run> {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof failed.code === "number" ? failed.code : -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
+}
+
+/** The same command in this process: exportMain with the streams collected. */
+async function exportCli(...args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await exportMain(args, { out: (text) => (stdout += text), err: (line) => (stderr += `${line}\n`) });
+  return { code, stdout, stderr };
 }
 
 async function apiBytes(id: string, query: string): Promise<string> {
@@ -61,13 +72,13 @@ describe("npm run export", () => {
       [["--format", "md", "--no-redact"], "?format=md&redact=0"],
       [["--format", "json", "--redact", "--chain"], "?redact=1&chain=1"],
     ];
-    for (const [args, query] of cases) {
-      const run = await exportCli(leaf, ...args);
+    for (const [index, [args, query]] of cases.entries()) {
+      const run = await (index === 0 ? exportProcess : exportCli)(leaf, ...args);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout, args.join(" ")).toBe(await apiBytes(leaf, query));
     }
     const out = path.join(work, "thread.html");
-    const run = await exportCli(leaf, "--format", "html", "--subagents", "--out", out);
+    const run = await exportProcess(leaf, "--format", "html", "--subagents", "--out", out);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe("");
     expect(readFileSync(out, "utf8")).toBe(await apiBytes(leaf, "?format=html&subagents=1"));
@@ -98,13 +109,13 @@ describe("npm run export", () => {
       [[leaf, "--subagents"], /--subagents: applies to --format html and md only/],
       [["not-an-id"], /<threadId>: "not-an-id" is not a thread id/],
     ];
-    for (const [args, message] of refusals) {
-      const run = await exportCli(...args);
+    for (const [index, [args, message]] of refusals.entries()) {
+      const run = await (index === 1 ? exportProcess : exportCli)(...args);
       expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(2);
       expect(run.stderr).toMatch(message);
       expect(run.stdout).toBe("");
     }
-    const unknown = await exportCli("00000000-0000-4000-8000-000000000000", "--format", "md");
+    const unknown = await exportProcess("00000000-0000-4000-8000-000000000000", "--format", "md");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^export: Thread 00000000-0000-4000-8000-000000000000 not found/m);
     expect(unknown.stdout).toBe("");

@@ -19,3 +19,9 @@ export function commandLine<O extends NonNullable<ParseArgsConfig["options"]>>(
   options: O,
   settings?: { positionals?: boolean; args?: string[] },
 ): { values: { [K in keyof O]?: O[K] extends { type: "boolean" } ? boolean : string }; positionals: string[] };
+export function readCommandLine<O extends NonNullable<ParseArgsConfig["options"]>>(
+  options: O,
+  settings?: { positionals?: boolean; args?: string[] },
+):
+  | { ok: true; values: { [K in keyof O]?: O[K] extends { type: "boolean" } ? boolean : string }; positionals: string[] }
+  | { ok: false; error: string };

@@ -218,11 +218,18 @@ export function ensureMigrated() {
  * The command line, read with node:util's parseArgs (strict: an unknown option or a missing value
  * is refused). On a mistake it prints what is wrong and `usage`, and exits with 2.
  */
-export function commandLine(name, usage, options, { positionals = false, args = process.argv.slice(2) } = {}) {
+export function commandLine(name, usage, options, settings = {}) {
+  const parsed = readCommandLine(options, settings);
+  if (parsed.ok) return parsed;
+  console.error(`${name}: ${parsed.error}\n${usage}`);
+  process.exit(2);
+}
+
+/** commandLine without the exit, for a command that runs in a test's process too: the mistake, or the values. */
+export function readCommandLine(options, { positionals = false, args = process.argv.slice(2) } = {}) {
   try {
-    return parseArgs({ args, options, allowPositionals: positionals, strict: true });
+    return { ok: true, ...parseArgs({ args, options, allowPositionals: positionals, strict: true }) };
   } catch (error) {
-    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}\n${usage}`);
-    process.exit(2);
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -1,6 +1,8 @@
 /**
- * `npm run usage` as users run it: a child process on this test file's database (SQLite, or
- * PostgreSQL in the PostgreSQL pass) holding the real fixtures, imported. Its JSON must be what
+ * `npm run usage` on this test file's database (SQLite, or PostgreSQL in the PostgreSQL pass)
+ * holding the real fixtures, imported: as users run it (a child process: npm, tsx) where the case
+ * is about the process (its streams, exit codes, --help), else its main function in this process
+ * (usageMain, all scripts/usage.ts runs), which reads the same database without a tsx start. Its JSON must be what
  * GET /api/usage answers for the same query (the route handler called in this process, on the
  * same database), its table must show the report's totals, a secret in a title must be masked as
  * the API masks it, and bad options must be refused by name with exit code 2.
@@ -16,6 +18,7 @@ import { importPath } from "@/lib/imports/import-file";
 import { transcriptFiles } from "@/lib/imports/transcript-files";
 import { jsonRequest } from "@/lib/testing/api";
 import { newThread, newTurn } from "@/lib/testing/integration";
+import { usageMain } from "./usage-main";
 
 const exec = promisify(execFile);
 const root = process.cwd();
@@ -26,7 +29,8 @@ const UNTIL = "2026-04-30";
 
 type Run = { code: number; stdout: string; stderr: string };
 
-async function usageCli(...args: string[]): Promise<Run> {
+/** `npm run usage -- ...args` as users run it, in a child process. */
+async function usageProcess(...args: string[]): Promise<Run> {
   try {
     const { stdout, stderr } = await exec("npm", ["run", "--silent", "usage", "--", ...args], {
       cwd: root,
@@ -38,6 +42,14 @@ async function usageCli(...args: string[]): Promise<Run> {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof failed.code === "number" ? failed.code : -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
+}
+
+/** The same command in this process: usageMain with the streams collected. */
+async function usageCli(...args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await usageMain(args, { out: (text) => (stdout += text), err: (line) => (stderr += `${line}\n`) });
+  return { code, stdout, stderr };
 }
 
 /** What GET /api/usage answers for the query. */
@@ -56,7 +68,7 @@ beforeAll(async () => {
 
 describe("npm run usage", () => {
   it("prints exactly the API's report with --json, daily by default, compact dates taken", async () => {
-    const run = await usageCli("--since", SINCE.replaceAll("-", ""), "--until", UNTIL, "--tz", "UTC", "--json");
+    const run = await usageProcess("--since", SINCE.replaceAll("-", ""), "--until", UNTIL, "--tz", "UTC", "--json");
     expect(run.code, run.stderr).toBe(0);
     // stdout is the JSON alone: progress (a migration on PostgreSQL, say) goes to stderr.
     const printed = JSON.parse(run.stdout) as UsageReport;
@@ -100,7 +112,7 @@ describe("npm run usage", () => {
   }, 120_000);
 
   it("prints a table whose totals line is the report's totals", async () => {
-    const run = await usageCli("monthly", "--since", SINCE, "--until", UNTIL, "--tz", "UTC");
+    const run = await usageProcess("monthly", "--since", SINCE, "--until", UNTIL, "--tz", "UTC");
     expect(run.code, run.stderr).toBe(0);
     const report = await expected({ groupBy: "month", since: SINCE, until: UNTIL, tz: "UTC" });
     const { totals } = report;
@@ -198,7 +210,7 @@ describe("npm run usage", () => {
   }, 120_000);
 
   it("lists every command and option, with its short form, under --help", async () => {
-    const run = await usageCli("--help");
+    const run = await usageProcess("--help");
     expect(run.code, run.stderr).toBe(0);
     for (const command of ["daily", "weekly", "monthly", "session", "blocks", "model", "provider", "project", "source"])
       expect(run.stdout).toMatch(new RegExp(`^ +(.* )?${command} `, "m"));
@@ -240,4 +252,12 @@ describe("npm run usage", () => {
     },
     120_000,
   );
+
+  it("refuses bad usage as a process too: exit code 2, the mistake and the usage on stderr, nothing on stdout", async () => {
+    const run = await usageProcess("--sinse", "2026-01-01");
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("usage: Unknown option '--sinse'");
+    expect(run.stderr).toContain("usage: npm run usage --");
+  }, 120_000);
 });
