@@ -21,8 +21,18 @@ import { serverSettings } from "@/lib/env";
 import { jsonRequest, params } from "@/lib/testing/api";
 import { api, fetchThread, newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { createTestDatabase } from "@/lib/testing/test-database";
+import { dbCopyMain } from "./db-copy-main";
 
-function dbCopy(...args: string[]) {
+/** `npm run db:copy`'s work in this process (its main function), as the command would report it. */
+async function dbCopy(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await dbCopyMain(args, { log: (line) => out.push(line), err: (line) => err.push(line) });
+  return { status, out: out.join("\n"), err: err.join("\n") };
+}
+
+/** The command as its own process: what a user runs (the process's output and exit code). */
+function dbCopyProcess(...args: string[]) {
   const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/db-copy.ts", ...args], {
     encoding: "utf8",
   });
@@ -100,12 +110,12 @@ describe("npm run db:copy", () => {
       }
 
       const middle = `file:${path.join(scratch, "middle.db")}`;
-      const first = dbCopy("--from", sourceUrl, "--to", middle);
+      const first = dbCopyProcess("--from", sourceUrl, "--to", middle);
       expect(first.status, first.err).toBe(0);
       expect(first.out).toMatch(/every table verified by count and checksum/);
 
       const target = await createTestDatabase(); // PostgreSQL in the PostgreSQL pass
-      const second = dbCopy("--from", middle, "--to", target);
+      const second = await dbCopy("--from", middle, "--to", target);
       expect(second.status, second.err).toBe(0);
       const turns = expected.find((t) => t.table === "Turn")!;
       expect(second.out).toMatch(new RegExp(`^Turn\\s+${turns.rows.toLocaleString("en")}\\s+${turns.checksum} = ${turns.checksum}$`, "m"));
@@ -135,9 +145,9 @@ describe("npm run db:copy", () => {
 
   it("refuses a destination that holds data, and leaves it as it was", { timeout: 60_000 }, async () => {
     const target = `file:${path.join(scratch, "occupied.db")}`;
-    expect(dbCopy("--from", sourceUrl, "--to", target).status).toBe(0);
+    expect((await dbCopy("--from", sourceUrl, "--to", target)).status).toBe(0);
     const before = await checksumsAt(target);
-    const again = dbCopy("--from", sourceUrl, "--to", target);
+    const again = await dbCopy("--from", sourceUrl, "--to", target);
     expect(again.status).toBe(1);
     expect(again.err).toMatch(/db:copy: the destination is not empty \(\d+ rows in Thread, .*\): db:copy only fills an empty database/);
     expect(await checksumsAt(target)).toEqual(before);
@@ -167,24 +177,27 @@ describe("npm run db:copy", () => {
     }
   });
 
-  it("explains bad arguments without touching anything", () => {
-    expect(dbCopy()).toMatchObject({ status: 2, err: expect.stringMatching(/--from and --to are both required\nusage: npm run db:copy/) });
-    expect(dbCopy("--from", sourceUrl, "--to", sourceUrl)).toMatchObject({
+  it("explains bad arguments without touching anything", async () => {
+    expect(dbCopyProcess()).toMatchObject({
+      status: 2,
+      err: expect.stringMatching(/--from and --to are both required\nusage: npm run db:copy/),
+    });
+    expect(await dbCopy("--from", sourceUrl, "--to", sourceUrl)).toMatchObject({
       status: 2,
       err: expect.stringContaining("--from and --to name the same database"),
     });
     const missing = path.join(scratch, "missing.db");
-    expect(dbCopy("--from", `file:${missing}`, "--to", `file:${path.join(scratch, "x.db")}`)).toMatchObject({
+    expect(await dbCopy("--from", `file:${missing}`, "--to", `file:${path.join(scratch, "x.db")}`)).toMatchObject({
       status: 2,
       err: expect.stringContaining(`--from: no SQLite database at ${missing}`),
     });
     const empty = path.join(scratch, "empty.db");
     writeFileSync(empty, "");
-    expect(dbCopy("--from", `file:${empty}`, "--to", `file:${path.join(scratch, "z.db")}`)).toMatchObject({
+    expect(await dbCopy("--from", `file:${empty}`, "--to", `file:${path.join(scratch, "z.db")}`)).toMatchObject({
       status: 1,
       err: expect.stringContaining("--from: the source database is not at the current schema"),
     });
-    expect(dbCopy("--from", "mysql://host/db", "--to", `file:${path.join(scratch, "y.db")}`)).toMatchObject({
+    expect(await dbCopy("--from", "mysql://host/db", "--to", `file:${path.join(scratch, "y.db")}`)).toMatchObject({
       status: 2,
       err: expect.stringContaining("must start with file: (SQLite) or postgres://"),
     });
