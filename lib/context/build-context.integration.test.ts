@@ -4,6 +4,8 @@ import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/engine/client";
 import { newThread, newTurn, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
+import { engineLoaded } from "@/lib/tokenizers/engines";
+import { getTokenizer } from "@/lib/tokenizers/registry";
 import { buildContextPreview } from "./build-context";
 
 /** A thread of `turns` turns, written at once (as an import writes them). */
@@ -66,5 +68,21 @@ describe("buildContextPreview's reads", () => {
     await newTurn(long, { role: "user", content: "And after the append?" });
     const [shortAppended, longAppended] = [await preview(short), await preview(long)];
     expect(longAppended).toBe(shortAppended);
+  });
+});
+
+describe("buildContextPreview with a tokenizer", () => {
+  it("counts on the worker, never loading the vocabulary on the thread that answers, and counts right", async () => {
+    const threadId = await threadOf(40);
+    // A window that holds some of the turns, not all: the plan's budgeting counts turn shells and notes.
+    const built = await buildContextPreview(threadId, { mode: "exact", tokenizer: "o200k_base", contextWindow: 1_500 });
+    expect(engineLoaded("o200k_base")).toBe(false);
+    expect(built.turns.includedCount).toBeGreaterThan(0);
+    expect(built.turns.includedCount).toBeLessThan(40);
+    // Counted here only now, to check the figures: o200k's counts add up over the text's sections.
+    expect(built.totalTokens).toBe(getTokenizer("o200k_base").count(built.text));
+    expect(built.sections.notes).toBeGreaterThan(0);
+    // The same preview again, from remembered counts, agrees.
+    expect(await buildContextPreview(threadId, { mode: "exact", tokenizer: "o200k_base", contextWindow: 1_500 })).toEqual(built);
   });
 });

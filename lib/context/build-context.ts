@@ -31,7 +31,7 @@ import { serverSettings } from "@/lib/env";
 import { readFromRoots } from "@/lib/files/file-source";
 import { findModel, suggestModels, type ModelInfo } from "@/lib/models/catalog";
 import { countTexts } from "@/lib/tokenizers/background-counter";
-import { knownCount, rememberCounts, rememberingCounts } from "@/lib/tokenizers/memo";
+import { knownCount, rememberCounts } from "@/lib/tokenizers/memo";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import type { ContextQuery } from "@/lib/validation/context";
 import { addsUpOverSegments, countingSegments } from "@/lib/tokenizers/segments";
@@ -173,7 +173,19 @@ type Counting = {
   countAhead: (texts: string[]) => Promise<number[]>;
   /** A count countTokens would answer without counting, if there is one. */
   remembered: (text: string) => number | undefined;
+  /**
+   * Runs `attempt` (which counts with countTokens, reportTokens and turnTokens) until it asked
+   * for no count this request had not counted yet: those count as 0 while it runs, and are then
+   * counted on the worker, so the vocabulary is never loaded, nor a text tokenised, on this thread.
+   */
+  settle: <T>(attempt: () => T) => Promise<T>;
 };
+
+/**
+ * Passes of settle after which what is still unknown is counted in place. Two or three suffice
+ * (the first asks for every count, the next for a note whose number changed): a guard, not a path.
+ */
+const SETTLE_PASSES = 8;
 
 const shellTemplateCounts = new Map<string, Map<string, number>>();
 
@@ -198,6 +210,7 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
       turnTokens: (turn, turnNumber, codePoints) => Math.floor((codePointLength(turnShell(turn, turnNumber)) + codePoints) / 3),
       countAhead: async (texts) => texts.map(palCountTokens),
       remembered: () => undefined,
+      settle: async (attempt) => attempt(),
     };
   }
   let counter;
@@ -206,13 +219,34 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
   } catch (error) {
     throw new AppError("validation_failed", `tokenizer: ${error instanceof Error ? error.message : "unknown tokenizer"}`);
   }
-  const count = rememberingCounts(counter.id, (text) => counter.count(text));
-  const shellTokens = turnShellCounter(count, shellTemplates(counter.id));
+  const tokenizerId = counter.id;
+  // Counts this request has counted: the shared memo may drop them meanwhile, and settle must end.
+  const counted = new Map<string, number>();
+  const missing = new Set<string>();
+  const remembered = (text: string) => counted.get(text) ?? knownCount(tokenizerId, text);
+  const lookUp = (text: string): number | undefined => {
+    const known = remembered(text);
+    if (known === undefined) missing.add(text);
+    return known;
+  };
+  const count = (text: string) => lookUp(text) ?? 0;
+  const shellTokens = turnShellCounter(lookUp, shellTemplates(tokenizerId));
   const countRemembering = async (texts: string[]): Promise<number[]> => {
     if (texts.length === 0) return [];
-    const tokens = (await countTexts(counter.id, texts)).map((counted) => counted.tokens);
-    rememberCounts(counter.id, texts, tokens);
+    const tokens = (await countTexts(tokenizerId, texts)).map((counted) => counted.tokens);
+    rememberCounts(tokenizerId, texts, tokens);
+    texts.forEach((text, i) => counted.set(text, tokens[i]!));
     return tokens;
+  };
+  const settle = async <T>(attempt: () => T): Promise<T> => {
+    for (let pass = 1; ; pass++) {
+      missing.clear();
+      const result = attempt();
+      if (missing.size === 0) return result;
+      const texts = [...missing];
+      if (pass < SETTLE_PASSES) await countRemembering(texts);
+      else texts.forEach((text) => counted.set(text, counter.count(text)));
+    }
   };
   return {
     tokenizer: { id: counter.id, label: counter.label },
@@ -234,7 +268,8 @@ function countingFor(query: Pick<ContextQuery, "mode" | "tokenizer">, model: Mod
     // The turn's header and content counted apart: a token or so off where a tokenizer would merge across them.
     turnTokens: (turn, turnNumber, contentTokens) => shellTokens(turn, turnNumber) + contentTokens,
     countAhead: countRemembering,
-    remembered: (text) => knownCount(counter.id, text),
+    remembered,
+    settle,
   };
 }
 
@@ -290,15 +325,17 @@ export async function buildContextPreview(
       fileBlockTokens: (path, file) => {
         const known = knownBlockCount(file, blockKey(path));
         if (known !== undefined) return known;
-        const tokens = counting.countTokens(palFileBlock(path, file));
-        rememberBlockCount(file, blockKey(path), tokens);
+        const block = palFileBlock(path, file);
+        const tokens = counting.countTokens(block);
+        // Not yet counted (0 for now, see settle): nothing to keep.
+        if (counting.remembered(block) !== undefined) rememberBlockCount(file, blockKey(path), tokens);
         return tokens;
       },
       turnTokens: (turn, turnNumber) => counting.turnTokens(turn, turnNumber, turn.measure),
       breakdown: query.perTurn ?? false,
       fileList: paths,
     },
-    counting.reportTotal,
+    counting,
   );
 
   const used = built.totalTokens;
@@ -348,15 +385,12 @@ export async function buildContextPreview(
  * Plans over the outlines, then reads the content of the turns that fit and renders the text,
  * whose total is counted with `reportTotal` (off the event loop: after an append the text is new).
  */
-async function assemble(input: PlanHistoryInput<OutlinedTurn>, reportTotal: (text: string) => Promise<number>): Promise<BuiltHistory> {
-  if (input.turns.length === 0) return buildConversationHistory({ ...input, turns: [] });
-  const plan = planConversationHistory(input);
+async function assemble(input: PlanHistoryInput<OutlinedTurn>, counting: Counting): Promise<BuiltHistory> {
+  if (input.turns.length === 0) return counting.settle(() => buildConversationHistory({ ...input, turns: [] }));
+  const plan = await counting.settle(() => planConversationHistory(input));
   const included = input.turns.slice(plan.oldestIncluded);
   const contents = await loadTurnContents(included.map((turn) => turn.seq));
-  const built = renderConversationHistory(
-    plan,
-    included.map((turn) => ({ ...turn, content: contents.get(turn.seq) ?? "" })),
-    { ...input, reportTokens: () => 0 },
-  );
-  return { ...built, totalTokens: await reportTotal(built.text) };
+  const withContent = included.map((turn) => ({ ...turn, content: contents.get(turn.seq) ?? "" }));
+  const built = await counting.settle(() => renderConversationHistory(plan, withContent, { ...input, reportTokens: () => 0 }));
+  return { ...built, totalTokens: await counting.reportTotal(built.text) };
 }

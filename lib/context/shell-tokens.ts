@@ -13,22 +13,33 @@ import { turnShell, type HistoryTurnOutline } from "@/lib/domain/history";
 const MAX_TEMPLATES = 50_000;
 
 export function turnShellCounter(
-  count: (text: string) => number,
+  count: (text: string) => number | undefined,
   templates = new Map<string, number>(),
 ): (turn: HistoryTurnOutline, turnNumber: number) => number {
-  const one = count("1");
+  // `count` may not know a text yet (build-context counts those on the worker and asks again):
+  // the shell is then 0 for now, and nothing unknown is kept.
   return (turn, turnNumber) => {
     const template = turnShell(turn, 1);
     let tokens = templates.get(template);
     if (tokens === undefined) {
       tokens = count(template);
+      if (tokens === undefined) return 0;
       if (templates.size >= MAX_TEMPLATES) templates.delete(templates.keys().next().value!);
       templates.set(template, tokens);
     }
     if (turnNumber === 1) return tokens;
-    const digits = `#${turnNumber}`; // kept beside the templates, which all start with "\n---"
-    let numberTokens = templates.get(digits);
-    if (numberTokens === undefined) templates.set(digits, (numberTokens = count(String(turnNumber))));
-    return tokens - one + numberTokens;
+    const one = number(1);
+    const digits = number(turnNumber);
+    return one === undefined || digits === undefined ? 0 : tokens - one + digits;
   };
+
+  function number(n: number): number | undefined {
+    const key = `#${n}`; // kept beside the templates, which all start with "\n---"
+    let tokens = templates.get(key);
+    if (tokens === undefined) {
+      tokens = count(String(n));
+      if (tokens !== undefined) templates.set(key, tokens);
+    }
+    return tokens;
+  }
 }

@@ -106,9 +106,26 @@ describe("countTexts", () => {
       // PAL's character estimates never need the worker.
       expect(countingStats.offThread - before.offThread).toBe(counter.id.startsWith("chars/") ? 0 : 1);
     }
+    // In place once this thread has the vocabulary (the registry's counts above loaded it).
     const before = { ...countingStats };
     expect(await countTexts("o200k_base", ["hello world"])).toEqual([{ tokens: 2, estimated: false }]);
     expect(countingStats).toEqual({ ...before, inline: before.inline + 1 });
+  });
+
+  it("answers a request while the import worker has a long queue of import counts", async () => {
+    const counter = startBackgroundCounter("o200k_base");
+    await counter.count(["warm"]);
+    let importsDone = false;
+    const imports = Promise.all(Array.from({ length: 40 }, (_, i) => counter.count([`${i} ${TEXTS[5]!}`, TEXTS[2]!]))).then(() => {
+      importsDone = true;
+    });
+    counter.send();
+    expect(await countTexts("o200k_base", [`a request's ${TEXTS[2]!}`])).toEqual([
+      getTokenizer("o200k_base").measure(`a request's ${TEXTS[2]!}`),
+    ]);
+    expect(importsDone).toBe(false);
+    await imports;
+    await counter.close();
   });
 
   it("rejects an unknown tokenizer", async () => {

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { TokenCount, TokenizerId } from "@/lib/domain/tokens/tokenizer";
-import type { EngineId } from "./engines";
+import { engineLoaded, type EngineId } from "./engines";
 import { engineRecipe, getTokenizer, scaleEngineCount } from "./registry";
 
 /**
@@ -22,9 +22,9 @@ export type BackgroundCounter = {
 const WORKER_FILE = path.join(process.cwd(), "lib", "tokenizers", "count-worker.mjs");
 
 /**
- * A batch at most this long (UTF-16 units in all) is counted on the caller's thread: about a
- * millisecond of o200k at worst, less than a round trip to the worker costs in waiting. Longer
- * batches go to the worker (scripts/bench/sections/linear-count.ts measures both).
+ * A batch at most this long (UTF-16 units in all) is counted on the caller's thread if that thread
+ * has the vocabulary: about a millisecond of o200k at worst, less than a round trip to the worker
+ * costs in waiting. Other batches go to the worker (scripts/bench/sections/linear-count.ts measures both).
  */
 export const INLINE_CHARS = 4_096;
 
@@ -204,16 +204,21 @@ function sharedWorker(): CountWorker {
 export const countingStats = { offThread: 0, inline: 0, workersStarted: 0, importMessages: 0 };
 
 /**
- * The one way requests count: each text's tokens under `tokenizer`, in the order given. A small
- * batch is counted in place; a larger one on the long-lived shared worker, so no request holds
- * the event loop while a long text is tokenised. Throws for an unknown tokenizer.
+ * The one way requests count: each text's tokens under `tokenizer`, in the order given. Counted
+ * on the long-lived shared worker, so no request holds the event loop while a long text is
+ * tokenised or a vocabulary loads (o200k's: 0.4 s on a quiet machine, 3.7-4.4 s on a busy one,
+ * with every other request waiting); the server's thread never loads one (lib/context counts
+ * ahead on the worker too), which also keeps a second copy of it (tens of MB) out of the server's
+ * memory. A small batch is counted in place only where this thread has the vocabulary already
+ * (a script's). Throws for an unknown tokenizer.
  */
 export async function countTexts(tokenizer: TokenizerId, texts: string[]): Promise<TokenCount[]> {
   const recipe = engineRecipe(tokenizer);
+  if (texts.length === 0) return [];
   let length = 0;
   for (const text of texts) length += text.length;
-  if (!recipe || length <= INLINE_CHARS || !existsSync(WORKER_FILE)) {
-    if (texts.length > 0) countingStats.inline++;
+  if (!recipe || (length <= INLINE_CHARS && engineLoaded(recipe.engine)) || !existsSync(WORKER_FILE)) {
+    countingStats.inline++;
     return countHere(tokenizer, texts);
   }
   countingStats.offThread++;

@@ -1,4 +1,4 @@
-import { engine, type Counted, type EngineId } from "./linear-count.mjs";
+import { engine, engineLoaded, type Counted, type EngineId } from "./linear-count.mjs";
 
 /**
  * The real tokenizers, each loaded on its first use. The packages, and the cutting of runs too
@@ -12,7 +12,7 @@ import { engine, type Counted, type EngineId } from "./linear-count.mjs";
  */
 
 export type { EngineId };
-export { engine };
+export { engine, engineLoaded };
 
 /** Text to its token count, in time linear in the text. */
 export type MeasureFn = (text: string) => Counted;

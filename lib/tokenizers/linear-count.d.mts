@@ -17,3 +17,4 @@ export const COUNTED_PIECES: number;
 export function runCuts(text: string, limits?: RunLimits): number[][];
 export function countLinear(text: string, count: (text: string) => number, limits?: RunLimits): Counted;
 export function engine(id: EngineId): (text: string) => Counted;
+export function engineLoaded(id: EngineId): boolean;

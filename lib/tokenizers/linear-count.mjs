@@ -191,6 +191,11 @@ export const ENGINE_IDS = Object.freeze(Object.keys(LOADERS));
 
 const engines = new Map();
 
+/** Whether engine `id`'s vocabulary is loaded on this thread already (`engine(id)` then costs nothing). */
+export function engineLoaded(id) {
+  return engines.has(id);
+}
+
 /**
  * The linear counter of engine `id` (one of ENGINE_IDS): text to `{ tokens, estimated }`.
  * Loaded on first use.

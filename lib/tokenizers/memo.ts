@@ -43,17 +43,3 @@ export function rememberCounts(tokenizerId: string, texts: readonly string[], to
     }
   });
 }
-
-/**
- * `count`, remembering results by tokenizer: file blocks and the headers and notes around turns,
- * which previews count again and again.
- */
-export function rememberingCounts(tokenizerId: string, count: (text: string) => number): (text: string) => number {
-  return (text) => {
-    const known = knownCount(tokenizerId, text);
-    if (known !== undefined) return known;
-    const tokens = count(text);
-    rememberCounts(tokenizerId, [text], [tokens]);
-    return tokens;
-  };
-}

@@ -4,7 +4,8 @@ import { AppError } from "@/lib/domain/errors";
 import { titleFromContent } from "@/lib/domain/threads/title";
 import type { ForkLinks, ForkRecord } from "@/lib/domain/threads/links";
 import type { Thread } from "@/lib/domain/types";
-import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
+import { countTexts } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "../engine/client";
 import { insertDerivedThread } from "./derived-threads";
 import { toThread } from "../engine/mappers";
@@ -26,7 +27,16 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
     ]);
   }
   const kept = source.turns.slice(0, atTurn + 1);
-  const counter = getTokenizer(DEFAULT_TOKENIZER_ID);
+  // Turns stored without a count are counted on the worker, before the transaction: never a vocabulary load on this thread.
+  const uncounted = kept.filter((turn) => turn.tokens === null);
+  const measured = await countTexts(
+    DEFAULT_TOKENIZER_ID,
+    uncounted.map((turn) => turn.content),
+  );
+  let next = 0;
+  const tokens = kept.map((turn) =>
+    turn.tokens !== null ? { tokens: turn.tokens, estimated: turn.tokensEstimated ?? false } : measured[next++]!,
+  );
   const client = await db();
   const { thread, fork } = await client.$transaction(async (tx) => {
     const thread = await insertDerivedThread(tx, {
@@ -36,9 +46,7 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
       metadata: { ...(source.thread.metadata ?? {}), forkedFrom: { threadId: sourceId, atTurn } },
       turns: kept.map((turn) => ({ ...turn, source: turn })),
       // Read with the thread, counted when it was stored: no re-tokenising.
-      tokens: kept.map((turn) =>
-        turn.tokens !== null ? { tokens: turn.tokens, estimated: turn.tokensEstimated ?? false } : counter.measure(turn.content),
-      ),
+      tokens,
       tokenizer: DEFAULT_TOKENIZER_ID,
     });
     const fork = await tx.fork.create({
