@@ -1,7 +1,7 @@
 import "server-only";
 import type { DatabaseKind } from "../engine/create-client";
 import { run } from "../engine/dialect";
-import { runsOf, type Tx } from "../usage/usage-derived";
+import { inRuns, runGroups, type Tx } from "../usage/usage-derived";
 
 // The hourly sums without the thread (InsightsHour, InsightsToolHour) that a report of all
 // projects in a zone of whole-hour offsets reads instead of every thread's rollups: remade, in the
@@ -41,31 +41,34 @@ export async function resumInsightsHours(tx: Tx, kind: DatabaseKind, hours: Set<
   const zeros = RESPONSE_COLUMNS.map((c) => `${c === "costUsd" ? "CAST(0 AS DOUBLE PRECISION)" : "0"} AS "${c}"`).join(", ");
   const bucketColumns = RESPONSE_COLUMNS.map((c) => `b."${c}"`).join(", ");
   const sums = RESPONSE_COLUMNS.map((c) => `SUM(u."${c}")`).join(", ");
-  for (const [first, last] of runsOf(hours)) {
-    const quarters = [first * 4, (last + 1) * 4];
+  for (const runs of runGroups(hours, kind)) {
+    const own = inRuns(`"hour"`, runs);
     for (const table of ["InsightsHour", "InsightsToolHour"])
-      await run(tx, kind, `DELETE FROM "${table}" WHERE "hour" >= ? AND "hour" <= ? RETURNING "hour"`, first, last);
+      await run(tx, kind, `DELETE FROM "${table}" WHERE ${own.sql} RETURNING "hour"`, ...own.params);
+    const activity = inRuns(`a."quarter"`, runs, 4);
+    const buckets = inRuns(`b."quarter"`, runs, 4);
+    const tools = inRuns(`x."quarter"`, runs, 4);
     await run(
       tx,
       kind,
       `INSERT INTO "InsightsHour" ("hour", "source", "modelName", "turns", ${columns})
        SELECT u."hour", u."source", u."modelName", SUM(u."turns"), ${sums} FROM (
          SELECT a."quarter" / 4 AS "hour", t."source" AS "source", a."modelName" AS "modelName", a."turns" AS "turns", ${zeros}
-           FROM "InsightsActivity" a JOIN "Thread" t ON t."id" = a."threadId" WHERE a."quarter" >= ? AND a."quarter" < ?
+           FROM "InsightsActivity" a JOIN "Thread" t ON t."id" = a."threadId" WHERE ${activity.sql}
          UNION ALL
          SELECT b."quarter" / 4, t."source", b."modelName", 0, ${bucketColumns}
-           FROM "UsageBucket" b JOIN "Thread" t ON t."id" = b."threadId" WHERE b."quarter" >= ? AND b."quarter" < ?
+           FROM "UsageBucket" b JOIN "Thread" t ON t."id" = b."threadId" WHERE ${buckets.sql}
        ) u GROUP BY 1, 2, 3 RETURNING "hour"`,
-      ...quarters,
-      ...quarters,
+      ...activity.params,
+      ...buckets.params,
     );
     await run(
       tx,
       kind,
       `INSERT INTO "InsightsToolHour" ("hour", "source", "modelName", "name", "calls", "errors")
        SELECT x."quarter" / 4, t."source", x."modelName", x."name", SUM(x."calls"), SUM(x."errors")
-         FROM "InsightsTool" x JOIN "Thread" t ON t."id" = x."threadId" WHERE x."quarter" >= ? AND x."quarter" < ? GROUP BY 1, 2, 3, 4 RETURNING "hour"`,
-      ...quarters,
+         FROM "InsightsTool" x JOIN "Thread" t ON t."id" = x."threadId" WHERE ${tools.sql} GROUP BY 1, 2, 3, 4 RETURNING "hour"`,
+      ...tools.params,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { Database, DatabaseKind } from "../engine/create-client";
+import { chunked } from "../engine/chunks";
 import { run } from "../engine/dialect";
 
 // What is derived from the usage buckets (usage-aggregates.ts): each thread's spans, and the
@@ -95,21 +96,40 @@ async function resum(
 ): Promise<void> {
   const columns = ADDED.map((c) => `"${c}"`).join(", ");
   const sums = ADDED.map((c) => `SUM("${c}")`).join(", ");
-  for (const [first, last] of runsOf(units)) {
-    await run(tx, kind, `DELETE FROM "${table}" WHERE "${unit}" >= ? AND "${unit}" <= ? RETURNING "${unit}"`, first, last);
+  for (const runs of runGroups(units, kind)) {
+    const own = inRuns(`"${unit}"`, runs);
+    await run(tx, kind, `DELETE FROM "${table}" WHERE ${own.sql} RETURNING "${unit}"`, ...own.params);
+    const finer = inRuns(`"${fromUnit}"`, runs, per);
     await run(
       tx,
       kind,
       `INSERT INTO "${table}" ("${unit}", "modelProvider", "modelName", ${columns})
-       SELECT "${fromUnit}" / ${per}, "modelProvider", "modelName", ${sums} FROM "${from}" WHERE "${fromUnit}" >= ? AND "${fromUnit}" < ? GROUP BY 1, 2, 3 RETURNING "${unit}"`,
-      first * per,
-      (last + 1) * per,
+       SELECT "${fromUnit}" / ${per}, "modelProvider", "modelName", ${sums} FROM "${from}" WHERE ${finer.sql} GROUP BY 1, 2, 3 RETURNING "${unit}"`,
+      ...finer.params,
     );
   }
 }
 
+/**
+ * Runs of consecutive units (runsOf) to resum together, one statement for many on SQLite: a
+ * statement's fixed cost through Prisma was most of a run's resum, and a first sync's threads
+ * spread over 174 separate hours (six statements each). PostgreSQL plans a disjunction of ranges
+ * worse than one range (app/api/usage's test over time went from 27 s to over 30): one run each there.
+ */
+export function runGroups(units: Set<number>, kind: DatabaseKind): [number, number][][] {
+  return chunked(runsOf(units), kind === "postgres" ? 1 : 100);
+}
+
+/** A condition that `column`, in units `per` times finer than the runs', is within one of `runs`; with its parameters. */
+export function inRuns(column: string, runs: [number, number][], per = 1): { sql: string; params: number[] } {
+  return {
+    sql: `(${runs.map(() => `(${column} >= ? AND ${column} < ?)`).join(" OR ")})`,
+    params: runs.flatMap(([first, last]) => [first * per, (last + 1) * per]),
+  };
+}
+
 /** Sorted numbers as runs of consecutive ones, [first, last]. */
-export function runsOf(numbers: Set<number>): [number, number][] {
+function runsOf(numbers: Set<number>): [number, number][] {
   const sorted = [...numbers].sort((a, b) => a - b);
   const runs: [number, number][] = [];
   for (const n of sorted) {
