@@ -49,7 +49,7 @@ export async function contentTokenCounts(turns: CountedTurn[], tokenizer: Tokeni
 
 /**
  * Stores counts measured for turns that had none under `tokenizer`. Another request may have
- * stored some meanwhile: those are skipped rather than failing.
+ * stored some meanwhile, or deleted their turns: those are skipped rather than failing.
  */
 export async function storeTokenCounts(tokenizer: string, rows: TokenCountRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -63,7 +63,16 @@ export async function storeTokenCounts(tokenizer: string, rows: TokenCountRow[])
         )
       ).map((row) => row.turnSeq),
     );
-    const fresh = rows.filter((r) => !present.has(r.turnSeq)).map((r) => ({ ...r, tokenizer }));
+    // A turn deleted since it was read (its thread deleted meanwhile) has no count to keep.
+    const existing = new Set(
+      (
+        await inChunks(
+          rows.map((r) => r.turnSeq),
+          (chunk) => tx.turn.findMany({ where: { seq: { in: chunk } }, select: { seq: true } }),
+        )
+      ).map((row) => row.seq),
+    );
+    const fresh = rows.filter((r) => !present.has(r.turnSeq) && existing.has(r.turnSeq)).map((r) => ({ ...r, tokenizer }));
     for (let start = 0; start < fresh.length; start += 500) await tx.turnTokenCount.createMany({ data: fresh.slice(start, start + 500) });
   }, WRITE_TRANSACTION);
 }

@@ -1,0 +1,24 @@
+// Counts measured off the request's thread are stored after a wait: the turn may be gone by then.
+import { expect, it } from "vitest";
+import { db } from "@/lib/db/engine/client";
+import { api, newThread, newTurn } from "@/lib/testing/integration";
+import { storeTokenCounts } from "./token-counts";
+
+it("stores the counts of turns that exist and skips those of turns deleted since they were read", async () => {
+  const kept = await newThread({ toolName: "chat" });
+  const gone = await newThread({ toolName: "chat" });
+  await newTurn(kept.id, { role: "user", content: "still here" });
+  await newTurn(gone.id, { role: "user", content: "deleted before its count is stored" });
+  const client = await db();
+  const turns = await client.turn.findMany({ where: { threadId: { in: [kept.id, gone.id] } }, select: { seq: true, threadId: true } });
+  expect(turns).toHaveLength(2);
+  expect((await api.deleteThread(gone.id)).status).toBe(204);
+
+  const tokenizer = "counted-later-test";
+  await storeTokenCounts(
+    tokenizer,
+    turns.map((turn) => ({ turnSeq: turn.seq, threadId: turn.threadId, tokens: 3, estimated: false })),
+  );
+  const stored = await client.turnTokenCount.findMany({ where: { tokenizer }, select: { threadId: true, tokens: true } });
+  expect(stored).toEqual([{ threadId: kept.id, tokens: 3 }]);
+});
