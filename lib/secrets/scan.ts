@@ -1,6 +1,5 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
+import { claimJobLease, newLeaseOwner, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
 import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secrets/secret-findings";
 import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/secrets/search-texts";
 import { onThreadsWritten } from "@/lib/db/threads/thread-writes";
@@ -53,7 +52,7 @@ const globalForScan = globalThis as unknown as { threadlineSecretScan?: State };
 
 function state(): State {
   globalForScan.threadlineSecretScan ??= {
-    owner: randomUUID(),
+    owner: newLeaseOwner(),
     running: null,
     again: false,
     listening: false,

@@ -5,9 +5,8 @@ import "server-only";
 // paths that changed are looked at again.
 // The parts: ./sync-state.ts (what a sync holds), ./folder-sync.ts (a folder synced, whole or the
 // paths that changed); this file schedules the syncs, holds the lease and follows the folders.
-import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
-import { claimJobLease, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
+import { claimJobLease, newLeaseOwner, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
 import type { FileImportReport } from "@/lib/db/imports/imports";
 import { isWithin } from "@/lib/domain/paths";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
@@ -115,7 +114,7 @@ function newSyncState(options: SourceSyncOptions): SyncState {
     pollMs: options.pollMs,
     resyncMs: options.resyncMs ?? RESYNC_MS,
     watchTree: options.watchTree,
-    owner: randomUUID(),
+    owner: newLeaseOwner(),
     known: knownFiles(options.files ?? dbFiles, log),
     books: new Map(),
     folders: new Map(),

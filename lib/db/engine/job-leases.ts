@@ -1,4 +1,7 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
+import { readlinkSync } from "node:fs";
+import { hostname } from "node:os";
 import { db } from "./client";
 import { databaseKind } from "./create-client";
 import { lockForWrite } from "./dialect";
@@ -8,8 +11,41 @@ import { WRITE_TRANSACTION } from "./transactions";
  * Leases on background jobs that one instance at a time runs on a shared database (the sync of
  * followed sources), as lib/db/engine/reply-leases.ts does for a thread's reply: claimed in a transaction
  * under the write lock, renewed while the job runs, released when it ends; a holder that died frees
- * the job when its lease runs out.
+ * the job when its lease runs out, or at once when it was a process of this machine that is gone.
  */
+
+/**
+ * A lease owner's name for this process: its machine, process namespace and pid, then a random
+ * part (one process may run several holders). A server stopped with Ctrl-C, killed or crashed
+ * mid-sync cannot release its lease; the server started after it on the same machine sees the
+ * holder is gone and claims at once, rather than showing "held elsewhere" for a minute.
+ */
+export function newLeaseOwner(): string {
+  return [hostname(), processNamespace(), process.pid, randomUUID()].join(" ");
+}
+
+/** Containers on one host can share a host name and reuse pids: a holder is judged only within the same pid namespace. */
+function processNamespace(): string {
+  try {
+    return readlinkSync("/proc/self/ns/pid").replace(/\s/g, "");
+  } catch {
+    return "-"; // no /proc (macOS): the host name and pid decide
+  }
+}
+
+/** True when `owner` names a process of this machine and namespace that no longer runs. */
+function holderIsGone(owner: string): boolean {
+  const [host, namespace, pid] = owner.split(" ");
+  if (host !== hostname() || namespace !== processNamespace() || !/^\d+$/.test(pid ?? "")) return false;
+  if (Number(pid) === process.pid) return false; // this process: alive, another of its holders
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    // EPERM: the process runs under another user.
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
 
 /** Claims `name` for `owner` for `ms`, unless another owner holds a lease that has not run out. True when claimed (or already held by `owner`). */
 export async function claimJobLease(name: string, owner: string, ms: number): Promise<boolean> {
@@ -18,7 +54,7 @@ export async function claimJobLease(name: string, owner: string, ms: number): Pr
     await lockForWrite(tx, databaseKind(client)); // read, then write: two claims must not both see it free
     const now = new Date();
     const held = await tx.jobLease.findUnique({ where: { name } });
-    if (held && held.owner !== owner && held.expiresAt > now) return false;
+    if (held && held.owner !== owner && held.expiresAt > now && !holderIsGone(held.owner)) return false;
     const lease = { owner, expiresAt: new Date(now.getTime() + ms) };
     await tx.jobLease.upsert({ where: { name }, create: { name, ...lease }, update: lease });
     return true;
