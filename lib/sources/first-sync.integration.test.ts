@@ -103,7 +103,9 @@ describe("a followed folder's first sync", () => {
     forgetFollowedSessions();
     await switchToFreshDatabase();
     const within = realpathSync(projects);
-    for (const file of files) expect((await importPath(file.path, file.path, undefined, { follow: true, within })).status).toBe("imported");
+    // In the sync's order (newest first): search ranks equal matches by when they were stored.
+    const newestFirst = [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const file of newestFirst) expect((await importPath(file.path, file.path, undefined, { follow: true, within })).status).toBe("imported");
     const oneByOne = await stored();
 
     const rows = Object.fromEntries(synced.tables.map((sum) => [sum.table, sum.rows]));

@@ -100,7 +100,12 @@ async function visit(
   return "imported";
 }
 
-/** A full sync of one folder: every file walked, compared, and read when it changed. */
+/** Latest modified first; a name decides between files modified at once, so the order is the same every time. */
+function newestFirst(a: TranscriptFile, b: TranscriptFile): number {
+  return b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+/** A full sync of one folder: every file walked, compared, and read (newest first) when it changed. */
 export async function syncFolder(state: SyncState, folder: SourceFolderStatus, sync: number): Promise<void> {
   Object.assign(folder, {
     filesSeen: 0,
@@ -148,7 +153,11 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
       book.skipped.set(skip.path, skip.reason);
       countOne(folder, "skipped", { file: skip.path, reason: skip.reason });
     };
-    for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) {
+    // The walk is stat-only (0.2-0.3 s for 2,800 files): the newest sessions are read first, so a
+    // first sync shows and finds the sessions a person worked in lately within its first seconds.
+    const files: TranscriptFile[] = [];
+    for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) files.push(file);
+    for (const file of files.sort(newestFirst)) {
       const outcome = await visit(state, folder, book, file, mem, sync, bulk);
       const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
       const warning = book.warnings.get(file.path);

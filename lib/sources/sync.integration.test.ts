@@ -3,7 +3,7 @@
  * whose ~/.claude/projects holds copies of the real Claude Code fixtures. Files actually read are
  * counted through the importer the sync is given (importPath, wrapped), never timed.
  */
-import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/engine/client";
@@ -288,6 +288,23 @@ describe("followed sources", () => {
     } finally {
       await sync.close();
     }
+  });
+
+  it("reads the most recently modified files first, so a first sync shows a person's latest sessions first", async () => {
+    setServerEnv({ HOME: home.home, THREADLINE_SOURCES: home.claudeProjects });
+    const first = countingSync();
+    await first.sync.sync();
+    await first.sync.close();
+    const files = [...first.read];
+    expect(files).toHaveLength(7);
+    await forgetSyncedImports();
+    // Modified one minute apart, in an order unlike the names' (which the walk lists in).
+    const order = [...files].sort().reverse();
+    const base = Date.now() / 1000 - 3_600;
+    order.forEach((file, i) => utimesSync(file, base + i * 60, base + i * 60));
+    const { sync, read } = countingSync();
+    await sync.sync();
+    expect(read).toEqual([...order].reverse());
   });
 
   it("leaves the sync to another instance holding the lease on the same database", async () => {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { REAL_TRANSCRIPTS } from "./real-transcripts";
 
@@ -47,6 +47,8 @@ export type ClaudeCodeFolder = {
   sessions: number;
   /** Sub-agent and compaction-run files (under `<session>/subagents/`). */
   companionFiles: number;
+  /** The session id of the session whose files were modified last (each file's mtime is its session's last timestamp). */
+  newestSession: string;
 };
 
 /**
@@ -60,24 +62,31 @@ export function writeClaudeCodeFolder(dir: string, count: number, options: { day
   const days = options.days ?? 60;
   const endDay = Math.floor((options.endAt ?? new Date()).getTime() / DAY_MS) * DAY_MS;
   const real = realSessions();
-  const result: ClaudeCodeFolder = { files: [], bytes: 0, sessions: 0, companionFiles: 0 };
+  const result: ClaudeCodeFolder = { files: [], bytes: 0, sessions: 0, companionFiles: 0, newestSession: "" };
+  let newestAt = -Infinity;
   const companions: string[] = [];
   for (let i = 0; i < count; i++) {
     const source = real[i % real.length]!;
     const ids = new Map<string, string>();
     const startAt = endDay - (days - 1 - (i % days)) * DAY_MS + ((i * 7) % 24) * 3_600_000 + (i % 60) * 60_000;
     const shift = startAt - source.firstAt;
+    let lastAt = startAt;
     const rewrite = (text: string) =>
       text
         .replace(UUID, (id) => remembered(ids, id, randomUUID))
         .replace(PROVIDER_ID, (id, prefix: string) => remembered(ids, id, () => `${prefix}_${randomBytes(12).toString("base64url")}`))
-        .replace(TIMESTAMP, (_match, at: string) => `"timestamp":"${new Date(Date.parse(at) + shift).toISOString()}"`);
+        .replace(TIMESTAMP, (_match, at: string) => {
+          const moved = Date.parse(at) + shift;
+          lastAt = Math.max(lastAt, moved);
+          return `"timestamp":"${new Date(moved).toISOString()}"`;
+        });
     const project = path.join(dir, `-home-user-project-${i % 20}`);
     const sessionId = remembered(ids, source.id, randomUUID);
     const main = rewrite(source.main);
     mkdirSync(project, { recursive: true });
     const mainFile = path.join(project, `${sessionId}.jsonl`);
     writeFileSync(mainFile, main);
+    const written = [mainFile];
     result.files.push(mainFile);
     result.bytes += Buffer.byteLength(main);
     result.sessions++;
@@ -87,9 +96,13 @@ export function writeClaudeCodeFolder(dir: string, count: number, options: { day
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, text);
       companions.push(file);
+      written.push(file);
       result.bytes += Buffer.byteLength(text);
       result.companionFiles++;
     }
+    // Modified when the session's last line was written, as an agent leaves its files.
+    for (const file of written) utimesSync(file, lastAt / 1000, lastAt / 1000);
+    if (lastAt > newestAt) [newestAt, result.newestSession] = [lastAt, sessionId];
   }
   result.files.push(...companions);
   return result;

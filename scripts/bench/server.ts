@@ -188,6 +188,13 @@ export async function getJson<T>(baseUrl: string, pathname: string): Promise<T> 
   return JSON.parse(text) as T;
 }
 
+/** GET that answers only the status (the body read and dropped). */
+export async function getStatus(baseUrl: string, pathname: string): Promise<number> {
+  const res = await fetch(baseUrl + pathname);
+  await res.arrayBuffer();
+  return res.status;
+}
+
 /** GET that reads the whole body (the time a client waits) and returns its size in bytes. */
 export async function getBody(baseUrl: string, pathname: string): Promise<number> {
   const res = await fetch(baseUrl + pathname);
