@@ -10,6 +10,8 @@ import { withThreadCosts } from "@/lib/db/usage/session-usage";
 import { listToolOptions } from "@/lib/db/threads/thread-tools";
 import { listFacets, listThreads } from "@/lib/db/threads/threads";
 import { Prefetched } from "@/lib/queries/prefetched";
+import { sourceKeys } from "@/lib/queries/sources";
+import { sourceSync } from "@/lib/sources/sync";
 import { PAGE_SIZE, threadKeys, type ThreadFilters } from "@/lib/queries/threads";
 import { readThreadFilters } from "@/lib/queries/url-state";
 
@@ -44,8 +46,14 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   return (
     <div>
       <h1 className="mb-4 text-2xl font-semibold tracking-tight">Threads</h1>
-      <Prefetched prefetch={(queryClient) => queryClient.setQueryData(threadKeys.list(filters), { pages: [page], pageParams: [null] })}>
-        <ThreadList initialFilters={filters} facets={{ ...facets, tools }} demo={{ count: demoCount, canRemove }} />
+      <Prefetched
+        prefetch={(queryClient) => {
+          queryClient.setQueryData(threadKeys.list(filters), { pages: [page], pageParams: [null] });
+          // The followed folders' status (the Sources page's), for a running sync's progress.
+          queryClient.setQueryData(sourceKeys.status(), sourceSync().status());
+        }}
+      >
+        <ThreadList initialFilters={filters} facets={{ ...facets, tools }} demo={{ count: demoCount, canRemove }} syncProgress />
       </Prefetched>
     </div>
   );

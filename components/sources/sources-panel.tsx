@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { SourceFolderStatus, SourceFolderState } from "@/lib/domain/sources/sources";
 import { DEFAULT_SOURCE_FOLDERS } from "@/lib/domain/sources/sources";
-import { formatDateTime, plural } from "@/lib/format";
+import { formatDateTime, formatInteger, plural } from "@/lib/format";
 import { useSourcesStatus, useSyncSources } from "@/lib/queries/hooks";
 import { useHydrated } from "@/lib/queries/use-hydrated";
 import { folderAgentLabel } from "@/lib/domain/display/source";
@@ -102,7 +102,7 @@ function FolderCard({ folder }: Readonly<{ folder: SourceFolderStatus }>) {
       ) : (
         <p className="mt-1 text-sm text-zinc-700" data-testid="source-counts">
           {synced || folder.state === "syncing"
-            ? `${plural(folder.filesSeen, "file")}: ${folder.imported} imported, ${folder.unchanged} unchanged, ${folder.failed} failed${folder.skipped > 0 ? `, ${folder.skipped} skipped` : ""}`
+            ? `${filesCounted(folder)}: ${formatInteger(folder.imported)} imported, ${formatInteger(folder.unchanged)} unchanged, ${formatInteger(folder.failed)} failed${folder.skipped > 0 ? `, ${formatInteger(folder.skipped)} skipped` : ""}`
             : "Not synced yet."}
         </p>
       )}
@@ -182,4 +182,12 @@ function NothingFollowed() {
       </p>
     </div>
   );
+}
+
+/** "830 of 2,800 files" while a full sync reads the files its walk found; "2,800 files" otherwise. */
+function filesCounted(folder: SourceFolderStatus): string {
+  const found = folder.filesFound;
+  if (folder.state === "syncing" && found !== null)
+    return `${formatInteger(folder.filesSeen)} of ${formatInteger(found)} ${found === 1 ? "file" : "files"}`;
+  return plural(folder.filesSeen, "file");
 }

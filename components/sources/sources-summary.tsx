@@ -46,8 +46,10 @@ export function SourcesSummaryLine() {
           <span>
             Following {plural(summary.folders, "folder")}:{" "}
             <span data-testid="import-sources-counts">
-              {formatInteger(summary.filesSeen)} {summary.filesSeen === 1 ? "file" : "files"} seen, {formatInteger(summary.imported)}{" "}
-              imported, {formatInteger(summary.failed)} failed
+              {formatInteger(summary.filesSeen)}
+              {summary.filesFound !== null && ` of ${formatInteger(summary.filesFound)}`}{" "}
+              {(summary.filesFound ?? summary.filesSeen) === 1 ? "file" : "files"} seen, {formatInteger(summary.imported)} imported,{" "}
+              {formatInteger(summary.failed)} failed
             </span>
             {summary.skipped > 0 && `, ${formatInteger(summary.skipped)} skipped`}
             {summary.missing > 0 && `, ${summary.missing} missing`}

@@ -14,6 +14,7 @@ import { threadFiltersQuery } from "@/lib/queries/url-state";
 import { sourceLabel } from "@/lib/domain/display/source";
 import { SessionFigure } from "@/components/ui/session-figure";
 import { ShortcutsDialog } from "@/components/ui/shortcuts-dialog";
+import { SyncProgress } from "@/components/sources/sync-progress";
 import { DemoNotice } from "./demo-notice";
 import { LIST_KEYS, useListKeys } from "./use-list-keys";
 
@@ -23,12 +24,14 @@ type Props = {
   facets: { tools: Option[]; models: string[]; sources: string[]; projects: string[] };
   /** How many demo threads the database holds, and whether this person may remove them (the notice above the list). */
   demo?: { count: number; canRemove: boolean };
+  /** Whether to show a running sync's progress above the list (the page prefetches the followed folders' status for it). */
+  syncProgress?: boolean;
 };
 
 const SEARCH_DELAY_MS = 250;
 
 /** The first page of the initial filters comes prefetched from the server (app/threads/page.tsx, Prefetched). */
-export function ThreadList({ initialFilters, facets, demo }: Props) {
+export function ThreadList({ initialFilters, facets, demo, syncProgress = false }: Props) {
   const { filters, setFilters, searchText, setSearchText, openSearch } = useFilters(initialFilters);
   const query = useThreadList(filters);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -54,6 +57,7 @@ export function ThreadList({ initialFilters, facets, demo }: Props) {
       />
       <ShortcutsDialog ref={keysDialog} titleId={keysTitle} bindings={LIST_KEYS} />
       {/* Below the search, which stays the first stop after the navigation. */}
+      {syncProgress && <SyncProgress />}
       {demo && demo.count > 0 && <DemoNotice count={demo.count} canRemove={demo.canRemove} />}
 
       {query.isError && (

@@ -21,6 +21,7 @@ import { scanForSecrets } from "@/lib/secrets/scan";
 import { writeClaudeCodeFolder } from "@/lib/testing/claude-code-folder";
 import { restoreServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import { tableChecksums } from "@/lib/testing/table-checksums";
+import { newestFirst } from "./folder-sync";
 import { createSourceSync } from "./sync";
 
 const SESSIONS = 30;
@@ -104,8 +105,8 @@ describe("a followed folder's first sync", () => {
     await switchToFreshDatabase();
     const within = realpathSync(projects);
     // In the sync's order (newest first): search ranks equal matches by when they were stored.
-    const newestFirst = [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (const file of newestFirst) expect((await importPath(file.path, file.path, undefined, { follow: true, within })).status).toBe("imported");
+    for (const file of [...files].sort(newestFirst))
+      expect((await importPath(file.path, file.path, undefined, { follow: true, within })).status).toBe("imported");
     const oneByOne = await stored();
 
     const rows = Object.fromEntries(synced.tables.map((sum) => [sum.table, sum.rows]));

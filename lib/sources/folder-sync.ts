@@ -100,14 +100,19 @@ async function visit(
   return "imported";
 }
 
-/** Latest modified first; a name decides between files modified at once, so the order is the same every time. */
-function newestFirst(a: TranscriptFile, b: TranscriptFile): number {
-  return b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+/**
+ * Latest modified first. Between files modified at once the path decides, backwards: a session's
+ * sub-agent files (`<id>/subagents/…`) before the session's own `<id>.jsonl`, as the walk's order had them.
+ * @internal exported for its tests
+ */
+export function newestFirst(a: TranscriptFile, b: TranscriptFile): number {
+  return b.mtimeMs - a.mtimeMs || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0);
 }
 
 /** A full sync of one folder: every file walked, compared, and read (newest first) when it changed. */
 export async function syncFolder(state: SyncState, folder: SourceFolderStatus, sync: number): Promise<void> {
   Object.assign(folder, {
+    filesFound: null,
     filesSeen: 0,
     imported: 0,
     unchanged: 0,
@@ -157,6 +162,8 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
     // first sync shows and finds the sessions a person worked in lately within its first seconds.
     const files: TranscriptFile[] = [];
     for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) files.push(file);
+    folder.filesFound = files.length;
+    state.statusChanged(false);
     for (const file of files.sort(newestFirst)) {
       const outcome = await visit(state, folder, book, file, mem, sync, bulk);
       const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;

@@ -298,13 +298,25 @@ describe("followed sources", () => {
     const files = [...first.read];
     expect(files).toHaveLength(7);
     await forgetSyncedImports();
-    // Modified one minute apart, in an order unlike the names' (which the walk lists in).
-    const order = [...files].sort().reverse();
+    // Modified one minute apart, oldest first, in an order unlike the names' (which the walk lists in).
+    const byName = [...files].sort();
+    const order = [3, 0, 5, 1, 6, 2, 4].map((i) => byName[i]!);
     const base = Date.now() / 1000 - 3_600;
     order.forEach((file, i) => utimesSync(file, base + i * 60, base + i * 60));
     const { sync, read } = countingSync();
-    await sync.sync();
+    const seen: (number | null)[] = [];
+    const watched = createSourceSync({
+      log: () => undefined,
+      importFile: async (file) => (seen.push(watched.status().folders[0]!.filesFound), importPath(file)),
+    });
+    const status = await sync.sync();
     expect(read).toEqual([...order].reverse());
+    // The walk ends before the first file is read: the page counts up to what it found.
+    expect(status.folders[0]).toMatchObject({ filesFound: 7, filesSeen: 7 });
+    await forgetSyncedImports();
+    await watched.sync();
+    await Promise.all([sync.close(), watched.close()]);
+    expect(seen).toEqual(Array(7).fill(7));
   });
 
   it("leaves the sync to another instance holding the lease on the same database", async () => {

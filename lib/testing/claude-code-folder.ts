@@ -60,7 +60,8 @@ export type ClaudeCodeFolder = {
  */
 export function writeClaudeCodeFolder(dir: string, count: number, options: { days?: number; endAt?: Date } = {}): ClaudeCodeFolder {
   const days = options.days ?? 60;
-  const endDay = Math.floor((options.endAt ?? new Date()).getTime() / DAY_MS) * DAY_MS;
+  // The last day is the one before endAt's: no session starts later than endAt.
+  const endDay = Math.floor((options.endAt ?? new Date()).getTime() / DAY_MS) * DAY_MS - DAY_MS;
   const real = realSessions();
   const result: ClaudeCodeFolder = { files: [], bytes: 0, sessions: 0, companionFiles: 0, newestSession: "" };
   let newestAt = -Infinity;

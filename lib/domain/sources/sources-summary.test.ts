@@ -26,6 +26,7 @@ describe("summarizeSources", () => {
       kind: "following",
       folders: 2,
       filesSeen: 15,
+      filesFound: null,
       imported: 8,
       failed: 1,
       skipped: 3,
@@ -37,6 +38,19 @@ describe("summarizeSources", () => {
     // A sync running, as the status says or as a folder's state does.
     expect(summarizeSources(status({ folders, syncing: true }))).toMatchObject({ activity: "syncing" });
     expect(summarizeSources(status({ folders: [folders[0]!, folder("/b", { state: "syncing" })] }))).toMatchObject({ activity: "syncing" });
+  });
+
+  it("counts up to the files a running sync's walk found, once its walk has ended", () => {
+    const done = folder("/a", { state: "watching", filesSeen: 10, filesFound: 10 });
+    const walking = folder("/b", { state: "syncing", filesSeen: 0 });
+    expect(summarizeSources(status({ syncing: true, folders: [done, walking] }))).toMatchObject({ filesSeen: 10, filesFound: null });
+    const reading = folder("/b", { state: "syncing", filesSeen: 830, filesFound: 2_800 });
+    expect(summarizeSources(status({ syncing: true, folders: [done, reading] }))).toMatchObject({ filesSeen: 840, filesFound: 2_810 });
+    // Synced: no "of".
+    expect(summarizeSources(status({ folders: [done, { ...reading, state: "watching", filesSeen: 2_800 }] }))).toMatchObject({
+      filesSeen: 2_810,
+      filesFound: null,
+    });
   });
 
   it("counts folders in error and missing ones; idle until every folder there is watched", () => {

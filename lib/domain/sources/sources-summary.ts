@@ -12,6 +12,8 @@ export type SourcesSummary =
       kind: "following";
       folders: number;
       filesSeen: number;
+      /** While a full sync runs: the files its walks found, which `filesSeen` counts up to (null until every walk has ended). */
+      filesFound: number | null;
       imported: number;
       failed: number;
       /** Entries left unopened (links out of their folder, special files). */
@@ -30,10 +32,16 @@ export function summarizeSources(status: SourcesStatus): SourcesSummary {
   const sum = (key: "filesSeen" | "imported" | "failed" | "skipped") => status.folders.reduce((n, folder) => n + folder[key], 0);
   const present = status.folders.filter((folder) => folder.state !== "missing");
   const syncing = status.syncing || status.folders.some((folder) => folder.state === "syncing");
+  const walking = status.folders.filter((folder) => folder.state === "syncing");
+  const filesFound =
+    walking.length > 0 && walking.every((folder) => folder.filesFound !== null)
+      ? status.folders.reduce((n, folder) => n + (folder.state === "syncing" ? folder.filesFound! : folder.filesSeen), 0)
+      : null;
   return {
     kind: "following",
     folders: status.folders.length,
     filesSeen: sum("filesSeen"),
+    filesFound,
     imported: sum("imported"),
     failed: sum("failed"),
     skipped: sum("skipped"),

@@ -94,6 +94,11 @@ export type SourceFolderStatus = {
   path: string;
   state: SourceFolderState;
   error: string | null;
+  /**
+   * The transcript files the last full sync's walk found, which it then reads newest first: while
+   * it runs, `filesSeen` counts up to it. Null until its walk has ended.
+   */
+  filesFound: number | null;
   filesSeen: number;
   imported: number;
   unchanged: number;
@@ -143,6 +148,7 @@ export function emptyFolderStatus(path: string): SourceFolderStatus {
     path,
     state: "found",
     error: null,
+    filesFound: null,
     filesSeen: 0,
     imported: 0,
     unchanged: 0,

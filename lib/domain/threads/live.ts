@@ -27,6 +27,7 @@ const folderStatusSchema = z.object({
   path: z.string(),
   state: z.enum(["found", "missing", "syncing", "watching", "error"]),
   error: z.string().nullable(),
+  filesFound: z.number().int().min(0).nullable(),
   filesSeen: z.number().int().min(0),
   imported: z.number().int().min(0),
   unchanged: z.number().int().min(0),

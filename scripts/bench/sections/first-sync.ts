@@ -269,7 +269,8 @@ async function startAndSync(
     const seen = claudeFolder(status)!;
     if (seen.imported + seen.unchanged + seen.failed < run.files)
       throw new Error(`first-sync: the sync saw ${seen.imported + seen.unchanged + seen.failed} of ${run.files} files (${name})`);
-    if (newestMs === null && seen.imported > 0) throw new Error(`first-sync: the newest session's thread ${run.newestThread} was never found (${name})`);
+    if (newestMs === null && seen.imported > 0)
+      throw new Error(`first-sync: the newest session's thread ${run.newestThread} was never found (${name})`);
     return { child: server.child, baseUrl: server.baseUrl, servedMs, syncedMs, newestMs, status, stop: server.stop, peakBytes };
   } catch (error) {
     await server.stop();
