@@ -16,7 +16,7 @@ import { inChunks } from "../engine/chunks";
 import { db } from "../engine/client";
 import { listCustomModels } from "../settings/custom-models";
 import { storedThreadCosts } from "./session-usage";
-import { refreshUsageBuckets } from "./usage-aggregates";
+import { refreshUsageOf } from "./usage-aggregates";
 import { runRecord } from "./usage-inputs";
 
 /**
@@ -128,8 +128,9 @@ async function subagentsOf(rootIds: string[]): Promise<Map<string, Member[]>> {
 }
 
 /**
- * Sums any stale buckets first: a thread whose buckets were made from another state of it
- * (UsageThread, as usage-aggregates compares them), or never made. Fresh ones are only read.
+ * Sums these threads' stale buckets first, theirs only: a thread whose buckets were made from
+ * another state of it (UsageThread, as usage-aggregates compares them), or never made. Fresh ones
+ * are only read.
  */
 async function ensureFreshBuckets(ids: string[]): Promise<void> {
   const client = await db();
@@ -146,7 +147,7 @@ async function ensureFreshBuckets(ids: string[]): Promise<void> {
     const state = stateOf.get(t.id);
     return !state || state.turnCount !== t.turnCount || state.lastUpdatedAt.getTime() !== t.lastUpdatedAt.getTime();
   });
-  if (stale) await refreshUsageBuckets();
+  if (stale) await refreshUsageOf(ids);
 }
 
 /** Each thread's buckets summed over all time, and the models of its unpriced responses. */

@@ -128,6 +128,24 @@ export function startUsageBuckets(): void {
   refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
 }
 
+/**
+ * Brings the buckets of some threads up to date (those of them that are stale), not every
+ * thread's: a page that shows 25 threads' figures waits for those alone. Waiting for
+ * refreshUsageBuckets instead, a thread list waited for a first start's backfill of every thread
+ * (over a million turns, ten minutes with no answer on SQLite) or for the thousands a first sync
+ * leaves stale at once. Summing a thread the background pass sums too gives the same buckets.
+ */
+export async function refreshUsageOf(threadIds: string[]): Promise<void> {
+  if (threadIds.length === 0) return;
+  const client = await db();
+  const kind = databaseKind(client);
+  const custom = await listCustomModels();
+  await forgetRepriced(client, kind, custom);
+  const stale: StaleThread[] = [];
+  for (const chunk of chunked([...new Set(threadIds)], 500)) stale.push(...(await staleThreads(client, kind, chunk)));
+  await sumStale(client, kind, stale, pricerWith(custom));
+}
+
 async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
   const client = await db();
   const kind = databaseKind(client);
@@ -135,15 +153,26 @@ async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
   await forgetRepriced(client, kind, custom);
   startReading();
   const stale = await staleThreads(client, kind);
-  const price = pricerWith(custom);
+  const purged = await purgedThreads(client, kind);
+  for (const chunk of chunked(purged, 200)) await dropPurged(client, kind, chunk);
+  const turns = await sumStale(client, kind, stale, pricerWith(custom));
+  // PostgreSQL plans from statistics that autovacuum gathers later: after a backfill the new rows
+  // would be read with plans made for empty tables.
+  if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS)
+    await client.$executeRawUnsafe(
+      `ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread", "InsightsActivity", "InsightsTool", "InsightsToolCall", "InsightsSession"`,
+    );
+  return { threads: stale.length + purged.length, turns };
+}
+
+/** Sums stale threads into their buckets, in batches of transactions; the turns read. */
+async function sumStale(client: Database, kind: DatabaseKind, stale: StaleThread[], price: Pricer): Promise<number> {
   // Turns only appended since the buckets were made (every write that removes or rewrites turns
   // forgets the state): only the new ones are read and added. The others are summed whole.
   const appendedOnly = (t: StaleThread) => t.summedTurns !== null && t.summedTurns >= 0 && t.summedTurns < t.turnCount;
   const grown = stale.filter(appendedOnly);
   const whole = stale.filter((t) => !appendedOnly(t));
   let turns = 0;
-  const purged = await purgedThreads(client, kind);
-  for (const chunk of chunked(purged, 200)) await dropPurged(client, kind, chunk);
   for (const batch of batches(grown.map((t) => ({ ...t, turnCount: t.turnCount - t.summedTurns! })))) {
     turns += await addAppended(client, kind, batch, price);
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -158,26 +187,22 @@ async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
     // Other requests run between batches of a long backfill.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  // PostgreSQL plans from statistics that autovacuum gathers later: after a backfill the new rows
-  // would be read with plans made for empty tables.
-  if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS)
-    await client.$executeRawUnsafe(
-      `ANALYZE "UsageBucket", "UsageHour", "UsageDay", "UsageThreadSpan", "UsageThread", "InsightsActivity", "InsightsTool", "InsightsToolCall", "InsightsSession"`,
-    );
-  return { threads: stale.length + purged.length, turns };
+  return turns;
 }
 
 const ANALYZE_AFTER_TURNS = 50_000;
 
 type StaleThread = { id: string; turnCount: number; summedTurns: number | null };
 
-/** Threads with no bucket state or a stale one, with their turn counts and the count their buckets hold. */
-async function staleThreads(client: Database, kind: DatabaseKind): Promise<StaleThread[]> {
+/** Threads (all, or of `among`) with no bucket state or a stale one, with their turn counts and the count their buckets hold. */
+async function staleThreads(client: Database, kind: DatabaseKind, among?: string[]): Promise<StaleThread[]> {
   const rows = await run<{ id: string; turnCount: number | bigint; summedTurns: number | bigint | null }[]>(
     client,
     kind,
     `SELECT t."id" AS id, t."turnCount" AS "turnCount", u."turnCount" AS "summedTurns" FROM "Thread" t LEFT JOIN "UsageThread" u ON u."threadId" = t."id"
-      WHERE u."threadId" IS NULL OR u."turnCount" <> t."turnCount" OR u."lastUpdatedAt" <> t."lastUpdatedAt"`,
+      WHERE (u."threadId" IS NULL OR u."turnCount" <> t."turnCount" OR u."lastUpdatedAt" <> t."lastUpdatedAt")
+        ${among ? `AND t."id" IN (${among.map(() => "?").join(", ")})` : ""}`,
+    ...(among ?? []),
   );
   return rows.map((row) => ({
     id: row.id,
