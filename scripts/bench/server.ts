@@ -188,6 +188,27 @@ export async function getJson<T>(baseUrl: string, pathname: string): Promise<T> 
   return JSON.parse(text) as T;
 }
 
+/** Whether the server's scan for secrets has read every turn stored (GET /api/secrets's scan status). */
+export async function scanCaughtUp(baseUrl: string): Promise<boolean> {
+  const { scan } = await getJson<{ scan: { scannedSeq: number; lastSeq: number; running: boolean } }>(baseUrl, "/api/secrets?limit=1");
+  return !scan.running && scan.scannedSeq >= scan.lastSeq;
+}
+
+/**
+ * Waits until a server has caught up with the database it started on: the secret scan over every
+ * turn, and the usage sums (a report waits for them). A new database's catch-up is a one-time
+ * cost; a section measured during it measured the catch-up instead. Answers the seconds waited.
+ */
+export async function caughtUp(baseUrl: string, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await scanCaughtUp(baseUrl))) {
+    if (performance.now() - started > timeoutMs) throw new Error(`the server's secret scan had not caught up after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await getBody(baseUrl, "/api/usage?groupBy=day");
+  return (performance.now() - started) / 1000;
+}
+
 /** GET that answers only the status (the body read and dropped). */
 export async function getStatus(baseUrl: string, pathname: string): Promise<number> {
   const res = await fetch(baseUrl + pathname);

@@ -13,7 +13,7 @@ import { BENCH_DIR, CONFIG, KEEP_DB, POSTGRES_ADMIN_URL, TARGETS } from "../conf
 import { measure, summarize } from "../measure";
 import { groupAtRest } from "../process-group";
 import { Bench, fmtBytes } from "../section";
-import { getBody, getJson, getStatus, startNpmStart } from "../server";
+import { getBody, getJson, getStatus, scanCaughtUp, startNpmStart } from "../server";
 import { importedThreadId } from "../../../lib/importers/stable-id";
 import { dropPostgresDatabase, freshPostgresDatabase } from "../store";
 
@@ -45,7 +45,6 @@ type SourcesStatus = {
     lastSyncAt: string | null;
   }[];
 };
-type ScanStatus = { scan: { scannedSeq: number; lastSeq: number; running: boolean } };
 
 /** A started `npm start`: its process group, and when it first answered and when its sync was done. */
 type Started = {
@@ -284,9 +283,4 @@ const claudeFolder = (status: SourcesStatus) => status.folders.find((f) => f.pat
 function synced(status: SourcesStatus): boolean {
   const folder = claudeFolder(status);
   return !status.syncing && folder !== undefined && folder.lastSyncAt !== null && folder.state === "watching";
-}
-
-async function scanCaughtUp(baseUrl: string): Promise<boolean> {
-  const { scan } = await getJson<ScanStatus>(baseUrl, "/api/secrets?limit=1");
-  return !scan.running && scan.scannedSeq >= scan.lastSeq;
 }
