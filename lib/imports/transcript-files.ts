@@ -84,21 +84,19 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
     if (!onProblem) throw Object.assign(new Error(`${problem.path}: ${problem.reason}`), { cause: error });
     onProblem(problem);
   };
-  async function* walk(dir: string, dirStat: { dev: number; ino: number }): AsyncGenerator<TranscriptFile> {
-    const id = `${dirStat.dev}:${dirStat.ino}`;
-    if (visited.has(id)) return;
-    visited.add(id);
+  type Listing =
+    | { kind: "outside" }
+    | { kind: "unreadable"; error: unknown }
+    | { kind: "listed"; looks: (Look | { kind: "error"; path: string; error: unknown })[] };
+  // The real path is checked right before the folder is listed: a folder swapped for a link out
+  // since it was found is not walked. Never rejects.
+  async function list(dir: string): Promise<Listing> {
     let entries: Dirent[];
     try {
-      // Checked again right before it is listed: a folder swapped for a link out since it was found is not walked.
-      if (!isWithin(boundary, await realpath(dir))) {
-        onSkip?.({ path: dir, reason: LINK_OUTSIDE_REASON });
-        return;
-      }
+      if (!isWithin(boundary, await realpath(dir))) return { kind: "outside" };
       entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
-      report(dir, error);
-      return;
+      return { kind: "unreadable", error };
     }
     // Only what may be a transcript or a folder is looked at (a link, or a type the listing did not
     // give, may be either), all of a folder's at once: a folder of 10,000 sessions was 10,000 stat
@@ -114,7 +112,30 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
         }
       }),
     );
-    for (const look of looks) {
+    return { kind: "listed", looks };
+  }
+  // Listings begun before the walk reaches their folder: a folder's subfolders are all listed at
+  // once when it is, so their waits overlap (Claude Code keeps a folder per session: 2,000
+  // listings one after the other were most of a restart's sync). What is done with them, and in
+  // what order, is as if each were listed when reached.
+  const ahead = new Map<string, Promise<Listing>>();
+  async function* walk(dir: string, dirStat: { dev: number; ino: number }): AsyncGenerator<TranscriptFile> {
+    const id = `${dirStat.dev}:${dirStat.ino}`;
+    const early = ahead.get(dir);
+    ahead.delete(dir);
+    if (visited.has(id)) return;
+    visited.add(id);
+    const listed = await (early ?? list(dir));
+    if (listed.kind === "outside") {
+      onSkip?.({ path: dir, reason: LINK_OUTSIDE_REASON });
+      return;
+    }
+    if (listed.kind === "unreadable") {
+      report(dir, listed.error);
+      return;
+    }
+    for (const look of listed.looks) if (look.kind === "folder" && !ahead.has(look.path)) ahead.set(look.path, list(look.path));
+    for (const look of listed.looks) {
       if (look.kind === "error") {
         // A file that went away between the listing and now is no problem; a broken link is left out too.
         if ((look.error as NodeJS.ErrnoException).code !== "ENOENT") report(look.path, look.error);
