@@ -21,22 +21,22 @@ import { WRITE_TRANSACTION } from "./transactions";
  * holder is gone and claims at once, rather than showing "held elsewhere" for a minute.
  */
 export function newLeaseOwner(): string {
-  return [hostname(), processNamespace(), process.pid, randomUUID()].join(" ");
+  return [hostname(), PID_NAMESPACE, process.pid, randomUUID()].join(" ");
 }
 
 /** Containers on one host can share a host name and reuse pids: a holder is judged only within the same pid namespace. */
-function processNamespace(): string {
+const PID_NAMESPACE = (() => {
   try {
     return readlinkSync("/proc/self/ns/pid").replace(/\s/g, "");
   } catch {
     return "-"; // no /proc (macOS): the host name and pid decide
   }
-}
+})();
 
 /** True when `owner` names a process of this machine and namespace that no longer runs. */
 function holderIsGone(owner: string): boolean {
   const [host, namespace, pid] = owner.split(" ");
-  if (host !== hostname() || namespace !== processNamespace() || !/^\d+$/.test(pid ?? "")) return false;
+  if (host !== hostname() || namespace !== PID_NAMESPACE || !/^\d+$/.test(pid ?? "")) return false;
   if (Number(pid) === process.pid) return false; // this process: alive, another of its holders
   try {
     process.kill(Number(pid), 0);

@@ -55,24 +55,17 @@ export async function storeTokenCounts(tokenizer: string, rows: TokenCountRow[])
   if (rows.length === 0) return;
   const client = await db();
   await client.$transaction(async (tx) => {
-    const present = new Set(
+    // Turns still stored without a count under `tokenizer`: not one deleted since it was read (its
+    // thread deleted meanwhile), nor one another request counted meanwhile.
+    const uncounted = new Set(
       (
         await inChunks(
           rows.map((r) => r.turnSeq),
-          (chunk) => tx.turnTokenCount.findMany({ where: { tokenizer, turnSeq: { in: chunk } }, select: { turnSeq: true } }),
-        )
-      ).map((row) => row.turnSeq),
-    );
-    // A turn deleted since it was read (its thread deleted meanwhile) has no count to keep.
-    const existing = new Set(
-      (
-        await inChunks(
-          rows.map((r) => r.turnSeq),
-          (chunk) => tx.turn.findMany({ where: { seq: { in: chunk } }, select: { seq: true } }),
+          (chunk) => tx.turn.findMany({ where: { seq: { in: chunk }, tokenCounts: { none: { tokenizer } } }, select: { seq: true } }),
         )
       ).map((row) => row.seq),
     );
-    const fresh = rows.filter((r) => !present.has(r.turnSeq) && existing.has(r.turnSeq)).map((r) => ({ ...r, tokenizer }));
+    const fresh = rows.filter((r) => uncounted.has(r.turnSeq)).map((r) => ({ ...r, tokenizer }));
     for (let start = 0; start < fresh.length; start += 500) await tx.turnTokenCount.createMany({ data: fresh.slice(start, start + 500) });
   }, WRITE_TRANSACTION);
 }

@@ -44,7 +44,8 @@ export async function sessionFiguresOf(threadIds: string[]): Promise<Map<string,
   const all = new Map<string, Member>(roots);
   for (const list of subagents.values()) for (const member of list) all.set(member.id, member);
   const ids = [...all.keys()];
-  await ensureFreshBuckets(ids);
+  // These threads' stale buckets summed first, theirs only; fresh ones are only read.
+  await refreshUsageOf(ids);
   const [buckets, runs, reported] = await Promise.all([
     bucketParts(ids),
     compactionRunParts([...all.values()]),
@@ -125,29 +126,6 @@ async function subagentsOf(rootIds: string[]): Promise<Map<string, Member[]>> {
     frontier = next;
   }
   return found;
-}
-
-/**
- * Sums these threads' stale buckets first, theirs only: a thread whose buckets were made from
- * another state of it (UsageThread, as usage-aggregates compares them), or never made. Fresh ones
- * are only read.
- */
-async function ensureFreshBuckets(ids: string[]): Promise<void> {
-  const client = await db();
-  const [threads, states] = await Promise.all([
-    inChunks(ids, (chunk) =>
-      client.thread.findMany({ where: { id: { in: chunk } }, select: { id: true, turnCount: true, lastUpdatedAt: true } }),
-    ),
-    inChunks(ids, (chunk) =>
-      client.usageThread.findMany({ where: { threadId: { in: chunk } }, select: { threadId: true, turnCount: true, lastUpdatedAt: true } }),
-    ),
-  ]);
-  const stateOf = new Map(states.map((s) => [s.threadId, s]));
-  const stale = threads.some((t) => {
-    const state = stateOf.get(t.id);
-    return !state || state.turnCount !== t.turnCount || state.lastUpdatedAt.getTime() !== t.lastUpdatedAt.getTime();
-  });
-  if (stale) await refreshUsageOf(ids);
 }
 
 /** Each thread's buckets summed over all time, and the models of its unpriced responses. */

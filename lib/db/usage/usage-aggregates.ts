@@ -136,14 +136,18 @@ export function startUsageBuckets(): void {
  * leaves stale at once. Summing a thread the background pass sums too gives the same buckets.
  */
 export async function refreshUsageOf(threadIds: string[]): Promise<void> {
-  if (threadIds.length === 0) return;
   const client = await db();
   const kind = databaseKind(client);
+  const staleOf = async () => {
+    const stale: StaleThread[] = [];
+    for (const chunk of chunked([...new Set(threadIds)], 500)) stale.push(...(await staleThreads(client, kind, chunk)));
+    return stale;
+  };
+  // All fresh (a page's usual case): one read. A price change is noticed with the next stale thread, or by the background refresh.
+  if ((await staleOf()).length === 0) return;
   const custom = await listCustomModels();
   await forgetRepriced(client, kind, custom);
-  const stale: StaleThread[] = [];
-  for (const chunk of chunked([...new Set(threadIds)], 500)) stale.push(...(await staleThreads(client, kind, chunk)));
-  await sumStale(client, kind, stale, pricerWith(custom));
+  await sumStale(client, kind, await staleOf(), pricerWith(custom));
 }
 
 async function refreshOnce(startReading: () => void): Promise<RefreshResult> {

@@ -13,7 +13,7 @@ import { BENCH_DIR, CONFIG, KEEP_DB, POSTGRES_ADMIN_URL, TARGETS } from "../conf
 import { measure, summarize } from "../measure";
 import { groupAtRest } from "../process-group";
 import { Bench, fmtBytes } from "../section";
-import { getBody, getJson, getStatus, scanCaughtUp, startNpmStart } from "../server";
+import { caughtUp, getBody, getJson, getStatus, startNpmStart } from "../server";
 import { importedThreadId } from "../../../lib/importers/stable-id";
 import { dropPostgresDatabase, freshPostgresDatabase } from "../store";
 
@@ -256,13 +256,13 @@ async function startAndSync(
         servedMs ??= performance.now() - server.startedAt;
         if (newestMs === null && (await getStatus(server.baseUrl, `/api/threads/${run.newestThread}`)) === 200)
           newestMs = performance.now() - server.startedAt;
-        if (synced(status) && (await scanCaughtUp(server.baseUrl))) break;
+        if (synced(status)) break;
       } catch (error) {
         if (servedMs !== null) throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await getBody(server.baseUrl, "/api/usage?groupBy=day"); // answers once usage is summed
+    await caughtUp(server.baseUrl, deadline - Date.now()); // the secret scan, then usage's sums
     const syncedMs = performance.now() - server.startedAt;
     const peakBytes = server.peakBytes();
     const seen = claudeFolder(status)!;
