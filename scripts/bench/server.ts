@@ -189,7 +189,7 @@ export async function getJson<T>(baseUrl: string, pathname: string): Promise<T> 
 }
 
 /** Whether the server's scan for secrets has read every turn stored (GET /api/secrets's scan status). */
-export async function scanCaughtUp(baseUrl: string): Promise<boolean> {
+async function scanCaughtUp(baseUrl: string): Promise<boolean> {
   const { scan } = await getJson<{ scan: { scannedSeq: number; lastSeq: number; running: boolean } }>(baseUrl, "/api/secrets?limit=1");
   return !scan.running && scan.scannedSeq >= scan.lastSeq;
 }
