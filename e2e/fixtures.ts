@@ -61,32 +61,25 @@ export const test = base.extend<{ threads: Threads }>({
       for (const id of await threadIds(request, server)) if (!before.has(id)) track(id, server);
     }
     for (const { server, id } of tracked) {
-      const response = await deleteOnce(request, `${server}/api/threads/${id}`);
+      const response = await request.delete(`${server}/api/threads/${id}`, CLEANUP);
       expect([204, 404], `DELETE ${server}/api/threads/${id}`).toContain(response.status());
     }
   },
 });
 
 /**
- * DELETE, sent again once if the connection was reset before an answer: a kept-alive socket the
- * server closes as idle (Node's 5 s keep-alive timeout) just as the request goes out is reset,
- * and a test that waited on a page that long meets it. A DELETE may repeat: a second one answers 404.
+ * Cleanup's requests go again once on a reset connection (Playwright retries only ECONNRESET):
+ * the server keeps idle connections 65 s, but a test may wait longer than that on a page. Both
+ * may repeat: a second DELETE answers 404, which cleanup accepts.
  */
-async function deleteOnce(request: APIRequestContext, url: string) {
-  try {
-    return await request.delete(url);
-  } catch (error) {
-    if (!/ECONNRESET|socket hang up/.test(String(error))) throw error;
-    return request.delete(url);
-  }
-}
+const CLEANUP = { maxRetries: 1 };
 
 /** Every thread id on a server, expired ones included, page by page. */
 export async function threadIds(request: APIRequestContext, server: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = "";
   while (cursor !== null) {
-    const response = await request.get(`${server}/api/threads?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const response = await request.get(`${server}/api/threads?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, CLEANUP);
     expect(response.status()).toBe(200);
     const page = (await response.json()) as { items: { id: string }[]; nextCursor: string | null };
     ids.push(...page.items.map((thread) => thread.id));

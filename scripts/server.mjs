@@ -22,11 +22,24 @@ import {
 const STOP_GRACE_MS = 1_000;
 
 /**
+ * How long an idle kept-alive connection stays open. Node's 5 s default races clients that reuse
+ * a socket without reading the Keep-Alive hint (Playwright's request, many HTTP libraries, proxies
+ * that idle for 60 s): a request sent as the server closes the socket is reset, unanswered.
+ * Longer than a proxy's usual 60 s, so the client is the one that closes first.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+/**
  * An HTTP server that runs the checks on every request and hands the rest to `handle`.
  * @param {(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>} handle
  */
 export function checkedServer(handle) {
-  const server = http.createServer({ maxHeaderSize: PARSER_MAX_HEADER_BYTES });
+  const server = http.createServer({
+    maxHeaderSize: PARSER_MAX_HEADER_BYTES,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    // A kept-alive connection's next request must not meet the headers deadline first.
+    headersTimeout: KEEP_ALIVE_MS + 1_000,
+  });
   server.on("request", (req, res) => {
     const refused = oversizedRequest(req.url ?? "", req.rawHeaders);
     if (refused) {

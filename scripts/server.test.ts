@@ -6,7 +6,7 @@
 import net from "node:net";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkedServer } from "./server.mjs";
+import { checkedServer, KEEP_ALIVE_MS } from "./server.mjs";
 import { MAX_HEADER_BYTES, MAX_URL_BYTES, oversizedRequest, parserRefusal, PARSER_MAX_HEADER_BYTES, rawRefusal } from "./server-checks.mjs";
 
 let server: Server;
@@ -70,6 +70,19 @@ describe("the peer header", () => {
     expect(headers["x-threadline-peer"]).toBe("127.0.0.1");
     expect(headers["x-threadline-client"]).toBeUndefined();
     expect(headers["x-forwarded-for"]).toBe("10.0.0.1"); // the app decides whether to believe it
+  });
+});
+
+describe("kept-alive connections", () => {
+  it("stay open longer than a proxy's 60 s idle (Node's default is 5 s), and every answer says so", async () => {
+    const answer = await send(
+      ["GET /a HTTP/1.1", "Host: 127.0.0.1", "", "GET /b HTTP/1.1", "Host: 127.0.0.1", "Connection: close", "", ""].join("\r\n"),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers["keep-alive"]).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+    expect(KEEP_ALIVE_MS).toBeGreaterThan(60_000);
+    expect(server.keepAliveTimeout).toBe(KEEP_ALIVE_MS);
+    expect(server.headersTimeout).toBeGreaterThan(KEEP_ALIVE_MS);
   });
 });
 
