@@ -19,6 +19,9 @@ export async function register(): Promise<void> {
   // Usage buckets (the /usage page's sums): summed for what is stored, then after every write.
   const { startUsageBuckets } = await import("./lib/db/usage/usage-aggregates");
   startUsageBuckets();
+  // Token counts a sync left out (budget previews use them): counted once each sync has ended.
+  const { startCountingBacklog } = await import("./lib/db/threads/count-backlog");
+  startCountingBacklog();
   // The heap a first sync grew to, given back once the server rests.
   const { releaseHeapAtRest } = await import("./lib/runtime/heap-release");
   releaseHeapAtRest();

@@ -24,7 +24,7 @@ const { RefusedPathError } = await import("@/lib/files/inside");
 const { LINK_OUTSIDE_REASON } = await import("@/lib/domain/paths");
 const { importPath } = await import("@/lib/imports/import-file");
 const { startBulkImports } = await import("@/lib/db/imports/import-batch");
-const { lateCountsWritten } = await import("@/lib/db/imports/import-counts");
+const { countBacklog } = await import("@/lib/db/threads/count-backlog");
 
 const USAGE = "usage: npm run import -- <file or folder>... [--format=<format>] [--quiet] [--stats] [--scan-secrets]";
 const { values, positionals } = commandLine(
@@ -117,7 +117,8 @@ for (const target of targets) {
   }
 }
 await bulk.finish();
-await lateCountsWritten();
+// The run stored its turns uncounted: counted now, so budget previews find them counted.
+await countBacklog();
 let scanSeconds: number | null = null;
 if (scan) {
   const scanFrom = performance.now();

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/engine/client";
-import { lateCountsWritten } from "@/lib/db/imports/import-counts";
+import { countBacklog } from "@/lib/db/threads/count-backlog";
 import { refreshUsageBuckets } from "@/lib/db/usage/usage-aggregates";
 import { searchTurns } from "@/lib/db/threads/search";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
@@ -95,8 +95,8 @@ describe("a followed folder's first sync", () => {
     const sync = createSourceSync({ setting: () => ({ origin: "setting", folders: [projects], warnings: [] }), log: () => undefined });
     const status = await sync.sync();
     await sync.close();
-    // The sync does not wait for its last token counts: they trail in (lib/db/imports/import-counts.ts).
-    await lateCountsWritten();
+    // The sync stores its turns uncounted; the backlog counts them once it has ended.
+    await countBacklog();
     const files = await walked();
     expect(status.folders[0]).toMatchObject({ filesSeen: files.length, imported: files.length, failed: 0 });
     const synced = await stored();

@@ -6,6 +6,7 @@
  * Run as: node --import tsx --conditions=react-server lib/testing/sync-probe-worker.ts
  */
 import { readFileSync } from "node:fs";
+import { countBacklog } from "@/lib/db/threads/count-backlog";
 import { refreshUsageBuckets } from "@/lib/db/usage/usage-aggregates";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { sourceSync } from "@/lib/sources/sync";
@@ -28,6 +29,11 @@ const status = await sourceSync().sync();
 await scanForSecrets();
 await refreshUsageBuckets();
 const after = io();
+const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+// Token counts are no part of a synced folder: counted after it, and timed apart.
+const countingFrom = performance.now();
+await countBacklog();
+const countingMs = Math.round(performance.now() - countingFrom);
 await sourceSync().close();
 const folder = status.folders[0]!;
 console.log(
@@ -36,11 +42,13 @@ console.log(
     imported: folder.imported,
     unchanged: folder.unchanged,
     failed: folder.failed,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes,
+    peakRssWithCountingBytes: process.resourceUsage().maxRSS * 1024,
     readBytes: after.readBytes - before.readBytes,
     writtenBytes: after.writtenBytes - before.writtenBytes,
     readCalls: after.readCalls - before.readCalls,
     writeCalls: after.writeCalls - before.writeCalls,
+    countingMs,
   }),
 );
 // The database client and the token counters' worker threads would keep the process alive.

@@ -111,9 +111,8 @@ type Queued = { texts: string[]; resolve: (counts: TokenCount[]) => void; reject
 /**
  * Imports' batches on their way to the import worker, small ones sent together: a run of small
  * files (a 26 KB session has 5 KB of text to count) sent the worker a message each, and on a
- * busy machine waking it for each cost the importing thread about half a millisecond. An import
- * does not wait for its last batch's counts (lib/db/imports/import-counts.ts), so they can wait here for
- * the next files' until QUEUE_CHARS are queued, QUEUE_MS have passed, or someone wants them (send).
+ * busy machine waking it for each cost the importing thread about half a millisecond. So they
+ * wait here for others until QUEUE_CHARS are queued, QUEUE_MS have passed, or someone wants them (send).
  */
 class ImportQueue {
   private queued: Queued[] = [];

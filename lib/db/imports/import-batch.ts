@@ -107,12 +107,28 @@ export async function inLoneTransaction<T>(
 /** `imports`: how many imports wrote in it (its `ends` also hold whenCommitted's callbacks). */
 type Batch = { databaseUrl: string; transaction: ImportTransaction; openedAt: number; ends: Ends[]; imports: number };
 
-/** Bulk runs in progress in this process: imports started meanwhile commit before their last counts (import-counts.ts). */
-let bulkRuns = 0;
+/**
+ * Bulk runs in progress in this process (imports started meanwhile store their turns uncounted),
+ * and who waits for the last to end (bulkRunsEnded). On globalThis: the start-up hook's bundle
+ * runs the followed folders' syncs, the route handlers' bundle the uploads, and both must agree.
+ */
+const bulk = ((globalThis as unknown as { threadlineBulkRuns?: { active: number; endWaiters: (() => void)[] } }).threadlineBulkRuns ??= {
+  active: 0,
+  endWaiters: [],
+});
 
-/** Whether an import starting now commits before its last counts (during a bulk run). */
-export function countsFollowCommit(): boolean {
-  return bulkRuns > 0;
+/**
+ * Whether a bulk run is in progress in this process: an import starting now leaves its token
+ * counts to the backlog (lib/db/threads/count-backlog.ts), which waits for the run to end.
+ */
+export function bulkRunsActive(): boolean {
+  return bulk.active > 0;
+}
+
+/** Resolves once no bulk run is in progress in this process (and the last one's writes have committed). */
+export function bulkRunsEnded(): Promise<void> {
+  if (bulk.active === 0) return Promise.resolve();
+  return new Promise((resolve) => bulk.endWaiters.push(resolve));
 }
 
 /** The bulk run whose `run` the caller is inside of, while it has not finished. */
@@ -123,26 +139,21 @@ export function currentBulkRun(): BulkRun | null {
   return run && !run.finished ? run : null;
 }
 
-/** Runs `work` with its imports in transactions of their own, even inside a bulk run's `run`. */
-export function outsideBulkRuns<T>(work: () => Promise<T>): Promise<T> {
-  return current.exit(work);
-}
-
 /**
  * Starts a run of many imports one after another (a folder's full sync, the import CLI's): the
- * imports inside `run` share its batches, and, until `finish`, each import's last token counts
- * are written after its commit (import-counts.ts), as an import elsewhere in the process
- * meanwhile (an upload) does too. `finish` commits what is open; the counts trail on their own.
+ * imports inside `run` share its batches, and until `finish` every import in the process (an
+ * upload meanwhile too) stores its turns without token counts, which the backlog counts once the
+ * run has ended (bulkRunsEnded). `finish` commits what is open.
  */
 export function startBulkImports(): BulkRun {
-  bulkRuns += 1;
+  bulk.active += 1;
   return new BulkRun();
 }
 
 export class BulkRun {
   finished = false;
   private batch: Batch | null = null;
-  /** One file in the batch at a time (the run's imports follow one another; a late count's write may come between). */
+  /** One file in the batch at a time (the run's imports follow one another). */
   private readonly turn = new FifoLock();
   private idle: NodeJS.Timeout | null = null;
 
@@ -164,8 +175,9 @@ export class BulkRun {
   async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    bulkRuns -= 1;
+    bulk.active -= 1;
     await this.turn.run(() => this.commitOrLog());
+    if (bulk.active === 0) for (const resolve of bulk.endWaiters.splice(0)) resolve();
   }
 
   /**

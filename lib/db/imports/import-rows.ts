@@ -18,8 +18,7 @@ export type ImportWriter = {
   insertTurns(rows: readonly TurnInsertRow[]): Promise<number[]>;
   /**
    * Inserts counts, each only while its turn is stored as counted (the same seq and id) and has
-   * no count yet under that tokenizer: counts written after their import's commit (import-counts.ts)
-   * may find the turn replaced, or counted by a reader.
+   * no count yet under that tokenizer (a reader may have counted it first).
    */
   insertTokenCounts(rows: readonly TokenCountRow[]): Promise<void>;
   recordFile(row: ImportedFileRow): Promise<void>;

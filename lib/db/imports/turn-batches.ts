@@ -11,7 +11,11 @@ const COUNTING_AHEAD = 8;
 /** A batch's counts on their way from the counting core: `rows` once they are in. */
 type Counting = { promise: Promise<TokenCountRow[]>; rows: TokenCountRow[] | null };
 
-/** Turns on their way to the database: written in batches while the other core counts the last ones. */
+/**
+ * Turns on their way to the database: written in batches while the other core counts the last
+ * ones. Without a counter (an import in a bulk run) they are written uncounted: the backlog counts
+ * them once the run has ended (lib/db/threads/count-backlog.ts).
+ */
 export class TurnBatches {
   private rows: TurnInsertRow[] = [];
   private chars = 0;
@@ -20,7 +24,7 @@ export class TurnBatches {
 
   constructor(
     private readonly writer: ImportWriter,
-    private readonly counter: BackgroundCounter,
+    private readonly counter: BackgroundCounter | null,
   ) {}
 
   async add(row: TurnInsertRow): Promise<void> {
@@ -35,22 +39,8 @@ export class TurnBatches {
     while (this.counting.length > 0) await this.writeOldest();
   }
 
-  /**
-   * Writes what is batched and the counts that are in; answers the counts still on their way,
-   * which the import's transaction does not wait for: they are written after its commit.
-   */
-  async handOff(): Promise<Promise<TokenCountRow[]>[]> {
-    await this.flush();
-    const pending: Promise<TokenCountRow[]>[] = [];
-    for (const batch of this.counting.splice(0)) {
-      if (batch.rows) await this.writer.insertTokenCounts(batch.rows);
-      else pending.push(batch.promise);
-    }
-    return pending;
-  }
-
   private async writeOldest(): Promise<void> {
-    this.counter.send(); // a small batch may be waiting for company
+    this.counter?.send(); // a small batch may be waiting for company
     await this.writer.insertTokenCounts(await this.counting.shift()!.promise);
   }
 
@@ -60,13 +50,14 @@ export class TurnBatches {
     this.rows = [];
     this.chars = 0;
     const seqs = await this.writer.insertTurns(rows);
+    if (!this.counter) return;
     const { tokenizer } = this.counter;
     const batch: Counting = { promise: Promise.resolve([]), rows: null };
     batch.promise = this.counter.count(rows.map((row) => row.content)).then((counts) => {
       batch.rows = rows.map((row, i) => ({ turnSeq: seqs[i]!, turnId: row.id, threadId: row.threadId, tokenizer, ...counts[i]! }));
       return batch.rows;
     });
-    // Awaited by settle or after the commit; when the import fails first, it is never written.
+    // Awaited by settle; when the import fails first, it is never written.
     batch.promise.catch(() => {});
     this.counting.push(batch);
     while (this.counting.length >= COUNTING_AHEAD) await this.writeOldest();

@@ -16,9 +16,8 @@ import type {
 import { startBackgroundCounter, type BackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "../engine/client";
-import { countsFollowCommit } from "./import-batch";
-import { withEarlierCounts, writeCountsLater } from "./import-counts";
-import type { ImportWriter, ThreadWriteRow, TokenCountRow } from "./import-rows";
+import { bulkRunsActive } from "./import-batch";
+import type { ImportWriter, ThreadWriteRow } from "./import-rows";
 import { TurnBatches } from "./turn-batches";
 import { withImportWriter } from "./import-writer";
 import type { FileImportReport, SourceFile } from "./imports";
@@ -79,8 +78,9 @@ export class ResumeMismatch extends Error {}
  * differ now, after a rewind or an edit say, is rewritten from the first difference; one that is
  * shorter now is truncated). Thread ids come from the source's keys, turn ids from their keys and
  * everything stored of them, so nothing is duplicated and no stale turn is kept. Turns are written
- * in batches with their o200k counts (in a bulk import, the last batches' counts follow the
- * commit: lib/db/imports/import-counts.ts). The file's hash is recorded, and each thread notes it, so an
+ * in batches with their o200k counts, counted on another core meanwhile; in a bulk run (a
+ * folder's full sync, the import CLI) without them, counted once the run has ended
+ * (lib/db/threads/count-backlog.ts). The file's hash is recorded, and each thread notes it, so an
  * unchanged file is skipped next time (previousImport).
  */
 export async function storeTurnStream(
@@ -91,33 +91,28 @@ export async function storeTurnStream(
 ): Promise<FileImportReport> {
   await db(); // migrated, connection prepared
   const databaseUrl = serverSettings().databaseUrl;
-  const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
+  const counter = bulkRunsActive() ? null : startBackgroundCounter(DEFAULT_TOKENIZER_ID);
   try {
-    return await withEarlierCounts(databaseUrl, (writeEarlierCounts) =>
-      withImportWriter(
-        databaseUrl,
-        async (writer, end) => {
-          const run = new TurnStreamImport(outline, file, writer, counter);
-          if (resume?.from) await run.resumeFrom(resume.from);
-          for await (const item of turns) {
-            if ("settled" in item) run.settle();
-            else await run.add(item);
-          }
-          const report = await run.finish();
-          if (resume) resume.saved = run.checkpoint();
-          await writeEarlierCounts(writer, end);
-          end.afterCommit(() => {
-            // The counts still on their way are written after the commit (lib/db/imports/import-counts.ts).
-            writeCountsLater(databaseUrl, run.countsAfterCommit);
-            threadsWritten(report.threadResults.filter((thread) => thread.change !== "unchanged").map((thread) => thread.id));
-          });
-          return report;
-        },
-        file.size,
-      ),
+    return await withImportWriter(
+      databaseUrl,
+      async (writer, end) => {
+        const run = new TurnStreamImport(outline, file, writer, counter);
+        if (resume?.from) await run.resumeFrom(resume.from);
+        for await (const item of turns) {
+          if ("settled" in item) run.settle();
+          else await run.add(item);
+        }
+        const report = await run.finish();
+        if (resume) resume.saved = run.checkpoint();
+        end.afterCommit(() =>
+          threadsWritten(report.threadResults.filter((thread) => thread.change !== "unchanged").map((thread) => thread.id)),
+        );
+        return report;
+      },
+      file.size,
     );
   } finally {
-    await counter.close();
+    await counter?.close();
   }
 }
 
@@ -156,14 +151,12 @@ class TurnStreamImport {
   private readonly agentCalls = new Map<string, Map<string, string>>();
   /** Each thread as it stood at the settled mark. */
   private settled: ThreadCheckpoint[] = [];
-  /** Counts this import's transaction did not wait for (in bulk: TurnBatches.handOff), once it has finished. */
-  countsAfterCommit: Promise<TokenCountRow[]>[] = [];
 
   constructor(
     private readonly outline: SourceOutline,
     private readonly file: SourceFile,
     private readonly writer: ImportWriter,
-    counter: BackgroundCounter,
+    counter: BackgroundCounter | null,
   ) {
     this.idOf = new Map(outline.threads.map((t) => [t.key, importedThreadId(outline.format, t.key)]));
     this.batches = new TurnBatches(writer, counter);
@@ -250,8 +243,7 @@ class TurnStreamImport {
 
   /** Writes what is left, brings every thread's row up to date, records the file; answers the report. */
   async finish(): Promise<FileImportReport> {
-    if (countsFollowCommit()) this.countsAfterCommit = await this.batches.handOff();
-    else await this.batches.settle();
+    await this.batches.settle();
     // Threads with no turns at all: a main thread is still stored (it says the file held nothing
     // to show), a fork or sub-agent without turns is not.
     for (const [threadIndex, header] of this.outline.threads.entries()) {

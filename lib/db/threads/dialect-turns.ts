@@ -299,3 +299,49 @@ export async function partsContaining(db: Database, threadIds: string[], needle:
     containsPattern(needle),
   );
 }
+
+/** A turn with no count yet under some tokenizer: what the count backlog counts. */
+export type UncountedTurn = { seq: number; threadId: string; id: string; content: string };
+
+const NOT_COUNTED = `NOT EXISTS (SELECT 1 FROM "TurnTokenCount" c WHERE c."turnSeq" = t."seq" AND c."tokenizer" = ?)`;
+
+/**
+ * The newest turns below seq `before` with no count under `tokenizer`, newest first: at most
+ * `maxTurns`, and no more than `maxBytes` of content (always at least one). Sizes are read first,
+ * as turnsAfter does for the scan, so no content is read that the batch will not hold.
+ */
+export async function uncountedTurns(
+  db: Database,
+  tokenizer: string,
+  before: number,
+  batch: { maxTurns: number; maxBytes: number },
+): Promise<UncountedTurn[]> {
+  const kind = databaseKind(db);
+  const sizes = await run<{ seq: number | bigint; size: number | bigint | null }[]>(
+    db,
+    kind,
+    `SELECT t."seq" AS seq, octet_length(t."content") AS size FROM "Turn" t
+      WHERE t."seq" < ? AND ${NOT_COUNTED} ORDER BY t."seq" DESC LIMIT ?`,
+    before,
+    tokenizer,
+    batch.maxTurns,
+  );
+  if (sizes.length === 0) return [];
+  let from = Number(sizes[0]!.seq);
+  let bytes = Number(sizes[0]!.size ?? 0);
+  for (const row of sizes.slice(1)) {
+    bytes += Number(row.size ?? 0);
+    if (bytes > batch.maxBytes) break;
+    from = Number(row.seq);
+  }
+  const rows = await run<{ seq: number | bigint; threadId: string; id: string; content: string }[]>(
+    db,
+    kind,
+    `SELECT t."seq" AS seq, t."threadId" AS "threadId", t."id" AS id, t."content" AS content FROM "Turn" t
+      WHERE t."seq" >= ? AND t."seq" < ? AND ${NOT_COUNTED} ORDER BY t."seq" DESC`,
+    from,
+    before,
+    tokenizer,
+  );
+  return rows.map((row) => ({ seq: Number(row.seq), threadId: row.threadId, id: row.id, content: row.content }));
+}

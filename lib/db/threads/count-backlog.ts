@@ -1,0 +1,108 @@
+import "server-only";
+import { startBackgroundCounter } from "@/lib/tokenizers/background-counter";
+import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { db } from "../engine/client";
+import { bulkRunsActive, bulkRunsEnded } from "../imports/import-batch";
+import { uncountedTurns } from "./dialect-turns";
+import { storeTokenCounts } from "./token-counts";
+import { onThreadsWritten } from "./thread-writes";
+
+/**
+ * The token counts a bulk run left out, counted in the background once it has ended: newest
+ * turns first, on the import's counting worker, stored as readers store theirs.
+ *
+ * A folder's first sync used to count every turn while it imported. On 2 cores that put the o200k
+ * counting (about 21 s of CPU for 2,000 sessions) beside the import, so the sync took 38-56 s
+ * instead of 23-39 s, and its peak held the worker's vocabulary too (490-546 MB against 380-450).
+ * Usage, cost, search and the secret scan do not need the counts; budget previews do, and count
+ * what they need themselves until the backlog has caught up (token-counts.ts).
+ *
+ * The backlog stops while a bulk run is in progress and goes on when it ends; any write of
+ * turns wakes it (uploads count their own, so it finds nothing then).
+ */
+
+const BATCH = { maxTurns: 1_000, maxBytes: 2 * 1024 * 1024 };
+/** Above every turn's seq: Turn.seq is a 32-bit integer on PostgreSQL, which refuses a larger bound. */
+const ABOVE_EVERY_SEQ = 2 ** 31 - 1;
+/** A run of writes wakes the backlog this long after its last one. */
+const WAKE_DELAY_MS = 500;
+
+type State = { running: Promise<void> | null; again: boolean; listening: boolean; wake: ReturnType<typeof setTimeout> | null };
+const globalForBacklog = globalThis as unknown as { threadlineCountBacklog?: State };
+
+function state(): State {
+  globalForBacklog.threadlineCountBacklog ??= { running: null, again: false, listening: false, wake: null };
+  return globalForBacklog.threadlineCountBacklog;
+}
+
+async function countAll(): Promise<void> {
+  const client = await db();
+  const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
+  // Newest first, down through the seqs; turns written meanwhile are above where it started:
+  // the writes' wake takes them up. After a bulk run it starts again from the top.
+  const read = async (before: number) => {
+    if (!bulkRunsActive()) return uncountedTurns(client, DEFAULT_TOKENIZER_ID, before, BATCH);
+    await bulkRunsEnded();
+    return uncountedTurns(client, DEFAULT_TOKENIZER_ID, ABOVE_EVERY_SEQ, BATCH);
+  };
+  try {
+    let turns = await read(ABOVE_EVERY_SEQ);
+    while (turns.length > 0) {
+      const counting = counter.count(turns.map((turn) => turn.content));
+      counter.send();
+      // The next batch is read while the worker counts this one.
+      const next = read(turns.at(-1)!.seq);
+      next.catch(() => undefined); // awaited below, unless counting fails first
+      const counts = await counting;
+      await storeTokenCounts(
+        DEFAULT_TOKENIZER_ID,
+        turns.map((turn, i) => ({ turnSeq: turn.seq, threadId: turn.threadId, ...counts[i]! })),
+      );
+      turns = await next;
+    }
+  } finally {
+    await counter.close();
+  }
+}
+
+/**
+ * Counts every turn that has no count under the default tokenizer; resolves when none is left
+ * (a bulk run in progress is waited for). A call while it runs makes it go round once more.
+ */
+export function countBacklog(): Promise<void> {
+  const s = state();
+  if (s.running) {
+    s.again = true;
+    return s.running;
+  }
+  s.running = (async () => {
+    try {
+      do {
+        s.again = false;
+        await countAll();
+      } while (s.again);
+    } catch (error) {
+      // A count or a write failed: readers count what they need; the next write wakes this again.
+      console.error("[threadline] counting tokens of stored turns failed", error);
+    } finally {
+      s.running = null;
+    }
+  })();
+  return s.running;
+}
+
+/** Counts what is stored uncounted, then again after every run of writes (once per process). */
+export function startCountingBacklog(): void {
+  const s = state();
+  if (s.listening) return;
+  s.listening = true;
+  onThreadsWritten(() => {
+    if (s.wake) clearTimeout(s.wake);
+    s.wake = setTimeout(() => {
+      s.wake = null;
+      void countBacklog();
+    }, WAKE_DELAY_MS);
+    s.wake.unref?.();
+  });
+  void countBacklog();
+}
