@@ -14,14 +14,18 @@ export async function register(): Promise<void> {
   const { startFollowingSources } = await import("./lib/sources/start");
   startFollowingSources();
   // The scan for secrets: backfills what is stored, then follows every write of turns.
-  const { startSecretScan } = await import("./lib/secrets/scan");
+  const { scanForSecrets, startSecretScan } = await import("./lib/secrets/scan");
   startSecretScan();
   // Usage buckets (the /usage page's sums): summed for what is stored, then after every write.
-  const { startUsageBuckets } = await import("./lib/db/usage/usage-aggregates");
+  const { refreshUsageBuckets, startUsageBuckets } = await import("./lib/db/usage/usage-aggregates");
   startUsageBuckets();
-  // Token counts a sync left out (budget previews use them): counted once each sync has ended.
+  // Token counts a sync left out (budget previews use them): counted once each sync has ended
+  // and the scan and the sums above have caught up with it.
   const { startCountingBacklog } = await import("./lib/db/threads/count-backlog");
-  startCountingBacklog();
+  startCountingBacklog(async () => {
+    await scanForSecrets();
+    await refreshUsageBuckets();
+  });
   // The heap a first sync grew to, given back once the server rests.
   const { releaseHeapAtRest } = await import("./lib/runtime/heap-release");
   releaseHeapAtRest();

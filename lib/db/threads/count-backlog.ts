@@ -12,8 +12,8 @@ import { onThreadsWritten } from "./thread-writes";
  * turns first, on the import's counting worker, stored as readers store theirs.
  *
  * A folder's first sync used to count every turn while it imported. On 2 cores that put the o200k
- * counting (about 21 s of CPU for 2,000 sessions) beside the import, so the sync took 38-56 s
- * instead of 23-39 s, and its peak held the worker's vocabulary too (490-546 MB against 380-450).
+ * counting (about 21 s of CPU for 2,000 sessions) beside the import: `npm start` had all 2,000
+ * synced in 58 s, and in 30-40 s with the counts after it (docs/benchmarks.md, fifth round).
  * Usage, cost, search and the secret scan do not need the counts; budget previews do, and count
  * what they need themselves until the backlog has caught up (token-counts.ts).
  *
@@ -27,11 +27,18 @@ const ABOVE_EVERY_SEQ = 2 ** 31 - 1;
 /** A run of writes wakes the backlog this long after its last one. */
 const WAKE_DELAY_MS = 500;
 
-type State = { running: Promise<void> | null; again: boolean; listening: boolean; wake: ReturnType<typeof setTimeout> | null };
+type State = {
+  running: Promise<void> | null;
+  again: boolean;
+  listening: boolean;
+  wake: ReturnType<typeof setTimeout> | null;
+  /** What goes first once writes have stopped (startCountingBacklog's `after`). */
+  after: () => Promise<unknown>;
+};
 const globalForBacklog = globalThis as unknown as { threadlineCountBacklog?: State };
 
 function state(): State {
-  globalForBacklog.threadlineCountBacklog ??= { running: null, again: false, listening: false, wake: null };
+  globalForBacklog.threadlineCountBacklog ??= { running: null, again: false, listening: false, wake: null, after: async () => {} };
   return globalForBacklog.threadlineCountBacklog;
 }
 
@@ -43,9 +50,11 @@ async function countAll(): Promise<void> {
   const read = async (before: number) => {
     if (!bulkRunsActive()) return uncountedTurns(client, DEFAULT_TOKENIZER_ID, before, BATCH);
     await bulkRunsEnded();
+    await state().after();
     return uncountedTurns(client, DEFAULT_TOKENIZER_ID, ABOVE_EVERY_SEQ, BATCH);
   };
   try {
+    await state().after();
     let turns = await read(ABOVE_EVERY_SEQ);
     while (turns.length > 0) {
       const counting = counter.count(turns.map((turn) => turn.content));
@@ -91,11 +100,17 @@ export function countBacklog(): Promise<void> {
   return s.running;
 }
 
-/** Counts what is stored uncounted, then again after every run of writes (once per process). */
-export function startCountingBacklog(): void {
+/**
+ * Counts what is stored uncounted, then again after every run of writes (once per process).
+ * `after` is waited for before each round, and again when a bulk run ends: the catch-ups a sync
+ * makes (the secret scan, the usage sums) go first, since the counts' reads and writes would
+ * delay them.
+ */
+export function startCountingBacklog(after: () => Promise<unknown>): void {
   const s = state();
   if (s.listening) return;
   s.listening = true;
+  s.after = after;
   onThreadsWritten(() => {
     if (s.wake) clearTimeout(s.wake);
     s.wake = setTimeout(() => {
