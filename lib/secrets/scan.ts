@@ -3,6 +3,7 @@ import { claimJobLease, newLeaseOwner, releaseJobLease, renewJobLease } from "@/
 import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secrets/secret-findings";
 import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/secrets/search-texts";
 import { onThreadsWritten } from "@/lib/db/threads/thread-writes";
+import { runOrRepeat, wakeAfterQuiet, type RerunState, type WakeState } from "@/lib/domain/background-runs";
 import { detectSecrets } from "@/lib/domain/secrets/detect";
 
 /**
@@ -40,14 +41,12 @@ const SLICE_MS = 20;
 const WAKE_DELAY_MS = 250;
 const WAKE_MAX_DELAY_MS = 2_000;
 
-type State = {
-  owner: string;
-  running: Promise<void> | null;
-  again: boolean;
-  listening: boolean;
-  lastError: string | null;
-  wake: { timer: ReturnType<typeof setTimeout>; since: number } | null;
-};
+type State = RerunState &
+  WakeState & {
+    owner: string;
+    listening: boolean;
+    lastError: string | null;
+  };
 const globalForScan = globalThis as unknown as { threadlineSecretScan?: State };
 
 function state(): State {
@@ -122,25 +121,15 @@ async function runScan(): Promise<void> {
  */
 export function scanForSecrets(): Promise<void> {
   const s = state();
-  if (s.running) {
-    s.again = true;
-    return s.running;
-  }
-  s.running = (async () => {
+  return runOrRepeat(s, async () => {
     try {
-      do {
-        s.again = false;
-        await runScan();
-      } while (s.again);
+      await runScan();
       s.lastError = null;
     } catch (error) {
       s.lastError = error instanceof Error ? error.message : String(error);
       console.error("[threadline] the scan for secrets failed", error);
-    } finally {
-      s.running = null;
     }
-  })();
-  return s.running;
+  });
 }
 
 /** Starts the scan of what is stored and follows every later write of turns (once per process). */
@@ -154,19 +143,7 @@ export function startSecretScan(): void {
 
 /** Runs the scan once writes pause (WAKE_DELAY_MS), or WAKE_MAX_DELAY_MS after the first of a steady run of them. */
 function wakeAfterWrites(): void {
-  const s = state();
-  const now = Date.now();
-  const since = s.wake?.since ?? now;
-  if (s.wake) clearTimeout(s.wake.timer);
-  const timer = setTimeout(
-    () => {
-      s.wake = null;
-      void scanForSecrets();
-    },
-    Math.max(0, Math.min(WAKE_DELAY_MS, since + WAKE_MAX_DELAY_MS - now)),
-  );
-  timer.unref?.();
-  s.wake = { timer, since };
+  wakeAfterQuiet(state(), { delayMs: WAKE_DELAY_MS, maxDelayMs: WAKE_MAX_DELAY_MS }, () => void scanForSecrets());
 }
 
 export async function secretScanStatus(): Promise<{

@@ -1,4 +1,5 @@
 import "server-only";
+import { runOrRepeat, wakeAfterQuiet, type RerunState, type WakeState } from "@/lib/domain/background-runs";
 import { startBackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
 import { db } from "../engine/client";
@@ -24,17 +25,15 @@ import { onThreadsWritten } from "./thread-writes";
 const BATCH = { maxTurns: 1_000, maxBytes: 2 * 1024 * 1024 };
 /** Above every turn's seq: Turn.seq is a 32-bit integer on PostgreSQL, which refuses a larger bound. */
 const ABOVE_EVERY_SEQ = 2 ** 31 - 1;
-/** A run of writes wakes the backlog this long after its last one. */
-const WAKE_DELAY_MS = 500;
+/** A run of writes wakes the backlog this long after its last one (not during it: a sync's writes are a bulk run's, which it waits out). */
+const WAKE = { delayMs: 500, maxDelayMs: Number.POSITIVE_INFINITY };
 
-type State = {
-  running: Promise<void> | null;
-  again: boolean;
-  listening: boolean;
-  wake: ReturnType<typeof setTimeout> | null;
-  /** What goes first once writes have stopped (startCountingBacklog's `after`). */
-  after: () => Promise<unknown>;
-};
+type State = RerunState &
+  WakeState & {
+    listening: boolean;
+    /** What goes first once writes have stopped (startCountingBacklog's `after`). */
+    after: () => Promise<unknown>;
+  };
 const globalForBacklog = globalThis as unknown as { threadlineCountBacklog?: State };
 
 function state(): State {
@@ -42,20 +41,26 @@ function state(): State {
   return globalForBacklog.threadlineCountBacklog;
 }
 
+/** A bulk run's end, then what must go before the counts (startCountingBacklog's `after`). */
+async function settle(): Promise<void> {
+  await bulkRunsEnded();
+  await state().after();
+}
+
 async function countAll(): Promise<void> {
   const client = await db();
+  await settle();
+  // Started once there is no sync to share the core with.
   const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
   // Newest first, down through the seqs; turns written meanwhile are above where it started:
   // the writes' wake takes them up. After a bulk run it starts again from the top.
   const read = async (before: number) => {
     if (!bulkRunsActive()) return uncountedTurns(client, DEFAULT_TOKENIZER_ID, before, BATCH);
-    await bulkRunsEnded();
-    await state().after();
+    await settle();
     return uncountedTurns(client, DEFAULT_TOKENIZER_ID, ABOVE_EVERY_SEQ, BATCH);
   };
   try {
-    await state().after();
-    let turns = await read(ABOVE_EVERY_SEQ);
+    let turns = await uncountedTurns(client, DEFAULT_TOKENIZER_ID, ABOVE_EVERY_SEQ, BATCH);
     while (turns.length > 0) {
       const counting = counter.count(turns.map((turn) => turn.content));
       counter.send();
@@ -79,25 +84,14 @@ async function countAll(): Promise<void> {
  * (a bulk run in progress is waited for). A call while it runs makes it go round once more.
  */
 export function countBacklog(): Promise<void> {
-  const s = state();
-  if (s.running) {
-    s.again = true;
-    return s.running;
-  }
-  s.running = (async () => {
+  return runOrRepeat(state(), async () => {
     try {
-      do {
-        s.again = false;
-        await countAll();
-      } while (s.again);
+      await countAll();
     } catch (error) {
       // A count or a write failed: readers count what they need; the next write wakes this again.
       console.error("[threadline] counting tokens of stored turns failed", error);
-    } finally {
-      s.running = null;
     }
-  })();
-  return s.running;
+  });
 }
 
 /**
@@ -111,13 +105,6 @@ export function startCountingBacklog(after: () => Promise<unknown>): void {
   if (s.listening) return;
   s.listening = true;
   s.after = after;
-  onThreadsWritten(() => {
-    if (s.wake) clearTimeout(s.wake);
-    s.wake = setTimeout(() => {
-      s.wake = null;
-      void countBacklog();
-    }, WAKE_DELAY_MS);
-    s.wake.unref?.();
-  });
+  onThreadsWritten(() => wakeAfterQuiet(s, WAKE, () => void countBacklog()));
   void countBacklog();
 }

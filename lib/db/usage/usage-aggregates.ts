@@ -1,4 +1,5 @@
 import "server-only";
+import { wakeAfterQuiet, type WakeState } from "@/lib/domain/background-runs";
 import { compactionRunResponses, turnCosts, type PricedResponse, type Pricer } from "@/lib/domain/usage/cost";
 import { sessionTotalResponses, sessionTotalsOf } from "@/lib/domain/usage/session-totals";
 import type { JsonObject } from "@/lib/domain/types";
@@ -52,13 +53,12 @@ const THREADS_PER_TRANSACTION = 400;
 type RefreshResult = { threads: number; turns: number };
 
 /** `reading`: the running pass has begun to read which threads are stale (a later call needs another pass). */
-type State = {
+/** `wake`: the refresh a run of writes has scheduled. */
+type State = WakeState & {
   running: Promise<RefreshResult> | null;
   reading: boolean;
   again: boolean;
   listening: boolean;
-  /** The refresh a run of writes has scheduled, and when the first of them came. */
-  wake: { timer: ReturnType<typeof setTimeout>; since: number } | null;
 };
 const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
 
@@ -111,21 +111,9 @@ export function startUsageBuckets(): void {
   const s = state();
   if (s.listening) return;
   s.listening = true;
-  onThreadsWritten(() => {
-    const now = Date.now();
-    const since = s.wake?.since ?? now;
-    if (s.wake) clearTimeout(s.wake.timer);
-    const timer = setTimeout(
-      () => {
-        s.wake = null;
-        refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
-      },
-      Math.max(0, Math.min(REFRESH_DELAY_MS, since + REFRESH_MAX_DELAY_MS - now)),
-    );
-    timer.unref?.();
-    s.wake = { timer, since };
-  });
-  refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+  const refresh = () => void refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+  onThreadsWritten(() => wakeAfterQuiet(s, { delayMs: REFRESH_DELAY_MS, maxDelayMs: REFRESH_MAX_DELAY_MS }, refresh));
+  refresh();
 }
 
 /**
