@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import type { ImportedThread, ThreadTurn } from "@/lib/importers/types";
 import { importedThreadId } from "@/lib/importers/stable-id";
+import { newTurn } from "@/lib/testing/integration";
 import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { db } from "../engine/client";
 import { startBulkImports } from "../imports/import-batch";
@@ -85,4 +86,19 @@ it("leaves nothing for the backlog after an import outside a run: it counted its
   const thread = session(`counted-${randomUUID()}`, TEXTS);
   await store(thread);
   expect(await storedCounts(importedThreadId("claude-code", thread.key))).toEqual(expected);
+});
+
+it("after a whole pass, a round looks only above where that pass ended: an appended turn is counted, nothing below is walked again", async () => {
+  const client = await db();
+  const thread = session(`appended-${randomUUID()}`, TEXTS.slice(0, 2));
+  await store(thread);
+  await countBacklog(); // a whole pass over what is stored
+  const threadId = importedThreadId("claude-code", thread.key);
+  const [older] = await client.turn.findMany({ where: { threadId }, orderBy: { index: "asc" }, take: 1, select: { seq: true } });
+  // A count gone below the pass's end (no write does this): the next round must not look there.
+  await client.turnTokenCount.deleteMany({ where: { turnSeq: older!.seq } });
+  await newTurn(threadId, { role: "user", content: TEXTS[3]! });
+
+  await countBacklog();
+  expect(await storedCounts(threadId)).toEqual([null, expected[1], expected[3]]);
 });

@@ -2,9 +2,11 @@ import "server-only";
 import { runOrRepeat, wakeAfterQuiet, type RerunState, type WakeState } from "@/lib/domain/background-runs";
 import { startBackgroundCounter } from "@/lib/tokenizers/background-counter";
 import { DEFAULT_TOKENIZER_ID } from "@/lib/tokenizers/registry";
+import { serverSettings } from "@/lib/env";
 import { db } from "../engine/client";
 import { bulkRunsActive, bulkRunsEnded } from "../imports/import-batch";
-import { uncountedTurns } from "./dialect-turns";
+import type { Database } from "../engine/create-client";
+import { uncountedTurns, type UncountedTurn } from "./dialect-turns";
 import { storeTokenCounts } from "./token-counts";
 import { onThreadsWritten } from "./thread-writes";
 
@@ -23,48 +25,77 @@ import { onThreadsWritten } from "./thread-writes";
  */
 
 const BATCH = { maxTurns: 1_000, maxBytes: 2 * 1024 * 1024 };
-/** Above every turn's seq: Turn.seq is a 32-bit integer on PostgreSQL, which refuses a larger bound. */
-const ABOVE_EVERY_SEQ = 2 ** 31 - 1;
+/**
+ * Seqs one read looks through at most: a read that finds nothing uncounted still walks its range
+ * (each turn looked up in the counts' key), and on SQLite that walk holds the event loop.
+ */
+const SEQ_WINDOW = 20_000;
 /** A run of writes wakes the backlog this long after its last one (not during it: a sync's writes are a bulk run's, which it waits out). */
 const WAKE = { delayMs: 500, maxDelayMs: Number.POSITIVE_INFINITY };
 
 type State = RerunState &
   WakeState & {
     listening: boolean;
+    /**
+     * Per database: every turn up to this seq had its count when the last whole pass ended; seqs
+     * only grow, so a pass looks above it only. None until this process's first pass there.
+     */
+    countedThrough: Map<string, number>;
     /** What goes first once writes have stopped (startCountingBacklog's `after`). */
     after: () => Promise<unknown>;
   };
 const globalForBacklog = globalThis as unknown as { threadlineCountBacklog?: State };
 
 function state(): State {
-  globalForBacklog.threadlineCountBacklog ??= { running: null, again: false, listening: false, wake: null, after: async () => {} };
+  globalForBacklog.threadlineCountBacklog ??= {
+    running: null,
+    again: false,
+    listening: false,
+    wake: null,
+    countedThrough: new Map(),
+    after: async () => {},
+  };
   return globalForBacklog.threadlineCountBacklog;
-}
-
-/** A bulk run's end, then what must go before the counts (startCountingBacklog's `after`). */
-async function settle(): Promise<void> {
-  await bulkRunsEnded();
-  await state().after();
 }
 
 async function countAll(): Promise<void> {
   const client = await db();
-  await settle();
+  const s = state();
+  const databaseUrl = serverSettings().databaseUrl;
+  for (;;) {
+    const afterBulkRun = bulkRunsActive();
+    await bulkRunsEnded();
+    const top = (await client.turn.aggregate({ _max: { seq: true } }))._max.seq ?? 0;
+    const countedThrough = s.countedThrough.get(databaseUrl);
+    if (top <= (countedThrough ?? 0)) return;
+    // After a bulk run, and before the first pass, the catch-ups go first (startCountingBacklog's
+    // `after`); a few turns an append wrote do not wait for them.
+    if (afterBulkRun || countedThrough === undefined) await s.after();
+    if (await countPass(client, { from: (countedThrough ?? 0) + 1, before: top + 1 })) s.countedThrough.set(databaseUrl, top);
+  }
+}
+
+/**
+ * Counts the uncounted turns with seqs in [from, before), newest first, reading the next batch
+ * while the worker counts one. False when a bulk run began meanwhile: the pass stops for it.
+ */
+async function countPass(client: Database, seqs: { from: number; before: number }): Promise<boolean> {
   // Started once there is no sync to share the core with.
   const counter = startBackgroundCounter(DEFAULT_TOKENIZER_ID);
-  // Newest first, down through the seqs; turns written meanwhile are above where it started:
-  // the writes' wake takes them up. After a bulk run it starts again from the top.
-  const read = async (before: number) => {
-    if (!bulkRunsActive()) return uncountedTurns(client, DEFAULT_TOKENIZER_ID, before, BATCH);
-    await settle();
-    return uncountedTurns(client, DEFAULT_TOKENIZER_ID, ABOVE_EVERY_SEQ, BATCH);
+  const read = async (before: number): Promise<UncountedTurn[]> => {
+    for (let end = before; end > seqs.from; end -= SEQ_WINDOW) {
+      const window = { from: Math.max(seqs.from, end - SEQ_WINDOW), before: end };
+      const turns = await uncountedTurns(client, DEFAULT_TOKENIZER_ID, window, BATCH);
+      if (turns.length > 0) return turns;
+    }
+    return [];
   };
   try {
-    let turns = await uncountedTurns(client, DEFAULT_TOKENIZER_ID, ABOVE_EVERY_SEQ, BATCH);
+    let turns = await read(seqs.before);
     while (turns.length > 0) {
+      if (bulkRunsActive()) return false;
       const counting = counter.count(turns.map((turn) => turn.content));
       counter.send();
-      // The next batch is read while the worker counts this one.
       const next = read(turns.at(-1)!.seq);
       next.catch(() => undefined); // awaited below, unless counting fails first
       const counts = await counting;
@@ -74,6 +105,7 @@ async function countAll(): Promise<void> {
       );
       turns = await next;
     }
+    return true;
   } finally {
     await counter.close();
   }

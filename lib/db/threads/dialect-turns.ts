@@ -306,14 +306,14 @@ export type UncountedTurn = { seq: number; threadId: string; id: string; content
 const NOT_COUNTED = `NOT EXISTS (SELECT 1 FROM "TurnTokenCount" c WHERE c."turnSeq" = t."seq" AND c."tokenizer" = ?)`;
 
 /**
- * The newest turns below seq `before` with no count under `tokenizer`, newest first: at most
- * `maxTurns`, and no more than `maxBytes` of content (always at least one). Sizes are read first,
- * as turnsAfter does for the scan, so no content is read that the batch will not hold.
+ * The newest turns with seqs in [`from`, `before`) and no count under `tokenizer`, newest first:
+ * at most `maxTurns`, and no more than `maxBytes` of content (always at least one). Sizes are
+ * read first, as turnsAfter does for the scan, so no content is read that the batch will not hold.
  */
 export async function uncountedTurns(
   db: Database,
   tokenizer: string,
-  before: number,
+  seqs: { from: number; before: number },
   batch: { maxTurns: number; maxBytes: number },
 ): Promise<UncountedTurn[]> {
   const kind = databaseKind(db);
@@ -321,8 +321,9 @@ export async function uncountedTurns(
     db,
     kind,
     `SELECT t."seq" AS seq, octet_length(t."content") AS size FROM "Turn" t
-      WHERE t."seq" < ? AND ${NOT_COUNTED} ORDER BY t."seq" DESC LIMIT ?`,
-    before,
+      WHERE t."seq" >= ? AND t."seq" < ? AND ${NOT_COUNTED} ORDER BY t."seq" DESC LIMIT ?`,
+    seqs.from,
+    seqs.before,
     tokenizer,
     batch.maxTurns,
   );
@@ -340,7 +341,7 @@ export async function uncountedTurns(
     `SELECT t."seq" AS seq, t."threadId" AS "threadId", t."id" AS id, t."content" AS content FROM "Turn" t
       WHERE t."seq" >= ? AND t."seq" < ? AND ${NOT_COUNTED} ORDER BY t."seq" DESC`,
     from,
-    before,
+    seqs.before,
     tokenizer,
   );
   return rows.map((row) => ({ seq: Number(row.seq), threadId: row.threadId, id: row.id, content: row.content }));
