@@ -128,8 +128,8 @@ export function countBacklog(): Promise<void> {
 
 /**
  * Counts what is stored uncounted, then again after every run of writes (once per process).
- * `after` is waited for before each round, and again when a bulk run ends: the catch-ups a sync
- * makes (the secret scan, the usage sums) go first, since the counts' reads and writes would
+ * `after` is waited for after a bulk run and before the process's first pass: the catch-ups a
+ * sync makes (the secret scan, the usage sums) go first, since the counts' reads and writes would
  * delay them.
  */
 export function startCountingBacklog(after: () => Promise<unknown>): void {
