@@ -95,6 +95,37 @@ export async function rangeBytes(path: string, start: number, end?: number, with
   return { chunks: () => stream(0, size - start), range: stream, opened };
 }
 
+/**
+ * Files of a followed folder read before their import asks for them: a full sync reads the next
+ * files while it parses and writes one. Each file's opening inside the folder takes about eight
+ * round trips to the thread pool (openInside), and the sync's thread sat idle in a sixth of a
+ * first sync waiting for them. A read is taken once; what is not taken is dropped with this.
+ */
+export class ReadAhead {
+  private readonly reads = new Map<string, Promise<SourceBytes>>();
+
+  constructor(readonly within: string) {}
+
+  start(path: string): void {
+    if (this.reads.has(path)) return;
+    const read = rangeBytes(path, 0, undefined, this.within);
+    // Its failure is the import's to report, when the import takes it; until then it is not unhandled.
+    read.catch(() => {});
+    this.reads.set(path, read);
+  }
+
+  /** The read started for `path`, if one was: the import's own read, made earlier. */
+  take(path: string): Promise<SourceBytes> | undefined {
+    const read = this.reads.get(path);
+    this.reads.delete(path);
+    return read;
+  }
+
+  get size(): number {
+    return this.reads.size;
+  }
+}
+
 /** Byte offsets in a source, from `start` up to `end`. */
 export type Span = { start: number; end: number };
 

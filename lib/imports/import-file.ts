@@ -12,7 +12,7 @@ import { issuesOf } from "@/lib/domain/parse";
 import { looksLikeClaudeCode } from "@/lib/importers/claude-code";
 import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
 import { importOpenCodeDatabase, importStorageSession, openCodeSourceOf } from "./opencode-storage";
-import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
+import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type ReadAhead, type SourceBytes } from "./file-lines";
 import { serverSettings } from "@/lib/env";
 import { detectFormat, detectLineFormat, parseDetected, type Detected, type ImportFormat } from "@/lib/importers";
 import { documentTooLarge, longLinesWarning, withoutLongLines, type ImportLimits } from "@/lib/importers/long-lines";
@@ -38,6 +38,8 @@ export type ImportOptions = {
    * which the caller lists as skipped.
    */
   within?: string;
+  /** The folder sync's reads ahead: this file's bytes may have been read already (inside `within`). */
+  readAhead?: ReadAhead;
 };
 
 /** A followed session last written this long ago or less is taken to be live. */
@@ -74,6 +76,8 @@ export async function importPath(path: string, name = path, format?: ImportForma
   const within = options.within;
   // Nothing opens it unless it really is inside `within`: every open checks (openInside).
   const limits = serverSettings().importLimits;
+  // Taken at once, so that a read made for nothing (a session resumed, an OpenCode file) is not held.
+  const readAhead = options.readAhead?.within === within ? options.readAhead?.take(path) : undefined;
   return reportFailures(name, format, async () => {
     // OpenCode's storage: a session record is read with its message and part files, the database
     // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
@@ -88,7 +92,7 @@ export async function importPath(path: string, name = path, format?: ImportForma
       const resumed = await resumeClaudeCodeSession(path, name, limits, within);
       if (resumed) return resumed;
     }
-    const source = await sourceBytes(path, within);
+    const source = await (readAhead ?? sourceBytes(path, within));
     const file: SourceFile = { name, ...(await sourceDigest(source)) };
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;

@@ -8,6 +8,7 @@ import { isWithin } from "@/lib/domain/paths";
 import type { SourceFolderStatus } from "@/lib/domain/sources/sources";
 import { RefusedPathError } from "@/lib/files/inside";
 import { longLinesWarning } from "@/lib/importers/long-lines";
+import { ReadAhead } from "@/lib/imports/file-lines";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
 import {
   describeFsError,
@@ -52,13 +53,14 @@ async function visit(
   mem: FileMemory,
   sync: number,
   imports: Imports,
+  readAhead?: ReadAhead,
 ): Promise<"imported" | "unchanged" | "failed" | "skipped"> {
   clearNotes(book, file.path);
   const entry = { stamp: stampOf(file), importedBy: 0 };
   book.files.set(file.path, entry);
   const fail = (reason: string, retry: boolean) => noteFailure(book, file.path, reason, retry);
   const before = state.known.get(file.path);
-  if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+  if (before && isAsRemembered(state, file)) {
     if (before.warning !== undefined) book.warnings.set(file.path, before.warning);
     return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
   }
@@ -66,7 +68,7 @@ async function visit(
   try {
     // The importer looks at the path again right before it opens it, and at the open file (one
     // look here as well cost a realpath per file: a first sync's slowest wait after the reads).
-    report = await imports.run(() => state.importFile(file.path, book.root));
+    report = await imports.run(() => state.importFile(file.path, book.root, readAhead));
   } catch (error) {
     // A link out of the folder (or a pipe) swapped in since the walk: left unopened, not a failure.
     if (error instanceof RefusedPathError) return (skipIn(book, file.path, error.reason, (gone) => mem.remember(gone, null)), "skipped");
@@ -99,6 +101,15 @@ async function visit(
   folder.lastChangeAt = state.now().toISOString();
   return "imported";
 }
+
+/** The file has the size and modification time the last sync remembered: it is not read. */
+function isAsRemembered(state: SyncState, file: TranscriptFile): boolean {
+  const before = state.known.get(file.path);
+  return before !== undefined && before.size === file.size && before.mtimeMs === file.mtimeMs;
+}
+
+/** Files a full sync reads ahead of the one it imports (each up to IN_MEMORY_BYTES held). */
+const READ_AHEAD_FILES = 2;
 
 /**
  * Latest modified first. Between files modified at once the path decides, backwards: a session's
@@ -164,8 +175,15 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
     for await (const file of transcriptFiles(folder.path, { onProblem, onSkip, within: root })) files.push(file);
     folder.filesFound = files.length;
     state.statusChanged(false);
-    for (const file of files.sort(newestFirst)) {
-      const outcome = await visit(state, folder, book, file, mem, sync, bulk);
+    files.sort(newestFirst);
+    const toRead = files.filter((file) => !isAsRemembered(state, file));
+    const readAhead = new ReadAhead(root);
+    let readUpTo = 0;
+    for (const file of files) {
+      // The next files are opened and read while this one is parsed and written.
+      if (toRead[readUpTo] === file) readUpTo += 1;
+      for (; readUpTo < toRead.length && readAhead.size < READ_AHEAD_FILES; readUpTo++) readAhead.start(toRead[readUpTo]!.path);
+      const outcome = await visit(state, folder, book, file, mem, sync, bulk, readAhead);
       const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
       const warning = book.warnings.get(file.path);
       countOne(

@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /** A sync as a newly started server's, whose store and importer count what they are asked. */
 function startedServer() {
-  const calls = { under: 0, saved: 0, forgotten: 0, read: [] as string[] };
+  const calls = { under: 0, saved: 0, forgotten: 0, read: [] as string[], readAhead: [] as number[] };
   const files: KnownFilesStore = {
     under: (folder) => ((calls.under += 1), dbFiles.under(folder)),
     save: (rows) => ((calls.saved += rows.length), dbFiles.save(rows)),
@@ -34,7 +34,11 @@ function startedServer() {
   };
   const sync = createSourceSync({
     files,
-    importFile: (file, within) => (calls.read.push(file), importPath(file, file, undefined, { follow: true, within })),
+    importFile: (file, within, readAhead) => {
+      calls.read.push(file);
+      calls.readAhead.push(readAhead?.size ?? 0);
+      return importPath(file, file, undefined, { follow: true, within, readAhead });
+    },
     log: () => {},
   });
   return { sync, calls };
@@ -46,14 +50,16 @@ describe("known files across a restart", () => {
     expect((await first.sync.sync()).folders[0]).toMatchObject({ filesSeen: 7, imported: 7 });
     expect(first.calls).toMatchObject({ under: 1, saved: 7, forgotten: 0 });
     expect(first.calls.read).toHaveLength(7);
+    // Two files read ahead of each import (one when only the last is left): each taken by its import.
+    expect(first.calls.readAhead).toEqual([2, 2, 2, 2, 2, 2, 1]);
     await first.sync.close();
 
     const restarted = startedServer();
     expect((await restarted.sync.sync()).folders[0]).toMatchObject({ filesSeen: 7, imported: 0, unchanged: 7, failed: 0 });
-    expect(restarted.calls).toEqual({ under: 1, saved: 0, forgotten: 0, read: [] });
+    expect(restarted.calls).toEqual({ under: 1, saved: 0, forgotten: 0, read: [], readAhead: [] });
     // The next syncs of the same process compare with what it holds: the store is not read again.
     expect((await restarted.sync.sync()).folders[0]).toMatchObject({ unchanged: 7 });
-    expect(restarted.calls).toEqual({ under: 1, saved: 0, forgotten: 0, read: [] });
+    expect(restarted.calls).toEqual({ under: 1, saved: 0, forgotten: 0, read: [], readAhead: [] });
     await restarted.sync.close();
   });
 

@@ -4,6 +4,7 @@ import "server-only";
 import { statSync } from "node:fs";
 import type { FileImportReport } from "@/lib/db/imports/imports";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
+import type { ReadAhead } from "@/lib/imports/file-lines";
 import type { FolderBook } from "./folder-book";
 import type { FolderFollower, FollowMode } from "./follow";
 import type { KnownFiles } from "./known-files";
@@ -17,7 +18,7 @@ export type JobLeases = {
 
 export type SyncState = {
   // Its parts: the options (./sync.ts SourceSyncOptions) with their defaults, fixed at creation.
-  readonly importFile: (path: string, within: string) => Promise<FileImportReport>;
+  readonly importFile: (path: string, within: string, readAhead?: ReadAhead) => Promise<FileImportReport>;
   readonly setting: () => SourcesSetting;
   readonly forcePoll: () => boolean;
   readonly leases: JobLeases;

@@ -12,6 +12,7 @@ import { isWithin } from "@/lib/domain/paths";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
 import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
+import type { ReadAhead } from "@/lib/imports/file-lines";
 import { importPath } from "@/lib/imports/import-file";
 import { transcriptFiles, type WalkProblem } from "@/lib/imports/transcript-files";
 import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";
@@ -33,7 +34,7 @@ const RENEW_EVERY_MS = 15_000;
 
 export type SourceSyncOptions = {
   /** Imports one file (importPath, opening nothing out of `within`); a test passes a wrapper that counts the files actually read. */
-  importFile?: (path: string, within: string) => Promise<FileImportReport>;
+  importFile?: (path: string, within: string, readAhead?: ReadAhead) => Promise<FileImportReport>;
   /** The folders to follow; read at each sync (serverSettings().sources). */
   setting?: () => SourcesSetting;
   leases?: JobLeases;
@@ -103,7 +104,9 @@ export function createSourceSync(options: SourceSyncOptions = {}): SourceSync {
 function newSyncState(options: SourceSyncOptions): SyncState {
   const log = options.log ?? ((line: string) => console.log(`[threadline] ${line}`));
   return {
-    importFile: options.importFile ?? ((path: string, within: string) => importPath(path, path, undefined, { follow: true, within })),
+    importFile:
+      options.importFile ??
+      ((path: string, within: string, readAhead?: ReadAhead) => importPath(path, path, undefined, { follow: true, within, readAhead })),
     setting: options.setting ?? (() => serverSettings().sources),
     forcePoll: options.poll ?? (() => serverSettings().sourcesPoll),
     leases: options.leases ?? dbLeases,
