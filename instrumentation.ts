@@ -12,7 +12,7 @@ export async function register(): Promise<void> {
   const { checkServerSettings } = await import("./lib/env");
   checkServerSettings();
   const { startFollowingSources } = await import("./lib/sources/start");
-  startFollowingSources();
+  const firstSync = startFollowingSources();
   // The scan for secrets: backfills what is stored, then follows every write of turns.
   const { scanForSecrets, startSecretScan } = await import("./lib/secrets/scan");
   startSecretScan();
@@ -20,9 +20,12 @@ export async function register(): Promise<void> {
   const { refreshUsageBuckets, startUsageBuckets } = await import("./lib/db/usage/usage-aggregates");
   startUsageBuckets();
   // Token counts a sync left out (budget previews use them): counted once each sync has ended
-  // and the scan and the sums above have caught up with it.
+  // and the scan and the sums above have caught up with it. The first pass also waits for the
+  // first sync: a restart's sync confirms every followed file meanwhile, and the pass's walk of
+  // the stored turns made it a third slower.
   const { startCountingBacklog } = await import("./lib/db/threads/count-backlog");
   startCountingBacklog(async () => {
+    await firstSync;
     await scanForSecrets();
     await refreshUsageBuckets();
   });

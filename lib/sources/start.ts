@@ -6,8 +6,9 @@ import { sourceSync } from "./sync";
 /**
  * Called once when the server starts (instrumentation.ts): the first sync of the followed folders
  * runs in the background, so the server answers at once and the status shows its progress.
+ * Resolves when that sync has ended (at once when nothing is followed); never rejects.
  */
-export function startFollowingSources(): void {
+export async function startFollowingSources(): Promise<void> {
   const { origin, folders } = serverSettings().sources;
   if (origin === "off") return;
   // Unset, only the default folders that exist are followed (one made later is found by a later sync).
@@ -18,5 +19,8 @@ export function startFollowingSources(): void {
     const which = origin === "default" ? "THREADLINE_SOURCES unset: the default folders that exist" : "THREADLINE_SOURCES";
     console.log(`[threadline] following ${shown.join(", ")} for agent transcripts (${which}); the first sync runs in the background`);
   }
-  sourceSync().start();
+  // The status tells how it went; a failure is the sync's to report, not the caller's.
+  await sourceSync()
+    .sync()
+    .catch(() => undefined);
 }

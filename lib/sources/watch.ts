@@ -138,11 +138,16 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
     }
     // Only entries that may be folders are stat'ed, in parallel; files are the sync's business.
     const folders = entries.filter((e) => !SKIPPED.has(e.name) && (e.isDirectory() || e.isSymbolicLink() || !e.isFile()));
-    const infos = await Promise.all(folders.map((e) => stat(path.join(dir, e.name)).catch(() => null)));
-    for (let i = 0; i < folders.length; i++) {
-      const child = infos[i];
-      if (child?.isDirectory()) await add(path.join(dir, folders[i]!.name), child);
-    }
+    // The subfolders are watched side by side, each one's round trips to the thread pool (its
+    // stat, realpath and listing) beside the others': one after another, Claude Code's folder per
+    // session made this half a restart's sync (2,000 folders).
+    await Promise.all(
+      folders.map(async (entry) => {
+        const child = path.join(dir, entry.name);
+        const info = await stat(child).catch(() => null);
+        if (info?.isDirectory()) await add(child, info);
+      }),
+    );
   }
 
   function onEvent(dir: string, event: string, name: string | Buffer | null): void {

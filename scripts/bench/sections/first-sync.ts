@@ -51,6 +51,9 @@ type Started = {
   child: ChildProcess;
   baseUrl: string;
   servedMs: number;
+  /** From npm start until the sources' status said every folder synced (the scan and the sums may still run). */
+  confirmedMs: number;
+  /** From npm start until that, and the secret scan and the usage sums caught up too. */
   syncedMs: number;
   /** From npm start until the newest session's thread answered (the first sync reads newest first); null when it was already stored. */
   newestMs: number | null;
@@ -208,16 +211,24 @@ async function measureServer(
   }
   await first.stop();
 
-  const again = await startAndSync(run, "restart");
+  // Nothing asked of the restarted server but its status: a thread's page loaded meanwhile (its
+  // route's modules, on the thread that syncs) was counted as the sync's time.
+  const again = await startAndSync(run, "restart", { lookForNewest: false });
   await again.stop();
   const restartFolder = claudeFolder(again.status)!;
-  const confirmSeconds = (again.syncedMs - again.servedMs) / 1000;
+  const confirmSeconds = (again.confirmedMs - again.servedMs) / 1000;
   record(
     "restart: from serving until the sync confirmed every file (s)",
     confirmSeconds,
     "s",
-    `${restartFolder.unchanged} unchanged, ${restartFolder.imported} imported; ${(again.syncedMs / 1000).toFixed(1)} s from npm start`,
+    `${restartFolder.unchanged} unchanged, ${restartFolder.imported} imported; ${(again.confirmedMs / 1000).toFixed(1)} s from npm start`,
     TARGETS.restartConfirmSeconds,
+  );
+  record(
+    "restart: from serving until the secret scan and the usage sums had caught up too (s)",
+    (again.syncedMs - again.servedMs) / 1000,
+    "s",
+    "the bench asks the secret scan's progress every 200 ms, then for a usage report: each route's first request loads its modules",
   );
   return {
     firstSyncSeconds: firstSeconds,
@@ -242,6 +253,7 @@ async function measureServer(
 async function startAndSync(
   run: { url: string; home: string; files: number; newestThread: string },
   name: string,
+  { lookForNewest = true } = {},
 ): Promise<Started & { peakBytes: number; peakSoFar: () => number }> {
   // THREADLINE_SOURCES names the folder a new user's default would follow on SQLite: on PostgreSQL
   // the default follows nothing.
@@ -261,7 +273,7 @@ async function startAndSync(
       try {
         status = await getJson<SourcesStatus>(server.baseUrl, "/api/sources");
         servedMs ??= performance.now() - server.startedAt;
-        if (newestMs === null && (await getStatus(server.baseUrl, `/api/threads/${run.newestThread}`)) === 200)
+        if (lookForNewest && newestMs === null && (await getStatus(server.baseUrl, `/api/threads/${run.newestThread}`)) === 200)
           newestMs = performance.now() - server.startedAt;
         if (synced(status)) break;
       } catch (error) {
@@ -269,18 +281,20 @@ async function startAndSync(
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const confirmedMs = performance.now() - server.startedAt;
     await caughtUp(server.baseUrl, deadline - Date.now()); // the secret scan, then usage's sums
     const syncedMs = performance.now() - server.startedAt;
     const peakBytes = server.peakBytes();
     const seen = claudeFolder(status)!;
     if (seen.imported + seen.unchanged + seen.failed < run.files)
       throw new Error(`first-sync: the sync saw ${seen.imported + seen.unchanged + seen.failed} of ${run.files} files (${name})`);
-    if (newestMs === null && seen.imported > 0)
+    if (lookForNewest && newestMs === null && seen.imported > 0)
       throw new Error(`first-sync: the newest session's thread ${run.newestThread} was never found (${name})`);
     return {
       child: server.child,
       baseUrl: server.baseUrl,
       servedMs,
+      confirmedMs,
       syncedMs,
       newestMs,
       status,
