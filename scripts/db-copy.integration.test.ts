@@ -177,6 +177,46 @@ describe("npm run db:copy", () => {
     }
   });
 
+  it("copies a cost summed to 17 significant digits, which PostgreSQL through Prisma keeps to 15", { timeout: 60_000 }, async () => {
+    const floats = `file:${path.join(scratch, "floats.db")}`;
+    expect((await dbCopy("--from", sourceUrl, "--to", floats)).status).toBe(0);
+    const cost = 18.720595499999998;
+    const source = createDatabase(floats);
+    try {
+      await source.usageHour.create({
+        data: {
+          hour: 500_000,
+          modelProvider: "anthropic",
+          modelName: "claude-opus-4-6",
+          inputTokens: 1,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          outputTokens: 1,
+          reasoningTokens: 0,
+          costUsd: 0,
+          responses: 1,
+          unpricedResponses: 0,
+          estimatedResponses: 0,
+        },
+      });
+      // Written by SQLite itself, as the usage sums' SUM writes it: a parameter through Prisma would be rounded on the way.
+      await source.$executeRawUnsafe(`UPDATE "UsageHour" SET "costUsd" = ${cost} WHERE "hour" = 500000`);
+      expect((await source.usageHour.findFirstOrThrow({ where: { hour: 500_000 } })).costUsd).toBe(cost);
+    } finally {
+      await source.$disconnect();
+    }
+    const target = await createTestDatabase(); // PostgreSQL in the PostgreSQL pass
+    const copied = await dbCopy("--from", floats, "--to", target);
+    expect(copied.status, copied.err).toBe(0);
+    const copy = createDatabase(target);
+    try {
+      const row = await copy.usageHour.findFirstOrThrow({ where: { hour: 500_000 } });
+      expect(row.costUsd.toPrecision(15)).toBe(cost.toPrecision(15));
+    } finally {
+      await copy.$disconnect();
+    }
+  });
+
   it("explains bad arguments without touching anything", async () => {
     expect(dbCopyProcess()).toMatchObject({
       status: 2,

@@ -74,9 +74,15 @@ const delegate = (client: object, table: Table) => (client as Record<string, Del
  * different collations, so the rows arrive in different orders; the sum does not care, and unlike
  * XOR it does not cancel out equal rows.
  */
-/** Dates as ISO text and big integers (RateLimit.lastRequest) as decimal text: JSON has neither. */
+/**
+ * Dates as ISO text and big integers (RateLimit.lastRequest) as decimal text: JSON has neither.
+ * Fractions at 15 significant digits: a Float written to PostgreSQL through Prisma keeps that many
+ * (18.720595499999998 is stored as 18.7205955), and the usage sums' costs end in such digits, so
+ * an exact comparison refused every copy of a database with usage into PostgreSQL.
+ */
 function canonicalValue(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
+  if (typeof value === "number" && !Number.isInteger(value)) return Number(value.toPrecision(15));
   return typeof value === "bigint" ? value.toString() : value;
 }
 
