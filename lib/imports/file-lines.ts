@@ -108,7 +108,7 @@ export class ReadAhead {
 
   start(path: string): void {
     if (this.reads.has(path)) return;
-    const read = rangeBytes(path, 0, undefined, this.within);
+    const read = sourceBytes(path, this.within);
     // Its failure is the import's to report, when the import takes it; until then it is not unhandled.
     read.catch(() => {});
     this.reads.set(path, read);

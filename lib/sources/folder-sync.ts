@@ -30,7 +30,7 @@ import {
   stampOf,
   type FolderBook,
 } from "./folder-book";
-import type { FileMemory } from "./known-files";
+import type { FileMemory, KnownFile } from "./known-files";
 import type { SyncState } from "./sync-state";
 
 /** Remembered files are written in batches of this many while a folder syncs. */
@@ -60,7 +60,7 @@ async function visit(
   book.files.set(file.path, entry);
   const fail = (reason: string, retry: boolean) => noteFailure(book, file.path, reason, retry);
   const before = state.known.get(file.path);
-  if (before && isAsRemembered(state, file)) {
+  if (before && isAsRemembered(before, file)) {
     if (before.warning !== undefined) book.warnings.set(file.path, before.warning);
     return before.failure !== undefined ? fail(before.failure, false) : "unchanged";
   }
@@ -103,8 +103,7 @@ async function visit(
 }
 
 /** The file has the size and modification time the last sync remembered: it is not read. */
-function isAsRemembered(state: SyncState, file: TranscriptFile): boolean {
-  const before = state.known.get(file.path);
+function isAsRemembered(before: KnownFile | undefined, file: TranscriptFile): boolean {
   return before !== undefined && before.size === file.size && before.mtimeMs === file.mtimeMs;
 }
 
@@ -176,7 +175,7 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
     folder.filesFound = files.length;
     state.statusChanged(false);
     files.sort(newestFirst);
-    const toRead = files.filter((file) => !isAsRemembered(state, file));
+    const toRead = files.filter((file) => !isAsRemembered(state.known.get(file.path), file));
     const readAhead = new ReadAhead(root);
     let readUpTo = 0;
     for (const file of files) {
