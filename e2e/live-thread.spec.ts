@@ -44,9 +44,18 @@ test("an open thread page shows turns added elsewhere, keeping the reader's plac
     await expect(turn(40)).toBeAttached();
     await page.keyboard.press("End");
     await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight }));
+    // Something below the reader grows without a scroll (as a block read again does, late on a
+    // busy machine): they still read the end, and are taken to what arrives.
+    await page.evaluate(() => {
+      const grown = document.createElement("div");
+      grown.id = "grown-below";
+      grown.style.height = "300px";
+      document.body.append(grown);
+    });
     await append("The newest answer, at the end.");
     await expect(turn(41)).toBeInViewport();
     await expect(page.getByTestId("new-turns")).toHaveCount(0);
+    await page.evaluate(() => document.getElementById("grown-below")?.remove());
   });
 
   await test.step("a reader further up stays where they are and is told what arrived", async () => {

@@ -15,7 +15,9 @@ const atEnd = () => window.innerHeight + window.scrollY >= document.documentElem
  * to the thread: when the thread holds more turns than the page shows, the page is rendered again
  * on the server (router.refresh keeps what the reader opened and where they are). A reader at the
  * end of the thread is taken to the new end; anyone else stays where they are, told how many
- * turns arrived.
+ * turns arrived. Where the reader is comes from their last scroll, not from the page's height
+ * when turns arrive: a block read again below them must not turn a reader at the end into one
+ * further up.
  */
 export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: string; turnCount: number; lastUpdatedAt: string }) {
   const router = useRouter();
@@ -23,13 +25,14 @@ export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: s
   const [, startTransition] = useTransition();
   const refreshedAt = useRef<number | null>(null);
   const followEnd = useRef(false);
+  const readingEnd = useRef(true);
   const shown = useRef(turnCount);
   const [arrived, setArrived] = useState(0);
 
   useEffect(() => {
     if (!grew || refreshedAt.current === turnCount) return;
     refreshedAt.current = turnCount;
-    followEnd.current = atEnd();
+    followEnd.current = readingEnd.current;
     startTransition(() => router.refresh());
   }, [grew, router, turnCount]);
 
@@ -47,11 +50,14 @@ export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: s
   }, [turnCount]);
 
   useEffect(() => {
-    if (arrived === 0) return;
-    const clear = () => atEnd() && setArrived(0);
-    window.addEventListener("scroll", clear, { passive: true });
-    return () => window.removeEventListener("scroll", clear);
-  }, [arrived]);
+    const onScroll = () => {
+      readingEnd.current = atEnd();
+      if (readingEnd.current) setArrived(0);
+    };
+    onScroll();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
 
   return (
     <div aria-live="polite" className="pointer-events-none fixed inset-x-0 bottom-4 z-20 flex justify-center">
