@@ -143,6 +143,28 @@ describe("GET /api/search", () => {
     }
   });
 
+  it("cuts the snippet around a match deep in a long text, and past a look-alike that is not a match", async () => {
+    const w = word();
+    const thread = await newThread({ toolName: "chat" });
+    // Multi-byte filler before the match: the snippet is cut by characters, not bytes.
+    const deep = `${"Ünïcödé fïllér wörds without the term. ".repeat(2_500)}The ${w} happened here at last. ${"Trailing words. ".repeat(100)}`;
+    await newTurn(thread.id, { role: "user", content: deep });
+    // PostgreSQL's parser reads a URL's path as one word ("/…page"), which its search does not
+    // match; the snippet still comes from the match further on.
+    const lookAlike = `Logs at http://example.com/${w}page today. ${"Filler words without the term. ".repeat(100)}Then ${w} broke the build.`;
+    await newTurn(thread.id, { role: "assistant", content: lookAlike });
+
+    const page = await hits(w);
+    const [first, second] = [1, 2].map((turnIndex) => page.items.find((hit) => hit.turnIndex === turnIndex));
+    expect(first?.snippet).toContain(`The ${w} happened here`);
+    expect(first!.snippet.length).toBeLessThan(400);
+    expect(marked(first!)).toEqual([w]);
+    expect(second, JSON.stringify(page.items)).toBeDefined();
+    expect(marked(second!).length).toBeGreaterThan(0);
+    for (const mark of marked(second!)) expect(mark.startsWith(w)).toBe(true);
+    if (databaseKind(await db()) === "postgres") expect(second!.snippet).toContain(`${w} broke the build`);
+  });
+
   it("cuts snippets from the masked text: a secret near a match shows as its mask, never its value", async () => {
     const aws = secretSamples(5).find((s) => s.kind === "aws-access-key")!;
     const w = word();

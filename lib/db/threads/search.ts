@@ -2,7 +2,7 @@ import "server-only";
 import BetterSqlite3 from "better-sqlite3";
 import { decodeSearchCursor, encodeSearchCursor, type SearchCursor } from "@/lib/domain/threads/cursor";
 import { AppError } from "@/lib/domain/errors";
-import { searchTerms, toFtsMatch } from "@/lib/domain/threads/search";
+import { MIN_PREFIX_LENGTH, searchTerms, toFtsMatch } from "@/lib/domain/threads/search";
 import {
   parseMarkedSnippet,
   SNIPPET_CLOSE,
@@ -86,13 +86,35 @@ export async function searchTurns(query: SearchQuery): Promise<SearchPage> {
 }
 
 /**
+ * PostgreSQL's ts_headline parses the whole text it is given, and the best-ranked turns are the
+ * long ones (a page of "error" held 340,000 characters: 35-41 ms of the request's 55). It is given
+ * this window around the first place a term starts a word instead, found by a regular expression
+ * (a few ms); the whole text only when that finds none or the window holds no match the text
+ * search parser agrees with (a term at the start of a URL's path, say, which the parser reads as
+ * one word with the path). Each of the three steps is a LATERAL subquery with OFFSET 0, so it is
+ * computed once rather than copied into each expression that reads it (the headline twice).
+ */
+const HEADLINE_BEFORE = 300;
+const HEADLINE_WINDOW = 1_000;
+/** The text with any character a snippet marks matches with replaced, so that only ts_headline's marks are read as such. */
+const unmarked = (text: string) => `translate(${text}, ?, ?)`;
+const markers = [`${SNIPPET_OPEN}${SNIPPET_CLOSE}`, "\uFFFD\uFFFD"];
+const headline = (text: string) => `ts_headline('threadline'::regconfig, ${text}, to_tsquery('threadline'::regconfig, ?), ?)`;
+
+/** A PostgreSQL regular expression for where any term starts a word (a short term: is one), as toTsQuery matches them. */
+function firstMatchPattern(terms: string[]): string {
+  // Terms are letters and digits only (searchTerms): nothing in them is read as regex syntax.
+  return `\\m(?:${terms.map((term) => (Array.from(term).length >= MIN_PREFIX_LENGTH ? term : `${term}\\M`)).join("|")})`;
+}
+
+/**
  * The page of hits after `after` among the newest RANKED_MATCHES matching turns, ordered by score
  * (lower is better: SQLite's bm25, PostgreSQL's ts_rank negated), then turn key, so pages neither
  * repeat nor skip a hit while the index stays as it is. The match is read from the full-text index
  * first (FTS5 walks its list of matching turns newest first and stops; PostgreSQL's planner walks
  * the turns newest first for a common word, or takes the GIN index's matches for a rarer one). On
- * PostgreSQL the text comes back as the snippet already (ts_headline, only for the page's turns);
- * on SQLite as the searched text, cut by sqliteSnippets.
+ * PostgreSQL the text comes back as the snippet already (ts_headline, only for the page's turns,
+ * over HEADLINE_WINDOW); on SQLite as the searched text, cut by sqliteSnippets.
  * @internal exported for its tests
  */
 export function rankedHitsStatement(kind: DatabaseKind, terms: string[], after: SearchCursor | null, limit: number): Statement {
@@ -116,10 +138,26 @@ export function rankedHitsStatement(kind: DatabaseKind, terms: string[], after: 
           ORDER BY m.score, m.seq LIMIT ?
        )
        SELECT p.seq AS seq, p.score AS score, t."id" AS id, t."threadId" AS "threadId", t."index" AS "index", t."role" AS role, th."title" AS title,
-              ts_headline('threadline'::regconfig, translate(${SEARCHED_TEXT("t")}, ?, ?), to_tsquery('threadline'::regconfig, ?), ?) AS text
+              CASE WHEN strpos(w.headline, ?) > 0 THEN w.headline ELSE ${headline(unmarked("s.text"))} END AS text
          FROM page p JOIN "Turn" t ON t."seq" = p.seq JOIN "Thread" th ON th."id" = t."threadId"
+        CROSS JOIN LATERAL (SELECT ${SEARCHED_TEXT("t")} AS text OFFSET 0) s
+        CROSS JOIN LATERAL (SELECT regexp_instr(s.text, ?, 1, 1, 0, 'i') AS at OFFSET 0) f
+        CROSS JOIN LATERAL (SELECT CASE WHEN f.at > 0 THEN ${headline(unmarked(`substr(s.text, greatest(1, f.at - ${HEADLINE_BEFORE}), ${HEADLINE_WINDOW})`))} END AS headline OFFSET 0) w
         ORDER BY p.score, p.seq`,
-      params: [tsquery, tsquery, ...keysetParams, limit, `${SNIPPET_OPEN}${SNIPPET_CLOSE}`, "\uFFFD\uFFFD", tsquery, options],
+      params: [
+        tsquery,
+        tsquery,
+        ...keysetParams,
+        limit,
+        SNIPPET_OPEN,
+        ...markers,
+        tsquery,
+        options,
+        firstMatchPattern(terms),
+        ...markers,
+        tsquery,
+        options,
+      ],
     };
   }
   return {
