@@ -151,7 +151,7 @@ describe("search plans", () => {
   it("rank hits (GET /api/search) from the index's matches, never reading every turn", async () => {
     const client = await db();
     for (const q of ["widespread", "scarce"]) {
-      const statement = rankedHitsStatement(databaseKind(client), searchTerms(q), null, 21);
+      const statement = await rankedHitsStatement(client, searchTerms(q), null, 21);
       const steps = await planSteps(statement);
       expect(
         steps.filter((step) => readsTurns(step) && step.fullScan).map((step) => step.text),

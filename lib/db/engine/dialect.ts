@@ -46,6 +46,41 @@ export function toTsQuery(terms: string[]): string {
   return terms.map((term) => `'${term.replaceAll("'", "''")}'${Array.from(term).length >= MIN_PREFIX_LENGTH ? ":*" : ""}`).join(" & ");
 }
 
+/**
+ * The FTS5 MATCH expression for search terms on SQLite, with the same meaning as toFtsMatch (every
+ * term a word prefix, or a whole word when short) but cheaper to answer. FTS5 answers a prefix
+ * ("error"*) by merging the whole lists of every word that starts with it before it returns its
+ * first row: at a million turns, 97-128 ms for "error" whatever the LIMIT, against 0.3 ms for the
+ * newest 500 turns holding the word "error". So a prefix is asked as the OR of the index's own
+ * words that start with it (TurnSearchVocab), which FTS5 reads lazily and stops at a LIMIT.
+ *
+ * A term keeps its prefix form when it has no such word (nothing to merge then), more than
+ * MAX_WORDS of them (one list per word), or any character that is not a-z or 0-9: the index
+ * stores words as its tokenizer folds them (diacritics removed), which the lookup could miss.
+ */
+const MAX_WORDS = 64;
+const PLAIN_TERM = /^[a-z0-9]+$/;
+
+export async function ftsMatch(db: RawReader, terms: string[]): Promise<string> {
+  const matches = await Promise.all(terms.map((term) => termMatch(db, term)));
+  return matches.join(" AND ");
+}
+
+async function termMatch(db: RawReader, term: string): Promise<string> {
+  const asPrefix = toFtsMatch([term]);
+  if (term.length < MIN_PREFIX_LENGTH || !PLAIN_TERM.test(term)) return asPrefix;
+  // Every word that starts with the term sorts between it and the term with its last character
+  // one higher (ASCII; the index compares words byte by byte).
+  const upper = term.slice(0, -1) + String.fromCharCode(term.charCodeAt(term.length - 1) + 1);
+  const words = await db.$queryRawUnsafe<{ term: string }[]>(
+    `SELECT term FROM "TurnSearchVocab" WHERE term >= ? AND term < ? LIMIT ${MAX_WORDS + 1}`,
+    term,
+    upper,
+  );
+  if (words.length === 0 || words.length > MAX_WORDS) return asPrefix;
+  return `(${words.map((word) => `"${word.term.replaceAll('"', '""')}"`).join(" OR ")})`;
+}
+
 /** WAL lets readers proceed during a write; foreign keys make turn deletes cascade. PostgreSQL needs nothing. */
 export async function prepareConnection(db: Database): Promise<void> {
   if (databaseKind(db) === "postgres") return;
@@ -116,7 +151,7 @@ export async function threadSearchStatement(db: Database, search: ThreadSearch):
   const textMatch: string[] = [`${SEARCHED_TITLE("t")} ${pg ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`];
   params.push(search.titlePattern);
   if (search.terms.length > 0) {
-    const match = pg ? toTsQuery(search.terms) : toFtsMatch(search.terms);
+    const match = pg ? toTsQuery(search.terms) : await ftsMatch(db, search.terms);
     const matchingTurns = pg
       ? `SELECT 1 FROM "Turn" m WHERE ${TURN_TSVECTOR("m")} @@ to_tsquery('threadline'::regconfig, ?) LIMIT ${COMMON_MATCH_TURNS}`
       : `SELECT 1 FROM "TurnSearch" WHERE "TurnSearch" MATCH ? LIMIT ${COMMON_MATCH_TURNS}`;

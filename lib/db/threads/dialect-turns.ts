@@ -1,7 +1,6 @@
-import { toFtsMatch } from "@/lib/domain/threads/search";
 import { chunked, IN_LIST_CHUNK } from "../engine/chunks";
 import { databaseKind, type Database, type DatabaseKind } from "../engine/create-client";
-import { containsPattern, run, toTsQuery, TURN_TSVECTOR, type RawReader } from "../engine/dialect";
+import { containsPattern, ftsMatch, run, toTsQuery, TURN_TSVECTOR, type RawReader } from "../engine/dialect";
 
 /**
  * Raw reads of turns, for both databases (see dialect.ts): a thread's turn outlines, contents and
@@ -230,7 +229,8 @@ export async function findTurnIndexes(db: Database, threadId: string, terms: str
             SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?
                AND rowid BETWEEN (SELECT min("seq") FROM "Turn" WHERE "threadId" = ?) AND (SELECT max("seq") FROM "Turn" WHERE "threadId" = ?))
           ORDER BY t."index" LIMIT ?`;
-  const params = kind === "postgres" ? [threadId, toTsQuery(terms), limit] : [threadId, toFtsMatch(terms), threadId, threadId, limit];
+  const params =
+    kind === "postgres" ? [threadId, toTsQuery(terms), limit] : [threadId, await ftsMatch(db, terms), threadId, threadId, limit];
   const rows = await run<{ index: number | bigint }[]>(db, kind, sql, ...params);
   return rows.map((row) => Number(row.index));
 }

@@ -13,8 +13,8 @@ import {
 } from "@/lib/domain/threads/snippet";
 import type { SearchQuery } from "@/lib/validation/search";
 import { db } from "../engine/client";
-import { databaseKind, type DatabaseKind } from "../engine/create-client";
-import { run, toTsQuery, TURN_TSVECTOR, type Statement } from "../engine/dialect";
+import { databaseKind, type Database } from "../engine/create-client";
+import { ftsMatch, run, toTsQuery, TURN_TSVECTOR, type Statement } from "../engine/dialect";
 
 /**
  * Search across every thread's turns, hit by hit (GET /api/search): the turns matching every word
@@ -58,7 +58,7 @@ export async function searchTurns(query: SearchQuery): Promise<SearchPage> {
   }
   const terms = searchTerms(query.q);
   const client = await db();
-  const { sql, params } = rankedHitsStatement(databaseKind(client), terms, after, query.limit + 1);
+  const { sql, params } = await rankedHitsStatement(client, terms, after, query.limit + 1);
   const rows = await run<HitRow[]>(client, databaseKind(client), sql, ...params);
   const page = rows.slice(0, query.limit);
   const snippets =
@@ -117,8 +117,8 @@ function firstMatchPattern(terms: string[]): string {
  * over HEADLINE_WINDOW); on SQLite as the searched text, cut by sqliteSnippets.
  * @internal exported for its tests
  */
-export function rankedHitsStatement(kind: DatabaseKind, terms: string[], after: SearchCursor | null, limit: number): Statement {
-  const pg = kind === "postgres";
+export async function rankedHitsStatement(db: Database, terms: string[], after: SearchCursor | null, limit: number): Promise<Statement> {
+  const pg = databaseKind(db) === "postgres";
   const [score, seq] = pg ? ["CAST(? AS double precision)", "CAST(? AS integer)"] : ["?", "?"];
   const keyset = after ? `WHERE m.score > ${score} OR (m.score = ${score} AND m.seq > ${seq})` : "";
   const keysetParams = after ? [after.score, after.score, after.seq] : [];
@@ -172,7 +172,7 @@ export function rankedHitsStatement(kind: DatabaseKind, terms: string[], after: 
             ${SEARCHED_TEXT("t")} AS text
        FROM page p JOIN "Turn" t ON t."seq" = p.seq JOIN "Thread" th ON th."id" = t."threadId"
       ORDER BY p.score, p.seq`,
-    params: [toFtsMatch(terms), ...keysetParams, limit],
+    params: [await ftsMatch(db, terms), ...keysetParams, limit],
   };
 }
 
