@@ -22,3 +22,33 @@ it("stores the counts of turns that exist and skips those of turns deleted since
   const stored = await client.turnTokenCount.findMany({ where: { tokenizer }, select: { threadId: true, tokens: true } });
   expect(stored).toEqual([{ threadId: kept.id, tokens: 3 }]);
 });
+
+it("keeps a count another request stored meanwhile, and stores whether each count is an estimate", async () => {
+  const thread = await newThread({ toolName: "chat" });
+  for (const content of ["counted elsewhere first", "a long run, counted in pieces", "plain"])
+    await newTurn(thread.id, { role: "user", content });
+  const client = await db();
+  const [first, second, third] = await client.turn.findMany({
+    where: { threadId: thread.id },
+    orderBy: { index: "asc" },
+    select: { seq: true },
+  });
+  const tokenizer = "counted-twice-test";
+  await storeTokenCounts(tokenizer, [{ turnSeq: first!.seq, threadId: thread.id, tokens: 7, estimated: false }]);
+
+  await storeTokenCounts(tokenizer, [
+    { turnSeq: first!.seq, threadId: thread.id, tokens: 99, estimated: true },
+    { turnSeq: second!.seq, threadId: thread.id, tokens: 12, estimated: true },
+    { turnSeq: third!.seq, threadId: thread.id, tokens: 1, estimated: false },
+  ]);
+  const stored = await client.turnTokenCount.findMany({
+    where: { tokenizer },
+    orderBy: { turnSeq: "asc" },
+    select: { turnSeq: true, tokens: true, estimated: true },
+  });
+  expect(stored).toEqual([
+    { turnSeq: first!.seq, tokens: 7, estimated: false },
+    { turnSeq: second!.seq, tokens: 12, estimated: true },
+    { turnSeq: third!.seq, tokens: 1, estimated: false },
+  ]);
+});
