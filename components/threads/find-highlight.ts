@@ -2,7 +2,7 @@
  * Marks the words a find matched in the turn it landed on, with the CSS Custom Highlight API (no
  * change to the turn's markup, so nothing re-renders and nothing is injected into its text).
  */
-import { MIN_PREFIX_LENGTH } from "@/lib/domain/threads/search";
+import { matchesAsPrefix } from "@/lib/domain/threads/search";
 
 const HIGHLIGHT = "threadline-find";
 
@@ -18,7 +18,7 @@ export function termRanges(text: string, terms: readonly string[]): [number, num
   const ranges: [number, number][] = [];
   for (const match of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
     const word = folded(match[0]);
-    const hit = wanted.some((term) => (Array.from(term).length >= MIN_PREFIX_LENGTH ? word.startsWith(term) : word === term));
+    const hit = wanted.some((term) => (matchesAsPrefix(term) ? word.startsWith(term) : word === term));
     if (hit) ranges.push([match.index, match.index + match[0].length]);
   }
   return ranges;

@@ -1,4 +1,4 @@
-import { MIN_PREFIX_LENGTH, toFtsMatch } from "@/lib/domain/threads/search";
+import { matchesAsPrefix, toFtsMatch } from "@/lib/domain/threads/search";
 import { chunked, IN_LIST_CHUNK } from "./chunks";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import type { CustomModel as CustomModelRow, Thread as ThreadRow } from "../generated/client";
@@ -43,7 +43,7 @@ const SEARCHED_TITLE = (alias: string) => `COALESCE(${alias}."searchTitle", ${al
 /** A tsquery in which every term must occur as a word prefix, or a whole word when short (as toFtsMatch). */
 export function toTsQuery(terms: string[]): string {
   // Terms are letters and digits only (searchTerms), quoted all the same.
-  return terms.map((term) => `'${term.replaceAll("'", "''")}'${Array.from(term).length >= MIN_PREFIX_LENGTH ? ":*" : ""}`).join(" & ");
+  return terms.map((term) => `'${term.replaceAll("'", "''")}'${matchesAsPrefix(term) ? ":*" : ""}`).join(" & ");
 }
 
 /**
@@ -67,8 +67,8 @@ export async function ftsMatch(db: RawReader, terms: string[]): Promise<string> 
 }
 
 async function termMatch(db: RawReader, term: string): Promise<string> {
-  const asPrefix = toFtsMatch([term]);
-  if (term.length < MIN_PREFIX_LENGTH || !PLAIN_TERM.test(term)) return asPrefix;
+  const unexpanded = toFtsMatch([term]);
+  if (!matchesAsPrefix(term) || !PLAIN_TERM.test(term)) return unexpanded;
   // Every word that starts with the term sorts between it and the term with its last character
   // one higher (ASCII; the index compares words byte by byte).
   const upper = term.slice(0, -1) + String.fromCharCode(term.charCodeAt(term.length - 1) + 1);
@@ -77,7 +77,7 @@ async function termMatch(db: RawReader, term: string): Promise<string> {
     term,
     upper,
   );
-  if (words.length === 0 || words.length > MAX_WORDS) return asPrefix;
+  if (words.length === 0 || words.length > MAX_WORDS) return unexpanded;
   return `(${words.map((word) => `"${word.term.replaceAll('"', '""')}"`).join(" OR ")})`;
 }
 

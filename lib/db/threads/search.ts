@@ -2,7 +2,7 @@ import "server-only";
 import BetterSqlite3 from "better-sqlite3";
 import { decodeSearchCursor, encodeSearchCursor, type SearchCursor } from "@/lib/domain/threads/cursor";
 import { AppError } from "@/lib/domain/errors";
-import { MIN_PREFIX_LENGTH, searchTerms, toFtsMatch } from "@/lib/domain/threads/search";
+import { matchesAsPrefix, searchTerms, toFtsMatch } from "@/lib/domain/threads/search";
 import {
   parseMarkedSnippet,
   SNIPPET_CLOSE,
@@ -104,7 +104,7 @@ const headline = (text: string) => `ts_headline('threadline'::regconfig, ${text}
 /** A PostgreSQL regular expression for where any term starts a word (a short term: is one), as toTsQuery matches them. */
 function firstMatchPattern(terms: string[]): string {
   // Terms are letters and digits only (searchTerms): nothing in them is read as regex syntax.
-  return `\\m(?:${terms.map((term) => (Array.from(term).length >= MIN_PREFIX_LENGTH ? term : `${term}\\M`)).join("|")})`;
+  return `\\m(?:${terms.map((term) => (matchesAsPrefix(term) ? term : `${term}\\M`)).join("|")})`;
 }
 
 /**

@@ -8,15 +8,20 @@ export function searchTerms(query: string): string[] {
 }
 
 /** Shorter terms match whole words only: a one-letter prefix expands to most of the vocabulary. */
-export const MIN_PREFIX_LENGTH = 3;
+const MIN_PREFIX_LENGTH = 3;
+
+/** Whether a term matches as a word prefix (every search does so alike); else it matches a whole word only. */
+export function matchesAsPrefix(term: string): boolean {
+  return Array.from(term).length >= MIN_PREFIX_LENGTH;
+}
 
 /**
  * An FTS5 MATCH expression in which every term must occur as a word prefix ("auth" finds
- * "authentication"), or as a whole word when shorter than MIN_PREFIX_LENGTH. Terms are quoted,
+ * "authentication"), or as a whole word when short (matchesAsPrefix). Terms are quoted,
  * so no user input is read as FTS syntax.
  */
 export function toFtsMatch(terms: string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"${Array.from(term).length >= MIN_PREFIX_LENGTH ? "*" : ""}`).join(" AND ");
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"${matchesAsPrefix(term) ? "*" : ""}`).join(" AND ");
 }
 
 /** Only the parts search needs to read (lib/domain/types TurnPart), so any stored shape is taken. */
