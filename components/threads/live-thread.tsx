@@ -17,14 +17,14 @@ const atEnd = () => window.innerHeight + window.scrollY >= document.documentElem
  * end of the thread is taken to the new end; anyone else stays where they are, told how many
  * turns arrived. Where the reader is comes from their last scroll, not from the page's height
  * when turns arrive: a block read again below them must not turn a reader at the end into one
- * further up.
+ * further up. It is read when the turns are shown, not when they were asked for: refreshes follow
+ * one another while an agent writes fast, and the reader may move in between.
  */
 export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: string; turnCount: number; lastUpdatedAt: string }) {
   const router = useRouter();
   const grew = useThreadGrowth(threadId, turnCount, lastUpdatedAt);
   const [, startTransition] = useTransition();
   const refreshedAt = useRef<number | null>(null);
-  const followEnd = useRef(false);
   const readingEnd = useRef(true);
   const shown = useRef(turnCount);
   const [arrived, setArrived] = useState(0);
@@ -32,7 +32,6 @@ export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: s
   useEffect(() => {
     if (!grew || refreshedAt.current === turnCount) return;
     refreshedAt.current = turnCount;
-    followEnd.current = readingEnd.current;
     startTransition(() => router.refresh());
   }, [grew, router, turnCount]);
 
@@ -40,8 +39,7 @@ export function LiveThread({ threadId, turnCount, lastUpdatedAt }: { threadId: s
     const added = turnCount - shown.current;
     shown.current = turnCount;
     if (added <= 0) return;
-    if (followEnd.current) {
-      followEnd.current = false;
+    if (readingEnd.current) {
       window.scrollTo({ top: document.documentElement.scrollHeight });
       setArrived(0);
     } else {
