@@ -24,6 +24,8 @@ export type BenchStore = {
   selectivity(q: string): Promise<Selectivity>;
   storedThread(threadId: string): Promise<StoredThread>;
   storedTokenCounts(threadIds: string[], tokenizer: string): Promise<number>;
+  /** Turns with no count under `tokenizer` yet: what the server's count backlog has left. */
+  uncountedTurns(tokenizer: string): Promise<number>;
   close(): Promise<void>;
 };
 
@@ -96,6 +98,15 @@ export function sqliteStore(file: string): BenchStore {
             .get(tokenizer, ...threadIds) as { n: number }
         ).n;
       }),
+    uncountedTurns: async (tokenizer) =>
+      read(
+        (sqlite) =>
+          (
+            sqlite
+              .prepare(`SELECT (SELECT count(*) FROM "Turn") - (SELECT count(*) FROM "TurnTokenCount" WHERE "tokenizer" = ?) AS n`)
+              .get(tokenizer) as { n: number }
+          ).n,
+      ),
     close: async () => {},
   };
 }
@@ -144,6 +155,8 @@ export async function postgresStore(url: string): Promise<BenchStore> {
     },
     storedTokenCounts: (threadIds, tokenizer) =>
       one(`SELECT count(*) AS n FROM "TurnTokenCount" WHERE "tokenizer" = $1 AND "threadId" = ANY($2)`, [tokenizer, threadIds]),
+    uncountedTurns: (tokenizer) =>
+      one(`SELECT (SELECT count(*) FROM "Turn") - (SELECT count(*) FROM "TurnTokenCount" WHERE "tokenizer" = $1) AS n`, [tokenizer]),
     close: () => client.end(),
   };
 }

@@ -311,12 +311,12 @@ const NOT_COUNTED = `NOT EXISTS (SELECT 1 FROM "TurnTokenCount" c WHERE c."turnS
  * read first, as turnsAfter does for the scan, so no content is read that the batch will not hold.
  */
 export async function uncountedTurns(
-  db: Database,
+  db: RawReader,
+  kind: DatabaseKind,
   tokenizer: string,
   seqs: { from: number; before: number },
   batch: { maxTurns: number; maxBytes: number },
 ): Promise<UncountedTurn[]> {
-  const kind = databaseKind(db);
   const sizes = await run<{ seq: number | bigint; size: number | bigint | null }[]>(
     db,
     kind,

@@ -128,7 +128,7 @@ async function outlineThread(
   if (unmeasured.length > 0) {
     const contents = await loadTurnContents(unmeasured.map((row) => row.seq));
     const counts = await measure(unmeasured.map((row) => contents.get(row.seq) ?? ""));
-    const fresh = unmeasured.map((row, i) => ({ turnSeq: row.seq, threadId, ...counts[i]! }));
+    const fresh = unmeasured.map((row, i) => ({ turnSeq: row.seq, turnId: row.id, threadId, ...counts[i]! }));
     for (const entry of fresh) measured.set(entry.turnSeq, entry);
     await storeTokenCounts(measureId, fresh);
   }

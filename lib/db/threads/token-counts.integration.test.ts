@@ -10,14 +10,17 @@ it("stores the counts of turns that exist and skips those of turns deleted since
   await newTurn(kept.id, { role: "user", content: "still here" });
   await newTurn(gone.id, { role: "user", content: "deleted before its count is stored" });
   const client = await db();
-  const turns = await client.turn.findMany({ where: { threadId: { in: [kept.id, gone.id] } }, select: { seq: true, threadId: true } });
+  const turns = await client.turn.findMany({
+    where: { threadId: { in: [kept.id, gone.id] } },
+    select: { seq: true, id: true, threadId: true },
+  });
   expect(turns).toHaveLength(2);
   expect((await api.deleteThread(gone.id)).status).toBe(204);
 
   const tokenizer = "counted-later-test";
   await storeTokenCounts(
     tokenizer,
-    turns.map((turn) => ({ turnSeq: turn.seq, threadId: turn.threadId, tokens: 3, estimated: false })),
+    turns.map((turn) => ({ turnSeq: turn.seq, turnId: turn.id, threadId: turn.threadId, tokens: 3, estimated: false })),
   );
   const stored = await client.turnTokenCount.findMany({ where: { tokenizer }, select: { threadId: true, tokens: true } });
   expect(stored).toEqual([{ threadId: kept.id, tokens: 3 }]);
@@ -31,15 +34,15 @@ it("keeps a count another request stored meanwhile, and stores whether each coun
   const [first, second, third] = await client.turn.findMany({
     where: { threadId: thread.id },
     orderBy: { index: "asc" },
-    select: { seq: true },
+    select: { seq: true, id: true },
   });
   const tokenizer = "counted-twice-test";
-  await storeTokenCounts(tokenizer, [{ turnSeq: first!.seq, threadId: thread.id, tokens: 7, estimated: false }]);
+  await storeTokenCounts(tokenizer, [{ turnSeq: first!.seq, turnId: first!.id, threadId: thread.id, tokens: 7, estimated: false }]);
 
   await storeTokenCounts(tokenizer, [
-    { turnSeq: first!.seq, threadId: thread.id, tokens: 99, estimated: true },
-    { turnSeq: second!.seq, threadId: thread.id, tokens: 12, estimated: true },
-    { turnSeq: third!.seq, threadId: thread.id, tokens: 1, estimated: false },
+    { turnSeq: first!.seq, turnId: first!.id, threadId: thread.id, tokens: 99, estimated: true },
+    { turnSeq: second!.seq, turnId: second!.id, threadId: thread.id, tokens: 12, estimated: true },
+    { turnSeq: third!.seq, turnId: third!.id, threadId: thread.id, tokens: 1, estimated: false },
   ]);
   const stored = await client.turnTokenCount.findMany({
     where: { tokenizer },
