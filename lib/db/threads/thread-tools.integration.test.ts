@@ -2,6 +2,7 @@
  * The list's Tool and Agent filters on the real fixtures (fixtures/real): a tool is matched in any
  * agent's turns whatever its case, and listed once; an agent is the thread's source.
  */
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { toolKey } from "@/lib/domain/threads/thread-tools";
@@ -9,7 +10,7 @@ import { importFile } from "@/lib/imports/import-file";
 import { fixtureFiles } from "@/lib/testing/real-fixtures";
 import { newThread, newTurn } from "@/lib/testing/integration";
 import { db } from "../engine/client";
-import { listToolOptions, refreshThreadTools } from "./thread-tools";
+import { currentThreadTools, listToolOptions, refreshThreadTools, TOOLS_TRUSTED_MS } from "./thread-tools";
 import { listFacets, listThreads } from "./threads";
 
 async function allIds(query: { tool?: string; source?: string; q?: string }): Promise<string[]> {
@@ -111,5 +112,29 @@ describe("Tool and Agent filters", () => {
     });
     expect(await allIds({ tool: "webfetch" })).toContain(thread.id);
     expect(await refreshThreadTools()).toBe(0);
+  });
+
+  it("trusts its last check while this process writes nothing, and reads another process's writes once that check is old", async () => {
+    const thread = await newThread({ toolName: "chat" });
+    await currentThreadTools();
+    // Another process's write: stored without this process hearing of it.
+    const client = await db();
+    await client.$transaction([
+      client.turn.create({
+        data: {
+          id: randomUUID(),
+          threadId: thread.id,
+          index: 0,
+          role: "assistant",
+          content: "ran it",
+          timestamp: new Date(),
+          toolName: "ElsewhereTool",
+        },
+      }),
+      client.thread.update({ where: { id: thread.id }, data: { turnCount: 1, lastUpdatedAt: new Date() } }),
+    ]);
+    expect(await allIds({ tool: "elsewheretool" })).toEqual([]);
+    await currentThreadTools(Date.now() + TOOLS_TRUSTED_MS);
+    await expect.poll(() => allIds({ tool: "elsewheretool" })).toEqual([thread.id]);
   });
 });

@@ -2,9 +2,10 @@ import "server-only";
 import { threadTools, toolKey, toolOptions } from "@/lib/domain/threads/thread-tools";
 import { chunked } from "../engine/chunks";
 import { db } from "../engine/client";
-import { databaseKind, type Database } from "../engine/create-client";
+import { databaseKind, type Database, type DatabaseKind } from "../engine/create-client";
 import { lockForWrite, run } from "../engine/dialect";
 import { WRITE_TRANSACTION } from "../engine/transactions";
+import { onThreadsWritten } from "./thread-writes";
 
 /**
  * The tools each thread used (prisma/schema.prisma ThreadTool), for the list's Tool filter: made
@@ -18,24 +19,78 @@ const THREADS_PER_BATCH = 100;
 
 type StaleThread = { id: string; source: string; toolName: string; turnCount: number | bigint; lastUpdatedAt: Date };
 
-const globalForTools = globalThis as unknown as { threadlineToolsRefresh?: Promise<number> | null };
+/**
+ * How long a check that found every thread's tools up to date is trusted while this process
+ * writes no thread. The check reads every thread (about 90 ms at 50,000 threads), and each
+ * request of the list's Tool filter waited for it. Writes in this process are heard at once
+ * (thread-writes.ts); another process's (the import CLI, a second server on one PostgreSQL
+ * database) show in the filter this long after at most, and one request later.
+ */
+export const TOOLS_TRUSTED_MS = 10_000;
+
+type Tools = {
+  running: Promise<number> | null;
+  listening: boolean;
+  /** A thread was written in this process since the last pass began to read. */
+  written: boolean;
+  /** When the last pass that ended began to read (ms), null before the first. */
+  checkedAt: number | null;
+};
+const globalForTools = globalThis as unknown as { threadlineTools?: Tools };
+
+function tools(): Tools {
+  globalForTools.threadlineTools ??= { running: null, listening: false, written: true, checkedAt: null };
+  return globalForTools.threadlineTools;
+}
+
+/**
+ * Every thread's tools as up to date as the list needs: brought up to date first when this
+ * process wrote a thread since the last check (or there was none); else as they are, with a
+ * check in the background once the last is TOOLS_TRUSTED_MS old. `now`: the clock, for tests.
+ */
+export async function currentThreadTools(now = Date.now()): Promise<void> {
+  const state = tools();
+  if (!state.listening) {
+    state.listening = true;
+    onThreadsWritten(() => void (state.written = true));
+  }
+  if (state.written || state.checkedAt === null) {
+    await refreshThreadTools();
+    return;
+  }
+  if (now - state.checkedAt >= TOOLS_TRUSTED_MS && !state.running)
+    void refreshThreadTools().catch((error) => console.error("[threadline] reading the threads' tools failed", error));
+}
 
 /** Brings every thread's tools up to date; answers how many threads were read. Calls while one runs wait for it and then run their own (it may have read the state before their write). */
 export async function refreshThreadTools(): Promise<number> {
-  const running = globalForTools.threadlineToolsRefresh;
-  if (running) await running.catch(() => 0);
-  const pass = refreshOnce();
-  globalForTools.threadlineToolsRefresh = pass;
+  const state = tools();
+  if (state.running) await state.running.catch(() => 0);
+  const pass = refreshOnce(state);
+  state.running = pass;
   try {
     return await pass;
   } finally {
-    if (globalForTools.threadlineToolsRefresh === pass) globalForTools.threadlineToolsRefresh = null;
+    if (state.running === pass) state.running = null;
   }
 }
 
-async function refreshOnce(): Promise<number> {
+async function refreshOnce(state: Tools): Promise<number> {
   const client = await db();
   const kind = databaseKind(client);
+  const began = Date.now();
+  state.written = false;
+  try {
+    const read = await refreshStale(client, kind);
+    state.checkedAt = began;
+    return read;
+  } catch (error) {
+    state.written = true;
+    throw error;
+  }
+}
+
+async function refreshStale(client: Database, kind: DatabaseKind): Promise<number> {
   const stale = await run<StaleThread[]>(
     client,
     kind,
@@ -80,7 +135,7 @@ async function refreshBatch(client: Database, batch: StaleThread[]): Promise<voi
 
 /** The Tool filter's options: every tool any thread used, once each whatever its case. */
 export async function listToolOptions(): Promise<{ value: string; label: string }[]> {
-  await refreshThreadTools();
+  await currentThreadTools();
   const rows = await (await db()).threadTool.groupBy({ by: ["key", "name"], _count: { threadId: true } });
   return toolOptions(rows.map((row) => ({ key: row.key, name: row.name, threads: row._count.threadId })));
 }

@@ -24,7 +24,7 @@ import { withLargeValues } from "../engine/large-values";
 import { jsonOrNull, mergeModels, storedParts, toThread, toTurn, WITH_SNAPSHOTS } from "../engine/mappers";
 
 import { threadsWritten } from "./thread-writes";
-import { refreshThreadTools, toolFilterKey } from "./thread-tools";
+import { currentThreadTools, toolFilterKey } from "./thread-tools";
 import { snapshotReads, WRITE_TRANSACTION } from "../engine/transactions";
 import { databaseKind } from "../engine/create-client";
 
@@ -218,7 +218,7 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
     after = decoded;
   }
   const take = query.limit + 1; // one extra row tells whether there is a next page
-  if (query.tool) await refreshThreadTools();
+  if (query.tool) await currentThreadTools();
   let rows: ThreadRow[];
   if (query.q) {
     const terms = searchTerms(query.q);
