@@ -23,13 +23,16 @@ export async function register(): Promise<void> {
   // and the scan and the sums above have caught up with it. The first pass also waits for the
   // first sync: a restart's sync confirms every followed file meanwhile, and the pass's walk of
   // the stored turns made it a third slower.
+  // Before the counts, the garbage the sync left is collected: the counting worker's vocabulary
+  // came on top of it, and that was the group's peak.
+  const { collectGarbage, releaseHeapAtRest } = await import("./lib/runtime/heap-release");
   const { startCountingBacklog } = await import("./lib/db/threads/count-backlog");
   startCountingBacklog(async () => {
     await firstSync;
     await scanForSecrets();
     await refreshUsageBuckets();
+    collectGarbage();
   });
   // The heap a first sync grew to, given back once the server rests.
-  const { releaseHeapAtRest } = await import("./lib/runtime/heap-release");
   releaseHeapAtRest();
 }

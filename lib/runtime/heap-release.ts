@@ -25,10 +25,21 @@ const RESTING_SHARE = 0.05;
 /** Growth since the last full collection worth one: less is not worth a pause of the loop. */
 const GROWTH_BYTES = 64 * 1024 * 1024;
 
+let gc: (() => void) | null = null;
+
+/** One full collection of this process's heap, now. */
+export function collectGarbage(): void {
+  if (!gc) {
+    // The server is not started with --expose-gc (npm start runs Next.js in its own process): the collector is asked for once.
+    v8.setFlagsFromString("--expose-gc");
+    gc = vm.runInNewContext("gc") as () => void;
+  }
+  gc();
+}
+
 /** The process's own heap, loop and collector. */
 function processProbe(): HeapProbe {
   let previous = performance.eventLoopUtilization();
-  let gc: (() => void) | null = null;
   return {
     heapBytes: () => v8.getHeapStatistics().total_heap_size,
     busyShare: () => {
@@ -37,14 +48,7 @@ function processProbe(): HeapProbe {
       previous = now;
       return share;
     },
-    collect: () => {
-      if (!gc) {
-        // The server is not started with --expose-gc (npm start runs Next.js in its own process): the collector is asked for once.
-        v8.setFlagsFromString("--expose-gc");
-        gc = vm.runInNewContext("gc") as () => void;
-      }
-      gc();
-    },
+    collect: collectGarbage,
   };
 }
 
