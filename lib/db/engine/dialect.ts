@@ -175,12 +175,17 @@ export async function threadSearchStatement(db: Database, search: ThreadSearch):
     params.push(match);
   }
   where.push(`(${textMatch.join(" OR ")})`);
+  // PostgreSQL: OFFSET 0 keeps a filter a check of each thread the search finds. As a semi-join
+  // the planner could begin with it instead: every thread that used the tool (9,000 of 50,000),
+  // or every turn by the model in the Turn index, then searched and sorted (a million turns:
+  // "migration" with a model 39.8 ms, now 13.7; "error" with a tool 6.4 ms, now 3.5).
+  const perThread = pg ? " OFFSET 0" : "";
   if (search.toolKey) {
-    where.push(`EXISTS (SELECT 1 FROM "ThreadTool" k WHERE k."key" = ? AND k."threadId" = t."id")`);
+    where.push(`EXISTS (SELECT 1 FROM "ThreadTool" k WHERE k."key" = ? AND k."threadId" = t."id"${perThread})`);
     params.push(search.toolKey);
   }
   if (search.modelName) {
-    where.push(`EXISTS (SELECT 1 FROM "Turn" u WHERE u."modelName" = ? AND u."threadId" = t."id")`);
+    where.push(`EXISTS (SELECT 1 FROM "Turn" u WHERE u."modelName" = ? AND u."threadId" = t."id"${perThread})`);
     params.push(search.modelName);
   }
   if (search.source) {

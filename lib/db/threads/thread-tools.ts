@@ -25,6 +25,7 @@ type StaleThread = { id: string; source: string; toolName: string; turnCount: nu
  * request of the list's Tool filter waited for it. Writes in this process are heard at once
  * (thread-writes.ts); another process's (the import CLI, a second server on one PostgreSQL
  * database) show in the filter this long after at most, and one request later.
+ * @internal exported for its tests
  */
 export const TOOLS_TRUSTED_MS = 10_000;
 
@@ -62,7 +63,10 @@ export async function currentThreadTools(now = Date.now()): Promise<void> {
     void refreshThreadTools().catch((error) => console.error("[threadline] reading the threads' tools failed", error));
 }
 
-/** Brings every thread's tools up to date; answers how many threads were read. Calls while one runs wait for it and then run their own (it may have read the state before their write). */
+/**
+ * Brings every thread's tools up to date; answers how many threads were read. Calls while one runs wait for it and then run their own (it may have read the state before their write).
+ * @internal exported for its tests
+ */
 export async function refreshThreadTools(): Promise<number> {
   const state = tools();
   if (state.running) await state.running.catch(() => 0);
