@@ -18,6 +18,8 @@ const config: KnipConfig = {
     // Worker threads, started by file path (new Worker(...)), not imported.
     "lib/db/engine/checkpoint-worker.mjs!",
     "lib/tokenizers/count-worker.mjs!",
+    // Bundled by scripts/build-workers.mjs, and started from the bundle.
+    "lib/imports/parse-worker.ts!",
     // Child processes of integration tests, started by file path.
     "lib/testing/*-worker.ts",
     // vitest.config.ts stands it in for server-only.

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { buildWorkers } from "./build-workers.mjs";
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -112,6 +113,8 @@ const BUILD_INPUTS = [
 
 /** next build when there is no production build or a source changed since the last one. */
 export function ensureBuild({ force = false } = {}) {
+  // The parse worker's bundle (a first sync parses on another core): a fraction of a second when lib/ changed.
+  buildWorkers();
   const buildId = path.join(root, ".next", "BUILD_ID");
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const newest = Math.max(...BUILD_INPUTS.map((p) => newestMtime(path.join(root, p))));

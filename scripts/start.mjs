@@ -4,6 +4,7 @@
 // server has 13-15), and after a first sync of 500 sessions the server held 55-70 MB more at rest,
 // for no CPU saved.
 import { authGate } from "./auth-gate.mjs";
+import { buildWorkers } from "./build-workers.mjs";
 import { commandLine, demoSeedingSettled, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx } from "./lib.mjs";
 import { serve } from "./server.mjs";
 
@@ -27,7 +28,8 @@ ensureMigrated();
 // decides: THREADLINE_DEMO_DATA=on or off overrides; a team's shared database wants off).
 if (!demoSeedingSettled()) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
 
-if (!dev) ensureBuild();
+if (dev) buildWorkers();
+else ensureBuild();
 
 console.log(`[threadline] serving http://${host}:${port}`);
 if (!["127.0.0.1", "localhost", "::1"].includes(host) && !process.env.THREADLINE_ALLOWED_HOSTS?.trim()) {

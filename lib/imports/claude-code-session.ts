@@ -4,19 +4,12 @@ import "server-only";
 // only grew: its new lines are read, not the whole file again.
 import { createHash, type Hash } from "node:crypto";
 import { previousImport, type FileImportReport, type SourceFile } from "@/lib/db/imports/imports";
-import {
-  ResumeMismatch,
-  storeTurnStream,
-  type StoreResume,
-  type StreamItem,
-  type ThreadCheckpoint,
-} from "@/lib/db/imports/turn-stream-import";
+import { ResumeMismatch, storeTurnStream, type StoreResume, type ThreadCheckpoint } from "@/lib/db/imports/turn-stream-import";
 import { openForReading } from "@/lib/files/inside";
 import { claudeCodePlanner, claudeCodeTurnReader, type Plan, type SessionPlanner, type TurnReader } from "@/lib/importers/claude-code";
-import type { JsonObject } from "@/lib/domain/types";
 import type { ImportLimits } from "@/lib/importers/long-lines";
-import type { NumberedLine } from "@/lib/importers/types";
-import { IN_MEMORY_BYTES, LineReader, rangeBytes, type OpenLongLine, type SourceBytes } from "./file-lines";
+import { LineReader, rangeBytes, type OpenLongLine, type SourceBytes } from "./file-lines";
+import { planLines, planSession, type HeldEntries } from "./claude-code-lines";
 
 /**
  * What is kept of a followed session between imports: where its complete lines end, enough of
@@ -227,33 +220,9 @@ function keepsEarlierLines(before: Plan, after: Plan, lines: number): boolean {
 
 class PlanMoved extends Error {}
 
-/**
- * The entries the first pass parsed, by line, for the second pass to take instead of the lines: held
- * when the bytes read are few enough to be held (as a file up to IN_MEMORY_BYTES is, see
- * file-lines.ts; its entries take about 1.5 times its bytes), else null and the lines are read again.
- */
-type HeldEntries = { line: number; entry: JsonObject }[] | null;
-
-/** The first pass over `lines`; answers the entries it parsed when `bytes` (what is read) may be held. */
-async function planLines(planner: SessionPlanner, lines: LineReader, taken: TakenBytes | undefined, bytes: number): Promise<HeldEntries> {
-  const entries: HeldEntries = bytes <= IN_MEMORY_BYTES ? [] : null;
-  for await (const line of lines.lines(taken)) addPlanned(planner, line, entries);
-  return entries;
-}
-
-function addPlanned(planner: SessionPlanner, line: NumberedLine, entries: HeldEntries): void {
-  const entry = planner.add(line);
-  if (entries && entry) entries.push({ line: line.line, entry });
-}
-
 type LinesImport = { report: FileImportReport; keep: boolean; plan: Plan; reader: TurnReader; checkpoint: ThreadCheckpoint[] };
 
-/**
- * Plans the lines the planner has taken from `lines` (and the tail: a complete last line without
- * its line end is taken too, and then nothing is kept, since the next import would take it again;
- * a cut one is reported as skipped), then stores their turns (from the entries held, else the lines
- * read again), with the settled mark before the turns still open.
- */
+/** Plans the lines the planner has taken from `lines` and stores their turns (planSession). */
 async function importLines(
   planner: SessionPlanner,
   turnReader: (plan: Plan) => TurnReader | null,
@@ -262,45 +231,11 @@ async function importLines(
   file: SourceFile,
   resume: StoreResume,
 ): Promise<LinesImport> {
-  // A line being written rarely ends as an object does: it is decoded and parsed only when it may be one.
-  const tail = lines.tailMayBeJson() ? lines.tailLine() : null;
-  const finished = tail !== null && isJson(tail.text);
-  if (finished) addPlanned(planner, tail, entries);
-  const cut = finished ? null : lines.tailNumber();
-  const basePlan = planner.plan(cut !== null ? { truncatedTail: cut } : {});
-  // A long line still being written: said so in this report, skipped for good once it ends.
-  const open = lines.openEntry();
-  const plan = open ? { ...basePlan, skipped: [...basePlan.skipped, open] } : basePlan;
-  const reader = turnReader(plan);
-  if (!reader) throw new PlanMoved();
-  async function* items(): AsyncGenerator<StreamItem> {
-    if (entries) for (const { line, entry } of entries) yield* reader!.addEntry(line, entry);
-    else {
-      // The long lines are not read again: the turns are stored under the write lock.
-      for await (const line of lines.again()) yield* reader!.add(line);
-      if (finished) yield* reader!.add(tail);
-    }
-    yield { settled: true };
-    yield* reader!.end();
-  }
-  const outline = {
-    format: "claude-code" as const,
-    threads: plan.threads.map((p) => p.thread),
-    skipped: plan.skipped,
-    warnings: plan.warnings,
-    compactionRuns: plan.compactionRuns,
-  };
+  const session = planSession(planner, turnReader, lines, entries);
+  if (!session) throw new PlanMoved();
+  const { outline, items, plan, reader, finished } = session;
   const report = await storeTurnStream(outline, items(), file, resume);
   return { report, keep: !finished && resume.saved !== undefined, plan, reader, checkpoint: resume.saved ?? [] };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function keep(path: string, session: FollowedSession): void {

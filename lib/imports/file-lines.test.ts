@@ -1,11 +1,7 @@
-import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RefusedPathError } from "@/lib/files/inside";
 import { importLimitsOf, MAX_LINE_VALUES } from "@/lib/importers/long-lines";
 import type { NumberedLine } from "@/lib/importers/types";
-import { LineReader, ReadAhead, readLines, sourceLines, withoutSpans, type LineReaderOptions, type SourceBytes } from "./file-lines";
+import { LineReader, readLines, sourceLines, withoutSpans, type LineReaderOptions, type SourceBytes } from "./file-lines";
 
 const MB = 1024 * 1024;
 /** A line may have 100 bytes here. */
@@ -240,45 +236,5 @@ describe("sourceLines and readLines", () => {
     expect([cut.reader.tailMayBeJson(), cut.reader.tailNumber()]).toEqual([false, 2]);
     const blank = await read(pieces("a\n  \r"));
     expect([blank.reader.tailMayBeJson(), blank.reader.tailNumber()]).toEqual([false, null]);
-  });
-});
-
-describe("ReadAhead", () => {
-  const folder = () => realpathSync(mkdtempSync(join(tmpdir(), "read-ahead-")));
-  const textOf = async (source: SourceBytes) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of source.chunks()) chunks.push(chunk);
-    return Buffer.concat(chunks).toString();
-  };
-
-  it("hands over the bytes the file had when it was read, once", async () => {
-    const root = folder();
-    const path = join(root, "a.jsonl");
-    writeFileSync(path, "first\n");
-    const ahead = new ReadAhead(root);
-    ahead.start(path);
-    const read = ahead.take(path)!;
-    await read;
-    writeFileSync(path, "changed since\n");
-    expect(await textOf(await read)).toBe("first\n");
-    expect(ahead.take(path)).toBeUndefined();
-    expect(ahead.size).toBe(0);
-    rmSync(root, { recursive: true });
-  });
-
-  it("keeps a failed read for the import that takes it, and a read never taken fails nothing", async () => {
-    const root = folder();
-    const outside = folder();
-    writeFileSync(join(outside, "secret.jsonl"), "{}\n");
-    symlinkSync(join(outside, "secret.jsonl"), join(root, "link.jsonl"));
-    const ahead = new ReadAhead(root);
-    ahead.start(join(root, "gone.jsonl"));
-    ahead.start(join(root, "link.jsonl"));
-    // Vitest fails the run on an unhandled rejection: the read of gone.jsonl is never taken.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(ahead.take(join(root, "link.jsonl"))).rejects.toBeInstanceOf(RefusedPathError);
-    expect(ahead.size).toBe(1);
-    rmSync(root, { recursive: true });
-    rmSync(outside, { recursive: true });
   });
 });

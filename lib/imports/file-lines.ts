@@ -31,9 +31,11 @@ export type SourceBytes = {
   range?: (start: number, end: number) => AsyncIterable<Buffer> | Iterable<Buffer>;
   /** The file read, as it was when opened (a followed session is known by it): no second stat of its path. */
   opened?: OpenedFile;
+  /** All of its bytes, when they are held in memory. */
+  held?: Buffer;
 };
 
-type OpenedFile = { dev: number; ino: number; mtimeMs: number };
+export type OpenedFile = { dev: number; ino: number; mtimeMs: number };
 
 export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 
@@ -49,14 +51,14 @@ export async function sourceBytes(path: string, within?: string): Promise<Source
   const small = statSync(path, { throwIfNoEntry: false });
   if (small && small.isFile() && small.size <= READ_IN_PLACE_BYTES) {
     const whole = readFileSync(path);
-    if (whole.length <= READ_IN_PLACE_BYTES)
-      return { ...inMemory(whole), opened: { dev: small.dev, ino: small.ino, mtimeMs: small.mtimeMs } };
+    if (whole.length <= READ_IN_PLACE_BYTES) return heldSource(whole, { dev: small.dev, ino: small.ino, mtimeMs: small.mtimeMs });
   }
   return rangeBytes(path, 0);
 }
 
-function inMemory(bytes: Buffer): SourceBytes {
-  return { chunks: () => [bytes], range: (start, end) => [bytes.subarray(start, end)] };
+/** Bytes held in memory as a source (`opened`: the file they were read from). */
+export function heldSource(bytes: Buffer, opened?: OpenedFile): SourceBytes {
+  return { chunks: () => [bytes], range: (start, end) => [bytes.subarray(start, end)], held: bytes, ...(opened ? { opened } : {}) };
 }
 
 /**
@@ -71,7 +73,7 @@ export async function rangeBytes(path: string, start: number, end?: number, with
     const info = await handle.stat();
     opened = { dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs };
     size = Math.min(end ?? Infinity, info.size);
-    if (size <= start) return { ...inMemory(Buffer.alloc(0)), opened };
+    if (size <= start) return heldSource(Buffer.alloc(0), opened);
     if (size - start <= IN_MEMORY_BYTES) {
       // Not zero-filled: every byte is read over, and what a short read leaves is cut off.
       const bytes = Buffer.allocUnsafe(size - start);
@@ -81,7 +83,7 @@ export async function rangeBytes(path: string, start: number, end?: number, with
         if (bytesRead === 0) break;
         read += bytesRead;
       }
-      return { ...inMemory(bytes.subarray(0, read)), opened };
+      return heldSource(bytes.subarray(0, read), opened);
     }
   } finally {
     await handle.close();
@@ -93,37 +95,6 @@ export async function rangeBytes(path: string, start: number, end?: number, with
     return createReadStream(path, { start: first, end: last - 1, highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>;
   };
   return { chunks: () => stream(0, size - start), range: stream, opened };
-}
-
-/**
- * Files of a followed folder read before their import asks for them: a full sync reads the next
- * files while it parses and writes one. Each file's opening inside the folder takes about eight
- * round trips to the thread pool (openInside), and the sync's thread sat idle in a sixth of a
- * first sync waiting for them. A read is taken once; what is not taken is dropped with this.
- */
-export class ReadAhead {
-  private readonly reads = new Map<string, Promise<SourceBytes>>();
-
-  constructor(readonly within: string) {}
-
-  start(path: string): void {
-    if (this.reads.has(path)) return;
-    const read = sourceBytes(path, this.within);
-    // Its failure is the import's to report, when the import takes it; until then it is not unhandled.
-    read.catch(() => {});
-    this.reads.set(path, read);
-  }
-
-  /** The read started for `path`, if one was: the import's own read, made earlier. */
-  take(path: string): Promise<SourceBytes> | undefined {
-    const read = this.reads.get(path);
-    this.reads.delete(path);
-    return read;
-  }
-
-  get size(): number {
-    return this.reads.size;
-  }
 }
 
 /** Byte offsets in a source, from `start` up to `end`. */

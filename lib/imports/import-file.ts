@@ -6,13 +6,14 @@ import { AppError } from "@/lib/domain/errors";
 import { openForReading } from "@/lib/files/inside";
 import { nativeDocumentSchema } from "@/lib/domain/transfer/native-format";
 import { previousImport, unchangedReport, type FileImportReport, type SourceFile } from "@/lib/db/imports/imports";
-import { storeParsedSource } from "@/lib/db/imports/turn-stream-import";
+import { storeParsedSource, storeTurnStream } from "@/lib/db/imports/turn-stream-import";
 import { importDocuments } from "@/lib/db/imports/transfer";
 import { issuesOf } from "@/lib/domain/parse";
-import { looksLikeClaudeCode } from "@/lib/importers/claude-code";
 import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
 import { importOpenCodeDatabase, importStorageSession, openCodeSourceOf } from "./opencode-storage";
-import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type ReadAhead, type SourceBytes } from "./file-lines";
+import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
+import { isClaudeCodeLine, LIVE_WITHIN_MS, type PreparedSession } from "./claude-code-lines";
+import type { ReadAhead } from "./read-ahead";
 import { serverSettings } from "@/lib/env";
 import { detectFormat, detectLineFormat, parseDetected, type Detected, type ImportFormat } from "@/lib/importers";
 import { documentTooLarge, longLinesWarning, withoutLongLines, type ImportLimits } from "@/lib/importers/long-lines";
@@ -41,9 +42,6 @@ export type ImportOptions = {
   /** The folder sync's reads ahead: this file's bytes may have been read already (inside `within`). */
   readAhead?: ReadAhead;
 };
-
-/** A followed session last written this long ago or less is taken to be live. */
-const LIVE_WITHIN_MS = 60 * 60 * 1000;
 
 /**
  * Imports one file of any supported format: skipped when the same content was imported before
@@ -92,7 +90,10 @@ export async function importPath(path: string, name = path, format?: ImportForma
       const resumed = await resumeClaudeCodeSession(path, name, limits, within);
       if (resumed) return resumed;
     }
-    const source = await (readAhead ?? sourceBytes(path, within));
+    const ahead = await readAhead;
+    if (ahead && "prepared" in ahead && ahead.prepared.file.name === name && format === undefined)
+      return storePreparedSession(ahead.prepared, options);
+    const source = (ahead && "source" in ahead ? ahead.source : null) ?? (await sourceBytes(path, within));
     const file: SourceFile = { name, ...(await sourceDigest(source)) };
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
@@ -148,13 +149,14 @@ async function isSqliteFile(path: string, within: string | undefined): Promise<b
   }
 }
 
-function isClaudeCodeLine(line: string | null, name: string): boolean {
-  if (line === null) return false;
-  try {
-    return looksLikeClaudeCode(JSON.parse(line), name);
-  } catch {
-    return false;
+/** A session the parse worker prepared (read-ahead.ts): stored as importClaudeCodeSession would store it. */
+async function storePreparedSession({ file, outline, items }: PreparedSession, options: ImportOptions): Promise<FileImportReport> {
+  const previous = await previousImport(file.sha256, file.name, options.nameless);
+  if (previous) return previous;
+  async function* stream() {
+    yield* items;
   }
+  return storeTurnStream(outline, stream(), file);
 }
 
 async function importText(

@@ -2,7 +2,8 @@
  * A followed folder's first sync stores exactly what importing its files one by one stores: the
  * threads, turns, token counts, usage and insights rollups, search index and secret findings, row
  * for row. The sync imports in bulk (many files to a transaction, the search index filled once per
- * transaction, its files' last counts following their commits); this holds it to the plain import's results. Real Claude Code sessions with their sub-agents and compaction
+ * transaction, its files' last counts following their commits, the files after the first parsed on
+ * the parse worker); this holds it to the plain import's results. Real Claude Code sessions with their sub-agents and compaction
  * runs (lib/testing/claude-code-folder.ts), one with a secret in it.
  */
 import { appendFileSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
@@ -16,6 +17,7 @@ import { searchTurns } from "@/lib/db/threads/search";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { forgetFollowedSessions } from "@/lib/imports/claude-code-session";
 import { importPath } from "@/lib/imports/import-file";
+import { parseWorkerStats } from "@/lib/imports/parse-pool";
 import { transcriptFiles } from "@/lib/imports/transcript-files";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { writeClaudeCodeFolder } from "@/lib/testing/claude-code-folder";
@@ -93,8 +95,12 @@ describe("a followed folder's first sync", () => {
 
     await switchToFreshDatabase();
     const sync = createSourceSync({ setting: () => ({ origin: "setting", folders: [projects], warnings: [] }), log: () => undefined });
+    const prepared = parseWorkerStats.prepared;
     const status = await sync.sync();
     await sync.close();
+    // Every file the sync read ahead (all but the first) was parsed and prepared on the parse worker;
+    // the imports one by one below prepare theirs on this thread.
+    expect(parseWorkerStats.prepared - prepared).toBe(status.folders[0]!.filesSeen - 1);
     // The sync stores its turns uncounted; the backlog counts them once it has ended.
     await countBacklog();
     const files = await walked();

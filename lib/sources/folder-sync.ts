@@ -8,7 +8,7 @@ import { isWithin } from "@/lib/domain/paths";
 import type { SourceFolderStatus } from "@/lib/domain/sources/sources";
 import { RefusedPathError } from "@/lib/files/inside";
 import { longLinesWarning } from "@/lib/importers/long-lines";
-import { ReadAhead } from "@/lib/imports/file-lines";
+import { ReadAhead } from "@/lib/imports/read-ahead";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
 import {
   describeFsError,
@@ -107,9 +107,6 @@ function isAsRemembered(before: KnownFile | undefined, file: TranscriptFile): bo
   return before !== undefined && before.size === file.size && before.mtimeMs === file.mtimeMs;
 }
 
-/** Files a full sync reads ahead of the one it imports (each up to IN_MEMORY_BYTES held). */
-const READ_AHEAD_FILES = 2;
-
 /**
  * Latest modified first. Between files modified at once the path decides, backwards: a session's
  * sub-agent files (`<id>/subagents/…`) before the session's own `<id>.jsonl`, as the walk's order had them.
@@ -181,7 +178,8 @@ export async function syncFolder(state: SyncState, folder: SourceFolderStatus, s
     for (const file of files) {
       // The next files are opened and read while this one is parsed and written.
       if (toRead[readUpTo] === file) readUpTo += 1;
-      for (; readUpTo < toRead.length && readAhead.size < READ_AHEAD_FILES; readUpTo++) readAhead.start(toRead[readUpTo]!.path);
+      for (; readUpTo < toRead.length && readAhead.wants(toRead[readUpTo]!.size); readUpTo++)
+        readAhead.start(toRead[readUpTo]!.path, toRead[readUpTo]!.size);
       const outcome = await visit(state, folder, book, file, mem, sync, bulk, readAhead);
       const reason = outcome === "failed" ? book.failures.get(file.path) : outcome === "skipped" ? book.skipped.get(file.path) : undefined;
       const warning = book.warnings.get(file.path);

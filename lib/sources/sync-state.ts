@@ -4,7 +4,7 @@ import "server-only";
 import { statSync } from "node:fs";
 import type { FileImportReport } from "@/lib/db/imports/imports";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
-import type { ReadAhead } from "@/lib/imports/file-lines";
+import type { ReadAhead } from "@/lib/imports/read-ahead";
 import type { FolderBook } from "./folder-book";
 import type { FolderFollower, FollowMode } from "./follow";
 import type { KnownFiles } from "./known-files";

@@ -12,7 +12,7 @@ import { isWithin } from "@/lib/domain/paths";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
 import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
-import type { ReadAhead } from "@/lib/imports/file-lines";
+import type { ReadAhead } from "@/lib/imports/read-ahead";
 import { importPath } from "@/lib/imports/import-file";
 import { transcriptFiles, type WalkProblem } from "@/lib/imports/transcript-files";
 import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";

@@ -24,10 +24,14 @@ function io(): { readBytes: number; writtenBytes: number; readCalls: number; wri
 }
 
 const before = io();
+const startedAt = performance.now();
 const status = await sourceSync().sync();
+const syncedAt = performance.now();
 // Outside the sync's figures unless done here: the server runs both after every write.
 await scanForSecrets();
+const scannedAt = performance.now();
 await refreshUsageBuckets();
+const summedAt = performance.now();
 const after = io();
 const peakRssBytes = process.resourceUsage().maxRSS * 1024;
 // Token counts are no part of a synced folder: counted after it, and timed apart.
@@ -48,6 +52,9 @@ console.log(
     writtenBytes: after.writtenBytes - before.writtenBytes,
     readCalls: after.readCalls - before.readCalls,
     writeCalls: after.writeCalls - before.writeCalls,
+    syncMs: Math.round(syncedAt - startedAt),
+    scanMs: Math.round(scannedAt - syncedAt),
+    usageMs: Math.round(summedAt - scannedAt),
     countingMs,
   }),
 );

@@ -1,7 +1,6 @@
 import "server-only";
 import { searchableText } from "@/lib/domain/secrets/detect";
-import { isRealPrompt, titleFromContent } from "@/lib/domain/threads/title";
-import type { TurnPart } from "@/lib/domain/types";
+import { titleFromContent } from "@/lib/domain/threads/title";
 import { serverSettings } from "@/lib/env";
 import { importedThreadId, stableUuid } from "@/lib/importers/stable-id";
 import type {
@@ -23,7 +22,7 @@ import { withImportWriter } from "./import-writer";
 import type { FileImportReport, SourceFile } from "./imports";
 import { mergeModels, partsFromStored } from "../engine/mappers";
 import { threadsWritten } from "../threads/thread-writes";
-import { linkedMetadata, threadMetadata, toTurnRow } from "./imported-turn-rows";
+import { linkedMetadata, prepareTurn, threadMetadata, type PreparedThreadTurn } from "./imported-turn-rows";
 
 /** What a parser knows of a source before its turns: threads without turns, skipped entries, warnings. */
 export type SourceOutline = {
@@ -40,7 +39,8 @@ export type SourceOutline = {
  * the grown source goes on from (StoreResume).
  */
 type SettledMark = { settled: true };
-export type StreamItem = ThreadTurn | SettledMark;
+/** A turn as parsed, or prepared already where it was parsed (TurnPreparer). */
+export type StreamItem = ThreadTurn | PreparedThreadTurn | SettledMark;
 
 /** What a thread's row is made of, summed over the turns taken so far. */
 type ThreadTotals = {
@@ -163,16 +163,18 @@ class TurnStreamImport {
   }
 
   /** Keeps a turn stored before as it is, or writes it (rewriting the thread from the first difference). */
-  async add({ threadIndex, turn }: ThreadTurn): Promise<void> {
-    const state = await this.threadAt(threadIndex);
-    const fallback = state.firstTime ?? (state.header.createdAt ? Date.parse(state.header.createdAt) : this.now.getTime());
-    const row = toTurnRow(turn, state.id, state.index, new Date(Number.isFinite(fallback) ? fallback : this.now.getTime()));
+  async add(item: ThreadTurn | PreparedThreadTurn): Promise<void> {
+    const state = await this.threadAt(item.threadIndex);
+    const { row, userText, agentCalls } =
+      "prepared" in item ? item.prepared : prepareTurn(item.turn, state.id, state, state.header.createdAt, this.now);
+    // Prepared elsewhere (the parse worker) from the same positions: a row out of place is a bug.
+    if (row.threadId !== state.id || row.index !== state.index) throw new Error(`turn ${row.index} of ${row.threadId} out of place`);
     if (state.firstTime === null) state.firstTime = row.timestamp.getTime();
     state.lastTime = Math.max(state.lastTime, row.timestamp.getTime());
     state.tokenEstimate += row.tokenEstimate;
     state.models.push(row.modelName);
-    if (turn.role === "user" && state.firstUserText === null && isRealPrompt(turn.content)) state.firstUserText = turn.content;
-    this.noteAgentCalls(state.id, turn.parts);
+    if (state.firstUserText === null) state.firstUserText = userText;
+    this.noteAgentCalls(state.id, agentCalls);
     state.lastId = row.id;
     const index = state.index++;
     if (state.divergedAt === null && index < storedCount(state)) {
@@ -278,11 +280,10 @@ class TurnStreamImport {
     return report;
   }
 
-  private noteAgentCalls(threadId: string, parts: readonly TurnPart[] | undefined): void {
-    for (const part of parts ?? []) {
-      if (part.type !== "tool_result" || typeof part.agentId !== "string") continue;
+  private noteAgentCalls(threadId: string, agentCalls: readonly [string, string][]): void {
+    for (const [agentId, toolCallId] of agentCalls) {
       const calls = this.agentCalls.get(threadId) ?? new Map<string, string>();
-      if (!calls.has(part.agentId)) calls.set(part.agentId, part.toolCallId);
+      if (!calls.has(agentId)) calls.set(agentId, toolCallId);
       this.agentCalls.set(threadId, calls);
     }
   }

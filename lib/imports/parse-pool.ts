@@ -1,0 +1,92 @@
+import "server-only";
+// The parse worker (parse-worker.ts) as the importing thread uses it: a followed folder's next files
+// are read and parsed on another core while this thread writes the ones before (issue 38: the first
+// sync's thread spent about half its time reading, parsing and preparing rows, while the other core
+// idled until the token counts began). It runs from a bundle of parse-worker.ts that `npm start` and
+// the tests build (scripts/build-workers.mjs); without it, or with one core, files are read here.
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { ImportLimits } from "@/lib/importers/long-lines";
+import type { ParseAnswer, WorkerRead } from "./parse-messages";
+
+/** Resolved from the project root, like the count worker: the server's bundles move modules, never this file. */
+const WORKER_FILE = path.join(process.cwd(), "build", "workers", "parse-worker.cjs");
+/** An idle worker ends after this long: its modules and heap are not kept by a server at rest. */
+const IDLE_MS = 10_000;
+
+/**
+ * What the worker did since the process started.
+ * @internal exported for its tests
+ */
+export const parseWorkerStats = { started: 0, prepared: 0, read: 0, readHere: 0 };
+
+class ParseWorker {
+  private readonly worker = new Worker(WORKER_FILE, { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+  private readonly waiting = new Map<number, (read: WorkerRead) => void>();
+  private nextId = 0;
+  private idle: NodeJS.Timeout | null = null;
+  ended = false;
+
+  constructor() {
+    parseWorkerStats.started++;
+    this.worker.on("message", ({ id, read }: ParseAnswer) => {
+      const resolve = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (this.waiting.size === 0) this.rest();
+      resolve?.(read);
+    });
+    // A worker that fails leaves its files to the importing thread.
+    const end = () => {
+      this.ended = true;
+      for (const resolve of this.waiting.values()) resolve(null);
+      this.waiting.clear();
+    };
+    this.worker.on("error", end);
+    this.worker.on("exit", end);
+    this.rest();
+  }
+
+  private rest(): void {
+    this.worker.unref();
+    this.idle = setTimeout(() => {
+      this.ended = true;
+      void this.worker.terminate();
+    }, IDLE_MS);
+    this.idle.unref();
+  }
+
+  read(file: string, within: string, limits: ImportLimits): Promise<WorkerRead> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    if (this.waiting.size === 0) this.worker.ref();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker.postMessage({ id, path: file, within, name: file, limits, now: Date.now() });
+    });
+  }
+}
+
+const globalForPool = globalThis as unknown as { threadlineParseWorker?: ParseWorker };
+
+/** Whether files are read on the parse worker: its bundle is built and the machine has a core for it. */
+export function parseWorkerAvailable(): boolean {
+  return availableParallelism() > 1 && existsSync(WORKER_FILE);
+}
+
+/**
+ * A followed folder's file read (and prepared, when it is a Claude Code session that is not live)
+ * on the parse worker; null when the importing thread should read it itself (too large to hold,
+ * unreadable, refused: its own read then reports why).
+ */
+export async function readInWorker(file: string, within: string, limits: ImportLimits): Promise<WorkerRead> {
+  let worker = globalForPool.threadlineParseWorker;
+  if (!worker || worker.ended) worker = globalForPool.threadlineParseWorker = new ParseWorker();
+  const read = await worker.read(file, within, limits);
+  if (read === null) parseWorkerStats.readHere++;
+  else if ("prepared" in read) parseWorkerStats.prepared++;
+  else parseWorkerStats.read++;
+  return read;
+}
