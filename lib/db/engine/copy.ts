@@ -105,16 +105,31 @@ class TableChecksum {
 /** The rows of a table in key order, a batch at a time (keyset: each batch starts after the last key). */
 async function* batches(client: object, table: Table, batchSize: number): AsyncGenerator<Row[]> {
   const orderBy = table.key.map((column) => ({ [column]: "asc" }));
-  let cursor: object | undefined;
+  let where: object | undefined;
   for (;;) {
-    const rows = await delegate(client, table).findMany({ orderBy, take: batchSize, ...(cursor ? { cursor, skip: 1 } : {}) });
+    const rows = await delegate(client, table).findMany({ orderBy, take: batchSize, ...(where ? { where } : {}) });
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1]!;
-    const keyValues = Object.fromEntries(table.key.map((column) => [column, last[column]]));
-    cursor = table.key.length === 1 ? keyValues : { [table.key.join("_")]: keyValues };
+    where = after(
+      table.key,
+      table.key.map((column) => last[column]),
+    );
   }
+}
+
+/**
+ * The rows whose key comes after `values` in key order, as a filter an index on the key serves
+ * from that point on: the first column at least its value, less the rows that tie on it and do
+ * not come after on the rest. Prisma's own cursor on a compound key compares with subqueries the
+ * planner cannot serve from the index: each batch read the table from its start (0.8-4.6 s a batch
+ * of 2,000 token counts at a million turns, against 19-73 ms this way).
+ */
+function after(key: readonly string[], values: readonly unknown[]): object {
+  const [column, ...rest] = key;
+  if (rest.length === 0) return { [column!]: { gt: values[0] } };
+  return { [column!]: { gte: values[0] }, NOT: { [column!]: values[0], NOT: after(rest, values.slice(1)) } };
 }
 
 /** @internal shared with test support (lib/testing/table-checksums.ts) */
