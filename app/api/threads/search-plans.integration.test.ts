@@ -2,16 +2,18 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/engine/client";
 import { databaseKind } from "@/lib/db/engine/create-client";
-import { containsPattern, run, threadSearchStatement, type Statement, type ThreadSearch } from "@/lib/db/engine/dialect";
+import { containsPattern, run, searchThreadIds, threadSearchStatement, type Statement, type ThreadSearch } from "@/lib/db/engine/dialect";
 import { rankedHitsStatement } from "@/lib/db/threads/search";
 import { searchTerms } from "@/lib/domain/threads/search";
 import { json } from "@/lib/testing/api";
 import { api } from "@/lib/testing/integration";
 
 /**
- * The list search picks a plan by how many turns match (lib/db/engine/dialect.ts): both must return the
- * same threads in the same order, page after page. "widespread" matches 6,000 turns (the
- * walk-threads plan); "scarce" matches a handful (the look-up-each-match plan).
+ * The list search picks a plan by how many turns match (lib/db/engine/dialect.ts): each must return the
+ * same threads in the same order, page after page. "widespread" matches 6,000 of 7,200 turns (the
+ * walk-threads plan; on SQLite, each walked thread's own matches); "ancient" matches 5,400, in the
+ * oldest threads only (on SQLite the same, until the walked window comes up short); "scarce"
+ * matches a handful (the look-up-each-match plan).
  */
 const THREADS = 120;
 const TURNS_PER_THREAD = 60;
@@ -30,7 +32,7 @@ function corpus() {
         id: randomUUID(),
         role: i % 2 ? "assistant" : "user",
         // Every 6th thread never mentions the common word; every 40th thread has the rare one.
-        content: `${t % 6 === 0 ? "quiet" : "widespread"} turn ${i}${t % 40 === 7 && i === 5 ? " scarce" : ""}`,
+        content: `${t % 6 === 0 ? "quiet" : "widespread"} turn ${i}${t % 40 === 7 && i === 5 ? " scarce" : ""}${t < 90 ? " ancient" : ""}`,
         timestamp: new Date(base + t * 60_000).toISOString(),
       })),
     })),
@@ -127,11 +129,38 @@ describe("search plans", () => {
     const rare = await allPages("scarce");
     expect(rare).toEqual(newestFirst.filter((_, i) => (THREADS - 1 - i) % 40 === 7).map((t) => t.id));
     expect(rare).toHaveLength(3);
+
+    const old = await allPages("ancient");
+    expect(old).toEqual(newestFirst.slice(THREADS - 90).map((t) => t.id));
+  });
+
+  it("on SQLite, walk a word in most turns thread by thread, and search again when the newest threads hold less than a page", async () => {
+    const client = await db();
+    const sqlite = databaseKind(client) === "sqlite";
+    const search = (q: string, limit: number) => ({ terms: searchTerms(q), titlePattern: containsPattern(q), limit });
+    // Five per page: the walk covers the 20 newest threads, which "ancient" is not in.
+    for (const [q, limit] of [
+      ["widespread", 5],
+      ["ancient", 5],
+      ["ancient", 25],
+    ] as const) {
+      const statement = await threadSearchStatement(client, search(q, limit));
+      expect(statement.unlessFull !== undefined, q).toBe(sqlite);
+      const ids = await searchThreadIds(client, search(q, limit));
+      expect(ids, `${q}, ${limit} a page`).toEqual(await searchThreadIds(client, { ...search(q, limit), widespread: false }));
+      expect(ids).toHaveLength(limit);
+    }
+    const newestOld = [...doc.threads]
+      .slice(0, 90)
+      .reverse()
+      .slice(0, 5)
+      .map((t) => t.id);
+    expect(await searchThreadIds(client, search("ancient", 5))).toEqual(newestOld);
   });
 
   it.each(FILTERS)("never read every turn for a filter ($label): the list's search, common and rare words", async ({ filter }) => {
     const client = await db();
-    for (const q of ["widespread", "scarce"]) {
+    for (const q of ["widespread", "ancient", "scarce"]) {
       const statement = await threadSearchStatement(client, {
         terms: searchTerms(q),
         titlePattern: containsPattern(q),
