@@ -20,7 +20,7 @@ const IDLE_MS = 10_000;
  * What the worker did since the process started.
  * @internal exported for its tests
  */
-export const parseWorkerStats = { started: 0, prepared: 0, read: 0, readHere: 0 };
+export const parseWorkerStats = { prepared: 0, read: 0 };
 
 class ParseWorker {
   private readonly worker = new Worker(WORKER_FILE, { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
@@ -30,7 +30,6 @@ class ParseWorker {
   ended = false;
 
   constructor() {
-    parseWorkerStats.started++;
     this.worker.on("message", ({ id, read }: ParseAnswer) => {
       const resolve = this.waiting.get(id);
       this.waiting.delete(id);
@@ -85,8 +84,7 @@ export async function readInWorker(file: string, within: string, limits: ImportL
   let worker = globalForPool.threadlineParseWorker;
   if (!worker || worker.ended) worker = globalForPool.threadlineParseWorker = new ParseWorker();
   const read = await worker.read(file, within, limits);
-  if (read === null) parseWorkerStats.readHere++;
-  else if ("prepared" in read) parseWorkerStats.prepared++;
-  else parseWorkerStats.read++;
+  if (read && "prepared" in read) parseWorkerStats.prepared++;
+  else if (read) parseWorkerStats.read++;
   return read;
 }

@@ -132,7 +132,7 @@ export type ThreadSearch = {
   project?: string;
   after?: { lastUpdatedAt: Date; id: string };
   limit: number;
-  /** False: never the widespread plan (it falls back to the others so). */
+  /** False: never the widespread plan (the plans test compares them). */
   widespread?: boolean;
 };
 
@@ -161,10 +161,8 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
   const statement = await threadSearchStatement(db, search);
   const kind = databaseKind(db);
   let rows = await run<{ id: string }[]>(db, kind, statement.sql, ...statement.params);
-  if (statement.unlessFull && rows.length < search.limit) {
-    const instead = await statement.unlessFull();
-    rows = await run<{ id: string }[]>(db, kind, instead.sql, ...instead.params);
-  }
+  if (statement.unlessFull && rows.length < search.limit)
+    rows = await run<{ id: string }[]>(db, kind, statement.unlessFull.sql, ...statement.unlessFull.params);
   return rows.map((row) => row.id);
 }
 
@@ -172,7 +170,7 @@ export async function searchThreadIds(db: Database, search: ThreadSearch): Promi
 export type Statement = { sql: string; params: unknown[] };
 
 /** A list search's statement; `unlessFull`: the one to run instead when it answers less than a page (the widespread plan's window). */
-type ThreadSearchStatement = Statement & { unlessFull?: () => Promise<Statement> };
+type ThreadSearchStatement = Statement & { unlessFull?: Statement };
 
 /**
  * The statement searchThreadIds runs, its plan chosen (the plans test reads it with EXPLAIN).
@@ -187,7 +185,8 @@ export async function threadSearchStatement(db: Database, search: ThreadSearch):
   // Titles are matched as search may read them: masked where they hold a secret (searchTitle).
   const textMatch: string[] = [`${SEARCHED_TITLE("t")} ${pg ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`];
   params.push(search.titlePattern);
-  let widespread = false;
+  /** The text condition of the widespread plan, when it is chosen. */
+  let widespreadText: string | null = null;
   if (search.terms.length > 0) {
     const counted = pg ? { match: toTsQuery(search.terms), turns: null } : await ftsMatchCounted(db, search.terms);
     const match = counted.match;
@@ -198,18 +197,17 @@ export async function threadSearchStatement(db: Database, search: ThreadSearch):
     const common = Number(found?.n ?? 0) >= COMMON_MATCH_TURNS;
     if (common && counted.turns !== null && search.widespread !== false) {
       const [last] = await run<{ seq: number | bigint | null }[]>(db, kind, `SELECT max("seq") AS seq FROM "Turn"`);
-      widespread = counted.turns >= WIDESPREAD_SHARE * Number(last?.seq ?? 0);
+      // The thread's own matches: the index read from its first turn's seq to its last, each match's thread checked.
+      if (counted.turns >= WIDESPREAD_SHARE * Number(last?.seq ?? 0))
+        widespreadText = `(${textMatch[0]} OR EXISTS (SELECT 1 FROM "TurnSearch" s JOIN "Turn" u ON u."seq" = s.rowid
+          WHERE s."TurnSearch" MATCH ? AND u."threadId" = t."id"
+            AND s.rowid >= (SELECT min(u."seq") FROM "Turn" u WHERE u."threadId" = t."id")
+            AND s.rowid <= (SELECT max(u."seq") FROM "Turn" u WHERE u."threadId" = t."id")))`;
     }
     const turnMatches = pg
       ? `${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)`
       : `u."seq" IN (SELECT rowid FROM "TurnSearch" WHERE "TurnSearch" MATCH ?)`;
-    if (widespread) {
-      // The thread's own matches: the index read from its first turn's seq to its last, each match's thread checked.
-      textMatch.push(`EXISTS (SELECT 1 FROM "TurnSearch" s JOIN "Turn" u ON u."seq" = s.rowid
-        WHERE s."TurnSearch" MATCH ? AND u."threadId" = t."id"
-          AND s.rowid >= (SELECT min(u."seq") FROM "Turn" u WHERE u."threadId" = t."id")
-          AND s.rowid <= (SELECT max(u."seq") FROM "Turn" u WHERE u."threadId" = t."id"))`);
-    } else if (common) {
+    if (common) {
       // OFFSET 0 keeps PostgreSQL from turning the EXISTS into one hash of every matching turn
       // (75,000 for "error": 354 ms) instead of checking the few threads the walk needs (2 ms).
       textMatch.push(`EXISTS (SELECT 1 FROM "Turn" u WHERE u."threadId" = t."id" AND ${turnMatches}${pg ? " OFFSET 0" : ""})`);
@@ -254,20 +252,20 @@ export async function threadSearchStatement(db: Database, search: ThreadSearch):
     params.push(value, value, search.after.id);
   }
   const order = `ORDER BY t."lastUpdatedAt" DESC, t."id" DESC`;
-  if (widespread) {
-    // The text match first on the walked window; the filters (every condition after it) choose the window.
-    const [text, ...filters] = where;
-    const [titlePattern, match, ...filterParams] = params;
-    const window = `SELECT * FROM "Thread" t${filters.length > 0 ? ` WHERE ${filters.join(" AND ")}` : ""} ${order} LIMIT ?`;
-    const widespreadStatement = {
-      sql: `SELECT t."id" AS id FROM (${window}) t WHERE ${text} ${order} LIMIT ?`,
-      params: [...filterParams, WIDESPREAD_WINDOW * search.limit, titlePattern, match, search.limit],
-    };
-    return { ...widespreadStatement, unlessFull: () => threadSearchStatement(db, { ...search, widespread: false }) };
-  }
-  const sql = `SELECT t."id" AS id FROM "Thread" t WHERE ${where.join(" AND ")} ${order} LIMIT ?`;
-  params.push(search.limit);
-  return { sql, params };
+  const statement = {
+    sql: `SELECT t."id" AS id FROM "Thread" t WHERE ${where.join(" AND ")} ${order} LIMIT ?`,
+    params: [...params, search.limit],
+  };
+  if (widespreadText === null) return statement;
+  // The filters (every condition after the text's) choose the walked window; the text is matched in it.
+  const [titlePattern, match, ...filterParams] = params;
+  const filters = where.slice(1);
+  const window = `SELECT * FROM "Thread" t${filters.length > 0 ? ` WHERE ${filters.join(" AND ")}` : ""} ${order} LIMIT ?`;
+  return {
+    sql: `SELECT t."id" AS id FROM (${window}) t WHERE ${widespreadText} ${order} LIMIT ?`,
+    params: [...filterParams, WIDESPREAD_WINDOW * search.limit, titlePattern, match, search.limit],
+    unlessFull: statement,
+  };
 }
 
 /** Whether a containsPattern() pattern holds a trigram (3 characters) for PostgreSQL's title index. */
