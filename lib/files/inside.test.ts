@@ -4,14 +4,14 @@
  * folder on the way swapped for a link out while files are opened never lets one through.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { openForReading, openInside, realInside, RefusedPathError } from "./inside";
+import { openForReading, readWholeInside, realInside, RefusedPathError } from "./inside";
 
-/** The whole of a file, read as openForReading opens it. */
+/** The whole of a file, read as openForReading opens it (openInside, with `within`). */
 async function readWhole(p: string, within?: string): Promise<Buffer> {
   const handle = await openForReading(p, within);
   try {
@@ -30,6 +30,19 @@ writeFileSync(path.join(root, "project", "session.jsonl"), "inside\n");
 writeFileSync(path.join(outside, "session.jsonl"), "OUTSIDE SECRET\n");
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+/** A link made once: the readers' cases share the folder. */
+function linkOnce(target: string, at: string): void {
+  if (!lstatOrNull(at)) symlinkSync(target, at);
+}
+
+function lstatOrNull(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
 async function refusal(run: () => Promise<unknown>): Promise<{ kind: string; reason: string } | null> {
   try {
     await run();
@@ -40,26 +53,37 @@ async function refusal(run: () => Promise<unknown>): Promise<{ kind: string; rea
   }
 }
 
-describe("openInside", () => {
+/** The whole of a file inside `within`, read in place (blocking calls). */
+async function readInPlace(p: string, within: string): Promise<Buffer> {
+  const whole = await readWholeInside(p, within, 1024 * 1024);
+  if (!whole) throw new Error(`${p} is larger than a megabyte`);
+  return whole.bytes;
+}
+
+// The same checks through the thread pool and in place: each reader must pass every case.
+describe.each([
+  ["openInside", readWhole],
+  ["readWholeInside", readInPlace],
+] as const)("%s", (_name, readInside) => {
   it("opens a file inside, directly or through a link that stays inside", async () => {
-    symlinkSync(path.join(root, "project"), path.join(root, "alias"));
-    symlinkSync("project/session.jsonl", path.join(root, "same.jsonl"));
+    if (!existsSync(path.join(root, "alias"))) symlinkSync(path.join(root, "project"), path.join(root, "alias"));
+    if (!existsSync(path.join(root, "same.jsonl"))) symlinkSync("project/session.jsonl", path.join(root, "same.jsonl"));
     for (const file of ["project/session.jsonl", "alias/session.jsonl", "same.jsonl"]) {
-      expect((await readWhole(path.join(root, file), root)).toString()).toBe("inside\n");
+      expect((await readInside(path.join(root, file), root)).toString()).toBe("inside\n");
     }
     expect(await realInside(path.join(root, "alias", "session.jsonl"), root)).toBe(path.join(root, "project", "session.jsonl"));
   });
 
   it("refuses a file or folder link out of the folder, and /proc/self/environ, without reading them", async () => {
-    symlinkSync(path.join(outside, "session.jsonl"), path.join(root, "leak.jsonl"));
-    symlinkSync(outside, path.join(root, "elsewhere"));
+    linkOnce(path.join(outside, "session.jsonl"), path.join(root, "leak.jsonl"));
+    linkOnce(outside, path.join(root, "elsewhere"));
     const links = [path.join(root, "leak.jsonl"), path.join(root, "elsewhere", "session.jsonl")];
     if (existsSync("/proc/self/environ")) {
-      symlinkSync("/proc/self/environ", path.join(root, "environ.jsonl"));
+      linkOnce("/proc/self/environ", path.join(root, "environ.jsonl"));
       links.push(path.join(root, "environ.jsonl"));
     }
     for (const link of links) {
-      expect(await refusal(() => openInside(link, root))).toEqual({
+      expect(await refusal(() => readInside(link, root))).toEqual({
         kind: "outside",
         reason: "a symbolic link to a place outside the followed folder",
       });
@@ -69,20 +93,20 @@ describe("openInside", () => {
   });
 
   it("refuses a named pipe and a device without blocking", async () => {
-    execFileSync("mkfifo", [path.join(root, "pipe.jsonl")]);
-    expect(await refusal(() => openInside(path.join(root, "pipe.jsonl"), root))).toEqual({
+    if (!existsSync(path.join(root, "pipe.jsonl"))) execFileSync("mkfifo", [path.join(root, "pipe.jsonl")]);
+    expect(await refusal(() => readInside(path.join(root, "pipe.jsonl"), root))).toEqual({
       kind: "special",
       reason: "a named pipe, not a regular file",
     });
-    expect(await refusal(() => openInside("/dev/zero", "/dev"))).toEqual({ kind: "special", reason: "a device, not a regular file" });
+    expect(await refusal(() => readInside("/dev/zero", "/dev"))).toEqual({ kind: "special", reason: "a device, not a regular file" });
   });
 
   it("never opens a file out of the folder while a folder on the way is swapped for a link out", async () => {
-    const swapped = path.join(root, "swapped");
+    const swapped = path.join(root, `swapped-${_name}`);
     mkdirSync(swapped);
     writeFileSync(path.join(swapped, "session.jsonl"), "inside\n");
-    const parked = path.join(root, "parked");
-    const link = path.join(root, "link-out");
+    const parked = path.join(root, `parked-${_name}`);
+    const link = path.join(root, `link-out-${_name}`);
     symlinkSync(outside, link);
     // A thread of its own swaps the folder and the link at `swapped` as fast as it can.
     const worker = new Worker(
@@ -95,7 +119,7 @@ describe("openInside", () => {
     try {
       for (let i = 0; i < 3000; i++) {
         try {
-          const text = (await readWhole(path.join(swapped, "session.jsonl"), root)).toString();
+          const text = (await readInside(path.join(swapped, "session.jsonl"), root)).toString();
           expect(text).toBe("inside\n");
           seen.inside += 1;
         } catch (error) {

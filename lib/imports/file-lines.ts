@@ -2,7 +2,7 @@ import "server-only";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import { openInside } from "@/lib/files/inside";
+import { openInside, readWholeInside } from "@/lib/files/inside";
 import {
   COUNT_VALUES_FROM,
   DEFAULT_IMPORT_LIMITS,
@@ -54,6 +54,15 @@ export async function sourceBytes(path: string, within?: string): Promise<Source
     if (whole.length <= READ_IN_PLACE_BYTES) return heldSource(whole, { dev: small.dev, ino: small.ino, mtimeMs: small.mtimeMs });
   }
   return rangeBytes(path, 0);
+}
+
+/**
+ * The whole of `path`, inside `within` (readWholeInside: blocking calls, for a worker thread), held
+ * in memory; null when it is larger than IN_MEMORY_BYTES, to be streamed as sourceBytes would.
+ */
+export async function heldSourceInside(path: string, within: string): Promise<SourceBytes | null> {
+  const whole = await readWholeInside(path, within, IN_MEMORY_BYTES);
+  return whole && heldSource(whole.bytes, { dev: whole.info.dev, ino: whole.info.ino, mtimeMs: whole.info.mtimeMs });
 }
 
 /** Bytes held in memory as a source (`opened`: the file they were read from). */

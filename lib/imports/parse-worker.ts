@@ -4,7 +4,7 @@
 // database here, and nothing the importing thread would not do itself.
 import { parentPort } from "node:worker_threads";
 import { prepareSession } from "./claude-code-lines";
-import { sourceBytes, type SourceBytes } from "./file-lines";
+import { heldSourceInside, type SourceBytes } from "./file-lines";
 import type { ParseAnswer, ParseJob } from "./parse-messages";
 
 const port = parentPort!;
@@ -12,12 +12,12 @@ const port = parentPort!;
 /** Files are read as they come, and prepared one at a time in the order asked: the importing thread takes them in that order. */
 let inOrder: Promise<unknown> = Promise.resolve();
 
-async function answer(job: ParseJob, read: Promise<SourceBytes>): Promise<ParseAnswer> {
+async function answer(job: ParseJob, read: Promise<SourceBytes | null>): Promise<ParseAnswer> {
   try {
     const source = await read;
-    const bytes = source.held;
+    const bytes = source?.held;
     // Too large to hold: the importing thread streams it, as it always has.
-    if (!bytes || !source.opened) return { id: job.id, read: null };
+    if (!source || !bytes || !source.opened) return { id: job.id, read: null };
     const prepared = await prepareSession(source, job.name, job.limits, job.now);
     return { id: job.id, read: prepared ? { prepared } : { bytes, opened: source.opened } };
   } catch {
@@ -27,7 +27,8 @@ async function answer(job: ParseJob, read: Promise<SourceBytes>): Promise<ParseA
 }
 
 port.on("message", (job: ParseJob) => {
-  const read = sourceBytes(job.path, job.within);
+  // Read at once, with blocking calls: this thread's turns come only between two files' parsing.
+  const read = heldSourceInside(job.path, job.within);
   read.catch(() => {}); // answered in order, below
   inOrder = inOrder.then(() => answer(job, read)).then((message) => port.postMessage(message));
 });
