@@ -8,6 +8,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as insightsRoute } from "@/app/api/insights/route";
+import { db } from "@/lib/db/engine/client";
+import { databaseKind } from "@/lib/db/engine/create-client";
+import { markHoursToResum } from "@/lib/db/insights/insights-hours";
 import { insightsReport } from "@/lib/db/insights/insights-report";
 import type { InsightsFilters, InsightsReport } from "@/lib/domain/insights/insights-report";
 import type { Thread, Turn } from "@/lib/domain/types";
@@ -255,6 +258,27 @@ describe("GET /api/insights over the real transcripts", () => {
         ])
           compared += await expectSamePaths({ ...range, timeZone }, filters);
     expect(compared).toBeGreaterThan(500);
+  });
+
+  it("remakes the hourly sums a refresh cut short left marked, at the next refresh", async () => {
+    const asked = { since: "2000-01-01", timeZone: "UTC" };
+    const whole = await insightsReport(asked, {});
+    const client = await db();
+    const kind = databaseKind(client);
+    // As a refresh leaves them when it stops after a transaction of threads: their hours marked, not remade.
+    const hours = await client.$queryRawUnsafe<{ hour: number | bigint }[]>(`SELECT DISTINCT "hour" AS hour FROM "InsightsHour"`);
+    expect(hours.length).toBeGreaterThan(10);
+    await client.$transaction(async (tx) => {
+      await markHoursToResum(tx, kind, new Set(hours.map((row) => Number(row.hour))));
+      await tx.$executeRawUnsafe(`DELETE FROM "InsightsHour"`);
+      await tx.$executeRawUnsafe(`DELETE FROM "InsightsToolHour"`);
+    });
+    // Nothing is stale: the report's refresh only remakes what is marked. (PostgreSQL adds costs in
+    // the order it reads them: equal to 12 significant digits.)
+    const rounded = (report: InsightsReport) =>
+      JSON.parse(JSON.stringify(report, (key, value: unknown) => (key === "costUsd" ? Number(Number(value).toPrecision(12)) : value)));
+    expect(rounded(await insightsReport(asked, {}))).toEqual(rounded(whole));
+    expect(await client.appSetting.findUnique({ where: { key: "insights.hoursToResum" } })).toBeNull();
   });
 });
 

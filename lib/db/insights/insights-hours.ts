@@ -1,11 +1,16 @@
 import "server-only";
 import type { DatabaseKind } from "../engine/create-client";
 import { run } from "../engine/dialect";
-import { inRuns, runGroups, type Tx } from "../usage/usage-derived";
+import { parsedOrNull } from "../engine/mappers";
+import { inRuns, runGroups, runsOf, type Tx } from "../usage/usage-derived";
 
 // The hourly sums without the thread (InsightsHour, InsightsToolHour) that a report of all
-// projects in a zone of whole-hour offsets reads instead of every thread's rollups: remade, in the
-// refresh's transaction, for the UTC hours whose rollups or usage buckets changed.
+// projects in a zone of whole-hour offsets reads instead of every thread's rollups: remade for the
+// UTC hours whose rollups or usage buckets changed, once at the end of a refresh. Each of its
+// transactions marks the hours it changed (markHoursToResum), and the last one remakes them all
+// (resumMarkedHours): remade after each transaction of 400 threads, they were a third to a half of
+// a first sync's refresh, since each transaction's threads span most of the hours there are. A
+// refresh cut short leaves its marks for the next one; a report waits for a refresh.
 
 /** The columns of the usage buckets InsightsHour sums (a report's models and agents). */
 const RESPONSE_COLUMNS = [
@@ -35,8 +40,40 @@ export async function insightsHoursOf(tx: Tx, kind: DatabaseKind, threadIds: str
   return hours;
 }
 
+const HOURS_TO_RESUM = "insights.hoursToResum";
+
+/** Notes, in the transaction that changed their threads' rollups or buckets, hours whose sums are to be remade. */
+export async function markHoursToResum(tx: Tx, kind: DatabaseKind, hours: Set<number>): Promise<void> {
+  if (hours.size === 0) return;
+  const marked = await markedHours(tx, kind);
+  for (const hour of hours) marked.add(hour);
+  await run(
+    tx,
+    kind,
+    `INSERT INTO "AppSetting" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value" RETURNING "key"`,
+    HOURS_TO_RESUM,
+    JSON.stringify(runsOf(marked)),
+  );
+}
+
+/** Remakes the sums of every hour marked, and clears the marks (in a transaction holding the write lock). */
+export async function resumMarkedHours(tx: Tx, kind: DatabaseKind): Promise<void> {
+  const marked = await markedHours(tx, kind);
+  if (marked.size === 0) return;
+  await resumInsightsHours(tx, kind, marked);
+  await run(tx, kind, `DELETE FROM "AppSetting" WHERE "key" = ? RETURNING "key"`, HOURS_TO_RESUM);
+}
+
+/** The hours marked, kept as runs of consecutive hours ([first, last]): a few runs for months of them. */
+async function markedHours(tx: Tx, kind: DatabaseKind): Promise<Set<number>> {
+  const [row] = await run<{ value: string }[]>(tx, kind, `SELECT "value" AS value FROM "AppSetting" WHERE "key" = ?`, HOURS_TO_RESUM);
+  const hours = new Set<number>();
+  for (const [first, last] of parsedOrNull<[number, number][]>(row?.value ?? null) ?? []) for (let h = first; h <= last; h++) hours.add(h);
+  return hours;
+}
+
 /** Replaces the hourly sums of some UTC hours with those of every thread's rollups and buckets there. */
-export async function resumInsightsHours(tx: Tx, kind: DatabaseKind, hours: Set<number>): Promise<void> {
+async function resumInsightsHours(tx: Tx, kind: DatabaseKind, hours: Set<number>): Promise<void> {
   const columns = RESPONSE_COLUMNS.map((c) => `"${c}"`).join(", ");
   const zeros = RESPONSE_COLUMNS.map((c) => `${c === "costUsd" ? "CAST(0 AS DOUBLE PRECISION)" : "0"} AS "${c}"`).join(", ");
   const bucketColumns = RESPONSE_COLUMNS.map((c) => `b."${c}"`).join(", ");

@@ -20,7 +20,7 @@ import { onThreadsWritten } from "../threads/thread-writes";
 import { ADDED, bucketHours, insertValues, rebuildDerived, type Tx } from "./usage-derived";
 import { copiesOf, groupBy, runRecord, threadsToSum } from "./usage-inputs";
 import { WRITE_TRANSACTION } from "../engine/transactions";
-import { insightsHoursOf, resumInsightsHours } from "../insights/insights-hours";
+import { insightsHoursOf, markHoursToResum, resumMarkedHours } from "../insights/insights-hours";
 import { addInsights, dropInsights, sumInsights, type SummingThread } from "../insights/insights-rollups";
 
 /**
@@ -136,6 +136,7 @@ export async function refreshUsageOf(threadIds: string[]): Promise<void> {
   const custom = await listCustomModels();
   await forgetRepriced(client, kind, custom);
   await sumStale(client, kind, await staleOf(), pricerWith(custom));
+  await resumMarked(client, kind);
 }
 
 async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
@@ -148,6 +149,7 @@ async function refreshOnce(startReading: () => void): Promise<RefreshResult> {
   const purged = await purgedThreads(client, kind);
   for (const chunk of chunked(purged, 200)) await dropPurged(client, kind, chunk);
   const turns = await sumStale(client, kind, stale, pricerWith(custom));
+  await resumMarked(client, kind);
   // PostgreSQL plans from statistics that autovacuum gathers later: after a backfill the new rows
   // would be read with plans made for empty tables.
   if (kind === "postgres" && turns >= ANALYZE_AFTER_TURNS)
@@ -213,6 +215,14 @@ async function purgedThreads(client: Database, kind: DatabaseKind): Promise<stri
   return rows.map((row) => row.threadId);
 }
 
+/** The insights' hourly sums remade where this refresh's transactions (or an earlier one's, cut short) changed them. */
+async function resumMarked(client: Database, kind: DatabaseKind): Promise<void> {
+  await client.$transaction(async (tx) => {
+    await lockForWrite(tx, kind);
+    await resumMarkedHours(tx, kind);
+  }, WRITE_TRANSACTION);
+}
+
 /** Takes purged threads' buckets out of the sums. */
 async function dropPurged(client: Database, kind: DatabaseKind, threadIds: string[]): Promise<void> {
   await client.$transaction(async (tx) => {
@@ -223,7 +233,7 @@ async function dropPurged(client: Database, kind: DatabaseKind, threadIds: strin
     await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
     await rebuildDerived(tx, kind, threadIds, hours);
     await dropInsights(tx, kind, threadIds);
-    await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
+    await markHoursToResum(tx, kind, new Set([...hours, ...insightsHours]));
   }, WRITE_TRANSACTION);
 }
 
@@ -278,7 +288,7 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
     await rebuildDerived(tx, kind, threadIds, hours);
     await sumInsights(tx, kind, threads, (id) => copiedThrough.get(id));
     for (const hour of await insightsHoursOf(tx, kind, threadIds)) insightsHours.add(hour);
-    await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
+    await markHoursToResum(tx, kind, new Set([...hours, ...insightsHours]));
     await recordStates(
       tx,
       kind,
@@ -359,7 +369,7 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
       );
       await recordStates(tx, kind, changed);
     }
-    await resumInsightsHours(tx, kind, new Set([...hours, ...insightsHours]));
+    await markHoursToResum(tx, kind, new Set([...hours, ...insightsHours]));
     return read;
   }, WRITE_TRANSACTION);
 }

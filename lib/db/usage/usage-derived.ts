@@ -129,7 +129,7 @@ export function inRuns(column: string, runs: [number, number][], per = 1): { sql
 }
 
 /** Sorted numbers as runs of consecutive ones, [first, last]. */
-function runsOf(numbers: Set<number>): [number, number][] {
+export function runsOf(numbers: Set<number>): [number, number][] {
   const sorted = [...numbers].sort((a, b) => a - b);
   const runs: [number, number][] = [];
   for (const n of sorted) {
