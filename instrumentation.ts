@@ -11,6 +11,16 @@ export async function register(): Promise<void> {
   // Settings that cannot be used (a malformed THREADLINE_TRUSTED_PROXIES) stop the server now.
   const { checkServerSettings } = await import("./lib/env");
   checkServerSettings();
+  // The demo threads, on the first start against a database, for someone without sessions of their
+  // own (THREADLINE_DEMO_DATA=on or off decides instead; a team's shared database wants off).
+  const { seedDemoOnce } = await import("./lib/demo/seeding");
+  try {
+    const { said, warnings } = await seedDemoOnce();
+    for (const warning of warnings) console.warn(`[threadline] warning: ${warning}`);
+    for (const line of said) console.log(`[threadline] ${line}`);
+  } catch (error) {
+    console.error("[threadline] seeding the demo threads failed", error);
+  }
   const { startFollowingSources } = await import("./lib/sources/start");
   const firstSync = startFollowingSources();
   // The scan for secrets: backfills what is stored, then follows every write of turns.

@@ -34,9 +34,10 @@ if (values["sources-home"]) {
   sources = { HOME: home, THREADLINE_SOURCES: "" };
 }
 npx("prisma", ["migrate", "deploy"], { env, stdio: ["ignore", "ignore", "inherit"] });
-// Forced: the seeded server has the demo set whatever sessions the machine running the suite has.
-if (seed) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"], { env: { ...env, THREADLINE_DEMO_DATA: "on" } });
 Object.assign(process.env, env, sources, allowedHosts ? { THREADLINE_ALLOWED_HOSTS: allowedHosts } : {}, {
   THREADLINE_AUTH: values.auth ? "on" : "off",
+  // The server seeds as it starts: forced, so that a seeded server has the demo set whatever
+  // sessions the machine running the suite has, and the others start empty.
+  THREADLINE_DEMO_DATA: seed ? "on" : "off",
 });
 await serve({ dev: false, host: "127.0.0.1", port });

@@ -10,7 +10,6 @@ export function ensureDependencies(): void;
 export function ensurePrismaClient(): void;
 export function ensureBuild(options?: { force?: boolean }): void;
 export function ensureMigrated(): void;
-export function demoSeedingSettled(): boolean;
 export function databaseFile(): string;
 export function shownDatabase(): string;
 export function commandLine<O extends NonNullable<ParseArgsConfig["options"]>>(

@@ -147,28 +147,6 @@ function pendingMigrations(file) {
   }
 }
 
-/**
- * Whether `scripts/seed.ts --once` would leave the database as it is, told without starting it (a
- * tsx process of about 140 MB and seconds of CPU, on every start): on SQLite, a database seeded
- * already, or holding a thread while THREADLINE_DEMO_DATA is not `on` (lib/domain/threads/demo-seeding.ts
- * seeds no database that holds one). A new database, and PostgreSQL, are left to the script.
- */
-export function demoSeedingSettled() {
-  if (isPostgres()) return false;
-  const file = databaseFile();
-  if (!existsSync(file)) return false;
-  const Database = createRequire(import.meta.url)("better-sqlite3");
-  const db = new Database(file, { readonly: true });
-  try {
-    if (db.prepare(`SELECT 1 FROM "AppSetting" WHERE "key" = 'demoSeededAt'`).get()) return true;
-    return (
-      process.env.THREADLINE_DEMO_DATA?.trim().toLowerCase() !== "on" && db.prepare(`SELECT 1 FROM "Thread" LIMIT 1`).get() !== undefined
-    );
-  } finally {
-    db.close();
-  }
-}
-
 /** The Prisma CLI, with the preload that lets it exit when its work is done (lib/db/engine/migrate.ts does the same). */
 const prismaArgs = (args) => [
   "--require",

@@ -5,7 +5,7 @@
 // for no CPU saved.
 import { authGate } from "./auth-gate.mjs";
 import { buildWorkers } from "./build-workers.mjs";
-import { commandLine, demoSeedingSettled, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient, npx } from "./lib.mjs";
+import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient } from "./lib.mjs";
 import { serve } from "./server.mjs";
 
 const dev =
@@ -24,9 +24,7 @@ ensureDependencies();
 ensurePrismaClient();
 
 ensureMigrated();
-// The demo threads, on a new database, for someone without sessions of their own (scripts/seed.ts
-// decides: THREADLINE_DEMO_DATA=on or off overrides; a team's shared database wants off).
-if (!demoSeedingSettled()) npx("tsx", ["--conditions=react-server", "scripts/seed.ts", "--once"]);
+// The demo threads are the server's to seed as it starts (instrumentation.ts).
 
 if (dev) buildWorkers();
 else ensureBuild();

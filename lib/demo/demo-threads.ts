@@ -4,7 +4,7 @@ import { db } from "../db/engine/client";
 import { threadsWritten } from "../db/threads/thread-writes";
 import { WRITE_TRANSACTION } from "../db/engine/transactions";
 
-/** How many demo threads (source "demo", seeded by scripts/seed.ts) the database holds. */
+/** How many demo threads (source "demo", seeded by lib/demo/seeding.ts) the database holds. */
 export async function countDemoThreads(): Promise<number> {
   return (await db()).thread.count({ where: { source: DEMO_SOURCE } });
 }

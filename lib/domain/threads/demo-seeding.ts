@@ -1,9 +1,9 @@
 /**
- * Whether `npm start` seeds the demo threads into a new database (scripts/seed.ts --once). They
- * are for someone trying Threadline with nothing of their own yet: with THREADLINE_DEMO_DATA
- * unset they are seeded only when no followed folder (THREADLINE_SOURCES, by default the agents'
- * own folders) holds a session and the database has no thread. `on` seeds them anyway, `off`
- * never. Pure: lib/demo/seeding.ts looks in the folders.
+ * Whether a server seeds the demo threads into a new database as it starts (lib/demo/seeding.ts
+ * seedDemoOnce). They are for someone trying Threadline with nothing of their own yet: with
+ * THREADLINE_DEMO_DATA unset they are seeded only when no followed folder (THREADLINE_SOURCES, by
+ * default the agents' own folders) holds a session and the database has no thread. `on` seeds
+ * them anyway, `off` never. Pure: lib/demo/seeding.ts looks in the folders.
  */
 export type DemoDataSetting = "on" | "off" | "auto";
 
