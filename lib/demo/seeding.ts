@@ -64,6 +64,9 @@ export async function seedDemoThreads(): Promise<{ threads: number; turns: numbe
 export async function seedDemoOnce(): Promise<{ said: string[]; warnings: string[] }> {
   const client = await db();
   if (await client.appSetting.findUnique({ where: { key: SEEDED_KEY } })) return { said: [], warnings: [] };
+  // A database that holds threads stays as it is unless asked: nothing to look at or say at each restart.
+  const { setting, warning } = parseDemoDataSetting(process.env.THREADLINE_DEMO_DATA);
+  if (setting !== "on" && (await client.thread.count()) > 0) return { said: [], warnings: warning ? [warning] : [] };
   const decision = await decideDemoSeeding({
     demoData: process.env.THREADLINE_DEMO_DATA,
     sources: serverSettings().sources,
