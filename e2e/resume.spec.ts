@@ -10,6 +10,14 @@ import { expect, test } from "./fixtures";
  * of the demo thread is resumed, so the other specs see the demo set unchanged.
  */
 
+// In two of seven runs of the whole suite (the CI run of 2026-11-30 among them) the first reply
+// did not show within 30 s, while alone, under load and in the five other runs it showed in under
+// a second. The locator was polled 5-6 times in those 30 s instead of about 30, which points at the
+// browser's page being held, not the server. Until that is found, a failure is tried once more and
+// Playwright reports the test as flaky; the provider's request is waited for apart from the reply
+// below, so a failing run says which side stopped.
+test.describe.configure({ retries: 1 });
+
 async function saveModelSettings(page: Page, values: { chatModel: string; baseUrl: string }) {
   await page.goto("/settings");
   await page.getByLabel("Default chat model").fill(values.chatModel);
@@ -39,10 +47,13 @@ test("resume a demo thread: streamed reply stored with attribution, provider fai
     const message = page.getByRole("textbox", { name: "Message" });
     await message.fill("So what is the fix, in one line?");
     await message.press("Control+Enter");
-    // The reply arrives in pieces before it is stored. A server's first reply for a model the catalog
-    // does not know loads its tokenizer, o200k_base, before the provider is called: seconds on a busy
-    // machine (on a fresh seeded server at load 17 the request reached the provider 9.9 s after the key press).
-    await expect(page.getByTestId("composer-reply")).toContainText("The fix", { timeout: 30_000 });
+    // A server's first reply for a model the catalog does not know loads its tokenizer, o200k_base,
+    // before the provider is called: 0.3 s here, seconds on a busy machine (at load 17 the request
+    // reached the provider 9.9 s after the key press). Waited for apart from the reply, so a slow
+    // run says which side was slow.
+    await expect.poll(() => fake.requests.length, { message: "the provider was asked", timeout: 30_000 }).toBe(1);
+    // The reply arrives in pieces before it is stored.
+    await expect(page.getByTestId("composer-reply")).toContainText("The fix");
     await expect(page.getByTestId("composer-budget")).toContainText("Sent 3 of 3 turns");
     await expect(turns).toHaveCount(4);
     await expect(page.getByTestId("composer-pending")).toHaveCount(0);
