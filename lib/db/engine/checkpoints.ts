@@ -24,7 +24,23 @@ const COMMITS_PER_CHECKPOINT = 16;
 /** A checkpoint this long after the last commit, when fewer came. */
 const IDLE_CHECKPOINT_MS = 100;
 
+/**
+ * The worker ends once no checkpoint has been asked for in this long: idle, it held 8-16 MB of a
+ * server at rest (the next checkpoint starts another, in tens of ms).
+ * @internal exported for its tests, which shorten it
+ */
+export const checkpointWorkerIdle = { endAfterMs: 10_000 };
+
 let worker: Worker | null = null;
+let idleEnd: NodeJS.Timeout | null = null;
+
+/**
+ * Whether the worker is there (started and not ended idle).
+ * @internal exported for its tests
+ */
+export function checkpointWorkerRunning(): boolean {
+  return worker !== null;
+}
 /** Per database file: commits since its last checkpoint began, and whether one is running or waiting. */
 const files = new Map<string, { commits: number; running: boolean; timer: NodeJS.Timeout | null }>();
 
@@ -56,6 +72,8 @@ function startCheckpoint(file: string): void {
   if (!state || state.running) return;
   if (state.timer) clearTimeout(state.timer);
   Object.assign(state, { commits: 0, running: true, timer: null });
+  if (idleEnd) clearTimeout(idleEnd);
+  idleEnd = null;
   checkpointWorker().postMessage({ file });
 }
 
@@ -66,6 +84,21 @@ function checkpointed(file: string): void {
   if (state.commits >= COMMITS_PER_CHECKPOINT) startCheckpoint(file);
   else if (state.commits > 0) waitForMore(file);
   else files.delete(file);
+  if (files.size === 0) endWhenIdle();
+}
+
+/** Ends the worker once nothing has been asked of it for checkpointWorkerIdle.endAfterMs. */
+function endWhenIdle(): void {
+  if (idleEnd) clearTimeout(idleEnd);
+  idleEnd = setTimeout(() => {
+    idleEnd = null;
+    if (!worker || files.size > 0) return;
+    // Forgotten before it ends: a checkpoint asked for meanwhile starts another worker.
+    const ending = worker;
+    worker = null;
+    void ending.terminate();
+  }, checkpointWorkerIdle.endAfterMs);
+  idleEnd.unref();
 }
 
 function checkpointWorker(): Worker {
@@ -78,7 +111,9 @@ function checkpointWorker(): Worker {
     checkpointed(file);
   });
   const lost = () => {
-    if (worker === started) worker = null;
+    // A worker ended idle was forgotten already, and what waits now is another's.
+    if (worker !== started) return;
+    worker = null;
     for (const state of files.values()) if (state.timer) clearTimeout(state.timer);
     files.clear();
   };
