@@ -103,7 +103,7 @@ const BUILD_INPUTS = [
   "components",
   "lib",
   "public",
-  "next.config.ts",
+  "next.config.mjs",
   "instrumentation.ts",
   "proxy.ts",
   "package-lock.json",

@@ -50,7 +50,7 @@ const onOff = (why: string) =>
 
 /**
  * Every setting the server reads from its environment. lib/env is the one reader of
- * process.env (next.config.ts's THREADLINE_COMPRESS aside: Next.js reads it at start).
+ * process.env (next.config.mjs's THREADLINE_COMPRESS aside: Next.js reads it at start).
  */
 const envSchema = z.object({
   /** The database: a SQLite file: URL (./data/threadline.db by default) or a postgres:// URL. */

@@ -1,6 +1,8 @@
-import type { NextConfig } from "next";
-
-const nextConfig: NextConfig = {
+// Plain JavaScript, not next.config.ts: Next.js compiles a TypeScript config with SWC each time the
+// server starts, which loaded SWC's native library into the server (23 MB of it resident for as
+// long as the server ran, and two threads of its runtime) for nothing else.
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
   serverExternalPackages: [
     "better-sqlite3",
