@@ -34,6 +34,9 @@ export const checkpointWorkerIdle = { endAfterMs: 10_000 };
 let worker: Worker | null = null;
 let idleEnd: NodeJS.Timeout | null = null;
 
+/** Per database file: commits since its last checkpoint began, and whether one is running or waiting. */
+const files = new Map<string, { commits: number; running: boolean; timer: NodeJS.Timeout | null }>();
+
 /**
  * Whether the worker is there (started and not ended idle).
  * @internal exported for its tests
@@ -41,8 +44,6 @@ let idleEnd: NodeJS.Timeout | null = null;
 export function checkpointWorkerRunning(): boolean {
   return worker !== null;
 }
-/** Per database file: commits since its last checkpoint began, and whether one is running or waiting. */
-const files = new Map<string, { commits: number; running: boolean; timer: NodeJS.Timeout | null }>();
 
 /** Whether checkpoints can run on the worker (its file is there); else SQLite checkpoints as usual. */
 export function checkpointsOffThread(): boolean {
