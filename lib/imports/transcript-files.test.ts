@@ -79,4 +79,21 @@ describe("transcriptFiles", () => {
       skipped: [{ path: "projects/a/pipe.jsonl", reason: "a named pipe, not a regular file" }],
     });
   });
+
+  it("lets the event loop in between its calls, at most a slice apart", async () => {
+    for (let i = 0; i < 50; i++) writeFileSync(path.join(folder, "a", `s${String(i).padStart(2, "0")}.jsonl`), "{}\n");
+    let turns = 0;
+    let walking = true;
+    const turn = () => {
+      if (!walking) return;
+      turns += 1;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const { files } = await walk(folder, { sliceMs: 0 });
+    walking = false;
+    expect(files).toHaveLength(51);
+    // A slice of 0 ms: a turn of the event loop before each file's stat.
+    expect(turns).toBeGreaterThanOrEqual(51);
+  });
 });

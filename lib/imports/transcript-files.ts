@@ -1,8 +1,8 @@
-import type { Dirent, Stats } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
 import { isWithin, LINK_OUTSIDE_REASON, notRegularReason } from "@/lib/domain/paths";
 import { isTranscriptPath } from "@/lib/importers";
+import { timeSlices } from "@/lib/runtime/time-slices";
 import { databaseStamp, openCodeSourceOf, storageSessionStamp } from "./opencode-files";
 
 /** A transcript file found by a walk, with what it looked like then (ctime moves on a chmod too, where mtime does not). */
@@ -24,6 +24,8 @@ export type WalkOptions = {
    * a folder (a folder a person named is the boundary); a file named on its own is read as it is.
    */
   within?: string;
+  /** The event loop is let in after this long of blocking calls (SLICE_MS); a test sets 0. */
+  sliceMs?: number;
 };
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
@@ -36,17 +38,26 @@ type Look =
  * What `child` is, looked at without opening it. `mayBeLink`: the listing said it is a link (or
  * did not say what it is), so its real path is checked against `within` before it is stat'ed;
  * what a link out leads to is stat'ed only to tell a folder (listed) from a file of another name.
+ * Blocking calls, each a few microseconds on a local disk: a walk slices them (see transcriptFiles).
  */
-export async function lookInside(child: string, within: string, mayBeLink = true): Promise<Look> {
-  if (mayBeLink && !isWithin(within, await realpath(child))) {
-    const listed = isTranscriptPath(child) || (await stat(child).catch(() => null))?.isDirectory() === true;
+export function lookInside(child: string, within: string, mayBeLink = true): Look {
+  if (mayBeLink && !isWithin(within, realpathSync.native(child))) {
+    const listed = isTranscriptPath(child) || statOrNull(child)?.isDirectory() === true;
     return listed ? { kind: "skip", reason: LINK_OUTSIDE_REASON, path: child } : { kind: "none", path: child };
   }
-  const info = await stat(child);
+  const info = statSync(child);
   if (info.isDirectory()) return { kind: "folder", stat: info, path: child };
   if (!isTranscriptPath(child)) return { kind: "none", path: child };
   // Special files with a transcript's name are never opened: a pipe waits for a writer, a device streams for ever.
   return info.isFile() ? { kind: "file", stat: info, path: child } : { kind: "skip", reason: notRegularReason(info), path: child };
+}
+
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -58,25 +69,30 @@ export async function lookInside(child: string, within: string, mayBeLink = true
  * checked again right before it is listed. `entry` itself must be readable (else this throws); something
  * inside that cannot be read is handed to `onProblem` and left out, or throws when no `onProblem`
  * is given.
+ *
+ * The calls block, in slices of a few milliseconds with the event loop let in between: through the
+ * thread pool, a promise each, the walk of 2,800 files held the server's thread for 0.5 s of a
+ * restart's sync, against 35-55 ms this way (docs/benchmarks.md, "Twelfth round").
  */
 export async function* transcriptFiles(entry: string, options: WalkOptions = {}): AsyncGenerator<TranscriptFile> {
   const { onProblem, onSkip } = options;
+  const slices = timeSlices(options.sliceMs);
   let top: Stats;
   let boundary: string;
   if (options.within !== undefined) {
     boundary = options.within;
-    const look = await lookInside(entry, boundary);
+    const look = lookInside(entry, boundary);
     if (look.kind === "skip") onSkip?.({ path: entry, reason: look.reason });
     if (look.kind === "file") yield await transcriptFileAt(entry, look.stat, boundary);
     if (look.kind !== "folder") return;
     top = look.stat;
   } else {
-    top = await stat(entry);
+    top = statSync(entry);
     if (!top.isDirectory()) {
       yield await transcriptFileAt(entry, top);
       return;
     }
-    boundary = await realpath(entry);
+    boundary = realpathSync.native(entry);
   }
   const visited = new Set<string>();
   const report = (problemPath: string, error: unknown) => {
@@ -84,62 +100,33 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
     if (!onProblem) throw Object.assign(new Error(`${problem.path}: ${problem.reason}`), { cause: error });
     onProblem(problem);
   };
-  type Listing =
-    | { kind: "outside" }
-    | { kind: "unreadable"; error: unknown }
-    | { kind: "listed"; looks: (Look | { kind: "error"; path: string; error: unknown })[] };
-  // The real path is checked right before the folder is listed: a folder swapped for a link out
-  // since it was found is not walked. Never rejects.
-  async function list(dir: string): Promise<Listing> {
-    let entries: Dirent[];
-    try {
-      if (!isWithin(boundary, await realpath(dir))) return { kind: "outside" };
-      entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch (error) {
-      return { kind: "unreadable", error };
-    }
-    // Only what may be a transcript or a folder is looked at (a link, or a type the listing did not
-    // give, may be either), all of a folder's at once: a folder of 10,000 sessions was 10,000 stat
-    // calls one after the other. Only links have their real path checked.
-    const wanted = entries.filter((e) => !SKIPPED_FOLDERS.has(e.name) && (!e.isFile() || isTranscriptPath(e.name)));
-    const looks = await Promise.all(
-      wanted.map(async (e) => {
-        const child = path.join(dir, e.name);
-        try {
-          return await lookInside(child, boundary, !e.isFile() && !e.isDirectory());
-        } catch (error) {
-          return { kind: "error" as const, path: child, error };
-        }
-      }),
-    );
-    return { kind: "listed", looks };
-  }
-  // Listings begun before the walk reaches their folder: a folder's subfolders are all listed at
-  // once when it is, so their waits overlap (Claude Code keeps a folder per session: 2,000
-  // listings one after the other were most of a restart's sync). What is done with them, and in
-  // what order, is as if each were listed when reached.
-  const ahead = new Map<string, Promise<Listing>>();
   async function* walk(dir: string, dirStat: { dev: number; ino: number }): AsyncGenerator<TranscriptFile> {
     const id = `${dirStat.dev}:${dirStat.ino}`;
-    const early = ahead.get(dir);
-    ahead.delete(dir);
     if (visited.has(id)) return;
     visited.add(id);
-    const listed = await (early ?? list(dir));
-    if (listed.kind === "outside") {
-      onSkip?.({ path: dir, reason: LINK_OUTSIDE_REASON });
+    let entries: Dirent[];
+    try {
+      if (!isWithin(boundary, realpathSync.native(dir))) {
+        onSkip?.({ path: dir, reason: LINK_OUTSIDE_REASON });
+        return;
+      }
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (error) {
+      report(dir, error);
       return;
     }
-    if (listed.kind === "unreadable") {
-      report(dir, listed.error);
-      return;
-    }
-    for (const look of listed.looks) if (look.kind === "folder" && !ahead.has(look.path)) ahead.set(look.path, list(look.path));
-    for (const look of listed.looks) {
-      if (look.kind === "error") {
-        // A file that went away between the listing and now is no problem; a broken link is left out too.
-        if ((look.error as NodeJS.ErrnoException).code !== "ENOENT") report(look.path, look.error);
-      } else if (look.kind === "skip") onSkip?.({ path: look.path, reason: look.reason });
+    for (const e of entries) {
+      if (SKIPPED_FOLDERS.has(e.name) || (e.isFile() && !isTranscriptPath(e.name))) continue;
+      if (slices.due()) await slices.next();
+      const child = path.join(dir, e.name);
+      let look: Look;
+      try {
+        look = lookInside(child, boundary, !e.isFile() && !e.isDirectory());
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") report(child, error);
+        continue;
+      }
+      if (look.kind === "skip") onSkip?.({ path: look.path, reason: look.reason });
       else if (look.kind === "folder") yield* walk(look.path, look.stat);
       else if (look.kind === "file") yield await transcriptFileAt(look.path, look.stat, boundary);
     }

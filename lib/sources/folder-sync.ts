@@ -225,7 +225,7 @@ export async function syncPaths(
   const transcripts = await Promise.all(paths.map(async (path) => (await openCodeTranscriptOf(path, book.root)) ?? path));
   for (const path of [...new Set(transcripts)].sort()) {
     // Nothing is stat'ed through a link out of the folder: where it leads is looked at first.
-    const look = await lookInside(path, book.root).catch((error: unknown) => error as NodeJS.ErrnoException);
+    const look = lookOrError(path, book.root);
     // The folder itself gone, no longer a folder, or leading somewhere else now (a followed link pointed elsewhere): a full sync.
     if (path === folder.path && (look instanceof Error || look.kind !== "folder")) return false;
     if (look instanceof Error) {
@@ -256,4 +256,12 @@ export async function syncPaths(
   folder.lastSyncAt = state.now().toISOString();
   state.statusChanged(false);
   return true;
+}
+
+function lookOrError(path: string, within: string): ReturnType<typeof lookInside> | NodeJS.ErrnoException {
+  try {
+    return lookInside(path, within);
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
 }

@@ -5,11 +5,11 @@
 // loop waits meanwhile) and adds one inotify watch per file, 10,000 for 10,000 sessions, where the
 // system's default limit may be 8,192 (fs.inotify.max_user_watches). docs/benchmarks.md, "Following
 // folders", has the measurements against chokidar and @parcel/watcher.
-import type { Dirent, FSWatcher, Stats } from "node:fs";
-import { watch } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdirSync, realpathSync, statSync, watch, type Dirent, type FSWatcher, type Stats } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isWithin } from "@/lib/domain/paths";
+import { timeSlices } from "@/lib/runtime/time-slices";
 
 export type TreeWatchOptions = {
   /** Whether a file's name matters (a transcript); other files' changes are ignored without a system call. */
@@ -36,6 +36,22 @@ const SKIPPED = new Set(["node_modules", ".git"]);
 const GONE = new Set(["ENOENT", "ENOTDIR"]);
 const isGone = (error: unknown) => GONE.has((error as NodeJS.ErrnoException | null)?.code ?? "");
 const DENIED = new Set(["EACCES", "EPERM"]);
+
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function realpathOrNull(p: string): string | null {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
 
 /** Why a watch could not be added, said for a person. */
 export function describeWatchError(error: unknown): string {
@@ -92,22 +108,21 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
     return any;
   }
 
-  /** Watches `dir` and the folders under it. Throws what fs.watch throws, except for a folder gone meanwhile or one it may not read. */
+  /**
+   * Watches `dir` and the folders under it. Throws what fs.watch throws, except for a folder gone
+   * meanwhile or one it may not read. Blocking calls in slices, as the walk's
+   * (lib/imports/transcript-files): through the thread pool, a restart spent 0.75 s here for
+   * Claude Code's 821 folders (a folder per session with sub-agents), with the event loop's turns
+   * between each folder's stat, realpath and listing.
+   */
   async function add(dir: string, info: Stats): Promise<void> {
     const id = `${info.dev}:${info.ino}`;
     if (closed || watched.has(dir) || ids.has(id)) return;
     // Where it really is, right before it is watched: a link out of the folder is the sync's to list as skipped.
-    if (
-      dir !== root &&
-      !(await realpath(dir).then(
-        (real) => isWithin(boundary, real),
-        () => false,
-      ))
-    ) {
+    if (dir !== root && !isWithin(boundary, realpathOrNull(dir) ?? "")) {
       declined.add(dir);
       return;
     }
-    if (closed || watched.has(dir) || ids.has(id)) return;
     let watcher: FSWatcher;
     try {
       watcher = watch(dir, { persistent: false }, (event, name) => onEvent(dir, event, name));
@@ -131,23 +146,20 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
     denied.delete(dir);
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       if (!isGone(error) && !DENIED.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
       return;
     }
-    // Only entries that may be folders are stat'ed, in parallel; files are the sync's business.
-    const folders = entries.filter((e) => !SKIPPED.has(e.name) && (e.isDirectory() || e.isSymbolicLink() || !e.isFile()));
-    // The subfolders are watched side by side, each one's round trips to the thread pool (its
-    // stat, realpath and listing) beside the others': one after another, Claude Code's folder per
-    // session made this half a restart's sync (2,000 folders).
-    await Promise.all(
-      folders.map(async (entry) => {
-        const child = path.join(dir, entry.name);
-        const info = await stat(child).catch(() => null);
-        if (info?.isDirectory()) await add(child, info);
-      }),
-    );
+    // Only entries that may be folders are stat'ed; files are the sync's business.
+    for (const entry of entries) {
+      if (SKIPPED.has(entry.name) || !(entry.isDirectory() || entry.isSymbolicLink() || !entry.isFile())) continue;
+      if (slices.due()) await slices.next();
+      if (closed) return;
+      const child = path.join(dir, entry.name);
+      const childInfo = statOrNull(child);
+      if (childInfo?.isDirectory()) await add(child, childInfo);
+    }
   }
 
   function onEvent(dir: string, event: string, name: string | Buffer | null): void {
@@ -198,6 +210,7 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
   if (!top.isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
   // The followed folder may itself be a link (the user's choice): its real place is the boundary.
   const boundary = await realpath(root);
+  const slices = timeSlices();
   try {
     await add(root, top);
   } catch (error) {
