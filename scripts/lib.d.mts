@@ -8,6 +8,11 @@ export function run(command: string, args: string[], options?: SpawnSyncOptions)
 export function npx(name: string, args: string[], options?: SpawnSyncOptions): void;
 export function ensureDependencies(): void;
 export function ensurePrismaClient(): void;
+export const SQLITE_SCHEMA: string;
+export const POSTGRES_SCHEMA: string;
+export function postgresSchema(sqlite: string): string;
+export function postgresSchemaIsCurrent(): boolean;
+export function writePostgresSchema(): boolean;
 export function ensureBuild(options?: { force?: boolean }): void;
 export function ensureMigrated(): void;
 export function databaseFile(): string;

@@ -13,8 +13,7 @@ import { db } from "./client";
 import { databaseKind } from "./create-client";
 import { prismaCliArgs } from "./migrate";
 import { isPostgresUrl } from "./postgres-adapter";
-// @ts-expect-error: a plain ES module script without types
-import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema } from "../../../scripts/postgres-schema.mjs";
+import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema } from "../../../scripts/lib.mjs";
 
 function prisma(args: string[], url: string) {
   return spawnSync(process.execPath, [...prismaCliArgs(), ...args], {
