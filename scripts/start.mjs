@@ -2,7 +2,11 @@
 // (`npm run dev`: the development server), both in scripts/server.mjs. package.json runs it with
 // MALLOC_ARENA_MAX=2: glibc's allocator otherwise keeps an arena per thread that allocates (the
 // server has 13-15), and after a first sync of 500 sessions the server held 55-70 MB more at rest,
-// for no CPU saved.
+// for no CPU saved. And with --heap-growing-percent=50: V8 lets a heap grow to 1.1-4 times what
+// its last full collection kept before it collects again, and during a first sync of 2,000
+// sessions the importing thread's heap grew to 245 MB of garbage over 60 MB of live data; at 1.5
+// times it stays under 130 MB, and the group's peak fell from 452-478 to 314-323 MB with the sync's
+// time unchanged (docs/benchmarks.md, "Twelfth round").
 import { authGate } from "./auth-gate.mjs";
 import { buildWorkers } from "./build-workers.mjs";
 import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient } from "./lib.mjs";
