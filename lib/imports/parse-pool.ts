@@ -27,6 +27,7 @@ class ParseWorker {
   private readonly waiting = new Map<number, (read: WorkerRead) => void>();
   private nextId = 0;
   private idle: NodeJS.Timeout | null = null;
+  private idleMs = IDLE_MS;
   ended = false;
 
   constructor() {
@@ -48,17 +49,25 @@ class ParseWorker {
   }
 
   private rest(): void {
+    if (this.idle) clearTimeout(this.idle);
     this.worker.unref();
     this.idle = setTimeout(() => {
       this.ended = true;
       void this.worker.terminate();
-    }, IDLE_MS);
+    }, this.idleMs);
     this.idle.unref();
+  }
+
+  /** Ends once it has answered what it was asked, instead of IDLE_MS after. */
+  endWhenIdle(): void {
+    this.idleMs = 0;
+    if (this.waiting.size === 0) this.rest();
   }
 
   read(file: string, within: string, limits: ImportLimits): Promise<WorkerRead> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
+    this.idleMs = IDLE_MS;
     if (this.waiting.size === 0) this.worker.ref();
     const id = this.nextId++;
     return new Promise((resolve) => {
@@ -87,4 +96,21 @@ export async function readInWorker(file: string, within: string, limits: ImportL
   if (read && "prepared" in read) parseWorkerStats.prepared++;
   else if (read) parseWorkerStats.read++;
   return read;
+}
+
+/**
+ * A full sync has ended: the worker ends once it has answered, not IDLE_MS later. The token counts
+ * begin then, and their vocabulary on top of an idle parse worker was the group's peak.
+ */
+export function endParseWorkerSoon(): void {
+  globalForPool.threadlineParseWorker?.endWhenIdle();
+}
+
+/**
+ * Whether a parse worker is running now.
+ * @internal exported for its tests
+ */
+export function parseWorkerRunning(): boolean {
+  const worker = globalForPool.threadlineParseWorker;
+  return worker !== undefined && !worker.ended;
 }

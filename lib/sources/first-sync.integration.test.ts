@@ -17,7 +17,7 @@ import { searchTurns } from "@/lib/db/threads/search";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { forgetFollowedSessions } from "@/lib/imports/claude-code-session";
 import { importPath } from "@/lib/imports/import-file";
-import { parseWorkerStats } from "@/lib/imports/parse-pool";
+import { parseWorkerRunning, parseWorkerStats } from "@/lib/imports/parse-pool";
 import { transcriptFiles } from "@/lib/imports/transcript-files";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { writeClaudeCodeFolder } from "@/lib/testing/claude-code-folder";
@@ -101,6 +101,8 @@ describe("a followed folder's first sync", () => {
     // Every file the sync read ahead (all but the first) was parsed and prepared on the parse worker;
     // the imports one by one below prepare theirs on this thread.
     expect(parseWorkerStats.prepared - prepared).toBe(status.folders[0]!.filesSeen - 1);
+    // It ends with the sync, not 10 s idle later (the token counts' vocabulary came on top of it).
+    await expect.poll(() => parseWorkerRunning(), { timeout: 3_000 }).toBe(false);
     // The sync stores its turns uncounted; the backlog counts them once it has ended.
     await countBacklog();
     const files = await walked();

@@ -14,6 +14,7 @@ import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
 import type { ReadAhead } from "@/lib/imports/read-ahead";
 import { importPath } from "@/lib/imports/import-file";
+import { endParseWorkerSoon } from "@/lib/imports/parse-pool";
 import { transcriptFiles, type WalkProblem } from "@/lib/imports/transcript-files";
 import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";
 import { liveHub } from "@/lib/live/hub";
@@ -239,6 +240,8 @@ async function run(state: SyncState): Promise<SourcesStatus> {
         applyMode(state, folder.path, state.followers.get(folder.path)!.mode());
       }
     }
+    // Only a full sync reads on the parse worker.
+    endParseWorkerSoon();
   });
   if (!synced) return statusOf(state);
   const all = [...state.folders.values()];
