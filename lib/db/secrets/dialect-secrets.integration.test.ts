@@ -17,17 +17,27 @@ describe("the scan's batches", () => {
     const first = (await client.turn.findFirst({ where: { threadId: thread.id }, orderBy: { seq: "asc" }, select: { seq: true } }))!.seq;
     const read = async (maxTurns: number, maxBytes: number) => {
       const batches: number[][] = [];
+      const full: boolean[] = [];
       for (let after = first - 1; ;) {
-        const rows = (await turnsAfter(client, after, maxTurns, maxBytes)).filter((r) => r.threadId === thread.id);
+        const batch = await turnsAfter(client, after, maxTurns, maxBytes);
+        const rows = batch.turns.filter((r) => r.threadId === thread.id);
         if (rows.length === 0) break;
         batches.push(rows.map((r) => r.content.length));
+        full.push(batch.full);
         after = rows.at(-1)!.seq;
       }
-      return batches;
+      return { batches, full };
     };
-    expect(await read(1_000, 1_000_000)).toEqual([sizes]);
-    expect(await read(3, 1_000_000)).toEqual([[100, 100, 5_000], [100, 20_000, 100], [100, 100, 3_000], [100]]);
+    expect(await read(1_000, 1_000_000)).toEqual({ batches: [sizes], full: [false] });
+    // Three turns is a full batch: more may follow (the last read, of one turn, says there are none).
+    expect(await read(3, 1_000_000)).toEqual({
+      batches: [[100, 100, 5_000], [100, 20_000, 100], [100, 100, 3_000], [100]],
+      full: [true, true, true, false],
+    });
     // 6,000 bytes: a turn that would go over it starts the next batch; the 20,000 one is alone.
-    expect(await read(1_000, 6_000)).toEqual([[100, 100, 5_000, 100], [20_000], [100, 100, 100, 3_000, 100]]);
+    expect(await read(1_000, 6_000)).toEqual({
+      batches: [[100, 100, 5_000, 100], [20_000], [100, 100, 100, 3_000, 100]],
+      full: [true, true, false],
+    });
   });
 });

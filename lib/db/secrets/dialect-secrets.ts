@@ -25,8 +25,15 @@ export type ScanRow = {
  * `maxTurns`, and no more than `maxBytes` of content and parts (always at least one turn). Sizes
  * are read first (octet_length needs no text in JavaScript), so a batch is as large as memory
  * allows: each read has a fixed cost, and batches of 200 small turns spent half the scan on it.
+ * `full`: the batch stopped at a bound, so more turns may follow it; otherwise it holds every turn
+ * stored when it was read.
  */
-export async function turnsAfter(db: Database, after: number, maxTurns: number, maxBytes: number): Promise<ScanRow[]> {
+export async function turnsAfter(
+  db: Database,
+  after: number,
+  maxTurns: number,
+  maxBytes: number,
+): Promise<{ turns: ScanRow[]; full: boolean }> {
   const kind = databaseKind(db);
   const sizes = await run<{ seq: number | bigint; size: number | bigint | null }[]>(
     db,
@@ -36,12 +43,16 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
     after,
     maxTurns,
   );
-  if (sizes.length === 0) return [];
+  if (sizes.length === 0) return { turns: [], full: false };
   let through = Number(sizes[0]!.seq);
   let bytes = Number(sizes[0]!.size ?? 0);
+  let full = sizes.length === maxTurns;
   for (const row of sizes.slice(1)) {
     bytes += Number(row.size ?? 0);
-    if (bytes > maxBytes) break;
+    if (bytes > maxBytes) {
+      full = true;
+      break;
+    }
     through = Number(row.seq);
   }
   const rows = await run<
@@ -73,7 +84,7 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
     searchMasked: Number(r.masked) === 1,
     snapshots: [],
   }));
-  if (turns.length === 0) return turns;
+  if (turns.length === 0) return { turns, full };
   // One range read: the snapshots of the turns read, by their seqs' span.
   const snapshots = await run<{ turnSeq: number | bigint; position: number | bigint; content: string }[]>(
     db,
@@ -85,7 +96,7 @@ export async function turnsAfter(db: Database, after: number, maxTurns: number, 
   );
   const bySeq = new Map(turns.map((t) => [t.seq, t]));
   for (const s of snapshots) bySeq.get(Number(s.turnSeq))?.snapshots.push({ position: Number(s.position), content: s.content });
-  return turns;
+  return { turns, full };
 }
 
 /**

@@ -57,8 +57,14 @@ export async function scanCursor(): Promise<number> {
   return Number((await (await db()).appSetting.findUnique({ where: { key: CURSOR_KEY } }))?.value ?? 0);
 }
 
-/** The next turns the scan has not read, after seq `after` (its cursor), in seq order: at most `maxTurns` and about `maxBytes` of text (at least one turn). */
-export async function turnsToScan(after: number, batch: { maxTurns: number; maxBytes: number }): Promise<ScannedTurn[]> {
+/**
+ * The next turns the scan has not read, after seq `after` (its cursor), in seq order: at most
+ * `maxTurns` and about `maxBytes` of text (at least one turn); `full` when more may follow.
+ */
+export async function turnsToScan(
+  after: number,
+  batch: { maxTurns: number; maxBytes: number },
+): Promise<{ turns: ScannedTurn[]; full: boolean }> {
   return turnsAfter(await db(), after, batch.maxTurns, batch.maxBytes);
 }
 
