@@ -67,7 +67,7 @@ describe("known files across a restart", () => {
   it("remembers a file only once its import committed: a batch whose COMMIT fails leaves its files to the next sync", async () => {
     const limits = { ...batchLimits };
     // The whole sync in one batch, and every turn breaks a deferred constraint: the COMMIT fails.
-    Object.assign(batchLimits, { batchMs: 60_000, idleMs: 60_000 });
+    Object.assign(batchLimits, { firstBatchMs: 60_000, batchMs: 60_000, idleMs: 60_000 });
     const client = await db();
     const poison = POISON[databaseKind(client)];
     for (const statement of poison.create) await client.$executeRawUnsafe(statement);

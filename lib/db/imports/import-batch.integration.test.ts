@@ -15,7 +15,7 @@ import { batchLimits, startBulkImports } from "./import-batch";
 import { storeTurnStream } from "./turn-stream-import";
 
 const limits = { ...batchLimits };
-beforeEach(() => Object.assign(batchLimits, { batchMs: 60_000, idleMs: 60_000 }));
+beforeEach(() => Object.assign(batchLimits, { firstBatchMs: 60_000, batchMs: 60_000, idleMs: 60_000 }));
 afterEach(() => Object.assign(batchLimits, limits));
 
 function session(key: string, words: string[]): ImportedThread {

@@ -69,7 +69,7 @@ async function importOne(
 }
 
 describe("a bulk run's batches", () => {
-  beforeEach(() => Object.assign(batchLimits, { batchMs: 60_000, idleMs: 60_000 }));
+  beforeEach(() => Object.assign(batchLimits, { firstBatchMs: 60_000, batchMs: 60_000, idleMs: 60_000 }));
   afterEach(() => Object.assign(batchLimits, limits));
 
   it("put many imports in one transaction, each after the first in a savepoint, committed when the run ends", async () => {
@@ -152,10 +152,27 @@ describe("a bulk run's batches", () => {
     const run = startBulkImports();
     const a = await importOne(run, tx, "a");
     tx.failNextCommit();
-    const b = await importOne(run, tx, "b", { during: () => void (batchLimits.batchMs = 0) });
+    const b = await importOne(run, tx, "b", { during: () => void (batchLimits.firstBatchMs = 0) });
     await expect(b.result).rejects.toThrow("disk full");
     expect([a.ended, b.ended]).toEqual([["rolled back"], ["rolled back"]]);
     expect(tx.log).toEqual(["begin 1", "write a", "savepoint", "write b", "release", "commit 1 failed"]);
+    await run.finish();
+  });
+
+  it("commit the run's first batch after firstBatchMs, and the later ones after batchMs", async () => {
+    const tx = recorder();
+    const run = startBulkImports();
+    // A first batch due at once: it commits at the end of the import that finds it so.
+    batchLimits.firstBatchMs = 0;
+    await importOne(run, tx, "a");
+    await importOne(run, tx, "b");
+    // The second batch is not due at batchMs: b and c share it.
+    await importOne(run, tx, "c");
+    expect(tx.log).toEqual(["begin 1", "write a", "commit 1", "begin 2", "write b", "savepoint", "write c", "release"]);
+    // Due now: the next import finds it so and commits it before it writes (in a batch due at once).
+    batchLimits.batchMs = 0;
+    await importOne(run, tx, "d");
+    expect(tx.log.slice(8)).toEqual(["commit 2", "begin 3", "write d", "commit 3"]);
     await run.finish();
   });
 
