@@ -52,7 +52,8 @@ export function lookInside(child: string, within: string, mayBeLink = true): Loo
   return info.isFile() ? { kind: "file", stat: info, path: child } : { kind: "skip", reason: notRegularReason(info), path: child };
 }
 
-function statOrNull(p: string): Stats | null {
+/** The path's stat, or null when it cannot be stat'ed (gone, a broken link, not allowed). */
+export function statOrNull(p: string): Stats | null {
   try {
     return statSync(p);
   } catch {
@@ -123,6 +124,7 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
       try {
         look = lookInside(child, boundary, !e.isFile() && !e.isDirectory());
       } catch (error) {
+        // A file that went away between the listing and now is no problem; a broken link is left out too.
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") report(child, error);
         continue;
       }

@@ -5,6 +5,7 @@ import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/secrets/search-
 import { onThreadsWritten } from "@/lib/db/threads/thread-writes";
 import { runOrRepeat, wakeAfterQuiet, type RerunState, type WakeState } from "@/lib/domain/background-runs";
 import { detectSecrets } from "@/lib/domain/secrets/detect";
+import { timeSlices } from "@/lib/runtime/time-slices";
 
 /**
  * The scan for secrets: reads the turns in seq order from where it stopped (a cursor kept in the
@@ -78,7 +79,7 @@ async function runScan(): Promise<void> {
     for (;;) {
       const { turns, full } = await turnsToScan(after, BATCH);
       if (turns.length === 0) break;
-      let sliceStart = performance.now();
+      const slices = timeSlices(SLICE_MS);
       for (const turn of turns) {
         const where = { seq: turn.seq, id: turn.id, threadId: turn.threadId, index: turn.index };
         let exposed = false;
@@ -89,10 +90,7 @@ async function runScan(): Promise<void> {
           if ((field === "content" || field === "parts") && matches.length > 0) exposed = true;
         }
         if (exposed && !turn.searchMasked) unmasked.push({ seq: turn.seq, content: turn.content, parts: turn.parts });
-        if (performance.now() - sliceStart > SLICE_MS) {
-          await yieldToLoop();
-          sliceStart = performance.now();
-        }
+        if (slices.due()) await slices.next();
       }
       after = turns.at(-1)!.seq;
       if (Date.now() - recorded > RECORD_EVERY_MS || found.length >= RECORD_AT_FINDINGS) {

@@ -5,10 +5,11 @@
 // loop waits meanwhile) and adds one inotify watch per file, 10,000 for 10,000 sessions, where the
 // system's default limit may be 8,192 (fs.inotify.max_user_watches). docs/benchmarks.md, "Following
 // folders", has the measurements against chokidar and @parcel/watcher.
-import { readdirSync, realpathSync, statSync, watch, type Dirent, type FSWatcher, type Stats } from "node:fs";
+import { readdirSync, realpathSync, watch, type Dirent, type FSWatcher, type Stats } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isWithin } from "@/lib/domain/paths";
+import { statOrNull } from "@/lib/imports/transcript-files";
 import { timeSlices } from "@/lib/runtime/time-slices";
 
 export type TreeWatchOptions = {
@@ -36,14 +37,6 @@ const SKIPPED = new Set(["node_modules", ".git"]);
 const GONE = new Set(["ENOENT", "ENOTDIR"]);
 const isGone = (error: unknown) => GONE.has((error as NodeJS.ErrnoException | null)?.code ?? "");
 const DENIED = new Set(["EACCES", "EPERM"]);
-
-function statOrNull(p: string): Stats | null {
-  try {
-    return statSync(p);
-  } catch {
-    return null;
-  }
-}
 
 function realpathOrNull(p: string): string | null {
   try {
