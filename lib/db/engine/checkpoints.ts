@@ -10,9 +10,10 @@ import { Worker } from "node:worker_threads";
  * imports commits often, and each commit adds its own copy of every page it touched (about 64
  * for a 26 KB session: the turns, the thread, their indexes and the search index), so the
  * importing thread stopped every 15 files or so to write and sync 4 MB: 0.3-0.7 s of 1,000
- * files. The import writer's connection leaves that to checkpoint-worker.mjs instead (PASSIVE:
- * readers and the writer never wait for it), every few commits and after the last, and
- * checkpoints itself only past FALLBACK_CHECKPOINT_PAGES, should the worker fall behind or fail.
+ * files. The import writer's connection, and the app's Prisma connection (dialect.ts
+ * prepareConnection), leave that to checkpoint-worker.mjs instead (PASSIVE: readers and the writer
+ * never wait for it), every few commits and after the last, and checkpoint themselves only past
+ * FALLBACK_CHECKPOINT_PAGES, should the worker fall behind or fail.
  */
 export const FALLBACK_CHECKPOINT_PAGES = 10_000;
 

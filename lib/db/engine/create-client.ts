@@ -5,6 +5,7 @@ import { sqliteFilePath } from "../../env/database-url";
 import { isPostgresUrl, postgresAdapter } from "./postgres-adapter";
 import { keepNulCharacters } from "./postgres-text";
 import { databaseLock, serializeConnection } from "./serialized-adapter";
+import { checkpointSoon, checkpointsOffThread } from "./checkpoints";
 
 /**
  * The app's Prisma client type. Both generated clients come from the same models (the PostgreSQL
@@ -45,7 +46,9 @@ export function createDatabase(url: string): Database {
   const file = sqliteFilePath(url);
   const adapter = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: WRITE_WAIT_MS });
   // One connection per client: queries outside a transaction must not run inside an open one.
-  const client = new PrismaClient({ adapter: serializeConnection(adapter, databaseLock(file)) });
+  // Its writes leave the log's checkpoints to the worker too (prepareConnection), as imports do.
+  const afterWrite = checkpointsOffThread() ? () => checkpointSoon(file) : undefined;
+  const client = new PrismaClient({ adapter: serializeConnection(adapter, databaseLock(file), afterWrite) });
   kinds.set(client, "sqlite");
   return client;
 }

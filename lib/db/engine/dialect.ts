@@ -1,5 +1,6 @@
 import { matchesAsPrefix, toFtsMatch } from "@/lib/domain/threads/search";
 import { chunked, IN_LIST_CHUNK } from "./chunks";
+import { checkpointsOffThread, FALLBACK_CHECKPOINT_PAGES } from "./checkpoints";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
 import type { CustomModel as CustomModelRow, Thread as ThreadRow } from "../generated/client";
 
@@ -98,12 +99,19 @@ async function termMatch(db: RawReader, term: string, count: boolean): Promise<{
   };
 }
 
-/** WAL lets readers proceed during a write; foreign keys make turn deletes cascade. PostgreSQL needs nothing. */
+/**
+ * WAL lets readers proceed during a write; foreign keys make turn deletes cascade. PostgreSQL needs
+ * nothing. With the checkpoint worker there (checkpoints.ts), this connection leaves the log's
+ * checkpoints to it, as the import writer's does: SQLite's own, at 1,000 pages, ran in this
+ * connection's commits on the event loop, and during a first sync, with every import batch adding
+ * thousands of pages, nearly every commit of a usage sum or the secret scan's progress ran one.
+ */
 export async function prepareConnection(db: Database): Promise<void> {
   if (databaseKind(db) === "postgres") return;
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
   await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+  if (checkpointsOffThread()) await db.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
 }
 
 /**

@@ -12,6 +12,13 @@ const withValues = (query: Query): Query => {
 };
 
 /**
+ * Statements that write nothing: reads (a search must not start the checkpoint worker), and the
+ * COMMIT Prisma sends inside every transaction. A write inside a WITH would go unnoticed until
+ * the next write: none does.
+ */
+const WRITES_NOTHING = /^\s*(?:SELECT|WITH|PRAGMA|EXPLAIN|BEGIN|COMMIT|ROLLBACK)\b/i;
+
+/**
  * Makes every statement on the one SQLite connection wait while an interactive transaction is open.
  *
  * The better-sqlite3 adapter runs all queries of a client on a single connection. It queues
@@ -20,12 +27,17 @@ const withValues = (query: Query): Query => {
  * transaction's uncommitted rows, and its own writes are committed or rolled back with it, so a
  * thread answered 201 could vanish when a concurrent turn append was refused and rolled back.
  * Here a query outside a transaction first waits for the open transaction to finish.
+ * `afterWrite` is called after every statement or transaction that may have written.
  */
-export function serializeConnection(factory: SqlDriverAdapterFactory, lock: FifoLock): SqlDriverAdapterFactory {
+export function serializeConnection(
+  factory: SqlDriverAdapterFactory,
+  lock: FifoLock,
+  afterWrite: () => void = () => {},
+): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => serializedAdapter(await factory.connect(), lock),
+    connect: async () => serializedAdapter(await factory.connect(), lock, afterWrite),
   };
 }
 
@@ -52,13 +64,17 @@ export function databaseLock(file: string): FifoLock {
   return lock;
 }
 
-function serializedAdapter(adapter: Adapter, lock: FifoLock): Adapter {
+function serializedAdapter(adapter: Adapter, lock: FifoLock, afterWrite: () => void): Adapter {
+  const written = <T>(result: Promise<T>) => result.finally(afterWrite);
   const serialized: Adapter = {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (query) => lock.run(() => adapter.queryRaw(withValues(query))),
-    executeRaw: (query) => lock.run(() => adapter.executeRaw(withValues(query))),
-    executeScript: (script) => lock.run(() => adapter.executeScript(script)),
+    queryRaw: (query) => {
+      const result = lock.run(() => adapter.queryRaw(withValues(query)));
+      return WRITES_NOTHING.test(query.sql) ? result : written(result);
+    },
+    executeRaw: (query) => written(lock.run(() => adapter.executeRaw(withValues(query)))),
+    executeScript: (script) => written(lock.run(() => adapter.executeScript(script))),
     dispose: () => adapter.dispose(),
     startTransaction: async (isolationLevel) => {
       const release = await lock.acquire();
@@ -70,13 +86,23 @@ function serializedAdapter(adapter: Adapter, lock: FifoLock): Adapter {
         throw error;
       }
       // Statements inside the transaction use it directly; the lock is held until it ends.
+      let wrote = false;
       return {
         provider: transaction.provider,
         adapterName: transaction.adapterName,
         options: transaction.options,
-        queryRaw: (query) => transaction.queryRaw(withValues(query)),
-        executeRaw: (query) => transaction.executeRaw(withValues(query)),
-        commit: () => transaction.commit().finally(release),
+        queryRaw: (query) => {
+          wrote ||= !WRITES_NOTHING.test(query.sql);
+          return transaction.queryRaw(withValues(query));
+        },
+        executeRaw: (query) => {
+          wrote ||= !WRITES_NOTHING.test(query.sql);
+          return transaction.executeRaw(withValues(query));
+        },
+        commit: () => {
+          const committed = transaction.commit().finally(release);
+          return wrote ? written(committed) : committed;
+        },
         rollback: () => transaction.rollback().finally(release),
       };
     },
