@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * Texts shorter than this are remembered by themselves (a Map keys them by their own hash, which
@@ -22,7 +22,7 @@ function shortCountsOf(tokenizerId: string): Map<string, number> {
 }
 
 function keyOf(tokenizerId: string, text: string): string {
-  return `${tokenizerId}\u0000${createHash("sha1").update(text).digest("base64")}`;
+  return `${tokenizerId}\u0000${hash("sha1", text, "base64")}`;
 }
 
 /** A remembered count of `text` by `tokenizerId`, if there is one. */
