@@ -2,6 +2,7 @@ import "server-only";
 import { claimJobLease, newLeaseOwner, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
 import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secrets/secret-findings";
 import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/secrets/search-texts";
+import { afterBulkRuns } from "@/lib/db/imports/import-batch";
 import { onThreadsWritten } from "@/lib/db/threads/thread-writes";
 import { runOrRepeat, wakeAfterQuiet, type RerunState, type WakeState } from "@/lib/domain/background-runs";
 import { detectSecrets } from "@/lib/domain/secrets/detect";
@@ -47,6 +48,7 @@ type State = RerunState &
     owner: string;
     listening: boolean;
     lastError: string | null;
+    heldForBulkRuns: boolean;
   };
 const globalForScan = globalThis as unknown as { threadlineSecretScan?: State };
 
@@ -58,6 +60,7 @@ function state(): State {
     listening: false,
     lastError: null,
     wake: null,
+    heldForBulkRuns: false,
   };
   return globalForScan.threadlineSecretScan;
 }
@@ -140,13 +143,18 @@ export function startSecretScan(): void {
   if (s.listening) return;
   s.listening = true;
   onThreadsWritten(wakeAfterWrites);
-  void scanForSecrets();
+  scanAfterBulkRuns();
 }
 
-/** Runs the scan once writes pause (WAKE_DELAY_MS), or WAKE_MAX_DELAY_MS after the first of a steady run of them. */
+/**
+ * Runs the scan once writes pause (WAKE_DELAY_MS), or WAKE_MAX_DELAY_MS after the first of a
+ * steady run of them; while a bulk run (a full sync) is in progress, once it has ended.
+ */
 function wakeAfterWrites(): void {
-  wakeAfterQuiet(state(), { delayMs: WAKE_DELAY_MS, maxDelayMs: WAKE_MAX_DELAY_MS }, () => void scanForSecrets());
+  wakeAfterQuiet(state(), { delayMs: WAKE_DELAY_MS, maxDelayMs: WAKE_MAX_DELAY_MS }, scanAfterBulkRuns);
 }
+
+const scanAfterBulkRuns = () => afterBulkRuns(state(), () => void scanForSecrets());
 
 export async function secretScanStatus(): Promise<{
   scannedSeq: number;

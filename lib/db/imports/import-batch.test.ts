@@ -5,7 +5,7 @@
  * has a batch of its own. (The real writers: import-batch.integration.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { batchLimits, currentBulkRun, startBulkImports, type BulkRun, type ImportTransaction } from "./import-batch";
+import { afterBulkRuns, batchLimits, currentBulkRun, startBulkImports, type BulkRun, type ImportTransaction } from "./import-batch";
 import type { ImportWriter } from "./import-rows";
 
 const URL = "file:/nowhere/test.sqlite";
@@ -228,5 +228,27 @@ describe("a bulk run's batches", () => {
     expect(currentBulkRun()).toBeNull();
     await run.finish();
     expect(await run.run(async () => currentBulkRun())).toBeNull();
+  });
+});
+
+describe("a background pass asked for during bulk runs", () => {
+  it("runs at once when none is in progress, else once after the last has ended, however often asked", async () => {
+    const held = { heldForBulkRuns: false };
+    let fired = 0;
+    afterBulkRuns(held, () => fired++);
+    expect(fired).toBe(1);
+
+    const first = startBulkImports();
+    const second = startBulkImports();
+    afterBulkRuns(held, () => fired++);
+    afterBulkRuns(held, () => fired++);
+    await first.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fired).toBe(1); // the second run still goes on
+    await second.finish();
+    await vi.waitFor(() => expect(fired).toBe(2));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fired).toBe(2);
+    expect(held.heldForBulkRuns).toBe(false);
   });
 });

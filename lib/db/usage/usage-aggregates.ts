@@ -17,6 +17,7 @@ import { usageInputOf } from "./session-usage";
 import { lockForWrite, run } from "../engine/dialect";
 import { contextTokensBefore, usageRows, type UsageRow } from "../threads/dialect-turns";
 import { onThreadsWritten } from "../threads/thread-writes";
+import { afterBulkRuns } from "../imports/import-batch";
 import { ADDED, bucketHours, insertValues, rebuildDerived, type Tx } from "./usage-derived";
 import { copiesOf, groupBy, runRecord, threadsToSum } from "./usage-inputs";
 import { WRITE_TRANSACTION } from "../engine/transactions";
@@ -59,11 +60,19 @@ type State = WakeState & {
   reading: boolean;
   again: boolean;
   listening: boolean;
+  heldForBulkRuns: boolean;
 };
 const globalForUsage = globalThis as unknown as { threadlineUsageBuckets?: State };
 
 function state(): State {
-  globalForUsage.threadlineUsageBuckets ??= { running: null, reading: false, again: false, listening: false, wake: null };
+  globalForUsage.threadlineUsageBuckets ??= {
+    running: null,
+    reading: false,
+    again: false,
+    listening: false,
+    wake: null,
+    heldForBulkRuns: false,
+  };
   return globalForUsage.threadlineUsageBuckets;
 }
 
@@ -100,18 +109,23 @@ export function refreshUsageBuckets(): Promise<RefreshResult> {
 
 /**
  * A refresh runs this long after the last write of a run of them, and at most
- * REFRESH_MAX_DELAY_MS after the first: not a pass per file while a sync imports thousands one
- * after another, nor all of them only once it ends (its threads would show without usage until then).
+ * REFRESH_MAX_DELAY_MS after the first: not a pass per file while imports follow one another. A
+ * bulk run's writes (a full sync's) are summed once it ends (afterBulkRuns); the pages shown
+ * meanwhile sum their own threads (refreshUsageOf).
  */
 const REFRESH_DELAY_MS = 250;
 const REFRESH_MAX_DELAY_MS = 5_000;
 
-/** Keeps the buckets up to date after writes in this process (REFRESH_DELAY_MS after a run of them ends, or REFRESH_MAX_DELAY_MS into it). */
+/**
+ * Keeps the buckets up to date after writes in this process (REFRESH_DELAY_MS after a run of them
+ * ends, or REFRESH_MAX_DELAY_MS into it; after a bulk run, such as a full sync, once it has ended).
+ */
 export function startUsageBuckets(): void {
   const s = state();
   if (s.listening) return;
   s.listening = true;
-  const refresh = () => void refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error));
+  const refresh = () =>
+    afterBulkRuns(s, () => void refreshUsageBuckets().catch((error) => console.error("[threadline] summing usage failed", error)));
   onThreadsWritten(() => wakeAfterQuiet(s, { delayMs: REFRESH_DELAY_MS, maxDelayMs: REFRESH_MAX_DELAY_MS }, refresh));
   refresh();
 }
