@@ -7,6 +7,7 @@ import { mayAdminister } from "@/lib/auth/principal";
 import { listSecretFindings } from "@/lib/db/secrets/secret-findings";
 import { maskSecrets, secretLabel } from "@/lib/domain/secrets/detect";
 import { displayTitle } from "@/lib/domain/threads/title";
+import { formatInteger } from "@/lib/format";
 import { secretScanStatus } from "@/lib/secrets/scan";
 
 export const metadata: Metadata = { title: "Secrets" };
@@ -25,9 +26,10 @@ export default async function SecretsPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Secrets</h1>
       <p className="text-zinc-600">
         Secrets found in stored turns: {total} in {threads.length} thread(s)
-        {total > findings.length ? ` (the first ${findings.length} listed)` : ""}. Scanned turn {scan.scannedSeq} of {scan.lastSeq}
-        {scan.running ? " (scanning)" : ""}. Pages show each one masked;{" "}
-        {mayRedact ? "redacting replaces it in the stored text for good." : "an admin may redact them in place."}
+        {total > findings.length ? ` (the first ${findings.length} listed)` : ""}. Scanned through turn {formatInteger(scan.scannedSeq)} of{" "}
+        {formatInteger(scan.lastSeq)}
+        {scan.running ? " (scanning)" : scan.waitingForSync ? " (the scan goes on once the sync in progress has ended)" : ""}. Pages show
+        each one masked; {mayRedact ? "redacting replaces it in the stored text for good." : "an admin may redact them in place."}
       </p>
       {threads.map((threadId) => {
         const rows = findings.filter((f) => f.threadId === threadId);

@@ -156,13 +156,16 @@ function wakeAfterWrites(): void {
 
 const scanAfterBulkRuns = () => afterBulkRuns(state(), () => void scanForSecrets());
 
+/** `waitingForSync`: the scan is held until the full sync in progress has ended (afterBulkRuns). */
 export async function secretScanStatus(): Promise<{
   scannedSeq: number;
   lastSeq: number;
   findings: number;
   running: boolean;
+  waitingForSync: boolean;
   error: string | null;
 }> {
   const progress = await scanProgress();
-  return { ...progress, running: state().running !== null, error: state().lastError };
+  const s = state();
+  return { ...progress, running: s.running !== null, waitingForSync: s.heldForBulkRuns, error: s.lastError };
 }
