@@ -1,11 +1,11 @@
 import "server-only";
 import { claimJobLease, newLeaseOwner, releaseJobLease, renewJobLease } from "@/lib/db/engine/job-leases";
-import { recordScan, scanCursor, scanProgress, turnsToScan, turnTexts } from "@/lib/db/secrets/secret-findings";
+import { recordScan, scanCursor, scanProgress, turnsToScan } from "@/lib/db/secrets/secret-findings";
 import { maskForSearch, revealHiddenSearchTexts } from "@/lib/db/secrets/search-texts";
 import { afterBulkRuns } from "@/lib/db/imports/import-batch";
 import { onThreadsWritten } from "@/lib/db/threads/thread-writes";
 import { runOrRepeat, wakeAfterQuiet, type RerunState, type WakeState } from "@/lib/domain/background-runs";
-import { detectSecrets } from "@/lib/domain/secrets/detect";
+import { turnSecrets } from "@/lib/domain/secrets/detect";
 import { timeSlices } from "@/lib/runtime/time-slices";
 
 /**
@@ -86,11 +86,10 @@ async function runScan(): Promise<void> {
       for (const turn of turns) {
         const where = { seq: turn.seq, id: turn.id, threadId: turn.threadId, index: turn.index };
         let exposed = false;
-        for (const [field, text] of turnTexts(turn)) {
-          const matches = detectSecrets(text);
-          for (const match of matches) found.push({ turn: where, field, match });
+        for (const { field, match } of turnSecrets(turn)) {
+          found.push({ turn: where, field, match });
           // Search reads the content and what the parts add (tool arguments and outputs).
-          if ((field === "content" || field === "parts") && matches.length > 0) exposed = true;
+          if (field === "content" || field === "parts") exposed = true;
         }
         if (exposed && !turn.searchMasked) unmasked.push({ seq: turn.seq, content: turn.content, parts: turn.parts });
         if (slices.due()) await slices.next();

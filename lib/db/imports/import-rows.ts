@@ -1,3 +1,5 @@
+import type { TurnSecret } from "@/lib/domain/secrets/detect";
+
 // The rows an import writes, shared by the SQLite writer (import-writer.ts) and the PostgreSQL one.
 
 /**
@@ -14,7 +16,7 @@ export type ImportWriter = {
   updateThread(row: ThreadWriteRow): Promise<void>;
   /** Deletes a thread's turns from `index` on (their counts and search entries go with them). */
   deleteTurnsFrom(threadId: string, index: number): Promise<void>;
-  /** Inserts turns and answers their seqs, in order. */
+  /** Inserts turns (and, on SQLite, the findings of secrets they carry) and answers their seqs, in order. */
   insertTurns(rows: readonly TurnInsertRow[]): Promise<number[]>;
   /**
    * Inserts counts, each only while its turn is stored as counted (the same seq and id) and has
@@ -49,6 +51,11 @@ export type TurnInsertRow = {
   modelMetadata: string | null;
   parts: string | null;
   tokenEstimate: number;
+  /**
+   * Not a column: the secrets in its content and parts, found where the turn was prepared (the
+   * parse worker), which the SQLite writer stores as the scan for secrets would (SecretFinding).
+   */
+  secrets: TurnSecret[];
 };
 
 export type ThreadWriteRow = {

@@ -8,6 +8,7 @@ import { sqliteFilePath } from "../../env/database-url";
 import { beginPostgresImport } from "./import-writer-postgres";
 import { currentBulkRun, inLoneTransaction, type BeginTransaction, type ImportTransaction, type TransactionEnd } from "./import-batch";
 import { deferSearchIndex, type DeferredSearch } from "./deferred-search";
+import { importFindings, type ImportFindings } from "./import-findings";
 import { isPostgresUrl } from "../engine/postgres-adapter";
 import type { ImportWriter, ThreadWriteRow } from "./import-rows";
 import { databaseLock } from "../engine/serialized-adapter";
@@ -101,6 +102,7 @@ async function beginSqliteImport(file: string, { batch }: { batch: boolean }): P
   const ended = () => {
     lock.whenAsked(null);
     open.deferred.search = null;
+    open.findings.reset();
     keepOpen(file, open);
     release();
   };
@@ -133,6 +135,7 @@ async function beginSqliteImport(file: string, { batch }: { batch: boolean }): P
     async commit() {
       try {
         open.deferred.search?.finish();
+        open.findings.finish();
         connection.exec("COMMIT");
         if (open.checkpointsOffThread) checkpointSoon(file);
       } catch (error) {
@@ -216,6 +219,8 @@ type OpenWriter = {
   checkpointsOffThread: boolean;
   /** In a batch's transaction: the search index filled at its end (the writer indexes what is pending before deleting turns). */
   deferred: { search: DeferredSearch | null };
+  /** The findings of secrets its turns carry, and the scan's cursor moved past them (import-findings.ts). */
+  findings: ImportFindings;
   timer?: NodeJS.Timeout;
 };
 const openWriters = new Map<string, OpenWriter>();
@@ -238,9 +243,11 @@ function openWriter(file: string): OpenWriter {
     const offThread = checkpointsOffThread();
     if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     const deferred: OpenWriter["deferred"] = { search: null };
+    const findings = importFindings(connection, bind);
     return {
       connection,
-      writer: sqliteImportWriter(connection, deferred),
+      writer: sqliteImportWriter(connection, deferred, findings),
+      findings,
       inode: statSync(file).ino,
       reads: new Map(),
       checkpointsOffThread: offThread,
@@ -280,7 +287,9 @@ async function beginImmediate(connection: BetterSqlite3.Database): Promise<void>
   }
 }
 
-function sqliteImportWriter(connection: BetterSqlite3.Database, deferred: OpenWriter["deferred"]): ImportWriter {
+const bind = (value: unknown) => (value instanceof Date ? sqliteDateTime(value) : value);
+
+function sqliteImportWriter(connection: BetterSqlite3.Database, deferred: OpenWriter["deferred"], findings: ImportFindings): ImportWriter {
   const threadExists = connection.prepare<[string], { id: string }>(`SELECT "id" FROM "Thread" WHERE "id" = ?`);
   const turnIds = connection
     .prepare<[string, number], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? AND "index" >= ? ORDER BY "index"`)
@@ -322,7 +331,6 @@ function sqliteImportWriter(connection: BetterSqlite3.Database, deferred: OpenWr
     `SELECT "id", "metadata" FROM "Thread" WHERE "parentThreadId" = ? ORDER BY "createdAt", "id"`,
   );
   const setMetadata = connection.prepare(`UPDATE "Thread" SET "metadata" = ? WHERE "id" = ?`);
-  const bind = (value: unknown) => (value instanceof Date ? sqliteDateTime(value) : value);
   const threadValues = (row: ThreadWriteRow) => THREAD_COLUMNS.filter((c) => c !== "id").map((c) => bind(row[c]));
 
   return {
@@ -343,7 +351,11 @@ function sqliteImportWriter(connection: BetterSqlite3.Database, deferred: OpenWr
       forgetUsage.run(threadId);
     },
     async insertTurns(rows) {
-      return rows.map((row) => Number(insertTurn.get(...TURN_COLUMNS.map((c) => bind(row[c])))));
+      return rows.map((row) => {
+        const seq = Number(insertTurn.get(...TURN_COLUMNS.map((c) => bind(row[c]))));
+        findings.record(row, seq);
+        return seq;
+      });
     },
     async insertTokenCounts(rows) {
       for (const row of rows)

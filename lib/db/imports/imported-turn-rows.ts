@@ -1,4 +1,4 @@
-import { searchableTurnText } from "@/lib/domain/secrets/detect";
+import { searchableTurnText, turnSecrets } from "@/lib/domain/secrets/detect";
 import { isRealPrompt } from "@/lib/domain/threads/title";
 import { estimateTokens } from "@/lib/domain/tokens/tokens";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
@@ -121,7 +121,9 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     modelMetadata: Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null,
     parts: parts.length > 0 ? storedParts(parts, turn.content) : null,
     tokenEstimate: estimateTokens(turn.content),
+    secrets: [],
   };
+  row.secrets = turnSecrets({ content: row.content, parts: row.parts, snapshots: [] });
   // Everything stored but the index and the fallback time (a source without times gets "now").
   row.id = importedTurnId(threadId, turn.key, [
     row.role,

@@ -1,5 +1,5 @@
 import "server-only";
-import { detectSecrets, redactionFor, searchableTurnText, type SecretMatch } from "@/lib/domain/secrets/detect";
+import { detectSecrets, redactionFor, searchableTurnText, turnTexts, type SecretMatch } from "@/lib/domain/secrets/detect";
 import type { SecretKind } from "@/lib/domain/secrets/rules";
 import { AppError } from "@/lib/domain/errors";
 import { estimateTokens } from "@/lib/domain/tokens/tokens";
@@ -8,6 +8,7 @@ import { turnsAfter, type ScanRow } from "./dialect-secrets";
 import { partsFromStored, storedParts } from "../engine/mappers";
 import { threadsWritten } from "../threads/thread-writes";
 import { WRITE_TRANSACTION } from "../engine/transactions";
+import { SCAN_CURSOR_KEY as CURSOR_KEY } from "./scan-cursor";
 
 /**
  * Findings of secrets in stored turns (lib/domain/secrets finds them): written by the scan that
@@ -16,7 +17,6 @@ import { WRITE_TRANSACTION } from "../engine/transactions";
  * secret, never the value.
  */
 
-const CURSOR_KEY = "secrets.scannedSeq";
 
 export type SecretFindingRow = {
   id: number;
@@ -32,14 +32,6 @@ export type SecretFindingRow = {
 };
 
 type ScannedTurn = ScanRow;
-
-/** The texts of a turn a secret may be in, by field name. */
-export function turnTexts(turn: Pick<ScannedTurn, "content" | "parts" | "snapshots">): [string, string][] {
-  const texts: [string, string][] = [["content", turn.content]];
-  if (turn.parts !== null) texts.push(["parts", turn.parts]);
-  for (const s of turn.snapshots) texts.push([`snapshot:${s.position}`, s.content]);
-  return texts;
-}
 
 /** How far the scan has come: the last turn seq it scanned, and the last there is. */
 export async function scanProgress(): Promise<{ scannedSeq: number; lastSeq: number; findings: number }> {

@@ -291,3 +291,25 @@ export function searchableTurnText(content: string, parts: Parameters<typeof tur
   const masked = maskSecrets(turnSearchDocument(content, parts));
   return masked === content ? null : masked;
 }
+
+/** The texts of a turn a secret may be in, by field name: its content, its stored parts (JSON) and its file snapshots. */
+export function turnTexts(turn: {
+  content: string;
+  parts: string | null;
+  snapshots: readonly { position: number; content: string }[];
+}): [string, string][] {
+  const texts: [string, string][] = [["content", turn.content]];
+  if (turn.parts !== null) texts.push(["parts", turn.parts]);
+  for (const s of turn.snapshots) texts.push([`snapshot:${s.position}`, s.content]);
+  return texts;
+}
+
+/** A secret in one of a turn's texts (turnTexts' field names). */
+export type TurnSecret = { field: string; match: SecretMatch };
+
+/** Every secret in a turn's texts: what the scan for secrets records of it (lib/secrets/scan.ts), and an import with the turn. */
+export function turnSecrets(turn: Parameters<typeof turnTexts>[0]): TurnSecret[] {
+  const found: TurnSecret[] = [];
+  for (const [field, text] of turnTexts(turn)) for (const match of detectSecrets(text)) found.push({ field, match });
+  return found;
+}
