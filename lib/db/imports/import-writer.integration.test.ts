@@ -15,7 +15,7 @@ import { api, fetchThread, newThread, newTurn, rowCounts, sleep } from "@/lib/te
 import { db } from "../engine/client";
 import { databaseKind } from "../engine/create-client";
 import { POSTGRES_WRITE_LOCK } from "../engine/dialect";
-import { sqliteDateTime } from "./import-writer";
+import { sqliteDateTime, withImportTransaction } from "./import-writer";
 import { storeParsedSource, storeTurnStream } from "./turn-stream-import";
 
 const file = () => sqliteFilePath(serverSettings().databaseUrl);
@@ -150,5 +150,33 @@ describe("import writer", () => {
     await holder.query("COMMIT");
     await holder.end();
     expect((await importing).turnsAdded).toBe(10);
+  });
+
+  it("runs a raw write transaction on the import connection: rows for a query, none for a write, values bound as Prisma binds them, all or nothing", async (context) => {
+    if (await onPostgres()) context.skip(); // SQLite only: PostgreSQL's passes stay on Prisma
+    const key = "raw-transaction";
+    const at = new Date(Date.UTC(2026, 2, 4, 5, 6, 7, 89));
+    const rows = await withImportTransaction(serverSettings().databaseUrl, async (tx) => {
+      const written = await tx.$queryRawUnsafe(`INSERT INTO "AppSetting" ("key", "value") VALUES (?, ?)`, key, at);
+      const read = await tx.$queryRawUnsafe<{ value: string; flag: number }[]>(
+        `SELECT "value" AS value, ? AS flag FROM "AppSetting" WHERE "key" = ?`,
+        true,
+        key,
+      );
+      return { written, read };
+    });
+    expect(rows).toEqual({ written: [], read: [{ value: sqliteDateTime(at), flag: 1 }] });
+    const client = await db();
+    expect((await client.appSetting.findUnique({ where: { key } }))?.value).toBe(sqliteDateTime(at));
+
+    await expect(
+      withImportTransaction(serverSettings().databaseUrl, async (tx) => {
+        await tx.$queryRawUnsafe(`UPDATE "AppSetting" SET "value" = 'changed' WHERE "key" = ?`, key);
+        throw new Error("the pass failed");
+      }),
+    ).rejects.toThrow("the pass failed");
+    expect((await client.appSetting.findUnique({ where: { key } }))?.value).toBe(sqliteDateTime(at));
+    // The lock is let go: Prisma writes again.
+    await client.appSetting.delete({ where: { key } });
   });
 });

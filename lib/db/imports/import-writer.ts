@@ -194,15 +194,47 @@ export async function withImportReader<T>(databaseUrl: string, read: (reader: Ra
   }
 }
 
+/**
+ * Runs `work` in a write transaction on this process's import connection to the SQLite database at
+ * `databaseUrl` (SQLite only), with raw statements straight through the driver: for the
+ * background passes that read and write thousands of rows in a few statements (the usage sums,
+ * lib/db/usage/usage-aggregates.ts). Through Prisma, a 2,000-session first sync's sums spent a
+ * second compiling and running its query pipeline, on top of SQLite's own work. Outside any bulk
+ * run's batch: it waits for this process's lock on the file, as Prisma's queries do.
+ */
+export async function withImportTransaction<T>(databaseUrl: string, work: (tx: RawReader) => Promise<T>): Promise<T> {
+  if (isPostgresUrl(databaseUrl)) throw new Error("withImportTransaction: SQLite only");
+  const transaction = await beginSqliteImport(sqliteFilePath(databaseUrl), { batch: false });
+  let result: T;
+  try {
+    result = await work(transaction.reader!); // SQLite's transactions have their reader
+  } catch (error) {
+    await transaction.rollback();
+    throw error;
+  }
+  await transaction.commit();
+  return result;
+}
+
+/**
+ * Raw statements on an import connection, prepared once each: rows for a statement that returns
+ * them, none for one that does not; parameters bound as Prisma binds them (DateTime as it stores
+ * them, booleans as 1 and 0).
+ */
 function rawReader(open: OpenWriter): RawReader {
   return {
     $queryRawUnsafe: async <R>(sql: string, ...params: unknown[]) => {
       let statement = open.reads.get(sql);
       if (!statement) open.reads.set(sql, (statement = open.connection.prepare(sql)));
-      return statement.all(...params) as R;
+      const values = params.map(bindRaw);
+      if (statement.reader) return statement.all(...values) as R;
+      statement.run(...values);
+      return [] as R;
     },
   };
 }
+
+const bindRaw = (value: unknown) => (typeof value === "boolean" ? (value ? 1 : 0) : bind(value));
 
 /**
  * A writer's connection with its statements prepared, kept between imports for a moment: an

@@ -18,6 +18,7 @@ import { lockForWrite, run } from "../engine/dialect";
 import { contextTokensBefore, usageRows, type UsageRow } from "../threads/dialect-turns";
 import { onThreadsWritten } from "../threads/thread-writes";
 import { afterBulkRuns } from "../imports/import-batch";
+import { writeTransaction } from "./usage-transaction";
 import { ADDED, bucketHours, insertValues, rebuildDerived, type Tx } from "./usage-derived";
 import { copiesOf, groupBy, runRecord, threadsToSum } from "./usage-inputs";
 import { WRITE_TRANSACTION } from "../engine/transactions";
@@ -231,24 +232,21 @@ async function purgedThreads(client: Database, kind: DatabaseKind): Promise<stri
 
 /** The insights' hourly sums remade where this refresh's transactions (or an earlier one's, cut short) changed them. */
 async function resumMarked(client: Database, kind: DatabaseKind): Promise<void> {
-  await client.$transaction(async (tx) => {
-    await lockForWrite(tx, kind);
-    await resumMarkedHours(tx, kind);
-  }, WRITE_TRANSACTION);
+  await writeTransaction(client, kind, (tx) => resumMarkedHours(tx, kind));
 }
 
 /** Takes purged threads' buckets out of the sums. */
 async function dropPurged(client: Database, kind: DatabaseKind, threadIds: string[]): Promise<void> {
-  await client.$transaction(async (tx) => {
-    await lockForWrite(tx, kind);
+  const list = threadIds.map(() => "?").join(", ");
+  await writeTransaction(client, kind, async (tx) => {
     const hours = await bucketHours(tx, kind, threadIds);
     const insightsHours = await insightsHoursOf(tx, kind, threadIds);
-    await tx.usageBucket.deleteMany({ where: { threadId: { in: threadIds } } });
-    await tx.usageThread.deleteMany({ where: { threadId: { in: threadIds } } });
+    await run(tx, kind, `DELETE FROM "UsageBucket" WHERE "threadId" IN (${list}) RETURNING "threadId"`, ...threadIds);
+    await run(tx, kind, `DELETE FROM "UsageThread" WHERE "threadId" IN (${list}) RETURNING "threadId"`, ...threadIds);
     await rebuildDerived(tx, kind, threadIds, hours);
     await dropInsights(tx, kind, threadIds);
     await markHoursToResum(tx, kind, new Set([...hours, ...insightsHours]));
-  }, WRITE_TRANSACTION);
+  });
 }
 
 function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
@@ -273,8 +271,7 @@ function batches<T extends { turnCount: number }>(threads: T[]): T[][] {
  * holding the write lock: the turns read are the turns stored. Returns the turns read.
  */
 async function sumThreads(client: Database, kind: DatabaseKind, threadIds: string[], price: Pricer): Promise<number> {
-  return client.$transaction(async (tx) => {
-    await lockForWrite(tx, kind);
+  return writeTransaction(client, kind, async (tx) => {
     const { threads, copiedThrough, runsByThread } = await threadsToSum(tx, kind, threadIds);
     const rows = await usageRows(tx, threadIds, DEFAULT_TOKENIZER_ID, kind);
     const turnsByThread = groupBy(rows, (row) => row.threadId);
@@ -309,7 +306,7 @@ async function sumThreads(client: Database, kind: DatabaseKind, threadIds: strin
       threads.map((thread) => ({ threadId: thread.id, summedTurns: turnsByThread.get(thread.id)?.length ?? 0 })),
     );
     return rows.length;
-  }, WRITE_TRANSACTION);
+  });
 }
 
 const BUCKET_KEY = ["threadId", "quarter", "modelProvider", "modelName"] as const;
@@ -321,8 +318,7 @@ const BUCKET_KEY = ["threadId", "quarter", "modelProvider", "modelName"] as cons
  * pass. Returns the turns read.
  */
 async function addAppended(client: Database, kind: DatabaseKind, threads: StaleThread[], price: Pricer): Promise<number> {
-  return client.$transaction(async (tx) => {
-    await lockForWrite(tx, kind);
+  return writeTransaction(client, kind, async (tx) => {
     const ids = threads.map((t) => t.id);
     const states = await run<{ threadId: string; turnCount: number | bigint }[]>(
       tx,
@@ -385,7 +381,7 @@ async function addAppended(client: Database, kind: DatabaseKind, threads: StaleT
     }
     await markHoursToResum(tx, kind, new Set([...hours, ...insightsHours]));
     return read;
-  }, WRITE_TRANSACTION);
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { Database, DatabaseKind } from "../engine/create-client";
+import type { DatabaseKind } from "../engine/create-client";
 import { chunked } from "../engine/chunks";
-import { run } from "../engine/dialect";
+import { run, type RawReader } from "../engine/dialect";
 
 // What is derived from the usage buckets (usage-aggregates.ts): each thread's spans, and the
 // thread-less hourly and daily sums, remade for the threads and hours whose buckets changed.
@@ -18,7 +18,8 @@ export const ADDED = [
   "estimatedResponses",
 ] as const;
 
-export type Tx = Pick<Database, "$queryRawUnsafe">;
+/** A transaction's raw statements: Prisma's, or the import connection's (withImportTransaction). */
+export type Tx = RawReader;
 
 /** Bound parameters in one multi-row statement: under SQLite's limit (32,766) and PostgreSQL's (65,535). */
 const MAX_PARAMETERS = 30_000;
