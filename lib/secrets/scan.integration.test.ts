@@ -122,7 +122,9 @@ function sessionWithSecrets(key: string, secrets: typeof samples) {
 
 /** A thread's findings as the scan or an import wrote them (not their ids or times), in turn and field order. */
 async function findingsOf(threadId: string) {
-  const rows = await (await db()).secretFinding.findMany({ where: { threadId }, orderBy: [{ turnIndex: "asc" }, { field: "asc" }, { start: "asc" }] });
+  const rows = await (
+    await db()
+  ).secretFinding.findMany({ where: { threadId }, orderBy: [{ turnIndex: "asc" }, { field: "asc" }, { start: "asc" }] });
   return rows.map(({ turnSeq, turnId, turnIndex, field, kind, rules, start, end, fingerprint }) => ({
     turnSeq,
     turnId,

@@ -28,9 +28,7 @@ export function importFindings(connection: BetterSqlite3.Database, bind: (value:
     `INSERT INTO "SecretFinding" ("threadId", "turnSeq", "turnId", "turnIndex", "field", "kind", "rules", "start", "end", "fingerprint", "foundAt")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const cursor = connection
-    .prepare<[string], number>(`SELECT CAST("value" AS INTEGER) FROM "AppSetting" WHERE "key" = ?`)
-    .pluck();
+  const cursor = connection.prepare<[string], number>(`SELECT CAST("value" AS INTEGER) FROM "AppSetting" WHERE "key" = ?`).pluck();
   const unscannedBefore = connection
     .prepare<[number, number], number>(`SELECT EXISTS (SELECT 1 FROM "Turn" WHERE "seq" > ? AND "seq" < ?)`)
     .pluck();
@@ -46,7 +44,19 @@ export function importFindings(connection: BetterSqlite3.Database, bind: (value:
       if (row.secrets.length === 0) return;
       const foundAt = bind(new Date());
       for (const { field, match } of row.secrets)
-        insert.run(row.threadId, seq, row.id, row.index, field, match.kind, match.rules.join(","), match.start, match.end, match.fingerprint, foundAt);
+        insert.run(
+          row.threadId,
+          seq,
+          row.id,
+          row.index,
+          field,
+          match.kind,
+          match.rules.join(","),
+          match.start,
+          match.end,
+          match.fingerprint,
+          foundAt,
+        );
     },
     finish() {
       if (firstSeq === null) return;

@@ -17,7 +17,6 @@ import { SCAN_CURSOR_KEY as CURSOR_KEY } from "./scan-cursor";
  * secret, never the value.
  */
 
-
 export type SecretFindingRow = {
   id: number;
   threadId: string;

@@ -18,4 +18,3 @@ export function writeTransaction<T>(client: Database, kind: DatabaseKind, work: 
     return work(tx);
   }, WRITE_TRANSACTION);
 }
-
