@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { buildOutline, decodeOutline, type OutlineRow } from "@/lib/domain/threads/turn-outline";
 import { keyAction, type KeyInput } from "@/lib/domain/display/keys";
-import { findStep, HEAD_MIN_TURNS, headCount, jumpTarget, pageWeight, parseTurnHash, READER_KEYS, turnHash } from "./reader-nav";
+import {
+  findStep,
+  HEAD_MIN_TURNS,
+  headCount,
+  jumpTarget,
+  pageWeight,
+  parseTurnHash,
+  READER_KEYS,
+  shownMatch,
+  turnHash,
+} from "./reader-nav";
 
 const readerKeyAction = (input: KeyInput) => keyAction(READER_KEYS, input);
 
@@ -122,5 +132,21 @@ describe("headCount", () => {
     const call = { content: "", parts: [{ type: "tool_call" as const, id: "c", name: "Read", arguments: { path: "x".repeat(50_000) } }] };
     expect(pageWeight(call)).toBe(pageWeight(plain(8_192)));
     expect(pageWeight(plain(10))).toBeLessThan(pageWeight(plain(1_000)));
+  });
+});
+
+describe("shownMatch", () => {
+  const matches = [2, 3, 40];
+  it("opened from a search hit, shows the match of the turn it landed on, whichever of the answer and the landing came first", () => {
+    const before = { matches, steppedTo: null, fromSearchHit: true };
+    // The answer first, the landing after it (a busy machine), and the other way round: the same position.
+    expect(shownMatch({ ...before, landedAt: null })).toBeNull();
+    expect(shownMatch({ ...before, landedAt: 3 })).toBe(1);
+    expect(shownMatch({ ...before, matches: undefined, landedAt: 3 })).toBeNull();
+  });
+  it("shows the match stepped to, and no position for a find typed on the page or a landing on a turn without a match", () => {
+    expect(shownMatch({ matches, steppedTo: 2, fromSearchHit: true, landedAt: 3 })).toBe(2);
+    expect(shownMatch({ matches, steppedTo: null, fromSearchHit: false, landedAt: 3 })).toBeNull();
+    expect(shownMatch({ matches, steppedTo: null, fromSearchHit: true, landedAt: 7 })).toBeNull();
   });
 });

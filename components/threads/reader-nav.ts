@@ -94,6 +94,24 @@ export function findStep(matches: readonly number[], at: number | null, directio
   return (at + direction + matches.length) % matches.length;
 }
 
+/**
+ * The position in `matches` a find shows: the one stepped to, or, before any step of a find opened
+ * from a search hit (its query still the hit's), the match of the turn the page landed on ("3 of
+ * 17"). Worked out from both whichever arrives last: the find's answer came before the landing on
+ * a busy machine, and the count then showed no position.
+ */
+export function shownMatch(find: {
+  matches: readonly number[] | undefined;
+  steppedTo: number | null;
+  fromSearchHit: boolean;
+  landedAt: number | null;
+}): number | null {
+  if (find.steppedTo !== null) return find.steppedTo;
+  if (!find.fromSearchHit || find.landedAt === null || !find.matches) return null;
+  const at = find.matches.indexOf(find.landedAt);
+  return at === -1 ? null : at;
+}
+
 export type ReaderAction =
   "next-turn" | "previous-turn" | "first-turn" | "last-turn" | "find" | "toggle-outputs" | "toggle-all-outputs" | "help";
 

@@ -6,7 +6,7 @@ import { usePageKeys } from "@/components/ui/use-page-keys";
 import type { DecodedOutline } from "@/lib/domain/threads/turn-outline";
 import { formatInteger } from "@/lib/format";
 import { useFindInThread, useThreadOutline } from "@/lib/queries/hooks";
-import { findStep, JUMP_KINDS, READER_KEYS, type Jump, type JumpKind, type ReaderAction } from "./reader-nav";
+import { findStep, JUMP_KINDS, shownMatch, READER_KEYS, type Jump, type JumpKind, type ReaderAction } from "./reader-nav";
 
 type Props = {
   threadId: string;
@@ -287,15 +287,18 @@ function useFinder({
     onFound({ index: indexes[at]!, terms });
     land({ to: "turn", index: indexes[at]! });
   };
+  // Opened from a search hit, the count starts at the turn it landed on, until a step.
+  const shownAt = shownMatch({
+    matches: found.data?.indexes,
+    steppedTo: matchAt,
+    fromSearchHit: query !== null && query === initialQuery,
+    landedAt: landedAt ?? null,
+  });
   useEffect(() => {
     const direction = pendingFind.current;
     if (found.data && direction !== null) {
       pendingFind.current = null;
       stepMatch(found.data, null, direction);
-    } else if (found.data && matchAt === null && query === initialQuery && landedAt != null) {
-      // Opened from a search hit: the count starts at the turn it landed on ("3 of 17").
-      const at = found.data.indexes.indexOf(landedAt);
-      if (at !== -1) setMatchAt(at);
     }
     // Only an answer arriving steps; `current` is read then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -308,7 +311,7 @@ function useFinder({
       setQuery(q);
       setMatchAt(null);
       onFound(null);
-    } else if (found.data) stepMatch(found.data, matchAt, direction);
+    } else if (found.data) stepMatch(found.data, shownAt, direction);
   };
   const changeText = (text: string) => {
     setFindText(text);
@@ -330,9 +333,9 @@ function useFinder({
         ? ""
         : matches.length === 0
           ? "No matches"
-          : matchAt === null
+          : shownAt === null
             ? `${formatInteger(matches.length)}${more} matches`
-            : `${formatInteger(matchAt + 1)} of ${formatInteger(matches.length)}${more}`;
+            : `${formatInteger(shownAt + 1)} of ${formatInteger(matches.length)}${more}`;
   return { text: findText, changeText, find, status };
 }
 
