@@ -195,37 +195,55 @@ export async function withImportReader<T>(databaseUrl: string, read: (reader: Ra
 }
 
 /**
- * Runs `work` in a write transaction on this process's import connection to the SQLite database at
+ * Runs `work` in a write transaction on a connection of its own to the SQLite database at
  * `databaseUrl` (SQLite only), with raw statements straight through the driver: for the
  * background passes that read and write thousands of rows in a few statements (the usage sums,
  * lib/db/usage/usage-aggregates.ts). Through Prisma, a 2,000-session first sync's sums spent a
- * second compiling and running its query pipeline, on top of SQLite's own work. Outside any bulk
- * run's batch: it waits for this process's lock on the file, as Prisma's queries do.
+ * second compiling and running its query pipeline, on top of SQLite's own work. The connection is
+ * closed at the end, which frees its statements: some hold thousands of parameters and are used
+ * once, and kept on the import connection they stayed in memory through the token counts after a
+ * sync. It waits for this process's lock on the file, as Prisma's queries do.
  */
 export async function withImportTransaction<T>(databaseUrl: string, work: (tx: RawReader) => Promise<T>): Promise<T> {
   if (isPostgresUrl(databaseUrl)) throw new Error("withImportTransaction: SQLite only");
-  const transaction = await beginSqliteImport(sqliteFilePath(databaseUrl), { batch: false });
-  let result: T;
+  const file = sqliteFilePath(databaseUrl);
+  const release = await databaseLock(file).acquire();
+  let connection: BetterSqlite3.Database | null = null;
   try {
-    result = await work(transaction.reader!); // SQLite's transactions have their reader
-  } catch (error) {
-    await transaction.rollback();
-    throw error;
+    connection = new BetterSqlite3(file, { timeout: 0 });
+    connection.pragma("foreign_keys = ON");
+    connection.pragma("synchronous = NORMAL");
+    const offThread = checkpointsOffThread();
+    if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    await beginImmediate(connection);
+    let result: T;
+    try {
+      result = await work(rawStatements(connection, new Map()));
+      connection.exec("COMMIT");
+    } catch (error) {
+      if (connection.inTransaction) connection.exec("ROLLBACK");
+      throw error;
+    }
+    if (offThread) checkpointSoon(file);
+    return result;
+  } finally {
+    connection?.close();
+    release();
   }
-  await transaction.commit();
-  return result;
 }
 
+const rawReader = (open: OpenWriter): RawReader => rawStatements(open.connection, open.reads);
+
 /**
- * Raw statements on an import connection, prepared once each: rows for a statement that returns
- * them, none for one that does not; parameters bound as Prisma binds them (DateTime as it stores
- * them, booleans as 1 and 0).
+ * Raw statements on a connection, each prepared once into `prepared`: rows for a statement that
+ * returns them, none for one that does not; parameters bound as Prisma binds them (DateTime as it
+ * stores them, booleans as 1 and 0).
  */
-function rawReader(open: OpenWriter): RawReader {
+function rawStatements(connection: BetterSqlite3.Database, prepared: Map<string, BetterSqlite3.Statement>): RawReader {
   return {
     $queryRawUnsafe: async <R>(sql: string, ...params: unknown[]) => {
-      let statement = open.reads.get(sql);
-      if (!statement) open.reads.set(sql, (statement = open.connection.prepare(sql)));
+      let statement = prepared.get(sql);
+      if (!statement) prepared.set(sql, (statement = connection.prepare(sql)));
       const values = params.map(bindRaw);
       if (statement.reader) return statement.all(...values) as R;
       statement.run(...values);
