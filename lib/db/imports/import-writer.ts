@@ -211,10 +211,7 @@ export async function withImportTransaction<T>(databaseUrl: string, work: (tx: R
   let connection: BetterSqlite3.Database | null = null;
   try {
     connection = new BetterSqlite3(file, { timeout: 0 });
-    connection.pragma("foreign_keys = ON");
-    connection.pragma("synchronous = NORMAL");
-    const offThread = checkpointsOffThread();
-    if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    const offThread = prepareImportConnection(connection);
     await beginImmediate(connection);
     let result: T;
     try {
@@ -286,12 +283,7 @@ function openWriter(file: string): OpenWriter {
   }
   const connection = new BetterSqlite3(file, { timeout: 0 });
   try {
-    connection.pragma("foreign_keys = ON");
-    connection.pragma("synchronous = NORMAL");
-    // A batch's savepoints keep their copies of the pages they change here (import-batch.ts join: a small file's few).
-    connection.pragma("temp_store = MEMORY");
-    const offThread = checkpointsOffThread();
-    if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    const offThread = prepareImportConnection(connection);
     const deferred: OpenWriter["deferred"] = { search: null };
     const findings = importFindings(connection, bind);
     return {
@@ -307,6 +299,20 @@ function openWriter(file: string): OpenWriter {
     connection.close();
     throw error;
   }
+}
+
+/**
+ * The settings of a connection that writes outside Prisma (the import writer's, a raw
+ * transaction's): true when its commits leave checkpoints to the worker (checkpointSoon).
+ */
+function prepareImportConnection(connection: BetterSqlite3.Database): boolean {
+  connection.pragma("foreign_keys = ON");
+  connection.pragma("synchronous = NORMAL");
+  // A batch's savepoints keep their copies of the pages they change here (import-batch.ts join: a small file's few).
+  connection.pragma("temp_store = MEMORY");
+  const offThread = checkpointsOffThread();
+  if (offThread) connection.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+  return offThread;
 }
 
 function keepOpen(file: string, open: OpenWriter): void {
