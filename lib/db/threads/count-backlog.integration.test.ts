@@ -12,7 +12,7 @@ import { DEFAULT_TOKENIZER_ID, getTokenizer } from "@/lib/tokenizers/registry";
 import { db } from "../engine/client";
 import { startBulkImports } from "../imports/import-batch";
 import { storeTurnStream } from "../imports/turn-stream-import";
-import { countBacklog } from "./count-backlog";
+import { countBacklog, countCursorKey, forgetCountBacklog } from "./count-backlog";
 
 function session(key: string, texts: string[]): ImportedThread {
   return {
@@ -101,4 +101,28 @@ it("after a whole pass, a round looks only above where that pass ended: an appen
 
   await countBacklog();
   expect(await storedCounts(threadId)).toEqual([null, expected[1], expected[3]]);
+});
+
+it("a restarted server reads where the last whole pass ended from the database: nothing below it is walked again, unless none is stored", async () => {
+  const client = await db();
+  const thread = session(`restart-${randomUUID()}`, TEXTS.slice(0, 2));
+  await store(thread);
+  await countBacklog();
+  const threadId = importedThreadId("claude-code", thread.key);
+  const top = (await client.turn.aggregate({ _max: { seq: true } }))._max.seq!;
+  const key = countCursorKey(DEFAULT_TOKENIZER_ID);
+  expect((await client.appSetting.findUnique({ where: { key } }))?.value).toBe(String(top));
+  const [older] = await client.turn.findMany({ where: { threadId }, orderBy: { index: "asc" }, take: 1, select: { seq: true } });
+
+  await client.turnTokenCount.deleteMany({ where: { turnSeq: older!.seq } });
+  forgetCountBacklog();
+  await newTurn(threadId, { role: "user", content: TEXTS[3]! });
+  await countBacklog();
+  expect(await storedCounts(threadId)).toEqual([null, expected[1], expected[3]]);
+
+  // A database no pass has marked (one written before the cursor was kept) is walked whole.
+  await client.appSetting.delete({ where: { key } });
+  forgetCountBacklog();
+  await countBacklog();
+  expect(await storedCounts(threadId)).toEqual([expected[0], expected[1], expected[3]]);
 });

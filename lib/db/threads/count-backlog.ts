@@ -43,7 +43,8 @@ type State = RerunState &
     listening: boolean;
     /**
      * Per database: every turn up to this seq had its count when the last whole pass ended; seqs
-     * only grow, so a pass looks above it only. None until this process's first pass there.
+     * only grow, so a pass looks above it only. Read from the database (countCursorKey) the first
+     * time, so a restart does not walk every stored turn again.
      */
     countedThrough: Map<string, number>;
     /** What goes first once writes have stopped (startCountingBacklog's `after`). */
@@ -63,6 +64,35 @@ function state(): State {
   return globalForBacklog.threadlineCountBacklog;
 }
 
+/**
+ * The AppSetting key of the backlog's cursor under `tokenizer`: every turn up to this seq had its
+ * count when a whole pass last ended. Kept in the database because a pass that finds nothing still
+ * walks its range: on a restart over 50,000 counted turns that walk held the event loop for about
+ * a second, beside the sync confirming its files (docs/benchmarks.md, "Fifteenth round"). A count
+ * deleted below it (a redaction's) is made again by the first reader that needs it (token-counts.ts).
+ */
+export const countCursorKey = (tokenizer: string) => `tokens.countedSeq:${tokenizer}`;
+
+async function storedCursor(client: Database): Promise<number> {
+  const row = await client.appSetting.findUnique({ where: { key: countCursorKey(DEFAULT_TOKENIZER_ID) } });
+  const seq = Number(row?.value);
+  return Number.isSafeInteger(seq) && seq > 0 ? seq : 0;
+}
+
+async function storeCursor(client: Database, seq: number): Promise<void> {
+  const key = countCursorKey(DEFAULT_TOKENIZER_ID);
+  await client.appSetting.upsert({ where: { key }, create: { key, value: String(seq) }, update: { value: String(seq) } });
+}
+
+/**
+ * Forgets what this process knew of the backlog, as a restarted server would.
+ * @internal exported for its tests
+ */
+export function forgetCountBacklog(): void {
+  const s = state();
+  s.countedThrough.clear();
+}
+
 async function countAll(): Promise<void> {
   const client = await db();
   const s = state();
@@ -71,12 +101,17 @@ async function countAll(): Promise<void> {
     const afterBulkRun = bulkRunsActive();
     await bulkRunsEnded();
     const top = (await client.turn.aggregate({ _max: { seq: true } }))._max.seq ?? 0;
-    const countedThrough = s.countedThrough.get(databaseUrl);
-    if (top <= (countedThrough ?? 0)) return;
-    // After a bulk run, and before the first pass, the catch-ups go first (startCountingBacklog's
-    // `after`); a few turns an append wrote do not wait for them.
-    if (afterBulkRun || countedThrough === undefined) await s.after();
-    if (await countPass(client, { from: (countedThrough ?? 0) + 1, before: top + 1 })) s.countedThrough.set(databaseUrl, top);
+    const firstInProcess = !s.countedThrough.has(databaseUrl);
+    const countedThrough = s.countedThrough.get(databaseUrl) ?? (await storedCursor(client));
+    s.countedThrough.set(databaseUrl, countedThrough);
+    if (top <= countedThrough) return;
+    // After a bulk run, and before this process's first pass, the catch-ups go first
+    // (startCountingBacklog's `after`); a few turns an append wrote do not wait for them.
+    if (afterBulkRun || firstInProcess) await s.after();
+    if (await countPass(client, { from: countedThrough + 1, before: top + 1 })) {
+      s.countedThrough.set(databaseUrl, top);
+      await storeCursor(client, top);
+    }
   }
 }
 
