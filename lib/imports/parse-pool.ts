@@ -11,8 +11,14 @@ import { Worker } from "node:worker_threads";
 import type { ImportLimits } from "@/lib/importers/long-lines";
 import type { ParseAnswer, WorkerRead } from "./parse-messages";
 
-/** Resolved from the project root, like the count worker: the server's bundles move modules, never this file. */
-const WORKER_FILE = path.join(process.cwd(), "build", "workers", "parse-worker.cjs");
+/**
+ * Resolved from the project root, like the count worker: the server's bundles move modules, never
+ * this file. Not bundled again either (turbopackIgnore): Turbopack used to make a chunk of its own
+ * of it, minified, and that chunk ran instead. Its minifier inlined the parser's functions into
+ * closures made anew for each file, which V8 optimized again and again: 0.5-1 s of compiling on
+ * 2 cores during a first sync of 2,000 sessions (docs/benchmarks.md, "Fifteenth round").
+ */
+const WORKER_FILE = path.join(/* turbopackIgnore: true */ process.cwd(), "build", "workers", "parse-worker.cjs");
 /** An idle worker ends after this long: its modules and heap are not kept by a server at rest. */
 const IDLE_MS = 10_000;
 
