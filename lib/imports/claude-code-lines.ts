@@ -90,16 +90,7 @@ export function planSession(
   const plan = open ? { ...basePlan, skipped: [...basePlan.skipped, open] } : basePlan;
   const reader = turnReader(plan);
   if (!reader) return null;
-  async function* items(): AsyncGenerator<ThreadTurn | { settled: true }> {
-    if (entries) for (const { line, entry } of entries) yield* reader!.addEntry(line, entry);
-    else {
-      // The long lines are not read again: the turns are stored under the write lock.
-      for await (const line of lines.again()) yield* reader!.add(line);
-      if (finished) yield* reader!.add(tail);
-    }
-    yield { settled: true };
-    yield* reader!.end();
-  }
+  const items = () => sessionItems(reader, entries, lines, finished ? tail : null);
   const outline: SourceOutline = {
     format: "claude-code",
     threads: plan.threads.map((p) => p.thread),
@@ -108,6 +99,27 @@ export function planSession(
     compactionRuns: plan.compactionRuns,
   };
   return { outline, items, plan, reader, finished };
+}
+
+/**
+ * A planned session's turns, with the settled mark before those still open. Not a closure made
+ * for each file: V8 optimized each such closure again (a first sync of 2,000 sessions compiled it
+ * eleven times, 0.65 s on the parse worker's core).
+ */
+async function* sessionItems(
+  reader: TurnReader,
+  entries: HeldEntries,
+  lines: LineReader,
+  tail: NumberedLine | null,
+): AsyncGenerator<ThreadTurn | { settled: true }> {
+  if (entries) for (const { line, entry } of entries) yield* reader.addEntry(line, entry);
+  else {
+    // The long lines are not read again: the turns are stored under the write lock.
+    for await (const line of lines.again()) yield* reader.add(line);
+    if (tail) yield* reader.add(tail);
+  }
+  yield { settled: true };
+  yield* reader.end();
 }
 
 function isJson(text: string): boolean {
