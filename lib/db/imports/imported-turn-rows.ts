@@ -1,4 +1,4 @@
-import { searchableTurnText, turnSecrets } from "@/lib/domain/secrets/detect";
+import { turnSearchAndSecrets } from "@/lib/domain/secrets/detect";
 import { isRealPrompt } from "@/lib/domain/threads/title";
 import { estimateTokens } from "@/lib/domain/tokens/tokens";
 import type { JsonObject, JsonValue, TurnPart } from "@/lib/domain/types";
@@ -111,7 +111,7 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     index,
     role: turn.role,
     content: turn.content,
-    searchContent: searchableTurnText(turn.content, parts),
+    searchContent: null,
     timestamp: Number.isNaN(time.getTime()) ? fallbackTime : time,
     files: JSON.stringify(turn.files ?? []),
     images: JSON.stringify(turn.images ?? []),
@@ -123,7 +123,7 @@ function toTurnRow(turn: ImportedTurn, threadId: string, index: number, fallback
     tokenEstimate: estimateTokens(turn.content),
     secrets: [],
   };
-  row.secrets = turnSecrets({ content: row.content, parts: row.parts, snapshots: [] });
+  ({ searchContent: row.searchContent, secrets: row.secrets } = turnSearchAndSecrets(turn.content, parts, row.parts));
   // Everything stored but the index and the fallback time (a source without times gets "now").
   row.id = importedTurnId(threadId, turn.key, [
     row.role,

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { expectLinearTime } from "@/lib/testing/linear-time";
-import { detectSecrets, fingerprintOf, keywordsIn, mapStrings, maskSecrets, redactSecrets } from "./detect";
+import {
+  detectSecrets,
+  fingerprintOf,
+  keywordsIn,
+  mapStrings,
+  maskSecrets,
+  redactSecrets,
+  searchableTurnText,
+  turnSearchAndSecrets,
+  turnSecrets,
+} from "./detect";
 import { RULES } from "./rules";
 import { privateKeyBlock, randomChars, secretSamples, serviceAccountJson } from "../testing/secret-samples";
 
@@ -161,4 +171,38 @@ describe("maskSecrets on cut text", () => {
   });
   it("leaves prose that names a prefix alone", () =>
     expect(maskSecrets("What does the AKIA prefix mean")).toBe("What does the AKIA prefix mean"));
+});
+
+describe("turnSearchAndSecrets", () => {
+  const [first, second] = secretSamples(3);
+  const inContent = first!.line(first!.value);
+  const inTool = second!.line(second!.value);
+  const cut = ["gh", "p_", randomChars(36, 21)].join("").slice(0, 14);
+  const cases: { name: string; content: string; parts: { type: string; [key: string]: unknown }[] | null }[] = [
+    { name: "no secret", content: "Plain words about a build.", parts: null },
+    { name: "a secret in the content, no parts", content: `Here: ${inContent}`, parts: null },
+    { name: "a secret in a tool's output only", content: "Ran the tool.", parts: [{ type: "tool_result", content: inTool }] },
+    {
+      name: "secrets in both, the tool's text already in the content",
+      content: `Before ${inContent}\n${inTool}`,
+      parts: [{ type: "tool_call", name: "bash", arguments: { command: inTool } }],
+    },
+    { name: "a secret cut short at the end", content: `Push with ${cut}`, parts: null },
+    {
+      name: "a private key in a tool call",
+      content: "Writing the key.",
+      parts: [{ type: "tool_call", name: "write", arguments: { text: privateKeyBlock(5) } }],
+    },
+  ];
+  it.each(cases)("finds what searchableTurnText and turnSecrets find: $name", ({ content, parts }) => {
+    const stored = parts === null ? null : JSON.stringify(parts);
+    expect(turnSearchAndSecrets(content, parts, stored)).toEqual({
+      searchContent: searchableTurnText(content, parts),
+      secrets: turnSecrets({ content, parts: stored, snapshots: [] }),
+    });
+  });
+  it("finds some secret in the cases above (the comparison is not between two empty answers)", () => {
+    const found = cases.flatMap(({ content, parts }) => turnSearchAndSecrets(content, parts, parts && JSON.stringify(parts)).secrets);
+    expect(new Set(found.map((f) => f.field))).toEqual(new Set(["content", "parts"]));
+  });
 });

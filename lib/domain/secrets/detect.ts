@@ -233,7 +233,11 @@ const CUT_SECRET =
 
 /** `text` with every secret masked for a page, and a secret cut short at its end masked too. */
 export function maskSecrets(text: string): string {
-  const matches = detectSecrets(text);
+  return maskFound(text, detectSecrets(text));
+}
+
+/** maskSecrets with `text`'s secrets already found (detectSecrets' matches). */
+function maskFound(text: string, matches: SecretMatch[]): string {
   const masked = replaceSecrets(text, matches, maskFor);
   // Only the last 400 characters are looked at, so the check stays constant-time.
   const tailFrom = Math.max(matches.length > 0 ? masked.length - (text.length - matches.at(-1)!.end) : 0, masked.length - 400);
@@ -290,6 +294,24 @@ export function redactDeep<T>(value: T): T {
 export function searchableTurnText(content: string, parts: Parameters<typeof turnSearchDocument>[1]): string | null {
   const masked = maskSecrets(turnSearchDocument(content, parts));
   return masked === content ? null : masked;
+}
+
+/**
+ * searchableTurnText and turnSecrets of a turn without file snapshots (`storedParts`: its parts
+ * as stored), with its content searched once: an import makes both of every turn, and the content
+ * is most of what both search (turnSearchDocument is often the content itself).
+ */
+export function turnSearchAndSecrets(
+  content: string,
+  parts: Parameters<typeof turnSearchDocument>[1],
+  storedParts: string | null,
+): { searchContent: string | null; secrets: TurnSecret[] } {
+  const inContent = detectSecrets(content);
+  const document = turnSearchDocument(content, parts);
+  const masked = maskFound(document, document === content ? inContent : detectSecrets(document));
+  const secrets: TurnSecret[] = inContent.map((match) => ({ field: "content", match }));
+  if (storedParts !== null) for (const match of detectSecrets(storedParts)) secrets.push({ field: "parts", match });
+  return { searchContent: masked === content ? null : masked, secrets };
 }
 
 /** The texts of a turn a secret may be in, by field name: its content, its stored parts (JSON) and its file snapshots. */
