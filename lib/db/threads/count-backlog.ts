@@ -70,6 +70,7 @@ function state(): State {
  * walks its range: on a restart over 50,000 counted turns that walk held the event loop for about
  * a second, beside the sync confirming its files (docs/benchmarks.md, "Fifteenth round"). A count
  * deleted below it (a redaction's) is made again by the first reader that needs it (token-counts.ts).
+ * @internal exported for its tests
  */
 export const countCursorKey = (tokenizer: string) => `tokens.countedSeq:${tokenizer}`;
 
