@@ -292,7 +292,17 @@ export function redactDeep<T>(value: T): T {
  * is the content itself, so nothing is stored twice.
  */
 export function searchableTurnText(content: string, parts: Parameters<typeof turnSearchDocument>[1]): string | null {
-  const masked = maskSecrets(turnSearchDocument(content, parts));
+  return maskedSearchText(content, parts, null);
+}
+
+/** searchableTurnText, reusing `inContent` (the content's secrets, when already found) if the document is the content. */
+function maskedSearchText(
+  content: string,
+  parts: Parameters<typeof turnSearchDocument>[1],
+  inContent: SecretMatch[] | null,
+): string | null {
+  const document = turnSearchDocument(content, parts);
+  const masked = maskFound(document, document === content && inContent ? inContent : detectSecrets(document));
   return masked === content ? null : masked;
 }
 
@@ -307,11 +317,9 @@ export function turnSearchAndSecrets(
   storedParts: string | null,
 ): { searchContent: string | null; secrets: TurnSecret[] } {
   const inContent = detectSecrets(content);
-  const document = turnSearchDocument(content, parts);
-  const masked = maskFound(document, document === content ? inContent : detectSecrets(document));
   const secrets: TurnSecret[] = inContent.map((match) => ({ field: "content", match }));
   if (storedParts !== null) for (const match of detectSecrets(storedParts)) secrets.push({ field: "parts", match });
-  return { searchContent: masked === content ? null : masked, secrets };
+  return { searchContent: maskedSearchText(content, parts, inContent), secrets };
 }
 
 /** The texts of a turn a secret may be in, by field name: its content, its stored parts (JSON) and its file snapshots. */
