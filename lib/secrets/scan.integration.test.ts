@@ -1,16 +1,16 @@
 /**
  * The scan for secrets on a real database: it backfills from its cursor, picks up later turns, and
  * scanning turns again (a restart before their findings and cursor were written) does not count
- * their secrets twice. An import on SQLite records its turns' findings itself, the ones the scan
- * would, and moves the cursor past them only when nothing before them was left to scan.
+ * their secrets twice. An import records its turns' findings itself, the ones the scan would, and
+ * moves the cursor past them only when nothing before them was left to scan.
  */
 import { describe, expect, it, vi } from "vitest";
 import { startBulkImports } from "@/lib/db/imports/import-batch";
 import { db } from "@/lib/db/engine/client";
 import { databaseKind } from "@/lib/db/engine/create-client";
-import { storeParsedSource } from "@/lib/db/imports/turn-stream-import";
+import { storeParsedSource, storeTurnStream } from "@/lib/db/imports/turn-stream-import";
 import { importedThreadId } from "@/lib/importers/stable-id";
-import type { ImportedThread } from "@/lib/importers/types";
+import type { ImportedThread, ThreadTurn } from "@/lib/importers/types";
 import { secretSamples } from "@/lib/domain/testing/secret-samples";
 import { newThread, newTurn } from "@/lib/testing/integration";
 import { scanForSecrets, secretScanStatus, startSecretScan } from "./scan";
@@ -39,30 +39,52 @@ describe("the scan for secrets", () => {
     expect((await secretScanStatus()).scannedSeq).toBe((await secretScanStatus()).lastSeq);
   });
 
-  it("an import on SQLite records the findings the scan would, and moves the cursor past its turns when the scan had caught up", async () => {
+  it("an import records the findings the scan would, and moves the cursor past its turns when the scan had caught up", async () => {
     await scanForSecrets();
-    const kind = databaseKind(await db());
     const key = "secrets-on-import";
     await storeParsedSource(sessionWithSecrets(key, samples.slice(10, 14)), sourceFile(key));
     const threadId = importedThreadId("claude-code", key);
     const imported = await findingsOf(threadId);
     const status = await secretScanStatus();
-    if (kind === "sqlite") {
-      // Two in the content of user turns, two in tool results: each in the content and in the stored parts.
-      expect(imported.map((f) => f.field).sort()).toEqual(["content", "content", "content", "content", "parts", "parts"]);
-      expect(status.scannedSeq).toBe(status.lastSeq);
-    } else {
-      // PostgreSQL's import leaves its turns to the scan.
-      expect(imported).toEqual([]);
-      expect(status.scannedSeq).toBeLessThan(status.lastSeq);
-    }
+    // Two in the content of user turns, two in tool results: each in the content and in the stored parts.
+    expect(imported.map((f) => f.field).sort()).toEqual(["content", "content", "content", "content", "parts", "parts"]);
+    expect(status.scannedSeq).toBe(status.lastSeq);
 
     // What the scan finds in the same turns, from the start: the same findings, none twice.
     await (await db()).appSetting.update({ where: { key: "secrets.scannedSeq" }, data: { value: "0" } });
     await scanForSecrets();
     const scanned = await findingsOf(threadId);
     expect(scanned).toHaveLength(6);
-    if (kind === "sqlite") expect(scanned).toEqual(imported);
+    expect(scanned).toEqual(imported);
+  });
+
+  it("on PostgreSQL, an import leaves its turns to the scan when another writer's turn was committed among them", async (context) => {
+    if (databaseKind(await db()) !== "postgres") context.skip(); // SQLite's write lock keeps every other writer out
+    await scanForSecrets();
+    const other = await newThread({ toolName: "e2e" });
+    const key = "secrets-interleaved";
+    const { threads, format } = sessionWithSecrets(key, samples.slice(17, 19));
+    const {
+      turns: [first, ...rest],
+      ...header
+    } = threads[0]!;
+    // A first turn of a million characters is written at once (turn-batches.ts), before the other
+    // writer's turn; the rest after it.
+    const big = { ...first!, content: `${first!.content} ${"x".repeat(1_000_000)}` };
+    async function* turns(): AsyncGenerator<ThreadTurn> {
+      yield { threadIndex: 0, turn: big };
+      await newTurn(other.id, { role: "user", content: samples[19]!.line(samples[19]!.value) });
+      for (const turn of rest) yield { threadIndex: 0, turn };
+    }
+    await storeTurnStream({ format, threads: [header], skipped: [], warnings: [] }, turns(), sourceFile(key));
+    const client = await db();
+    const otherSeq = (await client.turn.findFirstOrThrow({ where: { threadId: other.id } })).seq;
+    const importedSeqs = (await client.turn.findMany({ where: { threadId: importedThreadId("claude-code", key) } })).map((t) => t.seq);
+    expect(Math.min(...importedSeqs)).toBeLessThan(otherSeq);
+    expect(Math.max(...importedSeqs)).toBeGreaterThan(otherSeq);
+    expect((await secretScanStatus()).scannedSeq).toBeLessThan(otherSeq);
+    await scanForSecrets();
+    expect(await client.secretFinding.count({ where: { threadId: other.id } })).toBe(1);
   });
 
   it("an import leaves the cursor where it was when turns before its own are not scanned yet, and the scan finds both", async () => {

@@ -12,7 +12,8 @@ import type { TurnInsertRow } from "./import-rows";
  * When the scan is behind (turns before these not scanned yet), the cursor stays: the scan reads
  * these turns too, and recording a turn's findings again replaces them. The transaction holds
  * SQLite's write lock, so no other connection adds a turn between the check and the COMMIT, and
- * the scan moves the cursor only in write transactions.
+ * the scan moves the cursor only in write transactions. (The PostgreSQL writer does the same in
+ * its own statements: import-writer-postgres.ts.)
  */
 export type ImportFindings = {
   /** Stores the findings of a turn just inserted as `seq`. */

@@ -16,7 +16,7 @@ export type ImportWriter = {
   updateThread(row: ThreadWriteRow): Promise<void>;
   /** Deletes a thread's turns from `index` on (their counts and search entries go with them). */
   deleteTurnsFrom(threadId: string, index: number): Promise<void>;
-  /** Inserts turns (and, on SQLite, the findings of secrets they carry) and answers their seqs, in order. */
+  /** Inserts turns (and the findings of secrets they carry) and answers their seqs, in order. */
   insertTurns(rows: readonly TurnInsertRow[]): Promise<number[]>;
   /**
    * Inserts counts, each only while its turn is stored as counted (the same seq and id) and has
@@ -53,7 +53,7 @@ export type TurnInsertRow = {
   tokenEstimate: number;
   /**
    * Not a column: the secrets in its content and parts, found where the turn was prepared (the
-   * parse worker), which the SQLite writer stores as the scan for secrets would (SecretFinding).
+   * parse worker), which the writers store as the scan for secrets would (SecretFinding).
    */
   secrets: TurnSecret[];
 };
