@@ -95,53 +95,41 @@ function importPool(databaseUrl: string): pg.Pool {
 /** A Date as the UTC text PostgreSQL reads into the timestamp(3) columns Prisma writes in UTC. */
 const utc = (date: Date | null) => (date === null ? null : date.toISOString());
 
-const THREAD_COLUMNS = `"id", "parentThreadId", "title", "toolName", "source", "project", "initialContext", "metadata", "createdAt", "lastUpdatedAt", "expiresAt", "turnCount", "tokenEstimate", "modelsUsed", "searchTitle"`;
-/** Each column's type in threadParams' order, for binding threads as arrays. */
-const THREAD_TYPES = [
-  "text",
-  "text",
-  "text",
-  "text",
-  "text",
-  "text",
-  "text",
-  "text",
-  "timestamp(3)",
-  "timestamp(3)",
-  "timestamp(3)",
-  "int",
-  "int",
-  "text",
-  "text",
+/** The Thread columns an import writes, each with its type and its value of a row: the one list the statements below are made from. */
+const THREAD_FIELDS: [column: string, type: string, value: (row: ThreadWriteRow) => unknown][] = [
+  ["id", "text", (row) => row.id],
+  ["parentThreadId", "text", (row) => row.parentThreadId],
+  ["title", "text", (row) => row.title],
+  ["toolName", "text", (row) => row.toolName],
+  ["source", "text", (row) => row.source],
+  ["project", "text", (row) => row.project],
+  ["initialContext", "text", (row) => row.initialContext],
+  ["metadata", "text", (row) => row.metadata],
+  ["createdAt", "timestamp(3)", (row) => utc(row.createdAt)],
+  ["lastUpdatedAt", "timestamp(3)", (row) => utc(row.lastUpdatedAt)],
+  ["expiresAt", "timestamp(3)", (row) => utc(row.expiresAt)],
+  ["turnCount", "int", (row) => row.turnCount],
+  ["tokenEstimate", "int", (row) => row.tokenEstimate],
+  ["modelsUsed", "text", (row) => row.modelsUsed],
+  ["searchTitle", "text", (row) => row.searchTitle],
 ];
 
-/** An INSERT of threads bound as one array per column, from parameter $`first` on. */
-const threadsInsert = (first: number) =>
-  `INSERT INTO "Thread" (${THREAD_COLUMNS}) SELECT * FROM unnest(${THREAD_TYPES.map((type, i) => `$${first + i}::${type}[]`).join(", ")})`;
-
-const THREAD_SET = `"parentThreadId" = $2, "title" = $3, "toolName" = $4, "source" = $5, "project" = $6, "initialContext" = $7,
-  "metadata" = $8, "createdAt" = $9::timestamp(3), "lastUpdatedAt" = $10::timestamp(3), "expiresAt" = $11::timestamp(3),
-  "turnCount" = $12, "tokenEstimate" = $13, "modelsUsed" = $14, "searchTitle" = $15`;
-
-function threadParams(row: ThreadWriteRow): unknown[] {
-  return [
-    row.id,
-    row.parentThreadId,
-    row.title,
-    row.toolName,
-    row.source,
-    row.project,
-    row.initialContext,
-    row.metadata,
-    utc(row.createdAt),
-    utc(row.lastUpdatedAt),
-    utc(row.expiresAt),
-    row.turnCount,
-    row.tokenEstimate,
-    row.modelsUsed,
-    row.searchTitle,
-  ];
+/** An INSERT of threads, each column bound as an array from parameter $`first` on, and its parameters. */
+function threadsInsert(rows: readonly ThreadWriteRow[], first: number): { sql: string; params: unknown[] } {
+  const columns = THREAD_FIELDS.map(([column]) => `"${column}"`).join(", ");
+  const arrays = THREAD_FIELDS.map(([, type], i) => `$${first + i}::${type}[]`).join(", ");
+  return {
+    sql: `INSERT INTO "Thread" (${columns}) SELECT * FROM unnest(${arrays})`,
+    params: THREAD_FIELDS.map(([, , value]) => rows.map(value)),
+  };
 }
+
+/** Every column but the id set from $2 on, in THREAD_FIELDS' order (the id is $1). */
+const THREAD_SET = THREAD_FIELDS.slice(1)
+  .map(([column, type], i) => `"${column}" = $${i + 2}${type === "timestamp(3)" ? "::timestamp(3)" : ""}`)
+  .join(", ");
+
+const threadParams = (row: ThreadWriteRow): unknown[] => THREAD_FIELDS.map(([, , value]) => value(row));
 
 /**
  * Moves the scan for secrets' cursor past a transaction's turns ($2, the last $3), run right before
@@ -232,33 +220,30 @@ function postgresImportWriter(client: pg.ClientBase): {
 } {
   // Text parameters are stored as the Prisma client stores them (lib/db/engine/postgres-text.ts).
   const send = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => client.query<R>(sql, params.map(encodeParameter));
-  /** Threads created since the last statement: each one's threadParams. */
-  let pendingThreads: unknown[][] = [];
+  /** Threads created and not sent yet. */
+  let pendingThreads: ThreadWriteRow[] = [];
+  /** The INSERT of the pending threads (parameters from $`first` on), which are then no longer pending; null when none are. */
+  const takePendingThreads = (first: number) => {
+    if (pendingThreads.length === 0) return null;
+    const insert = threadsInsert(pendingThreads, first);
+    pendingThreads = [];
+    return insert;
+  };
   /**
    * A statement that inserts rows whose foreign keys may name a pending thread: the threads go in
    * first, in the same statement. Its constraint checks run at the statement's end and see them.
    */
   const insertWithThreads = <R extends pg.QueryResultRow>(sql: string, params: unknown[], ctes: string[] = []) => {
-    const values = [...params];
-    const all = [...ctes];
-    if (pendingThreads.length > 0) {
-      const threads = pendingThreads;
-      pendingThreads = [];
-      all.unshift(`"createThreads" AS (${threadsInsert(values.length + 1)})`);
-      values.push(...THREAD_TYPES.map((_, i) => threads.map((row) => row[i])));
-    }
+    const threads = takePendingThreads(params.length + 1);
+    const all = threads ? [`"createThreads" AS (${threads.sql})`, ...ctes] : ctes;
+    const values = threads ? [...params, ...threads.params] : params;
     return send<R>(all.length > 0 ? `WITH ${all.join(",\n")}\n${sql}` : sql, values);
   };
   /** The seqs of this transaction's turns, whose secrets it recorded (see moveScanCursor). */
   let insertedSeqs: number[] = [];
   const sendPendingThreads = async () => {
-    if (pendingThreads.length === 0) return;
-    const threads = pendingThreads;
-    pendingThreads = [];
-    await send(
-      threadsInsert(1),
-      THREAD_TYPES.map((_, i) => threads.map((row) => row[i])),
-    );
+    const threads = takePendingThreads(1);
+    if (threads) await send(threads.sql, threads.params);
   };
   /** Any other statement: what it reads or updates may be a pending thread, so they are sent first. */
   const query = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => {
@@ -284,7 +269,7 @@ function postgresImportWriter(client: pg.ClientBase): {
       return turns.rows.flatMap((row) => (row.id === null ? [] : [decodeStoredText(row.id)]));
     },
     async createThread(row) {
-      pendingThreads.push(threadParams(row));
+      pendingThreads.push(row);
     },
     async updateThread(row) {
       await query(forgettingUsage("$1", `UPDATE "Thread" SET ${THREAD_SET} WHERE "id" = $1`), threadParams(row));
