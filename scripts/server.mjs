@@ -29,6 +29,9 @@ const STOP_GRACE_MS = 1_000;
  */
 export const KEEP_ALIVE_MS = 65_000;
 
+/** How long a refused request's remaining bytes are read and dropped before its connection is closed. */
+const REFUSED_DRAIN_MS = 5_000;
+
 /**
  * An HTTP server that runs the checks on every request and hands the rest to `handle`.
  * @param {(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>} handle
@@ -61,6 +64,14 @@ export function checkedServer(handle) {
       socket.destroy();
       return;
     }
+    // The rest of the request is read and dropped while the client still sends it (for a few seconds
+    // at most): a socket closed with bytes unread is reset by the kernel, and the reset could reach
+    // the client before the refusal did (ECONNRESET instead of the 431).
+    const drained = setTimeout(() => socket.destroy(), REFUSED_DRAIN_MS);
+    drained.unref();
+    socket.once("close", () => clearTimeout(drained));
+    socket.on("data", () => undefined);
+    socket.resume();
     socket.end(rawRefusal(parserRefusal(/** @type {{ code?: string }} */ (error).code)));
   });
   return server;
