@@ -135,7 +135,10 @@ test("an admin adds a member, resets their password and removes them; the member
   for (const form of ["Add a person", "Model settings", "Add a custom model"])
     await expect(mia.getByRole("form", { name: form })).toHaveCount(0);
   await expect(mia.getByRole("button", { name: /^(Save|Add model|Add person|Reset|Remove)/ })).toHaveCount(0);
-  await expect(mia.getByRole("combobox")).toHaveCount(0);
+  // Their only choices: who reads their own threads.
+  await expect(mia.getByRole("combobox")).toHaveCount(
+    await mia.getByRole("region", { name: "Who reads your threads" }).getByRole("combobox").count(),
+  );
   await mia.goto("/sources");
   await expect(mia.getByTestId("source-folder")).toHaveCount(1); // the followed folder, shown
   await expect(mia.getByRole("button", { name: "Sync now" })).toHaveCount(0);
@@ -211,9 +214,9 @@ test("single sign-on through a real OpenID provider makes a member with the prov
   const row = admin.getByTestId("person-row").filter({ hasText: OIDC_ACCOUNT.email });
   await expect(row).toContainText("single sign-on");
   await expect(row).toContainText("member");
-  const promote = row.getByRole("button", { name: `Make ${OIDC_ACCOUNT.email} an admin` });
+  const promote = row.getByLabel(`Role of ${OIDC_ACCOUNT.email}`);
   await expectHydrated(promote);
-  await promote.click();
+  await promote.selectOption("admin");
   await expect(row.getByRole("status")).toHaveText("Now an admin.");
   await sso.reload();
   await expect(sso.getByTestId("signed-in-as")).toHaveText(`${OIDC_ACCOUNT.email} (admin)`);
@@ -265,4 +268,68 @@ test("sign-in is limited per client address, which a forged x-threadline-peer do
   await signIn(page, { email: target, password: "the right one, perhaps" });
   await expect(page.getByText("Too many attempts: try again in 15 minutes.")).toBeVisible();
   await page.context().close();
+});
+
+test("a member's thread is private until they share it on its page; then the other member reads it, and cannot change it", async ({
+  browser,
+}) => {
+  const stamp = Date.now();
+  const [mia, noor] = [
+    { name: "Mia", email: `mia-owner-${stamp}@threadline.test`, password: "mia's password one" },
+    { name: "Noor", email: `noor-${stamp}@threadline.test`, password: "noor's password one" },
+  ];
+  const admin = await person(browser, "10.21.0.1");
+  await signIn(admin, AUTH_ADMIN);
+  const add = admin.getByRole("form", { name: "Add a person" });
+  for (const member of [mia, noor]) {
+    await add.getByLabel("Name").fill(member.name);
+    await add.getByLabel("Email").fill(member.email);
+    await add.getByLabel("Password").fill(member.password);
+    await add.getByLabel("Role").selectOption("member");
+    await add.getByRole("button", { name: "Add person" }).click();
+    await expect(add.getByText(`Added ${member.email}.`)).toBeVisible();
+  }
+  const miaPage = await person(browser, "10.21.0.2");
+  await signIn(miaPage, mia);
+  await expect(miaPage).toHaveURL(/\/settings$/);
+  const title = `Mia's launch plan ${stamp}`;
+  const created = await miaPage.request.post("/api/threads", { headers: { origin: AUTH_URL }, data: { toolName: "chat", title } });
+  expect(created.status()).toBe(201);
+  const threadId = (await created.json()).thread.id as string;
+
+  // Noor: not in the list, not in search, and its page is not found.
+  const noorPage = await person(browser, "10.21.0.3");
+  await signIn(noorPage, noor, "/threads");
+  await expect(noorPage).toHaveURL(/\/threads$/);
+  await expect(noorPage.getByRole("link", { name: title })).toHaveCount(0);
+  expect((await noorPage.request.get(`/api/threads/${threadId}`)).status()).toBe(404);
+  const hidden = await noorPage.goto(`/threads/${threadId}`);
+  expect(hidden?.status()).toBe(404);
+  await expect(noorPage.getByText(title)).toHaveCount(0);
+
+  // Mia shares it from its page.
+  await miaPage.goto(`/threads/${threadId}`);
+  await expect(miaPage.getByTestId("thread-visibility")).toHaveText("Private to you");
+  const share = miaPage.getByRole("button", { name: "Share with the team" });
+  await expectHydrated(share);
+  await share.click();
+  await expect(miaPage.getByTestId("thread-visibility")).toHaveText("Shared with the team");
+  await expect(miaPage.getByRole("button", { name: "Make private" })).toBeVisible();
+
+  // Noor now reads it, sees whose it is, and has no button to change it; the server refuses her too.
+  await noorPage.goto("/threads");
+  await expect(noorPage.getByRole("link", { name: title })).toBeVisible();
+  await noorPage.goto(`/threads/${threadId}`);
+  await expect(noorPage.getByTestId("thread-visibility")).toHaveText("Shared with the team by Mia");
+  await expect(noorPage.getByRole("button", { name: "Make private" })).toHaveCount(0);
+  const change = await noorPage.request.put(`/api/threads/${threadId}/visibility`, {
+    headers: { origin: AUTH_URL },
+    data: { visibility: "private" },
+  });
+  expect(change.status()).toBe(403);
+  for (const width of [1440, 390]) {
+    await noorPage.setViewportSize({ width, height: 900 });
+    await noorPage.screenshot({ path: test.info().outputPath(`shared-thread-${width}.png`), fullPage: true });
+  }
+  for (const page of [admin, miaPage, noorPage]) await page.context().close();
 });

@@ -67,7 +67,7 @@ beforeAll(async () => {
 describe("usage reports equal ccusage's on the real Claude Code fixtures", () => {
   it("in 5-hour blocks", async () => {
     const theirs = ((await ccusage("blocks")) as { blocks: CcusageBlock[] }).blocks.filter((block) => !block.isGap);
-    const ours: UsageReport = await usageReport({ groupBy: "block", timeZone: "UTC" });
+    const ours: UsageReport = await usageReport({ groupBy: "block", timeZone: "UTC" }, null);
     expect(theirs.length).toBeGreaterThan(2);
     expect(ours.rows.map((row) => row.start)).toEqual(theirs.map((block) => block.startTime));
     for (const [i, block] of theirs.entries()) {
@@ -90,7 +90,7 @@ describe("usage reports equal ccusage's on the real Claude Code fixtures", () =>
 
   it("per session, sub-agents counted in their session", async () => {
     const theirs = ((await ccusage("session")) as { session: CcusageSession[] }).session;
-    const ours = await usageReport({ groupBy: "thread", timeZone: "UTC" });
+    const ours = await usageReport({ groupBy: "thread", timeZone: "UTC" }, null);
     expect(theirs.length).toBeGreaterThan(2);
     const byId = new Map(ours.rows.map((row) => [row.key, row]));
     for (const session of theirs) {

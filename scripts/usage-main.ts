@@ -74,7 +74,7 @@ export async function usageMain(args: string[], io: CliIo, prepare: () => void =
     const { usageReport } = await import("@/lib/db/usage/usage-report");
     const { maskDeep } = await import("@/lib/domain/secrets/detect");
     // Masked as the API masks its answers: a title cut from a prompt may hold a token.
-    const report = maskDeep(await usageReport(parsed.query));
+    const report = maskDeep(await usageReport(parsed.query, null));
     if (parsed.json) {
       io.out(JSON.stringify(report, null, 2) + "\n");
     } else {

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { readerFrom } from "@/lib/auth/reader";
 import Link from "next/link";
 import { connection } from "next/server";
 import { InsightsView } from "@/components/insights/insights-view";
@@ -33,7 +35,11 @@ export default async function InsightsPage({ searchParams }: { searchParams: Sea
     ...[7, 30, 90].map((days) => ({ label: `Last ${days} days`, ...lastDays(days, zone, now) })),
     { label: "All days", until: today },
   ];
-  const [facets, report] = await Promise.all([listFacets(), read.ok ? insightsReport(read.query.range, read.query.filters, now) : null]);
+  const reader = await readerFrom(await headers());
+  const [facets, report] = await Promise.all([
+    listFacets(reader),
+    read.ok ? insightsReport(read.query.range, read.query.filters, reader, now) : null,
+  ]);
   return (
     <div className="space-y-6">
       <div>

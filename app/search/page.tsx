@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { connection } from "next/server";
+import { readerFrom } from "@/lib/auth/reader";
 import { SearchBox } from "@/components/search/search-box";
 import { SearchResults } from "@/components/search/search-results";
 import { searchTurns } from "@/lib/db/threads/search";
@@ -28,7 +30,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
         <Prefetched
           prefetch={async (queryClient) => {
             // A failure is left to the browser's query, which shows it with a retry.
-            const page = await searchTurns({ q, limit: SEARCH_PAGE_SIZE, cursor: undefined })
+            const reader = await readerFrom(await headers());
+            const page = await searchTurns({ q, limit: SEARCH_PAGE_SIZE, cursor: undefined }, reader)
               .then(maskDeep)
               .catch(() => null);
             if (page) queryClient.setQueryData(searchKeys.hits(q), { pages: [page], pageParams: [null] });

@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { connection } from "next/server";
 import { RedactButton } from "@/components/secrets/redact-button";
 import { mayAdminister } from "@/lib/auth/principal";
+import { readerFrom } from "@/lib/auth/reader";
 import { listSecretFindings } from "@/lib/db/secrets/secret-findings";
 import { maskSecrets, secretLabel } from "@/lib/domain/secrets/detect";
 import { displayTitle } from "@/lib/domain/threads/title";
@@ -15,8 +16,9 @@ export const metadata: Metadata = { title: "Secrets" };
 /** Secrets found across threads (never their values): the first 500, with redaction in place. */
 export default async function SecretsPage() {
   await connection();
+  const reader = await readerFrom(await headers());
   const [{ findings, total }, scan, mayRedact] = await Promise.all([
-    listSecretFindings({ limit: 500 }),
+    listSecretFindings({ limit: 500 }, reader),
     secretScanStatus(),
     headers().then(mayAdminister),
   ]);

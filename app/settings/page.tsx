@@ -4,7 +4,10 @@ import { connection } from "next/server";
 import { ApiTokens } from "@/components/settings/api-tokens";
 import { People } from "@/components/settings/people";
 import { ShareLinks } from "@/components/settings/share-links";
-import { principalFrom } from "@/lib/auth/principal";
+import { principalFrom, type Principal } from "@/lib/auth/principal";
+import { readerOf } from "@/lib/auth/reader";
+import { VisibilitySettings } from "@/components/settings/visibility-settings";
+import { ownProjects, visibilityRules } from "@/lib/db/people/visibility";
 import { listPeople } from "@/lib/db/people/people";
 import { CustomModelForm, DeleteCustomModelButton } from "@/components/settings/custom-models";
 import { LlmSettingsForm } from "@/components/settings/llm-settings";
@@ -67,6 +70,8 @@ export default async function SettingsPage() {
         </p>
       )}
 
+      {principal && principal.role !== "viewer" && <VisibilitySection principal={principal} />}
+
       {isAdmin && <PeopleSection people={people} selfId={principal.userId} />}
 
       <ShareLinksSection isAdmin={isAdmin} signInOn={settings.auth.enabled} />
@@ -111,6 +116,24 @@ function ShareLinksSection({ isAdmin, signInOn }: { isAdmin: boolean; signInOn: 
   );
 }
 
+/** Who reads the person's threads: their default for new ones, and per project (components/settings/visibility-settings.tsx). */
+async function VisibilitySection({ principal }: { principal: Principal }) {
+  const reader = (await readerOf(principal))!;
+  const [rules, projects] = await Promise.all([visibilityRules(principal.userId), ownProjects(reader)]);
+  return (
+    <section aria-labelledby="visibility-heading" className="rounded-lg border border-zinc-200 bg-white p-4">
+      <h2 id="visibility-heading" className="text-lg font-semibold">
+        Who reads your threads
+      </h2>
+      <p className="mb-3 text-sm text-zinc-600">
+        Your threads are yours: nobody else lists, searches or opens them until you share them with the team. Admins see every thread&apos;s
+        cost and activity, not its text.
+      </p>
+      <VisibilitySettings defaultVisibility={rules.defaultVisibility} projects={projects} />
+    </section>
+  );
+}
+
 /** Who may sign in (an admin's section). */
 function PeopleSection({ people, selfId }: { people: Awaited<ReturnType<typeof listPeople>>; selfId: string }) {
   return (
@@ -119,7 +142,8 @@ function PeopleSection({ people, selfId }: { people: Awaited<ReturnType<typeof l
         People
       </h2>
       <p className="text-sm text-zinc-600">
-        Who may sign in. Admins change providers, models, sources and anyone&apos;s API tokens; members read and work with threads.
+        Who may sign in. Admins change providers, models, sources and anyone&apos;s API tokens, and see the whole team&apos;s figures;
+        members work with their own threads and read what others share; viewers only read what is shared.
       </p>
       <People people={people} selfId={selfId} />
     </section>

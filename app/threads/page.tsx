@@ -5,6 +5,7 @@ import { connection } from "next/server";
 import { ThreadList } from "@/components/threads/thread-list";
 import { withSessionFigures } from "@/lib/db/usage/session-figures";
 import { mayAdminister } from "@/lib/auth/principal";
+import { readerFrom } from "@/lib/auth/reader";
 import { countDemoThreads } from "@/lib/demo/demo-threads";
 import { withThreadCosts } from "@/lib/db/usage/session-usage";
 import { listToolOptions } from "@/lib/db/threads/thread-tools";
@@ -23,20 +24,24 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
   await connection();
   // Filters that fail validation (a 600-character query, say) are dropped rather than shown as an error page.
   const filters: ThreadFilters = readThreadFilters(await searchParams);
+  const reader = await readerFrom(await headers());
   const [page, facets, tools, demoCount, canRemove] = await Promise.all([
-    listThreads({
-      q: filters.q,
-      tool: filters.tool,
-      model: filters.model,
-      source: filters.source,
-      project: filters.project,
-      cursor: undefined,
-      limit: PAGE_SIZE,
-    })
+    listThreads(
+      {
+        q: filters.q,
+        tool: filters.tool,
+        model: filters.model,
+        source: filters.source,
+        project: filters.project,
+        cursor: undefined,
+        limit: PAGE_SIZE,
+      },
+      reader,
+    )
       .then(withThreadCosts)
       .then(withSessionFigures)
       .then(maskDeep),
-    listFacets(),
+    listFacets(reader),
     listToolOptions(),
     countDemoThreads(),
     headers().then(mayAdminister),

@@ -1,4 +1,7 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { readerFrom } from "@/lib/auth/reader";
+import type { Reader } from "@/lib/domain/access";
 import Link from "next/link";
 import { connection } from "next/server";
 import { Suspense } from "react";
@@ -37,12 +40,13 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
   await connection();
   const now = new Date();
   const read = readUsagePageQuery(await searchParams, () => now);
+  const reader = await readerFrom(await headers());
   // An open end of the range is the first day with data or today, as the reports fill it.
-  const query: ShownQuery | null = read.ok ? { ...read.query, ...(await filledRange(read.query, now)) } : null;
+  const query: ShownQuery | null = read.ok ? { ...read.query, ...(await filledRange(read.query, reader, now)) } : null;
   const serverZone = serverTimeZone();
   const zone = requestedZone(read.params);
   const quickRanges = [7, 30, 90].map((days) => ({ label: `Last ${days} days`, ...lastDays(days, zone, now) }));
-  const facets = await listFacets();
+  const facets = await listFacets(reader);
   const filters = (
     <ReportFilters
       path="/usage"
@@ -68,7 +72,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Search
           <UsageViewNav params={read.params} view={read.view} />
           {/* Keyed by the address: another view or range shows the skeleton while its reports are read. */}
           <Suspense key={usageHref(read.params)} fallback={<UsageSkeleton />}>
-            <UsageReportView query={query} view={read.view} params={read.params} now={now} />
+            <UsageReportView query={query} view={read.view} params={read.params} now={now} reader={reader} />
           </Suspense>
         </>
       ) : (
@@ -86,14 +90,15 @@ async function UsageReportView({
   view,
   params,
   now,
-}: Readonly<{ query: ShownQuery; view: UsageView; params: ReportPageParams; now: Date }>) {
+  reader,
+}: Readonly<{ query: ShownQuery; view: UsageView; params: ReportPageParams; now: Date; reader: Reader }>) {
   // The first report brings the stored aggregates up to date; the others then only read them.
-  const byPeriod = await usageReport({ ...query, groupBy: view, breakdown: "model" });
+  const byPeriod = await usageReport({ ...query, groupBy: view, breakdown: "model" }, reader);
   const [byModel, byProject, bySource, byThread] = await Promise.all([
-    usageReport({ ...query, groupBy: "model" }),
-    usageReport({ ...query, groupBy: "project" }),
-    usageReport({ ...query, groupBy: "source" }),
-    usageReport({ ...query, groupBy: "thread", limit: TOP_THREADS }),
+    usageReport({ ...query, groupBy: "model" }, reader),
+    usageReport({ ...query, groupBy: "project" }, reader),
+    usageReport({ ...query, groupBy: "source" }, reader),
+    usageReport({ ...query, groupBy: "thread", limit: TOP_THREADS }, reader),
   ]);
   const { totals } = byPeriod;
   if (totals.responses === 0) return <EmptyUsage query={query} params={params} view={view} />;

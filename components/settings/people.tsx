@@ -3,9 +3,10 @@
 import { useActionState, useState, useTransition } from "react";
 import { addPersonAction, removePersonAction, resetPasswordAction, setRoleAction } from "@/lib/actions/people";
 import type { FormState } from "@/lib/actions/result";
+import { ROLES, type Role } from "@/lib/domain/access";
 import { FieldError, FormSubmitRow } from "@/components/ui/form-parts";
 
-export type PersonView = { id: string; name: string; email: string; role: string; signsInWith: string };
+export type PersonView = { id: string; name: string; email: string; role: Role; signsInWith: string };
 
 /** Settings -> People (admins): who may sign in, adding, removing and resetting passwords. */
 export function People({ people, selfId }: Readonly<{ people: PersonView[]; selfId: string }>) {
@@ -73,15 +74,24 @@ function PersonRow({ person, self }: Readonly<{ person: PersonView; self: boolea
         </form>
         {!self && (
           <div className="flex flex-wrap justify-end gap-3 max-sm:justify-start">
-            <button
-              type="button"
-              disabled={pending}
-              aria-label={`Make ${person.email} ${person.role === "admin" ? "a member" : "an admin"}`}
-              onClick={() => run(() => setRoleAction({ userId: person.id, role: person.role === "admin" ? "member" : "admin" }))}
-              className="text-indigo-700 hover:underline disabled:opacity-60"
-            >
-              {person.role === "admin" ? "Make member" : "Make admin"}
-            </button>
+            <label className="flex items-center gap-1">
+              <span className="sr-only">Role of {person.email}</span>
+              <select
+                value={person.role}
+                disabled={pending}
+                onChange={(event) => {
+                  const role = event.target.value as Role;
+                  run(() => setRoleAction({ userId: person.id, role }));
+                }}
+                className="rounded border border-zinc-300 bg-white px-1 py-0.5 disabled:opacity-60"
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
+                ))}
+              </select>
+            </label>
             <button
               type="button"
               disabled={pending}
@@ -134,6 +144,7 @@ function AddPersonForm() {
         <span className="mb-1 text-zinc-600">Role</span>
         <select name="role" defaultValue={values?.role ?? "member"} className="rounded border border-zinc-300 bg-white px-2 py-2">
           <option value="member">member</option>
+          <option value="viewer">viewer (reads what the team shares)</option>
           <option value="admin">admin</option>
         </select>
       </label>

@@ -17,6 +17,7 @@ import { PurgeButton } from "./purge-button";
 import { SessionFigure } from "@/components/ui/session-figure";
 import { SendSecretsSwitch } from "@/components/secrets/send-secrets-switch";
 import { ShareButton } from "@/components/sharing/share-dialog";
+import { ReadersRow } from "./visibility-toggle";
 
 type Props = {
   thread: Thread;
@@ -33,6 +34,8 @@ type Props = {
   secrets?: { sendToModels: boolean; canChange: boolean };
   /** Its one figure: its session's tokens and cost, with the split (lib/domain/usage/thread-figures.ts). */
   figures?: SessionFigures;
+  /** With sign-in on: whose it is (their name, "you" for the reader) and whether the reader may share it or make it private. */
+  access?: { owner: string; canChange: boolean };
 };
 
 /** How this thread relates to its parent, as imports record it in metadata.relation. */
@@ -65,7 +68,18 @@ function undoWarning(thread: Thread, compactions: CompactionLinks, children: Chi
   return lost.length > 0 ? `Since the compaction, ${lost.join("; ")}.` : null;
 }
 
-export function ThreadHeader({ thread, parent, childThreads, compactions, forks, promptModel, secretCount = 0, secrets, figures }: Props) {
+export function ThreadHeader({
+  thread,
+  parent,
+  childThreads,
+  compactions,
+  forks,
+  promptModel,
+  secretCount = 0,
+  secrets,
+  figures,
+  access,
+}: Props) {
   const kind = relationKind(thread);
   const hasSubagents = childThreads.some((c) => c.relation?.kind === "subagent");
   return (
@@ -107,18 +121,9 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
             <dd className="min-w-0 font-mono break-all">{thread.toolName}</dd>
           </div>
         )}
-        <div className="flex gap-2">
-          <dt className="text-zinc-500">Created</dt>
-          <dd>
-            <time dateTime={thread.createdAt}>{formatDateTime(thread.createdAt)}</time>
-          </dd>
-        </div>
-        <div className="flex gap-2">
-          <dt className="text-zinc-500">Updated</dt>
-          <dd>
-            <time dateTime={thread.lastUpdatedAt}>{formatDateTime(thread.lastUpdatedAt)}</time>
-          </dd>
-        </div>
+        {access && <ReadersRow threadId={thread.id} visibility={thread.visibility} owner={access.owner} canChange={access.canChange} />}
+        <TimeRow term="Created" at={thread.createdAt} />
+        <TimeRow term="Updated" at={thread.lastUpdatedAt} />
         {/* Only a thread that can expire says when (an imported session never does). */}
         {thread.expiresAt !== null && (
           <div className="flex gap-2">
@@ -204,5 +209,17 @@ export function ThreadHeader({ thread, parent, childThreads, compactions, forks,
         </div>
       )}
     </header>
+  );
+}
+
+/** A term of the header's list with its date and time. */
+function TimeRow({ term, at }: Readonly<{ term: string; at: string }>) {
+  return (
+    <div className="flex gap-2">
+      <dt className="text-zinc-500">{term}</dt>
+      <dd>
+        <time dateTime={at}>{formatDateTime(at)}</time>
+      </dd>
+    </div>
   );
 }

@@ -3,21 +3,29 @@ import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { authEnabled, requireAdmin, requirePrincipal } from "@/lib/auth/principal";
+import { readerFrom } from "@/lib/auth/reader";
+import { requireReadableThread } from "@/lib/auth/thread-access";
+import type { Reader } from "@/lib/domain/access";
 import { AppError } from "@/lib/domain/errors";
 import { parseOrThrow, type FieldIssue } from "@/lib/domain/parse";
 import type { ActionError, ActionResult } from "./result";
 
 /**
  * A server action: its input checked with `schema` (lib/validation's, as the REST API's), then
- * `run`; expected failures (AppError) answer their code, message and field errors, anything else
- * is logged here, once, and answers a message that names no internals. A redirect() (or
- * notFound()) in `run` is Next.js's own signal and goes through.
+ * `run`, with whose action it is; expected failures (AppError) answer their code, message and field
+ * errors, anything else is logged here, once, and answers a message that names no internals. A
+ * redirect() (or notFound()) in `run` is Next.js's own signal and goes through. An input that
+ * names a thread (`threadId`) the person may not read answers as a thread that does not exist,
+ * here, for every action (an action is a POST that can name any thread, whatever page it came from).
  */
-export function defineAction<S extends z.ZodType, T>(name: string, schema: S, run: (input: z.output<S>) => Promise<T>) {
+export function defineAction<S extends z.ZodType, T>(name: string, schema: S, run: (input: z.output<S>, reader: Reader) => Promise<T>) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => {
     try {
-      await signedIn();
-      return { ok: true, data: await run(parseOrThrow(schema, input)) };
+      const reader = authEnabled() ? await readerFrom(await headers()) : null;
+      const parsed = parseOrThrow(schema, input);
+      const threadId = (parsed as { threadId?: unknown } | null)?.threadId;
+      if (typeof threadId === "string") await requireReadableThread(reader, threadId);
+      return { ok: true, data: await run(parsed, reader) };
     } catch (error) {
       unstable_rethrow(error);
       return { ok: false, error: actionError(name, error) };

@@ -74,7 +74,7 @@ export const resetPasswordAction = defineAction("resetting", resetPasswordSchema
   return { message: "Password reset; their sessions were ended." };
 });
 
-/** Makes someone an admin or a member (a person who signed in with single sign-on starts as a member). Not oneself: an admin cannot demote the last admin by accident. */
+/** Makes someone an admin, a member or a viewer (a person who signed in with single sign-on starts as a member). Not oneself: an admin cannot demote the last admin by accident. */
 export const setRoleAction = defineAction("changing the role", setRoleSchema, async ({ userId, role }) => {
   await adminOnly("change roles");
   const { auth, headers } = await adminApi();
@@ -82,5 +82,5 @@ export const setRoleAction = defineAction("changing the role", setRoleSchema, as
     throw new AppError("conflict", "You cannot change your own role; another admin can.");
   await asAppError(() => auth.api.setRole({ body: { userId, role }, headers }));
   revalidatePath("/settings");
-  return { message: `Now ${role === "admin" ? "an admin" : "a member"}.` };
+  return { message: `Now ${role === "admin" ? "an admin" : `a ${role}`}.` };
 });

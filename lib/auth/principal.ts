@@ -1,15 +1,13 @@
 import "server-only";
 import { userOfApiToken } from "@/lib/db/people/api-tokens";
+import { roleOf, type Role } from "@/lib/domain/access";
 import { AppError } from "@/lib/domain/errors";
 import { bearerToken } from "@/lib/domain/requests/sign-in";
 import { serverSettings } from "@/lib/env";
 import { authFor, isSecureRequest } from "./server";
 
-type Role = "admin" | "member";
 /** Who a request acts as: a signed-in person (session cookie) or the person whose API token it sends. */
 export type Principal = { userId: string; email: string; name: string; role: Role; via: "session" | "token" };
-
-const roleOf = (role: string | null | undefined): Role => (role?.split(",").includes("admin") ? "admin" : "member");
 
 export const authEnabled = (): boolean => serverSettings().auth.enabled;
 

@@ -2,6 +2,8 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { isPublicPath } from "@/lib/domain/requests/sign-in";
 import { principalFrom } from "./principal";
+import { readerOf } from "./reader";
+import { threadGate } from "./thread-gate";
 
 const UNAUTHORIZED_MESSAGE = "Sign in first: a session (sign in at /login) or an Authorization: Bearer API token.";
 
@@ -17,7 +19,8 @@ export async function requireSignIn(request: NextRequest): Promise<NextResponse>
   let renewed: string[] = [];
   const principal = await principalFrom(request.headers, { url: request.url, setCookies: (cookies) => (renewed = cookies) });
   if (principal) {
-    const response = NextResponse.next();
+    const refused = await threadGate(request, await readerOf(principal));
+    const response = refused ?? NextResponse.next();
     for (const cookie of renewed) response.headers.append("set-cookie", cookie);
     return response;
   }

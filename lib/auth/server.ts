@@ -25,7 +25,7 @@ function createAuth(options: {
 }) {
   const { settings } = options;
   // Roles for managing people; impersonation, bans and the rest are turned off below.
-  const adminPlugin = admin({ defaultRole: "member", adminRoles: ["admin"], roles: { admin: adminAc, member: userAc } });
+  const adminPlugin = admin({ defaultRole: "member", adminRoles: ["admin"], roles: { admin: adminAc, member: userAc, viewer: userAc } });
   const disabled = disabledAuthPaths(Object.values(adminPlugin.endpoints).map((endpoint) => endpoint.path));
   const refused = new Set(disabled.always);
   return betterAuth({

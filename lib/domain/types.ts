@@ -1,3 +1,5 @@
+import type { ThreadVisibility } from "./access";
+
 /** Roles a turn may have. PAL uses user/assistant; imported transcripts add system and tool. */
 export const TURN_ROLES = ["user", "assistant", "system", "tool"] as const;
 export type TurnRole = (typeof TURN_ROLES)[number];
@@ -152,6 +154,12 @@ export type Thread = {
   figures?: SessionFigures;
   /** In the list, on a sub-agent's thread: the title of the thread that ran it (null: untitled or not stored). */
   parentTitle?: string | null;
+  /** Whose it is (lib/domain/access); null: the server's own, which is the first admin's. */
+  ownerId: string | null;
+  /** Who reads it when people sign in: its owner alone, or the whole team. */
+  visibility: ThreadVisibility;
+  /** The machine it was pushed from; null for the server's own. */
+  machine: string | null;
 };
 
 /** What some responses used: their tokens as reported (or estimated), and the sum of their prices (lib/domain/usage/thread-figures.ts). */

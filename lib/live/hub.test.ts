@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { OwnedThread } from "@/lib/domain/access";
 import { threadsWritten } from "@/lib/db/threads/thread-writes";
 import type { LiveEvent, ThreadLiveState } from "@/lib/domain/threads/live";
 import { emptyFolderStatus, type SourcesStatus } from "@/lib/domain/sources/sources";
@@ -13,11 +14,16 @@ function hubWith(states: Record<string, number>) {
   const asked: string[][] = [];
   let release: () => void = () => {};
   let gate: Promise<void> | null = null;
-  const readStates = vi.fn(async (ids: string[]): Promise<ThreadLiveState[]> => {
+  const readStates = vi.fn(async (ids: string[]): Promise<{ state: ThreadLiveState; access: OwnedThread | null }[]> => {
     asked.push(ids);
     if (gate) await gate;
     return ids.map((id) =>
-      id in states ? { id, turnCount: states[id]!, lastUpdatedAt: "2026-11-25T10:00:00.000Z" } : { id, turnCount: 0, lastUpdatedAt: null },
+      id in states
+        ? {
+            state: { id, turnCount: states[id]!, lastUpdatedAt: "2026-11-25T10:00:00.000Z" },
+            access: { ownerId: "u1", visibility: "private" },
+          }
+        : { state: { id, turnCount: 0, lastUpdatedAt: null }, access: null },
     );
   });
   const clock = fakeTimers();
@@ -46,7 +52,11 @@ describe("the live hub", () => {
     threadsWritten(["a", "gone"]);
     await settle();
     expect(first).toEqual([
-      { type: "thread", thread: { id: "a", turnCount: 3, lastUpdatedAt: "2026-11-25T10:00:00.000Z" } },
+      {
+        type: "thread",
+        thread: { id: "a", turnCount: 3, lastUpdatedAt: "2026-11-25T10:00:00.000Z" },
+        access: { ownerId: "u1", visibility: "private" },
+      },
       { type: "thread", thread: { id: "gone", turnCount: 0, lastUpdatedAt: null } },
     ]);
     expect(second).toEqual(first);

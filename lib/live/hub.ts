@@ -49,7 +49,8 @@ export function createLiveHub({
         const ids = [...pending];
         pending.clear();
         try {
-          for (const thread of await readStates(ids)) bus.publish({ type: "thread", thread });
+          for (const { state, access } of await readStates(ids))
+            bus.publish({ type: "thread", thread: state, ...(access ? { access } : {}) });
         } catch (error) {
           // The pages' slow polls still find the writes.
           console.error("[threadline] live events: reading the written threads failed", error);

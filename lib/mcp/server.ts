@@ -2,6 +2,7 @@ import "server-only";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { refuseViewer, requireManageableThread, requireReadableThread } from "@/lib/auth/thread-access";
 import { buildContextPreview } from "@/lib/context/build-context";
 import { forkThread } from "@/lib/db/threads/forks";
 import { threadHandoff } from "@/lib/context/handoff";
@@ -10,6 +11,7 @@ import { withSessionUsage } from "@/lib/db/usage/session-usage";
 import { appendTurn, createThread, listThreads } from "@/lib/db/threads/threads";
 import { getThreadHead } from "@/lib/db/threads/turn-pages";
 import { exportThread } from "@/lib/db/imports/transfer";
+import type { Reader } from "@/lib/domain/access";
 import { AppError, type AppErrorCode, type ErrorDetails } from "@/lib/domain/errors";
 import { MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, type IdempotentOperation } from "@/lib/domain/requests/idempotency";
 import { parseOrThrow } from "@/lib/domain/parse";
@@ -203,7 +205,7 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
  * Argument errors, unknown or expired threads and the turn limit answer tool errors
  * (`isError: true`) naming the field or the reason, never protocol errors.
  */
-export function createMcpServer(): McpServer {
+export function createMcpServer(reader: Reader): McpServer {
   const server = new McpServer(
     { name: "threadline", title: "Threadline", version: "0.1.0" },
     {
@@ -215,6 +217,14 @@ export function createMcpServer(): McpServer {
     },
   );
 
+  registerWritingTools(server, reader);
+  registerReadingTools(server, reader);
+
+  return server;
+}
+
+/** The tools that create or change threads: a viewer is refused; only its owner or an admin changes a thread. */
+function registerWritingTools(server: McpServer, reader: Reader): void {
   server.registerTool(
     "create_thread",
     {
@@ -223,7 +233,11 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject(createThreadShape),
       annotations: WRITE,
     },
-    (args) => run(async () => answer({ thread: await createThread(parseOrThrow(createThreadSchema, withoutNulls(args))) })),
+    (args) =>
+      run(async () => {
+        refuseViewer(reader);
+        return answer({ thread: await createThread(parseOrThrow(createThreadSchema, withoutNulls(args)), reader) });
+      }),
   );
 
   server.registerTool(
@@ -238,6 +252,7 @@ export function createMcpServer(): McpServer {
     ({ threadId, idempotencyKey, ...fields }) =>
       run(async () => {
         const input = parseOrThrow(appendTurnSchema, withoutNulls(fields));
+        await requireManageableThread(reader, threadId);
         return idempotentTool(threadId, idempotencyKey, "append_turn", input, async (claim) => {
           // As POST /turns: with a key, the turn and the key's record commit together.
           const turn = await appendTurn(threadId, input, {
@@ -249,6 +264,30 @@ export function createMcpServer(): McpServer {
   );
 
   server.registerTool(
+    "fork_thread",
+    {
+      title: "Fork a thread",
+      description:
+        'A new thread holding copies of turns 0..atTurn, titled "<title> (fork)"; the source is not written. Answers {thread, fork}.',
+      inputSchema: z.strictObject(forkThreadShape),
+      annotations: WRITE,
+    },
+    ({ threadId, atTurn, idempotencyKey }) =>
+      run(async () => {
+        const body = parseOrThrow(forkRequestSchema, { atTurn });
+        refuseViewer(reader);
+        await requireReadableThread(reader, threadId);
+        return idempotentTool(threadId, idempotencyKey, "fork", body, async () => ({
+          status: 201,
+          body: await forkThread(threadId, body.atTurn, reader),
+        }));
+      }),
+  );
+}
+
+/** The tools that read threads: only those the caller may read (lib/domain/access). */
+function registerReadingTools(server: McpServer, reader: Reader): void {
+  server.registerTool(
     "get_thread",
     {
       title: "Get a thread",
@@ -256,7 +295,11 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject({ threadId }),
       annotations: READ,
     },
-    ({ threadId }) => run(async () => answer(await withSessionUsage(await getThreadHead(threadId)))),
+    ({ threadId }) =>
+      run(async () => {
+        await requireReadableThread(reader, threadId);
+        return answer(await withSessionUsage(await getThreadHead(threadId)));
+      }),
   );
 
   server.registerTool(
@@ -267,7 +310,7 @@ export function createMcpServer(): McpServer {
       inputSchema: z.strictObject(listThreadsShape),
       annotations: READ,
     },
-    (args) => run(async () => answer(await listThreads(parseOrThrow(listThreadsQuerySchema, withoutNulls(args))))),
+    (args) => run(async () => answer(await listThreads(parseOrThrow(listThreadsQuerySchema, withoutNulls(args)), reader))),
   );
 
   server.registerTool(
@@ -282,6 +325,7 @@ export function createMcpServer(): McpServer {
     },
     ({ threadId, ...query }) =>
       run(async () => {
+        await requireReadableThread(reader, threadId);
         const preview = await buildContextPreview(threadId, parseOrThrow(contextQuerySchema, withoutNulls(query)));
         return answer({
           history: preview.text,
@@ -312,32 +356,15 @@ export function createMcpServer(): McpServer {
     ({ threadId, chain, ...query }) =>
       run(async () =>
         answer(
-          await threadHandoff(
-            threadId,
-            parseOrThrow(handoffQuerySchema, withoutNulls({ ...query, chain: chain ? "1" : undefined })),
-            maskSecrets,
+          await requireReadableThread(reader, threadId).then(() =>
+            threadHandoff(
+              threadId,
+              parseOrThrow(handoffQuerySchema, withoutNulls({ ...query, chain: chain ? "1" : undefined })),
+              maskSecrets,
+            ),
           ),
         ),
       ),
-  );
-
-  server.registerTool(
-    "fork_thread",
-    {
-      title: "Fork a thread",
-      description:
-        'A new thread holding copies of turns 0..atTurn, titled "<title> (fork)"; the source is not written. Answers {thread, fork}.',
-      inputSchema: z.strictObject(forkThreadShape),
-      annotations: WRITE,
-    },
-    ({ threadId, atTurn, idempotencyKey }) =>
-      run(async () => {
-        const body = parseOrThrow(forkRequestSchema, { atTurn });
-        return idempotentTool(threadId, idempotencyKey, "fork", body, async () => ({
-          status: 201,
-          body: await forkThread(threadId, body.atTurn),
-        }));
-      }),
   );
 
   server.registerTool(
@@ -352,11 +379,10 @@ export function createMcpServer(): McpServer {
     },
     ({ threadId, chain }) =>
       run(async () => {
+        await requireReadableThread(reader, threadId);
         const document = await exportThread(threadId, { chain: chain ?? false, redact: true });
         // The exact bytes as text, so what a client saves imports byte-identical.
         return answer(JSON.parse(document) as object, document);
       }),
   );
-
-  return server;
 }

@@ -54,7 +54,9 @@ async function readable({ thread, turns }: ThreadWithTurns, depth: number, budge
   ]);
   const subagents: ReadableThread["subagents"] = [];
   if (depth > 0) {
-    const { children } = await getThreadLinks(thread, { childLimit: CHILD_LIMIT });
+    // The sub-agents its calls started (paired below by call) came with it from the same session:
+    // whoever made the link may show them.
+    const { children } = await getThreadLinks(thread, null, { childLimit: CHILD_LIMIT });
     for (const [callId, paired] of subagentsOfTurns(turns, children)) {
       for (const child of paired) {
         if (budget.seen.has(child.id) || budget.threads <= 0) continue;

@@ -78,7 +78,7 @@ async function stored() {
     select: { turnSeq: true, turnId: true, field: true, kind: true, rules: true, start: true, end: true, fingerprint: true },
     orderBy: [{ turnSeq: "asc" }, { field: "asc" }, { start: "asc" }],
   });
-  const search = await searchTurns({ q: "function", cursor: undefined, limit: 50 });
+  const search = await searchTurns({ q: "function", cursor: undefined, limit: 50 }, null);
   return { tables, sums, files, runs, findings, search: search.items.map((hit) => [hit.threadId, hit.turnId, hit.snippet]) };
 }
 

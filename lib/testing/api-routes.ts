@@ -125,6 +125,9 @@ export function sampleWrites(ids: { threadId: string; turnId: string }): Record<
     "POST sources/sync": { body: {} },
     "POST tokens": { body: { name: "ci" } },
     "POST threads/[id]/shares": { body: { expiresInHours: 24, subagents: false } },
+    "PUT threads/[id]/visibility": { body: { visibility: "team" } },
+    "PUT visibility/default": { body: { visibility: "team" } },
+    "PUT visibility/projects": { body: { project: "/work/a-project", visibility: "team" } },
   };
 }
 

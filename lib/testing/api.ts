@@ -1,10 +1,10 @@
 /** Calls route handlers in-process as Next.js would, with real Request objects. */
 export const BASE = "http://threadline.test";
 
-export function jsonRequest(method: string, path: string, body?: unknown): Request {
+export function jsonRequest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Request {
   return new Request(`${BASE}${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
 }

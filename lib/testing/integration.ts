@@ -18,7 +18,7 @@ import { createTestDatabase } from "./test-database";
 
 /** One function per endpoint; each returns the handler's Response untouched. */
 export const api = {
-  createThread: (body: unknown) => createRoute(jsonRequest("POST", "/api/threads", body)),
+  createThread: (body: unknown, headers: Record<string, string> = {}) => createRoute(jsonRequest("POST", "/api/threads", body, headers)),
   listThreads: (query: Record<string, string> | string = {}) =>
     listRoute(jsonRequest("GET", `/api/threads?${typeof query === "string" ? query : new URLSearchParams(query)}`)),
   getThread: (id: string) => getRoute(jsonRequest("GET", `/api/threads/${encodeURIComponent(id)}`), params({ id })),
@@ -33,9 +33,12 @@ export const api = {
   importDocuments: (body: unknown, query = "") => importRoute(jsonRequest("POST", `/api/import${query}`, body)),
 };
 
-/** Creates a thread through the API and returns it (fails the test on any other status). */
-export async function newThread(body: Record<string, unknown> = { toolName: "chat" }): Promise<Thread> {
-  const response = await api.createThread(body);
+/** Creates a thread through the API (as whoever `headers` sign in, with sign-in on) and returns it (fails the test on any other status). */
+export async function newThread(
+  body: Record<string, unknown> = { toolName: "chat" },
+  headers: Record<string, string> = {},
+): Promise<Thread> {
+  const response = await api.createThread(body, headers);
   expect(response.status, await peek(response)).toBe(201);
   return (await json<{ thread: Thread }>(response)).thread;
 }

@@ -1,3 +1,5 @@
+import { readerFrom } from "@/lib/auth/reader";
+import { mayRead } from "@/lib/domain/access";
 import { handleRoute } from "@/lib/http/responses";
 import { EVENT_STREAM_HEADERS, liveEventStream } from "@/lib/live/event-stream";
 import { liveHub } from "@/lib/live/hub";
@@ -13,8 +15,13 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
+    const reader = await readerFrom(request.headers);
     const stream = liveEventStream({
-      subscribe: liveHub().subscribe,
+      // A thread's event goes to those who may read it (a purged thread's, with no owner left, to everyone: it is gone).
+      subscribe: (listener) =>
+        liveHub().subscribe((event) => {
+          if (event.type !== "thread" || !event.access || mayRead(reader, event.access)) listener(event);
+        }),
       first: [{ type: "sources", status: sourceSync().status() }],
       signal: request.signal,
     });

@@ -1,3 +1,6 @@
+import { readerFrom } from "@/lib/auth/reader";
+import { refuseViewer } from "@/lib/auth/thread-access";
+import { importingFor } from "@/lib/db/imports/import-owner";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -67,35 +70,43 @@ async function spool(request: Request, file: string, limit: number): Promise<{ s
  */
 export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
-    const { format: formatParam, mode, name: nameParam } = readQuery(request, importQuerySchema);
-    if (formatParam !== undefined && !isImportFormat(formatParam)) {
-      throw new AppError("validation_failed", `format: unknown format ${quoteInput(formatParam)}. Supported: ${supportedFormatsText()}.`, [
-        { field: "format", message: "unknown format" },
-      ]);
-    }
-    // Without a name, a format without ids (a role/content list, say) is a new conversation every time.
-    const name = nameParam ?? "upload";
-
-    const dir = await mkdtemp(path.join(os.tmpdir(), "threadline-import-"));
-    try {
-      const file = path.join(dir, "upload");
-      const { size, head } = await spool(request, file, MAX_TRANSCRIPT_BYTES);
-      if ((formatParam === undefined || formatParam === "threadline") && isNativeHead(head)) {
-        const limit = serverSettings().maxBodyBytes.value;
-        if (size > limit)
-          throw new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes (THREADLINE_MAX_BODY_BYTES)`);
-        const body = parseJsonText(await readFile(file, "utf8"));
-        // Validated by shape so that errors name the field rather than "no union member matched".
-        const documents = Array.isArray(body) ? parseOrThrow(documentListSchema, body) : [parseOrThrow(nativeDocumentSchema, body)];
-        return Response.json(await importDocuments(documents, mode), { status: 201 });
-      }
-      if (size === 0 || !head.trim()) throw new AppError("invalid_json", "The request body is empty: send the file's content");
-      const report = await importPath(file, name, formatParam, { nameless: nameParam === undefined });
-      if (report.status === "failed")
-        throw new AppError("unsupported_format", report.error ?? "The file could not be imported", { ...report });
-      return Response.json(report, { status: report.status === "imported" ? 201 : 200 });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const reader = await readerFrom(request.headers);
+    refuseViewer(reader);
+    // The threads it creates are the importer's (lib/db/imports/import-owner.ts).
+    return importingFor(reader, null, () => importBody(request));
   });
+}
+
+/** The import itself, as its owner (see POST). */
+async function importBody(request: Request): Promise<Response> {
+  const { format: formatParam, mode, name: nameParam } = readQuery(request, importQuerySchema);
+  if (formatParam !== undefined && !isImportFormat(formatParam)) {
+    throw new AppError("validation_failed", `format: unknown format ${quoteInput(formatParam)}. Supported: ${supportedFormatsText()}.`, [
+      { field: "format", message: "unknown format" },
+    ]);
+  }
+  // Without a name, a format without ids (a role/content list, say) is a new conversation every time.
+  const name = nameParam ?? "upload";
+
+  const dir = await mkdtemp(path.join(os.tmpdir(), "threadline-import-"));
+  try {
+    const file = path.join(dir, "upload");
+    const { size, head } = await spool(request, file, MAX_TRANSCRIPT_BYTES);
+    if ((formatParam === undefined || formatParam === "threadline") && isNativeHead(head)) {
+      const limit = serverSettings().maxBodyBytes.value;
+      if (size > limit)
+        throw new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes (THREADLINE_MAX_BODY_BYTES)`);
+      const body = parseJsonText(await readFile(file, "utf8"));
+      // Validated by shape so that errors name the field rather than "no union member matched".
+      const documents = Array.isArray(body) ? parseOrThrow(documentListSchema, body) : [parseOrThrow(nativeDocumentSchema, body)];
+      return Response.json(await importDocuments(documents, mode), { status: 201 });
+    }
+    if (size === 0 || !head.trim()) throw new AppError("invalid_json", "The request body is empty: send the file's content");
+    const report = await importPath(file, name, formatParam, { nameless: nameParam === undefined });
+    if (report.status === "failed")
+      throw new AppError("unsupported_format", report.error ?? "The file could not be imported", { ...report });
+    return Response.json(report, { status: report.status === "imported" ? 201 : 200 });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

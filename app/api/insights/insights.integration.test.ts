@@ -32,8 +32,8 @@ async function insights(query: Record<string, string>): Promise<InsightsReport> 
  * other (costs summed in another order may differ in the last digits). Returns the rows compared.
  */
 async function expectSamePaths(asked: { since?: string; until?: string; timeZone: string }, filters: InsightsFilters): Promise<number> {
-  const fast = await insightsReport(asked, filters);
-  const exact = await insightsReport(asked, filters, new Date(), { fromThreadsOnly: true });
+  const fast = await insightsReport(asked, filters, null);
+  const exact = await insightsReport(asked, filters, null, new Date(), { fromThreadsOnly: true });
   const withoutCost = (report: InsightsReport) => JSON.parse(JSON.stringify(report, (key, value) => (key === "costUsd" ? 0 : value)));
   const label = JSON.stringify({ asked, filters });
   expect(withoutCost(fast), label).toEqual(withoutCost(exact));
@@ -262,7 +262,7 @@ describe("GET /api/insights over the real transcripts", () => {
 
   it("remakes the hourly sums a refresh cut short left marked, at the next refresh", async () => {
     const asked = { since: "2000-01-01", timeZone: "UTC" };
-    const whole = await insightsReport(asked, {});
+    const whole = await insightsReport(asked, {}, null);
     const client = await db();
     const kind = databaseKind(client);
     // As a refresh leaves them when it stops after a transaction of threads: their hours marked, not remade.
@@ -277,7 +277,7 @@ describe("GET /api/insights over the real transcripts", () => {
     // the order it reads them: equal to 12 significant digits.)
     const rounded = (report: InsightsReport) =>
       JSON.parse(JSON.stringify(report, (key, value: unknown) => (key === "costUsd" ? Number(Number(value).toPrecision(12)) : value)));
-    expect(rounded(await insightsReport(asked, {}))).toEqual(rounded(whole));
+    expect(rounded(await insightsReport(asked, {}, null))).toEqual(rounded(whole));
     expect(await client.appSetting.findUnique({ where: { key: "insights.hoursToResum" } })).toBeNull();
   });
 });

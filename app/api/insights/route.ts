@@ -1,3 +1,4 @@
+import { readerFrom } from "@/lib/auth/reader";
 import { insightsReport } from "@/lib/db/insights/insights-report";
 import { maskedJson } from "@/lib/http/masking";
 import { handleRoute, readQuery } from "@/lib/http/responses";
@@ -7,6 +8,6 @@ import { insightsQuerySchema } from "@/lib/validation/insights";
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const { range, filters } = readQuery(request, insightsQuerySchema());
-    return maskedJson(await insightsReport(range, filters));
+    return maskedJson(await insightsReport(range, filters, await readerFrom(request.headers)));
   });
 }

@@ -4,6 +4,8 @@ import { maskResponse } from "@/lib/http/masking";
 import { HTTP_STATUS } from "@/lib/http/responses";
 import { parseJsonText, readBodyText } from "@/lib/http/responses";
 import { createMcpServer, protoKeyRefusal } from "@/lib/mcp/server";
+import { readerFrom } from "@/lib/auth/reader";
+import type { Reader } from "@/lib/domain/access";
 
 /*
  * The MCP endpoint (Streamable HTTP), stateless: every POST gets its own server and transport, no
@@ -30,7 +32,14 @@ export async function POST(request: Request): Promise<Response> {
   // Checked here, on the body as parsed: the SDK's own parsing drops "__proto__" keys silently.
   const refusal = protoKeyRefusal(body);
   if (refusal) return maskResponse(Response.json(refusal.body, { status: refusal.status }));
-  const server = createMcpServer();
+  let reader: Reader;
+  try {
+    reader = await readerFrom(request.headers);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return rpcError(HTTP_STATUS[error.code], -32000, error.message);
+  }
+  const server = createMcpServer(reader);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

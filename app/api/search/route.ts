@@ -1,3 +1,4 @@
+import { readerFrom } from "@/lib/auth/reader";
 import { maskedJson } from "@/lib/http/masking";
 import { searchTurns } from "@/lib/db/threads/search";
 import { handleRoute, readQuery } from "@/lib/http/responses";
@@ -8,5 +9,5 @@ import { searchQuerySchema } from "@/lib/validation/search";
  * best first, each with a snippet of the masked text search reads and the offsets of its matches.
  */
 export async function GET(request: Request): Promise<Response> {
-  return handleRoute(async () => maskedJson(await searchTurns(readQuery(request, searchQuerySchema))));
+  return handleRoute(async () => maskedJson(await searchTurns(readQuery(request, searchQuerySchema), await readerFrom(request.headers))));
 }

@@ -47,6 +47,7 @@ const STATUS: Record<string, number> = {
   "auth/[...all]": 404, // sign-in is off
   mcp: 405, // POST only; its tools are called below
   tokens: 409, // API tokens need sign-in
+  visibility: 409, // a person's visibility needs sign-in
 };
 
 let threadId: string;

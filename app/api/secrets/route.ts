@@ -1,3 +1,4 @@
+import { readerFrom } from "@/lib/auth/reader";
 import { listSecretFindings } from "@/lib/db/secrets/secret-findings";
 import { maskedJson } from "@/lib/http/masking";
 import { handleRoute, readQuery } from "@/lib/http/responses";
@@ -12,7 +13,7 @@ import { listSecretsQuerySchema } from "@/lib/validation/secrets";
 export async function GET(request: Request): Promise<Response> {
   return handleRoute(async () => {
     const query = readQuery(request, listSecretsQuerySchema);
-    const [page, scan] = await Promise.all([listSecretFindings(query), secretScanStatus()]);
+    const [page, scan] = await Promise.all([listSecretFindings(query, await readerFrom(request.headers)), secretScanStatus()]);
     return maskedJson({ ...page, scan }, { headers: { "cache-control": "no-store" } });
   });
 }

@@ -3,6 +3,7 @@
  * (THREADLINE_AUTH=on): admins. A member (session or API token) gets 403 from the reveal endpoint
  * and from the thread's secret setting, and sees masks only; nothing of a value is logged.
  */
+import { db } from "@/lib/db/engine/client";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
@@ -69,8 +70,8 @@ beforeAll(async () => {
   member = await signIn(MEMBER, "10.4.0.2");
   memberToken = (await (await createToken(request("POST", "/api/tokens", { cookie: member }, { name: "bob's agent" }))).json())
     .token as string;
-  // The proxy lets people through; the routes themselves do not ask who appends.
-  const thread = await newThread({ toolName: "claude-code" });
+  // The member's thread; the proxy lets its owner through, and the routes do not ask who appends.
+  const thread = await newThread({ toolName: "claude-code" }, { cookie: member });
   threadId = thread.id;
   turnId = (await newTurn(threadId, { role: "user", content: sample.line(sample.value) })).id;
 });
@@ -90,6 +91,9 @@ describe("secrets with sign-in on", () => {
     const refused = await expectError(await revealAs({ cookie: member }), 403, "forbidden");
     expect(refused.message).toMatch(/admin/);
     await expectError(await revealAs({ authorization: `Bearer ${memberToken}` }), 403, "forbidden");
+    // A value is the thread's text: while the member's thread is private, an admin may not read it either.
+    await expectError(await revealAs({ cookie: admin }), 404, "not_found");
+    await (await db()).thread.update({ where: { id: threadId }, data: { visibility: "team" } });
     const answered = await revealAs({ cookie: admin });
     expect(answered.status).toBe(200);
     expect(((await answered.json()) as { value: string }).value).toBe(sample.value);

@@ -82,7 +82,8 @@ beforeAll(async () => {
       token: string;
     }
   ).token;
-  threadId = (await newThread({ toolName: "claude-code", title: "Shared with sign-in on" })).id;
+  // The member's: a link is its owner's (or an admin's) to make.
+  threadId = (await newThread({ toolName: "claude-code", title: "Shared with sign-in on" }, { cookie: member })).id;
   await newTurn(threadId, { role: "user", content: "The text a visitor reads" });
 });
 afterAll(() => {

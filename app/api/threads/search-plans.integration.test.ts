@@ -137,7 +137,7 @@ describe("search plans", () => {
   it("on SQLite, walk a word in most turns thread by thread, and search again when the newest threads hold less than a page", async () => {
     const client = await db();
     const sqlite = databaseKind(client) === "sqlite";
-    const search = (q: string, limit: number) => ({ terms: searchTerms(q), titlePattern: containsPattern(q), limit });
+    const search = (q: string, limit: number) => ({ terms: searchTerms(q), titlePattern: containsPattern(q), limit, reader: null });
     // Five per page: the walk covers the 20 newest threads, which "ancient" is not in.
     for (const [q, limit] of [
       ["widespread", 5],
@@ -166,6 +166,7 @@ describe("search plans", () => {
         titlePattern: containsPattern(q),
         ...filter,
         limit: 26,
+        reader: null,
       });
       const steps = await planSteps(statement);
       expect(
@@ -180,7 +181,7 @@ describe("search plans", () => {
   it("rank hits (GET /api/search) from the index's matches, never reading every turn", async () => {
     const client = await db();
     for (const q of ["widespread", "scarce"]) {
-      const statement = await rankedHitsStatement(client, searchTerms(q), null, 21);
+      const statement = await rankedHitsStatement(client, searchTerms(q), null, 21, null);
       const steps = await planSteps(statement);
       expect(
         steps.filter((step) => readsTurns(step) && step.fullScan).map((step) => step.text),

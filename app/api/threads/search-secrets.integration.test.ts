@@ -98,7 +98,7 @@ async function threadsHoldingSecrets(): Promise<{ name: string; id: string; secr
   const transcriptId = (await json<{ threadIds: string[] }>(transcript)).threadIds[0]!;
 
   // A fork (derived threads: bulk insert, title from the source's).
-  const { thread: fork } = await forkThread(appended.id, 1);
+  const { thread: fork } = await forkThread(appended.id, 1, null);
   return [
     { name: "appended", id: appended.id, secretTurn: 0 },
     { name: "document", id: documentId, secretTurn: 1 },

@@ -124,7 +124,7 @@ describe("GET /api/usage?groupBy=block", () => {
   });
 
   it("gives the block still open its burn rate and projection", async () => {
-    const report = await usageReport({ groupBy: "block", timeZone: "UTC" }, { now: new Date("2026-04-03T01:00:00Z") });
+    const report = await usageReport({ groupBy: "block", timeZone: "UTC" }, null, { now: new Date("2026-04-03T01:00:00Z") });
     const active = report.rows.at(-1)!;
     expect(active).toMatchObject({ isActive: true, lastResponseAt: "2026-04-03T00:30:00.000Z" });
     expect(report.rows.slice(0, -1).every((row) => !row.isActive)).toBe(true);

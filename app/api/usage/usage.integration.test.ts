@@ -400,8 +400,8 @@ describe("GET /api/usage over time", () => {
         for (const groupBy of ["day", "week", "month"] as const) {
           for (const filter of [{}, { model: "gpt-5" }, { model: "claude-opus-4-6" }]) {
             const query = parseOrThrow(usageQuerySchema(), { ...range, tz, groupBy, breakdown: "model", ...filter });
-            const fast = await usageReport(query);
-            const exact = await usageReport(query, { fromBucketsOnly: true });
+            const fast = await usageReport(query, null);
+            const exact = await usageReport(query, null, { fromBucketsOnly: true });
             const withoutCost = (report: UsageReport) =>
               JSON.parse(JSON.stringify(report, (key, value) => (key === "costUsd" ? 0 : value)));
             expect(withoutCost(fast), JSON.stringify(query)).toEqual(withoutCost(exact));

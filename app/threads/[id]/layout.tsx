@@ -12,23 +12,27 @@ import { sessionFiguresOf } from "@/lib/db/usage/session-figures";
 import { getThreadLinks } from "@/lib/db/threads/threads";
 import { threadFindingCount, threadSendsSecrets } from "@/lib/db/secrets/secret-findings";
 import { mayAdminister } from "@/lib/auth/principal";
+import { readerFrom } from "@/lib/auth/reader";
+import { threadAccessView } from "@/lib/auth/thread-access";
 import { SecretRevealProvider } from "@/components/secrets/secret-mask";
 import { findThreadOnce, listCustomModelsOnce } from "./thread-data";
 
 export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const thread = await findThreadOnce((await params).id);
   if (!thread) notFound();
-  const [[links, compactions, forks, custom, secretCount], sendsSecrets, admin, figures] = await Promise.all([
+  const reader = await readerFrom(await headers());
+  const [[links, compactions, forks, custom, secretCount], sendsSecrets, admin, figures, access] = await Promise.all([
     Promise.all([
-      getThreadLinks(thread),
-      compactionLinks(thread.id),
-      forkLinks(thread.id),
+      getThreadLinks(thread, reader),
+      compactionLinks(thread.id, reader),
+      forkLinks(thread.id, reader),
       listCustomModelsOnce(),
       threadFindingCount(thread.id),
     ]).then(maskDeep),
     threadSendsSecrets(thread.id),
     headers().then(mayAdminister),
     sessionFiguresOf([thread.id]).then((all) => all.get(thread.id)),
+    threadAccessView(reader, thread),
   ]);
   const promptModel = previewModelFor(thread.modelsUsed, custom);
   const parent = thread.parentThreadId
@@ -54,6 +58,7 @@ export default async function ThreadLayout({ children, params }: { children: Rea
           secretCount={secretCount}
           secrets={{ sendToModels: sendsSecrets, canChange: admin }}
           figures={figures}
+          access={access}
         />
         <ThreadTabs threadId={thread.id} />
         {children}

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { readerFrom } from "@/lib/auth/reader";
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import { notFound } from "next/navigation";
 import { buildToolIndex } from "@/components/threads/tool-index";
@@ -57,7 +59,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Par
   const long = thread.turnCount > HEAD_TURNS;
   const [data, links, lookahead, counted, compactionRuns] = await Promise.all([
     getThreadHead(thread.id, HEAD_TURNS, visibility).then(withSessionUsage).then(maskDeep),
-    getThreadLinks(thread, { childLimit: CHILD_LIMIT }).then(maskDeep),
+    getThreadLinks(thread, await readerFrom(await headers()), { childLimit: CHILD_LIMIT }).then(maskDeep),
     long ? listTurns(thread.id, HEAD_TURNS, LOOKAHEAD, visibility).then((page) => maskDeep(page.items)) : [],
     long ? countResponses(thread.id) : null,
     long ? compactionRunsByMarker(thread.id) : {},

@@ -20,7 +20,7 @@ describe("getThreadLinks with relations", () => {
   it("returns each child's relation, which ties an agent file's thread to its Task call", async () => {
     const [session, agent] = [await importFile(SESSION, read(SESSION)), await importFile(AGENT, read(AGENT))];
     const main = await getThreadWithTurns(session.threadIds[0]!);
-    const links = await getThreadLinks(main.thread);
+    const links = await getThreadLinks(main.thread, null);
     expect(links.children).toEqual([
       {
         id: agent.threadIds[0],
@@ -50,8 +50,8 @@ describe("getThreadLinks with relations", () => {
       const child = await newThread({ toolName: "chat", parentThreadId: parent.id });
       await (await db()).thread.update({ where: { id: child.id }, data: { metadata: value } });
     }
-    const links = await getThreadLinks((await findThread(parent.id))!);
+    const links = await getThreadLinks((await findThread(parent.id))!, null);
     expect(links.children.map((c) => c.relation)).toEqual([null, null, null, { kind: "fork", atTurnKey: null }]);
-    expect((await getThreadLinks((await findThread(parent.id))!, { childLimit: 2 })).children).toHaveLength(2);
+    expect((await getThreadLinks((await findThread(parent.id))!, null, { childLimit: 2 })).children).toHaveLength(2);
   });
 });

@@ -8,6 +8,9 @@ import { snapshotReads } from "./transactions";
  * @internal exported for its tests
  */
 export const COPIED_TABLES = [
+  // People first: threads name their owner.
+  { model: "user", table: "User", key: ["id"] },
+  { model: "projectVisibility", table: "ProjectVisibility", key: ["userId", "project"] },
   { model: "thread", table: "Thread", key: ["id"] },
   { model: "turn", table: "Turn", key: ["seq"] },
   { model: "turnTokenCount", table: "TurnTokenCount", key: ["turnSeq", "tokenizer"] },
@@ -40,8 +43,7 @@ export const COPIED_TABLES = [
   { model: "threadToolState", table: "ThreadToolState", key: ["threadId"] },
   // Share links: a thread's, after it.
   { model: "shareLink", table: "ShareLink", key: ["id"] },
-  // Sign-in: people before what refers to them.
-  { model: "user", table: "User", key: ["id"] },
+  // Sign-in: what refers to people.
   { model: "session", table: "Session", key: ["id"] },
   { model: "account", table: "Account", key: ["id"] },
   { model: "verification", table: "Verification", key: ["id"] },

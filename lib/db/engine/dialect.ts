@@ -2,6 +2,8 @@ import { matchesAsPrefix, toFtsMatch } from "@/lib/domain/threads/search";
 import { chunked, IN_LIST_CHUNK } from "./chunks";
 import { checkpointsOffThread, FALLBACK_CHECKPOINT_PAGES } from "./checkpoints";
 import { databaseKind, type Database, type DatabaseKind } from "./create-client";
+import type { Reader } from "@/lib/domain/access";
+import { readableCondition } from "./readable";
 import type { CustomModel as CustomModelRow, Thread as ThreadRow } from "../generated/client";
 
 /**
@@ -140,6 +142,8 @@ export type ThreadSearch = {
   project?: string;
   after?: { lastUpdatedAt: Date; id: string };
   limit: number;
+  /** Whose search it is: only the threads they may read (lib/domain/access). */
+  reader: Reader;
   /** False: never the widespread plan (the plans test compares them). */
   widespread?: boolean;
 };
@@ -251,6 +255,11 @@ export async function threadSearchStatement(db: Database, search: ThreadSearch):
     where.push(`t."project" = ?`);
     params.push(search.project);
   }
+  const readable = readableCondition(search.reader, "t");
+  if (readable) {
+    where.push(readable.sql);
+    params.push(...readable.params);
+  }
   if (search.after) {
     const at = pg ? `CAST(? AS timestamp(3))` : "?";
     where.push(`(t."lastUpdatedAt" < ${at} OR (t."lastUpdatedAt" = ${at} AND t."id" < ?))`);
@@ -310,19 +319,27 @@ export async function chainRows<E extends boolean>(
   db: Database,
   id: string,
   maxDepth: number,
-  { withExtents }: { withExtents: E },
+  { withExtents, closed }: { withExtents: E; closed: boolean },
 ): Promise<(ChainRow & (E extends true ? TurnExtent : unknown))[]> {
+  // `closed` (sign-in on): the walk goes on to a parent only if whoever may read the thread asked
+  // for may read the parent too: a shared thread's parents must be shared, a private thread's
+  // parents shared or its owner's. Whatever the reader, a chain never shows more than its start.
+  const readableParent = closed
+    ? ` AND (t."visibility" = 'team' OR (s."visibility" = 'private' AND (t."ownerId" = s."ownerId" OR (t."ownerId" IS NULL AND s."ownerId" IS NULL))))`
+    : "";
   const rows = await run<(ChainRow & Partial<TurnExtent>)[]>(
     db,
     databaseKind(db),
     `WITH RECURSIVE up(id, parent, depth) AS (
        SELECT "id", "parentThreadId", 1 FROM "Thread" WHERE "id" = ?
        UNION ALL
-       SELECT t."id", t."parentThreadId", up.depth + 1 FROM "Thread" t JOIN up ON t."id" = up.parent WHERE up.depth < ?
+       SELECT t."id", t."parentThreadId", up.depth + 1 FROM "Thread" t JOIN up ON t."id" = up.parent
+         JOIN "Thread" s ON s."id" = ? WHERE up.depth < ?${readableParent}
      )
      SELECT t.*, up.depth AS "chainDepth"${withExtents ? `, ${TURN_EXTENT("t")}` : ""}
        FROM up JOIN "Thread" t ON t."id" = up.id
       ORDER BY up.depth`,
+    id,
     id,
     maxDepth,
   );
@@ -339,19 +356,28 @@ export async function chainRows<E extends boolean>(
  * what an open page polls and what the live events carry. Raw: one statement, where the Prisma
  * client compiles a query per call.
  */
-export async function threadLiveRows(db: Database, ids: string[]): Promise<{ id: string; turnCount: number; lastUpdatedAt: Date }[]> {
-  const rows: { id: string; turnCount: number | bigint; lastUpdatedAt: Date | string | number }[] = [];
+export async function threadLiveRows(
+  db: Database,
+  ids: string[],
+): Promise<{ id: string; turnCount: number; lastUpdatedAt: Date; ownerId: string | null; visibility: string }[]> {
+  const rows: {
+    id: string;
+    turnCount: number | bigint;
+    lastUpdatedAt: Date | string | number;
+    ownerId: string | null;
+    visibility: string;
+  }[] = [];
   for (const chunk of chunked(ids, IN_LIST_CHUNK)) {
     rows.push(
       ...(await run<typeof rows>(
         db,
         databaseKind(db),
-        `SELECT "id", "turnCount", "lastUpdatedAt" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
+        `SELECT "id", "turnCount", "lastUpdatedAt", "ownerId", "visibility" FROM "Thread" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
         ...chunk,
       )),
     );
   }
-  return rows.map((row) => ({ id: row.id, turnCount: Number(row.turnCount), lastUpdatedAt: new Date(row.lastUpdatedAt) }));
+  return rows.map((row) => ({ ...row, turnCount: Number(row.turnCount), lastUpdatedAt: new Date(row.lastUpdatedAt) }));
 }
 
 /** Every custom model, by id: raw, because a preview for a model reads them on every request. */

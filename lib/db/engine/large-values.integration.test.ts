@@ -43,7 +43,7 @@ describe("large values", () => {
     const middling = "m".repeat(LARGE_VALUE_CHARS - 1); // just under: goes through Prisma, batched by size
     await newTurn(thread.id, { role: "user", content: long, fileSnapshots: [{ path: "a.txt", content: long }], files: ["a.txt"] });
     for (let i = 0; i < 20; i++) await newTurn(thread.id, { role: i % 2 ? "user" : "assistant", content: `${i} ${middling}` });
-    const fork = await forkThread(thread.id, 20);
+    const fork = await forkThread(thread.id, 20, null);
     const [original, copy] = [await fetchThread(thread.id), await fetchThread(fork.thread.id)];
     expect(copy.turns.map((t) => t.content)).toEqual(original.turns.map((t) => t.content));
     expect(copy.turns[0]!.fileSnapshots).toEqual([{ path: "a.txt", content: long }]);

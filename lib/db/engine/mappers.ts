@@ -26,6 +26,9 @@ export function toThread(row: ThreadRow, now: Date = new Date()): Thread {
     tokens: null,
     modelsUsed: parseJson<string[]>(row.modelsUsed) ?? [],
     usage: null,
+    ownerId: row.ownerId,
+    visibility: row.visibility === "team" ? "team" : "private",
+    machine: row.machine,
   };
 }
 

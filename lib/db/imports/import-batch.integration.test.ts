@@ -44,7 +44,7 @@ function store(thread: ImportedThread, name: string, failAt?: number) {
   return storeTurnStream(outline, turnsOf(thread, failAt), { name, sha256: name.padEnd(64, "0").slice(0, 64), size: 100 });
 }
 
-const hits = async (word: string) => (await searchTurns({ q: word, cursor: undefined, limit: 10 })).items.map((hit) => hit.threadId);
+const hits = async (word: string) => (await searchTurns({ q: word, cursor: undefined, limit: 10 }, null)).items.map((hit) => hit.threadId);
 
 const INSERT_TRIGGER = `SELECT "sql" FROM "sqlite_master" WHERE "type" = 'trigger' AND "name" = 'Turn_search_insert'`;
 

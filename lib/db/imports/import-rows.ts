@@ -12,7 +12,11 @@ import type { TurnSecret } from "@/lib/domain/secrets/detect";
 export type ImportWriter = {
   /** The ids of a thread's stored turns in order from `fromIndex` (0: all), or null when the thread does not exist. */
   storedTurnIds(threadId: string, fromIndex?: number): Promise<string[] | null>;
+  /** The stored thread's owner (null: nobody's, the first admin's), for an owned import's check (import-owner.ts). */
+  threadOwnerId(threadId: string): Promise<string | null>;
+  /** A new thread, with its owner's columns. */
   createThread(row: ThreadWriteRow): Promise<void>;
+  /** A stored thread's row again; its owner, visibility and machine stay as they are. */
   updateThread(row: ThreadWriteRow): Promise<void>;
   /** Deletes a thread's turns from `index` on (their counts and search entries go with them). */
   deleteTurnsFrom(threadId: string, index: number): Promise<void>;
@@ -75,6 +79,10 @@ export type ThreadWriteRow = {
   turnCount: number;
   tokenEstimate: number;
   modelsUsed: string;
+  /** Written when the thread is created only (import-owner.ts). */
+  ownerId: string | null;
+  visibility: string;
+  machine: string | null;
 };
 
 /** `estimated`: the content held a run counted in pieces (lib/tokenizers/linear-count.mjs). `turnId`: the turn counted. */

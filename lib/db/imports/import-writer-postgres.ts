@@ -114,13 +114,21 @@ const THREAD_FIELDS: [column: string, type: string, value: (row: ThreadWriteRow)
   ["searchTitle", "text", (row) => row.searchTitle],
 ];
 
+/** Written when a thread is created, never by an update: an import does not change whose a thread is. */
+const OWNER_FIELDS: typeof THREAD_FIELDS = [
+  ["ownerId", "text", (row) => row.ownerId],
+  ["visibility", "text", (row) => row.visibility],
+  ["machine", "text", (row) => row.machine],
+];
+const INSERT_FIELDS = [...THREAD_FIELDS, ...OWNER_FIELDS];
+
 /** An INSERT of threads, each column bound as an array from parameter $`first` on, and its parameters. */
 function threadsInsert(rows: readonly ThreadWriteRow[], first: number): { sql: string; params: unknown[] } {
-  const columns = THREAD_FIELDS.map(([column]) => `"${column}"`).join(", ");
-  const arrays = THREAD_FIELDS.map(([, type], i) => `$${first + i}::${type}[]`).join(", ");
+  const columns = INSERT_FIELDS.map(([column]) => `"${column}"`).join(", ");
+  const arrays = INSERT_FIELDS.map(([, type], i) => `$${first + i}::${type}[]`).join(", ");
   return {
     sql: `INSERT INTO "Thread" (${columns}) SELECT * FROM unnest(${arrays})`,
-    params: THREAD_FIELDS.map(([, , value]) => rows.map(value)),
+    params: INSERT_FIELDS.map(([, , value]) => rows.map(value)),
   };
 }
 
@@ -267,6 +275,10 @@ function postgresImportWriter(client: pg.ClientBase): {
       );
       if (turns.rows.length === 0) return null;
       return turns.rows.flatMap((row) => (row.id === null ? [] : [decodeStoredText(row.id)]));
+    },
+    async threadOwnerId(threadId) {
+      const found = await query<{ ownerId: string | null }>(`SELECT "ownerId" FROM "Thread" WHERE "id" = $1`, [threadId]);
+      return found.rows[0]?.ownerId ?? null;
     },
     async createThread(row) {
       pendingThreads.push(row);

@@ -47,6 +47,9 @@ const THREAD_COLUMNS = [
   "tokenEstimate",
   "modelsUsed",
 ] as const;
+/** Written when a thread is created, never by an update: an import does not change whose a thread is. */
+const OWNER_COLUMNS = ["ownerId", "visibility", "machine"] as const;
+const THREAD_INSERT_COLUMNS = [...THREAD_COLUMNS, ...OWNER_COLUMNS];
 
 const RUN_COLUMNS = [
   "id",
@@ -350,7 +353,10 @@ function sqliteImportWriter(connection: BetterSqlite3.Database, deferred: OpenWr
   const turnIds = connection
     .prepare<[string, number], { id: string }>(`SELECT "id" FROM "Turn" WHERE "threadId" = ? AND "index" >= ? ORDER BY "index"`)
     .pluck();
-  const insertThread = connection.prepare(`INSERT INTO "Thread" (${quoted(THREAD_COLUMNS)}) VALUES (${placeholders(THREAD_COLUMNS)})`);
+  const insertThread = connection.prepare(
+    `INSERT INTO "Thread" (${quoted(THREAD_INSERT_COLUMNS)}) VALUES (${placeholders(THREAD_INSERT_COLUMNS)})`,
+  );
+  const ownerOf = connection.prepare<[string], { ownerId: string | null }>(`SELECT "ownerId" FROM "Thread" WHERE "id" = ?`);
   const updateThread = connection.prepare(
     `UPDATE "Thread" SET ${THREAD_COLUMNS.filter((c) => c !== "id")
       .map((c) => `"${c}" = ?`)
@@ -394,8 +400,11 @@ function sqliteImportWriter(connection: BetterSqlite3.Database, deferred: OpenWr
       if (!threadExists.get(threadId)) return null;
       return turnIds.all(threadId, fromIndex) as unknown as string[];
     },
+    async threadOwnerId(threadId) {
+      return ownerOf.get(threadId)?.ownerId ?? null;
+    },
     async createThread(row) {
-      insertThread.run(...THREAD_COLUMNS.map((c) => bind(row[c])));
+      insertThread.run(...THREAD_INSERT_COLUMNS.map((c) => bind(row[c])));
     },
     async updateThread(row) {
       updateThread.run(...threadValues(row), row.id);

@@ -1,4 +1,5 @@
 import { redactDeep, searchableText } from "@/lib/domain/secrets/detect";
+import { currentImportOwner, newThreadColumns } from "./import-owner";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
@@ -45,6 +46,7 @@ export type ImportResult = { threadIds: string[]; turnCount: number; warnings: s
  * (parent links inside the documents follow). Imports are archives: the turn limit does not apply.
  */
 export async function importDocuments(documents: NativeDocument[], mode: ImportMode = "strict"): Promise<ImportResult> {
+  const owner = await currentImportOwner();
   const all = documents.flatMap((doc) => doc.threads);
   const seen = new Set<string>();
   for (const thread of all) {
@@ -138,6 +140,7 @@ export async function importDocuments(documents: NativeDocument[], mode: ImportM
           createdAt: new Date(thread.createdAt),
           lastUpdatedAt: new Date(thread.lastUpdatedAt),
           expiresAt: thread.expiresAt ? new Date(thread.expiresAt) : null,
+          ...newThreadColumns(owner, thread.project),
           turnCount: thread.turns.length,
           tokenEstimate: tokens.reduce((a, b) => a + b, 0),
           modelsUsed: JSON.stringify(

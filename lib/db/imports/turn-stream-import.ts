@@ -1,4 +1,5 @@
 import "server-only";
+import { checkThreadOwner, currentImportOwner, newThreadColumns, type ImportOwner } from "./import-owner";
 import { searchableText } from "@/lib/domain/secrets/detect";
 import { titleFromContent } from "@/lib/domain/threads/title";
 import { serverSettings } from "@/lib/env";
@@ -92,11 +93,12 @@ export async function storeTurnStream(
   await db(); // migrated, connection prepared
   const databaseUrl = serverSettings().databaseUrl;
   const counter = bulkRunsActive() ? null : startBackgroundCounter(DEFAULT_TOKENIZER_ID);
+  const owner = await currentImportOwner();
   try {
     return await withImportWriter(
       databaseUrl,
       async (writer, end) => {
-        const run = new TurnStreamImport(outline, file, writer, counter);
+        const run = new TurnStreamImport(outline, file, writer, counter, owner);
         if (resume?.from) await run.resumeFrom(resume.from);
         for await (const item of turns) {
           if ("settled" in item) run.settle();
@@ -157,6 +159,8 @@ class TurnStreamImport {
     private readonly file: SourceFile,
     private readonly writer: ImportWriter,
     counter: BackgroundCounter | null,
+    /** Whose the import is: the threads it creates are theirs, and it may change only theirs. */
+    private readonly owner: ImportOwner,
   ) {
     this.idOf = new Map(outline.threads.map((t) => [t.key, importedThreadId(outline.format, t.key)]));
     this.batches = new TurnBatches(writer, counter);
@@ -372,6 +376,7 @@ class TurnStreamImport {
     if (!header) throw new Error(`turn for thread ${threadIndex}, which the outline does not have`);
     const id = this.idOf.get(header.key)!;
     const storedIds = await this.writer.storedTurnIds(id);
+    if (storedIds !== null && this.owner.ownerId !== null) checkThreadOwner(this.owner, id, await this.writer.threadOwnerId(id));
     const state: ThreadProgress = {
       id,
       header,
@@ -417,6 +422,7 @@ class TurnStreamImport {
       turnCount: state.index,
       tokenEstimate: state.tokenEstimate,
       modelsUsed: JSON.stringify(mergeModels([], state.models)),
+      ...newThreadColumns(this.owner, header.project ?? null),
     };
   }
 }

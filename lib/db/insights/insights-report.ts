@@ -1,4 +1,7 @@
 import "server-only";
+import { mayRead, type Reader } from "@/lib/domain/access";
+import { usageScope } from "../usage/usage-report";
+import type { UsageScope } from "../usage/usage-sql";
 import type {
   ActivityCell,
   AgentInsight,
@@ -36,6 +39,7 @@ import { localQuarterExpression } from "../usage/usage-sql";
 export async function insightsReport(
   asked: AskedRange,
   filters: InsightsFilters,
+  reader: Reader,
   now: Date = new Date(),
   { fromThreadsOnly = false }: { fromThreadsOnly?: boolean } = {},
 ): Promise<InsightsReport> {
@@ -43,23 +47,31 @@ export async function insightsReport(
   const client = await db();
   const kind = databaseKind(client);
   const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
-  const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, asked.timeZone), today);
+  const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, asked.timeZone, usageScope(reader)), today);
   const head = { since: range.since, until: range.until, tz: range.timeZone, filters: definedFilters(filters) };
   if (!overlaps) return { ...head, activity: [], tools: [], models: [], sessions: emptySessions(), agents: [] };
-  const reader = new Reader(client, kind, range, filters, fromThreadsOnly);
-  const activity = await reader.activity();
-  const tools = await reader.tools();
-  const models = await reader.models();
-  const sessions = await reader.sessions();
-  return { ...head, activity, tools, models, sessions, agents: reader.agents() };
+  const queries = new ReportQueries(client, kind, range, filters, usageScope(reader), fromThreadsOnly);
+  const activity = await queries.activity();
+  const tools = await queries.tools();
+  const models = await queries.models();
+  const sessions = await queries.sessions(reader);
+  return { ...head, activity, tools, models, sessions, agents: queries.agents() };
 }
 
 /** The first and last local days with any turn; null without any. */
-async function dataExtent(client: Database, kind: DatabaseKind, timeZone: string): Promise<{ first: string; last: string } | null> {
+async function dataExtent(
+  client: Database,
+  kind: DatabaseKind,
+  timeZone: string,
+  scope: UsageScope,
+): Promise<{ first: string; last: string } | null> {
   const [row] = await run<{ first: Numeric; last: Numeric }[]>(
     client,
     kind,
-    `SELECT MIN("quarter") AS first, MAX("quarter") AS last FROM "InsightsActivity"`,
+    scope
+      ? `SELECT MIN(x."quarter") AS first, MAX(x."quarter") AS last FROM "InsightsActivity" x JOIN "Thread" t ON t."id" = x."threadId" WHERE ${scope.sql}`
+      : `SELECT MIN("quarter") AS first, MAX("quarter") AS last FROM "InsightsActivity"`,
+    ...(scope?.params ?? []),
   );
   if (!row || row.first === null || row.last === null) return null;
   const dayOf = (quarter: Numeric) => dayKey(localDayOf(timeZone, Number(quarter) * QUARTER_MS));
@@ -82,7 +94,7 @@ function emptySessions(): SessionHealth {
  * hours) is read from the hourly sums without the thread (lib/db/insights/insights-hours.ts);
  * anything else from the rollups per thread. Each scan adds its figures per source to the agents.
  */
-class Reader {
+class ReportQueries {
   private readonly startQuarter: number;
   private readonly endQuarter: number;
   private readonly spans: OffsetSpan[];
@@ -94,6 +106,8 @@ class Reader {
     private readonly kind: DatabaseKind,
     range: UsageRange,
     private readonly filters: InsightsFilters,
+    /** The threads it may read from (usageScope); the hourly sums hold every thread's, so a scope reads the rollups per thread. */
+    private readonly scope: UsageScope,
     fromThreadsOnly: boolean,
   ) {
     ({ startQuarter: this.startQuarter, endQuarter: this.endQuarter } = rangeQuarters(range));
@@ -101,6 +115,7 @@ class Reader {
     // (fromThreadsOnly: for the tests that hold the two ways to each other.)
     this.fromHours =
       !fromThreadsOnly &&
+      scope === null &&
       filters.project === undefined &&
       this.startQuarter % 4 === 0 &&
       this.endQuarter % 4 === 0 &&
@@ -127,6 +142,10 @@ class Reader {
     if (this.filters.project !== undefined) {
       where.push(`t."project" = ?`);
       params.push(this.filters.project);
+    }
+    if (this.scope) {
+      where.push(this.scope.sql);
+      params.push(...this.scope.params);
     }
     const sql = hourly
       ? `FROM "${hourlyTable}" x WHERE ${where.join(" AND ")}`
@@ -274,11 +293,15 @@ class Reader {
       );
       params.push(this.filters.model, this.startQuarter, this.endQuarter);
     }
+    if (this.scope) {
+      where.push(this.scope.sql);
+      params.push(...this.scope.params);
+    }
     return { sql: `FROM "InsightsSession" s JOIN "Thread" t ON t."id" = s."threadId" WHERE ${where.join(" AND ")}`, params };
   }
 
   /** Session health (and sessions per source). */
-  async sessions(): Promise<SessionHealth> {
+  async sessions(reader: Reader): Promise<SessionHealth> {
     const { sql, params } = this.sessionsFrom();
     const withSubagents = `EXISTS (SELECT 1 FROM "InsightsSession" c WHERE c."subagentOf" = s."threadId")`;
     const perSource = await this.query<({ source: string } & Record<string, Numeric>)[]>(
@@ -289,7 +312,7 @@ class Reader {
       ...params,
     );
     for (const row of perSource) this.agentOf(row.source).sessions = Number(row.count);
-    const columns = `s."threadId" AS "threadId", t."title" AS title, t."source" AS source, t."project" AS project, s."turns" AS turns,
+    const columns = `s."threadId" AS "threadId", t."title" AS title, t."ownerId" AS "ownerId", t."visibility" AS visibility, t."source" AS source, t."project" AS project, s."turns" AS turns,
       s."firstAt" AS "firstAt", s."lastAt" AS "lastAt", s."compactions" AS compactions, s."endedWith" AS "endedWith"`;
     const longest = await this.query<SessionRow[]>(
       `SELECT ${columns} ${sql} ORDER BY s."lastAt" - s."firstAt" DESC, s."threadId" LIMIT 10`,
@@ -300,7 +323,9 @@ class Reader {
       ...params,
     );
     const subagents = await this.subagentCounts([...longest, ...endedBadly].map((row) => row.threadId));
-    const summary = (row: SessionRow) => sessionSummary(row, subagents.get(row.threadId) ?? 0);
+    // An admin sees every session's figures; the title of one they may not read stays its owner's.
+    const summary = (row: SessionRow) =>
+      sessionSummary({ ...row, title: mayRead(reader, row) ? row.title : null }, subagents.get(row.threadId) ?? 0);
     const count = (field: string) => perSource.reduce((sum, row) => sum + Number(row[field] ?? 0), 0);
     return {
       count: count("count"),
@@ -333,6 +358,8 @@ class Reader {
 }
 
 type SessionRow = {
+  ownerId: string | null;
+  visibility: string;
   threadId: string;
   title: string | null;
   source: string;

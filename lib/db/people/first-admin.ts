@@ -36,3 +36,17 @@ export async function createFirstAdmin(row: FirstAdminRow): Promise<boolean> {
     return true;
   }, WRITE_TRANSACTION);
 }
+
+/**
+ * The first admin: the admin who has been one longest (earliest made). The threads nobody owns
+ * are theirs (lib/domain/access). Null when there is no admin.
+ */
+export async function firstAdminId(): Promise<string | null> {
+  const client = await db();
+  const admins = await client.user.findMany({
+    where: { role: { contains: "admin" } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, role: true },
+  });
+  return admins.find((user) => user.role?.split(",").includes("admin"))?.id ?? null;
+}

@@ -1,6 +1,7 @@
+import { roleOf, type Role } from "@/lib/domain/access";
 import { db } from "../engine/client";
 
-export type PersonRow = { id: string; name: string; email: string; role: string; signsInWith: string };
+export type PersonRow = { id: string; name: string; email: string; role: Role; signsInWith: string };
 
 /** Everyone who may sign in, with how (password, single sign-on), for Settings -> People. */
 export async function listPeople(): Promise<PersonRow[]> {
@@ -10,7 +11,7 @@ export async function listPeople(): Promise<PersonRow[]> {
     id: user.id,
     name: user.name,
     email: user.email,
-    role: user.role?.split(",").includes("admin") ? "admin" : "member",
+    role: roleOf(user.role),
     signsInWith: user.accounts.map((a) => (a.providerId === "credential" ? "password" : "single sign-on")).join(", ") || "nothing yet",
   }));
 }

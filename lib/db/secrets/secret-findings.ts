@@ -3,7 +3,9 @@ import { detectSecrets, redactionFor, searchableTurnText, turnTexts, type Secret
 import type { SecretKind } from "@/lib/domain/secrets/rules";
 import { AppError } from "@/lib/domain/errors";
 import { estimateTokens } from "@/lib/domain/tokens/tokens";
+import { mayRead, type Reader } from "@/lib/domain/access";
 import { db } from "../engine/client";
+import { readableWhere } from "../engine/readable";
 import { turnsAfter, type ScanRow } from "./dialect-secrets";
 import { partsFromStored, storedParts } from "../engine/mappers";
 import { threadsWritten } from "../threads/thread-writes";
@@ -93,14 +95,23 @@ export async function recordScan(
   }, WRITE_TRANSACTION);
 }
 
-/** Findings across threads, newest thread and turn order first, paged by id. */
-export async function listSecretFindings(query: {
-  threadId?: string;
-  cursor?: number;
-  limit: number;
-}): Promise<{ findings: SecretFindingRow[]; nextCursor: number | null; total: number }> {
+/**
+ * Findings across threads, paged by id: an admin's, every thread's (the title of a thread they may
+ * not read left out); anyone else's, those of the threads they may read.
+ */
+export async function listSecretFindings(
+  query: {
+    threadId?: string;
+    cursor?: number;
+    limit: number;
+  },
+  reader: Reader,
+): Promise<{ findings: SecretFindingRow[]; nextCursor: number | null; total: number }> {
   const client = await db();
-  const where = query.threadId ? { threadId: query.threadId } : {};
+  const where = {
+    ...(query.threadId ? { threadId: query.threadId } : {}),
+    ...(reader && reader.role !== "admin" ? { turn: { thread: readableWhere(reader) } } : {}),
+  };
   const [rows, total] = await Promise.all([
     client.secretFinding.findMany({
       where: { ...where, ...(query.cursor ? { id: { gt: query.cursor } } : {}) },
@@ -112,8 +123,11 @@ export async function listSecretFindings(query: {
   const page = rows.slice(0, query.limit);
   const titles = new Map(
     (
-      await client.thread.findMany({ where: { id: { in: [...new Set(page.map((r) => r.threadId))] } }, select: { id: true, title: true } })
-    ).map((t) => [t.id, t.title]),
+      await client.thread.findMany({
+        where: { id: { in: [...new Set(page.map((r) => r.threadId))] } },
+        select: { id: true, title: true, ownerId: true, visibility: true },
+      })
+    ).map((t) => [t.id, mayRead(reader, t) ? t.title : null]),
   );
   return {
     findings: page.map((r) => ({

@@ -1,4 +1,6 @@
 import "server-only";
+import type { Reader } from "@/lib/domain/access";
+import { readableWhere } from "../engine/readable";
 import { randomUUID } from "node:crypto";
 import type { TokenCount } from "@/lib/domain/tokens/tokenizer";
 import type { RevisionTurn, TrimmedOutput, References } from "@/lib/domain/compaction/types";
@@ -66,6 +68,7 @@ export async function createRevision(input: NewRevision): Promise<{ thread: Thre
       }),
       tokens: input.tokens,
       tokenizer: input.defaultTokenizer,
+      owner: { ownerId: original.thread.ownerId, visibility: original.thread.visibility },
     });
     const id = thread.id;
     const { compaction } = input;
@@ -103,17 +106,20 @@ function lastReplacedTimestamp(original: ThreadWithTurns, replaced: number[]): s
 
 /** A thread's compaction lineage: the revisions made from it, and what it was made from. */
 
-export async function compactionLinks(threadId: string): Promise<CompactionLinks> {
+/** A thread's compacted revisions and the original it was compacted from, as far as `reader` may read them. */
+export async function compactionLinks(threadId: string, reader: Reader): Promise<CompactionLinks> {
   const client = await db();
   const [made, from] = await Promise.all([
     client.compaction.findMany({
-      where: { originalThreadId: threadId },
+      where: { originalThreadId: threadId, revision: readableWhere(reader) },
       orderBy: { createdAt: "desc" },
       include: { revision: { select: { title: true } } },
     }),
     client.compaction.findUnique({ where: { revisionThreadId: threadId } }),
   ]);
-  const original = from ? await client.thread.findUnique({ where: { id: from.originalThreadId }, select: { title: true } }) : null;
+  const original = from
+    ? await client.thread.findFirst({ where: { id: from.originalThreadId, ...readableWhere(reader) }, select: { title: true } })
+    : null;
   return {
     revisions: made.map((row) => ({ ...toRecord(row), revisionTitle: row.revision.title })),
     compactedFrom: from ? { ...toRecord(from), originalTitle: original?.title ?? null, originalExists: original !== null } : null,

@@ -9,6 +9,7 @@ import { serverSettings } from "@/lib/env";
 import { insertTurnsInBulk, type BulkTurn } from "./bulk-turns";
 import type { Prisma, Thread as ThreadRow } from "../generated/client";
 import { mergeModels } from "../engine/mappers";
+import type { NewThreadOwner } from "../people/visibility";
 
 /** A turn of a thread made from another: a copy of one of its turns (`source`), or a new one. */
 type DerivedTurn = {
@@ -33,6 +34,8 @@ export type DerivedThread = {
   /** Each turn's count under `tokenizer`, stored with it as appends store theirs. */
   tokens: TokenCount[];
   tokenizer: string;
+  /** Whose it is: a fork the forker's, a compacted revision its original's. */
+  owner: NewThreadOwner;
 };
 
 /**
@@ -48,6 +51,7 @@ export async function insertDerivedThread(tx: Prisma.TransactionClient, input: D
   const thread = await tx.thread.create({
     data: {
       id,
+      ...input.owner,
       parentThreadId: original.thread.parentThreadId,
       title: input.title.slice(0, 500),
       searchTitle: searchableText(input.title.slice(0, 500)),

@@ -12,13 +12,17 @@ import { toThread } from "../engine/mappers";
 import { getThreadWithTurns } from "./threads";
 import { threadsWritten } from "./thread-writes";
 import { WRITE_TRANSACTION } from "../engine/transactions";
+import { newThreadOwner } from "../people/visibility";
+import { readableWhere } from "../engine/readable";
+import type { Reader } from "@/lib/domain/access";
 
 /**
  * Forks a thread at a turn: a new thread holding copies of its turns 0..atTurn (attribution, parts
  * and file snapshots included), titled "<title> (fork)", in the source's place in its chain, with
  * the lineage recorded. The source is not written. An expired source answers 404, as the API does.
  */
-export async function forkThread(sourceId: string, atTurn: number): Promise<{ thread: Thread; fork: ForkRecord }> {
+/** `reader`: who forks; the fork is theirs. */
+export async function forkThread(sourceId: string, atTurn: number, reader: Reader): Promise<{ thread: Thread; fork: ForkRecord }> {
   const source = await getThreadWithTurns(sourceId);
   if (atTurn >= source.turns.length) {
     const range = source.turns.length === 0 ? "it has no turns" : `turns are 0-${source.turns.length - 1}`;
@@ -38,6 +42,7 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
     turn.tokens !== null ? { tokens: turn.tokens, estimated: turn.tokensEstimated ?? false } : measured[next++]!,
   );
   const client = await db();
+  const owner = await newThreadOwner(reader, source.thread.project);
   const { thread, fork } = await client.$transaction(async (tx) => {
     const thread = await insertDerivedThread(tx, {
       original: source,
@@ -48,6 +53,7 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
       // Read with the thread, counted when it was stored: no re-tokenising.
       tokens,
       tokenizer: DEFAULT_TOKENIZER_ID,
+      owner,
     });
     const fork = await tx.fork.create({
       data: { id: randomUUID(), sourceThreadId: sourceId, forkThreadId: thread.id, atTurn, createdAt: thread.createdAt },
@@ -58,17 +64,20 @@ export async function forkThread(sourceId: string, atTurn: number): Promise<{ th
   return { thread: toThread(thread), fork: { ...fork, createdAt: fork.createdAt.toISOString() } };
 }
 
-export async function forkLinks(threadId: string): Promise<ForkLinks> {
+/** The forks made of a thread and the fork it is, as far as `reader` may read them (one they may not is left out, or shown as gone). */
+export async function forkLinks(threadId: string, reader: Reader): Promise<ForkLinks> {
   const client = await db();
   const [made, from] = await Promise.all([
     client.fork.findMany({
-      where: { sourceThreadId: threadId },
+      where: { sourceThreadId: threadId, fork: readableWhere(reader) },
       orderBy: { createdAt: "desc" },
       include: { fork: { select: { title: true } } },
     }),
     client.fork.findUnique({ where: { forkThreadId: threadId } }),
   ]);
-  const source = from ? await client.thread.findUnique({ where: { id: from.sourceThreadId }, select: { title: true } }) : null;
+  const source = from
+    ? await client.thread.findFirst({ where: { id: from.sourceThreadId, ...readableWhere(reader) }, select: { title: true } })
+    : null;
   const record = (row: { id: string; sourceThreadId: string; forkThreadId: string; atTurn: number; createdAt: Date }): ForkRecord => ({
     id: row.id,
     sourceThreadId: row.sourceThreadId,

@@ -1,6 +1,8 @@
 import "server-only";
 import { layoutLineage, type LineageEdge, type LineageLayout } from "@/lib/domain/threads/lineage";
+import type { Reader } from "@/lib/domain/access";
 import { db } from "../engine/client";
+import { readableWhere } from "../engine/readable";
 import { inChunks } from "../engine/chunks";
 import { relationOf } from "@/lib/domain/threads/links";
 
@@ -14,9 +16,10 @@ const MAX_UP = 50;
 /**
  * The lineage of a thread: up from it to the oldest thread it descends from (through the fork or
  * compaction it was made by, else its parent link), then down from there through continuations,
- * forks and compacted revisions, laid out as a tree.
+ * forks and compacted revisions, laid out as a tree. Only threads `reader` may read are in it: the
+ * walk up stops below one they may not, and one below is left out with what hangs under it.
  */
-export async function lineageGraph(threadId: string): Promise<LineageGraph> {
+export async function lineageGraph(threadId: string, reader: Reader): Promise<LineageGraph> {
   const client = await db();
   let root = threadId;
   const seen = new Set([root]);
@@ -27,7 +30,8 @@ export async function lineageGraph(threadId: string): Promise<LineageGraph> {
       client.thread.findUnique({ where: { id: root }, select: { parentThreadId: true } }),
     ]);
     const up = fork?.sourceThreadId ?? compaction?.originalThreadId ?? thread?.parentThreadId ?? null;
-    if (!up || seen.has(up) || !(await client.thread.findUnique({ where: { id: up }, select: { id: true } }))) break;
+    if (!up || seen.has(up) || !(await client.thread.findFirst({ where: { id: up, ...readableWhere(reader) }, select: { id: true } })))
+      break;
     seen.add(up);
     root = up;
   }
@@ -70,7 +74,7 @@ export async function lineageGraph(threadId: string): Promise<LineageGraph> {
 
   const rows = await inChunks([...ids], (chunk) =>
     client.thread.findMany({
-      where: { id: { in: chunk } },
+      where: { id: { in: chunk }, ...readableWhere(reader) },
       select: { id: true, title: true, turnCount: true, tokenEstimate: true, expiresAt: true, source: true },
     }),
   );

@@ -1,17 +1,25 @@
 import "server-only";
+import type { OwnedThread } from "@/lib/domain/access";
 import type { ThreadLiveState } from "@/lib/domain/threads/live";
 import { db } from "../engine/client";
 import { threadLiveRows } from "../engine/dialect";
 import { threadNotFound } from "./threads";
 
-/** Each thread's live state, in the order asked; a thread that is gone (purged) is turnCount 0, lastUpdatedAt null. */
-export async function threadLiveStates(ids: string[]): Promise<ThreadLiveState[]> {
+/**
+ * Each thread's live state, in the order asked, with whose it is (`access`, for the live stream to
+ * send it only to those who may read it); a thread that is gone (purged) is turnCount 0,
+ * lastUpdatedAt null, and nobody's.
+ */
+export async function threadLiveStates(ids: string[]): Promise<{ state: ThreadLiveState; access: OwnedThread | null }[]> {
   const rows = new Map((await threadLiveRows(await db(), ids)).map((row) => [row.id, row]));
   return ids.map((id) => {
     const row = rows.get(id);
     return row
-      ? { id, turnCount: row.turnCount, lastUpdatedAt: row.lastUpdatedAt.toISOString() }
-      : { id, turnCount: 0, lastUpdatedAt: null };
+      ? {
+          state: { id, turnCount: row.turnCount, lastUpdatedAt: row.lastUpdatedAt.toISOString() },
+          access: { ownerId: row.ownerId, visibility: row.visibility },
+        }
+      : { state: { id, turnCount: 0, lastUpdatedAt: null }, access: null };
   });
 }
 

@@ -15,6 +15,8 @@ import type { SearchQuery } from "@/lib/validation/search";
 import { db } from "../engine/client";
 import { databaseKind, type Database } from "../engine/create-client";
 import { ftsMatch, run, toTsQuery, TURN_TSVECTOR, type Statement } from "../engine/dialect";
+import { readableCondition } from "../engine/readable";
+import type { Reader } from "@/lib/domain/access";
 
 /**
  * Search across every thread's turns, hit by hit (GET /api/search): the turns matching every word
@@ -49,7 +51,8 @@ type HitRow = {
   text: string;
 };
 
-export async function searchTurns(query: SearchQuery): Promise<SearchPage> {
+/** `reader`: whose search it is; only the turns of threads they may read (lib/domain/access) are ranked. */
+export async function searchTurns(query: SearchQuery, reader: Reader): Promise<SearchPage> {
   const after = query.cursor === undefined ? null : decodeSearchCursor(query.cursor);
   if (query.cursor !== undefined && after === null) {
     throw new AppError("validation_failed", "cursor: not a cursor returned by this API", [
@@ -58,7 +61,7 @@ export async function searchTurns(query: SearchQuery): Promise<SearchPage> {
   }
   const terms = searchTerms(query.q);
   const client = await db();
-  const { sql, params } = await rankedHitsStatement(client, terms, after, query.limit + 1);
+  const { sql, params } = await rankedHitsStatement(client, terms, after, query.limit + 1, reader);
   const rows = await run<HitRow[]>(client, databaseKind(client), sql, ...params);
   const page = rows.slice(0, query.limit);
   const snippets =
@@ -114,11 +117,23 @@ function firstMatchPattern(terms: string[]): string {
  * first (FTS5 walks its list of matching turns newest first and stops; PostgreSQL's planner walks
  * the turns newest first for a common word, or takes the GIN index's matches for a rarer one). On
  * PostgreSQL the text comes back as the snippet already (ts_headline, only for the page's turns,
- * over HEADLINE_WINDOW); on SQLite as the searched text, cut by sqliteSnippets.
+ * over HEADLINE_WINDOW); on SQLite as the searched text, cut by sqliteSnippets. With a `reader`,
+ * the walk checks each match's thread and skips those they may not read, so the window holds their
+ * newest RANKED_MATCHES, however many others' turns match.
  * @internal exported for its tests
  */
-export async function rankedHitsStatement(db: Database, terms: string[], after: SearchCursor | null, limit: number): Promise<Statement> {
+export async function rankedHitsStatement(
+  db: Database,
+  terms: string[],
+  after: SearchCursor | null,
+  limit: number,
+  reader: Reader,
+): Promise<Statement> {
   const pg = databaseKind(db) === "postgres";
+  const readable = readableCondition(reader, "rt");
+  const readableJoin = (turnSeq: string) =>
+    readable ? `JOIN "Turn" ru ON ru."seq" = ${turnSeq} JOIN "Thread" rt ON rt."id" = ru."threadId" AND ${readable.sql}` : "";
+  const readableParams = readable?.params ?? [];
   const [score, seq] = pg ? ["CAST(? AS double precision)", "CAST(? AS integer)"] : ["?", "?"];
   const keyset = after ? `WHERE m.score > ${score} OR (m.score = ${score} AND m.seq > ${seq})` : "";
   const keysetParams = after ? [after.score, after.score, after.seq] : [];
@@ -128,7 +143,8 @@ export async function rankedHitsStatement(db: Database, terms: string[], after: 
     return {
       // Ranked after the window is taken: the planner would compute ts_rank for every match it sorts.
       sql: `WITH recent AS (
-         SELECT u."seq" AS seq FROM "Turn" u WHERE ${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)
+         SELECT u."seq" AS seq FROM "Turn" u ${readableJoin(`u."seq"`)}
+          WHERE ${TURN_TSVECTOR("u")} @@ to_tsquery('threadline'::regconfig, ?)
           ORDER BY u."seq" DESC LIMIT ${RANKED_MATCHES}
        ), matched AS (
          SELECT r.seq, -ts_rank(${TURN_TSVECTOR("u")}, to_tsquery('threadline'::regconfig, ?))::float8 AS score
@@ -145,6 +161,7 @@ export async function rankedHitsStatement(db: Database, terms: string[], after: 
         CROSS JOIN LATERAL (SELECT CASE WHEN f.at > 0 THEN ${headline(unmarked(`substr(s.text, greatest(1, f.at - ${HEADLINE_BEFORE}), ${HEADLINE_WINDOW})`))} END AS headline OFFSET 0) w
         ORDER BY p.score, p.seq`,
       params: [
+        ...readableParams,
         tsquery,
         tsquery,
         ...keysetParams,
@@ -163,8 +180,8 @@ export async function rankedHitsStatement(db: Database, terms: string[], after: 
   return {
     sql: `WITH page AS (
        SELECT m.seq AS seq, m.score AS score FROM (
-         SELECT rowid AS seq, bm25("TurnSearch") AS score FROM "TurnSearch" WHERE "TurnSearch" MATCH ?
-          ORDER BY rowid DESC LIMIT ${RANKED_MATCHES}
+         SELECT "TurnSearch".rowid AS seq, bm25("TurnSearch") AS score FROM "TurnSearch" ${readableJoin(`"TurnSearch".rowid`)}
+          WHERE "TurnSearch" MATCH ? ORDER BY "TurnSearch".rowid DESC LIMIT ${RANKED_MATCHES}
        ) m ${keyset}
         ORDER BY m.score, m.seq LIMIT ?
      )
@@ -172,7 +189,7 @@ export async function rankedHitsStatement(db: Database, terms: string[], after: 
             ${SEARCHED_TEXT("t")} AS text
        FROM page p JOIN "Turn" t ON t."seq" = p.seq JOIN "Thread" th ON th."id" = t."threadId"
       ORDER BY p.score, p.seq`,
-    params: [await ftsMatch(db, terms), ...keysetParams, limit],
+    params: [...readableParams, await ftsMatch(db, terms), ...keysetParams, limit],
   };
 }
 

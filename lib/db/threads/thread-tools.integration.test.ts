@@ -17,15 +17,18 @@ async function allIds(query: { tool?: string; source?: string; q?: string }): Pr
   const ids: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listThreads({
-      q: query.q,
-      tool: query.tool,
-      source: query.source,
-      model: undefined,
-      project: undefined,
-      cursor,
-      limit: 50,
-    });
+    const page = await listThreads(
+      {
+        q: query.q,
+        tool: query.tool,
+        source: query.source,
+        model: undefined,
+        project: undefined,
+        cursor,
+        limit: 50,
+      },
+      null,
+    );
     ids.push(...page.items.map((thread) => thread.id));
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -77,7 +80,7 @@ describe("Tool and Agent filters", () => {
   });
 
   it("filters by agent: the thread's source", async () => {
-    const facets = await listFacets();
+    const facets = await listFacets(null);
     expect(facets.sources).toEqual(
       expect.arrayContaining([
         "import:claude-code",

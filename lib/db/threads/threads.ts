@@ -27,6 +27,9 @@ import { threadsWritten } from "./thread-writes";
 import { currentThreadTools, toolFilterKey } from "./thread-tools";
 import { snapshotReads, WRITE_TRANSACTION } from "../engine/transactions";
 import { databaseKind } from "../engine/create-client";
+import { readableWhere } from "../engine/readable";
+import { mayRead, type Reader } from "@/lib/domain/access";
+import { newThreadOwner } from "../people/visibility";
 
 type Visibility = { includeExpired?: boolean };
 
@@ -80,11 +83,12 @@ export async function getThreadWithTurns(id: string, visibility?: Visibility): P
   return counted!;
 }
 
-export async function createThread(input: CreateThreadInput): Promise<Thread> {
+/** A new thread through the API or MCP: `reader`'s own (lib/domain/access), with their visibility for new threads. */
+export async function createThread(input: CreateThreadInput, reader: Reader): Promise<Thread> {
   const client = await db();
   if (input.parentThreadId) {
     const parent = await client.thread.findUnique({ where: { id: input.parentThreadId } });
-    if (!parent) {
+    if (!parent || !mayRead(reader, parent)) {
       throw new AppError("validation_failed", "parentThreadId: no thread with this id", [
         { field: "parentThreadId", message: "no thread with this id" },
       ]);
@@ -99,6 +103,7 @@ export async function createThread(input: CreateThreadInput): Promise<Thread> {
   const row = await client.thread.create({
     data: {
       id: randomUUID(),
+      ...(await newThreadOwner(reader, null)),
       parentThreadId: input.parentThreadId ?? null,
       title: input.title ?? null,
       searchTitle: searchableText(input.title ?? null),
@@ -205,7 +210,7 @@ export async function appendTurn(
   return stored;
 }
 
-export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> {
+export async function listThreads(query: ListThreadsQuery, reader: Reader): Promise<ThreadPage> {
   const client = await db();
   let after: { lastUpdatedAt: Date; id: string } | undefined;
   if (query.cursor) {
@@ -231,12 +236,13 @@ export async function listThreads(query: ListThreadsQuery): Promise<ThreadPage> 
       project: query.project,
       after,
       limit: take,
+      reader,
     });
     const found = await client.thread.findMany({ where: { id: { in: ids } } });
     const byId = new Map(found.map((row) => [row.id, row]));
     rows = ids.flatMap((id) => byId.get(id) ?? []);
   } else {
-    const where: Prisma.ThreadWhereInput[] = [];
+    const where: Prisma.ThreadWhereInput[] = [readableWhere(reader)];
     if (query.tool) where.push({ tools: { some: { key: toolFilterKey(query.tool) } } });
     if (query.model) where.push({ turns: { some: { modelName: query.model } } });
     if (query.source) where.push({ source: query.source });
@@ -279,7 +285,11 @@ async function withParentTitles(threads: Thread[]): Promise<Thread[]> {
  */
 /** The threads of `id`'s chain, oldest first (at most MAX_CHAIN_DEPTH; expired ancestors end it). */
 export async function getChainThreads(id: string, visibility: Visibility = {}): Promise<Thread[]> {
-  return collectChainRows(id, await chainRows(await db(), id, MAX_CHAIN_DEPTH, { withExtents: false }), visibility);
+  return collectChainRows(
+    id,
+    await chainRows(await db(), id, MAX_CHAIN_DEPTH, { withExtents: false, closed: serverSettings().auth.enabled }),
+    visibility,
+  );
 }
 
 /** What a thread's stored turns are now (see TurnExtent): `key` changes whenever they do. */
@@ -290,7 +300,7 @@ export async function getChainThreadStates(
   id: string,
   visibility: Visibility = {},
 ): Promise<{ thread: Thread; state: ThreadTurnsState }[]> {
-  const rows = await chainRows(await db(), id, MAX_CHAIN_DEPTH, { withExtents: true });
+  const rows = await chainRows(await db(), id, MAX_CHAIN_DEPTH, { withExtents: true, closed: serverSettings().auth.enabled });
   const extents = new Map(rows.map((row) => [row.id, row]));
   return (await collectChainRows(id, rows, visibility)).map((thread) => {
     const { firstTurnSeq, lastTurnSeq } = extents.get(thread.id)!;
@@ -348,12 +358,14 @@ export async function purgeThread(id: string): Promise<void> {
 export type ListFacets = { models: string[]; sources: string[]; projects: string[] };
 
 /** The values the list's filters offer. */
-export async function listFacets(): Promise<ListFacets> {
+/** The list's filter choices, from the threads `reader` may read (another person's private project names stay theirs). */
+export async function listFacets(reader: Reader): Promise<ListFacets> {
   const client = await db();
+  const readable = readableWhere(reader);
   const [models, sources, projects] = await Promise.all([
-    client.turn.groupBy({ by: ["modelName"], where: { modelName: { not: null } } }),
-    client.thread.groupBy({ by: ["source"] }),
-    client.thread.groupBy({ by: ["project"], where: { project: { not: null } } }),
+    client.turn.groupBy({ by: ["modelName"], where: { modelName: { not: null }, ...(reader ? { thread: readable } : {}) } }),
+    client.thread.groupBy({ by: ["source"], where: readable }),
+    client.thread.groupBy({ by: ["project"], where: { project: { not: null }, ...readable } }),
   ]);
   return {
     models: models.flatMap((m) => m.modelName ?? []).sort(),
@@ -374,17 +386,20 @@ export async function findThread(rawId: string): Promise<Thread | null> {
  * `childLimit`, oldest first), each child with its relation, so a page can tie a sub-agent to the
  * tool call that started it.
  */
+/** A thread's parent and children, as far as `reader` may read them (a parent they may not read is as one not stored). */
 export async function getThreadLinks(
   thread: Thread,
+  reader: Reader,
   { childLimit = 50 }: { childLimit?: number } = {},
 ): Promise<{ parent: ThreadLink | null; children: ChildThreadLink[] }> {
   const client = await db();
   const select = { id: true, title: true } as const;
+  const readable = readableWhere(reader);
   const [parent, children] = await Promise.all([
-    thread.parentThreadId ? client.thread.findUnique({ where: { id: thread.parentThreadId }, select }) : null,
+    thread.parentThreadId ? client.thread.findFirst({ where: { id: thread.parentThreadId, ...readable }, select }) : null,
     // A thread that names itself as parent (only in old data: imports refuse loops) is no child of its own.
     client.thread.findMany({
-      where: { parentThreadId: thread.id, id: { not: thread.id } },
+      where: { parentThreadId: thread.id, id: { not: thread.id }, ...readable },
       select: { ...select, metadata: true },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: childLimit,

@@ -17,8 +17,9 @@ const CHILD_LIMIT = 1_000;
  */
 export async function getThreadOutline(threadId: string, visibility: Visibility = {}): Promise<ThreadOutline> {
   const thread = await getThread(threadId, visibility);
+  // Every child: only the flags of this thread's own turns come out of them (its reader may read it).
   const client = await db();
-  const [rows, links] = await Promise.all([turnFlags(client, threadId), getThreadLinks(thread, { childLimit: CHILD_LIMIT })]);
+  const [rows, links] = await Promise.all([turnFlags(client, threadId), getThreadLinks(thread, null, { childLimit: CHILD_LIMIT })]);
   // As the conversation view pairs them (lib/domain/threads/subagents.ts): by the relation's
   // tool-call id, else by the agent id the call's result names.
   const toolCallIds: string[] = [];

@@ -4,7 +4,7 @@ import { QUARTER_MS } from "@/lib/domain/usage/usage-period";
 import { addFigures, emptyFigures, sortRows, type UsageQuery, type UsageReport } from "@/lib/domain/usage/usage-report";
 import type { Database, DatabaseKind } from "../engine/create-client";
 import { run } from "../engine/dialect";
-import { bucketsOf, figuresOf, SUMS, type FigureRow, type Numeric } from "./usage-sql";
+import { bucketsOf, figuresOf, SUMS, type FigureRow, type Numeric, type UsageScope } from "./usage-sql";
 
 const HOUR_MS = 3_600_000;
 const QUARTERS_PER_HOUR = 4;
@@ -21,7 +21,7 @@ type BlockRead = Pick<UsageReport, "rows" | "totals" | "tokenLimit">;
 export async function readBlocks(
   client: Database,
   kind: DatabaseKind,
-  query: UsageQuery,
+  query: UsageQuery & { scope: UsageScope },
   quarters: { startQuarter: number; endQuarter: number },
   now: Date,
 ): Promise<BlockRead> {

@@ -31,7 +31,9 @@ import { run } from "../engine/dialect";
 import { refreshUsageBuckets } from "./usage-aggregates";
 import { readBlocks } from "./usage-blocks";
 import { partOfRow, rollUpSessions, withSessionSplits } from "./usage-sessions";
-import { bucketsOf, figuresOf, localQuarterExpression, SUMS, type FigureRow, type Numeric } from "./usage-sql";
+import { bucketsOf, figuresOf, localQuarterExpression, SUMS, type FigureRow, type Numeric, type UsageScope } from "./usage-sql";
+import { readableCondition } from "../engine/readable";
+import { mayRead, type Reader } from "@/lib/domain/access";
 
 /**
  * Usage reports (GET /api/usage, the /usage page, `npm run usage`): read from the usage buckets
@@ -43,15 +45,17 @@ import { bucketsOf, figuresOf, localQuarterExpression, SUMS, type FigureRow, typ
  */
 export async function usageReport(
   asked: UsageQuery,
+  reader: Reader,
   { fromBucketsOnly = false, now = new Date() }: { fromBucketsOnly?: boolean; now?: Date } = {},
 ): Promise<UsageReport> {
   await refreshUsageBuckets();
   const client = await db();
   const kind = databaseKind(client);
+  const scope = usageScope(reader);
   // The range as asked, resolved against the days that hold data: "since 2000" reads the data's days, not 26 years.
   const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
-  const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, asked), today);
-  const query: RangedQuery = { ...asked, ...range };
+  const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, { ...asked, scope }), today);
+  const query: RangedQuery = { ...asked, ...range, scope };
   const filters = Object.fromEntries(
     (["source", "project", "model"] as const).filter((f) => query[f] !== undefined).map((f) => [f, query[f]!]),
   );
@@ -72,6 +76,7 @@ export async function usageReport(
   // (fromBucketsOnly: for the tests that hold the two ways to each other.)
   const fromHours =
     !fromBucketsOnly &&
+    scope === null &&
     TIME_GROUPS.includes(query.groupBy) &&
     query.source === undefined &&
     query.project === undefined &&
@@ -114,9 +119,10 @@ export async function usageReport(
     for (let i = 0; i < rows.length; i += 500) {
       const found = await client.thread.findMany({
         where: { id: { in: rows.slice(i, i + 500).map((r) => r.key) } },
-        select: { id: true, title: true },
+        select: { id: true, title: true, ownerId: true, visibility: true },
       });
-      for (const thread of found) titles.set(thread.id, thread.title);
+      // An admin sums every thread; the title of one they may not read stays its owner's.
+      for (const thread of found) titles.set(thread.id, mayRead(reader, thread) ? thread.title : null);
     }
     rows = rows.map((row) => ({ ...row, title: titles.get(row.key) ?? null }));
   }
@@ -128,25 +134,38 @@ export async function usageReport(
  * A range's open ends filled as a report fills them (since: the first day with data of the
  * filters, until: today) but not cut to the data: the days the /usage page shows it asked for.
  */
-export async function filledRange(asked: Omit<UsageQuery, "groupBy">, now = new Date()): Promise<UsageRange> {
+export async function filledRange(asked: Omit<UsageQuery, "groupBy">, reader: Reader, now = new Date()): Promise<UsageRange> {
   if (asked.since !== undefined && asked.until !== undefined) return { since: asked.since, until: asked.until, timeZone: asked.timeZone };
   await refreshUsageBuckets();
   const client = await db();
   const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
-  const extent = asked.since === undefined ? await dataExtent(client, databaseKind(client), asked) : null;
+  const extent = asked.since === undefined ? await dataExtent(client, databaseKind(client), { ...asked, scope: usageScope(reader) }) : null;
   const since = asked.since ?? extent?.first ?? today;
   const until = asked.until ?? today;
   return { since: since > until ? until : since, until, timeZone: asked.timeZone };
 }
 
-/** A report's query with its range resolved. */
-type RangedQuery = UsageQuery & UsageRange;
+/** A report's query with its range resolved, and the threads it may sum. */
+type RangedQuery = UsageQuery & UsageRange & { scope: UsageScope };
+
+/**
+ * The threads whose figures a reader's reports sum: an admin's, every thread (the team's figures,
+ * not their texts: titles of threads they may not read are left out); anyone else's, the threads
+ * they may read (lib/domain/access).
+ */
+export function usageScope(reader: Reader): UsageScope {
+  return reader?.role === "admin" ? null : readableCondition(reader, "t");
+}
 
 /**
  * The first and last local days of the buckets a report's filters keep: their first and last
  * quarter-hour (on the buckets' quarter index), each within one local day.
  */
-async function dataExtent(client: Database, kind: DatabaseKind, query: Omit<UsageQuery, "groupBy">): Promise<DataExtent> {
+async function dataExtent(
+  client: Database,
+  kind: DatabaseKind,
+  query: Omit<UsageQuery, "groupBy"> & { scope: UsageScope },
+): Promise<DataExtent> {
   const { from, params } = bucketsOf(query, null);
   const [row] = await run<{ first: Numeric; last: Numeric }[]>(
     client,

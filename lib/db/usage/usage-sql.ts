@@ -26,12 +26,16 @@ export function figuresOf(row: FigureRow): UsageFigures {
   return figures;
 }
 
+/** The threads a report may sum (lib/db/usage/usage-report.ts usageScope), on the thread `t`; null: all. */
+export type UsageScope = { sql: string; params: unknown[] } | null;
+
 /**
- * `FROM "UsageBucket" b … WHERE …` for the buckets of a report's filters (the thread joined as
- * `t` when a filter or `joinThread` needs it), within [startQuarter, endQuarter) when given.
+ * `FROM "UsageBucket" b … WHERE …` for the buckets of a report's filters and scope (the thread
+ * joined as `t` when a filter, the scope or `joinThread` needs it), within [startQuarter,
+ * endQuarter) when given.
  */
 export function bucketsOf(
-  query: Pick<UsageQuery, "source" | "project" | "model">,
+  query: Pick<UsageQuery, "source" | "project" | "model"> & { scope?: UsageScope },
   quarters: { startQuarter: number; endQuarter: number } | null,
   joinThread = false,
 ): { from: string; params: unknown[] } {
@@ -41,7 +45,7 @@ export function bucketsOf(
     where.push(`b."quarter" >= ?`, `b."quarter" < ?`);
     params.push(quarters.startQuarter, quarters.endQuarter);
   }
-  const join = joinThread || query.source !== undefined || query.project !== undefined;
+  const join = joinThread || query.source !== undefined || query.project !== undefined || Boolean(query.scope);
   for (const [column, value] of [
     [`b."modelName"`, query.model],
     [`t."source"`, query.source],
@@ -50,6 +54,10 @@ export function bucketsOf(
     if (value === undefined) continue;
     where.push(`${column} = ?`);
     params.push(value);
+  }
+  if (query.scope) {
+    where.push(query.scope.sql);
+    params.push(...query.scope.params);
   }
   const from = `FROM "UsageBucket" b${join ? ` JOIN "Thread" t ON t."id" = b."threadId"` : ""}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""}`;
   return { from, params };

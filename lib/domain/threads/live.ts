@@ -2,6 +2,7 @@
  * What GET /api/events streams to open pages, and the schemas the browser checks each event
  * against before it acts on it (the stream is a boundary like any other).
  */
+import type { OwnedThread } from "../access";
 import { z } from "zod";
 import type { SourcesStatus } from "../sources/sources";
 
@@ -12,7 +13,8 @@ import type { SourcesStatus } from "../sources/sources";
 export type ThreadLiveState = { id: string; turnCount: number; lastUpdatedAt: string | null };
 
 /** The stream's events: a thread was written (turns appended, imported, compacted, purged), or the followed sources' status changed. */
-export type LiveEvent = { type: "thread"; thread: ThreadLiveState } | { type: "sources"; status: SourcesStatus };
+/** `access`: whose the thread is, for the stream to send it only to those who may read it (never sent itself). */
+export type LiveEvent = { type: "thread"; thread: ThreadLiveState; access?: OwnedThread } | { type: "sources"; status: SourcesStatus };
 
 /** The SSE event names, one per LiveEvent type. */
 export const LIVE_EVENT_TYPES = ["thread", "sources"] as const;

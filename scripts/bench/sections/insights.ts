@@ -35,13 +35,13 @@ export async function insightsChildTimings(
     const asked: Asked = { timeZone: query.tz!, ...(query.since && { since: query.since }), ...(query.until && { until: query.until }) };
     const { samples: _samples, ...stats } = await measure(
       `insightsReport ${label}`,
-      async () => JSON.stringify(await insightsReport(asked, {})),
+      async () => JSON.stringify(await insightsReport(asked, {}, null)),
       CONFIG.usageIterations,
       { warmup: 3 },
     );
     reports[label] = stats;
   }
-  const all = await insightsReport({ since: "2000-01-01", until, timeZone: "UTC" }, {});
+  const all = await insightsReport({ since: "2000-01-01", until, timeZone: "UTC" }, {}, null);
   return {
     reports,
     toolCalls: all.tools.reduce((n, tool) => n + tool.calls, 0),

@@ -228,13 +228,13 @@ export async function usageChild(): Promise<void> {
   for (const groupBy of ["day", "model", "thread"] as const) {
     const { samples: _samples, ...stats } = await measure(
       `usageReport ${groupBy}`,
-      async () => JSON.stringify(await usageReport(query(groupBy))),
+      async () => JSON.stringify(await usageReport(query(groupBy), null)),
       CONFIG.usageIterations,
       { warmup: 3 },
     );
     reports[groupBy] = stats;
   }
-  const { totals } = await usageReport(query("day"));
+  const { totals } = await usageReport(query("day"), null);
   const insights = await insightsChildTimings(range.until);
   const run: ChildRun = {
     backfill: { ...backfill, seconds: backfillSeconds },

@@ -1,4 +1,6 @@
 import { requireAdmin } from "@/lib/auth/principal";
+import { readerFrom } from "@/lib/auth/reader";
+import { requireReadableThread } from "@/lib/auth/thread-access";
 import { secretValue } from "@/lib/db/secrets/secret-findings";
 import { AppError } from "@/lib/domain/errors";
 import { quoteInput } from "@/lib/domain/secrets/quote";
@@ -16,6 +18,8 @@ export async function POST(request: Request): Promise<Response> {
   return handleRoute(async () => {
     await requireAdmin(request.headers, "reveal secrets");
     const { threadId, turnId, fingerprint } = await readJson(request, revealSecretSchema);
+    // A value is the thread's text: an admin reveals only in threads they may read.
+    await requireReadableThread(await readerFrom(request.headers), threadId);
     const value = await secretValue(threadId, turnId, fingerprint);
     if (value === null) throw new AppError("not_found", `No secret ${fingerprint} in turn ${quoteInput(turnId)} of thread ${threadId}.`);
     return unmasked(

@@ -21,6 +21,7 @@ import * as live from "./live/route";
 import * as messages from "./messages/route";
 import * as outline from "./outline/route";
 import * as secretSettings from "./secret-settings/route";
+import * as visibility from "./visibility/route";
 import * as thread from "./route";
 import * as shares from "./shares/route";
 import * as turn from "./turns/[index]/route";
@@ -51,6 +52,7 @@ const ROUTES: {
   { file: "messages/route.ts", module: messages, input: { POST: { body: { content: "hello" }, query: "?stream=0" } } },
   { file: "outline/route.ts", module: outline },
   { file: "secret-settings/route.ts", module: secretSettings, input: { PUT: { body: { sendToModels: true, confirm: true } } } },
+  { file: "visibility/route.ts", module: visibility, input: { PUT: { body: { visibility: "team" } } } },
   { file: "shares/route.ts", module: shares, input: { POST: { body: { expiresInHours: 24 } } } },
   { file: "turns/route.ts", module: turns, input: { POST: { body: { role: "user", content: "hello" } } } },
   { file: "turns/[index]/route.ts", module: turn, input: { GET: { extra: { index: "0" } } } },
@@ -89,7 +91,7 @@ describe("unknown thread ids on every REST route that takes one", () => {
     const id = crypto.randomUUID();
     const before = await rowCounts();
     const all = calls();
-    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(25);
+    expect(all.map((call) => `${call.method} ${call.path}`)).toHaveLength(26);
     for (const call of all) {
       const error = await expectError(await send(call, id), 404, "not_found");
       expect(error.message, `${call.method} ${call.path}`).toBe(

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { readerFrom } from "@/lib/auth/reader";
 import { maskDeep } from "@/lib/domain/secrets/detect";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -29,7 +31,7 @@ const EDGE_STYLE = {
 export default async function LineagePage({ params }: { params: Promise<{ id: string }> }) {
   const thread = maskDeep(await findThread((await params).id));
   if (!thread) notFound();
-  const graph = maskDeep(await lineageGraph(thread.id));
+  const graph = maskDeep(await lineageGraph(thread.id, await readerFrom(await headers())));
   const x = (column: number) => column * (CARD_W + GAP_X);
   const y = (depth: number) => depth * (CARD_H + GAP_Y);
   const place = new Map(graph.nodes.map((n) => [n.id, n]));

@@ -1,3 +1,4 @@
+import { readerFrom } from "@/lib/auth/reader";
 import { maskedJson } from "@/lib/http/masking";
 import { applyCompactionJob } from "@/lib/compaction/jobs";
 import { applyCompaction, previewCompaction, publicPreview } from "@/lib/compaction/service";
@@ -28,10 +29,10 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
 }
 
 /** The thread's compaction lineage: revisions made from it, and the compaction it came from. */
-export async function GET(_request: Request, { params }: Context): Promise<Response> {
+export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     await getThread(id, { includeExpired: true });
-    return maskedJson(await compactionLinks(id));
+    return maskedJson(await compactionLinks(id, await readerFrom(request.headers)));
   });
 }

@@ -1,3 +1,4 @@
+import { readerFrom } from "@/lib/auth/reader";
 import { maskedJson } from "@/lib/http/masking";
 import { forkLinks, forkThread } from "@/lib/db/threads/forks";
 import { getThread } from "@/lib/db/threads/threads";
@@ -12,15 +13,16 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     const body = await readJson(request, forkRequestSchema);
-    return idempotentWrite(request, id, "fork", body, async () => maskedJson(await forkThread(id, body.atTurn), { status: 201 }));
+    const reader = await readerFrom(request.headers);
+    return idempotentWrite(request, id, "fork", body, async () => maskedJson(await forkThread(id, body.atTurn, reader), { status: 201 }));
   });
 }
 
 /** The thread's forks, and the fork it is (if it is one). */
-export async function GET(_request: Request, { params }: Context): Promise<Response> {
+export async function GET(request: Request, { params }: Context): Promise<Response> {
   return handleRoute(async () => {
     const id = threadIdFrom((await params).id);
     await getThread(id, { includeExpired: true });
-    return maskedJson(await forkLinks(id));
+    return maskedJson(await forkLinks(id, await readerFrom(request.headers)));
   });
 }
