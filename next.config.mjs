@@ -26,4 +26,14 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+/**
+ * `next build` also writes .next/standalone: the server's files and the node_modules they use,
+ * traced, which `npm run pack` copies into the package (scripts/pack.mjs, which also leaves out
+ * what the package does not need). Only while building: a server started with output
+ * "standalone" warns that it is not Next.js's standalone server.js, and ours is scripts/server.mjs
+ * (from a clone and in the package alike).
+ * @param {string} phase
+ */
+export default function config(phase) {
+  return phase === "phase-production-build" ? { ...nextConfig, output: "standalone" } : nextConfig;
+}

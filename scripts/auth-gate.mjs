@@ -36,3 +36,16 @@ export function authGate({ host, auth }) {
   }
   return { ok: true };
 }
+
+/**
+ * The start-up note for a server on an address other than loopback with no THREADLINE_ALLOWED_HOSTS:
+ * it answers only to its own names (proxy.ts), so a LAN address or a proxy's name must be listed.
+ * Null when there is nothing to say.
+ * @param {string} host
+ * @param {string | undefined} allowedHosts
+ */
+export function allowedHostsNote(host, allowedHosts) {
+  if (["127.0.0.1", "localhost", "::1"].includes(host) || allowedHosts?.trim()) return null;
+  const names = `127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`}`;
+  return `answering to ${names} only: set THREADLINE_ALLOWED_HOSTS to the names people use (docs/security.md)`;
+}

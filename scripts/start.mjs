@@ -7,7 +7,7 @@
 // sessions the importing thread's heap grew to 245 MB of garbage over 60 MB of live data; at 1.5
 // times it stays under 130 MB, and the group's peak fell from 452-478 to 314-323 MB with the sync's
 // time unchanged (docs/benchmarks.md, "Twelfth round").
-import { authGate } from "./auth-gate.mjs";
+import { allowedHostsNote, authGate } from "./auth-gate.mjs";
 import { buildWorkers } from "./build-workers.mjs";
 import { commandLine, ensureBuild, ensureDependencies, ensureMigrated, ensurePrismaClient } from "./lib.mjs";
 import { serve } from "./server.mjs";
@@ -34,11 +34,7 @@ if (dev) buildWorkers();
 else ensureBuild();
 
 console.log(`[threadline] serving http://${host}:${port}`);
-if (!["127.0.0.1", "localhost", "::1"].includes(host) && !process.env.THREADLINE_ALLOWED_HOSTS?.trim()) {
-  // The server answers only to its own names (proxy.ts): a LAN address or a proxy's name must be listed.
-  console.log(
-    `[threadline] answering to 127.0.0.1, localhost${host === "0.0.0.0" || host === "::" ? "" : ` and ${host}`} only: set THREADLINE_ALLOWED_HOSTS to the names people use (docs/security.md)`,
-  );
-}
+const note = allowedHostsNote(host, process.env.THREADLINE_ALLOWED_HOSTS);
+if (note) console.log(`[threadline] ${note}`);
 // Next.js in this process, behind scripts/server.mjs's checks (request sizes, the client's address).
 await serve({ dev, host, port });

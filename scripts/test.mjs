@@ -1,8 +1,8 @@
 // `npm test`: the whole suite on a fresh clone: types, lint (the layer rules), unit and
-// integration tests (Vitest, real SQLite files), the integration tests again on PostgreSQL
-// (scripts/test-postgres.mjs says which server, or why the pass is skipped), then a production
-// build and the end-to-end suite (Playwright on the system Chromium, SQLite). Ends with one plain
-// "N passed, N failed" line over every pass.
+// integration tests (Vitest, real SQLite files; the package is packed from the production build
+// made before them), the integration tests again on PostgreSQL (scripts/test-postgres.mjs says
+// which server, or why the pass is skipped), then the end-to-end suite on that build (Playwright
+// on the system Chromium, SQLite). Ends with one plain "N passed, N failed" line over every pass.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ensureBuild, ensureDependencies, ensurePrismaClient, npx, root, run } from "./lib.mjs";
@@ -20,6 +20,9 @@ console.log("[threadline] typecheck");
 npx("tsc", ["--noEmit"]);
 console.log("[threadline] lint: Next.js rules, layer boundaries, file sizes, import cycles");
 run("npm", ["run", "--silent", "lint"]);
+// The production build before the tests rather than before the end-to-end suite: the package's test
+// packs it (scripts/pack.integration.test.ts), so the suite builds once.
+ensureBuild();
 console.log("[threadline] unit and integration tests");
 npx("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 
@@ -38,7 +41,6 @@ if (postgres.url) {
 } else {
   console.log(`[threadline] PostgreSQL pass skipped: ${postgres.skipped}`);
 }
-ensureBuild();
 console.log("[threadline] end-to-end tests");
 npx("playwright", ["test"]); // its JSON report goes to playwrightJson (playwright.config.ts)
 
