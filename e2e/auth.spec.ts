@@ -322,6 +322,7 @@ test("a member's thread is private until they share it on its page; then the oth
   await noorPage.goto(`/threads/${threadId}`);
   await expect(noorPage.getByTestId("thread-visibility")).toHaveText("Shared with the team by Mia");
   await expect(noorPage.getByRole("button", { name: "Make private" })).toHaveCount(0);
+  await expect(noorPage.getByRole("button", { name: "Share…" })).toHaveCount(0);
   const change = await noorPage.request.put(`/api/threads/${threadId}/visibility`, {
     headers: { origin: AUTH_URL },
     data: { visibility: "private" },
@@ -330,6 +331,14 @@ test("a member's thread is private until they share it on its page; then the oth
   for (const width of [1440, 390]) {
     await noorPage.setViewportSize({ width, height: 900 });
     await noorPage.screenshot({ path: test.info().outputPath(`shared-thread-${width}.png`), fullPage: true });
+  }
+  // Mia's Settings: who reads her threads, now and per project.
+  await miaPage.goto("/settings");
+  const visibility = miaPage.getByRole("region", { name: "Who reads your threads" });
+  await expect(visibility.getByLabel("New threads you create, import or push are read by")).toHaveValue("private");
+  for (const width of [1440, 390]) {
+    await miaPage.setViewportSize({ width, height: 900 });
+    await visibility.screenshot({ path: test.info().outputPath(`visibility-settings-${width}.png`) });
   }
   for (const page of [admin, miaPage, noorPage]) await page.context().close();
 });

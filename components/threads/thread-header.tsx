@@ -94,7 +94,8 @@ export function ThreadHeader({
           hasSubagents={hasSubagents}
           inChain={parent !== null}
         />
-        {!thread.expired && <ShareButton threadId={thread.id} hasSubagents={hasSubagents} />}
+        {/* A link is its owner's (or an admin's) to make. */}
+        {!thread.expired && (access?.canChange ?? true) && <ShareButton threadId={thread.id} hasSubagents={hasSubagents} />}
       </div>
       <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {/* One line, cut with an ellipsis where it must be (the copy button has it whole); on a
