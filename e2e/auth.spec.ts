@@ -332,6 +332,55 @@ test("a member's thread is private until they share it on its page; then the oth
     await noorPage.setViewportSize({ width, height: 900 });
     await noorPage.screenshot({ path: test.info().outputPath(`shared-thread-${width}.png`), fullPage: true });
   }
+  // Mia's priced session: the admin's usage counts it under her name, without its title.
+  const at = new Date().toISOString();
+  const priced = await miaPage.request.post("/api/import", {
+    headers: { origin: AUTH_URL, "content-type": "application/json" },
+    data: {
+      format: "threadline/v1",
+      threads: [
+        {
+          id: crypto.randomUUID(),
+          parentThreadId: null,
+          title: `Mia's priced session ${stamp}`,
+          toolName: "claude-code",
+          source: "import:claude-code",
+          project: null,
+          initialContext: {},
+          metadata: null,
+          createdAt: at,
+          lastUpdatedAt: at,
+          expiresAt: null,
+          turns: [
+            { id: crypto.randomUUID(), index: 0, role: "user", content: "a question", timestamp: at, files: [], images: [] },
+            {
+              id: crypto.randomUUID(),
+              index: 1,
+              role: "assistant",
+              content: "an answer",
+              timestamp: at,
+              files: [],
+              images: [],
+              modelProvider: "anthropic",
+              modelName: "claude-sonnet-4-20250514",
+              modelMetadata: { usage: { input_tokens: 1000, output_tokens: 500 } },
+            },
+          ],
+        },
+      ],
+    },
+  });
+  expect(priced.status()).toBe(201);
+  await admin.goto("/usage");
+  const byPerson = admin.getByTestId("by-person");
+  await expect(byPerson).toContainText("Mia");
+  await expect(admin.getByTestId("by-thread")).toContainText("A private thread");
+  await expect(admin.getByTestId("by-thread")).not.toContainText(`Mia's priced session ${stamp}`);
+  for (const width of [1440, 390]) {
+    await admin.setViewportSize({ width, height: 900 });
+    await admin.screenshot({ path: test.info().outputPath(`team-usage-${width}.png`), fullPage: true });
+  }
+
   // Mia's Settings: who reads her threads, now and per project.
   await miaPage.goto("/settings");
   const visibility = miaPage.getByRole("region", { name: "Who reads your threads" });

@@ -100,6 +100,10 @@ async function UsageReportView({
     usageReport({ ...query, groupBy: "source" }, reader),
     usageReport({ ...query, groupBy: "thread", limit: TOP_THREADS }, reader),
   ]);
+  // With sign-in on: whose the figures are, and which machines pushed them (an admin's: the whole team's).
+  const [byPerson, byMachine] = reader
+    ? await Promise.all([usageReport({ ...query, groupBy: "person" }, reader), usageReport({ ...query, groupBy: "machine" }, reader)])
+    : [null, null];
   const { totals } = byPeriod;
   if (totals.responses === 0) return <EmptyUsage query={query} params={params} view={view} />;
 
@@ -147,6 +151,26 @@ async function UsageReportView({
           </p>
         }
       />
+      {byPerson && (
+        <UsageTable
+          title="By person"
+          keyLabel="Person"
+          rows={byPerson.rows}
+          testId="by-person"
+          csv={csv("person", byPerson.rows)}
+          name={(row) => <span className="break-all">{row.title}</span>}
+        />
+      )}
+      {byMachine && byMachine.rows.some((row) => row.key !== "") && (
+        <UsageTable
+          title="By machine"
+          keyLabel="Machine"
+          rows={byMachine.rows}
+          testId="by-machine"
+          csv={csv("machine", byMachine.rows)}
+          name={(row) => <span className="break-all">{row.key || "This server's folders"}</span>}
+        />
+      )}
       <UsageTable
         title="By project"
         keyLabel="Project"
@@ -169,6 +193,8 @@ async function UsageReportView({
 
 /** A thread's title (conversation content: text, secrets masked), or its id when it has none. */
 function ThreadName({ row }: Readonly<{ row: UsageRow }>) {
+  // An admin's team figures: a thread they may not read is counted, not named.
+  if (row.private) return <span className="text-zinc-600">A private thread</span>;
   return (
     <Link href={`/threads/${encodeURIComponent(row.key)}`} className="text-indigo-700 hover:underline">
       {row.title ? maskSecrets(row.title) : <span className="font-mono break-all">{row.key}</span>}

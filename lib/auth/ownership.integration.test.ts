@@ -237,6 +237,18 @@ describe("threads belong to people, private until shared", () => {
     const byThread = await usageOf("admin", "&groupBy=thread");
     const titles = Object.fromEntries(byThread.rows.map((r) => [r.key, r.title]));
     expect(titles).toEqual({ [bobs]: null, [cys]: null, [unowned]: "made before sign-in" });
+    // Team figures: per person, each one's own figures; together, the whole.
+    const byPerson = await usageOf("admin", "&groupBy=person");
+    const users = await (await db()).user.findMany({ select: { id: true, name: true } });
+    expect(new Set(byPerson.rows.map((r) => r.title))).toEqual(
+      new Set(["bob", "cy", users.find((u) => !["bob", "cy", "vi"].includes(u.name))!.name]),
+    );
+    const bobsRow = byPerson.rows.find((r) => r.title === "bob") as unknown as { costUsd: number; responses: number };
+    expect(bobsRow.responses).toBe(bob.totals.responses);
+    expect(bobsRow.costUsd).toBeCloseTo(bob.totals.costUsd, 10);
+    const summed = (byPerson.rows as unknown as { costUsd: number }[]).reduce((sum, row) => sum + row.costUsd, 0);
+    expect(summed).toBeCloseTo(admin.totals.costUsd, 10);
+    expect((await usageOf("admin", "&groupBy=machine")).rows.map((r) => r.key)).toEqual([""]);
     const insights = await ok<{ sessions: { count: number } }>(
       await insightsRoute(request("GET", "/api/insights?since=2026-11-01&until=2026-11-30&tz=UTC", "bob")),
     );

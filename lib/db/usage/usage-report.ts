@@ -1,4 +1,5 @@
 import "server-only";
+import { firstAdminId } from "../people/first-admin";
 import {
   dayKey,
   dayNumber,
@@ -55,7 +56,8 @@ export async function usageReport(
   // The range as asked, resolved against the days that hold data: "since 2000" reads the data's days, not 26 years.
   const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
   const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, { ...asked, scope }), today);
-  const query: RangedQuery = { ...asked, ...range, scope };
+  const firstAdmin = asked.groupBy === "person" ? await firstAdminId() : null;
+  const query: RangedQuery = { ...asked, ...range, scope, firstAdminId: firstAdmin };
   const filters = Object.fromEntries(
     (["source", "project", "model"] as const).filter((f) => query[f] !== undefined).map((f) => [f, query[f]!]),
   );
@@ -116,15 +118,24 @@ export async function usageReport(
 
   if (query.groupBy === "thread" && rows.length > 0) {
     const titles = new Map<string, string | null>();
+    const hidden = new Set<string>();
     for (let i = 0; i < rows.length; i += 500) {
       const found = await client.thread.findMany({
         where: { id: { in: rows.slice(i, i + 500).map((r) => r.key) } },
         select: { id: true, title: true, ownerId: true, visibility: true },
       });
       // An admin sums every thread; the title of one they may not read stays its owner's.
-      for (const thread of found) titles.set(thread.id, mayRead(reader, thread) ? thread.title : null);
+      for (const thread of found) {
+        if (mayRead(reader, thread)) titles.set(thread.id, thread.title);
+        else hidden.add(thread.id);
+      }
     }
-    rows = rows.map((row) => ({ ...row, title: titles.get(row.key) ?? null }));
+    rows = rows.map((row) => ({ ...row, title: titles.get(row.key) ?? null, ...(hidden.has(row.key) ? { private: true } : {}) }));
+  }
+  if (query.groupBy === "person" && rows.length > 0) {
+    const people = await client.user.findMany({ where: { id: { in: rows.map((row) => row.key) } }, select: { id: true, name: true } });
+    const names = new Map(people.map((person) => [person.id, person.name]));
+    rows = rows.map((row) => ({ ...row, title: names.get(row.key) ?? (row.key === "" ? "The server's own threads" : "A removed person") }));
   }
 
   return { ...report, rows, totals: { ...totals, unpricedModels: [...unpricedModels].sort() } };
@@ -145,8 +156,14 @@ export async function filledRange(asked: Omit<UsageQuery, "groupBy">, reader: Re
   return { since: since > until ? until : since, until, timeZone: asked.timeZone };
 }
 
-/** A report's query with its range resolved, and the threads it may sum. */
-type RangedQuery = UsageQuery & UsageRange & { scope: UsageScope };
+/** A report's query with its range resolved, the threads it may sum, and whose the threads nobody owns are (groupBy=person). */
+type RangedQuery = UsageQuery & UsageRange & { scope: UsageScope; firstAdminId: string | null };
+
+/** Groups by a column of the thread. */
+const THREAD_GROUPS = new Set<UsageGroup>(["project", "source", "person", "machine"]);
+
+/** A text literal in SQL (an id read from the database, never from the request): quotes doubled. */
+const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /**
  * The threads whose figures a reader's reports sum: an admin's, every thread (the team's figures,
@@ -206,7 +223,7 @@ async function readBuckets(
   threadsPerModel: boolean,
 ): Promise<Read> {
   const group = groupExpression(query.groupBy, localDayExpression(spans, `b."quarter"`), query);
-  const { from, params } = bucketsOf(query, { startQuarter, endQuarter }, query.groupBy === "project" || query.groupBy === "source");
+  const { from, params } = bucketsOf(query, { startQuarter, endQuarter }, THREAD_GROUPS.has(query.groupBy));
   const grouped = (keys: string[], figures: string) =>
     `SELECT ${keys.map((k, i) => `${k} AS k${i}, `).join("")}${figures} ${from}${keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(", ")}` : ""}`;
   const byModel = query.groupBy !== "model";
@@ -396,6 +413,11 @@ function groupExpression(group: UsageGroup, localDay: string, range: RangedQuery
       return { sql: `t."source"`, key: text };
     case "thread":
       return { sql: `b."threadId"`, key: text };
+    case "person":
+      // A thread nobody owns is the first admin's (lib/domain/access).
+      return { sql: `COALESCE(t."ownerId", ${sqlText(range.firstAdminId ?? "")})`, key: text };
+    case "machine":
+      return { sql: `COALESCE(t."machine", '')`, key: text };
     case "block":
       throw new Error("blocks are not a column's values: readBlocks reads them");
   }

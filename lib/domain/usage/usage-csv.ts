@@ -75,7 +75,7 @@ function figureCells(row: UsageRow): Cell[] {
 }
 
 /** The tables of the page, each named by what its rows are. */
-export type CsvTable = "day" | "week" | "month" | "block" | "model" | "session" | "project" | "source";
+export type CsvTable = "day" | "week" | "month" | "block" | "model" | "session" | "project" | "source" | "person" | "machine";
 
 /** The key columns of each table before the figures: a period's ISO date or instant, or the name the row is for. */
 const KEY_HEADERS: Record<CsvTable, string[]> = {
@@ -87,11 +87,14 @@ const KEY_HEADERS: Record<CsvTable, string[]> = {
   session: ["thread_id", "title"],
   project: ["project"],
   source: ["source"],
+  person: ["person_id", "name"],
+  machine: ["machine"],
 };
 
 function keyCells(table: CsvTable, row: UsageRow, title: (row: UsageRow) => string | null): Cell[] {
   if (table === "block") return [row.start ?? row.key, row.end, row.lastResponseAt, row.isActive, row.models?.join(" ")];
   if (table === "session") return [row.key, title(row)];
+  if (table === "person") return [row.key, row.title ?? null];
   return [row.key];
 }
 

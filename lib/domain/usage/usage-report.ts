@@ -6,7 +6,19 @@
 import type { SessionFigures } from "../types";
 import type { AskedRange } from "./usage-period";
 
-export const USAGE_GROUPS = ["day", "week", "month", "model", "provider", "project", "source", "thread", "block"] as const;
+export const USAGE_GROUPS = [
+  "day",
+  "week",
+  "month",
+  "model",
+  "provider",
+  "project",
+  "source",
+  "thread",
+  "block",
+  "person",
+  "machine",
+] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 /** The calendar periods (days, weeks, months of a zone). */
 export const TIME_GROUPS: readonly UsageGroup[] = ["day", "week", "month"];
@@ -36,10 +48,16 @@ export type UsageFigures = {
 };
 
 export type UsageRow = UsageFigures & {
-  /** The day ("YYYY-MM-DD"), week (its Monday), month ("YYYY-MM"), model, provider, project, source or thread id; "" for none. */
+  /** The day ("YYYY-MM-DD"), week (its Monday), month ("YYYY-MM"), model, provider, project, source, thread id, person's id or machine; "" for none. */
   key: string;
-  /** For groupBy=thread: the thread's title (null when it has none). */
+  /**
+   * For groupBy=thread: the thread's title (null when it has none, or when the reader may not read
+   * the thread: an admin's team figures). For groupBy=person: the person's name. For
+   * groupBy=machine: null (the key is the machine's name; "" for the server's own folders).
+   */
   title?: string | null;
+  /** For groupBy=thread: a thread the reader may not read (an admin's team figures), shown without its title or a link. */
+  private?: boolean;
   /** With breakdown=model: the row's figures per model, the costliest first. */
   breakdown?: (UsageFigures & { key: string })[];
   /**

@@ -19,6 +19,8 @@ const KEY_HEADINGS: Record<UsageGroup, string> = {
   source: "Source",
   thread: "Session",
   block: "Block start",
+  person: "Person",
+  machine: "Machine",
 };
 
 const GROUP_NAMES: Record<UsageGroup, string> = {
@@ -31,6 +33,8 @@ const GROUP_NAMES: Record<UsageGroup, string> = {
   source: "source",
   thread: "session",
   block: "block",
+  person: "person",
+  machine: "machine",
 };
 
 /** The widest a key or title is shown; longer ones are cut with "…". */
