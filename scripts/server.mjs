@@ -107,10 +107,24 @@ export async function serve({ dev, host, port }) {
     console.error(`[threadline] the server could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
     process.exit(1);
   }
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(Number(port), host, () => resolve(undefined));
-  });
+  try {
+    await new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(Number(port), host, () => resolve(undefined));
+    });
+  } catch (error) {
+    // Thrown on, Next.js's own handler would log it and keep the process alive, following the
+    // agents' folders with nothing served: a second server on a taken port must stop instead.
+    const code = /** @type {{ code?: string }} */ (error).code;
+    const why =
+      code === "EADDRINUSE"
+        ? `${host}:${port} is in use (another Threadline, or another program): stop it, or choose another PORT`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    console.error(`[threadline] the server could not listen: ${why}`);
+    process.exit(1);
+  }
   const shown = host.includes(":") ? `[${host}]` : host;
   console.log(`   ▲ Next.js ${version}${dev ? " (development)" : ""}`);
   console.log(`   - Local:         http://${shown}:${port}`);
