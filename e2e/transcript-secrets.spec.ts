@@ -170,6 +170,9 @@ test("with sign-in on, an admin may reveal and change the setting; a member sees
   const created = await page.request.post(`${AUTH_URL}/api/threads`, { data: { toolName: "e2e", title: "Members see masks" } });
   expect(created.status()).toBe(201);
   const { thread } = (await created.json()) as { thread: { id: string } };
+  // The admin's thread is private until shared: the member reads it once it is the team's.
+  const shared = await page.request.put(`${AUTH_URL}/api/threads/${thread.id}/visibility`, { data: { visibility: "team" } });
+  expect(shared.status()).toBe(200);
   const memberContext = await browser.newContext();
   try {
     expect(
