@@ -40,8 +40,12 @@ export function roleOf(stored: string | null | undefined): Role {
 
 /** Whether the reader owns the thread (null reader: nobody is asking, so nobody owns it). */
 function owns(reader: Reader, thread: Pick<OwnedThread, "ownerId">): boolean {
-  if (!reader || reader.role === "viewer") return false;
-  return thread.ownerId === null ? reader.ownsUnowned : thread.ownerId === reader.userId;
+  return reader !== null && reader.role !== "viewer" && isOwner(reader, thread.ownerId);
+}
+
+/** Whether a thread owned by `ownerId` (null: nobody, so the first admin) is this person's. */
+export function isOwner(person: { userId: string; ownsUnowned: boolean }, ownerId: string | null): boolean {
+  return ownerId === null ? person.ownsUnowned : ownerId === person.userId;
 }
 
 export function mayRead(reader: Reader, thread: OwnedThread): boolean {

@@ -20,5 +20,10 @@ export function readableCondition(reader: Reader, alias: string): Condition | nu
 export function readableWhere(reader: Reader): Prisma.ThreadWhereInput {
   if (reader === null) return {};
   if (reader.role === "viewer") return { visibility: "team" };
-  return { OR: [{ visibility: "team" }, { ownerId: reader.userId }, ...(reader.ownsUnowned ? [{ ownerId: null }] : [])] };
+  return { OR: [{ visibility: "team" }, ...ownedBy(reader).OR] };
+}
+
+/** A person's threads for Prisma's query builder (lib/domain/access isOwner): theirs, and the unowned ones when they are the first admin. */
+export function ownedBy(person: { userId: string; ownsUnowned: boolean }): { OR: Prisma.ThreadWhereInput[] } {
+  return { OR: [{ ownerId: person.userId }, ...(person.ownsUnowned ? [{ ownerId: null }] : [])] };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { visibilityOfNewThread, type ThreadVisibility } from "@/lib/domain/access";
+import { isOwner, visibilityOfNewThread, type ThreadVisibility } from "@/lib/domain/access";
 import { AppError } from "@/lib/domain/errors";
 import { visibilityRules, type VisibilityRules } from "../people/visibility";
 
@@ -58,8 +58,7 @@ export function newThreadColumns(
  */
 export function checkThreadOwner(owner: ImportOwner, threadId: string, storedOwnerId: string | null): void {
   if (owner.ownerId === null) return;
-  const theirs = storedOwnerId === null ? owner.ownsUnowned : storedOwnerId === owner.ownerId;
-  if (!theirs)
+  if (!isOwner({ userId: owner.ownerId, ownsUnowned: owner.ownsUnowned }, storedOwnerId))
     throw new AppError(
       "forbidden",
       `Thread ${threadId} is stored already and belongs to another person: this file's sessions were not imported.`,

@@ -1,5 +1,6 @@
 import { visibilityOfNewThread, type Reader, type ThreadVisibility } from "@/lib/domain/access";
 import { db } from "../engine/client";
+import { ownedBy } from "../engine/readable";
 import { WRITE_TRANSACTION } from "../engine/transactions";
 import { firstAdminId } from "./first-admin";
 
@@ -52,8 +53,7 @@ export async function setProjectVisibility(
       create: { userId: person.userId, project, visibility },
       update: { visibility },
     });
-    const owners = [{ ownerId: person.userId }, ...(person.ownsUnowned ? [{ ownerId: null }] : [])];
-    const { count } = await tx.thread.updateMany({ where: { project, OR: owners }, data: { visibility } });
+    const { count } = await tx.thread.updateMany({ where: { project, ...ownedBy(person) }, data: { visibility } });
     return count;
   }, WRITE_TRANSACTION);
 }
@@ -72,9 +72,8 @@ export async function ownProjects(person: {
   ownsUnowned: boolean;
 }): Promise<{ project: string; visibility: ThreadVisibility | null }[]> {
   const client = await db();
-  const owners = [{ ownerId: person.userId }, ...(person.ownsUnowned ? [{ ownerId: null }] : [])];
   const [projects, rules] = await Promise.all([
-    client.thread.groupBy({ by: ["project"], where: { project: { not: null }, OR: owners } }),
+    client.thread.groupBy({ by: ["project"], where: { project: { not: null }, ...ownedBy(person) } }),
     visibilityRules(person.userId),
   ]);
   return projects
