@@ -77,6 +77,10 @@ export const LAYERS = {
       { allow: SERVER, why: `${service} is a service: it uses lib/db and the layers below, and other services (never in a circle).` },
     ]),
   ),
+  "lib/push": {
+    allow: ["lib/domain", "lib/validation", "lib/importers", "lib/imports/transcript-files.ts"],
+    why: "lib/push is `threadline push`, which runs on a laptop: it walks folders as the server does (lib/imports/transcript-files.ts) and never reaches a database or a service.",
+  },
   "lib/http": { allow: SERVER, why: "lib/http (route helpers) uses the services and below; only routes use it." },
   "lib/actions": { allow: SERVER, why: "lib/actions (server actions) call the services and below." },
   "lib/queries": {

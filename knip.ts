@@ -20,6 +20,7 @@ const config: KnipConfig = {
     "lib/tokenizers/count-worker.mjs!",
     // Bundled by scripts/build-workers.mjs, and started from the bundle.
     "lib/imports/parse-worker.ts!",
+    "lib/push/cli.ts!",
     // Child processes of integration tests, started by file path.
     "lib/testing/*-worker.ts",
     // vitest.config.ts stands it in for server-only.
@@ -33,8 +34,8 @@ const config: KnipConfig = {
     "!e2e/**!",
     "!**/*.test.ts!",
   ],
-  // Tests make named pipes with the system's mkfifo.
-  ignoreBinaries: ["mkfifo"],
+  // Tests make named pipes with the system's mkfifo, and read a PostgreSQL database whole with pg_dump.
+  ignoreBinaries: ["mkfifo", "pg_dump"],
   // A native binary the ccusage comparison runs by its path (scripts/usage-ccusage.integration.test.ts).
   ignoreDependencies: ["ccusage"],
   // app/globals.css imports Tailwind: knip reads CSS @imports as imports.

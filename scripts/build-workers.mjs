@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const WORKERS = { "parse-worker": "lib/imports/parse-worker.ts" };
+/** The bundles: the parse worker, and `threadline push` (lib/push/cli.ts, started by scripts/push.mjs). */
+const WORKERS = { "parse-worker": "lib/imports/parse-worker.ts", push: "lib/push/cli.ts" };
 const OUT_DIR = path.join(root, "build", "workers");
 
 function newestIn(dir) {

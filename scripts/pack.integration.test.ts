@@ -23,6 +23,7 @@ let tarball = "";
 let entries: string[] = [];
 let server: ChildProcess | null = null;
 let output = "";
+let servedPort = 0;
 
 /** The environment of someone who has nothing: no HOME contents, no data folder, npm offline. */
 function emptyEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -104,6 +105,7 @@ describe.skipIf(ON_POSTGRES)("the package", () => {
   it("holds the build and what runs it, and no sources, tests, fixtures, development packages or secrets", () => {
     expect(entries).toContain("package/dist/.next/BUILD_ID");
     expect(entries).toContain("package/dist/build/workers/parse-worker.cjs");
+    expect(entries).toContain("package/dist/build/workers/push.cjs");
     expect(entries).toContain("package/dist/node_modules/better-sqlite3/build/Release/better_sqlite3.node");
     expect(entries).toContain("package/dist/prisma/migrations/20261122000000_init/migration.sql");
     const wrong = entries.filter((entry) =>
@@ -131,6 +133,7 @@ describe.skipIf(ON_POSTGRES)("the package", () => {
     "serves from an empty folder with npx, its database in XDG_DATA_HOME/threadline",
     async () => {
       const port = await freePort();
+      servedPort = port;
       const folder = path.join(work, "empty");
       mkdirSync(folder);
       const started = Date.now();
@@ -158,15 +161,18 @@ describe.skipIf(ON_POSTGRES)("the package", () => {
     SERVES_WITHIN_MS + 30_000,
   );
 
-  it("answers --help, says when push is missing, and refuses a machine it was not packed for", () => {
+  it("answers --help, pushes to a server, and refuses a machine it was not packed for", () => {
     const bin = path.join(installed(), "dist", "scripts", "threadline.mjs");
     const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { env: emptyEnvironment({ PORT: "1" }), encoding: "utf8" });
     expect(run(["--help"]).stdout).toMatch(/usage: threadline <command>[\s\S]*serve[\s\S]*push/);
-    if (!entries.includes("package/dist/scripts/push.mjs")) {
-      const push = run(["push"]);
-      expect(push.status).toBe(1);
-      expect(push.stderr).toContain("push is not available in this version");
-    }
+    expect(run(["push", "--help"]).stdout).toContain("usage: threadline push --server URL --token TOKEN");
+    // The package's server above has sign-in off: the push reaches it, and says why it may not push there.
+    const home = path.join(work, "home");
+    mkdirSync(path.join(home, ".claude", "projects", "p"), { recursive: true });
+    writeFileSync(path.join(home, ".claude", "projects", "p", "s.jsonl"), '{"type":"user"}\n');
+    const push = run(["push", "--server", `http://127.0.0.1:${servedPort}`, "--token", "tl_none", "--once"]);
+    expect(push.status, push.stdout + push.stderr).toBe(1);
+    expect(push.stdout).toContain("Pushing needs sign-in");
     const platform = path.join(installed(), "dist", "platform.json");
     const packed = JSON.parse(readFileSync(platform, "utf8")) as Record<string, string>;
     writeFileSync(platform, JSON.stringify({ ...packed, arch: "arm64", abi: "127", node: "22.0.0" }));

@@ -48,10 +48,10 @@ const RUNTIME_FILES = [
   "lib/tokenizers/linear-count.mjs",
   "lib/db/engine/checkpoint-worker.mjs",
   "build/workers/parse-worker.cjs",
+  "scripts/push.mjs",
+  "build/workers/push.cjs",
   "prisma/migrations",
 ];
-/** Commands the package offers when their script exists (scripts/threadline.mjs says when one is missing). */
-const OPTIONAL_FILES = ["scripts/push.mjs"];
 
 /**
  * Traced node_modules files the package leaves out: Prisma's runtimes for other databases and
@@ -175,7 +175,7 @@ function stageFiles() {
   });
   cpSync(path.join(root, ".next", "static"), path.join(dist, ".next", "static"), { recursive: true });
   if (existsSync(path.join(root, "public"))) cpSync(path.join(root, "public"), path.join(dist, "public"), { recursive: true });
-  for (const file of [...RUNTIME_FILES, ...OPTIONAL_FILES.filter((optional) => existsSync(path.join(root, optional)))]) {
+  for (const file of RUNTIME_FILES) {
     cpSync(path.join(root, file), path.join(dist, file), { recursive: true });
   }
   resolveAliases(serverAliases());

@@ -1,7 +1,8 @@
 import "server-only";
 import os from "node:os";
+import path from "node:path";
 import { z } from "zod";
-import { resolveDatabaseUrl } from "@/lib/env/database-url";
+import { resolveDatabaseUrl, sqliteFilePath } from "@/lib/env/database-url";
 import { parseFileRoots } from "@/lib/files/file-source";
 import { parseTrustedProxies, type AddressRange } from "@/lib/domain/requests/client-address";
 import { parseSourcesSetting, type SourcesSetting } from "@/lib/domain/sources/sources";
@@ -64,6 +65,8 @@ const envSchema = z.object({
   THREADLINE_FILE_ROOTS: text,
   /** The folders whose transcripts are imported as they appear; see lib/sources. */
   THREADLINE_SOURCES: text,
+  /** Where the files laptops push are kept (lib/imports/push-receive.ts); beside a SQLite database by default. */
+  THREADLINE_PUSH_DIR: trimmed,
   THREADLINE_SOURCES_POLL: onOff("it says whether followed folders are polled (a stat-only walk every 2 s) instead of watched"),
   /**
    * Next.js sets PORT to the port it listens on before the first request, so the proxy, which
@@ -164,6 +167,11 @@ export type ServerSettings = {
   sources: SourcesSetting;
   /** THREADLINE_SOURCES_POLL=1: followed folders are polled (a stat-only walk every 2 s) instead of watched. */
   sourcesPoll: boolean;
+  /**
+   * The absolute folder the copies of pushed files live in (THREADLINE_PUSH_DIR): by default
+   * `pushed` beside a SQLite database, or ./data/pushed with PostgreSQL.
+   */
+  pushDir: string;
   /** Sign-in (THREADLINE_AUTH=on); see lib/auth. */
   auth: AuthSettings;
   /** What an import reads at most: a line (THREADLINE_MAX_LINE_MB), a file read whole (THREADLINE_MAX_DOCUMENT_MB). */
@@ -201,6 +209,10 @@ export function serverSettings(): ServerSettings {
     // os.homedir() reads HOME, so tests (and the e2e server) can point it at a folder of their own.
     sources: parseSourcesSetting(env.THREADLINE_SOURCES, { home: os.homedir(), postgres: !databaseUrl.startsWith("file:") }),
     sourcesPoll: env.THREADLINE_SOURCES_POLL,
+    pushDir: path.resolve(
+      env.THREADLINE_PUSH_DIR ??
+        (databaseUrl.startsWith("file:") ? path.join(path.dirname(sqliteFilePath(databaseUrl)), "pushed") : "data/pushed"),
+    ),
     auth: authSettings(env),
     clientAddress: { peerHeader: env.THREADLINE_PEER_HEADER, trustedProxies: env.THREADLINE_TRUSTED_PROXIES },
   };

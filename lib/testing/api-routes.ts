@@ -128,6 +128,13 @@ export function sampleWrites(ids: { threadId: string; turnId: string }): Record<
     "PUT threads/[id]/visibility": { body: { visibility: "team" } },
     "PUT visibility/default": { body: { visibility: "team" } },
     "PUT visibility/projects": { body: { project: "/work/a-project", visibility: "team" } },
+    "POST push": {
+      body: {
+        machine: "mia-laptop",
+        home: "/home/mia",
+        files: [{ path: ".claude/projects/p/s.jsonl", base: 0, from: 0, to: 3, sha256: "0".repeat(64), content: "e30K", complete: true }],
+      },
+    },
   };
 }
 

@@ -48,6 +48,7 @@ const STATUS: Record<string, number> = {
   mcp: 405, // POST only; its tools are called below
   tokens: 409, // API tokens need sign-in
   visibility: 409, // a person's visibility needs sign-in
+  push: 409, // pushing needs sign-in
 };
 
 let threadId: string;

@@ -49,6 +49,8 @@ export const COPIED_TABLES = [
   { model: "verification", table: "Verification", key: ["id"] },
   { model: "rateLimit", table: "RateLimit", key: ["id"] },
   { model: "apiToken", table: "ApiToken", key: ["id"] },
+  // What laptops pushed: its copies are files in the push folder, which moves with the database.
+  { model: "pushedFile", table: "PushedFile", key: ["userId", "machine", "path"] },
   { model: "serverSecret", table: "ServerSecret", key: ["name"] },
   { model: "secretFinding", table: "SecretFinding", key: ["id"] },
   { model: "secretRedaction", table: "SecretRedaction", key: ["id"] },

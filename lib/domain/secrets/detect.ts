@@ -167,10 +167,7 @@ function trieAlternation(words: readonly string[]): string {
   return emit(root);
 }
 
-/**
- * The keywords that occur in `text` (compared lower-cased).
- * @internal exported for its tests
- */
+/** The keywords that occur in `text` (compared lower-cased): none, and `text` holds no secret. */
 export function keywordsIn(text: string): Set<string> {
   const lower = text.toLowerCase();
   const found = new Set<string>();
@@ -261,10 +258,7 @@ export function redactSecrets(text: string): string {
   return replaceSecrets(text, detectSecrets(text), redactionFor);
 }
 
-/**
- * Applies `transform` to every string inside a JSON-like value (tool arguments, results, parts).
- * @internal exported for its tests
- */
+/** Applies `transform` to every string inside a JSON-like value (tool arguments, results, parts). */
 export function mapStrings<T>(value: T, transform: (s: string) => string): T {
   if (typeof value === "string") return transform(value) as T;
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, transform)) as T;
