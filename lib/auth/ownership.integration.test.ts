@@ -360,6 +360,8 @@ describe("threads belong to people, private until shared", () => {
     for (const title of ["bob's private plans", "cy's private plans", "cy's laptop session", "dirigible"])
       expect(text).not.toContain(title);
     expect(text).toContain("made before sign-in");
+    expect(admin.sessions.longest.find((session) => session.threadId === bobs)).toMatchObject({ title: null, private: true });
+    expect(admin.sessions.longest.find((session) => session.threadId === unowned)).not.toHaveProperty("private");
     // A member's report: only what they may read, so only their own figures.
     expect(bob.people!.map((row) => row.name)).toEqual(["bob"]);
     expect(bob.machines!.map((row) => row.machine)).toEqual([""]);

@@ -334,8 +334,11 @@ class ReportQueries {
     );
     const subagents = await this.subagentCounts([...longest, ...endedBadly].map((row) => row.threadId));
     // An admin sees every session's figures; the title of one they may not read stays its owner's.
-    const summary = (row: SessionRow) =>
-      sessionSummary({ ...row, title: mayRead(reader, row) ? row.title : null }, subagents.get(row.threadId) ?? 0);
+    const summary = (row: SessionRow) => {
+      const readable = mayRead(reader, row);
+      const listed = sessionSummary({ ...row, title: readable ? row.title : null }, subagents.get(row.threadId) ?? 0);
+      return readable ? listed : { ...listed, private: true };
+    };
     const count = (field: string) => perSource.reduce((sum, row) => sum + Number(row[field] ?? 0), 0);
     return {
       count: count("count"),

@@ -56,6 +56,8 @@ export type SessionSummary = {
   compactions: number;
   subagents: number;
   endedWith: SessionEnding | null;
+  /** A session the reader may not read (an admin's team figures): listed without its title, and not linked. */
+  private?: boolean;
 };
 
 /** Sessions are threads that are not a sub-agent of another (their sub-agents count under them). */
