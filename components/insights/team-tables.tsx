@@ -31,7 +31,7 @@ export function TeamTables({ people, machines }: Readonly<{ people?: PersonInsig
         rowKey={(row) => row.id}
         name={(row) => <span className="break-words">{row.name}</span>}
         columns={TEAM_COLUMNS}
-        note="Whose threads the figures are, private ones included (the threads nobody owns count as the first admin's). Active hours are the hours with any of their turns, so two people's may overlap."
+        note="Each person's threads, private ones included; what nobody owns counts as the first admin's. Active hours: the hours with any of their turns (two people's may overlap)."
       />
       {machines?.some((row) => row.machine !== "") && (
         <FigureTable
