@@ -260,46 +260,19 @@ describe("threads belong to people, private until shared", () => {
     // Cy's second session, at another hour, pushed from a laptop: a tool call that failed, and a response without usage.
     const at = "2026-11-22T15:30:00.000Z";
     const laptop = documentOf("cy's laptop session", "dirigible");
-    const [thread] = laptop.document.threads;
-    await importAs("cy", {
-      ...laptop.document,
-      threads: [
-        {
-          ...thread!,
-          createdAt: at,
-          lastUpdatedAt: at,
-          turns: [
-            ...thread!.turns.map((turn) => ({
-              ...turn,
-              timestamp: at,
-              content: turn.role === "assistant" ? "no secret here" : turn.content,
-            })),
-            {
-              id: randomUUID(),
-              index: 2,
-              role: "assistant",
-              content: "",
-              timestamp: at,
-              files: [],
-              images: [],
-              modelProvider: "anthropic",
-              modelName: "claude-sonnet-4-20250514",
-              parts: [{ type: "tool_call", id: "call-1", name: "Bash", arguments: { command: "ls" } }],
-            },
-            {
-              id: randomUUID(),
-              index: 3,
-              role: "tool",
-              content: "no such file",
-              timestamp: at,
-              files: [],
-              images: [],
-              parts: [{ type: "tool_result", toolCallId: "call-1", content: "no such file", isError: true }],
-            },
-          ],
-        },
-      ],
-    });
+    const thread = laptop.document.threads[0]!;
+    const turn = (index: number, role: string, content: string, more: object) =>
+      ({ id: randomUUID(), index, role, content, timestamp: at, files: [], images: [], ...more }) as (typeof thread.turns)[number];
+    const turns = thread.turns.map((t) => ({ ...t, timestamp: at, content: t.role === "assistant" ? "no secret here" : t.content }));
+    turns.push(
+      turn(2, "assistant", "", {
+        modelProvider: "anthropic",
+        modelName: "claude-sonnet-4-20250514",
+        parts: [{ type: "tool_call", id: "call-1", name: "Bash", arguments: { command: "ls" } }],
+      }),
+      turn(3, "tool", "no such file", { parts: [{ type: "tool_result", toolCallId: "call-1", content: "no such file", isError: true }] }),
+    );
+    await importAs("cy", { ...laptop.document, threads: [{ ...thread, createdAt: at, lastUpdatedAt: at, turns }] });
     await (await db()).thread.update({ where: { id: laptop.id }, data: { machine: "cy-laptop" } });
     const range = "/api/insights?since=2026-11-01&until=2026-11-30&tz=UTC";
     const answer = await insightsRoute(request("GET", range, "admin"));
@@ -315,7 +288,7 @@ describe("threads belong to people, private until shared", () => {
       activeHours: report.activity.filter((cell) => cell.turns > 0).length,
       turns: sum(report.activity, (cell) => cell.turns),
       responses: sum(report.activity, (cell) => cell.responses),
-      costUsd: cents(sum(report.models, (model) => model.costUsd)),
+      costUsd: sum(report.models, (model) => model.costUsd),
       unpricedResponses: sum(report.models, (model) => model.unpricedResponses),
       inputTokens: sum(report.models, (model) => model.inputTokens),
       outputTokens: sum(report.models, (model) => model.outputTokens),
@@ -324,34 +297,24 @@ describe("threads belong to people, private until shared", () => {
       toolCalls: sum(report.tools, (tool) => tool.calls),
       toolErrors: sum(report.tools, (tool) => tool.errors),
     });
-    const figures = ({
-      id: _id,
-      name: _name,
-      machine: _machine,
-      ...row
-    }: TeamFigures & { id?: string; name?: string; machine?: string }) => ({
-      ...row,
-      costUsd: cents(row.costUsd),
-    });
-    const summed = (rows: TeamFigures[]) =>
-      Object.fromEntries(
-        (Object.keys(totalsOf(admin)) as (keyof TeamFigures)[]).map((field) => [field, cents(sum(rows, (row) => row[field]))]),
-      );
+    const fields = Object.keys(totalsOf(admin)) as (keyof TeamFigures)[];
+    const summed = (rows: TeamFigures[]) => Object.fromEntries(fields.map((field) => [field, cents(sum(rows, (row) => row[field]))]));
 
     // Each person's row is their own report's figures (all three are private still); together the admin's whole.
     const people = admin.people!;
     const users = await (await db()).user.findMany({ select: { id: true, name: true } });
     const adminName = users.find((u) => !["bob", "cy", "vi"].includes(u.name))!.name;
     expect(new Set(people.map((row) => row.name))).toEqual(new Set(["bob", "cy", adminName]));
-    expect(figures(people.find((row) => row.name === "bob")!)).toEqual(totalsOf(bob));
-    expect(figures(people.find((row) => row.name === "cy")!)).toEqual(totalsOf(cy));
+    expect(summed([people.find((row) => row.name === "bob")!])).toEqual(summed([totalsOf(bob)]));
+    expect(summed([people.find((row) => row.name === "cy")!])).toEqual(summed([totalsOf(cy)]));
     expect(totalsOf(cy)).toMatchObject({ sessions: 2, activeHours: 2, turns: 6, toolCalls: 1, toolErrors: 1 });
-    const { activeHours, ...whole } = totalsOf(admin);
+    const { activeHours, ...whole } = summed([totalsOf(admin)]);
     expect(summed(people)).toEqual({ ...whole, activeHours: 4 });
     expect(activeHours).toBe(2); // two people's hours overlap: active hours do not add up
-    // By person names and orders people as /usage does.
-    expect(people.map((row) => row.name)).toEqual((await usageOf("admin", "&groupBy=person")).rows.map((row) => row.title));
-    expect(people.map((row) => row.id)).toEqual((await usageOf("admin", "&groupBy=person")).rows.map((row) => row.key));
+    // By person names, orders and sums people as /usage does.
+    const usageRows = (await usageOf("admin", "&groupBy=person")).rows as unknown as (TeamFigures & { key: string; title: string })[];
+    const usageLike = (row: TeamFigures, id: string, name: string) => [id, name, row.responses, cents(row.costUsd)];
+    expect(people.map((row) => usageLike(row, row.id, row.name))).toEqual(usageRows.map((row) => usageLike(row, row.key, row.title)));
     // Machines: the laptop's one thread, and the rest not pushed.
     expect(admin.machines!.map((row) => row.machine)).toEqual((await usageOf("admin", "&groupBy=machine")).rows.map((row) => row.key));
     expect(admin.machines!.find((row) => row.machine === "cy-laptop")).toMatchObject({ sessions: 1, turns: 4, toolCalls: 1 });
