@@ -3,8 +3,9 @@
  * serious or critical violation. The pages are the seeded demo threads and their views, a real
  * Claude Code session imported on the imports server with its tool outputs open (and /usage over
  * its range in each view: day, week, month, 5-hour block), the usage, insights and sources pages,
- * Settings with sign-in on, as an admin (people, tokens and share links listed), and a
- * thread's Share dialog open. On a phone (390x844) none of them scrolls sideways. A failure prints each violation: the rule, what it
+ * Settings with sign-in on, as an admin (people, tokens and share links listed), /insights and
+ * /usage with the team's figures (By person), and a thread's Share dialog open. On a phone
+ * (390x844) none of them scrolls sideways. A failure prints each violation: the rule, what it
  * means, and the elements it found.
  */
 import AxeBuilder from "@axe-core/playwright";
@@ -144,6 +145,67 @@ test.describe("Settings with sign-in on, as an admin", () => {
     } finally {
       await revoke.click();
       await expect(page.getByTestId("api-token-row").filter({ hasText: "axe check token" })).toHaveCount(0);
+      await page.context().close();
+    }
+  });
+});
+
+test.describe("team figures with sign-in on, as an admin", () => {
+  test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started");
+
+  test("/insights and /usage with By person", async ({ browser }) => {
+    const page = await signedInAdmin(browser, "10.30.0.3");
+    const at = new Date().toISOString();
+    const imported = await page.request.post("/api/import", {
+      data: {
+        format: "threadline/v1",
+        threads: [
+          {
+            id: crypto.randomUUID(),
+            parentThreadId: null,
+            title: "axe check team figures",
+            toolName: "claude-code",
+            source: "import:claude-code",
+            project: null,
+            initialContext: {},
+            metadata: null,
+            createdAt: at,
+            lastUpdatedAt: at,
+            expiresAt: null,
+            turns: [
+              { id: crypto.randomUUID(), index: 0, role: "user", content: "a question", timestamp: at, files: [], images: [] },
+              {
+                id: crypto.randomUUID(),
+                index: 1,
+                role: "assistant",
+                content: "an answer",
+                timestamp: at,
+                files: [],
+                images: [],
+                modelProvider: "anthropic",
+                modelName: "claude-sonnet-4-20250514",
+                modelMetadata: { usage: { input_tokens: 1000, output_tokens: 500 } },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(imported.status(), await imported.text()).toBe(201);
+    const [threadId] = ((await imported.json()) as { threadIds: string[] }).threadIds;
+    try {
+      const widths: { where: string; width: number }[] = [];
+      for (const path of ["/insights", "/usage"]) {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await readyPage(page, `${AUTH_URL}${path}`);
+        await expect(page.getByTestId("by-person")).toBeVisible();
+        await expectNoBlockingViolations(page, `${path} (signed in as admin, By person)`);
+        await page.setViewportSize({ width: 390, height: 844 });
+        widths.push(await pageWidth(page, `${path} (signed in as admin, By person)`));
+      }
+      await expectNoSidewaysScroll(page, widths);
+    } finally {
+      await page.request.delete(`/api/threads/${threadId}`);
       await page.context().close();
     }
   });

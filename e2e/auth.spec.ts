@@ -380,6 +380,19 @@ test("a member's thread is private until they share it on its page; then the oth
     await admin.setViewportSize({ width, height: 900 });
     await admin.screenshot({ path: test.info().outputPath(`team-usage-${width}.png`), fullPage: true });
   }
+  // The admin's insights: Mia under By person with her session's figures; her session counted, never named.
+  await admin.goto("/insights");
+  const miaRow = admin.getByTestId("by-person-row").filter({ has: admin.getByRole("rowheader", { name: "Mia", exact: true }) });
+  await expect(miaRow).toHaveCount(1);
+  await expect(miaRow.getByTestId("by-person-sessions")).toHaveText("1");
+  await expect(miaRow.getByTestId("by-person-turns")).toHaveText("2");
+  await expect(miaRow.getByTestId("by-person-responses")).toHaveText("1");
+  await expect(miaRow.getByTestId("by-person-cost")).toHaveText(/^\$\d/);
+  await expect(admin.getByRole("main")).not.toContainText(`Mia's priced session ${stamp}`);
+  for (const width of [1440, 390]) {
+    await admin.setViewportSize({ width, height: 900 });
+    await admin.screenshot({ path: test.info().outputPath(`team-insights-${width}.png`), fullPage: true });
+  }
 
   // Mia's Settings: who reads her threads, now and per project.
   await miaPage.goto("/settings");

@@ -14,7 +14,7 @@ import { UsageViewNav } from "@/components/usage/usage-view-nav";
 import { listFacets } from "@/lib/db/threads/threads";
 import { filledRange, usageReport } from "@/lib/db/usage/usage-report";
 import { maskSecrets } from "@/lib/domain/secrets/detect";
-import { sourceLabel } from "@/lib/domain/display/source";
+import { machineLabel, sourceLabel } from "@/lib/domain/display/source";
 import { formatDay, modelLabel } from "@/lib/domain/usage/usage-chart";
 import { csvFilename, usageCsv, type CsvTable } from "@/lib/domain/usage/usage-csv";
 import { serverTimeZone, type UsageRange } from "@/lib/domain/usage/usage-period";
@@ -168,7 +168,7 @@ async function UsageReportView({
           rows={byMachine.rows}
           testId="by-machine"
           csv={csv("machine", byMachine.rows)}
-          name={(row) => <span className="break-all">{row.key || "This server's folders"}</span>}
+          name={(row) => <span className="break-all">{machineLabel(row.key)}</span>}
         />
       )}
       <UsageTable

@@ -5,7 +5,7 @@ import type { AgentInsight, ModelInsight } from "@/lib/domain/insights/insights-
 import { modelLabel } from "@/lib/domain/usage/usage-chart";
 import { formatInteger } from "@/lib/format";
 
-type Column<Row> = { label: string; testId: string; cell: (row: Row) => ReactNode };
+export type Column<Row> = { label: string; testId: string; cell: (row: Row) => ReactNode };
 
 const MODEL_COLUMNS: Column<ModelInsight>[] = [
   { label: "Responses", testId: "responses", cell: (row) => formatInteger(row.responses) },
@@ -51,7 +51,8 @@ export function ModelsAndAgents({ models, agents }: Readonly<{ models: ModelInsi
   );
 }
 
-function FigureTable<Row>({
+/** A table of figures per model, agent, person or machine: a row per key, its name first, then a column per figure. */
+export function FigureTable<Row>({
   title,
   keyLabel,
   testId,
@@ -59,6 +60,7 @@ function FigureTable<Row>({
   rowKey,
   name,
   columns,
+  note,
 }: Readonly<{
   title: string;
   keyLabel: string;
@@ -67,12 +69,15 @@ function FigureTable<Row>({
   rowKey: (row: Row) => string;
   name: (row: Row) => ReactNode;
   columns: Column<Row>[];
+  /** A sentence under the title, on what the rows count. */
+  note?: ReactNode;
 }>) {
   return (
     <section aria-labelledby={`${testId}-title`} className="min-w-0">
       <h2 id={`${testId}-title`} className="mb-2 text-lg font-semibold tracking-tight">
         {title}
       </h2>
+      {note && <p className="mb-2 text-xs text-zinc-600">{note}</p>}
       {rows.length === 0 ? (
         <p className="text-sm text-zinc-600">None in this range.</p>
       ) : (

@@ -68,9 +68,14 @@ function SessionList({
         >
           {sessions.map((session) => (
             <li key={session.threadId} className="px-3 py-2" data-testid={`${testId}-row`} data-key={session.threadId}>
-              <Link href={`/threads/${encodeURIComponent(session.threadId)}`} className="break-words text-indigo-700 hover:underline">
-                {session.title ? maskSecrets(session.title) : <span className="font-mono break-all">{session.threadId}</span>}
-              </Link>
+              {session.private ? (
+                // An admin's team figures: a session they may not read is counted, not named (as on /usage).
+                <span className="text-zinc-600">A private thread</span>
+              ) : (
+                <Link href={`/threads/${encodeURIComponent(session.threadId)}`} className="break-words text-indigo-700 hover:underline">
+                  {session.title ? maskSecrets(session.title) : <span className="font-mono break-all">{session.threadId}</span>}
+                </Link>
+              )}
               <p className="mt-0.5 text-xs break-words text-zinc-600">
                 {sourceLabel(session.source)} · {formatInteger(session.turns)} turns ·{" "}
                 {formatDuration(Date.parse(session.endedAt) - Date.parse(session.startedAt))} from {formatDateTime(session.startedAt)}

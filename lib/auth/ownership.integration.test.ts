@@ -21,6 +21,7 @@ import { GET as usageRoute } from "@/app/api/usage/route";
 import { PUT as projectVisibilityRoute } from "@/app/api/visibility/projects/route";
 import { authFor, resetAuthForTests } from "@/lib/auth/server";
 import { db } from "@/lib/db/engine/client";
+import type { InsightsReport, TeamFigures } from "@/lib/domain/insights/insights-report";
 import { refreshUsageBuckets } from "@/lib/db/usage/usage-aggregates";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { params } from "@/lib/testing/api";
@@ -253,6 +254,80 @@ describe("threads belong to people, private until shared", () => {
       await insightsRoute(request("GET", "/api/insights?since=2026-11-01&until=2026-11-30&tz=UTC", "bob")),
     );
     expect(insights.sessions.count).toBe(1);
+  });
+
+  it("gives insights figures per person and machine: an admin's are each person's own report and add up to the whole, without private titles", async () => {
+    // Cy's second session, at another hour, pushed from a laptop: a tool call that failed, and a response without usage.
+    const at = "2026-11-22T15:30:00.000Z";
+    const laptop = documentOf("cy's laptop session", "dirigible");
+    const thread = laptop.document.threads[0]!;
+    const turn = (index: number, role: string, content: string, more: object) =>
+      ({ id: randomUUID(), index, role, content, timestamp: at, files: [], images: [], ...more }) as (typeof thread.turns)[number];
+    const turns = thread.turns.map((t) => ({ ...t, timestamp: at, content: t.role === "assistant" ? "no secret here" : t.content }));
+    turns.push(
+      turn(2, "assistant", "", {
+        modelProvider: "anthropic",
+        modelName: "claude-sonnet-4-20250514",
+        parts: [{ type: "tool_call", id: "call-1", name: "Bash", arguments: { command: "ls" } }],
+      }),
+      turn(3, "tool", "no such file", { parts: [{ type: "tool_result", toolCallId: "call-1", content: "no such file", isError: true }] }),
+    );
+    await importAs("cy", { ...laptop.document, threads: [{ ...thread, createdAt: at, lastUpdatedAt: at, turns }] });
+    await (await db()).thread.update({ where: { id: laptop.id }, data: { machine: "cy-laptop" } });
+    const range = "/api/insights?since=2026-11-01&until=2026-11-30&tz=UTC";
+    const answer = await insightsRoute(request("GET", range, "admin"));
+    const text = await answer.clone().text();
+    const admin = await ok<InsightsReport>(answer);
+    const bob = await ok<InsightsReport>(await insightsRoute(request("GET", range, "bob")));
+    const cy = await ok<InsightsReport>(await insightsRoute(request("GET", range, "cy")));
+    const sum = <T>(rows: T[], figure: (row: T) => number) => rows.reduce((n, row) => n + figure(row), 0);
+    const cents = (usd: number) => Math.round(usd * 1e8) / 1e8;
+    // What a whole report counts, as a row of By person counts it.
+    const totalsOf = (report: InsightsReport): TeamFigures => ({
+      sessions: report.sessions.count,
+      activeHours: report.activity.filter((cell) => cell.turns > 0).length,
+      turns: sum(report.activity, (cell) => cell.turns),
+      responses: sum(report.activity, (cell) => cell.responses),
+      costUsd: sum(report.models, (model) => model.costUsd),
+      unpricedResponses: sum(report.models, (model) => model.unpricedResponses),
+      inputTokens: sum(report.models, (model) => model.inputTokens),
+      outputTokens: sum(report.models, (model) => model.outputTokens),
+      cacheReadTokens: sum(report.models, (model) => model.cacheReadTokens),
+      cacheWriteTokens: sum(report.models, (model) => model.cacheWriteTokens),
+      toolCalls: sum(report.tools, (tool) => tool.calls),
+      toolErrors: sum(report.tools, (tool) => tool.errors),
+    });
+    const fields = Object.keys(totalsOf(admin)) as (keyof TeamFigures)[];
+    const summed = (rows: TeamFigures[]) => Object.fromEntries(fields.map((field) => [field, cents(sum(rows, (row) => row[field]))]));
+
+    // Each person's row is their own report's figures (all three are private still); together the admin's whole.
+    const people = admin.people!;
+    const users = await (await db()).user.findMany({ select: { id: true, name: true } });
+    const adminName = users.find((u) => !["bob", "cy", "vi"].includes(u.name))!.name;
+    expect(new Set(people.map((row) => row.name))).toEqual(new Set(["bob", "cy", adminName]));
+    expect(summed([people.find((row) => row.name === "bob")!])).toEqual(summed([totalsOf(bob)]));
+    expect(summed([people.find((row) => row.name === "cy")!])).toEqual(summed([totalsOf(cy)]));
+    expect(totalsOf(cy)).toMatchObject({ sessions: 2, activeHours: 2, turns: 6, toolCalls: 1, toolErrors: 1 });
+    const { activeHours, ...whole } = summed([totalsOf(admin)]);
+    expect(summed(people)).toEqual({ ...whole, activeHours: 4 });
+    expect(activeHours).toBe(2); // two people's hours overlap: active hours do not add up
+    // By person names, orders and sums people as /usage does.
+    const usageRows = (await usageOf("admin", "&groupBy=person")).rows as unknown as (TeamFigures & { key: string; title: string })[];
+    const usageLike = (row: TeamFigures, id: string, name: string) => [id, name, row.responses, cents(row.costUsd)];
+    expect(people.map((row) => usageLike(row, row.id, row.name))).toEqual(usageRows.map((row) => usageLike(row, row.key, row.title)));
+    // Machines: the laptop's one thread, and the rest not pushed.
+    expect(admin.machines!.map((row) => row.machine)).toEqual((await usageOf("admin", "&groupBy=machine")).rows.map((row) => row.key));
+    expect(admin.machines!.find((row) => row.machine === "cy-laptop")).toMatchObject({ sessions: 1, turns: 4, toolCalls: 1 });
+    expect(summed(admin.machines!)).toMatchObject(whole);
+    // Figures, never others' private titles or text; the admin's own thread keeps its title.
+    for (const title of ["bob's private plans", "cy's private plans", "cy's laptop session", "dirigible"])
+      expect(text).not.toContain(title);
+    expect(text).toContain("made before sign-in");
+    expect(admin.sessions.longest.find((session) => session.threadId === bobs)).toMatchObject({ title: null, private: true });
+    expect(admin.sessions.longest.find((session) => session.threadId === unowned)).not.toHaveProperty("private");
+    // A member's report: only what they may read, so only their own figures.
+    expect(bob.people!.map((row) => row.name)).toEqual(["bob"]);
+    expect(bob.machines!.map((row) => row.machine)).toEqual([""]);
   });
 
   it("lists secrets found only in threads a person may read", async () => {

@@ -28,6 +28,8 @@ import { databaseKind, type Database, type DatabaseKind } from "../engine/create
 import { run } from "../engine/dialect";
 import { refreshUsageBuckets } from "../usage/usage-aggregates";
 import { localQuarterExpression } from "../usage/usage-sql";
+import { firstAdminId } from "../people/first-admin";
+import { teamInsights, type TeamScans } from "./insights-team";
 
 /**
  * The activity dashboard's report (GET /api/insights): read from the rollups the usage refresh
@@ -49,13 +51,16 @@ export async function insightsReport(
   const today = dayKey(localDayOf(asked.timeZone, now.getTime()));
   const { range, overlaps } = resolveRange(asked, await dataExtent(client, kind, asked.timeZone, usageScope(reader)), today);
   const head = { since: range.since, until: range.until, tz: range.timeZone, filters: definedFilters(filters) };
-  if (!overlaps) return { ...head, activity: [], tools: [], models: [], sessions: emptySessions(), agents: [] };
+  // With sign-in on, the figures per person and machine (an admin's: the whole team's).
+  const teamOf = async (queries: ReportQueries | null) =>
+    reader === null ? {} : queries ? teamInsights(queries.teamScans(), await firstAdminId()) : { people: [], machines: [] };
+  if (!overlaps) return { ...head, activity: [], tools: [], models: [], sessions: emptySessions(), agents: [], ...(await teamOf(null)) };
   const queries = new ReportQueries(client, kind, range, filters, usageScope(reader), fromThreadsOnly);
   const activity = await queries.activity();
   const tools = await queries.tools();
   const models = await queries.models();
   const sessions = await queries.sessions(reader);
-  return { ...head, activity, tools, models, sessions, agents: queries.agents() };
+  return { ...head, activity, tools, models, sessions, agents: queries.agents(), ...(await teamOf(queries)) };
 }
 
 /** The first and last local days with any turn; null without any. */
@@ -123,11 +128,12 @@ class ReportQueries {
   }
 
   /**
-   * FROM a per-thread rollup (alias x) joined to its thread, or the hourly sums, WHERE in range and
-   * matching the filters; `quarter` and `source` are its quarter-hour and source as SQL.
+   * FROM a per-thread rollup (alias x) joined to its thread, or the hourly sums (none: always per
+   * thread), WHERE in range and matching the filters; `quarter` and `source` are its quarter-hour
+   * and source as SQL.
    */
-  private from(table: string, hourlyTable: string): { sql: string; params: unknown[]; quarter: string; source: string } {
-    const hourly = this.fromHours;
+  private from(table: string, hourlyTable: string | null): { sql: string; params: unknown[]; quarter: string; source: string } {
+    const hourly = this.fromHours && hourlyTable !== null;
     const where = hourly ? [`x."hour" >= ?`, `x."hour" < ?`] : [`x."quarter" >= ?`, `x."quarter" < ?`];
     const params: unknown[] = hourly ? [this.startQuarter / 4, this.endQuarter / 4] : [this.startQuarter, this.endQuarter];
     const source = hourly ? `x."source"` : `t."source"`;
@@ -148,9 +154,14 @@ class ReportQueries {
       params.push(...this.scope.params);
     }
     const sql = hourly
-      ? `FROM "${hourlyTable}" x WHERE ${where.join(" AND ")}`
+      ? `FROM "${hourlyTable!}" x WHERE ${where.join(" AND ")}`
       : `FROM "${table}" x JOIN "Thread" t ON t."id" = x."threadId" WHERE ${where.join(" AND ")}`;
     return { sql, params, quarter: hourly ? `(x."hour" * 4)` : `x."quarter"`, source };
+  }
+
+  /** SQL for a quarter's local hour (in the report's zone). */
+  private localHour(quarter: string): string {
+    return `(${localQuarterExpression(this.spans, quarter)} / 4)`;
   }
 
   private query<T>(sql: string, ...params: unknown[]): Promise<T> {
@@ -170,12 +181,11 @@ class ReportQueries {
   /** Turns and responses per local hour (and turns per source). */
   async activity(): Promise<ActivityCell[]> {
     const rows: { h: Numeric; source: string; turns: Numeric; responses: Numeric }[] = [];
-    const hourOf = (quarter: string) => `(${localQuarterExpression(this.spans, quarter)} / 4)`;
     if (this.fromHours) {
       const { sql, params, quarter, source } = this.from("InsightsActivity", "InsightsHour");
       rows.push(
         ...(await this.query<typeof rows>(
-          `SELECT ${hourOf(quarter)} AS h, ${source} AS source, SUM(x."turns") AS turns, SUM(x."responses") AS responses ${sql} GROUP BY 1, 2`,
+          `SELECT ${this.localHour(quarter)} AS h, ${source} AS source, SUM(x."turns") AS turns, SUM(x."responses") AS responses ${sql} GROUP BY 1, 2`,
           ...params,
         )),
       );
@@ -184,11 +194,11 @@ class ReportQueries {
       const responses = this.from("UsageBucket", "InsightsHour");
       rows.push(
         ...(await this.query<typeof rows>(
-          `SELECT ${hourOf(turns.quarter)} AS h, ${turns.source} AS source, SUM(x."turns") AS turns, 0 AS responses ${turns.sql} GROUP BY 1, 2`,
+          `SELECT ${this.localHour(turns.quarter)} AS h, ${turns.source} AS source, SUM(x."turns") AS turns, 0 AS responses ${turns.sql} GROUP BY 1, 2`,
           ...turns.params,
         )),
         ...(await this.query<typeof rows>(
-          `SELECT ${hourOf(responses.quarter)} AS h, ${responses.source} AS source, 0 AS turns, SUM(x."responses") AS responses ${responses.sql} GROUP BY 1, 2`,
+          `SELECT ${this.localHour(responses.quarter)} AS h, ${responses.source} AS source, 0 AS turns, SUM(x."responses") AS responses ${responses.sql} GROUP BY 1, 2`,
           ...responses.params,
         )),
       );
@@ -324,8 +334,11 @@ class ReportQueries {
     );
     const subagents = await this.subagentCounts([...longest, ...endedBadly].map((row) => row.threadId));
     // An admin sees every session's figures; the title of one they may not read stays its owner's.
-    const summary = (row: SessionRow) =>
-      sessionSummary({ ...row, title: mayRead(reader, row) ? row.title : null }, subagents.get(row.threadId) ?? 0);
+    const summary = (row: SessionRow) => {
+      const readable = mayRead(reader, row);
+      const listed = sessionSummary({ ...row, title: readable ? row.title : null }, subagents.get(row.threadId) ?? 0);
+      return readable ? listed : { ...listed, private: true };
+    };
     const count = (field: string) => perSource.reduce((sum, row) => sum + Number(row[field] ?? 0), 0);
     return {
       count: count("count"),
@@ -347,6 +360,16 @@ class ReportQueries {
       ...ids,
     );
     return new Map(rows.map((row) => [row.id, Number(row.n)]));
+  }
+
+  /** What the team figures read (lib/db/insights/insights-team.ts): the same rollups and sessions, per thread. */
+  teamScans(): TeamScans {
+    return {
+      rollup: (table) => this.from(table, null),
+      sessions: () => this.sessionsFrom(),
+      localHour: (quarter) => this.localHour(quarter),
+      query: <T>(sql: string, ...params: unknown[]) => this.query<T>(sql, ...params),
+    };
   }
 
   /** The agents side by side, from what the other scans added per source. */

@@ -15,3 +15,15 @@ export async function listPeople(): Promise<PersonRow[]> {
     signsInWith: user.accounts.map((a) => (a.providerId === "credential" ? "password" : "single sign-on")).join(", ") || "nothing yet",
   }));
 }
+
+/**
+ * The name each of some people's ids shows under in the team figures (By person on /usage and
+ * /insights): the person's name; "" (the threads nobody owns, with no admin to own them) and the
+ * id of someone since removed read as what they are.
+ */
+export async function personNames(ids: string[]): Promise<(id: string) => string> {
+  const client = await db();
+  const people = ids.length > 0 ? await client.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) : [];
+  const names = new Map(people.map((person) => [person.id, person.name]));
+  return (id) => names.get(id) ?? (id === "" ? "The server's own threads" : "A removed person");
+}

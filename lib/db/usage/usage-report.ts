@@ -1,5 +1,6 @@
 import "server-only";
 import { firstAdminId } from "../people/first-admin";
+import { personNames } from "../people/people";
 import {
   dayKey,
   dayNumber,
@@ -32,7 +33,17 @@ import { run } from "../engine/dialect";
 import { refreshUsageBuckets } from "./usage-aggregates";
 import { readBlocks } from "./usage-blocks";
 import { partOfRow, rollUpSessions, withSessionSplits } from "./usage-sessions";
-import { bucketsOf, figuresOf, localQuarterExpression, SUMS, type FigureRow, type Numeric, type UsageScope } from "./usage-sql";
+import {
+  bucketsOf,
+  figuresOf,
+  localQuarterExpression,
+  MACHINE_OF_THREAD,
+  personOfThread,
+  SUMS,
+  type FigureRow,
+  type Numeric,
+  type UsageScope,
+} from "./usage-sql";
 import { readableCondition } from "../engine/readable";
 import { mayRead, type Reader } from "@/lib/domain/access";
 
@@ -133,9 +144,8 @@ export async function usageReport(
     rows = rows.map((row) => ({ ...row, title: titles.get(row.key) ?? null, ...(hidden.has(row.key) ? { private: true } : {}) }));
   }
   if (query.groupBy === "person" && rows.length > 0) {
-    const people = await client.user.findMany({ where: { id: { in: rows.map((row) => row.key) } }, select: { id: true, name: true } });
-    const names = new Map(people.map((person) => [person.id, person.name]));
-    rows = rows.map((row) => ({ ...row, title: names.get(row.key) ?? (row.key === "" ? "The server's own threads" : "A removed person") }));
+    const names = await personNames(rows.map((row) => row.key));
+    rows = rows.map((row) => ({ ...row, title: names(row.key) }));
   }
 
   return { ...report, rows, totals: { ...totals, unpricedModels: [...unpricedModels].sort() } };
@@ -161,9 +171,6 @@ type RangedQuery = UsageQuery & UsageRange & { scope: UsageScope; firstAdminId: 
 
 /** Groups by a column of the thread. */
 const THREAD_GROUPS = new Set<UsageGroup>(["project", "source", "person", "machine"]);
-
-/** A text literal in SQL (an id read from the database, never from the request): quotes doubled. */
-const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /**
  * The threads whose figures a reader's reports sum: an admin's, every thread (the team's figures,
@@ -414,10 +421,9 @@ function groupExpression(group: UsageGroup, localDay: string, range: RangedQuery
     case "thread":
       return { sql: `b."threadId"`, key: text };
     case "person":
-      // A thread nobody owns is the first admin's (lib/domain/access).
-      return { sql: `COALESCE(t."ownerId", ${sqlText(range.firstAdminId ?? "")})`, key: text };
+      return { sql: personOfThread(range.firstAdminId), key: text };
     case "machine":
-      return { sql: `COALESCE(t."machine", '')`, key: text };
+      return { sql: MACHINE_OF_THREAD, key: text };
     case "block":
       throw new Error("blocks are not a column's values: readBlocks reads them");
   }

@@ -81,3 +81,18 @@ export function localQuarterExpression(spans: OffsetSpan[], quarter: string): st
           .join(" ")} ELSE ${spans.at(-1)!.offsetQuarters} END`;
   return `(${quarter} + ${offset})`;
 }
+
+/** A text literal in SQL (an id read from the database, never from the request): quotes doubled. */
+const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * The team figures' groups (usage's groupBy=person and groupBy=machine, insights' people and
+ * machines), as SQL on the thread `t`: whose it is, the threads nobody owns counting as the first
+ * admin's (lib/domain/access; "" when there is no admin), and the machine it was pushed from (""
+ * for the server's own).
+ */
+export function personOfThread(firstAdminId: string | null): string {
+  return `COALESCE(t."ownerId", ${sqlText(firstAdminId ?? "")})`;
+}
+
+export const MACHINE_OF_THREAD = `COALESCE(t."machine", '')`;

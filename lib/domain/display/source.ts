@@ -49,3 +49,8 @@ export function folderAgentLabel(path: string): string | null {
   const match = FOLDER_SOURCES.find(([suffix]) => trimmed === suffix || trimmed.endsWith(`/${suffix}`));
   return match ? sourceLabel(match[1]) : null;
 }
+
+/** The machine a thread was pushed from as the team figures name it (/usage's and /insights' By machine); "" is not pushed: this server's own. */
+export function machineLabel(machine: string): string {
+  return machine || "This server's folders";
+}

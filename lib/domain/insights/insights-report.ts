@@ -56,6 +56,8 @@ export type SessionSummary = {
   compactions: number;
   subagents: number;
   endedWith: SessionEnding | null;
+  /** A session the reader may not read (an admin's team figures): listed without its title, and not linked. */
+  private?: boolean;
 };
 
 /** Sessions are threads that are not a sub-agent of another (their sub-agents count under them). */
@@ -84,6 +86,27 @@ export type AgentInsight = {
   toolErrors: number;
 };
 
+/**
+ * One person's or one machine's figures (the team figures, with sign-in on): the agents' figures,
+ * the tokens of its responses, and the hours it was active in. Summed over the threads the report
+ * reads, by each thread's owner or machine; only active hours do not add up across rows (two
+ * people may work in one hour).
+ */
+export type TeamFigures = Omit<AgentInsight, "source"> & {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Local hours of the range with any turn of these threads (the heatmap's cells). */
+  activeHours: number;
+};
+
+/** A person's threads: `id` their user id (the threads nobody owns are the first admin's), `name` as /usage's By person names them. */
+export type PersonInsight = TeamFigures & { id: string; name: string };
+
+/** The threads pushed from one machine; `machine` is "" for the server's own (not pushed). */
+export type MachineInsight = TeamFigures & { machine: string };
+
 export type InsightsReport = {
   since: string;
   until: string;
@@ -98,4 +121,8 @@ export type InsightsReport = {
   sessions: SessionHealth;
   /** Most sessions first. */
   agents: AgentInsight[];
+  /** With sign-in on: per person whose threads the report reads, in /usage's By person order (costliest first, then tokens, then id). */
+  people?: PersonInsight[];
+  /** With sign-in on: per machine, in the same order (by machine last). */
+  machines?: MachineInsight[];
 };

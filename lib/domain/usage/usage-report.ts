@@ -162,7 +162,13 @@ export function addFigures(into: UsageFigures, from: UsageFigures): UsageFigures
 export function sortRows<R extends UsageFigures & { key: string }>(rows: R[], group: UsageGroup, order?: UsageOrder): R[] {
   const byKey = (a: R, b: R) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   if (TIME_ORDERED.includes(group)) return rows.sort((a, b) => (order === "desc" ? -byKey(a, b) : byKey(a, b)));
-  const tokens = (r: R) => r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheWriteTokens;
-  const costliest = (a: R, b: R) => b.costUsd - a.costUsd || tokens(b) - tokens(a);
-  return rows.sort((a, b) => (order === "asc" ? -costliest(a, b) : costliest(a, b)) || byKey(a, b));
+  return rows.sort((a, b) => (order === "asc" ? -costliestFirst(a, b) : costliestFirst(a, b)) || byKey(a, b));
+}
+
+type CostAndTokens = Pick<UsageFigures, "costUsd" | "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">;
+
+/** The order of rows that are not periods: costliest first, then by tokens (0 when they tie; the caller breaks ties by key). */
+export function costliestFirst(a: CostAndTokens, b: CostAndTokens): number {
+  const tokens = (r: CostAndTokens) => r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheWriteTokens;
+  return b.costUsd - a.costUsd || tokens(b) - tokens(a);
 }
