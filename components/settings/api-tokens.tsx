@@ -16,7 +16,7 @@ export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
   const createToken = useCreateApiToken();
   const revokeToken = useRevokeApiToken();
   const tokens = list.data ?? null;
-  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [created, setCreated] = useState<{ name: string; token: string; push: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const pending = createToken.isPending;
 
@@ -27,7 +27,8 @@ export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
     try {
       // The end of the chosen day, in the browser's time zone.
       const token = await createToken.mutateAsync({ name, expiresAt: date ? new Date(`${date}T23:59:59`).toISOString() : null });
-      setCreated({ name, token });
+      // The address this browser reaches the server at: the one a laptop on the same network pushes to.
+      setCreated({ name, token, push: `npm run push -- --server ${window.location.origin} --token ${token}` });
     } catch (error) {
       setMessage((error as Error).message);
     }
@@ -79,6 +80,13 @@ export function ApiTokens({ showOwner }: Readonly<{ showOwner: boolean }>) {
               {created.token}
             </code>
             <CopyButton text={created.token} />
+          </p>
+          <p className="mt-2">To send a laptop&apos;s agent sessions here as yours, run this there, in a clone of Threadline:</p>
+          <p className="mt-1 flex items-center gap-2">
+            <code data-testid="push-command" className="break-all">
+              {created.push}
+            </code>
+            <CopyButton text={created.push} label="Copy command" />
           </p>
         </div>
       )}

@@ -206,6 +206,13 @@ describe("threadline push", () => {
     expect(team.totals.costUsd).toBeCloseTo(mia.costUsd + noor.costUsd, 9);
     const machines = (await api<Usage>("GET", `/api/usage?${range}&groupBy=machine`, { cookie: cookies.admin })).json.rows;
     expect(machines.map((row) => row.key).sort()).toEqual(["mia-laptop", "noor-laptop"]);
+    // /insights groups them the same way: each machine's responses are its pusher's.
+    type Insights = { machines: { machine: string; responses: number }[] };
+    const insights = (await api<Insights>("GET", `/api/insights?${range}`, { cookie: cookies.admin })).json;
+    expect(Object.fromEntries(insights.machines.map((row) => [row.machine, row.responses]))).toEqual({
+      "mia-laptop": mia.responses,
+      "noor-laptop": noor.responses,
+    });
   });
 
   it("shows a thread its owner shares to the team and to viewers; a viewer may not push", async () => {
