@@ -83,10 +83,15 @@ test("a new laptop joins with the command Settings shows; its sessions are its p
   }
 
   // Her sessions are in her list, private to her.
+  // (The list also holds what other tests' people shared with the team.)
+  const listed = (await (await piaPage.request.get("/api/threads?limit=100")).json()) as {
+    items: { id: string; title: string; machine: string | null }[];
+  };
+  const pushed = listed.items.filter((thread) => thread.machine === machine);
+  expect(pushed).toHaveLength(2);
   await piaPage.goto("/threads");
-  const rows = piaPage.locator("li[data-thread-id]");
-  await expect(rows).toHaveCount(2);
-  await rows.first().getByRole("link").first().click();
+  for (const thread of pushed) await expect(piaPage.locator(`li[data-thread-id="${thread.id}"]`)).toBeVisible();
+  await piaPage.locator(`li[data-thread-id="${pushed[0]!.id}"]`).getByRole("link").first().click();
   await expect(piaPage.getByTestId("thread-visibility")).toHaveText("Private to you");
 
   // The admin's figures for February 2026, when the sessions were written: her machine, by name.

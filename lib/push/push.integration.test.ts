@@ -69,7 +69,7 @@ function startPush(
   home: string,
   token: string,
   args: string[],
-): { child: ChildProcess; done: Promise<{ code: number | null; output: string }> } {
+): { child: ChildProcess; done: Promise<{ code: number | null; output: string }>; output: () => string } {
   // NODE_ENV unset, as in a shell.
   const env = { PATH: process.env.PATH, HOME: home } as unknown as NodeJS.ProcessEnv;
   const child = spawn(process.execPath, [path.join(ROOT, "scripts", "push.mjs"), "--server", server.url, "--token", token, ...args], {
@@ -81,7 +81,7 @@ function startPush(
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const done = new Promise<{ code: number | null; output: string }>((resolve) => child.on("exit", (code) => resolve({ code, output })));
-  return { child, done };
+  return { child, done, output: () => output };
 }
 
 const push = (home: string, token: string, args: string[]) => startPush(home, token, args).done;
@@ -234,6 +234,36 @@ describe("threadline push", () => {
     expect(again.code, again.output).toBe(0);
     expect(again.output).toContain(`sent 0 files (0 KB, secrets redacted), ${filesUnder(homes.mia).length} files unchanged`);
     expect(await (await db()).pushedFile.findMany({ orderBy: [{ machine: "asc" }, { path: "asc" }] })).toEqual(before);
+  });
+
+  it("keeps following: a line an agent appends reaches the server within seconds, redacted", async () => {
+    const turnsFrom = async (machine: string) => (await db()).turn.count({ where: { thread: { machine } } });
+    const before = await turnsFrom("mia-laptop");
+    const following = startPush(homes.mia, tokens.mia, ["--machine", "mia-laptop", "--interval", "1"]);
+    try {
+      // Its first pass has found every file as the server holds it: what follows is a later pass's.
+      while (!following.output().includes("files unchanged") && following.child.exitCode === null)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const demo = path.join(homes.mia, ".claude", "projects", "-path-to-Demo", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl");
+      const last = JSON.parse(readFileSync(demo, "utf8").trimEnd().split("\n").at(-1)!) as Record<string, unknown>;
+      const token = `xoxb-${"1234567890-".repeat(2)}${"aBcDeFgHiJkLmNoP".repeat(2)}`;
+      appendFileSync(
+        demo,
+        `${JSON.stringify({ ...last, uuid: "6e1d2f63-7b9a-4a1f-8e5c-3a2b4c5d6e7f", parentUuid: last.uuid, message: { role: "user", content: `and the slack bot ${token}` } })}\n`,
+      );
+      const started = Date.now();
+      while ((await turnsFrom("mia-laptop")) === before && Date.now() - started < 30_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(
+        await turnsFrom("mia-laptop"),
+        `no new turn within 30 s; the push said:\n${(following.child.kill(), await following.done).output}`,
+      ).toBe(before + 1);
+      const added = await (await db()).turn.findFirst({ where: { content: { contains: "and the slack bot" } }, select: { content: true } });
+      expect(added?.content).toMatch(/^and the slack bot \[REDACTED:slack-token:[0-9a-f]+\]$/);
+    } finally {
+      following.child.kill();
+      await following.done;
+    }
   });
 
   it("keeps the raw secret out of the server's database and its copies of the files", async () => {

@@ -25,7 +25,9 @@
 // of its own: the backfill, the reports, an append then a report) and first-sync (`npm start` on a
 // fresh database following 2,000 real Claude Code sessions x BENCH_SCALE: first sync, memory, CPU at
 // rest, search, restart; ccusage's daily report over the same folder beside it) and restart (`npm
-// start` over 20,000 short sessions x BENCH_SCALE synced before: from serving until all are confirmed).
+// start` over 20,000 short sessions x BENCH_SCALE synced before: from serving until all are confirmed)
+// and push (`threadline push` of the first-sync section's folder to a server with sign-in on: the
+// first push, a second that sends nothing, and a line appended while following, until it is a turn).
 //
 // Layout: config.ts (knobs, targets), generate.ts and fill.ts (the deterministic fill; usage-fill.ts
 // the usage section's), store.ts
@@ -55,6 +57,7 @@ import { sectionContext } from "./sections/context";
 import { sectionImport } from "./sections/import";
 import { sectionLinearCount } from "./sections/linear-count";
 import { sectionParsers } from "./sections/parsers";
+import { sectionPush } from "./sections/push";
 import { sectionRestart } from "./sections/restart";
 import { sectionFollow } from "./sections/follow";
 import { sectionLive } from "./sections/live";
@@ -94,6 +97,8 @@ const SECTIONS: { name: string; run: (bench: Bench) => Promise<void> }[] = [
   { name: "first-sync", run: sectionFirstSync },
   // Issue 38's restart over many files: a folder synced by a child process, then `npm start` on it.
   { name: "restart", run: sectionRestart },
+  // Issue 39: a laptop of 2,000 sessions pushed to a server with sign-in on, again, and followed.
+  { name: "push", run: sectionPush },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -66,11 +66,16 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 /**
  * `next start` on `databaseUrl`. `env` adds to (or overrides) the server's environment, and
  * `logFile` is where its output goes (SERVER_LOG unless given): a section may start a second
- * server of its own, following a folder, say.
+ * server of its own, following a folder, say. It is ready when `readyPath` answers 200 (a server
+ * with sign-in on answers /login).
  */
 export async function startServer(
   databaseUrl: string,
-  { env = {}, logFile = SERVER_LOG }: { env?: Record<string, string>; logFile?: string } = {},
+  {
+    env = {},
+    logFile = SERVER_LOG,
+    readyPath = "/api/threads?limit=1",
+  }: { env?: Record<string, string>; logFile?: string; readyPath?: string } = {},
 ): Promise<Server> {
   const port = await freePort();
   const log = openSync(logFile, "w");
@@ -111,7 +116,7 @@ export async function startServer(
       throw new Error(`next start exited (${child.exitCode ?? child.signalCode}) before it was ready. Log:\n${tail(logFile)}`);
     }
     try {
-      const res = await fetch(`${baseUrl}/api/threads?limit=1`);
+      const res = await fetch(`${baseUrl}${readyPath}`);
       await res.arrayBuffer();
       if (res.ok) break;
     } catch {
