@@ -283,6 +283,27 @@ describe("threadline push", () => {
     expect(database).not.toContain(SECRET);
   });
 
+  it("leaves out a line no request can carry, says so, and sends the rest of its file", async () => {
+    const home = path.join(work, "long-line");
+    const file = path.join(home, ".claude", "projects", "-home-mia-long", "session.jsonl");
+    mkdirSync(path.dirname(file), { recursive: true });
+    const session = writeClaudeCodeSession(file, 100_000, 7);
+    const last = JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").at(-1)!) as Record<string, unknown>;
+    const line = (uuid: string, parentUuid: unknown, content: string) =>
+      `${JSON.stringify({ ...last, type: "user", uuid, parentUuid, message: { role: "user", content } })}\n`;
+    // 1.5 MB of pasted log, more than a request of this server (1 MB) holds, then one more prompt.
+    appendFileSync(file, line("7f2e3a74-8cab-4b20-9f6d-4b3c5d6e7f80", last.uuid, "log ".repeat(400_000)));
+    appendFileSync(file, line("8a3f4b85-9dbc-4c31-a07e-5c4d6e7f8091", "7f2e3a74-8cab-4b20-9f6d-4b3c5d6e7f80", "and after the log?"));
+    const run = await push(home, tokens.mia, ["--once", "--machine", "long-line"]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/left out: .*session\.jsonl: a line of 1\.5 MB at byte \d+ is more than the server takes in one request/);
+    const thread = await (
+      await db()
+    ).thread.findFirst({ where: { machine: "long-line" }, select: { _count: { select: { turns: true } } } });
+    expect(thread?._count.turns).toBe(session.turns + 1);
+    expect(await (await db()).turn.count({ where: { content: "and after the log?" } })).toBe(1);
+  });
+
   it("leaves exactly the files' turns after a push killed half-way and started again", async () => {
     homes.desk = path.join(work, "desk");
     const folder = path.join(homes.desk, ".claude", "projects", "-home-mia-work");

@@ -1,7 +1,7 @@
 // One pass of `threadline push` (issue 39): asks the server what it holds of this laptop's files,
 // and sends what grew or changed since, in batches, each file from its acknowledged offset.
 // Redaction happens here, before anything leaves the laptop (unless --no-redact).
-import { createHash, type Hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { linesEnd, pushStep, type HeldFile } from "@/lib/domain/push/push-files";
 import type { PushedFileChunk } from "@/lib/validation/push";
@@ -30,8 +30,8 @@ export type PushReport = {
   leftOut: LeftOut[];
 };
 
-/** A piece of a file on its way: the request's entry, and the bytes it stands for. */
-type Piece = { chunk: PushedFileChunk; bytes: number };
+/** A piece of a file on its way: the request's entry, its size in the request, and the laptop's bytes it stands for. */
+type Piece = { chunk: PushedFileChunk; bytes: number; raw: number };
 
 /** At most this much content in one request, whatever the server would take: a retry resends at most this. */
 const BATCH_BYTES = 4 * 1024 * 1024;
@@ -87,7 +87,9 @@ class Pass {
     const { options, report, memory } = this;
     const state = await options.server.state(options.machine);
     const held = new Map(state.files.map((file) => [file.path, file]));
-    const budget = Math.min(BATCH_BYTES, Math.floor(state.maxBodyBytes * 0.7));
+    // A request's content at most (base64, in JSON), and a piece's bytes at most (base64 makes 4 of 3, redaction a little more).
+    const budget = Math.min(BATCH_BYTES, Math.floor(state.maxBodyBytes * 0.9));
+    const pieceLimit = Math.floor(budget * 0.7);
     for (const file of files) {
       const server = held.get(file.name);
       const remembered = memory.get(file.name);
@@ -97,7 +99,7 @@ class Pass {
       }
       let pieces: Piece[];
       try {
-        pieces = await piecesOf(file, server, options.redact, budget);
+        pieces = await piecesOf(file, server, options.redact, pieceLimit, (entry) => first && report.leftOut.push(entry));
       } catch (error) {
         report.failed.push({ path: file.path, reason: (error as Error).message });
         continue;
@@ -108,7 +110,7 @@ class Pass {
         continue;
       }
       if (first) report.sent.push(file.path);
-      report.bytesSent += pieces.reduce((sum, piece) => sum + piece.bytes, 0);
+      report.bytesSent += pieces.reduce((sum, piece) => sum + piece.raw, 0);
       if (options.dryRun) continue;
       this.pending.set(file.name, file);
       // A file's later pieces start where its earlier ones end: each goes once the one before is acknowledged.
@@ -162,8 +164,19 @@ function count(report: PushReport, file: LocalFile, failure: string | null): voi
   if (failure !== null) report.notImported.push({ path: file.path, reason: failure });
 }
 
-/** What to send of one file: nothing when the server holds all of it; else its new part (or all of it), in pieces of at most `budget` bytes. */
-async function piecesOf(file: LocalFile, held: HeldFile | undefined, redact: boolean, budget: number): Promise<Piece[]> {
+/**
+ * What to send of one file: nothing when the server holds all of it; else its new part (or all of
+ * it), in pieces of at most `limit` bytes. A line longer than that is sent as an empty line (the
+ * server's copy stays line for line; `leftOut` is told), since no request could carry it; a
+ * document longer than that is not sent (it throws, naming why).
+ */
+async function piecesOf(
+  file: LocalFile,
+  held: HeldFile | undefined,
+  redact: boolean,
+  limit: number,
+  leftOut: (entry: LeftOut) => void,
+): Promise<Piece[]> {
   if (file.size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 ** 3} GB: not pushed`);
   const bytes = await readFile(file.path);
   const end = file.kind === "document" ? bytes.length : bytes.lastIndexOf(0x0a) + 1;
@@ -175,40 +188,40 @@ async function piecesOf(file: LocalFile, held: HeldFile | undefined, redact: boo
   }
   const step = pushStep(end, held, startSha256);
   if (step.kind === "unchanged") return [];
+  if (file.kind === "document" && end > limit)
+    throw new Error(`${megabytes(end)}: more than the server takes in one request (its THREADLINE_MAX_BODY_BYTES); not pushed`);
   const base = held?.offset ?? 0;
   const from = step.kind === "append" ? step.from : 0;
   const running = step.kind === "append" ? hash : createHash("sha256");
   const pieces: Piece[] = [];
   for (let start = from; start < end;) {
-    const stop = file.kind === "document" ? end : Math.min(end, linesEnd(bytes, start, budget));
-    pieces.push(pieceOf(file, bytes, { base: pieces.length === 0 ? base : start, from: start, to: stop }, stop === end, running, redact));
+    const stop = file.kind === "document" ? end : Math.min(end, linesEnd(bytes, start, limit));
+    const raw = bytes.subarray(start, stop);
+    running.update(raw);
+    let content = redact ? Buffer.from(redacted(file.kind, raw.toString("utf8"))) : raw;
+    if (stop - start > limit) {
+      leftOut({
+        path: file.path,
+        reason: `a line of ${megabytes(stop - start)} at byte ${start} is more than the server takes in one request`,
+      });
+      content = Buffer.from("\n");
+    }
+    const chunk: PushedFileChunk = {
+      path: file.name,
+      base: pieces.length === 0 ? base : start,
+      from: start,
+      to: stop,
+      sha256: running.copy().digest("hex"),
+      content: content.toString("base64"),
+      complete: stop === end,
+    };
+    pieces.push({ chunk, bytes: chunk.content.length, raw: stop - start });
     start = stop;
   }
   return pieces;
 }
 
-function pieceOf(
-  file: LocalFile,
-  bytes: Buffer,
-  span: { base: number; from: number; to: number },
-  complete: boolean,
-  running: Hash,
-  redact: boolean,
-): Piece {
-  const raw = bytes.subarray(span.from, span.to);
-  running.update(raw);
-  const sent = redact ? Buffer.from(redacted(file.kind, raw.toString("utf8"))) : raw;
-  const chunk: PushedFileChunk = {
-    path: file.name,
-    base: span.base,
-    from: span.from,
-    to: span.to,
-    sha256: running.copy().digest("hex"),
-    content: sent.toString("base64"),
-    complete,
-  };
-  return { chunk, bytes: chunk.content.length };
-}
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function redacted(kind: LocalFile["kind"], text: string): string {
   if (kind === "json-lines") return redactJsonLines(text);

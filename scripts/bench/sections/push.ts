@@ -73,7 +73,7 @@ export async function sectionPush(bench: Bench): Promise<void> {
     const args = ["--server", server.baseUrl, "--token", token, "--machine", "bench-laptop"];
 
     const first = await runPush(home, [...args, "--once"]);
-    if (first.code !== 0 || !first.output.includes(`sent ${folder.files.length} files`))
+    if (first.code !== 0 || !first.output.includes(`sent ${folder.files.length.toLocaleString("en-US")} files`))
       throw new Error(`push: the first push did not send every file:\n${first.output.slice(-2000)}`);
     bench.record({
       section: "push",
