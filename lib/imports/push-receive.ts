@@ -10,6 +10,7 @@ import { constants } from "node:fs";
 import { mkdir, open, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { importingFor } from "@/lib/db/imports/import-owner";
+import { startBulkImports } from "@/lib/db/imports/import-batch";
 import { unchangedReport, type FileImportReport } from "@/lib/db/imports/imports";
 import { pushedFilesAt, pushedFilesOf, savePushedFiles, type PushedFileRow } from "@/lib/db/imports/pushed-files";
 import { AppError } from "@/lib/domain/errors";
@@ -92,8 +93,24 @@ async function receive(person: Pusher, batch: PushBatch): Promise<{ files: PushO
       if (target) toImport.set(target.copy, target.path);
     }
   }
-  for (const [copy, laptopPath] of toImport) {
-    const report = await importCopy(person, batch, folder, copy, laptopPath);
+  // One run of imports for the batch, many files to a transaction, as a folder's sync imports them.
+  const bulk = startBulkImports();
+  let undone = false;
+  const reports: [string, FileImportReport][] = [];
+  try {
+    for (const [copy, laptopPath] of toImport) {
+      reports.push([laptopPath, await bulk.run(() => importCopy(person, batch, folder, copy, laptopPath))]);
+      bulk.whenCommitted(
+        () => {},
+        () => (undone = true),
+      );
+    }
+  } finally {
+    await bulk.finish();
+  }
+  // Not acknowledged: the laptop sends the batch again (a server error is retried).
+  if (undone) throw new Error("a batch of pushed files could not be committed");
+  for (const [laptopPath, report] of reports) {
     const row = rows.get(laptopPath);
     if (!row) continue;
     row.failure = report.status === "failed" ? (report.error ?? "could not be imported") : null;
