@@ -11,6 +11,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_IDS } from "../lib/demo/demo-data";
+import { pricedDocument } from "../lib/testing/priced-document";
 import { AUTH_URL, E2E_SERVERS, IMPORTS_URL, SEEDED_URL } from "../playwright.config";
 import { expect, test } from "./fixtures";
 import { importedSession, openEveryFold, readyPage, signedInAdmin } from "./page-helpers";
@@ -155,42 +156,7 @@ test.describe("team figures with sign-in on, as an admin", () => {
 
   test("/insights and /usage with By person", async ({ browser }) => {
     const page = await signedInAdmin(browser, "10.30.0.3");
-    const at = new Date().toISOString();
-    const imported = await page.request.post("/api/import", {
-      data: {
-        format: "threadline/v1",
-        threads: [
-          {
-            id: crypto.randomUUID(),
-            parentThreadId: null,
-            title: "axe check team figures",
-            toolName: "claude-code",
-            source: "import:claude-code",
-            project: null,
-            initialContext: {},
-            metadata: null,
-            createdAt: at,
-            lastUpdatedAt: at,
-            expiresAt: null,
-            turns: [
-              { id: crypto.randomUUID(), index: 0, role: "user", content: "a question", timestamp: at, files: [], images: [] },
-              {
-                id: crypto.randomUUID(),
-                index: 1,
-                role: "assistant",
-                content: "an answer",
-                timestamp: at,
-                files: [],
-                images: [],
-                modelProvider: "anthropic",
-                modelName: "claude-sonnet-4-20250514",
-                modelMetadata: { usage: { input_tokens: 1000, output_tokens: 500 } },
-              },
-            ],
-          },
-        ],
-      },
-    });
+    const imported = await page.request.post("/api/import", { data: pricedDocument({ title: "axe check team figures" }).document });
     expect(imported.status(), await imported.text()).toBe(201);
     const [threadId] = ((await imported.json()) as { threadIds: string[] }).threadIds;
     try {

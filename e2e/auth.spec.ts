@@ -13,9 +13,11 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS, OIDC_ACCOUNT, OIDC_NAME, OIDC_URL } from "../playwright.config";
+import { pricedDocument } from "../lib/testing/priced-document";
 import { expectHydrated } from "./fixtures";
+import { person, signIn } from "./page-helpers";
 
 test.use({ baseURL: AUTH_URL });
 test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started (THREADLINE_E2E_SERVERS)");
@@ -88,19 +90,6 @@ test("an API token made in Settings works for an MCP client until it is revoked"
   await expect(mcpClient(token)).rejects.toThrow(/401|unauthorized/i);
   await client.close();
 });
-
-/** A browser of its own (cookies, client address) for one person. */
-async function person(browser: Browser, address: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: AUTH_URL, extraHTTPHeaders: { "x-forwarded-for": address } });
-  return context.newPage();
-}
-
-async function signIn(page: Page, who: { email: string; password: string }, next = "/settings"): Promise<void> {
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
 
 test("an admin adds a member, resets their password and removes them; the member sees and may use no admin controls", async ({
   browser,
@@ -333,42 +322,9 @@ test("a member's thread is private until they share it on its page; then the oth
     await noorPage.screenshot({ path: test.info().outputPath(`shared-thread-${width}.png`), fullPage: true });
   }
   // Mia's priced session: the admin's usage counts it under her name, without its title.
-  const at = new Date().toISOString();
   const priced = await miaPage.request.post("/api/import", {
     headers: { origin: AUTH_URL, "content-type": "application/json" },
-    data: {
-      format: "threadline/v1",
-      threads: [
-        {
-          id: crypto.randomUUID(),
-          parentThreadId: null,
-          title: `Mia's priced session ${stamp}`,
-          toolName: "claude-code",
-          source: "import:claude-code",
-          project: null,
-          initialContext: {},
-          metadata: null,
-          createdAt: at,
-          lastUpdatedAt: at,
-          expiresAt: null,
-          turns: [
-            { id: crypto.randomUUID(), index: 0, role: "user", content: "a question", timestamp: at, files: [], images: [] },
-            {
-              id: crypto.randomUUID(),
-              index: 1,
-              role: "assistant",
-              content: "an answer",
-              timestamp: at,
-              files: [],
-              images: [],
-              modelProvider: "anthropic",
-              modelName: "claude-sonnet-4-20250514",
-              modelMetadata: { usage: { input_tokens: 1000, output_tokens: 500 } },
-            },
-          ],
-        },
-      ],
-    },
+    data: pricedDocument({ title: `Mia's priced session ${stamp}` }).document,
   });
   expect(priced.status()).toBe(201);
   await admin.goto("/usage");

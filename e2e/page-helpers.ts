@@ -1,6 +1,7 @@
 /**
  * Helpers of the accessibility spec: a page once it has settled, every fold on it opened, a real
- * Claude Code session imported on the imports server, and an admin signed in on the auth server.
+ * Claude Code session imported on the imports server, and people (an admin among them) signed in on
+ * the auth server.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -44,18 +45,28 @@ export async function importedSession(request: APIRequestContext, threads: Threa
   return threadIds[0]!;
 }
 
-/** A browser of its own (its own address, as a person's) signed in as the auth server's admin. */
-export async function signedInAdmin(browser: Browser, address: string, viewport?: { width: number; height: number }): Promise<Page> {
+/** A browser of its own on the auth server for one person (cookies, and a client address as a person's own). */
+export async function person(browser: Browser, address: string, viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({
     baseURL: AUTH_URL,
     extraHTTPHeaders: { "x-forwarded-for": address },
     ...(viewport ? { viewport } : {}),
   });
-  const page = await context.newPage();
-  await page.goto("/login?next=%2Fsettings");
-  await page.getByLabel("Email").fill(AUTH_ADMIN.email);
-  await page.getByLabel("Password").fill(AUTH_ADMIN.password);
+  return context.newPage();
+}
+
+/** Signs in on the sign-in page, to go on to `next` (whether it was let in is the caller's to check). */
+export async function signIn(page: Page, who: { email: string; password: string }, next = "/settings"): Promise<void> {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** A browser of its own (its own address, as a person's) signed in as the auth server's admin. */
+export async function signedInAdmin(browser: Browser, address: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await person(browser, address, viewport);
+  await signIn(page, AUTH_ADMIN);
   await expect(page).toHaveURL(/\/settings$/);
   return page;
 }

@@ -8,8 +8,9 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { AUTH_ADMIN, AUTH_URL, E2E_SERVERS } from "../playwright.config";
+import { person, signIn } from "./page-helpers";
 
 test.use({ baseURL: AUTH_URL });
 test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started (THREADLINE_E2E_SERVERS)");
@@ -17,19 +18,6 @@ test.skip(!E2E_SERVERS.has("auth"), "the auth server is not started (THREADLINE_
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** Two real sessions of one project (not the one the auth server follows itself: that one is the first admin's). */
 const SESSIONS = path.join(ROOT, "fixtures", "real", "claude-code", "projects", "-home-marco-projects-spotter");
-
-async function person(browser: Browser, address: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: AUTH_URL, extraHTTPHeaders: { "x-forwarded-for": address } });
-  return context.newPage();
-}
-
-async function signIn(page: Page, who: { email: string; password: string }, next = "/settings"): Promise<void> {
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`${next}$`));
-}
 
 test("a new laptop joins with the command Settings shows; its sessions are its person's, and the admin sees its machine", async ({
   browser,
@@ -39,6 +27,7 @@ test("a new laptop joins with the command Settings shows; its sessions are its p
   const machine = `pia-laptop-${stamp}`;
   const admin = await person(browser, "10.22.0.1");
   await signIn(admin, AUTH_ADMIN);
+  await expect(admin).toHaveURL(/\/settings$/);
   const add = admin.getByRole("form", { name: "Add a person" });
   await add.getByLabel("Name").fill(pia.name);
   await add.getByLabel("Email").fill(pia.email);
@@ -50,6 +39,7 @@ test("a new laptop joins with the command Settings shows; its sessions are its p
   // Pia makes a token for her laptop; Settings shows the command to run there.
   const piaPage = await person(browser, "10.22.0.2");
   await signIn(piaPage, pia);
+  await expect(piaPage).toHaveURL(/\/settings$/);
   const form = piaPage.getByRole("form", { name: "Create an API token" });
   await form.getByLabel("Name").fill("my laptop");
   await form.getByRole("button", { name: "Create token" }).click();

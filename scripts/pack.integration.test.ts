@@ -8,10 +8,10 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "@/lib/testing/built-server";
 import { ON_POSTGRES } from "@/lib/testing/source-sync";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -39,16 +39,6 @@ function emptyEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
   // NODE_ENV unset, as in a shell: Next.js's types declare it always set.
   return env as NodeJS.ProcessEnv;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
 }
 
 /** GET /api/threads with the Host header a browser would send; the status, or 0 when nothing answers. */

@@ -25,6 +25,7 @@ import type { InsightsReport, TeamFigures } from "@/lib/domain/insights/insights
 import { refreshUsageBuckets } from "@/lib/db/usage/usage-aggregates";
 import { scanForSecrets } from "@/lib/secrets/scan";
 import { params } from "@/lib/testing/api";
+import { pricedDocument } from "@/lib/testing/priced-document";
 import { routeFiles } from "@/lib/testing/api-routes";
 import { expectError, restoreServerEnv, setServerEnv } from "@/lib/testing/integration";
 import { proxy } from "@/proxy";
@@ -78,46 +79,15 @@ async function ok<T>(response: Response, status = 200): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** A threadline/v1 document of one thread with one priced response and a word to search for. */
+/** A threadline/v1 document of one thread with one priced response, a word to search for, and a secret. */
 function documentOf(title: string, word: string, project: string | null = null) {
-  const id = randomUUID();
-  const at = "2026-11-20T10:00:00.000Z";
-  return {
-    id,
-    document: {
-      format: "threadline/v1",
-      threads: [
-        {
-          id,
-          parentThreadId: null,
-          title,
-          toolName: "claude-code",
-          source: "import:claude-code",
-          project,
-          initialContext: {},
-          metadata: null,
-          createdAt: at,
-          lastUpdatedAt: at,
-          expiresAt: null,
-          turns: [
-            { id: randomUUID(), index: 0, role: "user", content: `tell me about ${word}`, timestamp: at, files: [], images: [] },
-            {
-              id: randomUUID(),
-              index: 1,
-              role: "assistant",
-              content: `${word} is a word; key ghp_${"a1B2c3D4e5".repeat(4).slice(0, 36)}`,
-              timestamp: at,
-              files: [],
-              images: [],
-              modelProvider: "anthropic",
-              modelName: "claude-sonnet-4-20250514",
-              modelMetadata: { usage: { input_tokens: 1000, output_tokens: 500 } },
-            },
-          ],
-        },
-      ],
-    },
-  };
+  return pricedDocument({
+    title,
+    project,
+    at: "2026-11-20T10:00:00.000Z",
+    question: `tell me about ${word}`,
+    answer: `${word} is a word; key ghp_${"a1B2c3D4e5".repeat(4).slice(0, 36)}`,
+  });
 }
 
 async function importAs(who: Person, document: unknown): Promise<void> {

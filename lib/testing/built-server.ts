@@ -18,7 +18,7 @@ export type BuiltServer = {
   crash: () => Promise<void>;
 };
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer().listen(0, "127.0.0.1", () => {
       const { port } = probe.address() as net.AddressInfo;
