@@ -76,7 +76,7 @@ describe.skipIf(ON_POSTGRES)("the package", () => {
     console.log(`${said.trim().split("\n").at(-1)} [npm run pack: ${((Date.now() - started) / 1000).toFixed(1)} s]`);
     tarball = path.join(
       work,
-      readdirSync(work).find((name) => name.endsWith(".tgz"))!,
+      readdirSync(work).find((name) => /^threadline-\d.*\.tgz$/.test(name))!,
     );
     entries = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
       .trim()
@@ -150,6 +150,27 @@ describe.skipIf(ON_POSTGRES)("the package", () => {
     },
     SERVES_WITHIN_MS + 30_000,
   );
+
+  it("packs threadline push alone for a laptop of any system: no addon, no platform, and it runs with npx", () => {
+    const pushTarball = path.join(
+      work,
+      readdirSync(work).find((name) => /^threadline-push-.*\.tgz$/.test(name))!,
+    );
+    const listed = execFileSync("tar", ["-tzf", pushTarball], { encoding: "utf8" }).trim().split("\n").sort();
+    expect(listed).toEqual(["package/package.json", "package/push.cjs", "package/threadline-push.cjs"]);
+    const manifest = JSON.parse(execFileSync("tar", ["-xzOf", pushTarball, "package/package.json"], { encoding: "utf8" })) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest).not.toHaveProperty("os");
+    expect(manifest).not.toHaveProperty("cpu");
+    expect(manifest).not.toHaveProperty("dependencies");
+    const folder = path.join(work, "laptop");
+    mkdirSync(folder);
+    const help = spawnSync("npx", ["--yes", `file:${pushTarball}`, "--help"], { cwd: folder, env: emptyEnvironment({}), encoding: "utf8" });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain("usage: threadline push --server URL --token TOKEN");
+  });
 
   it("answers --help, pushes to a server, and refuses a machine it was not packed for", () => {
     const bin = path.join(installed(), "dist", "scripts", "threadline.mjs");

@@ -1,5 +1,6 @@
 // `npm run pack`: the package that `npx <package> serve` runs with no build and no install step,
-// written as threadline-<version>.tgz (here, or in --destination). It holds the production build
+// written as threadline-<version>.tgz (here, or in --destination), and beside it
+// threadline-push-<version>.tgz, `threadline push` alone for a laptop of any system. It holds the production build
 // (Next.js's standalone output: the server's bundles and the node_modules files they use, traced),
 // the scripts that serve it, the files read at run time by path, and no sources, tests, fixtures or
 // development tools. docs/install.md has its sizes and times.
@@ -70,6 +71,7 @@ const LEFT_OUT = [
 const standalone = path.join(root, ".next", "standalone");
 const stage = path.join(root, ".tmp", "package");
 const dist = path.join(stage, "dist");
+const pushStage = path.join(root, ".tmp", "package-push");
 
 /** Every file under `dir`, relative to it, with / separators. */
 function filesUnder(dir, prefix = "") {
@@ -208,11 +210,38 @@ function stageFiles() {
   return filesUnder(stage);
 }
 
-/** Packs the staged folder into `destination`; npm's answer for it. */
-function npmPack(staged) {
+/**
+ * The laptop's package, threadline-push-<version>.tgz: `threadline push` alone, its bundle
+ * (build/workers/push.cjs: Node.js's own modules only) and a launcher, for any system with
+ * Node.js 20, where the server's package runs only on the platform it was packed on.
+ */
+function stagePushFiles() {
+  rmSync(pushStage, { recursive: true, force: true });
+  mkdirSync(pushStage, { recursive: true });
+  cpSync(path.join(root, "build", "workers", "push.cjs"), path.join(pushStage, "push.cjs"));
+  writeFileSync(
+    path.join(pushStage, "threadline-push.cjs"),
+    '#!/usr/bin/env node\n// `threadline-push ...`: threadline push (its --help says how).\nrequire("./push.cjs").main(process.argv.slice(2)).then((code) => (process.exitCode = code));\n',
+  );
+  const own = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  const manifest = {
+    name: `${own.name}-push`,
+    version: own.version,
+    description: "Sends a laptop's agent sessions to a Threadline server (threadline push).",
+    private: true,
+    bin: { "threadline-push": "threadline-push.cjs" },
+    files: ["push.cjs", "threadline-push.cjs"],
+    engines: { node: ">=20.19" },
+  };
+  writeFileSync(path.join(pushStage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  return filesUnder(pushStage);
+}
+
+/** Packs a staged folder into `destination`; npm's answer for it. */
+function npmPack(staged, from = stage) {
   mkdirSync(destination, { recursive: true });
   const output = execFileSync("npm", ["pack", "--json", "--pack-destination", destination], {
-    cwd: stage,
+    cwd: from,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false" },
@@ -239,6 +268,8 @@ try {
   const result = npmPack(staged);
   const seconds = (from, to) => `${((to - from) / 1000).toFixed(1)} s`;
   const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const push = npmPack(stagePushFiles(), pushStage);
+  console.log(`[threadline] ${push.tarball}: ${mb(push.size)} packed (threadline-push, for a laptop of any system)`);
   console.log(
     `[threadline] ${result.tarball}: ${mb(result.size)} packed, ${mb(result.unpackedSize)} unpacked, ${result.entryCount} files (staged in ${seconds(startedStaging, startedPacking)}, npm pack ${seconds(startedPacking, Date.now())})`,
   );
