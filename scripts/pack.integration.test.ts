@@ -53,11 +53,11 @@ function threadsStatus(port: number): Promise<number> {
   });
 }
 
-/** The installed package's folder, under npx's cache in the empty HOME. */
+/** The installed package's folder, under npx's cache in the empty HOME (which also holds the push package's install). */
 function installed(): string {
   const npx = path.join(work, "home", ".npm", "_npx");
-  const [hash] = readdirSync(npx);
-  return path.join(npx, hash!, "node_modules", "threadline");
+  const hash = readdirSync(npx).find((entry) => existsSync(path.join(npx, entry, "node_modules", "threadline", "package.json")))!;
+  return path.join(npx, hash, "node_modules", "threadline");
 }
 
 // The package serves SQLite: the PostgreSQL pass would pack it again for nothing.
