@@ -168,6 +168,8 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return detected.lines ? parseCopilotEvents(detected.lines, source) : parseCopilotLegacy(detected.document, source);
     case "opencode":
       return parseOpenCodeExport(detected.document, source);
+    case "kilo-code":
+      return parseOpenCodeExport(detected.document, { ...source, agent: "kilo-code" });
     case "aider":
       return parseAiderHistory(detected.lines!, source);
     case "chatgpt":

@@ -4,13 +4,15 @@
  * gives them stable ids and stores them idempotently, one transaction per file.
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
-import { isOpenCodeDatabase, isOpenCodeSideFile } from "./opencode/paths";
+import { isAgentDatabase } from "./databases";
+import { isOpenCodeSideFile } from "./opencode/paths";
 
 export const IMPORT_FORMATS = [
   "claude-code",
   "codex",
   "gemini-cli",
   "opencode",
+  "kilo-code",
   "pi",
   "copilot",
   "aider",
@@ -28,6 +30,7 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   codex: "Codex CLI rollout (JSONL)",
   "gemini-cli": "Gemini CLI chat (JSON or JSONL)",
   opencode: "OpenCode session (export JSON, storage folder or opencode.db)",
+  "kilo-code": "Kilo Code session (the Kilo CLI's kilo.db or storage folder)",
   pi: "Pi session (JSONL)",
   copilot: "GitHub Copilot CLI session (events.jsonl or legacy JSON)",
   aider: "Aider chat history (.aider.chat.history.md)",
@@ -47,13 +50,11 @@ const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;
 
 /**
  * Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file
- * (OpenCode's messages and parts are pieces of its sessions); OpenCode's database; or an Aider chat history.
+ * (OpenCode's messages and parts are pieces of its sessions); an agent's database (./databases.ts); or an Aider chat history.
  */
 export function isTranscriptPath(filePath: string): boolean {
   if (AIDER_HISTORY.test(filePath)) return true;
-  return (
-    ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isOpenCodeDatabase(filePath)) && !isOpenCodeSideFile(filePath)
-  );
+  return ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isAgentDatabase(filePath)) && !isOpenCodeSideFile(filePath);
 }
 
 /**

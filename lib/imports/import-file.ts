@@ -10,12 +10,14 @@ import { storeParsedSource, storeTurnStream } from "@/lib/db/imports/turn-stream
 import { importDocuments } from "@/lib/db/imports/transfer";
 import { issuesOf } from "@/lib/domain/parse";
 import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
-import { importOpenCodeDatabase, importStorageSession, openCodeSourceOf } from "./opencode-storage";
+import { importAgentDatabase } from "./agent-databases";
+import { importStorageSession, openCodeSourceOf } from "./opencode-storage";
 import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
 import { isClaudeCodeLine, LIVE_WITHIN_MS, type PreparedSession } from "./claude-code-lines";
 import type { ReadAhead } from "./read-ahead";
 import { serverSettings } from "@/lib/env";
 import { detectFormat, detectLineFormat, parseDetected, type Detected, type ImportFormat } from "@/lib/importers";
+import { isAgentDatabase } from "@/lib/importers/databases";
 import { documentTooLarge, longLinesWarning, withoutLongLines, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type ParsedSource, type SkippedEntry } from "@/lib/importers/types";
 
@@ -77,15 +79,14 @@ export async function importPath(path: string, name = path, format?: ImportForma
   // Taken at once, so that a read made for nothing (a session resumed, an OpenCode file) is not held.
   const readAhead = options.readAhead?.within === within ? options.readAhead?.take(path) : undefined;
   return reportFailures(name, format, async () => {
-    // OpenCode's storage: a session record is read with its message and part files, the database
-    // whole (an uploaded one too, known by its SQLite header: its spooled copy has no telling name).
-    // Transcripts by name (.json, .jsonl, .md: every file a folder walk finds) are never opened for it.
-    const openCode =
-      format === undefined || format === "opencode"
-        ? (openCodeSourceOf(path) ?? (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path, within)) ? "database" : null))
-        : null;
-    if (openCode === "database") return importOpenCodeDatabase(path, name, limits, within);
-    if (openCode === "storage-session") return importStorageSession(path, name, limits, within);
+    // An agent's database is read session by session (an uploaded one too, known by its SQLite
+    // header: its spooled copy has no telling name); an OpenCode session record with its message
+    // and part files. Transcripts by name (.json, .jsonl, .md: every file a folder walk finds) are
+    // never opened for the header.
+    if (isAgentDatabase(path) || (!TRANSCRIPT_NAME.test(name) && (await isSqliteFile(path, within))))
+      return importAgentDatabase(path, name, limits, within);
+    if ((format === undefined || format === "opencode" || format === "kilo-code") && openCodeSourceOf(path) === "storage-session")
+      return importStorageSession(path, name, limits, within);
     if (options.follow && (format === undefined || format === "claude-code")) {
       const resumed = await resumeClaudeCodeSession(path, name, limits, within);
       if (resumed) return resumed;

@@ -4,16 +4,16 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { openForReading, realInside, RefusedPathError } from "@/lib/files/inside";
-import { isOpenCodeDatabase, openCodeDatabaseOf, openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { agentDatabaseOf } from "@/lib/importers/databases";
+import { openCodeStoragePath } from "@/lib/importers/opencode/paths";
 import { documentTooLarge, longRecordEntry, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, isObject, type SkippedEntry } from "@/lib/importers/types";
 
 type Json = Record<string, unknown>;
 export type SessionDocument = { info: Json; messages: { info: Json; parts: Json[] }[]; todos?: unknown };
 
-/** Which OpenCode source `filePath` is, for importPath: a JSON-tree session record or the database. */
-export function openCodeSourceOf(filePath: string): "storage-session" | "database" | null {
-  if (isOpenCodeDatabase(filePath)) return "database";
+/** Which OpenCode source `filePath` is, for importPath: a JSON-tree session record, else null. */
+export function openCodeSourceOf(filePath: string): "storage-session" | null {
   return openCodeStoragePath(filePath)?.kind === "session" ? "storage-session" : null;
 }
 
@@ -180,24 +180,14 @@ export async function storageSessionStamp(
   return stamp;
 }
 
-/** The database and its write-ahead log together: a write lands in the -wal file long before the .db changes. */
-export async function databaseStamp(
-  dbFile: string,
-  own: { size: number; mtimeMs: number; ctimeMs: number },
-): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
-  const wal = await stat(`${dbFile}-wal`).catch(() => null);
-  if (!wal) return own;
-  return { size: own.size + wal.size, mtimeMs: Math.max(own.mtimeMs, wal.mtimeMs), ctimeMs: Math.max(own.ctimeMs, wal.ctimeMs) };
-}
-
 /**
  * The transcript a changed path belongs to, for a followed folder: a message or part file (or
- * their folder) is its session's record; the database's -wal/-shm file is the database. Null:
+ * their folder) is its session's record; an agent database's -wal/-shm file is the database. Null:
  * not an OpenCode piece (the path is looked at as it is). A part names its session inside; a part
  * that is gone is found through its message's file; one out of `within` is not opened.
  */
 export async function openCodeTranscriptOf(changed: string, within?: string): Promise<string | null> {
-  const database = openCodeDatabaseOf(changed);
+  const database = agentDatabaseOf(changed);
   if (database) return database;
   const parts = changed.split(/[\\/]/);
   // A folder of messages (storage/message/<session>) or of parts (storage/part/<message>).

@@ -4,7 +4,7 @@
  * an empty database with identical turns; the same sessions written into OpenCode's JSON tree and
  * into an opencode.db (OpenCode's schema) import to exactly the same threads; bad files fail whole.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -137,6 +137,36 @@ describe("OpenCode's own storage", () => {
     writer.close();
   });
 
+  it("the Kilo CLI's kilo.db and storage folder (OpenCode's schema, a fork of it) import as Kilo Code sessions", async () => {
+    await switchToFreshDatabase();
+    const kiloDb = path.join(work, "kilo-db", "kilo", "kilo.db");
+    writeOpenCodeDatabase(kiloDb, docs).close();
+    const fromDb = await importPath(kiloDb);
+    expect(fromDb).toMatchObject({ status: "imported", format: "kilo-code", threads: { created: docs.length }, skipped: [] });
+    const threads = await (await db()).thread.findMany({ where: { id: { in: fromDb.threadIds } } });
+    expect(threads.map((t) => t.source)).toEqual(docs.map(() => "import:kilo-code"));
+    expect(new Set(threads.map((t) => t.toolName))).toEqual(new Set(["kilo-code"]));
+
+    // ~/.local/share/kilo/storage: the JSON tree, read as the Kilo sessions the database holds.
+    const data = path.join(work, "kilo-tree", "kilo");
+    writeStorageTree(data, docs);
+    const records = [];
+    for await (const found of transcriptFiles(path.join(data, "storage"))) records.push(found.path);
+    const fromTree = await Promise.all(records.map((record) => importPath(record)));
+    expect(fromTree.map((r) => r.format)).toEqual(docs.map(() => "kilo-code"));
+    expect(fromTree.flatMap((r) => r.threadIds).sort()).toEqual([...fromDb.threadIds].sort());
+
+    // A kilo.db that is not one is refused, naming what it lacks.
+    const notKilo = path.join(work, "kilo-db", "bad", "kilo.db");
+    const bad = new Database((mkdirSync(path.dirname(notKilo), { recursive: true }), notKilo));
+    bad.exec("CREATE TABLE session (id TEXT)");
+    bad.close();
+    expect(await importPath(notKilo)).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("kilo.db: not a Kilo CLI database: no message, part table"),
+    });
+  });
+
   it("opencode.db uploaded to POST /api/import (spooled under a name of its own) imports by its SQLite header; another database is refused, naming what it lacks", async () => {
     await switchToFreshDatabase();
     const file = path.join(work, "upload", "opencode.db");
@@ -154,7 +184,7 @@ describe("OpenCode's own storage", () => {
     const refused = await post("name=notes.db", readFileSync(other));
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
-      /not an OpenCode database: no session, message, part table/,
+      /notes\.db: an SQLite database of no agent Threadline reads\. Expected an OpenCode database \(tables session, message, part\)/,
     );
   });
 
@@ -213,7 +243,6 @@ describe("OpenCode's own storage", () => {
     await switchToFreshDatabase();
     const brokenSession = path.join(work, "bad", "storage", "session", "p1", "ses_broken.json");
     writeStorageTree(path.join(work, "bad"), []);
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(path.dirname(brokenSession), { recursive: true });
     writeFileSync(brokenSession, "{ not json");
     expect(await importPath(brokenSession)).toMatchObject({

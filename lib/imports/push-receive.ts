@@ -16,7 +16,8 @@ import { pushedFilesAt, pushedFilesOf, savePushedFiles, type PushedFileRow } fro
 import { AppError } from "@/lib/domain/errors";
 import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
-import { isOpenCodeDatabase, openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { isAgentDatabase } from "@/lib/importers/databases";
+import { openCodeStoragePath } from "@/lib/importers/opencode/paths";
 import type { PushBatch, PushedFileChunk } from "@/lib/validation/push";
 import { importPath } from "./import-file";
 import { openCodeTranscriptOf } from "./opencode-files";
@@ -145,7 +146,7 @@ async function write(
   });
   if (!isTranscriptPath(file.path) && openCodeStoragePath(file.path) === null)
     return refuse("not a transcript Threadline reads (nor a piece of an OpenCode session)");
-  if (isOpenCodeDatabase(file.path)) return refuse("OpenCode's database is not taken by push");
+  if (isAgentDatabase(file.path)) return refuse("an agent's database is not taken by push");
   const offset = before?.offset ?? 0;
   if (file.base !== offset) return { outcome: { path: file.path, status: "conflict", offset } };
   const copy = path.join(folder, ...file.path.split("/"));

@@ -1,9 +1,11 @@
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { isWithin, LINK_OUTSIDE_REASON, notRegularReason } from "@/lib/domain/paths";
 import { isTranscriptPath } from "@/lib/importers";
 import { timeSlices } from "@/lib/runtime/time-slices";
-import { databaseStamp, openCodeSourceOf, storageSessionStamp } from "./opencode-files";
+import { isAgentDatabase } from "@/lib/importers/databases";
+import { openCodeSourceOf, storageSessionStamp } from "./opencode-files";
 
 /** A transcript file found by a walk, with what it looked like then (ctime moves on a chmod too, where mtime does not). */
 export type TranscriptFile = { path: string; size: number; mtimeMs: number; ctimeMs: number };
@@ -137,7 +139,7 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
 }
 
 /**
- * A transcript file as a sync compares it. An OpenCode session record or database stands for more
+ * A transcript file as a sync compares it. An OpenCode session record or an agent's database stands for more
  * files than itself (its messages and parts; its write-ahead log): their sizes and times are
  * folded in, so that a change to any of them is a change of the transcript (none out of `within`).
  */
@@ -147,11 +149,10 @@ export async function transcriptFileAt(
   within?: string,
 ): Promise<TranscriptFile> {
   const own = { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
-  const openCode = openCodeSourceOf(filePath);
   const stamp =
-    openCode === "storage-session"
+    openCodeSourceOf(filePath) === "storage-session"
       ? await storageSessionStamp(filePath, own, within)
-      : openCode === "database"
+      : isAgentDatabase(filePath)
         ? await databaseStamp(filePath, own)
         : own;
   return { path: filePath, ...stamp };
@@ -171,4 +172,14 @@ export function describeFsError(error: unknown): string {
   };
   if (code && known[code]) return `${known[code]} (${code})`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The database and its write-ahead log together: a write lands in the -wal file long before the .db changes. */
+async function databaseStamp(
+  dbFile: string,
+  own: { size: number; mtimeMs: number; ctimeMs: number },
+): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
+  const wal = await stat(`${dbFile}-wal`).catch(() => null);
+  if (!wal) return own;
+  return { size: own.size + wal.size, mtimeMs: Math.max(own.mtimeMs, wal.mtimeMs), ctimeMs: Math.max(own.ctimeMs, wal.ctimeMs) };
 }

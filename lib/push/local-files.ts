@@ -3,7 +3,8 @@
 // following uses, and the pieces an OpenCode session is made of.
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { isOpenCodeDatabase, openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { isAgentDatabase } from "@/lib/importers/databases";
+import { openCodeStoragePath } from "@/lib/importers/opencode/paths";
 import { transcriptFiles, type WalkProblem } from "@/lib/imports/transcript-files";
 
 /**
@@ -38,8 +39,8 @@ export async function* localFiles(home: string, folders: string[], leftOut: (ent
     if (!exists) continue;
     const onProblem = (problem: WalkProblem) => leftOut({ path: problem.path, reason: problem.reason });
     for await (const found of transcriptFiles(folder, { onProblem, onSkip: onProblem })) {
-      if (isOpenCodeDatabase(found.path)) {
-        leftOut({ path: found.path, reason: "OpenCode's database is not pushed yet (its JSON-tree sessions are)" });
+      if (isAgentDatabase(found.path)) {
+        leftOut({ path: found.path, reason: "an agent's database is not pushed yet (files of JSON and JSON lines are)" });
         continue;
       }
       if (openCodeStoragePath(found.path)?.kind === "session") yield* openCodePieces(home, found.path, leftOut);

@@ -16,7 +16,7 @@ import type { ReadAhead } from "@/lib/imports/read-ahead";
 import { importPath } from "@/lib/imports/import-file";
 import { endParseWorkerSoon } from "@/lib/imports/parse-pool";
 import { transcriptFiles, type WalkProblem } from "@/lib/imports/transcript-files";
-import { openCodeDatabaseOf } from "@/lib/importers/opencode/paths";
+import { agentDatabaseOf } from "@/lib/importers/databases";
 import { liveHub } from "@/lib/live/hub";
 import { dbFiles, knownFiles, type KnownFilesStore } from "./known-files";
 import { followFolder } from "./follow";
@@ -173,8 +173,8 @@ async function follow(state: SyncState, folder: SourceFolderStatus): Promise<voi
   if (!state.watch || state.closed || state.followers.has(folder.path) || !exists(folder.path)) return;
   const path = folder.path;
   const follower = await followFolder(path, {
-    // OpenCode's database changes in its -wal file first.
-    wanted: (name) => isTranscriptPath(name) || openCodeDatabaseOf(name) !== null,
+    // An agent's database changes in its -wal file first.
+    wanted: (name) => isTranscriptPath(name) || agentDatabaseOf(name) !== null,
     onChange: (changedPath) => changed(state, changedPath),
     onPoll: () => scan(state, path, false),
     onModeChange: (mode) => {

@@ -41,7 +41,7 @@
  *   by id from storage). Entries that are not messages or parts are skipped with their JSON path.
  */
 import { ImportFormatError, isObject, type ImportedThread, type ParsedSource, type SkippedEntry } from "../types";
-import { sessionThread, type SubagentLink } from "./session";
+import { sessionThread, type OpenCodeAgent, type SubagentLink } from "./session";
 
 /** An `opencode export` document: a session info with a `ses_` id and a list of messages. */
 export function looksLikeOpenCodeExport(doc: unknown): boolean {
@@ -63,7 +63,8 @@ function invalidSession(doc: unknown): string | null {
  * Sessions read together (an export, or every session of a storage folder or database): one
  * thread each; a child session read with its parent is tied to the task call that started it.
  */
-export function parseOpenCodeSessions(docs: readonly unknown[], source: { name: string }): ParsedSource {
+export function parseOpenCodeSessions(docs: readonly unknown[], source: { name: string; agent?: OpenCodeAgent }): ParsedSource {
+  const agent = source.agent ?? "opencode";
   const threads: ImportedThread[] = [];
   const skipped: SkippedEntry[] = [];
   const warnings: string[] = [];
@@ -71,8 +72,11 @@ export function parseOpenCodeSessions(docs: readonly unknown[], source: { name: 
   docs.forEach((doc, index) => {
     const why = invalidSession(doc);
     const where = docs.length === 1 ? "" : `[${index}]`;
-    if (why) throw new ImportFormatError(`${source.name}${where ? ` ${where}` : ""}: not an OpenCode session: ${why}`);
-    const result = sessionThread(doc as Parameters<typeof sessionThread>[0]);
+    if (why)
+      throw new ImportFormatError(
+        `${source.name}${where ? ` ${where}` : ""}: not an ${agent === "kilo-code" ? "Kilo" : "OpenCode"} session: ${why}`,
+      );
+    const result = sessionThread(doc as Parameters<typeof sessionThread>[0], agent);
     threads.push(result.thread);
     skipped.push(...result.skipped.map((entry) => ({ ...entry, ...(entry.path && where ? { path: `${where}.${entry.path}` } : {}) })));
     warnings.push(...result.warnings);
@@ -86,10 +90,10 @@ export function parseOpenCodeSessions(docs: readonly unknown[], source: { name: 
     thread.parentKey = link.parentKey;
     thread.relation = { kind: "subagent", toolCallId: link.toolCallId, agentId: thread.key };
   }
-  return { format: "opencode", threads, skipped, warnings };
+  return { format: agent, threads, skipped, warnings };
 }
 
 /** One `opencode export` document. */
-export function parseOpenCodeExport(doc: unknown, source: { name: string }): ParsedSource {
+export function parseOpenCodeExport(doc: unknown, source: { name: string; agent?: OpenCodeAgent }): ParsedSource {
   return parseOpenCodeSessions([doc], source);
 }

@@ -7,9 +7,9 @@
  * - storage/message/<sessionID>/<messageID>.json, storage/part/<messageID>/<partID>.json and the
  *   other storage folders (project, todo, session_share, session_diff, permission): pieces of a
  *   session or side files, never transcripts on their own;
- * - opencode.db (newer builds): every session; opencode.db-wal / -shm are its write-ahead log and
- *   index, whose changes are changes of the database;
+ * - opencode.db (newer builds): every session (../databases.ts knows it by name);
  * - auth.json and mcp-auth.json beside them: credentials, never read.
+ * The Kilo CLI, an OpenCode fork, keeps the same files under ~/.local/share/kilo.
  */
 
 const SIDE_FOLDERS = new Set(["message", "part", "project", "todo", "session_share", "session_diff", "permission", "session"]);
@@ -47,20 +47,7 @@ const CREDENTIALS = new Set(["auth.json", "mcp-auth.json"]);
 /** A file of OpenCode's data folder that is not a session record (a piece of one, or its credentials): never a transcript on its own. */
 export function isOpenCodeSideFile(filePath: string): boolean {
   const parts = segments(filePath);
-  if (parts.at(-2) === "opencode" && CREDENTIALS.has(parts.at(-1)!)) return true;
+  if ((parts.at(-2) === "opencode" || parts.at(-2) === "kilo") && CREDENTIALS.has(parts.at(-1)!)) return true;
   const found = openCodeStoragePath(filePath);
   return found !== null && found.kind !== "session";
-}
-
-/** OpenCode's SQLite database, by name (`opencode.db`). */
-export function isOpenCodeDatabase(filePath: string): boolean {
-  return segments(filePath).at(-1) === "opencode.db";
-}
-
-/** The database whose write-ahead log or shared-memory index `filePath` is, else null. */
-export function openCodeDatabaseOf(filePath: string): string | null {
-  for (const suffix of ["-wal", "-shm"]) {
-    if (filePath.endsWith(suffix) && isOpenCodeDatabase(filePath.slice(0, -suffix.length))) return filePath.slice(0, -suffix.length);
-  }
-  return null;
 }

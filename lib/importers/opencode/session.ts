@@ -9,6 +9,9 @@ type Json = Record<string, JsonValue>;
 /** Where a task tool call started a child session: the parent session and the call. */
 export type SubagentLink = { parentKey: string; toolCallId: string };
 
+/** The agents that write OpenCode's format: OpenCode itself and the Kilo CLI, its fork. */
+export type OpenCodeAgent = "opencode" | "kilo-code";
+
 export type SessionResult = {
   thread: ImportedThread;
   skipped: SkippedEntry[];
@@ -394,7 +397,7 @@ function threadMetadata(info: Json, doc: Json): JsonObject {
 }
 
 /** One session document to a thread. `doc` is checked by the caller to have an info with an id. */
-export function sessionThread(doc: Json): SessionResult {
+export function sessionThread(doc: Json, agent: OpenCodeAgent = "opencode"): SessionResult {
   const info = doc.info as Json;
   const key = info.id as string;
   const skipped: SkippedEntry[] = [];
@@ -432,7 +435,7 @@ export function sessionThread(doc: Json): SessionResult {
   const thread: ImportedThread = {
     key,
     title: str(info.title),
-    toolName: "opencode",
+    toolName: agent,
     project: str(info.directory) ?? firstCwd,
     createdAt: isoFromMs(time.created),
     lastUpdatedAt: isoFromMs(time.updated),
