@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ImportForm } from "@/components/import/import-form";
+import { AgentLocations } from "@/components/sources/agent-locations";
 import { SourcesSummaryLine } from "@/components/sources/sources-summary";
 import { FORMAT_LABELS, IMPORT_FORMATS } from "@/lib/importers/types";
 import { Prefetched } from "@/lib/queries/prefetched";
@@ -26,14 +27,11 @@ export default async function ImportPage() {
           ))}
         </ul>
         <p className="mt-2">
-          Claude Code keeps sessions in <code className="rounded bg-zinc-100 px-1">~/.claude/projects</code>, Codex in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.codex/sessions</code>, Gemini CLI in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.gemini/tmp</code>, OpenCode in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.local/share/opencode</code>, Pi in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.pi/agent/sessions</code>, Copilot CLI in{" "}
-          <code className="rounded bg-zinc-100 px-1">~/.copilot/session-state</code>, Aider in each repository&apos;s{" "}
-          <code className="rounded bg-zinc-100 px-1">.aider.chat.history.md</code>. From a terminal:{" "}
-          <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
+          Where each agent keeps its sessions (the folders Threadline follows by itself are imported as they change, see Sources):
+        </p>
+        <AgentLocations />
+        <p className="mt-2">
+          From a terminal: <code className="rounded bg-zinc-100 px-1">npm run import -- ~/.claude/projects</code>.
         </p>
       </details>
       <Prefetched prefetch={(queryClient) => queryClient.setQueryData(sourceKeys.status(), sourceSync().status())}>

@@ -2,11 +2,11 @@
 
 import Link from "next/link";
 import type { SourceFolderStatus, SourceFolderState } from "@/lib/domain/sources/sources";
-import { DEFAULT_SOURCE_FOLDERS } from "@/lib/domain/sources/sources";
 import { formatDateTime, formatInteger, plural } from "@/lib/format";
 import { useSourcesStatus, useSyncSources } from "@/lib/queries/hooks";
 import { useHydrated } from "@/lib/queries/use-hydrated";
 import { folderAgentLabel } from "@/lib/domain/display/source";
+import { AgentLocations } from "./agent-locations";
 
 const STATE_LABEL: Record<SourceFolderState, string> = {
   found: "found",
@@ -62,10 +62,16 @@ export function SourcesPanel({ canSync }: Readonly<{ canSync: boolean }>) {
         </p>
       )}
       {status.folders.length === 0 ? (
-        <p className="text-sm text-zinc-600">
-          None of the default folders exists yet ({DEFAULT_SOURCE_FOLDERS.map((f) => `~/${f}`).join(", ")}); each sync looks for them again.
-          To follow other folders, set <code className={code}>THREADLINE_SOURCES</code>.
-        </p>
+        <div className="text-sm text-zinc-600">
+          <p>
+            None of the agents&apos; folders exists yet; each sync looks for them again. To follow other folders, set{" "}
+            <code className={code}>THREADLINE_SOURCES</code>.
+          </p>
+          <details className="mt-2">
+            <summary className="cursor-pointer">Where each agent keeps its sessions</summary>
+            <AgentLocations />
+          </details>
+        </div>
       ) : (
         <ul aria-label="Followed folders" className="space-y-3">
           {status.folders.map((folder) => (
@@ -170,9 +176,9 @@ function NothingFollowed() {
       <p className="mt-2">
         Set <code className={code}>THREADLINE_SOURCES</code> to the folders to follow, separated by <code className={code}>:</code>, and
         restart the server, for example <code className={code}>THREADLINE_SOURCES=~/.claude/projects:~/.codex/sessions npm start</code>.
-        Unset, it follows {DEFAULT_SOURCE_FOLDERS.map((f) => `~/${f}`).join(", ")} where they exist, except on PostgreSQL, where it is off
-        unless set.
+        Unset, it follows the agents&apos; own folders below where they exist, except on PostgreSQL, where it is off unless set.
       </p>
+      <AgentLocations />
       <p className="mt-2">
         Meanwhile,{" "}
         <Link href="/import" className="text-indigo-700 underline">

@@ -5,6 +5,7 @@
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
 import { isAgentDatabase } from "./databases";
+import { editorStorageTranscript } from "./editor-storage";
 import { isOpenCodeSideFile } from "./opencode/paths";
 
 export const IMPORT_FORMATS = [
@@ -51,8 +52,11 @@ const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;
 /**
  * Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file
  * (OpenCode's messages and parts are pieces of its sessions); an agent's database (./databases.ts); or an Aider chat history.
+ * Inside an editor's storage folders only the agents' own files count (./editor-storage.ts).
  */
 export function isTranscriptPath(filePath: string): boolean {
+  const inEditorStorage = editorStorageTranscript(filePath);
+  if (inEditorStorage !== null) return inEditorStorage;
   if (AIDER_HISTORY.test(filePath)) return true;
   return ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isAgentDatabase(filePath)) && !isOpenCodeSideFile(filePath);
 }

@@ -3,6 +3,8 @@
  * its Agent filter, the thread header, /usage, /sources): a source is stored as "api", "demo" or
  * "import:<format>".
  */
+import { AGENT_FOLDERS } from "@/lib/domain/sources/agent-folders";
+
 const SOURCE_LABELS: Readonly<Record<string, string>> = {
   "import:claude-code": "Claude Code",
   "import:codex": "Codex",
@@ -10,6 +12,16 @@ const SOURCE_LABELS: Readonly<Record<string, string>> = {
   "import:opencode": "OpenCode",
   "import:pi": "Pi",
   "import:copilot": "Copilot CLI",
+  "import:cursor": "Cursor",
+  "import:cline": "Cline",
+  "import:roo-code": "Roo Code",
+  "import:kilo-code": "Kilo Code",
+  "import:amp": "Amp",
+  "import:goose": "Goose",
+  "import:qwen-code": "Qwen Code",
+  "import:crush": "Crush",
+  "import:continue": "Continue",
+  "import:factory-droid": "Factory Droid",
   "import:aider": "Aider",
   "import:chatgpt": "ChatGPT",
   "import:pal": "PAL",
@@ -32,22 +44,11 @@ export function sortedSources(sources: Iterable<string>): string[] {
   return [...new Set(sources)].sort((a, b) => rank(a) - rank(b) || sourceLabel(a).localeCompare(sourceLabel(b)));
 }
 
-/** The agents' own folders (lib/domain/sources/sources.ts DEFAULT_SOURCE_FOLDERS), by the source they import as. */
-const FOLDER_SOURCES: [suffix: string, source: string][] = [
-  [".claude/projects", "import:claude-code"],
-  [".codex/sessions", "import:codex"],
-  [".gemini/tmp", "import:gemini-cli"],
-  [".local/share/opencode", "import:opencode"],
-  [".pi/agent/sessions", "import:pi"],
-  [".copilot/session-state", "import:copilot"],
-  [".copilot/history-session-state", "import:copilot"],
-];
-
-/** The agent whose folder `path` is, by its label ("Claude Code" for ~/.claude/projects), or null for another folder. */
+/** The agents whose folder `path` is one of their default folders (lib/domain/sources/agent-folders.ts), by label ("Claude Code" for ~/.claude/projects), or null for another folder. */
 export function folderAgentLabel(path: string): string | null {
   const trimmed = path.replace(/\/+$/, "");
-  const match = FOLDER_SOURCES.find(([suffix]) => trimmed === suffix || trimmed.endsWith(`/${suffix}`));
-  return match ? sourceLabel(match[1]) : null;
+  const match = AGENT_FOLDERS.find(({ folder }) => trimmed === folder || trimmed.endsWith(`/${folder}`));
+  return match ? match.sources.map(sourceLabel).join(", ") : null;
 }
 
 /** The machine a thread was pushed from as the team figures name it (/usage's and /insights' By machine); "" is not pushed: this server's own. */

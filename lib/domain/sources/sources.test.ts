@@ -4,22 +4,30 @@ import { normalizePath, parseSourcesSetting } from "./sources";
 const home = "/home/ada";
 
 describe("parseSourcesSetting (THREADLINE_SOURCES)", () => {
-  it("unset or blank: the default folders under the home folder", () => {
-    const expected = {
-      origin: "default",
-      folders: [
-        "/home/ada/.claude/projects",
-        "/home/ada/.codex/sessions",
-        "/home/ada/.gemini/tmp",
-        "/home/ada/.local/share/opencode",
-        "/home/ada/.pi/agent/sessions",
-        "/home/ada/.copilot/session-state",
-        "/home/ada/.copilot/history-session-state",
-      ],
-      warnings: [],
-    };
-    expect(parseSourcesSetting(undefined, { home, postgres: false })).toEqual(expected);
-    expect(parseSourcesSetting("  ", { home, postgres: false })).toEqual(expected);
+  it("unset or blank: the agents' default folders under the home folder", () => {
+    const unset = parseSourcesSetting(undefined, { home, postgres: false });
+    expect(unset).toMatchObject({ origin: "default", warnings: [] });
+    expect(parseSourcesSetting("  ", { home, postgres: false })).toEqual(unset);
+    expect(unset.folders.slice(0, 7)).toEqual([
+      "/home/ada/.claude/projects",
+      "/home/ada/.codex/sessions",
+      "/home/ada/.gemini/tmp",
+      "/home/ada/.local/share/opencode",
+      "/home/ada/.pi/agent/sessions",
+      "/home/ada/.copilot/session-state",
+      "/home/ada/.copilot/history-session-state",
+    ]);
+    expect(unset.folders).toEqual(
+      expect.arrayContaining([
+        "/home/ada/.config/Code/User/globalStorage",
+        "/home/ada/.config/Cursor/User/globalStorage",
+        "/home/ada/.config/Cursor/User/workspaceStorage",
+        "/home/ada/Library/Application Support/Cursor/User/globalStorage",
+        "/home/ada/.cline/data/tasks",
+        "/home/ada/.local/share/kilo",
+      ]),
+    );
+    expect(new Set(unset.folders).size).toBe(unset.folders.length);
   });
 
   it("unset on PostgreSQL: off; an explicit list is still followed there", () => {

@@ -3,17 +3,10 @@
  * following them as the API and the UI show it. Pure: the caller hands in the home folder and the
  * database kind; lib/env reads the environment and lib/sources does the walking.
  */
+import { AGENT_FOLDERS } from "./agent-folders";
 
-/** The agents' own folders under the home folder, followed when THREADLINE_SOURCES is unset. */
-export const DEFAULT_SOURCE_FOLDERS = [
-  ".claude/projects",
-  ".codex/sessions",
-  ".gemini/tmp",
-  ".local/share/opencode",
-  ".pi/agent/sessions",
-  ".copilot/session-state",
-  ".copilot/history-session-state",
-] as const;
+/** The agents' own folders under the home folder (./agent-folders.ts), followed when THREADLINE_SOURCES is unset. */
+export const DEFAULT_SOURCE_FOLDERS: readonly string[] = AGENT_FOLDERS.map((entry) => entry.folder);
 
 /**
  * - `default`: THREADLINE_SOURCES unset; the default folders, those of them that exist.

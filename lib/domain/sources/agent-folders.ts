@@ -1,0 +1,79 @@
+/**
+ * Where each agent keeps its sessions, under the home folder: the folders followed when
+ * THREADLINE_SOURCES is unset (those that exist), the agent named beside a followed folder, and
+ * the list the /import page and docs/following-folders.md give. Linux and macOS paths both: a
+ * folder of the other system simply does not exist. Each folder is checked against the agent's own
+ * source in docs/formats.md.
+ */
+
+/** The editors whose storage folders hold Cline's, Roo Code's and Kilo Code's tasks (and Cursor's chats). */
+const EDITORS = ["Code", "Code - Insiders", "Cursor", "VSCodium", "Windsurf"] as const;
+/** Where an editor's `User` folder is, on Linux and on macOS. */
+const EDITOR_CONFIG_ROOTS = [".config", "Library/Application Support"] as const;
+
+export type AgentFolder = {
+  /** Under the home folder, without a leading `~/`. */
+  folder: string;
+  /** The sources ("import:<format>") whose sessions are found there. */
+  sources: readonly string[];
+};
+
+const TASK_AGENTS = ["import:cline", "import:roo-code", "import:kilo-code"] as const;
+
+const editorFolders: AgentFolder[] = EDITOR_CONFIG_ROOTS.flatMap((root) =>
+  EDITORS.flatMap((editor): AgentFolder[] => {
+    const user = `${root}/${editor}/User`;
+    if (editor !== "Cursor") return [{ folder: `${user}/globalStorage`, sources: TASK_AGENTS }];
+    return [
+      { folder: `${user}/globalStorage`, sources: ["import:cursor", ...TASK_AGENTS] },
+      { folder: `${user}/workspaceStorage`, sources: ["import:cursor"] },
+    ];
+  }),
+);
+
+/** Every agent's default folders, agents in the order people know them by. */
+export const AGENT_FOLDERS: readonly AgentFolder[] = [
+  { folder: ".claude/projects", sources: ["import:claude-code"] },
+  { folder: ".codex/sessions", sources: ["import:codex"] },
+  { folder: ".gemini/tmp", sources: ["import:gemini-cli"] },
+  { folder: ".local/share/opencode", sources: ["import:opencode"] },
+  { folder: ".pi/agent/sessions", sources: ["import:pi"] },
+  { folder: ".copilot/session-state", sources: ["import:copilot"] },
+  { folder: ".copilot/history-session-state", sources: ["import:copilot"] },
+  ...editorFolders,
+  { folder: ".cline/data/tasks", sources: ["import:cline"] },
+  { folder: ".local/share/kilo", sources: ["import:kilo-code"] },
+  { folder: "Library/Application Support/kilo", sources: ["import:kilo-code"] },
+];
+
+/**
+ * Where each format's files are, as a sentence for people (the /import page, /sources), by source.
+ * `followed`: its default folders above are followed when THREADLINE_SOURCES is unset.
+ */
+export const AGENT_LOCATIONS: readonly { source: string; where: string; followed: boolean }[] = [
+  { source: "import:claude-code", where: "~/.claude/projects", followed: true },
+  { source: "import:codex", where: "~/.codex/sessions", followed: true },
+  { source: "import:gemini-cli", where: "~/.gemini/tmp", followed: true },
+  { source: "import:opencode", where: "~/.local/share/opencode (opencode.db, or the storage folder of older versions)", followed: true },
+  { source: "import:pi", where: "~/.pi/agent/sessions", followed: true },
+  { source: "import:copilot", where: "~/.copilot/session-state (older versions: ~/.copilot/history-session-state)", followed: true },
+  {
+    source: "import:cursor",
+    where:
+      "~/.config/Cursor/User: globalStorage/state.vscdb and each workspaceStorage/<id>/state.vscdb (macOS: ~/Library/Application Support/Cursor/User)",
+    followed: true,
+  },
+  {
+    source: "import:cline",
+    where:
+      "the editor's globalStorage/saoudrizwan.claude-dev/tasks (VS Code: ~/.config/Code/User; also Cursor, Windsurf, VSCodium, Code - Insiders; macOS: ~/Library/Application Support/<editor>/User), or ~/.cline/data/tasks",
+    followed: true,
+  },
+  { source: "import:roo-code", where: "the editor's globalStorage/rooveterinaryinc.roo-cline/tasks (as Cline's)", followed: true },
+  {
+    source: "import:kilo-code",
+    where: "the Kilo CLI's ~/.local/share/kilo (kilo.db); the editor extension's globalStorage/kilocode.kilo-code/tasks (as Cline's)",
+    followed: true,
+  },
+  { source: "import:aider", where: "each repository's .aider.chat.history.md", followed: false },
+];
