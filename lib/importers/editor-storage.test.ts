@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editorStorageTranscript } from "./editor-storage";
+import { editorStorageTranscript, isLeftOutFolder } from "./editor-storage";
 import { isTranscriptPath } from "./types";
 
 const HOME = "/home/ada";
@@ -43,5 +43,29 @@ describe("an editor's storage folders", () => {
     expect(editorStorageTranscript(`${HOME}/.claude/projects/p/s.jsonl`)).toBeNull();
     expect(editorStorageTranscript(`${HOME}/Downloads/tasks/1/api_conversation_history.json`)).toBeNull();
     expect(editorStorageTranscript(`${HOME}/User/notes.json`)).toBeNull();
+  });
+});
+
+describe("isLeftOutFolder", () => {
+  it("walks the agents' task folders and Cursor's workspace folders, and nothing else of an editor's storage", () => {
+    const walked = [
+      `${CODE}/globalStorage`,
+      `${CODE}/globalStorage/saoudrizwan.claude-dev`,
+      `${CODE}/globalStorage/saoudrizwan.claude-dev/tasks`,
+      `${CODE}/globalStorage/saoudrizwan.claude-dev/tasks/1760000000000`,
+      `${CURSOR}/workspaceStorage`,
+      `${CURSOR}/workspaceStorage/4f0c2a`,
+      `${HOME}/.claude/projects/-home-ada-app`,
+    ];
+    for (const dir of walked) expect(isLeftOutFolder(dir), dir).toBe(false);
+    const leftOut = [
+      `${CODE}/globalStorage/github.copilot-chat`,
+      `${CODE}/globalStorage/saoudrizwan.claude-dev/settings`,
+      `${CODE}/globalStorage/saoudrizwan.claude-dev/tasks/1760000000000/checkpoints`,
+      `${CURSOR}/workspaceStorage/4f0c2a/anysphere.cursor-retrieval`,
+      `${HOME}/code/app/node_modules`,
+      `${HOME}/code/app/.git`,
+    ];
+    for (const dir of leftOut) expect(isLeftOutFolder(dir), dir).toBe(true);
   });
 });

@@ -34,3 +34,26 @@ export function editorStorageTranscript(filePath: string): boolean | null {
   }
   return null;
 }
+
+/** Folders never walked or watched anywhere: dependencies and repositories' own data. */
+const SKIPPED_NAMES = new Set(["node_modules", ".git"]);
+
+/**
+ * Whether a folder walk (and a followed folder's watch) leaves the folder `dirPath` out unlisted:
+ * node_modules and .git anywhere; inside an editor's storage, every folder that cannot hold an
+ * agent's transcript (another extension's, a workspace's extension folders, a task's subfolders),
+ * so that following ~/.config/Code/User/globalStorage lists and watches the agents' task folders only.
+ */
+export function isLeftOutFolder(dirPath: string): boolean {
+  const parts = dirPath.split(/[\\/]/).filter((part) => part !== "");
+  if (SKIPPED_NAMES.has(parts.at(-1) ?? "")) return true;
+  for (let i = parts.length - 1; i >= 1; i--) {
+    if (parts[i - 1] !== "User" || (parts[i] !== "globalStorage" && parts[i] !== "workspaceStorage")) continue;
+    const rest = parts.slice(i + 1);
+    if (parts[i] === "workspaceStorage") return rest.length > 1;
+    if (rest.length === 0) return false;
+    if (!Object.hasOwn(TASK_EXTENSIONS, rest[0]!)) return true;
+    return rest.length > 3 || (rest.length >= 2 && rest[1] !== "tasks");
+  }
+  return false;
+}

@@ -5,6 +5,7 @@ import { isWithin, LINK_OUTSIDE_REASON, notRegularReason } from "@/lib/domain/pa
 import { isTranscriptPath } from "@/lib/importers";
 import { timeSlices } from "@/lib/runtime/time-slices";
 import { isAgentDatabase } from "@/lib/importers/databases";
+import { isLeftOutFolder } from "@/lib/importers/editor-storage";
 import { openCodeSourceOf, storageSessionStamp } from "./opencode-files";
 
 /** A transcript file found by a walk, with what it looked like then (ctime moves on a chmod too, where mtime does not). */
@@ -29,8 +30,6 @@ export type WalkOptions = {
   /** The event loop is let in after this long of blocking calls (SLICE_MS); a test sets 0. */
   sliceMs?: number;
 };
-
-const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 
 /** What a walk makes of one path. */
 type Look =
@@ -66,7 +65,7 @@ export function statOrNull(p: string): Stats | null {
 /**
  * The transcript files under `entry`, walked recursively in name order (the files `npm run import`
  * and the followed sources import), or `entry` itself when it is a file, whatever its name.
- * node_modules and .git are left out. Symbolic links are followed while they stay within
+ * node_modules, .git and what in an editor's storage holds no agent's files are left out (isLeftOutFolder). Symbolic links are followed while they stay within
  * `options.within` (each folder walked once); one that leads out is neither opened nor walked (its
  * target is stat'ed only to tell a folder), and goes to `onSkip`. Each folder's real path is
  * checked again right before it is listed. `entry` itself must be readable (else this throws); something
@@ -119,9 +118,10 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
       return;
     }
     for (const e of entries) {
-      if (SKIPPED_FOLDERS.has(e.name) || (e.isFile() && !isTranscriptPath(e.name))) continue;
-      if (slices.due()) await slices.next();
+      if (e.isFile() && !isTranscriptPath(e.name)) continue;
       const child = path.join(dir, e.name);
+      if (!e.isFile() && isLeftOutFolder(child)) continue;
+      if (slices.due()) await slices.next();
       let look: Look;
       try {
         look = lookInside(child, boundary, !e.isFile() && !e.isDirectory());

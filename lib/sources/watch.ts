@@ -9,6 +9,7 @@ import { readdirSync, realpathSync, watch, type Dirent, type FSWatcher, type Sta
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isWithin } from "@/lib/domain/paths";
+import { isLeftOutFolder } from "@/lib/importers/editor-storage";
 import { statOrNull } from "@/lib/imports/transcript-files";
 import { timeSlices } from "@/lib/runtime/time-slices";
 
@@ -32,7 +33,6 @@ export type TreeWatch = {
 };
 
 /** Folders a walk leaves out (lib/imports/transcript-files does the same). */
-const SKIPPED = new Set(["node_modules", ".git"]);
 
 const GONE = new Set(["ENOENT", "ENOTDIR"]);
 const isGone = (error: unknown) => GONE.has((error as NodeJS.ErrnoException | null)?.code ?? "");
@@ -146,10 +146,11 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
     }
     // Only entries that may be folders are stat'ed; files are the sync's business.
     for (const entry of entries) {
-      if (SKIPPED.has(entry.name) || !(entry.isDirectory() || entry.isSymbolicLink() || !entry.isFile())) continue;
+      if (!(entry.isDirectory() || entry.isSymbolicLink() || !entry.isFile())) continue;
+      const child = path.join(dir, entry.name);
+      if (isLeftOutFolder(child)) continue;
       if (slices.due()) await slices.next();
       if (closed) return;
-      const child = path.join(dir, entry.name);
       const childInfo = statOrNull(child);
       if (childInfo?.isDirectory()) await add(child, childInfo);
     }
@@ -169,7 +170,7 @@ export async function watchTree(root: string, options: TreeWatchOptions): Promis
       return;
     }
     // A content change of some other file: not ours. Made, deleted or moved (rename): it may be a folder.
-    if (SKIPPED.has(entry) || (event === "change" && !denied.has(full))) return;
+    if (isLeftOutFolder(full) || (event === "change" && !denied.has(full))) return;
     void settle(dir, entry, full).catch(fail);
   }
 
