@@ -17,6 +17,7 @@ export const IMPORT_FORMATS = [
   "chatgpt",
   "pal",
   "pydantic-ai",
+  "qwen-code",
   "plain",
   "threadline",
 ] as const;
@@ -34,6 +35,7 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   chatgpt: "ChatGPT export (conversations.json)",
   pal: "PAL ThreadContext (JSON)",
   "pydantic-ai": "pydantic-ai messages (JSON)",
+  "qwen-code": "Qwen Code chat (JSONL or legacy JSON)",
   plain: "role/content list (JSON)",
   threadline: "Threadline export (threadline/v1)",
 };
