@@ -6,6 +6,7 @@ import { looksLikeAiderHistory, parseAiderHistory } from "./aider";
 import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
+import { looksLikeContinueSession, parseContinueSession } from "./continue";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
@@ -49,6 +50,7 @@ const DOCUMENT_FORMATS = [
   { format: "qwen-code", looksLike: looksLikeQwenLegacy },
   { format: "gemini-cli", looksLike: looksLikeGeminiLegacy },
   { format: "opencode", looksLike: looksLikeOpenCodeExport },
+  { format: "continue", looksLike: looksLikeContinueSession },
   { format: "copilot", looksLike: looksLikeCopilotLegacy },
   { format: "pal", looksLike: looksLikePalThreads },
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
@@ -183,6 +185,8 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return parsePydanticAiMessages(detected.document, source);
     case "qwen-code":
       return detected.lines ? parseQwenCodeSession(detected.lines, source) : parseQwenLegacy(detected.document, source);
+    case "continue":
+      return parseContinueSession(detected.document, source);
     case "plain":
       return parsePlainMessages(detected.document, source);
     case "threadline":

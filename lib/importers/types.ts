@@ -18,6 +18,7 @@ export const IMPORT_FORMATS = [
   "pal",
   "pydantic-ai",
   "qwen-code",
+  "continue",
   "plain",
   "threadline",
 ] as const;
@@ -36,6 +37,7 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   pal: "PAL ThreadContext (JSON)",
   "pydantic-ai": "pydantic-ai messages (JSON)",
   "qwen-code": "Qwen Code chat (JSONL or legacy JSON)",
+  continue: "Continue session (~/.continue/sessions/<id>.json)",
   plain: "role/content list (JSON)",
   threadline: "Threadline export (threadline/v1)",
 };
