@@ -143,23 +143,25 @@ function readRecords(lines: Iterable<NumberedLine>, skipped: SkippedEntry[]): No
   return [...nodes.values()];
 }
 
-/** sessionService.aggregateRecords: parts appended, the latest usage, the first model, the first tool result info, the latest time. */
+/**
+ * sessionService.aggregateRecords: parts appended, the latest usage, the first model, the first
+ * tool result info, the latest time. The parts go onto the first record's own list (parsed here),
+ * so a uuid written many times costs its parts once.
+ */
 function mergeRecords(base: QwenRecord, next: QwenRecord): QwenRecord {
-  const merged: QwenRecord = { ...base };
   if (isObject(next.message)) {
-    merged.message = isObject(base.message)
-      ? {
-          role: base.message.role ?? null,
-          parts: [...asArray(base.message.parts), ...asArray(next.message.parts)],
-        }
-      : next.message;
+    if (!isObject(base.message)) base.message = next.message;
+    else {
+      if (!Array.isArray(base.message.parts)) base.message.parts = [];
+      (base.message.parts as JsonValue[]).push(...asArray(next.message.parts));
+    }
   }
-  if (isObject(next.usageMetadata)) merged.usageMetadata = next.usageMetadata;
-  if (next.toolCallResult !== undefined && base.toolCallResult === undefined) merged.toolCallResult = next.toolCallResult;
-  if (typeof next.model === "string" && next.model && !base.model) merged.model = next.model;
+  if (isObject(next.usageMetadata)) base.usageMetadata = next.usageMetadata;
+  if (next.toolCallResult !== undefined && base.toolCallResult === undefined) base.toolCallResult = next.toolCallResult;
+  if (typeof next.model === "string" && next.model && !base.model) base.model = next.model;
   if (typeof next.timestamp === "string" && typeof base.timestamp === "string" && next.timestamp > base.timestamp)
-    merged.timestamp = next.timestamp;
-  return merged;
+    base.timestamp = next.timestamp;
+  return base;
 }
 
 const asArray = (value: JsonValue | undefined): JsonValue[] => (Array.isArray(value) ? value : []);
