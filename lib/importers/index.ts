@@ -6,6 +6,7 @@ import { looksLikeAiderHistory, parseAiderHistory } from "./aider";
 import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
+import { looksLikeContinueSession, parseContinueSession } from "./continue";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
@@ -13,6 +14,7 @@ import { looksLikePalThreads, parsePalThreads } from "./pal";
 import { looksLikePiSession, parsePiSession } from "./pi";
 import { looksLikePlainMessages, parsePlainMessages } from "./plain";
 import { looksLikePydanticAiMessages, parsePydanticAiMessages } from "./pydantic-ai";
+import { looksLikeQwenCodeSession, looksLikeQwenLegacy, parseQwenCodeSession, parseQwenLegacy } from "./qwen-code";
 import {
   FORMAT_LABELS,
   IMPORT_FORMATS,
@@ -28,6 +30,8 @@ export { FORMAT_LABELS, isTranscriptPath, type ImportFormat, type ParsedSource }
 
 /** The formats a file of JSON lines can be, in the order they are tried. */
 const LINE_FORMATS = [
+  // Before Claude Code: Qwen Code's records carry the same uuid/parentUuid/sessionId/type envelope.
+  { format: "qwen-code", looksLike: looksLikeQwenCodeSession },
   { format: "claude-code", looksLike: looksLikeClaudeCode },
   { format: "codex", looksLike: looksLikeCodexRollout },
   { format: "gemini-cli", looksLike: looksLikeGeminiJsonl },
@@ -42,8 +46,11 @@ const TEXT_FORMATS = [{ format: "aider", looksLike: looksLikeAiderHistory }] as 
 const DOCUMENT_FORMATS = [
   { format: "threadline", looksLike: (doc: unknown) => isObject(doc) && doc.format === "threadline/v1" },
   { format: "chatgpt", looksLike: looksLikeChatGptExport },
+  // Before Gemini CLI: a legacy Qwen Code session is Gemini's legacy document under ~/.qwen.
+  { format: "qwen-code", looksLike: looksLikeQwenLegacy },
   { format: "gemini-cli", looksLike: looksLikeGeminiLegacy },
   { format: "opencode", looksLike: looksLikeOpenCodeExport },
+  { format: "continue", looksLike: looksLikeContinueSession },
   { format: "copilot", looksLike: looksLikeCopilotLegacy },
   { format: "pal", looksLike: looksLikePalThreads },
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
@@ -178,6 +185,10 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return parsePalThreads(detected.document, source);
     case "pydantic-ai":
       return parsePydanticAiMessages(detected.document, source);
+    case "qwen-code":
+      return detected.lines ? parseQwenCodeSession(detected.lines, source) : parseQwenLegacy(detected.document, source);
+    case "continue":
+      return parseContinueSession(detected.document, source);
     case "plain":
       return parsePlainMessages(detected.document, source);
     case "threadline":

@@ -20,6 +20,8 @@ export const IMPORT_FORMATS = [
   "chatgpt",
   "pal",
   "pydantic-ai",
+  "qwen-code",
+  "continue",
   "plain",
   "threadline",
 ] as const;
@@ -38,6 +40,8 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   chatgpt: "ChatGPT export (conversations.json)",
   pal: "PAL ThreadContext (JSON)",
   "pydantic-ai": "pydantic-ai messages (JSON)",
+  "qwen-code": "Qwen Code chat (JSONL or legacy JSON)",
+  continue: "Continue session (~/.continue/sessions/<id>.json)",
   plain: "role/content list (JSON)",
   threadline: "Threadline export (threadline/v1)",
 };
