@@ -46,9 +46,9 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   threadline: "Threadline export (threadline/v1)",
 };
 
-/** Side files agents keep next to their transcripts (indexes, settings, logs): not conversations. */
+/** Side files agents keep next to their transcripts (indexes such as Continue's sessions.json, settings, logs): not conversations. */
 const NOT_TRANSCRIPTS =
-  /(^|[\\/])(history\.jsonl|session_index\.jsonl|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
+  /(^|[\\/])(history\.jsonl|session_index\.jsonl|sessions\.json|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
 
 /** Aider's chat history, in each repository it ran in (lib/importers/aider). */
 const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;

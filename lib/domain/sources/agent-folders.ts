@@ -43,6 +43,9 @@ export const AGENT_FOLDERS: readonly AgentFolder[] = [
   ...editorFolders,
   { folder: ".cline/data/tasks", sources: ["import:cline"] },
   { folder: ".local/share/kilo", sources: ["import:kilo-code"] },
+  { folder: ".qwen/projects", sources: ["import:qwen-code"] },
+  { folder: ".qwen/tmp", sources: ["import:qwen-code"] },
+  { folder: ".continue/sessions", sources: ["import:continue"] },
   { folder: "Library/Application Support/kilo", sources: ["import:kilo-code"] },
 ];
 
@@ -75,5 +78,7 @@ export const AGENT_LOCATIONS: readonly { source: string; where: string; followed
     where: "the Kilo CLI's ~/.local/share/kilo (kilo.db); the editor extension's globalStorage/kilocode.kilo-code/tasks (as Cline's)",
     followed: true,
   },
+  { source: "import:qwen-code", where: "~/.qwen/projects (older versions: ~/.qwen/tmp)", followed: true },
+  { source: "import:continue", where: "~/.continue/sessions", followed: true },
   { source: "import:aider", where: "each repository's .aider.chat.history.md", followed: false },
 ];
