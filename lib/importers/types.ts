@@ -17,6 +17,8 @@ export const IMPORT_FORMATS = [
   "chatgpt",
   "pal",
   "pydantic-ai",
+  "amp",
+  "factory-droid",
   "plain",
   "threadline",
 ] as const;
@@ -34,6 +36,8 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   chatgpt: "ChatGPT export (conversations.json)",
   pal: "PAL ThreadContext (JSON)",
   "pydantic-ai": "pydantic-ai messages (JSON)",
+  amp: "Amp thread (T-<id>.json)",
+  "factory-droid": "Factory Droid session (JSONL)",
   plain: "role/content list (JSON)",
   threadline: "Threadline export (threadline/v1)",
 };
