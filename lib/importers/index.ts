@@ -3,10 +3,12 @@
  * first value or line, and parse it. Pure: the caller reads the file.
  */
 import { looksLikeAiderHistory, parseAiderHistory } from "./aider";
+import { looksLikeAmpThread, parseAmpThread } from "./amp";
 import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
 import { looksLikeContinueSession, parseContinueSession } from "./continue";
+import { looksLikeFactoryDroidSession, parseFactoryDroidSession } from "./factory-droid";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
@@ -37,6 +39,7 @@ const LINE_FORMATS = [
   { format: "gemini-cli", looksLike: looksLikeGeminiJsonl },
   { format: "pi", looksLike: looksLikePiSession },
   { format: "copilot", looksLike: looksLikeCopilotEvents },
+  { format: "factory-droid", looksLike: looksLikeFactoryDroidSession },
 ] as const;
 
 /** The formats that are neither JSON nor JSON lines, judged by name and text before any JSON parse. */
@@ -52,6 +55,7 @@ const DOCUMENT_FORMATS = [
   { format: "opencode", looksLike: looksLikeOpenCodeExport },
   { format: "continue", looksLike: looksLikeContinueSession },
   { format: "copilot", looksLike: looksLikeCopilotLegacy },
+  { format: "amp", looksLike: looksLikeAmpThread },
   { format: "pal", looksLike: looksLikePalThreads },
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
   { format: "plain", looksLike: looksLikePlainMessages },
@@ -157,8 +161,16 @@ function detectLines(
   return { format: match.format, lines };
 }
 
-/** Parses a detected source (any format but Threadline's own, which lib/db/imports/transfer imports). */
-export async function parseDetected(name: string, detected: Detected, extra: { parentSessionId?: string } = {}): Promise<ParsedSource> {
+/**
+ * Parses a detected source (any format but Threadline's own, which lib/db/imports/transfer imports).
+ * `extra`: what a format reads beside the file, given by the caller that read it (Gemini CLI's
+ * parent session id; a Factory Droid session's `<id>.settings.json`, parsed).
+ */
+export async function parseDetected(
+  name: string,
+  detected: Detected,
+  extra: { parentSessionId?: string; droidSettings?: unknown } = {},
+): Promise<ParsedSource> {
   const source = { name };
   switch (detected.format) {
     case "claude-code":
@@ -189,6 +201,10 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return detected.lines ? parseQwenCodeSession(detected.lines, source) : parseQwenLegacy(detected.document, source);
     case "continue":
       return parseContinueSession(detected.document, source);
+    case "amp":
+      return parseAmpThread(detected.document, source);
+    case "factory-droid":
+      return parseFactoryDroidSession(detected.lines!, source, extra.droidSettings);
     case "plain":
       return parsePlainMessages(detected.document, source);
     case "threadline":

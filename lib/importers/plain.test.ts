@@ -203,10 +203,10 @@ describe("looksLikePlainMessages and the other JSON detectors are mutually exclu
 
   it("none of the three claims any real fixture of the other formats (ChatGPT, Gemini JSON, first lines of JSONL files)", () => {
     const fixtures = realFixtures();
-    // 10 .json files (1 ChatGPT, 2 Gemini legacy, 2 OpenCode exports, 1 legacy Copilot session, 1 Qwen Code sub-agent
-    // meta side file, 2 Continue sessions and their sessions.json index) and 16 .jsonl files counted twice:
-    // `find fixtures/real -name "*.json" | wc -l` = 10, `-name "*.jsonl"` = 16.
-    expect(fixtures).toHaveLength(10 + 16 * 2);
+    // Every .json file and the first line of every .jsonl file (twice) of every agent's fixtures: at least the
+    // ChatGPT, Gemini, OpenCode, Copilot, Amp, Continue and Factory Droid documents and the JSONL sessions (16 when
+    // this was written); more as fixtures are added.
+    expect(fixtures.length).toBeGreaterThanOrEqual(11 + 16 * 2);
     for (const { name, value } of fixtures) {
       expect([
         name,

@@ -22,6 +22,8 @@ export const IMPORT_FORMATS = [
   "pydantic-ai",
   "qwen-code",
   "continue",
+  "amp",
+  "factory-droid",
   "plain",
   "threadline",
 ] as const;
@@ -42,13 +44,15 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   "pydantic-ai": "pydantic-ai messages (JSON)",
   "qwen-code": "Qwen Code chat (JSONL or legacy JSON)",
   continue: "Continue session (~/.continue/sessions/<id>.json)",
+  amp: "Amp thread (T-<id>.json)",
+  "factory-droid": "Factory Droid session (JSONL)",
   plain: "role/content list (JSON)",
   threadline: "Threadline export (threadline/v1)",
 };
 
 /** Side files agents keep next to their transcripts (indexes such as Continue's sessions.json, settings, logs): not conversations. */
 const NOT_TRANSCRIPTS =
-  /(^|[\\/])(history\.jsonl|session_index\.jsonl|sessions\.json|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json)$/i;
+  /(^|[\\/])(history\.jsonl|session_index\.jsonl|sessions\.json|logs\.json|projects\.json|settings(\.local)?\.json|package(-lock)?\.json|tsconfig\.json|[^\\/]*\.meta\.json|[^\\/]*\.settings\.json)$/i;
 
 /** Aider's chat history, in each repository it ran in (lib/importers/aider). */
 const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;

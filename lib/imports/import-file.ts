@@ -14,10 +14,12 @@ import { importAgentDatabase } from "./agent-databases";
 import { importStorageSession, openCodeSourceOf } from "./opencode-storage";
 import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
 import { isClaudeCodeLine, LIVE_WITHIN_MS, type PreparedSession } from "./claude-code-lines";
+import { readDroidSettings, withSettingsDigest, type DroidSettingsRead } from "./droid-settings";
 import type { ReadAhead } from "./read-ahead";
 import { serverSettings } from "@/lib/env";
 import { detectFormat, detectLineFormat, parseDetected, type Detected, type ImportFormat } from "@/lib/importers";
 import { isAgentDatabase } from "@/lib/importers/databases";
+import { isFactoryDroidFirstLine } from "@/lib/importers/factory-droid";
 import { documentTooLarge, longLinesWarning, withoutLongLines, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type ParsedSource, type SkippedEntry } from "@/lib/importers/types";
 
@@ -96,11 +98,18 @@ export async function importPath(path: string, name = path, format?: ImportForma
       return storePreparedSession(ahead.prepared, options);
     const source = (ahead && "source" in ahead ? ahead.source : null) ?? (await sourceBytes(path, within));
     const file: SourceFile = { name, ...(await sourceDigest(source)) };
+    const jsonl = /\.jsonl$/i.test(name);
+    const head = jsonl ? await firstNonBlankLine(source, limits) : undefined;
+    // A Factory Droid session's totals are in the settings beside it: part of what is imported, and of its digest.
+    const droidSettings =
+      jsonl && (format === undefined || format === "factory-droid") && isFactoryDroidFirstLine(head ?? null)
+        ? await readDroidSettings(path, limits, within)
+        : null;
+    if (droidSettings && "sha256" in droidSettings) file.sha256 = withSettingsDigest(file.sha256, droidSettings.sha256);
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
-    const jsonl = /\.jsonl$/i.test(name);
     if (!jsonl && file.size <= limits.maxDocumentBytes) return importText(file, await sourceText(source), format, options);
-    const first = await firstNonBlankLine(source, limits);
+    const first = head !== undefined ? head : await firstNonBlankLine(source, limits);
     if ((format === undefined || format === "claude-code") && (format === "claude-code" || isClaudeCodeLine(first, name))) {
       const info = source.opened;
       const live = options.follow && info && Date.now() - info.mtimeMs < LIVE_WITHIN_MS ? { path, dev: info.dev, ino: info.ino } : null;
@@ -108,7 +117,7 @@ export async function importPath(path: string, name = path, format?: ImportForma
     }
     // Too large to read whole: only JSON lines are read on, line by line.
     if (!jsonl && !isJsonObject(first)) throw new ImportFormatError(documentTooLarge(name, file.size, limits));
-    return importLineFile(file, source, format, options, limits);
+    return importLineFile(file, source, format, options, limits, droidSettings);
   });
 }
 
@@ -119,11 +128,12 @@ async function importLineFile(
   format: ImportFormat | undefined,
   options: ImportOptions,
   limits: ImportLimits,
+  droidSettings: DroidSettingsRead = null,
 ): Promise<FileImportReport> {
   const { lines, skipped } = await readLines(file.name, source, limits);
   if (skipped.length > 0 && !lines.some((l) => l.text.trim()))
     throw new ImportFormatError(`${file.name}: nothing to import. ${longLinesWarning(skipped)}`);
-  return importDetected(file, detectLineFormat(file.name, lines, format), options, skipped);
+  return importDetected(file, detectLineFormat(file.name, lines, format), options, skipped, droidSettings);
 }
 
 function isJsonObject(line: string | null): boolean {
@@ -201,16 +211,23 @@ async function importText(
   return importDetected(file, detected, options, []);
 }
 
-/** Parses and stores a detected source; `long`: the lines left out as too long, reported with the parser's own skipped entries. */
+/**
+ * Parses and stores a detected source; `long`: the lines left out as too long, reported with the
+ * parser's own skipped entries. `droidSettings`: a Factory Droid session's settings read beside it
+ * (droid-settings.ts), given to its parser, or the reason it was left out, reported.
+ */
 async function importDetected(
   file: SourceFile,
   detected: Detected,
   options: ImportOptions,
   long: SkippedEntry[],
+  droidSettings: DroidSettingsRead = null,
 ): Promise<FileImportReport> {
-  const parsed = await parseDetected(file.name, detected);
+  const droid = detected.format === "factory-droid" ? droidSettings : null;
+  const parsed = await parseDetected(file.name, detected, droid && "value" in droid ? { droidSettings: droid.value } : {});
+  const extra = droid && "skipped" in droid ? [...long, droid.skipped] : long;
   const withLong =
-    long.length > 0 ? { ...parsed, skipped: [...parsed.skipped, ...long].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) } : parsed;
+    extra.length > 0 ? { ...parsed, skipped: [...parsed.skipped, ...extra].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) } : parsed;
   return storeParsedSource(options.nameless ? asNewConversations(withLong) : withLong, file);
 }
 

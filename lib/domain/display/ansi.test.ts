@@ -81,7 +81,9 @@ describe("parseAnsi", () => {
     expect(text(parseAnsi(`${ESC}[12;\u0001b`))).toBe("\u0001b");
   });
 
-  it("stays linear on huge and adversarial inputs (5 MB)", () => {
+  // No timing asserted (speed belongs to benchmarks): a quadratic scan of these 5 MB inputs would take
+  // hours, so the test's own time limit is what fails it.
+  it("stays linear on huge and adversarial inputs (5 MB)", { timeout: 60_000 }, () => {
     const cases = [
       `${ESC}[1m`.repeat(1_000_000),
       `${ESC}]`.repeat(2_500_000), // unterminated OSCs, each would scan to the end
@@ -91,10 +93,8 @@ describe("parseAnsi", () => {
       `${ESC}[${"1;".repeat(2_500_000)}m`,
     ];
     for (const input of cases) {
-      const start = performance.now();
       const segments = parseAnsi(input);
-      expect(performance.now() - start, `${input.slice(0, 8)}…`).toBeLessThan(2_000);
-      expect(text(segments)).not.toContain(ESC);
+      expect(text(segments), `${input.slice(0, 8)}…`).not.toContain(ESC);
     }
   });
 

@@ -46,6 +46,8 @@ export const AGENT_FOLDERS: readonly AgentFolder[] = [
   { folder: ".qwen/projects", sources: ["import:qwen-code"] },
   { folder: ".qwen/tmp", sources: ["import:qwen-code"] },
   { folder: ".continue/sessions", sources: ["import:continue"] },
+  { folder: ".local/share/amp/threads", sources: ["import:amp"] },
+  { folder: ".factory/sessions", sources: ["import:factory-droid"] },
   { folder: "Library/Application Support/kilo", sources: ["import:kilo-code"] },
 ];
 
@@ -80,5 +82,11 @@ export const AGENT_LOCATIONS: readonly { source: string; where: string; followed
   },
   { source: "import:qwen-code", where: "~/.qwen/projects (older versions: ~/.qwen/tmp)", followed: true },
   { source: "import:continue", where: "~/.continue/sessions", followed: true },
+  { source: "import:amp", where: "~/.local/share/amp/threads", followed: true },
+  {
+    source: "import:factory-droid",
+    where: "~/.factory/sessions (each session's .settings.json beside it holds its token totals)",
+    followed: true,
+  },
   { source: "import:aider", where: "each repository's .aider.chat.history.md", followed: false },
 ];
