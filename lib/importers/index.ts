@@ -5,6 +5,7 @@
 import { looksLikeAiderHistory, parseAiderHistory } from "./aider";
 import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
+import { documentOfHistory, looksLikeClineApiHistory, parseClineTask, variantOf } from "./cline";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
@@ -47,6 +48,10 @@ const DOCUMENT_FORMATS = [
   { format: "copilot", looksLike: looksLikeCopilotLegacy },
   { format: "pal", looksLike: looksLikePalThreads },
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
+  // Before plain lists: an API history is a role/content list that opens as these extensions open a task.
+  { format: "cline", looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "cline" },
+  { format: "roo-code", looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "roo-code" },
+  { format: "kilo-code", looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "kilo-code" },
   { format: "plain", looksLike: looksLikePlainMessages },
 ] as const;
 
@@ -176,6 +181,11 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return parsePalThreads(detected.document, source);
     case "pydantic-ai":
       return parsePydanticAiMessages(detected.document, source);
+    case "cline":
+    case "roo-code":
+    case "kilo-code":
+      // An API history read alone (an upload, or one outside a task folder): no ui_messages.json, so no usage.
+      return parseClineTask(documentOfHistory(detected.document, name, detected.format), source);
     case "plain":
       return parsePlainMessages(detected.document, source);
     case "threadline":

@@ -4,6 +4,7 @@
  * gives them stable ids and stores them idempotently, one transaction per file.
  */
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
+import { isClineSideFile } from "./cline/paths";
 import { isOpenCodeDatabase, isOpenCodeSideFile } from "./opencode/paths";
 
 export const IMPORT_FORMATS = [
@@ -17,6 +18,9 @@ export const IMPORT_FORMATS = [
   "chatgpt",
   "pal",
   "pydantic-ai",
+  "cline",
+  "roo-code",
+  "kilo-code",
   "plain",
   "threadline",
 ] as const;
@@ -34,6 +38,9 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   chatgpt: "ChatGPT export (conversations.json)",
   pal: "PAL ThreadContext (JSON)",
   "pydantic-ai": "pydantic-ai messages (JSON)",
+  cline: "Cline task (api_conversation_history.json)",
+  "roo-code": "Roo Code task (api_conversation_history.json)",
+  "kilo-code": "Kilo Code task (api_conversation_history.json)",
   plain: "role/content list (JSON)",
   threadline: "Threadline export (threadline/v1)",
 };
@@ -47,12 +54,16 @@ const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;
 
 /**
  * Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file
- * (OpenCode's messages and parts are pieces of its sessions); OpenCode's database; or an Aider chat history.
+ * (OpenCode's messages and parts are pieces of its sessions; a Cline, Roo Code or Kilo Code task's
+ * ui_messages.json, task_metadata.json and the like are read with its api_conversation_history.json);
+ * OpenCode's database; or an Aider chat history.
  */
 export function isTranscriptPath(filePath: string): boolean {
   if (AIDER_HISTORY.test(filePath)) return true;
   return (
-    ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isOpenCodeDatabase(filePath)) && !isOpenCodeSideFile(filePath)
+    ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isOpenCodeDatabase(filePath)) &&
+    !isOpenCodeSideFile(filePath) &&
+    !isClineSideFile(filePath)
   );
 }
 
