@@ -11,6 +11,8 @@ import { importDocuments } from "@/lib/db/imports/transfer";
 import { issuesOf } from "@/lib/domain/parse";
 import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
 import { importOpenCodeDatabase, importStorageSession, openCodeSourceOf } from "./opencode-storage";
+import { importClineTask } from "./cline-tasks";
+import { isClineTaskHistory } from "@/lib/importers/cline/paths";
 import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
 import { isClaudeCodeLine, LIVE_WITHIN_MS, type PreparedSession } from "./claude-code-lines";
 import type { ReadAhead } from "./read-ahead";
@@ -86,6 +88,9 @@ export async function importPath(path: string, name = path, format?: ImportForma
         : null;
     if (openCode === "database") return importOpenCodeDatabase(path, name, limits, within);
     if (openCode === "storage-session") return importStorageSession(path, name, limits, within);
+    // A Cline, Roo Code or Kilo Code task folder: its API history is read with ui_messages.json and
+    // task_metadata.json beside it (the usage is there). A history outside a task folder (an upload) goes on below.
+    if ((format === undefined || CLINE_FORMATS.has(format)) && isClineTaskHistory(path)) return importClineTask(path, name, limits, within);
     if (options.follow && (format === undefined || format === "claude-code")) {
       const resumed = await resumeClaudeCodeSession(path, name, limits, within);
       if (resumed) return resumed;
@@ -133,6 +138,8 @@ function isJsonObject(line: string | null): boolean {
     return false;
   }
 }
+
+const CLINE_FORMATS: ReadonlySet<ImportFormat> = new Set(["cline", "roo-code", "kilo-code"]);
 
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const TRANSCRIPT_NAME = /\.(jsonl?|md)$/i;

@@ -93,6 +93,11 @@ export function isClineSideFile(filePath: string): boolean {
   return name === "_index.json" && parts.at(-2) === "tasks";
 }
 
+/** A file name (a watcher reports names alone) that is a task's side file: its changes are its task's. */
+export function isClineTaskSideName(name: string): boolean {
+  return (TASK_SIDE_FILES as readonly string[]).includes(name);
+}
+
 /** The API history of the task whose side file `filePath` is (ui_messages.json, task_metadata.json, history_item.json), else null. */
 export function clineHistoryOf(filePath: string): string | null {
   const where = clineTaskPath(filePath);
