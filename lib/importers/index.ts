@@ -50,8 +50,14 @@ const DOCUMENT_FORMATS = [
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
   // Before plain lists: an API history is a role/content list that opens as these extensions open a task.
   { format: "cline", looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "cline" },
-  { format: "roo-code", looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "roo-code" },
-  { format: "kilo-code", looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "kilo-code" },
+  {
+    format: "roo-code",
+    looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "roo-code",
+  },
+  {
+    format: "kilo-code",
+    looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "kilo-code",
+  },
   { format: "plain", looksLike: looksLikePlainMessages },
 ] as const;
 

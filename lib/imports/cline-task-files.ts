@@ -21,7 +21,14 @@ export async function clineTaskStamp(apiFile: string, own: Stamp, within?: strin
   await Promise.all(
     TASK_SIDE_FILES.map(async (name) => {
       const file = path.join(folder, name);
-      if (within !== undefined && !(await realInside(file, within).then(() => true, () => false))) return;
+      if (
+        within !== undefined &&
+        !(await realInside(file, within).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
       const info = await stat(file).catch(() => null);
       if (!info?.isFile()) return;
       stamp.size += info.size;

@@ -169,17 +169,22 @@ export function parseClineTask(doc: ClineTaskDocument, source: { name: string })
   const format = formatOf(doc.variant);
   const label = { cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code" }[doc.variant];
   if (!Array.isArray(doc.api))
-    throw new ImportFormatError(`${source.name}: a ${label} API history must be a JSON list of messages, found ${doc.api === null ? "null" : typeof doc.api}`);
+    throw new ImportFormatError(
+      `${source.name}: a ${label} API history must be a JSON list of messages, found ${doc.api === null ? "null" : typeof doc.api}`,
+    );
   const api = doc.api as JsonValue[];
   const warnings: string[] = [];
   const history = historyTurns(api);
   const skipped: SkippedEntry[] = history.skipped.map((s) => ({ ...s, path: `${API_HISTORY_FILE}${s.path}` }));
   if (api.length > 0 && history.turns.length === 0)
-    throw new ImportFormatError(`${source.name}: no message of the ${label} API history has a role and content (${skipped.length} entries left out)`);
+    throw new ImportFormatError(
+      `${source.name}: no message of the ${label} API history has a role and content (${skipped.length} entries left out)`,
+    );
   const uiList = listOrWarn(doc.ui, "ui_messages.json", warnings);
   const ui = uiList ? uiRecords(uiList) : null;
   if (ui) skipped.push(...ui.skipped);
-  if (doc.metadata !== undefined && doc.metadata !== null && !isObject(doc.metadata)) warnings.push("task_metadata.json is not a JSON object: left out");
+  if (doc.metadata !== undefined && doc.metadata !== null && !isObject(doc.metadata))
+    warnings.push("task_metadata.json is not a JSON object: left out");
   const metadata = isObject(doc.metadata) ? doc.metadata : null;
   const historyItem = isObject(doc.historyItem) ? doc.historyItem : null;
   const key = doc.taskId ?? keyFromFirstMessage(api);
@@ -253,14 +258,24 @@ function attributed(
       `${name}: ${requests.length} API requests in ui_messages.json for ${history.responses.length} responses, and no times to pair them by: usage paired in order from the first`,
     );
   const usageFacts: UsageFacts = ui
-    ? { usageMatching: matching, apiRequests: requests.length, responsesWithoutRequest: withoutUsage, requestsWithoutResponse: unmatched.length }
+    ? {
+        usageMatching: matching,
+        apiRequests: requests.length,
+        responsesWithoutRequest: withoutUsage,
+        requestsWithoutResponse: unmatched.length,
+      }
     : { usage: "none: no ui_messages.json" };
   return { turns: placedByTime(history.turns, extras), usageFacts };
 }
 
 /** Roo Code's condense and truncation records: the tokens before and after on their compaction turns, by id, else in order. */
 function condenseFigures(history: HistoryTurns, ui: UiRecords): void {
-  const pair = <R extends { record: Json }>(kind: "summary" | "truncation", records: R[], idOf: (r: R) => string | null, markerId: (c: HistoryTurns["compactions"][number]) => string | null) => {
+  const pair = <R extends { record: Json }>(
+    kind: "summary" | "truncation",
+    records: R[],
+    idOf: (r: R) => string | null,
+    markerId: (c: HistoryTurns["compactions"][number]) => string | null,
+  ) => {
     const byId = new Map(records.flatMap((r) => (idOf(r) ? [[idOf(r)!, r] as const] : [])));
     const used = new Set<R>();
     const markers = history.compactions.filter((c) => c.kind === kind);
@@ -288,8 +303,18 @@ function condenseFigures(history: HistoryTurns, ui: UiRecords): void {
       };
     }
   };
-  pair("summary", ui.condenses, (r) => r.condenseId, (m) => m.condenseId);
-  pair("truncation", ui.truncations, (r) => r.truncationId, (m) => m.truncationId);
+  pair(
+    "summary",
+    ui.condenses,
+    (r) => r.condenseId,
+    (m) => m.condenseId,
+  );
+  pair(
+    "truncation",
+    ui.truncations,
+    (r) => r.truncationId,
+    (m) => m.truncationId,
+  );
 }
 
 /** Cline's use_subagents calls, each with the usage its ui subagent_usage record reports (in order): a child thread each. */

@@ -27,7 +27,7 @@ export type UiRecords = {
   truncations: { ts: number | null; truncationId: string | null; record: Json }[];
   deleted: UsageRecord[];
   subagentUsage: UsageRecord[];
-  /** The first `say: "task"` record's text: the prompt as typed. */
+  /** The prompt as typed: Cline's first `say: "task"` record, Roo Code's and Kilo Code's first record (`say: "text"`). */
   taskText: string | null;
   firstTs: number | null;
   lastTs: number | null;
@@ -75,13 +75,22 @@ export function uiRecords(list: readonly JsonValue[]): UiRecords {
       case "task":
         if (records.taskText === null && typeof message.text === "string") records.taskText = message.text;
         return;
+      case "text":
+        if (uiIndex === 0 && typeof message.text === "string") records.taskText = message.text;
+        return;
       case "api_req_started": {
         const info = parsedText(message.text);
         if (!info) {
           records.skipped.push({ path, reason: "api_req_started whose text is not a JSON object: its usage is not known" });
           return;
         }
-        records.requests.push({ uiIndex, ts, info, historyIndex: num(message.conversationHistoryIndex), modelInfo: modelInfoOf(message.modelInfo) });
+        records.requests.push({
+          uiIndex,
+          ts,
+          info,
+          historyIndex: num(message.conversationHistoryIndex),
+          modelInfo: modelInfoOf(message.modelInfo),
+        });
         return;
       }
       case "deleted_api_reqs":

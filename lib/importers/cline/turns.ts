@@ -129,7 +129,12 @@ export type Response = {
 };
 
 /** A compaction marker of the history: Roo Code's summary message or truncation marker, Cline's summarize_task / condense call. */
-export type Compaction = { turn: ImportedTurn; condenseId: string | null; truncationId: string | null; kind: "summary" | "truncation" | "tool" };
+export type Compaction = {
+  turn: ImportedTurn;
+  condenseId: string | null;
+  truncationId: string | null;
+  kind: "summary" | "truncation" | "tool";
+};
 
 /** A sub-agent call: Cline's use_subagents (its usage is reported in ui_messages.json's subagent_usage). */
 export type SubagentCall = { toolCallId: string; turn: ImportedTurn; prompts: string[]; resultText: string | null };
@@ -209,7 +214,8 @@ export function historyTurns(list: readonly JsonValue[]): HistoryTurns {
       return;
     }
     const content = message.content;
-    const blocks: JsonValue[] | null = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : null;
+    const blocks: JsonValue[] | null =
+      typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : null;
     if (!blocks) {
       state.skipped.push({ path, reason: "content: must be a string or a list of content blocks" });
       return;
@@ -248,7 +254,8 @@ function summaryText(summary: JsonValue | undefined): string | null {
 function addMarker(state: State, index: number, message: Json, blocks: JsonValue[], ts: number | null): void {
   const texts: string[] = [];
   for (const block of blocks) {
-    if (isObject(block) && block.type === "text" && typeof block.text === "string" && !isEnvironmentDetails(block.text)) texts.push(block.text);
+    if (isObject(block) && block.type === "text" && typeof block.text === "string" && !isEnvironmentDetails(block.text))
+      texts.push(block.text);
   }
   const truncation = message.isTruncationMarker === true;
   const turn: ImportedTurn = {
@@ -360,6 +367,7 @@ function addUser(state: State, index: number, message: Json, blocks: JsonValue[]
   const parts: TurnPart[] = [];
   const texts: string[] = [];
   const images: string[] = [];
+  let unwrappedAny = false;
   const orphans: string[] = [];
   const other: string[] = [];
   for (const block of blocks) {
@@ -375,7 +383,12 @@ function addUser(state: State, index: number, message: Json, blocks: JsonValue[]
         texts.push(text);
         continue;
       }
-      resultParts.push({ type: "tool_result", toolCallId: block.tool_use_id, content: text, ...(block.is_error === true ? { isError: true } : {}) });
+      resultParts.push({
+        type: "tool_result",
+        toolCallId: block.tool_use_id,
+        content: text,
+        ...(block.is_error === true ? { isError: true } : {}),
+      });
       resultTexts.push(text);
       for (const piece of Array.isArray(block.content) ? block.content : []) {
         if (isObject(piece) && piece.type === "image") resultParts.push(imagePart(piece, `image returned by ${call.name}`));
@@ -400,8 +413,11 @@ function addUser(state: State, index: number, message: Json, blocks: JsonValue[]
         continue;
       }
       parts.push({ type: "text", text: block.text });
-      texts.push(block.text);
-      if (state.firstPrompt === null) state.firstPrompt = unwrapped(block.text) ?? block.text;
+      // The prompt as typed: without the `<task>` / `<user_message>` the extension wraps it in (kept in the part).
+      const prompt = unwrapped(block.text) ?? block.text;
+      if (prompt !== block.text) unwrappedAny = true;
+      texts.push(prompt);
+      if (state.firstPrompt === null) state.firstPrompt = prompt;
     } else if (type === "image") {
       parts.push(imagePart(block, "image attached to the message"));
       images.push("image");
@@ -434,7 +450,7 @@ function addUser(state: State, index: number, message: Json, blocks: JsonValue[]
       key,
       role: "user",
       content: texts.join("\n\n"),
-      ...(parts.some((p) => p.type !== "text" || p.synthetic === true) ? { parts } : {}),
+      ...(unwrappedAny || parts.some((p) => p.type !== "text" || p.synthetic === true) ? { parts } : {}),
       timestamp,
       ...(images.length > 0 ? { images } : {}),
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
