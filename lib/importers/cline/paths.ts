@@ -4,7 +4,7 @@
  *
  * The three extensions keep one folder per task, `<storage>/tasks/<taskId>/`, where `<storage>` is
  * VS Code's globalStorage folder of the extension (`…/User/globalStorage/<publisher.extension>`) or,
- * for Cline's CLI and its VS Code extension since 3.x moved its data, `~/.cline/data`:
+ * for Cline's CLI and JetBrains plugin, `~/.cline/data`:
  * - api_conversation_history.json: the conversation as sent to the model; the one file a folder
  *   walk treats as the task's transcript (the import reads the others beside it);
  * - ui_messages.json, task_metadata.json, context_history.json, history_item.json (Roo Code),
