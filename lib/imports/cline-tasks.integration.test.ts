@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { POST as importRoute } from "@/app/api/import/route";
 import { fetchThread, restoreServerEnv, switchToFreshDatabase } from "@/lib/testing/integration";
 import { importPath } from "./import-file";
-import { clineTaskStamp, clineTranscriptOf } from "./cline-tasks";
+import { clineTaskStamp, clineTranscriptOf } from "./cline-task-files";
 import { transcriptFiles } from "./transcript-files";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "threadline-cline-"));

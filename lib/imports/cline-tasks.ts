@@ -13,8 +13,6 @@ import { clineTaskPath, HISTORY_ITEM_FILE, TASK_METADATA_FILE, UI_MESSAGES_FILE 
 import { documentTooLarge, megabytes, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type SkippedEntry } from "@/lib/importers/types";
 
-export { clineTaskStamp, clineTranscriptOf } from "./cline-task-files";
-
 /** The file's text, unless it has more than `maxBytes` (then only its size); null when it is not there. */
 async function readSized(file: string, maxBytes: number, within?: string): Promise<{ text: string | null; size: number } | null> {
   let handle;
@@ -39,7 +37,7 @@ async function readSized(file: string, maxBytes: number, within?: string): Promi
  * missing is fine; one that is not JSON (being written), too large, or a link out of `within` is
  * left out and reported.
  */
-export async function assembleClineTask(
+async function assembleClineTask(
   apiFile: string,
   limits: ImportLimits,
   within?: string,

@@ -78,8 +78,6 @@ import {
 } from "./requests";
 import { historyTurns, isEnvironmentDetails, isoFromMs, num, str, unwrapped, type HistoryTurns } from "./turns";
 
-export { clineTaskPath, isClineSideFile, isClineTaskHistory, clineHistoryOf, type ClineVariant } from "./paths";
-
 /** A task assembled from its folder (lib/imports/cline-tasks.ts), or an API history uploaded alone. */
 export type ClineTaskDocument = {
   /** api_conversation_history.json */
@@ -141,7 +139,7 @@ export function looksLikeClineApiHistory(doc: unknown, fileName: string): boolea
 }
 
 /** The format of a variant. */
-export function formatOf(variant: ClineVariant): "cline" | "roo-code" | "kilo-code" {
+function formatOf(variant: ClineVariant): "cline" | "roo-code" | "kilo-code" {
   return variant;
 }
 

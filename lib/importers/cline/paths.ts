@@ -46,7 +46,7 @@ const SIDE_FILE_NAMES = new Set([
   "mcp_settings.json",
 ]);
 
-export type ClineTaskPath = {
+type ClineTaskPath = {
   /** The `tasks` folder holding the task's folder. */
   tasksFolder: string;
   taskId: string;

@@ -8,7 +8,10 @@ import { isoFromMs, num, str, type Response } from "./turns";
 
 type Json = Record<string, JsonValue>;
 
-/** One `say: "api_req_started"` record: a request to the model, its usage filled in when it ended. */
+/**
+ * One `say: "api_req_started"` record: a request to the model, its usage filled in when it ended.
+ * @internal exported for its tests
+ */
 export type ApiRequest = {
   uiIndex: number;
   ts: number | null;
@@ -19,7 +22,7 @@ export type ApiRequest = {
 };
 
 /** A usage record that no response of the history carries: Cline's deleted_api_reqs and subagent_usage. */
-export type UsageRecord = { uiIndex: number; ts: number | null; info: Json };
+type UsageRecord = { uiIndex: number; ts: number | null; info: Json };
 
 export type UiRecords = {
   requests: ApiRequest[];
@@ -170,7 +173,7 @@ function hasTokens(usage: ImportedUsage | null): boolean {
   );
 }
 
-export type Matching = "time" | "history-index" | "order";
+type Matching = "time" | "history-index" | "order";
 
 /**
  * Which request each response answers. Each request happens before its response and after the
@@ -212,7 +215,7 @@ export function matchRequests(
 }
 
 /** task_metadata.json's model_usage: which model was in use from when (one entry per change). */
-export type ModelUse = { ts: number; modelId: string; providerId: string | null; mode: string | null };
+type ModelUse = { ts: number; modelId: string; providerId: string | null; mode: string | null };
 
 export function modelUsesOf(metadata: JsonValue | undefined): ModelUse[] {
   if (!isObject(metadata) || !Array.isArray(metadata.model_usage)) return [];

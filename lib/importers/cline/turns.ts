@@ -50,7 +50,7 @@ function lastTagValue(text: string, tag: string): string | null {
 }
 
 /** What environment details tell: Roo Code's and Kilo Code's `<model>` (under "# Current Mode") and the working directory. */
-export function environmentFacts(text: string): { model: string | null; cwd: string | null } {
+function environmentFacts(text: string): { model: string | null; cwd: string | null } {
   const model = lastTagValue(text, "model");
   let cwd: string | null = null;
   for (const heading of ["# Current Working Directory (", "# Current Workspace Directory ("]) {
@@ -129,7 +129,7 @@ export type Response = {
 };
 
 /** A compaction marker of the history: Roo Code's summary message or truncation marker, Cline's summarize_task / condense call. */
-export type Compaction = {
+type Compaction = {
   turn: ImportedTurn;
   condenseId: string | null;
   truncationId: string | null;
@@ -137,7 +137,7 @@ export type Compaction = {
 };
 
 /** A sub-agent call: Cline's use_subagents (its usage is reported in ui_messages.json's subagent_usage). */
-export type SubagentCall = { toolCallId: string; turn: ImportedTurn; prompts: string[]; resultText: string | null };
+type SubagentCall = { toolCallId: string; turn: ImportedTurn; prompts: string[]; resultText: string | null };
 
 export type HistoryTurns = {
   turns: ImportedTurn[];
