@@ -277,7 +277,8 @@ function condenseFigures(history: HistoryTurns, ui: UiRecords): void {
     const byId = new Map(records.flatMap((r) => (idOf(r) ? [[idOf(r)!, r] as const] : [])));
     const used = new Set<R>();
     const markers = history.compactions.filter((c) => c.kind === kind);
-    const rest = records.filter((r) => !idOf(r) || !markers.some((m) => markerId(m) === idOf(r)));
+    const markerIds = new Set(markers.map(markerId));
+    const rest = records.filter((r) => !idOf(r) || !markerIds.has(idOf(r)));
     let next = 0;
     for (const marker of markers) {
       const id = markerId(marker);

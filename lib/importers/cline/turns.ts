@@ -165,6 +165,7 @@ function keptMetadata(message: Json): JsonObject {
 
 type State = HistoryTurns & {
   calls: Map<string, { name: string; part: TurnPart }>;
+  subagentCallById: Map<string, SubagentCall>;
   /** Thinking of a standalone reasoning item (Roo Code's older OpenAI Responses builds): joins the next response. */
   pendingThinking: TurnPart[];
   /** Cline's summarize_task / condense: the marker comes after the call's result. */
@@ -190,6 +191,7 @@ export function historyTurns(list: readonly JsonValue[]): HistoryTurns {
     firstTs: null,
     lastTs: null,
     calls: new Map(),
+    subagentCallById: new Map(),
     pendingThinking: [],
     pendingCompaction: null,
     environmentModel: null,
@@ -228,7 +230,14 @@ export function historyTurns(list: readonly JsonValue[]): HistoryTurns {
     else addUser(state, index, message, blocks, ts);
   });
   if (state.pendingCompaction) state.turns.push(state.pendingCompaction.turn);
-  const { calls: _calls, pendingThinking: _thinking, pendingCompaction: _compaction, environmentModel: _model, ...result } = state;
+  const {
+    calls: _calls,
+    subagentCallById: _byId,
+    pendingThinking: _thinking,
+    pendingCompaction: _compaction,
+    environmentModel: _model,
+    ...result
+  } = state;
   return result;
 }
 
@@ -353,7 +362,11 @@ function addAssistant(state: State, index: number, message: Json, blocks: JsonVa
     ? { providerId: str(message.modelInfo.providerId), modelId: str(message.modelInfo.modelId), mode: str(message.modelInfo.mode) }
     : null;
   state.responses.push({ turn, apiIndex: index, ts, modelInfo, environmentModel: state.environmentModel });
-  for (const call of subagentCalls) state.subagentCalls.push({ ...call, turn, resultText: null });
+  for (const call of subagentCalls) {
+    const entry: SubagentCall = { ...call, turn, resultText: null };
+    state.subagentCalls.push(entry);
+    state.subagentCallById.set(call.toolCallId, entry);
+  }
   if (compaction) {
     if (state.pendingCompaction) state.turns.push(state.pendingCompaction.turn);
     state.pendingCompaction = compaction;
@@ -401,7 +414,7 @@ function addUser(state: State, index: number, message: Json, blocks: JsonValue[]
         }
       }
       if (call.name === "use_subagents") {
-        const sub = state.subagentCalls.find((c) => c.toolCallId === block.tool_use_id);
+        const sub = state.subagentCallById.get(block.tool_use_id);
         if (sub) sub.resultText = text;
       }
     } else if (type === "text" && typeof block.text === "string") {
