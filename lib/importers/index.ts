@@ -6,6 +6,7 @@ import { looksLikeAiderHistory, parseAiderHistory } from "./aider";
 import { looksLikeAmpThread, parseAmpThread } from "./amp";
 import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
+import { documentOfHistory, looksLikeClineApiHistory, parseClineTask, variantOf } from "./cline";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
 import { looksLikeContinueSession, parseContinueSession } from "./continue";
 import { looksLikeFactoryDroidSession, parseFactoryDroidSession } from "./factory-droid";
@@ -58,6 +59,16 @@ const DOCUMENT_FORMATS = [
   { format: "amp", looksLike: looksLikeAmpThread },
   { format: "pal", looksLike: looksLikePalThreads },
   { format: "pydantic-ai", looksLike: looksLikePydanticAiMessages },
+  // Before plain lists: an API history is a role/content list that opens as these extensions open a task.
+  { format: "cline", looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "cline" },
+  {
+    format: "roo-code",
+    looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "roo-code",
+  },
+  {
+    format: "kilo-code",
+    looksLike: (doc: unknown, name: string) => looksLikeClineApiHistory(doc, name) && variantOf(doc, name) === "kilo-code",
+  },
   { format: "plain", looksLike: looksLikePlainMessages },
 ] as const;
 
@@ -188,7 +199,10 @@ export async function parseDetected(
     case "opencode":
       return parseOpenCodeExport(detected.document, source);
     case "kilo-code":
-      return parseOpenCodeExport(detected.document, { ...source, agent: "kilo-code" });
+      // The Kilo CLI (an OpenCode fork) exports OpenCode's documents; the editor extension keeps Cline's task histories.
+      return looksLikeOpenCodeExport(detected.document)
+        ? parseOpenCodeExport(detected.document, { ...source, agent: "kilo-code" })
+        : parseClineTask(documentOfHistory(detected.document, name, detected.format), source);
     case "aider":
       return parseAiderHistory(detected.lines!, source);
     case "chatgpt":
@@ -205,6 +219,10 @@ export async function parseDetected(
       return parseAmpThread(detected.document, source);
     case "factory-droid":
       return parseFactoryDroidSession(detected.lines!, source, extra.droidSettings);
+    case "cline":
+    case "roo-code":
+      // An API history read alone (an upload, or one outside a task folder): no ui_messages.json, so no usage.
+      return parseClineTask(documentOfHistory(detected.document, name, detected.format), source);
     case "plain":
       return parsePlainMessages(detected.document, source);
     case "threadline":

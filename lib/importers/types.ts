@@ -6,6 +6,7 @@
 import type { JsonObject, JsonValue, TurnPart, TurnRole } from "@/lib/domain/types";
 import { isAgentDatabase } from "./databases";
 import { editorStorageTranscript } from "./editor-storage";
+import { isClineSideFile } from "./cline/paths";
 import { isOpenCodeSideFile } from "./opencode/paths";
 
 export const IMPORT_FORMATS = [
@@ -24,6 +25,8 @@ export const IMPORT_FORMATS = [
   "continue",
   "amp",
   "factory-droid",
+  "cline",
+  "roo-code",
   "plain",
   "threadline",
 ] as const;
@@ -35,7 +38,7 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   codex: "Codex CLI rollout (JSONL)",
   "gemini-cli": "Gemini CLI chat (JSON or JSONL)",
   opencode: "OpenCode session (export JSON, storage folder or opencode.db)",
-  "kilo-code": "Kilo Code session (the Kilo CLI's kilo.db or storage folder)",
+  "kilo-code": "Kilo Code session (the Kilo CLI's kilo.db or storage folder, or the extension's api_conversation_history.json)",
   pi: "Pi session (JSONL)",
   copilot: "GitHub Copilot CLI session (events.jsonl or legacy JSON)",
   aider: "Aider chat history (.aider.chat.history.md)",
@@ -46,6 +49,8 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   continue: "Continue session (~/.continue/sessions/<id>.json)",
   amp: "Amp thread (T-<id>.json)",
   "factory-droid": "Factory Droid session (JSONL)",
+  cline: "Cline task (api_conversation_history.json)",
+  "roo-code": "Roo Code task (api_conversation_history.json)",
   plain: "role/content list (JSON)",
   threadline: "Threadline export (threadline/v1)",
 };
@@ -59,14 +64,20 @@ const AIDER_HISTORY = /(^|[\\/])\.aider\.chat\.history\.md$/;
 
 /**
  * Whether a file found while walking a folder may be a transcript: .json or .jsonl, no side file
- * (OpenCode's messages and parts are pieces of its sessions); an agent's database (./databases.ts); or an Aider chat history.
- * Inside an editor's storage folders only the agents' own files count (./editor-storage.ts).
+ * (OpenCode's messages and parts are pieces of its sessions; a Cline, Roo Code or Kilo Code task's
+ * ui_messages.json, task_metadata.json and the like are read with its api_conversation_history.json);
+ * an agent's database (./databases.ts); or an Aider chat history. Inside an editor's storage
+ * folders only the agents' own files count (./editor-storage.ts).
  */
 export function isTranscriptPath(filePath: string): boolean {
   const inEditorStorage = editorStorageTranscript(filePath);
   if (inEditorStorage !== null) return inEditorStorage;
   if (AIDER_HISTORY.test(filePath)) return true;
-  return ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isAgentDatabase(filePath)) && !isOpenCodeSideFile(filePath);
+  return (
+    ((/\.jsonl?$/i.test(filePath) && !NOT_TRANSCRIPTS.test(filePath)) || isAgentDatabase(filePath)) &&
+    !isOpenCodeSideFile(filePath) &&
+    !isClineSideFile(filePath)
+  );
 }
 
 /**

@@ -12,6 +12,8 @@ import { issuesOf } from "@/lib/domain/parse";
 import { importClaudeCodeSession, resumeClaudeCodeSession } from "./claude-code-session";
 import { importAgentDatabase } from "./agent-databases";
 import { importStorageSession, openCodeSourceOf } from "./opencode-storage";
+import { importClineTask } from "./cline-tasks";
+import { isClineTaskHistory } from "@/lib/importers/cline/paths";
 import { firstNonBlankLine, readLines, sourceBytes, sourceDigest, sourceText, type SourceBytes } from "./file-lines";
 import { isClaudeCodeLine, LIVE_WITHIN_MS, type PreparedSession } from "./claude-code-lines";
 import { readDroidSettings, withSettingsDigest, type DroidSettingsRead } from "./droid-settings";
@@ -89,6 +91,9 @@ export async function importPath(path: string, name = path, format?: ImportForma
       return importAgentDatabase(path, name, limits, within);
     if ((format === undefined || format === "opencode" || format === "kilo-code") && openCodeSourceOf(path) === "storage-session")
       return importStorageSession(path, name, limits, within);
+    // A Cline, Roo Code or Kilo Code task folder: its API history is read with ui_messages.json and
+    // task_metadata.json beside it (the usage is there). A history outside a task folder (an upload) goes on below.
+    if ((format === undefined || CLINE_FORMATS.has(format)) && isClineTaskHistory(path)) return importClineTask(path, name, limits, within);
     if (options.follow && (format === undefined || format === "claude-code")) {
       const resumed = await resumeClaudeCodeSession(path, name, limits, within);
       if (resumed) return resumed;
@@ -144,6 +149,8 @@ function isJsonObject(line: string | null): boolean {
     return false;
   }
 }
+
+const CLINE_FORMATS: ReadonlySet<ImportFormat> = new Set(["cline", "roo-code", "kilo-code"]);
 
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const TRANSCRIPT_NAME = /\.(jsonl?|md)$/i;

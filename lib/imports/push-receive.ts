@@ -18,9 +18,11 @@ import { serverSettings } from "@/lib/env";
 import { isTranscriptPath } from "@/lib/importers";
 import { isAgentDatabase } from "@/lib/importers/databases";
 import { openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { clineHistoryOf } from "@/lib/importers/cline/paths";
 import type { PushBatch, PushedFileChunk } from "@/lib/validation/push";
 import { importPath } from "./import-file";
 import { openCodeTranscriptOf } from "./opencode-files";
+import { clineTranscriptOf } from "./cline-task-files";
 import { describeFsError } from "./transcript-files";
 
 /** Who pushes: the token's person (lib/auth/person.ts pushingPerson). */
@@ -144,8 +146,8 @@ async function write(
   const refuse = (error: string): { outcome: PushOutcome } => ({
     outcome: { path: file.path, status: "failed", offset: before?.offset ?? 0, error },
   });
-  if (!isTranscriptPath(file.path) && openCodeStoragePath(file.path) === null)
-    return refuse("not a transcript Threadline reads (nor a piece of an OpenCode session)");
+  if (!isTranscriptPath(file.path) && openCodeStoragePath(file.path) === null && clineHistoryOf(file.path) === null)
+    return refuse("not a transcript Threadline reads (nor a piece of an OpenCode session or of a Cline task)");
   if (isAgentDatabase(file.path)) return refuse("an agent's database is not taken by push");
   const offset = before?.offset ?? 0;
   if (file.base !== offset) return { outcome: { path: file.path, status: "conflict", offset } };
@@ -179,9 +181,17 @@ async function write(
   };
 }
 
-/** What a complete file's push imports: the file's copy, or for a piece of an OpenCode session, its session's (when pushed). */
+/**
+ * What a complete file's push imports: the file's copy, or for a piece of an OpenCode session, its
+ * session's, for a task's ui_messages.json or task_metadata.json (Cline, Roo Code, Kilo Code), its
+ * api_conversation_history.json's (when pushed).
+ */
 async function importTarget(folder: string, laptopPath: string): Promise<{ copy: string; path: string } | null> {
   const copy = path.join(folder, ...laptopPath.split("/"));
+  if (clineHistoryOf(laptopPath) !== null) {
+    const history = await clineTranscriptOf(copy);
+    return history ? { copy: history, path: path.relative(folder, history).split(path.sep).join("/") } : null;
+  }
   const piece = openCodeStoragePath(laptopPath);
   if (piece === null || piece.kind === "session") return { copy, path: laptopPath };
   const session = await openCodeTranscriptOf(copy, folder).catch(() => null);

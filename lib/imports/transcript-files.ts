@@ -7,6 +7,7 @@ import { timeSlices } from "@/lib/runtime/time-slices";
 import { isAgentDatabase } from "@/lib/importers/databases";
 import { isLeftOutFolder } from "@/lib/importers/editor-storage";
 import { openCodeSourceOf, storageSessionStamp } from "./opencode-files";
+import { clineTaskStamp } from "./cline-task-files";
 
 /** A transcript file found by a walk, with what it looked like then (ctime moves on a chmod too, where mtime does not). */
 export type TranscriptFile = { path: string; size: number; mtimeMs: number; ctimeMs: number };
@@ -140,8 +141,10 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
 
 /**
  * A transcript file as a sync compares it. An OpenCode session record or an agent's database stands for more
- * files than itself (its messages and parts; its write-ahead log): their sizes and times are
- * folded in, so that a change to any of them is a change of the transcript (none out of `within`).
+ * files than itself (its messages and parts; its write-ahead log), and so does a Cline, Roo Code or
+ * Kilo Code task's API history (its ui_messages.json, task_metadata.json, history_item.json): their
+ * sizes and times are folded in, so that a change to any of them is a change of the transcript
+ * (none out of `within`).
  */
 export async function transcriptFileAt(
   filePath: string,
@@ -154,7 +157,7 @@ export async function transcriptFileAt(
       ? await storageSessionStamp(filePath, own, within)
       : isAgentDatabase(filePath)
         ? await databaseStamp(filePath, own)
-        : own;
+        : await clineTaskStamp(filePath, own, within);
   return { path: filePath, ...stamp };
 }
 

@@ -1,10 +1,12 @@
 // The files a laptop pushes: the transcripts under the followed folders (THREADLINE_SOURCES, or
 // the agents' own folders under the home folder), found by the same walk the server's own
-// following uses, and the pieces an OpenCode session is made of.
+// following uses, the pieces an OpenCode session is made of, and the side files of a Cline, Roo
+// Code or Kilo Code task (its usage is in ui_messages.json).
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { isAgentDatabase } from "@/lib/importers/databases";
 import { openCodeStoragePath } from "@/lib/importers/opencode/paths";
+import { isClineTaskHistory, TASK_SIDE_FILES } from "@/lib/importers/cline/paths";
 import { transcriptFiles, type WalkProblem } from "@/lib/imports/transcript-files";
 
 /**
@@ -44,6 +46,7 @@ export async function* localFiles(home: string, folders: string[], leftOut: (ent
         continue;
       }
       if (openCodeStoragePath(found.path)?.kind === "session") yield* openCodePieces(home, found.path, leftOut);
+      if (isClineTaskHistory(found.path)) yield* taskSideFiles(home, found.path);
       const file = await localFile(home, found.path);
       if (file) yield file;
     }
@@ -55,6 +58,14 @@ async function localFile(home: string, file: string): Promise<LocalFile | null> 
   if (!info?.isFile()) return null;
   const name = path.relative(home, file).split(path.sep).join("/");
   return { path: file, name, kind: kindOf(name), size: info.size, mtimeMs: info.mtimeMs };
+}
+
+/** The side files of a task folder that are there (ui_messages.json, task_metadata.json, history_item.json), before its API history. */
+async function* taskSideFiles(home: string, history: string): AsyncGenerator<LocalFile> {
+  for (const name of TASK_SIDE_FILES) {
+    const file = await localFile(home, path.join(path.dirname(history), name));
+    if (file) yield file;
+  }
 }
 
 /** The message and part files of an OpenCode JSON-tree session (storage/message/<session>/, storage/part/<message>/). */
