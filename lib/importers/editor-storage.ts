@@ -6,17 +6,10 @@
  * - `globalStorage/<extension>/tasks/<task id>/api_conversation_history.json` of Cline, Roo Code
  *   and Kilo Code (its task's other files are read beside it);
  * - Cursor's `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb`.
- * Pure and free of imports, so that isTranscriptPath (./types) can use it.
+ * Pure, so that isTranscriptPath (./types) can use it.
  */
 
-/** The extension folders of the agents whose tasks Threadline reads, and the format each imports as. */
-export const TASK_EXTENSIONS = {
-  "saoudrizwan.claude-dev": "cline",
-  "rooveterinaryinc.roo-cline": "roo-code",
-  "kilocode.kilo-code": "kilo-code",
-} as const;
-
-const TASK_FILE = "api_conversation_history.json";
+import { API_HISTORY_FILE, EXTENSION_FOLDERS } from "./cline/paths";
 
 /**
  * Whether `filePath`, inside an editor's storage folder, is a transcript; null when it is not
@@ -30,7 +23,7 @@ export function editorStorageTranscript(filePath: string): boolean | null {
     const rest = parts.slice(i + 1);
     if (parts[i] === "workspaceStorage") return editor === "Cursor" && rest.length === 2 && rest[1] === "state.vscdb";
     if (rest.length === 1) return editor === "Cursor" && rest[0] === "state.vscdb";
-    return rest.length === 4 && Object.hasOwn(TASK_EXTENSIONS, rest[0]!) && rest[1] === "tasks" && rest[3] === TASK_FILE;
+    return rest.length === 4 && Object.hasOwn(EXTENSION_FOLDERS, rest[0]!) && rest[1] === "tasks" && rest[3] === API_HISTORY_FILE;
   }
   return null;
 }
@@ -52,7 +45,7 @@ export function isLeftOutFolder(dirPath: string): boolean {
     const rest = parts.slice(i + 1);
     if (parts[i] === "workspaceStorage") return rest.length > 1;
     if (rest.length === 0) return false;
-    if (!Object.hasOwn(TASK_EXTENSIONS, rest[0]!)) return true;
+    if (!Object.hasOwn(EXTENSION_FOLDERS, rest[0]!)) return true;
     return rest.length > 3 || (rest.length >= 2 && rest[1] !== "tasks");
   }
   return false;

@@ -41,6 +41,7 @@ export const AGENT_FOLDERS: readonly AgentFolder[] = [
   { folder: ".copilot/session-state", sources: ["import:copilot"] },
   { folder: ".copilot/history-session-state", sources: ["import:copilot"] },
   ...editorFolders,
+  { folder: ".vscode-server/data/User/globalStorage", sources: TASK_AGENTS },
   { folder: ".cline/data/tasks", sources: ["import:cline"] },
   { folder: ".local/share/kilo", sources: ["import:kilo-code"] },
   { folder: ".qwen/projects", sources: ["import:qwen-code"] },

@@ -19,7 +19,7 @@
 export type ClineVariant = "cline" | "roo-code" | "kilo-code";
 
 /** The extension folder (VS Code lowercases ids in globalStorage) each variant keeps its tasks under. */
-const EXTENSION_FOLDERS: Record<string, ClineVariant> = {
+export const EXTENSION_FOLDERS: Readonly<Record<string, ClineVariant>> = {
   "saoudrizwan.claude-dev": "cline",
   "rooveterinaryinc.roo-cline": "roo-code",
   "kilocode.kilo-code": "kilo-code",
