@@ -7,6 +7,7 @@ import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
+import { parseCrushSession } from "./crush";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
 import { looksLikePalThreads, parsePalThreads } from "./pal";
@@ -170,6 +171,8 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return parseOpenCodeExport(detected.document, source);
     case "kilo-code":
       return parseOpenCodeExport(detected.document, { ...source, agent: "kilo-code" });
+    case "crush":
+      return parseCrushSession(detected.document, source);
     case "aider":
       return parseAiderHistory(detected.lines!, source);
     case "chatgpt":
