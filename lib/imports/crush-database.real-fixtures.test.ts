@@ -16,10 +16,11 @@ import { RowBudget } from "./session-documents";
 
 const ROOT = path.join(process.cwd(), "fixtures/real/crush");
 const DATABASES = someFixtures(
-  readdirSync(ROOT).filter((project) => {
-    const file = path.join(ROOT, project, ".crush", "crush.db");
-    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
-  }),
+  readdirSync(ROOT, { withFileTypes: true })
+    .filter(
+      (entry) => entry.isDirectory() && statSync(path.join(ROOT, entry.name, ".crush", "crush.db"), { throwIfNoEntry: false })?.isFile(),
+    )
+    .map((entry) => entry.name),
   ROOT,
 );
 
