@@ -11,6 +11,7 @@ import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
 import { looksLikeContinueSession, parseContinueSession } from "./continue";
 import { looksLikeFactoryDroidSession, parseFactoryDroidSession } from "./factory-droid";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
+import { parseCrushSession } from "./crush";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
 import { looksLikePalThreads, parsePalThreads } from "./pal";
@@ -203,6 +204,8 @@ export async function parseDetected(
       return looksLikeOpenCodeExport(detected.document)
         ? parseOpenCodeExport(detected.document, { ...source, agent: "kilo-code" })
         : parseClineTask(documentOfHistory(detected.document, name, detected.format), source);
+    case "crush":
+      return parseCrushSession(detected.document, source);
     case "aider":
       return parseAiderHistory(detected.lines!, source);
     case "chatgpt":
