@@ -7,6 +7,7 @@ import { looksLikeChatGptExport, parseChatGptExport } from "./chatgpt";
 import { looksLikeClaudeCode, parseClaudeCodeSession } from "./claude-code";
 import { looksLikeCodexRollout, parseCodexRollout } from "./codex";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
+import { looksLikeGooseJsonl, parseGooseJsonl } from "./goose";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
 import { looksLikePalThreads, parsePalThreads } from "./pal";
@@ -33,6 +34,7 @@ const LINE_FORMATS = [
   { format: "gemini-cli", looksLike: looksLikeGeminiJsonl },
   { format: "pi", looksLike: looksLikePiSession },
   { format: "copilot", looksLike: looksLikeCopilotEvents },
+  { format: "goose", looksLike: looksLikeGooseJsonl },
 ] as const;
 
 /** The formats that are neither JSON nor JSON lines, judged by name and text before any JSON parse. */
@@ -172,6 +174,9 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return parseOpenCodeExport(detected.document, { ...source, agent: "kilo-code" });
     case "aider":
       return parseAiderHistory(detected.lines!, source);
+    case "goose":
+      // sessions.db goes through lib/imports/goose-database.ts; a file here is a legacy session.
+      return parseGooseJsonl(detected.lines!, source);
     case "chatgpt":
       return parseChatGptExport(detected.document, source);
     case "pal":
