@@ -203,9 +203,9 @@ describe("looksLikePlainMessages and the other JSON detectors are mutually exclu
 
   it("none of the three claims any real fixture of the other formats (ChatGPT, Gemini JSON, first lines of JSONL files)", () => {
     const fixtures = realFixtures();
-    // 6 .json files (1 ChatGPT, 2 Gemini legacy, 2 OpenCode exports, 1 legacy Copilot session) and 14 .jsonl files counted
-    // twice: `find fixtures/real -name "*.json" | wc -l` = 6, `-name "*.jsonl"` = 14.
-    expect(fixtures).toHaveLength(6 + 14 * 2);
+    // 6 .json files (1 ChatGPT, 2 Gemini legacy, 2 OpenCode exports, 1 legacy Copilot session) and 15 .jsonl files counted
+    // twice: `find fixtures/real -name "*.json" | wc -l` = 6, `-name "*.jsonl"` = 15.
+    expect(fixtures).toHaveLength(6 + 15 * 2);
     for (const { name, value } of fixtures) {
       expect([
         name,
