@@ -46,8 +46,8 @@ describe("npm run import", () => {
     const first = await importCli(database, "fixtures/real");
     // 7 Claude Code files (one is the compaction summariser's: imported as a run of its session, no thread), 3 Codex, 3 Gemini CLI,
     // 1 ChatGPT, 2 OpenCode exports, 2 Pi sessions, 2 Copilot CLI sessions (events.jsonl and a legacy JSON), 1 Aider history,
-    // 1 Crush database (2 sessions).
-    expect(first.stats).toMatchObject({ files: 22, imported: 22, unchanged: 0, failed: 0 });
+    // 1 Crush database (2 sessions), 3 Goose files (two sessions.db, one legacy .jsonl).
+    expect(first.stats).toMatchObject({ files: 24, imported: 24, unchanged: 0, failed: 0 });
     expect(first.stdout).toMatch(/imported +\S+agent-acompact-946d2b\.jsonl .*0 new, 0 updated thread/);
     expect(first.stdout).toMatch(
       /compaction summariser's transcript, not a conversation: no thread; its usage \(1 response\) counts with session/,
@@ -66,13 +66,14 @@ describe("npm run import", () => {
       "import:copilot",
       "import:crush",
       "import:gemini-cli",
+      "import:goose",
       "import:opencode",
       "import:pi",
     ]);
     expect(turns).toBe(first.stats.turns);
 
     const again = await importCli(database, "fixtures/real");
-    expect(again.stats).toMatchObject({ files: 22, imported: 0, unchanged: 22, failed: 0, turns: 0 });
+    expect(again.stats).toMatchObject({ files: 24, imported: 0, unchanged: 24, failed: 0, turns: 0 });
   }, 120_000);
 
   it("stays inside a folder it is given: links out of it are left unopened and said; a file named directly is read", async () => {

@@ -2,7 +2,10 @@ import { formatUsd } from "@/lib/domain/usage/cost";
 import type { PricedModelTotal, SessionTotals } from "@/lib/domain/usage/session-totals";
 import { formatInteger, plural, usageSummary } from "@/lib/format";
 
-const SOURCE_LABEL: Record<string, string> = { "copilot session.shutdown": "Copilot CLI's session.shutdown reports" };
+const SOURCE_LABEL: Record<string, string> = {
+  "copilot session.shutdown": "Copilot CLI's session.shutdown reports",
+  "goose session totals": "Goose's session totals, beyond the replies' own usage",
+};
 
 /**
  * Token totals a source reports only per session and model (Copilot CLI), apart from the

@@ -12,6 +12,7 @@ import { looksLikeContinueSession, parseContinueSession } from "./continue";
 import { looksLikeFactoryDroidSession, parseFactoryDroidSession } from "./factory-droid";
 import { looksLikeCopilotEvents, looksLikeCopilotLegacy, parseCopilotEvents, parseCopilotLegacy } from "./copilot";
 import { parseCrushSession } from "./crush";
+import { looksLikeGooseJsonl, parseGooseJsonl } from "./goose";
 import { looksLikeGeminiJsonl, looksLikeGeminiLegacy, parseGeminiJsonl, parseGeminiLegacy } from "./gemini-cli";
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from "./opencode";
 import { looksLikePalThreads, parsePalThreads } from "./pal";
@@ -42,6 +43,7 @@ const LINE_FORMATS = [
   { format: "pi", looksLike: looksLikePiSession },
   { format: "copilot", looksLike: looksLikeCopilotEvents },
   { format: "factory-droid", looksLike: looksLikeFactoryDroidSession },
+  { format: "goose", looksLike: looksLikeGooseJsonl },
 ] as const;
 
 /** The formats that are neither JSON nor JSON lines, judged by name and text before any JSON parse. */
@@ -208,6 +210,9 @@ export async function parseDetected(
       return parseCrushSession(detected.document, source);
     case "aider":
       return parseAiderHistory(detected.lines!, source);
+    case "goose":
+      // sessions.db goes through lib/imports/goose-database.ts; a file here is a legacy session.
+      return parseGooseJsonl(detected.lines!, source);
     case "chatgpt":
       return parseChatGptExport(detected.document, source);
     case "pal":
