@@ -172,6 +172,9 @@ export async function parseDetected(name: string, detected: Detected, extra: { p
       return parseOpenCodeExport(detected.document, { ...source, agent: "kilo-code" });
     case "aider":
       return parseAiderHistory(detected.lines!, source);
+    case "cursor":
+      // Cursor keeps its chats in SQLite only: lib/imports/cursor-database.ts reads them.
+      throw new ImportFormatError(`${name}: ${FORMAT_LABELS.cursor} are read from Cursor's state.vscdb database, not from a JSON file`);
     case "chatgpt":
       return parseChatGptExport(detected.document, source);
     case "pal":

@@ -10,11 +10,12 @@ import { realInside } from "@/lib/files/inside";
 import { unchangedReport, type FileImportReport } from "@/lib/db/imports/imports";
 import type { ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type ImportFormat } from "@/lib/importers/types";
+import { cursorDatabaseReader } from "./cursor-database";
 import { kiloDatabaseReader, openCodeDatabaseReader } from "./opencode-storage";
 import { importSessionDocument, RowBudget, type DatabaseReader } from "./session-documents";
 
 /** The readers, in the order they are asked. */
-const READERS: readonly DatabaseReader[] = [openCodeDatabaseReader, kiloDatabaseReader];
+const READERS: readonly DatabaseReader[] = [openCodeDatabaseReader, kiloDatabaseReader, cursorDatabaseReader];
 
 /**
  * The reader of a database: the one its file name is given by (refused, naming the tables it
