@@ -45,8 +45,9 @@ describe("npm run import", () => {
     const database = path.join(work, "fixtures.db");
     const first = await importCli(database, "fixtures/real");
     // 7 Claude Code files (one is the compaction summariser's: imported as a run of its session, no thread), 3 Codex, 3 Gemini CLI,
-    // 1 ChatGPT, 2 OpenCode exports, 2 Pi sessions, 2 Copilot CLI sessions (events.jsonl and a legacy JSON), 1 Aider history.
-    expect(first.stats).toMatchObject({ files: 21, imported: 21, unchanged: 0, failed: 0 });
+    // 1 ChatGPT, 2 OpenCode exports, 2 Pi sessions, 2 Copilot CLI sessions (events.jsonl and a legacy JSON), 1 Aider history,
+    // 2 Cursor state.vscdb (global and workspace).
+    expect(first.stats).toMatchObject({ files: 23, imported: 23, unchanged: 0, failed: 0 });
     expect(first.stdout).toMatch(/imported +\S+agent-acompact-946d2b\.jsonl .*0 new, 0 updated thread/);
     expect(first.stdout).toMatch(
       /compaction summariser's transcript, not a conversation: no thread; its usage \(1 response\) counts with session/,
@@ -63,6 +64,7 @@ describe("npm run import", () => {
       "import:claude-code",
       "import:codex",
       "import:copilot",
+      "import:cursor",
       "import:gemini-cli",
       "import:opencode",
       "import:pi",
@@ -70,7 +72,7 @@ describe("npm run import", () => {
     expect(turns).toBe(first.stats.turns);
 
     const again = await importCli(database, "fixtures/real");
-    expect(again.stats).toMatchObject({ files: 21, imported: 0, unchanged: 21, failed: 0, turns: 0 });
+    expect(again.stats).toMatchObject({ files: 23, imported: 0, unchanged: 23, failed: 0, turns: 0 });
   }, 120_000);
 
   it("stays inside a folder it is given: links out of it are left unopened and said; a file named directly is read", async () => {
