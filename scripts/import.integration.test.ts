@@ -46,8 +46,12 @@ describe("npm run import", () => {
     const first = await importCli(database, "fixtures/real");
     // 7 Claude Code files (one is the compaction summariser's: imported as a run of its session, no thread), 3 Codex, 3 Gemini CLI,
     // 1 ChatGPT, 2 OpenCode exports, 2 Pi sessions, 2 Copilot CLI sessions (events.jsonl and a legacy JSON), 1 Aider history,
-    // 1 Crush database (2 sessions), 3 Goose files (two sessions.db, one legacy .jsonl).
-    expect(first.stats).toMatchObject({ files: 24, imported: 24, unchanged: 0, failed: 0 });
+    // 1 Crush database (2 sessions), 3 Goose files (two sessions.db, one legacy .jsonl), 2 Cursor state.vscdb (global and
+    // workspace), 3 Amp threads, 2 Factory Droid sessions (their .settings.json read beside them), 2 Continue sessions (not
+    // their sessions.json index), 2 Qwen Code chats (a session and its sub-agent), and the API histories of 1 Cline, 2 Roo
+    // Code and 1 Kilo Code task (their other files read beside them): 40.
+    const FILES = 40;
+    expect(first.stats).toMatchObject({ files: FILES, imported: FILES, unchanged: 0, failed: 0 });
     expect(first.stdout).toMatch(/imported +\S+agent-acompact-946d2b\.jsonl .*0 new, 0 updated thread/);
     expect(first.stdout).toMatch(
       /compaction summariser's transcript, not a conversation: no thread; its usage \(1 response\) counts with session/,
@@ -60,20 +64,28 @@ describe("npm run import", () => {
     expect(runs).toEqual(["acompact-946d2b"]);
     expect(bySource.map((r) => (r as { source: string }).source)).toEqual([
       "import:aider",
+      "import:amp",
       "import:chatgpt",
       "import:claude-code",
+      "import:cline",
       "import:codex",
+      "import:continue",
       "import:copilot",
       "import:crush",
+      "import:cursor",
+      "import:factory-droid",
       "import:gemini-cli",
       "import:goose",
+      "import:kilo-code",
       "import:opencode",
       "import:pi",
+      "import:qwen-code",
+      "import:roo-code",
     ]);
     expect(turns).toBe(first.stats.turns);
 
     const again = await importCli(database, "fixtures/real");
-    expect(again.stats).toMatchObject({ files: 24, imported: 0, unchanged: 24, failed: 0, turns: 0 });
+    expect(again.stats).toMatchObject({ files: FILES, imported: 0, unchanged: FILES, failed: 0, turns: 0 });
   }, 120_000);
 
   it("stays inside a folder it is given: links out of it are left unopened and said; a file named directly is read", async () => {

@@ -14,6 +14,7 @@ describe("an editor's storage folders", () => {
       `${CURSOR}/globalStorage/kilocode.kilo-code/tasks/abc/api_conversation_history.json`,
       `${CURSOR}/globalStorage/state.vscdb`,
       `${CURSOR}/workspaceStorage/4f0c2a/state.vscdb`,
+      `${HOME}/.cursor-server/data/User/globalStorage/state.vscdb`,
     ];
     for (const file of transcripts) {
       expect(editorStorageTranscript(file), file).toBe(true);

@@ -19,10 +19,11 @@ export function editorStorageTranscript(filePath: string): boolean | null {
   const parts = filePath.split(/[\\/]/);
   for (let i = parts.length - 2; i >= 1; i--) {
     if (parts[i - 1] !== "User" || (parts[i] !== "globalStorage" && parts[i] !== "workspaceStorage")) continue;
-    const editor = parts[i - 2] ?? "";
+    // Cursor's own folder, or its server's over SSH (~/.cursor-server/data/User).
+    const cursor = (parts[i - 2] ?? "").toLowerCase() === "cursor" || (parts[i - 2] === "data" && parts[i - 3] === ".cursor-server");
     const rest = parts.slice(i + 1);
-    if (parts[i] === "workspaceStorage") return editor === "Cursor" && rest.length === 2 && rest[1] === "state.vscdb";
-    if (rest.length === 1) return editor === "Cursor" && rest[0] === "state.vscdb";
+    if (parts[i] === "workspaceStorage") return cursor && rest.length === 2 && rest[1] === "state.vscdb";
+    if (rest.length === 1) return cursor && rest[0] === "state.vscdb";
     return rest.length === 4 && Object.hasOwn(EXTENSION_FOLDERS, rest[0]!) && rest[1] === "tasks" && rest[3] === API_HISTORY_FILE;
   }
   return null;

@@ -213,6 +213,9 @@ export async function parseDetected(
     case "goose":
       // sessions.db goes through lib/imports/goose-database.ts; a file here is a legacy session.
       return parseGooseJsonl(detected.lines!, source);
+    case "cursor":
+      // Cursor keeps its chats in SQLite only: lib/imports/cursor-database.ts reads them.
+      throw new ImportFormatError(`${name}: ${FORMAT_LABELS.cursor} are read from Cursor's state.vscdb database, not from a JSON file`);
     case "chatgpt":
       return parseChatGptExport(detected.document, source);
     case "pal":

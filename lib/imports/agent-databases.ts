@@ -12,11 +12,18 @@ import type { ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type ImportFormat } from "@/lib/importers/types";
 import { crushDatabaseReader } from "./crush-database";
 import { gooseDatabaseReader } from "./goose-database";
+import { cursorDatabaseReader } from "./cursor-database";
 import { kiloDatabaseReader, openCodeDatabaseReader } from "./opencode-storage";
 import { importSessionDocument, RowBudget, type DatabaseReader } from "./session-documents";
 
 /** The readers, in the order they are asked. */
-const READERS: readonly DatabaseReader[] = [openCodeDatabaseReader, kiloDatabaseReader, crushDatabaseReader, gooseDatabaseReader];
+const READERS: readonly DatabaseReader[] = [
+  openCodeDatabaseReader,
+  kiloDatabaseReader,
+  crushDatabaseReader,
+  gooseDatabaseReader,
+  cursorDatabaseReader,
+];
 
 /**
  * The reader of a database: the one its file name is given by (refused, naming the tables it

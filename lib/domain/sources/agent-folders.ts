@@ -42,6 +42,7 @@ export const AGENT_FOLDERS: readonly AgentFolder[] = [
   { folder: ".copilot/history-session-state", sources: ["import:copilot"] },
   ...editorFolders,
   { folder: ".vscode-server/data/User/globalStorage", sources: TASK_AGENTS },
+  { folder: ".cursor-server/data/User/globalStorage", sources: ["import:cursor", ...TASK_AGENTS] },
   { folder: ".cline/data/tasks", sources: ["import:cline"] },
   { folder: ".local/share/kilo", sources: ["import:kilo-code"] },
   { folder: ".qwen/projects", sources: ["import:qwen-code"] },

@@ -29,6 +29,7 @@
  * tree.ts what the tree gives (active path, forks, sidechains), turns.ts the second pass (entries
  * to turns), shapes.ts what they share.
  */
+import { looksLikeQwenCodeSession } from "../qwen-code";
 import type { JsonObject } from "@/lib/domain/types";
 import { isObject, type ImportedThread, type NumberedLine, type ParsedSource } from "../types";
 import { claudeCodePlanner } from "./plan";
@@ -39,9 +40,12 @@ export type { ClaudeCodeSource, Plan } from "./shapes";
 export { claudeCodePlanner, type SessionPlanner } from "./plan";
 export { claudeCodeTurnReader, type TurnReader } from "./turns";
 
-/** A cheap check on the first parsed line and the file name. */
+/**
+ * A cheap check on the first parsed line and the file name. Qwen Code writes the same envelope
+ * (uuid, parentUuid, sessionId, type) around Gemini's messages: its records are not Claude Code's.
+ */
 export function looksLikeClaudeCode(firstLine: unknown, fileName: string): boolean {
-  if (!isObject(firstLine)) return false;
+  if (!isObject(firstLine) || looksLikeQwenCodeSession(firstLine, fileName)) return false;
   const type = firstLine.type;
   if (typeof type !== "string") return false;
   if (["summary", "file-history-snapshot", "queue-operation", "custom-title", "ai-title", "last-prompt"].includes(type)) return true;
