@@ -6,7 +6,8 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_IMPORT_LIMITS } from "@/lib/importers/long-lines";
-import { droidSettingsPath, readDroidSettings, withSettingsDigest } from "./droid-settings";
+import { droidSessionOfSettings, droidSettingsPath, inDroidSessions } from "@/lib/importers/factory-droid/paths";
+import { readDroidSettings, withSettingsDigest } from "./droid-settings";
 
 const work = realpathSync(mkdtempSync(path.join(os.tmpdir(), "threadline-droid-settings-")));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -19,6 +20,10 @@ describe("droidSettingsPath", () => {
   it("is the same stem with .settings.json, for .jsonl names only", () => {
     expect(droidSettingsPath("/s/-w/abc.jsonl")).toBe("/s/-w/abc.settings.json");
     expect(droidSettingsPath("/s/-w/abc.json")).toBeNull();
+    expect(droidSessionOfSettings("/s/-w/abc.settings.json")).toBe("/s/-w/abc.jsonl");
+    expect(droidSessionOfSettings("/s/-w/settings.jsonl")).toBeNull();
+    expect(inDroidSessions("/home/a/.factory/sessions/-w/abc.jsonl")).toBe(true);
+    expect(inDroidSessions("/home/a/.claude/projects/-w/abc.jsonl")).toBe(false);
   });
 });
 

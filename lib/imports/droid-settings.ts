@@ -5,14 +5,7 @@ import { createHash } from "node:crypto";
 import { openForReading, RefusedPathError } from "@/lib/files/inside";
 import { longRecordEntry, type ImportLimits } from "@/lib/importers/long-lines";
 import type { SkippedEntry } from "@/lib/importers/types";
-
-/**
- * `…/<id>.jsonl` -> `…/<id>.settings.json`; null for a name that is not a .jsonl file.
- * @internal exported for its tests
- */
-export function droidSettingsPath(transcriptPath: string): string | null {
-  return /\.jsonl$/i.test(transcriptPath) ? transcriptPath.replace(/\.jsonl$/i, ".settings.json") : null;
-}
+import { droidSettingsPath } from "@/lib/importers/factory-droid/paths";
 
 /**
  * What the side file held: its parsed value and the SHA-256 of its bytes (the import's digest

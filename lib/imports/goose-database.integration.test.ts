@@ -202,9 +202,20 @@ describe("Goose's sessions.db", () => {
     });
     expect((await storedThread(threadIdOf("20260114_2")))!.parentThreadId).toBe(threadIdOf("20260114_1"));
 
-    const legacy = await importPath(path.join(FIXTURES, "synthetic/sessions/20250614_181442.jsonl"));
+    const legacy = await importPath(path.join(FIXTURES, "legacy/sessions/20250614_181442.jsonl"));
     expect(legacy).toMatchObject({ status: "imported", format: "goose", threads: { created: 1 }, skipped: [] });
     expect(legacy.threadIds).toEqual([threadIdOf("20250614_181442")]);
+
+    // Beside a sessions.db (Goose copied it there at its first start with the database): left for the database's copy.
+    const copied = path.join(work, "copied", "sessions");
+    mkdirSync(copied, { recursive: true });
+    copyFileSync(path.join(FIXTURES, "legacy/sessions/20250614_181442.jsonl"), path.join(copied, "20250614_181442.jsonl"));
+    copyFileSync(path.join(FIXTURES, "synthetic/sessions/sessions.db"), path.join(copied, "sessions.db"));
+    expect(await importPath(path.join(copied, "20250614_181442.jsonl"))).toMatchObject({
+      status: "unchanged",
+      threadIds: [],
+      skipped: [{ reason: expect.stringContaining("Goose copied into the sessions.db beside it") }],
+    });
   });
 
   it("refuses a database of a newer schema, or without goose's columns, whole, naming what it expected", async () => {

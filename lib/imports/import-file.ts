@@ -1,6 +1,8 @@
 import "server-only";
 // The service that stores imports: reads a file or folder, asks lib/importers (pure parsers) what it
 // holds and writes that through lib/db.
+import { stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import { openForReading } from "@/lib/files/inside";
@@ -22,6 +24,7 @@ import { serverSettings } from "@/lib/env";
 import { detectFormat, detectLineFormat, parseDetected, type Detected, type ImportFormat } from "@/lib/importers";
 import { isAgentDatabase } from "@/lib/importers/databases";
 import { isFactoryDroidFirstLine } from "@/lib/importers/factory-droid";
+import { looksLikeGooseJsonl } from "@/lib/importers/goose";
 import { documentTooLarge, longLinesWarning, withoutLongLines, type ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type ParsedSource, type SkippedEntry } from "@/lib/importers/types";
 
@@ -111,6 +114,8 @@ export async function importPath(path: string, name = path, format?: ImportForma
         ? await readDroidSettings(path, limits, within)
         : null;
     if (droidSettings && "sha256" in droidSettings) file.sha256 = withSettingsDigest(file.sha256, droidSettings.sha256);
+    if (jsonl && (format === undefined || format === "goose") && (await gooseCopiedIntoDatabase(path, head ?? null)))
+      return { ...unchangedReport(name, "goose"), skipped: [{ path: name, reason: GOOSE_COPIED }] };
     const previous = await previousImport(file.sha256, name, options.nameless);
     if (previous) return previous;
     if (!jsonl && file.size <= limits.maxDocumentBytes) return importText(file, await sourceText(source), format, options);
@@ -151,6 +156,28 @@ function isJsonObject(line: string | null): boolean {
 }
 
 const CLINE_FORMATS: ReadonlySet<ImportFormat> = new Set(["cline", "roo-code", "kilo-code"]);
+
+const GOOSE_COPIED = "a Goose session of the older JSONL format, which Goose copied into the sessions.db beside it: read from there";
+
+/**
+ * Whether a Goose JSONL session has a sessions.db beside it: Goose copies every such file into the
+ * database (same session ids) the first time a build with the database starts and leaves the file,
+ * so the two would fight over the same thread.
+ */
+async function gooseCopiedIntoDatabase(path: string, first: string | null): Promise<boolean> {
+  if (first === null) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(first);
+  } catch {
+    return false;
+  }
+  if (!looksLikeGooseJsonl(parsed)) return false;
+  return stat(join(dirname(path), "sessions.db")).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+}
 
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const TRANSCRIPT_NAME = /\.(jsonl?|md)$/i;

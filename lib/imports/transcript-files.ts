@@ -6,6 +6,7 @@ import { isTranscriptPath } from "@/lib/importers";
 import { timeSlices } from "@/lib/runtime/time-slices";
 import { isAgentDatabase } from "@/lib/importers/databases";
 import { isLeftOutFolder } from "@/lib/importers/editor-storage";
+import { droidSettingsPath, inDroidSessions } from "@/lib/importers/factory-droid/paths";
 import { openCodeSourceOf, storageSessionStamp } from "./opencode-files";
 import { clineTaskStamp } from "./cline-task-files";
 
@@ -141,7 +142,7 @@ export async function* transcriptFiles(entry: string, options: WalkOptions = {})
 
 /**
  * A transcript file as a sync compares it. An OpenCode session record or an agent's database stands for more
- * files than itself (its messages and parts; its write-ahead log), and so does a Cline, Roo Code or
+ * files than itself (its messages and parts; its write-ahead log), and so do a Factory Droid session (its settings) and a Cline, Roo Code or
  * Kilo Code task's API history (its ui_messages.json, task_metadata.json, history_item.json): their
  * sizes and times are folded in, so that a change to any of them is a change of the transcript
  * (none out of `within`).
@@ -156,8 +157,10 @@ export async function transcriptFileAt(
     openCodeSourceOf(filePath) === "storage-session"
       ? await storageSessionStamp(filePath, own, within)
       : isAgentDatabase(filePath)
-        ? await databaseStamp(filePath, own)
-        : await clineTaskStamp(filePath, own, within);
+        ? await withSideFile(own, `${filePath}-wal`)
+        : inDroidSessions(filePath)
+          ? await withSideFile(own, droidSettingsPath(filePath)!)
+          : await clineTaskStamp(filePath, own, within);
   return { path: filePath, ...stamp };
 }
 
@@ -177,12 +180,15 @@ export function describeFsError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The database and its write-ahead log together: a write lands in the -wal file long before the .db changes. */
-async function databaseStamp(
-  dbFile: string,
+/**
+ * A transcript's stamp with a side file's folded in: a database's write-ahead log (a write lands
+ * there long before the .db changes), a Factory Droid session's settings (its totals).
+ */
+async function withSideFile(
   own: { size: number; mtimeMs: number; ctimeMs: number },
+  sidePath: string,
 ): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
-  const wal = await stat(`${dbFile}-wal`).catch(() => null);
-  if (!wal) return own;
-  return { size: own.size + wal.size, mtimeMs: Math.max(own.mtimeMs, wal.mtimeMs), ctimeMs: Math.max(own.ctimeMs, wal.ctimeMs) };
+  const side = await stat(sidePath).catch(() => null);
+  if (!side) return own;
+  return { size: own.size + side.size, mtimeMs: Math.max(own.mtimeMs, side.mtimeMs), ctimeMs: Math.max(own.ctimeMs, side.ctimeMs) };
 }

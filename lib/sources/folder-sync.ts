@@ -9,6 +9,7 @@ import type { SourceFolderStatus } from "@/lib/domain/sources/sources";
 import { RefusedPathError } from "@/lib/files/inside";
 import { longLinesWarning } from "@/lib/importers/long-lines";
 import { ReadAhead } from "@/lib/imports/read-ahead";
+import { droidSessionOfSettings } from "@/lib/importers/factory-droid/paths";
 import { openCodeTranscriptOf } from "@/lib/imports/opencode-files";
 import { clineTranscriptOf } from "@/lib/imports/cline-task-files";
 import {
@@ -223,9 +224,13 @@ export async function syncPaths(
   const forgotten = (file: string) => mem.remember(file, null);
   const forget = (path: string) => forgetUnder(book, path, forgotten);
   // A piece of an OpenCode session (a message or part file, the database's -wal) stands for its session or database,
-  // a task's ui_messages.json or task_metadata.json (Cline, Roo Code, Kilo Code) for its api_conversation_history.json.
+  // a task's ui_messages.json or task_metadata.json (Cline, Roo Code, Kilo Code) for its api_conversation_history.json,
+  // a Factory Droid session's <id>.settings.json for its <id>.jsonl.
   const transcripts = await Promise.all(
-    paths.map(async (path) => (await openCodeTranscriptOf(path, book.root)) ?? (await clineTranscriptOf(path)) ?? path),
+    paths.map(
+      async (path) =>
+        (await openCodeTranscriptOf(path, book.root)) ?? (await clineTranscriptOf(path)) ?? droidSessionOfSettings(path) ?? path,
+    ),
   );
   for (const path of [...new Set(transcripts)].sort()) {
     // Nothing is stat'ed through a link out of the folder: where it leads is looked at first.

@@ -17,6 +17,7 @@ import { importPath } from "@/lib/imports/import-file";
 import { endParseWorkerSoon } from "@/lib/imports/parse-pool";
 import { transcriptFiles, type WalkProblem } from "@/lib/imports/transcript-files";
 import { agentDatabaseOf } from "@/lib/importers/databases";
+import { droidSessionOfSettings } from "@/lib/importers/factory-droid/paths";
 import { isClineTaskSideName } from "@/lib/importers/cline/paths";
 import { liveHub } from "@/lib/live/hub";
 import { dbFiles, knownFiles, type KnownFilesStore } from "./known-files";
@@ -174,8 +175,10 @@ async function follow(state: SyncState, folder: SourceFolderStatus): Promise<voi
   if (!state.watch || state.closed || state.followers.has(folder.path) || !exists(folder.path)) return;
   const path = folder.path;
   const follower = await followFolder(path, {
-    // An agent's database changes in its -wal file first; a task's usage lands in its ui_messages.json (Cline, Roo Code, Kilo Code).
-    wanted: (name) => isTranscriptPath(name) || agentDatabaseOf(name) !== null || isClineTaskSideName(name),
+    // An agent's database changes in its -wal file first; a task's usage lands in its ui_messages.json (Cline, Roo Code,
+    // Kilo Code), a Factory Droid session's totals in its <id>.settings.json.
+    wanted: (name) =>
+      isTranscriptPath(name) || agentDatabaseOf(name) !== null || isClineTaskSideName(name) || droidSessionOfSettings(name) !== null,
     onChange: (changedPath) => changed(state, changedPath),
     onPoll: () => scan(state, path, false),
     onModeChange: (mode) => {

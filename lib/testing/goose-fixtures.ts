@@ -331,7 +331,7 @@ function writeSyntheticGooseDatabase(file: string): void {
   db.close();
 }
 
-/** The synthetic legacy session file (fixtures/real/goose/synthetic/sessions/20250614_181442.jsonl), as goose wrote it before sessions.db. */
+/** The synthetic legacy session file (fixtures/real/goose/legacy/sessions/20250614_181442.jsonl), as goose wrote it before sessions.db. */
 function syntheticLegacyJsonl(): string {
   const lines = [
     {
