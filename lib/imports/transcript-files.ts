@@ -189,6 +189,8 @@ async function withSideFile(
   sidePath: string,
 ): Promise<{ size: number; mtimeMs: number; ctimeMs: number }> {
   const side = await stat(sidePath).catch(() => null);
-  if (!side) return own;
+  // An empty side file holds nothing: a write-ahead log a read-only open left behind (SQLite makes one to read a database in
+  // WAL mode) or one checkpointed away, whose changes are in the database itself.
+  if (!side || side.size === 0) return own;
   return { size: own.size + side.size, mtimeMs: Math.max(own.mtimeMs, side.mtimeMs), ctimeMs: Math.max(own.ctimeMs, side.ctimeMs) };
 }

@@ -5,6 +5,7 @@ import { statSync } from "node:fs";
 import type { FileImportReport } from "@/lib/db/imports/imports";
 import { emptyFolderStatus, type SourceFolderStatus, type SourcesSetting, type SourcesStatus } from "@/lib/domain/sources/sources";
 import type { ReadAhead } from "@/lib/imports/read-ahead";
+import { listedCrushProjects } from "./crush-projects";
 import type { FolderBook } from "./folder-book";
 import type { FolderFollower, FollowMode } from "./follow";
 import type { KnownFiles } from "./known-files";
@@ -66,10 +67,14 @@ export function applyMode(state: SyncState, path: string, mode: FollowMode | nul
   state.statusChanged(false);
 }
 
-/** The folders to follow now: the default ones only when they exist (a folder made later is picked up by the next sync). */
+/**
+ * The folders to follow now: the default ones only when they exist (a folder made later is picked
+ * up by the next sync), with the .crush folders of the projects Crush lists.
+ */
 export function followed(current: SourcesSetting): string[] {
   if (current.origin !== "default") return current.folders;
-  return current.folders.filter(exists);
+  const defaults = current.folders.filter(exists);
+  return [...defaults, ...listedCrushProjects().filter((folder) => !defaults.includes(folder) && exists(folder))];
 }
 
 /** The status now: folders, their states and the last sync's counts. A copy, safe to send. */

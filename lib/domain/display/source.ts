@@ -3,7 +3,7 @@
  * its Agent filter, the thread header, /usage, /sources): a source is stored as "api", "demo" or
  * "import:<format>".
  */
-import { AGENT_FOLDERS } from "@/lib/domain/sources/agent-folders";
+import { AGENT_FOLDERS, PROJECT_FOLDERS } from "@/lib/domain/sources/agent-folders";
 
 const SOURCE_LABELS: Readonly<Record<string, string>> = {
   "import:claude-code": "Claude Code",
@@ -47,7 +47,7 @@ export function sortedSources(sources: Iterable<string>): string[] {
 /** The agents whose folder `path` is one of their default folders (lib/domain/sources/agent-folders.ts), by label ("Claude Code" for ~/.claude/projects), or null for another folder. */
 export function folderAgentLabel(path: string): string | null {
   const trimmed = path.replace(/\/+$/, "");
-  const match = AGENT_FOLDERS.find(({ folder }) => trimmed === folder || trimmed.endsWith(`/${folder}`));
+  const match = [...AGENT_FOLDERS, ...PROJECT_FOLDERS].find(({ folder }) => trimmed === folder || trimmed.endsWith(`/${folder}`));
   return match ? match.sources.map(sourceLabel).join(", ") : null;
 }
 

@@ -48,6 +48,7 @@ export const AGENT_FOLDERS: readonly AgentFolder[] = [
   { folder: ".qwen/projects", sources: ["import:qwen-code"] },
   { folder: ".qwen/tmp", sources: ["import:qwen-code"] },
   { folder: ".continue/sessions", sources: ["import:continue"] },
+  { folder: ".local/share/goose/sessions", sources: ["import:goose"] },
   { folder: ".local/share/amp/threads", sources: ["import:amp"] },
   { folder: ".factory/sessions", sources: ["import:factory-droid"] },
   { folder: "Library/Application Support/kilo", sources: ["import:kilo-code"] },
@@ -90,5 +91,33 @@ export const AGENT_LOCATIONS: readonly { source: string; where: string; followed
     where: "~/.factory/sessions (each session's .settings.json beside it holds its token totals)",
     followed: true,
   },
+  {
+    source: "import:goose",
+    where: "~/.local/share/goose/sessions (sessions.db; older versions wrote one .jsonl per session)",
+    followed: true,
+  },
+  {
+    source: "import:crush",
+    where: "each project's .crush/crush.db; the projects Crush lists in ~/.local/share/crush/projects.json are followed",
+    followed: true,
+  },
   { source: "import:aider", where: "each repository's .aider.chat.history.md", followed: false },
 ];
+
+/** Folders an agent keeps inside each project rather than under the home folder, by name. */
+export const PROJECT_FOLDERS: readonly AgentFolder[] = [{ folder: ".crush", sources: ["import:crush"] }];
+
+/**
+ * The project folders Crush lists in its projects.json (`{projects: [{path, data_dir}]}`, in its
+ * data folder): each project's `data_dir`, its `.crush` folder holding crush.db. Absolute paths
+ * only, each once; anything else in the file is ignored (docs/formats.md, "Crush").
+ */
+export function crushProjectFolders(projectsJson: unknown): string[] {
+  if (typeof projectsJson !== "object" || projectsJson === null || !("projects" in projectsJson)) return [];
+  const projects = (projectsJson as { projects: unknown }).projects;
+  if (!Array.isArray(projects)) return [];
+  const folders = projects
+    .map((project: unknown) => (typeof project === "object" && project !== null ? (project as { data_dir?: unknown }).data_dir : null))
+    .filter((dir): dir is string => typeof dir === "string" && dir.startsWith("/") && !dir.includes("\0"));
+  return [...new Set(folders.map((dir) => dir.replace(/\/+$/, "")))];
+}
