@@ -2,7 +2,7 @@ import "server-only";
 // Crush's database (`<project>/.crush/crush.db`), read one session at a time through
 // ./agent-databases.ts into the document lib/importers/crush parses. The schema is Crush's own
 // (charmbracelet/crush internal/db/migrations, goose migrations 20250424200609 to 20260127000000):
-// tables sessions, messages, files (and read_files); docs/formats.md §13, "Crush".
+// tables sessions, messages, files (and read_files); docs/formats.md §17, "Crush".
 import path from "node:path";
 import type Database from "better-sqlite3";
 import { DATABASE_NAMES } from "@/lib/importers/databases";

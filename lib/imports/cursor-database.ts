@@ -1,5 +1,5 @@
 import "server-only";
-// Cursor's state.vscdb (docs/formats.md §13, "Cursor"): the SQLite key-value store VS Code keeps
+// Cursor's state.vscdb (docs/formats.md §12, "Cursor"): the SQLite key-value store VS Code keeps
 // per user (globalStorage) and per workspace (workspaceStorage/<id>), in which Cursor keeps its
 // chats. Read through ./agent-databases.ts: one document per chat, parsed by lib/importers/cursor.
 //

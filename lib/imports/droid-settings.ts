@@ -1,5 +1,5 @@
 // A Factory Droid session's side file: `<id>.settings.json` beside `<id>.jsonl`, holding the model and
-// the session's running token totals (docs/formats.md §14, "Factory Droid"). Read here, for
+// the session's running token totals (docs/formats.md §19, "Factory Droid"). Read here, for
 // import-file.ts, and handed to the pure parser (lib/importers/factory-droid); never imported alone.
 import { createHash } from "node:crypto";
 import { openForReading, RefusedPathError } from "@/lib/files/inside";

@@ -1,5 +1,5 @@
 import "server-only";
-// Goose's sessions.db (docs/formats.md §13, "Goose"), read through ./agent-databases.ts: each
+// Goose's sessions.db (docs/formats.md §15, "Goose"), read through ./agent-databases.ts: each
 // session row with its message rows becomes one document for the pure parser
 // (lib/importers/goose). The schema is goose's own: session_manager.rs's create_schema and
 // migrations 1–17 (aaif-goose/goose @ 017176d06077b119ade382d3bb710e56c8c04e90).

@@ -89,7 +89,7 @@ const LEGACY_ID = "0b5e8a9c-1d2e-4f30-8a4b-5c6d7e8f9a0b";
  * its content made up), a composer of Cursor 0.4x with its conversation inline, a draft, an
  * orphan bubble, rows the importer never reads; and a workspace database with the old chat
  * panel's tabs, its composer ids and its prompt log. Every made-up value follows the shapes the
- * public readers parse (docs/formats.md §13).
+ * public readers parse (docs/formats.md §12).
  */
 export function syntheticCursorRows(dump = readCursorDump()): { global: { items: Row[]; kv: Row[] }; workspace: { items: Row[] } } {
   const real = dumpRows(dump);

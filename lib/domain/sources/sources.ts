@@ -6,7 +6,7 @@
 import { AGENT_FOLDERS } from "./agent-folders";
 
 /** The agents' own folders under the home folder (./agent-folders.ts), followed when THREADLINE_SOURCES is unset. */
-export const DEFAULT_SOURCE_FOLDERS: readonly string[] = AGENT_FOLDERS.map((entry) => entry.folder);
+const DEFAULT_SOURCE_FOLDERS: readonly string[] = AGENT_FOLDERS.map((entry) => entry.folder);
 
 /**
  * - `default`: THREADLINE_SOURCES unset; the default folders, those of them that exist.

@@ -1,4 +1,4 @@
-// Amp thread documents, hand-written after what public readers of them parse (docs/formats.md §13):
+// Amp thread documents, hand-written after what public readers of them parse (docs/formats.md §14):
 // each message and block kind, usage, tool pairing, summaries, handoffs, bad records, refusals.
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../index";

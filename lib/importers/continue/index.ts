@@ -1,5 +1,5 @@
 /**
- * Continue sessions (`~/.continue/sessions/<sessionId>.json`), docs/formats.md §14, "Continue".
+ * Continue sessions (`~/.continue/sessions/<sessionId>.json`), docs/formats.md §18, "Continue".
  * Pure: the caller supplies the parsed document.
  *
  * One Session document {sessionId, title, workspaceDirectory, history, mode?, chatModelTitle?,

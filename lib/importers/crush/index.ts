@@ -1,5 +1,5 @@
 /**
- * Crush sessions (docs/formats.md §13, "Crush"). Pure: lib/imports/crush-database.ts reads one
+ * Crush sessions (docs/formats.md §17, "Crush"). Pure: lib/imports/crush-database.ts reads one
  * session of a project's `.crush/crush.db` (SQLite) into the document parsed here; no SQL here.
  *
  * The document: `{schemaVersion, project, session, messages}`. `session` is the row of Crush's

@@ -3,7 +3,7 @@
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { isObject } from "../types";
 
-/** The newest composerData `_v` read (16 in Cursor 3.6, 17 in 3.13, 18 the newest a public reader knows: docs/formats.md §13, "Cursor"). */
+/** The newest composerData `_v` read (16 in Cursor 3.6, 17 in 3.13, 18 the newest a public reader knows: docs/formats.md §12, "Cursor"). */
 export const NEWEST_COMPOSER_VERSION = 18;
 /** The newest bubble `_v` read (every public reader and the real dump: 3). */
 export const NEWEST_BUBBLE_VERSION = 3;

@@ -1,5 +1,5 @@
 /**
- * Cursor's chats (docs/formats.md §13, "Cursor"). Pure: lib/imports/cursor-database.ts reads a
+ * Cursor's chats (docs/formats.md §12, "Cursor"). Pure: lib/imports/cursor-database.ts reads a
  * Cursor `state.vscdb` (SQLite) and hands over one document per chat; this turns it into a thread.
  *
  * Cursor is closed source: the layout was learnt from public readers (cited in the docs) and a real

@@ -1,6 +1,6 @@
 /**
  * Factory Droid sessions (`~/.factory/sessions/<cwd with "/" -> "-">/<session id>.jsonl`, older ones
- * right in `sessions/`), docs/formats.md §14, "Factory Droid". Pure: the caller supplies the lines
+ * right in `sessions/`), docs/formats.md §19, "Factory Droid". Pure: the caller supplies the lines
  * and, when it has it, the parsed `<session id>.settings.json` that sits beside the file
  * (lib/imports/droid-settings.ts reads it).
  *

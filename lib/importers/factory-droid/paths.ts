@@ -1,6 +1,6 @@
 /**
  * A Factory Droid session's side file, by path alone: `<id>.settings.json` beside `<id>.jsonl`
- * holds the session's model and token totals (docs/formats.md §14, "Factory Droid"), so a change
+ * holds the session's model and token totals (docs/formats.md §19, "Factory Droid"), so a change
  * to it is a change of the session. Pure and free of imports.
  */
 

@@ -1,4 +1,4 @@
-// Factory Droid sessions, hand-written after what public readers of them parse (docs/formats.md §14):
+// Factory Droid sessions, hand-written after what public readers of them parse (docs/formats.md §19):
 // each record kind, tool pairing, compaction, sub-agents, forks, the settings' session totals, bad
 // records and refusals.
 import { describe, expect, it } from "vitest";

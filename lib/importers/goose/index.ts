@@ -1,5 +1,5 @@
 /**
- * Goose sessions (docs/formats.md §13, "Goose"). Pure: lib/imports/goose-database.ts reads
+ * Goose sessions (docs/formats.md §15, "Goose"). Pure: lib/imports/goose-database.ts reads
  * `sessions.db` into one document per session; a legacy `<session id>.jsonl` file is read here
  * from its lines.
  *

@@ -1,5 +1,5 @@
 /**
- * Qwen Code chat recordings, docs/formats.md §13, "Qwen Code". Pure: the caller supplies the
+ * Qwen Code chat recordings, docs/formats.md §16, "Qwen Code". Pure: the caller supplies the
  * numbered lines of a JSONL session or the parsed document of a legacy JSON one.
  *
  * Current format (src: QwenLM/qwen-code packages/core/src/services/chatRecordingService.ts and

@@ -14,7 +14,7 @@ const str = (value: JsonValue | undefined): string | null => (typeof value === "
 const num = (value: JsonValue | undefined): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
 /** The text parts of a Gemini Content (`{role, parts}`), thoughts left out. */
-export function contentText(content: JsonValue | undefined): string {
+function contentText(content: JsonValue | undefined): string {
   const parts = isObject(content) ? content.parts : content;
   return asPartList(parts)
     .map((part) => (typeof part === "string" ? part : part.thought !== true && typeof part.text === "string" ? part.text : ""))
