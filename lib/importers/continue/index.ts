@@ -356,7 +356,10 @@ function parseArguments(args: JsonValue | undefined): JsonValue | undefined {
   }
 }
 
-/** A VS Code workspace URI (`file:///Users/me/app`, `file:///c%3A/work`) as a path; a path as it is. */
+/**
+ * A VS Code workspace URI (`file:///Users/me/app`, `file:///c%3A/work`) as a path; a path as it is.
+ * @internal exported for its tests
+ */
 export function workspacePath(directory: string): string {
   if (!directory.startsWith("file://")) return directory;
   let path = directory.slice("file://".length);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { expectPaired, onlyThread, partsOf, roleCounts } from "../test-helpers";
 import { ImportFormatError } from "../types";
-import { chatTabKey, parseCursorDocument, type CursorComposerDocument } from "./index";
+import { chatTabKey } from "./chat-tabs";
+import { parseCursorDocument, type CursorComposerDocument } from "./index";
 
 const CID = "11111111-2222-4333-8444-555555555555";
 const source = { name: "state.vscdb#" + CID };

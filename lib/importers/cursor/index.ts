@@ -25,7 +25,6 @@ import { chatTabThread } from "./chat-tabs";
 import { composerThread } from "./composer";
 import type { CursorDocument } from "./document";
 
-export { chatTabKey } from "./chat-tabs";
 export {
   CHAT_TABS_KEY,
   COMPOSER_HEADERS_KEY,
