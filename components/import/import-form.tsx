@@ -113,7 +113,7 @@ export function ImportForm() {
             <input
               ref={filesInput}
               type="file"
-              accept=".json,.jsonl,.md,.db,application/json"
+              accept=".json,.jsonl,.md,.db,.vscdb,application/json"
               multiple
               disabled={busy || !hydrated}
               onChange={(e) => void importUploads([...(e.target.files ?? [])].map((file) => ({ file, name: file.name })))}
@@ -138,9 +138,9 @@ export function ImportForm() {
           </label>
         </div>
         <p className="mt-3 text-center text-xs text-zinc-500">
-          From a folder, every .json and .jsonl file is imported (index and settings files are left out), and Aider&apos;s
-          .aider.chat.history.md and OpenCode&apos;s opencode.db. Keep the folder layout: Claude Code sub-agent files are linked to their
-          session by path.
+          From a folder, every .json and .jsonl file is imported (index and settings files are left out), with Aider&apos;s
+          .aider.chat.history.md and the agents&apos; databases (opencode.db, kilo.db, crush.db, Goose&apos;s sessions.db, Cursor&apos;s
+          state.vscdb). Keep the folder layout: Claude Code sub-agent files are linked to their session by path.
         </p>
       </div>
       <label className="flex items-center gap-2 text-sm">
