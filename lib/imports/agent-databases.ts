@@ -7,14 +7,22 @@ import { lstat } from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { realInside } from "@/lib/files/inside";
-import { unchangedReport, type FileImportReport } from "@/lib/db/imports/imports";
+import { previousImport, unchangedReport, type FileImportReport } from "@/lib/db/imports/imports";
+import { serverSettings } from "@/lib/env";
 import type { ImportLimits } from "@/lib/importers/long-lines";
 import { ImportFormatError, type ImportFormat } from "@/lib/importers/types";
 import { crushDatabaseReader } from "./crush-database";
 import { gooseDatabaseReader } from "./goose-database";
 import { cursorDatabaseReader } from "./cursor-database";
 import { kiloDatabaseReader, openCodeDatabaseReader } from "./opencode-storage";
-import { importSessionDocument, RowBudget, type DatabaseReader } from "./session-documents";
+import { documentDigest, importSessionDocument, RowBudget, type DatabaseReader } from "./session-documents";
+
+/**
+ * What the last import of each database session in this process saw (by Threadline database, the read limits and
+ * `<file>#<session id>`): the session's stamp and its document's digest. Memory only: after a
+ * restart every session is read once more.
+ */
+const lastSeen = new Map<string, { stamp: string; sha256: string }>();
 
 /** The readers, in the order they are asked. */
 const READERS: readonly DatabaseReader[] = [
@@ -64,7 +72,8 @@ function mergeReports(name: string, format: ImportFormat, reports: FileImportRep
  * Imports every session of an agent's database, one at a time: each is read in one read
  * transaction (a session being written is seen whole) and stored in its own import under
  * `<name>#<session id>`, so only one session's rows are in memory at once, and a session
- * unchanged since the last import is skipped after reading it. Opened read-only; a database in
+ * unchanged since the last import is skipped after reading it (before, where its reader has a
+ * stamp that did not change). Opened read-only; a database in
  * WAL mode being written by its agent is read as of each transaction's start. `within`
  * (ImportOptions.within): the database, its write-ahead log and its index must really be inside,
  * else nothing is opened. A database of no agent Threadline reads, or of a schema version its
@@ -88,13 +97,38 @@ export async function importAgentDatabase(file: string, name: string, limits: Im
     const reader = readerOf(name, path.basename(file), tables);
     const unknown = reader.unknownVersion?.(db, tables);
     if (unknown) throw new ImportFormatError(`${name}: ${unknown}`);
-    const read = db.transaction((id: string, rows: RowBudget) => reader.readSession(db, id, rows, tables));
+    const read = db.transaction((id: string, rows: RowBudget, seenStamp: string | null) => {
+      const stamp = reader.sessionStamp?.(db, id, tables) ?? null;
+      if (stamp !== null && stamp === seenStamp) return { stamp, doc: undefined, same: true };
+      return { stamp, doc: reader.readSession(db, id, rows, tables), same: false };
+    });
     const reports: FileImportReport[] = [];
+    const database = serverSettings().databaseUrl;
     for (const id of reader.sessionIds(db, tables)) {
-      const rows = new RowBudget(id, limits, "a session's rows together");
-      const doc = read(id, rows) as unknown;
-      if (doc !== null && doc !== undefined) reports.push(await importSessionDocument(doc, `${name}#${id}`, rows.skipped, reader.parse));
-      else if (rows.skipped.length > 0) reports.push({ ...unchangedReport(`${name}#${id}`, reader.format), skipped: rows.skipped });
+      const sessionName = `${name}#${id}`;
+      const key = `${database}\n${limits.maxLineBytes}:${limits.maxDocumentBytes}\n${sessionName}`;
+      const last = lastSeen.get(key);
+      let rows = new RowBudget(id, limits, "a session's rows together");
+      let found = read(id, rows, last?.stamp ?? null);
+      if (found.same) {
+        const previous = await previousImport(last!.sha256, sessionName);
+        if (previous) {
+          reports.push(previous);
+          continue;
+        }
+        // Not in the database as last seen (a thread deleted since): read it again.
+        rows = new RowBudget(id, limits, "a session's rows together");
+        found = read(id, rows, null);
+      }
+      const doc = found.doc as unknown;
+      if (doc === null || doc === undefined) {
+        if (rows.skipped.length > 0) reports.push({ ...unchangedReport(sessionName, reader.format), skipped: rows.skipped });
+        continue;
+      }
+      const digest = documentDigest(doc);
+      const report = await importSessionDocument(doc, sessionName, rows.skipped, reader.parse, digest);
+      reports.push(report);
+      if (found.stamp !== null && report.status !== "failed") lastSeen.set(key, { stamp: found.stamp, sha256: digest.sha256 });
     }
     return mergeReports(name, reader.format, reports);
   } finally {

@@ -7,7 +7,7 @@ import path from "node:path";
 import type Database from "better-sqlite3";
 import { DATABASE_NAMES } from "@/lib/importers/databases";
 import { parseCrushSession } from "@/lib/importers/crush";
-import { sizedColumn, type DatabaseReader, type RowBudget } from "./session-documents";
+import { sizedColumn, stampBy, type DatabaseReader, type RowBudget } from "./session-documents";
 
 /** The newest goose migration read (charmbracelet/crush internal/db/migrations/20260127000000_add_read_files_table.sql). */
 const NEWEST_CRUSH_MIGRATION = 20260127000000;
@@ -124,5 +124,13 @@ export const crushDatabaseReader: DatabaseReader = {
       (row) => row.id,
     ),
   readSession,
+  // Its last update, and its messages' count, sizes and latest update (a message is rewritten as a response streams).
+  sessionStamp: (db, id) =>
+    stampBy(
+      db,
+      `SELECT (SELECT updated_at FROM sessions WHERE id = @id) || '|' ||
+        (SELECT count(*) || ':' || ifnull(sum(octet_length(parts)), 0) || ':' || ifnull(max(updated_at), 0) FROM messages WHERE session_id = @id)`,
+      id,
+    ),
   parse: (doc, source) => parseCrushSession(doc, source),
 };

@@ -110,6 +110,18 @@ describe("Cursor's state.vscdb", () => {
     expect(grown.status).toBe("imported");
     expect(grown.threadResults.find((r) => r.id === parentId)).toMatchObject({ change: "appended", turnsAdded: 1 });
     expect(grown.threadResults.find((r) => r.id === childId)).toMatchObject({ change: "unchanged" });
+
+    // Cursor rewrites its database every few seconds: a chat whose stamp (record size and last update, its bubbles'
+    // count and sizes) is as the last import saw it is not read again. Shown by a bubble changed in place to the same
+    // length: unread, the thread keeps its turn; once the chat's lastUpdatedAt moves, it is read and the change taken.
+    const edited = { ...answer, text: "One more THING." };
+    putRows(writer, { kv: [[`bubbleId:${PARENT}:late-answer`, edited]] });
+    expect(await importPath(file)).toMatchObject({ status: "unchanged", threads: { unchanged: 2 } });
+    expect((await fetchThread(parentId!)).turns.at(-1)!.content).toBe("One more thing.");
+    putRows(writer, { kv: [[`composerData:${PARENT}`, { ...data, lastUpdatedAt: 1780338900000 }]] });
+    const reread = await importPath(file);
+    expect(reread.threadResults.find((r) => r.id === parentId)).toMatchObject({ change: "rewritten", turnsAdded: 1, turnsRemoved: 1 });
+    expect((await fetchThread(parentId!)).turns.at(-1)!.content).toBe("One more THING.");
     writer.close();
   });
 

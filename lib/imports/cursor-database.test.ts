@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ImportLimits } from "@/lib/importers/long-lines";
 import { CURSOR_TABLES, writeCursorState, type Row } from "@/lib/testing/cursor-state";
-import { BUBBLES_SQL, COMPOSER_IDS_SQL, cursorDatabaseReader as reader } from "./cursor-database";
+import { BUBBLES_SQL, COMPOSER_IDS_SQL, COMPOSER_STAMP_SQL, cursorDatabaseReader as reader } from "./cursor-database";
 import { RowBudget } from "./session-documents";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "threadline-cursor-reader-"));
@@ -194,6 +194,9 @@ describe("the Cursor state.vscdb reader", () => {
     expect(bubbles).toMatch(index);
     expect(bubbles).not.toMatch(/SCAN cursorDiskKV/);
     expect(plan(COMPOSER_IDS_SQL, { start: 14, lo: "composerData:", hi: "composerData;" })).toMatch(index);
+    const stamp = plan(COMPOSER_STAMP_SQL, { key: "composerData:c1", lo: "bubbleId:c1:", hi: "bubbleId:c1;" });
+    expect(stamp).toMatch(index);
+    expect(stamp).not.toMatch(/SCAN cursorDiskKV/);
     // What the public readers do, for contrast: LIKE reads every row of a table that can hold gigabytes.
     expect(plan("SELECT key FROM cursorDiskKV WHERE key LIKE @p", { p: "bubbleId:c1:%" })).toMatch(/SCAN cursorDiskKV/);
     db.close();

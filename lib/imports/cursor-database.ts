@@ -281,6 +281,26 @@ function unknownVersion(db: Database.Database, tables: ReadonlySet<string>): str
  * cursorDiskKV). One with no Cursor chat in it (most workspace databases, and VS Code's own
  * state.vscdb) has no session and imports nothing, without an error.
  */
+/**
+ * A global composer's fingerprint: its record's size and last update, and the count and total
+ * size of its bubble rows (lengths only: SQLite reads them from the rows' headers, not their
+ * values). Cursor writes its global database every few seconds while it runs; a chat whose stamp
+ * is as it was is not read again. The old panel's tabs and workspace composers, which no longer
+ * change, have none.
+ * @internal exported for its tests (the query plan)
+ */
+export const COMPOSER_STAMP_SQL = `SELECT
+  (SELECT octet_length(value) || ':' || ifnull(json_extract(CAST(value AS TEXT), '$.lastUpdatedAt'), '')
+     FROM cursorDiskKV WHERE key = @key) AS composer,
+  (SELECT count(*) || ':' || ifnull(sum(octet_length(value)), 0) FROM cursorDiskKV WHERE key >= @lo AND key < @hi) AS bubbles`;
+
+function sessionStamp(db: Database.Database, id: string, tables: ReadonlySet<string>): string | null {
+  if (!tables.has("cursorDiskKV") || id.startsWith(TAB) || id.startsWith(WORKSPACE)) return null;
+  const { lo, hi } = range(`${BUBBLE}${id}:`);
+  const row = db.prepare(COMPOSER_STAMP_SQL).get({ key: COMPOSER + id, lo, hi }) as { composer: string | null; bubbles: string };
+  return row.composer === null ? null : `${row.composer}|${row.bubbles}`;
+}
+
 export const cursorDatabaseReader: DatabaseReader = {
   format: "cursor",
   label: "a Cursor state.vscdb",
@@ -289,5 +309,6 @@ export const cursorDatabaseReader: DatabaseReader = {
   unknownVersion,
   sessionIds,
   readSession,
+  sessionStamp,
   parse: parseCursorDocument,
 };

@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { DATABASE_NAMES } from "@/lib/importers/databases";
 import { GOOSE_SCHEMA_VERSION, parseGooseSession, type GooseSessionDocument } from "@/lib/importers/goose";
 import type { JsonValue } from "@/lib/domain/types";
-import { sizedColumn, type DatabaseReader, type RowBudget } from "./session-documents";
+import { sizedColumn, stampBy, type DatabaseReader, type RowBudget } from "./session-documents";
 
 type Row = Record<string, unknown>;
 
@@ -134,5 +134,13 @@ export const gooseDatabaseReader: DatabaseReader = {
   },
   sessionIds: (db) => (db.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]).map((row) => String(row.id)),
   readSession: (db, id, rows, tables) => gooseSession(db, id, rows, tables),
+  // Its last update and totals, and its messages' count and sizes.
+  sessionStamp: (db, id) =>
+    stampBy(
+      db,
+      `SELECT (SELECT updated_at || ':' || ifnull(accumulated_total_tokens, '') FROM sessions WHERE id = @id) || '|' ||
+        (SELECT count(*) || ':' || ifnull(sum(octet_length(content_json)), 0) FROM messages WHERE session_id = @id)`,
+      id,
+    ),
   parse: (doc, source) => parseGooseSession(doc, source),
 };

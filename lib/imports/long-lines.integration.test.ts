@@ -172,7 +172,7 @@ describe("OpenCode records too large to read", () => {
         path: session,
         bytes: expect.any(Number),
         reason: expect.stringMatching(
-          /^session too large: [\d,]+ bytes, larger than the 0\.01 MB an OpenCode session's rows together may be \(THREADLINE_MAX_DOCUMENT_MB\); not read$/,
+          /^session too large: [\d,]+ bytes, larger than the 0\.01 MB a session's rows together may be \(THREADLINE_MAX_DOCUMENT_MB\); not read$/,
         ),
       },
     ]);

@@ -11,7 +11,7 @@ import { parseOpenCodeSessions } from "@/lib/importers/opencode";
 import type { ImportLimits } from "@/lib/importers/long-lines";
 import { isObject } from "@/lib/importers/types";
 import { assembleStorageSession, type SessionDocument } from "./opencode-files";
-import { importSessionDocument, sizedColumn, type DatabaseReader, type RowBudget } from "./session-documents";
+import { importSessionDocument, sizedColumn, stampBy, type DatabaseReader, type RowBudget } from "./session-documents";
 
 export { openCodeSourceOf } from "./opencode-files";
 
@@ -98,6 +98,11 @@ function databaseSession(db: Database.Database, sessionId: string, rows: RowBudg
   return doc;
 }
 
+/** A session's stamp: its last update, and the count and sizes of its message and part rows (their session indexes). */
+const OPENCODE_STAMP_SQL = `SELECT (SELECT time_updated FROM session WHERE id = @id) || '|' ||
+  (SELECT count(*) || ':' || ifnull(sum(octet_length(data)), 0) FROM message WHERE session_id = @id) || '|' ||
+  (SELECT count(*) || ':' || ifnull(sum(octet_length(data)), 0) FROM part WHERE session_id = @id)`;
+
 function openCodeReader(agent: "opencode" | "kilo-code"): DatabaseReader {
   const kilo = agent === "kilo-code";
   return {
@@ -107,6 +112,7 @@ function openCodeReader(agent: "opencode" | "kilo-code"): DatabaseReader {
     namedBy: (fileName) => (kilo ? DATABASE_NAMES.kilo : DATABASE_NAMES.opencode).test(fileName),
     sessionIds: (db) => (db.prepare("SELECT id FROM session ORDER BY id").all() as { id: string }[]).map((row) => row.id),
     readSession: (db, id, rows, tables) => databaseSession(db, id, rows, tables.has("todo")),
+    sessionStamp: (db, id) => stampBy(db, OPENCODE_STAMP_SQL, id),
     parse: (doc, source) => parseOpenCodeSessions([doc], { ...source, agent }),
   };
 }

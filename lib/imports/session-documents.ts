@@ -27,6 +27,13 @@ export type DatabaseReader = {
    * deleted since it was listed, or is too large (the reason then goes to `rows.skipped`).
    */
   readSession(db: Database.Database, id: string, rows: RowBudget, tables: ReadonlySet<string>): unknown;
+  /**
+   * A cheap fingerprint of one session (its rows' count and sizes, its last update), read in the
+   * same transaction as the session would be: while it is what the last import in this process
+   * saw, the session is not read again (its import is confirmed from the database). For agents
+   * that write their database every few seconds (Cursor).
+   */
+  sessionStamp?(db: Database.Database, id: string, tables: ReadonlySet<string>): string | null;
   /** The agent's pure parser, for one session's document. */
   parse(doc: unknown, source: { name: string }): ParsedSource;
 };
@@ -78,17 +85,39 @@ export function sizedColumn(column: string): string {
   return `CASE WHEN octet_length(${column}) > ? THEN NULL ELSE ${column} END AS ${column}, octet_length(${column}) AS bytes`;
 }
 
+/**
+ * A session's stamp by `sql`, one text value from its `@id` (the session's last update, its rows'
+ * count and sizes, where the tables' indexes find them without reading the rows); null when the
+ * session is gone or the database has no such column (then it is read).
+ */
+export function stampBy(db: Database.Database, sql: string, id: string): string | null {
+  try {
+    const stamp = db.prepare(sql).pluck().get({ id }) as unknown;
+    return typeof stamp === "string" ? stamp : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A session's document as stored: its JSON text and that text's SHA-256 (the import's digest). */
+export function documentDigest(doc: unknown): { text: string; sha256: string } {
+  const text = JSON.stringify(doc);
+  return { text, sha256: createHash("sha256").update(text).digest("hex") };
+}
+
 /** Stores one session's document under `name` (skipped when exactly this content was imported before). */
 export async function importSessionDocument(
   doc: unknown,
   name: string,
   skipped: SkippedEntry[],
   parse: (doc: unknown, source: { name: string }) => ParsedSource,
+  digest = documentDigest(doc),
 ): Promise<FileImportReport> {
-  const text = JSON.stringify(doc);
-  const sha256 = createHash("sha256").update(text).digest("hex");
-  const previous = await previousImport(sha256, name);
+  const previous = await previousImport(digest.sha256, name);
   if (previous) return previous;
   const parsed = parse(doc, { name });
-  return storeParsedSource({ ...parsed, skipped: [...skipped, ...parsed.skipped] }, { name, sha256, size: Buffer.byteLength(text) });
+  return storeParsedSource(
+    { ...parsed, skipped: [...skipped, ...parsed.skipped] },
+    { name, sha256: digest.sha256, size: Buffer.byteLength(digest.text) },
+  );
 }
