@@ -56,7 +56,7 @@ import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { collapse } from "../text";
 import { isObject, type ImportedThread, type ImportedTurn, type NumberedLine, type ParsedSource, type SkippedEntry } from "../types";
 import { defined, isPiHeader, readPiSession, str, type PiNode } from "./entries";
-import { splitBranches } from "./tree";
+import { linkBranchThreads, splitBranches } from "./tree";
 import { entryTurn, makesTurn, type PiSettings } from "./turns";
 import { isRealPrompt } from "@/lib/domain/threads/title";
 
@@ -186,17 +186,7 @@ export function parsePiSession(lines: NumberedLine[], source: { name: string }):
       main.relation = { kind: "fork", atTurnKey: copiedThrough };
     }
   }
-  branches.forEach((branch, index) => {
-    const at = threadOfBranch[index]!;
-    if (index === 0 || at === -1) return;
-    const thread = threads[at]!;
-    // A branch whose parent branch made no thread cannot exist: a parent branch holds its branch point's turn.
-    const parent = threads[threadOfBranch[branch.parent] ?? 0] ?? main;
-    thread.parentKey = parent.key;
-    thread.relation = { kind: "fork", atTurnKey: branch.atKey };
-    const first = thread.turns[0]!;
-    thread.title = `${main.title ?? "Pi session"} — branch: ${collapse(first.content, 60) || first.role}`;
-  });
+  linkBranchThreads(branches, threadOfBranch, threads, main, "Pi session");
   return { format: "pi", threads, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), warnings };
 }
 

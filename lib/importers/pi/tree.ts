@@ -1,4 +1,6 @@
 // The session tree split into threads: the active branch, then one fork per abandoned branch.
+import { collapse } from "../text";
+import type { ImportedThread } from "../types";
 import type { PiNode } from "./entries";
 
 export type Branch = {
@@ -69,4 +71,29 @@ export function splitBranches(
   }
   // Only entries in a parent loop that no leaf leads into are left: a broken file.
   return { branches, unreached: nodes.filter((node) => !branchOf.has(node.key)) };
+}
+
+/**
+ * Ties each branch's thread (`threadOfBranch[i]`; -1: the branch made none) to its parent branch's
+ * as a fork at its branch point, titled after the main thread and the branch's first turn. The
+ * first branch is the main thread's own. A branch whose parent branch made no thread cannot exist
+ * (a parent branch holds its branch point's turn); the main thread stands in for it all the same.
+ */
+export function linkBranchThreads(
+  branches: readonly Branch[],
+  threadOfBranch: readonly number[],
+  threads: ImportedThread[],
+  main: ImportedThread,
+  untitled: string,
+): void {
+  branches.forEach((branch, index) => {
+    const at = threadOfBranch[index]!;
+    if (index === 0 || at === -1) return;
+    const thread = threads[at]!;
+    const parent = threads[threadOfBranch[branch.parent] ?? 0] ?? main;
+    thread.parentKey = parent.key;
+    thread.relation = { kind: "fork", atTurnKey: branch.atKey };
+    const first = thread.turns[0]!;
+    thread.title = `${main.title ?? untitled} — branch: ${collapse(first.content, 60) || first.role}`;
+  });
 }

@@ -33,8 +33,7 @@
 import type { JsonObject, JsonValue } from "@/lib/domain/types";
 import { isRealPrompt, titleFromContent } from "@/lib/domain/threads/title";
 import { looksLikeGeminiLegacy, parseGeminiLegacy } from "../gemini-cli";
-import { splitBranches } from "../pi/tree";
-import { collapse } from "../text";
+import { linkBranchThreads, splitBranches } from "../pi/tree";
 import {
   ImportFormatError,
   isObject,
@@ -259,16 +258,7 @@ export function parseQwenCodeSession(lines: Iterable<NumberedLine>, source: Qwen
     main.parentKey = parentSessionId;
     main.relation = { kind: "subagent", toolCallId: null };
   }
-  branches.forEach((branch, index) => {
-    const at = threadOfBranch[index]!;
-    if (index === 0 || at === -1) return;
-    const thread = threads[at]!;
-    const parent = threads[threadOfBranch[branch.parent] ?? 0] ?? main;
-    thread.parentKey = parent.key;
-    thread.relation = { kind: "fork", atTurnKey: branch.atKey };
-    const head = thread.turns[0]!;
-    thread.title = `${main.title ?? "Qwen Code session"} — branch: ${collapse(head.content, 60) || head.role}`;
-  });
+  linkBranchThreads(branches, threadOfBranch, threads, main, "Qwen Code session");
   return { format: "qwen-code", threads, skipped: sortByLine(skipped), warnings };
 }
 
