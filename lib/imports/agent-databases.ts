@@ -94,7 +94,7 @@ export async function importAgentDatabase(file: string, name: string, limits: Im
     } catch (error) {
       throw new ImportFormatError(`${name}: not an SQLite database (${error instanceof Error ? error.message : String(error)})`);
     }
-    const reader = readerOf(name, path.basename(file), tables);
+    const reader = readerOf(name, path.basename(name), tables);
     const unknown = reader.unknownVersion?.(db, tables);
     if (unknown) throw new ImportFormatError(`${name}: ${unknown}`);
     const read = db.transaction((id: string, rows: RowBudget, seenStamp: string | null) => {
