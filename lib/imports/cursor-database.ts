@@ -102,10 +102,19 @@ function headsOf(db: Database.Database): Map<string, JsonObject> {
   return heads;
 }
 
-/** The ids listed by `json_each` over one ItemTable value, or none when the value is missing or not JSON. */
-function idsIn(db: Database.Database, sql: string, key: string): string[] {
+/**
+ * The `field` of each entry of one ItemTable value's `list` whose `messages` list is not empty (a
+ * workspace's composers with a conversation, the old panel's tabs with bubbles); none when the value
+ * is missing or not JSON.
+ */
+function idsIn(db: Database.Database, key: string, list: string, field: string, messages: string): string[] {
+  const sql = `SELECT json_extract(j.value, @field) AS id FROM ItemTable AS i, json_each(CAST(i.value AS TEXT), @list) AS j
+     WHERE i.key = @key AND json_valid(CAST(i.value AS TEXT)) AND json_type(j.value, @messages) = 'array'
+       AND json_array_length(j.value, @messages) > 0 ORDER BY j.key`;
   try {
-    return (db.prepare(sql).all(key) as { id: unknown }[]).flatMap((row) => (typeof row.id === "string" && row.id ? [row.id] : []));
+    return (db.prepare(sql).all({ key, list: `$.${list}`, field: `$.${field}`, messages: `$.${messages}` }) as { id: unknown }[]).flatMap(
+      (row) => (typeof row.id === "string" && row.id ? [row.id] : []),
+    );
   } catch {
     return [];
   }
@@ -123,22 +132,8 @@ function sessionIds(db: Database.Database, tables: ReadonlySet<string>): string[
       if (row.id) ids.push(row.id);
     headsOf(db);
   }
-  const inline = idsIn(
-    db,
-    `SELECT json_extract(j.value, '$.composerId') AS id FROM ItemTable AS i, json_each(CAST(i.value AS TEXT), '$.allComposers') AS j
-     WHERE i.key = ? AND json_valid(CAST(i.value AS TEXT)) AND json_type(j.value, '$.conversation') = 'array'
-       AND json_array_length(j.value, '$.conversation') > 0 ORDER BY j.key`,
-    WORKSPACE_COMPOSERS_KEY,
-  );
-  ids.push(...inline.map((id) => WORKSPACE + id));
-  const tabs = idsIn(
-    db,
-    `SELECT json_extract(j.value, '$.tabId') AS id FROM ItemTable AS i, json_each(CAST(i.value AS TEXT), '$.tabs') AS j
-     WHERE i.key = ? AND json_valid(CAST(i.value AS TEXT)) AND json_type(j.value, '$.bubbles') = 'array'
-       AND json_array_length(j.value, '$.bubbles') > 0 ORDER BY j.key`,
-    CHAT_TABS_KEY,
-  );
-  ids.push(...tabs.map((id) => TAB + id));
+  ids.push(...idsIn(db, WORKSPACE_COMPOSERS_KEY, "allComposers", "composerId", "conversation").map((id) => WORKSPACE + id));
+  ids.push(...idsIn(db, CHAT_TABS_KEY, "tabs", "tabId", "bubbles").map((id) => TAB + id));
   return ids;
 }
 
